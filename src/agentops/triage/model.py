@@ -1,0 +1,240 @@
+"""Records of the triage skill: the issue snapshot the planner reads, the queue's data
+(labels, templates), and the Plan it returns (T-30).
+
+Pure: no I/O. A Plan checks its own shape on construction; the applier checks it again
+against the live issue before the first write (T-20 … T-28).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+DECISIONS = (
+    "already_classified",
+    "not_distributed",
+    "route",
+    "classify",
+    "low_confidence",
+    "high_priority",
+    "needs_reproduction",
+)
+Decision = Literal[
+    "already_classified", "not_distributed", "route", "classify", "low_confidence",
+    "high_priority", "needs_reproduction",
+]
+Confidence = Literal["high", "medium", "low"]
+WHERE = ("title", "body", "code", "traceback", "comment", "labels")
+
+# Sanity: bounds on what one plan may ask for; a plan past them is a planner bug.
+MAX_LABELS_PER_PLAN = 12
+MAX_COMMENTS_PER_PLAN = 1
+
+
+@dataclass(frozen=True)
+class Comment:
+    """One issue comment as the planner and applier see it."""
+
+    id: int
+    author: str
+    body: str
+    author_type: str = "User"  # "User" | "Bot" (GitHub's user.type)
+    author_association: str = "NONE"  # OWNER | MEMBER | COLLABORATOR | CONTRIBUTOR | NONE …
+    created_at: str = ""
+
+    @property
+    def is_bot(self) -> bool:
+        return self.author_type == "Bot" or self.author.endswith("[bot]")
+
+    @property
+    def is_maintainer(self) -> bool:
+        return self.author_association in ("OWNER", "MEMBER", "COLLABORATOR")
+
+    @classmethod
+    def from_rest(cls, obj: Mapping[str, Any]) -> Comment:
+        user = obj.get("user") or {}
+        return cls(
+            id=int(obj.get("id") or 0),
+            author=str(user.get("login") or ""),
+            author_type=str(user.get("type") or "User"),
+            author_association=str(obj.get("author_association") or "NONE"),
+            body=str(obj.get("body") or ""),
+            created_at=str(obj.get("created_at") or ""),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "author": self.author, "author_type": self.author_type,
+                "author_association": self.author_association, "body": self.body,
+                "created_at": self.created_at}
+
+
+@dataclass(frozen=True)
+class IssueSnapshot:
+    """Everything the planner may look at, read once (style practice 3)."""
+
+    repo: str
+    number: int
+    title: str
+    body: str
+    labels: tuple[str, ...]
+    comments: tuple[Comment, ...] = ()
+    state: str = "open"
+    author: str = ""
+    is_pull_request: bool = False
+    updated_at: str = ""
+    url: str = ""
+
+    @classmethod
+    def from_rest(cls, issue: Mapping[str, Any], comments: Sequence[Mapping[str, Any]] = (),
+                  *, repo: str | None = None) -> IssueSnapshot:
+        """From a GitHub REST issue object and its REST comment objects."""
+        if repo is None:
+            # repository_url: https://api.github.com/repos/OWNER/NAME
+            url = str(issue.get("repository_url") or "")
+            repo = "/".join(url.rstrip("/").split("/")[-2:]) if "/repos/" in url else ""
+        labels = []
+        for label in issue.get("labels") or []:
+            labels.append(str(label.get("name") if isinstance(label, Mapping) else label))
+        return cls(
+            repo=repo,
+            number=int(issue.get("number") or 0),
+            title=str(issue.get("title") or ""),
+            body=str(issue.get("body") or ""),
+            labels=tuple(labels),
+            comments=tuple(Comment.from_rest(c) for c in comments),
+            state=str(issue.get("state") or "open"),
+            author=str((issue.get("user") or {}).get("login") or ""),
+            is_pull_request="pull_request" in issue,
+            updated_at=str(issue.get("updated_at") or ""),
+            url=str(issue.get("html_url") or ""),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"repo": self.repo, "number": self.number, "title": self.title, "body": self.body,
+                "labels": list(self.labels), "comments": [c.to_json() for c in self.comments],
+                "state": self.state, "author": self.author,
+                "is_pull_request": self.is_pull_request, "updated_at": self.updated_at,
+                "url": self.url}
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> IssueSnapshot:
+        return cls(
+            repo=str(obj["repo"]), number=int(obj["number"]), title=str(obj["title"]),
+            body=str(obj.get("body") or ""), labels=tuple(obj.get("labels") or ()),
+            comments=tuple(Comment(**c) for c in obj.get("comments") or ()),
+            state=str(obj.get("state") or "open"), author=str(obj.get("author") or ""),
+            is_pull_request=bool(obj.get("is_pull_request")),
+            updated_at=str(obj.get("updated_at") or ""), url=str(obj.get("url") or ""),
+        )
+
+
+@dataclass(frozen=True)
+class Template:
+    """A comment template: current body plus earlier versions (for T-26 duplicate checks)."""
+
+    name: str
+    version: int
+    body: str
+    earlier: tuple[tuple[int, str], ...] = ()  # (version, body), oldest first
+
+    def marker(self) -> str:
+        """The hidden marker posted with every comment (T-26)."""
+        return f"<!-- agentops:triage template={self.name} version={self.version} -->"
+
+
+@dataclass(frozen=True)
+class Queue:
+    """One triage queue's data (``queues/<name>/``): who may be labelled with what."""
+
+    name: str
+    trigger_label: str  # e.g. "oncall: distributed"
+    allowlist: frozenset[str]  # every label the bot may add (T-21)
+    suboncalls: tuple[str, ...]  # routing labels; at most one on an issue (T-22)
+    modules: tuple[str, ...]  # allowlisted "module: …" labels
+    marker_label: str  # "bot-triaged" (configurable: "ptd-bot-triaged")
+    triaged_label: str
+    review_label: str  # "triage review"
+    needs_repro_label: str
+    type_labels: tuple[str, ...]  # "feature", "enhancement"
+    keep_labels: tuple[str, ...]  # labels the bot must never drop, e.g. "oncall: pt2"
+    templates: Mapping[str, Template]
+    provenance: tuple[Mapping[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Why a label is in the plan: which rubric signal fired, and where."""
+
+    label: str
+    signal: str
+    where: str  # one of WHERE
+    excerpt: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        out = {"label": self.label, "signal": self.signal, "where": self.where}
+        if self.excerpt:
+            out["excerpt"] = self.excerpt
+        return out
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What triage wants done to one issue (T-30). Add-only by construction."""
+
+    repo: str
+    issue: int
+    decision: str
+    add_labels: tuple[str, ...]
+    comments: tuple[str, ...] = ()  # template names
+    confidence: str | None = None
+    evidence: tuple[Evidence, ...] = ()
+    reasoning: str = ""
+    queue: str = ""
+    awaiting_humans: bool = False  # the high-priority path: humans must look
+    provenance: tuple[Mapping[str, str], ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        # Sanity: structural invariants; the allowlist and live-state checks are the
+        # applier's (it knows the queue and the issue's current labels).
+        if self.decision not in DECISIONS:
+            raise ValueError(f"Plan.decision: {self.decision!r} is not one of {DECISIONS}")
+        if len(set(self.add_labels)) != len(self.add_labels):
+            raise ValueError(f"Plan.add_labels: duplicates in {self.add_labels}")
+        if len(self.add_labels) > MAX_LABELS_PER_PLAN:
+            raise ValueError(f"Plan.add_labels: {len(self.add_labels)} labels, over the cap")
+        if len(self.comments) > MAX_COMMENTS_PER_PLAN:
+            raise ValueError(f"Plan.comments: at most {MAX_COMMENTS_PER_PLAN} per run (T-28)")
+        if self.confidence not in (None, "high", "medium", "low"):
+            raise ValueError(f"Plan.confidence: {self.confidence!r}")
+        for ev in self.evidence:
+            if ev.where not in WHERE:
+                raise ValueError(f"Plan.evidence: where={ev.where!r} not in {WHERE}")
+
+    def to_json(self) -> dict[str, Any]:
+        """The T-30 plan object (plus repo, queue and provenance)."""
+        return {
+            "repo": self.repo,
+            "issue": self.issue,
+            "decision": self.decision,
+            "add_labels": list(self.add_labels),
+            "comments": list(self.comments),
+            "confidence": self.confidence,
+            "evidence": [e.to_json() for e in self.evidence],
+            "reasoning": self.reasoning,
+            "queue": self.queue,
+            "awaiting_humans": self.awaiting_humans,
+            "data": [dict(p) for p in self.provenance],
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Plan:
+        return cls(
+            repo=str(obj.get("repo") or ""), issue=int(obj["issue"]),
+            decision=str(obj["decision"]), add_labels=tuple(obj.get("add_labels") or ()),
+            comments=tuple(obj.get("comments") or ()), confidence=obj.get("confidence"),
+            evidence=tuple(Evidence(**e) for e in obj.get("evidence") or ()),
+            reasoning=str(obj.get("reasoning") or ""), queue=str(obj.get("queue") or ""),
+            awaiting_humans=bool(obj.get("awaiting_humans")),
+            provenance=tuple(obj.get("data") or ()),
+        )

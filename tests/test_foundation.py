@@ -1,0 +1,89 @@
+"""The shared foundation: exit codes, the data loader's errors, the runner I/O module."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agentops import cli, ghactions
+from agentops.data import load
+from agentops.errors import DataError, ExitStatus, InputError
+
+SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["labels"],
+    "properties": {"labels": {"type": "array", "items": {
+        "type": "object", "additionalProperties": False, "required": ["name"],
+        "properties": {"name": {"type": "string", "minLength": 1}, "kind": {"enum": ["a", "b"]}},
+    }}},
+}
+
+
+def test_loader_names_file_and_key_for_unknown_key(tmp_path):
+    f = tmp_path / "labels.json"
+    f.write_text(json.dumps({"labels": [{"name": "x"}, {"name": "y", "colour": "red"}]}))
+    with pytest.raises(DataError) as err:
+        load(f, SCHEMA, display="labels.json")
+    assert str(err.value).startswith("labels.json: labels[1].colour: unknown key")
+
+
+def test_loader_names_enum_and_duplicate_yaml_keys(tmp_path):
+    f = tmp_path / "r.yaml"
+    f.write_text("labels:\n  - name: x\n    kind: c\n")
+    with pytest.raises(DataError, match=r"r.yaml: labels\[0\].kind: expected one of 'a', 'b'"):
+        load(f, SCHEMA, display="r.yaml")
+    f.write_text("labels: []\nlabels: []\n")
+    with pytest.raises(DataError, match="duplicate key 'labels'"):
+        load(f, SCHEMA, display="r.yaml")
+
+
+def test_loader_records_provenance(tmp_path):
+    f = tmp_path / "ok.json"
+    f.write_text('{"labels": []}')
+    loaded = load(f, SCHEMA)
+    assert loaded.content == {"labels": []}
+    assert len(loaded.sha256) == 64 and loaded.provenance()["path"] == str(f)
+
+
+def test_cli_maps_errors_to_exit_codes(capsys):
+    def build():
+        p = cli.parser("demo", "demo", "example")
+        p.add_argument("--fail", choices=["input", "bug"])
+        return p
+
+    def dispatch(args):
+        if args.fail == "input":
+            raise InputError("--fail", "was asked to fail", fix="do not pass --fail")
+        if args.fail == "bug":
+            raise RuntimeError("boom")
+        return 0
+
+    assert cli.run(build, dispatch, []) == ExitStatus.OK
+    assert cli.run(build, dispatch, ["--fail", "input"]) == ExitStatus.INPUT
+    assert "error: --fail: was asked to fail Fix: do not pass --fail" in capsys.readouterr().err
+    assert cli.run(build, dispatch, ["--fail", "bug"]) == ExitStatus.BUG
+    assert cli.run(build, dispatch, ["--nope"]) == ExitStatus.USAGE
+
+
+def test_outputs_and_summary_in_runner(tmp_path, monkeypatch, capsys):
+    out, summary = tmp_path / "out", tmp_path / "summary"
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_OUTPUT", str(out))
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    ghactions.set_output("labels", "a\nb")
+    ghactions.append_summary("| x |")
+    ghactions.error("line one\nline two", title="t")
+    text = out.read_text()
+    assert text.startswith("labels<<ghadelimiter_") and "\na\nb\n" in text
+    assert summary.read_text() == "| x |\n"
+    assert capsys.readouterr().err.strip() == "::error title=t::line one%0Aline two"
+
+
+def test_untrusted_text_is_inert():
+    hostile = "::set-output name=x::y @org/team </table><script>\u202e\x00"
+    log = ghactions.inert_log(hostile)
+    assert "::" not in log and "\x00" not in log and "\u202e" not in log
+    md = ghactions.inert_markdown(hostile, cell=True)
+    assert "<script>" not in md and "@org" not in md and "::" not in md
