@@ -137,6 +137,13 @@ class Template:
     version: int
     body: str
     earlier: tuple[tuple[int, str], ...] = ()  # (version, body), oldest first
+    # Regexes (case-insensitive) that recognise the same request written by a person
+    # or another bot in other words (T-26).
+    intent_patterns: tuple[str, ...] = ()
+
+    def bodies(self) -> tuple[str, ...]:
+        """Every version's body, current first."""
+        return (self.body, *(b for _, b in reversed(self.earlier)))
 
     def marker(self) -> str:
         """The hidden marker posted with every comment (T-26)."""

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Second-level triage of an `oncall: distributed` queue: route to one sub-oncall,
+classify modules, add type labels, flag high priority for humans, ask for a
+reproduction — add-only, allowlisted, never a duplicate comment.
+
+verbs:
+  plan      offline: one GitHub REST issue JSON (comments inline) -> plan JSON
+  run       live: plan and apply one (or more) issues over the REST API
+  sweep     live: the scheduled backlog sweep over the queue
+  evaluate  offline: measure the planner on labelled issues (JSONL)
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from agentops import cli
+from agentops.cli import env_default, env_flag
+
+EPILOG = """\
+three ways to run:
+  in a workflow:   uses: org/agentops/actions/triage@v1   (inputs -> AGENTOPS_* env)
+  from a shell:    GITHUB_TOKEN=$(gh auth token) python scripts/triage.py run \\
+                       --repo pytorch/pytorch --issue 123456 --dry-run
+  offline:         python scripts/triage.py plan examples/triage/issues/route-infra.json
+
+examples:
+  python scripts/triage.py plan ISSUE.json                 # plan JSON on stdout
+  python scripts/triage.py plan ISSUE.json --queue path/to/queue-folder
+  python scripts/triage.py run --repo OWNER/NAME --issue 42 --dry-run
+  python scripts/triage.py sweep --repo OWNER/NAME --max-issues 50
+  python scripts/triage.py evaluate ../shared/eval/triage-dev.jsonl --json
+
+environment:
+  GITHUB_TOKEN     token for run/sweep (issues: write to apply; read is enough with --dry-run)
+  GITHUB_API_URL   API base (GitHub Enterprise Server, or a test server on loopback)
+  AGENTOPS_*       defaults for the flags, as the composite action sets them"""
+
+
+def build() -> cli.argparse.ArgumentParser:
+    p = cli.parser("triage.py", __doc__ or "", EPILOG)
+    p.add_argument("--queue", default=env_default("AGENTOPS_QUEUE", "distributed"),
+                   help="queue name (built in: distributed) or a folder holding labels.json, "
+                        "rubric.yml, templates.json (env AGENTOPS_QUEUE)")
+    sub = p.add_subparsers(dest="verb", required=True, metavar="VERB")
+
+    sp = sub.add_parser("plan", help="offline: issue JSON -> plan JSON",
+                        formatter_class=cli.HelpFormatter,
+                        description="Plan one issue offline. ISSUE.json is a GitHub REST issue "
+                                    "object with its REST comment objects inline under "
+                                    "\"comments\". Prints the plan (T-30) on stdout.",
+                        epilog="example:\n  python scripts/triage.py plan "
+                               "examples/triage/issues/route-infra.json")
+    sp.add_argument("issue_file", metavar="ISSUE.json")
+    sp.add_argument("--repo", default=env_default("AGENTOPS_REPO"),
+                    help="OWNER/NAME, when the issue JSON has no repository_url")
+
+    rp = sub.add_parser("run", help="live: plan and apply issues",
+                        formatter_class=cli.HelpFormatter,
+                        description="Read each issue fresh from the API (never trusting the "
+                                    "event payload), plan it, and apply the plan: one call adds "
+                                    "all labels, at most one comment, nothing removed.",
+                        epilog="example:\n  python scripts/triage.py run --repo OWNER/NAME "
+                               "--issue 42 --dry-run")
+    rp.add_argument("--repo", default=env_default("AGENTOPS_REPO",
+                                                  env_default("GITHUB_REPOSITORY")),
+                    help="OWNER/NAME (env AGENTOPS_REPO, else GITHUB_REPOSITORY)")
+    rp.add_argument("--issue", action="append", default=None,
+                    help="issue number; repeat, or give a comma/space separated list "
+                         "(env AGENTOPS_ISSUE)")
+    rp.add_argument("--dry-run", action="store_true", default=env_flag("AGENTOPS_DRY_RUN"),
+                    help="plan and report, write nothing (env AGENTOPS_DRY_RUN)")
+    rp.add_argument("--plan-out", default=env_default("AGENTOPS_PLAN_OUT"),
+                    help="also write the plans as JSON to this file")
+
+    wp = sub.add_parser("sweep", help="live: backlog sweep of the queue",
+                        formatter_class=cli.HelpFormatter,
+                        description="Triage open queue issues that lack a sub-oncall or the "
+                                    "marker label, oldest-untouched first, within a budget. "
+                                    "An error on one issue does not stop the others.",
+                        epilog="example:\n  python scripts/triage.py sweep --repo OWNER/NAME "
+                               "--max-issues 50 --dry-run")
+    wp.add_argument("--repo", default=env_default("AGENTOPS_REPO",
+                                                  env_default("GITHUB_REPOSITORY")),
+                    help="OWNER/NAME (env AGENTOPS_REPO, else GITHUB_REPOSITORY)")
+    wp.add_argument("--max-issues", type=int,
+                    default=int(env_default("AGENTOPS_MAX_ISSUES", "50") or 50),
+                    help="per-run budget of issues to plan (env AGENTOPS_MAX_ISSUES)")
+    wp.add_argument("--dry-run", action="store_true", default=env_flag("AGENTOPS_DRY_RUN"),
+                    help="plan and report, write nothing (env AGENTOPS_DRY_RUN)")
+    wp.add_argument("--state-file", default=env_default("AGENTOPS_STATE_FILE"),
+                    help="resume file (JSON): issues done in earlier runs and the plan "
+                         "fingerprints of those awaiting humans")
+    wp.add_argument("--plan-out", default=env_default("AGENTOPS_PLAN_OUT"),
+                    help="also write the plans as JSON to this file")
+
+    ep = sub.add_parser("evaluate", help="offline: measure the planner on labelled issues",
+                        formatter_class=cli.HelpFormatter,
+                        description="T-32: plan each labelled issue with only the labels the "
+                                    "first-level bot would have set, and compare with the "
+                                    "human labels; a keyword baseline side by side.",
+                        epilog="example:\n  python scripts/triage.py evaluate "
+                               "../shared/eval/triage-dev.jsonl --json")
+    ep.add_argument("dataset", metavar="FILE.jsonl")
+    ep.add_argument("--json", action="store_true",
+                    help="end with one machine-readable JSON line")
+    ep.add_argument("--errors", action="store_true",
+                    help="list each issue whose plan differs from the human labels")
+    return p
+
+
+def dispatch(args: cli.argparse.Namespace) -> int:
+    if args.verb in ("plan", "evaluate"):
+        from agentops.triage import offline
+
+        return offline.plan_command(args) if args.verb == "plan" else offline.evaluate_command(args)
+    from agentops.triage import live
+
+    return live.run_command(args) if args.verb == "run" else live.sweep_command(args)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return cli.run(build, dispatch, argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
