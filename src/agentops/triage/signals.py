@@ -349,11 +349,11 @@ def split_issue(title: str, body: str, comments: Iterable[str], rubric: Rubric) 
     frame = root_cause_frame(regions, rubric)
     places = {
         "title": title or "",
-        "body": "\n".join(x for x in main.prose if x.strip()),
-        "code": "\n".join(x for x in (*main.code, *com.code) if x.strip()),
+        "body": "\n".join(x.strip("\n") for x in main.prose if x.strip()),
+        "code": "\n".join(x.strip("\n") for x in (*main.code, *com.code) if x.strip()),
         "traceback": "\n".join(regions),
         "frame": frame,
-        "comment": "\n".join(x for x in com.prose if x.strip()),
+        "comment": "\n".join(x.strip("\n") for x in com.prose if x.strip()),
     }
     # requires/unless read the cleaned text: an environment dump is not evidence.
     full = "\n".join(v for k, v in places.items() if k != "frame")
