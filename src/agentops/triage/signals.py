@@ -59,9 +59,15 @@ class Signal:
         for first, seq in self.multi:
             if first in place.words and seq in place.norm:
                 return seq.strip()
+        lower = place.lower
         for needles, regex in self.patterns:
-            if needles is not None and not any(n in place.lower for n in needles):
-                continue
+            if needles is not None:
+                # Sanity: a plain loop; this is the hottest line of the planner.
+                for n in needles:
+                    if n in lower:
+                        break
+                else:
+                    continue
             m = regex.search(place.text)
             if m is not None:
                 return m.group(0)
@@ -282,9 +288,11 @@ def _split_lines(text: str, rubric: Rubric, parts: _Parts, *, in_code: bool) -> 
     keep: list[str] = []
     i = 0
     n = len(lines)
+    # One scan of the whole text saves a per-line test in the common no-trace case.
+    has_start = any(p.search(text) for p in rubric.tb_start)
     while i < n:
         line = lines[i]
-        if any(p.search(line) for p in rubric.tb_start):
+        if has_start and any(p.search(line) for p in rubric.tb_start):
             j = i + 1
             # A region runs to the first blank line (tracebacks are pasted unbroken).
             while j < n and lines[j].strip():
@@ -401,6 +409,7 @@ def match_signals(text: IssueText, rubric: Rubric) -> list[Hit]:
     """Every rubric signal that fires on the issue, after suppression."""
     places = index_places(text)
     hits: list[Hit] = []
+    factor = rubric.where_factor
     for sig in rubric.signals:
         best: tuple[float, str, str] | None = None
         fired_in: set[str] = set()
@@ -412,7 +421,7 @@ def match_signals(text: IssueText, rubric: Rubric) -> list[Hit]:
             if found is None:
                 continue
             fired_in.add(name)
-            score = sig.weight * rubric.where_factor.get(name, 1.0)
+            score = sig.weight * factor[name]
             if best is None or score > best[0]:
                 best = (score, name, found)
         if best is None or not sig.gate(text.full):
