@@ -514,3 +514,24 @@ def test_odd_inputs_still_give_a_valid_plan(queue, title, body):
     plan = plan_ok(make_issue(title, body), queue)
     assert plan.decision in ("low_confidence", "needs_reproduction", "not_distributed",
                              "classify", "route", "high_priority")
+
+
+def test_modules_after_route_is_opt_in(tmp_path):
+    import json
+    import shutil
+
+    from agentops.triage.queue import QUEUES_DIR
+
+    body = ("rpc_sync to a remote worker returns a stale RRef value.\n"
+            + fence("rpc.init_rpc('w0', rank=0, world_size=2)\n"
+                    "ref = rpc.remote('w1', torch.add, args=(t, 1))\nprint(ref.to_here())"))
+    snap = make_issue("RRef.to_here returns a stale value", body)
+    default = plan_ok(snap, load_queue("distributed"))
+    assert default.add_labels == (INFRA, "bot-triaged", "triaged")  # T-12: stop
+    folder = tmp_path / "q"
+    shutil.copytree(QUEUES_DIR / "distributed", folder)
+    labels = json.loads((folder / "labels.json").read_text())
+    labels["config"]["modules_after_route"] = True
+    (folder / "labels.json").write_text(json.dumps(labels))
+    opted = plan_ok(snap, load_queue(str(folder)))
+    assert opted.add_labels == (INFRA, "module: rpc", "bot-triaged", "triaged")

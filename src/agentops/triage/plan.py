@@ -206,9 +206,12 @@ def plan_issue(snapshot: IssueSnapshot, queue: Queue) -> Plan:
     if route != r.default_route:
         # Infra/checkpointing: the sub-team owns the rest, except high priority (T-15).
         if queue.modules_after_route:
-            for m in modules:
-                if queue.module_suboncall.get(m) == route:
-                    b.add(m, reading.label_hits.get(m, ()))
+            # Opt-in (labels.json config): the sub-team still owns the rest, so only the
+            # single best-supported module of this sub-oncall is recorded.
+            own = [m for m in modules if queue.module_suboncall.get(m) == route]
+            if own:
+                best = max(own, key=lambda m: (reading.label_score(m), -own.index(m)))
+                b.add(best, reading.label_hits.get(best, ()))
         confidence = "high" if how == "existing" or sum(
             h.score for h in route_hits) >= 2 * t["route_fit"] else "medium"
         if hp:
