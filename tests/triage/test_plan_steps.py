@@ -535,3 +535,11 @@ def test_modules_after_route_is_opt_in(tmp_path):
     (folder / "labels.json").write_text(json.dumps(labels))
     opted = plan_ok(snap, load_queue(str(folder)))
     assert opted.add_labels == (INFRA, "module: rpc", "bot-triaged", "triaged")
+
+
+def test_docs_issue_needs_no_reproduction(queue):
+    plan = plan_ok(make_issue("FSDP docs: sync_module_states is not explained",
+                              "The FSDP documentation does not say what sync_module_states does."),
+                   queue)
+    assert "needs reproduction" not in plan.add_labels
+    assert plan.decision == "classify"
