@@ -254,8 +254,9 @@ def plan_issue(snapshot: IssueSnapshot, queue: Queue) -> Plan:
 
     # Step 6 (T-16): ask for a reproduction unless there is one or it is a request.
     has_repro = reading.role_score("reproduction") >= t["reproduction_min"]
+    needs_repro = not has_repro and not is_request
     comments: list[str] = []
-    if not has_repro and not is_request:
+    if needs_repro:
         b.reasons.append("Step 6: no code, script or steps to reproduce.")
         b.add(queue.needs_repro_label, rule="T-16 no reproduction")
         if b.has(queue.needs_repro_label):
@@ -263,9 +264,10 @@ def plan_issue(snapshot: IssueSnapshot, queue: Queue) -> Plan:
         else:
             comments = _comment("needs_reproduction", snapshot, queue, b.reasons)
     b.add(queue.marker_label, rule="T-24")
-    if confidence != "low" and not (not has_repro and not is_request):
+    # T-23: `triaged` only for a confident, complete classification.
+    if confidence != "low" and not needs_repro:
         add_triaged("T-13 module classification")
-    if not has_repro and not is_request:
+    if needs_repro:
         return done("needs_reproduction", confidence, comments)
     if confidence == "low":
         return done("low_confidence", confidence)
