@@ -86,7 +86,8 @@ def issue_from_json(obj: Any, *, path: str, repo: str | None = None) -> IssueSna
             raise InputError("ISSUE.json", f"{path}: comments[{i}] is not a REST comment "
                              "object with a 'body'", fix=_FIX_ISSUE)
     if repo is not None and repo.count("/") != 1:
-        raise InputError("--repo", f"{repo!r} is not OWNER/NAME", fix="e.g. --repo pytorch/pytorch")
+        raise InputError("--repo", f"{repo!r} is not OWNER/NAME",
+                         fix="e.g. --repo octo-org/octo-repo")
     return IssueSnapshot.from_rest(obj, comments, repo=repo)
 
 

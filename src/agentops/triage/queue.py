@@ -102,7 +102,7 @@ _NUM = {"type": "number", "minimum": 0}
 RUBRIC_SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
-    "required": ["version", "text", "traceback", "scoring", "routing", "signals"],
+    "required": ["version", "text", "traceback", "scoring", "routing", "comments", "signals"],
     "properties": {
         "version": {"const": 1},
         "text": {"type": "object", "additionalProperties": False,
@@ -135,6 +135,7 @@ RUBRIC_SCHEMA: dict[str, Any] = {
                     "properties": {"precedence": {"type": "array", "items": _STR, "minItems": 1},
                                    "default": _STR}},
         "comments": {"type": "object", "additionalProperties": False,
+                     "required": list(COMMENT_KINDS),
                      "properties": {k: _STR for k in COMMENT_KINDS}},
         "layering": {"type": "array", "items": {
             "type": "object", "additionalProperties": False,
@@ -252,7 +253,7 @@ def _check_rubric(content: Mapping[str, Any], file: str, *, labels_file: str,
                 if by_name.get(name, {}).get("role") != "module":
                     where = f"layering[{i}].{key}" + (f"[{j}]" if key == "under" else "")
                     raise DataError(file, where, f"{name!r} is not a module in {labels_file}")
-    for kind, name in (content.get("comments") or {}).items():
+    for kind, name in content["comments"].items():
         if name not in templates:
             raise DataError(file, f"comments.{kind}", f"{name!r} not in {templates_file}")
     tb = content["traceback"]

@@ -237,10 +237,7 @@ def compile_rubric(raw: Mapping[str, Any]) -> Rubric:
         default_route=str(raw["routing"]["default"]),
         layering=tuple(Layer(label=x["label"], under=frozenset(x["under"]),
                              keep_if=frozenset(x["keep_if"])) for x in raw.get("layering") or ()),
-        comment_templates={
-            "not_distributed": "not_distributed",
-            "needs_reproduction": "needs_distributed_reproduction",
-            **(raw.get("comments") or {})},
+        comment_templates=dict(raw["comments"]),
         examples={s["id"]: {k: tuple(v) for k, v in s["examples"].items()}
                   for s in raw["signals"]},
     )
