@@ -132,7 +132,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
     records = read_records(args.dataset)
     queue = load_queue(args.queue)
     ev = evaluate(records, queue)
-    print(render_text(ev, source=args.dataset))
+    print(render_text(ev, source=args.dataset, modules_after_route=queue.modules_after_route))
     if args.errors:
         print(f"\nmismatches ({len(ev.planner.errors)}):")
         for line in ev.planner.errors:
