@@ -25,7 +25,9 @@ Decision = Literal[
     "high_priority", "needs_reproduction",
 ]
 Confidence = Literal["high", "medium", "low"]
-WHERE = ("title", "body", "code", "traceback", "comment", "labels")
+WHERE = ("title", "body", "code", "traceback", "comment", "labels", "rule")
+# "labels": evidence is a label already on the issue; "rule": a step of the spec decided
+# it (e.g. T-24 adds the marker to every handled issue), not a text signal.
 
 # Sanity: bounds on what one plan may ask for; a plan past them is a planner bug.
 MAX_LABELS_PER_PLAN = 12
@@ -167,6 +169,14 @@ class Queue:
     keep_labels: tuple[str, ...]  # labels the bot must never drop, e.g. "oncall: pt2"
     templates: Mapping[str, Template]
     provenance: tuple[Mapping[str, str], ...] = ()
+    # Added for the planner (defaults keep older constructors working):
+    rubric: Any = None  # agentops.triage.signals.Rubric, compiled once per queue
+    module_suboncall: Mapping[str, str] = field(default_factory=dict)  # module -> sub-oncall
+    feature_label: str = ""
+    enhancement_label: str = ""
+    performance_label: str = ""
+    label_keywords: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # baseline
+    modules_after_route: bool = False  # also classify modules after an infra/ckpt route
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,146 @@
+"""The offline verbs of scripts/triage.py: ``plan`` (an issue JSON file -> plan JSON on
+stdout, T-4/T-30) and ``evaluate`` (labelled issues -> figures, T-32).
+
+Shell side: reads the files named on the command line and prints; needs no token and
+no network, and never writes anywhere but stdout/stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from agentops.errors import ExitStatus, InputError
+from agentops.triage.evaluate import Record, evaluate, render_text
+from agentops.triage.model import IssueSnapshot
+from agentops.triage.plan import plan_issue
+from agentops.triage.queue import load_queue
+
+_FIX_ISSUE = ("give a GitHub REST issue object (GET /repos/OWNER/NAME/issues/N) with its "
+              "REST comment objects inline under \"comments\"")
+
+
+def _read_text(path: str, field: str) -> str:
+    p = Path(path)
+    try:
+        return p.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise InputError(field, f"{path}: no such file", fix="check the path") from exc
+    except IsADirectoryError as exc:
+        raise InputError(field, f"{path}: is a directory, not a file") from exc
+    except UnicodeDecodeError as exc:
+        raise InputError(field, f"{path}: not UTF-8 text") from exc
+    except OSError as exc:
+        raise InputError(field, f"{path}: cannot read ({exc.strerror})") from exc
+
+
+def read_issue(path: str, *, repo: str | None = None) -> IssueSnapshot:
+    """An issue snapshot from a REST issue JSON file with inline comments."""
+    text = _read_text(path, "ISSUE.json")
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError("ISSUE.json", f"{path}: not valid JSON at line {exc.lineno}, column "
+                         f"{exc.colno}: {exc.msg}", fix="fix the JSON syntax there") from exc
+    return issue_from_json(obj, path=path, repo=repo)
+
+
+def issue_from_json(obj: Any, *, path: str, repo: str | None = None) -> IssueSnapshot:
+    """Validate the shape of a REST issue object (naming the missing field) and convert."""
+    if not isinstance(obj, Mapping):
+        raise InputError("ISSUE.json", f"{path}: not a GitHub issue object (a JSON "
+                         f"{type(obj).__name__}, expected an object)", fix=_FIX_ISSUE)
+    for key, kind in (("number", int), ("title", str), ("labels", list)):
+        if key not in obj:
+            raise InputError("ISSUE.json", f"{path}: not a GitHub issue object: missing "
+                             f"field {key!r}", fix=_FIX_ISSUE)
+        if not isinstance(obj[key], kind) or isinstance(obj[key], bool):
+            raise InputError("ISSUE.json", f"{path}: field {key!r} should be a "
+                             f"{kind.__name__}, got {type(obj[key]).__name__}", fix=_FIX_ISSUE)
+    if obj.get("body") is not None and not isinstance(obj["body"], str):
+        raise InputError("ISSUE.json", f"{path}: field 'body' should be a string or null")
+    if "pull_request" in obj:
+        raise InputError("ISSUE.json", f"{path}: #{obj['number']} is a pull request, "
+                         "not an issue", fix="triage issues only")
+    for i, label in enumerate(obj["labels"]):
+        if not (isinstance(label, str) or (isinstance(label, Mapping)
+                                           and isinstance(label.get("name"), str))):
+            raise InputError("ISSUE.json", f"{path}: labels[{i}] has no 'name'",
+                             fix=_FIX_ISSUE)
+    comments = obj.get("comments") or []
+    if isinstance(comments, int):
+        # The plain REST issue has a comment count here; without the bodies the
+        # duplicate-comment check (T-26) cannot see earlier requests.
+        print(f"warning: {path}: 'comments' is a count ({comments}), not the comment "
+              "objects; planning without them", file=sys.stderr)
+        comments = []
+    if not isinstance(comments, list):
+        raise InputError("ISSUE.json", f"{path}: field 'comments' should be a list of "
+                         "REST comment objects", fix=_FIX_ISSUE)
+    for i, c in enumerate(comments):
+        if not isinstance(c, Mapping) or not isinstance(c.get("body", ""), (str, type(None))):
+            raise InputError("ISSUE.json", f"{path}: comments[{i}] is not a REST comment "
+                             "object with a 'body'", fix=_FIX_ISSUE)
+    if repo is not None and repo.count("/") != 1:
+        raise InputError("--repo", f"{repo!r} is not OWNER/NAME",
+                         fix="e.g. --repo octo-org/octo-repo")
+    return IssueSnapshot.from_rest(obj, comments, repo=repo)
+
+
+def plan_command(args: argparse.Namespace) -> int:
+    """``plan ISSUE.json``: print the plan JSON (T-30) on stdout."""
+    snapshot = read_issue(args.issue_file, repo=getattr(args, "repo", None) or None)
+    queue = load_queue(args.queue)
+    plan = plan_issue(snapshot, queue)
+    sys.stdout.write(json.dumps(plan.to_json(), indent=2, ensure_ascii=False) + "\n")
+    return int(ExitStatus.OK)
+
+
+def read_records(path: str) -> list[Record]:
+    """Labelled issues, one JSON object per line (blank lines skipped)."""
+    text = _read_text(path, "FILE.jsonl")
+    records: list[Record] = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError("FILE.jsonl", f"{path}: line {n}: not valid JSON: {exc.msg}",
+                             fix="one JSON object per line") from exc
+        if not isinstance(obj, Mapping):
+            raise InputError("FILE.jsonl", f"{path}: line {n}: not a JSON object")
+        for key in ("number", "title", "expected"):
+            if key not in obj:
+                raise InputError("FILE.jsonl", f"{path}: line {n}: missing field {key!r}",
+                                 fix="see the format of the shipped evaluation set")
+        if "is_distributed" not in (obj["expected"] or {}):
+            raise InputError("FILE.jsonl", f"{path}: line {n}: missing field "
+                             "'expected.is_distributed'")
+        records.append(Record.from_json(obj))
+    if not records:
+        raise InputError("FILE.jsonl", f"{path}: no records")
+    return records
+
+
+def evaluate_command(args: argparse.Namespace) -> int:
+    """``evaluate FILE.jsonl``: figures of the planner and the keyword baseline."""
+    records = read_records(args.dataset)
+    queue = load_queue(args.queue)
+    ev = evaluate(records, queue)
+    print(render_text(ev, source=args.dataset, modules_after_route=queue.modules_after_route))
+    if args.errors:
+        print(f"\nmismatches ({len(ev.planner.errors)}):")
+        for line in ev.planner.errors:
+            print(f"  {line}")
+    if ev.planner.violations:
+        print(f"\n{ev.planner.violations} constraint violation(s): the planner is wrong "
+              "(T-20 … T-25)", file=sys.stderr)
+    if args.json:
+        print(json.dumps(ev.to_json(), sort_keys=False))
+    # Sanity: a plan that breaks a constraint is a planner bug, not a soft figure.
+    return int(ExitStatus.REFUSED if ev.planner.violations else ExitStatus.OK)

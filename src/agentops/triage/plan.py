@@ -1,0 +1,292 @@
+"""The distributed triage planner: one issue snapshot + the queue's data -> a Plan
+(T-10 … T-16, output T-30).
+
+Pure and deterministic: reads only its arguments, never the network, the clock or the
+environment, and never writes (the applier carries the plan out). Every label name
+comes from the queue data; nothing about any project is written here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from agentops.triage import similar
+from agentops.triage.model import Evidence, IssueSnapshot, Plan, Queue
+from agentops.triage.signals import Hit, IssueText, match_signals, person_comments, split_issue
+
+_MAX_EVIDENCE_PER_LABEL = 3
+
+
+@dataclass
+class _Reading:
+    """What the signals say about one issue (scores per label and per role)."""
+
+    text: IssueText
+    hits: list[Hit]
+    label_hits: dict[str, list[Hit]] = field(default_factory=dict)
+    role_hits: dict[str, list[Hit]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for h in self.hits:
+            if h.label:
+                self.label_hits.setdefault(h.label, []).append(h)
+            if h.role:
+                self.role_hits.setdefault(h.role, []).append(h)
+
+    def label_score(self, label: str) -> float:
+        return sum(h.score for h in self.label_hits.get(label, ()))
+
+    def role_score(self, role: str) -> float:
+        return sum(h.score for h in self.role_hits.get(role, ()))
+
+
+class _Builder:
+    """Collects labels (in applied order), evidence and reasons for one plan."""
+
+    def __init__(self, existing: Iterable[str]) -> None:
+        self.existing = {lb.casefold() for lb in existing}
+        self.labels: list[str] = []
+        self.evidence: list[Evidence] = []
+        self.reasons: list[str] = []
+
+    def has(self, label: str) -> bool:
+        return label.casefold() in self.existing
+
+    def add(self, label: str, hits: Iterable[Hit] = (), *, rule: str = "") -> None:
+        """Add a label unless the issue or the plan already has it (T-20: add-only,
+        and never a label already there)."""
+        if self.has(label) or label in self.labels:
+            return
+        self.labels.append(label)
+        best = sorted(hits, key=lambda h: (-h.score, h.signal))[:_MAX_EVIDENCE_PER_LABEL]
+        for h in best:
+            # The root-cause frame is a place in a traceback.
+            where = "traceback" if h.where == "frame" else h.where
+            self.evidence.append(Evidence(label=label, signal=h.signal, where=where,
+                                          excerpt=h.excerpt))
+        if rule or not best:
+            self.evidence.append(Evidence(label=label, signal=f"rule:{rule or 'unspecified'}",
+                                          where="rule"))
+
+    def drop(self, label: str) -> None:
+        if label in self.labels:
+            self.labels.remove(label)
+            self.evidence = [e for e in self.evidence if e.label != label]
+
+
+def _select_modules(reading: _Reading, queue: Queue, existing_modules: set[str],
+                    ) -> tuple[list[str], dict[str, str]]:
+    """Module labels the text supports, after layering and the relative cut (T-13).
+
+    Returns the selected modules (existing ones included) and, per module, its
+    confidence (``high`` with an explicit API/import/frame hit, else ``medium``)."""
+    r = queue.rubric
+    t = r.thresholds
+    scores = {m: reading.label_score(m) for m in queue.modules}
+    cand = {m for m, s in scores.items() if s >= t["module_min"]} | existing_modules
+    # Root cause over keywords: a substrate module under a higher-level one stays only
+    # with evidence of its own in the places its layer names.
+    for layer in r.layering:
+        if layer.label in cand and layer.label not in existing_modules \
+                and (cand - {layer.label}) & layer.under:
+            own = set().union(*(h.places for h in reading.label_hits.get(layer.label, ())))
+            if not own & layer.keep_if:
+                cand.discard(layer.label)
+    top = max((scores[m] for m in cand if m not in existing_modules), default=0.0)
+    keep = [m for m in queue.modules if m in cand
+            and (m in existing_modules or scores[m] >= t["module_relative"] * top)]
+    conf = {}
+    for m in keep:
+        strong = any(h.weight >= t["high_weight"] for h in reading.label_hits.get(m, ()))
+        conf[m] = "high" if strong or m in existing_modules else "medium"
+    return keep, conf
+
+
+def _route(reading: _Reading, queue: Queue, modules: list[str], existing_subs: list[str],
+           ) -> tuple[str, str, list[Hit]]:
+    """(sub-oncall, how: existing|fit|default, the hits behind it) (T-12)."""
+    r = queue.rubric
+    if existing_subs:
+        # Never replaced and never joined by a second (T-12, T-22).
+        return existing_subs[0], "existing", []
+    strength: dict[str, float] = {}
+    hits: dict[str, list[Hit]] = {}
+    for sub in r.precedence:
+        hs = list(reading.label_hits.get(sub, ()))
+        for m in modules:
+            if queue.module_suboncall.get(m) == sub:
+                hs += reading.label_hits.get(m, [])
+        hits[sub] = hs
+        strength[sub] = sum(h.score for h in hs)
+    for sub in r.precedence:
+        owns_module = any(queue.module_suboncall.get(m) == sub for m in modules)
+        if strength[sub] >= r.thresholds["route_fit"] or owns_module:
+            return sub, "fit", hits[sub]
+    return r.default_route, "default", []
+
+
+def _comment(kind: str, snapshot: IssueSnapshot, queue: Queue, reasons: list[str]) -> list[str]:
+    """The template for ``kind``, unless an equivalent comment is already there (T-26)."""
+    name = queue.rubric.comment_templates[kind]
+    why = similar.find_equivalent(snapshot.comments, queue.templates[name])
+    if why:
+        reasons.append(f"comment {name} skipped: {why}")
+        return []
+    return [name]
+
+
+def plan_issue(snapshot: IssueSnapshot, queue: Queue) -> Plan:
+    """Plan the second-level triage of one issue (T-10 … T-16)."""
+    r = queue.rubric
+    t = r.thresholds
+    b = _Builder(snapshot.labels)
+    existing_modules = {m for m in queue.modules if b.has(m)}
+    existing_subs = [s for s in r.precedence if b.has(s)]
+    blocked_triaged = b.has(queue.review_label) or b.has(queue.needs_repro_label)
+
+    def done(decision: str, confidence: str | None, comments: list[str] | None = None,
+             *, awaiting: bool = False) -> Plan:
+        return Plan(repo=snapshot.repo, issue=snapshot.number, decision=decision,
+                    add_labels=tuple(b.labels), comments=tuple(comments or ()),
+                    confidence=confidence, evidence=tuple(b.evidence),
+                    reasoning=" ".join(b.reasons), queue=queue.name, awaiting_humans=awaiting,
+                    provenance=queue.provenance)
+
+    def add_triaged(rule: str) -> None:
+        # Sanity (T-23): a human asked for review or a reproduction; not "done".
+        if blocked_triaged:
+            b.reasons.append(f"{queue.triaged_label!r} withheld: the issue already carries "
+                             "a review or reproduction label.")
+        else:
+            b.add(queue.triaged_label, rule=rule)
+
+    # Step 0 (T-10): a human already picked a module and a sub-oncall.
+    if existing_modules and existing_subs:
+        b.reasons.append("Step 0: a human already set "
+                         f"{sorted(existing_modules)} and {existing_subs[0]!r}.")
+        b.add(queue.marker_label, rule="T-10")
+        add_triaged("T-10")
+        return done("already_classified", "high")
+
+    text = split_issue(snapshot.title, snapshot.body, person_comments(snapshot), r)
+    reading = _Reading(text=text, hits=match_signals(text, r))
+
+    # Step 1 (T-11): positive evidence of "not distributed" and none of distributed.
+    dist_hits = [h for h in reading.hits if h.evidence and h.score >= t["evidence_min"]
+                 and (h.label or h.role == "distributed")]
+    nd = reading.role_score("not_distributed")
+    if nd >= t["not_distributed_min"] and not dist_hits and not existing_modules \
+            and not existing_subs:
+        b.reasons.append(f"Step 1: not distributed (score {nd:g}, no distributed evidence); "
+                         f"{queue.trigger_label!r} stays for a human to re-route.")
+        b.add(queue.review_label, reading.role_hits.get("not_distributed", ()))
+        b.add(queue.marker_label, rule="T-24")
+        comments = _comment("not_distributed", snapshot, queue, b.reasons)
+        return done("not_distributed", "high" if nd >= 2 * t["not_distributed_min"]
+                    else "medium", comments)
+
+    modules, module_conf = _select_modules(reading, queue, existing_modules)
+    route, how, route_hits = _route(reading, queue, modules, existing_subs)
+    request = reading.role_score("request")
+    is_request = request >= t["request_min"] and request >= reading.role_score("bug")
+    hp = reading.role_score("high_priority") >= t["high_priority_min"] and not is_request
+    hp_hits = reading.role_hits.get("high_priority", [])
+
+    # Step 2 (T-12): exactly one sub-oncall, sub-oncall first in the applied order (T-25).
+    if how == "existing":
+        b.reasons.append(f"Step 2: keeps the existing {route!r}.")
+    elif how == "fit":
+        b.reasons.append(f"Step 2: routed to {route!r} ("
+                         + ", ".join(sorted({h.signal for h in route_hits})) + ").")
+    else:
+        b.reasons.append(f"Step 2: no sub-oncall fits; {route!r} is the unsure default.")
+    b.add(route, route_hits, rule="" if route_hits else f"T-12 {how} route")
+
+    if route != r.default_route:
+        # Infra/checkpointing: the sub-team owns the rest, except high priority (T-15).
+        if queue.modules_after_route:
+            # Opt-in (labels.json config): the sub-team still owns the rest, so only the
+            # single best-supported module of this sub-oncall is recorded.
+            own = [m for m in modules if queue.module_suboncall.get(m) == route]
+            if own:
+                best = max(own, key=lambda m: (reading.label_score(m), -own.index(m)))
+                b.add(best, reading.label_hits.get(best, ()))
+        confidence = "high" if how == "existing" or sum(
+            h.score for h in route_hits) >= 2 * t["route_fit"] else "medium"
+        if hp:
+            return _high_priority(b, queue, hp_hits, done, confidence)
+        b.add(queue.marker_label, rule="T-24")
+        add_triaged("T-12 confident route")
+        return done("route", confidence)
+
+    # Step 3 (T-13): modules, by confidence.
+    new_modules = [m for m in modules if m not in existing_modules]
+    if modules:
+        confidence = "high" if any(module_conf[m] == "high" for m in modules) else "medium"
+        for m in new_modules:
+            b.add(m, reading.label_hits.get(m, ()))
+        b.reasons.append(f"Step 3: modules {modules} ({confidence}).")
+    else:
+        confidence = "low"
+        b.reasons.append("Step 3: no module can be told from the text (low): a human decides.")
+    kept = [k for k in queue.keep_labels if k != queue.trigger_label and b.has(k)]
+    if kept:
+        b.reasons.append(f"Keeps {kept}.")
+
+    # Step 4 (T-14): type labels for requests only.
+    if is_request and not any(b.has(x) for x in queue.type_labels):
+        enh = reading.role_score("enhancement") >= t["enhancement_min"]
+        if enh:
+            b.add(queue.enhancement_label, reading.role_hits.get("enhancement", ()))
+            if reading.role_score("performance") >= t["performance_min"]:
+                b.add(queue.performance_label, reading.role_hits.get("performance", ()))
+        else:
+            b.add(queue.feature_label, reading.role_hits.get("request", ()))
+        b.reasons.append(f"Step 4: a request ({'enhancement' if enh else 'feature'}).")
+
+    # Step 5 (T-15): humans first.
+    if hp:
+        return _high_priority(b, queue, hp_hits, done, confidence)
+
+    if confidence == "low":
+        b.add(queue.review_label, rule="T-13 low confidence")
+
+    # Step 6 (T-16): ask for a reproduction unless there is one or it is a request.
+    has_repro = reading.role_score("reproduction") >= t["reproduction_min"]
+    needs_repro = not has_repro and not is_request
+    comments: list[str] = []
+    if needs_repro:
+        b.reasons.append("Step 6: no code, script or steps to reproduce.")
+        b.add(queue.needs_repro_label, rule="T-16 no reproduction")
+        if b.has(queue.needs_repro_label):
+            b.reasons.append("A reproduction was already requested (label present).")
+        else:
+            comments = _comment("needs_reproduction", snapshot, queue, b.reasons)
+    b.add(queue.marker_label, rule="T-24")
+    # T-23: `triaged` only for a confident, complete classification.
+    if confidence != "low" and not needs_repro:
+        add_triaged("T-13 module classification")
+    if needs_repro:
+        return done("needs_reproduction", confidence, comments)
+    if confidence == "low":
+        return done("low_confidence", confidence)
+    return done("classify", confidence)
+
+
+def _high_priority(b: _Builder, queue: Queue, hp_hits: list[Hit], done, confidence: str,  # type: ignore[no-untyped-def]
+                   ) -> Plan:
+    """T-15: triage review for humans; never the marker, ``triaged`` or high priority."""
+    b.add(queue.review_label, hp_hits)
+    b.drop(queue.marker_label)
+    b.drop(queue.triaged_label)
+    b.reasons.append("Step 5: high priority ("
+                     + ", ".join(sorted({h.signal for h in hp_hits}))
+                     + "): left for humans, without the marker.")
+    return done("high_priority", confidence, awaiting=True)
+
+
+def plan_many(snapshots: Iterable[IssueSnapshot], queue: Queue) -> list[Plan]:
+    """Plan several issues (same queue)."""
+    return [plan_issue(s, queue) for s in snapshots]
+

@@ -1,0 +1,432 @@
+"""Reading an issue: split its text into places (title, body prose, code blocks,
+tracebacks, comments), find the root-cause frame of its tracebacks, and match the
+queue's rubric signals in the places each signal may fire.
+
+Pure: text in, hits out; no I/O, no clock, no randomness. Regexes are compiled once per
+queue (``compile_rubric``) so planning one issue costs only the searches.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+# The regex parser gives each pattern's literal needles (an optimisation only: if a
+# Python release changes it, pattern_needles returns None and the regex just runs).
+from re import _constants as _C
+from re import _parser
+from typing import Any
+
+from agentops.triage.model import IssueSnapshot
+
+PLACES = ("title", "body", "code", "traceback", "frame", "comment")
+_TOKEN_RE = re.compile(r"[a-z0-9_]+")
+_FENCE_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
+_EXCERPT = 80
+_MIN_NEEDLE = 3
+
+
+@dataclass(frozen=True)
+class Signal:
+    """One compiled rubric signal.
+
+    Keywords are matched on words, not by regex: the text's lowercased words are
+    indexed once per place, so a keyword costs a set lookup (a multi-word keyword a
+    substring test on the normalised words). Each pattern carries needles, literal
+    strings one of which any match must contain, checked before the regex runs."""
+
+    id: str
+    label: str | None
+    role: str | None
+    where: tuple[str, ...]
+    weight: float
+    single: frozenset[str]  # one-word keywords (lowercase)
+    multi: tuple[tuple[str, str], ...]  # (first word, " w1 w2 … ") of multi-word keywords
+    patterns: tuple[tuple[frozenset[str] | None, re.Pattern[str]], ...]
+    requires: tuple[re.Pattern[str], ...] = ()
+    unless: tuple[re.Pattern[str], ...] = ()
+    suppresses: tuple[str, ...] = ()
+    evidence: bool = True
+    keywords: tuple[str, ...] = ()
+
+    def fire(self, place: Place) -> str | None:
+        """The matched text if the signal fires in this place, else ``None``."""
+        if self.single:
+            found = self.single & place.words
+            if found:
+                return min(found)
+        for first, seq in self.multi:
+            if first in place.words and seq in place.norm:
+                return seq.strip()
+        lower = place.lower
+        for needles, regex in self.patterns:
+            if needles is not None:
+                # Sanity: a plain loop; this is the hottest line of the planner.
+                for n in needles:
+                    if n in lower:
+                        break
+                else:
+                    continue
+            m = regex.search(place.text)
+            if m is not None:
+                return m.group(0)
+        return None
+
+    def matches(self, text: str) -> str | None:
+        """Whether the signal fires on ``text`` honouring requires/unless (examples)."""
+        if not self.gate(text):
+            return None
+        return self.fire(Place.of(text))
+
+    def gate(self, full_text: str) -> bool:
+        """``requires`` all match and no ``unless`` matches the whole issue text."""
+        return (all(p.search(full_text) for p in self.requires)
+                and not any(p.search(full_text) for p in self.unless))
+
+
+@dataclass(frozen=True)
+class Place:
+    """One place's text, lowercased and indexed by word."""
+
+    text: str
+    lower: str
+    words: frozenset[str]
+    norm: str  # " w1 w2 … " (the words in order)
+
+    @classmethod
+    def of(cls, text: str) -> Place:
+        lower = text.lower()
+        toks = _TOKEN_RE.findall(lower)
+        return cls(text=text, lower=lower, words=frozenset(toks), norm=f" {' '.join(toks)} ")
+
+
+def _needles(items: Any) -> set[str] | None:
+    """Literal strings one of which every match of a parsed regex contains (or None)."""
+    cands: list[set[str]] = []
+    run = ""
+    for op, av in items:
+        if op is _C.LITERAL:
+            run += chr(av)
+            continue
+        if run:
+            cands.append({run})
+            run = ""
+        if op is _C.SUBPATTERN:
+            sub = _needles(av[-1])
+            if sub:
+                cands.append(sub)
+        elif op is _C.BRANCH:
+            subs = [_needles(b) for b in av[1]]
+            if all(subs):
+                cands.append(set().union(*subs))  # type: ignore[arg-type]
+        elif op in (_C.MAX_REPEAT, _C.MIN_REPEAT) and av[0] >= 1:
+            sub = _needles(av[2])
+            if sub:
+                cands.append(sub)
+    if run:
+        cands.append({run})
+    cands = [c for c in cands if min(len(x) for x in c) >= _MIN_NEEDLE]
+    if not cands:
+        return None
+    return max(cands, key=lambda c: (min(len(x) for x in c), -len(c)))
+
+
+def pattern_needles(pattern: str) -> frozenset[str] | None:
+    """Lowercase needles of one pattern; ``None`` when it has no usable literal."""
+    try:
+        found = _needles(_parser.parse(pattern, 0))
+    except Exception:
+        return None
+    return frozenset(n.lower() for n in found) if found else None
+
+
+@dataclass(frozen=True)
+class Layer:
+    """A module kept under a higher-level module only with evidence of its own."""
+
+    label: str
+    under: frozenset[str]
+    keep_if: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Rubric:
+    """A queue's compiled rubric."""
+
+    signals: tuple[Signal, ...]
+    drop_sections: tuple[re.Pattern[str], ...]
+    section_end: re.Pattern[str]
+    tb_start: tuple[re.Pattern[str], ...]
+    innermost_first: re.Pattern[str]
+    error_line: re.Pattern[str]
+    frame: re.Pattern[str]
+    distributed_frame: re.Pattern[str]
+    substrate_frame: re.Pattern[str]
+    ignore_frame: re.Pattern[str]
+    where_factor: Mapping[str, float]
+    thresholds: Mapping[str, float]
+    precedence: tuple[str, ...]
+    default_route: str
+    layering: tuple[Layer, ...]
+    comment_templates: Mapping[str, str] = field(default_factory=dict)  # kind -> template
+    examples: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+
+    def signal(self, signal_id: str) -> Signal:
+        for s in self.signals:
+            if s.id == signal_id:
+                return s
+        raise KeyError(signal_id)
+
+
+def keyword_regex(keyword: str) -> str:
+    """A keyword as a whole-word regex (word edges only where the keyword has them)."""
+    body = re.escape(keyword).replace(r"\ ", r"[\s_-]+")
+    head = r"(?<![A-Za-z0-9_])" if keyword[:1].isalnum() or keyword[:1] == "_" else ""
+    tail = r"(?![A-Za-z0-9_])" if keyword[-1:].isalnum() or keyword[-1:] == "_" else ""
+    return head + body + tail
+
+
+def compile_signal(raw: Mapping[str, Any]) -> Signal:
+    """Compile one validated rubric signal (raises ``re.error`` on a bad pattern)."""
+    keywords = list(raw.get("keywords") or ())
+    flags = re.M if raw.get("case_sensitive") else re.M | re.I
+    single: set[str] = set()
+    multi: list[tuple[str, str]] = []
+    patterns: list[tuple[frozenset[str] | None, re.Pattern[str]]] = []
+    for kw in keywords:
+        toks = _TOKEN_RE.findall(kw.lower())
+        if raw.get("case_sensitive") or not toks:
+            # Words alone cannot say it (case matters, or no word characters at all).
+            patterns.append((pattern_needles(re.escape(kw)), re.compile(keyword_regex(kw), flags)))
+        elif len(toks) == 1:
+            single.add(toks[0])
+        else:
+            multi.append((toks[0], f" {' '.join(toks)} "))
+    for p in raw.get("patterns") or ():
+        patterns.append((pattern_needles(p), re.compile(p, flags)))
+    return Signal(
+        id=str(raw["id"]), label=raw.get("label"), role=raw.get("role"),
+        where=tuple(raw["where"]), weight=float(raw["weight"]), single=frozenset(single),
+        multi=tuple(multi), patterns=tuple(patterns),
+        requires=tuple(re.compile(p, re.M) for p in raw.get("requires") or ()),
+        unless=tuple(re.compile(p, re.M) for p in raw.get("unless") or ()),
+        suppresses=tuple(raw.get("suppresses") or ()),
+        evidence=bool(raw.get("evidence", True)), keywords=tuple(keywords),
+    )
+
+
+def compile_rubric(raw: Mapping[str, Any]) -> Rubric:
+    """Compile a validated rubric document."""
+    tb = raw["traceback"]
+    sc = raw["scoring"]
+    return Rubric(
+        signals=tuple(compile_signal(s) for s in raw["signals"]),
+        drop_sections=tuple(re.compile(p, re.I | re.M) for p in raw["text"]["drop_sections"]),
+        section_end=re.compile(raw["text"]["section_end"], re.M),
+        tb_start=tuple(re.compile(p) for p in tb["start"]),
+        innermost_first=re.compile(tb["innermost_first"]),
+        error_line=re.compile(tb["error_line"]),
+        frame=re.compile(tb["frame"]),
+        distributed_frame=re.compile(tb["distributed_frame"]),
+        substrate_frame=re.compile(tb["substrate_frame"]),
+        ignore_frame=re.compile(tb["ignore_frame"]),
+        where_factor={**{p: 1.0 for p in (*PLACES, "labels")}, **sc["where_factor"]},
+        thresholds={k: float(v) for k, v in sc.items() if k != "where_factor"},
+        precedence=tuple(raw["routing"]["precedence"]),
+        default_route=str(raw["routing"]["default"]),
+        layering=tuple(Layer(label=x["label"], under=frozenset(x["under"]),
+                             keep_if=frozenset(x["keep_if"])) for x in raw.get("layering") or ()),
+        comment_templates=dict(raw["comments"]),
+        examples={s["id"]: {k: tuple(v) for k, v in s["examples"].items()}
+                  for s in raw["signals"]},
+    )
+
+
+# ------------------------------------------------------------------ splitting the text
+
+@dataclass(frozen=True)
+class IssueText:
+    """An issue's text by place, plus its root-cause frame (T-13)."""
+
+    places: Mapping[str, str]
+    full: str  # everything a person wrote, for requires/unless
+    frame: str = ""  # path of the root-cause distributed frame ("" if none)
+    tracebacks: tuple[str, ...] = ()
+
+
+@dataclass
+class _Parts:
+    prose: list[str] = field(default_factory=list)
+    code: list[str] = field(default_factory=list)
+    tracebacks: list[str] = field(default_factory=list)  # one entry per region
+
+
+def _drop_sections(text: str, rubric: Rubric) -> str:
+    """Cut environment dumps: from a matching line to the next heading."""
+    if not any(p.search(text) for p in rubric.drop_sections):
+        return text
+    out: list[str] = []
+    dropping = False
+    for line in text.split("\n"):
+        if any(p.match(line) for p in rubric.drop_sections):
+            dropping = True
+            continue
+        if dropping and rubric.section_end.match(line):
+            dropping = False
+        if not dropping:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _split_lines(text: str, rubric: Rubric, parts: _Parts, *, in_code: bool) -> None:
+    """Route each line to prose/code or to a traceback region."""
+    lines = text.split("\n")
+    keep: list[str] = []
+    i = 0
+    n = len(lines)
+    # One scan of the whole text saves a per-line test in the common no-trace case.
+    has_start = any(p.search(text) for p in rubric.tb_start)
+    while i < n:
+        line = lines[i]
+        if has_start and any(p.search(line) for p in rubric.tb_start):
+            j = i + 1
+            # A region runs to the first blank line (tracebacks are pasted unbroken).
+            while j < n and lines[j].strip():
+                j += 1
+            parts.tracebacks.append("\n".join(lines[i:j]))
+            i = j
+            continue
+        if rubric.error_line.match(line):
+            parts.tracebacks.append(line)
+        else:
+            keep.append(line)
+        i += 1
+    (parts.code if in_code else parts.prose).append("\n".join(keep))
+
+
+def _split_markdown(text: str, rubric: Rubric) -> _Parts:
+    parts = _Parts()
+    text = _drop_sections(text.replace("\r\n", "\n"), rubric)
+    last = 0
+    for m in _FENCE_RE.finditer(text):
+        _split_lines(text[last:m.start()], rubric, parts, in_code=False)
+        _split_lines(m.group(2), rubric, parts, in_code=True)
+        last = m.end()
+    _split_lines(text[last:], rubric, parts, in_code=False)
+    return parts
+
+
+def root_cause_frame(regions: Sequence[str], rubric: Rubric) -> str:
+    """The innermost distributed frame that is not mere substrate (T-13).
+
+    Launcher wrappers are ignored. Per traceback region the innermost non-substrate
+    distributed frame wins, else the innermost substrate one; across regions, the last
+    region with a non-substrate frame wins."""
+    best_sub = ""
+    best = ""
+    for region in regions:
+        paths = [m.group("path") or m.group("cpath") for m in rubric.frame.finditer(region)]
+        if rubric.innermost_first.search(region):
+            paths.reverse()
+        dist = [p for p in paths if rubric.distributed_frame.search(p)
+                and not rubric.ignore_frame.search(p)]
+        if not dist:
+            continue
+        upper = [p for p in dist if not rubric.substrate_frame.search(p)]
+        if upper:
+            best = upper[-1]
+        else:
+            best_sub = dist[-1]
+    return best or best_sub
+
+
+def split_issue(title: str, body: str, comments: Iterable[str], rubric: Rubric) -> IssueText:
+    """Split an issue (comments already filtered to people's) into places."""
+    main = _split_markdown(body or "", rubric)
+    com = _Parts()
+    for text in comments:
+        p = _split_markdown(text or "", rubric)
+        com.prose += p.prose
+        com.code += p.code
+        com.tracebacks += p.tracebacks
+    regions = (*main.tracebacks, *com.tracebacks)
+    frame = root_cause_frame(regions, rubric)
+    places = {
+        "title": title or "",
+        "body": "\n".join(x.strip("\n") for x in main.prose if x.strip()),
+        "code": "\n".join(x.strip("\n") for x in (*main.code, *com.code) if x.strip()),
+        "traceback": "\n".join(regions),
+        "frame": frame,
+        "comment": "\n".join(x.strip("\n") for x in com.prose if x.strip()),
+    }
+    # requires/unless read the cleaned text: an environment dump is not evidence.
+    full = "\n".join(v for k, v in places.items() if k != "frame")
+    return IssueText(places=places, full=full, frame=frame, tracebacks=regions)
+
+
+def person_comments(snapshot: IssueSnapshot) -> list[str]:
+    """Comment bodies written by people: bot comments (ours included) are not evidence."""
+    return [c.body for c in snapshot.comments if not c.is_bot]
+
+
+# ------------------------------------------------------------------ matching
+
+@dataclass(frozen=True)
+class Hit:
+    """A signal that fired: its best place, score, and every place it fired in."""
+
+    signal: str
+    label: str | None
+    role: str | None
+    where: str
+    weight: float
+    score: float
+    places: frozenset[str]
+    excerpt: str
+    evidence: bool = True
+
+
+def _excerpt(place: Place, found: str) -> str:
+    at = place.lower.find(found.lower())
+    if at < 0:
+        at = place.lower.find(found.lower().split(" ")[0])
+    at = max(at, 0)
+    start = max(0, at - 20)
+    snippet = place.text[start:at + len(found) + 20].replace("\n", " ").strip()
+    return snippet[:_EXCERPT]
+
+
+def index_places(text: IssueText) -> dict[str, Place]:
+    """Each non-empty place of an issue, indexed for matching."""
+    return {k: Place.of(v) for k, v in text.places.items() if v}
+
+
+def match_signals(text: IssueText, rubric: Rubric) -> list[Hit]:
+    """Every rubric signal that fires on the issue, after suppression."""
+    places = index_places(text)
+    hits: list[Hit] = []
+    factor = rubric.where_factor
+    for sig in rubric.signals:
+        best: tuple[float, str, str] | None = None
+        fired_in: set[str] = set()
+        for name in sig.where:
+            place = places.get(name)
+            if place is None:
+                continue
+            found = sig.fire(place)
+            if found is None:
+                continue
+            fired_in.add(name)
+            score = sig.weight * factor[name]
+            if best is None or score > best[0]:
+                best = (score, name, found)
+        if best is None or not sig.gate(text.full):
+            continue
+        score, name, found = best
+        hits.append(Hit(signal=sig.id, label=sig.label, role=sig.role, where=name,
+                        weight=sig.weight, score=score, places=frozenset(fired_in),
+                        excerpt=_excerpt(places[name], found), evidence=sig.evidence))
+    fired = {h.signal for h in hits}
+    suppressed = {s for sig in rubric.signals if sig.id in fired for s in sig.suppresses}
+    return [h for h in hits if h.signal not in suppressed]

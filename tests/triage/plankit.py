@@ -1,0 +1,33 @@
+"""Helpers shared by the triage planner tests: hand-written issues and a plan checker."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from agentops.triage.constraints import violations
+from agentops.triage.model import Comment, IssueSnapshot, Plan, Queue
+from agentops.triage.plan import plan_issue
+
+QUEUE_LABEL = "oncall: distributed"
+PAR = "oncall: distributed parallelisms"
+INFRA = "oncall: distributed infra"
+CKPT = "oncall: distributed checkpointing"
+
+
+def make_issue(title: str, body: str = "", labels: Sequence[str] = (QUEUE_LABEL,),
+               comments: Sequence[Comment] = (), number: int = 1) -> IssueSnapshot:
+    """A hand-written issue snapshot (repo example-org/example-ml)."""
+    return IssueSnapshot(repo="example-org/example-ml", number=number, title=title, body=body,
+                         labels=tuple(labels), comments=tuple(comments))
+
+
+def plan_ok(snapshot: IssueSnapshot, queue: Queue) -> Plan:
+    """Plan and assert the plan meets T-20 … T-25 (every planner test goes through here)."""
+    plan = plan_issue(snapshot, queue)
+    bad = violations(plan, snapshot.labels, queue)
+    assert bad == [], f"constraint violations: {bad}\n{plan.to_json()}"
+    return plan
+
+
+def fence(code: str, lang: str = "python") -> str:
+    return f"```{lang}\n{code.strip()}\n```\n"

@@ -1,0 +1,166 @@
+"""The queue loader: shipped data validates; broken fixtures fail with errors that name
+file and key (style §5)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from agentops.errors import DataError, InputError
+from agentops.triage import datafiles
+from agentops.triage.queue import QUEUES_DIR, load_queue
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    dst = tmp_path / "q"
+    shutil.copytree(QUEUES_DIR / "distributed", dst)
+    return dst
+
+
+def edit_json(path: Path, change) -> None:  # type: ignore[no-untyped-def]
+    obj = json.loads(path.read_text())
+    change(obj)
+    path.write_text(json.dumps(obj))
+
+
+def edit_yaml(path: Path, change) -> None:  # type: ignore[no-untyped-def]
+    obj = yaml.safe_load(path.read_text())
+    change(obj)
+    path.write_text(yaml.safe_dump(obj, allow_unicode=True, sort_keys=False))
+
+
+def error_of(folder: Path) -> str:
+    with pytest.raises(DataError) as exc:
+        load_queue(str(folder))
+    return str(exc.value)
+
+
+def test_shipped_data_validates():
+    assert datafiles.validate_all() == [
+        "triage/queues/distributed/labels.json", "triage/queues/distributed/rubric.yml",
+        "triage/queues/distributed/templates.json"]
+
+
+def test_shipped_queue_shape():
+    q = load_queue("distributed")
+    assert q.marker_label == "bot-triaged"
+    assert q.trigger_label == "oncall: distributed"
+    assert len(q.suboncalls) == 3
+    assert "high priority" not in q.allowlist  # never added directly (T-15)
+    assert {"oncall: pt2", "module: performance", "feature", "enhancement"} <= q.allowlist
+    assert set(q.module_suboncall) == set(q.modules)
+    assert all(t.earlier for t in q.templates.values())  # T-26 needs older versions
+    assert [p["path"] for p in q.provenance] == ["labels.json", "rubric.yml", "templates.json"]
+
+
+def test_copy_of_the_shipped_folder_loads(folder):
+    assert load_queue(str(folder)).name == "distributed"
+
+
+def test_unknown_label_in_rubric(folder):
+    def change(r):
+        r["signals"][3]["label"] = "module: nonexistent"
+    edit_yaml(folder / "rubric.yml", change)
+    assert error_of(folder) == f"{folder}/rubric.yml: signals[3].label: not in labels.json"
+
+
+def test_signal_without_examples_of_one_kind(folder):
+    edit_yaml(folder / "rubric.yml", lambda r: r["signals"][0]["examples"].pop("no_match"))
+    assert error_of(folder) == (f"{folder}/rubric.yml: signals[0].examples: missing required "
+                                "key: 'no_match'")
+
+
+def test_unknown_key_in_signal(folder):
+    edit_yaml(folder / "rubric.yml", lambda r: r["signals"][2].update(wieght=3))
+    assert error_of(folder).startswith(f"{folder}/rubric.yml: signals[2].wieght: unknown key")
+
+
+def test_bad_where(folder):
+    edit_yaml(folder / "rubric.yml", lambda r: r["signals"][1].update(where=["footer"]))
+    assert error_of(folder).startswith(f"{folder}/rubric.yml: signals[1].where[0]: expected "
+                                       "one of 'title'")
+
+
+def test_bad_regex_names_the_pattern(folder):
+    edit_yaml(folder / "rubric.yml", lambda r: r["signals"][1].update(patterns=["ok", "(open"]))
+    assert error_of(folder).startswith(f"{folder}/rubric.yml: signals[1].patterns[1]: not a "
+                                       "valid regular expression: missing ), unterminated")
+
+
+def test_duplicate_signal_id(folder):
+    edit_yaml(folder / "rubric.yml", lambda r: r["signals"][1].update(id=r["signals"][0]["id"]))
+    assert error_of(folder) == (f"{folder}/rubric.yml: signals[1].id: duplicate signal id "
+                                "'fsdp_api'")
+
+
+def test_suppressing_an_unknown_signal(folder):
+    edit_yaml(folder / "rubric.yml", lambda r: r["signals"][0].update(suppresses=["nope"]))
+    assert error_of(folder) == f"{folder}/rubric.yml: signals[0].suppresses[0]: no signal 'nope'"
+
+
+def test_precedence_must_list_every_suboncall(folder):
+    edit_yaml(folder / "rubric.yml", lambda r: r["routing"]["precedence"].pop())
+    assert error_of(folder) == (f"{folder}/rubric.yml: routing.precedence: missing "
+                                "sub-oncall(s): ['oncall: distributed parallelisms']")
+
+
+def test_module_without_suboncall(folder):
+    def change(obj):
+        obj["labels"][3].pop("suboncall")
+    edit_json(folder / "labels.json", change)
+    assert error_of(folder) == (f"{folder}/labels.json: labels[3]: missing required key: "
+                                "suboncall (the sub-oncall that owns this module)")
+
+
+def test_marker_must_be_a_marker_label(folder):
+    edit_json(folder / "labels.json", lambda o: o["config"].update(marker_label="triaged"))
+    assert error_of(folder) == (f"{folder}/labels.json: config.marker_label: 'triaged' is not "
+                                "a label with role 'marker'")
+
+
+def test_duplicate_label(folder):
+    edit_json(folder / "labels.json", lambda o: o["labels"].append(dict(o["labels"][0])))
+    assert error_of(folder).startswith(f"{folder}/labels.json: labels[")
+    assert "duplicate label 'oncall: distributed parallelisms'" in error_of(folder)
+
+
+def test_malformed_labels_json_names_the_line(folder):
+    (folder / "labels.json").write_text('{\n  "queue": "x",\n  oops\n}')
+    assert error_of(folder).startswith(f"{folder}/labels.json: line 3: not valid JSON")
+
+
+def test_template_missing(folder):
+    edit_json(folder / "templates.json", lambda o: o["templates"].pop("not_distributed"))
+    assert error_of(folder) == (f"{folder}/rubric.yml: comments.not_distributed: "
+                                "'not_distributed' not in templates.json")
+
+
+def test_template_earlier_version_must_be_older(folder):
+    def change(o):
+        o["templates"]["not_distributed"]["earlier"][0]["version"] = 9
+    edit_json(folder / "templates.json", change)
+    assert error_of(folder) == (f"{folder}/templates.json: templates.not_distributed."
+                                "earlier[0].version: 9 is not older than the current 2")
+
+
+def test_missing_file(folder):
+    (folder / "rubric.yml").unlink()
+    assert error_of(folder) == f"{folder}/rubric.yml: file not found"
+
+
+def test_unknown_queue_name():
+    with pytest.raises(InputError) as exc:
+        load_queue("no-such-queue")
+    assert str(exc.value).startswith("--queue: 'no-such-queue' is neither a built-in queue "
+                                     "(distributed) nor a folder")
+
+
+def test_marker_override_must_be_a_marker():
+    with pytest.raises(InputError) as exc:
+        load_queue("distributed", marker_label="triaged")
+    assert "not a marker label" in str(exc.value)

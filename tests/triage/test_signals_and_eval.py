@@ -1,0 +1,157 @@
+"""Text splitting, the root-cause frame, and the evaluation arithmetic (T-13, T-32)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentops.triage.evaluate import (
+    Record,
+    first_level_labels,
+    keyword_planner,
+    score,
+    snapshot_of,
+    suboncall_label,
+)
+from agentops.triage.model import Plan
+from agentops.triage.signals import keyword_regex, pattern_needles, root_cause_frame, split_issue
+
+PY_TRACE = """Traceback (most recent call last):
+  File "train.py", line 3, in <module>
+  File "/v/torch/distributed/fsdp/_runtime_utils.py", line 10, in _pre_forward
+  File "/v/torch/distributed/distributed_c10d.py", line 20, in all_gather_into_tensor
+RuntimeError: bad size"""
+
+
+def test_split_places(queue):
+    body = ("Intro prose with FSDP.\n```python\nimport torch\nx = 1\n```\n" + PY_TRACE
+            + "\n\nMore prose.\n\n### Versions\nPyTorch version: 2.5\nNCCL 2.21\n\n### Other\nend")
+    t = split_issue("Title here", body, ["comment prose\n```\ncode in comment\n```"],
+                    queue.rubric)
+    assert t.places["title"] == "Title here"
+    assert "Intro prose" in t.places["body"] and "More prose" in t.places["body"]
+    assert "NCCL 2.21" not in t.places["body"]  # the environment dump is dropped
+    assert "end" in t.places["body"]  # … up to the next heading only
+    assert t.places["code"] == "import torch\nx = 1\ncode in comment"
+    assert t.places["traceback"].startswith("Traceback") and "bad size" in t.places["traceback"]
+    assert "Traceback" not in t.places["body"]
+    assert t.places["comment"] == "comment prose"
+    assert t.frame == "/v/torch/distributed/fsdp/_runtime_utils.py"
+
+
+def test_lone_error_line_is_traceback_material(queue):
+    t = split_issue("t", "It fails:\nRuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1\nok",
+                    [], queue.rubric)
+    assert t.places["traceback"] == "RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1"
+
+
+def test_root_cause_frame_rules(queue):
+    r = queue.rubric
+    only_c10d = ('Traceback (most recent call last):\n  File "/v/torch/distributed/'
+                 'distributed_c10d.py", line 1, in barrier\nRuntimeError: x')
+    assert root_cause_frame([only_c10d], r) == "/v/torch/distributed/distributed_c10d.py"
+    launcher = ('Traceback (most recent call last):\n  File "/v/torch/distributed/run.py", '
+                'line 1, in main\n  File "/v/torch/distributed/launcher/api.py", line 2\n'
+                'torch.distributed.elastic.multiprocessing.errors.ChildFailedError:')
+    assert root_cause_frame([PY_TRACE, launcher], r).endswith("fsdp/_runtime_utils.py")
+    assert root_cause_frame([launcher], r) == ""
+    cpp = ("Exception raised from run at /src/torch/csrc/distributed/c10d/ProcessGroupNCCL"
+           ".cpp:1 (most recent call first):\nframe #0: at /src/torch/csrc/distributed/c10d/"
+           "ProcessGroupNCCL.cpp:1\nframe #1: at /src/torch/csrc/distributed/c10d/Work.cpp:9")
+    assert root_cause_frame([cpp], r) == "/src/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp"
+
+
+def test_keyword_regex_respects_word_edges():
+    import re
+    rx = re.compile(keyword_regex("DDP"), re.I)
+    assert rx.search("use DDP here") and not rx.search("pytorchddp")
+    assert re.search(keyword_regex("process group"), "the process_group arg")
+
+
+@pytest.mark.parametrize(("pattern", "needles"), [
+    (r"torch\.distributed\.checkpoint\b", {"torch.distributed.checkpoint"}),
+    (r"\b(?:Shard|Replicate)\(\d\)", {"shard", "replicate"}),
+    (r"\w+\s*=\s*\w+\(", None),
+    (r"(?:ab|xyz)", None),  # a branch too short to prefilter on
+])
+def test_pattern_needles(pattern, needles):
+    got = pattern_needles(pattern)
+    assert (set(got) if got else None) == needles
+
+
+def rec(n, modules, sub, dist, labels=()):  # type: ignore[no-untyped-def]
+    return Record(number=n, title=f"t{n}", text="", human_labels=tuple(labels),
+                  modules=frozenset(modules), suboncall=sub, is_distributed=dist,
+                  url=f"https://github.com/acme/w/issues/{n}")
+
+
+def plan(n, labels, decision="classify"):  # type: ignore[no-untyped-def]
+    return Plan(repo="acme/w", issue=n, decision=decision, add_labels=tuple(labels))
+
+
+PAR = "oncall: distributed parallelisms"
+INFRA = "oncall: distributed infra"
+
+
+def test_score_arithmetic(queue):
+    records = [
+        rec(1, ["module: fsdp"], "parallelisms", True),
+        rec(2, ["module: rpc"], "infra", True),
+        rec(3, ["module: fsdp", "module: dtensor"], "parallelisms", True),
+        rec(4, [], "infra", True),
+        rec(5, [], None, False),
+        rec(6, [], None, True),
+    ]
+    plans = [
+        plan(1, [PAR, "module: fsdp", "bot-triaged", "triaged"]),          # right, triaged ok
+        plan(2, [INFRA, "bot-triaged", "triaged"], "route"),                # fn rpc, triaged ok
+        plan(3, [PAR, "module: fsdp", "module: ddp", "bot-triaged", "triaged"]),  # fp ddp
+        plan(4, [PAR, "triage review", "bot-triaged"], "low_confidence"),  # wrong sub-oncall
+        plan(5, ["triage review", "bot-triaged"], "not_distributed"),      # nd tp
+        plan(6, ["triage review", "bot-triaged"], "not_distributed"),      # nd fp
+    ]
+    s = score(records, plans, queue)
+    f = s.figures()
+    assert (s.tp, s.fp, s.fn) == (2, 1, 2)
+    assert f["module_precision"] == round(2 / 3, 4)
+    assert f["module_recall"] == 0.5
+    assert f["module_f1"] == round(2 * (2 / 3) * 0.5 / (2 / 3 + 0.5), 4)
+    assert f["suboncall_accuracy"] == 0.75
+    assert f["triaged_precision"] == round(2 / 3, 4)
+    assert f["not_distributed_precision"] == 0.5
+    assert f["not_distributed_recall"] == 1.0
+    assert f["violations"] == 0
+    assert s.per_module["module: ddp"] == [0, 1, 0]
+    assert s.per_module["module: rpc"] == [0, 0, 1]
+
+
+def test_violations_are_counted(queue):
+    bad = plan(1, ["module: fsdp", PAR, "triaged", "triage review"])  # T-23, T-24, T-25
+    s = score([rec(1, ["module: fsdp"], "parallelisms", True)], [bad], queue)
+    assert s.violations == 3
+
+
+def test_first_level_labels_never_leak_human_classification(queue):
+    r = rec(1, ["module: fsdp"], "parallelisms", True,
+            labels=["oncall: distributed", "module: fsdp", PAR, "oncall: pt2", "triaged"])
+    assert first_level_labels(r, queue) == ("oncall: distributed", "oncall: pt2")
+    snap = snapshot_of(r, queue)
+    assert snap.repo == "acme/w" and snap.labels == ("oncall: distributed", "oncall: pt2")
+    not_dist = rec(2, [], None, False, labels=["module: build"])
+    assert first_level_labels(not_dist, queue) == ()
+
+
+def test_suboncall_short_names(queue):
+    assert suboncall_label("infra", queue) == INFRA
+    assert suboncall_label("checkpointing", queue) == "oncall: distributed checkpointing"
+    assert suboncall_label(None, queue) is None
+
+
+def test_keyword_baseline(queue):
+    base = keyword_planner(queue)
+    p = base(snapshot_of(rec(1, [], None, True), queue))
+    assert p.decision == "not_distributed"
+    r = Record(number=2, title="FSDP and NCCL", text="", human_labels=(), modules=frozenset(),
+               suboncall=None, is_distributed=True)
+    p = base(snapshot_of(r, queue))
+    assert p.add_labels[0] == INFRA  # precedence over parallelisms
+    assert {"module: fsdp", "module: nccl", "triaged"} <= set(p.add_labels)
