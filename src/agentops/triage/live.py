@@ -198,8 +198,13 @@ def _run(args: argparse.Namespace, *, dry_run: bool, verb: str) -> int:
                                   or os.environ.get("AGENTOPS_ISSUE") or None)
     plan_in = getattr(args, "plan_in", None)
     given: dict[int, Plan] = read_plans(plan_in, repo) if plan_in else {}
-    if given and not numbers:
+    if plan_in and not numbers:
         numbers = sorted(given)
+        if not numbers:
+            # The plan job found nothing to plan (e.g. the issue left the queue).
+            ghactions.notice(f"no plans in {plan_in}; nothing to apply")
+            ghactions.append_summary(f"### Triage {verb} — {repo}\n\nNo plans to apply.\n")
+            return int(ExitStatus.OK)
     if not numbers:
         raise InputError("--issue", "no issue number given",
                          fix="pass --issue 123 (or AGENTOPS_ISSUE; in a workflow the event's "
