@@ -8,6 +8,7 @@ Review the diff of cassettes/triage/ after regenerating.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 
@@ -48,24 +49,16 @@ torch 2.9.0+cu128
 def scenario(gh: GitHubStandIn, name: str) -> None:
     client = GitHubClient(gh.token, api_url=gh.url, policy=RetryPolicy(base_delay=0.01))
     queue = livekit.make_queue()
-    if name == "run_cold":
-        snap = collect_issue(client, REPO, 4242)
-        apply_plan(client, livekit.fake_plan(snap, queue), snap, queue)
-    elif name == "run_repeat":
+    if name in ("run_cold", "run_repeat"):
         snap = collect_issue(client, REPO, 4242)
         apply_plan(client, livekit.fake_plan(snap, queue), snap, queue)
     elif name == "missing_label":
         snap = collect_issue(client, REPO, 4243)
-        try:
+        with contextlib.suppress(AgentopsError):
             apply_plan(client, livekit.fake_plan(snap, queue), snap, queue)
-        except AgentopsError:
-            pass
     elif name == "unknown_issue":
-        try:
+        with contextlib.suppress(AgentopsError):
             collect_issue(client, REPO, 999999)
-        except AgentopsError:
-            pass
-
 
 def rewrite(path: Path, base: str) -> None:
     doc = yaml.safe_load(path.read_text())
@@ -77,7 +70,7 @@ def rewrite(path: Path, base: str) -> None:
         old = {k.lower(): v for k, v in resp["headers"].items()}
         headers = {
             "Content-Type": ["application/json; charset=utf-8"],
-            "Date": ["Mon, 01 Jun 2026 12:00:0%d GMT" % (i % 10)],
+            "Date": [f"Mon, 01 Jun 2026 12:00:{i % 60:02d} GMT"],
             "Server": ["github.com"],
             "X-GitHub-Media-Type": ["github.v3; format=json"],
             "X-GitHub-Api-Version-Selected": ["2022-11-28"],
