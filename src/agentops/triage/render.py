@@ -88,7 +88,7 @@ def summary(outcomes: Sequence[Outcome], *, heading: str, dry_run: bool, api_lin
 def progress_line(o: Outcome, *, index: int | None = None, total: int | None = None) -> str:
     """``[k/N] #num decision labels comment`` for the log (title made inert)."""
     head = f"[{index}/{total}] " if index is not None and total is not None else ""
-    parts = [f"{head}#{o.number}", o.decision or o.status]
+    parts = [f"{head}#{o.number} {o.decision or o.status}"]
     if o.labels:
         parts.append(("+" if o.status != "dry-run" else "would add ") + ", ".join(o.labels))
     if o.comment:
