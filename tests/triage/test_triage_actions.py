@@ -159,3 +159,28 @@ def test_third_party_actions_are_pinned_by_sha(path):
         if uses.startswith("./"):
             continue
         assert re.fullmatch(r"[\w.-]+/[\w./-]+@[0-9a-f]{40}", uses), uses
+
+
+def _table(text: str, head: str) -> list[list[str]]:
+    block = text.split(head, 1)[1].split("\n\n", 1)[0]
+    rows = [ln for ln in block.splitlines() if ln.startswith("| `")]
+    return [[c.strip() for c in ln.strip("|").split(" | ")] for ln in rows]
+
+
+def test_readme_section_matches_action_yml():
+    doc = (ROOT / "docs" / "readme" / "triage.md").read_text()
+    inputs = _table(doc, "| input | required | default | description |")
+    assert [r[0].strip("`") for r in inputs] == list(ACTION["inputs"])
+    for name, required, default, description in inputs:
+        spec = ACTION["inputs"][name.strip("`")]
+        assert required == ("yes" if spec.get("required") else "no")
+        assert default == (f"`{spec['default']}`" if spec.get("default") else "—")
+        assert description == " ".join(spec["description"].split())
+    outputs = _table(doc, "| output | description |")
+    assert {r[0].strip("`"): r[1] for r in outputs} == {
+        k: v["description"] for k, v in ACTION["outputs"].items()}
+    first = yaml.safe_load(doc.split("```yaml\n", 1)[1].split("```", 1)[0])
+    job = first["jobs"]["triage"]
+    assert first["permissions"] == {} and job["permissions"] == {"issues": "write"}
+    assert job["steps"][0]["uses"] == "org/agentops/actions/triage@v1"
+    assert set(job["steps"][0]["with"]) <= set(ACTION["inputs"])
