@@ -122,6 +122,8 @@ def main() -> None:
     p.add_argument("--repeat", type=int, default=3, help="run: issues per decision kind")
     a = p.parse_args()
     os.environ.setdefault("AGENTOPS_RETRY_BASE_DELAY", "0.01")
+    # The stand-in has no secondary limits; pacing would only measure sleep.
+    os.environ.setdefault("AGENTOPS_SECONDS_BETWEEN_WRITES", "0")
     print(f"planner: {planner_name()}")
     bench_run(a.repeat)
     bench_sweep(a.issues)

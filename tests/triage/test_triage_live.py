@@ -29,6 +29,7 @@ def gh(monkeypatch):
         monkeypatch.setenv("GITHUB_TOKEN", server.token)
         monkeypatch.setenv("GITHUB_API_URL", server.url)
         monkeypatch.setenv("AGENTOPS_RETRY_BASE_DELAY", "0.01")
+        monkeypatch.setenv("AGENTOPS_SECONDS_BETWEEN_WRITES", "0")
         yield server
 
 
@@ -335,6 +336,38 @@ def test_sweep_one_failure_does_not_stop_others_exit_4(gh, tmp_path, capsys):
     assert "bot-triaged" in gh.issue_labels(REPO, 103)
 
 
+def test_sweep_stops_at_the_write_cap_and_resumes(gh, tmp_path, monkeypatch, capsys):
+    seed_backlog(gh, 6)
+    monkeypatch.setenv("AGENTOPS_MAX_WRITES", "3")
+    args = cli.build().parse_args(["sweep", "--repo", REPO, "--state-file",
+                                   str(tmp_path / "s.json")])
+    assert live.sweep_command(args) == 4
+    err = capsys.readouterr().err
+    assert "write cap reached" in err and "Stopped at the write cap;" in err
+    first = {r.path for r in gh.writes() if r.status < 300}
+    assert len(gh.writes()) == 3
+    monkeypatch.delenv("AGENTOPS_MAX_WRITES")
+    assert live.sweep_command(args) == 0
+    assert {r.path for r in gh.writes() if r.status < 300} > first
+    assert all("bot-triaged" in gh.issue_labels(REPO, n) or "triage review" in
+               gh.issue_labels(REPO, n) for n in range(101, 107))
+
+
+def test_sweep_planner_bug_on_one_issue_does_not_stop_the_rest(gh, monkeypatch, capsys):
+    seed_backlog(gh, 3)
+
+    def planner(snapshot, queue):
+        if snapshot.number == 102:
+            raise ValueError("boom")
+        return livekit.fake_plan(snapshot, queue)
+
+    monkeypatch.setattr(live, "plan_issue", planner)
+    args = cli.build().parse_args(["sweep", "--repo", REPO])
+    assert live.sweep_command(args) == 4
+    assert "#102: ValueError: boom (a bug in agentops" in capsys.readouterr().err
+    assert "bot-triaged" in gh.issue_labels(REPO, 103)
+
+
 def test_sweep_dry_run_resumes_without_writing(gh, tmp_path):
     seed_backlog(gh, 12)
     state = tmp_path / "state.json"
@@ -403,3 +436,11 @@ def test_run_as_subprocess_with_the_real_planner(tmp_path):
             assert server.writes() == []
         assert "API calls:" in second.stderr
         assert all(r.method == "POST" for r in server.writes())
+
+
+def test_sweep_write_pause_default_and_validation(monkeypatch):
+    monkeypatch.delenv("AGENTOPS_SECONDS_BETWEEN_WRITES", raising=False)
+    assert live._write_pause() == 1.0
+    monkeypatch.setenv("AGENTOPS_SECONDS_BETWEEN_WRITES", "soon")
+    with pytest.raises(live.InputError, match="AGENTOPS_SECONDS_BETWEEN_WRITES: not a number"):
+        live._write_pause()

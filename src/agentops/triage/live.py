@@ -20,7 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from agentops import ghactions
-from agentops.errors import AgentopsError, ExitStatus, InputError, PartialApplyError, RefusedError
+from agentops.errors import (
+    AgentopsError,
+    ExitStatus,
+    InputError,
+    PartialApplyError,
+    RefusedError,
+    WriteBudgetError,
+)
 from agentops.github.client import GitHubClient
 from agentops.triage import render, similar
 from agentops.triage.apply import LabelChecker, apply_plan, preview
@@ -250,6 +257,15 @@ def _run(args: argparse.Namespace, *, dry_run: bool, verb: str) -> int:
 
 # --- sweep -------------------------------------------------------------------------------------
 
+def _write_pause() -> float:
+    raw = os.environ.get("AGENTOPS_SECONDS_BETWEEN_WRITES", "1")
+    try:
+        return max(0.0, float(raw))
+    except ValueError as exc:
+        raise InputError("AGENTOPS_SECONDS_BETWEEN_WRITES", f"not a number: {raw!r}",
+                         fix="give seconds, e.g. 1 (0 disables the pause)") from exc
+
+
 def fingerprint(snapshot: IssueSnapshot, labels: Sequence[str] | None = None) -> str:
     """What the planner sees of an issue, hashed; the bot's own comments and the
     timestamp (bumped by our writes) are left out, so only outside changes count."""
@@ -355,7 +371,9 @@ def sweep_command(args: argparse.Namespace, *,
     queue = load_queue(args.queue)
     state = SweepState(args.state_file, repo, queue.name)
     state.runs += 1
-    client = GitHubClient.from_env()
+    # GitHub asks integrations to leave about a second between content-creating calls;
+    # a sweep makes many, so it paces them (AGENTOPS_SECONDS_BETWEEN_WRITES, default 1).
+    client = GitHubClient.from_env(seconds_between_writes=_write_pause())
     data = _data_hash(queue)
     with ghactions.group(f"triage sweep: read the queue of {repo}"):
         scan = collect_queue(client, repo, queue, budget,
@@ -365,9 +383,11 @@ def sweep_command(args: argparse.Namespace, *,
     # A live sweep asks once whether every allowlisted label exists, not per issue.
     checker = LabelChecker(client, repo, prefetch=sorted(queue.allowlist))
     outcomes: list[Outcome] = []
+    notes: list[str] = []
     with ghactions.group(f"triage sweep: {len(scan.selected)} issue(s)"):
         for k, snapshot in enumerate(scan.selected, 1):
             plan = None
+            stop = False
             try:
                 plan = plan_issue(snapshot, queue)
                 outcome = triage_snapshot(client, snapshot, queue, dry_run=dry_run,
@@ -376,11 +396,26 @@ def sweep_command(args: argparse.Namespace, *,
                 outcome = _failed(repo, snapshot.number, exc, snapshot, plan)
                 ghactions.error(f"#{snapshot.number}: {exc.one_line()}",
                                 title="triage sweep: one issue failed")
+                # Past the run's write cap every later issue would fail the same way.
+                stop = isinstance(exc, WriteBudgetError) or isinstance(
+                    exc.__cause__, WriteBudgetError)
+            except Exception as exc:  # a planner bug on one issue must not stop the others
+                outcome = _failed(repo, snapshot.number, AgentopsError(
+                    f"{type(exc).__name__}: {exc} (a bug in agentops; please report it)"),
+                    snapshot, plan)
+                ghactions.error(f"#{snapshot.number}: {outcome.reason}",
+                                title="triage sweep: unexpected error")
             after = (*snapshot.labels, *outcome.labels) if outcome.status == "applied" \
                 else snapshot.labels
             state.record(outcome, snapshot, data=data, dry_run=dry_run, labels_after=after)
             outcomes.append(outcome)
             on_progress(render.progress_line(outcome, index=k, total=len(scan.selected)))
+            if stop:
+                left = len(scan.selected) - k
+                notes.append(f"Stopped at the write cap; {left} issue(s) left for the next "
+                             "sweep.")
+                on_progress(notes[-1])
+                break
     for snapshot in scan.skipped:
         rec = state.issues.get(str(snapshot.number)) or {}
         if rec.get("awaiting_humans"):
@@ -393,8 +428,8 @@ def sweep_command(args: argparse.Namespace, *,
         write_plans(args.plan_out, repo, queue, [o.plan for o in outcomes if o.plan])
     quiet = sum(1 for s in scan.skipped
                 if not (state.issues.get(str(s.number)) or {}).get("awaiting_humans"))
-    notes = [f"Candidates: {scan.total}; budget {budget}"
-             + ("" if scan.exhausted else "; more remain for the next sweep")]
+    notes.insert(0, f"Candidates: {scan.total}; budget {budget}"
+                 + ("" if scan.exhausted else "; more remain for the next sweep"))
     if quiet:
         notes.append(f"{quiet} issue(s) unchanged since last planned were not re-planned.")
     _finish(outcomes, client, heading=f"Triage sweep — {repo}" + (" (dry run)" if dry_run
@@ -402,7 +437,8 @@ def sweep_command(args: argparse.Namespace, *,
             dry_run=dry_run, notes=notes)
     failed = [o for o in outcomes if o.failed]
     if failed:
-        ghactions.error(f"{len(failed)} of {len(scan.selected)} issue(s) failed: "
+        tried = sum(1 for o in outcomes if o.status != "awaiting")
+        ghactions.error(f"{len(failed)} of {tried} issue(s) failed: "
                         + ", ".join(f"#{o.number}" for o in failed),
                         title="triage sweep")
         return int(ExitStatus.PARTIAL)
