@@ -409,34 +409,43 @@ def test_sweep_selection_queries_follow_t2():
 
 def test_run_as_subprocess_with_the_real_planner(tmp_path):
     pytest.importorskip("agentops.triage.plan")
-    pytest.importorskip("agentops.triage.queue")
+    queue_mod = pytest.importorskip("agentops.triage.queue")
     import os
     import subprocess
     import sys
 
+    queue = queue_mod.load_queue("distributed")
     root = Path(__file__).resolve().parents[2]
     with GitHubStandIn() as server:
-        server.add_repo(REPO, labels=REPO_LABELS)
+        server.add_repo(REPO, labels=[queue.trigger_label, *sorted(queue.allowlist)])
         server.add_issue(REPO, 40, title="NCCL timeout in init_process_group with torchrun",
-                         body="```\ntorch.distributed.init_process_group('nccl')\n```\n"
-                              "RuntimeError: NCCL error in ProcessGroupNCCL.cpp",
-                         labels=[TRIGGER])
+                         body="```\nimport torch.distributed as dist\n"
+                              "dist.init_process_group('nccl')\n```\n"
+                              "RuntimeError: NCCL error in ProcessGroupNCCL.cpp: timeout "
+                              "during rendezvous on 2 nodes",
+                         labels=[queue.trigger_label])
         env = {**os.environ, "GITHUB_TOKEN": server.token, "GITHUB_API_URL": server.url,
-               "AGENTOPS_RETRY_BASE_DELAY": "0.01"}
+               "AGENTOPS_RETRY_BASE_DELAY": "0.01",
+               "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md")}
         cmd = [sys.executable, str(root / "scripts" / "triage.py"), "run", "--repo", REPO,
                "--issue", "40"]
+        server.inject("POST", r"/issues/40/labels$", Fault.status_code(502), attempts=[1])
+        server.inject("POST", r"/issues/40/labels$", Fault.secondary(0), attempts=[2])
         first = subprocess.run(cmd, check=False, env=env, capture_output=True, text=True,
                                timeout=120)
-        assert first.returncode in (0, 1), first.stderr  # 1: a label missing in the stand-in
+        assert first.returncode == 0, first.stderr
+        added = [lb for lb in server.issue_labels(REPO, 40) if lb != queue.trigger_label]
+        assert added and all(lb in queue.allowlist for lb in added)
+        assert len([r for r in server.writes() if r.path.endswith("/comments")]) <= 1
         server.reset_log()
         second = subprocess.run(cmd, check=False, env=env, capture_output=True, text=True,
-                               timeout=120)
-        assert second.returncode == first.returncode
-        if first.returncode == 0:
-            assert server.writes() == []
-        assert "API calls:" in second.stderr
-        assert all(r.method == "POST" for r in server.writes())
-
+                                timeout=120)
+        assert second.returncode == 0, second.stderr
+        assert server.writes() == []
+        assert "API calls: 2 (reads 2, writes 0, retries 0)" in second.stderr \
+            or "API calls: 1 (reads 1, writes 0, retries 0)" in second.stderr
+        assert server.created_labels == []
+        assert "API calls:" in (tmp_path / "summary.md").read_text()
 
 def test_sweep_write_pause_default_and_validation(monkeypatch):
     monkeypatch.delenv("AGENTOPS_SECONDS_BETWEEN_WRITES", raising=False)

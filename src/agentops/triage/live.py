@@ -11,6 +11,7 @@ them (they live in ``plan.py`` / ``queue.py``).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import os
@@ -93,6 +94,15 @@ def _skip_reason(snapshot: IssueSnapshot, queue: Queue) -> str:
     return ""
 
 
+def make_plan(snapshot: IssueSnapshot, queue: Queue) -> Plan:
+    """The planner's plan for a freshly read issue."""
+    plan = plan_issue(snapshot, queue)
+    if not plan.repo:
+        # The pure planner may leave the repository to its caller; this one read it.
+        plan = dataclasses.replace(plan, repo=snapshot.repo)
+    return plan
+
+
 def triage_snapshot(client: GitHubClient, snapshot: IssueSnapshot, queue: Queue, *,
                     dry_run: bool, checker: LabelChecker, plan: Plan | None = None) -> Outcome:
     """Plan (unless given) and apply one freshly read issue; the dry-run branch."""
@@ -101,7 +111,7 @@ def triage_snapshot(client: GitHubClient, snapshot: IssueSnapshot, queue: Queue,
     reason = _skip_reason(snapshot, queue)
     if reason:
         return Outcome(status="skipped", reason=reason, **base)
-    plan = plan or plan_issue(snapshot, queue)
+    plan = plan or make_plan(snapshot, queue)
     common = {"decision": plan.decision, "confidence": plan.confidence, "plan": plan,
               "awaiting_humans": plan.awaiting_humans or plan.decision == "high_priority"}
     if dry_run:
@@ -389,7 +399,7 @@ def sweep_command(args: argparse.Namespace, *,
             plan = None
             stop = False
             try:
-                plan = plan_issue(snapshot, queue)
+                plan = make_plan(snapshot, queue)
                 outcome = triage_snapshot(client, snapshot, queue, dry_run=dry_run,
                                           checker=checker, plan=plan)
             except AgentopsError as exc:
