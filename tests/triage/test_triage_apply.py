@@ -87,6 +87,20 @@ def test_missing_repository_label_is_a_config_error_with_zero_writes():
 
 # --- T-20: add-only, by construction ---------------------------------------------------------
 
+def _is_client_write(node: ast.Call) -> bool:
+    """``<client>.write(...)``: GitHubClient.write takes ``idempotent=`` and an HTTP
+    method first (``sys.stdout.write(text)`` does neither)."""
+    assert isinstance(node.func, ast.Attribute)
+    if node.func.attr != "write":
+        return False
+    receiver = ast.unparse(node.func.value)
+    first = node.args[0] if node.args else None
+    is_method = isinstance(first, ast.Constant) and str(first.value).upper() in {
+        "POST", "PATCH", "PUT", "DELETE", "GET"}
+    return (any(k.arg == "idempotent" for k in node.keywords) or is_method
+            or "client" in receiver.lower())
+
+
 def test_t20_only_apply_writes_and_only_posts():
     """No module of triage but apply.py calls a mutating method; apply.py only POSTs to
     labels/comments; nothing anywhere removes labels, closes, locks or assigns."""
@@ -96,7 +110,7 @@ def test_t20_only_apply_writes_and_only_posts():
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
-                    node.func.attr == "write" or (
+                    _is_client_write(node) or (
                         node.func.attr == "graphql"
                         and any(k.arg == "write" for k in node.keywords))):
                 writers.setdefault(path.name, []).append(node)
