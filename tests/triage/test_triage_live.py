@@ -4,6 +4,7 @@ stand-in on loopback, with faults injected on the writes."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -392,6 +393,19 @@ def test_sweep_reads_extra_comment_pages_only_for_long_threads(gh, tmp_path):
     rest = [r for r in gh.reads() if not r.graphql]
     assert [(r.path, r.query.get("page")) for r in rest] == [
         ("/repos/o/r/issues/600/comments", "2")]
+
+
+def test_sweep_asks_for_smaller_pages_when_github_cannot_build_a_big_one(gh, monkeypatch):
+    seed_backlog(gh, 60)
+    monkeypatch.setenv("AGENTOPS_RETRY_ATTEMPTS", "2")
+    gh.inject("POST", r"^/graphql$", Fault.status_code(502), attempts=[1, 2])
+    lines: list[str] = []
+    args = cli.build().parse_args(["sweep", "--repo", REPO, "--max-issues", "61", "--dry-run"])
+    assert live.sweep_command(args, on_progress=lines.append) == 0
+    assert len([ln for ln in lines if ln.startswith("[")]) == 61
+    firsts = [re.search(r"first: (\d+), after", r.body["query"]).group(1)
+              for r in gh.requests if r.graphql == "AgentopsTriageQueue"]
+    assert firsts == ["100", "100", "50", "50"]
 
 
 def test_sweep_selection_queries_follow_t2():

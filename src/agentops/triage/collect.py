@@ -22,6 +22,7 @@ _REPO_RE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}
 # GitHub's search returns at most 1000 results per query; 10 pages of 100.
 MAX_SEARCH_PAGES = 10
 PAGE_SIZE = 100
+MIN_PAGE_SIZE = 10
 
 
 def split_repo(repo: str | None, *, field: str = "--repo") -> tuple[str, str]:
@@ -83,12 +84,12 @@ fragment AgentopsTriageIssue on Issue {
 """
 
 
-def search_document(aliases: Iterable[str]) -> str:
+def search_document(aliases: Iterable[str], first: int = PAGE_SIZE) -> str:
     """The GraphQL document for one batch: one aliased ``search`` per selection."""
     names = list(aliases)
     decl = ", ".join(f"${a}: String!, ${a}After: String" for a in names)
     fields = "\n".join(
-        f"  {a}: search(query: ${a}, type: ISSUE, first: {PAGE_SIZE}, after: ${a}After) {{\n"
+        f"  {a}: search(query: ${a}, type: ISSUE, first: {int(first)}, after: ${a}After) {{\n"
         f"    issueCount pageInfo {{ hasNextPage endCursor }}\n"
         f"    nodes {{ ...AgentopsTriageIssue }}\n  }}"
         for a in names)
@@ -183,17 +184,30 @@ def collect_queue(client: GitHubClient, repo: str, queue: Queue, budget: int, *,
     more_comments: set[int] = set()
     total = 0
     pages = 0
+    first = PAGE_SIZE
     take: list[int] = []
     deferred: list[int] = []
     skipped: list[int] = []
-    while open_queries and pages < MAX_SEARCH_PAGES:
+    while open_queries and pages < MAX_SEARCH_PAGES * PAGE_SIZE // first:
         pages += 1
         names = sorted(open_queries)
         variables: dict[str, Any] = {}
         for a in names:
             variables[a] = queries[a]
             variables[f"{a}After"] = cursors[a]
-        data = client.graphql(search_document(names), variables)
+        try:
+            data = client.graphql(search_document(names, first), variables)
+        except ApiError as exc:
+            # GitHub answers 502 / times out when a page of 100 issues with 100
+            # comments each is too large to build in time: ask for smaller pages.
+            overloaded = (exc.status_code or 0) >= 500 or (
+                exc.status_code is None and any(w in exc.message.lower() for w in (
+                    "timeout", "timed out", "went wrong")))
+            if first <= MIN_PAGE_SIZE or not overloaded:
+                raise
+            first = max(MIN_PAGE_SIZE, first // 2)
+            pages -= 1
+            continue
         batch: list[tuple[str, int]] = []
         for a in names:
             result = data.get(a) or {}
