@@ -67,6 +67,10 @@ def build() -> cli.argparse.ArgumentParser:
                     help="live: issue number(s) to read and plan (env AGENTOPS_ISSUE)")
     sp.add_argument("--plan-out", default=env_default("AGENTOPS_PLAN_OUT"),
                     help="live: also write the plans file that `run --plan-in` applies")
+    sp.add_argument("--snapshot-out", default=env_default("AGENTOPS_SNAPSHOT_OUT"),
+                    metavar="FOLDER",
+                    help="live: save each issue as read to FOLDER/issue-N.json (the offline "
+                         "input shape)")
 
     rp = sub.add_parser("run", help="live: plan and apply issues",
                         formatter_class=cli.HelpFormatter,
@@ -85,6 +89,10 @@ def build() -> cli.argparse.ArgumentParser:
                     help="plan and report, write nothing (env AGENTOPS_DRY_RUN)")
     rp.add_argument("--plan-out", default=env_default("AGENTOPS_PLAN_OUT"),
                     help="also write the plans as JSON to this file")
+    rp.add_argument("--snapshot-out", default=env_default("AGENTOPS_SNAPSHOT_OUT"),
+                    metavar="FOLDER",
+                    help="save each issue as read (REST JSON, comments inline) to "
+                         "FOLDER/issue-N.json, replayable offline with `plan`")
     rp.add_argument("--plan-in", default=env_default("AGENTOPS_PLAN_IN"),
                     help="apply the plans of this file (from `plan --plan-out`) instead of "
                          "planning; each issue is re-read and the plan checked against it "

@@ -30,6 +30,7 @@ FLAG_OF = {
     "state-file": ("sweep", "state_file"),
     "plan-out": ("run", "plan_out"),
     "plan-in": ("run", "plan_in"),
+    "snapshot-out": ("run", "snapshot_out"),
 }
 
 
@@ -56,7 +57,8 @@ def test_every_input_is_passed_as_env_and_is_a_flag_default(monkeypatch):
         assert env.get(env_name(inp)) == f"${{{{ inputs.{inp} }}}}", inp
     assert set(FLAG_OF) | {"command", "issue", "github-token"} == set(ACTION["inputs"])
     values = {"repo": "own/er", "dry-run": "true", "max-issues": "7", "queue": "qdir",
-              "state-file": "s.json", "plan-out": "p.json", "plan-in": "i.json"}
+              "state-file": "s.json", "plan-out": "p.json", "plan-in": "i.json",
+              "snapshot-out": "snaps"}
     for inp, value in values.items():
         monkeypatch.setenv(env_name(inp), value)
     for inp, (verb, dest) in FLAG_OF.items():

@@ -239,8 +239,13 @@ def test_live_plan_then_apply_plan_file(gh, tmp_path, capsys, monkeypatch):
     gh.add_issue(REPO, 30, title="[ckpt] DCP", labels=[TRIGGER])
     plans = tmp_path / "plans" / "plans.json"
     monkeypatch.setenv("GITHUB_RUN_ID", "77")
-    assert cli.main(["plan", "--repo", REPO, "--issue", "30", "--plan-out", str(plans)]) == 0
+    snaps = tmp_path / "snaps"
+    assert cli.main(["plan", "--repo", REPO, "--issue", "30", "--plan-out", str(plans),
+                     "--snapshot-out", str(snaps)]) == 0
     assert gh.writes() == []
+    saved = json.loads((snaps / "issue-30.json").read_text())
+    assert saved["number"] == 30 and saved["comments"] == []
+    assert saved["repository_url"] == "https://api.github.com/repos/o/r"
     doc = json.loads(capsys.readouterr().out)
     assert doc["plans"][0]["decision"] == "route"
     assert json.loads(plans.read_text())["run_id"] == "77"
@@ -467,3 +472,27 @@ def test_sweep_write_pause_default_and_validation(monkeypatch):
     monkeypatch.setenv("AGENTOPS_SECONDS_BETWEEN_WRITES", "soon")
     with pytest.raises(live.InputError, match="AGENTOPS_SECONDS_BETWEEN_WRITES: not a number"):
         live._write_pause()
+
+
+def test_live_plan_replays_offline_to_the_same_plan(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("agentops.triage.plan")
+    queue_mod = pytest.importorskip("agentops.triage.queue")
+    queue = queue_mod.load_queue("distributed")
+    with GitHubStandIn() as server:
+        server.add_repo(REPO, labels=[queue.trigger_label, *sorted(queue.allowlist)])
+        server.add_issue(REPO, 41, title="DCP save hangs with FSDP2 state_dict",
+                         body="```python\nimport torch.distributed.checkpoint as dcp\n"
+                              "dcp.save(model.state_dict(), checkpoint_id='ckpt')\n```",
+                         labels=[queue.trigger_label],
+                         comments=[{"body": "Also on 8 GPUs.", "login": "x"}])
+        monkeypatch.setenv("GITHUB_TOKEN", server.token)
+        monkeypatch.setenv("GITHUB_API_URL", server.url)
+        snaps = tmp_path / "snaps"
+        assert cli.main(["plan", "--repo", REPO, "--issue", "41",
+                         "--snapshot-out", str(snaps)]) == 0
+        live_plan = json.loads(capsys.readouterr().out)["plans"][0]
+    monkeypatch.delenv("GITHUB_TOKEN")
+    assert cli.main(["plan", str(snaps / "issue-41.json")]) == 0
+    offline_plan = json.loads(capsys.readouterr().out)
+    for key in ("issue", "decision", "add_labels", "comments", "confidence"):
+        assert offline_plan[key] == live_plan[key], key

@@ -52,6 +52,13 @@ def read_comments(client: GitHubClient, repo: str, number: int, *,
 
 def collect_issue(client: GitHubClient, repo: str, number: int) -> IssueSnapshot:
     """One issue and all its comments, read fresh over REST (1 call + 1 per 100 comments)."""
+    raw = read_issue(client, repo, number)
+    return IssueSnapshot.from_rest(raw, raw["comments"], repo=repo)
+
+
+def read_issue(client: GitHubClient, repo: str, number: int) -> dict[str, Any]:
+    """The REST issue object with its REST comment objects inline under ``comments``:
+    the offline ``plan`` input, so a live read can be saved and replayed."""
     try:
         issue = client.read(issue_path(repo, number))
     except ApiError as exc:
@@ -65,7 +72,7 @@ def collect_issue(client: GitHubClient, repo: str, number: int) -> IssueSnapshot
         raise ApiError(f"issue {repo}#{number}: the API answered something that is not an issue")
     # Sanity: the issue object says how many comments exist; skip the call when none.
     comments = read_comments(client, repo, number) if int(issue.get("comments") or 0) else []
-    return IssueSnapshot.from_rest(issue, comments, repo=repo)
+    return {**issue, "comments": comments}
 
 
 # --- the sweep's batched reads ----------------------------------------------------------

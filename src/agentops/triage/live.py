@@ -32,7 +32,7 @@ from agentops.errors import (
 from agentops.github.client import GitHubClient
 from agentops.triage import render, similar
 from agentops.triage.apply import LabelChecker, apply_plan, preview
-from agentops.triage.collect import QueueScan, Verdict, collect_issue, collect_queue, split_repo
+from agentops.triage.collect import QueueScan, Verdict, collect_queue, read_issue, split_repo
 from agentops.triage.model import IssueSnapshot, Plan, Queue
 from agentops.triage.outcome import Outcome
 
@@ -186,6 +186,15 @@ def read_plans(path: str, repo: str) -> dict[int, Plan]:
     return {p.issue: p for p in plans}
 
 
+def _save_snapshot(folder: str, raw: dict[str, Any]) -> None:
+    # Style practice 3: what was read, saved in the offline `plan` input shape, so any
+    # live decision can be replayed with `triage.py plan FOLDER/issue-N.json`.
+    target = Path(folder)
+    target.mkdir(parents=True, exist_ok=True)
+    path = target / f"issue-{int(raw['number'])}.json"
+    path.write_text(json.dumps(raw, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 def _finish(outcomes: Sequence[Outcome], client: GitHubClient, *, heading: str, dry_run: bool,
             notes: Sequence[str] = ()) -> None:
     line = client.counter.line()
@@ -230,6 +239,7 @@ def _run(args: argparse.Namespace, *, dry_run: bool, verb: str) -> int:
     if missing:
         raise InputError("--issue", f"no plan for #{missing[0]} in {plan_in}",
                          fix="apply only issues planned in that file")
+    snapshot_dir = getattr(args, "snapshot_out", None)
     queue = load_queue(args.queue)
     client = GitHubClient.from_env()
     checker = LabelChecker(client, repo)
@@ -239,7 +249,10 @@ def _run(args: argparse.Namespace, *, dry_run: bool, verb: str) -> int:
         for k, number in enumerate(numbers, 1):
             snapshot = None
             try:
-                snapshot = collect_issue(client, repo, number)
+                raw = read_issue(client, repo, number)
+                if snapshot_dir:
+                    _save_snapshot(snapshot_dir, raw)
+                snapshot = IssueSnapshot.from_rest(raw, raw["comments"], repo=repo)
                 outcome = triage_snapshot(client, snapshot, queue, dry_run=dry_run,
                                           checker=checker, plan=given.get(number))
             except AgentopsError as exc:
