@@ -59,7 +59,7 @@ def _node_id(prefix: str, n: int) -> str:
 class Fault:
     """What to do instead of (or after) serving a request."""
 
-    kind: str  # "status" | "reset" | "timeout"
+    kind: str  # "status" | "graphql" | "reset" | "timeout"
     status: int = 0
     headers: tuple[tuple[str, str], ...] = ()
     message: str = ""
@@ -87,6 +87,15 @@ class Fault:
         return cls("status", 403, (("X-RateLimit-Limit", "5000"), ("X-RateLimit-Remaining", "0"),
                                    ("X-RateLimit-Reset", str(reset))),
                    "API rate limit exceeded for installation.")
+
+    @classmethod
+    def graphql_rate_limited(cls, reset_in: int = 0) -> Fault:
+        """GraphQL's way: HTTP 200, an error of type RATE_LIMITED, the reset in headers."""
+        reset = int(time.time()) + reset_in
+        return cls("graphql", 200, (("X-RateLimit-Limit", "5000"), ("X-RateLimit-Remaining", "0"),
+                                    ("X-RateLimit-Reset", str(reset)),
+                                    ("X-RateLimit-Resource", "graphql")),
+                   "API rate limit already exceeded for installation ID 1.")
 
     @classmethod
     def reset(cls, *, apply_first: bool = False) -> Fault:
@@ -320,6 +329,10 @@ class GitHubStandIn:
             self.requests.append(Request(method, path, query, body, status, op))
 
     def _fail(self, h: BaseHTTPRequestHandler, fault: Fault) -> None:
+        if fault.kind == "graphql":
+            self._send(h, 200, {"errors": [{"type": "RATE_LIMITED", "message": fault.message}]},
+                       dict(fault.headers))
+            return
         if fault.kind == "status":
             self._send(h, fault.status, {
                 "message": fault.message,

@@ -496,3 +496,11 @@ def test_live_plan_replays_offline_to_the_same_plan(tmp_path, monkeypatch, capsy
     offline_plan = json.loads(capsys.readouterr().out)
     for key in ("issue", "decision", "add_labels", "comments", "confidence"):
         assert offline_plan[key] == live_plan[key], key
+
+
+def test_sweep_waits_out_a_graphql_rate_limit(gh):
+    seed_backlog(gh, 3)
+    gh.inject("POST", r"^/graphql$", Fault.graphql_rate_limited(0), attempts=[1])
+    args = cli.build().parse_args(["sweep", "--repo", REPO, "--dry-run"])
+    assert live.sweep_command(args) == 0
+    assert [r.graphql for r in gh.requests] == ["AgentopsTriageQueue"] * 2
