@@ -258,7 +258,9 @@ def _run(args: argparse.Namespace, *, dry_run: bool, verb: str) -> int:
             except AgentopsError as exc:
                 errors.append(exc)
                 outcome = _failed(repo, number, exc, snapshot, given.get(number))
-                ghactions.error(f"#{number}: {exc.one_line()}", title=f"triage {verb} failed")
+                if len(numbers) > 1:  # a single issue's error is reported once, at the end
+                    ghactions.error(f"#{number}: {exc.one_line()}",
+                                    title=f"triage {verb} failed")
             outcomes.append(outcome)
             ghactions.notice(render.progress_line(outcome, index=k, total=len(numbers)))
     plans = [o.plan for o in outcomes if o.plan is not None]
