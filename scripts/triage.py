@@ -54,9 +54,13 @@ def build() -> cli.argparse.ArgumentParser:
                         formatter_class=cli.HelpFormatter,
                         description="Plan one issue offline. ISSUE.json is a GitHub REST issue "
                                     "object with its REST comment objects inline under "
-                                    "\"comments\". Prints the plan (T-30) on stdout.",
-                        epilog="example:\n  python scripts/triage.py plan "
-                               "examples/triage/issues/route-infra.json")
+                                    "\"comments\". Prints the plan (T-30) on stdout. Without "
+                                    "ISSUE.json, reads --issue live and writes nothing (the "
+                                    "read-only job of a split plan/apply workflow).",
+                        epilog="examples:\n  python scripts/triage.py plan "
+                               "examples/triage/issues/route-infra.json\n"
+                               "  python scripts/triage.py plan --repo OWNER/NAME --issue 42 "
+                               "--plan-out plans.json")
     sp.add_argument("issue_file", metavar="ISSUE.json", nargs="?",
                     help="offline input; without it, --issue is read live (needs a token, "
                          "writes nothing)")
@@ -88,7 +92,7 @@ def build() -> cli.argparse.ArgumentParser:
     rp.add_argument("--dry-run", action="store_true", default=env_flag("AGENTOPS_DRY_RUN"),
                     help="plan and report, write nothing (env AGENTOPS_DRY_RUN)")
     rp.add_argument("--plan-out", default=env_default("AGENTOPS_PLAN_OUT"),
-                    help="also write the plans as JSON to this file")
+                    help="also write the plans as JSON to this file (env AGENTOPS_PLAN_OUT)")
     rp.add_argument("--snapshot-out", default=env_default("AGENTOPS_SNAPSHOT_OUT"),
                     metavar="FOLDER",
                     help="save each issue as read (REST JSON, comments inline) to "
