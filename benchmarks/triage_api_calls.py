@@ -116,17 +116,47 @@ def bench_sweep(n: int) -> None:
               "(only the high-priority issues remain, unchanged: listed, not re-planned)")
 
 
+def bench_paced_sweep(n: int, scale: float) -> None:
+    """The live sweep with writes paced as in production (1 s) and the re-read window
+    (60 s), both scaled down by ``scale`` so the ratio (and the read count) is the same."""
+    with GitHubStandIn() as gh:
+        gh.add_repo("o/r", labels=livekit.REPO_LABELS)
+        seed(gh, n)
+        os.environ.update(GITHUB_TOKEN=gh.token, GITHUB_API_URL=gh.url,
+                          AGENTOPS_SECONDS_BETWEEN_WRITES=str(1.0 * scale),
+                          AGENTOPS_SWEEP_FRESH_SECONDS=str(live.FRESH_SECONDS * scale))
+        t0 = time.perf_counter()
+        args = cli.build().parse_args(["sweep", "--repo", "o/r", "--max-issues", str(n)])
+        rc = quiet(live.sweep_command, args)
+        dt = time.perf_counter() - t0
+        reads = gh.reads()
+        refresh = sum(r.graphql == "AgentopsTriageIssues" for r in reads)
+        pages = sum(not r.graphql for r in reads)
+        print(f"sweep live, paced ({n} issues, exit {rc}, time scaled x{scale}: {dt:.1f} s "
+              f"= {dt / scale:.0f} s in production): reads {len(reads)} incl. {refresh} "
+              f"freshness re-reads and {pages} comment pages; "
+              f"{(len(reads) - pages) / n * 20:.2f} reads per 20 issues without comment pages; "
+              f"writes {len(gh.writes())}")
+        for name in ("AGENTOPS_SECONDS_BETWEEN_WRITES", "AGENTOPS_SWEEP_FRESH_SECONDS"):
+            os.environ.pop(name)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--issues", type=int, default=100, help="issues in the sweep backlog")
     p.add_argument("--repeat", type=int, default=3, help="run: issues per decision kind")
+    p.add_argument("--paced-scale", type=float, default=0.1,
+                   help="time scale of the paced sweep (0 skips it)")
     a = p.parse_args()
     os.environ.setdefault("AGENTOPS_RETRY_BASE_DELAY", "0.01")
-    # The stand-in has no secondary limits; pacing would only measure sleep.
-    os.environ.setdefault("AGENTOPS_SECONDS_BETWEEN_WRITES", "0")
+    # The stand-in has no secondary limits; pacing would only measure sleep (the paced
+    # sweep below restores it, scaled).
+    os.environ["AGENTOPS_SECONDS_BETWEEN_WRITES"] = "0"
     print(f"planner: {planner_name()}")
     bench_run(a.repeat)
     bench_sweep(a.issues)
+    if a.paced_scale > 0:
+        bench_paced_sweep(a.issues, a.paced_scale)
 
 
 if __name__ == "__main__":

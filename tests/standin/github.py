@@ -20,7 +20,8 @@ served at ``<url>/graphql``, as PyGithub derives it).
 Served: GET issue, GET/POST issue comments (paginated), POST/GET/DELETE issue labels,
 PATCH issue, GET repo labels (list and one), GET repo issues (list), POST /graphql with
 the queries ``AgentopsLabelsExist`` (aliased ``repository.label(name:)``) and
-``AgentopsTriageQueue`` (aliased ``search(type: ISSUE)``); other GraphQL operations can
+``AgentopsTriageQueue`` (aliased ``search(type: ISSUE)``) and ``AgentopsTriageIssues``
+(aliased ``repository.issue(number:)``); other GraphQL operations can
 be added with ``gh.graphql_handlers[name] = fn(variables, query) -> data``.
 """
 
@@ -168,6 +169,7 @@ class GitHubStandIn:
         self.graphql_handlers: dict[str, Callable[[dict[str, Any], str], dict[str, Any]]] = {
             "AgentopsLabelsExist": self._gql_labels,
             "AgentopsTriageQueue": self._gql_search,
+            "AgentopsTriageIssues": self._gql_issues,
         }
         self._rules: list[_Rule] = []
         self._attempts: dict[tuple[str, str], int] = {}
@@ -588,6 +590,16 @@ class GitHubStandIn:
                 "nodes": [self._issue_node(repo, i, comments_first) for repo, i in page],
             }
         return out
+
+    def _gql_issues(self, variables: dict[str, Any], query: str) -> dict[str, Any]:
+        repo = self._gql_repo(variables)
+        cm = re.search(r"comments\(first:\s*(\d+)\)", query)
+        comments_first = int(cm.group(1)) if cm else 100
+        out: dict[str, Any] = {}
+        for alias, number in re.findall(r"(\w+)\s*:\s*issue\(number:\s*(\d+)\)", query):
+            issue = repo.issues.get(int(number))
+            out[alias] = self._issue_node(repo, issue, comments_first) if issue else None
+        return {"repository": out}
 
     def search(self, q: str) -> list[tuple[_Repo, _Issue]]:
         """Issues matching a search string (repo:, is:, label:, -label:, sort:)."""

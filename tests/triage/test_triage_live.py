@@ -466,6 +466,34 @@ def test_run_as_subprocess_with_the_real_planner(tmp_path):
         assert server.created_labels == []
         assert "API calls:" in (tmp_path / "summary.md").read_text()
 
+def test_sweep_rereads_before_writing_when_the_batch_read_is_stale(gh, monkeypatch):
+    """A person (or the event-triggered run) routes #102 after the batch read: the sweep
+    must see it and not add a second sub-oncall (T-22) nor repeat a comment (T-26)."""
+    seed_backlog(gh, 4)  # 101 [ckpt], 102 "", 103 [repro], 104 [low]
+    monkeypatch.setenv("AGENTOPS_SWEEP_FRESH_SECONDS", "0")
+
+    def meanwhile(line: str) -> None:
+        if "candidate(s)" in line:
+            gh.repos["o/r"].issues[101].labels.append(INFRA)
+            gh.add_comment(REPO, 103, "<!-- agentops:triage template=needs_distributed_"
+                                      "reproduction version=2 -->", login="github-actions[bot]",
+                           user_type="Bot")
+
+    args = cli.build().parse_args(["sweep", "--repo", REPO])
+    assert live.sweep_command(args, on_progress=meanwhile) == 0
+    assert gh.issue_labels(REPO, 101) == [TRIGGER, INFRA, "bot-triaged", "triage review"]
+    assert len(gh.issue_comments(REPO, 103)) == 1
+    refreshes = [r for r in gh.requests if r.graphql == "AgentopsTriageIssues"]
+    assert len(refreshes) == 5  # freshness 0: before every issue
+
+
+def test_sweep_rereads_once_per_window(gh, tmp_path):
+    seed_backlog(gh, 30)
+    args = cli.build().parse_args(["sweep", "--repo", REPO])
+    assert live.sweep_command(args) == 0
+    assert not any(r.graphql == "AgentopsTriageIssues" for r in gh.requests)  # all < 30 s
+
+
 def test_sweep_write_pause_default_and_validation(monkeypatch):
     monkeypatch.delenv("AGENTOPS_SECONDS_BETWEEN_WRITES", raising=False)
     assert live._write_pause() == 1.0

@@ -153,6 +153,35 @@ def snapshot_from_graphql(node: Mapping[str, Any], repo: str) -> IssueSnapshot:
     )
 
 
+def refresh_issues(client: GitHubClient, repo: str,
+                   numbers: Iterable[int]) -> dict[int, IssueSnapshot | None]:
+    """Re-read some issues in one GraphQL call (aliased ``issue(number:)``), with extra
+    comment pages over REST for long threads; ``None`` for an issue no longer readable.
+    The sweep uses it so a write never acts on a batch read older than a few seconds."""
+    owner, name = split_repo(repo)
+    wanted = [int(n) for n in dict.fromkeys(numbers)]
+    if not wanted:
+        return {}
+    fields = "\n".join(f"    i{n}: issue(number: {n}) {{ ...AgentopsTriageIssue }}"
+                       for n in wanted)
+    doc = (f"query AgentopsTriageIssues($owner: String!, $name: String!) {{\n"
+           f"  repository(owner: $owner, name: $name) {{\n{fields}\n  }}\n}}\n{ISSUE_FIELDS}")
+    data = client.graphql(doc, {"owner": owner, "name": name}).get("repository") or {}
+    out: dict[int, IssueSnapshot | None] = {}
+    for n in wanted:
+        node = data.get(f"i{n}")
+        if not node:
+            out[n] = None
+            continue
+        snap = snapshot_from_graphql(node, repo)
+        if _comments_missing(node):
+            extra = read_comments(client, repo, n, start_page=2)
+            snap = IssueSnapshot(**{**snap.__dict__, "comments": (
+                *snap.comments, *(Comment.from_rest(c) for c in extra))})
+        out[n] = snap
+    return out
+
+
 def _comments_missing(node: Mapping[str, Any]) -> bool:
     info = (node.get("comments") or {}).get("pageInfo") or {}
     return bool(info.get("hasNextPage"))

@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import re
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from typing import Any
 from agentops import ghactions
 from agentops.errors import (
     AgentopsError,
+    ApiError,
     ExitStatus,
     InputError,
     PartialApplyError,
@@ -32,7 +34,14 @@ from agentops.errors import (
 from agentops.github.client import GitHubClient
 from agentops.triage import render, similar
 from agentops.triage.apply import LabelChecker, apply_plan, preview
-from agentops.triage.collect import QueueScan, Verdict, collect_queue, read_issue, split_repo
+from agentops.triage.collect import (
+    QueueScan,
+    Verdict,
+    collect_queue,
+    read_issue,
+    refresh_issues,
+    split_repo,
+)
 from agentops.triage.model import IssueSnapshot, Plan, Queue
 from agentops.triage.outcome import Outcome
 
@@ -40,6 +49,11 @@ PLAN_FORMAT = "agentops-triage-plans/1"
 STATE_FORMAT = "agentops-triage-sweep/1"
 # Sanity: the state file stays small; the oldest records go first past this.
 MAX_STATE_RECORDS = 5000
+# A live sweep re-reads issues (REFRESH_BATCH per GraphQL call) before acting on a batch
+# read older than this; with writes a second apart (about 1.3 per issue) that is one
+# re-read per ~45 issues, keeping the sweep under one read per 20 issues.
+FRESH_SECONDS = 60.0
+REFRESH_BATCH = 50
 
 
 # --- the pure core, imported lazily -------------------------------------------------------
@@ -282,6 +296,15 @@ def _run(args: argparse.Namespace, *, dry_run: bool, verb: str) -> int:
 
 # --- sweep -------------------------------------------------------------------------------------
 
+def _fresh_seconds() -> float:
+    raw = os.environ.get("AGENTOPS_SWEEP_FRESH_SECONDS", str(FRESH_SECONDS))
+    try:
+        return max(0.0, float(raw))
+    except ValueError as exc:
+        raise InputError("AGENTOPS_SWEEP_FRESH_SECONDS", f"not a number: {raw!r}",
+                         fix=f"give seconds, e.g. {FRESH_SECONDS}") from exc
+
+
 def _write_pause() -> float:
     raw = os.environ.get("AGENTOPS_SECONDS_BETWEEN_WRITES", "1")
     try:
@@ -409,11 +432,29 @@ def sweep_command(args: argparse.Namespace, *,
     checker = LabelChecker(client, repo, prefetch=sorted(queue.allowlist))
     outcomes: list[Outcome] = []
     notes: list[str] = []
+    fresh_for = _fresh_seconds()
+    read_at = time.monotonic()
+    fresh: dict[int, IssueSnapshot | None] = {}
     with ghactions.group(f"triage sweep: {len(scan.selected)} issue(s)"):
-        for k, snapshot in enumerate(scan.selected, 1):
+        for k, batched in enumerate(scan.selected, 1):
+            snapshot = batched
             plan = None
             stop = False
             try:
+                if not dry_run and time.monotonic() - read_at > fresh_for:
+                    # Sanity: the batch read may be minutes old by now (writes are paced);
+                    # an event-triggered run may have routed an issue meanwhile, and acting
+                    # on stale labels could add a second sub-oncall (T-22) or repeat a
+                    # comment (T-26). Re-read the next issues in one call.
+                    upcoming = [s.number for s in scan.selected[k - 1:k - 1 + REFRESH_BATCH]]
+                    fresh = refresh_issues(client, repo, upcoming)
+                    read_at = time.monotonic()
+                if snapshot.number in fresh:
+                    latest = fresh[snapshot.number]
+                    if latest is None:
+                        raise ApiError(f"issue {repo}#{snapshot.number} is no longer readable "
+                                       "(deleted or transferred?)", status_code=404)
+                    snapshot = latest
                 plan = make_plan(snapshot, queue)
                 outcome = triage_snapshot(client, snapshot, queue, dry_run=dry_run,
                                           checker=checker, plan=plan)
