@@ -166,6 +166,22 @@ def test_t23_t24_high_priority_path_gets_review_not_marker_not_triaged():
     assert ch.add == (INFRA, "module: c10d", "triage review")
 
 
+def test_t24_t27_issue_awaiting_humans_is_not_marked_by_a_later_plan():
+    """First run: high priority → sub-oncall, module, triage review, no marker. A second
+    run's planner sees module + sub-oncall (step 0) and asks for marker + triaged: the
+    applier writes nothing."""
+    client = RecordingClient()
+    hp = plan([PAR, "module: fsdp", "triage review"], decision="high_priority",
+              awaiting_humans=True)
+    apply_plan(client, hp, issue(), Q)
+    again = issue(labels=[TRIGGER, *client.labels])
+    before = list(client.mutations)
+    res = apply_plan(client, plan(["bot-triaged", "triaged"], decision="already_classified"),
+                     again, Q)
+    assert client.mutations == before and res.writes == 0
+    assert any("awaits humans" in a for a in res.adjustments)
+
+
 def test_t24_marker_added_when_the_plan_forgot_it():
     ch = plan_label_changes(plan([CKPT, "triaged"], decision="route"), [TRIGGER], Q)
     assert ch.add == (CKPT, "triaged", "bot-triaged")

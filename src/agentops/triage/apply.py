@@ -137,11 +137,19 @@ def plan_label_changes(plan: Plan, current: Iterable[str], queue: Queue) -> Labe
         held = f"the issue has {present_sub[0]!r}" if present_sub else "the plan names several"
         adjustments.append(f"T-22: not adding {', '.join(new_sub)} ({held}); "
                            f"added {queue.review_label!r} for a human")
-    # T-24: the marker on every handled issue, except the high-priority path.
-    if high_priority and queue.marker_label in want:
+    # T-24: the marker on every handled issue, except the high-priority path. An issue
+    # that already carries the review label but not the marker is on that path (this bot
+    # left it for humans, or a human asked for review): a later plan, e.g. step 0 seeing
+    # the labels this bot added, must not mark it handled (T-15, and T-27: a second run
+    # on a high-priority issue writes nothing).
+    awaiting = (queue.review_label.casefold() in have
+                and queue.marker_label.casefold() not in have)
+    if (high_priority or awaiting) and queue.marker_label in want:
         want.remove(queue.marker_label)
-        adjustments.append(f"T-24: dropped {queue.marker_label!r} on the high-priority path")
-    elif not high_priority and queue.marker_label not in want:
+        why = "the high-priority path" if high_priority else (
+            f"the issue awaits humans ({queue.review_label!r} without the marker)")
+        adjustments.append(f"T-24: dropped {queue.marker_label!r} on {why}")
+    elif not (high_priority or awaiting) and queue.marker_label not in want:
         want.append(queue.marker_label)
         adjustments.append(f"T-24: added {queue.marker_label!r} (every handled issue)")
     if high_priority and queue.review_label not in want:
