@@ -532,3 +532,45 @@ def test_sweep_waits_out_a_graphql_rate_limit(gh):
     args = cli.build().parse_args(["sweep", "--repo", REPO, "--dry-run"])
     assert live.sweep_command(args) == 0
     assert [r.graphql for r in gh.requests] == ["AgentopsTriageQueue"] * 2
+
+
+REAL_ISSUES = [
+    ("NCCL watchdog timeout, all ranks hang in allreduce on 4 nodes",
+     "Multi-node training (4 hosts x 8 GPUs) hangs; NCCL watchdog timeout after 30 min in "
+     "ProcessGroupNCCL allreduce. Regression from 2.4, worked on 2.3."),
+    ("FSDP2 fully_shard: wrong gradients with DTensor",
+     "```python\nfrom torch.distributed.fsdp import fully_shard\nmodel = fully_shard(m)\n```\n"
+     "Gradients differ from DDP."),
+    ("dcp.save hangs", "torch.distributed.checkpoint.save never returns with 2 ranks."),
+    ("Slow matmul on one GPU", "torch.matmul is slow on a single A100, no distributed code."),
+    ("DDP question", "Something about data parallel is broken, not sure what."),
+]
+
+
+def test_real_planner_second_run_writes_nothing(tmp_path, monkeypatch):
+    pytest.importorskip("agentops.triage.plan")
+    queue_mod = pytest.importorskip("agentops.triage.queue")
+    queue = queue_mod.load_queue("distributed")
+    with GitHubStandIn() as server:
+        server.add_repo(REPO, labels=[queue.trigger_label, *sorted(queue.allowlist)])
+        for i, (title, body) in enumerate(REAL_ISSUES, 1):
+            server.add_issue(REPO, 200 + i, title=title, body=body,
+                             labels=[queue.trigger_label])
+        monkeypatch.setenv("GITHUB_TOKEN", server.token)
+        monkeypatch.setenv("GITHUB_API_URL", server.url)
+        numbers = ",".join(str(200 + i) for i in range(1, len(REAL_ISSUES) + 1))
+        assert cli.main(["run", "--repo", REPO, "--issue", numbers]) == 0
+        for i in range(1, len(REAL_ISSUES) + 1):
+            labels = server.issue_labels(REPO, 200 + i)
+            subs = [lb for lb in labels if lb in queue.suboncalls]
+            assert len(subs) <= 1, labels  # T-22
+            assert not ({"triaged", queue.review_label} <= set(labels)), labels  # T-23
+        server.reset_log()
+        assert cli.main(["run", "--repo", REPO, "--issue", numbers]) == 0
+        assert server.writes() == []  # T-27
+        args = cli.build().parse_args(["sweep", "--repo", REPO, "--state-file",
+                                       str(tmp_path / "s.json")])
+        monkeypatch.setenv("AGENTOPS_SECONDS_BETWEEN_WRITES", "0")
+        assert live.sweep_command(args) == 0
+        assert server.writes() == []
+        assert server.created_labels == []
