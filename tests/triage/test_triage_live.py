@@ -171,6 +171,8 @@ def test_dry_run_writes_nothing_and_reports(gh, runner_files, capsys):
     out, summary = runner_files
     text = summary.read_text()
     assert "Labels to add" in text and "would post `needs_distributed_reproduction`" in text
+    assert "<details><summary>Why (evidence per issue)</summary>" in text
+    assert "- `x` ← test-marker (title)" in text
     # Untrusted title made inert (style 13).
     assert "@org" not in text and "</td>" not in text and "::error::" not in text
     assert outputs(out)["decision"] == "needs_reproduction"

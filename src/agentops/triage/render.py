@@ -11,6 +11,9 @@ from collections.abc import Sequence
 from agentops.ghactions import inert_log, inert_markdown
 from agentops.triage.outcome import Outcome
 
+MAX_WHY_ISSUES = 60
+MAX_EVIDENCE = 8
+
 _RESULT = {
     "applied": "applied",
     "no-op": "nothing to change",
@@ -72,6 +75,19 @@ def summary(outcomes: Sequence[Outcome], *, heading: str, dry_run: bool, api_lin
             out.append(f"| {issue_cell(o)} | {o.decision or '—'} | {_code_list(o.labels)} | "
                        f"{comment_cell(o, dry_run=dry_run)} | {o.confidence or '—'} | {result} |")
         out.append("")
+    why = [o for o in rows if o.plan is not None and (o.plan.evidence or o.plan.reasoning)]
+    if why:
+        # Reviewers check the bot by its reasons; capped so a big sweep stays readable.
+        out += ["<details><summary>Why (evidence per issue)</summary>", ""]
+        for o in why[:MAX_WHY_ISSUES]:
+            assert o.plan is not None
+            out.append(f"- **#{o.number}** {inert_markdown(o.plan.reasoning, limit=300)}")
+            for ev in o.plan.evidence[:MAX_EVIDENCE]:
+                out.append(f"  - `{inert_markdown(ev.label, cell=True, limit=80)}` ← "
+                           f"{inert_markdown(ev.signal, limit=80)} ({ev.where})")
+        if len(why) > MAX_WHY_ISSUES:
+            out.append(f"- … {len(why) - MAX_WHY_ISSUES} more in the plans file")
+        out += ["", "</details>", ""]
     if waiting:
         out.append(f"**Awaiting humans** (high priority, labelled for review, unchanged since "
                    f"last planned, not re-planned): {len(waiting)}")
