@@ -473,11 +473,20 @@ class GitHubStandIn:
 
     def _user(self, login: str, user_type: str = "User") -> dict[str, Any]:
         uid = _id("user", login)
+        api = f"https://api.github.com/users/{urllib.parse.quote(login)}"
         return {"login": login, "id": uid, "node_id": _node_id("U", uid),
                 "avatar_url": f"https://avatars.githubusercontent.com/u/{uid}?v=4",
-                "url": f"https://api.github.com/users/{urllib.parse.quote(login)}",
+                "gravatar_id": "", "url": api,
                 "html_url": f"https://github.com/{urllib.parse.quote(login)}",
-                "type": user_type, "site_admin": False}
+                "followers_url": f"{api}/followers",
+                "following_url": f"{api}/following{{/other_user}}",
+                "gists_url": f"{api}/gists{{/gist_id}}",
+                "starred_url": f"{api}/starred{{/owner}}{{/repo}}",
+                "subscriptions_url": f"{api}/subscriptions",
+                "organizations_url": f"{api}/orgs", "repos_url": f"{api}/repos",
+                "events_url": f"{api}/events{{/privacy}}",
+                "received_events_url": f"{api}/received_events",
+                "type": user_type, "user_view_type": "public", "site_admin": False}
 
     def _make_label(self, repo: _Repo, name: str) -> None:
         lid = _id("label", repo.full_name, name)
