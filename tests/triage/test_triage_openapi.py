@@ -84,3 +84,32 @@ def test_cassette_matches_github_openapi(spec, cassette):
         if req.get("body"):
             rschema = op["requestBody"]["content"]["application/json"]["schema"]
             assert _conforms(rschema, json.loads(req["body"]), "request") == []
+
+
+def test_graphql_documents_match_github_schema():
+    """The sweep's and the applier's GraphQL documents against GitHub's public schema
+    (opt-in: AGENTOPS_GITHUB_GRAPHQL_SCHEMA = schema.graphql of ``@octokit/graphql-schema``,
+    and the graphql-core package)."""
+    path = os.environ.get("AGENTOPS_GITHUB_GRAPHQL_SCHEMA")
+    if not path or not Path(path).is_file():
+        pytest.skip("AGENTOPS_GITHUB_GRAPHQL_SCHEMA not set")
+    graphql = pytest.importorskip("graphql")
+    from agentops.triage import apply, collect
+
+    schema = graphql.build_schema(Path(path).read_text(), assume_valid_sdl=True)
+    schema._validation_errors = []  # GitHub's SDL has deprecation quirks graphql-core rejects
+    docs: dict[str, str] = {"search": collect.search_document(["fresh", "marked"], 50)}
+
+    class Capture:
+        def __init__(self, key: str) -> None:
+            self.key = key
+
+        def graphql(self, query: str, variables: Any = None) -> dict[str, Any]:
+            docs[self.key] = query
+            return {"repository": {}}
+
+    apply.LabelChecker(Capture("labels"), "o/r")._query(["a", "b"])  # type: ignore[arg-type]
+    collect.refresh_issues(Capture("issues"), "o/r", [1, 2])  # type: ignore[arg-type]
+    for name, doc in docs.items():
+        errors = graphql.validate(schema, graphql.parse(doc))
+        assert [e.message for e in errors] == [], name
