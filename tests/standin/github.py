@@ -644,7 +644,8 @@ class GitHubStandIn:
         return {
             "number": i.number, "title": i.title, "body": i.body,
             "url": f"https://github.com/{repo.full_name}/issues/{i.number}",
-            "state": i.state.upper(), "updatedAt": _iso(i.updated), "createdAt": _iso(i.created),
+            "state": i.state.upper(), "locked": i.locked,
+            "updatedAt": _iso(i.updated), "createdAt": _iso(i.created),
             "author": author(i.user),
             "labels": {"totalCount": len(i.labels), "nodes": [{"name": lb} for lb in i.labels]},
             "comments": {

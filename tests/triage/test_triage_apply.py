@@ -241,6 +241,17 @@ def test_t26_skips_when_a_maintainer_already_asked_in_other_words():
     assert "maintainer maint already asked" in res.comment_skipped
 
 
+def test_locked_issue_gets_labels_but_no_comment():
+    client = RecordingClient()
+    p = plan([PAR, "needs reproduction", "bot-triaged"], decision="needs_reproduction",
+             comments=("needs_distributed_reproduction",))
+    snap = issue()
+    locked = type(snap)(**{**snap.__dict__, "locked": True})
+    res = apply_plan(client, p, locked, Q)
+    assert comment_posts(client) == [] and res.comment_skipped == "the issue is locked"
+    assert label_posts(client) == [[PAR, "needs reproduction", "bot-triaged"]]
+
+
 def test_t27_second_apply_writes_nothing():
     client = RecordingClient()
     p = plan([PAR, "module: fsdp", "needs reproduction", "bot-triaged"],

@@ -196,20 +196,26 @@ def comment_body(queue: Queue, name: str) -> str:
     return f"{template.body.rstrip()}\n\n{template.marker()}\n"
 
 
+def _comment_decision(plan: Plan, snapshot: IssueSnapshot,
+                      queue: Queue) -> tuple[str | None, str]:
+    """(template to post, or None; why a planned one is skipped) — T-26."""
+    for name in plan.comments:
+        if snapshot.locked:
+            # GitHub refuses comments on a locked issue from non-collaborators; the
+            # labels still go on, and the run stays whole instead of partly applied.
+            return None, "the issue is locked"
+        why = similar.find_equivalent(snapshot.comments, queue.templates[name])
+        return (None, why) if why else (name, "")
+    return None, ""
+
+
 def apply_plan(client: GitHubClient, plan: Plan, snapshot_now: IssueSnapshot, queue: Queue, *,
                labels: LabelChecker | None = None) -> ApplyResult:
     """Apply ``plan`` to the issue read as ``snapshot_now``: at most one labels call and one
     comment; nothing when nothing is missing."""
     _check_target(plan, snapshot_now, queue)
     changes = plan_label_changes(plan, snapshot_now.labels, queue)
-    comment_name: str | None = None
-    comment_skipped = ""
-    for name in plan.comments:
-        why = similar.find_equivalent(snapshot_now.comments, queue.templates[name])
-        if why:
-            comment_skipped = why
-        else:
-            comment_name = name
+    comment_name, comment_skipped = _comment_decision(plan, snapshot_now, queue)
     checker = labels or LabelChecker(client, snapshot_now.repo)
     if changes.add:
         missing = checker.missing(changes.add)
@@ -270,11 +276,7 @@ def preview(plan: Plan, snapshot: IssueSnapshot, queue: Queue) -> ApplyResult:
     """What ``apply_plan`` would do, computed without any call (for dry runs and plans)."""
     _check_target(plan, snapshot, queue)
     changes = plan_label_changes(plan, snapshot.labels, queue)
-    comment_name = None
-    skipped = ""
-    for name in plan.comments:
-        why = similar.find_equivalent(snapshot.comments, queue.templates[name])
-        skipped, comment_name = (why, None) if why else ("", name)
+    comment_name, skipped = _comment_decision(plan, snapshot, queue)
     return ApplyResult(
         repo=snapshot.repo, issue=snapshot.number, labels_added=changes.add,
         already_present=changes.already_present, adjustments=changes.adjustments,

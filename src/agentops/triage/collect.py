@@ -79,7 +79,7 @@ def read_issue(client: GitHubClient, repo: str, number: int) -> dict[str, Any]:
 
 ISSUE_FIELDS = """
 fragment AgentopsTriageIssue on Issue {
-  number title body url state updatedAt createdAt
+  number title body url state locked updatedAt createdAt
   author { login __typename }
   labels(first: 100) { totalCount nodes { name } }
   comments(first: 100) {
@@ -150,6 +150,7 @@ def snapshot_from_graphql(node: Mapping[str, Any], repo: str) -> IssueSnapshot:
         author=str((node.get("author") or {}).get("login") or ""),
         updated_at=str(node.get("updatedAt") or ""),
         url=str(node.get("url") or ""),
+        locked=bool(node.get("locked")),
     )
 
 
