@@ -31,7 +31,9 @@ three ways to run:
 examples:
   python scripts/triage.py plan ISSUE.json                 # plan JSON on stdout
   python scripts/triage.py plan ISSUE.json --queue path/to/queue-folder
+  python scripts/triage.py plan --repo OWNER/NAME --issue 42 --plan-out p.json  # live, no writes
   python scripts/triage.py run --repo OWNER/NAME --issue 42 --dry-run
+  python scripts/triage.py run --repo OWNER/NAME --plan-in p.json     # apply those plans
   python scripts/triage.py sweep --repo OWNER/NAME --max-issues 50
   python scripts/triage.py evaluate ../shared/eval/triage-dev.jsonl --json
 
@@ -52,12 +54,27 @@ def build() -> cli.argparse.ArgumentParser:
                         formatter_class=cli.HelpFormatter,
                         description="Plan one issue offline. ISSUE.json is a GitHub REST issue "
                                     "object with its REST comment objects inline under "
-                                    "\"comments\". Prints the plan (T-30) on stdout.",
-                        epilog="example:\n  python scripts/triage.py plan "
-                               "examples/triage/issues/route-infra.json")
-    sp.add_argument("issue_file", metavar="ISSUE.json")
+                                    "\"comments\". Prints the plan (T-30) on stdout. Without "
+                                    "ISSUE.json, reads --issue live and writes nothing (the "
+                                    "read-only job of a split plan/apply workflow).",
+                        epilog="examples:\n  python scripts/triage.py plan "
+                               "examples/triage/issues/route-infra.json\n"
+                               "  python scripts/triage.py plan --repo OWNER/NAME --issue 42 "
+                               "--plan-out plans.json")
+    sp.add_argument("issue_file", metavar="ISSUE.json", nargs="?",
+                    help="offline input; without it, --issue is read live (needs a token, "
+                         "writes nothing)")
     sp.add_argument("--repo", default=env_default("AGENTOPS_REPO"),
-                    help="OWNER/NAME, when the issue JSON has no repository_url")
+                    help="OWNER/NAME, when the issue JSON has no repository_url (live: "
+                         "defaults to GITHUB_REPOSITORY)")
+    sp.add_argument("--issue", action="append", default=None,
+                    help="live: issue number(s) to read and plan (env AGENTOPS_ISSUE)")
+    sp.add_argument("--plan-out", default=env_default("AGENTOPS_PLAN_OUT"),
+                    help="live: also write the plans file that `run --plan-in` applies")
+    sp.add_argument("--snapshot-out", default=env_default("AGENTOPS_SNAPSHOT_OUT"),
+                    metavar="FOLDER",
+                    help="live: save each issue as read to FOLDER/issue-N.json (the offline "
+                         "input shape)")
 
     rp = sub.add_parser("run", help="live: plan and apply issues",
                         formatter_class=cli.HelpFormatter,
@@ -75,7 +92,15 @@ def build() -> cli.argparse.ArgumentParser:
     rp.add_argument("--dry-run", action="store_true", default=env_flag("AGENTOPS_DRY_RUN"),
                     help="plan and report, write nothing (env AGENTOPS_DRY_RUN)")
     rp.add_argument("--plan-out", default=env_default("AGENTOPS_PLAN_OUT"),
-                    help="also write the plans as JSON to this file")
+                    help="also write the plans as JSON to this file (env AGENTOPS_PLAN_OUT)")
+    rp.add_argument("--snapshot-out", default=env_default("AGENTOPS_SNAPSHOT_OUT"),
+                    metavar="FOLDER",
+                    help="save each issue as read (REST JSON, comments inline) to "
+                         "FOLDER/issue-N.json, replayable offline with `plan`")
+    rp.add_argument("--plan-in", default=env_default("AGENTOPS_PLAN_IN"),
+                    help="apply the plans of this file (from `plan --plan-out`) instead of "
+                         "planning; each issue is re-read and the plan checked against it "
+                         "(env AGENTOPS_PLAN_IN)")
 
     wp = sub.add_parser("sweep", help="live: backlog sweep of the queue",
                         formatter_class=cli.HelpFormatter,
@@ -114,6 +139,10 @@ def build() -> cli.argparse.ArgumentParser:
 
 
 def dispatch(args: cli.argparse.Namespace) -> int:
+    if args.verb == "plan" and args.issue_file is None:
+        from agentops.triage import live
+
+        return live.plan_command(args)
     if args.verb in ("plan", "evaluate"):
         from agentops.triage import offline
 

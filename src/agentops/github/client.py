@@ -231,11 +231,32 @@ class GitHubClient:
         against the write cap; ``verify`` as in ``write``)."""
         body = {"query": query, "variables": dict(variables or {})}
         url = self.requester.graphql_url
-        _, out = self._request("POST", url, body=body, write=write,
-                               idempotent=not write, verify=verify)
-        if not isinstance(out, dict):
-            raise ApiError("GraphQL: the response is not a JSON object")
-        errors = out.get("errors") or []
+        attempt = 0
+        while True:
+            attempt += 1
+            headers, out = self._request("POST", url, body=body, write=write,
+                                         idempotent=not write, verify=verify)
+            if not isinstance(out, dict):
+                raise ApiError("GraphQL: the response is not a JSON object")
+            errors = out.get("errors") or []
+            # GitHub reports an exhausted GraphQL budget as HTTP 200 with an error of
+            # type RATE_LIMITED; a query is a read, so wait for the reset and ask again.
+            limited = any(isinstance(e, dict) and e.get("type") == "RATE_LIMITED"
+                          for e in errors)
+            if not limited or write or attempt >= self.policy.attempts:
+                break
+            reset = _header(headers, "x-ratelimit-reset")
+            wait = (max(0.0, float(reset) - self._clock()) + 1.0
+                    if reset and reset.strip().isdigit() else 60.0)
+            if wait > self.policy.max_rate_limit_wait:
+                raise ApiError(
+                    f"POST /graphql: rate limited; the limit resets in {wait:.0f} s, more than "
+                    f"the {self.policy.max_rate_limit_wait:.0f} s this run may wait",
+                    fix="rerun after the reset, or set AGENTOPS_MAX_RATE_LIMIT_WAIT")
+            self.counter.retries += 1
+            ghactions.notice(f"  retry {attempt}/{self.policy.attempts - 1} of POST /graphql "
+                             f"in {wait:.1f} s: GraphQL rate limit")
+            self._sleep(wait)
         if errors:
             messages = "; ".join(str(e.get("message", e)) for e in errors[:3])
             scopes = "project" if "project" in query.lower() else None

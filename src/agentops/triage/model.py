@@ -86,6 +86,7 @@ class IssueSnapshot:
     is_pull_request: bool = False
     updated_at: str = ""
     url: str = ""
+    locked: bool = False  # a locked issue takes labels but no comment from the bot
 
     @classmethod
     def from_rest(cls, issue: Mapping[str, Any], comments: Sequence[Mapping[str, Any]] = (),
@@ -110,6 +111,7 @@ class IssueSnapshot:
             is_pull_request="pull_request" in issue,
             updated_at=str(issue.get("updated_at") or ""),
             url=str(issue.get("html_url") or ""),
+            locked=bool(issue.get("locked")),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -117,7 +119,7 @@ class IssueSnapshot:
                 "labels": list(self.labels), "comments": [c.to_json() for c in self.comments],
                 "state": self.state, "author": self.author,
                 "is_pull_request": self.is_pull_request, "updated_at": self.updated_at,
-                "url": self.url}
+                "url": self.url, "locked": self.locked}
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> IssueSnapshot:
@@ -128,6 +130,7 @@ class IssueSnapshot:
             state=str(obj.get("state") or "open"), author=str(obj.get("author") or ""),
             is_pull_request=bool(obj.get("is_pull_request")),
             updated_at=str(obj.get("updated_at") or ""), url=str(obj.get("url") or ""),
+            locked=bool(obj.get("locked")),
         )
 
 

@@ -1,0 +1,188 @@
+"""Contract of actions/triage/action.yml, the root action.yml and the triage workflow
+(style practices 10 and 15): inputs reach the script only as AGENTOPS_* env vars that
+are its flag defaults, no expression inside `run:`, declared outputs are written, the
+root dispatcher checks `skill` against a fixed list, least-privilege jobs."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from scripts import triage as cli
+
+ROOT = Path(__file__).resolve().parents[2]
+ACTION = yaml.safe_load((ROOT / "actions" / "triage" / "action.yml").read_text())
+ROOT_ACTION = yaml.safe_load((ROOT / "action.yml").read_text())
+WORKFLOW_TEXT = (ROOT / ".github" / "workflows" / "triage.yml").read_text()
+WORKFLOW = yaml.safe_load(WORKFLOW_TEXT)
+
+# input -> (verb, argparse dest) that its AGENTOPS_* variable must be the default of
+FLAG_OF = {
+    "repo": ("run", "repo"),
+    "dry-run": ("run", "dry_run"),
+    "max-issues": ("sweep", "max_issues"),
+    "queue": ("run", "queue"),
+    "state-file": ("sweep", "state_file"),
+    "plan-out": ("run", "plan_out"),
+    "plan-in": ("run", "plan_in"),
+    "snapshot-out": ("run", "snapshot_out"),
+}
+
+
+def env_name(inp: str) -> str:
+    return "GITHUB_TOKEN" if inp == "github-token" else "AGENTOPS_" + inp.upper().replace("-", "_")
+
+
+def script_step(action: dict) -> dict:
+    return action["runs"]["steps"][-1]
+
+
+def test_no_expression_inside_any_run():
+    for action in (ACTION, ROOT_ACTION):
+        for step in action["runs"]["steps"]:
+            assert "${{" not in step.get("run", ""), step
+    for job in WORKFLOW["jobs"].values():
+        for step in job["steps"]:
+            assert "${{" not in step.get("run", ""), step
+
+
+def test_every_input_is_passed_as_env_and_is_a_flag_default(monkeypatch):
+    env = script_step(ACTION)["env"]
+    for inp in ACTION["inputs"]:
+        assert env.get(env_name(inp)) == f"${{{{ inputs.{inp} }}}}", inp
+    assert set(FLAG_OF) | {"command", "issue", "github-token"} == set(ACTION["inputs"])
+    values = {"repo": "own/er", "dry-run": "true", "max-issues": "7", "queue": "qdir",
+              "state-file": "s.json", "plan-out": "p.json", "plan-in": "i.json",
+              "snapshot-out": "snaps"}
+    for inp, value in values.items():
+        monkeypatch.setenv(env_name(inp), value)
+    for inp, (verb, dest) in FLAG_OF.items():
+        args = cli.build().parse_args([verb])
+        got = getattr(args, dest)
+        want = {"dry-run": True, "max-issues": 7}.get(inp, values[inp])
+        assert got == want, inp
+
+
+def test_commands_are_verbs_and_outputs_are_written():
+    verbs = set(cli.build()._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+    assert {"run", "sweep", "plan"} <= verbs
+    assert script_step(ACTION)["run"].endswith('scripts/triage.py" "$AGENTOPS_COMMAND"')
+    live = (ROOT / "src" / "agentops" / "triage" / "live.py").read_text()
+    for name, spec in ACTION["outputs"].items():
+        assert spec["value"] == f"${{{{ steps.triage.outputs.{name} }}}}"
+        assert f'set_output("{name}"' in live, name
+
+
+def test_action_setup_steps_are_pinned_and_isolated():
+    py, venv, _ = ACTION["runs"]["steps"]
+    assert py["uses"] == "actions/setup-python@a26af69be951a213d495a4c3e4e4022e16d87065"
+    assert py["with"]["update-environment"] is False
+    assert venv["run"] == 'bash "$GITHUB_ACTION_PATH/../../scripts/setup_venv.sh"'
+
+
+def _run_step(run: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["bash", "-eo", "pipefail", "-c", run], check=False, text=True,
+                          capture_output=True, env={**os.environ, **env}, timeout=30)
+
+
+def test_triage_action_step_passes_the_command_only():
+    step = script_step(ACTION)
+    out = _run_step(step["run"], {"AGENTOPS_VENV_PYTHON": "echo",
+                                  "GITHUB_ACTION_PATH": "/x/actions/triage",
+                                  "AGENTOPS_COMMAND": "sweep"})
+    assert out.stdout.strip() == "/x/actions/triage/../../scripts/triage.py sweep"
+
+
+def test_root_action_dispatches_from_a_fixed_list_with_args_array():
+    step = script_step(ROOT_ACTION)
+    assert "uses" not in step and not any(
+        "./actions" in str(s.get("uses", "")) for s in ROOT_ACTION["runs"]["steps"])
+    assert set(ROOT_ACTION["inputs"]) == {"skill", "command", "args", "github-token"}
+    base = {"AGENTOPS_VENV_PYTHON": "printf", "GITHUB_ACTION_PATH": "/a"}
+    out = _run_step(step["run"].replace('"$AGENTOPS_VENV_PYTHON"', '"$AGENTOPS_VENV_PYTHON" '
+                                        "'[%s]'"),
+                    {**base, "AGENTOPS_SKILL": "triage", "AGENTOPS_COMMAND": "run",
+                     "AGENTOPS_ARGS": "--repo\no/r $(touch /tmp/pwned)\n\n--dry-run\n"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "[/a/scripts/triage.py][run][--repo][o/r $(touch /tmp/pwned)][--dry-run]"
+    out = _run_step(step["run"], {**base, "AGENTOPS_SKILL": "nightly-bisect",
+                                  "AGENTOPS_COMMAND": "x", "AGENTOPS_VENV_PYTHON": "echo"})
+    assert out.stdout.strip() == "/a/scripts/nightly_bisect.py x"
+    for bad in ("triage/../../x", "../triage", "evil; rm -rf /", ""):
+        out = _run_step(step["run"], {**base, "AGENTOPS_SKILL": bad, "AGENTOPS_COMMAND": "run"})
+        assert out.returncode == 2 and "must be one of" in out.stdout
+
+
+def test_workflow_triggers_filter_and_permissions():
+    on = WORKFLOW[True] if True in WORKFLOW else WORKFLOW["on"]  # YAML 1.1 reads `on` as True
+    assert on["issues"] == {"types": ["labeled"]}
+    assert {"issues", "dry-run"} <= set(on["workflow_dispatch"]["inputs"])
+    assert on["schedule"]
+    assert WORKFLOW["permissions"] == {}
+    jobs = WORKFLOW["jobs"]
+    assert jobs["plan"]["permissions"] == {"contents": "read", "issues": "read"}
+    assert jobs["apply"]["permissions"] == {"contents": "read", "issues": "write"}
+    assert jobs["apply"]["needs"] == "plan"
+    cond = jobs["plan"]["if"]
+    assert "github.event.label.name == 'oncall: distributed'" in cond
+    assert "github.event.sender.type != 'Bot'" in cond
+    for name in ("plan", "apply"):
+        conc = jobs[name]["concurrency"]
+        assert "github.event.issue.number" in conc["group"]
+        assert conc["cancel-in-progress"] is False
+    plan_steps = jobs["plan"]["steps"]
+    triage = [s for s in plan_steps if str(s.get("uses", "")).startswith("./actions/triage")]
+    assert triage and triage[0]["with"]["command"] == "plan"
+    assert any("upload-artifact@" in str(s.get("uses")) for s in plan_steps)
+    apply_steps = jobs["apply"]["steps"]
+    assert any("download-artifact@" in str(s.get("uses")) for s in apply_steps)
+    run = next(s for s in apply_steps if str(s.get("uses", "")).startswith("./actions/triage"))
+    assert run["with"]["command"] == "run" and "plan-in" in run["with"]
+    for job in jobs.values():
+        for step in job["steps"]:
+            if "checkout@" in str(step.get("uses")):
+                assert step["with"]["persist-credentials"] is False
+    # Every grant carries a comment saying why.
+    for match in re.finditer(r"\n(\s+)permissions:\n", WORKFLOW_TEXT):
+        before = WORKFLOW_TEXT[:match.start()].rstrip().splitlines()[-1]
+        assert before.strip().startswith("#"), before
+
+
+@pytest.mark.parametrize("path", ["actions/triage/action.yml", "action.yml",
+                                  ".github/workflows/triage.yml"])
+def test_third_party_actions_are_pinned_by_sha(path):
+    text = (ROOT / path).read_text()
+    for uses in re.findall(r"uses:\s*([^\s#]+)", text):
+        if uses.startswith("./"):
+            continue
+        assert re.fullmatch(r"[\w.-]+/[\w./-]+@[0-9a-f]{40}", uses), uses
+
+
+def _table(text: str, head: str) -> list[list[str]]:
+    block = text.split(head, 1)[1].split("\n\n", 1)[0]
+    rows = [ln for ln in block.splitlines() if ln.startswith("| `")]
+    return [[c.strip() for c in ln.strip("|").split(" | ")] for ln in rows]
+
+
+def test_readme_section_matches_action_yml():
+    doc = (ROOT / "docs" / "readme" / "triage.md").read_text()
+    inputs = _table(doc, "| input | required | default | description |")
+    assert [r[0].strip("`") for r in inputs] == list(ACTION["inputs"])
+    for name, required, default, description in inputs:
+        spec = ACTION["inputs"][name.strip("`")]
+        assert required == ("yes" if spec.get("required") else "no")
+        assert default == (f"`{spec['default']}`" if spec.get("default") else "—")
+        assert description == " ".join(spec["description"].split())
+    outputs = _table(doc, "| output | description |")
+    assert {r[0].strip("`"): r[1] for r in outputs} == {
+        k: v["description"] for k, v in ACTION["outputs"].items()}
+    first = yaml.safe_load(doc.split("```yaml\n", 1)[1].split("```", 1)[0])
+    job = first["jobs"]["triage"]
+    assert first["permissions"] == {} and job["permissions"] == {"issues": "write"}
+    assert job["steps"][0]["uses"] == "org/agentops/actions/triage@v1"
+    assert set(job["steps"][0]["with"]) <= set(ACTION["inputs"])
