@@ -42,7 +42,7 @@ xpu: Optional[str] = None
 
 def fake_sha(seed: str) -> str:
     """A stable 40-hex commit id for a fixture (not a real commit)."""
-    return hashlib.sha1(seed.encode()).hexdigest()  # noqa: S324 - an id, not security
+    return hashlib.sha1(seed.encode()).hexdigest()
 
 
 def wheel_name(version: str, python: str = "cp312",
@@ -103,7 +103,7 @@ def build_wheel(directory: Path, version: str, *, git_version: str | None = None
         rng.shuffle(names)
     else:
         raise ValueError(order)
-    dist = f"torch-{version.split('+')[0]}.dist-info"
+    dist = f"torch-{version.split('+', maxsplit=1)[0]}.dist-info"
     tail = {f"{dist}/METADATA": f"Metadata-Version: 2.1\nName: torch\nVersion: {version}\n",
             f"{dist}/WHEEL": f"Wheel-Version: 1.0\nRoot-Is-Purelib: false\n"
                              f"Tag: {python}-{python}-{platform}\n",
@@ -169,7 +169,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True  # headers and body go out in two writes
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass  # quiet: the tests read state.log
 
     def _fault(self, path: str) -> Fault | None:
@@ -197,10 +197,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         with st.lock:
             st.served[path] = st.served.get(path, 0) + n
 
-    def do_HEAD(self) -> None:  # noqa: N802
+    def do_HEAD(self) -> None:
         self.do_GET()
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         st = self.server.state
         path = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path)
         rng = self.headers.get("Range", "")
