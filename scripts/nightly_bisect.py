@@ -196,7 +196,10 @@ def build() -> cli.argparse.ArgumentParser:
     a.add_argument("--results", default=env_default("AGENTOPS_RESULTS_DIR"),
                    help="results folder (env AGENTOPS_RESULTS_DIR)")
     a.add_argument("--out", default=None, help=cli.argparse.SUPPRESS)
-    a.add_argument("--json", action="store_true", help="JSON output for narrow")
+    a.add_argument("--json", action="store_true", help="JSON output for narrow and range")
+    a.add_argument("--step", choices=("auto", "plan", "probe", "narrow", "range"),
+                   default=env_default("AGENTOPS_STEP", "auto"),
+                   help="run this verb instead of choosing (env AGENTOPS_STEP; default auto)")
     _probe_flags(a)
     return p
 

@@ -503,8 +503,10 @@ def _installed_git_version(venv: Path) -> str | None:
 
 
 def _run_repro(venv: Path, command: str, *, version: str, timeout: float) -> tuple[int, str]:
-    env = dict(os.environ)
-    env.pop("PYTHONPATH", None)
+    # Security: the repro is the caller's code at an untested nightly; it gets no token.
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "GITHUB_TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN",
+                        "ACTIONS_ID_TOKEN_REQUEST_TOKEN")}
     env["VIRTUAL_ENV"] = str(venv)
     env["PATH"] = str(_venv_python(venv).parent) + os.pathsep + env.get("PATH", "")
     env["AGENTOPS_NIGHTLY_VERSION"] = version
@@ -525,9 +527,16 @@ def _run_repro(venv: Path, command: str, *, version: str, timeout: float) -> tup
 # --- auto (the composite action's entry) ---------------------------------------------------
 
 def auto_command(args: argparse.Namespace) -> int:
-    """probe when a version is given, narrow when a results dir is, plan otherwise."""
-    if args.version:
-        return probe_command(args)
-    if args.results:
-        return narrow_command(args)
-    return plan_command(args)
+    """``--step``, or: probe when a version is given, narrow when a results dir is,
+    plan otherwise."""
+    step = getattr(args, "step", "auto") or "auto"
+    if step == "auto":
+        step = "probe" if args.version else "narrow" if args.results else "plan"
+    if step == "probe" and not args.version:
+        raise InputError("version", "step probe needs the nightly to test",
+                         fix="pass `version: ${{ matrix.version }}`")
+    if step == "narrow" and not args.results:
+        raise InputError("results-dir", "step narrow needs the folder of probe results")
+    verbs = {"plan": plan_command, "probe": probe_command, "narrow": narrow_command,
+             "range": range_command}
+    return verbs[step](args)
