@@ -67,3 +67,25 @@ def test_workflow_passes_the_repro_command_only_as_an_action_input() -> None:
         assert f"needs.narrow-{n - 1}.outputs.done == 'false'" in jobs[f"probe-{n}"]["if"]
         matrix = jobs[f"probe-{n}"]["strategy"]["matrix"]
         assert matrix == f"${{{{ fromJSON(needs.narrow-{n - 1}.outputs.matrix) }}}}"
+
+
+def test_readme_section_matches_action_yml() -> None:
+    doc = (ROOT / "docs/readme/nightly-bisect.md").read_text()
+    inputs_table = doc.split("### Inputs", 1)[1].split("###", 1)[0]
+    rows = [line for line in inputs_table.splitlines() if line.startswith("| `")]
+    documented = {}
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split(" | ")]
+        documented[cells[0].strip("`")] = cells[1].strip("`")
+    declared = {k: str(v.get("default", "")) for k, v in ACTION["inputs"].items()}
+    assert documented == {k: (v if v else '""') for k, v in declared.items()}
+    outputs_table = doc.split("### Outputs", 1)[1].split("###", 1)[0]
+    names = [line.split("`")[1] for line in outputs_table.splitlines()
+             if line.startswith("| `")]
+    assert names == list(ACTION["outputs"])
+    first = doc.split("```yaml", 1)[1].split("```", 1)[0]
+    jobs = yaml.safe_load(first)["jobs"]
+    uses = [s.get("uses", "") for j in jobs.values() for s in j["steps"]]
+    assert "org/agentops/actions/nightly-bisect@v1" in uses
+    assert all("permissions" in j for j in jobs.values())
+    assert yaml.safe_load(first)["permissions"] == {}
