@@ -148,6 +148,11 @@ def build() -> cli.argparse.ArgumentParser:
               "python scripts/nightly_bisect.py range --good dev20260701 --bad dev20260709")
     _index_flags(g)
     _pair_flags(g, width=False)
+    g.add_argument("--good-log", default=env_default("AGENTOPS_GOOD_LOG"),
+                   help="a CI log of the passing run: the version comes from its "
+                        "`Successfully installed … torch-V` line")
+    g.add_argument("--bad-log", default=env_default("AGENTOPS_BAD_LOG"),
+                   help="a CI log of the failing run (as --good-log)")
     g.add_argument("--json", action="store_true", help="one JSON object instead of Markdown")
 
     pl = _verb(sub, "plan", "the first matrix of probes",

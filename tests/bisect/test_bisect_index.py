@@ -129,3 +129,14 @@ def test_version_py_is_parsed_not_executed() -> None:
         wheels.parse_version_py("__version__ = '1'\n", source="w.whl")
     with pytest.raises(DataError, match="not valid Python"):
         wheels.parse_version_py("git_version = (", source="w.whl")
+
+
+def test_version_from_a_pip_log() -> None:
+    log = ("2026-07-09T10:00:01Z Collecting torch==2.10.0.dev20260708\n"
+           "2026-07-09T10:02:11Z Successfully installed filelock-3.20.0 "
+           "torch-2.10.0.dev20260708+cu126 torchvision-0.25.0.dev20260708+cu126\n"
+           "later: Successfully installed pytorch-triton-3.5.0+git1234 "
+           "torch-2.10.0.dev20260709+cu126\n")
+    assert idx.version_from_log(log) == "2.10.0.dev20260709+cu126"  # the last install wins
+    assert idx.version_from_log(log, "torchvision") == "0.25.0.dev20260708+cu126"
+    assert idx.version_from_log("Successfully installed numpy-2.3.0\n") is None

@@ -369,3 +369,58 @@ def test_probe_installs_the_nightly_and_records_a_failure(
     assert result["status"] == "fail" and result["exit_code"] == 3
     assert result["log_tail"].strip() == f"{v} {v}"
     assert result["git_version"] == fake_sha(v)
+
+
+def test_range_from_ci_logs(index: Index, capsys: pytest.CaptureFixture[str],
+                            tmp_path: Path) -> None:
+    good_log, bad_log = tmp_path / "good.log", tmp_path / "bad.log"
+    good_log.write_text("Successfully installed sympy-1.14.0 torch-2.10.0.dev20260506+cpu\n")
+    bad_log.write_text("Successfully installed torch-2.10.0.dev20260507+cpu\nFAILED t.py\n")
+    code, out, _ = index.run(capsys, "range", "--good-log", str(good_log), "--bad-log",
+                             str(bad_log), "--json")
+    got = json.loads(out)
+    assert code == 0
+    assert (got["good"]["version"], got["bad"]["version"]) == ("2.10.0.dev20260506+cpu",
+                                                               "2.10.0.dev20260507+cpu")
+    bad_log.write_text("pip failed\n")
+    code, out, err = index.run(capsys, "range", "--good-log", str(good_log), "--bad-log",
+                               str(bad_log))
+    assert code == ExitStatus.INPUT and out == "" and "--bad-log" in err
+
+
+def test_auto_takes_everything_from_action_env(index: Index, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, value in {"INDEX_URL": index.url, "PYTHON": "3.12", "GOOD": "dev20260501",
+                        "BAD": "dev20260512", "WIDTH": "3"}.items():
+        monkeypatch.setenv(f"AGENTOPS_{name}", value)
+    capsys.readouterr()
+    assert main(["auto"]) == 0  # no version, no results: plan
+    assert len(json.loads(capsys.readouterr().out)["include"]) == 3
+    results = tmp_path / "results"
+    _write_results(results, d03="pass", d07="fail", d09="fail")
+    monkeypatch.setenv("AGENTOPS_RESULTS_DIR", str(results))
+    assert main(["auto", "--json"]) == 0  # results: narrow
+    got = json.loads(capsys.readouterr().out)
+    assert (got["good"], got["bad"]) == ("2.10.0.dev20260503+cpu", "2.10.0.dev20260507+cpu")
+    monkeypatch.setenv("AGENTOPS_STEP", "range")
+    assert main(["auto"]) == 0
+    assert "compare/" in capsys.readouterr().out
+    monkeypatch.setenv("AGENTOPS_STEP", "probe")
+    assert main(["auto"]) == ExitStatus.INPUT
+    assert "step probe needs the nightly" in capsys.readouterr().err
+
+
+def test_both_sources_degrade_to_the_wheel_when_the_api_is_down(
+        index: Index, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GITHUB_API_URL", "http://127.0.0.1:9")  # nothing listens there
+    monkeypatch.setenv("AGENTOPS_RETRY_ATTEMPTS", "1")
+    code, out, err = index.run(capsys, "resolve", "--version", "dev20260503",
+                               "--commit-source", "both")
+    assert code == 0
+    assert json.loads(out)["commit"] == fake_sha("2.10.0.dev20260503+cpu")
+    assert "commit cross-check skipped" in err or "nightly branch not read" in err
+    code, out, err = index.run(capsys, "resolve", "--version", "dev20260503",
+                               "--commit-source", "branch")
+    assert code == ExitStatus.API and out == ""

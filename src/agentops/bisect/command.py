@@ -29,7 +29,7 @@ from agentops.bisect import index as idx
 from agentops.bisect import nightly_branch as nb
 from agentops.bisect import ranges as rg
 from agentops.bisect import wheels
-from agentops.errors import AgentopsError, DataError, ExitStatus, InputError
+from agentops.errors import AgentopsError, ApiError, DataError, ExitStatus, InputError
 
 DEFAULT_INDEX = "https://download.pytorch.org/whl/nightly/cpu"
 DEFAULT_PLATFORM = "manylinux_2_28_x86_64"
@@ -48,6 +48,7 @@ class Session:
         self._nightlies: list[idx.Nightly] | None = None
         self._releases: list[nb.NightlyRelease] | None = None
         self.client: Any = None
+        self.branch_failed = False
 
     @property
     def source(self) -> str:
@@ -75,11 +76,21 @@ class Session:
             self._nightlies = found
         return self._nightlies
 
-    def releases(self) -> list[nb.NightlyRelease]:
+    def releases(self) -> list[nb.NightlyRelease] | None:
+        """The nightly branch's releases; with ``both``, None (and a warning) when the
+        API cannot be read, so the wheels alone still give an answer."""
         if self._releases is None:
-            self.client = nb.client_from_env()
-            self._releases = nb.read_releases(self.client, self.args.repo)
-        return self._releases
+            self.client = self.client or nb.client_from_env()
+            try:
+                self._releases = nb.read_releases(self.client, self.args.repo)
+            except ApiError as exc:
+                if self.source != "both":
+                    raise
+                ghactions.warning(f"nightly branch not read, commits from version.py only: "
+                                  f"{exc.one_line()}", title="commit cross-check skipped")
+                self._releases = []
+                self.branch_failed = True
+        return None if self.branch_failed else self._releases
 
     def commit(self, n: idx.Nightly | None, *, date: dt.date | None,
                git_version: str | None = None) -> tuple[nb.Commit, wheels.Resolved | None]:
@@ -294,7 +305,26 @@ def _publish_range(rng: rg.RegressionRange, *, as_json: bool,
 def range_command(args: argparse.Namespace) -> int:
     """The regression-range table and compare link for a good/bad pair (S-10c)."""
     session = Session(args)
-    rng = build_range(session, args.good or "", args.bad or "")
+    good, bad = args.good or "", args.bad or ""
+    for attr, flag in (("good_log", "--good-log"), ("bad_log", "--bad-log")):
+        path = getattr(args, attr, None)
+        if not path:
+            continue
+        try:
+            text = Path(path).read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            raise InputError(flag, f"cannot read {path}: {exc}") from exc
+        found = idx.version_from_log(text, args.package)
+        if found is None:
+            raise InputError(flag, f"{path} has no `Successfully installed … "
+                             f"{args.package}-<version>` line",
+                             fix="pass the log of the job that installed the nightly, or "
+                                 "give the version with --good/--bad")
+        if attr == "good_log":
+            good = found
+        else:
+            bad = found
+    rng = build_range(session, good, bad)
     _publish_range(rng, as_json=args.json)
     session.finish()
     return ExitStatus.OK
@@ -322,6 +352,9 @@ def plan_command(args: argparse.Namespace) -> int:
     ghactions.set_output("bad", str(ns[b].version))
     ghactions.set_output("done", "true" if not probes else "false")
     ghactions.set_output("rounds", str(rounds))
+    ghactions.append_summary(f"Nightly bisection: `{ns[g].version}` … `{ns[b].version}`, "
+                             f"{b - g} step(s); {len(probes)} probe(s) this round, {rounds} "
+                             f"round(s) at width {args.width}.")
     session.finish()
     return ExitStatus.OK
 
@@ -351,11 +384,12 @@ def narrow_command(args: argparse.Namespace) -> int:
     labels = [str(n.version) for n in ns]
     results: dict[int, rg.ProbeResult] = {}
     problems: list[str] = []
+    unknown: list[str] = []
     for res in load_results(Path(args.results)):
         try:
             pos = idx.find(ns, res.version, field_name=res.source)
         except InputError as exc:
-            problems.append(f"{res.source}: {exc.message}")
+            unknown.append(exc.message)
             continue
         if pos in results and results[pos].status != res.status:
             problems.append(f"{labels[pos]}: results disagree ({results[pos].status} in "
@@ -369,7 +403,8 @@ def narrow_command(args: argparse.Namespace) -> int:
     contradictions = [*nar.contradictions, *problems]
     for c in contradictions:
         ghactions.warning(c, title="contradictory probe results")
-    for msg in nar.ignored:
+    ignored = [*nar.ignored, *unknown]
+    for msg in ignored:
         ghactions.notice(f"  ignored: {msg}")
     good, bad = labels[nar.good], labels[nar.bad]
     payload: dict[str, Any] = {
@@ -377,7 +412,7 @@ def narrow_command(args: argparse.Namespace) -> int:
         "rounds_left": 0 if nar.done else rg.rounds_needed(nar.steps, args.width),
         "contradictions": contradictions,
         "skipped": [labels[i] for i in nar.skipped],
-        "ignored": list(nar.ignored),
+        "ignored": ignored,
         "results": {labels[p]: r.status for p, r in sorted(results.items())},
     }
     matrix = _matrix(ns, nar.next_probes)

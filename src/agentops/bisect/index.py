@@ -280,3 +280,23 @@ def within(nightlies: Sequence[Nightly], *, since: dt.date | None,
             continue
         out.append(n)
     return out
+
+
+_INSTALLED_RE = re.compile(r"Successfully installed (.+)$", re.MULTILINE)
+
+
+def version_from_log(text: str, package: str = "torch") -> str | None:
+    """The version pip reported installing (``Successfully installed … torch-V``) in a
+    CI log; the last such line wins (S-3b). None if the log has none."""
+    prefix = canonicalize_name(package) + "-"
+    found = None
+    for m in _INSTALLED_RE.finditer(text):
+        for token in m.group(1).split():
+            name, _, version = token.rpartition("-")
+            if canonicalize_name(name) + "-" != prefix:
+                continue
+            try:
+                found = str(Version(version))
+            except InvalidVersion:
+                continue
+    return found

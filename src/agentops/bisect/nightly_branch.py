@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentops.errors import DataError
-from agentops.github.client import GitHubClient
+from agentops.github.client import GitHubClient, RetryPolicy
 
 TITLE_RE = re.compile(r"^(\d{4}-\d{2}-\d{2}) nightly release \(([0-9a-f]{7,40})\)\s*$")
 
@@ -73,7 +73,8 @@ def client_from_env(env: Mapping[str, str] | None = None) -> GitHubClient:
     env = os.environ if env is None else env
     if env.get("GITHUB_TOKEN", "").strip():
         return GitHubClient.from_env(env)
-    return GitHubClient("", api_url=env.get("GITHUB_API_URL") or None)
+    return GitHubClient("", api_url=env.get("GITHUB_API_URL") or None,
+                        policy=RetryPolicy.from_env(env))
 
 
 def _same(a: str, b: str) -> bool:
