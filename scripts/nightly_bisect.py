@@ -74,6 +74,9 @@ def _index_flags(p: cli.argparse.ArgumentParser) -> None:
     g.add_argument("--platform", default=env_default("AGENTOPS_PLATFORM", DEFAULT_PLATFORM),
                    help=f"wheel platform tag (env AGENTOPS_PLATFORM; default "
                         f"{DEFAULT_PLATFORM})")
+    g.add_argument("--variant", default=env_default("AGENTOPS_VARIANT"),
+                   help="build variant, the version's local part (cpu, cu126, rocm6.4); "
+                        "needed when the index mixes variants (env AGENTOPS_VARIANT)")
     c = p.add_argument_group("commits", "where a nightly's commit comes from "
                                         "(example: --commit-source both)")
     c.add_argument("--repo", default=env_default("AGENTOPS_REPO", "pytorch/pytorch"),

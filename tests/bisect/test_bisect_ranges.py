@@ -157,3 +157,11 @@ def test_table_and_compare_link() -> None:
     md = rg.render_markdown(rg.RegressionRange(repo="o/r", rows=(good, unknown), good=good,
                                                bad=unknown))
     assert "Compare: not available" in md
+
+
+def test_log_tail_cannot_break_out_of_its_fence() -> None:
+    text = "\n".join(f"line {i}" for i in range(30)) + "\n```\n# injected\n::error::x"
+    block = rg.render_log_tail("v1", text, lines=5)
+    body = block.split("````text\n", 1)[1].split("\n````\n", 1)[0]
+    assert body.splitlines()[0] == "line 28" and "```" in body  # kept, but inside
+    assert "::error::" not in block and block.startswith("<details>")

@@ -424,3 +424,15 @@ def test_both_sources_degrade_to_the_wheel_when_the_api_is_down(
     code, out, err = index.run(capsys, "resolve", "--version", "dev20260503",
                                "--commit-source", "branch")
     assert code == ExitStatus.API and out == ""
+
+
+def test_mixed_variants_need_a_choice(index: Index, capsys: pytest.CaptureFixture[str]) -> None:
+    extra = build_wheel(index.state.root, "2.10.0.dev20260503+cu126", cuda="12.6")
+    index.state.add("torch", extra)
+    code, out, err = index.run(capsys, "resolve", "--version", "dev20260503")
+    assert code == ExitStatus.INPUT and "several build variants (cpu, cu126)" in err
+    code, out, _ = index.run(capsys, "resolve", "--version", "dev20260503", "--variant", "cu126")
+    got = json.loads(out)
+    assert code == 0 and got["cuda"] == "12.6" and got["version"].endswith("+cu126")
+    code, out, _ = index.run(capsys, "versions", "--variant", "cpu", "--json")
+    assert code == 0 and len(json.loads(out)) == len(index.versions)

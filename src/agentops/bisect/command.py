@@ -73,6 +73,19 @@ class Session:
                                  f"{idx.python_tag(a.python)} on {a.platform} "
                                  f"({len(page.links)} files; tags: {shown or 'none'})",
                                  fix="pick a python/platform pair from the tags listed")
+            variant = getattr(a, "variant", None)
+            variants = sorted({n.variant or "" for n in found})
+            if variant:
+                found = [n for n in found if n.variant == variant]
+                if not found:
+                    raise InputError("--variant", f"no {variant} nightly on {page.url} "
+                                     f"(variants: {', '.join(v or 'none' for v in variants)})")
+            elif len(variants) > 1:
+                # Sanity: cpu and cu126 builds of one day are different wheels; a range
+                # that mixes them bisects nothing.
+                raise InputError("--variant", f"{page.url} lists several build variants "
+                                 f"({', '.join(v or 'none' for v in variants)})",
+                                 fix="pick one, e.g. --variant " + (variants[-1] or "none"))
             self._nightlies = found
         return self._nightlies
 
@@ -422,6 +435,9 @@ def narrow_command(args: argparse.Namespace) -> int:
         rng = build_range(session, good, bad, known=known,
                           skipped=[labels[i] for i in nar.skipped])
         md = rg.render_markdown(rng)
+        first_bad = results.get(nar.bad)
+        if first_bad is not None and first_bad.log_tail.strip():
+            md += "\n" + rg.render_log_tail(bad, first_bad.log_tail)
         if contradictions:
             md += "\n**Contradictory results:**\n" + "".join(
                 f"- {ghactions.inert_markdown(c, limit=500)}\n" for c in contradictions)

@@ -237,3 +237,13 @@ def render_markdown(rng: RegressionRange) -> str:
               "Compare: not available (a commit is unknown; see the notes)"]
     lines += [f"- {ghactions.inert_markdown(n, limit=500)}" for n in rng.notes]
     return "\n".join(lines) + "\n"
+
+
+def render_log_tail(version: str, text: str, *, lines: int = 20) -> str:
+    """The last lines of a probe's log as a collapsed block. The fence is longer than
+    any backtick run in the text, so the log cannot close it and inject Markdown."""
+    tail = "\n".join(ghactions.inert_log(text, limit=LOG_TAIL_LIMIT).splitlines()[-lines:])
+    longest = max((len(m) for m in re.findall(r"`+", tail)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return (f"<details><summary>Log tail of <code>{version}</code></summary>\n\n"
+            f"{fence}text\n{tail}\n{fence}\n\n</details>\n")
