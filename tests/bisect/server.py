@@ -69,25 +69,69 @@ def _forced_zip64() -> Iterator[None]:
         zipfile.ZIP64_LIMIT, zipfile.ZIP_FILECOUNT_LIMIT = saved
 
 
+# Subdirectories of torch/ and their share of the filler members: about the shape of a
+# real wheel, where torch/include dominates and ~100 entries sit directly in torch/.
+_TORCH_DIRS = [("include/ATen/ops", 40), ("include/c10/util", 8), ("testing/_internal", 6),
+               ("_inductor/codegen", 6), ("distributed/fsdp", 6), ("_dynamo/variables", 3),
+               ("nn/modules", 3), ("utils/data", 3), ("onnx/_internal", 2), ("fx/passes", 2),
+               ("ao/quantization", 2), ("lib", 1), ("cuda", 1), ("optim", 1), ("_refs", 1),
+               ("export", 1), ("sparse", 1), ("jit", 1), ("profiler", 1), ("_functorch", 1),
+               ("_subclasses", 1), ("_prims", 1), ("autograd", 1), ("backends/cuda", 1),
+               ("compiler", 1), ("mps", 1), ("special", 1), ("share/cmake", 1)]
+
+
+def _filler_names(members: int) -> list[str]:
+    names = []
+    top = max(1, members // 100)  # files directly in torch/
+    names += [f"torch/_module_{i:04d}.py" for i in range(top)]
+    names += [f"functorch/dim/module_{i:04d}.py" for i in range(members // 50)]
+    names += [f"torchgen/packaged/ATen/templates/template_{i:05d}.h"
+              for i in range(members // 20)]
+    rest = members - len(names)
+    weights = sum(w for _, w in _TORCH_DIRS)
+    for d, w in _TORCH_DIRS:
+        for i in range(max(1, rest * w // weights)):
+            names.append(f"torch/{d}/{d.rsplit('/', 1)[-1]}_{i:05d}_implementation.h")
+    names += [f"torch/include/ATen/ops/extra_{i:05d}.h" for i in range(members - len(names))]
+    return names[:members]
+
+
+def _zip_order(names: list[str], rng: random.Random) -> list[str]:
+    # `zip -r` over an unpacked wheel: depth first, siblings in readdir order (on ext4,
+    # hash order), files and directories interleaved.
+    tree: dict = {}
+    for n in names:
+        node = tree
+        *dirs, leaf = n.split("/")
+        for d in dirs:
+            node = node.setdefault(d + "/", {})
+        node[leaf] = None
+    out: list[str] = []
+
+    def visit(node: dict, prefix: str) -> None:
+        keys = list(node)
+        rng.shuffle(keys)
+        for k in keys:
+            if node[k] is None:
+                out.append(prefix + k)
+            else:
+                visit(node[k], prefix + k)
+    visit(tree, "")
+    return out
+
+
 def build_wheel(directory: Path, version: str, *, git_version: str | None = None,
                 cuda: str | None = None, python: str = "cp312",
                 platform: str = "manylinux_2_28_x86_64", members: int = 20,
                 big_member_bytes: int = 0, big_member_random: bool = True,
                 order: str = "walk", with_version_py: bool = True, zip64: bool = False,
                 seed: int = 0) -> Path:
-    """Write a torch-like wheel and return its path."""
+    """Write a torch-like wheel and return its path. ``order``: walk (setuptools'
+    writer), lex, zip (`zip -r` in readdir order, as PyTorch's repacked Linux wheels),
+    random."""
     rng = random.Random(seed)
     git_version = git_version or fake_sha(version)
-    files: dict[str, bytes] = {}
-    for i in range(members):
-        # Mostly headers under torch/include, like the real wheel; long-ish names.
-        if i % 10 == 0:
-            files[f"torchgen/packaged/ATen/templates/template_{i:05d}.h"] = b"// t\n"
-        elif i % 10 == 1:
-            files[f"functorch/dim/module_{i:05d}.py"] = b"x = 1\n"
-        else:
-            files[f"torch/include/ATen/ops/operator_{i:05d}_compositeimplicitautograd.h"] = (
-                f"#pragma once\n// op {i}\n".encode())
+    files: dict[str, bytes] = {n: b"// generated\n" for n in _filler_names(members)}
     files["torch/__init__.py"] = b"from torch.version import __version__\n"
     if with_version_py:
         files["torch/version.py"] = VERSION_PY.format(
@@ -99,6 +143,8 @@ def build_wheel(directory: Path, version: str, *, git_version: str | None = None
         names = _walk_order(names)
     elif order == "lex":
         names = sorted(names)
+    elif order == "zip":
+        names = _zip_order(names, rng)
     elif order == "random":
         rng.shuffle(names)
     else:

@@ -55,7 +55,7 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A 40 MiB stored, incompressible member plus 6000 small ones: a full download
     would be obvious in the byte count."""
     d = tmp_path_factory.mktemp("big")
-    for order in ("walk", "lex", "random"):
+    for order in ("walk", "lex", "zip", "random"):
         sub = d / order
         sub.mkdir()
         build_wheel(sub, "2.10.0.dev20260601+cu126", cuda="12.6", members=6000,
@@ -121,7 +121,7 @@ def test_resolve_small_wheel(index: Index, capsys: pytest.CaptureFixture[str]) -
     assert got["bytes_fetched"] == (index.state.root / name).stat().st_size
 
 
-@pytest.mark.parametrize("order", ["walk", "lex"])
+@pytest.mark.parametrize("order", ["walk", "lex", "zip"])
 def test_resolve_big_wheel_reads_at_most_256_kib(big: Path, order: str,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     state, name = _serve_one(big / order)
@@ -136,7 +136,7 @@ def test_resolve_big_wheel_reads_at_most_256_kib(big: Path, order: str,
     assert got["cuda"] == "12.6" and got["full_download"] is False
     assert size > 40 << 20
     assert got["bytes_fetched"] == state.bytes_for(name) <= 256 * KIB
-    assert got["strategy"] in ("tail", "search")
+    assert got["strategy"] == ("subtrees" if order == "zip" else "search")
 
 
 def test_resolve_big_wheel_in_arbitrary_order_reads_the_directory_only(
@@ -150,6 +150,7 @@ def test_resolve_big_wheel_in_arbitrary_order_reads_the_directory_only(
     assert code == 0 and got["git_version"] == fake_sha("2.10.0.dev20260601+cu126")
     # No order to search by: the central directory is read, the 40 MiB member is not.
     assert got["bytes_fetched"] == state.bytes_for(name) < 2 << 20 < size // 20
+    assert got["strategy"] in ("scan", "tail")
 
 
 def test_resolve_zip64(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -164,6 +165,23 @@ def test_resolve_zip64(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     got = json.loads(capsys.readouterr().out)
     assert code == 0 and got["git_version"] == fake_sha("2.10.0.dev20260601+cpu")
     assert got["bytes_fetched"] < wheel.stat().st_size
+
+
+def test_archive_comment_pushing_the_end_record_out_of_the_tail(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import zipfile
+    wheel = build_wheel(tmp_path, "2.10.0.dev20260601+cpu", members=500)
+    with zipfile.ZipFile(wheel, "a") as zf:
+        zf.comment = b"c" * 40000
+    state, _ = _serve_one(tmp_path)
+    with serve(state) as url:
+        code = main(["resolve", "--index-url", url, "--python", "3.12",
+                     "--version", "dev20260601"])
+    got = json.loads(capsys.readouterr().out)
+    assert code == 0 and got["git_version"] == fake_sha("2.10.0.dev20260601+cpu")
+    from agentops.bisect import wheels
+    assert [r for _, _, r, _ in state.log if r][:2] == [
+        f"bytes=-{wheels.TAIL_BYTES}", f"bytes=-{wheels.EOCD_MAX_BYTES}"]
 
 
 def test_server_without_range_means_a_full_download_said_out_loud(

@@ -7,15 +7,19 @@ resets with backoff, and counts the body bytes it received. What the bytes mean 
 decided by ``index`` (pages) and by the caller (versions).
 
 How one member is found without the whole central directory (CD):
-1. One suffix range request for the tail: end-of-central-directory record (and the
-   zip64 locator/record), plus the last part of the CD.
-2. If the member is not in that part, and the names seen so far are in a sorted order
-   (plain lexicographic, or the directory-walk order setuptools' wheel writer uses:
-   a directory's files before its subdirectories), a binary search over the CD with
-   small range reads; each read is re-synchronised on entry boundaries.
-3. Otherwise (an archive in arbitrary order, e.g. re-zipped with `zip -r`), the rest
-   of the CD is read backwards in large chunks: correct, but more bytes.
-4. One range read of the member's local header and data.
+1. One suffix range request (16 KiB) for the tail: end-of-central-directory record
+   (and the zip64 locator/record), plus the last part of the CD.
+2. If the member is not there and the names seen so far are sorted (lexicographic,
+   or the directory-walk order of setuptools' wheel writer: a directory's files before
+   its subdirectories), a binary search over the CD with 8 KiB reads, each
+   re-synchronised on entry boundaries.
+3. Else, if they fit any tree-walk order (PyTorch's Linux wheels are re-zipped with
+   `zip -r`: depth first, siblings in readdir order), a search that prunes: every
+   subtree is one contiguous run, so a stretch between two entries of a directory that
+   cannot hold the member is skipped unread; 1 KiB probes find the subtree boundaries.
+4. Else (arbitrary order), the rest of the CD is read backwards in 512 KiB chunks:
+   correct, but up to the whole CD (~2 MB for a CUDA wheel).
+5. One range read of the member's local header and data (CRC checked).
 A server that answers 200 to a ranged request gets the full download instead; the
 result says so (``full_download``) and a warning goes to stderr.
 """
@@ -36,7 +40,7 @@ import zipfile
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import requests
 
@@ -44,8 +48,10 @@ from agentops import ghactions
 from agentops.bisect import index as idx
 from agentops.errors import ApiError, DataError, InputError
 
-TAIL_BYTES = 64 * 1024
+TAIL_BYTES = 16 * 1024
+EOCD_MAX_BYTES = 22 + 0xFFFF + 20 + 56  # record + longest comment + zip64 locator/record
 PROBE_BYTES = 8 * 1024
+SUBTREE_PROBE_BYTES = 1024
 SCAN_BYTES = 512 * 1024
 LOCAL_SLACK = 1024
 RETRYABLE = frozenset({500, 502, 503, 504})
@@ -328,16 +334,24 @@ def _zip64_extra(extra: bytes, usize: int, csize: int, off: int) -> tuple[int, i
     return usize, csize, off
 
 
-def _entries_in(buf: bytes, base: int, *, aligned: bool) -> list[tuple[int, Entry]]:
-    """The whole entries in ``buf`` (which starts at file offset ``base``) with their
-    offsets. An unaligned chunk is synchronised on the first signature from which
-    entries chain up to the end of the buffer (leaving at most one partial entry): a
-    stray ``PK\\1\\2`` inside a name or extra field does not chain."""
+class _Span(NamedTuple):
+    """One parsed entry and where it sits in the file: [start, end)."""
+
+    start: int
+    end: int
+    entry: Entry
+
+
+def _entries_in(buf: bytes, base: int, *, aligned: bool) -> list[_Span]:
+    """The whole entries in ``buf`` (which starts at file offset ``base``). An
+    unaligned chunk is synchronised on the first signature from which entries chain up
+    to the end of the buffer (leaving at most one partial entry): a stray
+    ``PK\\1\\2`` inside a name or extra field does not chain."""
     starts = [0] if aligned else [m.start() for m in re.finditer(re.escape(_CDH), buf)]
     for start in starts:
         out, pos = [], start
         while (parsed := _parse_entry(buf, pos)) is not None:
-            out.append((base + pos, parsed[0]))
+            out.append(_Span(base + pos, base + parsed[1], parsed[0]))
             pos = parsed[1]
         rest = buf[pos:]
         partial = len(rest) < 4 or rest.startswith(_CDH) or _CDH.startswith(rest[:4])
@@ -367,25 +381,37 @@ def _searchable(name: str) -> bool:
     return not top.endswith(".dist-info") and not name.endswith("/")
 
 
+def _common_dir(a: str, b: str) -> str:
+    """The deepest directory holding both paths ("" for the archive root)."""
+    pa, pb = a.split("/")[:-1], b.split("/")[:-1]
+    common = []
+    for x, y in zip(pa, pb, strict=False):
+        if x != y:
+            break
+        common.append(x)
+    return "/".join(common)
+
+
 class _Finder:
     """Locates one entry in a remote CD with as few bytes as the order allows."""
 
     def __init__(self, ranges: _Ranges, target: str, cd_start: int) -> None:
         self.ranges, self.target, self.cd_start = ranges, target, cd_start
-        self.seen: dict[int, str] = {}  # offset -> name of every entry parsed so far
+        self.spans: dict[int, _Span] = {}  # start -> every entry parsed so far
         self.strategy = "tail"
 
-    def take(self, entries: list[tuple[int, Entry]]) -> Entry | None:
+    def take(self, spans: list[_Span]) -> Entry | None:
         hit = None
-        for off, e in entries:
-            self.seen[off] = e.name
-            if e.name == self.target:
-                hit = e
+        for sp in spans:
+            self.spans[sp.start] = sp
+            if sp.entry.name == self.target:
+                hit = sp.entry
         return hit
 
     def consistent(self, key: Callable[[str], Any]) -> bool:
         """True if every name seen so far is in archive order under ``key``."""
-        keys = [key(self.seen[o]) for o in sorted(self.seen) if _searchable(self.seen[o])]
+        keys = [key(sp.entry.name) for _, sp in sorted(self.spans.items())
+                if _searchable(sp.entry.name)]
         return all(a <= b for a, b in itertools.pairwise(keys))
 
     def search(self, lo: int, hi: int) -> Entry | None:
@@ -406,25 +432,93 @@ class _Finder:
             if not self.consistent(key):
                 return None
             mid = lo + (hi - lo) // 2
-            entries = _entries_in(self.ranges.read(mid, PROBE_BYTES), mid, aligned=False)
-            hit = self.take(entries)
+            spans = _entries_in(self.ranges.read(mid, PROBE_BYTES), mid, aligned=False)
+            hit = self.take(spans)
             if hit is not None:
                 return hit
-            names = [(o, e) for o, e in entries if _searchable(e.name)]
-            if not names:
+            named = [sp for sp in spans if _searchable(sp.entry.name)]
+            if not named:
                 return None
             want = key(self.target)
-            if want < key(names[0][1].name):
-                hi = entries[0][0]
-            elif want > key(names[-1][1].name):
-                last_off, last = entries[-1]
-                lo = last_off + _CDH_LEN + len(last.name.encode()) + last.xlen + last.clen
-                aligned_lo = True
+            if want < key(named[0].entry.name):
+                hi = spans[0].start
+            elif want > key(named[-1].entry.name):
+                lo, aligned_lo = spans[-1].end, True
             else:
                 return None  # between two neighbours: absent, or the order guess is wrong
         if hi <= lo:
             return None
         return self.take(_entries_in(self.ranges.read(lo, hi - lo), lo, aligned=aligned_lo))
+
+    def gaps(self, hi: int) -> list[tuple[int, int, bool]]:
+        """The unread stretches of [cd_start, hi) as (start, end, may_hold_target): a
+        stretch between two entries of one subtree that cannot hold the target is
+        ruled out, because every tree-walk order (sorted, os.walk, `zip -r` in readdir
+        order) writes a subtree as one contiguous run."""
+        target_dir = self.target.rsplit("/", 1)[0] if "/" in self.target else ""
+        out, pos, prev = [], self.cd_start, None
+        for start, sp in sorted(self.spans.items()):
+            if start >= hi:
+                break
+            if start > pos:
+                may = True
+                if prev is not None:
+                    d = _common_dir(prev.entry.name, sp.entry.name)
+                    may = not d or target_dir == d or target_dir.startswith(d + "/")
+                out.append((pos, start, may))
+            pos, prev = max(pos, sp.end), sp
+        if pos < hi:
+            out.append((pos, hi, True))
+        return out
+
+    def tree_walk(self) -> bool:
+        """True if the names seen so far fit a tree-walk order: once the walk has left
+        a directory, nothing under it comes again."""
+        closed: set[str] = set()
+        prev: list[str] = []
+        for _, sp in sorted(self.spans.items()):
+            name = sp.entry.name
+            if not _searchable(name):
+                continue
+            parts = name.split("/")[:-1]
+            dirs = ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
+            if closed.intersection(dirs):
+                return False
+            closed.update(set(prev) - set(dirs))
+            prev = dirs
+        return True
+
+    def subtrees(self, hi: int) -> Entry | None:
+        """Probe the stretches that may hold the target, largest first, until it is
+        found or every stretch is read or ruled out. Works for any tree-walk order,
+        whatever the order of siblings inside a directory."""
+        self.strategy = "subtrees"
+        probes = 0
+        while True:
+            # Not a tree walk after all: the pruning would skip blindly, so the caller
+            # scans. Checked every few probes only: a late discovery costs bytes, never
+            # correctness (a failed search ends in the scan).
+            if probes % 8 == 0 and not self.tree_walk():
+                return None
+            probes += 1
+            open_gaps = [(e - s, s, e) for s, e, may in self.gaps(hi) if may]
+            if not open_gaps:
+                return None
+            size, start, end = max(open_gaps)
+            spans = []
+            if size > 2 * SUBTREE_PROBE_BYTES:
+                # A small read in the middle says which subtree is there.
+                mid = start + size // 2
+                spans = [sp for sp in _entries_in(self.ranges.read(mid, SUBTREE_PROBE_BYTES),
+                                                  mid, aligned=False)
+                         if start <= sp.start < end]
+            if not spans:  # small gap, or one entry larger than a probe: read it whole
+                spans = _entries_in(self.ranges.read(start, size), start, aligned=True)
+                if not spans:
+                    return None  # Sanity: a gap between boundaries parses, or we stop
+            hit = self.take(spans)
+            if hit is not None:
+                return hit
 
     def scan(self, lo: int, hi: int) -> Entry | None:
         """Read [lo, hi) backwards in large chunks (any order); ``hi`` on a boundary."""
@@ -433,11 +527,11 @@ class _Finder:
         while end > lo:
             start = max(lo, end - SCAN_BYTES)
             buf = self.ranges.read(start, end - start) + carry
-            entries = _entries_in(buf, start, aligned=start == self.cd_start)
-            hit = self.take(entries)
+            spans = _entries_in(buf, start, aligned=start == self.cd_start)
+            hit = self.take(spans)
             if hit is not None:
                 return hit
-            first = entries[0][0] - start if entries else len(buf)
+            first = spans[0].start - start if spans else len(buf)
             carry, end = buf[:first], start
         return None
 
@@ -448,7 +542,15 @@ def read_member(http: Http, url: str, member: str) -> MemberRead:
     ranges = _Ranges(http, url)
     try:
         tail_start, tail = ranges.tail(TAIL_BYTES)
-        cd_off, cd_size, n = _parse_eocd(tail, tail_start, url)
+        try:
+            cd_off, cd_size, n = _parse_eocd(tail, tail_start, url)
+        except DataError:
+            if tail_start == 0:
+                raise
+            # An archive comment (up to 64 KiB) can push the end record out of the
+            # first tail read: read the largest tail it can need, once.
+            tail_start, tail = ranges.tail(EOCD_MAX_BYTES)
+            cd_off, cd_size, n = _parse_eocd(tail, tail_start, url)
         cd_end = cd_off + cd_size
         finder = _Finder(ranges, member, cd_off)
         # The part of the CD inside the tail we already hold.
@@ -458,10 +560,12 @@ def read_member(http: Http, url: str, member: str) -> MemberRead:
         else:
             held = _entries_in(tail[:max(0, cd_end - tail_start)], tail_start, aligned=False)
         entry = finder.take(held)
-        unread_hi = held[0][0] if held else min(cd_end, max(cd_off, tail_start))
+        unread_hi = held[0].start if held else cd_end
         if entry is None and unread_hi > cd_off:
             entry = finder.search(cd_off, unread_hi)
-            if entry is None:  # unknown order, or the guess was wrong: read it all
+            if entry is None:
+                entry = finder.subtrees(unread_hi)
+            if entry is None:  # not a tree-walk order after all: read it all
                 entry = finder.scan(cd_off, unread_hi)
         if entry is None:
             raise DataError(url, member, f"not in the wheel ({n} members)",
