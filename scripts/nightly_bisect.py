@@ -17,6 +17,7 @@ verbs:
 from __future__ import annotations
 
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -119,7 +120,7 @@ def _probe_flags(p: cli.argparse.ArgumentParser) -> None:
 
 
 def _verb(sub, name: str, help_: str, description: str, example: str):  # type: ignore[no-untyped-def]
-    return sub.add_parser(name, help=help_, description=description,
+    return sub.add_parser(name, help=help_, description=textwrap.fill(description, 88),
                           formatter_class=cli.HelpFormatter, epilog=f"example:\n  {example}")
 
 

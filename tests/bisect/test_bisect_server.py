@@ -454,3 +454,21 @@ def test_mixed_variants_need_a_choice(index: Index, capsys: pytest.CaptureFixtur
     assert code == 0 and got["cuda"] == "12.6" and got["version"].endswith("+cu126")
     code, out, _ = index.run(capsys, "versions", "--variant", "cpu", "--json")
     assert code == 0 and len(json.loads(out)) == len(index.versions)
+
+
+def test_probe_records_an_install_failure_as_skip(
+        index: Index, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    py = f"{sys.version_info.major}.{sys.version_info.minor}"
+    if py not in ("3.11", "3.12"):
+        pytest.skip("the fixture index has cp311/cp312 wheels only")
+    monkeypatch.setenv("AGENTOPS_COMMAND", "exit 0")
+    index.state.inject(r"\.whl$", *[Fault(status=404)] * 10)  # pip cannot fetch it
+    capsys.readouterr()
+    code = main(["probe", "--index-url", index.url, "--python", py, "--version",
+                 "dev20260506", "--results", str(tmp_path / "res")])
+    assert code == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["status"] == "skip" and result["exit_code"] is None
+    assert "404" in result["log_tail"]
+    assert json.loads((tmp_path / "res" / "2-10-0-dev20260506-cpu.json").read_text()) == result

@@ -10,6 +10,7 @@ half-written. Nothing here writes to GitHub.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
 import os
@@ -487,19 +488,22 @@ def probe_command(args: argparse.Namespace) -> int:
     ns = session.nightlies()
     n = ns[idx.find(ns, args.version or "")]
     version = str(n.version)
-    venv = Path(args.venv or tempfile.mkdtemp(prefix="nightly-probe-")) / "venv"
     started = time.monotonic()
-    with ghactions.group(f"install {version}"):
-        ok, log = _install(venv, n, args)
-    git_version = None
-    if ok:
-        git_version = _installed_git_version(venv)
-        with ghactions.group(f"repro on {version}"):
-            code, out = _run_repro(venv, args.command, version=version,
-                                   timeout=args.timeout * 60)
-        status = "pass" if code == 0 else "fail"
-    else:
-        code, out, status = None, log, "skip"
+    # A torch venv weighs gigabytes: a temporary one goes away after the run.
+    with (contextlib.nullcontext(args.venv) if args.venv
+          else tempfile.TemporaryDirectory(prefix="nightly-probe-")) as where:
+        venv = Path(where) / "venv"
+        with ghactions.group(f"install {version}"):
+            ok, log = _install(venv, n, args)
+        git_version = None
+        if ok:
+            git_version = _installed_git_version(venv)
+            with ghactions.group(f"repro on {version}"):
+                code, out = _run_repro(venv, args.command, version=version,
+                                       timeout=args.timeout * 60)
+            status = "pass" if code == 0 else "fail"
+        else:
+            code, out, status = None, log, "skip"
     result = rg.ProbeResult(version=version, status=status,  # type: ignore[arg-type]
                             log_tail=ghactions.inert_log(out[-rg.LOG_TAIL_LIMIT:],
                                                          limit=rg.LOG_TAIL_LIMIT),
