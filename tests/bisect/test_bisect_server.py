@@ -472,3 +472,19 @@ def test_probe_records_an_install_failure_as_skip(
     assert result["status"] == "skip" and result["exit_code"] is None
     assert "404" in result["log_tail"]
     assert json.loads((tmp_path / "res" / "2-10-0-dev20260506-cpu.json").read_text()) == result
+
+
+def test_narrow_without_any_result_is_an_error(index: Index, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "empty").mkdir()
+    for folder in (tmp_path / "empty", tmp_path / "missing"):
+        code, out, err = index.run(capsys, "narrow", "--good", "dev20260501", "--bad",
+                                   "dev20260512", "--results", str(folder))
+        assert code == ExitStatus.INPUT and out == "" and "--results" in err
+
+
+def test_versions_says_when_since_is_older_than_the_index(
+        index: Index, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = index.run(capsys, "versions", "--since", "20260101")
+    assert code == 0 and len(out.splitlines()) == len(index.versions)
+    assert "before 2026-05-01 are gone from the index" in err

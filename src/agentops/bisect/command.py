@@ -186,8 +186,14 @@ def _matrix(ns: Sequence[idx.Nightly], positions: Sequence[int]) -> dict[str, An
 def versions_command(args: argparse.Namespace) -> int:
     """List the nightlies on the index (S-10a)."""
     session = Session(args)
-    ns = idx.within(session.nightlies(), since=_date_arg(args.since, "--since"),
-                    until=_date_arg(args.until, "--until"))
+    since = _date_arg(args.since, "--since")
+    listed = session.nightlies()
+    ns = idx.within(listed, since=since, until=_date_arg(args.until, "--until"))
+    oldest = listed[0].date
+    if since and oldest and since < oldest:
+        ghactions.notice(f"nightlies before {oldest} are gone from the index (it keeps about "
+                         f"the newest {idx.RETENTION_HINT}); --commit-source branch still "
+                         "finds their commits")
     if args.json:
         _emit(_json([n.to_json() for n in ns]))
     else:
@@ -378,8 +384,9 @@ def plan_command(args: argparse.Namespace) -> int:
 def load_results(directory: Path) -> list[rg.ProbeResult]:
     """Every ``*.json`` under ``directory`` (artifacts may be nested one per folder)."""
     if not directory.is_dir():
-        raise InputError("--results", f"{directory} is not a directory",
-                         fix="download the probe artifacts into it first")
+        raise InputError("--results", f"{directory} is not a directory: no probe wrote "
+                         "a result", fix="check the probe jobs (each uploads one result "
+                         "file) and download their artifacts into this folder")
     out = []
     for path in sorted(directory.rglob("*.json")):
         try:
@@ -387,6 +394,10 @@ def load_results(directory: Path) -> list[rg.ProbeResult]:
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise DataError(str(path), "", f"unreadable result file: {exc}") from exc
         out.append(rg.ProbeResult.from_json(obj, source=str(path)))
+    if not out:
+        # Sanity: narrowing without results would hand back the same matrix forever.
+        raise InputError("--results", f"no *.json result files under {directory}",
+                         fix="check the probe jobs (each uploads one result file)")
     return out
 
 
