@@ -59,7 +59,7 @@ environment:
 
 
 def _index_flags(p: cli.argparse.ArgumentParser) -> None:
-    from agentops.bisect.command import DEFAULT_INDEX, DEFAULT_PLATFORM
+    from agentops.bisect.command import DEFAULT_INDEX, DEFAULT_PLATFORM, DEFAULT_REPO
 
     g = p.add_argument_group("index", "which wheels (example: --python 3.12 "
                                       "--platform manylinux_2_28_x86_64)")
@@ -80,7 +80,7 @@ def _index_flags(p: cli.argparse.ArgumentParser) -> None:
                         "needed when the index mixes variants (env AGENTOPS_VARIANT)")
     c = p.add_argument_group("commits", "where a nightly's commit comes from "
                                         "(example: --commit-source both)")
-    c.add_argument("--repo", default=env_default("AGENTOPS_REPO", "pytorch/pytorch"),
+    c.add_argument("--repo", default=env_default("AGENTOPS_REPO", DEFAULT_REPO),
                    help="upstream OWNER/NAME for commit and compare links and the nightly "
                         "branch (env AGENTOPS_REPO; default pytorch/pytorch)")
     c.add_argument("--commit-source", choices=("wheel", "branch", "both"),

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import requests
+from packaging.utils import canonicalize_name
 
 from agentops import ghactions
 from agentops.bisect import index as idx
@@ -172,7 +173,7 @@ class Page:
 
 def fetch_page(http: Http, index_url: str, package: str) -> Page:
     """GET ``<index>/<package>/`` asking for JSON (PEP 691) first, HTML otherwise."""
-    url = index_url.rstrip("/") + "/" + package.strip("/").lower() + "/"
+    url = index_url.rstrip("/") + "/" + canonicalize_name(package) + "/"
     if not re.match(r"^https?://", url):
         raise InputError("--index-url", f"not an http(s) URL: {index_url!r}",
                          fix="give e.g. https://download.pytorch.org/whl/nightly/cpu")
