@@ -1,0 +1,91 @@
+"""action.yml and the workflow against the script: inputs ↔ env ↔ argparse, outputs
+↔ what the script writes, no expression inside `run:`, the repro only through env."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from scripts.nightly_bisect import build
+
+ROOT = Path(__file__).resolve().parents[2]
+ACTION = yaml.safe_load((ROOT / "actions/nightly-bisect/action.yml").read_text())
+WORKFLOW = yaml.safe_load((ROOT / ".github/workflows/nightly-bisect.yml").read_text())
+COMMAND = (ROOT / "src/agentops/bisect/command.py").read_text()
+
+
+def _auto_options() -> set[str]:
+    parser = build()
+    sub = next(a for a in parser._actions if a.dest == "verb")
+    auto = sub.choices["auto"]
+    return {opt for a in auto._actions for opt in a.option_strings}
+
+
+def test_every_input_reaches_the_script_through_env_only() -> None:
+    steps = ACTION["runs"]["steps"]
+    run = steps[-1]
+    assert "${{" not in run["run"] and all("${{" not in s.get("run", "") for s in steps)
+    env = run["env"]
+    options = _auto_options()
+    specials = {"token": "GITHUB_TOKEN"}
+    for name in ACTION["inputs"]:
+        var = specials.get(name, "AGENTOPS_" + name.upper().replace("-", "_"))
+        assert env.get(var) == f"${{{{ inputs.{name} }}}}", name
+        if name not in specials:
+            flag = "--" + {"results-dir": "results", "step": "step"}.get(name, name)
+            assert flag in options, f"input {name} has no flag {flag}"
+    assert run["run"].endswith("nightly_bisect.py\" auto'") or run["run"].endswith(
+        '/nightly_bisect.py" auto')
+
+
+def test_declared_outputs_are_written_by_the_script() -> None:
+    for name, spec in ACTION["outputs"].items():
+        assert spec["value"] == f"${{{{ steps.run.outputs.{name} }}}}"
+        assert f'set_output("{name}"' in COMMAND, f"the script never sets {name}"
+
+
+def test_workflow_passes_the_repro_command_only_as_an_action_input() -> None:
+    on = WORKFLOW[True] if True in WORKFLOW else WORKFLOW["on"]  # YAML 1.1: on -> True
+    assert set(on["workflow_dispatch"]["inputs"]) == set(on["workflow_call"]["inputs"])
+    assert {"good", "bad", "width", "command", "index-url"} <= set(
+        on["workflow_dispatch"]["inputs"])
+    assert WORKFLOW["permissions"] == {}
+    jobs = WORKFLOW["jobs"]
+    probes = [j for j in jobs if j.startswith("probe-")]
+    narrows = [j for j in jobs if j.startswith("narrow-")]
+    assert len(probes) == len(narrows) >= 2
+    for job in jobs.values():
+        assert set(job["permissions"]) == {"contents"}
+        for step in job["steps"]:
+            assert "run" not in step  # decisions live in the script, not in YAML
+            if "inputs.command" in str(step):
+                assert step["uses"] == "$/actions/nightly-bisect"
+                assert step["with"]["token"] == ""  # the repro never sees a token
+    for n in range(2, len(probes) + 1):
+        # a round runs only while the previous one left more than one step
+        assert f"needs.narrow-{n - 1}.outputs.done == 'false'" in jobs[f"probe-{n}"]["if"]
+        matrix = jobs[f"probe-{n}"]["strategy"]["matrix"]
+        assert matrix == f"${{{{ fromJSON(needs.narrow-{n - 1}.outputs.matrix) }}}}"
+
+
+def test_readme_section_matches_action_yml() -> None:
+    doc = (ROOT / "docs/readme/nightly-bisect.md").read_text()
+    inputs_table = doc.split("### Inputs", 1)[1].split("###", 1)[0]
+    rows = [line for line in inputs_table.splitlines() if line.startswith("| `")]
+    documented = {}
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split(" | ")]
+        documented[cells[0].strip("`")] = cells[1].strip("`")
+    declared = {k: str(v.get("default", "")) for k, v in ACTION["inputs"].items()}
+    assert documented == {k: (v if v else '""') for k, v in declared.items()}
+    outputs_table = doc.split("### Outputs", 1)[1].split("###", 1)[0]
+    names = [line.split("`")[1] for line in outputs_table.splitlines()
+             if line.startswith("| `")]
+    assert names == list(ACTION["outputs"])
+    first = doc.split("```yaml", 1)[1].split("```", 1)[0]
+    jobs = yaml.safe_load(first)["jobs"]
+    uses = [s.get("uses", "") for j in jobs.values() for s in j["steps"]]
+    assert "org/agentops/actions/nightly-bisect@v1" in uses
+    assert all("permissions" in j for j in jobs.values())
+    assert yaml.safe_load(first)["permissions"] == {}
