@@ -187,9 +187,11 @@ def _verification_scope(rule: Rule, lines: Sequence[Line], facts: Mapping[str, A
                                    f"{rule.message}: {m.group(0)!r} is not in the facts' "
                                    "verification"))
                 break
-    text = " ".join(ln.raw for ln in body).lower()
+    # The untested scope must be said as such, on a "Not re-tested" line.
+    said = " ".join(ln.raw for ln in body
+                    if re.search(r"not re-?tested", ln.raw, re.IGNORECASE)).lower()
     for item in facts.get("not_retested") or []:
-        if str(item).rstrip(".").lower() not in text:
+        if str(item).rstrip(".").lower() not in said:
             where = body[0].number if body else 1
             out.append(Finding(file, where, rule.id,
                                f"{rule.message}: the draft drops what was NOT re-tested: "
