@@ -56,7 +56,8 @@ class Standin(ThreadingHTTPServer):
         return [body for method, _, body in self.requests if method == "POST"]
 
     def start(self) -> Standin:
-        threading.Thread(target=self.serve_forever, daemon=True).start()
+        threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05},
+                         daemon=True).start()
         return self
 
 

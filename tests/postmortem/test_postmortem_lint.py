@@ -57,7 +57,8 @@ def test_hedged_draft_fails_at_the_right_lines() -> None:
     path = ROOT / "examples" / "postmortem" / "hedged-draft.md"
     findings = lint.lint(path.read_text("utf-8"), RULES, file="hedged-draft.md")
     got = [(f.line, f.rule) for f in findings]
-    assert got == [(8, "hedging"), (12, "hedging"), (16, "advocacy"), (20, "blame"), (24, "verification-overclaim")], got
+    assert got == [(8, "hedging"), (12, "hedging"), (16, "advocacy"), (20, "blame"),
+                   (24, "verification-overclaim")], got
 
 
 def test_blaming_draft(tmp_path: Path, capsys) -> None:
