@@ -19,13 +19,15 @@ from agentops.postmortem.model import CheckRun, Gathered
 
 _REF = re.compile(r"^([A-Za-z0-9][\w.-]*)/([\w.-]+)#([0-9]+)$")
 _FENCE = re.compile(r"^\s*(```+|~~~+)")
+# Error *lines*, not prose about errors: exception class names are case-sensitive.
 _ERROR_LINE = re.compile(
-    r"(\b\w*(Error|Exception)\b|\berror:|\bFAILED\b|\bTraceback\b|\bSegmentation fault\b"
-    r"|\btimed out\b|\bhangs?\b|\bdeadlock|\bassert(ion)? failed\b|\bCUDA error\b)",
+    r"((?-i:\b\w*(?:Error|Exception)\b)|\berror:|(?-i:\bFAILED\b)|\bTraceback \(most"
+    r"|\bSegmentation fault\b|\bassert(ion)? failed\b|\bCUDA error\b|\bfatal:)",
     re.IGNORECASE)
 # Code-like names: snake_case, camelCase, Scoped::names or ptr->fields.
 _IDENT = re.compile(r"\b([A-Za-z_]\w*(?:(?:::|->)[A-Za-z_]\w*)*)\s*\(")
-_DEFN = re.compile(r"^\s*(?:def|class|struct|fn|func|void|static|inline|template|"
+_DEFN = re.compile(r"^\s*(?!(?:return|if|else|while|for|switch|case|throw|new|delete)\b)"
+                   r"(?:def|class|struct|fn|func|void|static|inline|template|"
                    r"[A-Za-z_][\w:<>*& ]*\s)\s*\**([A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)\s*[({]")
 _KEYWORDS = frozenset("if for while switch return sizeof catch elif print assert with "
                       "super self len range isinstance".split())
