@@ -138,9 +138,14 @@ def build() -> cli.argparse.ArgumentParser:
                          "for a pull request (env AGENTOPS_DESTINATION)")
     pp.add_argument("--root", default=env_default("AGENTOPS_ROOT", "."),
                     help="repository root for the docs destination")
-    a = pp.add_argument_group("approval (both required)")
+    a = pp.add_argument_group("approval (an approver and the approved sha256 are required)")
     a.add_argument("--approved-by", default=env_default("AGENTOPS_APPROVED_BY"),
                    help="login of the approver (env AGENTOPS_APPROVED_BY)")
+    a.add_argument("--approved-by-environment",
+                   default=env_default("AGENTOPS_APPROVED_BY_ENVIRONMENT"),
+                   help="in a workflow: take the approver from this run's review of the "
+                        "named Environment (REST: actions/runs/{id}/approvals; needs "
+                        "actions: read) (env AGENTOPS_APPROVED_BY_ENVIRONMENT)")
     a.add_argument("--approved-sha256", default=env_default("AGENTOPS_APPROVED_SHA256"),
                    help="sha256 of the approved artifact (env AGENTOPS_APPROVED_SHA256)")
     return p

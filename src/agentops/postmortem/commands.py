@@ -48,7 +48,10 @@ def _facts(args: argparse.Namespace) -> tuple[Facts, Any]:
         client = GitHubClient.from_env()
         with ghactions.group("gather (GitHub reads)"):
             gathered = gather.gather(client, issue=args.issue, pr=args.pr)
-    if gathered is not None and getattr(args, "gathered_out", None):
+    if getattr(args, "gathered_out", None):
+        # Sanity: always write the snapshot (empty when no --issue/--pr), so a later
+        # step replaying it never fails for a file that was not needed.
+        gathered = gathered or Gathered()
         Path(args.gathered_out).write_text(
             json.dumps(gathered.to_json(), indent=2, ensure_ascii=False) + "\n", "utf-8")
     facts = merge(loaded.content, gathered, facts_path=Path(args.facts).name,
@@ -138,12 +141,29 @@ def draft_command(args: argparse.Namespace) -> int:
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
+    ghactions.append_summary(_summary(draft.ticket, args.format, data, args.out))
     for q in draft.questions():
         print(f"question for {q.owner}: {q.text}", file=sys.stderr)
     if args.wrong_section:
         print(f"revision {revision}: revised section {args.wrong_section}", file=sys.stderr)
     print(MANAGEMENT_OFFER, file=sys.stderr)  # P-7: offer, never do it
     return ExitStatus.OK
+
+
+def _summary(ticket: str, fmt: str, data: bytes, out: str | None) -> str:
+    """The draft for the approver, in the job summary: the exact bytes and their hash."""
+    import hashlib
+
+    text = data.decode("utf-8")
+    digest = hashlib.sha256(data).hexdigest()
+    kind = "ADF, the JIRA payload" if fmt == "adf" else "Markdown"
+    head = (f"### Post-mortem draft {ticket} ({kind})"
+            f"\n\n`{out or 'stdout'}` sha256 `{digest}` ({len(data)} bytes)\n")
+    fence = "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", text)), default=0))
+    if fmt == "adf":
+        return (f"{head}\n<details><summary>ADF payload (posted byte for byte)</summary>\n\n"
+                f"{fence}json\n{text}{fence}\n\n</details>\n")
+    return f"{head}\n{text}\n---\n"
 
 
 def lint_command(args: argparse.Namespace) -> int:
@@ -164,14 +184,48 @@ def lint_command(args: argparse.Namespace) -> int:
     return ExitStatus.OK
 
 
+def _environment_approver(environment: str) -> str:
+    """The reviewer who approved this run's deployment to ``environment``; refuses when
+    there is none, or when it is the person who started the run (self-review)."""
+    from agentops.github.client import GitHubClient
+    from agentops.postmortem import gather
+
+    repo = os.environ.get("GITHUB_REPOSITORY", "")
+    run_id = os.environ.get("GITHUB_RUN_ID", "")
+    if not repo or not run_id:
+        raise InputError("--approved-by-environment", "needs GITHUB_REPOSITORY and "
+                         "GITHUB_RUN_ID (it reads the approval of the running workflow)",
+                         fix="use --approved-by LOGIN outside a workflow run")
+    client = GitHubClient.from_env()
+    try:
+        login = gather.environment_approver(client, repo=repo, run_id=run_id,
+                                            environment=environment)
+    finally:
+        _api_line(client)
+    starter = os.environ.get("GITHUB_TRIGGERING_ACTOR") or os.environ.get("GITHUB_ACTOR")
+    if not login:
+        raise RefusedError(f"publish refused: no approval of environment {environment!r} "
+                           f"in run {run_id}; nothing was posted",
+                           fix="configure required reviewers on the environment (see "
+                               "docs/readme/postmortem.md)")
+    # Sanity: GitHub's "prevent self-review" enforces this; the writer checks it again.
+    if starter and login == starter:
+        raise RefusedError(f"publish refused: {login} approved their own run; nothing was "
+                           "posted", fix="enable 'Prevent self-review' on the environment")
+    return login
+
+
 def publish_command(args: argparse.Namespace) -> int:
     """P-6: only the approved artifact, byte for byte; JIRA comment or docs file."""
     if not args.draft:
         raise InputError("--draft", "required", fix="pass the file `draft --out` wrote")
     if not args.issue:
         raise InputError("--issue", "required: the JIRA issue key", fix="e.g. --issue JIRA-12345")
+    approved_by = args.approved_by
+    if args.approved_by_environment:
+        approved_by = _environment_approver(args.approved_by_environment)
     artifact = publish.load_approved(args.draft, approved_sha256=args.approved_sha256,
-                                     approved_by=args.approved_by)
+                                     approved_by=approved_by)
     if args.destination == "docs":
         path, operation = publish.write_docs(artifact, ticket=args.issue, root=args.root)
         print(f"{operation}: {path} (sha256 {artifact.sha256}, approved by "

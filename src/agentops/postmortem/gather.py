@@ -143,3 +143,20 @@ def gather(client: GitHubClient, *, issue: str | None = None,
                   if head else {})
         fields.update(parse_pr(obj, commits, files, checks, ref=f"{owner}/{name}#{number}"))
     return Gathered(**fields)
+
+
+def approver_from_reviews(reviews: Sequence[Mapping[str, Any]], environment: str) -> str | None:
+    """The login of the last approval of ``environment`` in a run's review history."""
+    login = None
+    for review in reviews:
+        names = {str(e.get("name")) for e in review.get("environments") or []}
+        if review.get("state") == "approved" and environment in names:
+            login = str((review.get("user") or {}).get("login") or "") or None
+    return login
+
+
+def environment_approver(client: GitHubClient, *, repo: str, run_id: str,
+                         environment: str) -> str | None:
+    """Who approved this run's deployment to ``environment`` (``actions: read``)."""
+    reviews = client.read(f"/repos/{repo}/actions/runs/{run_id}/approvals")
+    return approver_from_reviews(reviews if isinstance(reviews, list) else [], environment)
