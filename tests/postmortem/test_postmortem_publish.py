@@ -206,3 +206,15 @@ def test_docs_destination_writes_the_approved_markdown(tmp_path: Path, capsys) -
     assert "created:" in capsys.readouterr().out
     assert script.main([*args, "--approved-by", "m", "--approved-sha256", digest]) == 0
     assert "noop:" in capsys.readouterr().out
+
+
+def test_dispatch_fallback_selects_the_artifact_by_hash(jira: Standin, tmp_path: Path) -> None:
+    folder = tmp_path / "postmortem-out"
+    md, adf = folder / "postmortem.md", folder / "postmortem.adf.json"
+    assert script.main(["draft", str(TADA), "--out", str(md)]) == 0
+    assert script.main(["draft", str(TADA), "--format", "adf", "--out", str(adf)]) == 0
+    digest = hashlib.sha256(adf.read_bytes()).hexdigest()
+    assert _publish(jira, folder, "--approved-by", "maria", "--approved-sha256", "f" * 64) == 3
+    assert jira.requests == []
+    assert _publish(jira, folder, "--approved-by", "maria", "--approved-sha256", digest) == 0
+    assert _body_of(jira.posts()[0]) == adf.read_bytes()

@@ -52,6 +52,7 @@ def _facts(args: argparse.Namespace) -> tuple[Facts, Any]:
         # Sanity: always write the snapshot (empty when no --issue/--pr), so a later
         # step replaying it never fails for a file that was not needed.
         gathered = gathered or Gathered()
+        Path(args.gathered_out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.gathered_out).write_text(
             json.dumps(gathered.to_json(), indent=2, ensure_ascii=False) + "\n", "utf-8")
     facts = merge(loaded.content, gathered, facts_path=Path(args.facts).name,
@@ -132,6 +133,7 @@ def draft_command(args: argparse.Namespace) -> int:
     else:
         data = render.to_markdown(draft).encode("utf-8")
     if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_bytes(data)
         digest = publish.record_hash(args.out, data)
         print(f"wrote {args.out} ({len(data)} bytes, sha256 {digest}; recorded in "
@@ -224,7 +226,11 @@ def publish_command(args: argparse.Namespace) -> int:
     approved_by = args.approved_by
     if args.approved_by_environment:
         approved_by = _environment_approver(args.approved_by_environment)
-    artifact = publish.load_approved(args.draft, approved_sha256=args.approved_sha256,
+    draft_path = args.draft
+    if Path(draft_path).is_dir():
+        # The dispatch fallback names a hash, not a file: take the artifact with it.
+        draft_path = publish.select_by_hash(draft_path, args.approved_sha256)
+    artifact = publish.load_approved(draft_path, approved_sha256=args.approved_sha256,
                                      approved_by=approved_by)
     if args.destination == "docs":
         path, operation = publish.write_docs(artifact, ticket=args.issue, root=args.root)

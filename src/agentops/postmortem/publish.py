@@ -64,6 +64,22 @@ def record_hash(path: str | Path, data: bytes) -> str:
     return digest
 
 
+def select_by_hash(folder: str | Path, approved_sha256: str | None) -> str:
+    """The draft in ``folder`` whose recorded sha256 is the approved one."""
+    approved = (approved_sha256 or "").strip().lower()
+    found = []
+    for record in sorted(Path(folder).glob("*.sha256")):
+        parts = record.read_text(encoding="utf-8").split()
+        if parts and parts[0] == approved:
+            found.append(str(record.with_suffix("")))
+    if len(found) != 1:
+        raise RefusedError(f"publish refused: {len(found)} drafts in {folder} have the approved "
+                           f"sha256 {approved or '(none given)'}; nothing was posted",
+                           fix="approve the sha256 shown in the draft run's summary, and name "
+                               "that run as draft-run")
+    return found[0]
+
+
 def load_approved(path: str, *, approved_sha256: str | None,
                   approved_by: str | None) -> Artifact:
     """The artifact, if and only if it is the approved one; RefusedError otherwise."""
