@@ -37,12 +37,13 @@ class Standin(ThreadingHTTPServer):
 
     def __init__(self, *, email: str, token: str, issues: tuple[str, ...] = ("JIRA-12345",),
                  faults: list[tuple[int, dict[str, str]]] | None = None,
-                 max_body: int = 32_768 * 8) -> None:
+                 max_body: int = 32_768 * 8, dump_dir: str | None = None) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.auth = "Basic " + base64.b64encode(f"{email}:{token}".encode()).decode()
         self.issues = set(issues)
         self.faults = list(faults or [])
         self.max_body = max_body
+        self.dump_dir = dump_dir
         self.requests: list[tuple[str, str, bytes]] = []
         self.comments: dict[str, list[dict[str, Any]]] = {}
         self._ids = itertools.count(10000)
@@ -131,6 +132,8 @@ class _Handler(BaseHTTPRequestHandler):
                    "created": "2026-03-30T12:00:00.000+0000"}
         with self.server.lock:
             self.server.comments.setdefault(key, []).append(comment)
+        if self.server.dump_dir:  # the raw request body, for a byte-for-byte comparison
+            Path(self.server.dump_dir, f"comment-{cid}.request.json").write_bytes(raw)
         self._send(201, comment)
 
 
@@ -140,9 +143,10 @@ def main() -> int:
     p.add_argument("--token", required=True)
     p.add_argument("--issue", action="append", default=None, help="known issue keys")
     p.add_argument("--url-file", help="write the base URL here once listening")
+    p.add_argument("--dump-dir", help="write each accepted POST body here")
     args = p.parse_args()
     server = Standin(email=args.email, token=args.token,
-                     issues=tuple(args.issue or ["JIRA-12345"]))
+                     issues=tuple(args.issue or ["JIRA-12345"]), dump_dir=args.dump_dir)
     if args.url_file:
         Path(args.url_file).write_text(server.url + "\n", encoding="utf-8")
     print(f"jira-standin listening on {server.url}", file=sys.stderr, flush=True)

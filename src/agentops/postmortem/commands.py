@@ -64,7 +64,7 @@ def _gate(facts: Facts) -> None:
     gate = validate.check(facts, hedges=datafiles.hedges())
     if not gate.ok:
         raise RefusedError(f"drafting refused for {facts.ticket}: "
-                           + "; ".join(gate.lines()), gate.lines(),
+                           + "; ".join(gate.names()), gate.lines(),
                            fix="add the missing facts to the facts file (or fix the kind), "
                                "then run check again")
 

@@ -31,6 +31,11 @@ class Gate:
     def ok(self) -> bool:
         return not self.missing and not self.reasons
 
+    def names(self) -> list[str]:
+        """Short form: the reasons and the contract names of the missing inputs."""
+        return [r.split(" (")[0] for r in self.reasons] + [f"missing: {m.split(' (')[0]}"
+                                                          for m in self.missing]
+
     def lines(self) -> list[str]:
         """What to print: reasons first (they make the inputs moot), then missing inputs."""
         return [*self.reasons, *(f"missing: {m}" for m in self.missing)]
@@ -75,6 +80,9 @@ def check(facts: Facts, *, hedges: Sequence[re.Pattern[str]] = ()) -> Gate:
 
     if not facts.get("verification"):
         passed, why = gathered_verification(g)
-        if not passed:
+        if not g.pr_ref:
+            missing.append(f"{VERIFICATION} (verification is empty: list each check and "
+                           "what it covered)")
+        elif not passed:
             missing.append(f"{VERIFICATION} (verification is empty and {why})")
     return Gate(missing=tuple(missing), reasons=tuple(reasons))
