@@ -26,7 +26,7 @@ def test_every_input_is_passed_as_env_and_read_by_the_script() -> None:
     env = step["env"]
     for name in ACTION["inputs"]:
         var = _env_name(name)
-        assert env.get(var) == "${{ inputs.%s }}" % name, name
+        assert env.get(var) == "${{ inputs." + name + " }}", name
         assert var in SCRIPT or var in COMMANDS or var == "AGENTOPS_COMMAND", var
     assert '"$AGENTOPS_COMMAND"' in step["run"]
 
