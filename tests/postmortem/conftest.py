@@ -1,5 +1,7 @@
-"""Fixtures of the post-mortem tests; ``--update-golden`` rewrites tests/golden/postmortem/
-(review the diff), otherwise golden files are only compared."""
+"""Fixtures of the post-mortem tests. ``--update-golden`` rewrites tests/golden/postmortem/
+(review the diff); otherwise golden files are only compared. The option is registered
+here, so name this folder on the command line:
+``python -m pytest tests/postmortem --update-golden``."""
 
 from __future__ import annotations
 
