@@ -35,6 +35,7 @@ def test_gather_issue_and_pr(all_played) -> None:
                              "WorkTada(OpType=ALLREDUCE) ran for 1800000 milliseconds",)
     assert g.code_blocks[0].startswith('Thread 0x7f3a (active): "MainThread"')
     assert g.pr_merged is True and g.merge_commit.startswith("3f2a1b0c")
+    assert g.pr_body == "Fixes #5700. See JIRA-12345."
     assert g.head_sha == HEAD
     assert g.commits == ("a1b2c3d Remove single-stream fast path from "
                          "tadaLaunchPrepare/Kernel/Finish",
@@ -76,6 +77,8 @@ def test_draft_fills_gaps_from_github(all_played, tmp_path: Path, monkeypatch, c
     assert "Fix: [org/platform#5751]" in md
     assert "merged as `3f2a1b0c9d8e`" in md
     assert "`src/tada/launch.cc`" in md
+    assert "Identifiers in the diff: `tadaLaunchPrepare`, `ringWaitReady`" in md
+    assert "- `a1b2c3d` Remove single-stream fast path" in md
     # Which facts came from where.
     assert "symptoms: GitHub issue [org/platform#5700]" in md
     assert "verification: GitHub check runs on `9c1e4b7`" in md

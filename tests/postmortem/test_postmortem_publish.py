@@ -177,11 +177,33 @@ def test_413_not_retried(adf) -> None:
         server.server_close()
 
 
-def test_unknown_issue_404(jira: Standin, adf, capsys) -> None:
+def test_draft_of_another_ticket_refused(jira: Standin, adf, capsys) -> None:
     assert script.main(["publish", "--draft", str(adf[0]), "--jira-url", jira.url,
                         "--issue", "JIRA-9", "--approved-by", "m",
-                        "--approved-sha256", adf[1]]) == 5
-    assert "no issue JIRA-9 visible" in capsys.readouterr().err
+                        "--approved-sha256", adf[1]]) == 3
+    assert jira.requests == []
+    assert "is the draft of JIRA-12345 (its Draft id), not of JIRA-9" in capsys.readouterr().err
+
+
+def test_issue_unknown_to_jira_404(adf, monkeypatch, capsys) -> None:
+    server = Standin(email=EMAIL, token=TOKEN, issues=("OTHER-1",)).start()
+    monkeypatch.setenv("JIRA_EMAIL", EMAIL)
+    monkeypatch.setenv("JIRA_API_TOKEN", TOKEN)
+    try:
+        assert _publish(server, adf[0], "--approved-by", "m", "--approved-sha256", adf[1]) == 5
+        assert "no issue JIRA-12345 visible" in capsys.readouterr().err
+        assert len(server.posts()) == 1
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_token_is_masked_in_a_runner(jira: Standin, adf, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    assert _publish(jira, adf[0], "--approved-by", "m", "--approved-sha256", adf[1]) == 0
+    err = capsys.readouterr().err
+    basic = __import__("base64").b64encode(f"{EMAIL}:{TOKEN}".encode()).decode()
+    assert f"::add-mask::{TOKEN}" in err and f"::add-mask::{basic}" in err
 
 
 def test_markdown_artifact_is_not_posted_to_jira(jira: Standin, tmp_path: Path, capsys) -> None:

@@ -210,3 +210,18 @@ def test_golden_adf_against_atlaskit_full_schema() -> None:
     validator = jsonschema.Draft4Validator(schema)
     errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
     assert not errors, errors[0].message
+
+
+def test_pr_description_fills_a_missing_fix_description(tada: dict[str, Any]) -> None:
+    from agentops.postmortem.model import Gathered
+
+    del tada["fix"]["description"]
+    g = Gathered(pr_ref="org/platform#5751", pr_merged=True,
+                 pr_body="Removes the single-stream fast path.")
+    md = render.to_markdown(render.build(merge(tada, g), date="d"))
+    assert "### Fix\n\nRemoves the single-stream fast path.\n" in md
+    assert "fix.description: GitHub PR [org/platform#5751]" in md
+    # People's facts win: a given description is kept.
+    tada["fix"]["description"] = "Deletes tadaLaunchFastPath."
+    md = render.to_markdown(render.build(merge(tada, g), date="d"))
+    assert "Removes the single-stream" not in md and "Deletes tadaLaunchFastPath." in md

@@ -34,6 +34,8 @@ _KEYWORDS = frozenset("if for while switch return sizeof catch elif print assert
 MAX_ERROR_LINES = 10
 MAX_LINE = 300
 MAX_IDENTIFIERS = 15
+MAX_PARAGRAPH = 600
+MAX_COMMITS = 10
 
 
 def parse_ref(text: str, *, field: str) -> tuple[str, str, int]:
@@ -99,6 +101,24 @@ def _keep(found: dict[str, None], name: str) -> None:
         found.setdefault(name, None)
 
 
+def _first_paragraph(body: str) -> str | None:
+    """The PR description's first prose paragraph (no code, no checklists), bounded."""
+    paragraph: list[str] = []
+    for raw in body.replace("\r\n", "\n").split("\n"):
+        line = raw.strip()
+        if not line:
+            if paragraph:
+                break
+            continue
+        if _FENCE.match(line) or line.startswith(("#", "- [", "* [", "<!--", "|", ">")):
+            if paragraph:
+                break
+            continue
+        paragraph.append(line)
+    text = " ".join(paragraph)
+    return _defuse(text[:MAX_PARAGRAPH]) if text else None
+
+
 def parse_pr(pr: Mapping[str, Any], commits: Sequence[Mapping[str, Any]],
              files: Sequence[Mapping[str, Any]], checks: Mapping[str, Any], *,
              ref: str) -> dict[str, Any]:
@@ -107,6 +127,7 @@ def parse_pr(pr: Mapping[str, Any], commits: Sequence[Mapping[str, Any]],
         "pr_ref": ref,
         "pr_url": pr.get("html_url"),
         "pr_title": _defuse(str(pr.get("title") or "")) or None,
+        "pr_body": _first_paragraph(str(pr.get("body") or "")),
         "pr_merged": bool(pr.get("merged")),
         "merge_commit": pr.get("merge_commit_sha") if pr.get("merged") else None,
         "head_sha": (pr.get("head") or {}).get("sha"),

@@ -148,6 +148,7 @@ class Gathered:
     pr_ref: str | None = None
     pr_url: str | None = None
     pr_title: str | None = None
+    pr_body: str | None = None  # first paragraph only
     pr_merged: bool | None = None
     merge_commit: str | None = None
     head_sha: str | None = None
@@ -238,6 +239,9 @@ def merge(data: Mapping[str, Any], gathered: Gathered | None, *, facts_path: str
             # Sanity: an unmerged PR is not a landed fix; the gate names it.
             fix["refs"] = [g.pr_ref]
             sources["fix"] = f"GitHub PR {g.pr_ref}"
+        if not fix.get("description") and g.pr_body:
+            fix["description"] = g.pr_body
+            sources["fix.description"] = f"GitHub PR {g.pr_ref} description"
         if not (merged.get("summary") or {}).get("fix") and g.pr_title:
             merged.setdefault("summary", {})["fix"] = g.pr_title
             sources["summary.fix"] = f"GitHub PR {g.pr_ref} title"

@@ -51,6 +51,15 @@ class Artifact:
         m = _MARKER.search(self.data.decode("utf-8", "replace"))
         return m.group(1) if m else None
 
+    def check_ticket(self, key: str) -> None:
+        """Sanity: the post-mortem of one ticket is never posted on another."""
+        ticket = (self.marker or "").split(" ")[0]
+        if ticket != key:
+            raise RefusedError(
+                f"publish refused: {self.path} is the draft of {ticket or 'no ticket'} "
+                f"(its Draft id), not of {key}; nothing was posted",
+                fix="publish it on its own ticket, or draft the right facts file")
+
 
 def sidecar(path: str | Path) -> Path:
     """Where ``draft --out FILE`` records the artifact's sha256 (``sha256sum`` format)."""
@@ -137,6 +146,7 @@ def write_docs(artifact: Artifact, *, ticket: str, root: str | Path = ".") -> tu
                          fix="draft with --format md --destination docs")
     if not _KEY.match(ticket):
         raise InputError("--issue", f"not a ticket key: {ticket!r}", fix="e.g. JIRA-12345")
+    artifact.check_ticket(ticket)
     target = Path(root) / "docs" / "postmortems" / f"{ticket}.md"
     old = target.read_bytes() if target.exists() else None
     if old == artifact.data:
@@ -184,6 +194,7 @@ class Jira:
                              fix="draft with --format adf and approve that file's sha256")
         if not _KEY.match(key):
             raise InputError("--issue", f"not an issue key: {key!r}", fix="e.g. JIRA-12345")
+        artifact.check_ticket(key)
         url = f"{self.base}/rest/api/3/issue/{key}/comment"
         # Sanity: wrap the approved bytes, never re-serialise them.
         payload = b'{"body": ' + artifact.data + b"}"

@@ -40,6 +40,7 @@ SLIPPED = {
 # Sanity: a gathered code block longer than this is a log dump, not a symptom.
 MAX_BLOCK_LINES = 40
 MAX_GATHERED_BLOCKS = 2
+MAX_COMMITS = 10
 
 _GH_REF = re.compile(r"(?<![\w/.-])([A-Za-z0-9][\w.-]*/[\w.-]+)#(\d+)\b")
 _URL = re.compile(r"https?://[^\s<>()\"']+[^\s<>()\"'.,;:]")
@@ -108,6 +109,15 @@ def sentence(text: str) -> str:
 
 
 # --- the section model -----------------------------------------------------------
+
+def _code_list(label: str, names: Sequence[str]) -> Paragraph:
+    spans: list[Span] = [Span(label)]
+    for i, name in enumerate(names):
+        spans += [Span(", ")] if i else []
+        spans.append(Span(name, code=True))
+    spans.append(Span("."))
+    return Paragraph(tuple(spans))
+
 
 class _Builder:
     def __init__(self, facts: Facts, server: str) -> None:
@@ -186,12 +196,7 @@ class _Builder:
                                  "(root_cause.introduced_by)?"))
         ids = self.f.get("root_cause", "identifiers") or []
         if ids:
-            spans: list[Span] = [Span("Code identifiers: ")]
-            for i, ident in enumerate(ids):
-                spans += [Span(", ")] if i else []
-                spans.append(Span(str(ident), code=True))
-            spans.append(Span("."))
-            blocks.append(Paragraph(tuple(spans)))
+            blocks.append(_code_list("Code identifiers: ", [str(i) for i in ids]))
         return tuple(blocks)
 
     def why_symptom(self) -> tuple[Block, ...]:
@@ -215,12 +220,15 @@ class _Builder:
                 facts.append(f"title: {g.pr_title}")
             blocks.append(self.p("From GitHub: " + "; ".join(facts) + "."))
             if g.files:
-                spans: list[Span] = [Span("Changed files: ")]
-                for i, name in enumerate(g.files):
-                    spans += [Span(", ")] if i else []
-                    spans.append(Span(name, code=True))
-                spans.append(Span("."))
-                blocks.append(Paragraph(tuple(spans)))
+                blocks.append(_code_list("Changed files: ", g.files))
+            if g.diff_identifiers:
+                blocks.append(_code_list("Identifiers in the diff: ", g.diff_identifiers))
+            if g.commits:
+                blocks.append(self.p("Commits:"))
+                blocks.append(BulletList(tuple(
+                    (Span(c.split(" ", 1)[0], code=True),
+                     *((Span(" " + c.split(" ", 1)[1]),) if " " in c else ()))
+                    for c in g.commits[:MAX_COMMITS])))
         prior = self.f.get("fix", "prior_attempts") or []
         if prior:
             blocks.append(self.p("Earlier attempts that masked the symptom:"))
