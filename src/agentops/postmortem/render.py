@@ -465,8 +465,14 @@ def to_adf(draft: Draft) -> dict[str, Any]:
 
 
 def adf_bytes(doc: dict[str, Any]) -> bytes:
-    """The artifact's exact bytes (what is hashed, approved and posted)."""
-    return (json.dumps(doc, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    """The artifact's exact bytes (what is hashed, approved and posted): one top-level
+    node per line, each compact, so the approver can read it in the job summary while
+    the payload stays far from JIRA's size limit (indent=2 would double it)."""
+    head = {k: v for k, v in doc.items() if k != "content"}
+    nodes = ",\n".join(json.dumps(n, ensure_ascii=False, separators=(",", ":"))
+                        for n in doc.get("content", []))
+    opening = json.dumps(head, ensure_ascii=False)[:-1]
+    return f'{opening}, "content": [\n{nodes}\n]}}\n'.encode()
 
 
 # Node and mark types of the ADF schema this renderer may emit, with allowed children.
