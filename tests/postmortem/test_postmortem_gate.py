@@ -121,6 +121,8 @@ def test_check_runs_as_verification(tada: dict[str, Any], runs, ok: bool) -> Non
     (lambda f: f.pop("owner"), "owner"),
     (lambda f: f["verification"][0].update(checks="x"), "verification[0].checks"),
     (lambda f: f.update(ticket="12345"), "ticket"),
+    (lambda f: f.update(action_items="nothing"), "action_items"),
+    (lambda f: f["action_items"][1].pop("tracking"), "action_items[1]"),
 ])
 def test_malformed_facts_exit_1_naming_the_key(tmp_path: Path, tada: dict[str, Any], capsys,
                                                mutate, key: str) -> None:
