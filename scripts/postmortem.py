@@ -8,6 +8,7 @@ verbs:
   draft    the document (refuses exactly like check); --out also records FILE.sha256
   lint     exit 0 clean, 1 with file:line: rule: message per finding
   publish  post the approved ADF to JIRA, or write docs/postmortems/<ticket>.md
+  authorize  comment path: check `/postmortem approve KEY SHA256 RUN` and its author
 """
 
 from __future__ import annotations
@@ -148,6 +149,18 @@ def build() -> cli.argparse.ArgumentParser:
                         "actions: read) (env AGENTOPS_APPROVED_BY_ENVIRONMENT)")
     a.add_argument("--approved-sha256", default=env_default("AGENTOPS_APPROVED_SHA256"),
                    help="sha256 of the approved artifact (env AGENTOPS_APPROVED_SHA256)")
+
+    zp = sub.add_parser("authorize", help="comment path: validate an approval comment",
+                        formatter_class=cli.HelpFormatter,
+                        description="Reads an issue_comment event. Exit 0 and sets the outputs "
+                                    "ticket, approved-sha256, draft-run, approved-by when the "
+                                    "first line is `/postmortem approve KEY SHA256 RUN_ID`, the "
+                                    "commenter has write access (collaborator-permission API) "
+                                    "and did not start that draft run; exit 3 otherwise.",
+                        epilog="example:\n  GITHUB_TOKEN=... python scripts/postmortem.py "
+                               "authorize --event \"$GITHUB_EVENT_PATH\"")
+    zp.add_argument("--event", default=env_default("GITHUB_EVENT_PATH"),
+                    help="the event JSON (default GITHUB_EVENT_PATH)")
     return p
 
 
@@ -160,7 +173,8 @@ def dispatch(args: cli.argparse.Namespace) -> int:
     if args.verb == "lint" and not args.draft:
         raise InputError("DRAFT.md", "required", fix="pass the Markdown draft to lint")
     return {"check": commands.check_command, "draft": commands.draft_command,
-            "lint": commands.lint_command, "publish": commands.publish_command}[args.verb](args)
+            "lint": commands.lint_command, "publish": commands.publish_command,
+            "authorize": commands.authorize_command}[args.verb](args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,6 +13,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 ACTION = yaml.safe_load((ROOT / "actions" / "postmortem" / "action.yml").read_text())
 WORKFLOW = yaml.safe_load((ROOT / ".github" / "workflows" / "postmortem.yml").read_text())
+COMMENT = yaml.safe_load((ROOT / ".github" / "workflows" / "postmortem-comment.yml").read_text())
 SCRIPT = (ROOT / "scripts" / "postmortem.py").read_text()
 COMMANDS = (ROOT / "src" / "agentops" / "postmortem" / "commands.py").read_text()
 
@@ -34,9 +35,10 @@ def test_every_input_is_passed_as_env_and_read_by_the_script() -> None:
 def test_no_expression_inside_run() -> None:
     for step in ACTION["runs"]["steps"]:
         assert "${{" not in step.get("run", "")
-    for job in WORKFLOW["jobs"].values():
-        for step in job["steps"]:
-            assert "${{" not in step.get("run", "")
+    for workflow in (WORKFLOW, COMMENT):
+        for job in workflow["jobs"].values():
+            for step in job["steps"]:
+                assert "${{" not in step.get("run", "")
 
 
 def test_outputs_are_written_by_the_script() -> None:
@@ -45,9 +47,9 @@ def test_outputs_are_written_by_the_script() -> None:
 
 
 def test_workflow_permissions_and_inputs() -> None:
-    assert WORKFLOW["permissions"] == {}
+    assert WORKFLOW["permissions"] == {} and COMMENT["permissions"] == {}
     declared = set(ACTION["inputs"])
-    for name, job in WORKFLOW["jobs"].items():
+    for name, job in [*WORKFLOW["jobs"].items(), *COMMENT["jobs"].items()]:
         assert "permissions" in job, name
         for step in job["steps"]:
             if step.get("uses", "").startswith("./actions/postmortem"):
@@ -68,3 +70,12 @@ def test_readme_inputs_table_matches_the_action() -> None:
         default = spec.get("default", "")
         assert re.search(rf"^\| `{name}` \| [^|]* \| `{re.escape(default)}` \|" if default
                          else rf"^\| `{name}` \| [^|]* \| \(empty\) \|", doc, re.MULTILINE), name
+
+
+def test_comment_path_authorizes_before_any_secret() -> None:
+    steps = COMMENT["jobs"]["publish-by-comment"]["steps"]
+    kinds = [s.get("with", {}).get("command") or s.get("uses", "").split("@")[0]
+             for s in steps]
+    assert kinds == ["actions/checkout", "authorize", "actions/download-artifact", "publish"]
+    assert "secrets" not in yaml.safe_dump(steps[:3])
+    assert steps[3]["with"]["approved-by"] == "${{ steps.authorize.outputs.approved-by }}"

@@ -256,3 +256,51 @@ def publish_command(args: argparse.Namespace) -> int:
     ghactions.append_summary(f"Published the approved post-mortem ({artifact.sha256}) to "
                              f"{args.issue}, approved by {artifact.approved_by}: {url}")
     return ExitStatus.OK
+
+
+def authorize_command(args: argparse.Namespace) -> int:
+    """P-6 comment path: turn `/postmortem approve KEY SHA256 RUN` into publish inputs,
+    only for a commenter with write access who did not start the draft run."""
+    from agentops.github.client import GitHubClient
+    from agentops.postmortem import gather
+
+    event_path = args.event or os.environ.get("GITHUB_EVENT_PATH")
+    if not event_path:
+        raise InputError("--event", "no event file", fix="run it on an issue_comment event")
+    try:
+        event = json.loads(Path(event_path).read_text("utf-8"))
+        body = str(event["comment"]["body"])
+        login = str(event["comment"]["user"]["login"])
+        repo = str(event["repository"]["full_name"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InputError("--event", f"not an issue_comment event: {exc}") from exc
+    approval = validate.parse_approval_comment(body)
+    if approval is None:
+        raise RefusedError("not an approval: the comment's first line must be exactly "
+                           "`/postmortem approve <TICKET> <sha256> <draft run id>`",
+                           fix="copy the command from the draft run's summary")
+    client = GitHubClient.from_env()
+    try:
+        permission = gather.collaborator_permission(client, repo=repo, login=login)
+        run = gather.workflow_run(client, repo=repo, run_id=approval.run_id)
+    finally:
+        _api_line(client)
+    reasons = []
+    if permission not in validate.WRITE_PERMISSIONS:
+        reasons.append(f"{login} has {permission!r} permission on {repo}; approving needs "
+                       "write, maintain or admin")
+    if not run["path"].endswith("/postmortem.yml"):
+        reasons.append(f"run {approval.run_id} is not a post-mortem draft run "
+                       f"({run['path'] or 'unknown workflow'})")
+    if run["triggering_actor"] == login:
+        reasons.append(f"{login} started draft run {approval.run_id}: no self-approval")
+    if reasons:
+        raise RefusedError(f"approval by {login} refused; nothing will be published",
+                           reasons)
+    ghactions.set_output("ticket", approval.ticket)
+    ghactions.set_output("approved-sha256", approval.sha256)
+    ghactions.set_output("draft-run", approval.run_id)
+    ghactions.set_output("approved-by", login)
+    print(f"approved: {approval.ticket} sha256 {approval.sha256} from run {approval.run_id}, "
+          f"by {login} ({permission})")
+    return ExitStatus.OK

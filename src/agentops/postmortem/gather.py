@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from agentops.errors import InputError
-from agentops.github.client import GitHubClient
+from agentops.github.client import GitHubClient, quote_path
 from agentops.postmortem.model import CheckRun, Gathered
 
 _REF = re.compile(r"^([A-Za-z0-9][\w.-]*)/([\w.-]+)#([0-9]+)$")
@@ -181,3 +181,20 @@ def environment_approver(client: GitHubClient, *, repo: str, run_id: str,
     """Who approved this run's deployment to ``environment`` (``actions: read``)."""
     reviews = client.read(f"/repos/{repo}/actions/runs/{run_id}/approvals")
     return approver_from_reviews(reviews if isinstance(reviews, list) else [], environment)
+
+
+def collaborator_permission(client: GitHubClient, *, repo: str, login: str) -> str:
+    """The commenter's permission on the repository (admin, maintain, write, triage,
+    read or none), from the collaborator-permission API."""
+    obj = client.read(f"/repos/{repo}/collaborators/{quote_path(login)}/permission")
+    # role_name distinguishes maintain/triage, which `permission` folds into write/read.
+    return str(obj.get("role_name") or obj.get("permission") or "none")
+
+
+def workflow_run(client: GitHubClient, *, repo: str, run_id: str) -> dict[str, Any]:
+    """The draft run: its workflow path and who triggered it."""
+    obj = client.read(f"/repos/{repo}/actions/runs/{run_id}")
+    return {"path": str(obj.get("path") or ""),
+            "triggering_actor": str((obj.get("triggering_actor") or obj.get("actor") or {})
+                                    .get("login") or ""),
+            "event": str(obj.get("event") or "")}

@@ -86,3 +86,25 @@ def check(facts: Facts, *, hedges: Sequence[re.Pattern[str]] = ()) -> Gate:
         elif not passed:
             missing.append(f"{VERIFICATION} (verification is empty and {why})")
     return Gate(missing=tuple(missing), reasons=tuple(reasons))
+
+
+# `/postmortem approve JIRA-12345 <sha256> <draft run id>`, alone on the first line.
+_APPROVE = re.compile(r"^/postmortem approve ([A-Z][A-Z0-9_]*-[0-9]+) ([0-9a-f]{64}) "
+                      r"([0-9]{1,20})\s*$")
+
+
+@dataclass(frozen=True)
+class CommentApproval:
+    ticket: str
+    sha256: str
+    run_id: str
+
+
+def parse_approval_comment(body: str) -> CommentApproval | None:
+    """The approval a comment states, or None when it is not exactly the command."""
+    first = (body or "").replace("\r\n", "\n").split("\n", 1)[0].strip()
+    m = _APPROVE.match(first)
+    return CommentApproval(m.group(1), m.group(2), m.group(3)) if m else None
+
+
+WRITE_PERMISSIONS = ("admin", "maintain", "write")
