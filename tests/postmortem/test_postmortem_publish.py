@@ -240,3 +240,30 @@ def test_dispatch_fallback_selects_the_artifact_by_hash(jira: Standin, tmp_path:
     assert jira.requests == []
     assert _publish(jira, folder, "--approved-by", "maria", "--approved-sha256", digest) == 0
     assert _body_of(jira.posts()[0]) == adf.read_bytes()
+
+
+def test_read_timeout_looks_before_resending(adf, monkeypatch) -> None:
+    import requests as rq
+
+    server = Standin(email=EMAIL, token=TOKEN).start()
+    try:
+        artifact = publish.load_approved(str(adf[0]), approved_sha256=adf[1],
+                                         approved_by="maria")
+        jira = publish.Jira(server.url, email=EMAIL, token=TOKEN, sleep=lambda s: None)
+        real_post = jira.session.post
+        calls = []
+
+        def flaky_post(*args, **kwargs):  # the first POST lands, but its response is lost
+            calls.append(1)
+            resp = real_post(*args, **kwargs)
+            if len(calls) == 1:
+                raise rq.exceptions.ReadTimeout("read timed out")
+            return resp
+
+        monkeypatch.setattr(jira.session, "post", flaky_post)
+        comment = jira.post_comment("JIRA-12345", artifact)
+        assert comment["id"] == "10000"
+        assert len(calls) == 1 and len(server.comments["JIRA-12345"]) == 1
+    finally:
+        server.shutdown()
+        server.server_close()

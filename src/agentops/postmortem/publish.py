@@ -202,19 +202,27 @@ class Jira:
             self.calls += 1
             try:
                 resp = self.session.post(url, data=payload, timeout=self.timeout)
-            except requests.exceptions.ConnectionError as exc:
-                if "refused" in str(exc).lower() and attempt < self.attempts:
+            except requests.exceptions.RequestException as exc:
+                # A refused connection never reached JIRA; a reset or a read timeout may
+                # have come after JIRA stored the comment, so look before resending.
+                refused = "refused" in str(exc).lower()
+                if attempt < self.attempts:
+                    if not refused:
+                        landed = self._landed(key, artifact.marker)
+                        if landed is not None:
+                            return landed
                     self._sleep(self._backoff(attempt))
                     continue
-                raise ApiError(f"POST {url}: {exc}. It may have landed; check the issue "
-                               "before rerunning.", ambiguous=True) from exc
+                raise ApiError(f"POST {url}: {exc}." + ("" if refused else
+                               " It may have landed; check the issue before rerunning."),
+                               ambiguous=not refused) from exc
             if resp.status_code in (200, 201):
                 return resp.json()
             wait = self._retry_wait(resp, attempt)
             if wait is None:
                 raise self._error(resp, key, len(payload))
             if resp.status_code in RETRY_STATUS:
-                landed = self.find_comment(key, artifact.marker)
+                landed = self._landed(key, artifact.marker)
                 if landed is not None:
                     return landed
             ghactions.notice(f"  JIRA answered {resp.status_code}; retry {attempt}/"
@@ -223,6 +231,12 @@ class Jira:
         raise ApiError(f"POST {url}: gave up after {self.attempts} attempts "
                        f"(last HTTP {resp.status_code})", status_code=resp.status_code,
                        fix="rerun later; the rerun checks for a landed comment first")
+
+    def _landed(self, key: str, marker: str | None) -> dict[str, Any] | None:
+        try:
+            return self.find_comment(key, marker)
+        except requests.exceptions.RequestException:
+            return None  # cannot tell; the resend is the lesser risk than no comment
 
     def find_comment(self, key: str, marker: str | None) -> dict[str, Any] | None:
         """A recent comment carrying this draft's id, if the POST landed after all."""
