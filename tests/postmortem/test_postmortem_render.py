@@ -225,3 +225,28 @@ def test_pr_description_fills_a_missing_fix_description(tada: dict[str, Any]) ->
     tada["fix"]["description"] = "Deletes tadaLaunchFastPath."
     md = render.to_markdown(render.build(merge(tada, g), date="d"))
     assert "Removes the single-stream" not in md and "Deletes tadaLaunchFastPath." in md
+
+
+def test_untrusted_github_text_renders_inert(tada: dict[str, Any]) -> None:
+    from agentops.postmortem import gather
+    from agentops.postmortem.model import Gathered
+
+    title = "::error::pwned @org/team </details><img src=x> [x](javascript:alert(1))"
+    fields = gather.parse_pr({"title": title, "merged": True, "merge_commit_sha": "c" * 40,
+                              "head": {"sha": "d" * 40}, "body": "Fixes it. cc @org/team"},
+                             [], [], {"check_runs": []}, ref="org/platform#5751")
+    del tada["summary"]["fix"]
+    md = render.to_markdown(render.build(merge(tada, Gathered(**fields)), date="d"))
+    assert "@org/team" not in md and "@\u200borg/team" in md
+    assert "</details>" not in md and "\\<img src=x\\>" in md
+    assert "\\[x\\](javascript:" in md  # brackets escaped: no link is formed
+    doc = render.to_adf(render.build(merge(tada, Gathered(**fields)), date="d"))
+    assert render.validate_adf(doc) == []
+    links = []
+
+    def walk(node: dict[str, Any]) -> None:
+        links.extend(m["attrs"]["href"] for m in node.get("marks", []) if m["type"] == "link")
+        for child in node.get("content", []):
+            walk(child)
+    walk(doc)
+    assert all(h.startswith("https://") for h in links), links
