@@ -250,3 +250,12 @@ def test_untrusted_github_text_renders_inert(tada: dict[str, Any]) -> None:
             walk(child)
     walk(doc)
     assert all(h.startswith("https://") for h in links), links
+
+
+def test_build_alone_never_invents_a_required_section() -> None:
+    draft = render.build(merge({"ticket": "JIRA-1", "owner": "Sam"}, None), date="d")
+    assert [s.key for s in draft.sections] == ["summary", "root_cause", "fix", "verification"]
+    md = render.to_markdown(draft)
+    assert md.count("**Question for Sam:**") == len(draft.questions())
+    assert "root_cause.mechanism" in md and "fix.description" in md and "fix.refs" in md
+    assert "Fix: ." not in md

@@ -187,7 +187,10 @@ class _Builder:
         return tuple(blocks)
 
     def root_cause(self) -> tuple[Block, ...]:
-        blocks: list[Block] = [self.p(sentence(self.f.get("root_cause", "mechanism")))]
+        mechanism = self.f.get("root_cause", "mechanism")
+        # Sanity: the gate refuses facts without a mechanism; build() alone still asks.
+        blocks: list[Block] = [self.p(sentence(mechanism)) if mechanism else
+                               self.q("What is the mechanism of the bug (root_cause.mechanism)?")]
         introduced = self.f.get("root_cause", "introduced_by")
         if introduced:
             blocks.append(self.p((Span("Introduced by "),), sentence(str(introduced))))
@@ -211,7 +214,10 @@ class _Builder:
         else:
             blocks.append(self.q("What changed, and why does it fix the cause rather than "
                                  "mask the symptom (fix.description)?"))
-        blocks.append(self.p((Span("Fix: "),), (*self.refs(), Span("."))))
+        if self.refs():
+            blocks.append(self.p((Span("Fix: "),), (*self.refs(), Span("."))))
+        else:
+            blocks.append(self.q("Which PR, commit or branch is the fix (fix.refs)?"))
         g = self.f.gathered
         if g.pr_ref:
             facts = [f"{g.pr_ref} ({'merged' if g.pr_merged else 'not merged'}"
