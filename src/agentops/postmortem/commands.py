@@ -1,0 +1,306 @@
+"""The post-mortem verbs behind scripts/postmortem.py: check, draft, lint, publish.
+
+Shell side: reads files and GitHub (through gather.py), prints, writes the draft
+artifacts the user asked for, and calls publish.py, the only writer to JIRA/docs.
+Decisions live in validate.py, render.py and lint.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from agentops import ghactions
+from agentops.errors import ExitStatus, InputError, RefusedError
+from agentops.postmortem import datafiles, lint, publish, render, validate
+from agentops.postmortem.model import TITLES, Facts, Gathered, merge
+
+MANAGEMENT_OFFER = ("Want a management-facing version? Hand this post-mortem to "
+                    "management-talk (a separate skill; nothing was sent to it).")
+_REVISION = re.compile(r"([A-Z][A-Z0-9_]*-[0-9]+) r([0-9]+) facts:([0-9a-f]{12}|none)")
+
+
+def _facts(args: argparse.Namespace) -> tuple[Facts, Any]:
+    loaded = datafiles.load_facts(args.facts)
+    ticket = getattr(args, "ticket", None)
+    if ticket and ticket != loaded.content["ticket"]:
+        raise InputError("--ticket", f"{ticket} does not match the facts file's ticket "
+                         f"{loaded.content['ticket']}", fix="dispatch with the facts file "
+                         "of that ticket, or fix the ticket input")
+    client = None
+    gathered = None
+    if getattr(args, "gathered", None):
+        try:
+            gathered = Gathered.from_json(json.loads(Path(args.gathered).read_text("utf-8")))
+        except (OSError, ValueError, TypeError) as exc:
+            raise InputError("--gathered", f"cannot read {args.gathered}: {exc}",
+                             fix="pass a file written by --gathered-out") from exc
+    elif args.issue or args.pr:
+        from agentops.github.client import GitHubClient
+        from agentops.postmortem import gather
+
+        client = GitHubClient.from_env()
+        with ghactions.group("gather (GitHub reads)"):
+            gathered = gather.gather(client, issue=args.issue, pr=args.pr)
+    if getattr(args, "gathered_out", None):
+        # Sanity: always write the snapshot (empty when no --issue/--pr), so a later
+        # step replaying it never fails for a file that was not needed.
+        gathered = gathered or Gathered()
+        Path(args.gathered_out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.gathered_out).write_text(
+            json.dumps(gathered.to_json(), indent=2, ensure_ascii=False) + "\n", "utf-8")
+    facts = merge(loaded.content, gathered, facts_path=Path(args.facts).name,
+                  facts_sha256=loaded.sha256)
+    return facts, client
+
+
+def _gate(facts: Facts) -> None:
+    gate = validate.check(facts, hedges=datafiles.hedges())
+    if not gate.ok:
+        raise RefusedError(f"drafting refused for {facts.ticket}: "
+                           + "; ".join(gate.names()), gate.lines(),
+                           fix="add the missing facts to the facts file (or fix the kind), "
+                               "then run check again")
+
+
+def _api_line(client: Any) -> None:
+    if client is not None:
+        line = client.counter.line()
+        ghactions.notice(line)
+        ghactions.append_summary(line)
+
+
+def check_command(args: argparse.Namespace) -> int:
+    """P-3: exit 0 when drafting may start, 3 (listing what is missing) when not."""
+    facts, client = _facts(args)
+    try:
+        _gate(facts)
+    finally:
+        _api_line(client)
+    print(f"ok: drafting may start for {facts.ticket} (reliable reproduction, root cause, "
+          "fix reference and verification present)")
+    return ExitStatus.OK
+
+
+def _revision(facts: Facts, out: str | None, wrong_section: str | None) -> int:
+    """P-8: count revisions per ticket in the draft's metadata; the third asks."""
+    base = int(facts.get("revision", default=1))
+    if not out or not Path(out).exists():
+        return base
+    m = _REVISION.search(Path(out).read_text("utf-8", errors="replace"))
+    if not m or m.group(1) != facts.ticket:
+        return base
+    previous = int(m.group(2))
+    if m.group(3) == (facts.facts_sha256[:12] or "none"):
+        return max(base, previous)  # same facts: a re-render, not an edit round
+    revision = max(base, previous + 1)
+    if revision >= 3 and not wrong_section:
+        raise RefusedError(
+            f"revision {revision} of the {facts.ticket} draft: which section is wrong?",
+            [f"sections: {', '.join(TITLES.values())}"],
+            fix="rerun with --wrong-section 'Root cause' (the section you are fixing) "
+                "instead of re-drafting blindly")
+    return revision
+
+
+def draft_command(args: argparse.Namespace) -> int:
+    """P-4: the document, Markdown or ADF, to stdout or --out (+ FILE.sha256)."""
+    facts, client = _facts(args)
+    try:
+        _gate(facts)
+    finally:
+        _api_line(client)
+    if args.wrong_section and args.wrong_section not in TITLES.values():
+        raise InputError("--wrong-section", f"not a section: {args.wrong_section!r}",
+                         fix="one of: " + ", ".join(TITLES.values()))
+    revision = _revision(facts, args.out, args.wrong_section)
+    date = args.date or facts.get("date") or dt.datetime.now(dt.UTC).date().isoformat()
+    draft = render.build(facts, date=str(date), destination=args.destination,
+                         revision=revision,
+                         server=os.environ.get("GITHUB_SERVER_URL") or "https://github.com")
+    if args.format == "adf":
+        doc = render.to_adf(draft)
+        problems = render.validate_adf(doc)
+        if problems:  # Sanity: the renderer's own output must be valid ADF
+            raise AssertionError(f"renderer produced invalid ADF: {problems}")
+        data = render.adf_bytes(doc)
+    else:
+        data = render.to_markdown(draft).encode("utf-8")
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_bytes(data)
+        digest = publish.record_hash(args.out, data)
+        print(f"wrote {args.out} ({len(data)} bytes, sha256 {digest}; recorded in "
+              f"{publish.sidecar(args.out)})", file=sys.stderr)
+        ghactions.set_output("path", args.out)
+        ghactions.set_output("sha256", digest)
+    else:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    ghactions.append_summary(_summary(draft.ticket, args.format, data, args.out))
+    for q in draft.questions():
+        print(f"question for {q.owner}: {q.text}", file=sys.stderr)
+    if args.wrong_section:
+        print(f"revision {revision}: revised section {args.wrong_section}", file=sys.stderr)
+    print(MANAGEMENT_OFFER, file=sys.stderr)  # P-7: offer, never do it
+    return ExitStatus.OK
+
+
+def _summary(ticket: str, fmt: str, data: bytes, out: str | None) -> str:
+    """The draft for the approver, in the job summary: the exact bytes and their hash."""
+    import hashlib
+
+    text = data.decode("utf-8")
+    digest = hashlib.sha256(data).hexdigest()
+    kind = "ADF, the JIRA payload" if fmt == "adf" else "Markdown"
+    head = (f"### Post-mortem draft {ticket} ({kind})"
+            f"\n\n`{out or 'stdout'}` sha256 `{digest}` ({len(data)} bytes)\n")
+    fence = "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", text)), default=0))
+    if fmt == "adf":
+        return (f"{head}\n<details><summary>ADF payload (posted byte for byte)</summary>\n\n"
+                f"{fence}json\n{text}{fence}\n\n</details>\n")
+    return f"{head}\n{text}\n---\n"
+
+
+def lint_command(args: argparse.Namespace) -> int:
+    """P-5: exit 0 when clean, 1 with ``file:line: rule: message`` per finding."""
+    try:
+        text = Path(args.draft).read_text("utf-8")
+    except OSError as exc:
+        raise InputError("DRAFT", f"cannot read {args.draft}: {exc.strerror}") from exc
+    facts = datafiles.load_facts(args.facts).content if args.facts else None
+    findings = lint.lint(text, datafiles.lint_rules(), facts=facts, file=args.draft)
+    for f in findings:
+        print(f)
+    if findings:
+        ghactions.append_summary(f"### post-mortem lint: {len(findings)} finding(s)\n\n"
+                                 + "\n".join(f"- `{f}`" for f in findings))
+        return ExitStatus.INPUT
+    print(f"{args.draft}: clean ({len(datafiles.lint_rules())} rules)", file=sys.stderr)
+    return ExitStatus.OK
+
+
+def _environment_approver(environment: str) -> str:
+    """The reviewer who approved this run's deployment to ``environment``; refuses when
+    there is none, or when it is the person who started the run (self-review)."""
+    from agentops.github.client import GitHubClient
+    from agentops.postmortem import gather
+
+    repo = os.environ.get("GITHUB_REPOSITORY", "")
+    run_id = os.environ.get("GITHUB_RUN_ID", "")
+    if not repo or not run_id:
+        raise InputError("--approved-by-environment", "needs GITHUB_REPOSITORY and "
+                         "GITHUB_RUN_ID (it reads the approval of the running workflow)",
+                         fix="use --approved-by LOGIN outside a workflow run")
+    client = GitHubClient.from_env()
+    try:
+        login = gather.environment_approver(client, repo=repo, run_id=run_id,
+                                            environment=environment)
+    finally:
+        _api_line(client)
+    starter = os.environ.get("GITHUB_TRIGGERING_ACTOR") or os.environ.get("GITHUB_ACTOR")
+    if not login:
+        raise RefusedError(f"publish refused: no approval of environment {environment!r} "
+                           f"in run {run_id}; nothing was posted",
+                           fix="configure required reviewers on the environment (see "
+                               "docs/readme/postmortem.md)")
+    # Sanity: GitHub's "prevent self-review" enforces this; the writer checks it again.
+    if starter and login == starter:
+        raise RefusedError(f"publish refused: {login} approved their own run; nothing was "
+                           "posted", fix="enable 'Prevent self-review' on the environment")
+    return login
+
+
+def publish_command(args: argparse.Namespace) -> int:
+    """P-6: only the approved artifact, byte for byte; JIRA comment or docs file."""
+    if not args.draft:
+        raise InputError("--draft", "required", fix="pass the file `draft --out` wrote")
+    if not args.issue:
+        raise InputError("--issue", "required: the JIRA issue key", fix="e.g. --issue JIRA-12345")
+    approved_by = args.approved_by
+    if args.approved_by_environment:
+        approved_by = _environment_approver(args.approved_by_environment)
+    draft_path = args.draft
+    if Path(draft_path).is_dir():
+        # The dispatch fallback names a hash, not a file: take the artifact with it.
+        draft_path = publish.select_by_hash(draft_path, args.approved_sha256)
+    artifact = publish.load_approved(draft_path, approved_sha256=args.approved_sha256,
+                                     approved_by=approved_by)
+    if args.destination == "docs":
+        path, operation = publish.write_docs(artifact, ticket=args.issue, root=args.root)
+        print(f"{operation}: {path} (sha256 {artifact.sha256}, approved by "
+              f"{artifact.approved_by}); open a pull request with it")
+        ghactions.set_output("operation", operation)
+        ghactions.set_output("path", str(path))
+        return ExitStatus.OK
+    if not args.jira_url:
+        raise InputError("--jira-url", "required for the jira destination",
+                         fix="e.g. --jira-url https://your-site.atlassian.net")
+    jira = publish.Jira(args.jira_url, email=os.environ.get("JIRA_EMAIL", ""),
+                        token=os.environ.get("JIRA_API_TOKEN", ""),
+                        base_delay=float(os.environ.get("AGENTOPS_RETRY_BASE_DELAY", "1")))
+    with ghactions.group(f"publish to JIRA {args.issue}"):
+        comment = jira.post_comment(args.issue, artifact)
+    cid = str(comment.get("id", ""))
+    url = f"{args.jira_url.rstrip('/')}/browse/{args.issue}?focusedCommentId={cid}"
+    print(f"published: {url} (sha256 {artifact.sha256}, approved by {artifact.approved_by}; "
+          f"JIRA calls: {jira.calls})")
+    ghactions.set_output("operation", "created")
+    ghactions.set_output("comment-url", url)
+    ghactions.append_summary(f"Published the approved post-mortem ({artifact.sha256}) to "
+                             f"{args.issue}, approved by {artifact.approved_by}: {url}")
+    return ExitStatus.OK
+
+
+def authorize_command(args: argparse.Namespace) -> int:
+    """P-6 comment path: turn `/postmortem approve KEY SHA256 RUN` into publish inputs,
+    only for a commenter with write access who did not start the draft run."""
+    from agentops.github.client import GitHubClient
+    from agentops.postmortem import gather
+
+    event_path = args.event or os.environ.get("GITHUB_EVENT_PATH")
+    if not event_path:
+        raise InputError("--event", "no event file", fix="run it on an issue_comment event")
+    try:
+        event = json.loads(Path(event_path).read_text("utf-8"))
+        body = str(event["comment"]["body"])
+        login = str(event["comment"]["user"]["login"])
+        repo = str(event["repository"]["full_name"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InputError("--event", f"not an issue_comment event: {exc}") from exc
+    approval = validate.parse_approval_comment(body)
+    if approval is None:
+        raise RefusedError("not an approval: the comment's first line must be exactly "
+                           "`/postmortem approve <TICKET> <sha256> <draft run id>`",
+                           fix="copy the command from the draft run's summary")
+    client = GitHubClient.from_env()
+    try:
+        permission = gather.collaborator_permission(client, repo=repo, login=login)
+        run = gather.workflow_run(client, repo=repo, run_id=approval.run_id)
+    finally:
+        _api_line(client)
+    reasons = []
+    if permission not in validate.WRITE_PERMISSIONS:
+        reasons.append(f"{login} has {permission!r} permission on {repo}; approving needs "
+                       "write, maintain or admin")
+    if not run["path"].endswith("/postmortem.yml"):
+        reasons.append(f"run {approval.run_id} is not a post-mortem draft run "
+                       f"({run['path'] or 'unknown workflow'})")
+    if run["triggering_actor"] == login:
+        reasons.append(f"{login} started draft run {approval.run_id}: no self-approval")
+    if reasons:
+        raise RefusedError(f"approval by {login} refused; nothing will be published",
+                           reasons)
+    ghactions.set_output("ticket", approval.ticket)
+    ghactions.set_output("approved-sha256", approval.sha256)
+    ghactions.set_output("draft-run", approval.run_id)
+    ghactions.set_output("approved-by", login)
+    print(f"approved: {approval.ticket} sha256 {approval.sha256} from run {approval.run_id}, "
+          f"by {login} ({permission})")
+    return ExitStatus.OK

@@ -1,0 +1,300 @@
+"""The only writer of the post-mortem skill (P-6): post an approved ADF artifact as a
+JIRA comment, or write an approved Markdown artifact to ``docs/postmortems/``.
+
+Writer side. Before the first write it checks the approval: the artifact's bytes hash
+to the sha256 recorded at draft time *and* to the sha256 the approver named, and an
+approver is named. What it posts is those bytes, unchanged (``{"body": <artifact>}``).
+JIRA goes through plain ``requests`` (API v3); retries 429 (Retry-After) and 5xx
+(backoff), re-reading the comments before resending so a 5xx that landed is not
+posted twice; never retries 413.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import random
+import re
+import time
+import urllib.parse
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import requests
+
+from agentops import ghactions
+from agentops.errors import ApiError, InputError, RefusedError
+from agentops.postmortem.render import validate_adf
+
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+_KEY = re.compile(r"^[A-Z][A-Z0-9_]*-[0-9]+$")
+_MARKER = re.compile(r"([A-Z][A-Z0-9_]*-[0-9]+ r[0-9]+ facts:[0-9a-f]{12}|"
+                     r"[A-Z][A-Z0-9_]*-[0-9]+ r[0-9]+ facts:none)")
+RETRY_STATUS = frozenset({500, 502, 503, 504})
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """An approved draft: its bytes, and what the approval said."""
+
+    path: str
+    data: bytes
+    sha256: str
+    approved_by: str
+    kind: str  # "adf" | "md"
+
+    @property
+    def marker(self) -> str | None:
+        m = _MARKER.search(self.data.decode("utf-8", "replace"))
+        return m.group(1) if m else None
+
+    def check_ticket(self, key: str) -> None:
+        """Sanity: the post-mortem of one ticket is never posted on another."""
+        ticket = (self.marker or "").split(" ")[0]
+        if ticket != key:
+            raise RefusedError(
+                f"publish refused: {self.path} is the draft of {ticket or 'no ticket'} "
+                f"(its Draft id), not of {key}; nothing was posted",
+                fix="publish it on its own ticket, or draft the right facts file")
+
+
+def sidecar(path: str | Path) -> Path:
+    """Where ``draft --out FILE`` records the artifact's sha256 (``sha256sum`` format)."""
+    return Path(f"{path}.sha256")
+
+
+def record_hash(path: str | Path, data: bytes) -> str:
+    """Write ``FILE.sha256`` next to an artifact; returns the hex digest."""
+    digest = hashlib.sha256(data).hexdigest()
+    sidecar(path).write_text(f"{digest}  {Path(path).name}\n", encoding="utf-8")
+    return digest
+
+
+def select_by_hash(folder: str | Path, approved_sha256: str | None) -> str:
+    """The draft in ``folder`` whose recorded sha256 is the approved one."""
+    approved = (approved_sha256 or "").strip().lower()
+    found = []
+    for record in sorted(Path(folder).glob("*.sha256")):
+        parts = record.read_text(encoding="utf-8").split()
+        if parts and parts[0] == approved:
+            found.append(str(record.with_suffix("")))
+    if len(found) != 1:
+        raise RefusedError(f"publish refused: {len(found)} drafts in {folder} have the approved "
+                           f"sha256 {approved or '(none given)'}; nothing was posted",
+                           fix="approve the sha256 shown in the draft run's summary, and name "
+                               "that run as draft-run")
+    return found[0]
+
+
+def load_approved(path: str, *, approved_sha256: str | None,
+                  approved_by: str | None) -> Artifact:
+    """The artifact, if and only if it is the approved one; RefusedError otherwise."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise InputError("--draft", f"cannot read {path}: {exc.strerror}",
+                         fix="pass the file that `draft --out` wrote") from exc
+    digest = hashlib.sha256(data).hexdigest()
+    reasons = []
+    try:
+        recorded = sidecar(path).read_text(encoding="utf-8").split()[0]
+    except (OSError, IndexError):
+        recorded = None
+    if not recorded:
+        reasons.append(f"no recorded hash: {sidecar(path)} is missing (publish takes only "
+                       "what `draft --out` wrote)")
+    elif recorded != digest:
+        reasons.append(f"the artifact changed after drafting: sha256 {digest} != recorded "
+                       f"{recorded}")
+    approved = (approved_sha256 or "").strip().lower()
+    if not approved:
+        reasons.append("no approval: --approved-sha256 (AGENTOPS_APPROVED_SHA256) is not set")
+    elif not _SHA256.match(approved):
+        reasons.append(f"--approved-sha256 is not a sha256: {approved_sha256!r}")
+    elif approved != digest:
+        reasons.append(f"the approved sha256 {approved} is not this artifact's {digest}")
+    if not (approved_by or "").strip():
+        reasons.append("no approver: --approved-by (AGENTOPS_APPROVED_BY) is not set")
+    if reasons:
+        raise RefusedError(f"publish refused: {path} is not an approved artifact; nothing "
+                           "was posted", reasons,
+                           fix="approve the draft (the Environment review, or dispatch with "
+                               "approve: <sha256 shown in the draft job's summary>)")
+    kind = "adf" if data.lstrip()[:1] == b"{" else "md"
+    if kind == "adf":
+        try:
+            doc = json.loads(data)
+        except ValueError as exc:
+            raise InputError("--draft", f"{path} looks like JSON but does not parse: {exc}",
+                             fix="draft it again with --format adf") from exc
+        problems = validate_adf(doc)
+        if problems:
+            raise InputError("--draft", f"{path} is not valid ADF: {problems[0]}",
+                             fix="draft it again with --format adf")
+    return Artifact(path=path, data=data, sha256=digest, approved_by=str(approved_by).strip(),
+                    kind=kind)
+
+
+def write_docs(artifact: Artifact, *, ticket: str, root: str | Path = ".") -> tuple[Path, str]:
+    """Write ``docs/postmortems/<ticket>.md`` (for a pull request); returns (path,
+    created|updated|noop)."""
+    if artifact.kind != "md":
+        raise InputError("--draft", "the docs destination takes the Markdown artifact",
+                         fix="draft with --format md --destination docs")
+    if not _KEY.match(ticket):
+        raise InputError("--issue", f"not a ticket key: {ticket!r}", fix="e.g. JIRA-12345")
+    artifact.check_ticket(ticket)
+    target = Path(root) / "docs" / "postmortems" / f"{ticket}.md"
+    old = target.read_bytes() if target.exists() else None
+    if old == artifact.data:
+        return target, "noop"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(artifact.data)
+    return target, "updated" if old is not None else "created"
+
+
+class Jira:
+    """JIRA Cloud REST v3, basic auth (email + API token)."""
+
+    def __init__(self, base_url: str, *, email: str, token: str, attempts: int = 4,
+                 base_delay: float = 1.0, max_wait: float = 120.0, timeout: float = 30.0,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        parsed = urllib.parse.urlparse(base_url)
+        if parsed.scheme not in ("http", "https") or not parsed.hostname:
+            raise InputError("--jira-url", f"not an http(s) URL: {base_url!r}",
+                             fix="e.g. https://your-site.atlassian.net")
+        if not email or not token:
+            raise InputError("JIRA_EMAIL/JIRA_API_TOKEN", "not set",
+                             fix="pass the JIRA account email and API token as environment "
+                                 "secrets of the publish job")
+        basic = base64.b64encode(f"{email}:{token}".encode()).decode()
+        # Security: mask the token and the header value derived from it.
+        ghactions.mask(token)
+        ghactions.mask(basic)
+        self.base = base_url.rstrip("/")
+        self.session = requests.Session()
+        self.session.headers.update({"Authorization": f"Basic {basic}",
+                                     "Accept": "application/json",
+                                     "Content-Type": "application/json",
+                                     "User-Agent": "agentops-postmortem"})
+        self.attempts = attempts
+        self.base_delay = base_delay
+        self.max_wait = max_wait
+        self.timeout = timeout
+        self._sleep = sleep
+        self.calls = 0
+
+    def post_comment(self, key: str, artifact: Artifact) -> dict[str, Any]:
+        """POST the artifact bytes as the comment body; returns JIRA's comment JSON."""
+        if artifact.kind != "adf":
+            raise InputError("--draft", "JIRA takes the ADF artifact",
+                             fix="draft with --format adf and approve that file's sha256")
+        if not _KEY.match(key):
+            raise InputError("--issue", f"not an issue key: {key!r}", fix="e.g. JIRA-12345")
+        artifact.check_ticket(key)
+        url = f"{self.base}/rest/api/3/issue/{key}/comment"
+        # Sanity: wrap the approved bytes, never re-serialise them.
+        payload = b'{"body": ' + artifact.data + b"}"
+        for attempt in range(1, self.attempts + 1):
+            self.calls += 1
+            try:
+                resp = self.session.post(url, data=payload, timeout=self.timeout)
+            except requests.exceptions.RequestException as exc:
+                # A refused connection never reached JIRA; a reset or a read timeout may
+                # have come after JIRA stored the comment, so look before resending.
+                refused = "refused" in str(exc).lower()
+                if attempt < self.attempts:
+                    if not refused:
+                        landed = self._landed(key, artifact.marker)
+                        if landed is not None:
+                            return landed
+                    self._sleep(self._backoff(attempt))
+                    continue
+                raise ApiError(f"POST {url}: {exc}." + ("" if refused else
+                               " It may have landed; check the issue before rerunning."),
+                               ambiguous=not refused) from exc
+            if resp.status_code in (200, 201):
+                return resp.json()
+            wait = self._retry_wait(resp, attempt)
+            if wait is None:
+                raise self._error(resp, key, len(payload))
+            if resp.status_code in RETRY_STATUS:
+                landed = self._landed(key, artifact.marker)
+                if landed is not None:
+                    return landed
+            ghactions.notice(f"  JIRA answered {resp.status_code}; retry {attempt}/"
+                             f"{self.attempts - 1} in {wait:.1f} s")
+            self._sleep(wait)
+        raise ApiError(f"POST {url}: gave up after {self.attempts} attempts "
+                       f"(last HTTP {resp.status_code})", status_code=resp.status_code,
+                       fix="rerun later; the rerun checks for a landed comment first")
+
+    def _landed(self, key: str, marker: str | None) -> dict[str, Any] | None:
+        try:
+            return self.find_comment(key, marker)
+        except requests.exceptions.RequestException:
+            return None  # cannot tell; the resend is the lesser risk than no comment
+
+    def find_comment(self, key: str, marker: str | None) -> dict[str, Any] | None:
+        """A recent comment carrying this draft's id, if the POST landed after all."""
+        if not marker:
+            return None
+        self.calls += 1
+        resp = self.session.get(f"{self.base}/rest/api/3/issue/{key}/comment",
+                                params={"orderBy": "-created", "maxResults": 50},
+                                timeout=self.timeout)
+        if resp.status_code != 200:
+            return None
+        for comment in resp.json().get("comments", []):
+            if marker in json.dumps(comment.get("body"), ensure_ascii=False):
+                return comment
+        return None
+
+    def _retry_wait(self, resp: requests.Response, attempt: int) -> float | None:
+        if attempt >= self.attempts:
+            return None
+        if resp.status_code == 429:
+            after = resp.headers.get("Retry-After", "")
+            wait = float(after) if after.strip().isdigit() else self._backoff(attempt)
+            return wait if wait <= self.max_wait else None
+        if resp.status_code in RETRY_STATUS:
+            return self._backoff(attempt)
+        return None  # 4xx, including 413: retrying cannot help
+
+    def _backoff(self, attempt: int) -> float:
+        delay = self.base_delay * (2 ** (attempt - 1))
+        return min(60.0, delay * (0.75 + random.random() / 2))  # noqa: S311
+
+    def _error(self, resp: requests.Response, key: str, size: int) -> ApiError:
+        status = resp.status_code
+        detail = _jira_message(resp)
+        route = f"POST /rest/api/3/issue/{key}/comment"
+        fixes = {
+            401: "JIRA rejected the credentials: JIRA_EMAIL must be the account's email and "
+                 "JIRA_API_TOKEN an API token of that account (not a password)",
+            403: "the JIRA account may not comment on this issue (Browse + Add Comments "
+                 "permissions)",
+            404: f"no issue {key} visible to this account: check the key and --jira-url",
+            413: f"the comment is too large for JIRA ({size} bytes): shorten the longest "
+                 "sections (log excerpts in Symptoms), draft again and re-approve",
+            429: "JIRA kept rate-limiting; rerun later",
+        }
+        message = (f"{route} failed: HTTP {status}: comment too large ({size} bytes); not "
+                   "retried" if status == 413 else f"{route} failed: HTTP {status} {detail}")
+        return ApiError(message.strip(), status_code=status,
+                        fix=fixes.get(status, f"JIRA said: {detail}" if detail else None))
+
+
+def _jira_message(resp: requests.Response) -> str:
+    try:
+        body = resp.json()
+    except ValueError:
+        return resp.text[:200]
+    if isinstance(body, dict):
+        parts = list(body.get("errorMessages") or []) + [
+            f"{k}: {v}" for k, v in (body.get("errors") or {}).items()]
+        return "; ".join(parts)[:500]
+    return ""

@@ -1,0 +1,48 @@
+"""Fixtures of the post-mortem tests. ``--update-golden`` rewrites tests/golden/postmortem/
+(review the diff); otherwise golden files are only compared. The option is registered
+here, so name this folder on the command line:
+``python -m pytest tests/postmortem --update-golden``."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentops.postmortem import datafiles
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples" / "postmortem"
+GOLDEN = ROOT / "tests" / "golden" / "postmortem"
+TADA = EXAMPLES / "tada-hang.facts.yml"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="rewrite tests/golden/postmortem/* from the current renderer")
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    try:
+        return bool(request.config.getoption("--update-golden"))
+    except ValueError:  # option not registered (run from another conftest root)
+        return False
+
+
+@pytest.fixture(scope="session")
+def tada_content() -> dict[str, Any]:
+    return datafiles.load_facts(TADA).content
+
+
+@pytest.fixture
+def tada(tada_content: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of the golden case's facts, free to mutate."""
+    return copy.deepcopy(tada_content)
+
+
+@pytest.fixture(scope="session")
+def rules():  # type: ignore[no-untyped-def]
+    return datafiles.lint_rules()

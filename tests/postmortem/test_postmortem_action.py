@@ -1,0 +1,81 @@
+"""Contract of actions/postmortem/action.yml and .github/workflows/postmortem.yml:
+inputs reach the script only as AGENTOPS_* env, no ``${{`` inside ``run:``, the
+workflow passes only declared inputs, grants nothing at the top, and the README
+section's inputs table matches the action."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+ACTION = yaml.safe_load((ROOT / "actions" / "postmortem" / "action.yml").read_text())
+WORKFLOW = yaml.safe_load((ROOT / ".github" / "workflows" / "postmortem.yml").read_text())
+COMMENT = yaml.safe_load((ROOT / ".github" / "workflows" / "postmortem-comment.yml").read_text())
+SCRIPT = (ROOT / "scripts" / "postmortem.py").read_text()
+COMMANDS = (ROOT / "src" / "agentops" / "postmortem" / "commands.py").read_text()
+
+
+def _env_name(inp: str) -> str:
+    return "AGENTOPS_" + inp.upper().replace("-", "_")
+
+
+def test_every_input_is_passed_as_env_and_read_by_the_script() -> None:
+    step = ACTION["runs"]["steps"][-1]
+    env = step["env"]
+    for name in ACTION["inputs"]:
+        var = _env_name(name)
+        assert env.get(var) == "${{ inputs." + name + " }}", name
+        assert var in SCRIPT or var in COMMANDS or var == "AGENTOPS_COMMAND", var
+    assert '"$AGENTOPS_COMMAND"' in step["run"]
+
+
+def test_no_expression_inside_run() -> None:
+    for step in ACTION["runs"]["steps"]:
+        assert "${{" not in step.get("run", "")
+    for workflow in (WORKFLOW, COMMENT):
+        for job in workflow["jobs"].values():
+            for step in job["steps"]:
+                assert "${{" not in step.get("run", "")
+
+
+def test_outputs_are_written_by_the_script() -> None:
+    for name in ACTION["outputs"]:
+        assert f'set_output("{name}"' in COMMANDS, name
+
+
+def test_workflow_permissions_and_inputs() -> None:
+    assert WORKFLOW["permissions"] == {} and COMMENT["permissions"] == {}
+    declared = set(ACTION["inputs"])
+    for name, job in [*WORKFLOW["jobs"].items(), *COMMENT["jobs"].items()]:
+        assert "permissions" in job, name
+        for step in job["steps"]:
+            if step.get("uses", "").startswith("./actions/postmortem"):
+                assert set(step.get("with", {})) <= declared, (name, step.get("with"))
+    assert WORKFLOW["jobs"]["publish"]["environment"] == "postmortem-publish"
+    # Only the publish jobs see the JIRA secrets.
+    text = (ROOT / ".github" / "workflows" / "postmortem.yml").read_text()
+    draft = yaml.safe_dump(WORKFLOW["jobs"]["draft"])
+    assert "JIRA_API_TOKEN" not in draft and text.count("secrets.JIRA_API_TOKEN") == 2
+
+
+def test_readme_inputs_table_matches_the_action() -> None:
+    doc = (ROOT / "docs" / "readme" / "postmortem.md").read_text()
+    doc = doc.split("### Inputs", 1)[1].split("### ", 1)[0]
+    rows = re.findall(r"^\| `([a-z0-9-]+)` \|", doc, re.MULTILINE)
+    assert rows == list(ACTION["inputs"])
+    for name, spec in ACTION["inputs"].items():
+        default = spec.get("default", "")
+        assert re.search(rf"^\| `{name}` \| [^|]* \| `{re.escape(default)}` \|" if default
+                         else rf"^\| `{name}` \| [^|]* \| \(empty\) \|", doc, re.MULTILINE), name
+
+
+def test_comment_path_authorizes_before_any_secret() -> None:
+    steps = COMMENT["jobs"]["publish-by-comment"]["steps"]
+    kinds = [s.get("with", {}).get("command") or s.get("uses", "").split("@")[0]
+             for s in steps]
+    assert kinds == ["actions/checkout", "authorize", "actions/download-artifact", "publish"]
+    assert "secrets" not in yaml.safe_dump(steps[:3])
+    assert steps[3]["with"]["approved-by"] == "${{ steps.authorize.outputs.approved-by }}"
