@@ -36,7 +36,7 @@ def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         items.append(Item(
             id=stable_id("surface", ch.surface, ch.symbol, ch.change), section="S-1",
             kind="action", title=f"`{ch.symbol}` {ch.change}",
-            why=ch.why or "a surface graph code depends on",
+            why=ch.why or "a fragile surface the sub-project depends on",
             where=f"{ch.file} ({_short(ch.commit)})", priority=PRIORITY_OF[ch.severity],
             severity=ch.severity, files=(ch.file,), fingerprint=stable_id(ch.change)))
     for ch in res["stale_patches"]:
@@ -58,7 +58,7 @@ def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             id=stable_id("new-api", api.file, *api.names), section="S-1", kind="opportunity",
             title=f"New upstream API in `{api.file}`: {', '.join(api.names[:6])}"
                   + (" …" if len(api.names) > 6 else ""),
-            why="may replace something graph code hand-rolls",
+            why="may replace something the sub-project hand-rolls",
             where=_short(api.commit), files=(api.file,)))
     for model in res["new_models"]:
         items.append(Item(
@@ -111,7 +111,7 @@ def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         items.append(Item(
             id=stable_id("todo-first", inp.target.name), section="S-2", kind="fyi",
             title=f"First run: {len(todos)} TODO/FIXME/HACK/XXX tracked in "
-                  f"{len({t.file for t in todos})} files ({refs} with upstream references, "
+                  f"{len({t.file for t in todos})} file(s) ({refs} with upstream references, "
                   f"{sum(1 for t in todos if t.owner)} with an owner)",
             fingerprint=stable_id(*sorted(t.id for t in todos))))
 
@@ -134,7 +134,7 @@ def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         if g.kind == "parallelism":
             items.append(Item(
                 id=stable_id("gap", g.kind, g.subject), section="S-3", kind="opportunity",
-                title=f"Parallelism combination {g.subject} untested in graph mode",
+                title=f"Parallelism combination {g.subject} not tested by the sub-project",
                 why=g.detail, files=g.files))
         else:
             items.append(Item(

@@ -155,13 +155,19 @@ def check_flag(flag: str, value: str | None, index: ConfigIndex, roots: list[str
     return None
 
 
+def _words(text: str) -> list[str]:
+    try:
+        return shlex.split(text, comments=True)
+    except ValueError:
+        return text.split()
+
+
 def _candidates(line: str, in_code: bool) -> list[str]:
-    spans = _CODE_SPAN.findall(line) + _LINK.findall(line)
+    spans = _LINK.findall(line)
+    for span in _CODE_SPAN.findall(line):
+        spans += [span, *_words(span)] if " " in span else [span]
     if in_code:
-        try:
-            spans += shlex.split(line, comments=True)
-        except ValueError:
-            spans += line.split()
+        spans += _words(line)
     return spans
 
 
@@ -251,11 +257,16 @@ def analyse(inp: Inputs) -> list[DocProblem]:
                     if index is None:
                         index = ConfigIndex(inp.head.files)
                     problem = check_flag(flag, value or None, index, roots)
-                elif in_code and _runs_repo_code(raw):
+                elif in_code and _runs_repo_code(raw, inp):
                     if parsers is None:
                         parsers = argparse_flags(inp.head.files)
+                        if index is None:
+                            index = ConfigIndex(inp.head.files)
+                        top = index.fields([c for r in roots for c in index.resolve(r)])
+                        parsers |= {f"--{name}" for name in (top or {})}
                     problem = None if flag in parsers else (
-                        f"flag {flag} is not defined by any argparse parser in the repo")
+                        f"flag {flag} is not a config field, a known flag, or an argparse "
+                        "option in the repo")
                 else:
                     problem = None
                 if problem and problem not in seen:
@@ -264,5 +275,17 @@ def analyse(inp: Inputs) -> list[DocProblem]:
     return out
 
 
-def _runs_repo_code(line: str) -> bool:
-    return bool(re.search(r"run_train\.sh|python[\d.]*\s+-m\s+torchtitan|torchrun", line))
+def _runs_repo_code(line: str, inp: Inputs) -> bool:
+    """Whether a command line runs this repository's code: a script in the repo
+    (``./run_train.sh``), ``python -m <repo package>``, or ``python <repo file>``."""
+    words = [w for w in _words(line) if not re.match(r"^[A-Za-z_]\w*=", w)]
+    if not words:
+        return False
+    if words[0].removeprefix("./") in inp.head.paths:
+        return True
+    if re.match(r"^python[\d.]*$", words[0]) and len(words) > 1:
+        if words[1] == "-m" and len(words) > 2:
+            top = words[2].split(".")[0]
+            return any(p.startswith(top + "/") for p in inp.head.paths)
+        return words[1] in inp.head.paths
+    return words[0] == "torchrun"

@@ -293,7 +293,7 @@ def config_drift(inp: Inputs) -> list[DriftFinding]:
                 out.append(DriftFinding("copy", src.name, fn.name, name,
                                         f"new field {src.name}.{name} ({now[name]}) is copied "
                                         f"verbatim by the dict-spread in {fn.name}; check "
-                                        "whether graph mode needs its own handling",
+                                        "whether the sub-project needs its own handling",
                                         "nice-to-have", fn.file))
         for name in sorted(handled & (set(before) - set(now))):
             out.append(DriftFinding("copy", src.name, fn.name, name,
@@ -315,7 +315,7 @@ def config_drift(inp: Inputs) -> list[DriftFinding]:
             if name not in before:
                 out.append(DriftFinding("subclass", base.name, sub.name, name,
                                         f"{sub.name} inherits new field {base.name}.{name} "
-                                        f"({now[name]}); check it makes sense in graph mode",
+                                        f"({now[name]}); check the sub-project handles it",
                                         "nice-to-have", sub.file))
             elif name in mine and before[name] != now[name]:
                 out.append(DriftFinding("subclass", base.name, sub.name, name,
