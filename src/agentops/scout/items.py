@@ -240,11 +240,12 @@ def _all_clear(inp: Inputs, res: dict[str, Any], items: list[Item]) -> list[Item
         out.append(("S-4", f"Monkey-patches: {len({p.target for p in patches})} patched "
                            "upstream method(s), signatures unchanged"))
     if not any(d.severity != "nice-to-have" for d in res["config_drift"]):
-        out.append(("S-4", "Config drift: every copied/subclassed config field is handled"))
+        out.append(("S-4", "Config drift: no config field left uncopied, dangling or "
+                           "retyped under an override"))
     ci = res["ci"]
     if not ci.missing:
-        out.append(("S-3", f"Tests in CI: all {len(ci.covered)} invoked files cover every "
-                           "test file"))
+        out.append(("S-3", f"Tests in CI: every test file is reached by a configured workflow "
+                           f"({len(ci.covered)} file(s) run)"))
     if not ci.empty_steps:
         out.append(("S-3", f"CI steps: all {len(ci.invocations)} Python invocations collect "
                            "tests"))

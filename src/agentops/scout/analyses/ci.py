@@ -205,13 +205,20 @@ def _test_files(inp: Inputs) -> list[str]:
 
 
 def _imported_files(path: str, inp: Inputs, depth: int = 3) -> set[str]:
-    """Repo files imported (transitively, bounded) by ``path``."""
+    """Files under the tests directory imported (transitively, bounded) by ``path``: a
+    test module pytest collects through an import into an invoked file."""
+    tests = inp.target.tests_dir + "/"
     seen: set[str] = set()
     frontier = [path]
     for _ in range(depth):
         nxt = []
         for f in frontier:
-            mod = ps.parse(inp.head.text(f) or "")
+            text = inp.head.text(f) or ""
+            # Sanity: a file that never mentions the tests package cannot import from it
+            # (relative imports aside), so most library files are never parsed.
+            if "import" not in text:
+                continue
+            mod = ps.parse(text)
             if mod is None:
                 continue
             for node in ps.statements(mod):
@@ -227,7 +234,8 @@ def _imported_files(path: str, inp: Inputs, depth: int = 3) -> set[str]:
                     names = [a.name for a in node.names]
                 for name in names:
                     target = ps.module_path(name, inp.head.paths)
-                    if target and target not in seen and target != path:
+                    if target and target.startswith(tests) and target not in seen \
+                            and target != path:
                         seen.add(target)
                         nxt.append(target)
         frontier = nxt

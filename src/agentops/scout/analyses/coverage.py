@@ -109,7 +109,8 @@ def configs_without_tests(inp: Inputs) -> list[Unused]:
     for path in sorted(p for p in inp.head.files if p.startswith(sub)
                        and p.rsplit("/", 1)[-1] == name):
         for fn, line in ps.top_level_names(ps.parse(inp.head.files[path])).items():
-            if not re.search(rf"\b{re.escape(fn)}\b", users):
+            # Substring first: the word-boundary regex over every test file is the slow part.
+            if fn not in users or not re.search(rf"\b{re.escape(fn)}\b", users):
                 out.append(Unused(fn, path, line))
     return out
 

@@ -35,41 +35,68 @@ class DocProblem:
     problem: str
 
 
+_CLASS_RE = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*(?:\(([^)]*)\))?", re.M)
+
+
 class ConfigIndex:
-    """Classes with annotated fields across the loaded sources, for flag resolution."""
+    """Classes across the loaded sources, for flag resolution. A regex pre-scan maps
+    class names (and textual bases) to files; a file is parsed only when a class in it
+    is asked for, so a large checkout costs a few parses, not hundreds."""
 
     def __init__(self, files: dict[str, str]) -> None:
-        self.classes: dict[str, list[ast.ClassDef]] = {}
-        self.subclasses: dict[str, list[ast.ClassDef]] = {}
+        self._files = files
+        self._parsed: dict[str, list[ast.ClassDef]] = {}
+        self._subs: dict[str, list[ast.ClassDef]] = {}
+        self._fields: dict[tuple[int, ...], dict[str, ast.AnnAssign] | None] = {}
+        self._where: dict[str, set[str]] = {}
+        self._sub_where: dict[str, set[str]] = {}
         for path, text in files.items():
-            # Sanity: only files that define a class with annotated fields can hold a
-            # config; skipping the rest keeps the index cheap on a large checkout.
-            if not path.endswith(".py") or "class " not in text or not (
-                    "dataclass" in text or "Config" in text):
+            if not path.endswith(".py") or "class" not in text:
                 continue
-            mod = ps.parse(text)
-            if mod is None:
-                continue
-            for node in ps.statements(mod):
-                if isinstance(node, ast.ClassDef):
-                    self.classes.setdefault(node.name, []).append(node)
-                    for base in node.bases:
-                        last = ast.unparse(base).split(".")[-1]
-                        self.subclasses.setdefault(last, []).append(node)
+            for m in _CLASS_RE.finditer(text):
+                self._where.setdefault(m.group(1), set()).add(path)
+                for base in (m.group(2) or "").split(","):
+                    last = base.strip().split(".")[-1].split("[")[0]
+                    if last:
+                        self._sub_where.setdefault(last, set()).add(path)
+
+    def _classes_in(self, paths: set[str]) -> list[ast.ClassDef]:
+        out: list[ast.ClassDef] = []
+        for path in sorted(paths):
+            if path not in self._parsed:
+                mod = ps.parse(self._files[path])
+                self._parsed[path] = [] if mod is None else [
+                    n for n in ps.statements(mod) if isinstance(n, ast.ClassDef)]
+            out += self._parsed[path]
+        return out
 
     def resolve(self, dotted: str) -> list[ast.ClassDef]:
         """Classes named ``A`` or ``A.B`` (nested)."""
         first, *rest = dotted.split(".")
-        found = list(self.classes.get(first, []))
+        found = [c for c in self._classes_in(self._where.get(first, set())) if c.name == first]
         for part in rest:
             found = [n for c in found for n in c.body
                      if isinstance(n, ast.ClassDef) and n.name == part]
         return found
 
+    def subclasses(self, name: str) -> list[ast.ClassDef]:
+        """Classes whose bases name ``name`` (last dotted part)."""
+        if name not in self._subs:
+            self._subs[name] = [c for c in self._classes_in(self._sub_where.get(name, set()))
+                                if any(ast.unparse(b).split(".")[-1] == name for b in c.bases)]
+        return self._subs[name]
+
     def fields(self, classes: list[ast.ClassDef], depth: int = 0
                ) -> dict[str, ast.AnnAssign] | None:
         """Fields of the classes, their bases and subclasses; ``None`` when a base
         cannot be resolved (then nothing can be said to be missing)."""
+        key = (depth, *(id(c) for c in classes))
+        if key not in self._fields:
+            self._fields[key] = self._compute_fields(classes, depth)
+        return self._fields[key]
+
+    def _compute_fields(self, classes: list[ast.ClassDef], depth: int
+                        ) -> dict[str, ast.AnnAssign] | None:
         out: dict[str, ast.AnnAssign] = {}
         for cls in classes:
             for stmt in cls.body:
@@ -89,7 +116,7 @@ class ConfigIndex:
                     return None
                 for k, v in more.items():
                     out.setdefault(k, v)
-            for sub in self.subclasses.get(cls.name, []) if depth == 0 else []:
+            for sub in self.subclasses(cls.name) if depth == 0 else []:
                 for stmt in sub.body:
                     if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                         out.setdefault(stmt.target.id, stmt)
