@@ -95,7 +95,8 @@ def test_sections_are_exactly_the_spec_order(sequence) -> None:
 def test_baseline_comes_from_since_prior_or_first_run(sequence, fixture_repo, capsys) -> None:
     assert sequence["R1"]["baseline"]["source"] == "first run"
     assert sequence["R1"]["baseline"]["since"] == "2026-03-01"
-    assert sequence["R2"]["baseline"] == {"since": "2026-03-02", "source": "prior report",
+    # The prior's hidden block names the commit it analysed: the exact baseline.
+    assert sequence["R2"]["baseline"] == {"since": "2026-03-02", "source": "prior report head",
                                           "commit": sequence["R1"]["head"]}
     doc = report(capsys, fixture_repo, "c3", "2026-03-10", "--since", "2026-03-02")
     assert doc["baseline"]["source"] == "--since"
@@ -276,6 +277,15 @@ def test_hand_written_prior_without_block_gives_the_baseline_date(fixture_repo, 
     prior.write_text("# Nightly Scout Report — 2026-03-04\n\n## CI Failures\n", "utf-8")
     doc = report(capsys, fixture_repo, "c3", "2026-03-10", "--prior", str(prior))
     assert doc["baseline"]["since"] == "2026-03-04"
+    assert doc["baseline"]["source"] == "prior report"  # no block: the date decides
+    assert doc["baseline"]["commit"] == sequence_head(fixture_repo, "c1")  # c2 is 03-05
+
+
+def sequence_head(repo: dict[str, Path], commit: str) -> str:
+    import subprocess
+
+    return subprocess.run(["git", "-C", str(repo[commit]), "rev-parse", "HEAD"], check=True,
+                          capture_output=True, text=True).stdout.strip()
 
 
 def test_skipped_reason_comes_from_livedata() -> None:

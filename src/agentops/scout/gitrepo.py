@@ -78,11 +78,19 @@ class GitRepo:
                         "HEAD").decode().strip()
         return out or None
 
-    def log(self, since: str, paths: list[str]) -> list[Commit]:
-        """Commits on HEAD since ``since`` (00:00 UTC) touching ``paths``, newest first."""
-        out = self._git("log", "--first-parent", f"--since={since}T00:00:00Z", "--name-only",
+    def is_ancestor(self, sha: str) -> bool:
+        """Whether ``sha`` exists here and is an ancestor of (or equal to) HEAD."""
+        proc = subprocess.run(["git", "-C", str(self.root), "merge-base", "--is-ancestor",
+                               sha, "HEAD"], capture_output=True, check=False)
+        return proc.returncode == 0
+
+    def log(self, since: str, paths: list[str], *, base: str | None = None) -> list[Commit]:
+        """Commits on HEAD touching ``paths``, newest first: after ``base`` when given
+        (exact), else since ``since`` 00:00 UTC."""
+        window = [f"{base}..HEAD"] if base else [f"--since={since}T00:00:00Z", "HEAD"]
+        out = self._git("log", "--first-parent", "--name-only",
                         "--format=%x1e%H%x1f%cd%x1f%s", "--date=format-local:%Y-%m-%d",
-                        "HEAD", "--", *paths).decode("utf-8", "replace")
+                        *window, "--", *paths).decode("utf-8", "replace")
         commits = []
         for record in out.split("\x1e")[1:]:
             head, _, names = record.partition("\n")

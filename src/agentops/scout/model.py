@@ -34,7 +34,7 @@ class Baseline:
     """The since-date of S-1 and where it came from (S-0a)."""
 
     since: str
-    source: str  # "--since" | "prior report" | "first run"
+    source: str  # "--since" | "prior report" | "prior report head" | "first run"
     commit: str | None  # last commit before ``since`` (None: history starts later)
 
 
@@ -43,6 +43,7 @@ class PriorPayload:
     """The machine-readable part of one earlier report."""
 
     date: str
+    head: str = ""  # the commit the prior report analysed (exact baseline when known)
     items: tuple[dict[str, Any], ...] = ()
     todos: tuple[dict[str, Any], ...] = ()
     suppressed: tuple[str, ...] = ()  # "id:fingerprint" of FYIs dropped as unchanged

@@ -42,7 +42,7 @@ def prior_from_markdown(text: str, *, name: str) -> PriorPayload:
     block = embedded.extract(text)
     header = _HEADER_RE.search(text)
     if block is not None and block.get("date"):
-        return PriorPayload(date=str(block["date"]),
+        return PriorPayload(date=str(block["date"]), head=str(block.get("head", "")),
                             items=tuple(i for i in block.get("items", []) if isinstance(i, dict)
                                         and "id" in i),
                             todos=tuple(t for t in block.get("todos", []) if isinstance(t, dict)
@@ -129,10 +129,18 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
     priors = sorted((p for p in priors if p.date <= date), key=lambda p: p.date)
     head_sha = repo.head()
     base_sha = repo.commit_before(since)
+    exact = False
+    if source == "prior report":
+        # The newest prior report names the commit it analysed: when it is an ancestor of
+        # HEAD, it is the exact baseline (a date would re-show that day's earlier commits).
+        newest = max(priors, key=lambda p: p.date)
+        if newest.head and newest.head != head_sha and repo.is_ancestor(newest.head):
+            base_sha, source, exact = newest.head, "prior report head", True
     want = _wanted(target)
     head = repo.tree(head_sha, want)
     base = repo.tree(base_sha, lambda p: p.endswith(".py")) if base_sha else None
-    commits = tuple(repo.log(since, list(target.watched_paths)))
+    commits = tuple(repo.log(since, list(target.watched_paths),
+                             base=base_sha if exact else None))
     inp = Inputs(target=target, date=date, baseline=Baseline(since, source, base_sha),
                  head=head, base=base, commits=commits, live=live, priors=tuple(priors))
     results = run_all(inp)
