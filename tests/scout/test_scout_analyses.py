@@ -390,3 +390,23 @@ def test_docs_flags_through_nested_config_and_node_ids(tmp_path) -> None:
     assert [(p.line, p.problem) for p in docs.analyse(inp)] == [
         (1, "flag --parallelism.async_tp: parallelism has no field 'async_tp'"),
         (3, "test sub/tests/test_a.py::TestA::test_gone does not exist")]
+
+
+def test_change_is_attributed_to_the_commit_that_made_it(tmp_path) -> None:
+    target = _target(tmp_path, "fragile_surfaces: {classes: [{name: Cfg, file: core/c.py}]}\n")
+    v0 = "class Cfg:\n    a: int = 1\n"
+    v1 = "# comment only\nclass Cfg:\n    a: int = 1\n"
+    v2 = "class Cfg:\n    a: str = ''\n"
+    v3 = "# later touch\nclass Cfg:\n    a: str = ''\n"
+    commits = (Commit("sha3", "2026-03-04", "touch", ("core/c.py",)),
+               Commit("sha2", "2026-03-03", "retype", ("core/c.py",)),
+               Commit("sha1", "2026-03-02", "comment", ("core/c.py",)))
+    inp = inputs(target, {"core/c.py": v3}, {"core/c.py": v0}, commits)
+    [naive] = upstream.fragile_changes(inp)
+    assert naive.commit == "sha3"  # without history: the newest commit touching the file
+    import dataclasses
+
+    inp = dataclasses.replace(inp, history={"core/c.py": (("sha1", v1), ("sha2", v2),
+                                                          ("sha3", v3))})
+    [change] = upstream.fragile_changes(inp)
+    assert (change.change, change.commit) == ("field retyped: int -> str", "sha2")

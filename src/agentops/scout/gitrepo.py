@@ -112,6 +112,17 @@ class GitRepo:
         wanted = sorted(p for p in paths if want(p))
         return Tree(commit=commit, paths=paths, files=self._cat(commit, wanted))
 
+    def history(self, commits: list[Commit], paths: set[str]
+                ) -> dict[str, tuple[tuple[str, str], ...]]:
+        """For each path, its text at every commit (of ``commits``) that touched it,
+        oldest first; one ``cat-file --batch`` per commit."""
+        out: dict[str, list[tuple[str, str]]] = {}
+        for c in reversed(commits):  # commits come newest first
+            touched = sorted(paths & set(c.files))
+            for path, text in self._cat(c.sha, touched).items():
+                out.setdefault(path, []).append((c.sha, text))
+        return {k: tuple(v) for k, v in out.items()}
+
     def _cat(self, commit: str, paths: list[str]) -> dict[str, str]:
         # One `cat-file --batch` for all blobs: one process instead of one per file.
         if not paths:

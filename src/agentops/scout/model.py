@@ -61,6 +61,10 @@ class Inputs:
     commits: tuple[Commit, ...]
     live: LiveData
     priors: tuple[PriorPayload, ...] = ()  # oldest first
+    # path -> ((sha, text at sha), ...) oldest first, for the commits since the baseline
+    # that touched a fragile file: which commit made a change, not just touched the file.
+    history: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict, hash=False,
+                                                            compare=False)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from typing import Any
 
 from agentops.errors import InputError
 from agentops.scout import embedded, items, render
-from agentops.scout.analyses import run_all
+from agentops.scout.analyses import run_all, upstream
 from agentops.scout.config import Target, load_target
 from agentops.scout.gitrepo import GitRepo
 from agentops.scout.livedata import LiveData
@@ -143,6 +143,11 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
                              base=base_sha if exact else None))
     inp = Inputs(target=target, date=date, baseline=Baseline(since, source, base_sha),
                  head=head, base=base, commits=commits, live=live, priors=tuple(priors))
+    # Which commit changed a fragile surface: the text of those files at each commit.
+    fragile = {s.file for key in ("classes", "functions", "return_tuples")
+               for s in target.symbols("fragile_surfaces", key)}
+    fragile |= {p.upstream_file for p in upstream.patch_sites(inp) if p.upstream_file}
+    inp = dataclasses.replace(inp, history=repo.history(list(commits), fragile))
     results = run_all(inp)
     candidates = items.build(inp, results)
     final, resolved, suppressed = items.reconcile(candidates, inp.priors, date)

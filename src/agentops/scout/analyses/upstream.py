@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from agentops.scout.analyses import pysource as ps
@@ -78,6 +79,37 @@ def _touching(commits_: tuple[Commit, ...], path: str) -> str:
     return next((c.sha for c in commits_ if path in c.files), "")
 
 
+def _introduced(inp: Inputs, path: str, state: Callable[[str | None], object]) -> str:
+    """The newest commit since the baseline at which ``state`` of ``path`` changed (the
+    commit that made the change, not merely the last one to touch the file); falls back
+    to the newest commit touching the file when no history was loaded."""
+    hist = inp.history.get(path)
+    if not hist or inp.base is None:
+        return _touching(inp.commits, path)
+    prev, found = state(inp.base.text(path)), ""
+    for sha, text in hist:
+        cur = state(text)
+        if cur != prev:
+            found = sha
+        prev = cur
+    return found or _touching(inp.commits, path)
+
+
+def _field_state(sym: Symbol, name: str) -> Callable[[str | None], object]:
+    def state(text: str | None) -> object:
+        node = ps.find(ps.parse(text), sym.name) if text is not None else None
+        return ps.class_fields(node).get(name) if isinstance(node, ast.ClassDef) else None
+    return state
+
+
+def _func_state(name: str, how: Callable[[ps.FuncDef], object]
+                ) -> Callable[[str | None], object]:
+    def state(text: str | None) -> object:
+        node = ps.find(ps.parse(text), name) if text is not None else None
+        return how(node) if isinstance(node, ps.FuncDef) else None
+    return state
+
+
 def _symbol_at(tree: Tree | None, sym: Symbol) -> ast.ClassDef | ps.FuncDef | None:
     if tree is None:
         return None
@@ -95,6 +127,10 @@ def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
     for sym in cfg.symbols("fragile_surfaces", "classes"):
         old, new = _symbol_at(inp.base, sym), _symbol_at(inp.head, sym)
         commit = _touching(inp.commits, sym.file)
+
+        def by(name: str, sym: Symbol = sym) -> str:
+            return _introduced(inp, sym.file, _field_state(sym, name))
+
         if isinstance(old, ast.ClassDef) and not isinstance(new, ast.ClassDef):
             out.append(SurfaceChange("fields", sym.name, f"class {sym.name} no longer found in "
                                      f"{sym.file}", commit, sym.file, "blocking", sym.why))
@@ -104,24 +140,26 @@ def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
         before, after = ps.class_fields(old), ps.class_fields(new)
         for name in after.keys() - before.keys():
             out.append(SurfaceChange("fields", f"{sym.name}.{name}",
-                                     f"field added: {name}: {after[name]}", commit, sym.file,
+                                     f"field added: {name}: {after[name]}", by(name), sym.file,
                                      "nice-to-have", sym.why))
         for name in before.keys() - after.keys():
             users = _mentions(inp, name)
             where = (f"; still named in {', '.join(users[:3])}" if users
                      else "; the sub-project does not name it")
             out.append(SurfaceChange("fields", f"{sym.name}.{name}",
-                                     f"field removed: {name}: {before[name]}{where}", commit,
+                                     f"field removed: {name}: {before[name]}{where}", by(name),
                                      sym.file, "blocking" if users else "should-fix", sym.why))
         for name in before.keys() & after.keys():
             if before[name] != after[name]:
                 out.append(SurfaceChange("fields", f"{sym.name}.{name}",
                                          f"field retyped: {before[name]} -> {after[name]}",
-                                         commit, sym.file, "should-fix", sym.why))
+                                         by(name), sym.file, "should-fix", sym.why))
     for sym in cfg.symbols("fragile_surfaces", "functions"):
         old, new = _symbol_at(inp.base, sym), _symbol_at(inp.head, sym)
         out += _signature_change("signature", sym.name, old, new, file=sym.file,
-                                 commit=_touching(inp.commits, sym.file), why=sym.why)
+                                 commit=_introduced(inp, sym.file,
+                                                    _func_state(sym.name, ps.signature)),
+                                 why=sym.why)
     for sym in cfg.symbols("fragile_surfaces", "return_tuples"):
         old, new = _symbol_at(inp.base, sym), _symbol_at(inp.head, sym)
         if isinstance(old, ps.FuncDef) and isinstance(new, ps.FuncDef):
@@ -129,7 +167,8 @@ def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
             if a != b:
                 out.append(SurfaceChange("return tuple", sym.name,
                                          f"returns a {_arity(a)} at the baseline, a {_arity(b)} "
-                                         "now", _touching(inp.commits, sym.file), sym.file,
+                                         "now", _introduced(inp, sym.file, _func_state(
+                                             sym.name, ps.return_arities)), sym.file,
                                          "blocking", sym.why))
     return sorted(out, key=lambda c: (c.file, c.symbol, c.change))
 
@@ -232,7 +271,8 @@ def stale_patches(inp: Inputs, sites: list[PatchSite]) -> list[SurfaceChange]:
         why = f"{how} in {site.file}:{site.line}"
         for ch in _signature_change("monkey patch", site.target, old, new,
                                     file=site.upstream_file,
-                                    commit=_touching(inp.commits, site.upstream_file), why=why):
+                                    commit=_introduced(inp, site.upstream_file, _func_state(
+                                        site.target, ps.signature)), why=why):
             # A wrapper that passes the original through keeps working after a rename;
             # a replacement silently drops new parameters. A vanished method breaks both.
             keep = "no longer found" in ch.change
