@@ -410,3 +410,15 @@ def test_change_is_attributed_to_the_commit_that_made_it(tmp_path) -> None:
                                                           ("sha3", v3))})
     [change] = upstream.fragile_changes(inp)
     assert (change.change, change.commit) == ("field retyped: int -> str", "sha2")
+
+
+def test_removed_field_is_blocking_only_when_the_sub_project_uses_it(tmp_path) -> None:
+    target = _target(tmp_path, "fragile_surfaces: {classes: [{name: Cfg, file: core/c.py}]}\n")
+    base = {"core/c.py": "class Cfg:\n    seq_len: int = 1\n    steps: int = 2\n"}
+    head = {"core/c.py": "class Cfg:\n    pass\n",
+            "sub/a.py": "def f(cfg):\n    seq_len = 3  # a local, not the field\n"
+                        "    return cfg.training.steps\n"}
+    changes = {c.symbol: c for c in upstream.fragile_changes(inputs(target, head, base))}
+    assert changes["Cfg.steps"].severity == "blocking"
+    assert changes["Cfg.steps"].change.endswith("still named in sub/a.py:3")
+    assert changes["Cfg.seq_len"].severity == "should-fix"

@@ -174,8 +174,10 @@ def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
 
 
 def _mentions(inp: Inputs, name: str) -> list[str]:
-    """``file:line`` of sub-project lines that name ``name`` as a word."""
-    rx = re.compile(rf"\b{re.escape(name)}\b")
+    """``file:line`` of sub-project lines that use ``name`` as a field: an attribute
+    (``cfg.training.name``), a string key (``d["name"]``) or a CLI flag (``.name=``); a
+    local variable of the same name is not a use."""
+    rx = re.compile(rf"\.{re.escape(name)}\b|[\"']{re.escape(name)}[\"']")
     out = []
     for path in sorted(inp.head.files):
         if path.startswith(inp.target.subproject + "/") and path.endswith(".py"):
