@@ -53,13 +53,24 @@ def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             why="config drift" + (f" ({d.kind})" if d.kind else ""), where=d.file,
             priority=PRIORITY_OF[d.severity], severity=d.severity, files=(d.file,),
             fingerprint=stable_id(d.problem)))
+    # Only modules the sub-project already imports make a line each; the rest is one
+    # FYI line (the JSON lists them all) so the report stays short.
+    others = [a for a in res["new_apis"] if not a.imported_by_subproject]
     for api in res["new_apis"]:
+        if not api.imported_by_subproject:
+            continue
         items.append(Item(
             id=stable_id("new-api", api.file, *api.names), section="S-1", kind="opportunity",
             title=f"New upstream API in `{api.file}`: {', '.join(api.names[:6])}"
                   + (" …" if len(api.names) > 6 else ""),
-            why="may replace something the sub-project hand-rolls",
+            why="the sub-project imports this module; may replace something it hand-rolls",
             where=_short(api.commit), files=(api.file,)))
+    if others:
+        items.append(Item(
+            id=stable_id("new-api-others", inp.target.name, since), section="S-1", kind="fyi",
+            title=f"{sum(len(a.names) for a in others)} new public names in {len(others)} "
+                  "watched upstream module(s) the sub-project does not import (`new_apis` in "
+                  "--json)", files=tuple(a.file for a in others)))
     for model in res["new_models"]:
         items.append(Item(
             id=stable_id("new-model", model), section="S-1", kind="opportunity",
@@ -146,12 +157,17 @@ def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             title=f"Graph pass `{u.name}` has no test",
             why="no pass-test file mentions it", where=f"{u.file}:{u.line}",
             priority="P2", severity="nice-to-have", files=(u.file,)))
+    by_registry: dict[str, list[Any]] = {}
     for u in res["configs_without_tests"]:
+        by_registry.setdefault(u.file, []).append(u)
+    for file, unused in by_registry.items():
+        names = sorted(u.name for u in unused)
         items.append(Item(
-            id=stable_id("config-untested", u.file, u.name), section="S-3",
-            kind="opportunity", title=f"Config `{u.name}` is used by no test or workflow",
-            why="a registered config nobody runs rots silently", where=f"{u.file}:{u.line}",
-            files=(u.file,)))
+            id=stable_id("config-untested", file), section="S-3", kind="opportunity",
+            title=f"{len(names)} config(s) in `{file}` used by no test or workflow: "
+                  + ", ".join(f"`{n}`" for n in names),
+            why="a registered config nobody runs rots silently", files=(file,),
+            fingerprint=stable_id(*names)))
 
     # S-4 debt.
     configured = {}
@@ -186,10 +202,14 @@ def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             files=d.ours + d.upstream, fingerprint=stable_id(*d.commits)))
 
     # S-5 docs.
+    lines: dict[tuple[str, str], list[int]] = {}
     for p in res["doc_inaccuracies"]:
+        lines.setdefault((p.file, p.problem), []).append(p.line)
+    for (file, problem), at in lines.items():
         items.append(Item(
-            id=stable_id("doc", p.file, p.problem), section="S-5", kind="docs",
-            title=f"`{p.file}:{p.line}`: {p.problem}", files=(p.file,)))
+            id=stable_id("doc", file, problem), section="S-5", kind="docs",
+            title=f"`{file}:{', '.join(map(str, at))}`: {problem}", files=(file,),
+            fingerprint=stable_id(*map(str, at))))
 
     # S-6 open work (LiveData).
     ow = res["open_work"]

@@ -108,7 +108,7 @@ def markdown(report: Report, live: LiveData) -> str:
     if live.prior_reports is None and live.skipped.get("prior_reports"):
         fyi.append(f"- Prior reports (S-0a): {skipped_reason(live, 'prior_reports')}")
     body["FYI"] = fyi
-    docs = [_plain(i) for i in sorted(by_kind.get("docs", []), key=lambda i: i.title)]
+    docs = [_plain(i) for i in by_kind.get("docs", [])]  # analysis order: file, then line
     body["Docs"] = docs or ["- docs are current"]
     body["All Clear"] = [_plain(i) for i in by_kind.get("all_clear", [])] + [
         _plain(i) for i in report.resolved]

@@ -68,6 +68,7 @@ class NewApi:
     file: str
     names: tuple[str, ...]
     commit: str
+    imported_by_subproject: bool = False  # the sub-project already imports this module
 
 
 def commits(inp: Inputs) -> list[UpstreamCommit]:
@@ -379,6 +380,13 @@ def new_apis(inp: Inputs) -> list[NewApi]:
         return []
     out: list[NewApi] = []
     watched = tuple(inp.target.watched_paths)
+    used: set[str] = set()
+    for path, text in inp.head.files.items():
+        if path.startswith(inp.target.subproject + "/") and path.endswith(".py"):
+            for module, _name in ps.imports(ps.parse(text)).values():
+                target = ps.module_path(module, inp.head.paths)
+                if target:
+                    used.add(target)
     for path in sorted(p for p in inp.head.files if p.endswith(".py") and p.startswith(watched)):
         new_text = inp.head.files[path]
         old_text = inp.base.text(path)
@@ -388,7 +396,7 @@ def new_apis(inp: Inputs) -> list[NewApi]:
         before = ps.top_level_names(ps.parse(old_text)) if old_text is not None else {}
         added = tuple(sorted(now.keys() - before.keys()))
         if added:
-            out.append(NewApi(path, added, _touching(inp.commits, path)))
+            out.append(NewApi(path, added, _touching(inp.commits, path), path in used))
     return out
 
 
