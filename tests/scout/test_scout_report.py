@@ -292,3 +292,25 @@ def test_skipped_reason_comes_from_livedata() -> None:
     live = LiveData(skipped={"ci": "GitHub API not allowlisted"})
     assert render.skipped_reason(live, "ci") == "skipped — GitHub API not allowlisted"
     assert render.skipped_reason(live, "open_work") == "skipped — offline"
+
+
+def test_rendered_report_fits_a_comment_and_keeps_the_block(sequence) -> None:
+    from agentops.scout.model import Baseline, Item, Report
+
+    many = tuple(Item(id=f"{n:012x}", section="S-4", kind="fyi", title="x" * 300)
+                 for n in range(400))
+    rep = Report(date="2026-03-10", target="t", baseline=Baseline("2026-03-09", "--since", None),
+                 head="0" * 40, items=many, resolved=(), suppressed=(),
+                 analyses={"todos": [{"id": f"{n}", "file": "f.py", "tag": "TODO",
+                                      "text": "y" * 200, "fingerprint": "f",
+                                      "first_reported": "2026-03-01"} for n in range(50)]})
+    full = render.render(rep, LiveData(), limit=10**7)
+    visible = render.markdown(rep, LiveData())
+    limit = len(full) - len(visible) + 5000  # room for the whole block, part of the text
+    out = render.render(rep, LiveData(), limit=limit)
+    assert len(out) <= limit
+    block = embedded.extract(out)
+    assert block is not None and len(block["items"]) == 400
+    assert "truncated to fit a GitHub comment" in out
+    assert all("text" not in t for t in block["todos"])
+    assert render.render(rep, LiveData(), limit=10**7).count("x" * 300) == 400

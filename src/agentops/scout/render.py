@@ -18,6 +18,9 @@ SECTIONS = ("CI Failures", "Action Items (new findings)",
             "Carried Forward (from prior reports, re-investigated)", "Opportunities", "FYI",
             "Docs", "All Clear")
 NOTHING = "nothing to report"
+# GitHub refuses comment bodies over 65536 characters; keep a margin for the links that
+# handoff adds to action items later.
+COMMENT_LIMIT = 60000
 _PRIORITY_ORDER = {"P0": 0, "P1": 1, "P2": 2, "": 3}
 
 
@@ -124,17 +127,33 @@ def payload(report: Report) -> dict[str, Any]:
         "target": report.target,
         "head": report.head,
         "since": report.baseline.since,
-        "items": [{k: v for k, v in i.to_json().items() if k not in ("why", "where", "status")}
+        "items": [{**{k: v for k, v in i.to_json().items()
+                      if k not in ("why", "where", "status", "title", "files")},
+                   "title": i.title[:160], "files": list(i.files[:10])}
                   for i in report.items if i.kind != "all_clear"]
         + [{"id": i.id, "section": i.section, "kind": "all_clear", "title": i.title[:200],
             "fingerprint": i.fingerprint} for i in report.items if i.kind == "all_clear"],
-        "todos": [{"id": t["id"], "file": t["file"], "tag": t["tag"], "text": t["text"][:120],
+        "todos": [{"id": t["id"], "file": t["file"], "tag": t["tag"], "text": t["text"][:80],
                    "fingerprint": t["fingerprint"], "first_reported": t["first_reported"]}
                   for t in report.analyses.get("todos", [])],
         "suppressed": list(report.suppressed),
     }
 
 
-def render(report: Report, live: LiveData) -> str:
-    """Markdown with the embedded block, ready to post."""
-    return embedded.embed(markdown(report, live), payload(report))
+def render(report: Report, live: LiveData, *, limit: int = COMMENT_LIMIT) -> str:
+    """Markdown with the embedded block, ready to post, within ``limit`` characters: the
+    block (what the next run needs) is kept whole; TODO texts go first, then the tail of
+    the visible report, with a note saying so."""
+    md, data = markdown(report, live), payload(report)
+    out = embedded.embed(md, data)
+    if len(out) > limit:
+        data = {**data, "todos": [{k: v for k, v in t.items() if k != "text"}
+                                  for t in data["todos"]]}
+        out = embedded.embed(md, data)
+    if len(out) > limit:
+        note = ("\n_… truncated to fit a GitHub comment; the job summary and `--json` have "
+                "the full report._\n")
+        budget = max(0, limit - (len(out) - len(md)) - len(note))
+        cut = md[:budget].rsplit("\n", 1)[0]
+        out = embedded.embed(cut + "\n" + note, data)
+    return out
