@@ -13,6 +13,7 @@ import pytest
 
 from agentops.scout import embedded, render
 from agentops.scout.livedata import (
+    BoardItem,
     FailedTest,
     LiveData,
     OpenWork,
@@ -202,7 +203,9 @@ def test_live_data_renders_ci_pr_states_and_open_work(fixture_repo, capsys,
     def collect_live(client, config, since):
         calls.append((config.name, since))
         return LiveData(
-            prior_reports=(), board_items=(),
+            prior_reports=(),
+            board_items=(BoardItem("PVTI_1", "[NightlyScout][P2] Graph pass `bucket_pass` has "
+                                   "no test", "Source: Nightly Scout Report", "In Progress"),),
             pulls={"pytorch/pytorch#123": PullState("pytorch/pytorch", 123, "closed",
                                                     merged_at="2026-03-01T12:00:00Z"),
                    "pytorch/pytorch#456": PullState("pytorch/pytorch", 456, "open")},
@@ -246,6 +249,14 @@ def test_live_data_renders_ci_pr_states_and_open_work(fixture_repo, capsys,
     assert todo["pr_states"] == [["pytorch/pytorch#123", "merged 2026-03-01"]]
     assert "PR example/core#7 waiting for review: Add @\u200bsomeone feature" in md
     assert "skipped" not in md.split("## FYI")[1].split("## Docs")[0]
+    [pass_item] = _by_title(doc, "Graph pass `bucket_pass` has no test")
+    assert pass_item["status"] == "board: In Progress"
+
+
+def test_checkout_of_another_repository_is_refused(fixture_repo, tmp_path, capsys) -> None:
+    code, _, err = run(capsys, "report", "--checkout", str(fixture_repo["c1"]), "--offline")
+    assert code == 1
+    assert "has no torchtitan/experiments/graph_trainer/ at HEAD" in err
 
 
 @pytest.mark.parametrize(("argv", "code", "needle"), [

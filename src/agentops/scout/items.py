@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentops.scout.livedata import BoardItem
 from agentops.scout.model import PRIORITY_OF, Inputs, Item, PriorPayload, stable_id
 
 # Findings about a change between the baseline and HEAD: reported once, then tracked on
@@ -325,3 +326,22 @@ def reconcile(candidates: list[Item], priors: tuple[PriorPayload, ...], date: st
                     files=tuple(it.get("files", ())),
                     first_reported=it.get("first_reported", "")))
     return items, resolved, sorted(suppressed)
+
+
+def annotate_board(items: list[Item], board: tuple[BoardItem, ...]) -> list[Item]:
+    """S-0b: say where an action item stands on the board (its item body carries the
+    ``scout-item:<id>`` marker, or its title ends with the item's title)."""
+    out = []
+    for it in items:
+        found = None
+        if it.kind in ("action", "carried"):
+            found = next((b for b in board if f"scout-item:{it.id}" in b.body
+                          or (b.title.startswith("[NightlyScout]")
+                              and it.title[:60] in b.title)), None)
+        if found is not None:
+            note = f"board: {found.status or 'no status'}"
+            out.append(Item(**{**it.__dict__,
+                               "status": f"{it.status}; {note}" if it.status else note}))
+        else:
+            out.append(it)
+    return out

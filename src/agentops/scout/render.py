@@ -63,7 +63,7 @@ def _ci_lines(live: LiveData) -> list[str]:
 
 
 def _action(it: Item) -> str:
-    tail = ", ".join(p for p in (it.why, it.where) if p)
+    tail = ", ".join(p for p in (it.why, it.where, it.status) if p)
     return (f"- [ ] [{it.priority or 'P2'}] {_t(it.title)}"
             + (f" — {_t(tail)}" if tail else "") + f" <!-- scout-item:{it.id} -->")
 

@@ -138,6 +138,10 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
             base_sha, source, exact = newest.head, "prior report head", True
     want = _wanted(target)
     head = repo.tree(head_sha, want)
+    if not any(p.startswith(target.subproject + "/") for p in head.paths):
+        raise InputError("--checkout", f"{args.checkout} has no {target.subproject}/ at HEAD "
+                         f"(target {target.name} is about {target.repo})",
+                         fix=f"pass a checkout of {target.repo}, or choose another --config")
     base = repo.tree(base_sha, lambda p: p.endswith(".py")) if base_sha else None
     commits = tuple(repo.log(since, list(target.watched_paths),
                              base=base_sha if exact else None))
@@ -151,6 +155,8 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
     results = run_all(inp)
     candidates = items.build(inp, results)
     final, resolved, suppressed = items.reconcile(candidates, inp.priors, date)
+    if live.board_items is not None:
+        final = items.annotate_board(final, live.board_items)
     analyses = _analyses_json(results)
     report = Report(date=date, target=target.name, baseline=inp.baseline, head=head_sha,
                     items=tuple(final), resolved=tuple(resolved), suppressed=tuple(suppressed),
