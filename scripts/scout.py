@@ -73,6 +73,10 @@ def build() -> cli.argparse.ArgumentParser:
                           "date - 1 day (first run)")
     src.add_argument("--prior", action="append", default=None, metavar="FILE",
                      help="an earlier report as posted (Markdown); repeat for several")
+    src.add_argument("--torch", default=env_default("AGENTOPS_TORCH", "auto"),
+                     metavar="auto|none|DIR",
+                     help="installed torch to look named APIs up in (S-2, S-4): found on the "
+                          "path (auto), skipped (none), or a package directory")
     mode = rp.add_argument_group("mode and output")
     mode.add_argument("--offline", action="store_true", default=env_flag("AGENTOPS_OFFLINE"),
                       help="no network: API-backed sections say 'skipped — offline'")

@@ -422,3 +422,58 @@ def test_removed_field_is_blocking_only_when_the_sub_project_uses_it(tmp_path) -
     assert changes["Cfg.steps"].severity == "blocking"
     assert changes["Cfg.steps"].change.endswith("still named in sub/a.py:3")
     assert changes["Cfg.seq_len"].severity == "should-fix"
+
+
+# --- the installed torch (S-2 named APIs, S-4 public alternatives) ----------------------------
+
+def _fake_torch(tmp_path):
+    from agentops.scout import installed
+
+    root = tmp_path / "site" / "torch"
+    (root / "distributed" / "tensor").mkdir(parents=True)
+    (root / "_inductor").mkdir()
+    (root / "version.py").write_text("__version__ = '2.99.0.dev20260301'\n", "utf-8")
+    (root / "__init__.py").write_text("", "utf-8")
+    (root / "distributed" / "tensor" / "__init__.py").write_text(
+        "class StridedShard:\n    pass\n", "utf-8")
+    (root / "distributed" / "tensor" / "_dtensor_spec.py").write_text(
+        "class DTensorSpec:\n    pass\n", "utf-8")
+    (root / "_inductor" / "sched.py").write_text("def _move_overlap_nodes(g):\n    pass\n",
+                                                 "utf-8")
+    return installed.index(root, "torch")
+
+
+def test_installed_torch_index(tmp_path) -> None:
+    idx = _fake_torch(tmp_path)
+    assert idx.version == "2.99.0.dev20260301"
+    assert idx.defs["StridedShard"] == ("torch.distributed.tensor",)
+    assert idx.public_modules("DTensorSpec") == ()  # only in a private module
+    assert idx.public_modules("_move_overlap_nodes") == ()
+
+
+def test_waiting_todo_names_an_api_the_installed_torch_has(tmp_path) -> None:
+    import dataclasses
+
+    target = _target(tmp_path)
+    src = ("# TODO: remove this fallback once the nightly includes _move_overlap_nodes.\n"
+           "# TODO: use `FancyThing` someday\n"  # waits for nothing: not looked up
+           "x = 1\n")
+    inp = dataclasses.replace(inputs(target, {"sub/f.py": src}), torch=_fake_torch(tmp_path))
+    found, _ = todos.collect(inp)
+    assert [t.api_hits for t in found] == [
+        (("_move_overlap_nodes", "torch._inductor.sched"),), ()]
+    assert todos.api_names("blocked until `torch.foo.BarBaz` and _qux_x land") == [
+        "BarBaz", "_qux_x"]
+
+
+def test_private_api_public_alternative(tmp_path) -> None:
+    import dataclasses
+
+    target = _target(tmp_path, "private_api: {names: [_StridedShard, DTensorSpec], "
+                               "private_import_roots: [torch]}\n")
+    src = ("from torch.distributed.tensor.placement_types import _StridedShard\n"
+           "from torch.distributed.tensor._dtensor_spec import DTensorSpec\n")
+    inp = dataclasses.replace(inputs(target, {"sub/x.py": src}), torch=_fake_torch(tmp_path))
+    uses = {u.name: u.public_alternative for u in debt.private_api_uses(inp)}
+    assert uses == {"_StridedShard": "torch.distributed.tensor.StridedShard",
+                    "DTensorSpec": ""}

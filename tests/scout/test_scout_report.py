@@ -34,7 +34,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def report(capsys, repo: dict[str, Path], commit: str, date: str, *extra: str,
            as_json: bool = True) -> dict | str:
     argv = ["--config", str(repo["target"]), "report", "--checkout", str(repo[commit]),
-            "--offline", "--date", date, *extra]
+            "--offline", "--torch", "none", "--date", date, *extra]
     code, out, err = run(capsys, *argv, *(["--json"] if as_json else []))
     assert code == 0, err
     return json.loads(out) if as_json else out
@@ -52,7 +52,8 @@ def sequence(fixture_repo, tmp_path_factory) -> dict[str, dict]:
     for name, commit, date in plan:
         md = out_dir / f"{name}.md"
         argv = ["--config", str(fixture_repo["target"]), "report", "--checkout",
-                str(fixture_repo[commit]), "--offline", "--date", date, "--json",
+                str(fixture_repo[commit]), "--offline", "--torch", "none", "--date", date,
+                "--json",
                 "--out", str(md), *[a for p in priors for a in ("--prior", p)]]
         import contextlib
         import io
@@ -234,7 +235,7 @@ def test_live_data_renders_ci_pr_states_and_open_work(fixture_repo, capsys,
     monkeypatch.setattr("agentops.github.client.GitHubClient.from_env",
                         classmethod(lambda cls: Client()))
     argv = ["--config", str(fixture_repo["target"]), "report", "--checkout",
-            str(fixture_repo["c1"]), "--date", "2026-03-02", "--json"]
+            str(fixture_repo["c1"]), "--date", "2026-03-02", "--json", "--torch", "none"]
     code, out, err = run(capsys, *argv)
     assert code == 0, err
     assert calls == [("demo-sub", "2026-03-01")]

@@ -95,6 +95,17 @@ def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                     id=stable_id("todo-closed", t.id, ref), section="S-2", kind="fyi",
                     title=f"{ref} was closed without merging; TODO `{t.file}:{t.line}` "
                           "waits on it", files=(t.file,), fingerprint=stable_id(state)))
+    for t in todos:
+        for name, module in t.api_hits:
+            items.append(Item(
+                id=stable_id("todo-api", t.id, name), section="S-2", kind="action",
+                title=f"TODO may be unblocked: `{name}` exists in the installed torch "
+                      f"{inp.torch.version if inp.torch else ''} ({module}) — "
+                      f"`{t.file}:{t.line}` {t.text[:120]}",
+                why="the API it waits for is there; check and remove the workaround",
+                where=f"{t.file}:{t.line}" + (f", owned by {t.owner}" if t.owner else ""),
+                priority="P2", severity="nice-to-have", files=(t.file,),
+                fingerprint=stable_id(module)))
     if inp.priors:
         for t in todos:
             if t.status in ("new", "changed"):
@@ -180,10 +191,22 @@ def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             generic.append(p)
     for name, uses in sorted(configured.items()):
         files = tuple(sorted({u.file for u in uses}))
+        alt = next((u.public_alternative for u in uses if u.public_alternative), "")
+        if alt:
+            items.append(Item(
+                id=stable_id("private-alt", name, alt), section="S-4", kind="action",
+                title=f"Private API `{name}` has a public alternative `{alt}` in the installed "
+                      f"torch {inp.torch.version if inp.torch else ''}",
+                why=f"used in {', '.join(files)}", priority="P2", severity="nice-to-have",
+                files=files))
+            continue
+        check = ("no public alternative in the installed torch "
+                 f"{inp.torch.version}" if inp.torch else
+                 "public alternative not checked (no torch installed)")
         items.append(Item(
             id=stable_id("private", name), section="S-4", kind="fyi",
             title=f"Private API `{name}` used in {', '.join(f'`{f}`' for f in files)}; "
-                  "check for a public alternative in the installed torch",
+                  f"{check}",
             severity="nice-to-have", files=files, fingerprint=stable_id(*files)))
     if generic:
         files = tuple(sorted({u.file for u in generic}))

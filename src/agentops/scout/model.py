@@ -13,6 +13,7 @@ from typing import Any
 
 from agentops.scout.config import Target
 from agentops.scout.gitrepo import Commit, Tree
+from agentops.scout.installed import PackageIndex
 from agentops.scout.livedata import LiveData
 
 KINDS = ("action", "carried", "opportunity", "fyi", "docs", "all_clear")
@@ -65,6 +66,7 @@ class Inputs:
     # that touched a fragile file: which commit made a change, not just touched the file.
     history: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict, hash=False,
                                                             compare=False)
+    torch: PackageIndex | None = None  # the installed torch, when there is one
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from agentops.errors import InputError
-from agentops.scout import embedded, items, render
-from agentops.scout.analyses import run_all, upstream
+from agentops.scout import embedded, installed, items, render
+from agentops.scout.analyses import run_all, todos, upstream
 from agentops.scout.config import Target, load_target
 from agentops.scout.gitrepo import GitRepo
 from agentops.scout.livedata import LiveData
@@ -80,6 +80,34 @@ def _live(args: argparse.Namespace, target: Target, since: str) -> LiveData:
     live = collect.collect_live(client, target, since)
     print(client.counter.line(), file=sys.stderr)
     return live
+
+
+def _torch_names(inp: Inputs) -> set[str]:
+    """The names worth looking up in torch: configured private APIs (and their public
+    spelling) and the APIs waiting TODOs name."""
+    names: set[str] = set()
+    for name in inp.target.section("private_api").get("names", []):
+        names |= {name, name.lstrip("_")}
+    sub = inp.target.subproject + "/"
+    for path, text in inp.head.files.items():
+        if path.startswith(sub) and path.endswith(".py"):
+            for t in todos.scan(path, text):
+                names |= set(todos.api_names(t.text))
+    return names
+
+
+def _torch_index(args: argparse.Namespace, names: set[str]) -> installed.PackageIndex | None:
+    """The installed torch (``--torch DIR`` or found on the path), or None."""
+    choice = getattr(args, "torch", None) or "auto"
+    if choice == "none":
+        return None
+    root = installed.locate("torch") if choice == "auto" else Path(choice)
+    if root is None:
+        return None
+    if not root.is_dir():
+        raise InputError("--torch", f"{choice} is not a directory",
+                         fix="give the directory of the installed torch package, or 'none'")
+    return installed.index(root, "torch", names)
 
 
 def _wanted(target: Target) -> Any:
@@ -151,7 +179,8 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
     fragile = {s.file for key in ("classes", "functions", "return_tuples")
                for s in target.symbols("fragile_surfaces", key)}
     fragile |= {p.upstream_file for p in upstream.patch_sites(inp) if p.upstream_file}
-    inp = dataclasses.replace(inp, history=repo.history(list(commits), fragile))
+    inp = dataclasses.replace(inp, history=repo.history(list(commits), fragile),
+                              torch=_torch_index(args, _torch_names(inp)))
     results = run_all(inp)
     candidates = items.build(inp, results)
     final, resolved, suppressed = items.reconcile(candidates, inp.priors, date)

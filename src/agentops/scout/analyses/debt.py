@@ -20,6 +20,7 @@ class PrivateUse:
     module: str
     name: str
     reason: str  # "private module" | "private name" | "configured private API"
+    public_alternative: str = ""  # "torch.x.Name" when the installed torch defines one
 
 
 @dataclass(frozen=True)
@@ -44,13 +45,27 @@ def private_api_uses(inp: Inputs) -> list[PrivateUse]:
             root = use.module.split(".")[0]
             if use.name in names or (not use.name and use.module.split(".")[-1] in names):
                 out.append(PrivateUse(path, use.line, use.module, use.name,
-                                      "configured private API"))
+                                      "configured private API",
+                                      _public_alternative(inp, use.name, use.module)))
             elif root in roots and any(p.startswith("_") and not p.startswith("__")
                                        for p in use.module.split(".")):
                 out.append(PrivateUse(path, use.line, use.module, use.name, "private module"))
             elif root in roots and use.name.startswith("_") and not use.name.startswith("__"):
                 out.append(PrivateUse(path, use.line, use.module, use.name, "private name"))
     return out
+
+
+def _public_alternative(inp: Inputs, name: str, module: str) -> str:
+    """A public home for a private API in the installed torch: the name without its
+    leading underscore, or the same name, defined in a module with no private part."""
+    if inp.torch is None or not name:
+        return ""
+    for cand in dict.fromkeys((name.lstrip("_"), name)):
+        # The same name where it is imported from already is not an alternative.
+        mods = [m for m in inp.torch.public_modules(cand) if cand != name or m != module]
+        if mods:
+            return f"{mods[0]}.{cand}"
+    return ""
 
 
 def duplicate_changes(inp: Inputs) -> list[DuplicateChange]:

@@ -36,6 +36,8 @@ class Todo:
     status: str = "new"  # new | carried | changed
     first_reported: str = ""
     pr_states: tuple[tuple[str, str], ...] = ()  # (ref, "merged 2026-01-02" | "open" | …)
+    # Named APIs the TODO waits for that the installed torch now defines: (name, module).
+    api_hits: tuple[tuple[str, str], ...] = ()
 
 
 def _normalize(text: str) -> str:
@@ -103,6 +105,26 @@ def scan(path: str, text: str, repo: str = "", aliases: dict[str, str] | None = 
     return out
 
 
+# A TODO that waits for something ("once X lands", "when torch exposes X").
+_WAITING_RE = re.compile(r"\b(once|when|until|after|requires?|waiting|blocked|includes?|"
+                         r"lands?|exposes?|supports?|available)\b", re.I)
+# Named APIs: `backticked` identifiers, _private_names, CamelCase names.
+_API_RE = re.compile(r"`([A-Za-z_][\w.]*)`|\b(_[a-z]\w+|[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+)\b")
+
+
+def api_names(text: str) -> list[str]:
+    """Identifiers a waiting TODO names (last dotted part), or [] when it waits for
+    nothing in particular."""
+    if not _WAITING_RE.search(text):
+        return []
+    out = []
+    for m in _API_RE.finditer(text):
+        name = (m.group(1) or m.group(2)).split(".")[-1].strip("()")
+        if len(name) > 3 and name not in out:
+            out.append(name)
+    return out
+
+
 def _pr_state(ref: str, pulls: dict[str, PullState] | None) -> str:
     if "#" not in ref:
         return ""
@@ -143,9 +165,13 @@ def collect(inp: Inputs) -> tuple[list[Todo], list[dict]]:
         status = "new" if p is None else ("carried" if p.get("fingerprint") == t.fingerprint
                                           else "changed")
         states = tuple((r, _pr_state(r, inp.live.pulls)) for r in t.refs if "#" in r)
+        hits: tuple[tuple[str, str], ...] = ()
+        if inp.torch is not None:
+            hits = tuple((n, inp.torch.defs[n][0]) for n in api_names(t.text)
+                         if n in inp.torch.defs)
         out.append(Todo(**{**t.__dict__, "id": tid, "status": status,
                            "first_reported": p["first_reported"] if p else inp.date,
-                           "pr_states": states}))
+                           "pr_states": states, "api_hits": hits}))
     current = {t.id for t in out}
     resolved = [dict(t) for t in (newest.todos if newest else ()) if t["id"] not in current]
     return out, resolved
