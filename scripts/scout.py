@@ -124,8 +124,18 @@ def dispatch(args: cli.argparse.Namespace) -> int:
         from agentops.scout.report import report_command
 
         return report_command(args)
-    from agentops.scout import publish  # provided by the publish/handoff side
+    import importlib
 
+    try:  # the only writer (comment, board items); by name so sys.modules decides
+        publish = importlib.import_module("agentops.scout.publish")
+    except ModuleNotFoundError as exc:
+        if exc.name != "agentops.scout.publish":
+            raise
+        from agentops.errors import ConfigError
+
+        raise ConfigError(f"the {args.verb} verb is not available in this installation "
+                          "(agentops.scout.publish is missing)",
+                          fix="install the complete agentops package") from exc
     if args.verb == "publish":
         return publish.publish_command(args)
     return publish.handoff_command(args)

@@ -326,3 +326,29 @@ def test_rendered_report_fits_a_comment_and_keeps_the_block(sequence) -> None:
     assert "truncated to fit a GitHub comment" in out
     assert all("text" not in t for t in block["todos"])
     assert render.render(rep, LiveData(), limit=10**7).count("x" * 300) == 400
+
+
+@pytest.mark.parametrize(("argv", "func"), [
+    (["publish", "--repo", "o/r", "--issue", "7", "--report", "r.md", "--dry-run"],
+     "publish_command"),
+    (["handoff", "--report", "r.md"], "handoff_command"),
+])
+def test_publish_and_handoff_dispatch_to_the_writer_module(monkeypatch, capsys, argv,
+                                                           func) -> None:
+    seen = []
+    fake = types.ModuleType("agentops.scout.publish")
+    setattr(fake, func, lambda args: seen.append(args) or 0)
+    monkeypatch.setitem(sys.modules, "agentops.scout.publish", fake)
+    code, _, _ = run(capsys, *argv)
+    assert code == 0
+    [args] = seen
+    assert args.verb == argv[0] and args.report == "r.md"
+    if func == "publish_command":
+        assert (args.repo, args.issue, args.dry_run) == ("o/r", 7, True)
+
+
+def test_publish_missing_writer_is_a_clear_error(monkeypatch, capsys) -> None:
+    monkeypatch.setitem(sys.modules, "agentops.scout.publish", None)
+    code, _, err = run(capsys, "handoff", "--report", "r.md")
+    assert code == 1
+    assert "agentops.scout.publish is missing" in err

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime as dt
+import importlib
 import json
 import re
 import sys
@@ -68,8 +69,8 @@ def baseline_for(*, date: str, since: str | None, priors: list[PriorPayload]
 def _live(args: argparse.Namespace, target: Target, since: str) -> LiveData:
     if args.offline:
         return LiveData(skipped=dict.fromkeys(LIVE_PARTS, "offline"))
-    try:
-        from agentops.scout import collect
+    try:  # the API side lives in its own module (the other half of the scout)
+        collect = importlib.import_module("agentops.scout.collect")
     except ModuleNotFoundError as exc:
         if exc.name != "agentops.scout.collect":
             raise
