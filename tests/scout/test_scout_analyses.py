@@ -477,3 +477,21 @@ def test_private_api_public_alternative(tmp_path) -> None:
     uses = {u.name: u.public_alternative for u in debt.private_api_uses(inp)}
     assert uses == {"_StridedShard": "torch.distributed.tensor.StridedShard",
                     "DTensorSpec": ""}
+
+
+def test_field_moved_between_fragile_classes_and_supported_models(tmp_path) -> None:
+    target = _target(tmp_path, "models_dir: core/models\n"
+                               "fragile_surfaces: {classes: [{name: Par, file: core/c.py}, "
+                               "{name: Comp, file: core/c.py}]}\n")
+    base = {"core/c.py": "class Par:\n    async_tp: bool = False\nclass Comp:\n    x: int = 0\n",
+            "core/models/a/m.py": ""}
+    head = {"core/c.py": "class Par:\n    pass\nclass Comp:\n    x: int = 0\n"
+                         "    async_tp: bool = False\n",
+            "core/models/a/m.py": "", "core/models/b/m.py": "", "core/models/c/m.py": "",
+            "sub/c/model.py": "def f(cfg):\n    return cfg.compile.async_tp\n"}
+    inp = inputs(target, head, base)
+    changes = {c.symbol: c for c in upstream.fragile_changes(inp)}
+    moved = changes["Par.async_tp"]
+    assert moved.change == "field moved to Comp.async_tp (still named in sub/c/model.py:2)"
+    assert moved.severity == "should-fix"
+    assert upstream.new_models(inp) == ["b"]  # "c" already has sub/c/

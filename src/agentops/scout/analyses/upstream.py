@@ -171,7 +171,26 @@ def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
                                          "now", _introduced(inp, sym.file, _func_state(
                                              sym.name, ps.return_arities)), sym.file,
                                          "blocking", sym.why))
-    return sorted(out, key=lambda c: (c.file, c.symbol, c.change))
+    return sorted(_moves(out), key=lambda c: (c.file, c.symbol, c.change))
+
+
+def _moves(changes: list[SurfaceChange]) -> list[SurfaceChange]:
+    """A field removed from one fragile class and added to another in the same window
+    moved (``enable_async_tensor_parallel``: parallelism -> compile): say so, and do not
+    call it blocking just because the sub-project still uses the name."""
+    added = {c.symbol.rsplit(".", 1)[1]: c.symbol.rsplit(".", 1)[0] for c in changes
+             if c.surface == "fields" and c.change.startswith("field added")}
+    out = []
+    for c in changes:
+        owner, _, name = c.symbol.rpartition(".")
+        if c.surface == "fields" and c.change.startswith("field removed") \
+                and added.get(name, owner) != owner:
+            detail = c.change.split(";", 1)[1].strip() if ";" in c.change else ""
+            text = f"field moved to {added[name]}.{name}" + (f" ({detail})" if detail else "")
+            out.append(replace(c, change=text, severity="should-fix"))
+            continue
+        out.append(c)
+    return out
 
 
 def _mentions(inp: Inputs, name: str) -> list[str]:
@@ -401,7 +420,8 @@ def new_apis(inp: Inputs) -> list[NewApi]:
 
 
 def new_models(inp: Inputs) -> list[str]:
-    """S-1: model directories added under ``models_dir`` since the baseline."""
+    """S-1: model directories added under ``models_dir`` since the baseline that the
+    sub-project has no directory for yet."""
     models = str(inp.target.raw.get("models_dir", "")).rstrip("/")
     if not models or inp.base is None:
         return []
@@ -410,4 +430,7 @@ def new_models(inp: Inputs) -> list[str]:
         return {p[len(models) + 1:].split("/", 1)[0] for p in tree.paths
                 if p.startswith(models + "/") and p.count("/") > models.count("/") + 1}
 
-    return sorted(dirs(inp.head) - dirs(inp.base))
+    sub = inp.target.subproject + "/"
+    supported = {p[len(sub):].split("/", 1)[0] for p in inp.head.paths
+                 if p.startswith(sub) and p.count("/") > sub.count("/")}
+    return sorted(dirs(inp.head) - dirs(inp.base) - supported)
