@@ -352,3 +352,51 @@ def test_publish_missing_writer_is_a_clear_error(monkeypatch, capsys) -> None:
     code, _, err = run(capsys, "handoff", "--report", "r.md")
     assert code == 1
     assert "agentops.scout.publish is missing" in err
+
+
+def test_live_prior_reports_set_the_baseline_and_open_work_news(fixture_repo, sequence,
+                                                                capsys, monkeypatch) -> None:
+    from agentops.scout.livedata import PriorReport
+
+    r2 = sequence["R2"]
+    pr_old = PullState("example/core", 7, "open", title="old PR", updated_at="2026-03-01")
+    pr_new = PullState("example/core", 8, "open", title="new PR", updated_at="2026-03-09")
+    rounds = [(pr_old,), (pr_old, pr_new)]
+    reports: list[str] = []
+
+    def collect_live(client, config, since):
+        waiting = rounds.pop(0)
+        prior = tuple(PriorReport("2026-03-06" if not reports else "2026-03-10", md)
+                      for md in ([r2["markdown"]] if not reports else reports[-1:]))
+        return LiveData(prior_reports=prior, open_work=OpenWork(waiting_prs=waiting),
+                        pulls={}, ci=(), board_items=())
+
+    fake = types.ModuleType("agentops.scout.collect")
+    fake.collect_live = collect_live
+    monkeypatch.setitem(sys.modules, "agentops.scout.collect", fake)
+
+    class Client:
+        class counter:
+            @staticmethod
+            def line() -> str:
+                return "API calls: 3 (reads 3, writes 0, retries 0)"
+
+    monkeypatch.setattr("agentops.github.client.GitHubClient.from_env",
+                        classmethod(lambda cls: Client()))
+    base = ["--config", str(fixture_repo["target"]), "report", "--checkout",
+            str(fixture_repo["c3"]), "--torch", "none", "--json"]
+    code, out, err = run(capsys, *base, "--date", "2026-03-10")
+    assert code == 0, err
+    first = json.loads(out)
+    # The prior came from the tracking issue (live), not from --prior.
+    assert first["baseline"] == {"since": "2026-03-06", "source": "prior report head",
+                                 "commit": r2["head"]}
+    [carried] = _by_title(first, "Graph pass `bucket_pass` has no test")
+    assert carried["kind"] == "carried" and carried["first_reported"] == "2026-03-02"
+    reports.append(first["markdown"])
+    code, out, err = run(capsys, *base, "--date", "2026-03-11")
+    second = json.loads(out)
+    [old] = _by_title(second, "example/core#7")
+    [new] = _by_title(second, "example/core#8")
+    assert old["status"] == "" and new["status"] == "new since 2026-03-10"
+    assert "new PR — new since 2026-03-10" in second["markdown"]

@@ -320,7 +320,8 @@ def reconcile(candidates: list[Item], priors: tuple[PriorPayload, ...], date: st
     last3 = priors[-3:] if len(priors) >= 3 else ()
     items: list[Item] = []
     suppressed: list[str] = []
-    for it in candidates:
+    for cand in candidates:
+        it = cand
         if it.kind == "action" and it.id in first:
             fp, when = last_fp[it.id]
             status = (f"still open, unchanged since {when}" if fp == it.fingerprint
@@ -328,6 +329,10 @@ def reconcile(candidates: list[Item], priors: tuple[PriorPayload, ...], date: st
             items.append(Item(**{**it.__dict__, "kind": "carried",
                                  "first_reported": first[it.id], "status": status}))
             continue
+        if it.section == "S-6" and newest is not None and not any(
+                p_it["id"] == it.id for p_it in newest.items):
+            # S-6: highlight what changed since the previous report.
+            it = Item(**{**it.__dict__, "status": f"new since {newest.date}"})
         if it.kind == "fyi":
             key = f"{it.id}:{it.fingerprint}"
             unchanged_3 = bool(last3) and all(

@@ -76,7 +76,7 @@ def _carried(it: Item) -> str:
 
 
 def _plain(it: Item) -> str:
-    tail = ", ".join(p for p in (it.why, it.where) if p)
+    tail = ", ".join(p for p in (it.why, it.where, it.status) if p)
     sev = f"[{it.severity}] " if it.severity and it.kind == "fyi" else ""
     return f"- {sev}{_t(it.title)}" + (f" — {_t(tail)}" if tail else "")
 
