@@ -302,6 +302,7 @@ def test_step_naming_a_missing_file_or_disabled_runner_test(tmp_path) -> None:
             steps:
               - run: |
                   pytest sub/tests/test_gone.py
+                  python -m pytest sub.tests.test_mod -v
                   python -m sub.tests.runner --test_name off_test
                   python -m sub.tests.runner --test_name on_test
     """
@@ -310,8 +311,10 @@ def test_step_naming_a_missing_file_or_disabled_runner_test(tmp_path) -> None:
         TESTS = [Def(["x"], "d", "off_test", disabled=_OFF), Def(["y"], "d", "on_test")]
     """
     inp = inputs(target, {".github/workflows/ci.yaml": wf, "sub/tests/runner.py": runner,
-                          "sub/tests/test_real.py": "def test_a():\n    pass\n"})
+                          "sub/tests/test_real.py": "def test_a():\n    pass\n",
+                          "sub/tests/test_mod.py": "def test_m():\n    pass\n"})
     res = ci.analyse(inp)
+    assert "sub/tests/test_mod.py" in {c.file for c in res.covered}  # module form
     reasons = [e.reason for e in res.empty_steps]
     assert reasons == ["sub/tests/test_gone.py does not exist",
                        "--test_name off_test is disabled in the runner"]

@@ -152,6 +152,16 @@ def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             title=f"CI step collects no test: `{s.command[:140]}`", why=s.reason,
             where=f"{s.workflow} ({s.step})", priority="P1", severity="should-fix",
             files=(s.workflow,), fingerprint=stable_id(s.reason)))
+    via: dict[str, list[str]] = {}
+    for c in ci.covered:
+        if c.how.startswith("via import into "):
+            via.setdefault(c.how.removeprefix("via import into "), []).append(c.file)
+    for host, files in sorted(via.items()):
+        items.append(Item(
+            id=stable_id("ci-via-import", host), section="S-3", kind="fyi",
+            title=f"{', '.join(f'`{f}`' for f in sorted(files))} run in CI only because "
+                  f"`{host}` imports them (counted as covered)",
+            files=(host, *sorted(files)), fingerprint=stable_id(*sorted(files))))
     # S-3e coverage.
     for g in res["coverage_gaps"]:
         if g.kind == "parallelism":

@@ -253,6 +253,11 @@ def _resolve_target(target: str, inp: Inputs) -> tuple[str | None, list[str], bo
         return path, node, False
     if any(p.startswith(path + "/") for p in inp.head.paths):
         return path, [], True
+    if "/" not in path and not path.endswith(".py"):
+        # `python -m pytest pkg.tests.test_x`: a dotted module name
+        mod = ps.module_path(path, inp.head.paths)
+        if mod is not None:
+            return mod, node, mod.endswith("/__init__.py")
     return None, node, False
 
 
