@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Nightly scout: find opportunities and risks nobody acted on yet in a sub-project
+that tracks a fast-moving upstream (S-0..S-8). Deterministic analysis of a git
+checkout plus GitHub API data; a Markdown report; board items for new action items.
+
+verbs:
+  report   analyse a checkout -> Markdown report (or --json); --offline needs no token
+  publish  post the report on the tracking issue (comment), job summary
+  handoff  one Backlog board item per new action item, then link them in the comment
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from agentops import cli
+from agentops.cli import env_default, env_flag
+
+EPILOG = """\
+three ways to run:
+  in a workflow:   uses: org/agentops/actions/scout@v1   (inputs -> AGENTOPS_* env)
+  from a shell:    GITHUB_TOKEN=$(gh auth token) python scripts/scout.py report \\
+                       --checkout ../torchtitan --out report.md
+  offline:         python scripts/scout.py report --checkout ../torchtitan --offline
+
+examples:
+  python scripts/scout.py report --checkout ../torchtitan --offline
+  python scripts/scout.py report --checkout ../torchtitan --offline --json \\
+      --date 2026-08-21 --prior yesterday.md
+  python scripts/scout.py publish --repo pytorch/torchtitan --issue 2856 \\
+      --report report.md --dry-run
+  python scripts/scout.py handoff --report report.md --dry-run
+
+environment:
+  GITHUB_TOKEN     token for live runs (issues: write and projects to publish/hand off)
+  GITHUB_API_URL   API base (GitHub Enterprise Server, or a test server on loopback)
+  AGENTOPS_*       defaults for the flags, as the composite action sets them"""
+
+
+def build() -> cli.argparse.ArgumentParser:
+    p = cli.parser("scout.py", __doc__ or "", EPILOG)
+    p.add_argument("--config", default=env_default("AGENTOPS_CONFIG"),
+                   help="target: a built-in name (torchtitan-graph-trainer) or a path to a "
+                        "target YAML file (env AGENTOPS_CONFIG)")
+    sub = p.add_subparsers(dest="verb", required=True, metavar="VERB")
+
+    rp = sub.add_parser(
+        "report", help="analyse a checkout -> Markdown report",
+        formatter_class=cli.HelpFormatter,
+        description="Run the scout's analyses (upstream delta, TODOs, tests vs CI, coverage, "
+                    "debt, docs) over a git checkout of the target repository and print the "
+                    "S-7 report. With --prior, earlier reports decide new vs carried exactly "
+                    "(their hidden block). Without --offline, live GitHub data (CI runs, PR "
+                    "states, open work, prior report comments) is collected too.",
+        epilog="examples:\n"
+               "  python scripts/scout.py report --checkout ../torchtitan --offline\n"
+               "  python scripts/scout.py report --checkout ../torchtitan --offline --json "
+               "--prior 2026-08-20.md")
+    src = rp.add_argument_group("what to analyse")
+    src.add_argument("--checkout", required=env_default("AGENTOPS_CHECKOUT") is None,
+                     default=env_default("AGENTOPS_CHECKOUT"),
+                     help="path of a git checkout of the target repo (env AGENTOPS_CHECKOUT)")
+    src.add_argument("--config", dest="config_r", default=None,
+                     help="same as the global --config (either position works)")
+    src.add_argument("--date", default=env_default("AGENTOPS_DATE"),
+                     help="report date YYYY-MM-DD (default: today, UTC)")
+    src.add_argument("--since", default=env_default("AGENTOPS_SINCE"),
+                     help="baseline date; default: the newest prior report's date, else "
+                          "date - 1 day (first run)")
+    src.add_argument("--prior", action="append", default=None, metavar="FILE",
+                     help="an earlier report as posted (Markdown); repeat for several")
+    src.add_argument("--torch", default=env_default("AGENTOPS_TORCH", "auto"),
+                     metavar="auto|none|DIR",
+                     help="installed torch to look named APIs up in (S-2, S-4): found on the "
+                          "path (auto), skipped (none), or a package directory")
+    mode = rp.add_argument_group("mode and output")
+    mode.add_argument("--offline", action="store_true", default=env_flag("AGENTOPS_OFFLINE"),
+                      help="no network: API-backed sections say 'skipped — offline'")
+    mode.add_argument("--json", action="store_true",
+                      help="print one JSON object (markdown, items, every analysis)")
+    mode.add_argument("--out", default=env_default("AGENTOPS_OUT"), metavar="FILE",
+                      help="also write the Markdown report to FILE (for publish/handoff)")
+
+    pp = sub.add_parser(
+        "publish", help="post the report as a tracking-issue comment",
+        formatter_class=cli.HelpFormatter,
+        description="Post (or update) the report comment on the tracking issue and write "
+                    "the job summary.",
+        epilog="example:\n  python scripts/scout.py publish --repo pytorch/torchtitan "
+               "--issue 2856 --report report.md --dry-run")
+    pp.add_argument("--repo", default=env_default("AGENTOPS_REPO",
+                                                  env_default("GITHUB_REPOSITORY")),
+                    help="OWNER/NAME of the tracking issue (env AGENTOPS_REPO)")
+    pp.add_argument("--issue", type=int, default=env_default("AGENTOPS_ISSUE"),
+                    help="tracking issue number (env AGENTOPS_ISSUE)")
+    pp.add_argument("--report", required=env_default("AGENTOPS_REPORT") is None,
+                    default=env_default("AGENTOPS_REPORT"), metavar="FILE",
+                    help="the Markdown report (from report --out)")
+    pp.add_argument("--dry-run", action="store_true", default=env_flag("AGENTOPS_DRY_RUN"),
+                    help="print what would be posted, write nothing (env AGENTOPS_DRY_RUN)")
+
+    hp = sub.add_parser(
+        "handoff", help="board items for new action items",
+        formatter_class=cli.HelpFormatter,
+        description="S-8: one Backlog draft item per new action item (deduplicated against "
+                    "the board), then link each item from the report comment.",
+        epilog="example:\n  python scripts/scout.py handoff --report report.md --dry-run")
+    hp.add_argument("--report", required=env_default("AGENTOPS_REPORT") is None,
+                    default=env_default("AGENTOPS_REPORT"), metavar="FILE",
+                    help="the Markdown report (from report --out)")
+    hp.add_argument("--dry-run", action="store_true", default=env_flag("AGENTOPS_DRY_RUN"),
+                    help="print the planned items, write nothing (env AGENTOPS_DRY_RUN)")
+    return p
+
+
+def dispatch(args: cli.argparse.Namespace) -> int:
+    if getattr(args, "config_r", None):
+        args.config = args.config_r
+    if args.verb == "report":
+        from agentops.scout.report import report_command
+
+        return report_command(args)
+    import importlib
+
+    try:  # the only writer (comment, board items); by name so sys.modules decides
+        publish = importlib.import_module("agentops.scout.publish")
+    except ModuleNotFoundError as exc:
+        if exc.name != "agentops.scout.publish":
+            raise
+        from agentops.errors import ConfigError
+
+        raise ConfigError(f"the {args.verb} verb is not available in this installation "
+                          "(agentops.scout.publish is missing)",
+                          fix="install the complete agentops package") from exc
+    if args.verb == "publish":
+        return publish.publish_command(args)
+    return publish.handoff_command(args)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return cli.run(build, dispatch, argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,201 @@
+"""Python-source facts the analyses compare at two commits: dataclass fields, function
+signatures, return-tuple arities, imports, monkey-patch sites. Parsed with ``ast``,
+never by reading diffs as text (S-1).
+
+Pure: takes source text, returns plain values; never reads files.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from functools import lru_cache
+
+FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+@lru_cache(maxsize=4096)
+def parse(text: str) -> ast.Module | None:
+    """The module AST, or ``None`` when the text does not parse (a file mid-rewrite
+    must not stop the report)."""
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def statements(node: ast.AST) -> list[ast.stmt]:
+    """Every statement under ``node`` (nested bodies included), without descending into
+    expressions: much cheaper than ``ast.walk`` for imports, classes and assignments."""
+    out: list[ast.stmt] = []
+    stack: list[ast.stmt] = list(getattr(node, "body", []))
+    while stack:
+        stmt = stack.pop()
+        out.append(stmt)
+        for attr in ("body", "orelse", "finalbody"):
+            stack.extend(getattr(stmt, attr, ()) or ())
+        for handler in getattr(stmt, "handlers", ()) or ():
+            stack.extend(handler.body)
+        for case in getattr(stmt, "cases", ()) or ():
+            stack.extend(case.body)
+    return out
+
+
+def find(module: ast.Module | None, dotted: str) -> ast.ClassDef | FuncDef | None:
+    """The class or function named ``A.B.c`` (nested definitions), or ``None``."""
+    if module is None:
+        return None
+    scope: list[ast.stmt] = module.body
+    node: ast.ClassDef | FuncDef | None = None
+    for part in dotted.split("."):
+        node = next((n for n in scope if isinstance(n, (ast.ClassDef, *FuncDef.__args__))
+                     and n.name == part), None)
+        if node is None:
+            return None
+        scope = node.body
+    return node
+
+
+def class_fields(cls: ast.ClassDef) -> dict[str, str]:
+    """Annotated class attributes (dataclass fields) → annotation source, in order."""
+    out: dict[str, str] = {}
+    for stmt in cls.body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            ann = ast.unparse(stmt.annotation)
+            if "ClassVar" not in ann:
+                out[stmt.target.id] = ann
+    return out
+
+
+def class_bases(cls: ast.ClassDef) -> list[str]:
+    """Base class expressions as source (``Configurable.Config``)."""
+    return [ast.unparse(b) for b in cls.bases]
+
+
+def signature(func: FuncDef) -> str:
+    """A normalized signature: parameters with annotations and defaults, and the
+    return annotation."""
+    ret = f" -> {ast.unparse(func.returns)}" if func.returns else ""
+    return f"({ast.unparse(func.args)}){ret}"
+
+
+def param_names(func: FuncDef) -> list[str]:
+    """Every parameter name, in order (positional, *args, keyword-only, **kwargs)."""
+    a = func.args
+    names = [p.arg for p in (*a.posonlyargs, *a.args)]
+    if a.vararg:
+        names.append("*" + a.vararg.arg)
+    names += [p.arg for p in a.kwonlyargs]
+    if a.kwarg:
+        names.append("**" + a.kwarg.arg)
+    return names
+
+
+def return_arities(func: FuncDef) -> list[int]:
+    """Sorted distinct lengths of tuples this function returns (its own body only)."""
+    sizes: set[int] = set()
+    stack: list[ast.AST] = list(func.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (*FuncDef.__args__, ast.Lambda, ast.ClassDef)):
+            continue  # Sanity: a nested function's returns are not this function's
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple):
+            sizes.add(len(node.value.elts))
+        stack.extend(ast.iter_child_nodes(node))
+    return sorted(sizes)
+
+
+def imports(module: ast.Module | None) -> dict[str, tuple[str, str]]:
+    """Local name → (module, imported name) for every ``from M import N [as L]`` anywhere
+    in the file (function-level imports included); ``import a.b as c`` → (a.b, "")."""
+    out: dict[str, tuple[str, str]] = {}
+    if module is None:
+        return out
+    for node in statements(module):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                out[alias.asname or alias.name] = (node.module, alias.name)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                out[alias.asname or alias.name.split(".")[0]] = (
+                    alias.name if alias.asname else alias.name.split(".")[0], "")
+    return out
+
+
+@dataclass(frozen=True)
+class ImportUse:
+    """One ``import``/``from … import`` statement entry."""
+
+    line: int
+    module: str
+    name: str  # "" for ``import module``
+
+
+def import_uses(module: ast.Module | None) -> list[ImportUse]:
+    """Every absolute import entry with its line."""
+    out: list[ImportUse] = []
+    if module is None:
+        return out
+    for node in statements(module):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out += [ImportUse(node.lineno, node.module, a.name) for a in node.names]
+        elif isinstance(node, ast.Import):
+            out += [ImportUse(node.lineno, a.name, "") for a in node.names]
+    return sorted(out, key=lambda u: (u.line, u.module, u.name))
+
+
+@dataclass(frozen=True)
+class PatchSite:
+    """``Cls.attr = …`` or ``setattr(Cls, "attr", …)`` on a class-like name."""
+
+    line: int
+    owner: str  # the local name assigned through (``MoE``)
+    attr: str  # ``forward``
+    wraps: bool = False  # the new value is built from the original (``f(MoE.forward)``)
+
+
+def patch_sites(module: ast.Module | None) -> list[PatchSite]:
+    """Assignments to an attribute of a name bound by an import (a class from
+    elsewhere): the monkey-patch sites of a file."""
+    if module is None:
+        return []
+    imported = imports(module)
+    sites: list[PatchSite] = []
+    for stmt in statements(module):
+        targets: list[tuple[ast.expr, str]] = []
+        node: ast.AST = stmt.value if isinstance(stmt, ast.Expr) else stmt
+        if isinstance(node, ast.Assign):
+            targets = [(t.value, t.attr) for t in node.targets if isinstance(t, ast.Attribute)]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id == "setattr" and len(node.args) >= 2 \
+                and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+            targets = [(node.args[0], node.args[1].value)]
+        value = node.value if isinstance(node, ast.Assign) else (
+            node.args[2] if isinstance(node, ast.Call) and len(node.args) > 2 else None)
+        for owner, attr in targets:
+            # Only names bound by an import: instance attributes (self.x, module.forward
+            # on a local variable) are ordinary code, not patches of upstream classes.
+            if isinstance(owner, ast.Name) and owner.id in imported and imported[owner.id][1]:
+                wraps = value is not None and any(
+                    isinstance(n, ast.Attribute) and n.attr == attr
+                    and isinstance(n.value, ast.Name) and n.value.id == owner.id
+                    for n in ast.walk(value))
+                sites.append(PatchSite(stmt.lineno, owner.id, attr, wraps))
+    return sorted(set(sites), key=lambda s: (s.line, s.owner, s.attr))
+
+
+def top_level_names(module: ast.Module | None) -> dict[str, int]:
+    """Public top-level functions and classes → line."""
+    if module is None:
+        return {}
+    return {n.name: n.lineno for n in module.body
+            if isinstance(n, (ast.ClassDef, *FuncDef.__args__)) and not n.name.startswith("_")}
+
+
+def module_path(modname: str, paths: frozenset[str] | set[str]) -> str | None:
+    """The repo file defining ``a.b.c``: ``a/b/c.py`` or ``a/b/c/__init__.py``."""
+    base = modname.replace(".", "/")
+    for cand in (f"{base}.py", f"{base}/__init__.py"):
+        if cand in paths:
+            return cand
+    return None

@@ -1,0 +1,197 @@
+"""Scout targets as data: one YAML file per target under ``targets/`` (or any path),
+validated against a JSON Schema on load; errors name the file and the key.
+
+Reads the target file only; never touches the checkout or the network.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agentops import data
+from agentops.errors import InputError
+
+TARGETS_DIR = Path(__file__).resolve().parent / "targets"
+
+_SYMBOL = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["name", "file"],
+    "properties": {
+        "name": {"type": "string", "pattern": r"^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)*$"},
+        "file": {"type": "string", "minLength": 1},
+        "why": {"type": "string"},
+    },
+}
+_PATHS = {"type": "array", "items": {"type": "string", "minLength": 1}}
+
+SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["name", "repo", "subproject", "tests_dir", "watched_paths", "workflows"],
+    "properties": {
+        "name": {"type": "string", "pattern": r"^[a-z0-9][a-z0-9-]*$"},
+        "description": {"type": "string"},
+        "repo": {"type": "string", "pattern": r"^[\w.-]+/[\w.-]+$"},
+        "subproject": {"type": "string", "minLength": 1},
+        "tests_dir": {"type": "string", "minLength": 1},
+        "test_glob": {"type": "string", "minLength": 1},
+        "watched_paths": {**_PATHS, "minItems": 1},
+        "models_dir": {"type": "string"},
+        "todo_ref_aliases": {"type": "object",
+                             "additionalProperties": {"type": "string",
+                                                      "pattern": r"^[\w.-]+/[\w.-]+$"}},
+        "fragile_surfaces": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "classes": {"type": "array", "items": _SYMBOL},
+                "functions": {"type": "array", "items": _SYMBOL},
+                "return_tuples": {"type": "array", "items": _SYMBOL},
+                "discover_monkey_patches": {"type": "boolean"},
+                "monkey_patch_exclude": _PATHS,
+            },
+        },
+        "config_drift": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "copies": {"type": "array", "items": {
+                    "type": "object", "additionalProperties": False,
+                    "required": ["source", "copy_function"],
+                    "properties": {"source": _SYMBOL, "copy_function": _SYMBOL}}},
+                "subclasses": {"type": "array", "items": {
+                    "type": "object", "additionalProperties": False,
+                    "required": ["base", "subclass"],
+                    "properties": {"base": _SYMBOL, "subclass": _SYMBOL}}},
+            },
+        },
+        "private_api": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "names": {"type": "array", "items": {"type": "string", "minLength": 1}},
+                "private_import_roots": {"type": "array",
+                                         "items": {"type": "string", "minLength": 1}},
+            },
+        },
+        "duplicate_logic": {"type": "array", "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["ours", "upstream"],
+            "properties": {"ours": _PATHS, "upstream": _PATHS, "why": {"type": "string"}}}},
+        "workflows": {**_PATHS, "minItems": 1},
+        "docs": _PATHS,
+        "doc_config_roots": {"type": "array", "items": _SYMBOL},
+        "known_flags": _PATHS,
+        "coverage": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "core_integration_tests": _PATHS,
+                "subproject_integration_tests": _PATHS,
+                "parallelism_keywords": _PATHS,
+                "passes_file": {"type": "string"},
+                "pass_tests": _PATHS,
+                "pass_name_regex": {"type": "string", "minLength": 1},
+                "config_registry_name": {"type": "string", "minLength": 1},
+            },
+        },
+        "tracking_issue": {
+            "type": "object", "additionalProperties": False, "required": ["repo", "number"],
+            "properties": {"repo": {"type": "string", "pattern": r"^[\w.-]+/[\w.-]+$"},
+                           "number": {"type": "integer", "minimum": 1},
+                           "report_days": {"type": "integer", "minimum": 1}}},
+        "board": {
+            "type": "object", "additionalProperties": False,
+            "required": ["owner", "number"],
+            "properties": {"owner": {"type": "string", "minLength": 1},
+                           "number": {"type": "integer", "minimum": 1},
+                           "project_id": {"type": "string"}}},
+        "open_work": {
+            "type": "object", "additionalProperties": False,
+            "properties": {"search": {"type": "string"},
+                           "review_wait_days": {"type": "integer", "minimum": 0},
+                           "merged_hours": {"type": "integer", "minimum": 0},
+                           "stale_issue_days": {"type": "integer", "minimum": 0}}},
+    },
+}
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A dotted name (``Trainer.Config``) defined in a repo-relative file."""
+
+    name: str
+    file: str
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class Target:
+    """One scout target, as validated data. Paths are relative to the repository root."""
+
+    name: str
+    repo: str
+    subproject: str
+    tests_dir: str
+    watched_paths: tuple[str, ...]
+    workflows: tuple[str, ...]
+    raw: dict[str, Any]
+    source: data.Loaded
+
+    def section(self, key: str) -> dict[str, Any]:
+        """An optional mapping section (``{}`` when absent)."""
+        value = self.raw.get(key) or {}
+        return value if isinstance(value, dict) else {}
+
+    def symbols(self, section: str, key: str) -> list[Symbol]:
+        """``Symbol`` records of ``section.key``."""
+        return [_symbol(s) for s in self.section(section).get(key, [])]
+
+    @property
+    def test_glob(self) -> str:
+        return str(self.raw.get("test_glob", "test_*.py"))
+
+    @property
+    def docs(self) -> tuple[str, ...]:
+        return tuple(self.raw.get("docs", ()))
+
+    @property
+    def tracking_issue(self) -> dict[str, Any]:
+        return self.section("tracking_issue")
+
+    @property
+    def board(self) -> dict[str, Any]:
+        return self.section("board")
+
+
+def _symbol(raw: dict[str, Any]) -> Symbol:
+    return Symbol(name=raw["name"], file=raw["file"], why=raw.get("why", ""))
+
+
+def builtin_names() -> list[str]:
+    """Names of the targets shipped with agentops."""
+    return sorted(p.stem for p in TARGETS_DIR.glob("*.yaml"))
+
+
+def load_target(name_or_path: str) -> Target:
+    """Load a built-in target by name, or a target file by path; validate it."""
+    path = Path(name_or_path)
+    if not (name_or_path.endswith((".yaml", ".yml", ".json")) or path.exists()):
+        path = TARGETS_DIR / f"{name_or_path}.yaml"
+        if not path.exists():
+            raise InputError("--config", f"no built-in target {name_or_path!r}",
+                             fix=f"use one of {', '.join(builtin_names())} or a path to a "
+                                 "target YAML file")
+        display = f"targets/{path.name}"
+    else:
+        display = str(name_or_path)
+    loaded = data.load(path, SCHEMA, display=display)
+    raw = loaded.content
+    return Target(name=raw["name"], repo=raw["repo"], subproject=raw["subproject"].rstrip("/"),
+                  tests_dir=raw["tests_dir"].rstrip("/"),
+                  watched_paths=tuple(raw["watched_paths"]), workflows=tuple(raw["workflows"]),
+                  raw=raw, source=loaded)

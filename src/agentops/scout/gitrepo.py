@@ -1,0 +1,146 @@
+"""Adapter: the only module that runs ``git`` for the scout. Reads a checkout's
+history and blobs through ``git`` subprocesses and hands the pure analyses plain
+strings and frozen records.
+
+Reads only: never checks out, fetches, or writes to the repository.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agentops.errors import InputError
+
+
+@dataclass(frozen=True)
+class Commit:
+    """One commit from ``git log`` (S-1)."""
+
+    sha: str
+    date: str  # committer date, YYYY-MM-DD (UTC)
+    subject: str
+    files: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Tree:
+    """The files of one commit the analyses need: every path, and the text of the
+    files that were asked for (missing or binary blobs are simply absent)."""
+
+    commit: str
+    paths: frozenset[str]
+    files: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+
+    def text(self, path: str) -> str | None:
+        """The text of ``path`` at this commit, or ``None`` when not loaded/absent."""
+        return self.files.get(path)
+
+
+class GitRepo:
+    """Read-only view of a git checkout."""
+
+    def __init__(self, checkout: str | Path) -> None:
+        self.root = Path(checkout)
+        if not self.root.is_dir():
+            raise InputError("--checkout", f"{checkout} is not a directory",
+                             fix="pass the path of a git checkout of the target repository")
+        try:
+            self._git("rev-parse", "--git-dir")
+        except InputError as exc:
+            raise InputError("--checkout", f"{checkout} is not a git checkout",
+                             fix="clone the target repository and pass its path") from exc
+
+    def _git(self, *args: str, stdin: bytes | None = None) -> bytes:
+        proc = subprocess.run(["git", "-C", str(self.root), *args], input=stdin,
+                              capture_output=True, check=False)
+        if proc.returncode != 0:
+            msg = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise InputError("--checkout", f"git {args[0]} failed: {msg[-1] if msg else ''}",
+                             fix="check that the checkout is a complete git clone")
+        return proc.stdout
+
+    def head(self) -> str:
+        """The full sha of HEAD."""
+        return self._git("rev-parse", "HEAD").decode().strip()
+
+    def head_date(self) -> str:
+        """HEAD's committer date as YYYY-MM-DD (UTC)."""
+        out = self._git("show", "-s", "--format=%cd", "--date=format-local:%Y-%m-%d", "HEAD",
+                        ).decode().strip()
+        return out
+
+    def commit_before(self, date: str) -> str | None:
+        """The last commit on HEAD's first-parent line before ``date`` 00:00 UTC."""
+        out = self._git("rev-list", "-1", "--first-parent", f"--before={date}T00:00:00Z",
+                        "HEAD").decode().strip()
+        return out or None
+
+    def is_ancestor(self, sha: str) -> bool:
+        """Whether ``sha`` exists here and is an ancestor of (or equal to) HEAD."""
+        proc = subprocess.run(["git", "-C", str(self.root), "merge-base", "--is-ancestor",
+                               sha, "HEAD"], capture_output=True, check=False)
+        return proc.returncode == 0
+
+    def log(self, since: str, paths: list[str], *, base: str | None = None) -> list[Commit]:
+        """Commits on HEAD touching ``paths``, newest first: after ``base`` when given
+        (exact), else since ``since`` 00:00 UTC."""
+        window = [f"{base}..HEAD"] if base else [f"--since={since}T00:00:00Z", "HEAD"]
+        out = self._git("log", "--first-parent", "--name-only",
+                        "--format=%x1e%H%x1f%cd%x1f%s", "--date=format-local:%Y-%m-%d",
+                        *window, "--", *paths).decode("utf-8", "replace")
+        commits = []
+        for record in out.split("\x1e")[1:]:
+            head, _, names = record.partition("\n")
+            sha, date, subject = head.split("\x1f", 2)
+            files = tuple(n for n in names.splitlines() if n.strip())
+            commits.append(Commit(sha=sha, date=date, subject=subject, files=files))
+        return commits
+
+    def changed_paths(self, base: str, paths: list[str]) -> set[str]:
+        """Paths under ``paths`` that differ between ``base`` and HEAD."""
+        out = self._git("diff", "--name-only", base, "HEAD", "--", *paths)
+        return {line for line in out.decode("utf-8", "replace").splitlines() if line}
+
+    def tree(self, commit: str, want: Callable[[str], bool]) -> Tree:
+        """The paths of ``commit`` and the text of the files ``want`` selects."""
+        names = self._git("ls-tree", "-r", "--name-only", "-z", commit).decode(
+            "utf-8", "replace").split("\0")
+        paths = frozenset(p for p in names if p)
+        wanted = sorted(p for p in paths if want(p))
+        return Tree(commit=commit, paths=paths, files=self._cat(commit, wanted))
+
+    def history(self, commits: list[Commit], paths: set[str]
+                ) -> dict[str, tuple[tuple[str, str], ...]]:
+        """For each path, its text at every commit (of ``commits``) that touched it,
+        oldest first; one ``cat-file --batch`` per commit."""
+        out: dict[str, list[tuple[str, str]]] = {}
+        for c in reversed(commits):  # commits come newest first
+            touched = sorted(paths & set(c.files))
+            for path, text in self._cat(c.sha, touched).items():
+                out.setdefault(path, []).append((c.sha, text))
+        return {k: tuple(v) for k, v in out.items()}
+
+    def _cat(self, commit: str, paths: list[str]) -> dict[str, str]:
+        # One `cat-file --batch` for all blobs: one process instead of one per file.
+        if not paths:
+            return {}
+        stdin = "".join(f"{commit}:{p}\n" for p in paths).encode()
+        out = self._git("cat-file", "--batch", stdin=stdin)
+        files: dict[str, str] = {}
+        pos = 0
+        for path in paths:
+            nl = out.index(b"\n", pos)
+            header = out[pos:nl].decode()
+            pos = nl + 1
+            if header.endswith(" missing"):
+                continue
+            size = int(header.rsplit(" ", 1)[1])
+            blob = out[pos:pos + size]
+            pos += size + 1
+            if b"\0" in blob[:8000]:
+                continue  # Sanity: binary file, nothing to parse
+            files[path] = blob.decode("utf-8", "replace")
+        return files

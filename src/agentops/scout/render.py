@@ -1,0 +1,159 @@
+"""Render a ``Report`` as the S-7 Markdown: exactly the spec's sections in order, an
+empty section saying "nothing to report", API-backed parts rendered from ``LiveData``
+or marked ``skipped — <reason>``, and the hidden machine-readable block appended.
+
+Pure: records in, text out. Text quoted from the repository or the API is made inert.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentops.ghactions import inert_markdown
+from agentops.scout import embedded
+from agentops.scout.livedata import LiveData
+from agentops.scout.model import Item, Report
+
+SECTIONS = ("CI Failures", "Action Items (new findings)",
+            "Carried Forward (from prior reports, re-investigated)", "Opportunities", "FYI",
+            "Docs", "All Clear")
+NOTHING = "nothing to report"
+# GitHub refuses comment bodies over 65536 characters; keep a margin for the links that
+# handoff adds to action items later.
+COMMENT_LIMIT = 60000
+_PRIORITY_ORDER = {"P0": 0, "P1": 1, "P2": 2, "": 3}
+
+
+def _t(text: str) -> str:
+    # The report is Markdown (comment, job summary), and each line starts with "- ", so a
+    # workflow command can never begin a line: keep "::" of pytest node ids readable.
+    return inert_markdown(text, limit=400).replace(":\u200b:", "::")
+
+
+def skipped_reason(live: LiveData, part: str) -> str:
+    """``skipped — <reason>`` for a LiveData part that is ``None``."""
+    return f"skipped — {live.skipped.get(part, 'offline')}"
+
+
+def _ci_lines(live: LiveData) -> list[str]:
+    if live.ci is None:
+        return [f"- {skipped_reason(live, 'ci')}"]
+    if not live.ci:
+        return [f"- {NOTHING} (no configured workflow has scheduled runs)"]
+    lines: list[str] = []
+    for wf in live.ci:
+        link = f" ([run]({wf.latest_url}))" if wf.latest_url else ""
+        if wf.latest_conclusion == "success":
+            lines.append(f"- **{_t(wf.workflow)}**: CI green{link}")
+            continue
+        lines.append(f"- **{_t(wf.workflow)}**: {_t(wf.latest_conclusion)}{link}; last "
+                     + (f"[success]({wf.last_success_url})" if wf.last_success_url
+                        else "no recent success in last 5 runs"))
+        for ft in wf.failed_tests:
+            lines.append(f"  - **Failing test**: `{_t(ft.name)}`")
+            if ft.exception:
+                lines.append(f"  - **Error**: `{_t(ft.exception)}`")
+            lines += [f"    - `{_t(s)}`" for s in ft.source_lines[:5]]
+            if ft.command:
+                lines.append(f"  - **Repro**: `{_t(ft.command)}`")
+        if wf.last_success_torch or wf.failing_torch:
+            lines.append(f"  - **Regression range**: `{_t(wf.last_success_torch or '?')}` → "
+                         f"`{_t(wf.failing_torch or '?')}`")
+    return lines
+
+
+def _action(it: Item) -> str:
+    tail = ", ".join(p for p in (it.why, it.where, it.status) if p)
+    return (f"- [ ] [{it.priority or 'P2'}] {_t(it.title)}"
+            + (f" — {_t(tail)}" if tail else "") + f" <!-- scout-item:{it.id} -->")
+
+
+def _carried(it: Item) -> str:
+    tail = ", ".join(p for p in (f"first reported {it.first_reported}", it.status, it.where)
+                     if p)
+    return (f"- [ ] [{it.priority or 'P2'}] {_t(it.title)} — {_t(tail)}"
+            f" <!-- scout-item:{it.id} -->")
+
+
+def _plain(it: Item) -> str:
+    tail = ", ".join(p for p in (it.why, it.where, it.status) if p)
+    sev = f"[{it.severity}] " if it.severity and it.kind == "fyi" else ""
+    return f"- {sev}{_t(it.title)}" + (f" — {_t(tail)}" if tail else "")
+
+
+def _sorted(items: list[Item]) -> list[Item]:
+    return sorted(items, key=lambda i: (_PRIORITY_ORDER.get(i.priority, 3), i.section, i.title))
+
+
+def markdown(report: Report, live: LiveData) -> str:
+    """The report body (without the embedded block)."""
+    by_kind: dict[str, list[Item]] = {}
+    for it in report.items:
+        by_kind.setdefault(it.kind, []).append(it)
+    b = report.baseline
+    out = [f"# Nightly Scout Report — {report.date}", "",
+           f"_Target `{report.target}` at `{report.head[:12]}`; baseline {b.since} "
+           f"({b.source}" + (f", `{b.commit[:12]}`" if b.commit else ", no earlier commit")
+           + ")._", ""]
+    body: dict[str, list[str]] = {s: [] for s in SECTIONS}
+    body["CI Failures"] = _ci_lines(live)
+    body["Action Items (new findings)"] = [_action(i) for i in _sorted(by_kind.get("action",
+                                                                                   []))]
+    body["Carried Forward (from prior reports, re-investigated)"] = [
+        _carried(i) for i in _sorted(by_kind.get("carried", []))]
+    body["Opportunities"] = [_plain(i) for i in _sorted(by_kind.get("opportunity", []))]
+    fyi = [_plain(i) for i in _sorted(by_kind.get("fyi", []))]
+    if live.pulls is None and any(t.get("refs") for t in report.analyses.get("todos", [])
+                                  if any("#" in r for r in t.get("refs", []))):
+        fyi.append(f"- TODO upstream PR states: {skipped_reason(live, 'pulls')}")
+    if live.open_work is None:
+        fyi.append(f"- Open work (S-6): {skipped_reason(live, 'open_work')}")
+    if live.prior_reports is None and live.skipped.get("prior_reports"):
+        fyi.append(f"- Prior reports (S-0a): {skipped_reason(live, 'prior_reports')}")
+    body["FYI"] = fyi
+    docs = [_plain(i) for i in by_kind.get("docs", [])]  # analysis order: file, then line
+    body["Docs"] = docs or ["- docs are current"]
+    body["All Clear"] = [_plain(i) for i in by_kind.get("all_clear", [])] + [
+        _plain(i) for i in report.resolved]
+    for name in SECTIONS:
+        out += [f"## {name}", *(body[name] or [NOTHING]), ""]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def payload(report: Report) -> dict[str, Any]:
+    """The hidden block: what the next run needs to tell new from carried exactly."""
+    return {
+        "date": report.date,
+        "target": report.target,
+        "head": report.head,
+        "since": report.baseline.since,
+        "items": [{**{k: v for k, v in i.to_json().items()
+                      if k not in ("why", "where", "status", "title", "files")},
+                   "title": i.title[:160], "files": list(i.files[:10])}
+                  for i in report.items if i.kind != "all_clear"]
+        + [{"id": i.id, "section": i.section, "kind": "all_clear", "title": i.title[:200],
+            "fingerprint": i.fingerprint} for i in report.items if i.kind == "all_clear"],
+        "todos": [{"id": t["id"], "file": t["file"], "tag": t["tag"], "text": t["text"][:80],
+                   "fingerprint": t["fingerprint"], "first_reported": t["first_reported"]}
+                  for t in report.analyses.get("todos", [])],
+        "suppressed": list(report.suppressed),
+    }
+
+
+def render(report: Report, live: LiveData, *, limit: int = COMMENT_LIMIT) -> str:
+    """Markdown with the embedded block, ready to post, within ``limit`` characters: the
+    block (what the next run needs) is kept whole; TODO texts go first, then the tail of
+    the visible report, with a note saying so."""
+    md, data = markdown(report, live), payload(report)
+    out = embedded.embed(md, data)
+    if len(out) > limit:
+        data = {**data, "todos": [{k: v for k, v in t.items() if k != "text"}
+                                  for t in data["todos"]]}
+        out = embedded.embed(md, data)
+    if len(out) > limit:
+        note = ("\n_… truncated to fit a GitHub comment; the job summary and `--json` have "
+                "the full report._\n")
+        budget = max(0, limit - (len(out) - len(md)) - len(note))
+        cut = md[:budget].rsplit("\n", 1)[0]
+        out = embedded.embed(cut + "\n" + note, data)
+    return out

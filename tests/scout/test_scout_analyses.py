@@ -1,0 +1,500 @@
+"""Pure analyses on in-memory trees and on the built fixture repository: fragile
+surfaces, stale patches, config drift, TODOs, CI invocations and selections, coverage,
+private API, docs."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from agentops.scout.analyses import ci, coverage, debt, docs, pysource, testsel, todos, upstream
+from agentops.scout.config import load_target
+from agentops.scout.gitrepo import Commit, GitRepo, Tree
+from agentops.scout.livedata import LiveData
+from agentops.scout.model import Baseline, Inputs
+
+
+def inputs(target_path, head: dict[str, str], base: dict[str, str] | None = None,
+           commits: tuple[Commit, ...] = ()) -> Inputs:
+    def tree(files: dict[str, str], name: str) -> Tree:
+        return Tree(name, frozenset(files), {k: textwrap.dedent(v) for k, v in files.items()})
+
+    return Inputs(target=load_target(str(target_path)), date="2026-03-10",
+                  baseline=Baseline("2026-03-09", "--since", "base" if base else None),
+                  head=tree(head, "head"), base=tree(base, "base") if base is not None else None,
+                  commits=commits, live=LiveData())
+
+
+def repo_inputs(fixture_repo, commit: str, since: str) -> Inputs:
+    repo = GitRepo(fixture_repo[commit])
+    base_sha = repo.commit_before(since)
+    return Inputs(target=load_target(str(fixture_repo["target"])), date="2026-03-10",
+                  baseline=Baseline(since, "--since", base_sha),
+                  head=repo.tree(repo.head(), lambda p: True),
+                  base=repo.tree(base_sha, lambda p: p.endswith(".py")) if base_sha else None,
+                  commits=tuple(repo.log(since, ["core/"])), live=LiveData())
+
+
+# --- S-1 fragile surfaces, stale patches, drift (fixture repo: c1 -> c2 -> c3) ----------
+
+def test_fragile_surface_changes_parsed_at_both_ends(fixture_repo) -> None:
+    inp = repo_inputs(fixture_repo, "c2", "2026-03-02")
+    changes = {(c.surface, c.symbol): c for c in upstream.fragile_changes(inp)}
+    assert changes[("fields", "CompileConfig.fullgraph")].change == \
+        "field added: fullgraph: bool"
+    assert changes[("fields", "Trainer.Config.steps")].change == \
+        "field retyped: int -> int | None"
+    sig = changes[("signature", "Trainer.post_dataloading_process")]
+    assert sig.change.startswith("signature changed (added extra)")
+    assert sig.severity == "should-fix"
+    ret = changes[("return tuple", "Trainer.post_dataloading_process")]
+    assert ret.change == "returns a 3-tuple at the baseline, a 4-tuple now"
+    assert ret.severity == "blocking"
+    assert ret.commit == inp.commits[0].sha and inp.commits[0].subject.startswith("c2")
+
+
+def test_no_baseline_commit_means_no_delta(fixture_repo) -> None:
+    inp = repo_inputs(fixture_repo, "c1", "2026-03-01")
+    assert inp.base is None
+    assert upstream.fragile_changes(inp) == []
+
+
+def test_monkey_patches_are_discovered_and_stale_ones_flagged(fixture_repo) -> None:
+    inp = repo_inputs(fixture_repo, "c3", "2026-03-02")  # baseline c1, MoE.forward changed
+    sites = upstream.patch_sites(inp)
+    assert [(s.file, s.target, s.upstream_file, s.wraps) for s in sites] == [
+        ("sub/patches.py", "MoE.forward", "core/moe.py", True)]
+    [stale] = upstream.stale_patches(inp, sites)
+    assert stale.symbol == "MoE.forward" and "added scores" in stale.change
+    assert stale.severity == "nice-to-have"  # a wrapper passes the new argument through
+    # With c2 as the baseline the signature did not change: nothing stale.
+    assert upstream.stale_patches(repo_inputs(fixture_repo, "c3", "2026-03-06"), sites) == []
+
+
+def test_patch_sites_setattr_replacement_and_instance_attributes() -> None:
+    mod = pysource.parse(textwrap.dedent("""
+        from core.moe import MoE
+        import torch
+        def install(module):
+            from core.attn import Attention
+            setattr(Attention, "forward", my_forward)
+            module.forward = wrap(module.forward)   # a local object, not an upstream class
+            MoE.forward = wrap(MoE.forward)
+    """))
+    sites = pysource.patch_sites(mod)
+    assert [(s.owner, s.attr, s.wraps) for s in sites] == [
+        ("Attention", "forward", False), ("MoE", "forward", True)]
+
+
+def test_replacement_patch_with_changed_signature_is_should_fix(tmp_path) -> None:
+    target = _target(tmp_path)
+    head = {"core/moe.py": "class MoE:\n    def forward(self, x, y):\n        return x\n",
+            "sub/p.py": "from core.moe import MoE\ndef f(self, x):\n    return x\n"
+                        "MoE.forward = f\n"}
+    base = {**head, "core/moe.py": "class MoE:\n    def forward(self, x):\n        return x\n"}
+    inp = inputs(target, head, base)
+    [stale] = upstream.stale_patches(inp, upstream.patch_sites(inp))
+    assert stale.severity == "should-fix" and "replaced in sub/p.py:4" in stale.why
+
+
+def _target(tmp_path, extra: str = "") -> str:
+    path = tmp_path / "t.yaml"
+    path.write_text(textwrap.dedent("""\
+        name: t
+        repo: o/r
+        subproject: sub
+        tests_dir: sub/tests
+        watched_paths: [core/]
+        workflows: [.github/workflows/ci.yaml]
+    """) + textwrap.dedent(extra), encoding="utf-8")
+    return str(path)
+
+
+DRIFT = """\
+config_drift:
+  copies:
+    - source: {name: Base.Config, file: core/base.py}
+      copy_function: {name: convert, file: sub/conv.py}
+  subclasses:
+    - base: {name: Compile, file: core/base.py}
+      subclass: {name: MyCompile, file: sub/conv.py}
+"""
+
+
+def test_config_drift_explicit_copy_and_subclass(tmp_path) -> None:
+    target = _target(tmp_path, DRIFT)
+    core_old = """\
+        class Base:
+            class Config:
+                a: int = 1
+                b: int = 2
+                gone: int = 3
+        class Compile:
+            mode: str = "x"
+            old_flag: bool = False
+    """
+    core_new = """\
+        class Base:
+            class Config:
+                a: int = 1
+                b: int = 2
+                c: str = ""
+        class Compile:
+            mode: int = 0
+            fresh: bool = True
+    """
+    sub = """\
+        def convert(cfg):
+            d = {}
+            d["a"] = cfg.a
+            d["gone"] = cfg.gone
+            return Other(b=cfg.b, **d)
+        class MyCompile(Compile):
+            mode: str = "y"
+            old_flag: bool = True
+    """
+    inp = inputs(target, {"core/base.py": core_new, "sub/conv.py": sub},
+                 {"core/base.py": core_old, "sub/conv.py": sub})
+    found = {(d.kind, d.field): d for d in upstream.config_drift(inp)}
+    assert found[("copy", "c")].problem == "Base.Config.c is not copied by convert"
+    assert found[("copy", "c")].severity == "should-fix"
+    assert found[("copy", "gone")].severity == "blocking"
+    assert ("copy", "a") not in found and ("copy", "b") not in found
+    assert "changed type upstream (str -> int) but MyCompile overrides it as str" in \
+        found[("subclass", "mode")].problem
+    assert found[("subclass", "fresh")].severity == "nice-to-have"
+    assert "Compile no longer has" in found[("subclass", "old_flag")].problem
+
+
+def test_config_drift_dict_spread_copies_new_fields(fixture_repo) -> None:
+    inp = repo_inputs(fixture_repo, "c2", "2026-03-02")
+    drift = upstream.config_drift(inp)
+    assert [(d.kind, d.field, d.severity) for d in drift] == [
+        ("subclass", "fullgraph", "nice-to-have")]
+
+
+# --- S-2 TODOs -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "refs"), [
+    ("see pytorch/pytorch#123", ["pytorch/pytorch#123"]),
+    ("https://github.com/pytorch/pytorch/pull/99 first", ["pytorch/pytorch#99"]),
+    ("waits for pytorch/pytorch/pull/77", ["pytorch/pytorch#77"]),
+    ("blocked by PyTorch #5 and #6", ["pytorch/pytorch#5", "o/r#6"]),
+    ("design at https://example.com/x.", ["https://example.com/x"]),
+    ("nothing here", []),
+])
+def test_todo_references(text, refs) -> None:
+    assert list(todos.refs_in(text, "o/r", {"PyTorch": "pytorch/pytorch"})) == refs
+
+
+def test_todo_scan_owner_forms_and_continuations() -> None:
+    src = textwrap.dedent("""\
+        x = 1  # TODO(alice): first line
+        # continues here
+        # [TODO](bob) bracket form
+        # TODO(#42): an issue, not an owner
+        s = "not a todo"
+        def f():
+            '''FIXME docstring line'''
+    """)
+    found = todos.scan("sub/a.py", src, "o/r")
+    assert [(t.tag, t.owner, t.line) for t in found] == [
+        ("TODO", "alice", 1), ("TODO", "bob", 3), ("TODO", "", 4)]
+    assert found[0].text == "first line continues here"
+    assert found[2].refs == ("o/r#42",)
+    moved = todos.scan("sub/a.py", "\n\n\n" + src, "o/r")
+    assert [t.id for t in moved] == [t.id for t in found]
+
+
+# --- S-3d CI ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("command", "kind", "targets", "keyword"), [
+    ("pytest a/test_x.py::TestA::test_b -v", "pytest", ("a/test_x.py::TestA::test_b",), None),
+    ("python -m pytest tests/ -k 'fast and not slow' -x", "pytest", ("tests/",),
+     "fast and not slow"),
+    ("NCCL_X=0 CUDA=1 python3 -m pytest --pyargs pkg.tests.test_y", "pytest",
+     ("pyargs:pkg.tests.test_y",), None),
+    ("torchrun --nproc_per_node 4 --local-ranks-filter 0 -m pytest t/test_d.py -kfoo",
+     "pytest", ("t/test_d.py",), "foo"),
+    ("python -m pkg.tests.integration --test_suite x --ngpu 8", "module",
+     ("pkg.tests.integration",), None),
+    ("timeout 600 python scripts/run.py --a 1", "script", ("scripts/run.py",), None),
+    ("pytest --junitxml=out.xml --maxfail 2 t/test_e.py", "pytest", ("t/test_e.py",), None),
+])
+def test_parse_command_forms(command, kind, targets, keyword) -> None:
+    inv = ci.parse_command("wf.yaml", "step", command)
+    assert (inv.kind, inv.targets, inv.keyword) == (kind, targets, keyword)
+
+
+def test_non_python_commands_are_ignored() -> None:
+    for cmd in ("pip install torch", "echo pytest", "sudo mkdir -p x", "conda activate e"):
+        assert ci.parse_command("wf", "s", cmd) is None
+
+
+def test_scripts_of_reads_run_and_reusable_workflow_script() -> None:
+    doc = {"jobs": {"a": {"steps": [{"name": "s1", "run": "pytest x"}]},
+                    "b": {"uses": "org/r/.github/workflows/j.yml@main",
+                          "with": {"script": "set -eux\npytest y \\\n  -v"}}}}
+    scripts = ci.scripts_of(doc)
+    assert scripts[0] == ("s1", "pytest x")
+    assert scripts[1][0] == "b"
+    assert ci.commands(scripts[1][1]) == ["set -eux", "pytest y    -v"]
+
+
+def test_ci_gaps_on_fixture(fixture_repo) -> None:
+    res = ci.analyse(repo_inputs(fixture_repo, "c3", "2026-03-06"))
+    assert res.missing == ("sub/tests/test_new.py",)
+    how = {c.file: c.how for c in res.covered}
+    assert how["sub/tests/test_helpers.py"] == "via import into sub/tests/test_runner_all.py"
+    assert how["sub/tests/test_skipped.py"] == "node ids"
+    [empty] = res.empty_steps
+    assert empty.step == "skipped only"
+    assert "every selected test is skipped unconditionally" in empty.reason
+
+
+def test_selection_skips_and_keywords() -> None:
+    src = textwrap.dedent("""\
+        import pytest, unittest
+        if False:
+            def test_dead():
+                pass
+        def test_alive():
+            pass
+        @pytest.mark.skip(reason="x")
+        def test_marked():
+            pass
+        @unittest.skipIf(True, "runtime condition: may still run")
+        def test_conditional():
+            pass
+        class Base:
+            def test_inherited(self):
+                pass
+        class TestK(Base):
+            def test_own(self):
+                pass
+    """)
+    cases = testsel.test_cases("t/test_m.py", src)
+    assert {(c.cls, c.name, c.skipped) for c in cases} == {
+        ("", "test_alive", False), ("", "test_marked", True),
+        ("", "test_conditional", False), ("TestK", "test_inherited", False),
+        ("TestK", "test_own", False)}
+    sel = testsel.select(cases, node=[], keyword="TestK and not own")
+    assert [c.name for c in sel] == ["test_inherited"]
+    assert testsel.select(cases, node=["TestK", "test_own[param-1]"], keyword=None)
+    assert testsel.select(cases, node=["test_dead"], keyword=None) == []
+    assert [c.name for c in testsel.select(cases, node=[], keyword="(alive or marked)")] \
+        == ["test_alive", "test_marked"]
+
+
+def test_module_level_skip() -> None:
+    src = "import pytest\npytest.skip('no gpu', allow_module_level=True)\ndef test_a():\n  pass\n"
+    assert [c.skipped for c in testsel.test_cases("t/test_s.py", src)] == [True]
+    src2 = "import pytest\npytestmark = pytest.mark.skip\ndef test_a():\n  pass\n"
+    assert [c.skipped for c in testsel.test_cases("t/test_s.py", src2)] == [True]
+
+
+def test_step_naming_a_missing_file_or_disabled_runner_test(tmp_path) -> None:
+    target = _target(tmp_path)
+    wf = """\
+        jobs:
+          j:
+            steps:
+              - run: |
+                  pytest sub/tests/test_gone.py
+                  python -m pytest sub.tests.test_mod -v
+                  python -m sub.tests.runner --test_name off_test
+                  python -m sub.tests.runner --test_name on_test
+    """
+    runner = """\
+        _OFF = True
+        TESTS = [Def(["x"], "d", "off_test", disabled=_OFF), Def(["y"], "d", "on_test")]
+    """
+    inp = inputs(target, {".github/workflows/ci.yaml": wf, "sub/tests/runner.py": runner,
+                          "sub/tests/test_real.py": "def test_a():\n    pass\n",
+                          "sub/tests/test_mod.py": "def test_m():\n    pass\n"})
+    res = ci.analyse(inp)
+    assert "sub/tests/test_mod.py" in {c.file for c in res.covered}  # module form
+    reasons = [e.reason for e in res.empty_steps]
+    assert reasons == ["sub/tests/test_gone.py does not exist",
+                       "--test_name off_test is disabled in the runner"]
+    assert res.missing == ("sub/tests/test_real.py",)
+
+
+# --- S-3e coverage, S-4 debt, S-5 docs on the fixture ----------------------------------------
+
+def test_coverage_on_fixture(fixture_repo) -> None:
+    inp = repo_inputs(fixture_repo, "c3", "2026-03-06")
+    gaps = coverage.parallelism_gaps(inp)
+    assert [g.subject for g in gaps] == ["tp+cp"]
+    assert [u.name for u in coverage.passes_without_tests(inp)] == ["bucket_pass"]
+    assert [u.name for u in coverage.configs_without_tests(inp)] == ["sub_big"]
+    assert [g.subject for g in coverage.untested_new_code(inp)] == ["annotate"]
+
+
+def test_private_api_and_duplicates(fixture_repo) -> None:
+    inp = repo_inputs(fixture_repo, "c2", "2026-03-02")
+    uses = debt.private_api_uses(inp)
+    assert [(u.file, u.name, u.reason) for u in uses] == [
+        ("sub/passes.py", "_private_helper", "configured private API")]
+    [dup] = debt.duplicate_changes(inp)
+    assert dup.upstream == ("core/checkpointing.py",) and dup.ours == ("sub/passes.py",)
+
+
+def test_private_module_and_name_rules(tmp_path) -> None:
+    target = _target(tmp_path, "private_api: {names: [DTensorSpec], "
+                               "private_import_roots: [torch]}\n")
+    src = """\
+        from torch._dynamo import graph
+        from torch.fx import _symbolic_trace
+        from torch.distributed.tensor import DTensorSpec
+        from torch.nn import Linear
+        from torch.distributed import __version__
+    """
+    uses = debt.private_api_uses(inputs(target, {"sub/x.py": src}))
+    assert [(u.line, u.reason) for u in uses] == [
+        (1, "private module"), (2, "private name"), (3, "configured private API")]
+
+
+def test_docs_on_fixture(fixture_repo) -> None:
+    assert docs.analyse(repo_inputs(fixture_repo, "c2", "2026-03-02")) == []
+    problems = [(p.line, p.problem) for p in docs.analyse(
+        repo_inputs(fixture_repo, "c3", "2026-03-06"))]
+    assert problems == [
+        (3, "path sub/tests/test_gone.py does not exist"),
+        (6, "flag --compile.mode aot_fx: not one of 'jit', 'aot'"),
+        (6, "flag --max_steps is not a config field, a known flag, or an argparse option in "
+            "the repo"),
+        (9, "path sub/missing_dir/notes.md does not exist")]
+
+
+def test_docs_flags_through_nested_config_and_node_ids(tmp_path) -> None:
+    target = _target(tmp_path, "docs: [sub/README.md]\n"
+                               "doc_config_roots: [{name: Root, file: sub/cfg.py}]\n")
+    cfg = """\
+        from dataclasses import dataclass, field
+        @dataclass
+        class Par:
+            tp: int = 1
+        @dataclass
+        class Root:
+            parallelism: Par = field(default_factory=Par)
+            enable_thing: bool = False
+    """
+    readme = """\
+        Use `--parallelism.tp 2` and `--parallelism.async_tp` and `--no-enable_thing`.
+        Run `pytest sub/tests/test_a.py::TestA::test_x` or
+        `pytest sub/tests/test_a.py::TestA::test_gone`; outputs go to `outputs/x.json`.
+        See [guide](../docs/guide.md) and `torch/utils/thing.py`.
+    """
+    test = "class TestA:\n    def test_x(self):\n        pass\n"
+    inp = inputs(target, {"sub/cfg.py": cfg, "sub/README.md": readme,
+                          "sub/tests/test_a.py": test, "docs/guide.md": "# g\n"})
+    assert [(p.line, p.problem) for p in docs.analyse(inp)] == [
+        (1, "flag --parallelism.async_tp: parallelism has no field 'async_tp'"),
+        (3, "test sub/tests/test_a.py::TestA::test_gone does not exist")]
+
+
+def test_change_is_attributed_to_the_commit_that_made_it(tmp_path) -> None:
+    target = _target(tmp_path, "fragile_surfaces: {classes: [{name: Cfg, file: core/c.py}]}\n")
+    v0 = "class Cfg:\n    a: int = 1\n"
+    v1 = "# comment only\nclass Cfg:\n    a: int = 1\n"
+    v2 = "class Cfg:\n    a: str = ''\n"
+    v3 = "# later touch\nclass Cfg:\n    a: str = ''\n"
+    commits = (Commit("sha3", "2026-03-04", "touch", ("core/c.py",)),
+               Commit("sha2", "2026-03-03", "retype", ("core/c.py",)),
+               Commit("sha1", "2026-03-02", "comment", ("core/c.py",)))
+    inp = inputs(target, {"core/c.py": v3}, {"core/c.py": v0}, commits)
+    [naive] = upstream.fragile_changes(inp)
+    assert naive.commit == "sha3"  # without history: the newest commit touching the file
+    import dataclasses
+
+    inp = dataclasses.replace(inp, history={"core/c.py": (("sha1", v1), ("sha2", v2),
+                                                          ("sha3", v3))})
+    [change] = upstream.fragile_changes(inp)
+    assert (change.change, change.commit) == ("field retyped: int -> str", "sha2")
+
+
+def test_removed_field_is_blocking_only_when_the_sub_project_uses_it(tmp_path) -> None:
+    target = _target(tmp_path, "fragile_surfaces: {classes: [{name: Cfg, file: core/c.py}]}\n")
+    base = {"core/c.py": "class Cfg:\n    seq_len: int = 1\n    steps: int = 2\n"}
+    head = {"core/c.py": "class Cfg:\n    pass\n",
+            "sub/a.py": "def f(cfg):\n    seq_len = 3  # a local, not the field\n"
+                        "    return cfg.training.steps\n"}
+    changes = {c.symbol: c for c in upstream.fragile_changes(inputs(target, head, base))}
+    assert changes["Cfg.steps"].severity == "blocking"
+    assert changes["Cfg.steps"].change.endswith("still named in sub/a.py:3")
+    assert changes["Cfg.seq_len"].severity == "should-fix"
+
+
+# --- the installed torch (S-2 named APIs, S-4 public alternatives) ----------------------------
+
+def _fake_torch(tmp_path):
+    from agentops.scout import installed
+
+    root = tmp_path / "site" / "torch"
+    (root / "distributed" / "tensor").mkdir(parents=True)
+    (root / "_inductor").mkdir()
+    (root / "version.py").write_text("__version__ = '2.99.0.dev20260301'\n", "utf-8")
+    (root / "__init__.py").write_text("", "utf-8")
+    (root / "distributed" / "tensor" / "__init__.py").write_text(
+        "class StridedShard:\n    pass\n", "utf-8")
+    (root / "distributed" / "tensor" / "_dtensor_spec.py").write_text(
+        "class DTensorSpec:\n    pass\n", "utf-8")
+    (root / "_inductor" / "sched.py").write_text("def _move_overlap_nodes(g):\n    pass\n",
+                                                 "utf-8")
+    return installed.index(root, "torch")
+
+
+def test_installed_torch_index(tmp_path) -> None:
+    idx = _fake_torch(tmp_path)
+    assert idx.version == "2.99.0.dev20260301"
+    assert idx.defs["StridedShard"] == ("torch.distributed.tensor",)
+    assert idx.public_modules("DTensorSpec") == ()  # only in a private module
+    assert idx.public_modules("_move_overlap_nodes") == ()
+
+
+def test_waiting_todo_names_an_api_the_installed_torch_has(tmp_path) -> None:
+    import dataclasses
+
+    target = _target(tmp_path)
+    src = ("# TODO: remove this fallback once the nightly includes _move_overlap_nodes.\n"
+           "# TODO: use `FancyThing` someday\n"  # waits for nothing: not looked up
+           "x = 1\n")
+    inp = dataclasses.replace(inputs(target, {"sub/f.py": src}), torch=_fake_torch(tmp_path))
+    found, _ = todos.collect(inp)
+    assert [t.api_hits for t in found] == [
+        (("_move_overlap_nodes", "torch._inductor.sched"),), ()]
+    assert todos.api_names("blocked until `torch.foo.BarBaz` and _qux_x land") == [
+        "BarBaz", "_qux_x"]
+
+
+def test_private_api_public_alternative(tmp_path) -> None:
+    import dataclasses
+
+    target = _target(tmp_path, "private_api: {names: [_StridedShard, DTensorSpec], "
+                               "private_import_roots: [torch]}\n")
+    src = ("from torch.distributed.tensor.placement_types import _StridedShard\n"
+           "from torch.distributed.tensor._dtensor_spec import DTensorSpec\n")
+    inp = dataclasses.replace(inputs(target, {"sub/x.py": src}), torch=_fake_torch(tmp_path))
+    uses = {u.name: u.public_alternative for u in debt.private_api_uses(inp)}
+    assert uses == {"_StridedShard": "torch.distributed.tensor.StridedShard",
+                    "DTensorSpec": ""}
+
+
+def test_field_moved_between_fragile_classes_and_supported_models(tmp_path) -> None:
+    target = _target(tmp_path, "models_dir: core/models\n"
+                               "fragile_surfaces: {classes: [{name: Par, file: core/c.py}, "
+                               "{name: Comp, file: core/c.py}]}\n")
+    base = {"core/c.py": "class Par:\n    async_tp: bool = False\nclass Comp:\n    x: int = 0\n",
+            "core/models/a/m.py": ""}
+    head = {"core/c.py": "class Par:\n    pass\nclass Comp:\n    x: int = 0\n"
+                         "    async_tp: bool = False\n",
+            "core/models/a/m.py": "", "core/models/b/m.py": "", "core/models/c/m.py": "",
+            "sub/c/model.py": "def f(cfg):\n    return cfg.compile.async_tp\n"}
+    inp = inputs(target, head, base)
+    changes = {c.symbol: c for c in upstream.fragile_changes(inp)}
+    moved = changes["Par.async_tp"]
+    assert moved.change == "field moved to Comp.async_tp (still named in sub/c/model.py:2)"
+    assert moved.severity == "should-fix"
+    assert upstream.new_models(inp) == ["b"]  # "c" already has sub/c/
