@@ -18,7 +18,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "src"))
 
-from agentops.scout import collect, projects  # noqa: E402
+from agentops.scout import collect, embedded, projects, publish  # noqa: E402
 
 OUT = ROOT / "cassettes" / "scout"
 API = "https://api.github.com"
@@ -280,6 +280,73 @@ def collect_forbidden() -> list[dict]:
     return out
 
 
+REPORT_FILE = Path(__file__).parent / "fixtures" / "report-2026-07-09.md"
+REPORT_ITEM = {"id": "5ca1ab1e0001", "kind": "action", "priority": "P1", "section": "S-2",
+               "title": "TODO in passes.py is unblocked: pytorch/pytorch#160123 merged",
+               "why": "the workaround for bucketed reduce-scatter can go",
+               "where": "torchtitan/experiments/graph_trainer/passes.py:212",
+               "files": ["torchtitan/experiments/graph_trainer/passes.py"], "severity": "",
+               "fingerprint": "merged", "first_reported": "2026-07-09", "status": ""}
+
+
+def report_markdown() -> str:
+    md = ("# Nightly Scout Report — 2026-07-09\n\n## CI Failures\nCI green\n\n"
+          "## Action Items (new findings)\n- [ ] [P1] TODO in passes.py is unblocked: "
+          "pytorch/pytorch#160123 merged — the workaround for bucketed reduce-scatter can go, "
+          "torchtitan/experiments/graph_trainer/passes.py:212\n\n"
+          "## Carried Forward (from prior reports, re-investigated)\nnothing to report\n\n"
+          "## Opportunities\nnothing to report\n\n## FYI\nnothing to report\n\n"
+          "## Docs\ndocs are current\n\n## All Clear\n- S-1 upstream delta\n")
+    return embedded.embed(md, {"date": "2026-07-09", "target": "torchtitan-graph-trainer",
+                               "items": [REPORT_ITEM], "todos": []})
+
+
+def publish_and_handoff() -> list[dict]:
+    """publish creates the comment; handoff finds the user-owned board (after the
+    organization lookup fails), adds one draft, sets Backlog, and links it."""
+    text = report_markdown()
+    REPORT_FILE.write_text(text)
+    comments_q = {"since": "2026-07-07T00:00:00Z", "per_page": 100}
+    cid = 3130000001
+    posted = comment(cid, text, "2026-07-09T06:10:00Z")
+    out = [rest("GET", f"/repos/{REPO}/issues/2856/comments", [], query=comments_q),
+           rest("POST", f"/repos/{REPO}/issues/2856/comments", posted, status=201,
+                request={"body": text}, message="Created"),
+           rest("GET", f"/repos/{REPO}/issues/2856/comments", [posted], query=comments_q)]
+    board_vars = {"owner": "a-maintainer", "number": 3, "cursor": None}
+    out.append(graphql(projects.BY_ORG, board_vars, {"organization": None}, errors=[{
+        "type": "NOT_FOUND", "path": ["organization"], "locations": [{"line": 2, "column": 3}],
+        "message": "Could not resolve to an Organization with the login of 'a-maintainer'."}]))
+    user_project = board_project([
+        board_item("PVTI_lAHOAB7Zh84A2zKqzgc1", 7001, "Done",
+                   {"__typename": "DraftIssue", "title": "[NightlyScout][P2] older finding",
+                    "body": "**Source:** Nightly Scout Report — 2026-07-01"})],
+        has_next=False, cursor="MQ")
+    user_project.update({"id": "PVT_kwHOAB7Zh84A2zKq",
+                         "url": "https://github.com/users/a-maintainer/projects/3"})
+    out.append(graphql(projects.BY_USER, board_vars, {"user": {"projectV2": user_project}}))
+    draft_title = publish.draft_title(REPORT_ITEM)
+    draft_body = publish.draft_body(REPORT_ITEM, date="2026-07-09",
+                                    comment_url=posted["html_url"])
+    out.append(graphql(projects.ADD_DRAFT, {"project": "PVT_kwHOAB7Zh84A2zKq",
+                                            "title": draft_title, "body": draft_body},
+                       {"addProjectV2DraftIssue": {"projectItem": {
+                           "id": "PVTI_lAHOAB7Zh84A2zKqzgc2", "databaseId": 7002}}}))
+    out.append(graphql(projects.SET_STATUS, {"project": "PVT_kwHOAB7Zh84A2zKq",
+                                             "item": "PVTI_lAHOAB7Zh84A2zKqzgc2",
+                                             "field": "PVTSSF_lADOAUB9vs4BT6Cuzg9",
+                                             "option": "f75ad846"},
+                       {"updateProjectV2ItemFieldValue": {"projectV2Item": {
+                           "id": "PVTI_lAHOAB7Zh84A2zKqzgc2"}}}))
+    link = "https://github.com/users/a-maintainer/projects/3?pane=issue&itemId=7002"
+    linked = publish.link_items(text, embedded.extract(text) or {},
+                                {REPORT_ITEM["id"]: link}, [REPORT_ITEM])
+    out.append(rest("PATCH", f"/repos/{REPO}/issues/comments/{cid}",
+                    {**posted, "body": linked, "updated_at": "2026-07-09T06:12:00Z"},
+                    request={"body": linked}))
+    return out
+
+
 class _NoAliases(yaml.SafeDumper):
     def ignore_aliases(self, data: Any) -> bool:
         return True
@@ -295,6 +362,7 @@ def write(name: str, interactions: list[dict]) -> None:
 def main() -> None:
     write("test_collect_live_red_workflow", collect_red())
     write("test_collect_live_forbidden", collect_forbidden())
+    write("test_publish_and_handoff_replayed", publish_and_handoff())
 
 
 if __name__ == "__main__":

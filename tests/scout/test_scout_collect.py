@@ -3,8 +3,10 @@ the skipped reasons when the API refuses or cannot be reached."""
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import socket
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -118,3 +120,22 @@ def test_report_date_falls_back_to_block_then_created_at():
             '{"date":"2026\\u002d07\\u002d02"}\n-->\n')
     assert collect.report_date(body) == "2026-07-02"
     assert collect.report_date("# Nightly Scout Report", "2026-07-03T01:00:00Z") == "2026-07-03"
+
+
+@pytest.mark.vcr
+def test_publish_and_handoff_replayed(all_played, monkeypatch, capsys):
+    """The real API's shapes end to end: comment create, the user-owned board found after
+    the organization lookup fails, the draft and Status mutations, the comment edit."""
+    from agentops.scout import publish
+
+    monkeypatch.setenv("GITHUB_TOKEN", "test-token")
+    report = str(Path(__file__).parent / "fixtures" / "report-2026-07-09.md")
+    args = argparse.Namespace(repo="pytorch/torchtitan", issue="2856", report=report,
+                              dry_run=False)
+    assert publish.publish_command(args) == 0
+    args.board = projects.Board(owner="a-maintainer", number=3)
+    assert publish.handoff_command(args) == 0
+    out = capsys.readouterr().out
+    assert ("created: https://github.com/pytorch/torchtitan/issues/2856"
+            "#issuecomment-3130000001") in out
+    assert "handoff: created 1 board item(s) in Backlog; report comment updated" in out
