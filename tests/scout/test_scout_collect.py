@@ -139,3 +139,19 @@ def test_publish_and_handoff_replayed(all_played, monkeypatch, capsys):
     assert ("created: https://github.com/pytorch/torchtitan/issues/2856"
             "#issuecomment-3130000001") in out
     assert "handoff: created 1 board item(s) in Backlog; report comment updated" in out
+
+
+def test_ci_outputs_pick_the_red_workflow_with_a_range():
+    from agentops.scout.livedata import FailedTest, LiveData, WorkflowHealth
+
+    green = WorkflowHealth("h100.yaml", "success", recent_runs=5)
+    no_good = WorkflowHealth("a.yaml", "failure", failing_torch="2.9.0.dev20260709",
+                             recent_runs=5, recent_failures=5)
+    red = WorkflowHealth("b.yaml", "failure", last_success_torch="2.9.0.dev20260707+cu126",
+                         failing_torch="2.9.0.dev20260709+cu126", recent_runs=5,
+                         failed_tests=(FailedTest("t0"), FailedTest("t1", command="NGPU=2 x")))
+    assert collect.ci_outputs(LiveData(ci=(green, no_good, red))) == {
+        "ci-red": "true", "last-good": "2.9.0.dev20260707+cu126",
+        "first-bad": "2.9.0.dev20260709+cu126", "repro-command": "NGPU=2 x"}
+    assert collect.ci_outputs(LiveData(ci=(green,)))["ci-red"] == "false"
+    assert collect.ci_outputs(LiveData())["ci-red"] == "false"  # skipped is not red

@@ -279,3 +279,15 @@ def test_plan_handoff_is_pure_and_matches_marker_before_title():
     assert publish.draft_title({"title": "x " * 60, "priority": "", "severity": "blocking"}
                                ).startswith("[NightlyScout][P0] x x")
     assert len(publish.draft_title({"title": "x " * 60})) <= 100
+
+
+def test_handoff_in_a_runner_without_project_token_fails_before_any_call(
+        server, tmp_path, capsys, monkeypatch):
+    assert _publish(tmp_path, report_text()) == 0
+    server.log.clear()
+    monkeypatch.delenv("AGENTOPS_PROJECT_TOKEN")
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    assert _handoff(tmp_path) == ExitStatus.INPUT
+    err = capsys.readouterr().err
+    assert "AGENTOPS_PROJECT_TOKEN: not set" in err and "PROJECT_TOKEN secret" in err
+    assert server.log == []

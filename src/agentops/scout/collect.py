@@ -148,6 +148,25 @@ def skip_reason(exc: Exception) -> str:
     return f"skipped — GitHub API failed (HTTP {status})"
 
 
+def ci_outputs(live: LiveData) -> dict[str, str]:
+    """Pure: the step outputs a live report sets for the workflow's bisect job —
+    ``ci-red``, ``last-good``/``first-bad`` torch versions and the ``repro-command`` of the
+    first red workflow that has a passing run to compare with (S-3b, S-10)."""
+    red = [w for w in live.ci or () if w.latest_conclusion not in ("success",)
+           and w.recent_runs]
+    out = {"ci-red": "true" if red else "false", "last-good": "", "first-bad": "",
+           "repro-command": ""}
+    for health in red:
+        if health.last_success_torch and health.failing_torch and (
+                health.last_success_torch != health.failing_torch):
+            out["last-good"] = health.last_success_torch
+            out["first-bad"] = health.failing_torch
+            out["repro-command"] = next((t.command for t in health.failed_tests if t.command),
+                                        "")
+            break
+    return out
+
+
 # --- S-0a prior reports ----------------------------------------------------------------
 
 def collect_prior_reports(client: GitHubClient, targets: LiveTargets,

@@ -426,8 +426,11 @@ def _project_client() -> GitHubClient:
     token = (env.get("AGENTOPS_PROJECT_TOKEN") or "").strip()
     if token:
         env["GITHUB_TOKEN"] = token
-    elif not (env.get("GITHUB_TOKEN") or "").strip():
-        raise InputError("AGENTOPS_PROJECT_TOKEN", "not set (nor GITHUB_TOKEN)", fix=SCOPE_FIX)
+    elif ghactions.in_runner() or not (env.get("GITHUB_TOKEN") or "").strip():
+        # Sanity: inside Actions, GITHUB_TOKEN is an installation token that can never
+        # reach a user/org project; failing here beats a FORBIDDEN after the reads.
+        raise InputError("AGENTOPS_PROJECT_TOKEN", "not set; the board needs its own token",
+                         fix=SCOPE_FIX)
     return GitHubClient.from_env(env)
 
 
