@@ -78,9 +78,9 @@ def test_collect_live_forbidden(all_played):
     live = collect.collect_live(_client(), TARGETS, now=NOW)
     assert live.prior_reports is None and live.board_items is None
     assert live.ci is None and live.open_work is None
-    assert live.skipped["prior_reports"].startswith("skipped — GitHub API not permitted (HTTP 403)")
-    assert live.skipped["ci"].startswith("skipped — GitHub API not permitted (HTTP 403)")
-    assert live.skipped["board_items"] == ("skipped — GitHub API not permitted (GraphQL error: "
+    assert live.skipped["prior_reports"].startswith("GitHub API not permitted (HTTP 403)")
+    assert "`actions: read`" in live.skipped["ci"]
+    assert live.skipped["board_items"] == ("GitHub API not permitted (GraphQL error: "
                                            "Resource not accessible by integration)")
     assert "GraphQL error" in live.skipped["open_work"]
     assert live.pulls == {}  # nothing was asked, nothing skipped
@@ -96,7 +96,7 @@ def test_collect_live_unreachable_api_says_not_allowlisted():
     live = collect.collect_live(client, TARGETS, now=NOW, pull_refs=["pytorch/pytorch#1"])
     for part in ("prior_reports", "board_items", "pulls", "ci", "open_work"):
         assert getattr(live, part) is None
-        assert live.skipped[part] == "skipped — GitHub API not allowlisted"
+        assert live.skipped[part] == "GitHub API not allowlisted"  # shown as "skipped — …"
 
 
 def test_targets_from_config_object_and_mapping():
@@ -111,7 +111,7 @@ def test_targets_from_config_object_and_mapping():
     m = collect.LiveTargets.from_config({"repo": "o/r", "subproject": "x", "workflows": []})
     assert m.board is None and m.tracking_number == 0
     live = collect.collect_live(_client(), m, now=NOW)
-    assert live.skipped["board_items"] == "skipped — no board configured"
+    assert live.skipped["board_items"] == "no board configured"
 
 
 def test_report_date_falls_back_to_block_then_created_at():
@@ -155,3 +155,38 @@ def test_ci_outputs_pick_the_red_workflow_with_a_range():
         "first-bad": "2.9.0.dev20260709+cu126", "repro-command": "NGPU=2 x"}
     assert collect.ci_outputs(LiveData(ci=(green,)))["ci-red"] == "false"
     assert collect.ci_outputs(LiveData())["ci-red"] == "false"  # skipped is not red
+
+
+def test_pull_refs_discovered_from_todos_in_the_checkout(tmp_path):
+    pkg = tmp_path / SUB
+    pkg.mkdir(parents=True)
+    (pkg / "passes.py").write_text(
+        "# TODO(alice): drop once https://github.com/pytorch/pytorch/pull/160123 lands\n"
+        "x = 1  # see pytorch/pytorch#999 (a plain comment)\n"
+        "# FIXME: blocked on\n#   pytorch/pytorch#161000\n")
+    (tmp_path / "other.py").write_text("# TODO pytorch/pytorch#1 outside the sub-project\n")
+    assert collect.discover_pull_refs(tmp_path, SUB) == {"pytorch/pytorch#160123",
+                                                         "pytorch/pytorch#161000"}
+
+
+def test_prior_report_window_is_never_shorter_than_report_days():
+    from agentops.errors import ApiError
+
+    seen = []
+
+    class Probe:
+        counter = None
+
+        def paginate(self, path, params):
+            seen.append(params["since"])
+            return iter(())
+
+        def graphql(self, *a, **k):
+            raise ApiError("GraphQL error: no", status_code=None)
+
+    targets = collect.LiveTargets(repo="o/r", subproject="s", tracking_repo="o/r",
+                                  tracking_number=1)
+    # A baseline yesterday must not shrink the 7-day window; an older one widens it.
+    collect.collect_live(Probe(), targets, "2026-07-08", now=NOW)
+    collect.collect_live(Probe(), targets, "2026-06-20", now=NOW)
+    assert seen == ["2026-07-02T06:00:00Z", "2026-06-20T00:00:00Z"]

@@ -291,3 +291,19 @@ def test_handoff_in_a_runner_without_project_token_fails_before_any_call(
     err = capsys.readouterr().err
     assert "AGENTOPS_PROJECT_TOKEN: not set" in err and "PROJECT_TOKEN secret" in err
     assert server.log == []
+
+
+def test_publish_falls_back_to_the_configured_tracking_issue(server, tmp_path, capsys):
+    from agentops.scout.collect import LiveTargets
+
+    path = tmp_path / "report.md"
+    path.write_text(report_text())
+    args = __import__("argparse").Namespace(
+        repo="someone/else", issue=None, report=str(path), dry_run=False,
+        targets=LiveTargets(repo="pytorch/torchtitan", subproject="x",
+                            tracking_repo="pytorch/torchtitan", tracking_number=2856))
+    assert publish.publish_command(args) == 0
+    assert [w[1] for w in server.writes] == ["/repos/pytorch/torchtitan/issues/2856/comments"]
+    args.targets = None
+    with pytest.raises(publish.InputError, match="--issue: expected the tracking issue"):
+        publish.publish_command(args)

@@ -12,6 +12,7 @@ import datetime as dt
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import requests
@@ -31,7 +32,8 @@ from agentops.scout.livedata import (
 )
 
 REPORT_HEADING = "# Nightly Scout Report"
-NOT_ALLOWLISTED = "skipped — GitHub API not allowlisted"
+# The renderer prints "skipped — <reason>"; these are the reasons.
+NOT_ALLOWLISTED = "GitHub API not allowlisted"
 _DATE_RE = re.compile(r"^# Nightly Scout Report\s*[—–-]\s*(\d{4}-\d\d-\d\d)")
 _REPO_RE = re.compile(r"^[\w.-]+/[\w.-]+$")
 # Sanity: a job log of a long GPU run can be tens of MB; the parts the parser needs (pip
@@ -91,13 +93,16 @@ class LiveTargets:
 
 
 def collect_live(client: GitHubClient, config: Any, since: str | dt.datetime | None = None, *,
-                 now: dt.datetime | None = None, pull_refs: Iterable[str] = ()) -> LiveData:
-    """Read every live part; ``since`` starts the prior-report window (default: the
-    configured ``report_days``, 7, before ``now``). ``pull_refs`` are ``owner/name#N``
-    PRs referenced by TODOs (S-2)."""
+                 now: dt.datetime | None = None, pull_refs: Iterable[str] = (),
+                 checkout: str | Path | None = None) -> LiveData:
+    """Read every live part. Prior reports are read from the earlier of ``since`` (the
+    baseline) and ``report_days`` (7) before ``now``. The PRs of S-2 are ``pull_refs``
+    (``owner/name#N``), or those the sub-project's ``*.py`` in ``checkout`` reference."""
     targets = LiveTargets.from_config(config)
     now = now or dt.datetime.now(dt.UTC)
-    window = _as_datetime(since) if since else now - dt.timedelta(days=targets.report_days)
+    window = now - dt.timedelta(days=targets.report_days)
+    if since:
+        window = min(window, _as_datetime(since))
     skipped: dict[str, str] = {}
     out: dict[str, Any] = {}
 
@@ -112,17 +117,18 @@ def collect_live(client: GitHubClient, config: Any, since: str | dt.datetime | N
     if targets.tracking_repo and targets.tracking_number:
         part("prior_reports", collect_prior_reports, window)
     else:
-        skipped["prior_reports"] = "skipped — no tracking issue configured"
+        skipped["prior_reports"] = "no tracking issue configured"
     if targets.board:
         part("board_items", collect_board_items)
     else:
-        skipped["board_items"] = "skipped — no board configured"
-    refs = sorted(set(pull_refs))
+        skipped["board_items"] = "no board configured"
+    refs = sorted(set(pull_refs) or (discover_pull_refs(checkout, targets.subproject)
+                                     if checkout else set()))
     part("pulls", collect_pulls, refs)
     if targets.workflows:
         part("ci", collect_ci)
     else:
-        skipped["ci"] = "skipped — no workflows configured"
+        skipped["ci"] = "no workflows configured"
     part("open_work", collect_open_work, now)
     return LiveData(prior_reports=out.get("prior_reports"), board_items=out.get("board_items"),
                     pulls=out.get("pulls"), ci=out.get("ci"), open_work=out.get("open_work"),
@@ -130,22 +136,22 @@ def collect_live(client: GitHubClient, config: Any, since: str | dt.datetime | N
 
 
 def skip_reason(exc: Exception) -> str:
-    """The ``skipped — …`` line for a part the API did not give."""
+    """Why a part the API did not give is missing (rendered as ``skipped — <reason>``)."""
     status = getattr(exc, "status_code", None)
     message = getattr(exc, "message", str(exc))
     if status is None and message.startswith("GraphQL error"):
-        return f"skipped — GitHub API not permitted ({message})"
+        return f"GitHub API not permitted ({message})"
     if isinstance(exc, requests.RequestException) or status is None:
         # No HTTP status: the request never got an answer (DNS, refused, proxy blocked) —
         # on a locked-down runner that means the API host is not allowlisted.
         return NOT_ALLOWLISTED
     if status in (401, 403):
-        return (f"skipped — GitHub API not permitted (HTTP {status}); grant the job "
+        return (f"GitHub API not permitted (HTTP {status}); grant the job "
                 "`actions: read`, `issues: read`, `pull-requests: read` (and a project token "
                 "for the board)")
     if status == 404:
-        return "skipped — not found (HTTP 404): check repo, issue number and workflow file"
-    return f"skipped — GitHub API failed (HTTP {status})"
+        return "not found (HTTP 404): check repo, issue number and workflow file"
+    return f"GitHub API failed (HTTP {status})"
 
 
 def ci_outputs(live: LiveData) -> dict[str, str]:
@@ -203,6 +209,38 @@ def collect_board_items(client: GitHubClient, targets: LiveTargets) -> tuple[Boa
 
 
 # --- S-2 PR states ----------------------------------------------------------------------
+
+_PR_URL_RE = re.compile(r"github\.com/([\w.-]+)/([\w.-]+)/pull/(\d+)")
+_PR_PATH_RE = re.compile(r"(?<![\w/.])([A-Za-z][\w.-]*)/([\w.-]+)/pull/(\d+)")
+_PR_HASH_RE = re.compile(r"(?<![\w/.])([A-Za-z][\w.-]*)/([\w.-]+)#(\d+)")
+_TODO_RE = re.compile(r"\b(TODO|FIXME|HACK|XXX)\b")
+
+
+def discover_pull_refs(checkout: str | Path, subproject: str) -> set[str]:
+    """``owner/name#N`` of the PRs that TODO/FIXME/HACK/XXX comments in the sub-project's
+    ``*.py`` cite (``…/pull/N`` or ``owner/name#N``), continuation comment lines included."""
+    root = Path(checkout) / subproject
+    refs: set[str] = set()
+    for path in sorted(root.rglob("*.py")) if root.is_dir() else []:
+        try:
+            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        for idx, line in enumerate(lines):
+            if not _TODO_RE.search(line):
+                continue
+            # The TODO line and the comment lines that continue it (a wrapped reference).
+            block = [line]
+            for nxt in lines[idx + 1: idx + 4]:
+                if not nxt.lstrip().startswith("#") or _TODO_RE.search(nxt):
+                    break
+                block.append(nxt)
+            text = "\n".join(block)
+            for rx in (_PR_URL_RE, _PR_PATH_RE, _PR_HASH_RE):
+                for owner, name, num in rx.findall(text):
+                    refs.add(f"{owner}/{name}#{num}")
+    return refs
+
 
 def collect_pulls(client: GitHubClient, targets: LiveTargets,
                   refs: list[str]) -> dict[str, PullState]:

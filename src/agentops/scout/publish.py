@@ -135,7 +135,7 @@ def plan_publish(existing: Mapping[str, Any] | None, body: str) -> PublishPlan:
 
 def publish_command(args: argparse.Namespace) -> int:
     """``scout.py publish``: post (or edit in place) the report comment."""
-    repo, issue = _repo_issue(args)
+    repo, issue = _publish_target(args)
     report = load_report(args.report)
     client = GitHubClient.from_env()
     with ghactions.group("publish: read the tracking issue"):
@@ -444,6 +444,16 @@ def _repo_issue(args: argparse.Namespace) -> tuple[str, int]:
         raise InputError("--issue", f"expected the tracking issue number, got {issue!r}",
                          fix="e.g. --issue 2856 (env AGENTOPS_ISSUE)")
     return repo, int(issue)
+
+
+def _publish_target(args: argparse.Namespace) -> tuple[str, int]:
+    """``--repo``/``--issue`` when an issue is given, else the config's tracking issue."""
+    if getattr(args, "issue", None):
+        return _repo_issue(args)
+    targets = _targets(args)
+    if targets and targets.tracking_repo and targets.tracking_number:
+        return targets.tracking_repo, targets.tracking_number
+    return _repo_issue(args)  # names the missing --issue
 
 
 def _tracking(args: argparse.Namespace) -> tuple[str, int] | None:
