@@ -207,6 +207,14 @@ def test_handoff_creates_backlog_drafts_links_them_and_converges(server, tmp_pat
     server.writes.clear()
     assert _handoff(tmp_path) == 0
     assert server.writes == [] and len(server.items) == 6
+    # Publishing the same report again keeps the links (noop); a changed report keeps
+    # them too, on the lines that are still there.
+    assert _publish(tmp_path, report_text()) == 0
+    assert server.writes == []
+    assert _publish(tmp_path, report_text(note="- S-5 re-checked")) == 0
+    comment = next(c for c in server.comments if DATE in c["body"])
+    assert "- S-5 re-checked" in comment["body"]
+    assert len([ln for ln in comment["body"].split("\n") if "— board: [item](" in ln]) == 4
 
 
 @pytest.mark.parametrize(("fault", "adds"), [("502-after", 2), ("reset-after", 2),

@@ -140,14 +140,15 @@ def publish_command(args: argparse.Namespace) -> int:
     client = GitHubClient.from_env()
     with ghactions.group("publish: read the tracking issue"):
         existing = find_report_comment(client, repo, issue, report)
-    plan = plan_publish(existing, report.markdown)
+    body = keep_board_links(report, existing)
+    plan = plan_publish(existing, body)
     if args.dry_run:
         where = plan.url or f"{repo}#{issue}"
         print(f"dry run: would {_verb(plan.operation)} the {report.date} report on {where}")
         print(client.counter.line())
         return 0
     with ghactions.group("publish: write the comment"):
-        comment = apply_publish(client, repo, issue, report, plan)
+        comment = apply_publish(client, repo, issue, report, plan, body=body)
     url = str(comment.get("html_url", "")) if comment else plan.url
     print(f"{plan.operation}: {url}")
     ghactions.set_output("comment-url", url)
@@ -156,21 +157,34 @@ def publish_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def keep_board_links(report: ReportFile, existing: Mapping[str, Any] | None) -> str:
+    """Pure: the report to post; when re-publishing over a comment that ``handoff``
+    already linked, its board links are carried over instead of being erased."""
+    if existing is None:
+        return report.markdown
+    old = embedded.extract(existing.get("body") or "") or {}
+    links = {str(k): str(v) for k, v in (old.get("board_items") or {}).items()}
+    if not links:
+        return report.markdown
+    return link_items(report.markdown, report.payload, links, handoff_items(report.payload))
+
+
 def apply_publish(client: GitHubClient, repo: str, issue: int, report: ReportFile,
-                  plan: PublishPlan) -> dict[str, Any]:
+                  plan: PublishPlan, *, body: str | None = None) -> dict[str, Any]:
     """Carry out a ``PublishPlan``; returns the comment as GitHub answered."""
+    body = report.markdown if body is None else body
     if plan.operation == "noop":
         return {"id": plan.comment_id, "html_url": plan.url}
     if plan.operation == "updated":
         return client.write("PATCH", f"/repos/{repo}/issues/comments/{plan.comment_id}",
-                            {"body": report.markdown}, idempotent=True)
+                            {"body": body}, idempotent=True)
 
     def landed() -> dict[str, Any] | None:
         # Sanity: a 502 or a reset after GitHub stored the comment must not post it twice.
         return find_report_comment(client, repo, issue, report)
 
     return client.write("POST", f"/repos/{repo}/issues/{issue}/comments",
-                        {"body": report.markdown}, idempotent=False, verify=landed)
+                        {"body": body}, idempotent=False, verify=landed)
 
 
 # --- hand-off (S-8) --------------------------------------------------------------------------
