@@ -55,22 +55,46 @@ class JobLogSummary:
     source_lines: tuple[str, ...] = ()  # frames pointing into the sub-project
 
 
+def _split(raw: str) -> tuple[str | None, str, str]:
+    """``(bracket name or None, text with the bracket, text without it)``, timestamp and
+    rank prefixes stripped: one pass of the prefix rules per line, shared by both uses."""
+    line = raw.rstrip("\r\n")
+    if line[:1].isdigit() or line[:1] == "\ufeff":
+        stamp = _TIMESTAMP_RE.match(line)
+        if stamp:
+            line = line[stamp.end():]
+    if line[:1] == "[":
+        match = _BRACKET_RE.match(line)
+        if match and not _RANK_RE.match(line):
+            return match.group("name"), _strip_rank(line), _strip_rank(line[match.end():])
+    line = _strip_rank(line)
+    return None, line, line
+
+
+def _strip_rank(text: str) -> str:
+    # "[rank0]:[rank0]:" happens when output is re-teed, hence up to twice.
+    for _ in range(2):
+        if text[:1] not in ("[", " ", "\t") or not text:
+            return text
+        match = _RANK_RE.match(text)
+        if not match:
+            return text
+        text = text[match.end():]
+    return text
+
+
+def _heads_command(text: str) -> bool:
+    return "Command:" in text and _COMMAND_RE.search(text) is not None
+
+
 def clean_line(raw: str, known_tests: Iterable[str] = ()) -> tuple[str | None, str]:
     """``(test_name or None, text)`` of one raw log line, prefixes stripped."""
-    line = _TIMESTAMP_RE.sub("", raw.rstrip("\r\n"))
-    test: str | None = None
-    known = set(known_tests)
-    match = _BRACKET_RE.match(line)
-    if match and not _RANK_RE.match(line):
-        name = match.group("name")
-        rest = line[match.end():]
-        # A bracket is a test prefix when it names a known test or heads a Command line;
-        # "[titan]" in torchtitan's own log format is neither.
-        if name in known or _COMMAND_RE.search(rest):
-            test, line = name, rest
-    line = _RANK_RE.sub("", line)
-    line = _RANK_RE.sub("", line)  # "[rank0]:[rank0]:" happens when output is re-teed
-    return test, line
+    name, with_bracket, without = _split(raw)
+    # A bracket is a test prefix when it names a known test or heads a Command line;
+    # "[titan]" in torchtitan's own log format is neither.
+    if name is not None and (name in set(known_tests) or _heads_command(without)):
+        return name, without
+    return None, with_bracket
 
 
 def repro_command(command: str) -> str:
@@ -132,9 +156,9 @@ def torch_version(text: str) -> str | None:
     (``torch-V``, never ``pytorch-triton-…`` or ``torchvision-…``)."""
     found: str | None = None
     for raw in text.splitlines():
-        _, line = clean_line(raw)
-        if "Successfully installed" not in line:
+        if "Successfully installed" not in raw:
             continue
+        _, line = clean_line(raw)
         match = _TORCH_RE.search(line.split("Successfully installed", 1)[1])
         if match:
             found = match.group("v")
@@ -144,48 +168,63 @@ def torch_version(text: str) -> str | None:
 def parse(text: str, *, source_dir: str) -> JobLogSummary:
     """Failed tests, root cause, sub-project frames and torch version of one job log.
     ``source_dir`` is the sub-project path (``torchtitan/experiments/graph_trainer``)."""
-    raw_lines = text.splitlines()
-    # Pass 1: which names are tests (from Command lines and the failure summaries), so
-    # that pass 2 can attribute "[name] ..." lines to them.
-    first = [clean_line(r) for r in raw_lines]
-    known: set[str] = {t for t, _ in first if t}
+    split = [_split(r) for r in text.splitlines()]
+    # Pass 1: which names are tests (Command lines and the failure summaries), so that
+    # pass 2 can attribute "[name] ..." lines to them.
+    known: set[str] = set()
+    first: list[str] = []
+    for name, with_bracket, without in split:
+        if name is not None and _heads_command(without):
+            known.add(name)
+            first.append(without)
+        else:
+            first.append(with_bracket)
     failed: list[str] = []
     pytest_msgs: dict[str, str] = {}
-    for idx, (_, line) in enumerate(first):
-        summary = _SUMMARY_RE.search(line)
-        if summary:
-            for name in _names_after(summary.group("rest"), [ln for _, ln in first[idx + 1:]]):
+    for idx, line in enumerate(first):
+        if "integration test" in line:
+            summary = _SUMMARY_RE.search(line)
+            if summary:
+                for name in _names_after(summary.group("rest"), first[idx + 1: idx + 201]):
+                    if name not in failed:
+                        failed.append(name)
+                continue
+        if "FAILED " in line or "ERROR " in line:
+            pytest_failed = _PYTEST_FAILED_RE.match(line.strip())
+            if pytest_failed:
+                name = pytest_failed.group("name")
                 if name not in failed:
                     failed.append(name)
-            continue
-        pytest_failed = _PYTEST_FAILED_RE.match(line.strip())
-        if pytest_failed:
-            name = pytest_failed.group("name")
-            if name not in failed:
-                failed.append(name)
-            pytest_msgs[name] = (pytest_failed.group("msg") or "").strip()
+                pytest_msgs[name] = (pytest_failed.group("msg") or "").strip()
     known.update(failed)
+    wanted = set(failed)
 
-    lines = [clean_line(r, known) for r in raw_lines]
     commands: dict[str, str] = {}
     by_test: dict[str, list[str]] = {}
+    all_text: list[str] = []
     section: str | None = None
-    for prefixed, line in lines:
+    for name, with_bracket, without in split:
+        prefixed = name if name is not None and name in known else None
+        line = without if prefixed else with_bracket
+        all_text.append(line)
         # pytest's FAILURES part: "____ TestClass.test_x ____" heads each test's traceback.
-        header = _PYTEST_SECTION_RE.match(line.strip())
-        if header:
-            suffix = header.group("title").replace(".", "::")
-            section = next((n for n in failed if n.endswith("::" + suffix)), None)
-            continue
+        if line[:3] == "___":
+            header = _PYTEST_SECTION_RE.match(line.strip())
+            if header:
+                suffix = header.group("title").replace(".", "::")
+                section = next((n for n in failed if n.endswith("::" + suffix)), None)
+                continue
         if line.startswith(("=====", "FAILED ", "ERROR ")):
             section = None
         test = prefixed or section
-        cmd = _COMMAND_RE.search(line) or _OLD_COMMAND_RE.search(line)
-        if cmd and test:
-            commands.setdefault(test, cmd.group("cmd").strip())
-        if test:
+        if not test:
+            continue
+        if "ommand" in line:
+            cmd = _COMMAND_RE.search(line) or _OLD_COMMAND_RE.search(line)
+            if cmd:
+                commands.setdefault(test, cmd.group("cmd").strip())
+        if test in wanted:  # Sanity: passing tests' output is most of the log; not kept
             by_test.setdefault(test, []).append(line)
-    all_text = [line for _, line in lines]
 
     tests: list[FailedTest] = []
     for name in failed:
