@@ -107,7 +107,10 @@ def job(jid: int, rid: int, name: str, conclusion: str) -> dict:
             "runner_name": "linux.g5.48xlarge.nvidia.gpu", "labels": ["linux.g5.48xlarge"]}
 
 
-def board_item(iid: str, dbid: int, status: str | None, content: dict) -> dict:
+def board_item(iid: str, dbid: int, status: str | None, content: dict | None) -> dict:
+    if content and content.get("__typename") == "DraftIssue":
+        content = {"__typename": "DraftIssue", "id": iid.replace("PVTI_", "DI_"),
+                   **{k: v for k, v in content.items() if k != "__typename"}}
     return {"id": iid, "databaseId": dbid,
             "fieldValueByName": {"name": status} if status else None, "content": content}
 

@@ -191,7 +191,7 @@ def test_handoff_creates_backlog_drafts_links_them_and_converges(server, tmp_pat
             "#issuecomment-") in body
     assert "`torchtitan/experiments/graph_trainer/configs.py`" in body
     assert "@\u200bpytorch/titan-oncall" in body  # quoted text never pings a team
-    assert body.endswith("<!-- agentops:scout-item 0badc0ffee01 -->")
+    assert body.endswith("<!-- agentops:scout-item 0badc0ffee01 fp=f2 -->")
     status_writes = [w for w in server.writes if w[1] == "updateProjectV2ItemFieldValue"]
     assert {w[2]["option"] for w in status_writes} == {standin.OPTIONS["Backlog"]}
     # The report comment now links every action item (new and existing) to its board item.
@@ -315,3 +315,42 @@ def test_publish_falls_back_to_the_configured_tracking_issue(server, tmp_path, c
     args.targets = None
     with pytest.raises(publish.InputError, match="--issue: expected the tracking issue"):
         publish.publish_command(args)
+
+
+def test_handoff_adds_a_dated_update_only_when_a_finding_changed(server, tmp_path, capsys):
+    # The carried item's board draft recorded fingerprint f3-old; the report says f3.
+    carried = next(i for i in server.items if "c0ffee000002" in i["body"])
+    carried["body"] = carried["body"].replace("scout-item c0ffee000002 -->",
+                                              "scout-item c0ffee000002 fp=f3-old -->")
+    done = next(i for i in server.items if i["status"] == "Done")
+    assert _publish(tmp_path, report_text()) == 0
+    server.faults["draft-edit"] = ["502-after"]
+    assert _handoff(tmp_path) == 0
+    assert "2 to create; 1 changed" in capsys.readouterr().out
+    assert "### Update 2026-07-09 (Nightly Scout Report)\nno upstream change\n\n" in (
+        carried["body"])
+    assert carried["body"].endswith("<!-- agentops:scout-item c0ffee000002 fp=f3 -->")
+    assert carried["status"] == "In Progress"  # an update never moves an item
+    assert server.log.count("gql edit") == 1  # landed despite the 502: re-read, not resent
+    assert done["body"] == "**Source:** Nightly Scout Report — 2026-07-01"  # resolved
+    server.writes.clear()
+    assert _handoff(tmp_path) == 0
+    assert server.writes == []  # unchanged now: no second update
+
+
+def test_updated_body_rules():
+    item = {"id": "x1", "fingerprint": "b", "status": "partial fix landed"}
+    draft = BoardItem("I", "t", "p\n<!-- agentops:scout-item x1 fp=a -->", "Backlog",
+                      content_type="DraftIssue", content_id="DI_1")
+    assert publish.updated_body(draft, item, date=DATE) == (
+        "p\n### Update 2026-07-09 (Nightly Scout Report)\npartial fix landed\n\n"
+        "<!-- agentops:scout-item x1 fp=b -->")
+    assert publish.updated_body(draft, {**item, "fingerprint": "a"}, date=DATE) is None
+    for status in ("Done", "Abort"):
+        assert publish.updated_body(BoardItem("I", "t", draft.body, status,
+                                              content_type="DraftIssue"), item, date=DATE) is None
+    issue = BoardItem("I", "t", draft.body, "Ready", content_type="Issue")
+    assert publish.updated_body(issue, item, date=DATE) is None
+    legacy = BoardItem("I", "t", "<!-- agentops:scout-item x1 -->", "Ready",
+                       content_type="DraftIssue")
+    assert publish.updated_body(legacy, item, date=DATE) is None

@@ -50,6 +50,7 @@ class State:
     def add_item(self, title: str, body: str, status: str | None = None) -> dict[str, Any]:
         self.next_id += 1
         item = {"id": f"PVTI_lADOAUB9vs4BT6Cuz{self.next_id}", "databaseId": self.next_id,
+                "draft_id": f"DI_lADOAUB9vs4BT6Cuz{self.next_id}",
                 "title": title, "body": body, "status": status}
         self.items.append(item)
         return item
@@ -200,6 +201,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._add_draft(variables)
         elif "updateProjectV2ItemFieldValue" in query:
             self._set_field(variables)
+        elif "updateProjectV2DraftIssue" in query:
+            self._edit_draft(variables)
         elif "node(id: $item)" in query:
             st.log.append("gql item")
             item = next((i for i in st.items if i["id"] == variables["item"]), None)
@@ -229,8 +232,9 @@ class _Handler(BaseHTTPRequestHandler):
                       "nodes": [{"id": i["id"], "databaseId": i["databaseId"],
                                  "fieldValueByName": {"name": i["status"]} if i["status"]
                                  else None,
-                                 "content": {"__typename": "DraftIssue", "title": i["title"],
-                                             "body": i["body"]}} for i in chunk]}}
+                                 "content": {"__typename": "DraftIssue", "id": i["draft_id"],
+                                             "title": i["title"], "body": i["body"]}}
+                                for i in chunk]}}
         if "id" in variables:
             data = {"node": project if variables["id"] == st.project_id else None}
         else:
@@ -254,6 +258,24 @@ class _Handler(BaseHTTPRequestHandler):
         apply()
         self._send(200, {"data": {"addProjectV2DraftIssue": {"projectItem": {
             "id": made["id"], "databaseId": made["databaseId"]}}}})
+
+    def _edit_draft(self, variables: dict[str, Any]) -> None:
+        st = self.server.state
+        st.log.append("gql edit")
+        item = next((i for i in st.items if i["draft_id"] == variables["draft"]), None)
+        if item is None:
+            self._send(200, {"errors": [{"type": "NOT_FOUND", "message": "no draft"}]})
+            return
+
+        def apply() -> None:
+            item["body"] = variables["body"]
+            st.writes.append(("GRAPHQL", "updateProjectV2DraftIssue", dict(variables)))
+
+        if self._faulted("draft-edit", apply):
+            return
+        apply()
+        self._send(200, {"data": {"updateProjectV2DraftIssue": {"draftIssue": {
+            "id": item["draft_id"]}}}})
 
     def _set_field(self, variables: dict[str, Any]) -> None:
         st = self.server.state

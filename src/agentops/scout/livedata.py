@@ -30,6 +30,8 @@ class BoardItem:
     body: str
     status: str  # Backlog | Ready | In Progress | Need Review | Done | Abort | ""
     url: str = ""
+    content_type: str = ""  # DraftIssue | Issue | PullRequest
+    content_id: str = ""  # node id of the content (a draft's body is edited through it)
 
 
 @dataclass(frozen=True)

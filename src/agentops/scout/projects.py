@@ -33,7 +33,7 @@ _ITEMS = """
           }
           content {
             __typename
-            ... on DraftIssue { title body }
+            ... on DraftIssue { id title body }
             ... on Issue { title body url }
             ... on PullRequest { title body url }
           }
@@ -58,6 +58,12 @@ SET_STATUS = """mutation($project: ID!, $item: ID!, $field: ID!, $option: String
   updateProjectV2ItemFieldValue(input: {projectId: $project, itemId: $item, fieldId: $field,
                                         value: {singleSelectOptionId: $option}}) {
     projectV2Item { id }
+  }
+}"""
+
+EDIT_DRAFT = """mutation($draft: ID!, $body: String!) {
+  updateProjectV2DraftIssue(input: {draftIssueId: $draft, body: $body}) {
+    draftIssue { id }
   }
 }"""
 
@@ -162,4 +168,6 @@ def _item(node: dict[str, Any], project_url: str) -> BoardItem:
     status = (node.get("fieldValueByName") or {}).get("name") or ""
     return BoardItem(item_id=node.get("id", ""), title=content.get("title") or "",
                      body=content.get("body") or "", status=status,
-                     url=content.get("url") or item_url(project_url, node.get("databaseId")))
+                     url=content.get("url") or item_url(project_url, node.get("databaseId")),
+                     content_type=content.get("__typename") or "",
+                     content_id=content.get("id") or "")

@@ -33,8 +33,12 @@ from agentops.scout.livedata import BoardItem
 
 MAX_COMMENT_CHARS = 65536  # GitHub rejects longer issue comment bodies (422)
 ITEM_MARKER = "<!-- agentops:scout-item {id} -->"
+# The fingerprint of the finding as last written to the board item (S-0b).
+ITEM_MARKER_FP = "<!-- agentops:scout-item {id} fp={fp} -->"
 LINK_MARKER = "<!-- agentops:board-link {id} -->"
-_ITEM_MARKER_RE = re.compile(r"<!-- agentops:scout-item (?P<id>[\w.-]+) -->")
+_ITEM_MARKER_RE = re.compile(
+    r"<!-- agentops:scout-item (?P<id>[\w.-]+)(?: fp=(?P<fp>[\w.-]*))? -->")
+RESOLVED = ("Done", "Abort")
 _SECTIONS = {"S-1": "Upstream delta (S-1)", "S-2": "TODO unblock (S-2)",
              "S-3": "Tests and CI (S-3)", "S-4": "Freshness and debt (S-4)",
              "S-5": "Docs (S-5)", "S-6": "Open work (S-6)"}
@@ -205,6 +209,7 @@ class HandoffPlan:
     create: tuple[Draft, ...] = ()
     existing: dict[str, BoardItem] = field(default_factory=dict)  # report item id -> board
     set_backlog: tuple[BoardItem, ...] = ()  # ours, created earlier, never given a status
+    updates: tuple[tuple[BoardItem, str], ...] = ()  # (draft, new body): finding changed
 
 
 def draft_title(item: Mapping[str, Any]) -> str:
@@ -243,9 +248,35 @@ def draft_body(item: Mapping[str, Any], *, date: str, comment_url: str) -> str:
         "- Relevant files: " + (", ".join(f"`{ghactions.inert_markdown(f, limit=200)}`"
                                           for f in files) if files else (where or "none")),
         "",
-        ITEM_MARKER.format(id=item["id"]),
+        _marker(item),
     ]
     return "\n".join(lines)
+
+
+def _marker(item: Mapping[str, Any]) -> str:
+    fp = str(item.get("fingerprint") or "")
+    return (ITEM_MARKER_FP.format(id=item["id"], fp=fp) if fp
+            else ITEM_MARKER.format(id=item["id"]))
+
+
+def updated_body(board_item: BoardItem, item: Mapping[str, Any], *, date: str) -> str | None:
+    """Pure (S-0b): the draft's body with a dated status update, when the finding's
+    fingerprint differs from the one the board item records; ``None`` when unchanged,
+    resolved (Done/Abort) or not a draft the scout can edit."""
+    fp = str(item.get("fingerprint") or "")
+    if not fp or board_item.status in RESOLVED or board_item.content_type != "DraftIssue":
+        return None
+    match = next((m for m in _ITEM_MARKER_RE.finditer(board_item.body)
+                  if m.group("id") == item["id"]), None)
+    if match is None or (match.group("fp") or "") == fp:
+        return None
+    if not match.group("fp"):
+        return None  # Sanity: no recorded fingerprint, so no evidence of a change
+    note = str(item.get("status") or item.get("why") or "the finding changed").strip()
+    update = (f"### Update {date} (Nightly Scout Report)\n"
+              f"{ghactions.inert_markdown(note, limit=1000)}\n\n")
+    body = board_item.body
+    return body[:match.start()] + update + _marker(item) + body[match.end():]
 
 
 def handoff_items(payload: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -267,6 +298,7 @@ def plan_handoff(items: list[dict[str, Any]], board: tuple[BoardItem, ...], *, d
     create: list[Draft] = []
     existing: dict[str, BoardItem] = {}
     backlog: list[BoardItem] = []
+    updates: list[tuple[BoardItem, str]] = []
     for item in items:
         title = draft_title(item)
         found = by_marker.get(item["id"]) or by_title.get(_norm(title))
@@ -274,12 +306,16 @@ def plan_handoff(items: list[dict[str, Any]], board: tuple[BoardItem, ...], *, d
             existing[item["id"]] = found
             if not found.status and item["id"] in by_marker:
                 backlog.append(found)  # ours, from a run that stopped before setting it
+            body = updated_body(found, item, date=date)
+            if body is not None:
+                updates.append((found, body))
             continue
         if any(d.title == title for d in create):
             continue  # two findings that render the same title: one board item
         create.append(Draft(item_id=item["id"], title=title,
                             body=draft_body(item, date=date, comment_url=comment_url)))
-    return HandoffPlan(create=tuple(create), existing=existing, set_backlog=tuple(backlog))
+    return HandoffPlan(create=tuple(create), existing=existing, set_backlog=tuple(backlog),
+                       updates=tuple(updates))
 
 
 def link_items(markdown: str, payload: Mapping[str, Any], links: Mapping[str, str],
@@ -335,13 +371,15 @@ def handoff_command(args: argparse.Namespace) -> int:
             fix="add a Backlog option to the board's Status field; new scout items never "
                 "start in Ready")
     print(f"handoff: {len(items)} action item(s); {len(plan.existing)} already on the board; "
-          f"{len(plan.create)} to create")
+          f"{len(plan.create)} to create; {len(plan.updates)} changed")
     if args.dry_run:
         for draft in plan.create:
             print(f"dry run: would create {draft.title!r} on {board.owner}#{board.number} "
                   f"and set Status to {INITIAL_STATUS}")
         for b in plan.set_backlog:
             print(f"dry run: would set Status of {b.title!r} to {INITIAL_STATUS}")
+        for b, _ in plan.updates:
+            print(f"dry run: would add a dated update to {b.title!r} (the finding changed)")
         print(_calls(project_client, issues_client))
         return 0
     links = {item_id: b.url for item_id, b in plan.existing.items()}
@@ -356,6 +394,9 @@ def handoff_command(args: argparse.Namespace) -> int:
             ghactions.notice(f"  created {draft.title} ({created}/{len(plan.create)})")
         for b in plan.set_backlog:
             _set_backlog(project_client, snap, b.item_id)
+        for b, body in plan.updates:
+            _edit_draft(project_client, board, b, body)
+            ghactions.notice(f"  updated {b.title} (the finding changed)")
     except (ApiError, ConfigError) as exc:
         if created == 0:
             raise  # nothing landed: the plain error (and its exit code) is the truth
@@ -386,12 +427,10 @@ def handoff_command(args: argparse.Namespace) -> int:
 
 def _create_draft(client: GitHubClient, snap: projects.Snapshot, board: projects.Board,
                   draft: Draft) -> dict[str, Any]:
-    marker = ITEM_MARKER.format(id=draft.item_id)
-
     def landed() -> dict[str, Any] | None:
         # Re-read ALL items: an ambiguous create that did land shows up with our marker.
         for b in projects.read_board(client, board).items:
-            if marker in b.body:
+            if any(m.group("id") == draft.item_id for m in _ITEM_MARKER_RE.finditer(b.body)):
                 return {"data": {"addProjectV2DraftIssue": {
                     "projectItem": {"id": b.item_id, "url": b.url}}}}
         return None
@@ -403,6 +442,20 @@ def _create_draft(client: GitHubClient, snap: projects.Snapshot, board: projects
     if not item.get("id"):
         raise ApiError("addProjectV2DraftIssue returned no item id")
     return item
+
+
+def _edit_draft(client: GitHubClient, board: projects.Board, item: BoardItem,
+                body: str) -> None:
+    def landed() -> dict[str, Any] | None:
+        for b in projects.read_board(client, board).items:
+            if b.item_id == item.item_id and b.body == body:
+                return {"data": {"updateProjectV2DraftIssue": {"draftIssue": {
+                    "id": item.content_id}}}}
+        return None
+
+    _scoped(lambda: client.graphql(projects.EDIT_DRAFT, {"draft": item.content_id,
+                                                         "body": body},
+                                   write=True, verify=landed), board)
 
 
 def _set_backlog(client: GitHubClient, snap: projects.Snapshot, item_id: str) -> None:
