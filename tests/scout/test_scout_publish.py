@@ -289,16 +289,21 @@ def test_plan_handoff_is_pure_and_matches_marker_before_title():
     assert len(publish.draft_title({"title": "x " * 60})) <= 100
 
 
-def test_handoff_in_a_runner_without_project_token_fails_before_any_call(
+def test_handoff_falls_back_to_github_token_and_explains_the_refusal(
         server, tmp_path, capsys, monkeypatch):
     assert _publish(tmp_path, report_text()) == 0
-    server.log.clear()
+    server.writes.clear()
     monkeypatch.delenv("AGENTOPS_PROJECT_TOKEN")
-    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_TOKEN", standin.INSTALLATION_TOKEN)
     assert _handoff(tmp_path) == ExitStatus.INPUT
     err = capsys.readouterr().err
-    assert "AGENTOPS_PROJECT_TOKEN: not set" in err and "PROJECT_TOKEN secret" in err
-    assert server.log == []
+    assert "using GITHUB_TOKEN for the board" in err
+    assert "Resource not accessible by integration" in err
+    assert "`project` scope" in err and "PROJECT_TOKEN secret" in err
+    assert server.writes == []
+    monkeypatch.delenv("GITHUB_TOKEN")
+    assert _handoff(tmp_path) == ExitStatus.INPUT
+    assert "AGENTOPS_PROJECT_TOKEN: not set (nor GITHUB_TOKEN)" in capsys.readouterr().err
 
 
 def test_publish_falls_back_to_the_configured_tracking_issue(server, tmp_path, capsys):

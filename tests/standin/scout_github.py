@@ -25,6 +25,7 @@ STATUS_FIELD = "PVTSSF_lADOAUB9vs4BT6Cuzg9"
 OPTIONS = {"Backlog": "f75ad846", "Ready": "61e4505c", "In Progress": "47fc9ee4",
            "Need Review": "0ba4b1a2", "Done": "98236657", "Abort": "a3b5c7d9"}
 NO_SCOPE_TOKEN = "token-without-project-scope"
+INSTALLATION_TOKEN = "ghs_workflow-installation-token"  # a workflow's GITHUB_TOKEN
 
 
 @dataclass
@@ -187,7 +188,14 @@ class _Handler(BaseHTTPRequestHandler):
     def _graphql(self, request: dict[str, Any]) -> None:
         st = self.server.state
         query, variables = request["query"], request.get("variables") or {}
-        if self._token() == NO_SCOPE_TOKEN and ("ProjectV2" in query or "projectV2" in query):
+        boardish = "ProjectV2" in query or "projectV2" in query
+        if self._token() == INSTALLATION_TOKEN and boardish:
+            st.log.append("gql denied")
+            self._send(200, {"data": {"node": None}, "errors": [{
+                "type": "FORBIDDEN", "path": ["node"], "locations": [{"line": 2, "column": 3}],
+                "message": "Resource not accessible by integration"}]})
+            return
+        if self._token() == NO_SCOPE_TOKEN and boardish:
             st.log.append("gql denied")
             self._send(200, {"errors": [{
                 "type": "INSUFFICIENT_SCOPES", "locations": [{"line": 2, "column": 3}],

@@ -493,11 +493,12 @@ def _project_client() -> GitHubClient:
     token = (env.get("AGENTOPS_PROJECT_TOKEN") or "").strip()
     if token:
         env["GITHUB_TOKEN"] = token
-    elif ghactions.in_runner() or not (env.get("GITHUB_TOKEN") or "").strip():
-        # Sanity: inside Actions, GITHUB_TOKEN is an installation token that can never
-        # reach a user/org project; failing here beats a FORBIDDEN after the reads.
-        raise InputError("AGENTOPS_PROJECT_TOKEN", "not set; the board needs its own token",
-                         fix=SCOPE_FIX)
+    elif not (env.get("GITHUB_TOKEN") or "").strip():
+        raise InputError("AGENTOPS_PROJECT_TOKEN", "not set (nor GITHUB_TOKEN)", fix=SCOPE_FIX)
+    else:
+        # The fallback works for a PAT or an App token passed as github-token; the
+        # workflow's own GITHUB_TOKEN is refused by the board, which _scoped explains.
+        ghactions.notice("handoff: no AGENTOPS_PROJECT_TOKEN; using GITHUB_TOKEN for the board")
     return GitHubClient.from_env(env)
 
 
