@@ -7,7 +7,10 @@ fields the code reads and their neighbours); no Authorization header is stored. 
 
 from __future__ import annotations
 
+import functools
 import json
+import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -34,9 +37,109 @@ _JSON = {"Content-Type": ["application/json; charset=utf-8"],
          "X-RateLimit-Reset": ["1783580400"], "X-RateLimit-Resource": ["core"]}
 
 
+# --- completing bodies to the OpenAPI description ------------------------------------
+# The factory writes only the fields the code reads plus their neighbours; GitHub's
+# OpenAPI description (@octokit/openapi, installed by .ci/npm-fixtures) says which other
+# fields a real response always carries, and they are filled in with neutral values.
+OPENAPI_JSON = Path(os.environ.get("OPENAPI_JSON") or ROOT / ".ci" / "npm" / "node_modules"
+                    / "@octokit" / "openapi" / "generated" / "api.github.com.deref.json")
+
+
+@functools.cache
+def _spec() -> dict[str, Any]:
+    with OPENAPI_JSON.open() as fh:
+        return json.load(fh)
+
+
+def _operation(method: str, path: str) -> dict[str, Any] | None:
+    for template, item in _spec()["paths"].items():
+        rx = "^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template)) + "$"
+        if re.match(rx, path) and method.lower() in item:
+            return item[method.lower()]
+    return None
+
+
+def _alternatives(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    alts = schema.get("anyOf") or schema.get("oneOf")
+    if alts:
+        return alts
+    if schema.get("allOf"):
+        merged: dict[str, Any] = {"type": "object", "properties": {}, "required": []}
+        for part in schema["allOf"]:
+            merged["properties"].update(part.get("properties") or {})
+            merged["required"] += part.get("required") or []
+        return [merged]
+    return [schema]
+
+
+def _nullable(schema: dict[str, Any]) -> bool:
+    t = schema.get("type")
+    return bool(schema.get("nullable")) or (isinstance(t, list) and "null" in t) or any(
+        a.get("type") == "null" or a.get("nullable") for a in schema.get("anyOf") or [])
+
+
+def _synth(schema: dict[str, Any], key: str) -> Any:
+    if _nullable(schema):
+        return None
+    schema = next((a for a in _alternatives(schema) if a.get("type") != "null"), schema)
+    t = schema.get("type")
+    t = next((x for x in t if x != "null"), None) if isinstance(t, list) else t
+    if "enum" in schema:
+        return schema["enum"][0]
+    if t == "string":
+        fmt = schema.get("format", "")
+        if fmt == "date-time":
+            return "2026-07-09T04:00:00Z"
+        if fmt == "uri" or key.endswith("_url") or key == "url":
+            return f"https://api.github.com/{key}"
+        if fmt == "email":
+            return "noreply@users.noreply.example"
+        return key
+    if t in ("integer", "number"):
+        return 1
+    if t == "boolean":
+        return False
+    if t == "array":
+        return []
+    return complete(schema, {}, key)
+
+
+def complete(schema: dict[str, Any], value: Any, key: str = "") -> Any:
+    """``value`` with every property the schema requires (recursively) present."""
+    if isinstance(value, dict):
+        objects = [a for a in _alternatives(schema) if a.get("properties")]
+        if not objects:
+            return value
+        target = objects[0]
+        props = target.get("properties") or {}
+        out = dict(value)
+        for name in target.get("required") or []:
+            if name not in out:
+                out[name] = _synth(props.get(name, {}), name)
+        for name, sub in list(out.items()):
+            if name in props and isinstance(sub, dict | list):
+                out[name] = complete(props[name], sub, name)
+        return out
+    if isinstance(value, list):
+        items = next((a.get("items") for a in _alternatives(schema) if a.get("items")), None)
+        return [complete(items, v, key) for v in value] if items else value
+    return value
+
+
+def _complete_body(method: str, path: str, status: int, body: Any) -> Any:
+    if isinstance(body, str):
+        return body
+    op = _operation(method, path)
+    resp = ((op or {}).get("responses") or {}).get(str(status)) or {}
+    schema = ((resp.get("content") or {}).get("application/json") or {}).get("schema")
+    return complete(schema, body) if schema else body
+
+
 def rest(method: str, path: str, body: Any, *, status: int = 200, query: dict | None = None,
          headers: dict | None = None, request: Any = None, message: str = "OK") -> dict:
     uri = API + path + (("?" + urlencode(query)) if query else "")
+    if path != "/graphql":
+        body = _complete_body(method, path, status, body)
     req_headers = dict(_REQ_HEADERS)
     if request is not None:
         req_headers["Content-Type"] = ["application/json"]
@@ -58,6 +161,10 @@ def graphql(query: str, variables: dict, data: Any, *, errors: list | None = Non
     return out
 
 
+STORAGE = Path(__file__).parent / "fixtures" / "log-storage"
+_STORAGE: list[dict] = []  # the signed-URL downloads, kept apart from the API cassettes
+
+
 def log_redirect(job_id: int, log_name: str) -> list[dict]:
     signed = (f"{LOG_HOST}/actions-results/7f1c/workflow-job-run-{job_id}/logs/job/"
               f"job-logs.txt?rsct=text%2Fplain&se=2026-07-09T06%3A10%3A00Z&sig=c2lnbmVk&sp=r")
@@ -70,7 +177,11 @@ def log_redirect(job_id: int, log_name: str) -> list[dict]:
                      "headers": {"Content-Type": ["text/plain"], "x-ms-blob-type": ["BlockBlob"]},
                      "status": {"code": 200, "message": "OK"}},
     }
-    return [redirect, blob]
+    # The log body comes from Actions' storage host, not the REST API: its recording
+    # lives under tests/scout/fixtures/log-storage/, and cassettes/ holds API traffic
+    # only (every interaction there is checked against GitHub's OpenAPI description).
+    _STORAGE.append(blob)
+    return [redirect]
 
 
 def comment(cid: int, body: str, created: str, *, issue: int = 2856,
@@ -147,7 +258,7 @@ H100 = "integration_test_8gpu_graph_trainer_h100.yaml"
 def collect_red() -> list[dict]:
     """Every live part answers; one workflow red with a passing run three runs back."""
     out: list[dict] = []
-    page2 = (f"{API}/repositories/777777777/issues/2856/comments"
+    page2 = (f"{API}/repos/{REPO}/issues/2856/comments"
              "?since=2026-07-02T06%3A00%3A00Z&per_page=100&page=2")
     out.append(rest("GET", f"/repos/{REPO}/issues/2856/comments",
                     [comment(3051, PRIOR_1, "2026-07-07T06:05:11Z"),
@@ -155,7 +266,7 @@ def collect_red() -> list[dict]:
                              login="a-developer")],
                     query={"since": "2026-07-02T06:00:00Z", "per_page": 100},
                     headers={"Link": [f'<{page2}>; rel="next", <{page2}>; rel="last"']}))
-    out.append(rest("GET", "/repositories/777777777/issues/2856/comments",
+    out.append(rest("GET", f"/repos/{REPO}/issues/2856/comments",
                     [comment(3099, PRIOR_2, "2026-07-08T06:04:02Z")],
                     query={"since": "2026-07-02T06:00:00Z", "per_page": 100, "page": 2}))
     scout_body = ("**Source:** Nightly Scout Report — 2026-07-08\n**Priority:** P1\n\n## Problem\n"
@@ -355,15 +466,16 @@ class _NoAliases(yaml.SafeDumper):
         return True
 
 
-def write(name: str, interactions: list[dict]) -> None:
-    OUT.mkdir(parents=True, exist_ok=True)
+def write(name: str, interactions: list[dict], *, out: Path = OUT) -> None:
+    out.mkdir(parents=True, exist_ok=True)
     text = yaml.dump({"interactions": interactions, "version": 1}, Dumper=_NoAliases,
                      sort_keys=False, allow_unicode=True, width=100)
-    (OUT / f"{name}.yaml").write_text(text)
+    (out / f"{name}.yaml").write_text(text)
 
 
 def main() -> None:
     write("test_collect_live_red_workflow", collect_red())
+    write("collect_live_red_workflow", _STORAGE, out=STORAGE)
     write("test_collect_live_forbidden", collect_forbidden())
     write("test_publish_and_handoff_replayed", publish_and_handoff())
 

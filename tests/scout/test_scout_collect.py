@@ -30,7 +30,11 @@ def _client(**kw) -> GitHubClient:
     return GitHubClient("test-token", policy=RetryPolicy(attempts=1), sleep=lambda s: None, **kw)
 
 
-@pytest.mark.vcr
+STORAGE = Path(__file__).parent / "fixtures" / "log-storage"
+
+
+# The job logs' storage downloads are recorded apart from the API cassette.
+@pytest.mark.vcr(str(STORAGE / "collect_live_red_workflow.yaml"))
 def test_collect_live_red_workflow(all_played):
     client = _client()
     live = collect.collect_live(client, TARGETS, now=NOW,
