@@ -194,3 +194,20 @@ def test_prior_report_window_is_never_shorter_than_report_days():
     collect.collect_live(Probe(), targets, "2026-07-08", now=NOW)
     collect.collect_live(Probe(), targets, "2026-06-20", now=NOW)
     assert seen == ["2026-07-02T06:00:00Z", "2026-06-20T00:00:00Z"]
+
+
+def test_write_ci_outputs_in_a_runner(tmp_path, monkeypatch):
+    from agentops.scout.livedata import FailedTest, LiveData, WorkflowHealth
+
+    out = tmp_path / "out"
+    monkeypatch.setenv("GITHUB_OUTPUT", str(out))
+    red = WorkflowHealth("b.yaml", "failure", last_success_torch="2.9.0.dev20260707",
+                         failing_torch="2.9.0.dev20260709", recent_runs=2,
+                         failed_tests=(FailedTest("t", command="NGPU=2 ./run_train.sh"),))
+    collect.write_ci_outputs(LiveData(ci=(red,)))
+    text = out.read_text()
+    for line in ("\ntrue\n", "\n2.9.0.dev20260707\n", "\n2.9.0.dev20260709\n",
+                 "\nNGPU=2 ./run_train.sh\n"):
+        assert line in text
+    assert [ln.split("<<")[0] for ln in text.splitlines() if "<<" in ln] == [
+        "ci-red", "last-good", "first-bad", "repro-command"]

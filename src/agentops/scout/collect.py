@@ -173,6 +173,17 @@ def ci_outputs(live: LiveData) -> dict[str, str]:
     return out
 
 
+def write_ci_outputs(live: LiveData) -> dict[str, str]:
+    """Set the action's ``ci-red``, ``last-good``, ``first-bad`` and ``repro-command``
+    step outputs from a live report (no-ops outside a runner); returns them."""
+    out = ci_outputs(live)
+    ghactions.set_output("ci-red", out["ci-red"])
+    ghactions.set_output("last-good", out["last-good"])
+    ghactions.set_output("first-bad", out["first-bad"])
+    ghactions.set_output("repro-command", out["repro-command"])
+    return out
+
+
 # --- S-0a prior reports ----------------------------------------------------------------
 
 def collect_prior_reports(client: GitHubClient, targets: LiveTargets,

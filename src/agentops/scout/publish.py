@@ -490,7 +490,7 @@ def _scoped(call: Any, board: projects.Board) -> Any:
 
 def _project_client() -> GitHubClient:
     env = dict(os.environ)
-    token = (env.get("AGENTOPS_PROJECT_TOKEN") or "").strip()
+    token = (os.environ.get("AGENTOPS_PROJECT_TOKEN") or "").strip()
     if token:
         env["GITHUB_TOKEN"] = token
     elif not (env.get("GITHUB_TOKEN") or "").strip():
