@@ -65,10 +65,12 @@ class ReportFile:
 
     @property
     def date(self) -> str:
+        """The report date (YYYY-MM-DD) from the embedded block."""
         return str(self.payload.get("date", ""))
 
     @property
     def target(self) -> str:
+        """The target name from the embedded block ("" in older reports)."""
         return str(self.payload.get("target", ""))
 
 
