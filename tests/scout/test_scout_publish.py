@@ -359,3 +359,20 @@ def test_updated_body_rules():
     legacy = BoardItem("I", "t", "<!-- agentops:scout-item x1 -->", "Ready",
                        content_type="DraftIssue")
     assert publish.updated_body(legacy, item, date=DATE) is None
+
+
+def test_handoff_partly_applied_exits_4_and_a_rerun_converges(server, tmp_path, capsys,
+                                                              monkeypatch):
+    assert _publish(tmp_path, report_text()) == 0
+    monkeypatch.setenv("AGENTOPS_RETRY_ATTEMPTS", "2")
+    # The first draft lands; the second is refused on both attempts.
+    server.faults["draft-create"] = [None, "502-before", "502-before"]
+    assert _handoff(tmp_path) == ExitStatus.PARTIAL
+    err = capsys.readouterr().err
+    assert "handoff: 1 of 2 board item(s) created, then:" in err and "rerun" in err
+    assert len(server.items) == 5
+    assert _handoff(tmp_path) == 0
+    titles = [i["title"] for i in server.items]
+    assert len(titles) == len(set(titles)) == 6
+    assert all(i["status"] == "Backlog" for i in server.items if "scout-item" in i["body"]
+               and "c0ffee000002" not in i["body"])

@@ -41,7 +41,7 @@ class State:
     items: list[dict[str, Any]] = field(default_factory=list)
     writes: list[tuple[str, str, Any]] = field(default_factory=list)
     log: list[str] = field(default_factory=list)  # "GET comments", "gql items", "gql add", …
-    faults: dict[str, list[str]] = field(default_factory=dict)  # kind -> queue
+    faults: dict[str, list[str | None]] = field(default_factory=dict)  # kind -> queue
     next_id: int = 4_100_000_000
 
     def fault(self, kind: str) -> str | None:
