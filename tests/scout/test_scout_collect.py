@@ -101,6 +101,7 @@ def test_collect_live_unreachable_api_says_not_allowlisted():
     for part in ("prior_reports", "board_items", "pulls", "ci", "open_work"):
         assert getattr(live, part) is None
         assert live.skipped[part] == "GitHub API not allowlisted"  # shown as "skipped — …"
+    assert client.counter.total == 1  # the first refusal settles it for every part
 
 
 def test_targets_from_config_object_and_mapping():

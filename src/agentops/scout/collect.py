@@ -107,6 +107,11 @@ def collect_live(client: GitHubClient, config: Any, since: str | dt.datetime | N
     out: dict[str, Any] = {}
 
     def part(name: str, fn: Any, *args: Any) -> None:
+        if NOT_ALLOWLISTED in skipped.values():
+            # Sanity: an API host that cannot be reached once will not be reached by the
+            # next part either; its retries would only burn runner minutes.
+            skipped[name] = NOT_ALLOWLISTED
+            return
         with ghactions.group(f"collect: {name}"):
             try:
                 out[name] = fn(client, targets, *args)
