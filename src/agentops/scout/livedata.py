@@ -30,6 +30,8 @@ class BoardItem:
     body: str
     status: str  # Backlog | Ready | In Progress | Need Review | Done | Abort | ""
     url: str = ""
+    content_type: str = ""  # DraftIssue | Issue | PullRequest
+    content_id: str = ""  # node id of the content (a draft's body is edited through it)
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,11 @@ class WorkflowHealth:
     last_success_torch: str | None = None  # torch version from "Successfully installed"
     failing_torch: str | None = None
     failed_tests: tuple[FailedTest, ...] = ()
+    root_cause: str = ""  # first non-wrapper exception of the failed jobs' logs
+    source_lines: tuple[str, ...] = ()  # its traceback frames inside the sub-project
+    failed_jobs: tuple[str, ...] = ()  # names of the failed jobs of the latest run
+    recent_runs: int = 0  # completed scheduled runs looked at (at most 5)
+    recent_failures: int = 0  # how many of those did not succeed
 
 
 @dataclass(frozen=True)

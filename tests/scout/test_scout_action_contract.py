@@ -1,0 +1,68 @@
+"""actions/scout/action.yml against its README section and the workflow that uses it:
+every input reaches the script as AGENTOPS_<INPUT> (tokens as GITHUB_TOKEN /
+AGENTOPS_PROJECT_TOKEN), no expression inside `run:`, the docs table matches."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+ACTION = yaml.safe_load((ROOT / "actions/scout/action.yml").read_text())
+DOCS = (ROOT / "docs/readme/scout.md").read_text()
+WORKFLOW = yaml.safe_load((ROOT / ".github/workflows/nightly-scout.yml").read_text())
+TOKEN_ENV = {"github-token": "GITHUB_TOKEN", "project-token": "AGENTOPS_PROJECT_TOKEN"}
+
+
+def _env_name(name: str) -> str:
+    return TOKEN_ENV.get(name) or "AGENTOPS_" + name.upper().replace("-", "_")
+
+
+def test_every_input_is_passed_through_env_and_no_expression_in_run():
+    steps = ACTION["runs"]["steps"]
+    script = steps[-1]
+    assert "${{" not in script["run"] and "scripts/scout.py" in script["run"]
+    for step in steps:
+        assert "${{" not in step.get("run", "")
+    for name in ACTION["inputs"]:
+        assert script["env"][_env_name(name)] == "${{ inputs." + name + " }}"
+    extra = set(script["env"]) - {_env_name(n) for n in ACTION["inputs"]}
+    assert extra == {"AGENTOPS_VENV_PYTHON"}
+
+
+def test_docs_inputs_table_matches_action_yml():
+    section = DOCS.split("### Inputs", 1)[1].split("###", 1)[0]
+    rows = re.findall(r"^\| `([\w-]+)` \| `([^`]*)` \| (.+) \|$", section, re.M)
+    assert [r[0] for r in rows] == list(ACTION["inputs"])
+    for name, default, description in rows:
+        spec = ACTION["inputs"][name]
+        assert default == (str(spec.get("default")) or '""'), name
+        assert description.replace("\\|", "|") == spec["description"], name
+
+
+def test_docs_outputs_match_action_yml():
+    section = DOCS.split("### Outputs", 1)[1].split("###", 1)[0]
+    assert re.findall(r"^\| `([\w-]+)` \|", section, re.M) == list(ACTION["outputs"])
+
+
+def test_workflow_grants_least_privilege_and_wires_the_bisect():
+    assert WORKFLOW["permissions"] == {}
+    jobs = WORKFLOW["jobs"]
+    assert jobs["report"]["permissions"] == {"contents": "read", "actions": "read",
+                                             "issues": "read"}
+    assert jobs["publish"]["permissions"] == {"issues": "write"}
+    assert jobs["handoff"]["permissions"] == {"issues": "write"}
+    handoff = next(s for s in jobs["handoff"]["steps"] if "with" in s
+                   and s["with"].get("command") == "handoff")
+    assert handoff["with"]["project-token"] == "${{ secrets.PROJECT_TOKEN }}"
+    bisect = jobs["bisect"]
+    assert bisect["uses"].endswith(".github/workflows/nightly-bisect.yml")
+    assert "needs.report.outputs.ci-red == 'true'" in bisect["if"]
+    assert set(bisect["with"]) <= {"good", "bad", "command", "width", "index-url", "python",
+                                   "commit-source"}
+    for job in jobs.values():
+        for step in job.get("steps", []):
+            if step.get("uses", "").startswith("actions/checkout"):
+                assert step["with"]["persist-credentials"] is False

@@ -1,0 +1,327 @@
+"""A stateful stand-in for the parts of GitHub the scout writes to, on loopback.
+
+REST: list/create/update issue comments (paginated with ``Link`` like GitHub).
+GraphQL: a Projects (v2) board — list items (paginated), add a draft, set a single-select
+field, read one item's Status. It records every write, and can inject a fault into the
+next write of a kind: ``502-after`` (stored, then 502), ``502-before`` (502, not stored),
+``secondary`` (403 secondary rate limit, not stored), ``reset-after`` (stored, then the
+connection is dropped without an answer).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlparse
+
+STATUS_FIELD = "PVTSSF_lADOAUB9vs4BT6Cuzg9"
+OPTIONS = {"Backlog": "f75ad846", "Ready": "61e4505c", "In Progress": "47fc9ee4",
+           "Need Review": "0ba4b1a2", "Done": "98236657", "Abort": "a3b5c7d9"}
+NO_SCOPE_TOKEN = "token-without-project-scope"
+INSTALLATION_TOKEN = "ghs_workflow-installation-token"  # a workflow's GITHUB_TOKEN
+
+
+@dataclass
+class State:
+    repo: str = "pytorch/torchtitan"
+    issue: int = 2856
+    project_id: str = "PVT_kwDOAUB9vs4BT6Cu"
+    owner: str = "pytorch"
+    number: int = 161
+    page_size: int = 2
+    options: dict[str, str] = field(default_factory=lambda: dict(OPTIONS))
+    comments: list[dict[str, Any]] = field(default_factory=list)
+    items: list[dict[str, Any]] = field(default_factory=list)
+    writes: list[tuple[str, str, Any]] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)  # "GET comments", "gql items", "gql add", …
+    faults: dict[str, list[str | None]] = field(default_factory=dict)  # kind -> queue
+    next_id: int = 4_100_000_000
+
+    def fault(self, kind: str) -> str | None:
+        queue = self.faults.get(kind) or []
+        return queue.pop(0) if queue else None
+
+    def add_item(self, title: str, body: str, status: str | None = None) -> dict[str, Any]:
+        self.next_id += 1
+        item = {"id": f"PVTI_lADOAUB9vs4BT6Cuz{self.next_id}", "databaseId": self.next_id,
+                "draft_id": f"DI_lADOAUB9vs4BT6Cuz{self.next_id}",
+                "title": title, "body": body, "status": status}
+        self.items.append(item)
+        return item
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args: Any) -> None:  # keep pytest output clean
+        pass
+
+    # --- plumbing ------------------------------------------------------------------
+
+    def _send(self, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _body(self) -> Any:
+        length = int(self.headers.get("Content-Length") or 0)
+        return json.loads(self.rfile.read(length) or b"null")
+
+    def _token(self) -> str:
+        auth = self.headers.get("Authorization") or ""
+        return auth.split(" ", 1)[1] if " " in auth else ""
+
+    def _faulted(self, kind: str, apply: Any) -> bool:
+        """Apply a fault for a write of ``kind``; True if the response is already sent
+        (or dropped)."""
+        fault = self.server.state.fault(kind)
+        if fault is None:
+            return False
+        if fault == "502-before":
+            self._send(502, {"message": "Server Error"})
+        elif fault == "secondary":
+            self._send(403, {"message": "You have exceeded a secondary rate limit. Please wait "
+                                        "a few minutes before you try again."},
+                       {"Retry-After": "0"})
+        elif fault == "502-after":
+            apply()
+            self._send(502, {"message": "Server Error"})
+        elif fault == "reset-after":
+            apply()
+            self.close_connection = True
+            self.connection.shutdown(2)  # the answer never comes
+        return True
+
+    # --- REST -------------------------------------------------------------------------
+
+    def do_GET(self) -> None:
+        st = self.server.state
+        url = urlparse(self.path)
+        if not self._token():
+            self._send(401, {"message": "Requires authentication"})
+            return
+        if url.path == f"/repos/{st.repo}/issues/{st.issue}/comments":
+            st.log.append("GET comments")
+            q = parse_qs(url.query)
+            per_page = int(q.get("per_page", ["30"])[0])
+            page = int(q.get("page", ["1"])[0])
+            since = q.get("since", [""])[0]
+            rows = [c for c in st.comments if not since or c["updated_at"] >= since]
+            chunk = rows[(page - 1) * per_page: page * per_page]
+            headers = {}
+            if page * per_page < len(rows):
+                nxt = dict(q)
+                nxt["page"] = [str(page + 1)]
+                link = (f"http://{self.headers['Host']}{url.path}?"
+                        f"{urlencode({k: v[0] for k, v in nxt.items()})}")
+                headers["Link"] = f'<{link}>; rel="next"'
+            self._send(200, chunk, headers)
+            return
+        self._send(404, {"message": "Not Found"})
+
+    def do_POST(self) -> None:
+        st = self.server.state
+        url = urlparse(self.path)
+        if url.path == "/graphql":
+            self._graphql(self._body())
+            return
+        if url.path == f"/repos/{st.repo}/issues/{st.issue}/comments":
+            payload = self._body()
+            st.log.append("POST comment")
+            made: dict[str, Any] = {}
+
+            def apply() -> None:
+                st.next_id += 1
+                cid = st.next_id
+                made.update({
+                    "id": cid, "body": payload["body"],
+                    "html_url": f"https://github.com/{st.repo}/issues/{st.issue}"
+                                f"#issuecomment-{cid}",
+                    "created_at": "2026-07-09T06:10:00Z", "updated_at": "2026-07-09T06:10:00Z",
+                    "user": {"login": "github-actions[bot]", "type": "Bot"}})
+                st.comments.append(made)
+                st.writes.append(("POST", url.path, payload))
+
+            if self._faulted("comment-create", apply):
+                return
+            apply()
+            self._send(201, made)
+            return
+        self._send(404, {"message": "Not Found"})
+
+    def do_PATCH(self) -> None:
+        st = self.server.state
+        url = urlparse(self.path)
+        match = re.fullmatch(rf"/repos/{re.escape(st.repo)}/issues/comments/(\d+)", url.path)
+        target = next((c for c in st.comments if match and c["id"] == int(match.group(1))), None)
+        if target is None:
+            self._send(404, {"message": "Not Found"})
+            return
+        payload = self._body()
+        st.log.append("PATCH comment")
+
+        def apply() -> None:
+            target["body"] = payload["body"]
+            target["updated_at"] = "2026-07-09T06:20:00Z"
+            st.writes.append(("PATCH", url.path, payload))
+
+        if self._faulted("comment-update", apply):
+            return
+        apply()
+        self._send(200, target)
+
+    # --- GraphQL ----------------------------------------------------------------------
+
+    def _graphql(self, request: dict[str, Any]) -> None:
+        st = self.server.state
+        query, variables = request["query"], request.get("variables") or {}
+        boardish = "ProjectV2" in query or "projectV2" in query
+        if self._token() == INSTALLATION_TOKEN and boardish:
+            st.log.append("gql denied")
+            self._send(200, {"data": {"node": None}, "errors": [{
+                "type": "FORBIDDEN", "path": ["node"], "locations": [{"line": 2, "column": 3}],
+                "message": "Resource not accessible by integration"}]})
+            return
+        if self._token() == NO_SCOPE_TOKEN and boardish:
+            st.log.append("gql denied")
+            self._send(200, {"errors": [{
+                "type": "INSUFFICIENT_SCOPES", "locations": [{"line": 2, "column": 3}],
+                "message": "Your token has not been granted the required scopes to execute "
+                           "this query. The 'id' field requires one of the following scopes: "
+                           "['read:project'], but your token has only been granted the: "
+                           "['repo'] scopes. Please modify your token's granted scopes at: "
+                           "https://github.com/settings/tokens."}]})
+            return
+        if "addProjectV2DraftIssue" in query:
+            self._add_draft(variables)
+        elif "updateProjectV2ItemFieldValue" in query:
+            self._set_field(variables)
+        elif "updateProjectV2DraftIssue" in query:
+            self._edit_draft(variables)
+        elif "node(id: $item)" in query:
+            st.log.append("gql item")
+            item = next((i for i in st.items if i["id"] == variables["item"]), None)
+            node = None if item is None else {
+                "id": item["id"],
+                "fieldValueByName": {"name": item["status"]} if item["status"] else None}
+            self._send(200, {"data": {"node": node}})
+        elif "items(first: 100" in query:
+            self._list(variables)
+        else:
+            self._send(200, {"errors": [{"message": "stand-in: unknown query"}]})
+
+    def _list(self, variables: dict[str, Any]) -> None:
+        st = self.server.state
+        st.log.append("gql items")
+        start = int(base64.b64decode(variables["cursor"]).decode()) if variables.get(
+            "cursor") else 0
+        chunk = st.items[start:start + st.page_size]
+        end = start + len(chunk)
+        project = {
+            "id": st.project_id, "title": "GraphTrainer AutoDev",
+            "url": f"https://github.com/orgs/{st.owner}/projects/{st.number}",
+            "fields": {"nodes": [{}, {"id": STATUS_FIELD, "name": "Status", "options": [
+                {"id": oid, "name": name} for name, oid in st.options.items()]}]},
+            "items": {"pageInfo": {"hasNextPage": end < len(st.items),
+                                   "endCursor": base64.b64encode(str(end).encode()).decode()},
+                      "nodes": [{"id": i["id"], "databaseId": i["databaseId"],
+                                 "fieldValueByName": {"name": i["status"]} if i["status"]
+                                 else None,
+                                 "content": {"__typename": "DraftIssue", "id": i["draft_id"],
+                                             "title": i["title"], "body": i["body"]}}
+                                for i in chunk]}}
+        if "id" in variables:
+            data = {"node": project if variables["id"] == st.project_id else None}
+        else:
+            data = {"organization": {"projectV2": project}}
+        self._send(200, {"data": data})
+
+    def _add_draft(self, variables: dict[str, Any]) -> None:
+        st = self.server.state
+        st.log.append("gql add")
+        made: dict[str, Any] = {}
+
+        def apply() -> None:
+            made.update(st.add_item(variables["title"], variables["body"]))
+            st.writes.append(("GRAPHQL", "addProjectV2DraftIssue", dict(variables)))
+
+        if variables.get("project") != st.project_id:
+            self._send(200, {"errors": [{"type": "NOT_FOUND", "message": "no project"}]})
+            return
+        if self._faulted("draft-create", apply):
+            return
+        apply()
+        self._send(200, {"data": {"addProjectV2DraftIssue": {"projectItem": {
+            "id": made["id"], "databaseId": made["databaseId"]}}}})
+
+    def _edit_draft(self, variables: dict[str, Any]) -> None:
+        st = self.server.state
+        st.log.append("gql edit")
+        item = next((i for i in st.items if i["draft_id"] == variables["draft"]), None)
+        if item is None:
+            self._send(200, {"errors": [{"type": "NOT_FOUND", "message": "no draft"}]})
+            return
+
+        def apply() -> None:
+            item["body"] = variables["body"]
+            st.writes.append(("GRAPHQL", "updateProjectV2DraftIssue", dict(variables)))
+
+        if self._faulted("draft-edit", apply):
+            return
+        apply()
+        self._send(200, {"data": {"updateProjectV2DraftIssue": {"draftIssue": {
+            "id": item["draft_id"]}}}})
+
+    def _set_field(self, variables: dict[str, Any]) -> None:
+        st = self.server.state
+        st.log.append("gql status")
+        item = next((i for i in st.items if i["id"] == variables["item"]), None)
+        names = {oid: name for name, oid in st.options.items()}
+        if item is None or variables["field"] != STATUS_FIELD or variables["option"] not in names:
+            self._send(200, {"errors": [{"type": "NOT_FOUND", "message": "bad item/field/option"}]})
+            return
+
+        def apply() -> None:
+            item["status"] = names[variables["option"]]
+            st.writes.append(("GRAPHQL", "updateProjectV2ItemFieldValue", dict(variables)))
+
+        if self._faulted("status-update", apply):
+            return
+        apply()
+        self._send(200, {"data": {"updateProjectV2ItemFieldValue": {
+            "projectV2Item": {"id": item["id"]}}}})
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, state: State) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.state = state
+
+
+@contextmanager
+def running(state: State | None = None) -> Iterator[tuple[str, State]]:
+    """Serve ``state`` on a loopback port; yields ``(base_url, state)``."""
+    server = _Server(state or State())
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+                              daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", server.state
+    finally:
+        server.shutdown()
+        server.server_close()
