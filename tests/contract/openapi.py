@@ -677,3 +677,16 @@ def check_interaction(inter: Mapping[str, Any], index: OpenAPIIndex) -> list[tup
             out += [(label, e) for e in schema_errors(media["schema"], resp_json,
                                                       root=f"response {status} body")]
     return out
+
+
+def check_request(method: str, path: str, body: Any, index: OpenAPIIndex) -> list[str]:
+    """Problems of one request a fake client recorded: a real operation, a body that fits
+    its request schema (for property tests that never touch a cassette)."""
+    hit = index.match(method, urllib.parse.urlsplit(path).path)
+    if hit is None:
+        return [f"{method} {path}: no operation in GitHub's OpenAPI description matches"]
+    op, _ = hit
+    media = _json_content((op.raw.get("requestBody") or {}).get("content"))
+    if body is None or media is None or not media.get("schema"):
+        return [] if body is None else [f"{op.label}: takes no JSON body"]
+    return [f"{op.label}: {e}" for e in schema_errors(media["schema"], body, root="request body")]
