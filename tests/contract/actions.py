@@ -113,8 +113,17 @@ def check_action(action_yml: Path, *, display: str | None = None) -> list[str]:
                        "never expressions in the script)")
         if step.get("shell") != "bash":
             out.append(f"{where}: shell: must be bash (got {step.get('shell')!r})")
-        scripts = []
+        scripts: list[Path] = []
         for rel in _SCRIPT.findall(run):
+            if "$" in rel:
+                # A dispatcher choosing the script from a fixed list (`script=x.py` in a
+                # case): every file the variable part could name is a candidate.
+                pattern = re.sub(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?", "*", rel)
+                found = sorted(action_yml.parent.glob(pattern))
+                scripts += [f.resolve() for f in found]
+                if not found:
+                    out.append(f"{where}: no script matches $GITHUB_ACTION_PATH/{rel}")
+                continue
             path = (action_yml.parent / rel).resolve()
             scripts.append(path)
             if not path.exists():

@@ -117,11 +117,38 @@ def schema_errors(schema: Any, value: Any, *, root: str, limit: int = 5) -> list
     errors = sorted(validator.iter_errors(value),
                     key=lambda e: (len(e.path), list(map(str, e.path))))
     out = []
-    for err in errors[:limit]:
-        # A oneOf/anyOf failure says little; its closest sub-error names the field.
-        best = jsonschema.exceptions.best_match([err, *err.context]) if err.context else err
-        out.append(f"{_where(best.absolute_path, root)}: {best.message}")
+    seen = set()
+    for err in errors:
+        best = _deepest(err)
+        where = _where(best.absolute_path, root)
+        if best.validator == "required":
+            # Name every missing property of that object at once: the fix is one edit.
+            missing = sorted(set(best.validator_value) - set(best.instance))
+            message = "missing required " + ", ".join(repr(m) for m in missing)
+        else:
+            message = best.message
+        if (where, message) not in seen:
+            seen.add((where, message))
+            out.append(f"{where}: {message}")
+        if len(out) >= limit:
+            break
     return out
+
+
+def _deepest(err: jsonschema.ValidationError) -> jsonschema.ValidationError:
+    """A oneOf/anyOf failure says little ("… is not of type 'null'" for a nullable
+    object); the deepest sub-error that is not the null branch names the field."""
+    leaves: list[jsonschema.ValidationError] = []
+    stack = [err]
+    while stack:
+        e = stack.pop()
+        if e.context:
+            stack.extend(e.context)
+        elif not (e.validator == "type" and e.validator_value == "null"):
+            leaves.append(e)
+    if not leaves:
+        return err
+    return max(leaves, key=lambda e: (len(e.absolute_path), e.validator == "required"))
 
 
 # Keyed by id(): the schemas live as long as the cached index; the object is kept in
@@ -608,6 +635,11 @@ def check_interaction(inter: Mapping[str, Any], index: OpenAPIIndex) -> list[tup
             out.append((f"{method} {path}", f"request header {header!r} must be filtered"))
     if path.startswith(GHES_PREFIX + "/"):
         path = path[len(GHES_PREFIX):]
+    # GitHub's own pagination links (Link: rel="next") name the repository by id:
+    # /repositories/123/issues/1/comments?page=2 is /repos/{owner}/{repo}/issues/1/...
+    m = re.match(r"^/repositories/\d+(/.*)$", path)
+    if m:
+        path = "/repos/{owner}/{repo}" + m.group(1)
     status = int((resp.get("status") or {}).get("code") or 0)
     ok_resp, resp_json = _json(_text(resp.get("body"), resp.get("headers")))
     ok_req, req_json = _json(_text(req.get("body")))
