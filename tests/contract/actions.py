@@ -68,20 +68,28 @@ def _sources(scripts: Iterable[Path]) -> list[tuple[Path, str]]:
 def _reads_env(var: str, run: str, sources: list[tuple[Path, str]]) -> bool:
     if re.search(r"\$\{?" + re.escape(var) + r"\b", run):
         return True
-    py = re.compile(r"""(?:env_default|env_flag|environ\.get|getenv)\(\s*["']"""
-                    + re.escape(var) + r"""["']|environ\[\s*["']""" + re.escape(var) + "[\"']")
+    # Python: the exact name as a string literal (env_default("X"), environ.get("X"),
+    # env["X"], a mapping passed around); shell: $X / ${X}.
+    py = re.compile(r"""["']""" + re.escape(var) + r"""["']""")
     sh = re.compile(r"\$\{?" + re.escape(var) + r"\b")
     return any((py if path.suffix == ".py" else sh).search(text) for path, text in sources)
 
 
 def _writes_output(name: str, run: str, sources: list[tuple[Path, str]]) -> bool:
-    py = re.compile(r"""set_output\(\s*["']""" + re.escape(name) + "[\"']")
+    direct = re.compile(r"""set_output\(\s*["']""" + re.escape(name) + "[\"']")
+    # Outputs built as a dict and written in a loop: the name as a key, in a module
+    # that calls set_output.
+    keyed = re.compile(r"""["']""" + re.escape(name) + r"""["']\s*:""")
     sh = re.compile(r"""(?:^|[\s"'])""" + re.escape(name) + r"(?:=|<<)")
     if sh.search(run) and "GITHUB_OUTPUT" in run:
         return True
-    return any((py if path.suffix == ".py" else sh).search(text)
-               and (path.suffix == ".py" or "GITHUB_OUTPUT" in text)
-               for path, text in sources)
+    for path, text in sources:
+        if path.suffix == ".py":
+            if direct.search(text) or ("set_output(" in text and keyed.search(text)):
+                return True
+        elif sh.search(text) and "GITHUB_OUTPUT" in text:
+            return True
+    return False
 
 
 def check_action(action_yml: Path, *, display: str | None = None) -> list[str]:
@@ -144,7 +152,7 @@ def check_action(action_yml: Path, *, display: str | None = None) -> list[str]:
             if var.startswith("AGENTOPS_") and var not in PLUMBING_ENVS \
                     and not _reads_env(var, run, sources):
                 out.append(f"{where}: env {var} is set but nothing reads it "
-                           "(no env_default/env_flag/environ in the script or src/)")
+                           f"(no \"{var}\" in the script or src/)")
 
     for input_name in inputs:
         want = env_name(input_name)
