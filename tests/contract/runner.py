@@ -22,9 +22,11 @@ so a command that tries the network fails instead of reaching it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -269,7 +271,8 @@ def run_action(action_dir: Path, inputs: Mapping[str, str] | None = None, *,
                event_name: str = "workflow_dispatch", event: Mapping[str, Any] | None = None,
                workspace: Path | None = None, env: Mapping[str, str] | None = None,
                simulate: Mapping[str, Mapping[str, str]] | None = None,
-               repository: str = "octo-org/octo-repo", timeout: float = 300) -> RunResult:
+               repository: str = "octo-org/octo-repo", timeout: float = 300,
+               runner_temp: Path | None = None) -> RunResult:
     """Run ``action_dir/action.yml`` as ``uses: ./<action_dir>`` would in a job."""
     action_dir = Path(action_dir).resolve()
     spec = yaml.safe_load((action_dir / "action.yml").read_text(encoding="utf-8"))
@@ -288,8 +291,9 @@ def run_action(action_dir: Path, inputs: Mapping[str, str] | None = None, *,
     tmp = Path(tempfile.mkdtemp(prefix="agentops-runner-"))
     workspace = Path(workspace or tmp / "workspace").resolve()
     workspace.mkdir(parents=True, exist_ok=True)
-    runner_temp = tmp / "runner-temp"
-    runner_temp.mkdir()
+    if runner_temp is None:
+        runner_temp = tmp / "runner-temp"
+        runner_temp.mkdir()
     event_path = tmp / "event.json"
     event_path.write_text(json.dumps(dict(event or {"inputs": {}})), encoding="utf-8")
     base_env = {
@@ -304,7 +308,9 @@ def run_action(action_dir: Path, inputs: Mapping[str, str] | None = None, *,
         # Security: anything that tries the network hits a closed local port.
         "HTTP_PROXY": CLOSED_PORT_URL, "HTTPS_PROXY": CLOSED_PORT_URL,
         "http_proxy": CLOSED_PORT_URL, "https_proxy": CLOSED_PORT_URL,
-        "NO_PROXY": "", "PYTHONDONTWRITEBYTECODE": "1",
+        # Loopback stays reachable: test servers (an index, an API stand-in) live there.
+        "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost",
+        "PYTHONDONTWRITEBYTECODE": "1",
         **(env or {}),
     }
     ctx = Contexts(inputs={}, github={"event_name": event_name, "event": dict(event or {}),
@@ -363,7 +369,7 @@ def run_action(action_dir: Path, inputs: Mapping[str, str] | None = None, *,
 
 def _run_step(sid: str, step: Mapping[str, Any], ctx: Contexts, *,
               base_env: Mapping[str, str], tmp: Path, workspace: Path,
-              timeout: float) -> StepResult:
+              timeout: float, sessions: list[int] | None = None) -> StepResult:
     shell = str(step.get("shell") or "")
     if shell != "bash":
         raise ActionError(f"step {sid}: shell {shell!r}; composite run steps must say "
@@ -383,8 +389,115 @@ def _run_step(sid: str, step: Mapping[str, Any], ctx: Contexts, *,
                               "environment can carry")
     cwd = workspace / evaluate(step["working-directory"], ctx) \
         if step.get("working-directory") else workspace
-    proc = subprocess.run(
-        ["bash", "--noprofile", "--norc", "-e", "-o", "pipefail", str(script)],
-        cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+    # Its own session, so whatever the step leaves running in the background (a
+    # loopback server) can be stopped by process group when the job ends.
+    with subprocess.Popen(
+            ["bash", "--noprofile", "--norc", "-e", "-o", "pipefail", str(script)],
+            cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            start_new_session=True) as proc:
+        if sessions is not None:
+            sessions.append(proc.pid)  # the session id: bash leads its own group
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            stdout, stderr = proc.communicate()
+            stderr += f"\n(step {sid} timed out after {timeout}s)"
     return StepResult(sid, parse_file_commands(output_file.read_text(encoding="utf-8")),
-                      returncode=proc.returncode, stdout=proc.stdout, stderr=proc.stderr)
+                      returncode=proc.returncode, stdout=stdout, stderr=stderr)
+
+
+@dataclass
+class JobResult:
+    """One workflow job run by ``run_job``."""
+
+    outputs: dict[str, str]
+    steps: list[StepResult] = field(default_factory=list)
+    failed_step: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.failed_step is None
+
+    @property
+    def log(self) -> str:
+        return "".join(s.stdout + s.stderr for s in self.steps)
+
+
+def run_job(workflow: Path, job_id: str, *, workspace: Path,
+            matrix: Mapping[str, Any] | None = None,
+            needs: Mapping[str, Mapping[str, str]] | None = None,
+            event_name: str = "workflow_dispatch", timeout: float = 300) -> JobResult:
+    """Run one job of a workflow on an existing checkout (``workspace``): checkout is a
+    no-op, setup-python puts this interpreter first on PATH, ``uses: ./actions/x`` goes
+    through ``run_action``, ``run:`` steps through bash as in ``run_action``."""
+    spec = yaml.safe_load(Path(workflow).read_text(encoding="utf-8"))
+    job = spec["jobs"][job_id]
+    workspace = Path(workspace).resolve()
+    tmp = Path(tempfile.mkdtemp(prefix="agentops-job-"))
+    runner_temp = tmp / "runner-temp"
+    runner_temp.mkdir()
+    event_path = tmp / "event.json"
+    event_path.write_text("{}", encoding="utf-8")
+    path = os.environ.get("PATH", "/usr/bin:/bin")
+    base_env = {
+        "PATH": path, "HOME": str(tmp), "LANG": "C.UTF-8", "CI": "true",
+        "GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": str(workspace),
+        "GITHUB_REPOSITORY": "octo-org/octo-repo", "GITHUB_EVENT_NAME": event_name,
+        "GITHUB_EVENT_PATH": str(event_path), "GITHUB_API_URL": CLOSED_PORT_URL,
+        "RUNNER_TEMP": str(runner_temp), "RUNNER_OS": "Linux",
+        "HTTP_PROXY": CLOSED_PORT_URL, "HTTPS_PROXY": CLOSED_PORT_URL,
+        "http_proxy": CLOSED_PORT_URL, "https_proxy": CLOSED_PORT_URL,
+        "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost",
+    }
+    ctx = Contexts(inputs={}, github={"event_name": event_name, "token": "",
+                                      "repository": "octo-org/octo-repo",
+                                      "workspace": str(workspace)},
+                   runner={"temp": str(runner_temp), "os": "Linux"}, env=base_env)
+    ctx.data["matrix"] = dict(matrix or {})
+    ctx.data["needs"] = {k: {"outputs": dict(v)} for k, v in (needs or {}).items()}
+    result = JobResult(outputs={})
+    sessions: list[int] = []
+    try:
+        for n, step in enumerate(job.get("steps") or []):
+            sid = str(step.get("id") or f"__step{n}")
+            if "if" in step and not evaluate_condition(step["if"], ctx):
+                continue
+            uses = str(step.get("uses") or "")
+            if uses.startswith("actions/checkout@"):
+                sr = StepResult(sid, {}, simulated=True)
+            elif uses.startswith("actions/setup-python@"):
+                bindir = str(Path(sys.executable).parent)
+                base_env["PATH"] = f"{bindir}:{base_env['PATH']}"
+                sr = StepResult(sid, dict(default_simulations()["actions/setup-python"]),
+                                simulated=True)
+            elif uses.startswith("./"):
+                inputs = {k: evaluate(v, ctx) for k, v in (step.get("with") or {}).items()}
+                res = run_action(workspace / uses, inputs,
+                                 event_name=event_name, workspace=workspace,
+                                 env={k: evaluate(v, ctx)
+                                      for k, v in (step.get("env") or {}).items()},
+                                 timeout=timeout, runner_temp=runner_temp)
+                sr = StepResult(sid, res.outputs, returncode=0 if res.ok else 1,
+                                stdout="".join(s.stdout for s in res.steps),
+                                stderr="".join(s.stderr for s in res.steps))
+            elif uses:
+                raise ActionError(f"job {job_id} step {sid}: no simulation for uses: {uses}")
+            else:
+                sr = _run_step(sid, {"shell": "bash", **step}, ctx, base_env=base_env,
+                               tmp=tmp, workspace=workspace, timeout=timeout,
+                               sessions=sessions)
+            result.steps.append(sr)
+            ctx.data["steps"][sid] = {"outputs": sr.outputs}
+            if sr.returncode != 0:
+                ctx.status_ok = False
+                result.failed_step = sid
+                break
+    finally:
+        for pid in sessions:
+            # Security: only the process groups this harness started.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(pid, signal.SIGTERM)
+    for name, value in (job.get("outputs") or {}).items():
+        result.outputs[name] = evaluate(value, ctx)
+    return result
