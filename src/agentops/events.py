@@ -121,9 +121,15 @@ def _is_bot(user: Mapping[str, Any], bot_logins: Iterable[str]) -> bool:
 
 
 def triage_targets(event_name: str, payload: Mapping[str, Any], *, trigger_label: str,
-                   bot_logins: Iterable[str] = ()) -> Targets:
-    """Which issues a triage run should plan for this event (T-1, T-2, T-3)."""
+                   bot_logins: Iterable[str] = (), trusted_bots: Iterable[str] = ()
+                   ) -> Targets:
+    """Which issues a triage run should plan for this event (T-1, T-2, T-3).
+
+    ``bot_logins``: this bot's own identities (never start a run). ``trusted_bots``:
+    other bots whose trigger label does start one (the first-level triage bot that
+    applies ``oncall: distributed``)."""
     bot_logins = tuple(bot_logins)
+    trusted = {t.casefold() for t in trusted_bots} - {b.casefold() for b in bot_logins}
     if event_name == "schedule":
         return Targets(sweep=True)  # T-2: the backlog sweep, its budget is the runner's
     if event_name == "workflow_dispatch":
@@ -147,7 +153,7 @@ def triage_targets(event_name: str, payload: Mapping[str, Any], *, trigger_label
     # Security: no loops. A label added by a bot (ours through a PAT/App token, or the
     # first-level bot re-labelling) never starts a run; GITHUB_TOKEN events do not
     # start workflows at all, so this is the second guard.
-    if _is_bot(sender, bot_logins):
+    if _is_bot(sender, bot_logins) and str(sender.get("login") or "").casefold() not in trusted:
         return Targets(ignored_reason=f"labelled by a bot ({sender.get('login')!r}); "
                                       "bots never start triage")
     if "pull_request" in issue:

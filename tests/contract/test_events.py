@@ -79,6 +79,19 @@ def test_label_events_from_bots_never_start_triage(examples, sender):
         assert got.ignored_reason.startswith(f"labelled by a bot ({sender['login']!r})")
 
 
+def test_a_trusted_first_level_bot_starts_triage_but_never_this_bot(examples):
+    payload = _relabel(_labeled(examples)[0], TRIGGER)
+    payload["sender"] = {**payload["sender"], "login": "pytorch-bot[bot]", "type": "Bot"}
+    got = triage_targets("issues", payload, trigger_label=TRIGGER,
+                         bot_logins=("github-actions[bot]",), trusted_bots=("PyTorch-Bot[bot]",))
+    assert got.numbers == (payload["issue"]["number"],)
+    # Listing our own login as trusted does not open a loop.
+    payload["sender"]["login"] = "github-actions[bot]"
+    got = triage_targets("issues", payload, trigger_label=TRIGGER,
+                         bot_logins=("github-actions[bot]",), trusted_bots=("github-actions[bot]",))
+    assert got.numbers == () and got.ignored_reason.startswith("labelled by a bot")
+
+
 def test_pull_requests_and_closed_issues_are_ignored(examples):
     payload = _relabel(_labeled(examples)[0], TRIGGER)
     pr = copy.deepcopy(payload)
