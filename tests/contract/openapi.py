@@ -84,8 +84,11 @@ def to_jsonschema(schema: Any) -> Any:
         return [to_jsonschema(s) for s in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {k: to_jsonschema(v) for k, v in schema.items()
-           if k not in ("nullable", "example", "examples", "description", "discriminator")}
+    # Data-valued keywords stay verbatim; `example` is kept (validators ignore it) for
+    # complete_cassettes, which fills missing fields with GitHub's own examples.
+    out = {k: v if k in ("example", "default", "enum", "required") else to_jsonschema(v)
+           for k, v in schema.items()
+           if k not in ("nullable", "examples", "description", "discriminator")}
     # `properties` maps names to schemas: its keys are not keywords, so restore any
     # property literally named like a dropped keyword.
     if isinstance(schema.get("properties"), dict):
@@ -623,6 +626,25 @@ def check_cassette(path: Path, index: OpenAPIIndex, *, display: str | None = Non
     return problems
 
 
+def is_github_api(url: urllib.parse.SplitResult) -> bool:
+    """Whether a recorded URL is GitHub's REST/GraphQL API: api.github.com, a GHES
+    ``/api/v3`` or ``/api/graphql`` path, or a stand-in on loopback. Anything else (a
+    log download's storage redirect, JIRA, a package index) is not this contract's."""
+    host = (url.hostname or "").lower()
+    return (host == "api.github.com" or host in ("127.0.0.1", "localhost", "::1")
+            or url.path.startswith((GHES_PREFIX + "/", "/api/graphql")))
+
+
+def api_path(path: str) -> str:
+    """A recorded path as the OpenAPI description spells it: GHES prefix dropped, and
+    GitHub's own pagination links (``Link: rel="next"``), which name the repository by
+    id (``/repositories/123/issues/1/comments?page=2``), mapped to ``/repos/{owner}/{repo}``."""
+    if path.startswith(GHES_PREFIX + "/"):
+        path = path[len(GHES_PREFIX):]
+    m = re.match(r"^/repositories/\d+(/.*)$", path)
+    return "/repos/{owner}/{repo}" + m.group(1) if m else path
+
+
 def check_interaction(inter: Mapping[str, Any], index: OpenAPIIndex) -> list[tuple[str, str]]:
     """(operation, message) for each problem of one recorded request/response."""
     req, resp = inter.get("request") or {}, inter.get("response") or {}
@@ -633,13 +655,9 @@ def check_interaction(inter: Mapping[str, Any], index: OpenAPIIndex) -> list[tup
     for header in req.get("headers") or {}:
         if header.lower() in SECRET_HEADERS:
             out.append((f"{method} {path}", f"request header {header!r} must be filtered"))
-    if path.startswith(GHES_PREFIX + "/"):
-        path = path[len(GHES_PREFIX):]
-    # GitHub's own pagination links (Link: rel="next") name the repository by id:
-    # /repositories/123/issues/1/comments?page=2 is /repos/{owner}/{repo}/issues/1/...
-    m = re.match(r"^/repositories/\d+(/.*)$", path)
-    if m:
-        path = "/repos/{owner}/{repo}" + m.group(1)
+    if not is_github_api(url):
+        return out  # e.g. the blob-storage URL a job-log download redirects to
+    path = api_path(path)
     status = int((resp.get("status") or {}).get("code") or 0)
     ok_resp, resp_json = _json(_text(resp.get("body"), resp.get("headers")))
     ok_req, req_json = _json(_text(req.get("body")))

@@ -105,7 +105,7 @@ def test_ghes_prefix_is_stripped_but_other_prefixes_are_not(index) -> None:
     inter = _valid(0)
     inter["request"]["uri"] = "https://ghe.example.com/api/v3/repos/o/r/issues/5"
     assert _check(inter, index) == []
-    inter["request"]["uri"] = "https://ghe.example.com/api/v4/repos/o/r/issues/5"
+    inter["request"]["uri"] = "https://api.github.com/api/v4/repos/o/r/issues/5"
     assert "no operation" in _check(inter, index)[0]
 
 
@@ -125,6 +125,16 @@ def test_every_missing_field_of_an_object_is_named_at_once(index) -> None:
     assert _check(inter, index) == [
         "issues/get (GET /repos/{owner}/{repo}/issues/{issue_number}): response 200 body.user: "
         "missing required 'events_url', 'followers_url', 'site_admin'"]
+
+
+def test_requests_to_other_hosts_are_not_this_contract(index) -> None:
+    inter = _valid(0)
+    inter["request"]["uri"] = ("https://results-receiver.blob.core.windows.net/"
+                               "actions-results/1/logs/job/job-logs.txt")
+    inter["response"]["body"]["string"] = "plain log text"
+    assert _check(inter, index) == []
+    inter["request"]["uri"] = "http://127.0.0.1:8123/repos/o/r/issue/1"  # a stand-in: checked
+    assert "no operation" in _check(inter, index)[0]
 
 
 def test_path_parameter_type_is_checked(index) -> None:
