@@ -12,6 +12,9 @@ property test over the real planner/applier runs once they are merged.
 from __future__ import annotations
 
 import random
+import signal
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -154,3 +157,44 @@ def triage() -> hostile.Triage:
 @given(seed=SEEDS)
 def test_hostile_issues_never_break_t20_to_t28(seed: int, triage) -> None:
     assert hostile.run_case(random.Random(seed), triage) == []
+
+
+# Security: one hostile issue must not stall a sweep. GitHub accepts bodies (and each
+# comment) of up to 65,536 characters; a regex whose \s* spans newlines under re.M
+# turns a body of blank lines into quadratic work (16 s for one issue in a scratch
+# merge, against 0.02 s with the pattern fixed); a fence regex backtracks over a run of
+# backticks (2.4 s). A watchdog, not a speed target: the bound is 100x what a linear
+# planner needs for one maximal body.
+WATCHDOG_SECONDS = 5.0
+PATHOLOGICAL_BODIES = {
+    "blank lines": "\n" * 65_536,
+    "blank lines with spaces": " \n" * 32_768,
+    "empty headings": "#\n" * 32_768,
+    "tabs": "\t" * 65_536,
+    "backticks": "`" * 65_536,
+    "fences": "```\n" * 16_384,
+    "colons": ":" * 65_536,
+    "one long word": "a" * 65_536,
+}
+
+
+def _within(seconds: float, fn: Callable[[], Any]) -> Any:
+    def _timeout(signum, frame):  # type: ignore[no-untyped-def]
+        raise TimeoutError(f"still running after {seconds:.0f} s")
+
+    old = signal.signal(signal.SIGALRM, _timeout)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return fn()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+@pytest.mark.parametrize("kind", sorted(PATHOLOGICAL_BODIES))
+def test_pathological_bodies_do_not_stall_the_planner(kind: str, triage) -> None:
+    body = PATHOLOGICAL_BODIES[kind]
+    snap = IssueSnapshot(repo=hostile.REPO, number=1, title="hang", body=body,
+                         labels=(triage.queue.trigger_label,))
+    plan = _within(WATCHDOG_SECONDS, lambda: triage.plan_issue(snap, triage.queue))
+    assert plan.issue == 1
