@@ -367,16 +367,23 @@ def check_inert(text: str, *, where: str) -> list[str]:
 # --- one whole case: plan → apply → second apply → render -------------------------------------
 
 
-@dataclass(frozen=True)
 class Triage:
-    """The triage modules under test (passed in, so this file imports none of them)."""
+    """The triage modules under test (passed in, so this file imports none of them).
+    A plain class: hypothesis prints fixtures on failure, and a dataclass would be
+    printed field by field (the whole queue)."""
 
-    queue: Queue
-    plan_issue: Callable[[IssueSnapshot, Queue], Plan]
-    apply_plan: Callable[..., Any]
-    render: Any = None  # agentops.triage.render, when present
-    outcome: Any = None  # agentops.triage.outcome.Outcome, when present
-    index: Any = None  # tests.contract.openapi.OpenAPIIndex, when the npm file is there
+    def __init__(self, *, queue: Queue, plan_issue: Callable[[IssueSnapshot, Queue], Plan],
+                 apply_plan: Callable[..., Any], render: Any = None, outcome: Any = None,
+                 index: Any = None) -> None:
+        self.queue = queue
+        self.plan_issue = plan_issue
+        self.apply_plan = apply_plan
+        self.render = render  # agentops.triage.render, when present
+        self.outcome = outcome  # agentops.triage.outcome.Outcome, when present
+        self.index = index  # tests.contract.openapi.OpenAPIIndex, when the npm file is there
+
+    def __repr__(self) -> str:
+        return f"Triage(queue={self.queue.name!r}, openapi={self.index is not None})"
 
 
 def load_triage(*, with_openapi: bool = True) -> Triage:

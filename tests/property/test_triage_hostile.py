@@ -156,7 +156,9 @@ def triage() -> hostile.Triage:
 @PROPERTY
 @given(seed=SEEDS)
 def test_hostile_issues_never_break_t20_to_t28(seed: int, triage) -> None:
-    assert hostile.run_case(random.Random(seed), triage) == []
+    violations = hostile.run_case(random.Random(seed), triage)
+    # Replay one case: python benchmarks/fuzz_triage.py --seed SEED --cases 1
+    assert not violations, f"seed {seed}:\n" + "\n".join(violations)
 
 
 # Security: one hostile issue must not stall a sweep. GitHub accepts bodies (and each
