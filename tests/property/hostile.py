@@ -9,6 +9,7 @@ pointed at deliberately broken appliers to prove it catches them.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -319,7 +320,12 @@ def check_run(before: IssueSnapshot, plan: Plan, fake: FakeGitHub, queue: Queue)
     n_after = len(after_set & subs)
     if n_after > max(1, n_before) or (n_before >= 1 and n_after > n_before):
         v.append(f"T-22: {n_after} sub-oncalls after the run (had {n_before})")
-    high = plan.awaiting_humans or plan.decision == "high_priority"
+    # The high-priority path: planned as such, or the issue already awaits humans (the
+    # review label without the marker is what an earlier high-priority run leaves, T-2;
+    # marking it now would break T-24 for that run and T-27 for this one).
+    awaiting = (fold(queue.review_label) in before_set
+                and fold(queue.marker_label) not in before_set)
+    high = plan.awaiting_humans or plan.decision == "high_priority" or awaiting
     triaged = fold(queue.triaged_label)
     if triaged in {fold(a) for a in added}:
         blockers = {fold(queue.review_label), fold(queue.needs_repro_label)} & after_set
@@ -344,8 +350,10 @@ def check_run(before: IssueSnapshot, plan: Plan, fake: FakeGitHub, queue: Queue)
     return v
 
 
-def check_inert(text: str, *, where: str) -> list[str]:
-    """Untrusted text rendered into a log line, summary or comment must be inert."""
+def check_inert(text: str, *, where: str, baseline: str | None = None) -> list[str]:
+    """Untrusted text rendered into a log line, summary or comment must be inert.
+    ``baseline``: the same render with every untrusted field replaced by plain text;
+    the renderer's own HTML (a collapsible <details> block) must be all there is."""
     v = []
     m = _CMD_LINE.search(text)
     if m:
@@ -358,9 +366,11 @@ def check_inert(text: str, *, where: str) -> list[str]:
         if mention:
             v.append(f"{where}: a live @mention: {mention.group()!r}")
     if where == "summary":
-        for tag in ("</details>", "<details", "<script"):
-            if tag in text:
-                v.append(f"{where}: raw HTML {tag!r}")
+        for tag in ("</details>", "<details", "</summary>", "<summary", "<script"):
+            allowed = baseline.count(tag) if baseline is not None else 0
+            if text.count(tag) != allowed:
+                v.append(f"{where}: raw HTML {tag!r} ({text.count(tag)} in the render, "
+                         f"{allowed} from the renderer itself)")
     return v
 
 
@@ -443,13 +453,25 @@ def run_case(rng: random.Random, t: Triage) -> list[str]:
         v.append(f"T-27: the second run wrote {[(c.method, c.path, c.body) for c in fake2.writes]}"
                  f" (first run added {[c.body for c in fake.writes]}, had {before.labels})")
     if t.render is not None and t.outcome is not None:
-        o = t.outcome(repo=before.repo, number=before.number,
-                      status="applied" if result.changed else "no-op", title=before.title,
-                      url=before.url, decision=plan.decision, confidence=plan.confidence,
-                      labels=tuple(result.labels_added), comment=result.comment,
-                      comment_skipped=result.comment_skipped,
-                      adjustments=tuple(result.adjustments), plan=plan)
-        v += check_inert(t.render.progress_line(o), where="log")
-        v += check_inert(t.render.summary([o], heading="Triage", dry_run=False,
-                                          api_line=fake.counter.line()), where="summary")
+        def outcome(title: str, p: Plan) -> Any:
+            return t.outcome(repo=before.repo, number=before.number,
+                             status="applied" if result.changed else "no-op", title=title,
+                             url=before.url, decision=p.decision, confidence=p.confidence,
+                             labels=tuple(result.labels_added), comment=result.comment,
+                             comment_skipped=result.comment_skipped,
+                             adjustments=tuple(result.adjustments), plan=p)
+
+        def summary(o: Any) -> str:
+            return t.render.summary([o], heading="Triage", dry_run=False,
+                                    api_line=fake.counter.line())
+
+        # The same outcome with every text that came from the issue replaced by a word.
+        clean = dataclasses.replace(
+            plan, reasoning="reasoning",
+            evidence=tuple(dataclasses.replace(e, excerpt="excerpt") if e.excerpt else e
+                           for e in plan.evidence))
+        hostile_o = outcome(before.title, plan)
+        v += check_inert(t.render.progress_line(hostile_o), where="log")
+        v += check_inert(summary(hostile_o), where="summary",
+                         baseline=summary(outcome("title", clean)))
     return v

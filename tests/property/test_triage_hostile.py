@@ -111,7 +111,12 @@ def test_check_inert_flags_raw_hostile_text() -> None:
     got = hostile.check_inert(raw, where="summary")
     assert [v.split(":")[1].strip() for v in got] == [
         "a line starts a workflow command", "NUL/escape/bidi character survived",
-        "a live @mention", "raw HTML '</details>'"]
+        "a live @mention", "raw HTML '</details>' (1 in the render, 0 from the renderer itself)"]
+    # The renderer's own collapsible block is allowed; one more closing tag is not.
+    own = "<details><summary>Why</summary>\n\nx\n\n</details>"
+    assert hostile.check_inert(own, where="summary", baseline=own) == []
+    assert hostile.check_inert(own + "</details>", where="summary", baseline=own) == [
+        "summary: raw HTML '</details>' (2 in the render, 1 from the renderer itself)"]
 
 
 # --- the sanitisers, on every generator output -------------------------------------------
