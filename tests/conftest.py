@@ -24,6 +24,13 @@ def _guarded_connect(self: socket.socket, address, *args, **kwargs):  # type: ig
     raise OSError(f"tests may not reach the network (tried {host}); use a cassette or loopback")
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    # One switch for every skill's goldens (tests/golden/<skill>/); each skill's conftest
+    # offers an ``update_golden`` fixture that reads it.
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="rewrite tests/golden/* from the current output instead of comparing")
+
+
 @pytest.fixture(autouse=True)
 def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(socket.socket, "connect", _guarded_connect)

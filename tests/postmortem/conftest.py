@@ -19,10 +19,6 @@ GOLDEN = ROOT / "tests" / "golden" / "postmortem"
 TADA = EXAMPLES / "tada-hang.facts.yml"
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--update-golden", action="store_true", default=False,
-                     help="rewrite tests/golden/postmortem/* from the current renderer")
-
 
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:

@@ -15,10 +15,6 @@ ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "scout"
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--update-golden", action="store_true", default=False,
-                     help="rewrite tests/golden/scout/* from the current output")
-
 
 @pytest.fixture(scope="session")
 def fixture_repo(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:

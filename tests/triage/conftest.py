@@ -14,10 +14,6 @@ from agentops.triage.model import Comment, IssueSnapshot, Queue
 from agentops.triage.queue import load_queue
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--update-golden", action="store_true", default=False,
-                     help="rewrite the triage golden plans instead of comparing")
-
 
 @pytest.fixture(scope="session")
 def queue() -> Queue:
