@@ -41,6 +41,11 @@ environment:
   AGENTOPS_*       defaults for the flags, as the composite action sets them"""
 
 
+def _report_default() -> str | None:
+    # The action names one file for all three verbs (input report-file).
+    return env_default("AGENTOPS_REPORT_FILE", env_default("AGENTOPS_REPORT"))
+
+
 def build() -> cli.argparse.ArgumentParser:
     p = cli.parser("scout.py", __doc__ or "", EPILOG)
     p.add_argument("--config", default=env_default("AGENTOPS_CONFIG"),
@@ -73,6 +78,9 @@ def build() -> cli.argparse.ArgumentParser:
                           "date - 1 day (first run)")
     src.add_argument("--prior", action="append", default=None, metavar="FILE",
                      help="an earlier report as posted (Markdown); repeat for several")
+    src.add_argument("--prior-dir", default=env_default("AGENTOPS_PRIOR_DIR"), metavar="DIR",
+                     help="a directory of earlier reports (*.md as posted), read as if each "
+                          "were given with --prior (env AGENTOPS_PRIOR_DIR)")
     src.add_argument("--torch", default=env_default("AGENTOPS_TORCH", "auto"),
                      metavar="auto|none|DIR",
                      help="installed torch to look named APIs up in (S-2, S-4): found on the "
@@ -82,8 +90,10 @@ def build() -> cli.argparse.ArgumentParser:
                       help="no network: API-backed sections say 'skipped — offline'")
     mode.add_argument("--json", action="store_true",
                       help="print one JSON object (markdown, items, every analysis)")
-    mode.add_argument("--out", default=env_default("AGENTOPS_OUT"), metavar="FILE",
-                      help="also write the Markdown report to FILE (for publish/handoff)")
+    mode.add_argument("--out", default=env_default("AGENTOPS_REPORT_FILE",
+                                                   env_default("AGENTOPS_OUT")), metavar="FILE",
+                      help="also write the Markdown report to FILE, for publish/handoff "
+                           "(env AGENTOPS_REPORT_FILE); sets the report-path output")
 
     pp = sub.add_parser(
         "publish", help="post the report as a tracking-issue comment",
@@ -97,9 +107,9 @@ def build() -> cli.argparse.ArgumentParser:
                     help="OWNER/NAME of the tracking issue (env AGENTOPS_REPO)")
     pp.add_argument("--issue", type=int, default=env_default("AGENTOPS_ISSUE"),
                     help="tracking issue number (env AGENTOPS_ISSUE)")
-    pp.add_argument("--report", required=env_default("AGENTOPS_REPORT") is None,
-                    default=env_default("AGENTOPS_REPORT"), metavar="FILE",
-                    help="the Markdown report (from report --out)")
+    pp.add_argument("--report", required=_report_default() is None,
+                    default=_report_default(), metavar="FILE",
+                    help="the Markdown report (from report --out; env AGENTOPS_REPORT_FILE)")
     pp.add_argument("--dry-run", action="store_true", default=env_flag("AGENTOPS_DRY_RUN"),
                     help="print what would be posted, write nothing (env AGENTOPS_DRY_RUN)")
 
@@ -109,9 +119,9 @@ def build() -> cli.argparse.ArgumentParser:
         description="S-8: one Backlog draft item per new action item (deduplicated against "
                     "the board), then link each item from the report comment.",
         epilog="example:\n  python scripts/scout.py handoff --report report.md --dry-run")
-    hp.add_argument("--report", required=env_default("AGENTOPS_REPORT") is None,
-                    default=env_default("AGENTOPS_REPORT"), metavar="FILE",
-                    help="the Markdown report (from report --out)")
+    hp.add_argument("--report", required=_report_default() is None,
+                    default=_report_default(), metavar="FILE",
+                    help="the Markdown report (from report --out; env AGENTOPS_REPORT_FILE)")
     hp.add_argument("--dry-run", action="store_true", default=env_flag("AGENTOPS_DRY_RUN"),
                     help="print the planned items, write nothing (env AGENTOPS_DRY_RUN)")
     return p

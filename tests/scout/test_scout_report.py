@@ -200,9 +200,10 @@ def test_without_offline_missing_collect_means_live_unavailable(fixture_repo, ca
 def test_live_data_renders_ci_pr_states_and_open_work(fixture_repo, capsys,
                                                       monkeypatch) -> None:
     calls = []
+    ci_outputs_written: list[LiveData] = []
 
-    def collect_live(client, config, since):
-        calls.append((config.name, since))
+    def collect_live(client, config, since, *, checkout=None):
+        calls.append((config.name, since, checkout))
         return LiveData(
             prior_reports=(),
             board_items=(BoardItem("PVTI_1", "[NightlyScout][P2] Graph pass `bucket_pass` has "
@@ -224,6 +225,7 @@ def test_live_data_renders_ci_pr_states_and_open_work(fixture_repo, capsys,
 
     fake = types.ModuleType("agentops.scout.collect")
     fake.collect_live = collect_live
+    fake.write_ci_outputs = ci_outputs_written.append
     monkeypatch.setitem(sys.modules, "agentops.scout.collect", fake)
 
     class Client:
@@ -238,7 +240,10 @@ def test_live_data_renders_ci_pr_states_and_open_work(fixture_repo, capsys,
             str(fixture_repo["c1"]), "--date", "2026-03-02", "--json", "--torch", "none"]
     code, out, err = run(capsys, *argv)
     assert code == 0, err
-    assert calls == [("demo-sub", "2026-03-01")]
+    assert calls == [("demo-sub", "2026-03-01", str(fixture_repo["c1"]))]
+    # the live report hands its CI state to the workflow's bisect job as step outputs
+    [written] = ci_outputs_written
+    assert written.ci[0].latest_conclusion == "failure"
     assert "API calls: 0" in err
     doc = json.loads(out)
     md = doc["markdown"]
@@ -363,8 +368,9 @@ def test_live_prior_reports_set_the_baseline_and_open_work_news(fixture_repo, se
     pr_new = PullState("example/core", 8, "open", title="new PR", updated_at="2026-03-09")
     rounds = [(pr_old,), (pr_old, pr_new)]
     reports: list[str] = []
+    ci_outputs_written: list[LiveData] = []
 
-    def collect_live(client, config, since):
+    def collect_live(client, config, since, *, checkout=None):
         waiting = rounds.pop(0)
         prior = tuple(PriorReport("2026-03-06" if not reports else "2026-03-10", md)
                       for md in ([r2["markdown"]] if not reports else reports[-1:]))
@@ -373,6 +379,7 @@ def test_live_prior_reports_set_the_baseline_and_open_work_news(fixture_repo, se
 
     fake = types.ModuleType("agentops.scout.collect")
     fake.collect_live = collect_live
+    fake.write_ci_outputs = ci_outputs_written.append
     monkeypatch.setitem(sys.modules, "agentops.scout.collect", fake)
 
     class Client:
@@ -400,3 +407,37 @@ def test_live_prior_reports_set_the_baseline_and_open_work_news(fixture_repo, se
     [new] = _by_title(second, "example/core#8")
     assert old["status"] == "" and new["status"] == "new since 2026-03-10"
     assert "new PR — new since 2026-03-10" in second["markdown"]
+
+
+def test_action_env_prior_dir_and_report_file(fixture_repo, sequence, tmp_path, capsys,
+                                              monkeypatch) -> None:
+    # As actions/scout runs it: prior reports from a directory (input prior-dir), the
+    # report written where publish/handoff read it (report-file), its path an output.
+    priors = tmp_path / "priors"
+    priors.mkdir()
+    for name in ("R1", "R2", "R3"):
+        (priors / f"{name}.md").write_text(sequence[name]["markdown"], encoding="utf-8")
+    (priors / "notes.txt").write_text("not a report", encoding="utf-8")
+    report_file = tmp_path / "out" / "scout-report.md"
+    outputs = tmp_path / "github_output"
+    monkeypatch.setenv("AGENTOPS_PRIOR_DIR", str(priors))
+    monkeypatch.setenv("AGENTOPS_REPORT_FILE", str(report_file))
+    monkeypatch.setenv("GITHUB_OUTPUT", str(outputs))
+    doc = report(capsys, fixture_repo, "c3", "2026-03-11")
+    expected = sequence["R4"]
+    assert doc["baseline"] == expected["baseline"]
+    assert _kinds(doc) == _kinds(expected)
+    assert [t["status"] for t in doc["todos"]] == [t["status"] for t in expected["todos"]]
+    assert report_file.read_text(encoding="utf-8") == doc["markdown"]
+    from tests.contract.runner import parse_file_commands
+
+    assert parse_file_commands(outputs.read_text(encoding="utf-8"))["report-path"] == str(
+        report_file)
+
+
+def test_prior_dir_that_is_not_a_directory_is_refused(fixture_repo, tmp_path, capsys) -> None:
+    code, _, err = run(capsys, "--config", str(fixture_repo["target"]), "report",
+                       "--checkout", str(fixture_repo["c1"]), "--offline",
+                       "--prior-dir", str(tmp_path / "missing"))
+    assert code == 1  # bad input (the exit-code table)
+    assert "--prior-dir" in err and "is not a directory" in err

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from agentops import ghactions
 from agentops.errors import InputError
 from agentops.scout import embedded, installed, items, render
 from agentops.scout.analyses import run_all, todos, upstream
@@ -56,6 +57,19 @@ def prior_from_markdown(text: str, *, name: str) -> PriorPayload:
                      fix="pass the Markdown of a report as posted")
 
 
+def _prior_files(args: argparse.Namespace) -> list[str]:
+    """``--prior`` files, then every ``*.md`` in ``--prior-dir`` (sorted by name)."""
+    names = list(args.prior or [])
+    prior_dir = getattr(args, "prior_dir", None)
+    if prior_dir:
+        folder = Path(prior_dir)
+        if not folder.is_dir():
+            raise InputError("--prior-dir", f"{prior_dir} is not a directory",
+                             fix="pass a directory of earlier reports (*.md), or omit it")
+        names += [str(p) for p in sorted(folder.glob("*.md"))]
+    return names
+
+
 def baseline_for(*, date: str, since: str | None, priors: list[PriorPayload]
                  ) -> tuple[str, str]:
     """S-0a: ``--since`` wins; else the newest prior report's date; else date − 1 day."""
@@ -78,8 +92,10 @@ def _live(args: argparse.Namespace, target: Target, since: str) -> LiveData:
     from agentops.github.client import GitHubClient
 
     client = GitHubClient.from_env()
-    live = collect.collect_live(client, target, since)
+    live = collect.collect_live(client, target, since, checkout=args.checkout)
     print(client.counter.line(), file=sys.stderr)
+    # ci-red / last-good / first-bad / repro-command: what the workflow's bisect job needs.
+    collect.write_ci_outputs(live)
     return live
 
 
@@ -138,7 +154,7 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
         ).isoformat()
     since_arg = _date(args.since, "--since") if args.since else None
     priors: list[PriorPayload] = []
-    for name in args.prior or []:
+    for name in _prior_files(args):
         try:
             text = Path(name).read_text(encoding="utf-8")
         except OSError as exc:
@@ -212,7 +228,10 @@ def report_command(args: argparse.Namespace) -> int:
     """``scout.py report``: print the Markdown report, or one JSON object."""
     report, _live_data, md = build_report(args)
     if args.out:
-        Path(args.out).write_text(md, encoding="utf-8")
+        out = Path(args.out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(md, encoding="utf-8")
+        ghactions.set_output("report-path", str(out))
     if args.json:
         doc = {"date": report.date, "target": report.target, "head": report.head,
                "baseline": {"since": report.baseline.since, "source": report.baseline.source,
