@@ -62,8 +62,9 @@ def build() -> cli.argparse.ArgumentParser:
                                "  python scripts/triage.py plan --repo OWNER/NAME --issue 42 "
                                "--plan-out plans.json")
     sp.add_argument("issue_file", metavar="ISSUE.json", nargs="?",
-                    help="offline input; without it, --issue is read live (needs a token, "
-                         "writes nothing)")
+                    default=env_default("AGENTOPS_ISSUE_FILE"),
+                    help="offline input (env AGENTOPS_ISSUE_FILE, the action's issue-file); "
+                         "without it, --issue is read live (needs a token, writes nothing)")
     sp.add_argument("--repo", default=env_default("AGENTOPS_REPO"),
                     help="OWNER/NAME, when the issue JSON has no repository_url (live: "
                          "defaults to GITHUB_REPOSITORY)")

@@ -14,7 +14,6 @@ from agentops.triage.model import Comment, IssueSnapshot, Queue
 from agentops.triage.queue import load_queue
 
 
-
 @pytest.fixture(scope="session")
 def queue() -> Queue:
     return load_queue("distributed")

@@ -14,9 +14,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from agentops import ghactions
 from agentops.errors import ExitStatus, InputError
+from agentops.triage import render
 from agentops.triage.evaluate import Record, evaluate, render_text
 from agentops.triage.model import IssueSnapshot
+from agentops.triage.outcome import Outcome
 from agentops.triage.plan import plan_issue
 from agentops.triage.queue import load_queue
 
@@ -97,6 +100,18 @@ def plan_command(args: argparse.Namespace) -> int:
     queue = load_queue(args.queue)
     plan = plan_issue(snapshot, queue)
     sys.stdout.write(json.dumps(plan.to_json(), indent=2, ensure_ascii=False) + "\n")
+    # In a runner: the action's outputs and job summary, as a live dry run reports them
+    # (both calls are no-ops in a shell).
+    outcome = Outcome(repo=plan.repo, number=plan.issue, status="dry-run",
+                      title=snapshot.title, decision=plan.decision,
+                      confidence=plan.confidence, labels=plan.add_labels,
+                      comment=plan.comments[0] if plan.comments else None,
+                      awaiting_humans=plan.awaiting_humans, plan=plan)
+    ghactions.set_output("decision", plan.decision)
+    ghactions.set_output("labels", ",".join(plan.add_labels))
+    ghactions.append_summary(render.summary(
+        [outcome], heading=f"Triage plan (offline) — {args.issue_file}", dry_run=True,
+        api_line="API calls: 0 (offline)"))
     return int(ExitStatus.OK)
 
 
