@@ -136,19 +136,19 @@ def dispatch(args: cli.argparse.Namespace) -> int:
         return report_command(args)
     import importlib
 
-    try:  # the only writer (comment, board items); by name so sys.modules decides
-        publish = importlib.import_module("agentops.scout.publish")
+    try:  # the live verbs (their writer is scout.publish); by name so sys.modules decides
+        commands = importlib.import_module("agentops.scout.commands")
     except ModuleNotFoundError as exc:
-        if exc.name != "agentops.scout.publish":
+        if exc.name not in ("agentops.scout.commands", "agentops.scout.publish"):
             raise
         from agentops.errors import ConfigError
 
         raise ConfigError(f"the {args.verb} verb is not available in this installation "
-                          "(agentops.scout.publish is missing)",
+                          f"({exc.name} is missing)",
                           fix="install the complete agentops package") from exc
     if args.verb == "publish":
-        return publish.publish_command(args)
-    return publish.handoff_command(args)
+        return commands.publish_command(args)
+    return commands.handoff_command(args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -442,11 +442,11 @@ def publish_and_handoff() -> list[dict]:
     draft_title = publish.draft_title(REPORT_ITEM)
     draft_body = publish.draft_body(REPORT_ITEM, date="2026-07-09",
                                     comment_url=posted["html_url"])
-    out.append(graphql(projects.ADD_DRAFT, {"project": "PVT_kwHOAB7Zh84A2zKq",
+    out.append(graphql(publish.ADD_DRAFT, {"project": "PVT_kwHOAB7Zh84A2zKq",
                                             "title": draft_title, "body": draft_body},
                        {"addProjectV2DraftIssue": {"projectItem": {
                            "id": "PVTI_lAHOAB7Zh84A2zKqzgc2", "databaseId": 7002}}}))
-    out.append(graphql(projects.SET_STATUS, {"project": "PVT_kwHOAB7Zh84A2zKq",
+    out.append(graphql(publish.SET_STATUS, {"project": "PVT_kwHOAB7Zh84A2zKq",
                                              "item": "PVTI_lAHOAB7Zh84A2zKqzgc2",
                                              "field": "PVTSSF_lADOAUB9vs4BT6Cuzg9",
                                              "option": "f75ad846"},

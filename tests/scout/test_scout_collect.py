@@ -131,15 +131,15 @@ def test_report_date_falls_back_to_block_then_created_at():
 def test_publish_and_handoff_replayed(all_played, monkeypatch, capsys):
     """The real API's shapes end to end: comment create, the user-owned board found after
     the organization lookup fails, the draft and Status mutations, the comment edit."""
-    from agentops.scout import publish
+    from agentops.scout import commands
 
     monkeypatch.setenv("GITHUB_TOKEN", "test-token")
     report = str(Path(__file__).parent / "fixtures" / "report-2026-07-09.md")
     args = argparse.Namespace(repo="pytorch/torchtitan", issue="2856", report=report,
                               dry_run=False)
-    assert publish.publish_command(args) == 0
+    assert commands.publish_command(args) == 0
     args.board = projects.Board(owner="a-maintainer", number=3)
-    assert publish.handoff_command(args) == 0
+    assert commands.handoff_command(args) == 0
     out = capsys.readouterr().out
     assert ("created: https://github.com/pytorch/torchtitan/issues/2856"
             "#issuecomment-3130000001") in out

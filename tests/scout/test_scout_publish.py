@@ -8,7 +8,7 @@ import pytest
 
 from agentops import cli
 from agentops.errors import ExitStatus
-from agentops.scout import embedded, projects, publish
+from agentops.scout import commands, embedded, projects, publish
 from agentops.scout.livedata import BoardItem
 from tests.standin import scout_github as standin
 
@@ -89,9 +89,9 @@ def _main(argv: list[str]) -> int:
 
     def dispatch(args):
         if args.verb == "publish":
-            return publish.publish_command(args)
+            return commands.publish_command(args)
         args.board = BOARD
-        return publish.handoff_command(args)
+        return commands.handoff_command(args)
 
     return cli.run(build, dispatch, argv)
 
@@ -315,11 +315,11 @@ def test_publish_falls_back_to_the_configured_tracking_issue(server, tmp_path, c
         repo="someone/else", issue=None, report=str(path), dry_run=False,
         targets=LiveTargets(repo="pytorch/torchtitan", subproject="x",
                             tracking_repo="pytorch/torchtitan", tracking_number=2856))
-    assert publish.publish_command(args) == 0
+    assert commands.publish_command(args) == 0
     assert [w[1] for w in server.writes] == ["/repos/pytorch/torchtitan/issues/2856/comments"]
     args.targets = None
-    with pytest.raises(publish.InputError, match="--issue: expected the tracking issue"):
-        publish.publish_command(args)
+    with pytest.raises(commands.InputError, match="--issue: expected the tracking issue"):
+        commands.publish_command(args)
 
 
 def test_handoff_adds_a_dated_update_only_when_a_finding_changed(server, tmp_path, capsys):

@@ -338,12 +338,12 @@ def test_rendered_report_fits_a_comment_and_keeps_the_block(sequence) -> None:
      "publish_command"),
     (["handoff", "--report", "r.md"], "handoff_command"),
 ])
-def test_publish_and_handoff_dispatch_to_the_writer_module(monkeypatch, capsys, argv,
+def test_publish_and_handoff_dispatch_to_the_live_commands(monkeypatch, capsys, argv,
                                                            func) -> None:
     seen = []
-    fake = types.ModuleType("agentops.scout.publish")
+    fake = types.ModuleType("agentops.scout.commands")
     setattr(fake, func, lambda args: seen.append(args) or 0)
-    monkeypatch.setitem(sys.modules, "agentops.scout.publish", fake)
+    monkeypatch.setitem(sys.modules, "agentops.scout.commands", fake)
     code, _, _ = run(capsys, *argv)
     assert code == 0
     [args] = seen
@@ -353,6 +353,7 @@ def test_publish_and_handoff_dispatch_to_the_writer_module(monkeypatch, capsys, 
 
 
 def test_publish_missing_writer_is_a_clear_error(monkeypatch, capsys) -> None:
+    monkeypatch.delitem(sys.modules, "agentops.scout.commands", raising=False)
     monkeypatch.setitem(sys.modules, "agentops.scout.publish", None)
     code, _, err = run(capsys, "handoff", "--report", "r.md")
     assert code == 1

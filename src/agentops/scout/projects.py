@@ -1,8 +1,8 @@
 """GitHub Projects (v2) board access for the scout: the GraphQL documents, and the
 read helpers both ``collect`` (S-0b) and ``publish.handoff_command`` (S-8) use.
 
-Adapter side of the I/O line, reads only: the mutation documents are defined here so
-that the queries and mutations read side by side, but only ``publish.py`` sends them.
+Adapter side of the I/O line, reads only: the mutation documents live in ``publish.py``,
+the scout's only writer.
 """
 
 from __future__ import annotations
@@ -48,24 +48,6 @@ BY_ORG = ("query($owner: String!, $number: Int!, $cursor: String) {\n"
           + _ITEMS + "    }\n  }\n}")
 BY_USER = BY_ORG.replace("organization(login: $owner)", "user(login: $owner)")
 
-ADD_DRAFT = """mutation($project: ID!, $title: String!, $body: String!) {
-  addProjectV2DraftIssue(input: {projectId: $project, title: $title, body: $body}) {
-    projectItem { id databaseId }
-  }
-}"""
-
-SET_STATUS = """mutation($project: ID!, $item: ID!, $field: ID!, $option: String!) {
-  updateProjectV2ItemFieldValue(input: {projectId: $project, itemId: $item, fieldId: $field,
-                                        value: {singleSelectOptionId: $option}}) {
-    projectV2Item { id }
-  }
-}"""
-
-EDIT_DRAFT = """mutation($draft: ID!, $body: String!) {
-  updateProjectV2DraftIssue(input: {draftIssueId: $draft, body: $body}) {
-    draftIssue { id }
-  }
-}"""
 
 ITEM_STATUS = """query($item: ID!) {
   node(id: $item) {

@@ -1,18 +1,17 @@
 """The only writer of the scout: posts the report on the tracking issue (S-7) and hands
 its action items to the Projects (v2) board as Backlog drafts (S-8).
 
-Writer side of the I/O line. Each command reads first, plans (pure functions below),
-and only then writes; ``--dry-run`` is the one branch that stops after the plan. Every
-write is convergent: a rerun finds the comment (by the embedded date/target) and the
-board items (by a hidden marker or the title) it made before and does not repeat them.
-A create that fails ambiguously is retried only after a re-read shows it did not land.
+Pure planners (``plan_publish``, ``plan_handoff``) and the writers that carry their plans
+out (``apply_publish``, ``apply_handoff``); the verbs that read, plan and choose between
+printing and applying are in ``commands``. Every write is convergent: a rerun finds the
+comment (by the embedded date/target) and the board items (by a hidden marker or the
+title) it made before and does not repeat them. A create that fails ambiguously is
+retried only after a re-read shows it did not land.
 """
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
-import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -28,7 +27,7 @@ from agentops.errors import (
 )
 from agentops.github.client import GitHubClient
 from agentops.scout import embedded, projects
-from agentops.scout.collect import REPORT_HEADING, LiveTargets
+from agentops.scout.collect import REPORT_HEADING
 from agentops.scout.livedata import BoardItem
 
 MAX_COMMENT_CHARS = 65536  # GitHub rejects longer issue comment bodies (422)
@@ -51,6 +50,27 @@ SCOPE_FIX = ("the board needs a token with the `project` scope (a classic PAT, o
              "as the PROJECT_TOKEN secret and pass it as the action's `project-token` input "
              "(env AGENTOPS_PROJECT_TOKEN)")
 _SCOPE_RE = re.compile(r"scope|not accessible|forbidden|insufficient|permission", re.I)
+
+
+# Projects (v2) mutations: sent only from this module (the read queries are in projects).
+ADD_DRAFT = """mutation($project: ID!, $title: String!, $body: String!) {
+  addProjectV2DraftIssue(input: {projectId: $project, title: $title, body: $body}) {
+    projectItem { id databaseId }
+  }
+}"""
+
+SET_STATUS = """mutation($project: ID!, $item: ID!, $field: ID!, $option: String!) {
+  updateProjectV2ItemFieldValue(input: {projectId: $project, itemId: $item, fieldId: $field,
+                                        value: {singleSelectOptionId: $option}}) {
+    projectV2Item { id }
+  }
+}"""
+
+EDIT_DRAFT = """mutation($draft: ID!, $body: String!) {
+  updateProjectV2DraftIssue(input: {draftIssueId: $draft, body: $body}) {
+    draftIssue { id }
+  }
+}"""
 
 
 # --- the report file -------------------------------------------------------------------
@@ -137,30 +157,6 @@ def plan_publish(existing: Mapping[str, Any] | None, body: str) -> PublishPlan:
     same = (existing.get("body") or "").rstrip() == body.rstrip()
     return PublishPlan("noop" if same else "updated", int(existing["id"]),
                        str(existing.get("html_url", "")))
-
-
-def publish_command(args: argparse.Namespace) -> int:
-    """``scout.py publish``: post (or edit in place) the report comment."""
-    repo, issue = _publish_target(args)
-    report = load_report(args.report)
-    client = GitHubClient.from_env()
-    with ghactions.group("publish: read the tracking issue"):
-        existing = find_report_comment(client, repo, issue, report)
-    body = keep_board_links(report, existing)
-    plan = plan_publish(existing, body)
-    if args.dry_run:
-        where = plan.url or f"{repo}#{issue}"
-        print(f"dry run: would {_verb(plan.operation)} the {report.date} report on {where}")
-        print(client.counter.line())
-        return 0
-    with ghactions.group("publish: write the comment"):
-        comment = apply_publish(client, repo, issue, report, plan, body=body)
-    url = str(comment.get("html_url", "")) if comment else plan.url
-    print(f"{plan.operation}: {url}")
-    ghactions.set_output("comment-url", url)
-    ghactions.set_output("operation", plan.operation)
-    _finish(client, f"Scout report {plan.operation}: {url}")
-    return 0
 
 
 def keep_board_links(report: ReportFile, existing: Mapping[str, Any] | None) -> str:
@@ -345,45 +341,15 @@ def link_items(markdown: str, payload: Mapping[str, Any], links: Mapping[str, st
     return embedded.embed("\n".join(lines), new_payload)
 
 
-def handoff_command(args: argparse.Namespace) -> int:
-    """``scout.py handoff``: one Backlog draft per action item, then link them in the
-    report comment."""
-    report = load_report(args.report)
-    board = _board(args)
-    items = handoff_items(report.payload)
-    project_client = _project_client()
-    issues_client = GitHubClient.from_env() if os.environ.get("GITHUB_TOKEN") else project_client
-    tracking = _tracking(args)
-    comment: dict[str, Any] | None = None
-    if tracking:
-        with ghactions.group("handoff: find the report comment"):
-            comment = find_report_comment(issues_client, tracking[0], tracking[1], report)
-        if comment is None:
-            raise ConfigError(f"handoff: no {report.date} report comment on "
-                              f"{tracking[0]}#{tracking[1]}",
-                              fix="run `scout.py publish` first; the board items link to it")
-    comment_url = str(comment.get("html_url", "")) if comment else ""
-    with ghactions.group("handoff: read the board (all items)"):
-        snap = _scoped(lambda: projects.read_board(project_client, board), board)
-    plan = plan_handoff(items, snap.items, date=report.date, comment_url=comment_url)
-    if (plan.create or plan.set_backlog) and INITIAL_STATUS not in snap.status_options:
-        raise ConfigError(
-            f"board {board.owner}#{board.number}: no Status option {INITIAL_STATUS!r} "
-            f"(options: {', '.join(snap.status_options) or 'no Status field'})",
-            fix="add a Backlog option to the board's Status field; new scout items never "
-                "start in Ready")
-    print(f"handoff: {len(items)} action item(s); {len(plan.existing)} already on the board; "
-          f"{len(plan.create)} to create; {len(plan.updates)} changed")
-    if args.dry_run:
-        for draft in plan.create:
-            print(f"dry run: would create {draft.title!r} on {board.owner}#{board.number} "
-                  f"and set Status to {INITIAL_STATUS}")
-        for b in plan.set_backlog:
-            print(f"dry run: would set Status of {b.title!r} to {INITIAL_STATUS}")
-        for b, _ in plan.updates:
-            print(f"dry run: would add a dated update to {b.title!r} (the finding changed)")
-        print(_calls(project_client, issues_client))
-        return 0
+def apply_handoff(project_client: GitHubClient, issues_client: GitHubClient,
+                  snap: projects.Snapshot, board: projects.Board, plan: HandoffPlan, *,
+                  report: ReportFile, items: list[dict[str, Any]],
+                  comment: Mapping[str, Any] | None,
+                  tracking: tuple[str, int] | None) -> tuple[int, str]:
+    """Carry out a ``HandoffPlan``: create each draft in Backlog, re-set Backlog where it
+    was lost, add dated updates, then link every item from the report comment. Returns
+    (items created, comment operation). A failure after the first create is a partial
+    apply (exit 4): a rerun finds the created items by their marker."""
     links = {item_id: b.url for item_id, b in plan.existing.items()}
     created = 0
     try:
@@ -414,15 +380,7 @@ def handoff_command(args: argparse.Namespace) -> int:
             issues_client.write("PATCH", f"/repos/{tracking[0]}/issues/comments/{comment['id']}",
                                 {"body": body}, idempotent=True)
             operation = "updated"
-    ghactions.set_output("items-created", str(created))
-    ghactions.set_output("comment-url", comment_url)
-    ghactions.set_output("operation", operation)
-    print(f"handoff: created {created} board item(s) in {INITIAL_STATUS}; report comment "
-          f"{operation}")
-    _finish(project_client, f"Scout hand-off: {created} board item(s) created in "
-                            f"{INITIAL_STATUS}, report comment {operation}",
-            other=issues_client)
-    return 0
+    return created, operation
 
 
 # --- hand-off writes ------------------------------------------------------------------------
@@ -438,7 +396,7 @@ def _create_draft(client: GitHubClient, snap: projects.Snapshot, board: projects
         return None
 
     data = _scoped(lambda: client.graphql(
-        projects.ADD_DRAFT, {"project": snap.project_id, "title": draft.title,
+        ADD_DRAFT, {"project": snap.project_id, "title": draft.title,
                              "body": draft.body}, write=True, verify=landed), board)
     item = ((data.get("addProjectV2DraftIssue") or {}).get("projectItem") or {})
     if not item.get("id"):
@@ -455,7 +413,7 @@ def _edit_draft(client: GitHubClient, board: projects.Board, item: BoardItem,
                     "id": item.content_id}}}}
         return None
 
-    _scoped(lambda: client.graphql(projects.EDIT_DRAFT, {"draft": item.content_id,
+    _scoped(lambda: client.graphql(EDIT_DRAFT, {"draft": item.content_id,
                                                          "body": body},
                                    write=True, verify=landed), board)
 
@@ -469,7 +427,7 @@ def _set_backlog(client: GitHubClient, snap: projects.Snapshot, item_id: str) ->
         return ({"data": {"updateProjectV2ItemFieldValue": {"projectV2Item": {"id": item_id}}}}
                 if status == INITIAL_STATUS else None)
 
-    client.graphql(projects.SET_STATUS, {"project": snap.project_id, "item": item_id,
+    client.graphql(SET_STATUS, {"project": snap.project_id, "item": item_id,
                                          "field": snap.status_field_id, "option": option},
                    write=True, verify=landed)
 
@@ -488,75 +446,6 @@ def _scoped(call: Any, board: projects.Board) -> Any:
             raise ConfigError(f"board {board.owner}#{board.number}: the token cannot use "
                               f"Projects: {exc.message}", fix=SCOPE_FIX) from exc
         raise
-
-
-def _project_client() -> GitHubClient:
-    env = dict(os.environ)
-    token = (os.environ.get("AGENTOPS_PROJECT_TOKEN") or "").strip()
-    if token:
-        env["GITHUB_TOKEN"] = token
-    elif not (env.get("GITHUB_TOKEN") or "").strip():
-        raise InputError("AGENTOPS_PROJECT_TOKEN", "not set (nor GITHUB_TOKEN)", fix=SCOPE_FIX)
-    else:
-        # The fallback works for a PAT or an App token passed as github-token; the
-        # workflow's own GITHUB_TOKEN is refused by the board, which _scoped explains.
-        ghactions.notice("handoff: no AGENTOPS_PROJECT_TOKEN; using GITHUB_TOKEN for the board")
-    return GitHubClient.from_env(env)
-
-
-def _repo_issue(args: argparse.Namespace) -> tuple[str, int]:
-    repo = str(getattr(args, "repo", "") or "")
-    issue = str(getattr(args, "issue", "") or "")
-    if not re.fullmatch(r"[\w.-]+/[\w.-]+", repo):
-        raise InputError("--repo", f"expected OWNER/NAME, got {repo!r}",
-                         fix="e.g. --repo pytorch/torchtitan (env AGENTOPS_REPO)")
-    if not issue.isdigit() or int(issue) < 1:
-        raise InputError("--issue", f"expected the tracking issue number, got {issue!r}",
-                         fix="e.g. --issue 2856 (env AGENTOPS_ISSUE)")
-    return repo, int(issue)
-
-
-def _publish_target(args: argparse.Namespace) -> tuple[str, int]:
-    """``--repo``/``--issue`` when an issue is given, else the config's tracking issue."""
-    if getattr(args, "issue", None):
-        return _repo_issue(args)
-    targets = _targets(args)
-    if targets and targets.tracking_repo and targets.tracking_number:
-        return targets.tracking_repo, targets.tracking_number
-    return _repo_issue(args)  # names the missing --issue
-
-
-def _tracking(args: argparse.Namespace) -> tuple[str, int] | None:
-    if getattr(args, "repo", None) and getattr(args, "issue", None):
-        return _repo_issue(args)
-    targets = _targets(args)
-    if targets and targets.tracking_repo and targets.tracking_number:
-        return targets.tracking_repo, targets.tracking_number
-    return None
-
-
-def _board(args: argparse.Namespace) -> projects.Board:
-    board = getattr(args, "board", None)
-    if isinstance(board, projects.Board):
-        return board
-    targets = _targets(args)
-    if targets is None or targets.board is None:
-        raise ConfigError("handoff: the target config has no `board`",
-                          fix="add `board: {owner: ORG, number: N, project_id: PVT_…}` to the "
-                              "target YAML (--config)")
-    return targets.board
-
-
-def _targets(args: argparse.Namespace) -> LiveTargets | None:
-    targets = getattr(args, "targets", None)
-    if isinstance(targets, LiveTargets):
-        return targets
-    name = getattr(args, "config", None)
-    if not name:
-        return None
-    from agentops.scout import config as scout_config  # the report half's loader
-
-    return LiveTargets.from_config(scout_config.load_target(name))
 
 
 def _item_line(lines: list[str], item: Mapping[str, Any]) -> int | None:
@@ -583,19 +472,3 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().casefold()
 
 
-def _verb(operation: str) -> str:
-    return {"created": "post", "updated": "edit", "noop": "leave unchanged"}[operation]
-
-
-def _calls(client: GitHubClient, other: GitHubClient | None = None) -> str:
-    if other is None or other is client:
-        return client.counter.line()
-    return (f"API calls: {client.counter.total + other.counter.total} "
-            f"(board {client.counter.line().removeprefix('API calls: ')}; "
-            f"issues {other.counter.line().removeprefix('API calls: ')})")
-
-
-def _finish(client: GitHubClient, headline: str, *, other: GitHubClient | None = None) -> None:
-    line = _calls(client, other)
-    print(line)
-    ghactions.append_summary(f"{ghactions.inert_markdown(headline, limit=500)}\n\n{line}\n")

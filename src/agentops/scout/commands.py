@@ -1,0 +1,195 @@
+"""The scout's live verbs, ``publish`` and ``handoff``: read, plan (pure, in
+``publish``), and either print the plan (``--dry-run``) or hand it to the writers in
+``publish``. The dry-run branch lives here and only here (style practice 4): the writers
+never learn whether they are in a dry run, so a dry run cannot write by accident.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from typing import Any
+
+from agentops import ghactions
+from agentops.errors import ConfigError, InputError
+from agentops.github.client import GitHubClient
+from agentops.scout import projects
+from agentops.scout.collect import LiveTargets
+from agentops.scout.publish import (
+    INITIAL_STATUS,
+    SCOPE_FIX,
+    _scoped,
+    apply_handoff,
+    apply_publish,
+    find_report_comment,
+    handoff_items,
+    keep_board_links,
+    load_report,
+    plan_handoff,
+    plan_publish,
+)
+
+
+def publish_command(args: argparse.Namespace) -> int:
+    """``scout.py publish``: post (or edit in place) the report comment."""
+    repo, issue = _publish_target(args)
+    report = load_report(args.report)
+    client = GitHubClient.from_env()
+    with ghactions.group("publish: read the tracking issue"):
+        existing = find_report_comment(client, repo, issue, report)
+    body = keep_board_links(report, existing)
+    plan = plan_publish(existing, body)
+    if args.dry_run:
+        where = plan.url or f"{repo}#{issue}"
+        print(f"dry run: would {_verb(plan.operation)} the {report.date} report on {where}")
+        print(client.counter.line())
+        return 0
+    with ghactions.group("publish: write the comment"):
+        comment = apply_publish(client, repo, issue, report, plan, body=body)
+    url = str(comment.get("html_url", "")) if comment else plan.url
+    print(f"{plan.operation}: {url}")
+    ghactions.set_output("comment-url", url)
+    ghactions.set_output("operation", plan.operation)
+    _finish(client, f"Scout report {plan.operation}: {url}")
+    return 0
+
+
+def handoff_command(args: argparse.Namespace) -> int:
+    """``scout.py handoff``: one Backlog draft per action item, then link them in the
+    report comment."""
+    report = load_report(args.report)
+    board = _board(args)
+    items = handoff_items(report.payload)
+    project_client = _project_client()
+    issues_client = GitHubClient.from_env() if os.environ.get("GITHUB_TOKEN") else project_client
+    tracking = _tracking(args)
+    comment: dict[str, Any] | None = None
+    if tracking:
+        with ghactions.group("handoff: find the report comment"):
+            comment = find_report_comment(issues_client, tracking[0], tracking[1], report)
+        if comment is None:
+            raise ConfigError(f"handoff: no {report.date} report comment on "
+                              f"{tracking[0]}#{tracking[1]}",
+                              fix="run `scout.py publish` first; the board items link to it")
+    comment_url = str(comment.get("html_url", "")) if comment else ""
+    with ghactions.group("handoff: read the board (all items)"):
+        snap = _scoped(lambda: projects.read_board(project_client, board), board)
+    plan = plan_handoff(items, snap.items, date=report.date, comment_url=comment_url)
+    if (plan.create or plan.set_backlog) and INITIAL_STATUS not in snap.status_options:
+        raise ConfigError(
+            f"board {board.owner}#{board.number}: no Status option {INITIAL_STATUS!r} "
+            f"(options: {', '.join(snap.status_options) or 'no Status field'})",
+            fix="add a Backlog option to the board's Status field; new scout items never "
+                "start in Ready")
+    print(f"handoff: {len(items)} action item(s); {len(plan.existing)} already on the board; "
+          f"{len(plan.create)} to create; {len(plan.updates)} changed")
+    if args.dry_run:
+        for draft in plan.create:
+            print(f"dry run: would create {draft.title!r} on {board.owner}#{board.number} "
+                  f"and set Status to {INITIAL_STATUS}")
+        for b in plan.set_backlog:
+            print(f"dry run: would set Status of {b.title!r} to {INITIAL_STATUS}")
+        for b, _ in plan.updates:
+            print(f"dry run: would add a dated update to {b.title!r} (the finding changed)")
+        print(_calls(project_client, issues_client))
+        return 0
+    created, operation = apply_handoff(project_client, issues_client, snap, board, plan,
+                                       report=report, items=items, comment=comment,
+                                       tracking=tracking)
+    ghactions.set_output("items-created", str(created))
+    ghactions.set_output("comment-url", comment_url)
+    ghactions.set_output("operation", operation)
+    print(f"handoff: created {created} board item(s) in {INITIAL_STATUS}; report comment "
+          f"{operation}")
+    _finish(project_client, f"Scout hand-off: {created} board item(s) created in "
+                            f"{INITIAL_STATUS}, report comment {operation}",
+            other=issues_client)
+    return 0
+
+
+def _project_client() -> GitHubClient:
+    env = dict(os.environ)
+    token = (os.environ.get("AGENTOPS_PROJECT_TOKEN") or "").strip()
+    if token:
+        env["GITHUB_TOKEN"] = token
+    elif not (env.get("GITHUB_TOKEN") or "").strip():
+        raise InputError("AGENTOPS_PROJECT_TOKEN", "not set (nor GITHUB_TOKEN)", fix=SCOPE_FIX)
+    else:
+        # The fallback works for a PAT or an App token passed as github-token; the
+        # workflow's own GITHUB_TOKEN is refused by the board, which _scoped explains.
+        ghactions.notice("handoff: no AGENTOPS_PROJECT_TOKEN; using GITHUB_TOKEN for the board")
+    return GitHubClient.from_env(env)
+
+
+def _repo_issue(args: argparse.Namespace) -> tuple[str, int]:
+    repo = str(getattr(args, "repo", "") or "")
+    issue = str(getattr(args, "issue", "") or "")
+    if not re.fullmatch(r"[\w.-]+/[\w.-]+", repo):
+        raise InputError("--repo", f"expected OWNER/NAME, got {repo!r}",
+                         fix="e.g. --repo pytorch/torchtitan (env AGENTOPS_REPO)")
+    if not issue.isdigit() or int(issue) < 1:
+        raise InputError("--issue", f"expected the tracking issue number, got {issue!r}",
+                         fix="e.g. --issue 2856 (env AGENTOPS_ISSUE)")
+    return repo, int(issue)
+
+
+def _publish_target(args: argparse.Namespace) -> tuple[str, int]:
+    """``--repo``/``--issue`` when an issue is given, else the config's tracking issue."""
+    if getattr(args, "issue", None):
+        return _repo_issue(args)
+    targets = _targets(args)
+    if targets and targets.tracking_repo and targets.tracking_number:
+        return targets.tracking_repo, targets.tracking_number
+    return _repo_issue(args)  # names the missing --issue
+
+
+def _tracking(args: argparse.Namespace) -> tuple[str, int] | None:
+    if getattr(args, "repo", None) and getattr(args, "issue", None):
+        return _repo_issue(args)
+    targets = _targets(args)
+    if targets and targets.tracking_repo and targets.tracking_number:
+        return targets.tracking_repo, targets.tracking_number
+    return None
+
+
+def _board(args: argparse.Namespace) -> projects.Board:
+    board = getattr(args, "board", None)
+    if isinstance(board, projects.Board):
+        return board
+    targets = _targets(args)
+    if targets is None or targets.board is None:
+        raise ConfigError("handoff: the target config has no `board`",
+                          fix="add `board: {owner: ORG, number: N, project_id: PVT_…}` to the "
+                              "target YAML (--config)")
+    return targets.board
+
+
+def _targets(args: argparse.Namespace) -> LiveTargets | None:
+    targets = getattr(args, "targets", None)
+    if isinstance(targets, LiveTargets):
+        return targets
+    name = getattr(args, "config", None)
+    if not name:
+        return None
+    from agentops.scout import config as scout_config  # the report half's loader
+
+    return LiveTargets.from_config(scout_config.load_target(name))
+
+
+def _verb(operation: str) -> str:
+    return {"created": "post", "updated": "edit", "noop": "leave unchanged"}[operation]
+
+
+def _calls(client: GitHubClient, other: GitHubClient | None = None) -> str:
+    if other is None or other is client:
+        return client.counter.line()
+    return (f"API calls: {client.counter.total + other.counter.total} "
+            f"(board {client.counter.line().removeprefix('API calls: ')}; "
+            f"issues {other.counter.line().removeprefix('API calls: ')})")
+
+
+def _finish(client: GitHubClient, headline: str, *, other: GitHubClient | None = None) -> None:
+    line = _calls(client, other)
+    print(line)
+    ghactions.append_summary(f"{ghactions.inert_markdown(headline, limit=500)}\n\n{line}\n")
