@@ -22,7 +22,9 @@ from agentops.triage.model import IssueSnapshot
 
 PLACES = ("title", "body", "code", "traceback", "frame", "comment")
 _TOKEN_RE = re.compile(r"[a-z0-9_]+")
-_FENCE_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
+# Possessive fences: a line of thousands of backticks must not be retried at every length.
+_FENCE_RE = re.compile(r"^[ \t]*+(`{3,}+|~{3,}+)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)",
+                       re.M | re.S)
 _EXCERPT = 80
 _MIN_NEEDLE = 3
 
