@@ -438,13 +438,36 @@ def test_steps_to_reproduce_count(queue):
     assert "needs reproduction" not in plan.add_labels
 
 
-def test_no_second_request_when_the_label_is_there(queue):
+def test_label_alone_is_no_request_but_an_asked_issue_is_not_asked_again(queue):
+    # T-16: the label without a request on the issue still gets the request (a human
+    # labelled it, or this bot's comment failed after its labels landed) ...
     snap = make_issue("FSDP fails after hours", "FSDP fails with a shape error.",
                       labels=(QUEUE_LABEL, "needs reproduction"))
     plan = plan_ok(snap, queue)
-    assert plan.comments == ()
+    assert plan.comments == ("needs_distributed_reproduction",)
     assert "needs reproduction" not in plan.add_labels
     assert "triaged" not in plan.add_labels
+    # ... and T-26: once a request is there, in whatever words, it is not repeated.
+    human = Comment(id=9, author="maintainer", author_type="User", author_association="MEMBER",
+                    body="Could you share a minimal script that reproduces this, with the "
+                         "torchrun command and the full logs of every rank?")
+    asked = make_issue("FSDP fails after hours", "FSDP fails with a shape error.",
+                       labels=(QUEUE_LABEL, "needs reproduction"), comments=(human,))
+    assert plan_ok(asked, queue).comments == ()
+
+
+@pytest.mark.parametrize("labels", [
+    # Step 0 (module + sub-oncall already there) and the infra route both stop before
+    # step 6; with the label on the issue they must still plan the request (T-27).
+    (QUEUE_LABEL, "module: fsdp", "oncall: distributed parallelisms", "needs reproduction",
+     "bot-triaged"),
+    (QUEUE_LABEL, "module: rpc", "needs reproduction"),
+])
+def test_rerun_after_a_lost_comment_plans_the_request_again(queue, labels):
+    snap = make_issue("Job fails after hours", "It fails with a shape error.", labels=labels)
+    plan = plan_ok(snap, queue)
+    assert plan.decision in ("already_classified", "route")
+    assert plan.comments == ("needs_distributed_reproduction",)
 
 
 def test_older_template_version_counts_as_asked(queue):

@@ -170,8 +170,15 @@ def _table(text: str, head: str) -> list[list[str]]:
     return [[c.strip() for c in ln.strip("|").split(" | ")] for ln in rows]
 
 
+def _readme_section(heading: str) -> str:
+    """The README from `heading` to the next `## ` heading: one skill's section only."""
+    readme = (ROOT / "README.md").read_text()
+    assert f"\n{heading}\n" in readme, heading
+    return readme.split(f"\n{heading}\n", 1)[1].split("\n## ", 1)[0]
+
+
 def test_readme_section_matches_action_yml():
-    doc = (ROOT / "docs" / "readme" / "triage.md").read_text()
+    doc = _readme_section("## Triage")
     inputs = _table(doc, "| input | required | default | description |")
     assert [r[0].strip("`") for r in inputs] == list(ACTION["inputs"])
     for name, required, default, description in inputs:

@@ -8,7 +8,7 @@ comes from the queue data; nothing about any project is written here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from agentops.triage import similar
@@ -136,6 +136,13 @@ def _comment(kind: str, snapshot: IssueSnapshot, queue: Queue, reasons: list[str
     return [name]
 
 
+def _lacks_reproduction(reading: _Reading, t: Mapping[str, float]) -> bool:
+    """T-16: no code, script or steps to run, and not a feature request."""
+    request = reading.role_score("request")
+    is_request = request >= t["request_min"] and request >= reading.role_score("bug")
+    return reading.role_score("reproduction") < t["reproduction_min"] and not is_request
+
+
 def plan_issue(snapshot: IssueSnapshot, queue: Queue) -> Plan:
     """Plan the second-level triage of one issue (T-10 … T-16)."""
     r = queue.rubric
@@ -161,13 +168,26 @@ def plan_issue(snapshot: IssueSnapshot, queue: Queue) -> Plan:
         else:
             b.add(queue.triaged_label, rule=rule)
 
+    def labelled_request(reading: _Reading) -> list[str]:
+        # T-16/T-26: a `needs reproduction` label with no request on the issue (a human
+        # set the label only, or this bot's comment failed after its labels landed) still
+        # gets the request on every path that stops before step 6, so a rerun plans what
+        # the first run did (T-27); _comment drops it when an equivalent one is there.
+        if not b.has(queue.needs_repro_label) or not _lacks_reproduction(reading, t):
+            return []
+        b.reasons.append("The reproduction label is on the issue without a reproduction; "
+                         "the request follows unless an equivalent one was posted.")
+        return _comment("needs_reproduction", snapshot, queue, b.reasons)
+
     # Step 0 (T-10): a human already picked a module and a sub-oncall.
     if existing_modules and existing_subs:
         b.reasons.append("Step 0: a human already set "
                          f"{sorted(existing_modules)} and {existing_subs[0]!r}.")
         b.add(queue.marker_label, rule="T-10")
         add_triaged("T-10")
-        return done("already_classified", "high")
+        text = split_issue(snapshot.title, snapshot.body, person_comments(snapshot), r)
+        return done("already_classified", "high",
+                    labelled_request(_Reading(text=text, hits=match_signals(text, r))))
 
     text = split_issue(snapshot.title, snapshot.body, person_comments(snapshot), r)
     reading = _Reading(text=text, hits=match_signals(text, r))
@@ -218,7 +238,7 @@ def plan_issue(snapshot: IssueSnapshot, queue: Queue) -> Plan:
             return _high_priority(b, queue, hp_hits, done, confidence)
         b.add(queue.marker_label, rule="T-24")
         add_triaged("T-12 confident route")
-        return done("route", confidence)
+        return done("route", confidence, labelled_request(reading))
 
     # Step 3 (T-13): modules, by confidence.
     new_modules = [m for m in modules if m not in existing_modules]
@@ -253,16 +273,14 @@ def plan_issue(snapshot: IssueSnapshot, queue: Queue) -> Plan:
         b.add(queue.review_label, rule="T-13 low confidence")
 
     # Step 6 (T-16): ask for a reproduction unless there is one or it is a request.
-    has_repro = reading.role_score("reproduction") >= t["reproduction_min"]
-    needs_repro = not has_repro and not is_request
+    needs_repro = _lacks_reproduction(reading, t)
     comments: list[str] = []
     if needs_repro:
         b.reasons.append("Step 6: no code, script or steps to reproduce.")
         b.add(queue.needs_repro_label, rule="T-16 no reproduction")
-        if b.has(queue.needs_repro_label):
-            b.reasons.append("A reproduction was already requested (label present).")
-        else:
-            comments = _comment("needs_reproduction", snapshot, queue, b.reasons)
+        # Planned even when the label is already there: the label alone is no request
+        # (T-16), and _comment drops the template when an equivalent one is on the issue.
+        comments = _comment("needs_reproduction", snapshot, queue, b.reasons)
     b.add(queue.marker_label, rule="T-24")
     # T-23: `triaged` only for a confident, complete classification.
     if confidence != "low" and not needs_repro:
