@@ -209,7 +209,7 @@ def _environment_approver(environment: str) -> str:
         raise RefusedError(f"publish refused: no approval of environment {environment!r} "
                            f"in run {run_id}; nothing was posted",
                            fix="configure required reviewers on the environment (see "
-                               "docs/readme/postmortem.md)")
+                               "docs/postmortem.md)")
     # Sanity: GitHub's "prevent self-review" enforces this; the writer checks it again.
     if starter and login == starter:
         raise RefusedError(f"publish refused: {login} approved their own run; nothing was "
