@@ -126,7 +126,7 @@ def test_evaluate_json_line(capsys, tmp_path):
                 "ImportError: libtorch_cuda.so: undefined symbol: ncclCommRegister",
                 ["module: build"], modules=[], sub=None, dist=False),
         _record(3, "RRef.to_here times out", "rpc_sync and RRef hang", ["module: rpc"],
-                modules=["module: rpc"], sub="infra", dist=True),
+                modules=["module: rpc", "module: c10d"], sub="infra", dist=True),
     ]
     f.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     code, out, err = run(capsys, "evaluate", str(f), "--json", "--errors")
@@ -138,7 +138,9 @@ def test_evaluate_json_line(capsys, tmp_path):
     assert set(last["baseline"]) == set(last) - {"n", "baseline"}
     assert last["n"] == 3
     assert last["module_precision"] == 1.0
-    assert last["module_recall"] == 0.5  # the infra route stops before modules (T-12)
+    # the infra route proposes module: rpc (modules_after_route); the human also had c10d
+    assert last["module_recall"] == pytest.approx(2 / 3, abs=1e-4)
+    assert last["triaged_precision"] == 1.0  # #1 only: the proposal is not marked triaged
     assert last["suboncall_accuracy"] == 1.0
     assert last["not_distributed_precision"] == 1.0
     assert last["not_distributed_recall"] == 1.0

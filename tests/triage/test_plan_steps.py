@@ -72,7 +72,16 @@ def test_step0_suboncall_without_module_continues(queue):
                       labels=(QUEUE_LABEL, INFRA))
     plan = plan_ok(snap, queue)
     assert plan.decision == "route"
-    assert plan.add_labels == ("bot-triaged", "triaged")
+    # the module the text shows is proposed for the sub-team; `triaged` waits for it
+    assert plan.add_labels == ("module: c10d", "bot-triaged")
+    # T-27: the issue as this run leaves it plans nothing more (not read as human triage)
+    again = plan_ok(make_issue(snap.title, snap.body, labels=snap.labels + plan.add_labels),
+                    queue)
+    assert again.decision == "already_classified" and again.add_labels == ()
+    # the same labels set by a human (no marker yet) are a human's triage (T-10)
+    confirmed = plan_ok(make_issue(snap.title, snap.body,
+                                   labels=(QUEUE_LABEL, INFRA, "module: c10d")), queue)
+    assert confirmed.add_labels == ("bot-triaged", "triaged")
 
 
 def test_existing_suboncall_is_never_joined_by_a_second(queue):
@@ -539,7 +548,7 @@ def test_odd_inputs_still_give_a_valid_plan(queue, title, body):
                              "classify", "route", "high_priority")
 
 
-def test_modules_after_route_is_opt_in(tmp_path):
+def test_modules_after_route_propose_without_triaged_and_can_be_switched_off(tmp_path):
     import json
     import shutil
 
@@ -549,15 +558,29 @@ def test_modules_after_route_is_opt_in(tmp_path):
             + fence("rpc.init_rpc('w0', rank=0, world_size=2)\n"
                     "ref = rpc.remote('w1', torch.add, args=(t, 1))\nprint(ref.to_here())"))
     snap = make_issue("RRef.to_here returns a stale value", body)
+    # Default for `distributed`: the infra route plus the module the text shows, as a
+    # proposal; `triaged` is withheld until the sub-team confirms the module.
     default = plan_ok(snap, load_queue("distributed"))
-    assert default.add_labels == (INFRA, "bot-triaged", "triaged")  # T-12: stop
+    assert default.decision == "route"
+    assert default.add_labels == (INFRA, "module: rpc", "bot-triaged")
+    assert "withheld" in default.reasoning
     folder = tmp_path / "q"
     shutil.copytree(QUEUES_DIR / "distributed", folder)
     labels = json.loads((folder / "labels.json").read_text())
-    labels["config"]["modules_after_route"] = True
+    labels["config"]["modules_after_route"] = False
     (folder / "labels.json").write_text(json.dumps(labels))
-    opted = plan_ok(snap, load_queue(str(folder)))
-    assert opted.add_labels == (INFRA, "module: rpc", "bot-triaged", "triaged")
+    strict = plan_ok(snap, load_queue(str(folder)))
+    assert strict.add_labels == (INFRA, "bot-triaged", "triaged")  # T-12 as written: stop
+
+
+def test_a_route_without_a_module_is_still_triaged(queue):
+    # T-12: a confident checkpointing route with no module to propose (the queue has no
+    # checkpointing module) is a complete routing.
+    snap = make_issue("Distributed checkpoint resharding fails on load",
+                      "dcp.load of a checkpoint saved with 8 ranks fails when loading on 4 "
+                      "ranks, resharding error in the planner.")
+    plan = plan_ok(snap, queue)
+    assert plan.add_labels == ("oncall: distributed checkpointing", "bot-triaged", "triaged")
 
 
 def test_docs_issue_needs_no_reproduction(queue):

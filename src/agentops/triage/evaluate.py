@@ -234,7 +234,7 @@ def render_text(ev: Evaluation, *, source: str, modules_after_route: bool = Fals
         # Sanity: say why module recall has a ceiling, so nobody "fixes" it by guessing.
         lines += ["", "note: after an infra or checkpointing route the planner adds no module "
                       "label (T-12: the sub-team owns the rest);", "      those issues count "
-                      "as module misses. labels.json config.modules_after_route opts in."]
+                      "as module misses (labels.json config.modules_after_route)."]
     lines += ["", "per module (planner | baseline): tp fp fn  P  R"]
     for m in sorted(set(ev.planner.per_module) | set(ev.baseline.per_module)):
         a = ev.planner.per_module.get(m, [0, 0, 0])

@@ -143,6 +143,17 @@ def _lacks_reproduction(reading: _Reading, t: Mapping[str, float]) -> bool:
     return reading.role_score("reproduction") < t["reproduction_min"] and not is_request
 
 
+def _own_route_proposal(reading: _Reading, queue: Queue, sub: str,
+                        present: set[str]) -> bool:
+    """Whether ``present`` holds every module this planner proposes for an infra or
+    checkpointing route to ``sub`` (modules_after_route), i.e. its own earlier output."""
+    if not queue.modules_after_route or sub == queue.rubric.default_route:
+        return False
+    modules, _ = _select_modules(reading, queue, set())
+    proposal = {m for m in modules if queue.module_suboncall.get(m) == sub}
+    return bool(proposal) and proposal <= present
+
+
 def plan_issue(snapshot: IssueSnapshot, queue: Queue) -> Plan:
     """Plan the second-level triage of one issue (T-10 … T-16)."""
     r = queue.rubric
@@ -181,13 +192,21 @@ def plan_issue(snapshot: IssueSnapshot, queue: Queue) -> Plan:
 
     # Step 0 (T-10): a human already picked a module and a sub-oncall.
     if existing_modules and existing_subs:
+        text = split_issue(snapshot.title, snapshot.body, person_comments(snapshot), r)
+        reading0 = _Reading(text=text, hits=match_signals(text, r))
+        if _own_route_proposal(reading0, queue, existing_subs[0], existing_modules) \
+                and b.has(queue.marker_label) and not b.has(queue.triaged_label):
+            # T-27: what this bot's own route step left (route, module proposal, marker,
+            # no `triaged`) is not a human's classification; a rerun adds nothing.
+            b.reasons.append(f"Step 0: {existing_subs[0]!r} and the modules this planner "
+                             "proposes are on the issue with the marker: the bot's own "
+                             "proposal, for the sub-team to confirm.")
+            return done("already_classified", "medium", labelled_request(reading0))
         b.reasons.append("Step 0: a human already set "
                          f"{sorted(existing_modules)} and {existing_subs[0]!r}.")
         b.add(queue.marker_label, rule="T-10")
         add_triaged("T-10")
-        text = split_issue(snapshot.title, snapshot.body, person_comments(snapshot), r)
-        return done("already_classified", "high",
-                    labelled_request(_Reading(text=text, hits=match_signals(text, r))))
+        return done("already_classified", "high", labelled_request(reading0))
 
     text = split_issue(snapshot.title, snapshot.body, person_comments(snapshot), r)
     reading = _Reading(text=text, hits=match_signals(text, r))
@@ -226,18 +245,25 @@ def plan_issue(snapshot: IssueSnapshot, queue: Queue) -> Plan:
     if route != r.default_route:
         # Infra/checkpointing: the sub-team owns the rest, except high priority (T-15).
         if queue.modules_after_route:
-            # Opt-in (labels.json config): the sub-team still owns the rest, so only the
-            # single best-supported module of this sub-oncall is recorded.
-            own = [m for m in modules if queue.module_suboncall.get(m) == route]
-            if own:
-                best = max(own, key=lambda m: (reading.label_score(m), -own.index(m)))
-                b.add(best, reading.label_hits.get(best, ()))
+            # labels.json config.modules_after_route (on for `distributed`): the modules
+            # of this sub-oncall that step 3's rules select, as a proposal for the
+            # sub-team, which owns the module choice here. Human triagers label modules
+            # on these routes too (the eval set), so without it module recall suffers.
+            for m in modules:
+                if queue.module_suboncall.get(m) == route:
+                    b.add(m, reading.label_hits.get(m, ()))
         confidence = "high" if how == "existing" or sum(
             h.score for h in route_hits) >= 2 * t["route_fit"] else "medium"
         if hp:
             return _high_priority(b, queue, hp_hits, done, confidence)
         b.add(queue.marker_label, rule="T-24")
-        add_triaged("T-12 confident route")
+        # `triaged` claims a complete classification. A confident route is one (T-12);
+        # a route plus the bot's module proposal is not, until the sub-team confirms it.
+        if any(queue.module_suboncall.get(m) == route for m in b.labels):
+            b.reasons.append(f"{queue.triaged_label!r} withheld: the module proposal is the "
+                             "sub-team's to confirm.")
+        else:
+            add_triaged("T-12 confident route")
         return done("route", confidence, labelled_request(reading))
 
     # Step 3 (T-13): modules, by confidence.
