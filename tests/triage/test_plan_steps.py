@@ -52,11 +52,25 @@ def test_step0_never_adds_a_label_already_there(queue):
     assert plan_ok(snap, queue).add_labels == ("triaged",)
 
 
-def test_step0_withholds_triaged_when_a_human_asked_for_review(queue):
+def test_review_without_marker_awaits_humans_and_adds_nothing(queue):
+    # A human asked for review (or this bot's high-priority path left it so): T-15/T-27.
     snap = make_issue("x", labels=(QUEUE_LABEL, INFRA, "module: nccl", "triage review"))
     plan = plan_ok(snap, queue)
-    assert plan.add_labels == ("bot-triaged",)
-    assert "withheld" in plan.reasoning
+    assert plan.add_labels == () and plan.comments == ()
+    assert plan.awaiting_humans and "awaits humans" in plan.reasoning
+    # With the marker (the low-confidence path's end state) step 0 goes on as usual.
+    marked = plan_ok(make_issue("x", labels=(*snap.labels, "bot-triaged")), queue)
+    assert marked.decision == "already_classified" and "triaged" not in marked.add_labels
+
+
+def test_high_priority_end_state_plans_nothing_on_a_rerun(queue):
+    body = "Segmentation fault (core dumped) in ProcessGroupNCCL during all_reduce."
+    snap = make_issue("ProcessGroupNCCL segfaults in all_reduce", body,
+                      labels=(QUEUE_LABEL, "module: c10d", "needs reproduction"))
+    first = plan_ok(snap, queue)
+    assert first.decision == "high_priority"
+    again = plan_ok(make_issue(snap.title, body, labels=snap.labels + first.add_labels), queue)
+    assert again.add_labels == () and again.comments == ()
 
 
 def test_step0_module_without_suboncall_continues_and_routes_by_the_module(queue):

@@ -200,6 +200,11 @@ def _comment_decision(plan: Plan, snapshot: IssueSnapshot,
                       queue: Queue) -> tuple[str | None, str]:
     """(template to post, or None; why a planned one is skipped) — T-26."""
     for name in plan.comments:
+        if (queue.review_label.casefold() in {lb.casefold() for lb in snapshot.labels}
+                and queue.marker_label.casefold()
+                not in {lb.casefold() for lb in snapshot.labels}):
+            # T-15: an issue awaiting humans gets no bot comment, whatever the plan says.
+            return None, f"the issue awaits humans ({queue.review_label!r} without the marker)"
         if snapshot.locked:
             # GitHub refuses comments on a locked issue from non-collaborators; the
             # labels still go on, and the run stays whole instead of partly applied.

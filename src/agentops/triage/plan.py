@@ -190,6 +190,14 @@ def plan_issue(snapshot: IssueSnapshot, queue: Queue) -> Plan:
                          "the request follows unless an equivalent one was posted.")
         return _comment("needs_reproduction", snapshot, queue, b.reasons)
 
+    # T-15/T-2: `triage review` without the marker is the high-priority path's end state
+    # (this bot left it for humans) or a human's own request for review. Either way the
+    # issue awaits humans: nothing is added or asked, so a rerun writes nothing (T-27).
+    if b.has(queue.review_label) and not b.has(queue.marker_label):
+        b.reasons.append(f"{queue.review_label!r} without {queue.marker_label!r}: the issue "
+                         "awaits humans; nothing to add.")
+        return done("high_priority", None, awaiting=True)
+
     # Step 0 (T-10): a human already picked a module and a sub-oncall.
     if existing_modules and existing_subs:
         text = split_issue(snapshot.title, snapshot.body, person_comments(snapshot), r)
