@@ -48,8 +48,12 @@ def test_step0_human_classified_gets_marker_and_triaged(queue):
 
 
 def test_step0_never_adds_a_label_already_there(queue):
-    snap = make_issue("x", labels=(QUEUE_LABEL, INFRA, "module: c10d", "bot-triaged"))
+    snap = make_issue("x", labels=(QUEUE_LABEL, PAR, "module: fsdp", "bot-triaged"))
     assert plan_ok(snap, queue).add_labels == ("triaged",)
+    # On infra/checkpointing the same state is what the route step's module proposal
+    # leaves (modules_after_route): the bot never upgrades it to `triaged` itself.
+    infra = make_issue("x", labels=(QUEUE_LABEL, INFRA, "module: c10d", "bot-triaged"))
+    assert plan_ok(infra, queue).add_labels == ()
 
 
 def test_review_without_marker_awaits_humans_and_adds_nothing(queue):

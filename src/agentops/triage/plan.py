@@ -143,15 +143,14 @@ def _lacks_reproduction(reading: _Reading, t: Mapping[str, float]) -> bool:
     return reading.role_score("reproduction") < t["reproduction_min"] and not is_request
 
 
-def _own_route_proposal(reading: _Reading, queue: Queue, sub: str,
-                        present: set[str]) -> bool:
-    """Whether ``present`` holds every module this planner proposes for an infra or
-    checkpointing route to ``sub`` (modules_after_route), i.e. its own earlier output."""
+def _own_route_proposal(queue: Queue, sub: str, present: set[str]) -> bool:
+    """Whether an infra/checkpointing route with modules of that sub-oncall, marked but
+    not ``triaged``, can be this planner's own output (modules_after_route). Which of the
+    modules were there before the bot cannot be told apart afterwards, so any of them
+    counts: the state is left for the sub-team to confirm, never upgraded by the bot."""
     if not queue.modules_after_route or sub == queue.rubric.default_route:
         return False
-    modules, _ = _select_modules(reading, queue, set())
-    proposal = {m for m in modules if queue.module_suboncall.get(m) == sub}
-    return bool(proposal) and proposal <= present
+    return any(queue.module_suboncall.get(m) == sub for m in present)
 
 
 def plan_issue(snapshot: IssueSnapshot, queue: Queue) -> Plan:
@@ -202,13 +201,13 @@ def plan_issue(snapshot: IssueSnapshot, queue: Queue) -> Plan:
     if existing_modules and existing_subs:
         text = split_issue(snapshot.title, snapshot.body, person_comments(snapshot), r)
         reading0 = _Reading(text=text, hits=match_signals(text, r))
-        if _own_route_proposal(reading0, queue, existing_subs[0], existing_modules) \
+        if _own_route_proposal(queue, existing_subs[0], existing_modules) \
                 and b.has(queue.marker_label) and not b.has(queue.triaged_label):
             # T-27: what this bot's own route step left (route, module proposal, marker,
             # no `triaged`) is not a human's classification; a rerun adds nothing.
-            b.reasons.append(f"Step 0: {existing_subs[0]!r} and the modules this planner "
-                             "proposes are on the issue with the marker: the bot's own "
-                             "proposal, for the sub-team to confirm.")
+            b.reasons.append(f"Step 0: {existing_subs[0]!r} with its modules and the marker "
+                             f"but no {queue.triaged_label!r}: the route step's proposal, "
+                             "for the sub-team to confirm.")
             return done("already_classified", "medium", labelled_request(reading0))
         b.reasons.append("Step 0: a human already set "
                          f"{sorted(existing_modules)} and {existing_subs[0]!r}.")
