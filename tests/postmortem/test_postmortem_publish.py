@@ -1,7 +1,8 @@
 """P-6: publish against a JIRA stand-in on loopback. No approval → nothing posted
 (exit 3); approval → exactly one POST whose body is valid ADF and byte-equal to the
 approved artifact; wrong hash refused; 401 clear; 5xx then success; 429 honours
-Retry-After; 413 is not retried; docs destination writes the approved Markdown."""
+Retry-After; 413 is not retried; docs destination writes the approved Markdown. (Every
+fault at the POST, and reruns: tests/contract/test_fault_matrix_postmortem.py.)"""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from agentops.errors import ApiError
 from agentops.postmortem import publish, render
 from examples.postmortem.jira_standin import Standin
 from scripts import postmortem as script
+from tests.standin.github import Fault
+from tests.standin.jira import JiraStandIn
 
 ROOT = Path(__file__).resolve().parents[2]
 TADA = ROOT / "examples" / "postmortem" / "tada-hang.facts.yml"
@@ -23,8 +26,8 @@ EMAIL, TOKEN = "bot@example.com", "s3cret-token"
 
 
 @pytest.fixture
-def jira(monkeypatch: pytest.MonkeyPatch) -> Iterator[Standin]:
-    server = Standin(email=EMAIL, token=TOKEN).start()
+def jira(monkeypatch: pytest.MonkeyPatch) -> Iterator[JiraStandIn]:
+    server = JiraStandIn(email=EMAIL, token=TOKEN).start()
     monkeypatch.setenv("JIRA_EMAIL", EMAIL)
     monkeypatch.setenv("JIRA_API_TOKEN", TOKEN)
     monkeypatch.setenv("AGENTOPS_RETRY_BASE_DELAY", "0.01")
@@ -76,13 +79,31 @@ def test_approved_artifact_posted_once_byte_for_byte(jira: Standin, adf, capsys)
     path, digest = adf
     assert _publish(jira, path, "--approved-by", "maria", "--approved-sha256", digest) == 0
     posts = jira.posts()
-    assert len(posts) == 1 and len(jira.requests) == 1
+    # One look for a comment an earlier run posted, then the one POST.
+    assert len(posts) == 1 and [m for m, _, _ in jira.requests] == ["GET", "POST"]
     body = _body_of(posts[0])
     assert body == path.read_bytes()
     assert hashlib.sha256(body).hexdigest() == digest
     assert render.validate_adf(json.loads(posts[0])["body"]) == []
     out = capsys.readouterr().out
     assert f"published: {jira.url}/browse/JIRA-12345?focusedCommentId=10000" in out
+
+
+def test_rerun_posts_nothing_and_says_noop(jira: Standin, adf, capsys, monkeypatch,
+                                          tmp_path: Path) -> None:
+    from tests.contract.runner import parse_file_commands
+
+    path, digest = adf
+    outputs = tmp_path / "github_output"
+    monkeypatch.setenv("GITHUB_OUTPUT", str(outputs))
+    approve = ["--approved-by", "maria", "--approved-sha256", digest]
+    assert _publish(jira, path, *approve) == 0
+    assert parse_file_commands(outputs.read_text())["operation"] == "created"
+    outputs.write_text("")
+    assert _publish(jira, path, *approve) == 0  # a re-run job, or a rerun after a fault
+    assert len(jira.posts()) == 1
+    assert parse_file_commands(outputs.read_text())["operation"] == "noop"
+    assert "already published:" in capsys.readouterr().out
 
 
 def test_approval_from_env(jira: Standin, adf, monkeypatch) -> None:
@@ -112,42 +133,48 @@ def test_artifact_edited_after_drafting_refused(jira: Standin, adf, capsys) -> N
 
 def test_401_is_a_clear_error(jira: Standin, adf, monkeypatch, capsys) -> None:
     monkeypatch.setenv("JIRA_API_TOKEN", "wrong")
-    assert _publish(jira, adf[0], "--approved-by", "maria", "--approved-sha256", adf[1]) == 5
+    # A configuration error (exit 1), refused at the first read: nothing is posted.
+    assert _publish(jira, adf[0], "--approved-by", "maria", "--approved-sha256", adf[1]) == 1
     err = capsys.readouterr().err
     assert "HTTP 401" in err and "JIRA_API_TOKEN an API token" in err
     assert "wrong" not in err.replace("wrong.", "")  # the token is never printed
-    assert len(jira.posts()) == 1
+    assert jira.posts() == []
 
 
-def test_5xx_then_success_retries(jira: Standin, adf) -> None:
-    jira.faults = [(502, {}), (503, {})]
-    # Each 5xx is followed by a GET (did it land?) before the resend; that GET
-    # consumes the second fault, so the sequence is POST 502, GET 503, POST 201.
+def test_5xx_then_success_retries(jira: JiraStandIn, adf) -> None:
+    jira.inject("POST", Fault.status_code(502), attempts=[1])
+    jira.inject("POST", Fault.status_code(503), attempts=[2])
+    # Each 5xx is followed by a GET (did it land?) before the resend.
     assert _publish(jira, adf[0], "--approved-by", "maria", "--approved-sha256", adf[1]) == 0
     methods = [m for m, _, _ in jira.requests]
-    assert methods == ["POST", "GET", "POST"]
+    assert methods == ["GET", "POST", "GET", "POST", "GET", "POST"]
     assert len(jira.comments["JIRA-12345"]) == 1
     assert _body_of(jira.posts()[-1]) == adf[0].read_bytes()
 
 
 def test_5xx_that_landed_is_not_posted_twice(adf, tmp_path: Path) -> None:
-    server = Standin(email=EMAIL, token=TOKEN).start()
+    server = JiraStandIn(email=EMAIL, token=TOKEN).start()
     try:
         artifact = publish.load_approved(str(adf[0]), approved_sha256=adf[1],
                                          approved_by="maria")
         # The comment landed, but the response was lost behind a 502.
-        server.comments["JIRA-12345"] = [{"id": "77", "body": json.loads(adf[0].read_bytes())}]
-        server.faults = [(502, {})]
+        server.inject("POST", Fault.status_code(502, apply_first=True))
         jira = publish.Jira(server.url, email=EMAIL, token=TOKEN, sleep=lambda s: None)
-        assert jira.post_comment("JIRA-12345", artifact)["id"] == "77"
-        assert [m for m, _, _ in server.requests] == ["POST", "GET"]
+        assert jira.post_comment("JIRA-12345", artifact)["id"] == "10000"
+        assert [m for m, _, _ in server.requests] == ["GET", "POST", "GET"]
+        assert len(server.comments["JIRA-12345"]) == 1
+        # A rerun finds it before posting.
+        again = publish.Jira(server.url, email=EMAIL, token=TOKEN, sleep=lambda s: None)
+        assert again.post_comment("JIRA-12345", artifact)["id"] == "10000" and again.reused
+        assert len(server.posts()) == 1
     finally:
         server.shutdown()
         server.server_close()
 
 
 def test_429_honours_retry_after(adf) -> None:
-    server = Standin(email=EMAIL, token=TOKEN, faults=[(429, {"Retry-After": "7"})]).start()
+    server = JiraStandIn(email=EMAIL, token=TOKEN).start()
+    server.inject("POST", Fault("status", 429, (("Retry-After", "7"),), "Too Many Requests"))
     waits: list[float] = []
     try:
         artifact = publish.load_approved(str(adf[0]), approved_sha256=adf[1],
@@ -155,7 +182,7 @@ def test_429_honours_retry_after(adf) -> None:
         jira = publish.Jira(server.url, email=EMAIL, token=TOKEN, sleep=waits.append)
         jira.post_comment("JIRA-12345", artifact)
         assert waits == [7.0]
-        assert [m for m, _, _ in server.requests] == ["POST", "POST"]
+        assert [m for m, _, _ in server.requests] == ["GET", "POST", "POST"]
     finally:
         server.shutdown()
         server.server_close()
@@ -192,7 +219,7 @@ def test_issue_unknown_to_jira_404(adf, monkeypatch, capsys) -> None:
     try:
         assert _publish(server, adf[0], "--approved-by", "m", "--approved-sha256", adf[1]) == 5
         assert "no issue JIRA-12345 visible" in capsys.readouterr().err
-        assert len(server.posts()) == 1
+        assert server.posts() == []  # the first read already answers 404
     finally:
         server.shutdown()
         server.server_close()

@@ -107,6 +107,18 @@ class Fault:
         return cls("timeout", delay=delay, apply_first=apply_first)
 
 
+def drop_connection(h: BaseHTTPRequestHandler, delay: float = 0.0) -> None:
+    """Answer a request with a TCP reset instead of a response, after ``delay`` seconds
+    (a "timeout" when the client gives up first). Shared by every stand-in that serves
+    ``Fault.reset`` and ``Fault.timeout``."""
+    if delay:
+        time.sleep(delay)
+    sock = h.connection
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    h.close_connection = True
+    sock.close()
+
+
 @dataclass
 class _Rule:
     method: str
@@ -251,6 +263,9 @@ class GitHubStandIn:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # Headers and body go out in two writes; with Nagle on, each response can
+            # wait for the client's delayed ACK (tens of ms a request on loopback).
+            disable_nagle_algorithm = True
 
             def log_message(self, *args: Any) -> None:  # quiet
                 return None
@@ -341,13 +356,7 @@ class GitHubStandIn:
                 "documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"},
                 dict(fault.headers))
             return
-        if fault.kind == "timeout":
-            time.sleep(fault.delay)
-        # A reset after the request was read: RST instead of a response.
-        sock = h.connection
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-        h.close_connection = True
-        sock.close()
+        drop_connection(h, fault.delay if fault.kind == "timeout" else 0.0)
 
     def _send(self, h: BaseHTTPRequestHandler, status: int, payload: Any,
               headers: dict[str, str] | None = None) -> None:

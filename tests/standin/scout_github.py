@@ -3,9 +3,14 @@
 REST: list/create/update issue comments (paginated with ``Link`` like GitHub).
 GraphQL: a Projects (v2) board — list items (paginated), add a draft, set a single-select
 field, read one item's Status. It records every write, and can inject a fault into the
-next write of a kind: ``502-after`` (stored, then 502), ``502-before`` (502, not stored),
+n-th write of a kind (``comment-create``, ``comment-update``, ``draft-create``,
+``draft-edit``, ``status-update``): ``state.faults[kind]`` is a queue, one entry per
+request of that kind (``None`` serves it normally). An entry is a ``Fault`` of
+``tests/standin/github.py`` (any status with its headers, a GraphQL RATE_LIMITED answer,
+a reset, a timeout; ``apply_first`` stores the write before failing), or one of the
+shorthands ``502-after`` (stored, then 502), ``502-before`` (502, not stored),
 ``secondary`` (403 secondary rate limit, not stored), ``reset-after`` (stored, then the
-connection is dropped without an answer).
+connection is reset without an answer).
 """
 
 from __future__ import annotations
@@ -21,11 +26,18 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlparse
 
+from tests.standin.github import Fault, drop_connection
+
 STATUS_FIELD = "PVTSSF_lADOAUB9vs4BT6Cuzg9"
 OPTIONS = {"Backlog": "f75ad846", "Ready": "61e4505c", "In Progress": "47fc9ee4",
            "Need Review": "0ba4b1a2", "Done": "98236657", "Abort": "a3b5c7d9"}
 NO_SCOPE_TOKEN = "token-without-project-scope"
 INSTALLATION_TOKEN = "ghs_workflow-installation-token"  # a workflow's GITHUB_TOKEN
+ITEM_MARKER = "<!-- agentops:scout-item "
+SHORTHANDS = {"502-before": Fault.status_code(502),
+              "502-after": Fault.status_code(502, apply_first=True),
+              "secondary": Fault.secondary(0),
+              "reset-after": Fault.reset(apply_first=True)}
 
 
 @dataclass
@@ -41,12 +53,17 @@ class State:
     items: list[dict[str, Any]] = field(default_factory=list)
     writes: list[tuple[str, str, Any]] = field(default_factory=list)
     log: list[str] = field(default_factory=list)  # "GET comments", "gql items", "gql add", …
-    faults: dict[str, list[str | None]] = field(default_factory=dict)  # kind -> queue
+    faults: dict[str, list[Fault | str | None]] = field(default_factory=dict)  # kind -> queue
     next_id: int = 4_100_000_000
 
-    def fault(self, kind: str) -> str | None:
+    def fault(self, kind: str) -> Fault | None:
         queue = self.faults.get(kind) or []
-        return queue.pop(0) if queue else None
+        entry = queue.pop(0) if queue else None
+        return SHORTHANDS[entry] if isinstance(entry, str) else entry
+
+    def items_of(self, item_id: str) -> list[dict[str, Any]]:
+        """Board items carrying the scout's marker for report item ``item_id``."""
+        return [i for i in self.items if f"{ITEM_MARKER}{item_id} " in i["body"]]
 
     def add_item(self, title: str, body: str, status: str | None = None) -> dict[str, Any]:
         self.next_id += 1
@@ -60,6 +77,7 @@ class State:
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # no delayed-ACK stall between headers and body
 
     def log_message(self, *args: Any) -> None:  # keep pytest output clean
         pass
@@ -90,19 +108,18 @@ class _Handler(BaseHTTPRequestHandler):
         fault = self.server.state.fault(kind)
         if fault is None:
             return False
-        if fault == "502-before":
-            self._send(502, {"message": "Server Error"})
-        elif fault == "secondary":
-            self._send(403, {"message": "You have exceeded a secondary rate limit. Please wait "
-                                        "a few minutes before you try again."},
-                       {"Retry-After": "0"})
-        elif fault == "502-after":
+        if fault.apply_first:
             apply()
-            self._send(502, {"message": "Server Error"})
-        elif fault == "reset-after":
-            apply()
-            self.close_connection = True
-            self.connection.shutdown(2)  # the answer never comes
+        if fault.kind == "status":
+            self._send(fault.status, {
+                "message": fault.message,
+                "documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"},
+                dict(fault.headers))
+        elif fault.kind == "graphql":
+            self._send(200, {"errors": [{"type": "RATE_LIMITED", "message": fault.message}]},
+                       dict(fault.headers))
+        else:  # reset, timeout: the answer never comes
+            drop_connection(self, fault.delay if fault.kind == "timeout" else 0.0)
         return True
 
     # --- REST -------------------------------------------------------------------------

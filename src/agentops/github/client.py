@@ -264,6 +264,13 @@ class GitHubClient:
                    "Projects access; GITHUB_TOKEN cannot reach user/org projects)"
                    if scopes and any(e.get("type") in ("FORBIDDEN", "INSUFFICIENT_SCOPES")
                                      for e in errors) else None)
+            if limited:
+                # A mutation is not retried on RATE_LIMITED; say when the rerun can go.
+                reset = _header(headers, "x-ratelimit-reset")
+                when = (f" (it resets in {max(0.0, float(reset) - self._clock()):.0f} s)"
+                        if reset and reset.strip().isdigit() else "")
+                fix = (f"the token's GraphQL rate limit is used up{when}; rerun after the "
+                       "reset (a rerun re-reads before it writes, so it converges)")
             raise ApiError(f"GraphQL error: {messages}", fix=fix)
         return out.get("data") or {}
 
@@ -272,7 +279,9 @@ class GitHubClient:
         """A mutating REST call. ``idempotent`` writes (adding labels) are retried like
         reads; a non-idempotent one (a comment) that fails ambiguously is retried only
         after ``verify()`` returns a falsy value (the write did not land). If ``verify``
-        finds it landed, its return value is returned instead of the response."""
+        finds it landed, its return value is returned instead of the response. When the
+        last attempt fails ambiguously, ``verify`` (if given, idempotent or not) decides
+        between success and the error."""
         return self._request(method, path, body=body, write=True,
                              idempotent=idempotent, verify=verify)[1]
 
@@ -295,14 +304,21 @@ class GitHubClient:
                 return self._once(method, path, params=params, body=body)
             except _Failure as failure:
                 last = failure
+            checked = False
+            if write and last.ambiguous:
+                final = attempt >= self.policy.attempts
+                if not idempotent and verify is None:
+                    break  # Sanity: cannot prove it did not land, so never resend blind.
+                if verify is not None and (final or not idempotent):
+                    # Re-read before resending, and before giving up: a write that landed
+                    # behind a lost answer is done (exit 0), not a failure before any
+                    # write (exit 5).
+                    landed = verify()
+                    if landed:
+                        return {}, landed
+                    checked = True
             if not last.retryable or attempt >= self.policy.attempts:
                 break
-            if write and not idempotent and last.ambiguous:
-                if verify is None:
-                    break  # Sanity: cannot prove it did not land, so never resend blind.
-                landed = verify()
-                if landed:
-                    return {}, landed
             delay = last.wait if last.wait is not None else self._backoff(attempt)
             if delay > self.policy.max_rate_limit_wait:
                 raise ApiError(
@@ -314,7 +330,7 @@ class GitHubClient:
             ghactions.notice(f"  retry {attempt}/{self.policy.attempts - 1} of {method} "
                              f"{_route(path)} in {delay:.1f} s: {last.message}")
             self._sleep(delay)
-        raise self._error(method, path, last, write=write)
+        raise self._error(method, path, last, write=write, checked=checked)
 
     def _backoff(self, attempt: int) -> float:
         delay = self.policy.base_delay * (2 ** (attempt - 1))
@@ -365,7 +381,8 @@ class GitHubClient:
         return _Failure(f"HTTP {status} {message}".strip(), status=status, retryable=False,
                         ambiguous=False, wait=None, data=data)
 
-    def _error(self, method: str, path: str, failure: _Failure, *, write: bool) -> ApiError:
+    def _error(self, method: str, path: str, failure: _Failure, *, write: bool,
+               checked: bool = False) -> ApiError:
         route = f"{method} {_route(path)}"
         fix = None
         if failure.status == 401:
@@ -379,11 +396,14 @@ class GitHubClient:
                    "token without access")
         elif failure.status == 422:
             fix = f"GitHub rejected the request body: {failure.data}"
+        elif failure.retryable:
+            fix = (f"GitHub did not answer after {self.policy.attempts} attempts; rerun later "
+                   "(a rerun re-reads before it writes, so it converges)")
+        ambiguous = write and failure.ambiguous and not checked
         landed = (" It may have landed: rerun to converge (the rerun re-reads before writing)."
-                  if write and failure.ambiguous else "")
+                  if ambiguous else " A re-read shows it did not land." if checked else "")
         return ApiError(f"{route} failed: {failure.message}.{landed}",
-                        status_code=failure.status, fix=fix,
-                        ambiguous=write and failure.ambiguous)
+                        status_code=failure.status, fix=fix, ambiguous=ambiguous)
 
 
 def _next_link(link: str | None) -> str | None:

@@ -249,12 +249,15 @@ def publish_command(args: argparse.Namespace) -> int:
         comment = jira.post_comment(args.issue, artifact)
     cid = str(comment.get("id", ""))
     url = f"{args.jira_url.rstrip('/')}/browse/{args.issue}?focusedCommentId={cid}"
-    print(f"published: {url} (sha256 {artifact.sha256}, approved by {artifact.approved_by}; "
+    # A rerun finds the comment an earlier run posted (same draft id) and posts nothing.
+    operation = "noop" if jira.reused else "created"
+    verb = "already published" if jira.reused else "published"
+    print(f"{verb}: {url} (sha256 {artifact.sha256}, approved by {artifact.approved_by}; "
           f"JIRA calls: {jira.calls})")
-    ghactions.set_output("operation", "created")
+    ghactions.set_output("operation", operation)
     ghactions.set_output("comment-url", url)
-    ghactions.append_summary(f"Published the approved post-mortem ({artifact.sha256}) to "
-                             f"{args.issue}, approved by {artifact.approved_by}: {url}")
+    ghactions.append_summary(f"{verb.capitalize()} the approved post-mortem ({artifact.sha256}) "
+                             f"to {args.issue}, approved by {artifact.approved_by}: {url}")
     return ExitStatus.OK
 
 

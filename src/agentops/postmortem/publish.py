@@ -4,14 +4,19 @@ JIRA comment, or write an approved Markdown artifact to ``docs/postmortems/``.
 Writer side. Before the first write it checks the approval: the artifact's bytes hash
 to the sha256 recorded at draft time *and* to the sha256 the approver named, and an
 approver is named. What it posts is those bytes, unchanged (``{"body": <artifact>}``).
-JIRA goes through plain ``requests`` (API v3); retries 429 (Retry-After) and 5xx
-(backoff), re-reading the comments before resending so a 5xx that landed is not
-posted twice; never retries 413.
+JIRA goes through plain ``requests`` (API v3). It reads the issue's comments first: a
+comment carrying this draft's id (an earlier run, or a re-run job) is the comment, and
+nothing is posted again. It retries 429 and 5xx (``Retry-After`` or ``X-RateLimit-Reset``
+when JIRA sends one, else backoff), re-reading the comments after every answer that may
+have come after JIRA stored the comment (5xx, reset, timeout), so one that landed is
+not posted twice; never retries 413. Bad credentials (401) and a missing permission
+(403) are configuration errors (exit 1): nothing is posted.
 """
 
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import hashlib
 import json
 import random
@@ -26,7 +31,7 @@ from typing import Any
 import requests
 
 from agentops import ghactions
-from agentops.errors import ApiError, InputError, RefusedError
+from agentops.errors import AgentopsError, ApiError, ConfigError, InputError, RefusedError
 from agentops.postmortem.render import validate_adf
 
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
@@ -161,7 +166,8 @@ class Jira:
 
     def __init__(self, base_url: str, *, email: str, token: str, attempts: int = 4,
                  base_delay: float = 1.0, max_wait: float = 120.0, timeout: float = 30.0,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 sleep: Callable[[float], None] = time.sleep,
+                 clock: Callable[[], float] = time.time) -> None:
         parsed = urllib.parse.urlparse(base_url)
         if parsed.scheme not in ("http", "https") or not parsed.hostname:
             raise InputError("--jira-url", f"not an http(s) URL: {base_url!r}",
@@ -185,107 +191,191 @@ class Jira:
         self.max_wait = max_wait
         self.timeout = timeout
         self._sleep = sleep
+        self._clock = clock
         self.calls = 0
+        self.reused = False  # post_comment found the comment an earlier run posted
 
     def post_comment(self, key: str, artifact: Artifact) -> dict[str, Any]:
-        """POST the artifact bytes as the comment body; returns JIRA's comment JSON."""
+        """POST the artifact bytes as the comment body; returns JIRA's comment JSON. If
+        the issue already has a comment carrying this draft's id (posted by an earlier
+        run), that comment is returned and nothing is posted (``self.reused``)."""
         if artifact.kind != "adf":
             raise InputError("--draft", "JIRA takes the ADF artifact",
                              fix="draft with --format adf and approve that file's sha256")
         if not _KEY.match(key):
             raise InputError("--issue", f"not an issue key: {key!r}", fix="e.g. JIRA-12345")
         artifact.check_ticket(key)
+        marker = str(artifact.marker)  # check_ticket: the draft id is there
         url = f"{self.base}/rest/api/3/issue/{key}/comment"
         # Sanity: wrap the approved bytes, never re-serialise them.
         payload = b'{"body": ' + artifact.data + b"}"
+        # Sanity: a rerun (or a re-run job) converges instead of posting a second copy.
+        existing = self.find_comment(key, marker)
+        if existing is not None:
+            self.reused = True
+            ghactions.notice(f"  {key} already has this draft's comment {existing.get('id')} "
+                             f"({marker}); not posting it again")
+            return existing
         for attempt in range(1, self.attempts + 1):
             self.calls += 1
             try:
                 resp = self.session.post(url, data=payload, timeout=self.timeout)
             except requests.exceptions.RequestException as exc:
                 # A refused connection never reached JIRA; a reset or a read timeout may
-                # have come after JIRA stored the comment, so look before resending.
-                refused = "refused" in str(exc).lower()
+                # have come after JIRA stored the comment, so look before resending (and
+                # before giving up).
+                if not _refused(exc):
+                    landed = self._landed(key, marker, f"{type(exc).__name__}: {exc}")
+                    if landed is not None:
+                        return landed
                 if attempt < self.attempts:
-                    if not refused:
-                        landed = self._landed(key, artifact.marker)
-                        if landed is not None:
-                            return landed
                     self._sleep(self._backoff(attempt))
                     continue
-                raise ApiError(f"POST {url}: {exc}." + ("" if refused else
-                               " It may have landed; check the issue before rerunning."),
-                               ambiguous=not refused) from exc
+                raise ApiError(f"POST /rest/api/3/issue/{key}/comment failed after "
+                               f"{self.attempts} attempts: {type(exc).__name__}: {exc}; "
+                               "nothing was posted",
+                               fix="check that --jira-url is reachable from the runner, "
+                                   "then rerun") from exc
             if resp.status_code in (200, 201):
                 return resp.json()
-            wait = self._retry_wait(resp, attempt)
-            if wait is None:
-                raise self._error(resp, key, len(payload))
             if resp.status_code in RETRY_STATUS:
-                landed = self._landed(key, artifact.marker)
+                landed = self._landed(key, marker, f"HTTP {resp.status_code}")
                 if landed is not None:
                     return landed
+            wait = self._retry_wait(resp, attempt)
+            if wait is None:
+                raise self._error(resp, key, size=len(payload))
             ghactions.notice(f"  JIRA answered {resp.status_code}; retry {attempt}/"
                              f"{self.attempts - 1} in {wait:.1f} s")
             self._sleep(wait)
-        raise ApiError(f"POST {url}: gave up after {self.attempts} attempts "
-                       f"(last HTTP {resp.status_code})", status_code=resp.status_code,
-                       fix="rerun later; the rerun checks for a landed comment first")
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
-    def _landed(self, key: str, marker: str | None) -> dict[str, Any] | None:
+    def _landed(self, key: str, marker: str, why: str) -> dict[str, Any] | None:
+        """After an answer that may have come after JIRA stored the comment: the
+        comment if it landed, ``None`` if it did not; if that cannot be told, stop
+        rather than risk posting it twice (the rerun looks before posting)."""
         try:
             return self.find_comment(key, marker)
-        except requests.exceptions.RequestException:
-            return None  # cannot tell; the resend is the lesser risk than no comment
+        except AgentopsError as exc:
+            raise ApiError(f"POST /rest/api/3/issue/{key}/comment: the answer was lost "
+                           f"({why}) and re-reading the comments failed ({exc.message}); "
+                           "the comment may have landed, so it was not posted again",
+                           ambiguous=True,
+                           fix="rerun: publish looks for this draft's comment (its draft "
+                               "id) before posting") from exc
 
     def find_comment(self, key: str, marker: str | None) -> dict[str, Any] | None:
-        """A recent comment carrying this draft's id, if the POST landed after all."""
+        """A recent comment carrying this draft's id (posted by an earlier run, or by
+        an attempt whose answer was lost), if any. Raises when the comments cannot be
+        read (after retries): not knowing is never taken for "not there"."""
         if not marker:
             return None
-        self.calls += 1
-        resp = self.session.get(f"{self.base}/rest/api/3/issue/{key}/comment",
-                                params={"orderBy": "-created", "maxResults": 50},
-                                timeout=self.timeout)
-        if resp.status_code != 200:
-            return None
-        for comment in resp.json().get("comments", []):
+        for comment in self._comments(key):
             if marker in json.dumps(comment.get("body"), ensure_ascii=False):
-                return comment
+                return dict(comment)
         return None
 
+    def _comments(self, key: str) -> list[dict[str, Any]]:
+        """The issue's 50 newest comments, retrying like the POST."""
+        url = f"{self.base}/rest/api/3/issue/{key}/comment"
+        for attempt in range(1, self.attempts + 1):
+            self.calls += 1
+            try:
+                resp = self.session.get(url, params={"orderBy": "-created", "maxResults": 50},
+                                        timeout=self.timeout)
+            except requests.exceptions.RequestException as exc:
+                if attempt < self.attempts:
+                    self._sleep(self._backoff(attempt))
+                    continue
+                raise ApiError(f"GET /rest/api/3/issue/{key}/comment failed after "
+                               f"{self.attempts} attempts: {type(exc).__name__}: {exc}",
+                               fix="check that --jira-url is reachable from the runner, "
+                                   "then rerun") from exc
+            if resp.status_code == 200:
+                try:
+                    comments = resp.json().get("comments")
+                except (ValueError, AttributeError):
+                    comments = None
+                if not isinstance(comments, list):
+                    raise ApiError(f"GET /rest/api/3/issue/{key}/comment: the answer is not "
+                                   "JIRA's comment list",
+                                   fix="check --jira-url: it must be the site's base URL, "
+                                       "e.g. https://your-site.atlassian.net")
+                return [c for c in comments if isinstance(c, dict)]
+            wait = self._retry_wait(resp, attempt)
+            if wait is None:
+                raise self._error(resp, key, method="GET")
+            ghactions.notice(f"  JIRA answered {resp.status_code}; retry {attempt}/"
+                             f"{self.attempts - 1} in {wait:.1f} s")
+            self._sleep(wait)
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
     def _retry_wait(self, resp: requests.Response, attempt: int) -> float | None:
+        """Seconds to wait before trying again, or ``None`` to give up."""
         if attempt >= self.attempts:
             return None
-        if resp.status_code == 429:
-            after = resp.headers.get("Retry-After", "")
-            wait = float(after) if after.strip().isdigit() else self._backoff(attempt)
-            return wait if wait <= self.max_wait else None
-        if resp.status_code in RETRY_STATUS:
-            return self._backoff(attempt)
-        return None  # 4xx, including 413: retrying cannot help
+        if resp.status_code not in RETRY_STATUS and resp.status_code != 429:
+            return None  # 4xx, including 413: retrying cannot help
+        # JIRA sends Retry-After with 429 (and with a 503 at a resource limit), or only
+        # X-RateLimit-Reset, an ISO 8601 time (yyyy-MM-ddTHH:mmZ).
+        after = resp.headers.get("Retry-After", "").strip()
+        if after.isdigit():
+            wait = float(after)
+        elif resp.status_code == 429 and resp.headers.get("X-RateLimit-Reset"):
+            wait = _seconds_until(resp.headers["X-RateLimit-Reset"], self._clock())
+            wait = self._backoff(attempt) if wait is None else wait
+        else:
+            wait = self._backoff(attempt)
+        return wait if wait <= self.max_wait else None
 
     def _backoff(self, attempt: int) -> float:
         delay = self.base_delay * (2 ** (attempt - 1))
         return min(60.0, delay * (0.75 + random.random() / 2))  # noqa: S311
 
-    def _error(self, resp: requests.Response, key: str, size: int) -> ApiError:
+    def _error(self, resp: requests.Response, key: str, *, size: int = 0,
+               method: str = "POST") -> AgentopsError:
         status = resp.status_code
         detail = _jira_message(resp)
-        route = f"POST /rest/api/3/issue/{key}/comment"
+        route = f"{method} /rest/api/3/issue/{key}/comment"
+        message = (f"{route} failed: HTTP {status}: comment too large ({size} bytes); not "
+                   "retried" if status == 413 else f"{route} failed: HTTP {status} {detail}")
+        # Every caller has made sure: a 5xx POST only fails here after a re-read.
+        message = message.strip() + "; nothing was posted"
+        if status == 401:
+            return ConfigError(message, fix="JIRA rejected the credentials: JIRA_EMAIL must be "
+                                            "the account's email and JIRA_API_TOKEN an API "
+                                            "token of that account (not a password)")
+        if status == 403:
+            return ConfigError(message, fix="the JIRA account may not comment on this issue "
+                                            "(Browse + Add Comments permissions)")
         fixes = {
-            401: "JIRA rejected the credentials: JIRA_EMAIL must be the account's email and "
-                 "JIRA_API_TOKEN an API token of that account (not a password)",
-            403: "the JIRA account may not comment on this issue (Browse + Add Comments "
-                 "permissions)",
             404: f"no issue {key} visible to this account: check the key and --jira-url",
             413: f"the comment is too large for JIRA ({size} bytes): shorten the longest "
                  "sections (log excerpts in Symptoms), draft again and re-approve",
             429: "JIRA kept rate-limiting; rerun later",
         }
-        message = (f"{route} failed: HTTP {status}: comment too large ({size} bytes); not "
-                   "retried" if status == 413 else f"{route} failed: HTTP {status} {detail}")
-        return ApiError(message.strip(), status_code=status,
-                        fix=fixes.get(status, f"JIRA said: {detail}" if detail else None))
+        fix = fixes.get(status) or ("JIRA kept failing; rerun later (publish looks for the "
+                                    "comment before posting, so a rerun never posts it twice)"
+                                    if status in RETRY_STATUS else None)
+        return ApiError(message, status_code=status,
+                        fix=fix or (f"JIRA said: {detail}" if detail else None))
+
+
+def _refused(exc: requests.exceptions.RequestException) -> bool:
+    """True if the connection was refused (the request never reached JIRA)."""
+    return "refused" in str(exc).lower() or "NewConnectionError" in repr(exc)
+
+
+def _seconds_until(stamp: str, now: float) -> float | None:
+    """Seconds from ``now`` to JIRA's X-RateLimit-Reset (ISO 8601), plus one; ``None``
+    if it does not parse."""
+    try:
+        reset = dt.datetime.fromisoformat(stamp.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if reset.tzinfo is None:
+        reset = reset.replace(tzinfo=dt.UTC)
+    return max(0.0, reset.timestamp() - now) + 1.0
 
 
 def _jira_message(resp: requests.Response) -> str:

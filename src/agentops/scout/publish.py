@@ -179,7 +179,9 @@ def apply_publish(client: GitHubClient, repo: str, issue: int, report: ReportFil
         return {"id": plan.comment_id, "html_url": plan.url}
     if plan.operation == "updated":
         return client.write("PATCH", f"/repos/{repo}/issues/comments/{plan.comment_id}",
-                            {"body": body}, idempotent=True)
+                            {"body": body}, idempotent=True,
+                            verify=_comment_reads(client, repo, issue, report,
+                                                  comment_id=plan.comment_id, body=body))
 
     def landed() -> dict[str, Any] | None:
         # Sanity: a 502 or a reset after GitHub stored the comment must not post it twice.
@@ -187,6 +189,20 @@ def apply_publish(client: GitHubClient, repo: str, issue: int, report: ReportFil
 
     return client.write("POST", f"/repos/{repo}/issues/{issue}/comments",
                         {"body": body}, idempotent=False, verify=landed)
+
+
+def _comment_reads(client: GitHubClient, repo: str, issue: int, report: ReportFile, *,
+                   comment_id: int, body: str) -> Any:
+    """``verify`` for an edit of the report comment: the comment as re-read, if it
+    already holds ``body`` (an edit whose answer was lost on the last attempt)."""
+    def landed() -> dict[str, Any] | None:
+        current = find_report_comment(client, repo, issue, report)
+        if (current is not None and int(current.get("id") or 0) == comment_id
+                and (current.get("body") or "").rstrip() == body.rstrip()):
+            return current
+        return None
+
+    return landed
 
 
 # --- hand-off (S-8) --------------------------------------------------------------------------
@@ -352,33 +368,52 @@ def apply_handoff(project_client: GitHubClient, issues_client: GitHubClient,
     apply (exit 4): a rerun finds the created items by their marker."""
     links = {item_id: b.url for item_id, b in plan.existing.items()}
     created = 0
+    written = 0  # every write that landed, for the exit code: 4 after one, 5 before any
     try:
         for draft in plan.create:
             item = _create_draft(project_client, snap, board, draft)
+            created += 1
+            written += 1
+            # Sanity: an item whose Status write fails is still ours and on the board; a
+            # rerun finds it by its marker and sets Backlog (``plan.set_backlog``).
             _set_backlog(project_client, snap, item["id"])
+            written += 1
             links[draft.item_id] = (item.get("url")
                                     or projects.item_url(snap.url, item.get("databaseId")))
-            created += 1
             ghactions.notice(f"  created {draft.title} ({created}/{len(plan.create)})")
         for b in plan.set_backlog:
             _set_backlog(project_client, snap, b.item_id)
+            written += 1
         for b, body in plan.updates:
             _edit_draft(project_client, board, b, body)
+            written += 1
             ghactions.notice(f"  updated {b.title} (the finding changed)")
     except (ApiError, ConfigError) as exc:
-        if created == 0:
+        if written == 0:
             raise  # nothing landed: the plain error (and its exit code) is the truth
         raise PartialApplyError(f"handoff: {created} of {len(plan.create)} board item(s) "
                                 f"created, then: {exc.message}",
                                 fix="rerun: items already created are found by their marker "
                                     "and not created again") from exc
     operation = "noop"
-    if comment is not None:
-        body = link_items(comment.get("body") or "", embedded.extract(comment.get("body") or "")
-                          or report.payload, links, items)
-        if body.rstrip() != (comment.get("body") or "").rstrip():
-            issues_client.write("PATCH", f"/repos/{tracking[0]}/issues/comments/{comment['id']}",
-                                {"body": body}, idempotent=True)
+    if comment is not None and tracking is not None:
+        old = comment.get("body") or ""
+        body = link_items(old, embedded.extract(old) or report.payload, links, items)
+        if body.rstrip() != old.rstrip():
+            try:
+                issues_client.write(
+                    "PATCH", f"/repos/{tracking[0]}/issues/comments/{comment['id']}",
+                    {"body": body}, idempotent=True,
+                    verify=_comment_reads(issues_client, tracking[0], tracking[1], report,
+                                          comment_id=int(comment["id"]), body=body))
+            except ApiError as exc:
+                if written == 0:
+                    raise
+                raise PartialApplyError(
+                    f"handoff: {created} board item(s) created, but linking them from the "
+                    f"report comment failed: {exc.message}",
+                    fix="rerun: the items are found by their marker and only the links are "
+                        "written") from exc
             operation = "updated"
     return created, operation
 
