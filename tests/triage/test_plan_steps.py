@@ -67,6 +67,18 @@ def test_review_without_marker_awaits_humans_and_adds_nothing(queue):
     assert marked.decision == "already_classified" and "triaged" not in marked.add_labels
 
 
+def test_high_priority_with_the_first_level_marker_plans_nothing_on_a_rerun(queue):
+    # The first-level bot's `bot-triaged` is already there (T-2), so the end state of the
+    # high-priority path carries the marker too; the rerun must still ask nothing (T-27).
+    body = "Segmentation fault (core dumped) in ProcessGroupNCCL during all_reduce."
+    snap = make_issue("ProcessGroupNCCL segfaults in all_reduce", body,
+                      labels=(QUEUE_LABEL, "bot-triaged", "needs reproduction"))
+    first = plan_ok(snap, queue)
+    assert first.decision == "high_priority" and first.comments == ()
+    again = plan_ok(make_issue(snap.title, body, labels=snap.labels + first.add_labels), queue)
+    assert again.add_labels == () and again.comments == ()
+
+
 def test_high_priority_end_state_plans_nothing_on_a_rerun(queue):
     body = "Segmentation fault (core dumped) in ProcessGroupNCCL during all_reduce."
     snap = make_issue("ProcessGroupNCCL segfaults in all_reduce", body,

@@ -185,6 +185,10 @@ def plan_issue(snapshot: IssueSnapshot, queue: Queue) -> Plan:
         # the first run did (T-27); _comment drops it when an equivalent one is there.
         if not b.has(queue.needs_repro_label) or not _lacks_reproduction(reading, t):
             return []
+        if b.has(queue.review_label):
+            # Already waiting for a human review (the high-priority path's end state, or
+            # a person's request): the bot adds no request of its own, on any run.
+            return []
         b.reasons.append("The reproduction label is on the issue without a reproduction; "
                          "the request follows unless an equivalent one was posted.")
         return _comment("needs_reproduction", snapshot, queue, b.reasons)
