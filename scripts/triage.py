@@ -72,6 +72,10 @@ def build() -> cli.argparse.ArgumentParser:
                     help="live: issue number(s) to read and plan (env AGENTOPS_ISSUE)")
     sp.add_argument("--plan-out", default=env_default("AGENTOPS_PLAN_OUT"),
                     help="live: also write the plans file that `run --plan-in` applies")
+    sp.add_argument("--trusted-bots", default=env_default("AGENTOPS_TRUSTED_BOTS"),
+                    metavar="LOGINS",
+                    help="live, in a workflow without --issue: bots whose trigger label "
+                         "starts triage (env AGENTOPS_TRUSTED_BOTS)")
     sp.add_argument("--snapshot-out", default=env_default("AGENTOPS_SNAPSHOT_OUT"),
                     metavar="FOLDER",
                     help="live: save each issue as read to FOLDER/issue-N.json (the offline "
@@ -98,6 +102,12 @@ def build() -> cli.argparse.ArgumentParser:
                     metavar="FOLDER",
                     help="save each issue as read (REST JSON, comments inline) to "
                          "FOLDER/issue-N.json, replayable offline with `plan`")
+    rp.add_argument("--trusted-bots", default=env_default("AGENTOPS_TRUSTED_BOTS"),
+                    metavar="LOGINS",
+                    help="without --issue in a workflow, the event names the issue; a label "
+                         "added by a bot starts nothing unless the bot is listed here (JSON "
+                         "list or comma separated, e.g. the first-level triage bot; env "
+                         "AGENTOPS_TRUSTED_BOTS)")
     rp.add_argument("--plan-in", default=env_default("AGENTOPS_PLAN_IN"),
                     help="apply the plans of this file (from `plan --plan-out`) instead of "
                          "planning; each issue is re-read and the plan checked against it "

@@ -32,6 +32,7 @@ FLAG_OF = {
     "plan-in": ("run", "plan_in"),
     "snapshot-out": ("run", "snapshot_out"),
     "issue-file": ("plan", "issue_file"),
+    "trusted-bots": ("run", "trusted_bots"),
 }
 
 
@@ -59,7 +60,8 @@ def test_every_input_is_passed_as_env_and_is_a_flag_default(monkeypatch):
     assert set(FLAG_OF) | {"command", "issue", "github-token"} == set(ACTION["inputs"])
     values = {"repo": "own/er", "dry-run": "true", "max-issues": "7", "queue": "qdir",
               "state-file": "s.json", "plan-out": "p.json", "plan-in": "i.json",
-              "snapshot-out": "snaps", "issue-file": "issue.json"}
+              "snapshot-out": "snaps", "issue-file": "issue.json",
+              "trusted-bots": "first-bot[bot]"}
     for inp, value in values.items():
         monkeypatch.setenv(env_name(inp), value)
     for inp, (verb, dest) in FLAG_OF.items():

@@ -576,3 +576,70 @@ def test_real_planner_second_run_writes_nothing(tmp_path, monkeypatch):
         assert live.sweep_command(args) == 0
         assert server.writes() == []
         assert server.created_labels == []
+
+
+# --- the event names the issue (no --issue, as `uses: …/actions/triage@v1` on issues) -----
+
+def _labeled_event(tmp_path, *, number: int, label: str, sender: dict) -> Path:
+    """An issues.labeled payload from @octokit/webhooks-examples, pointed at our issue."""
+    from tests.contract import openapi
+
+    if not openapi.WEBHOOK_EXAMPLES.exists():
+        pytest.skip(openapi.MISSING_HINT)
+    data = json.loads(openapi.WEBHOOK_EXAMPLES.read_text(encoding="utf-8"))
+    issues = next(e["examples"] for e in data if e["name"] == "issues")
+    payload = next(e for e in issues if e.get("action") == "labeled")
+    payload = json.loads(json.dumps(payload))
+    payload["issue"]["number"] = number
+    payload["issue"]["state"] = "open"
+    payload["issue"].pop("pull_request", None)
+    payload["label"]["name"] = label
+    payload["sender"] = sender
+    path = tmp_path / "event.json"
+    path.write_text(json.dumps(payload))
+    return path
+
+
+@pytest.mark.parametrize(("label", "sender", "trusted", "runs"), [
+    (TRIGGER, {"login": "octocat", "type": "User"}, "", True),
+    ("module: fsdp", {"login": "octocat", "type": "User"}, "", False),  # not the trigger
+    (TRIGGER, {"login": "triage-bot[bot]", "type": "Bot"}, "", False),  # no loops
+    (TRIGGER, {"login": "first-bot[bot]", "type": "Bot"}, '["first-bot[bot]"]', True),
+])
+def test_run_takes_the_issue_from_a_real_labeled_event(gh, runner_files, tmp_path,  # noqa: PLR0917
+                                                       monkeypatch, label, sender, trusted,
+                                                       runs):
+    gh.add_issue(REPO, 31, title="[repro] FSDP", labels=[TRIGGER])
+    event = _labeled_event(tmp_path, number=31, label=label, sender=sender)
+    monkeypatch.setenv("GITHUB_EVENT_NAME", "issues")
+    monkeypatch.setenv("GITHUB_EVENT_PATH", str(event))
+    monkeypatch.delenv("AGENTOPS_ISSUE", raising=False)
+    argv = ["run", "--repo", REPO] + (["--trusted-bots", trusted] if trusted else [])
+    assert cli.main(argv) == 0
+    if runs:
+        # the planned labels in one call, then the reproduction request (T-28)
+        assert [p for _, p in mutations(gh)] == [f"/repos/{REPO}/issues/31/labels",
+                                                 f"/repos/{REPO}/issues/31/comments"]
+        assert_nothing_removed(gh)
+    else:
+        assert mutations(gh) == []
+        assert "Nothing to do:" in runner_files[1].read_text()
+
+
+def test_an_issueless_event_asks_for_the_sweep_command(gh, tmp_path, monkeypatch, capsys):
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"inputs": {"issue": "", "dry-run": "false"}}))
+    monkeypatch.setenv("GITHUB_EVENT_NAME", "workflow_dispatch")
+    monkeypatch.setenv("GITHUB_EVENT_PATH", str(event))
+    monkeypatch.delenv("AGENTOPS_ISSUE", raising=False)
+    assert cli.main(["run", "--repo", REPO]) == 1
+    err = capsys.readouterr().err
+    assert "asks for the backlog sweep" in err and "`sweep`" in err
+    assert mutations(gh) == []
+
+
+def test_trusted_bots_accept_json_or_a_list_and_refuse_bad_json() -> None:
+    assert live.parse_logins('["a[bot]", " b "]') == ("a[bot]", "b")
+    assert live.parse_logins("a[bot], b  c") == ("a[bot]", "b", "c")
+    with pytest.raises(live.InputError, match="--trusted-bots"):
+        live.parse_logins('["a[bot]"')

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from agentops import ghactions
+from agentops import events, ghactions
 from agentops.errors import (
     AgentopsError,
     ApiError,
@@ -73,6 +73,31 @@ def plan_issue(snapshot: IssueSnapshot, queue: Queue) -> Plan:
 
 
 # --- helpers --------------------------------------------------------------------------------
+
+def event_targets(queue: Queue, trusted_bots: str | None) -> events.Targets:
+    """What the run's event (``GITHUB_EVENT_NAME`` / ``GITHUB_EVENT_PATH``) asks of triage:
+    the labelled issue, the dispatched numbers, a sweep, or nothing (and why)."""
+    name, payload = events.read_event()
+    trusted = parse_logins(trusted_bots or os.environ.get("AGENTOPS_TRUSTED_BOTS") or "")
+    return events.triage_targets(name, payload, trigger_label=queue.trigger_label,
+                                 trusted_bots=trusted)
+
+
+def parse_logins(text: str) -> tuple[str, ...]:
+    """``["a[bot]", "b"]`` (JSON, as the repository variable holds it) or ``a[bot], b``."""
+    text = text.strip()
+    if text.startswith("["):
+        try:
+            value = json.loads(text)
+        except ValueError as exc:
+            raise InputError("--trusted-bots", f"not a JSON list of logins: {text[:80]!r}",
+                             fix='e.g. ["pytorch-bot[bot]"] or pytorch-bot[bot],other') from exc
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise InputError("--trusted-bots", "the JSON must be a list of login strings",
+                             fix='e.g. ["pytorch-bot[bot]"]')
+        return tuple(v.strip() for v in value if v.strip())
+    return tuple(p for p in re.split(r"[\s,]+", text) if p)
+
 
 def parse_issue_numbers(values: Sequence[str] | str | None, *, field: str = "--issue") -> list[int]:
     """``["12", "13,14 15"]`` → ``[12, 13, 14, 15]`` (order kept, duplicates dropped)."""
@@ -245,6 +270,23 @@ def _run(args: argparse.Namespace, *, dry_run: bool, verb: str) -> int:
             ghactions.notice(f"no plans in {plan_in}; nothing to apply")
             ghactions.append_summary(f"### Triage {verb} — {repo}\n\nNo plans to apply.\n")
             return int(ExitStatus.OK)
+    queue = load_queue(args.queue)
+    if not numbers and not plan_in and os.environ.get("GITHUB_EVENT_PATH"):
+        # In a workflow without an `issue` input: the event that started the run names
+        # the issue (T-1, T-3), and decides whether triage runs at all (no loops).
+        targets = event_targets(queue, getattr(args, "trusted_bots", None))
+        if targets.ignored:
+            ghactions.notice(f"triage {verb}: {targets.ignored_reason}; nothing to do")
+            why = ghactions.inert_markdown(targets.ignored_reason)
+            ghactions.append_summary(f"### Triage {verb} — {ghactions.inert_markdown(repo)}"
+                                     f"\n\nNothing to do: {why}.\n")
+            return int(ExitStatus.OK)
+        if targets.sweep:
+            raise InputError("--issue", "this event names no issue; it asks for the backlog "
+                                        "sweep", fix="run the `sweep` command for schedule and "
+                                        "issue-less workflow_dispatch events")
+        numbers = list(targets.numbers)
+        dry_run = dry_run or targets.dry_run
     if not numbers:
         raise InputError("--issue", "no issue number given",
                          fix="pass --issue 123 (or AGENTOPS_ISSUE; in a workflow the event's "
@@ -254,7 +296,6 @@ def _run(args: argparse.Namespace, *, dry_run: bool, verb: str) -> int:
         raise InputError("--issue", f"no plan for #{missing[0]} in {plan_in}",
                          fix="apply only issues planned in that file")
     snapshot_dir = getattr(args, "snapshot_out", None)
-    queue = load_queue(args.queue)
     client = GitHubClient.from_env()
     checker = LabelChecker(client, repo)
     outcomes: list[Outcome] = []
