@@ -16,14 +16,28 @@ CASSETTE_SKILL = "postmortem"
 SHA = "ab" * 32
 
 
+def _real_comment_event() -> dict:
+    """A real issue_comment.created payload (npm @octokit/webhooks-examples), or a minimal
+    one of the same shape where the package is not installed."""
+    from tests.contract import openapi
+
+    if openapi.WEBHOOK_EXAMPLES.exists():
+        data = json.loads(openapi.WEBHOOK_EXAMPLES.read_text(encoding="utf-8"))
+        found = next(e for entry in data if entry["name"] == "issue_comment"
+                     for e in entry["examples"] if e.get("action") == "created")
+        return json.loads(json.dumps(found))
+    return {"action": "created", "issue": {"number": 7, "title": "Post-mortem JIRA-12345"},
+            "comment": {"id": 1, "body": "", "user": {"login": "", "type": "User"}},
+            "repository": {"full_name": ""}}
+
+
 def _event(tmp_path: Path, login: str, body: str) -> str:
+    event = _real_comment_event()
+    event["comment"]["body"] = body
+    event["comment"]["user"]["login"] = login
+    event["repository"]["full_name"] = "org/agentops"
     path = tmp_path / "event.json"
-    path.write_text(json.dumps({
-        "action": "created",
-        "issue": {"number": 7, "title": "Post-mortem JIRA-12345"},
-        "comment": {"id": 1, "body": body, "user": {"login": login, "type": "User"}},
-        "repository": {"full_name": "org/agentops"},
-    }), encoding="utf-8")
+    path.write_text(json.dumps(event), encoding="utf-8")
     return str(path)
 
 
