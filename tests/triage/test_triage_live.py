@@ -643,3 +643,44 @@ def test_trusted_bots_accept_json_or_a_list_and_refuse_bad_json() -> None:
     assert live.parse_logins("a[bot], b  c") == ("a[bot]", "b", "c")
     with pytest.raises(live.InputError, match="--trusted-bots"):
         live.parse_logins('["a[bot]"')
+
+
+def test_run_checks_labels_over_rest_where_graphql_is_unavailable(gh, capsys):
+    # An endpoint without GraphQL (404 on every POST /graphql): the label check falls
+    # back to one REST GET per label, never a listing, and never creates a label (T-21).
+    gh.add_issue(REPO, 41, title="[repro] FSDP", labels=[TRIGGER])
+    gh.inject("POST", r"^/graphql$", Fault.status_code(404), attempts=range(1, 50))
+    assert cli.main(["run", "--repo", REPO, "--issue", "41"]) == 0
+    reads = [(r.method, r.path) for r in gh.requests if r.method == "GET"]
+    label_reads = [p for _, p in reads if "/labels/" in p]
+    assert label_reads and all(re.search(r"/repos/o/r/labels/[^/]+$", p) for p in label_reads)
+    assert f"/repos/{REPO}/labels" not in [p for _, p in reads]  # no listing
+    assert next(p for _, p in mutations(gh)) == f"/repos/{REPO}/issues/41/labels"
+    assert_nothing_removed(gh)
+    gh.reset_log()
+    assert cli.main(["run", "--repo", REPO, "--issue", "41"]) == 0
+    assert mutations(gh) == []  # T-27
+
+
+def test_a_missing_label_is_refused_over_rest_too(gh, capsys):
+    gh.add_issue(REPO, 42, title="[repro] FSDP", labels=[TRIGGER])
+    gh.inject("POST", r"^/graphql$", Fault.status_code(404), attempts=range(1, 50))
+    del gh.repos[REPO.casefold()].labels["bot-triaged"]
+    assert cli.main(["run", "--repo", REPO, "--issue", "42"]) == 1
+    assert "'bot-triaged'" in capsys.readouterr().err and mutations(gh) == []
+
+
+@pytest.mark.parametrize(("status", "message", "fallback"), [
+    (404, "POST /graphql failed: HTTP 404 Not Found", True),
+    (501, "POST /graphql failed: HTTP 501", True),
+    (None, "GraphQL error: Field 'label' doesn't exist on type 'Repository'", True),
+    (401, "POST /graphql failed: HTTP 401 Bad credentials", False),
+    (403, "POST /graphql failed: HTTP 403", False),
+    (None, "GraphQL error: API rate limit exceeded (RATE_LIMITED)", False),
+    (None, "GraphQL error: Your token has not been granted the required scopes", False),
+])
+def test_only_a_missing_or_refusing_graphql_falls_back_to_rest(status, message, fallback):
+    from agentops.errors import ApiError
+    from agentops.triage.apply import _graphql_unavailable
+
+    assert _graphql_unavailable(ApiError(message, status_code=status)) is fallback

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from agentops.errors import AgentopsError, ApiError, ConfigError, PartialApplyError, RefusedError
 from agentops.github.client import GitHubClient
@@ -67,13 +68,17 @@ class ApplyResult:
 class LabelChecker:
     """Does a label exist in the repository? One GraphQL call with aliased
     ``repository.label(name:)`` fields per batch of unknown names; results are cached
-    for the run, so a sweep pays for each label once."""
+    for the run, so a sweep pays for each label once. Where GraphQL cannot answer (an
+    endpoint without it, a proxy that only passes REST), one REST
+    ``GET /repos/{owner}/{repo}/labels/{name}`` per label does the same, never a listing
+    of all the repository's labels."""
 
     def __init__(self, client: GitHubClient, repo: str, *, prefetch: Iterable[str] = ()) -> None:
         self.client = client
         self.repo = repo
         self.known: dict[str, bool] = {}
         self._prefetch = tuple(prefetch)
+        self.rest_only = False
 
     def missing(self, names: Iterable[str]) -> list[str]:
         """The names among ``names`` that do not exist in the repository."""
@@ -88,6 +93,20 @@ class LabelChecker:
         return [n for n in wanted if not self.known.get(n.casefold())]
 
     def _query(self, names: list[str]) -> None:
+        if not self.rest_only:
+            try:
+                self._query_graphql(names)
+                return
+            except ApiError as exc:
+                if not _graphql_unavailable(exc):
+                    raise
+                self.rest_only = True  # for the rest of the run: no second failed call
+        owner, name = split_repo(self.repo)
+        for n in names:
+            self.known[n.casefold()] = self.client.exists(
+                f"/repos/{owner}/{name}/labels/{quote(n, safe='')}")
+
+    def _query_graphql(self, names: list[str]) -> None:
         owner, name = split_repo(self.repo)
         decl = "".join(f", $l{i}: String!" for i in range(len(names)))
         fields = " ".join(f"l{i}: label(name: $l{i}) {{ name }}" for i in range(len(names)))
@@ -101,6 +120,16 @@ class LabelChecker:
                            fix="check --repo; the token needs read access to it")
         for i, n in enumerate(names):
             self.known[n.casefold()] = bool(repo.get(f"l{i}"))
+
+
+def _graphql_unavailable(exc: ApiError) -> bool:
+    """A GraphQL failure that REST may not share: the endpoint is missing or refuses the
+    document. Auth, permission and rate-limit failures are REST's too, so they stand."""
+    if exc.status_code in (400, 404, 405, 410, 415, 422, 501):
+        return True
+    text = exc.message.lower()
+    return exc.status_code is None and text.startswith("graphql error") and not any(
+        w in text for w in ("rate", "limit", "scope", "forbidden", "permission"))
 
 
 def plan_label_changes(plan: Plan, current: Iterable[str], queue: Queue) -> LabelChanges:
