@@ -50,10 +50,10 @@ def test_step0_human_classified_gets_marker_and_triaged(queue):
 def test_step0_never_adds_a_label_already_there(queue):
     snap = make_issue("x", labels=(QUEUE_LABEL, PAR, "module: fsdp", "bot-triaged"))
     assert plan_ok(snap, queue).add_labels == ("triaged",)
-    # On infra/checkpointing the same state is what the route step's module proposal
-    # leaves (modules_after_route): the bot never upgrades it to `triaged` itself.
+    # On infra with the first-level bot's marker: the text does not lead this planner to
+    # that route and module, so it is a human's classification (T-10), not a proposal.
     infra = make_issue("x", labels=(QUEUE_LABEL, INFRA, "module: c10d", "bot-triaged"))
-    assert plan_ok(infra, queue).add_labels == ()
+    assert plan_ok(infra, queue).add_labels == ("triaged",)
 
 
 def test_review_without_marker_awaits_humans_and_adds_nothing(queue):
@@ -601,6 +601,22 @@ def test_modules_after_route_propose_without_triaged_and_can_be_switched_off(tmp
     (folder / "labels.json").write_text(json.dumps(labels))
     strict = plan_ok(snap, load_queue(str(folder)))
     assert strict.add_labels == (INFRA, "bot-triaged", "triaged")  # T-12 as written: stop
+
+
+def test_route_proposal_next_to_a_human_module_is_a_fixed_point(queue):
+    # A human set a module but no sub-oncall; the bot routes and proposes another module
+    # of that sub-oncall. Rerun: the labels are the planner's own output, so nothing more
+    # (T-27), although a module and the sub-oncall are now both there (not T-10).
+    body = ("rpc_sync to a remote worker returns a stale RRef value.\n"
+            + fence("rpc.init_rpc('w0', rank=0, world_size=2)\n"
+                    "ref = rpc.remote('w1', torch.add, args=(t, 1))\nprint(ref.to_here())"))
+    snap = make_issue("RRef.to_here returns a stale value", body,
+                      labels=(QUEUE_LABEL, "module: nccl"))
+    first = plan_ok(snap, queue)
+    assert first.decision == "route" and "module: rpc" in first.add_labels
+    assert "triaged" not in first.add_labels
+    again = plan_ok(make_issue(snap.title, body, labels=snap.labels + first.add_labels), queue)
+    assert again.add_labels == () and again.comments == ()
 
 
 def test_a_route_without_a_module_is_still_triaged(queue):

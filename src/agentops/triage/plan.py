@@ -9,7 +9,8 @@ comes from the queue data; nothing about any project is written here.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import combinations
 
 from agentops.triage import similar
 from agentops.triage.model import Evidence, IssueSnapshot, Plan, Queue
@@ -143,18 +144,42 @@ def _lacks_reproduction(reading: _Reading, t: Mapping[str, float]) -> bool:
     return reading.role_score("reproduction") < t["reproduction_min"] and not is_request
 
 
-def _own_route_proposal(queue: Queue, sub: str, present: set[str]) -> bool:
-    """Whether an infra/checkpointing route with modules of that sub-oncall, marked but
-    not ``triaged``, can be this planner's own output (modules_after_route). Which of the
-    modules were there before the bot cannot be told apart afterwards, so any of them
-    counts: the state is left for the sub-team to confirm, never upgraded by the bot."""
+# A proposal is one or two modules; more on the issue than this were not all the bot's.
+MAX_PROPOSED_MODULES = 3
+
+
+def _is_own_route_output(snapshot: IssueSnapshot, queue: Queue, sub: str) -> bool:
+    """Whether the issue's labels are exactly what this planner's route step leaves on
+    some earlier state of it: an infra/checkpointing route with the sub-oncall's modules
+    as a proposal, the marker, no ``triaged`` (modules_after_route). Decided by planning
+    the candidate earlier states (the issue minus the modules the bot may have added,
+    minus the sub-oncall and the marker it may have added) and checking that one of them
+    yields the labels now on the issue: a human's own classification (T-10) does not
+    come out of the planner that way, the bot's proposal (T-27) does."""
     if not queue.modules_after_route or sub == queue.rubric.default_route:
         return False
-    return any(queue.module_suboncall.get(m) == sub for m in present)
+    fold = {lb.casefold(): lb for lb in snapshot.labels}
+    own = [m for m in queue.modules
+           if m.casefold() in fold and queue.module_suboncall.get(m) == sub]
+    now = set(fold)
+    for k in range(1, min(len(own), MAX_PROPOSED_MODULES) + 1):
+        for added in combinations(own, k):
+            for extra in ((), (sub,), (queue.marker_label,), (sub, queue.marker_label)):
+                gone = {x.casefold() for x in (*added, *extra)}
+                before = tuple(lb for lb in snapshot.labels if lb.casefold() not in gone)
+                plan = _plan(replace(snapshot, labels=before), queue, own_check=False)
+                after = {lb.casefold() for lb in (*before, *plan.add_labels)}
+                if plan.decision == "route" and after == now:
+                    return True
+    return False
 
 
 def plan_issue(snapshot: IssueSnapshot, queue: Queue) -> Plan:
     """Plan the second-level triage of one issue (T-10 … T-16)."""
+    return _plan(snapshot, queue, own_check=True)
+
+
+def _plan(snapshot: IssueSnapshot, queue: Queue, *, own_check: bool) -> Plan:
     r = queue.rubric
     t = r.thresholds
     b = _Builder(snapshot.labels)
@@ -205,13 +230,13 @@ def plan_issue(snapshot: IssueSnapshot, queue: Queue) -> Plan:
     if existing_modules and existing_subs:
         text = split_issue(snapshot.title, snapshot.body, person_comments(snapshot), r)
         reading0 = _Reading(text=text, hits=match_signals(text, r))
-        if _own_route_proposal(queue, existing_subs[0], existing_modules) \
-                and b.has(queue.marker_label) and not b.has(queue.triaged_label):
+        if own_check and b.has(queue.marker_label) and not b.has(queue.triaged_label) \
+                and _is_own_route_output(snapshot, queue, existing_subs[0]):
             # T-27: what this bot's own route step left (route, module proposal, marker,
             # no `triaged`) is not a human's classification; a rerun adds nothing.
-            b.reasons.append(f"Step 0: {existing_subs[0]!r} with its modules and the marker "
-                             f"but no {queue.triaged_label!r}: the route step's proposal, "
-                             "for the sub-team to confirm.")
+            b.reasons.append(f"Step 0: {existing_subs[0]!r} and its modules are this "
+                             "planner's own route proposal: left for the sub-team to "
+                             "confirm.")
             return done("already_classified", "medium", labelled_request(reading0))
         b.reasons.append("Step 0: a human already set "
                          f"{sorted(existing_modules)} and {existing_subs[0]!r}.")
