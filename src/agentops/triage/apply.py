@@ -171,8 +171,7 @@ def plan_label_changes(plan: Plan, current: Iterable[str], queue: Queue) -> Labe
     # left it for humans, or a human asked for review): a later plan, e.g. step 0 seeing
     # the labels this bot added, must not mark it handled (T-15, and T-27: a second run
     # on a high-priority issue writes nothing).
-    awaiting = (queue.review_label.casefold() in have
-                and queue.marker_label.casefold() not in have)
+    awaiting = queue.awaits_humans(current)
     if (high_priority or awaiting) and queue.marker_label in want:
         want.remove(queue.marker_label)
         why = "the high-priority path" if high_priority else (
@@ -229,9 +228,7 @@ def _comment_decision(plan: Plan, snapshot: IssueSnapshot,
                       queue: Queue) -> tuple[str | None, str]:
     """(template to post, or None; why a planned one is skipped) — T-26."""
     for name in plan.comments:
-        if (queue.review_label.casefold() in {lb.casefold() for lb in snapshot.labels}
-                and queue.marker_label.casefold()
-                not in {lb.casefold() for lb in snapshot.labels}):
+        if queue.awaits_humans(snapshot.labels):
             # T-15: an issue awaiting humans gets no bot comment, whatever the plan says.
             return None, f"the issue awaits humans ({queue.review_label!r} without the marker)"
         if snapshot.locked:

@@ -7,7 +7,7 @@ against the live issue before the first write (T-20 … T-28).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -180,6 +180,12 @@ class Queue:
     performance_label: str = ""
     label_keywords: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # baseline
     modules_after_route: bool = False  # also classify modules after an infra/ckpt route
+
+    def awaits_humans(self, labels: Iterable[str]) -> bool:
+        """T-15: the review label without the marker is the high-priority path's end
+        state (or a person's request for review): the bot adds and asks nothing more."""
+        have = {lb.casefold() for lb in labels}
+        return self.review_label.casefold() in have and self.marker_label.casefold() not in have
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,11 @@ class _Reading:
     def role_score(self, role: str) -> float:
         return sum(h.score for h in self.role_hits.get(role, ()))
 
+    def is_request(self, t: Mapping[str, float]) -> bool:
+        """A feature/enhancement request rather than a bug report (T-14, T-16)."""
+        request = self.role_score("request")
+        return request >= t["request_min"] and request >= self.role_score("bug")
+
 
 class _Builder:
     """Collects labels (in applied order), evidence and reasons for one plan."""
@@ -139,9 +144,8 @@ def _comment(kind: str, snapshot: IssueSnapshot, queue: Queue, reasons: list[str
 
 def _lacks_reproduction(reading: _Reading, t: Mapping[str, float]) -> bool:
     """T-16: no code, script or steps to run, and not a feature request."""
-    request = reading.role_score("request")
-    is_request = request >= t["request_min"] and request >= reading.role_score("bug")
-    return reading.role_score("reproduction") < t["reproduction_min"] and not is_request
+    return reading.role_score("reproduction") < t["reproduction_min"] \
+        and not reading.is_request(t)
 
 
 # A proposal is one or two modules; more on the issue than this were not all the bot's.
@@ -221,7 +225,7 @@ def _plan(snapshot: IssueSnapshot, queue: Queue, *, own_check: bool) -> Plan:
     # T-15/T-2: `triage review` without the marker is the high-priority path's end state
     # (this bot left it for humans) or a human's own request for review. Either way the
     # issue awaits humans: nothing is added or asked, so a rerun writes nothing (T-27).
-    if b.has(queue.review_label) and not b.has(queue.marker_label):
+    if queue.awaits_humans(snapshot.labels):
         b.reasons.append(f"{queue.review_label!r} without {queue.marker_label!r}: the issue "
                          "awaits humans; nothing to add.")
         return done("high_priority", None, awaiting=True)
@@ -263,8 +267,7 @@ def _plan(snapshot: IssueSnapshot, queue: Queue, *, own_check: bool) -> Plan:
 
     modules, module_conf = _select_modules(reading, queue, existing_modules)
     route, how, route_hits = _route(reading, queue, modules, existing_subs)
-    request = reading.role_score("request")
-    is_request = request >= t["request_min"] and request >= reading.role_score("bug")
+    is_request = reading.is_request(t)
     hp = reading.role_score("high_priority") >= t["high_priority_min"] and not is_request
     hp_hits = reading.role_hits.get("high_priority", [])
 
