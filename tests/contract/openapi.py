@@ -31,6 +31,20 @@ OPENAPI_JSON = NPM / "@octokit" / "openapi" / "generated" / "api.github.com.dere
 WEBHOOK_EXAMPLES = NPM / "@octokit" / "webhooks-examples" / "api.github.com" / "index.json"
 MISSING_HINT = "run .ci/npm-fixtures (installs the pinned @octokit npm packages)"
 
+
+def webhook_examples() -> dict[str, list[dict[str, Any]]]:
+    """Real webhook payloads by event name (npm @octokit/webhooks-examples), or
+    FileNotFoundError when .ci/npm-fixtures has not installed them."""
+    data = json.loads(WEBHOOK_EXAMPLES.read_text(encoding="utf-8"))
+    return {entry["name"]: entry["examples"] for entry in data}
+
+
+def webhook_example(event: str, action: str) -> dict[str, Any]:
+    """A fresh copy of the first real ``event`` payload with that ``action``."""
+    found = next(e for e in webhook_examples()[event] if e.get("action") == action)
+    return json.loads(json.dumps(found))
+
+
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options")
 # Path parameters that may legitimately span several segments (contents paths, git
 # refs, branch names); every other parameter is exactly one segment.

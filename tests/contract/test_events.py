@@ -22,8 +22,7 @@ def _examples() -> dict[str, list[dict]]:
         if os.environ.get("CI"):
             pytest.fail(f"{openapi.WEBHOOK_EXAMPLES} is missing: {openapi.MISSING_HINT}")
         pytest.skip(openapi.MISSING_HINT)
-    data = json.loads(openapi.WEBHOOK_EXAMPLES.read_text(encoding="utf-8"))
-    return {entry["name"]: entry["examples"] for entry in data}
+    return openapi.webhook_examples()
 
 
 @pytest.fixture(scope="module")

@@ -22,10 +22,7 @@ def _real_comment_event() -> dict:
     from tests.contract import openapi
 
     if openapi.WEBHOOK_EXAMPLES.exists():
-        data = json.loads(openapi.WEBHOOK_EXAMPLES.read_text(encoding="utf-8"))
-        found = next(e for entry in data if entry["name"] == "issue_comment"
-                     for e in entry["examples"] if e.get("action") == "created")
-        return json.loads(json.dumps(found))
+        return openapi.webhook_example("issue_comment", "created")
     return {"action": "created", "issue": {"number": 7, "title": "Post-mortem JIRA-12345"},
             "comment": {"id": 1, "body": "", "user": {"login": "", "type": "User"}},
             "repository": {"full_name": ""}}

@@ -586,10 +586,7 @@ def _labeled_event(tmp_path, *, number: int, label: str, sender: dict) -> Path:
 
     if not openapi.WEBHOOK_EXAMPLES.exists():
         pytest.skip(openapi.MISSING_HINT)
-    data = json.loads(openapi.WEBHOOK_EXAMPLES.read_text(encoding="utf-8"))
-    issues = next(e["examples"] for e in data if e["name"] == "issues")
-    payload = next(e for e in issues if e.get("action") == "labeled")
-    payload = json.loads(json.dumps(payload))
+    payload = openapi.webhook_example("issues", "labeled")
     payload["issue"]["number"] = number
     payload["issue"]["state"] = "open"
     payload["issue"].pop("pull_request", None)
