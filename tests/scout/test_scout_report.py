@@ -31,6 +31,26 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
+def _install_live(monkeypatch, collect_live, *, api_line: str) -> list[LiveData]:
+    """Stand in for the API half: ``collect_live`` answers, a client whose counter
+    prints ``api_line``; returns the list the CI outputs handed to the workflow land in."""
+    written: list[LiveData] = []
+    fake = types.ModuleType("agentops.scout.collect")
+    fake.collect_live = collect_live
+    fake.write_ci_outputs = written.append
+    monkeypatch.setitem(sys.modules, "agentops.scout.collect", fake)
+
+    class Client:
+        class counter:
+            @staticmethod
+            def line() -> str:
+                return api_line
+
+    monkeypatch.setattr("agentops.github.client.GitHubClient.from_env",
+                        classmethod(lambda cls: Client()))
+    return written
+
+
 def report(capsys, repo: dict[str, Path], commit: str, date: str, *extra: str,
            as_json: bool = True) -> dict | str:
     argv = ["--config", str(repo["target"]), "report", "--checkout", str(repo[commit]),
@@ -200,7 +220,6 @@ def test_without_offline_missing_collect_means_live_unavailable(fixture_repo, ca
 def test_live_data_renders_ci_pr_states_and_open_work(fixture_repo, capsys,
                                                       monkeypatch) -> None:
     calls = []
-    ci_outputs_written: list[LiveData] = []
 
     def collect_live(client, config, since, *, checkout=None):
         calls.append((config.name, since, checkout))
@@ -223,19 +242,8 @@ def test_live_data_renders_ci_pr_states_and_open_work(fixture_repo, capsys,
                                                       title="Add @someone feature",
                                                       updated_at="2026-02-20T00:00:00Z"),)))
 
-    fake = types.ModuleType("agentops.scout.collect")
-    fake.collect_live = collect_live
-    fake.write_ci_outputs = ci_outputs_written.append
-    monkeypatch.setitem(sys.modules, "agentops.scout.collect", fake)
-
-    class Client:
-        class counter:
-            @staticmethod
-            def line() -> str:
-                return "API calls: 0 (reads 0, writes 0, retries 0)"
-
-    monkeypatch.setattr("agentops.github.client.GitHubClient.from_env",
-                        classmethod(lambda cls: Client()))
+    ci_outputs_written = _install_live(monkeypatch, collect_live,
+                                       api_line="API calls: 0 (reads 0, writes 0, retries 0)")
     argv = ["--config", str(fixture_repo["target"]), "report", "--checkout",
             str(fixture_repo["c1"]), "--date", "2026-03-02", "--json", "--torch", "none"]
     code, out, err = run(capsys, *argv)
@@ -369,7 +377,6 @@ def test_live_prior_reports_set_the_baseline_and_open_work_news(fixture_repo, se
     pr_new = PullState("example/core", 8, "open", title="new PR", updated_at="2026-03-09")
     rounds = [(pr_old,), (pr_old, pr_new)]
     reports: list[str] = []
-    ci_outputs_written: list[LiveData] = []
 
     def collect_live(client, config, since, *, checkout=None):
         waiting = rounds.pop(0)
@@ -378,19 +385,8 @@ def test_live_prior_reports_set_the_baseline_and_open_work_news(fixture_repo, se
         return LiveData(prior_reports=prior, open_work=OpenWork(waiting_prs=waiting),
                         pulls={}, ci=(), board_items=())
 
-    fake = types.ModuleType("agentops.scout.collect")
-    fake.collect_live = collect_live
-    fake.write_ci_outputs = ci_outputs_written.append
-    monkeypatch.setitem(sys.modules, "agentops.scout.collect", fake)
-
-    class Client:
-        class counter:
-            @staticmethod
-            def line() -> str:
-                return "API calls: 3 (reads 3, writes 0, retries 0)"
-
-    monkeypatch.setattr("agentops.github.client.GitHubClient.from_env",
-                        classmethod(lambda cls: Client()))
+    _install_live(monkeypatch, collect_live,
+                  api_line="API calls: 3 (reads 3, writes 0, retries 0)")
     base = ["--config", str(fixture_repo["target"]), "report", "--checkout",
             str(fixture_repo["c3"]), "--torch", "none", "--json"]
     code, out, err = run(capsys, *base, "--date", "2026-03-10")
