@@ -43,6 +43,27 @@ environment:
   AGENTOPS_*       defaults for the flags, as the composite action sets them"""
 
 
+def _live_issue_options(p: cli.argparse.ArgumentParser) -> None:
+    """The options `plan` (live) and `run` share: which issues, and what to keep."""
+    p.add_argument("--issue", action="append", default=None,
+                   help="live: issue number; repeat, or give a comma/space separated list "
+                        "(env AGENTOPS_ISSUE); in a workflow without it, the event names "
+                        "the issue")
+    p.add_argument("--trusted-bots", default=env_default("AGENTOPS_TRUSTED_BOTS"),
+                   metavar="LOGINS",
+                   help="live, without --issue in a workflow: a trigger label added by a bot "
+                        "starts nothing unless the bot is listed here (JSON list or comma "
+                        "separated, e.g. the first-level triage bot; env "
+                        "AGENTOPS_TRUSTED_BOTS)")
+    p.add_argument("--plan-out", default=env_default("AGENTOPS_PLAN_OUT"),
+                   help="live: also write the plans as JSON to this file, the one "
+                        "`run --plan-in` applies (env AGENTOPS_PLAN_OUT)")
+    p.add_argument("--snapshot-out", default=env_default("AGENTOPS_SNAPSHOT_OUT"),
+                   metavar="FOLDER",
+                   help="live: save each issue as read (REST JSON, comments inline) to "
+                        "FOLDER/issue-N.json, replayable offline with `plan`")
+
+
 def build() -> cli.argparse.ArgumentParser:
     p = cli.parser("triage.py", __doc__ or "", EPILOG)
     p.add_argument("--queue", default=env_default("AGENTOPS_QUEUE", "distributed"),
@@ -68,18 +89,7 @@ def build() -> cli.argparse.ArgumentParser:
     sp.add_argument("--repo", default=env_default("AGENTOPS_REPO"),
                     help="OWNER/NAME, when the issue JSON has no repository_url (live: "
                          "defaults to GITHUB_REPOSITORY)")
-    sp.add_argument("--issue", action="append", default=None,
-                    help="live: issue number(s) to read and plan (env AGENTOPS_ISSUE)")
-    sp.add_argument("--plan-out", default=env_default("AGENTOPS_PLAN_OUT"),
-                    help="live: also write the plans file that `run --plan-in` applies")
-    sp.add_argument("--trusted-bots", default=env_default("AGENTOPS_TRUSTED_BOTS"),
-                    metavar="LOGINS",
-                    help="live, in a workflow without --issue: bots whose trigger label "
-                         "starts triage (env AGENTOPS_TRUSTED_BOTS)")
-    sp.add_argument("--snapshot-out", default=env_default("AGENTOPS_SNAPSHOT_OUT"),
-                    metavar="FOLDER",
-                    help="live: save each issue as read to FOLDER/issue-N.json (the offline "
-                         "input shape)")
+    _live_issue_options(sp)
 
     rp = sub.add_parser("run", help="live: plan and apply issues",
                         formatter_class=cli.HelpFormatter,
@@ -91,23 +101,9 @@ def build() -> cli.argparse.ArgumentParser:
     rp.add_argument("--repo", default=env_default("AGENTOPS_REPO",
                                                   env_default("GITHUB_REPOSITORY")),
                     help="OWNER/NAME (env AGENTOPS_REPO, else GITHUB_REPOSITORY)")
-    rp.add_argument("--issue", action="append", default=None,
-                    help="issue number; repeat, or give a comma/space separated list "
-                         "(env AGENTOPS_ISSUE)")
     rp.add_argument("--dry-run", action="store_true", default=env_flag("AGENTOPS_DRY_RUN"),
                     help="plan and report, write nothing (env AGENTOPS_DRY_RUN)")
-    rp.add_argument("--plan-out", default=env_default("AGENTOPS_PLAN_OUT"),
-                    help="also write the plans as JSON to this file (env AGENTOPS_PLAN_OUT)")
-    rp.add_argument("--snapshot-out", default=env_default("AGENTOPS_SNAPSHOT_OUT"),
-                    metavar="FOLDER",
-                    help="save each issue as read (REST JSON, comments inline) to "
-                         "FOLDER/issue-N.json, replayable offline with `plan`")
-    rp.add_argument("--trusted-bots", default=env_default("AGENTOPS_TRUSTED_BOTS"),
-                    metavar="LOGINS",
-                    help="without --issue in a workflow, the event names the issue; a label "
-                         "added by a bot starts nothing unless the bot is listed here (JSON "
-                         "list or comma separated, e.g. the first-level triage bot; env "
-                         "AGENTOPS_TRUSTED_BOTS)")
+    _live_issue_options(rp)
     rp.add_argument("--plan-in", default=env_default("AGENTOPS_PLAN_IN"),
                     help="apply the plans of this file (from `plan --plan-out`) instead of "
                          "planning; each issue is re-read and the plan checked against it "
