@@ -99,8 +99,8 @@ def _pair_flags(p: cli.argparse.ArgumentParser, *, width: bool) -> None:
     g.add_argument("--bad", default=env_default("AGENTOPS_BAD"),
                    help="first bad nightly: version or date (env AGENTOPS_BAD)")
     if width:
-        g.add_argument("--width", type=int, default=int(env_default("AGENTOPS_WIDTH", "8")
-                                                        or 8),
+        # A string default goes through type=int, so a bad env value is a usage error.
+        g.add_argument("--width", type=int, default=env_default("AGENTOPS_WIDTH", "8"),
                        help="probes per round, 1-256 (env AGENTOPS_WIDTH; default 8); "
                             "rounds needed: ceil(log_(width+1) steps)")
 
@@ -123,7 +123,7 @@ def _probe_flags(p: cli.argparse.ArgumentParser) -> None:
     g.add_argument("--extra-index-url", default=env_default("AGENTOPS_EXTRA_INDEX_URL"),
                    help="another index for the nightly's dependencies")
     g.add_argument("--timeout", type=float,
-                   default=float(env_default("AGENTOPS_TIMEOUT", "30") or 30),
+                   default=env_default("AGENTOPS_TIMEOUT", "30"),
                    help="minutes the repro may run (env AGENTOPS_TIMEOUT; default 30)")
     g.add_argument("--venv", default=env_default("AGENTOPS_VENV"),
                    help="folder for the probe's venv (default: a new temporary folder)")

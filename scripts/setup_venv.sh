@@ -4,7 +4,7 @@
 #
 # In:  AGENTOPS_SETUP_PYTHON  the interpreter to build it with (default python3); 3.11+
 #                             whatever Python a caller probes or tests with
-#      AGENTOPS_VENV          the venv folder (default $RUNNER_TEMP/agentops-venv)
+#      AGENTOPS_SETUP_VENV    the venv folder (default $RUNNER_TEMP/agentops-venv)
 #      arguments              requirement files (default requirements/runtime.txt)
 # Out: step output `python` (the venv's interpreter) in a runner; the path on stdout
 #      elsewhere.
@@ -15,7 +15,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 py="${AGENTOPS_SETUP_PYTHON:-python3}"
-venv="${AGENTOPS_VENV:-${RUNNER_TEMP:-/tmp}/agentops-venv}"
+venv="${AGENTOPS_SETUP_VENV:-${RUNNER_TEMP:-/tmp}/agentops-venv}"
 reqs=("$@")
 if [ "${#reqs[@]}" -eq 0 ]; then reqs=("$here/requirements/runtime.txt"); fi
 
@@ -44,7 +44,7 @@ else
     if [ -f "$venv/pyvenv.cfg" ] || [ -z "$(ls -A "$venv")" ]; then
       rm -rf "$venv"
     else
-      fail "$venv exists and is not a venv; refusing to delete it (set AGENTOPS_VENV to another folder)"
+      fail "$venv exists and is not a venv; refusing to delete it (set AGENTOPS_SETUP_VENV to another folder)"
     fi
   fi
   if in_actions; then

@@ -124,7 +124,7 @@ def build() -> cli.argparse.ArgumentParser:
                                                   env_default("GITHUB_REPOSITORY")),
                     help="OWNER/NAME (env AGENTOPS_REPO, else GITHUB_REPOSITORY)")
     wp.add_argument("--max-issues", type=int,
-                    default=int(env_default("AGENTOPS_MAX_ISSUES", "50") or 50),
+                    default=env_default("AGENTOPS_MAX_ISSUES", "50"),
                     help="per-run budget of issues to plan (env AGENTOPS_MAX_ISSUES)")
     wp.add_argument("--dry-run", action="store_true", default=env_flag("AGENTOPS_DRY_RUN"),
                     help="plan and report, write nothing (env AGENTOPS_DRY_RUN)")

@@ -371,3 +371,20 @@ def test_scripts_in_a_shell_print_no_workflow_command(tmp_path: Path) -> None:
         assert proc.returncode != ExitStatus.BUG, proc.stderr
         lines = (proc.stdout + proc.stderr).splitlines()
         assert not [ln for ln in lines if ln.startswith("::")], (argv, proc.stderr)
+
+
+@pytest.mark.parametrize("case", [
+    ("triage", "AGENTOPS_MAX_ISSUES", ["sweep", "--repo", "o/r"], "--max-issues"),
+    ("nightly_bisect", "AGENTOPS_WIDTH", ["plan"], "--width"),
+    ("nightly_bisect", "AGENTOPS_TIMEOUT", ["probe"], "--timeout"),
+    ("scout", "AGENTOPS_ISSUE", ["publish", "--report", "r.md"], "--issue"),
+])
+def test_a_malformed_action_input_is_a_usage_error_not_a_crash(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        case: tuple[str, str, list[str], str]) -> None:
+    # Inputs reach flag defaults through env when the parser is built: a non-number
+    # there used to raise before any handler ran.
+    script, env, argv, says = case
+    monkeypatch.setenv(env, "eight")
+    code, err = _run(capsys, script, *argv)
+    assert code == ExitStatus.USAGE and f"argument {says}: invalid" in err

@@ -124,15 +124,18 @@ def run(
     argv: Sequence[str] | None,
 ) -> int:
     """Parse ``argv`` and call ``dispatch``; map every failure to its exit code."""
-    p = share_options(build())
+    prog = os.path.basename(sys.argv[0] or "agentops")
     try:
-        args = p.parse_args(order_argv(p, sys.argv[1:] if argv is None else argv))
-    except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
-        return int(exc.code or 0) if isinstance(exc.code, int) else ExitStatus.USAGE
-    try:
+        # Inside the handler: building the parser reads AGENTOPS_* defaults.
+        p = share_options(build())
+        prog = p.prog
+        try:
+            args = p.parse_args(order_argv(p, sys.argv[1:] if argv is None else argv))
+        except SystemExit as exc:  # argparse: --help (0) or a usage error (2)
+            return int(exc.code or 0) if isinstance(exc.code, int) else ExitStatus.USAGE
         return int(dispatch(args))
     except AgentopsError as exc:
-        report_error(exc, prog=p.prog)
+        report_error(exc, prog=prog)
         return int(exc.status)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
@@ -143,7 +146,7 @@ def run(
     except Exception as exc:
         traceback.print_exc()
         ghactions.error(f"{type(exc).__name__}: {exc} (a bug in agentops; please report it "
-                        "with the traceback above)", title=f"{p.prog}: unexpected error")
+                        "with the traceback above)", title=f"{prog}: unexpected error")
         return int(ExitStatus.BUG)
 
 

@@ -48,7 +48,7 @@ def _run(venv: Path, *reqs: Path, python: str = sys.executable,
          actions: bool = False) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items()
            if k not in ("GITHUB_OUTPUT", "GITHUB_ACTIONS", "VIRTUAL_ENV", "PYTHONPATH")}
-    env.update({"AGENTOPS_SETUP_PYTHON": python, "AGENTOPS_VENV": str(venv),
+    env.update({"AGENTOPS_SETUP_PYTHON": python, "AGENTOPS_SETUP_VENV": str(venv),
                 "PIP_NO_INDEX": "1"})  # Sanity: offline, whatever pip.conf says
     if actions:
         env["GITHUB_ACTIONS"] = "true"
