@@ -116,6 +116,10 @@ def test_output_paths_that_cannot_be_files_are_refused_before_any_work(
         ("postmortem", ["check", str(FACTS), "--gathered-out", str(target)],
          "--gathered-out"),
         ("triage", ["plan", str(EXAMPLE_ISSUE), "--plan-out", str(target)], "--plan-out"),
+        # Live verbs check before the first API call (no token is set: none is reached).
+        ("triage", ["run", "--repo", "o/r", "--issue", "1", "--plan-out", str(target)],
+         "--plan-out"),
+        ("triage", ["sweep", "--repo", "o/r", "--state-file", str(target)], "--state-file"),
     ]
     before = sorted(p.name for p in tmp_path.iterdir())
     for script, argv, flag in cases:

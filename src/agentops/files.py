@@ -38,7 +38,7 @@ def read_bytes(path: str | os.PathLike[str], *, field: str, fix: str | None = No
     try:
         if p.is_dir():
             raise InputError(field, f"{path} is a folder, not a file",
-                             fix=fix or "give the path of a file")
+                             fix="give the path of a file")
         with p.open("rb") as fh:
             data = fh.read(-1 if limit is None else limit + 1)
     except FileNotFoundError as exc:

@@ -238,6 +238,17 @@ def _save_snapshot(folder: str, raw: dict[str, Any]) -> None:
                        field="--snapshot-out")
 
 
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Every output path, before the first API call: a bad one fails the run up front
+    instead of once per issue, after the reads."""
+    if getattr(args, "plan_out", None):
+        files.check_writable(args.plan_out, field="--plan-out")
+    if getattr(args, "snapshot_out", None):
+        files.check_folder(args.snapshot_out, field="--snapshot-out")
+    if getattr(args, "state_file", None):
+        files.check_writable(args.state_file, field="--state-file")
+
+
 def _finish(outcomes: Sequence[Outcome], client: GitHubClient, *, heading: str, dry_run: bool,
             notes: Sequence[str] = ()) -> None:
     line = client.counter.line()
@@ -306,6 +317,7 @@ def _run(args: argparse.Namespace, *, dry_run: bool, verb: str) -> int:
         raise InputError("--issue", f"no plan for #{missing[0]} in {plan_in}",
                          fix="apply only issues planned in that file")
     snapshot_dir = getattr(args, "snapshot_out", None)
+    _check_outputs(args)
     client = GitHubClient.from_env()
     checker = LabelChecker(client, repo)
     outcomes: list[Outcome] = []
@@ -468,6 +480,7 @@ def sweep_command(args: argparse.Namespace, *,
                          fix="give the number of issues one sweep may plan, e.g. 50")
     dry_run = bool(args.dry_run)
     queue = load_queue(args.queue)
+    _check_outputs(args)
     state = SweepState(args.state_file, repo, queue.name)
     state.runs += 1
     # GitHub asks integrations to leave about a second between content-creating calls;
