@@ -392,3 +392,29 @@ def test_a_malformed_action_input_is_a_usage_error_not_a_crash(
     monkeypatch.setenv(env, "eight")
     code, err = _run(capsys, script, *argv)
     assert code == ExitStatus.USAGE and f"argument {says}: invalid" in err
+
+
+def _documented_command_lines() -> list[tuple[str, str, list[str]]]:
+    import re
+    import shlex
+
+    found = []
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for block in re.findall(r"```(?:bash|sh)\n(.*?)```", doc.read_text(), re.S):
+            for line in block.replace("\\\n", " ").splitlines():
+                m = re.search(r"python3? scripts/(\w+)\.py (.*)", line.split(" # ")[0])
+                if m and m.group(1) in MAINS:
+                    argv = [a for a in shlex.split(m.group(2)) if a not in ("|", ">")]
+                    found.append((doc.name, m.group(1), argv))
+    return found
+
+
+@pytest.mark.parametrize(("doc", "script", "argv"), _documented_command_lines())
+def test_every_documented_command_line_parses(doc: str, script: str, argv: list[str]) -> None:
+    # README, docs and --help say the same as the code: each example is accepted as
+    # written (the parse only; nothing runs).
+    p = cli.share_options(BUILDS[script]())
+    try:
+        p.parse_args(cli.order_argv(p, argv))
+    except SystemExit as exc:
+        pytest.fail(f"{doc}: scripts/{script}.py {' '.join(argv)} is rejected ({exc.code})")
