@@ -98,3 +98,37 @@ def test_shape_reasons_are_words() -> None:
     with pytest.raises(TypeError) as err:
         record(a=1, colour="red")  # type: ignore[call-arg]
     assert files.shape_reason(err.value) == "unknown key 'colour'"
+
+
+def writes_outside_files(src: Path) -> list[str]:
+    """``module:line: call`` for each file write under ``src`` outside files.py."""
+    import ast
+
+    out = []
+    for path in sorted(src.rglob("*.py")):
+        if path.name == "files.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            modes = [a.value for a in [*node.args[1:2],
+                                       *(k.value for k in node.keywords if k.arg == "mode")]
+                     if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if name in ("write_text", "write_bytes", "mkdir", "mkstemp") \
+                    or (name == "replace" and isinstance(func, ast.Attribute)
+                        and getattr(func.value, "id", "") == "os") \
+                    or (name in ("open", "fdopen") and any(set(m) & set("wax") for m in modes)):
+                out.append(f"{path.relative_to(src)}:{node.lineno}: {name}")
+    return out
+
+
+def test_files_is_the_only_module_that_writes_files(tmp_path: Path) -> None:
+    # One atomic writer: a module that wrote with write_text/open("w") could leave a
+    # half-written file behind.
+    src = Path(__file__).resolve().parent.parent / "src" / "agentops"
+    assert writes_outside_files(src) == []
+    (tmp_path / "bad.py").write_text("from pathlib import Path\nPath('x').write_text('y')\n"
+                                     "open('z', 'w')\nopen('r')\n")
+    assert writes_outside_files(tmp_path) == ["bad.py:2: write_text", "bad.py:3: open"]
