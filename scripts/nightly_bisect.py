@@ -10,7 +10,7 @@ verbs:
   plan      good/bad pair: a matrix of up to --width probe nightlies ({"include": [...]})
   probe     one matrix cell: install that nightly, run the repro command, write a result
   narrow    probe results: the narrowed pair and the next matrix, or the final range
-  auto      what the composite action runs: probe if --version, narrow if --results,
+  auto      the action's default command: probe if --version, narrow if --results,
             plan otherwise
 """
 
@@ -38,8 +38,8 @@ examples:
   python scripts/nightly_bisect.py resolve --version dev20260709
   python scripts/nightly_bisect.py range --good dev20260701 --bad dev20260709 --json
   python scripts/nightly_bisect.py plan --good dev20260601 --bad dev20260709 --width 8
-  AGENTOPS_COMMAND='python repro.py' python scripts/nightly_bisect.py probe \\
-      --version dev20260705 --results results/
+  python scripts/nightly_bisect.py probe --version dev20260705 --results results/ \\
+      --repro-command 'python repro.py' --python 3.12 --interpreter "$(command -v python3.12)"
   python scripts/nightly_bisect.py narrow --good dev20260601 --bad dev20260709 \\
       --results results/
 
@@ -50,7 +50,8 @@ only about the newest 60 nightlies per package; older ones are gone (use
 
 environment:
   AGENTOPS_*              defaults for the flags, as the composite action sets them
-  AGENTOPS_COMMAND        the repro command for `probe` (only ever through env)
+  AGENTOPS_REPRO_COMMAND  the repro command for `probe` (in a workflow only ever
+                          through env, never interpolated into YAML)
   AGENTOPS_HTTP_ATTEMPTS  tries per index/wheel request (default 4; 5xx, timeouts)
   AGENTOPS_HTTP_TIMEOUT   seconds per request (default 30)
   AGENTOPS_HTTP_BACKOFF   first retry delay in seconds (default 1, doubling)
@@ -98,8 +99,8 @@ def _pair_flags(p: cli.argparse.ArgumentParser, *, width: bool) -> None:
     g.add_argument("--bad", default=env_default("AGENTOPS_BAD"),
                    help="first bad nightly: version or date (env AGENTOPS_BAD)")
     if width:
-        g.add_argument("--width", type=int, default=int(env_default("AGENTOPS_WIDTH", "8")
-                                                        or 8),
+        # A string default goes through type=int, so a bad env value is a usage error.
+        g.add_argument("--width", type=int, default=env_default("AGENTOPS_WIDTH", "8"),
                        help="probes per round, 1-256 (env AGENTOPS_WIDTH; default 8); "
                             "rounds needed: ceil(log_(width+1) steps)")
 
@@ -107,13 +108,22 @@ def _pair_flags(p: cli.argparse.ArgumentParser, *, width: bool) -> None:
 def _probe_flags(p: cli.argparse.ArgumentParser) -> None:
     g = p.add_argument_group("probe", "one matrix cell (example: --version dev20260705 "
                                       "--results results/)")
-    g.add_argument("--command", default=env_default("AGENTOPS_COMMAND"),
-                   help="repro command run with bash; exit 0 = good (env AGENTOPS_COMMAND "
-                        "only in workflows: never interpolate it into YAML)")
+    g.add_argument("--repro-command", default=env_default("AGENTOPS_REPRO_COMMAND"),
+                   metavar="COMMAND",
+                   help="repro command run with bash; exit 0 = good (env "
+                        "AGENTOPS_REPRO_COMMAND; in workflows only through env, never "
+                        "interpolated into YAML)")
+    cli.renamed(p, "--command", "--repro-command", "the command is the verb in every "
+                                                   "script and action")
+    g.add_argument("--interpreter", default=env_default("AGENTOPS_INTERPRETER"),
+                   metavar="PATH",
+                   help="the Python the probe's venv is made from; must be the CPython "
+                        "--python names, checked before anything is installed (env "
+                        "AGENTOPS_INTERPRETER; default: this interpreter)")
     g.add_argument("--extra-index-url", default=env_default("AGENTOPS_EXTRA_INDEX_URL"),
                    help="another index for the nightly's dependencies")
     g.add_argument("--timeout", type=float,
-                   default=float(env_default("AGENTOPS_TIMEOUT", "30") or 30),
+                   default=env_default("AGENTOPS_TIMEOUT", "30"),
                    help="minutes the repro may run (env AGENTOPS_TIMEOUT; default 30)")
     g.add_argument("--venv", default=env_default("AGENTOPS_VENV"),
                    help="folder for the probe's venv (default: a new temporary folder)")
@@ -167,19 +177,23 @@ def build() -> cli.argparse.ArgumentParser:
     _index_flags(pl)
     _pair_flags(pl, width=True)
     pl.add_argument("--out", default=env_default("AGENTOPS_OUT"),
-                    help="also write the matrix to this file")
+                    help="also write the matrix to this file (folders are created; env "
+                         "AGENTOPS_OUT)")
 
     pr = _verb(sub, "probe", "install one nightly and run the repro",
                "Creates a fresh venv, installs the nightly's wheel (dependencies from the "
                "index), runs the repro command with that venv first on PATH, and writes "
-               "RESULTS/<slug>.json: {version, status: pass|fail|skip, log_tail, git_version}.",
-               "AGENTOPS_COMMAND='python repro.py' python scripts/nightly_bisect.py probe "
-               "--version dev20260705 --results results/")
+               "RESULTS/<slug>.json: {version, status: pass|fail|skip, log_tail, git_version}. "
+               "The interpreter must be the CPython of --python; a mismatch is refused "
+               "before anything is installed.",
+               "python scripts/nightly_bisect.py probe --version dev20260705 --results "
+               "results/ --repro-command 'python repro.py'")
     _index_flags(pr)
     pr.add_argument("--version", default=env_default("AGENTOPS_VERSION"),
                     help="the nightly to test (env AGENTOPS_VERSION)")
     pr.add_argument("--results", default=env_default("AGENTOPS_RESULTS_DIR"),
-                    help="folder for the result file (env AGENTOPS_RESULTS_DIR)")
+                    help="folder for the result file, created when missing (env "
+                         "AGENTOPS_RESULTS_DIR)")
     _probe_flags(pr)
 
     n = _verb(sub, "narrow", "narrow the range from probe results",
@@ -194,8 +208,9 @@ def build() -> cli.argparse.ArgumentParser:
                    help="folder of result files (env AGENTOPS_RESULTS_DIR)")
     n.add_argument("--json", action="store_true", help="one JSON object instead of text")
 
-    a = _verb(sub, "auto", "what the composite action runs",
-              "probe when --version is set, narrow when --results is set, plan otherwise.",
+    a = _verb(sub, "auto", "probe, narrow or plan, from the flags given",
+              "probe when --version is set, narrow when --results is set, plan otherwise "
+              "(the nightly-bisect action's default command).",
               "AGENTOPS_GOOD=dev20260601 AGENTOPS_BAD=dev20260709 python "
               "scripts/nightly_bisect.py auto")
     _index_flags(a)
@@ -205,10 +220,7 @@ def build() -> cli.argparse.ArgumentParser:
     a.add_argument("--results", default=env_default("AGENTOPS_RESULTS_DIR"),
                    help="results folder (env AGENTOPS_RESULTS_DIR)")
     a.add_argument("--out", default=None, help=cli.argparse.SUPPRESS)
-    a.add_argument("--json", action="store_true", help="JSON output for narrow and range")
-    a.add_argument("--step", choices=("auto", "plan", "probe", "narrow", "range"),
-                   default=env_default("AGENTOPS_STEP", "auto"),
-                   help="run this verb instead of choosing (env AGENTOPS_STEP; default auto)")
+    a.add_argument("--json", action="store_true", help="JSON output for narrow")
     _probe_flags(a)
     return p
 

@@ -34,7 +34,7 @@ examples:
   python scripts/postmortem.py draft FACTS.yml --format adf --out draft.adf.json
   python scripts/postmortem.py lint draft.md --facts FACTS.yml
   JIRA_EMAIL=me@example.com JIRA_API_TOKEN=... python scripts/postmortem.py publish \\
-      --draft draft.adf.json --jira-url https://your-site.atlassian.net --issue JIRA-12345 \\
+      --draft draft.adf.json --jira-url https://your-site.atlassian.net --ticket JIRA-12345 \\
       --approved-by alex --approved-sha256 "$(cut -d' ' -f1 draft.adf.json.sha256)"
 
 environment:
@@ -50,17 +50,19 @@ def _facts_args(sp: cli.argparse.ArgumentParser) -> None:
                     help="the facts file (env AGENTOPS_FACTS)")
     g = sp.add_argument_group("GitHub facts (fill gaps; people's facts win)")
     g.add_argument("--issue", default=env_default("AGENTOPS_ISSUE"),
-                   help="source issue OWNER/NAME#N: error lines and code blocks as symptoms "
-                        "(env AGENTOPS_ISSUE)")
+                   help="source GitHub issue OWNER/NAME#N: error lines and code blocks as "
+                        "symptoms (env AGENTOPS_ISSUE)")
     g.add_argument("--pr", default=env_default("AGENTOPS_PR"),
                    help="fix PR OWNER/NAME#N: merge state, commits, files, check runs "
                         "(env AGENTOPS_PR)")
     g.add_argument("--gathered", default=env_default("AGENTOPS_GATHERED"),
-                   help="replay a saved --gathered-out file instead of reading GitHub")
+                   help="replay a saved --gathered-out file instead of reading GitHub (not "
+                        "with --issue/--pr; env AGENTOPS_GATHERED)")
     g.add_argument("--gathered-out", default=env_default("AGENTOPS_GATHERED_OUT"),
-                   help="save what was read from GitHub (JSON) for an offline rerun")
+                   help="save what was read from GitHub (JSON) for an offline rerun "
+                        "(folders are created; env AGENTOPS_GATHERED_OUT)")
     sp.add_argument("--ticket", default=env_default("AGENTOPS_TICKET"),
-                    help="expected ticket key; refuses a facts file of another ticket "
+                    help="JIRA key (e.g. JIRA-12345); refuses a facts file of another ticket "
                          "(env AGENTOPS_TICKET)")
 
 
@@ -97,7 +99,8 @@ def build() -> cli.argparse.ArgumentParser:
                    help="the wrapper: jira/pr put the title at level 2, docs/wiki at level 1 "
                         "(env AGENTOPS_DESTINATION)")
     o.add_argument("--out", default=env_default("AGENTOPS_OUT"),
-                   help="write here (and FILE.sha256) instead of stdout (env AGENTOPS_OUT)")
+                   help="write here (and FILE.sha256) instead of stdout; folders are created "
+                        "(env AGENTOPS_OUT)")
     o.add_argument("--date", default=env_default("AGENTOPS_DATE"),
                    help="document date YYYY-MM-DD (default: facts' date, else today, UTC)")
     o.add_argument("--wrong-section", default=env_default("AGENTOPS_WRONG_SECTION"),
@@ -125,12 +128,14 @@ def build() -> cli.argparse.ArgumentParser:
                                     "POST /rest/api/3/issue/KEY/comment.",
                         epilog="example:\n  python scripts/postmortem.py publish --draft "
                                "draft.adf.json --jira-url https://your-site.atlassian.net "
-                               "--issue JIRA-12345 --approved-by alex --approved-sha256 HEX")
+                               "--ticket JIRA-12345 --approved-by alex --approved-sha256 HEX")
     pp.add_argument("--draft", default=env_default("AGENTOPS_DRAFT", env_default("AGENTOPS_OUT")),
                     help="what draft --out wrote (ADF for jira, Markdown for docs) "
                          "(env AGENTOPS_DRAFT, else AGENTOPS_OUT)")
-    pp.add_argument("--issue", default=env_default("AGENTOPS_TICKET"),
-                    help="the JIRA issue key (env AGENTOPS_TICKET)")
+    pp.add_argument("--ticket", default=env_default("AGENTOPS_TICKET"),
+                    help="the JIRA key to comment on, e.g. JIRA-12345 (env AGENTOPS_TICKET)")
+    cli.renamed(pp, "--issue", "--ticket", "--issue is a GitHub issue in every script; the "
+                                           "JIRA key is --ticket")
     pp.add_argument("--jira-url", default=env_default("AGENTOPS_JIRA_URL"),
                     help="JIRA base URL (env AGENTOPS_JIRA_URL)")
     pp.add_argument("--destination", choices=("jira", "docs"),
@@ -146,7 +151,8 @@ def build() -> cli.argparse.ArgumentParser:
                    default=env_default("AGENTOPS_APPROVED_BY_ENVIRONMENT"),
                    help="in a workflow: take the approver from this run's review of the "
                         "named Environment (REST: actions/runs/{id}/approvals; needs "
-                        "actions: read) (env AGENTOPS_APPROVED_BY_ENVIRONMENT)")
+                        "actions: read); not with --approved-by (env "
+                        "AGENTOPS_APPROVED_BY_ENVIRONMENT)")
     a.add_argument("--approved-sha256", default=env_default("AGENTOPS_APPROVED_SHA256"),
                    help="sha256 of the approved artifact (env AGENTOPS_APPROVED_SHA256)")
 

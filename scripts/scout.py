@@ -46,11 +46,22 @@ def _report_default() -> str | None:
     return env_default("AGENTOPS_REPORT_FILE", env_default("AGENTOPS_REPORT"))
 
 
+def _tracking_flags(p: cli.argparse.ArgumentParser) -> None:
+    p.add_argument("--repo", default=env_default("AGENTOPS_REPO"),
+                   help="OWNER/NAME of the tracking issue, with --issue (default: "
+                        "GITHUB_REPOSITORY; env AGENTOPS_REPO)")
+    p.add_argument("--issue", type=int, default=env_default("AGENTOPS_ISSUE"),
+                   help="GitHub tracking issue number (env AGENTOPS_ISSUE); without it, "
+                        "the target's tracking issue (--config)")
+
+
 def build() -> cli.argparse.ArgumentParser:
+    from agentops.scout.config import DEFAULT_TARGET
+
     p = cli.parser("scout.py", __doc__ or "", EPILOG)
-    p.add_argument("--config", default=env_default("AGENTOPS_CONFIG"),
-                   help="target: a built-in name (torchtitan-graph-trainer) or a path to a "
-                        "target YAML file (env AGENTOPS_CONFIG)")
+    p.add_argument("--config", default=env_default("AGENTOPS_CONFIG", DEFAULT_TARGET),
+                   help="target, the same for every verb: a built-in name or a path to a "
+                        f"target YAML file (env AGENTOPS_CONFIG; default {DEFAULT_TARGET})")
     sub = p.add_subparsers(dest="verb", required=True, metavar="VERB")
 
     rp = sub.add_parser(
@@ -69,8 +80,6 @@ def build() -> cli.argparse.ArgumentParser:
     src.add_argument("--checkout", required=env_default("AGENTOPS_CHECKOUT") is None,
                      default=env_default("AGENTOPS_CHECKOUT"),
                      help="path of a git checkout of the target repo (env AGENTOPS_CHECKOUT)")
-    src.add_argument("--config", dest="config_r", default=None,
-                     help="same as the global --config (either position works)")
     src.add_argument("--date", default=env_default("AGENTOPS_DATE"),
                      help="report date YYYY-MM-DD (default: today, UTC)")
     src.add_argument("--since", default=env_default("AGENTOPS_SINCE"),
@@ -102,11 +111,7 @@ def build() -> cli.argparse.ArgumentParser:
                     "the job summary.",
         epilog="example:\n  python scripts/scout.py publish --repo pytorch/torchtitan "
                "--issue 2856 --report report.md --dry-run")
-    pp.add_argument("--repo", default=env_default("AGENTOPS_REPO",
-                                                  env_default("GITHUB_REPOSITORY")),
-                    help="OWNER/NAME of the tracking issue (env AGENTOPS_REPO)")
-    pp.add_argument("--issue", type=int, default=env_default("AGENTOPS_ISSUE"),
-                    help="tracking issue number (env AGENTOPS_ISSUE)")
+    _tracking_flags(pp)
     pp.add_argument("--report", required=_report_default() is None,
                     default=_report_default(), metavar="FILE",
                     help="the Markdown report (from report --out; env AGENTOPS_REPORT_FILE)")
@@ -117,8 +122,10 @@ def build() -> cli.argparse.ArgumentParser:
         "handoff", help="board items for new action items",
         formatter_class=cli.HelpFormatter,
         description="S-8: one Backlog draft item per new action item (deduplicated against "
-                    "the board), then link each item from the report comment.",
+                    "the board), then link each item from the report comment on the "
+                    "tracking issue (the one publish posted).",
         epilog="example:\n  python scripts/scout.py handoff --report report.md --dry-run")
+    _tracking_flags(hp)
     hp.add_argument("--report", required=_report_default() is None,
                     default=_report_default(), metavar="FILE",
                     help="the Markdown report (from report --out; env AGENTOPS_REPORT_FILE)")
@@ -128,8 +135,6 @@ def build() -> cli.argparse.ArgumentParser:
 
 
 def dispatch(args: cli.argparse.Namespace) -> int:
-    if getattr(args, "config_r", None):
-        args.config = args.config_r
     if args.verb == "report":
         from agentops.scout.report import report_command
 

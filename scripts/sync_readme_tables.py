@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Rewrite the Inputs and Outputs tables of each skill's README section from its
-``actions/<skill>/action.yml``, so the README says exactly what the action accepts.
+``actions/<skill>/action.yml`` (and the root action's from ``action.yml``), so the
+README says exactly what each action accepts.
 
     python scripts/sync_readme_tables.py           # rewrite README.md in place
     python scripts/sync_readme_tables.py --check   # exit 1 and name the stale table
@@ -25,6 +26,7 @@ SECTIONS = {
     "Nightly bisect": "actions/nightly-bisect/action.yml",
     "Scout": "actions/scout/action.yml",
     "Postmortem": "actions/postmortem/action.yml",
+    "The root action": "action.yml",
 }
 
 

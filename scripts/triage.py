@@ -31,6 +31,7 @@ three ways to run:
 examples:
   python scripts/triage.py plan ISSUE.json                 # plan JSON on stdout
   python scripts/triage.py plan ISSUE.json --queue path/to/queue-folder
+  python scripts/triage.py plan ISSUE.json --repo OWNER/NAME --plan-out p.json  # offline
   python scripts/triage.py plan --repo OWNER/NAME --issue 42 --plan-out p.json  # live, no writes
   python scripts/triage.py run --repo OWNER/NAME --issue 42 --dry-run
   python scripts/triage.py run --repo OWNER/NAME --plan-in p.json     # apply those plans
@@ -46,22 +47,23 @@ environment:
 def _live_issue_options(p: cli.argparse.ArgumentParser) -> None:
     """The options `plan` (live) and `run` share: which issues, and what to keep."""
     p.add_argument("--issue", action="append", default=None,
-                   help="live: issue number; repeat, or give a comma/space separated list "
-                        "(env AGENTOPS_ISSUE); in a workflow without it, the event names "
-                        "the issue")
+                   help="live: GitHub issue number; repeat, or give a comma/space separated "
+                        "list (env AGENTOPS_ISSUE); in a workflow without it, the event names "
+                        "the issue. Not with ISSUE.json")
     p.add_argument("--trusted-bots", default=env_default("AGENTOPS_TRUSTED_BOTS"),
                    metavar="LOGINS",
-                   help="live, without --issue in a workflow: a trigger label added by a bot "
-                        "starts nothing unless the bot is listed here (JSON list or comma "
-                        "separated, e.g. the first-level triage bot; env "
+                   help="live, without --issue or --plan-in, in a workflow: a trigger label "
+                        "added by a bot starts nothing unless the bot is listed here (JSON "
+                        "list or comma separated, e.g. the first-level triage bot; env "
                         "AGENTOPS_TRUSTED_BOTS)")
     p.add_argument("--plan-out", default=env_default("AGENTOPS_PLAN_OUT"),
-                   help="live: also write the plans as JSON to this file, the one "
-                        "`run --plan-in` applies (env AGENTOPS_PLAN_OUT)")
+                   help="also write the plans as JSON to this file (folders are created), "
+                        "the one `run --plan-in` applies (env AGENTOPS_PLAN_OUT)")
     p.add_argument("--snapshot-out", default=env_default("AGENTOPS_SNAPSHOT_OUT"),
                    metavar="FOLDER",
                    help="live: save each issue as read (REST JSON, comments inline) to "
-                        "FOLDER/issue-N.json, replayable offline with `plan`")
+                        "FOLDER/issue-N.json, replayable offline with `plan` (env "
+                        "AGENTOPS_SNAPSHOT_OUT). Not with ISSUE.json")
 
 
 def build() -> cli.argparse.ArgumentParser:
@@ -75,9 +77,11 @@ def build() -> cli.argparse.ArgumentParser:
                         formatter_class=cli.HelpFormatter,
                         description="Plan one issue offline. ISSUE.json is a GitHub REST issue "
                                     "object with its REST comment objects inline under "
-                                    "\"comments\". Prints the plan (T-30) on stdout. Without "
-                                    "ISSUE.json, reads --issue live and writes nothing (the "
-                                    "read-only job of a split plan/apply workflow).",
+                                    "\"comments\". Prints the plan (T-30) on stdout; --plan-out "
+                                    "also writes the plans file `run --plan-in` applies. "
+                                    "Without ISSUE.json, reads --issue live and writes nothing "
+                                    "on GitHub (the read-only job of a split plan/apply "
+                                    "workflow). Options go before or after the verb.",
                         epilog="examples:\n  python scripts/triage.py plan "
                                "examples/triage/issues/route-infra.json\n"
                                "  python scripts/triage.py plan --repo OWNER/NAME --issue 42 "
@@ -120,7 +124,7 @@ def build() -> cli.argparse.ArgumentParser:
                                                   env_default("GITHUB_REPOSITORY")),
                     help="OWNER/NAME (env AGENTOPS_REPO, else GITHUB_REPOSITORY)")
     wp.add_argument("--max-issues", type=int,
-                    default=int(env_default("AGENTOPS_MAX_ISSUES", "50") or 50),
+                    default=env_default("AGENTOPS_MAX_ISSUES", "50"),
                     help="per-run budget of issues to plan (env AGENTOPS_MAX_ISSUES)")
     wp.add_argument("--dry-run", action="store_true", default=env_flag("AGENTOPS_DRY_RUN"),
                     help="plan and report, write nothing (env AGENTOPS_DRY_RUN)")
@@ -128,7 +132,8 @@ def build() -> cli.argparse.ArgumentParser:
                     help="resume file (JSON): issues done in earlier runs and the plan "
                          "fingerprints of those awaiting humans")
     wp.add_argument("--plan-out", default=env_default("AGENTOPS_PLAN_OUT"),
-                    help="also write the plans as JSON to this file")
+                    help="also write the plans as JSON to this file (folders are created; "
+                         "env AGENTOPS_PLAN_OUT)")
 
     ep = sub.add_parser("evaluate", help="offline: measure the planner on labelled issues",
                         formatter_class=cli.HelpFormatter,

@@ -61,15 +61,15 @@ jira=$(cat "$tmp/jira.url")
 echo "JIRA stand-in at $jira"
 
 say "publish without approval: refused, nothing posted (exit 3)"
-expect 3 pm publish --draft "$tmp/postmortem.adf.json" --jira-url "$jira" --issue JIRA-12345
+expect 3 pm publish --draft "$tmp/postmortem.adf.json" --jira-url "$jira" --ticket JIRA-12345
 
 say "publish with an approval naming another hash: refused (exit 3)"
-expect 3 pm publish --draft "$tmp/postmortem.adf.json" --jira-url "$jira" --issue JIRA-12345 \
+expect 3 pm publish --draft "$tmp/postmortem.adf.json" --jira-url "$jira" --ticket JIRA-12345 \
   --approved-by maria --approved-sha256 "$(printf '0%.0s' $(seq 64))"
 
 say "publish with the approved sha256: one POST, byte for byte (exit 0)"
 sha=$(cut -d' ' -f1 "$tmp/postmortem.adf.json.sha256")
-expect 0 pm publish --draft "$tmp/postmortem.adf.json" --jira-url "$jira" --issue JIRA-12345 \
+expect 0 pm publish --draft "$tmp/postmortem.adf.json" --jira-url "$jira" --ticket JIRA-12345 \
   --approved-by maria --approved-sha256 "$sha"
 echo "stand-in log:"; sed 's/^/  /' "$tmp/standin.log"
 "$PY" - "$tmp/postmortem.adf.json" "$tmp"/comment-*.request.json <<'PYEOF'

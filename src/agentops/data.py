@@ -84,29 +84,47 @@ def parse_text(text: str, *, name: str) -> Any:
                         fix="fix the syntax at that line") from exc
 
 
+MAX_LISTED = 20  # errors listed in one message; a file with more has a systematic mistake
+
+
 def validate(content: Any, schema: Mapping[str, Any], *, name: str) -> None:
-    """Validate against a JSON Schema; the first (deepest-path) error becomes a
-    ``DataError`` naming file and key."""
+    """Validate against a JSON Schema; every error (deepest path first, up to
+    ``MAX_LISTED``) becomes one ``DataError`` naming the file and each key."""
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(content),
                     key=lambda e: (list(e.absolute_path), e.message))
     if not errors:
         return
-    err = errors[0]
+    found: list[str] = []
+    for err in errors:
+        for text in _explain(err):
+            if text not in found:
+                found.append(text)
+    first, rest = found[0], found[1:]
+    key, _, message = first.partition(": ")
+    if rest:
+        shown = "; ".join(rest[:MAX_LISTED - 1])
+        hidden = len(rest) - (MAX_LISTED - 1)
+        message += (f" (also: {shown}" + (f"; and {hidden} more like these" if hidden > 0
+                                          else "") + ")")
+    raise DataError(name, key, message)
+
+
+def _explain(err: jsonschema.ValidationError) -> list[str]:
+    """``key.path: what is wrong`` (one per unknown key), in the loader's words."""
     path = list(err.absolute_path)
     message = err.message
     if err.validator == "additionalProperties":
-        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})))
+        extra = sorted(set(err.instance) - set(err.schema.get("properties", {})), key=str)
         allowed = ", ".join(sorted(err.schema.get("properties", {})))
-        path = [*path, extra[0]] if extra else path
-        message = f"unknown key (allowed here: {allowed})"
-    elif err.validator == "required":
+        return [f"{key_path([*path, e])}: unknown key (allowed here: {allowed})"
+                for e in extra] or [f"{key_path(path)}: {message}"]
+    if err.validator == "required":
         message = f"missing required key: {err.message.split(' ')[0]}"
     elif err.validator in ("type", "enum", "pattern", "minItems", "minLength", "const"):
         expected = _describe(err.validator, err.validator_value)
         message = f"expected {expected}, got {_short(err.instance)}"
-    more = f" (and {len(errors) - 1} more error(s))" if len(errors) > 1 else ""
-    raise DataError(name, key_path(path), message + more)
+    return [f"{key_path(path)}: {message}"]
 
 
 def _describe(kind: str, value: Any) -> str:

@@ -46,6 +46,13 @@ class InputError(AgentopsError):
         self.field = field
 
 
+class UsageError(InputError):
+    """A bad command line found after parsing: a flag that does not apply to what was
+    asked, a value of the wrong form (exit 2, as argparse's own errors)."""
+
+    status = ExitStatus.USAGE
+
+
 class DataError(AgentopsError):
     """A shipped or user-supplied data file is invalid (names file and key)."""
 

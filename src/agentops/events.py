@@ -11,14 +11,13 @@ Two sides of the I/O line, kept apart:
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from agentops import files
 from agentops.errors import InputError
 
 # Sanity: a dispatch naming more issues than this is a paste error, not a request;
@@ -50,17 +49,9 @@ def read_event(env: Mapping[str, str] | None = None) -> tuple[str, dict[str, Any
     path = env.get("GITHUB_EVENT_PATH", "")
     if not path:
         return name, {}
-    try:
-        payload = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise InputError("GITHUB_EVENT_PATH", f"{path}: no such file",
-                         fix="run inside a GitHub Actions job, or unset GITHUB_EVENT_PATH "
-                             "and pass --issue") from exc
-    except (OSError, ValueError) as exc:
-        raise InputError("GITHUB_EVENT_PATH", f"{path}: not a JSON event payload ({exc})",
-                         fix="point GITHUB_EVENT_PATH at the event JSON the runner wrote") from exc
-    if not isinstance(payload, dict):
-        raise InputError("GITHUB_EVENT_PATH", f"{path}: the payload is not a JSON object")
+    fix = ("run inside a GitHub Actions job, or unset GITHUB_EVENT_PATH and pass --issue; "
+           "point it only at the event JSON the runner wrote")
+    payload = files.read_json(path, field="GITHUB_EVENT_PATH", fix=fix, limit=25 * 2**20)
     return name, payload
 
 

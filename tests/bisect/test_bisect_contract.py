@@ -15,11 +15,13 @@ WORKFLOW = yaml.safe_load((ROOT / ".github/workflows/nightly-bisect.yml").read_t
 COMMAND = (ROOT / "src/agentops/bisect/command.py").read_text()
 
 
-def _auto_options() -> set[str]:
+def _verbs() -> dict:
     parser = build()
-    sub = next(a for a in parser._actions if a.dest == "verb")
-    auto = sub.choices["auto"]
-    return {opt for a in auto._actions for opt in a.option_strings}
+    return next(a for a in parser._actions if a.dest == "verb").choices
+
+
+def _auto_options() -> set[str]:
+    return {opt for a in _verbs()["auto"]._actions for opt in a.option_strings}
 
 
 def test_every_input_reaches_the_script_through_env_only() -> None:
@@ -28,15 +30,29 @@ def test_every_input_reaches_the_script_through_env_only() -> None:
     assert "${{" not in run["run"] and all("${{" not in s.get("run", "") for s in steps)
     env = run["env"]
     options = _auto_options()
-    specials = {"token": "GITHUB_TOKEN"}
+    # Issue #13: `command` is the verb (an argument, never a flag or the repro), the
+    # token is `github-token` as in every action.
+    specials = {"github-token": "GITHUB_TOKEN"}
     for name in ACTION["inputs"]:
         var = specials.get(name, "AGENTOPS_" + name.upper().replace("-", "_"))
         assert env.get(var) == f"${{{{ inputs.{name} }}}}", name
-        if name not in specials:
-            flag = "--" + {"results-dir": "results", "step": "step"}.get(name, name)
+        if name not in specials and name != "command":
+            flag = "--" + {"results-dir": "results"}.get(name, name)
             assert flag in options, f"input {name} has no flag {flag}"
-    assert run["run"].endswith("nightly_bisect.py\" auto'") or run["run"].endswith(
-        '/nightly_bisect.py" auto')
+    assert run["run"].endswith('/nightly_bisect.py" "$AGENTOPS_COMMAND"')
+    described = ACTION["inputs"]["command"]["description"]
+    for verb in ("auto", "plan", "probe", "narrow", "range"):
+        assert verb in _verbs() and verb in described
+
+
+def test_agentops_runs_on_its_own_python_and_the_probe_on_the_asked_one() -> None:
+    # Issue #13 item 4: `python:` below 3.11 must not be the interpreter of agentops.
+    steps = {s["id"]: s for s in ACTION["runs"]["steps"]}
+    assert steps["py"]["with"]["python-version"] == "3.11"
+    assert steps["venv"]["env"]["AGENTOPS_SETUP_PYTHON"] == "${{ steps.py.outputs.python-path }}"
+    assert steps["probe-py"]["with"]["python-version"] == "${{ inputs.python }}"
+    assert steps["run"]["env"]["AGENTOPS_INTERPRETER"] == \
+        "${{ steps.probe-py.outputs.python-path }}"
 
 
 def test_declared_outputs_are_written_by_the_script() -> None:
@@ -48,7 +64,7 @@ def test_declared_outputs_are_written_by_the_script() -> None:
 def test_workflow_passes_the_repro_command_only_as_an_action_input() -> None:
     on = WORKFLOW[True] if True in WORKFLOW else WORKFLOW["on"]  # YAML 1.1: on -> True
     assert set(on["workflow_dispatch"]["inputs"]) == set(on["workflow_call"]["inputs"])
-    assert {"good", "bad", "width", "command", "index-url"} <= set(
+    assert {"good", "bad", "width", "repro-command", "index-url"} <= set(
         on["workflow_dispatch"]["inputs"])
     assert WORKFLOW["permissions"] == {}
     jobs = WORKFLOW["jobs"]
@@ -59,9 +75,10 @@ def test_workflow_passes_the_repro_command_only_as_an_action_input() -> None:
         assert set(job["permissions"]) == {"contents"}
         for step in job["steps"]:
             assert "run" not in step  # decisions live in the script, not in YAML
-            if "inputs.command" in str(step):
+            if "inputs.repro-command" in str(step):
                 assert step["uses"] == "$/actions/nightly-bisect"
-                assert step["with"]["token"] == ""  # the repro never sees a token
+                assert step["with"]["command"] == "probe"
+                assert step["with"]["github-token"] == ""  # the repro never sees a token
     for n in range(2, len(probes) + 1):
         # a round runs only while the previous one left more than one step
         assert f"needs.narrow-{n - 1}.outputs.done == 'false'" in jobs[f"probe-{n}"]["if"]

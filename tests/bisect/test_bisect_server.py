@@ -374,7 +374,7 @@ def test_probe_installs_the_nightly_and_records_a_failure(
         pytest.skip("the fixture index has cp311/cp312 wheels only")
     repro = ('python -c "import torch, os, sys; print(torch.__version__, '
              'os.environ[\'AGENTOPS_NIGHTLY_VERSION\']); sys.exit(3)"')
-    monkeypatch.setenv("AGENTOPS_COMMAND", repro)
+    monkeypatch.setenv("AGENTOPS_REPRO_COMMAND", repro)
     capsys.readouterr()
     code = main(["probe", "--index-url", index.url, "--python", py, "--version",
                  "dev20260506", "--results", str(tmp_path / "res"), "--venv",
@@ -421,12 +421,12 @@ def test_auto_takes_everything_from_action_env(index: Index, tmp_path: Path,
     assert main(["auto", "--json"]) == 0  # results: narrow
     got = json.loads(capsys.readouterr().out)
     assert (got["good"], got["bad"]) == ("2.10.0.dev20260503+cpu", "2.10.0.dev20260507+cpu")
-    monkeypatch.setenv("AGENTOPS_STEP", "range")
-    assert main(["auto"]) == 0
+    # The action's `command` input is the verb itself (issue #13): no AGENTOPS_STEP.
+    assert main(["range"]) == 0
     assert "compare/" in capsys.readouterr().out
-    monkeypatch.setenv("AGENTOPS_STEP", "probe")
-    assert main(["auto"]) == ExitStatus.INPUT
-    assert "step probe needs the nightly" in capsys.readouterr().err
+    monkeypatch.setenv("AGENTOPS_VERSION", "dev20260506")
+    assert main(["auto", "--out", str(tmp_path / "m.json")]) == ExitStatus.USAGE
+    assert "--out: does not apply to auto's probe and narrow" in capsys.readouterr().err
 
 
 def test_both_sources_degrade_to_the_wheel_when_the_api_is_down(
@@ -462,7 +462,7 @@ def test_probe_records_an_install_failure_as_skip(
     py = f"{sys.version_info.major}.{sys.version_info.minor}"
     if py not in ("3.11", "3.12"):
         pytest.skip("the fixture index has cp311/cp312 wheels only")
-    monkeypatch.setenv("AGENTOPS_COMMAND", "exit 0")
+    monkeypatch.setenv("AGENTOPS_REPRO_COMMAND", "exit 0")
     index.state.inject(r"\.whl$", *[Fault(status=404)] * 10)  # pip cannot fetch it
     capsys.readouterr()
     code = main(["probe", "--index-url", index.url, "--python", py, "--version",

@@ -9,6 +9,9 @@ Test-side helper; reads files only. For one action it reports, as ``where: what`
   ``src/``, or the run line itself);
 - a declared output not written by the step it names (``set_output("name"`` in
   Python, ``name=`` into ``$GITHUB_OUTPUT`` in shell);
+- an output a step's script writes (``set_output`` in the script or any agentops module
+  it imports, directly or lazily) that the action does not declare, or one whose name
+  is not a string literal (so it cannot be checked);
 - a ``$GITHUB_ACTION_PATH/…`` script that does not exist;
 - a ``uses:`` not pinned to a full commit SHA, or a local ``uses: ./`` (which would
   resolve against the caller's workspace, actions/runner#1348).
@@ -16,6 +19,7 @@ Test-side helper; reads files only. For one action it reports, as ``where: what`
 
 from __future__ import annotations
 
+import ast
 import functools
 import re
 from collections.abc import Iterable
@@ -27,7 +31,7 @@ import yaml
 SECRET_INPUT = re.compile(r"token|secret|password|api-key|email", re.IGNORECASE)
 TOKEN_ENVS = ("GITHUB_TOKEN", "GH_TOKEN")
 # Plumbing between the action's own steps, not user inputs.
-PLUMBING_ENVS = frozenset({"AGENTOPS_VENV_PYTHON", "AGENTOPS_PYTHON"})
+PLUMBING_ENVS = frozenset({"AGENTOPS_VENV_PYTHON", "AGENTOPS_SETUP_PYTHON"})
 _INPUT_REF = re.compile(r"^\$\{\{\s*inputs\.([A-Za-z0-9_-]+)\s*\}\}$")
 _ANY_INPUT_REF = re.compile(r"inputs\.([A-Za-z0-9_-]+)")
 _STEP_OUT = re.compile(r"^\$\{\{\s*steps\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_-]+)\s*\}\}$")
@@ -92,6 +96,73 @@ def _writes_output(name: str, run: str, sources: list[tuple[Path, str]]) -> bool
     return False
 
 
+def _imported(tree: ast.AST) -> set[str]:
+    """Module names a module imports anywhere (function-level imports and
+    ``importlib.import_module("…")`` included): both ``a.b`` and ``a.b.c`` for
+    ``from a.b import c``, since c may be a module."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            out.add(node.module)
+            out |= {f"{node.module}.{a.name}" for a in node.names}
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "import_module" and node.args \
+                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            out.add(node.args[0].value)
+    return out
+
+
+def module_closure(script: Path) -> list[Path]:
+    """The script and every module of the package beside it (``../src``) that it can
+    import, transitively: what runs when the action runs that script."""
+    src = script.parent.parent / "src"
+    seen: dict[Path, None] = {}
+    todo = [script]
+    while todo:
+        path = todo.pop()
+        if path in seen or not path.exists():
+            continue
+        seen[path] = None
+        for name in _imported(ast.parse(_read(path), filename=str(path))):
+            parts = name.split(".")
+            # The module itself and each parent package (its __init__ runs first).
+            for i in range(1, len(parts) + 1):
+                base = src.joinpath(*parts[:i])
+                for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+                    if candidate.exists() and candidate not in seen:
+                        todo.append(candidate)
+    return list(seen)
+
+
+def written_outputs(scripts: Iterable[Path]) -> tuple[dict[str, list[str]], list[str]]:
+    """``({output: [file:line, …]}, [file:line of a set_output with a computed name])``
+    over the module closure of ``scripts`` (Python only)."""
+    found: dict[str, list[str]] = {}
+    dynamic: list[str] = []
+    for script in scripts:
+        if script.suffix != ".py":
+            continue
+        for path in module_closure(script):
+            tree = ast.parse(_read(path), filename=str(path))
+            for node in ast.walk(tree):
+                if not (isinstance(node, ast.Call) and node.args and (
+                        (isinstance(node.func, ast.Attribute)
+                         and node.func.attr == "set_output")
+                        or (isinstance(node.func, ast.Name) and node.func.id == "set_output"))):
+                    continue
+                where = f"{path.name}:{node.lineno}"
+                if path.name == "ghactions.py":
+                    continue  # the runner interface itself, which forwards a name
+                arg = node.args[0]
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    found.setdefault(arg.value, []).append(where)
+                else:
+                    dynamic.append(where)
+    return found, dynamic
+
+
 def check_action(action_yml: Path, *, display: str | None = None) -> list[str]:
     """Every contract problem of one composite action (empty when it is sound)."""
     name = display or str(action_yml)
@@ -105,6 +176,7 @@ def check_action(action_yml: Path, *, display: str | None = None) -> list[str]:
 
     passed: dict[str, list[str]] = {}  # input -> env names it reaches
     step_sources: dict[str, tuple[str, list[tuple[Path, str]]]] = {}
+    step_scripts: dict[str, list[Path]] = {}
     for i, step in enumerate(steps):
         where = f"{name}: steps[{i}]" + (f" ({step['id']})" if step.get("id") else "")
         if "uses" in step:
@@ -140,6 +212,7 @@ def check_action(action_yml: Path, *, display: str | None = None) -> list[str]:
         sources = _sources(scripts)
         if step.get("id"):
             step_sources[str(step["id"])] = (run, sources)
+            step_scripts[str(step["id"])] = scripts
         for var, raw_value in (step.get("env") or {}).items():
             value = str(raw_value).strip()
             refs = _ANY_INPUT_REF.findall(value)
@@ -183,4 +256,18 @@ def check_action(action_yml: Path, *, display: str | None = None) -> list[str]:
         if not _writes_output(key, run, sources):
             out.append(f"{name}: output {out_name!r}: step {sid!r} never writes {key!r} "
                        "(no set_output(\"" + key + "\") in its script or src/)")
+
+    declared: dict[str, set[str]] = {}  # step id -> output names the action reads
+    for meta in (spec.get("outputs") or {}).values():
+        m = _STEP_OUT.match(str((meta or {}).get("value") or "").strip())
+        if m:
+            declared.setdefault(m.group(1), set()).add(m.group(2))
+    for sid, scripts in step_scripts.items():
+        written, dynamic = written_outputs(scripts)
+        for key in sorted(set(written) - declared.get(sid, set())):
+            out.append(f"{name}: step {sid!r} writes output {key!r} "
+                       f"({', '.join(written[key][:3])}) but the action does not declare it")
+        for where in dynamic:
+            out.append(f"{name}: step {sid!r}: set_output with a computed name at {where} "
+                       "(write each output by its literal name, so it can be declared)")
     return out

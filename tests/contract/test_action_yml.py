@@ -63,6 +63,9 @@ def test_every_contract_mistake_is_reported_with_its_place() -> None:
         "broken/action.yml: output 'verdict': step 'run' never writes 'verdict' "
         "(no set_output(\"verdict\") in its script or src/)",
         "broken/action.yml: output 'ghost' reads step 'nope', which does not exist",
+        # Issue #13: echo.py also writes `event`, which this action never declares.
+        "broken/action.yml: step 'run' writes output 'event' (echo.py:42) but the action "
+        "does not declare it",
     ]
 
 

@@ -120,7 +120,7 @@ def jira() -> Iterator[JiraStandIn]:
 
 def _run(jira: JiraStandIn, draft: Draft) -> int:
     return script.main(["publish", "--draft", str(draft.path), "--jira-url", jira.url,
-                        "--issue", KEY, "--approved-by", "maria",
+                        "--ticket", KEY, "--approved-by", "maria",
                         "--approved-sha256", draft.sha256])
 
 

@@ -25,9 +25,10 @@ def test_every_input_is_passed_as_env_and_read_by_the_script() -> None:
     step = ACTION["runs"]["steps"][-1]
     env = step["env"]
     for name in ACTION["inputs"]:
-        var = _env_name(name)
+        # The token input is `github-token` in every action (issue #13).
+        var = "GITHUB_TOKEN" if name == "github-token" else _env_name(name)
         assert env.get(var) == "${{ inputs." + name + " }}", name
-        assert var in SCRIPT or var in COMMANDS or var == "AGENTOPS_COMMAND", var
+        assert var in SCRIPT or var in COMMANDS or var in ("AGENTOPS_COMMAND", "GITHUB_TOKEN"), var
     assert '"$AGENTOPS_COMMAND"' in step["run"]
 
 

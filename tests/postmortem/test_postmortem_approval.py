@@ -36,7 +36,7 @@ def run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[tuple[Stand
     out = tmp_path / "d.adf.json"
     assert script.main(["draft", str(TADA), "--format", "adf", "--out", str(out)]) == 0
     digest = hashlib.sha256(out.read_bytes()).hexdigest()
-    yield server, ["publish", "--draft", str(out), "--jira-url", server.url, "--issue",
+    yield server, ["publish", "--draft", str(out), "--jira-url", server.url, "--ticket",
                    "JIRA-12345", "--approved-sha256", digest,
                    "--approved-by-environment", "postmortem-publish"]
     server.shutdown()

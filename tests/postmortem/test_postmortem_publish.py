@@ -45,7 +45,7 @@ def adf(tmp_path: Path) -> tuple[Path, str]:
 
 def _publish(jira: Standin, path: Path, *extra: str) -> int:
     return script.main(["publish", "--draft", str(path), "--jira-url", jira.url,
-                        "--issue", "JIRA-12345", *extra])
+                        "--ticket", "JIRA-12345", *extra])
 
 
 def _body_of(post: bytes) -> bytes:
@@ -206,7 +206,7 @@ def test_413_not_retried(adf) -> None:
 
 def test_draft_of_another_ticket_refused(jira: Standin, adf, capsys) -> None:
     assert script.main(["publish", "--draft", str(adf[0]), "--jira-url", jira.url,
-                        "--issue", "JIRA-9", "--approved-by", "m",
+                        "--ticket", "JIRA-9", "--approved-by", "m",
                         "--approved-sha256", adf[1]]) == 3
     assert jira.requests == []
     assert "is the draft of JIRA-12345 (its Draft id), not of JIRA-9" in capsys.readouterr().err
@@ -245,7 +245,7 @@ def test_docs_destination_writes_the_approved_markdown(tmp_path: Path, capsys) -
     md = tmp_path / "draft.md"
     assert script.main(["draft", str(TADA), "--destination", "docs", "--out", str(md)]) == 0
     digest = hashlib.sha256(md.read_bytes()).hexdigest()
-    args = ["publish", "--destination", "docs", "--draft", str(md), "--issue", "JIRA-12345",
+    args = ["publish", "--destination", "docs", "--draft", str(md), "--ticket", "JIRA-12345",
             "--root", str(tmp_path / "repo")]
     assert script.main(args) == 3
     assert not (tmp_path / "repo" / "docs").exists()

@@ -43,8 +43,10 @@ def test_workflow_grants_least_privilege_and_wires_the_bisect():
     bisect = jobs["bisect"]
     assert bisect["uses"].endswith(".github/workflows/nightly-bisect.yml")
     assert "needs.report.outputs.ci-red == 'true'" in bisect["if"]
-    assert set(bisect["with"]) <= {"good", "bad", "command", "width", "index-url", "python",
-                                   "commit-source"}
+    # The scout's repro-command output feeds the bisect's repro-command input (#13).
+    assert bisect["with"]["repro-command"] == "${{ needs.report.outputs.repro-command }}"
+    assert set(bisect["with"]) <= {"good", "bad", "repro-command", "width", "index-url",
+                                   "python", "commit-source"}
     for job in jobs.values():
         for step in job.get("steps", []):
             if step.get("uses", "").startswith("actions/checkout"):

@@ -312,14 +312,21 @@ def test_publish_falls_back_to_the_configured_tracking_issue(server, tmp_path, c
     path = tmp_path / "report.md"
     path.write_text(report_text())
     args = __import__("argparse").Namespace(
-        repo="someone/else", issue=None, report=str(path), dry_run=False,
+        repo=None, issue=None, report=str(path), dry_run=False, config=None,
         targets=LiveTargets(repo="pytorch/torchtitan", subproject="x",
                             tracking_repo="pytorch/torchtitan", tracking_number=2856))
     assert commands.publish_command(args) == 0
     assert [w[1] for w in server.writes] == ["/repos/pytorch/torchtitan/issues/2856/comments"]
-    args.targets = None
-    with pytest.raises(commands.InputError, match="--issue: expected the tracking issue"):
+    # Issue #13 item 7: --repo without --issue is not silently dropped.
+    args.repo = "someone/else"
+    with pytest.raises(commands.UsageError, match="--repo: names the tracking issue's "
+                                                  "repository and needs --issue"):
         commands.publish_command(args)
+    args.repo, args.targets = None, None
+    with pytest.raises(commands.InputError, match="--issue: target None names no tracking "
+                                                  "issue to post on"):
+        commands.publish_command(args)
+    assert len(server.writes) == 1
 
 
 def test_handoff_adds_a_dated_update_only_when_a_finding_changed(server, tmp_path, capsys):
@@ -376,3 +383,22 @@ def test_handoff_partly_applied_exits_4_and_a_rerun_converges(server, tmp_path, 
     assert len(titles) == len(set(titles)) == 6
     assert all(i["status"] == "Backlog" for i in server.items if "scout-item" in i["body"]
                and "c0ffee000002" not in i["body"])
+
+
+def test_publish_and_handoff_without_config_use_the_report_target(server, tmp_path, capsys):
+    # Issue #13 item 9: with no --config, publish and handoff used to say "no board" /
+    # "--repo expected OWNER/NAME, got ''"; they use the built-in target, as report does.
+    from scripts.scout import main as scout_main
+
+    path = tmp_path / "report.md"
+    path.write_text(report_text())
+    capsys.readouterr()
+    assert scout_main(["publish", "--report", str(path), "--dry-run"]) == 0
+    assert ("dry run: would post the 2026-07-09 report on pytorch/torchtitan#2856"
+            in capsys.readouterr().out)
+    assert scout_main(["publish", "--report", str(path)]) == 0
+    server.writes.clear()
+    assert scout_main(["handoff", "--report", str(path), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "dry run: would create" in out and "on pytorch#161" in out
+    assert server.writes == []

@@ -216,8 +216,9 @@ def test_bad_repo_exit_1(capsys):
     assert "--repo: expected OWNER/NAME, got 'not a repo'" in capsys.readouterr().err
 
 
-def test_bad_issue_number_exit_1(capsys):
-    assert cli.main(["run", "--repo", REPO, "--issue", "12a"]) == 1
+def test_bad_issue_number_is_a_bad_command_line_exit_2(capsys):
+    # Issue #13 item 11: a malformed flag value is exit 2 (bad command line), not 1.
+    assert cli.main(["run", "--repo", REPO, "--issue", "12a"]) == 2
     assert "--issue: not an issue number: '12a'" in capsys.readouterr().err
 
 

@@ -15,6 +15,7 @@ import datetime as dt
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,12 +26,12 @@ from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
-from agentops import ghactions
+from agentops import cli, files, ghactions
 from agentops.bisect import index as idx
 from agentops.bisect import nightly_branch as nb
 from agentops.bisect import ranges as rg
 from agentops.bisect import wheels
-from agentops.errors import AgentopsError, ApiError, DataError, ExitStatus, InputError
+from agentops.errors import AgentopsError, ApiError, ExitStatus, InputError
 
 DEFAULT_INDEX = "https://download.pytorch.org/whl/nightly/cpu"
 DEFAULT_PLATFORM = "manylinux_2_28_x86_64"
@@ -133,18 +134,6 @@ def _emit(text: str) -> None:
 
 def _json(obj: Any) -> str:
     return json.dumps(obj, indent=2, sort_keys=False)
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def slug(version: str) -> str:
@@ -330,10 +319,8 @@ def range_command(args: argparse.Namespace) -> int:
         path = getattr(args, attr, None)
         if not path:
             continue
-        try:
-            text = Path(path).read_text(encoding="utf-8", errors="replace")
-        except OSError as exc:
-            raise InputError(flag, f"cannot read {path}: {exc}") from exc
+        # A CI log may hold any bytes; only the `Successfully installed` line matters.
+        text = files.read_bytes(path, field=flag).decode("utf-8", errors="replace")
         found = idx.version_from_log(text, args.package)
         if found is None:
             raise InputError(flag, f"{path} has no `Successfully installed … "
@@ -356,6 +343,8 @@ def plan_command(args: argparse.Namespace) -> int:
     """The first matrix of probes for a good/bad pair (S-10d)."""
     session = Session(args)
     rg.check_width(args.width)
+    if args.out:  # before the index is read: a bad path should not cost the requests
+        files.check_writable(args.out, field="--out")
     ns, g, b = _pair(session)
     probes = rg.split(g, b, args.width)
     matrix = _matrix(ns, probes)
@@ -365,7 +354,7 @@ def plan_command(args: argparse.Namespace) -> int:
                      f"{args.width}")
     text = json.dumps(matrix, separators=(",", ":"))
     if args.out:
-        _write_atomic(Path(args.out), text + "\n")
+        files.write_atomic(args.out, text + "\n", field="--out")
     _emit(text)
     ghactions.set_output("matrix", text)
     ghactions.set_output("good", str(ns[g].version))
@@ -389,10 +378,8 @@ def load_results(directory: Path) -> list[rg.ProbeResult]:
                          "file) and download their artifacts into this folder")
     out = []
     for path in sorted(directory.rglob("*.json")):
-        try:
-            obj = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise DataError(str(path), "", f"unreadable result file: {exc}") from exc
+        obj = files.read_json(path, field="--results", limit=2**20,
+                              fix="remove it, or rerun the probe that wrote it")
         out.append(rg.ProbeResult.from_json(obj, source=str(path)))
     if not out:
         # Sanity: narrowing without results would hand back the same matrix forever.
@@ -489,28 +476,35 @@ def narrow_command(args: argparse.Namespace) -> int:
 
 def probe_command(args: argparse.Namespace) -> int:
     """Install one nightly into a fresh venv, run the repro command, write the result."""
-    if not args.command:
-        raise InputError("--command", "the repro command is required (env AGENTOPS_COMMAND)",
-                         fix="pass it as the action input `command`; it exits 0 when the "
-                             "nightly is good")
+    if not args.repro_command:
+        raise InputError("--repro-command", "the repro command is required (env "
+                         "AGENTOPS_REPRO_COMMAND)",
+                         fix="pass it as the action input `repro-command`; it exits 0 when "
+                             "the nightly is good")
     if not args.results:
-        raise InputError("--results", "where to write the result file is required")
+        raise InputError("--results", "where to write the result file is required",
+                         fix="give a folder (env AGENTOPS_RESULTS_DIR, the input results-dir)")
+    # Everything that can be checked is checked before the install and the repro run.
+    files.check_folder(args.results, field="--results")
+    interpreter = probe_interpreter(args.interpreter, args.python)
     session = Session(args)
     ns = session.nightlies()
     n = ns[idx.find(ns, args.version or "")]
     version = str(n.version)
+    path = Path(args.results) / f"{slug(version)}.json"
+    files.check_writable(path, field="--results")
     started = time.monotonic()
     # A torch venv weighs gigabytes: a temporary one goes away after the run.
     with (contextlib.nullcontext(args.venv) if args.venv
           else tempfile.TemporaryDirectory(prefix="nightly-probe-")) as where:
         venv = Path(where) / "venv"
         with ghactions.group(f"install {version}"):
-            ok, log = _install(venv, n, args)
+            ok, log = _install(venv, n, args, interpreter=interpreter)
         git_version = None
         if ok:
             git_version = _installed_git_version(venv)
             with ghactions.group(f"repro on {version}"):
-                code, out = _run_repro(venv, args.command, version=version,
+                code, out = _run_repro(venv, args.repro_command, version=version,
                                        timeout=args.timeout * 60)
             status = "pass" if code == 0 else "fail"
         else:
@@ -521,8 +515,7 @@ def probe_command(args: argparse.Namespace) -> int:
                             git_version=git_version, wheel_url=n.wheel.url)
     obj = {**result.to_json(), "exit_code": code,
            "seconds": round(time.monotonic() - started, 1)}
-    path = Path(args.results) / f"{slug(version)}.json"
-    _write_atomic(path, json.dumps(obj, indent=2) + "\n")
+    files.write_atomic(path, json.dumps(obj, indent=2) + "\n", field="--results")
     _emit(json.dumps(obj, indent=2))
     ghactions.set_output("status", status)
     ghactions.set_output("result-path", str(path))
@@ -536,8 +529,39 @@ def _venv_python(venv: Path) -> Path:
     return venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 
 
-def _install(venv: Path, n: idx.Nightly, args: argparse.Namespace) -> tuple[bool, str]:
-    steps = [[sys.executable, "-m", "venv", str(venv)],
+def probe_interpreter(interpreter: str | None, python: str) -> str:
+    """The interpreter the probe's venv is made from, refused up front unless it is the
+    CPython ``--python`` names: pip would reject every wheel of another version, and
+    the probe would record a skip that is never probed again (issue #13)."""
+    exe = interpreter or sys.executable
+    want = idx.python_tag(python)
+    try:
+        proc = subprocess.run([exe, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                              capture_output=True, text=True, check=False, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise InputError("--interpreter", f"cannot run {exe}",
+                         fix="give the path of a CPython interpreter (env "
+                             "AGENTOPS_INTERPRETER)") from exc
+    got = proc.stdout.strip()
+    if proc.returncode != 0 or not re.fullmatch(r"\d+\.\d+", got):
+        raise InputError("--interpreter", f"{exe} did not report a Python version",
+                         fix="give the path of a CPython interpreter (env "
+                             "AGENTOPS_INTERPRETER)")
+    if idx.python_tag(got) != want:
+        wanted = f"{want[2]}.{want[3:]}"
+        found = shutil.which(f"python{wanted}")
+        raise InputError("--python", f"the wheels are for CPython {wanted}, but the probe's "
+                         f"interpreter {exe} is {got}; every wheel would fail to install and "
+                         "be recorded as skip",
+                         fix=(f"pass --interpreter {found}" if found else
+                              f"pass --interpreter /path/to/python{wanted}")
+                         + f", or --python {got}")
+    return exe
+
+
+def _install(venv: Path, n: idx.Nightly, args: argparse.Namespace, *,
+             interpreter: str) -> tuple[bool, str]:
+    steps = [[interpreter, "-m", "venv", str(venv)],
              [str(_venv_python(venv)), "-m", "pip", "install", "--quiet",
               "--disable-pip-version-check", "--pre", "--index-url", args.index_url,
               *(["--extra-index-url", args.extra_index_url] if args.extra_index_url else []),
@@ -593,16 +617,11 @@ def _run_repro(venv: Path, command: str, *, version: str, timeout: float) -> tup
 # --- auto (the composite action's entry) ---------------------------------------------------
 
 def auto_command(args: argparse.Namespace) -> int:
-    """``--step``, or: probe when a version is given, narrow when a results dir is,
-    plan otherwise."""
-    step = getattr(args, "step", "auto") or "auto"
-    if step == "auto":
-        step = "probe" if args.version else "narrow" if args.results else "plan"
-    if step == "probe" and not args.version:
-        raise InputError("version", "step probe needs the nightly to test",
-                         fix="pass `version: ${{ matrix.version }}`")
-    if step == "narrow" and not args.results:
-        raise InputError("results-dir", "step narrow needs the folder of probe results")
-    verbs = {"plan": plan_command, "probe": probe_command, "narrow": narrow_command,
-             "range": range_command}
-    return verbs[step](args)
+    """Probe when a version is given, narrow when a results folder is, plan otherwise
+    (the nightly-bisect action's default command)."""
+    if args.version or args.results:
+        cli.refuse_flags(args, {"out": "--out"}, context="auto's probe and narrow",
+                         fix="use --out with plan (no --version, no --results)")
+    if args.version:
+        return probe_command(args)
+    return narrow_command(args) if args.results else plan_command(args)

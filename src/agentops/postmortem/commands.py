@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agentops import ghactions
+from agentops import cli, files, ghactions
 from agentops.errors import ExitStatus, InputError, RefusedError
 from agentops.postmortem import datafiles, lint, publish, render, validate
 from agentops.postmortem.model import TITLES, Facts, Gathered, merge
@@ -35,12 +35,19 @@ def _facts(args: argparse.Namespace) -> tuple[Facts, Any]:
                          "of that ticket, or fix the ticket input")
     client = None
     gathered = None
+    if getattr(args, "gathered_out", None):
+        files.check_writable(args.gathered_out, field="--gathered-out")
     if getattr(args, "gathered", None):
+        cli.refuse_flags(args, {"issue": "--issue", "pr": "--pr"},
+                         context="a --gathered replay (it holds what they would read)",
+                         fix="drop them to replay, or drop --gathered to read GitHub again")
+        fix = "pass a file written by --gathered-out"
+        doc = files.read_json(args.gathered, field="--gathered", fix=fix)
         try:
-            gathered = Gathered.from_json(json.loads(Path(args.gathered).read_text("utf-8")))
-        except (OSError, ValueError, TypeError) as exc:
-            raise InputError("--gathered", f"cannot read {args.gathered}: {exc}",
-                             fix="pass a file written by --gathered-out") from exc
+            gathered = Gathered.from_json(doc)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError("--gathered", f"{args.gathered}: {files.shape_reason(exc)}",
+                             fix=fix) from exc
     elif args.issue or args.pr:
         from agentops.github.client import GitHubClient
         from agentops.postmortem import gather
@@ -52,9 +59,9 @@ def _facts(args: argparse.Namespace) -> tuple[Facts, Any]:
         # Sanity: always write the snapshot (empty when no --issue/--pr), so a later
         # step replaying it never fails for a file that was not needed.
         gathered = gathered or Gathered()
-        Path(args.gathered_out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.gathered_out).write_text(
-            json.dumps(gathered.to_json(), indent=2, ensure_ascii=False) + "\n", "utf-8")
+        files.write_atomic(args.gathered_out,
+                           json.dumps(gathered.to_json(), indent=2, ensure_ascii=False) + "\n",
+                           field="--gathered-out")
     facts = merge(loaded.content, gathered, facts_path=Path(args.facts).name,
                   facts_sha256=loaded.sha256)
     return facts, client
@@ -111,6 +118,9 @@ def _revision(facts: Facts, out: str | None, wrong_section: str | None) -> int:
 
 def draft_command(args: argparse.Namespace) -> int:
     """P-4: the document, Markdown or ADF, to stdout or --out (+ FILE.sha256)."""
+    if args.out:  # both files, before anything is read or written
+        files.check_writable(args.out, field="--out")
+        files.check_writable(publish.sidecar(args.out), field="--out")
     facts, client = _facts(args)
     try:
         _gate(facts)
@@ -133,8 +143,7 @@ def draft_command(args: argparse.Namespace) -> int:
     else:
         data = render.to_markdown(draft).encode("utf-8")
     if args.out:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_bytes(data)
+        files.write_atomic(args.out, data, field="--out")
         digest = publish.record_hash(args.out, data)
         print(f"wrote {args.out} ({len(data)} bytes, sha256 {digest}; recorded in "
               f"{publish.sidecar(args.out)})", file=sys.stderr)
@@ -170,10 +179,8 @@ def _summary(ticket: str, fmt: str, data: bytes, out: str | None) -> str:
 
 def lint_command(args: argparse.Namespace) -> int:
     """P-5: exit 0 when clean, 1 with ``file:line: rule: message`` per finding."""
-    try:
-        text = Path(args.draft).read_text("utf-8")
-    except OSError as exc:
-        raise InputError("DRAFT", f"cannot read {args.draft}: {exc.strerror}") from exc
+    text = files.read_text(args.draft, field="DRAFT.md",
+                           fix="lint the Markdown draft `draft --out` wrote")
     facts = datafiles.load_facts(args.facts).content if args.facts else None
     findings = lint.lint(text, datafiles.lint_rules(), facts=facts, file=args.draft)
     for f in findings:
@@ -221,8 +228,13 @@ def publish_command(args: argparse.Namespace) -> int:
     """P-6: only the approved artifact, byte for byte; JIRA comment or docs file."""
     if not args.draft:
         raise InputError("--draft", "required", fix="pass the file `draft --out` wrote")
-    if not args.issue:
-        raise InputError("--issue", "required: the JIRA issue key", fix="e.g. --issue JIRA-12345")
+    if not args.ticket:
+        raise InputError("--ticket", "required: the JIRA issue key",
+                         fix="e.g. --ticket JIRA-12345 (env AGENTOPS_TICKET)")
+    if args.approved_by_environment:
+        cli.refuse_flags(args, {"approved_by": "--approved-by"},
+                         context="--approved-by-environment (the Environment's reviewer is "
+                                 "the approver)", fix="give one of the two")
     approved_by = args.approved_by
     if args.approved_by_environment:
         approved_by = _environment_approver(args.approved_by_environment)
@@ -233,7 +245,7 @@ def publish_command(args: argparse.Namespace) -> int:
     artifact = publish.load_approved(draft_path, approved_sha256=args.approved_sha256,
                                      approved_by=approved_by)
     if args.destination == "docs":
-        path, operation = publish.write_docs(artifact, ticket=args.issue, root=args.root)
+        path, operation = publish.write_docs(artifact, ticket=args.ticket, root=args.root)
         print(f"{operation}: {path} (sha256 {artifact.sha256}, approved by "
               f"{artifact.approved_by}); open a pull request with it")
         ghactions.set_output("operation", operation)
@@ -245,10 +257,10 @@ def publish_command(args: argparse.Namespace) -> int:
     jira = publish.Jira(args.jira_url, email=os.environ.get("JIRA_EMAIL", ""),
                         token=os.environ.get("JIRA_API_TOKEN", ""),
                         base_delay=float(os.environ.get("AGENTOPS_RETRY_BASE_DELAY", "1")))
-    with ghactions.group(f"publish to JIRA {args.issue}"):
-        comment = jira.post_comment(args.issue, artifact)
+    with ghactions.group(f"publish to JIRA {args.ticket}"):
+        comment = jira.post_comment(args.ticket, artifact)
     cid = str(comment.get("id", ""))
-    url = f"{args.jira_url.rstrip('/')}/browse/{args.issue}?focusedCommentId={cid}"
+    url = f"{args.jira_url.rstrip('/')}/browse/{args.ticket}?focusedCommentId={cid}"
     # A rerun finds the comment an earlier run posted (same draft id) and posts nothing.
     operation = "noop" if jira.reused else "created"
     verb = "already published" if jira.reused else "published"
@@ -257,7 +269,7 @@ def publish_command(args: argparse.Namespace) -> int:
     ghactions.set_output("operation", operation)
     ghactions.set_output("comment-url", url)
     ghactions.append_summary(f"{verb.capitalize()} the approved post-mortem ({artifact.sha256}) "
-                             f"to {args.issue}, approved by {artifact.approved_by}: {url}")
+                             f"to {args.ticket}, approved by {artifact.approved_by}: {url}")
     return ExitStatus.OK
 
 
@@ -270,13 +282,16 @@ def authorize_command(args: argparse.Namespace) -> int:
     event_path = args.event or os.environ.get("GITHUB_EVENT_PATH")
     if not event_path:
         raise InputError("--event", "no event file", fix="run it on an issue_comment event")
+    fix = "run it on an issue_comment event (the runner's GITHUB_EVENT_PATH)"
+    event = files.read_json(event_path, field="--event", fix=fix, limit=25 * 2**20)
     try:
-        event = json.loads(Path(event_path).read_text("utf-8"))
         body = str(event["comment"]["body"])
         login = str(event["comment"]["user"]["login"])
         repo = str(event["repository"]["full_name"])
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise InputError("--event", f"not an issue_comment event: {exc}") from exc
+    except (KeyError, TypeError) as exc:
+        raise InputError("--event", f"{event_path} is not an issue_comment event: it has no "
+                                    "comment.body, comment.user.login and "
+                                    "repository.full_name", fix=fix) from exc
     approval = validate.parse_approval_comment(body)
     if approval is None:
         raise RefusedError("not an approval: the comment's first line must be exactly "

@@ -30,7 +30,7 @@ from typing import Any
 
 import requests
 
-from agentops import ghactions
+from agentops import files, ghactions
 from agentops.errors import AgentopsError, ApiError, ConfigError, InputError, RefusedError
 from agentops.postmortem.render import validate_adf
 
@@ -74,7 +74,7 @@ def sidecar(path: str | Path) -> Path:
 def record_hash(path: str | Path, data: bytes) -> str:
     """Write ``FILE.sha256`` next to an artifact; returns the hex digest."""
     digest = hashlib.sha256(data).hexdigest()
-    sidecar(path).write_text(f"{digest}  {Path(path).name}\n", encoding="utf-8")
+    files.write_atomic(sidecar(path), f"{digest}  {Path(path).name}\n", field="--out")
     return digest
 
 
@@ -83,7 +83,7 @@ def select_by_hash(folder: str | Path, approved_sha256: str | None) -> str:
     approved = (approved_sha256 or "").strip().lower()
     found = []
     for record in sorted(Path(folder).glob("*.sha256")):
-        parts = record.read_text(encoding="utf-8").split()
+        parts = record.read_text(encoding="utf-8", errors="replace").split()
         if parts and parts[0] == approved:
             found.append(str(record.with_suffix("")))
     if len(found) != 1:
@@ -97,15 +97,11 @@ def select_by_hash(folder: str | Path, approved_sha256: str | None) -> str:
 def load_approved(path: str, *, approved_sha256: str | None,
                   approved_by: str | None) -> Artifact:
     """The artifact, if and only if it is the approved one; RefusedError otherwise."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise InputError("--draft", f"cannot read {path}: {exc.strerror}",
-                         fix="pass the file that `draft --out` wrote") from exc
+    data = files.read_bytes(path, field="--draft", fix="pass the file that `draft --out` wrote")
     digest = hashlib.sha256(data).hexdigest()
     reasons = []
     try:
-        recorded = sidecar(path).read_text(encoding="utf-8").split()[0]
+        recorded = sidecar(path).read_text(encoding="utf-8", errors="replace").split()[0]
     except (OSError, IndexError):
         recorded = None
     if not recorded:
@@ -150,14 +146,13 @@ def write_docs(artifact: Artifact, *, ticket: str, root: str | Path = ".") -> tu
         raise InputError("--draft", "the docs destination takes the Markdown artifact",
                          fix="draft with --format md --destination docs")
     if not _KEY.match(ticket):
-        raise InputError("--issue", f"not a ticket key: {ticket!r}", fix="e.g. JIRA-12345")
+        raise InputError("--ticket", f"not a ticket key: {ticket!r}", fix="e.g. JIRA-12345")
     artifact.check_ticket(ticket)
     target = Path(root) / "docs" / "postmortems" / f"{ticket}.md"
     old = target.read_bytes() if target.exists() else None
     if old == artifact.data:
         return target, "noop"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(artifact.data)
+    files.write_atomic(target, artifact.data, field="--root")
     return target, "updated" if old is not None else "created"
 
 
@@ -203,7 +198,7 @@ class Jira:
             raise InputError("--draft", "JIRA takes the ADF artifact",
                              fix="draft with --format adf and approve that file's sha256")
         if not _KEY.match(key):
-            raise InputError("--issue", f"not an issue key: {key!r}", fix="e.g. JIRA-12345")
+            raise InputError("--ticket", f"not a ticket key: {key!r}", fix="e.g. JIRA-12345")
         artifact.check_ticket(key)
         marker = str(artifact.marker)  # check_ticket: the draft id is there
         url = f"{self.base}/rest/api/3/issue/{key}/comment"

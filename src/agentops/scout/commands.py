@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from agentops import ghactions
-from agentops.errors import ConfigError, InputError
+from agentops.errors import ConfigError, InputError, UsageError
 from agentops.github.client import GitHubClient
 from agentops.scout import projects
 from agentops.scout.collect import LiveTargets
@@ -123,8 +123,12 @@ def _project_client() -> GitHubClient:
 
 
 def _repo_issue(args: argparse.Namespace) -> tuple[str, int]:
-    repo = str(getattr(args, "repo", "") or "")
+    repo = str(getattr(args, "repo", "") or os.environ.get("GITHUB_REPOSITORY") or "")
     issue = str(getattr(args, "issue", "") or "")
+    if not repo:
+        raise InputError("--repo", f"no repository for tracking issue #{issue}",
+                         fix="pass --repo OWNER/NAME (in a workflow it defaults to "
+                             "GITHUB_REPOSITORY)")
     if not re.fullmatch(r"[\w.-]+/[\w.-]+", repo):
         raise InputError("--repo", f"expected OWNER/NAME, got {repo!r}",
                          fix="e.g. --repo pytorch/torchtitan (env AGENTOPS_REPO)")
@@ -136,17 +140,25 @@ def _repo_issue(args: argparse.Namespace) -> tuple[str, int]:
 
 def _publish_target(args: argparse.Namespace) -> tuple[str, int]:
     """``--repo``/``--issue`` when an issue is given, else the config's tracking issue."""
-    if getattr(args, "issue", None):
-        return _repo_issue(args)
-    targets = _targets(args)
-    if targets and targets.tracking_repo and targets.tracking_number:
-        return targets.tracking_repo, targets.tracking_number
-    return _repo_issue(args)  # names the missing --issue
+    found = _tracking(args)
+    if found is None:
+        raise InputError("--issue", f"target {getattr(args, 'config', None)!r} names no "
+                                    "tracking issue to post on",
+                         fix="pass --issue N (and --repo OWNER/NAME), or add "
+                             "`tracking_issue: {repo: OWNER/NAME, number: N}` to the target")
+    return found
 
 
 def _tracking(args: argparse.Namespace) -> tuple[str, int] | None:
-    if getattr(args, "repo", None) and getattr(args, "issue", None):
+    """The tracking issue publish posts on and handoff edits: ``--issue`` (with
+    ``--repo``), else the target's; None when neither names one."""
+    if getattr(args, "issue", None):
         return _repo_issue(args)
+    if getattr(args, "repo", None):
+        raise UsageError("--repo", "names the tracking issue's repository and needs --issue "
+                                   "(its number)",
+                         fix="add --issue N, or drop --repo to use the target's tracking "
+                             "issue")
     targets = _targets(args)
     if targets and targets.tracking_repo and targets.tracking_number:
         return targets.tracking_repo, targets.tracking_number

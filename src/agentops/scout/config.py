@@ -14,6 +14,9 @@ from agentops import data
 from agentops.errors import InputError
 
 TARGETS_DIR = Path(__file__).resolve().parent / "targets"
+# The target of every verb when --config is not given (report, publish and handoff
+# must agree, or publish looks for another tracking issue than the report's).
+DEFAULT_TARGET = "torchtitan-graph-trainer"
 
 _SYMBOL = {
     "type": "object",

@@ -15,10 +15,9 @@ import datetime as dt
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from agentops import ghactions
+from agentops import files, ghactions
 from agentops.errors import (
     ApiError,
     ConfigError,
@@ -96,11 +95,8 @@ class ReportFile:
 
 def load_report(path: str) -> ReportFile:
     """Read and check a report file; everything is validated before the first write."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError("--report", f"cannot read {path}: {exc.strerror}",
-                         fix="give the file `scout.py report --out FILE` wrote") from exc
+    text = files.read_text(path, field="--report",
+                           fix="give the file `scout.py report --out FILE` wrote")
     if not text.startswith(REPORT_HEADING):
         raise InputError("--report", f"{path} does not start with {REPORT_HEADING!r}",
                          fix="give the Markdown report itself, not the job summary or JSON")

@@ -17,16 +17,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agentops import ghactions
+from agentops import files, ghactions
 from agentops.errors import InputError
 from agentops.scout import embedded, installed, items, render
 from agentops.scout.analyses import run_all, todos, upstream
-from agentops.scout.config import Target, load_target
+from agentops.scout.config import DEFAULT_TARGET, Target, load_target
 from agentops.scout.gitrepo import GitRepo
 from agentops.scout.livedata import LiveData
 from agentops.scout.model import Baseline, Inputs, PriorPayload, Report
 
-DEFAULT_TARGET = "torchtitan-graph-trainer"
 LIVE_PARTS = ("prior_reports", "board_items", "pulls", "ci", "open_work")
 _HEADER_RE = re.compile(r"^# Nightly Scout Report — (\d{4}-\d{2}-\d{2})", re.M)
 
@@ -155,11 +154,9 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
     since_arg = _date(args.since, "--since") if args.since else None
     priors: list[PriorPayload] = []
     for name in _prior_files(args):
-        try:
-            text = Path(name).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise InputError("--prior", f"cannot read {name}: {exc.strerror}",
-                             fix="pass the path of a saved report") from exc
+        text = files.read_text(name, field="--prior" if name in (args.prior or []) else
+                               "--prior-dir", fix="pass saved reports as `report --out` wrote "
+                                                  "them")
         priors.append(prior_from_markdown(text, name=name))
     since, source = baseline_for(date=date, since=since_arg, priors=priors)
     live = _live(args, target, since)
@@ -226,11 +223,11 @@ def _analyses_json(res: dict[str, Any]) -> dict[str, Any]:
 
 def report_command(args: argparse.Namespace) -> int:
     """``scout.py report``: print the Markdown report, or one JSON object."""
+    if args.out:  # before the analysis: a bad path should not cost a whole run
+        files.check_writable(args.out, field="--out")
     report, _live_data, md = build_report(args)
     if args.out:
-        out = Path(args.out)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(md, encoding="utf-8")
+        out = files.write_atomic(args.out, md, field="--out")
         ghactions.set_output("report-path", str(out))
     if args.json:
         doc = {"date": report.date, "target": report.target, "head": report.head,

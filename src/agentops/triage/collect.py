@@ -27,10 +27,11 @@ MIN_PAGE_SIZE = 10
 
 def split_repo(repo: str | None, *, field: str = "--repo") -> tuple[str, str]:
     """``OWNER/NAME`` → ``(owner, name)``, or an InputError naming the flag."""
-    if not repo or not _REPO_RE.match(repo) or repo.endswith((".", "/..")):
-        raise InputError(field, f"expected OWNER/NAME, got {repo!r}",
-                         fix="e.g. --repo pytorch/pytorch (in a workflow it defaults to "
-                             "GITHUB_REPOSITORY)")
+    fix = "e.g. --repo pytorch/pytorch (in a workflow it defaults to GITHUB_REPOSITORY)"
+    if not repo:
+        raise InputError(field, "no repository given", fix=fix)
+    if not _REPO_RE.match(repo) or repo.endswith((".", "/..")):
+        raise InputError(field, f"expected OWNER/NAME, got {repo!r}", fix=fix)
     owner, name = repo.split("/", 1)
     return owner, name
 

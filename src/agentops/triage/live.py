@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from agentops import events, ghactions
+from agentops import cli, events, files, ghactions
 from agentops.errors import (
     AgentopsError,
     ApiError,
@@ -29,6 +29,7 @@ from agentops.errors import (
     InputError,
     PartialApplyError,
     RefusedError,
+    UsageError,
     WriteBudgetError,
 )
 from agentops.github.client import GitHubClient
@@ -110,7 +111,7 @@ def parse_issue_numbers(values: Sequence[str] | str | None, *, field: str = "--i
                 continue
             number = part.lstrip("#")
             if not number.isdigit() or int(number) < 1:
-                raise InputError(field, f"not an issue number: {part!r}",
+                raise UsageError(field, f"not an issue number: {part!r}",
                                  fix="give numbers like 123, or a list: 123,124 125")
             if int(number) not in out:
                 out.append(int(number))
@@ -190,23 +191,17 @@ def write_plans(path: str, repo: str, queue: Queue, plans: Sequence[Plan]) -> di
     doc = {"format": PLAN_FORMAT, "repo": repo, "queue": queue.name,
            "run_id": os.environ.get("GITHUB_RUN_ID", ""),
            "plans": [p.to_json() for p in plans]}
-    target = Path(path)
-    if target.parent and not target.parent.exists():
-        target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    target = files.write_atomic(path, json.dumps(doc, indent=2, ensure_ascii=False) + "\n",
+                                field="--plan-out")
     ghactions.set_output("plan-path", str(target))
     return doc
 
 
 def read_plans(path: str, repo: str) -> dict[int, Plan]:
     """The plans of a plans file, checked to be for this repository and run."""
-    try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError("--plan-in", f"cannot read plans from {path}: {exc}",
-                         fix="give the file written by `plan --plan-out` / `run --plan-out`"
-                         ) from exc
-    if not isinstance(doc, dict) or doc.get("format") != PLAN_FORMAT:
+    fix = "give the file written by `plan --plan-out` / `run --plan-out`"
+    doc = files.read_json(path, field="--plan-in", fix=fix)
+    if doc.get("format") != PLAN_FORMAT:
         raise InputError("--plan-in", f"{path} is not a plans file ({PLAN_FORMAT})",
                          fix="give the file written by `plan --plan-out`")
     problems = []
@@ -218,20 +213,40 @@ def read_plans(path: str, repo: str) -> dict[int, Plan]:
     if problems:
         raise RefusedError(f"refusing the plans in {path}; nothing was written", problems,
                            fix="apply plans only in the run and repository that made them")
-    try:
-        plans = [Plan.from_json(p) for p in doc.get("plans") or []]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise InputError("--plan-in", f"{path}: a plan is malformed: {exc}") from exc
+    raw = doc.get("plans") or []
+    if not isinstance(raw, list):
+        raise InputError("--plan-in", f"{path}: 'plans' is a JSON {files.json_kind(raw)}, "
+                                      "not a list", fix=fix)
+    plans = []
+    for i, obj in enumerate(raw):
+        if not isinstance(obj, dict):
+            raise InputError("--plan-in", f"{path}: plans[{i}] is a JSON "
+                                          f"{files.json_kind(obj)}, not a plan object", fix=fix)
+        try:
+            plans.append(Plan.from_json(obj))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InputError("--plan-in", f"{path}: plans[{i}]: {files.shape_reason(exc)}",
+                             fix=fix) from exc
     return {p.issue: p for p in plans}
 
 
 def _save_snapshot(folder: str, raw: dict[str, Any]) -> None:
     # Style practice 3: what was read, saved in the offline `plan` input shape, so any
     # live decision can be replayed with `triage.py plan FOLDER/issue-N.json`.
-    target = Path(folder)
-    target.mkdir(parents=True, exist_ok=True)
-    path = target / f"issue-{int(raw['number'])}.json"
-    path.write_text(json.dumps(raw, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    path = Path(folder) / f"issue-{int(raw['number'])}.json"
+    files.write_atomic(path, json.dumps(raw, indent=1, ensure_ascii=False) + "\n",
+                       field="--snapshot-out")
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Every output path, before the first API call: a bad one fails the run up front
+    instead of once per issue, after the reads."""
+    if getattr(args, "plan_out", None):
+        files.check_writable(args.plan_out, field="--plan-out")
+    if getattr(args, "snapshot_out", None):
+        files.check_folder(args.snapshot_out, field="--snapshot-out")
+    if getattr(args, "state_file", None):
+        files.check_writable(args.state_file, field="--state-file")
 
 
 def _finish(outcomes: Sequence[Outcome], client: GitHubClient, *, heading: str, dry_run: bool,
@@ -262,6 +277,12 @@ def _run(args: argparse.Namespace, *, dry_run: bool, verb: str) -> int:
     numbers = parse_issue_numbers(getattr(args, "issue", None)
                                   or os.environ.get("AGENTOPS_ISSUE") or None)
     plan_in = getattr(args, "plan_in", None)
+    if numbers or plan_in:
+        # The bot filter decides which issue an *event* names; here none is asked.
+        cli.refuse_flags(args, {"trusted_bots": "--trusted-bots"},
+                         context=f"`{verb}` with " + ("--plan-in" if plan_in else "--issue"),
+                         fix="drop --trusted-bots (it filters the issue an event names, "
+                             "when no --issue is given)")
     given: dict[int, Plan] = read_plans(plan_in, repo) if plan_in else {}
     if plan_in and not numbers:
         numbers = sorted(given)
@@ -296,6 +317,7 @@ def _run(args: argparse.Namespace, *, dry_run: bool, verb: str) -> int:
         raise InputError("--issue", f"no plan for #{missing[0]} in {plan_in}",
                          fix="apply only issues planned in that file")
     snapshot_dir = getattr(args, "snapshot_out", None)
+    _check_outputs(args)
     client = GitHubClient.from_env()
     checker = LabelChecker(client, repo)
     outcomes: list[Outcome] = []
@@ -385,12 +407,8 @@ class SweepState:
 
     def _load(self) -> None:
         assert self.path is not None
-        try:
-            doc = json.loads(self.path.read_text(encoding="utf-8") or "{}")
-        except (OSError, ValueError) as exc:
-            raise InputError("--state-file", f"{self.path}: not readable JSON: {exc}",
-                             fix="delete the file to start afresh (the sweep then re-plans "
-                                 "from the oldest issue)") from exc
+        fix = "delete the file to start afresh (the sweep then re-plans from the oldest issue)"
+        doc = files.read_json(self.path, field="--state-file", fix=fix)
         if doc.get("format") != STATE_FORMAT:
             raise InputError("--state-file", f"{self.path}: not a sweep state file "
                              f"({STATE_FORMAT})", fix="give another path or delete the file")
@@ -400,8 +418,13 @@ class SweepState:
             ghactions.warning(f"state file {self.path} is for {doc.get('repo')} queue "
                               f"{doc.get('queue')}; starting afresh")
             return
-        self.runs = int(doc.get("runs") or 0)
-        self.issues = {str(k): dict(v) for k, v in (doc.get("issues") or {}).items()}
+        runs, issues = doc.get("runs") or 0, doc.get("issues") or {}
+        if not isinstance(runs, int) or not isinstance(issues, dict) \
+                or not all(isinstance(v, dict) for v in issues.values()):
+            raise InputError("--state-file", f"{self.path}: 'runs' must be a number and "
+                                             "'issues' an object of objects", fix=fix)
+        self.runs = runs
+        self.issues = {str(k): dict(v) for k, v in issues.items()}
 
     def judge(self, snapshot: IssueSnapshot, *, data: str, dry_run: bool) -> Verdict:
         """plan / defer (failed last time) / skip (unchanged since last planned)."""
@@ -441,10 +464,9 @@ class SweepState:
             self.issues = dict(keep[:MAX_STATE_RECORDS])
         doc = {"format": STATE_FORMAT, "repo": self.repo, "queue": self.queue,
                "runs": self.runs, "issues": self.issues}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(self.path.suffix + ".tmp")
-        tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        tmp.replace(self.path)  # atomic: a killed job never leaves half a state file
+        # Atomic: a killed job never leaves half a state file.
+        files.write_atomic(self.path, json.dumps(doc, indent=1, sort_keys=True) + "\n",
+                           field="--state-file")
 
 
 def sweep_command(args: argparse.Namespace, *,
@@ -458,6 +480,7 @@ def sweep_command(args: argparse.Namespace, *,
                          fix="give the number of issues one sweep may plan, e.g. 50")
     dry_run = bool(args.dry_run)
     queue = load_queue(args.queue)
+    _check_outputs(args)
     state = SweepState(args.state_file, repo, queue.name)
     state.runs += 1
     # GitHub asks integrations to leave about a second between content-creating calls;

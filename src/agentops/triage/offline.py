@@ -11,10 +11,9 @@ import argparse
 import json
 import sys
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from agentops import ghactions
+from agentops import cli, files, ghactions
 from agentops.errors import ExitStatus, InputError
 from agentops.triage import render
 from agentops.triage.evaluate import Record, evaluate, render_text
@@ -27,23 +26,9 @@ _FIX_ISSUE = ("give a GitHub REST issue object (GET /repos/OWNER/NAME/issues/N) 
               "REST comment objects inline under \"comments\"")
 
 
-def _read_text(path: str, field: str) -> str:
-    p = Path(path)
-    try:
-        return p.read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise InputError(field, f"{path}: no such file", fix="check the path") from exc
-    except IsADirectoryError as exc:
-        raise InputError(field, f"{path}: is a directory, not a file") from exc
-    except UnicodeDecodeError as exc:
-        raise InputError(field, f"{path}: not UTF-8 text") from exc
-    except OSError as exc:
-        raise InputError(field, f"{path}: cannot read ({exc.strerror})") from exc
-
-
 def read_issue(path: str, *, repo: str | None = None) -> IssueSnapshot:
     """An issue snapshot from a REST issue JSON file with inline comments."""
-    text = _read_text(path, "ISSUE.json")
+    text = files.read_text(path, field="ISSUE.json")
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -70,10 +55,14 @@ def issue_from_json(obj: Any, *, path: str, repo: str | None = None) -> IssueSna
         raise InputError("ISSUE.json", f"{path}: #{obj['number']} is a pull request, "
                          "not an issue", fix="triage issues only")
     for i, label in enumerate(obj["labels"]):
-        if not (isinstance(label, str) or (isinstance(label, Mapping)
-                                           and isinstance(label.get("name"), str))):
-            raise InputError("ISSUE.json", f"{path}: labels[{i}] has no 'name'",
-                             fix=_FIX_ISSUE)
+        if isinstance(label, Mapping) and not isinstance(label.get("name"), str):
+            raise InputError("ISSUE.json", f"{path}: labels[{i}] is a label object without "
+                             "a 'name' text", fix=_FIX_ISSUE)
+        if not isinstance(label, (str, Mapping)):
+            raise InputError("ISSUE.json", f"{path}: labels[{i}] is a JSON "
+                             f"{files.json_kind(label)} ({json.dumps(label)[:40]}), not a "
+                             "label: expected a label object with a 'name', or the name "
+                             "as text", fix=_FIX_ISSUE)
     comments = obj.get("comments") or []
     if isinstance(comments, int):
         # The plain REST issue has a comment count here; without the bodies the
@@ -95,10 +84,26 @@ def issue_from_json(obj: Any, *, path: str, repo: str | None = None) -> IssueSna
 
 
 def plan_command(args: argparse.Namespace) -> int:
-    """``plan ISSUE.json``: print the plan JSON (T-30) on stdout."""
+    """``plan ISSUE.json``: print the plan JSON (T-30) on stdout; with ``--plan-out``
+    also the plans file ``run --plan-in`` applies."""
+    cli.refuse_flags(args, {"issue": "--issue", "snapshot_out": "--snapshot-out",
+                            "trusted_bots": "--trusted-bots"},
+                     env={"issue": "AGENTOPS_ISSUE"},
+                     context="`plan ISSUE.json` (offline: the file is the issue as read)",
+                     fix="drop them, or drop ISSUE.json to read the issue live")
+    if args.plan_out:
+        files.check_writable(args.plan_out, field="--plan-out")
     snapshot = read_issue(args.issue_file, repo=getattr(args, "repo", None) or None)
     queue = load_queue(args.queue)
     plan = plan_issue(snapshot, queue)
+    if args.plan_out:
+        from agentops.triage.live import write_plans
+
+        if not plan.repo:
+            raise InputError("--plan-out", f"the plans file names the repository, and "
+                             f"{args.issue_file} has no repository_url",
+                             fix="pass --repo OWNER/NAME")
+        write_plans(args.plan_out, plan.repo, queue, [plan])
     sys.stdout.write(json.dumps(plan.to_json(), indent=2, ensure_ascii=False) + "\n")
     # In a runner: the action's outputs and job summary, as a live dry run reports them
     # (both calls are no-ops in a shell).
@@ -117,7 +122,7 @@ def plan_command(args: argparse.Namespace) -> int:
 
 def read_records(path: str) -> list[Record]:
     """Labelled issues, one JSON object per line (blank lines skipped)."""
-    text = _read_text(path, "FILE.jsonl")
+    text = files.read_text(path, field="FILE.jsonl")
     records: list[Record] = []
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():

@@ -1,0 +1,420 @@
+"""Every verb as a user types it (issue #13): ordinary mistakes are exit 1 or 2 naming
+the file and the fix (never a traceback, exit 70, nor Python's own words), options work
+before or after the verb in every script, no flag is silently ignored, one word has one
+meaning, and workflow commands appear only under Actions."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import yaml
+
+from agentops import cli
+from agentops.errors import ExitStatus
+from scripts import nightly_bisect, postmortem, scout, triage
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE_ISSUE = ROOT / "examples" / "triage" / "issues" / "route-infra.json"
+FACTS = ROOT / "examples" / "postmortem" / "tada-hang.facts.yml"
+CLOSED = "http://127.0.0.1:9/simple"  # nothing listens: a verb that reads it fails loudly
+MAINS: dict[str, Callable[[list[str]], int]] = {
+    "triage": triage.main, "scout": scout.main, "nightly_bisect": nightly_bisect.main,
+    "postmortem": postmortem.main}
+BUILDS = {"triage": triage.build, "scout": scout.build,
+          "nightly_bisect": nightly_bisect.build, "postmortem": postmortem.build}
+# What Python says when our code did not look first.
+INTERNALS = ("Traceback", "[Errno", "object is not subscriptable", "has no attribute",
+             "got None", "NoneType", "more error(s)", "a bug in agentops")
+
+
+def _run(capsys: pytest.CaptureFixture[str], script: str, *argv: str) -> tuple[int, str]:
+    capsys.readouterr()
+    code = MAINS[script](list(argv))
+    _, err = capsys.readouterr()
+    for phrase in INTERNALS:
+        assert phrase not in err, err
+    return code, err
+
+
+@pytest.fixture
+def latin1(tmp_path: Path) -> Path:
+    path = tmp_path / "latin1.md"
+    path.write_bytes("# Nightly Scout Report - caf\xe9\n".encode("latin-1"))
+    return path
+
+
+@pytest.fixture
+def git_checkout(tmp_path: Path) -> Path:
+    repo = tmp_path / "checkout"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    return repo
+
+
+# --- item 2: no traceback on ordinary bad input, nothing half-written -------------------
+
+def test_files_in_another_encoding_are_refused_naming_flag_and_file(
+        capsys: pytest.CaptureFixture[str], latin1: Path, git_checkout: Path) -> None:
+    folder = latin1.parent / "priors"
+    folder.mkdir()
+    (folder / "2026-07-01.md").write_bytes(latin1.read_bytes())
+    cases = [
+        ("scout", ["report", "--checkout", str(git_checkout), "--offline", "--prior",
+                   str(latin1)], "--prior", latin1),
+        ("scout", ["report", "--checkout", str(git_checkout), "--offline", "--prior-dir",
+                   str(folder)], "--prior-dir", folder / "2026-07-01.md"),
+        ("scout", ["publish", "--report", str(latin1), "--dry-run"], "--report", latin1),
+        ("scout", ["handoff", "--report", str(latin1), "--dry-run"], "--report", latin1),
+        ("postmortem", ["lint", str(latin1)], "DRAFT.md", latin1),
+    ]
+    for script, argv, flag, path in cases:
+        code, err = _run(capsys, script, *argv)
+        assert code == ExitStatus.INPUT, (argv, err)
+        assert f"{flag}: {path} is not UTF-8 text (byte 28 on line 1 is 0xe9)" in err, err
+        assert "Fix: " in err and "UTF-8" in err.split("Fix: ", 1)[1]
+
+
+def test_a_state_file_of_the_wrong_shape_is_input_not_a_bug(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    state = tmp_path / "state.json"
+    for text, says in (("[1, 2, 3]", "holds a JSON list, not a JSON object"),
+                       ('{"format": "agentops-triage-sweep/1", "repo": "o/r", '
+                        '"queue": "distributed", "issues": [1]}',
+                        "'issues' an object of objects")):
+        state.write_text(text)
+        code, err = _run(capsys, "triage", "sweep", "--repo", "o/r", "--state-file",
+                         str(state), "--dry-run")
+        assert code == ExitStatus.INPUT and f"--state-file: {state}" in err and says in err
+        assert state.read_text() == text  # left as it was
+
+
+def _no_temp_files(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.rglob("*.tmp"))
+
+
+@pytest.mark.parametrize("case", ["folder", "under-a-file"])
+def test_output_paths_that_cannot_be_files_are_refused_before_any_work(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, git_checkout: Path,
+        case: str) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    target = tmp_path if case == "folder" else blocker / "out.md"
+    says = (f"{target} is a folder; this writes a file" if case == "folder" else
+            f"cannot write {target}: {blocker} is a file, not a folder")
+    cases = [
+        # The index URL is a closed port: plan refuses before reading it.
+        ("nightly_bisect", ["plan", "--index-url", CLOSED, "--good", "dev20260501",
+                            "--bad", "dev20260509", "--out", str(target)], "--out"),
+        ("scout", ["report", "--checkout", str(git_checkout), "--offline", "--out",
+                   str(target)], "--out"),
+        ("postmortem", ["draft", str(FACTS), "--out", str(target)], "--out"),
+        ("postmortem", ["check", str(FACTS), "--gathered-out", str(target)],
+         "--gathered-out"),
+        ("triage", ["plan", str(EXAMPLE_ISSUE), "--plan-out", str(target)], "--plan-out"),
+        # Live verbs check before the first API call (no token is set: none is reached).
+        ("triage", ["run", "--repo", "o/r", "--issue", "1", "--plan-out", str(target)],
+         "--plan-out"),
+        ("triage", ["sweep", "--repo", "o/r", "--state-file", str(target)], "--state-file"),
+    ]
+    before = sorted(p.name for p in tmp_path.iterdir())
+    for script, argv, flag in cases:
+        code, err = _run(capsys, script, *argv)
+        assert code == ExitStatus.INPUT, (argv, err)
+        assert f"{flag}: {says}" in err and "Fix: " in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert blocker.read_text() == "x" and _no_temp_files(tmp_path) == []
+
+
+def test_missing_folders_are_created_and_files_written_whole(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "new" / "deeper" / "draft.md"
+    code, _ = _run(capsys, "postmortem", "draft", str(FACTS), "--out", str(out))
+    assert code == 0 and out.read_bytes().startswith(b"## ")
+    assert (out.parent / "draft.md.sha256").read_text().split()[1] == "draft.md"
+    assert _no_temp_files(tmp_path) == []
+
+
+# --- item 6: options before or after the verb, in every script ---------------------------
+
+def _value(action: argparse.Action) -> list[str]:
+    if action.nargs == 0:
+        return []
+    if action.choices:
+        return [str(list(action.choices)[-1])]
+    if action.type is int:
+        return ["7"]
+    if action.type is float:
+        return ["1.5"]
+    return ["VALUE"]
+
+
+def _option_cases() -> list[tuple[str, str, str]]:
+    cases = []
+    for script, build in BUILDS.items():
+        p = cli.share_options(build())
+        for verb, sub in cli.verbs(p).items():
+            for action in sub._actions:
+                if action.option_strings and action.help != argparse.SUPPRESS \
+                        and not isinstance(action, argparse._HelpAction):
+                    cases.append((script, verb, action.option_strings[0]))
+    return cases
+
+
+@pytest.mark.parametrize(("script", "verb", "flag"), _option_cases())
+def test_every_option_works_before_or_after_the_verb(script: str, verb: str,
+                                                     flag: str) -> None:
+    p = cli.share_options(BUILDS[script]())
+    sub = cli.verbs(p)[verb]
+    action = sub._option_string_actions[flag]
+    positionals = ["POS" for a in sub._actions if not a.option_strings and a.nargs is None]
+    positionals += [arg for a in sub._actions if a.required and a.option_strings
+                    and flag not in a.option_strings for arg in (a.option_strings[0], "R")]
+    after = [verb, *positionals, flag, *_value(action)]
+    before = [flag, *_value(action), verb, *positionals]
+    got_after = vars(p.parse_args(cli.order_argv(p, after)))
+    got_before = vars(cli.share_options(BUILDS[script]()).parse_args(
+        cli.order_argv(p, before)))
+    assert got_before == got_after
+    if action.nargs != 0 and not action.required:
+        # The value given wins over the default, in both positions.
+        untouched = vars(p.parse_args([verb, *positionals]))
+        assert got_after[action.dest] != untouched.get(action.dest)
+
+
+def test_the_issue_examples_parse(capsys: pytest.CaptureFixture[str]) -> None:
+    # `triage.py plan FILE --queue DIR` was rc 2 although --help showed it.
+    a = _run(capsys, "triage", "plan", str(EXAMPLE_ISSUE), "--queue", "distributed")
+    b = _run(capsys, "triage", "--queue", "distributed", "plan", str(EXAMPLE_ISSUE))
+    assert a[0] == b[0] == 0
+    # `scout.py handoff --config X`: parsed, so the error is about X, not the position.
+    code, err = _run(capsys, "scout", "handoff", "--config", "no-such-target", "--report",
+                     str(ROOT / "README.md"))
+    assert code == ExitStatus.INPUT and "usage:" not in err
+    assert "--report: " in err  # the report is read first, then the target
+
+
+def test_help_of_a_verb_lists_the_options_shared_with_every_verb(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert triage.main(["plan", "--help"]) == 0
+    text = capsys.readouterr().out
+    assert cli.SHARED_GROUP in text and "--queue QUEUE" in text.split(cli.SHARED_GROUP)[1]
+
+
+# --- item 7: no flag silently ignored ------------------------------------------------------
+
+def test_offline_plan_honours_plan_out_and_refuses_live_only_flags(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "plans.json"
+    code, _ = _run(capsys, "triage", "plan", str(EXAMPLE_ISSUE), "--plan-out", str(out))
+    doc = json.loads(out.read_text())
+    assert code == 0 and doc["format"] == "agentops-triage-plans/1"
+    assert [p["issue"] for p in doc["plans"]] == [json.loads(EXAMPLE_ISSUE.read_text())[
+        "number"]]
+    for flag, value in (("--snapshot-out", str(tmp_path / "snaps")), ("--issue", "3"),
+                        ("--trusted-bots", "bot[bot]")):
+        code, err = _run(capsys, "triage", "plan", str(EXAMPLE_ISSUE), flag, value)
+        assert code == ExitStatus.USAGE, flag
+        assert f"{flag}: does not apply to `plan ISSUE.json`" in err
+    assert not (tmp_path / "snaps").exists()
+
+
+def test_flags_that_would_be_ignored_are_refused_with_exit_2(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    gathered = tmp_path / "g.json"
+    gathered.write_text("{}")
+    cases = [
+        ("triage", ["run", "--repo", "o/r", "--issue", "1", "--trusted-bots", "b[bot]"],
+         "--trusted-bots: does not apply to `run` with --issue"),
+        ("postmortem", ["check", str(FACTS), "--gathered", str(gathered), "--pr", "o/r#1"],
+         "--pr: does not apply to a --gathered replay"),
+        ("postmortem", ["publish", "--ticket", "JIRA-1", "--draft", str(gathered),
+                        "--approved-by", "a", "--approved-by-environment", "env"],
+         "--approved-by: does not apply to --approved-by-environment"),
+        ("scout", ["publish", "--report", str(ROOT / "README.md"), "--repo", "o/r"],
+         None),  # README is not a report: the report is checked first (exit 1)
+    ]
+    for script, argv, says in cases:
+        code, err = _run(capsys, script, *argv)
+        if says is None:
+            continue
+        assert code == ExitStatus.USAGE and says in err, (argv, err)
+
+
+# --- item 8: one word, one meaning -----------------------------------------------------------
+
+def test_publish_takes_the_jira_key_as_ticket_and_refuses_issue(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = _run(capsys, "postmortem", "publish", "--issue", "JIRA-1", "--draft", "d")
+    assert code == ExitStatus.USAGE
+    assert "--issue is not this flag: use --ticket" in err
+    code, err = _run(capsys, "postmortem", "publish", "--ticket", "JIRA-1", "--draft",
+                     "missing.adf.json")
+    assert code == ExitStatus.INPUT and "--draft: missing.adf.json: no such file" in err
+
+
+def _actions() -> dict[str, dict]:
+    paths = [ROOT / "action.yml", *sorted((ROOT / "actions").glob("*/action.yml"))]
+    return {str(p.relative_to(ROOT)): yaml.safe_load(p.read_text()) for p in paths}
+
+
+def test_every_action_names_the_verb_command_and_the_token_github_token() -> None:
+    for name, action in _actions().items():
+        inputs = action["inputs"]
+        assert "command" in inputs and "github-token" in inputs, name
+        assert not {"step", "token", "verb"} & set(inputs), name
+        assert {i for i in inputs if "token" in i} <= {"github-token", "project-token"}, name
+        run = action["runs"]["steps"][-1]
+        assert run["env"]["AGENTOPS_COMMAND"] == "${{ inputs.command }}", name
+        # The verb is the script's first argument and is read nowhere else.
+        assert '" "$AGENTOPS_COMMAND"' in run["run"], name
+        assert run["env"]["GITHUB_TOKEN"] == "${{ inputs.github-token }}", name
+    for path in (ROOT / "src").rglob("*.py"):
+        assert '"AGENTOPS_COMMAND"' not in path.read_text(), path
+
+
+def test_workflows_use_the_same_names() -> None:
+    for path in sorted((ROOT / ".github" / "workflows").glob("*.yml")):
+        spec = yaml.safe_load(path.read_text())
+        for job in spec["jobs"].values():
+            steps = job.get("steps", [])
+            calls = [s for s in steps if "agentops" in str(s.get("uses", ""))
+                     or str(s.get("uses", "")).startswith(("./actions", "$/actions"))]
+            for step in calls:
+                assert not {"step", "token"} & set(step.get("with") or {}), (path, step)
+                assert "GITHUB_TOKEN" not in (step.get("env") or {}), (path, step)
+            if str(job.get("uses", "")).endswith("nightly-bisect.yml"):
+                assert "command" not in job["with"] and "repro-command" in job["with"]
+
+
+# --- item 9: the same scout target for every verb ----------------------------------------
+
+def test_scout_verbs_share_the_built_in_target_by_default() -> None:
+    from agentops.scout.config import DEFAULT_TARGET
+
+    p = cli.share_options(scout.build())
+    for argv in (["report", "--checkout", "."], ["publish", "--report", "r.md"],
+                 ["handoff", "--report", "r.md"]):
+        assert p.parse_args(argv).config == DEFAULT_TARGET, argv
+
+
+# --- item 11: messages in words; a malformed flag value is exit 2 ------------------------
+
+def test_messages_say_what_is_wrong_in_words(capsys: pytest.CaptureFixture[str],
+                                             tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GITHUB_REPOSITORY", raising=False)
+    plans = tmp_path / "plans.json"
+    issue = tmp_path / "issue.json"
+    doc = json.loads(EXAMPLE_ISSUE.read_text())
+    doc["labels"] = [5]
+    issue.write_text(json.dumps(doc))
+    cases = [
+        (["run", "--repo", "o/r", "--plan-in", str(plans)], None,
+         f"--plan-in: {plans}: no such file", ExitStatus.INPUT),
+        (["run", "--repo", "o/r", "--plan-in", str(plans)],
+         '{"format": "agentops-triage-plans/1", "repo": "o/r", "plans": [1]}',
+         "plans[0] is a JSON number, not a plan object", ExitStatus.INPUT),
+        (["run", "--repo", "o/r", "--plan-in", str(plans)],
+         '{"format": "agentops-triage-plans/1", "repo": "o/r", "plans": [{"issue": 1}]}',
+         "plans[0]: missing key 'decision'", ExitStatus.INPUT),
+        (["run", "--issue", "1"], None, "--repo: no repository given", ExitStatus.INPUT),
+        (["plan", str(issue)], None, "labels[0] is a JSON number (5), not a label",
+         ExitStatus.INPUT),
+        (["run", "--repo", "o/r", "--issue", "abc"], None, "--issue: not an issue number",
+         ExitStatus.USAGE),
+    ]
+    for argv, content, says, status in cases:
+        if content is not None:
+            plans.write_text(content)
+        code, err = _run(capsys, "triage", *argv)
+        assert code == status and says in err, (argv, err)
+
+
+def test_every_schema_error_of_a_data_file_is_listed(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    facts = tmp_path / "facts.yml"
+    facts.write_text(FACTS.read_text() + "colour: red\nflavour: sour\n")
+    code, err = _run(capsys, "postmortem", "check", str(facts))
+    assert code == ExitStatus.INPUT
+    assert "colour: unknown key" in err and "flavour: unknown key" in err
+
+
+# --- item 12: workflow commands only under Actions; refusals say so ------------------------
+
+def test_a_refusal_says_refused_and_speaks_workflow_commands_only_in_a_runner(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    facts = ROOT / "examples" / "postmortem" / "hypothesis.facts.yml"
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    code, err = _run(capsys, "postmortem", "check", str(facts))
+    assert code == ExitStatus.REFUSED
+    assert err.startswith("refused: drafting refused for ")
+    assert not [ln for ln in err.splitlines() if ln.startswith("::")]
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    code, err = _run(capsys, "postmortem", "check", str(facts))
+    assert err.startswith("::error title=postmortem.py refused::drafting refused")
+
+
+def test_scripts_in_a_shell_print_no_workflow_command(tmp_path: Path) -> None:
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    runs = [
+        [sys.executable, "scripts/triage.py", "plan", str(EXAMPLE_ISSUE)],
+        [sys.executable, "scripts/postmortem.py", "draft", str(FACTS)],
+        [sys.executable, "scripts/postmortem.py", "lint",
+         str(ROOT / "examples" / "postmortem" / "hedged-draft.md")],
+        [sys.executable, "scripts/nightly_bisect.py", "plan", "--index-url", CLOSED,
+         "--good", "dev20260501", "--bad", "dev20260509"],
+    ]
+    for argv in runs:
+        proc = subprocess.run(argv, cwd=ROOT, env={**env, "AGENTOPS_HTTP_ATTEMPTS": "1"},
+                              capture_output=True, text=True, timeout=120, check=False)
+        assert proc.returncode != ExitStatus.BUG, proc.stderr
+        lines = (proc.stdout + proc.stderr).splitlines()
+        assert not [ln for ln in lines if ln.startswith("::")], (argv, proc.stderr)
+
+
+@pytest.mark.parametrize("case", [
+    ("triage", "AGENTOPS_MAX_ISSUES", ["sweep", "--repo", "o/r"], "--max-issues"),
+    ("nightly_bisect", "AGENTOPS_WIDTH", ["plan"], "--width"),
+    ("nightly_bisect", "AGENTOPS_TIMEOUT", ["probe"], "--timeout"),
+    ("scout", "AGENTOPS_ISSUE", ["publish", "--report", "r.md"], "--issue"),
+])
+def test_a_malformed_action_input_is_a_usage_error_not_a_crash(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        case: tuple[str, str, list[str], str]) -> None:
+    # Inputs reach flag defaults through env when the parser is built: a non-number
+    # there used to raise before any handler ran.
+    script, env, argv, says = case
+    monkeypatch.setenv(env, "eight")
+    code, err = _run(capsys, script, *argv)
+    assert code == ExitStatus.USAGE and f"argument {says}: invalid" in err
+
+
+def _documented_command_lines() -> list[tuple[str, str, list[str]]]:
+    import re
+    import shlex
+
+    found = []
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for block in re.findall(r"```(?:bash|sh)\n(.*?)```", doc.read_text(), re.S):
+            for line in block.replace("\\\n", " ").splitlines():
+                m = re.search(r"python3? scripts/(\w+)\.py (.*)", line.split(" # ")[0])
+                if m and m.group(1) in MAINS:
+                    argv = [a for a in shlex.split(m.group(2)) if a not in ("|", ">")]
+                    found.append((doc.name, m.group(1), argv))
+    return found
+
+
+@pytest.mark.parametrize(("doc", "script", "argv"), _documented_command_lines())
+def test_every_documented_command_line_parses(doc: str, script: str, argv: list[str]) -> None:
+    # README, docs and --help say the same as the code: each example is accepted as
+    # written (the parse only; nothing runs).
+    p = cli.share_options(BUILDS[script]())
+    try:
+        p.parse_args(cli.order_argv(p, argv))
+    except SystemExit as exc:
+        pytest.fail(f"{doc}: scripts/{script}.py {' '.join(argv)} is rejected ({exc.code})")
