@@ -14,7 +14,7 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 
-from agentops import ghactions
+from agentops import ghactions, markdown_escape
 from agentops.errors import AgentopsError, ExitStatus, UsageError
 
 EXIT_CODES = """\
@@ -162,11 +162,13 @@ def report_error(exc: AgentopsError, *, prog: str) -> None:
     reasons = getattr(exc, "reasons", None) or []
     for reason in reasons:
         print(f"  - {reason}", file=sys.stderr)
-    long = [f"### {prog} {outcome}", "", ghactions.inert_markdown(exc.message, limit=4000)]
+    # Messages quote commands and flags in backticks, and values someone else chose
+    # (file names, API messages) around them: spans as code, the rest inert text.
+    long = [f"### {prog} {outcome}", "", markdown_escape.marked(exc.message, limit=4000)]
     if reasons:
-        long += ["", *[f"- {ghactions.inert_markdown(r, limit=500)}" for r in reasons]]
+        long += ["", *[f"- {markdown_escape.marked(r, limit=500)}" for r in reasons]]
     if exc.fix:
-        long += ["", f"**Fix:** {ghactions.inert_markdown(exc.fix, limit=4000)}"]
+        long += ["", f"**Fix:** {markdown_escape.marked(exc.fix, limit=4000)}"]
     ghactions.append_summary("\n".join(long) + "\n")
 
 

@@ -40,6 +40,11 @@ def read_bytes(path: str | os.PathLike[str], *, field: str, fix: str | None = No
             raise InputError(field, f"{path} is a folder, not a file",
                              fix="give the path of a file")
         with p.open("rb") as fh:
+            # Security: a device or FIFO (`/dev/zero`, a named pipe) never ends; only a
+            # regular file has a size worth reading.
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise InputError(field, f"{path} is not a regular file",
+                                 fix=fix or "give the path of a regular file")
             data = fh.read(-1 if limit is None else limit + 1)
     except FileNotFoundError as exc:
         raise InputError(field, f"{path}: no such file", fix=fix or "check the path") from exc

@@ -15,7 +15,6 @@ escaping, because the library prints them on stdout, where our scripts write JSO
 from __future__ import annotations
 
 import contextlib
-import html
 import os
 import re
 import sys
@@ -24,6 +23,8 @@ from typing import Any, TextIO
 
 import github_action_utils as gau
 from github_action_utils import _serialization as gau_serial
+
+from agentops import markdown_escape
 
 _ZWSP = "\u200b"
 
@@ -103,14 +104,12 @@ def group(title: str) -> Iterator[None]:
 # --- untrusted text -------------------------------------------------------------------
 
 _CMD_RE = re.compile(r"::")
-_MENTION_RE = re.compile(r"(?<![\w`])@(?=[A-Za-z0-9])")
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 
 
 def inert_log(text: str, *, limit: int = 2000) -> str:
     """Untrusted text made safe for a log line: no workflow command can start in it
     (``::`` is split), control and bidi characters are dropped, and it is cut."""
-    text = _CONTROL_RE.sub("", text)
+    text = markdown_escape.CONTROL_RE.sub("", text)
     text = _CMD_RE.sub(":" + _ZWSP + ":", text)
     if len(text) > limit:
         text = text[:limit] + "…"
@@ -118,15 +117,8 @@ def inert_log(text: str, *, limit: int = 2000) -> str:
 
 
 def inert_markdown(text: str, *, limit: int = 300, cell: bool = False) -> str:
-    """Untrusted text made inert for a summary or comment: HTML escaped, ``@``
-    mentions defused, control/bidi characters dropped; ``cell`` also folds newlines
-    and escapes table pipes."""
-    text = _CONTROL_RE.sub("", text)
-    text = html.escape(text, quote=False)
-    text = _MENTION_RE.sub("@" + _ZWSP, text)
-    text = _CMD_RE.sub(":" + _ZWSP + ":", text)
-    if cell:
-        text = text.replace("|", "\\|").replace("\r", " ").replace("\n", " ")
-    if len(text) > limit:
-        text = text[:limit] + "…"
-    return text
+    """Untrusted text made inert for a summary or comment (``cell``: inside a table
+    cell): no link, image, mention, reference, HTML or workflow command takes effect.
+    The one implementation is ``agentops.markdown_escape.text``; code spans use
+    ``markdown_escape.code``."""
+    return markdown_escape.text(text, limit=limit, cell=cell)

@@ -83,6 +83,9 @@ def _source_documents() -> Iterator[tuple[str, str, dict[str, Any] | None]]:
     for name in ("ADD_DRAFT", "SET_STATUS", "EDIT_DRAFT"):
         yield f"scout publish.{name}", getattr(publish, name), None
     yield "scout collect._PR_SEARCH", scout_collect._PR_SEARCH, None
+    from agentops.github import identity
+
+    yield "github identity.VIEWER", identity.VIEWER, {}
 
 
 def _cassette_documents() -> Iterator[tuple[str, str, dict[str, Any]]]:

@@ -74,13 +74,13 @@ def test_draft_fills_gaps_from_github(all_played, tmp_path: Path, monkeypatch, c
     # Symptoms from the issue, verification from the check runs, the fix ref from the PR.
     assert "- `RuntimeError: Watchdog caught collective operation timeout" in md
     assert "- `gpu-multi (8xA100)`: success" in md
-    assert "Fix: [org/platform#5751]" in md
+    assert "Fix: [org/platform#\u200b5751]" in md
     assert "merged as `3f2a1b0c9d8e`" in md
     assert "`src/tada/launch.cc`" in md
     assert "Identifiers in the diff: `tadaLaunchPrepare`, `ringWaitReady`" in md
     assert "- `a1b2c3d` Remove single-stream fast path" in md
     # Which facts came from where.
-    assert "symptoms: GitHub issue [org/platform#5700]" in md
+    assert "symptoms: GitHub issue [org/platform#\u200b5700]" in md
     assert "verification: GitHub check runs on `9c1e4b7`" in md
     # People's facts won: the mechanism and summary are the facts file's.
     assert "The single-stream fast path in `tadaLaunchPrepare`" in md

@@ -43,6 +43,10 @@ def test_collect_live_red_workflow(all_played):
     # S-0a: two pages; the human comment is not a report; oldest first; date from heading.
     assert [(r.date, r.comment_id) for r in live.prior_reports] == [("2026-07-07", 3051),
                                                                     ("2026-07-08", 3099)]
+    # A look-alike by another account (forged block: head, suppressed) is never a prior;
+    # the token's account was asked once (GraphQL viewer, as for a GITHUB_TOKEN).
+    assert [(r.comment_id, r.author) for r in live.ignored_reports] == [(3100, "mallory")]
+    assert {r.author for r in live.prior_reports} == {"github-actions[bot]"}
     assert live.prior_reports[-1].url.endswith("#issuecomment-3099")
     # S-0b: all pages read; only items that came from a report are kept, with status.
     assert [(b.title, b.status) for b in live.board_items] == [
@@ -74,7 +78,8 @@ def test_collect_live_red_workflow(all_played):
     assert [p.number for p in work.merged_recently] == [2880]
     assert work.merged_recently[0].merged_at == "2026-07-08T20:00:00Z"
     assert [i.number for i in work.stale_issues] == [2700]
-    assert client.counter.line().startswith("API calls: 17 ")
+    assert client.counter.line().startswith("API calls: 18 ")
+    assert client.counter.by_route["POST /graphql"] == 5  # the viewer, the board, 3 searches
 
 
 @pytest.mark.vcr

@@ -120,7 +120,8 @@ def test_publish_creates_then_noop_then_updates_in_place(server, tmp_path, capsy
     assert capsys.readouterr().out.startswith("noop: ")
     assert _publish(tmp_path, report_text(note="- S-5 re-checked")) == 0
     out = capsys.readouterr().out
-    assert out.startswith("updated: ") and "API calls: 2 (reads 1, writes 1" in out
+    # Reads: who the token is (one GraphQL viewer call), the comments; one write.
+    assert out.startswith("updated: ") and "API calls: 3 (reads 2, writes 1" in out
     ours = [c for c in server.comments if c["body"].startswith(f"# Nightly Scout Report — {DATE}")]
     assert len(ours) == 1 and ours[0]["body"].endswith("-->\n")
     assert "- S-5 re-checked" in ours[0]["body"]

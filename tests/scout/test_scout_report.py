@@ -256,12 +256,14 @@ def test_live_data_renders_ci_pr_states_and_open_work(fixture_repo, capsys,
     doc = json.loads(out)
     md = doc["markdown"]
     assert "**sub**: failure" in md and "`2.9.0.dev20260301` → `2.9.0.dev20260302`" in md
-    assert "&lt;b&gt;" in md  # log text is inert
+    # Log text is a code span: shown exactly (no entity), and inert (code is literal).
+    assert "**Error**: `RuntimeError: boom <b>`" in md
     [unblocked] = _by_title(doc, "TODO unblocked: pytorch/pytorch#123 merged 2026-03-01")
     assert unblocked["kind"] == "action" and unblocked["priority"] == "P1"
     [todo] = [t for t in doc["todos"] if t["tag"] == "TODO"]
     assert todo["pr_states"] == [["pytorch/pytorch#123", "merged 2026-03-01"]]
-    assert "PR example/core#7 waiting for review: Add @\u200bsomeone feature" in md
+    # No mention, no cross-reference: a zero-width space after "@" and "#".
+    assert "PR example/core#\u200b7 waiting for review: Add @\u200bsomeone feature" in md
     assert "skipped" not in md.split("## FYI")[1].split("## Docs")[0]
     [pass_item] = _by_title(doc, "Graph pass `bucket_pass` has no test")
     assert pass_item["status"] == "board: In Progress"

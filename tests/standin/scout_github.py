@@ -1,6 +1,10 @@
 """A stateful stand-in for the parts of GitHub the scout writes to, on loopback.
 
-REST: list/create/update issue comments (paginated with ``Link`` like GitHub).
+REST: list/create/update issue comments (paginated with ``Link`` like GitHub), and
+who a token is: ``GET /user`` (403 "Resource not accessible by integration" for an App
+installation token, as GitHub answers) and GraphQL ``viewer { login }``. Each token
+acts as an account (``State.accounts``); a comment it posts carries that ``user``, and,
+as on GitHub, a token with issues: write may edit anyone's comment.
 GraphQL: a Projects (v2) board — list items (paginated), add a draft, set a single-select
 field, read one item's Status. It records every write, and can inject a fault into the
 n-th write of a kind (``comment-create``, ``comment-update``, ``draft-create``,
@@ -34,6 +38,11 @@ OPTIONS = {"Backlog": "f75ad846", "Ready": "61e4505c", "In Progress": "47fc9ee4"
 NO_SCOPE_TOKEN = "token-without-project-scope"
 INSTALLATION_TOKEN = "ghs_workflow-installation-token"  # a workflow's GITHUB_TOKEN
 ITEM_MARKER = "<!-- agentops:scout-item "
+# token -> the account it acts as; the installation tokens cannot call GET /user.
+ACCOUNTS = {"issues-token": "github-actions[bot]", INSTALLATION_TOKEN: "github-actions[bot]",
+            "project-token": "a-maintainer", NO_SCOPE_TOKEN: "a-maintainer",
+            "attacker-token": "mallory"}
+INSTALLATION_TOKENS = frozenset({"issues-token", INSTALLATION_TOKEN})
 SHORTHANDS = {"502-before": Fault.status_code(502),
               "502-after": Fault.status_code(502, apply_first=True),
               "secondary": Fault.secondary(0),
@@ -55,6 +64,8 @@ class State:
     log: list[str] = field(default_factory=list)  # "GET comments", "gql items", "gql add", …
     faults: dict[str, list[Fault | str | None]] = field(default_factory=dict)  # kind -> queue
     next_id: int = 4_100_000_000
+    accounts: dict[str, str] = field(default_factory=lambda: dict(ACCOUNTS))
+    installation_tokens: frozenset[str] = INSTALLATION_TOKENS
 
     def fault(self, kind: str) -> Fault | None:
         queue = self.faults.get(kind) or []
@@ -130,6 +141,9 @@ class _Handler(BaseHTTPRequestHandler):
         if not self._token():
             self._send(401, {"message": "Requires authentication"})
             return
+        if url.path == "/user":
+            self._user()
+            return
         if url.path == f"/repos/{st.repo}/issues/{st.issue}/comments":
             st.log.append("GET comments")
             q = parse_qs(url.query)
@@ -148,6 +162,24 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, chunk, headers)
             return
         self._send(404, {"message": "Not Found"})
+
+    def _user(self) -> None:
+        st = self.server.state
+        st.log.append("GET user")
+        token = self._token()
+        if token in st.installation_tokens:
+            self._send(403, {"message": "Resource not accessible by integration",
+                             "documentation_url": "https://docs.github.com/rest/users/users"
+                                                  "#get-the-authenticated-user",
+                             "status": "403"})
+            return
+        login = st.accounts.get(token)
+        if login is None:
+            self._send(401, {"message": "Bad credentials",
+                             "documentation_url": "https://docs.github.com/rest",
+                             "status": "401"})
+            return
+        self._send(200, user_object(login))
 
     def do_POST(self) -> None:
         st = self.server.state
@@ -168,7 +200,7 @@ class _Handler(BaseHTTPRequestHandler):
                     "html_url": f"https://github.com/{st.repo}/issues/{st.issue}"
                                 f"#issuecomment-{cid}",
                     "created_at": "2026-07-09T06:10:00Z", "updated_at": "2026-07-09T06:10:00Z",
-                    "user": {"login": "github-actions[bot]", "type": "Bot"}})
+                    "user": user_object(st.accounts.get(self._token(), "ghost"))})
                 st.comments.append(made)
                 st.writes.append(("POST", url.path, payload))
 
@@ -206,6 +238,15 @@ class _Handler(BaseHTTPRequestHandler):
         st = self.server.state
         query, variables = request["query"], request.get("variables") or {}
         boardish = "ProjectV2" in query or "projectV2" in query
+        if "viewer" in query and not boardish:
+            st.log.append("gql viewer")
+            login = st.accounts.get(self._token())
+            if login is None:
+                self._send(401, {"message": "Bad credentials",
+                                 "documentation_url": "https://docs.github.com/graphql"})
+                return
+            self._send(200, {"data": {"viewer": {"login": login}}})
+            return
         if self._token() == INSTALLATION_TOKEN and boardish:
             st.log.append("gql denied")
             self._send(200, {"data": {"node": None}, "errors": [{
@@ -320,6 +361,15 @@ class _Handler(BaseHTTPRequestHandler):
         apply()
         self._send(200, {"data": {"updateProjectV2ItemFieldValue": {
             "projectV2Item": {"id": item["id"]}}}})
+
+
+def user_object(login: str) -> dict[str, Any]:
+    """The ``user`` GitHub puts on a comment (and answers ``GET /user`` with)."""
+    bot = login.endswith("[bot]")
+    uid = 41898282 if login == "github-actions[bot]" else 5_120_000 + sum(map(ord, login))
+    return {"login": login, "id": uid, "node_id": ("BOT_" if bot else "U_") + f"kgDO{uid}",
+            "type": "Bot" if bot else "User", "site_admin": False,
+            "html_url": f"https://github.com/{login.removesuffix('[bot]')}"}
 
 
 class _Server(ThreadingHTTPServer):

@@ -89,8 +89,9 @@ def test_run_twice_with_502_and_secondary_limit_on_first_write(gh, runner_files,
     assert o["decision"] == "needs_reproduction"
     assert o["labels"] == f"{PAR},module: fsdp,needs reproduction,bot-triaged"
     text = summary.read_text()
-    assert "| [#11](https://github.com/o/r/issues/11) FSDP [repro] hangs | needs_reproduction |" \
-        in text
+    # The title is inert text: its brackets escaped, so they cannot form a link.
+    assert ("| [#11](https://github.com/o/r/issues/11) FSDP \\[repro\\] hangs "
+            "| needs_reproduction |") in text
     assert "posted `needs_distributed_reproduction`" in text and "API calls: 7" in text
 
     gh.reset_log()
@@ -174,7 +175,8 @@ def test_dry_run_writes_nothing_and_reports(gh, runner_files, capsys):
     assert "<details><summary>Why (evidence per issue)</summary>" in text
     assert "- `x` ← test-marker (title)" in text
     # Untrusted title made inert (style 13).
-    assert "@org" not in text and "</td>" not in text and "::error::" not in text
+    assert "@org" not in text and "</td>" not in text
+    assert not re.search(r"^\s*::", text, re.M)  # no line starts a workflow command
     assert outputs(out)["decision"] == "needs_reproduction"
 
 

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from agentops import markdown_escape as esc
 from agentops.postmortem.model import (
     NONE_SENTENCE,
     SECTIONS,
@@ -357,18 +358,17 @@ def build(facts: Facts, *, date: str, destination: str = "jira", status: str = "
 
 # --- Markdown --------------------------------------------------------------------
 
-_MD_SPECIAL = re.compile(r"([\\`*\[\]<>])|(?<!\w)_|_(?!\w)")
-
+# A span is a sentence or a name; the draft as a whole is bounded by the facts file's
+# own size limits, so this only keeps one runaway field from dominating it.
+MAX_SPAN_CHARS = 20_000
 
 def _md_text(text: str) -> str:
-    return _MD_SPECIAL.sub(lambda m: "\\" + m.group(0), text)
+    # Facts-file and GitHub text alike: the one escaper of every renderer.
+    return esc.text(text, limit=MAX_SPAN_CHARS)
 
 
 def _md_code(text: str) -> str:
-    longest = max((len(r) for r in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
+    return esc.code(text, limit=MAX_SPAN_CHARS)
 
 
 def md_inline(spans: Inline) -> str:

@@ -17,9 +17,10 @@ from typing import Any
 
 import requests
 
-from agentops import ghactions
+from agentops import ghactions, untrusted_files
 from agentops.errors import ApiError
 from agentops.github.client import GitHubClient, quote_path
+from agentops.github.identity import Identity, token_identity
 from agentops.scout import embedded, joblog, projects
 from agentops.scout.livedata import (
     BoardItem,
@@ -135,7 +136,10 @@ def collect_live(client: GitHubClient, config: Any, since: str | dt.datetime | N
     else:
         skipped["ci"] = "no workflows configured"
     part("open_work", collect_open_work, now)
-    return LiveData(prior_reports=out.get("prior_reports"), board_items=out.get("board_items"),
+    priors = out.get("prior_reports")
+    return LiveData(prior_reports=None if priors is None else tuple(p for p in priors if p.own),
+                    ignored_reports=tuple(p for p in priors or () if not p.own),
+                    board_items=out.get("board_items"),
                     pulls=out.get("pulls"), ci=out.get("ci"), open_work=out.get("open_work"),
                     skipped=skipped)
 
@@ -193,16 +197,26 @@ def write_ci_outputs(live: LiveData) -> dict[str, str]:
 
 def collect_prior_reports(client: GitHubClient, targets: LiveTargets,
                           window: dt.datetime) -> tuple[PriorReport, ...]:
-    """Report comments on the tracking issue updated since ``window``, oldest first."""
+    """Report comments on the tracking issue updated since ``window``, oldest first,
+    each marked ``own`` when the token's account wrote it (asked once, and only when
+    there is a report comment to judge)."""
     path = f"/repos/{targets.tracking_repo}/issues/{targets.tracking_number}/comments"
     reports: list[PriorReport] = []
+    me: Identity | None = None
     for comment in client.paginate(path, {"since": _iso(window)}):
         body = comment.get("body") or ""
         if not body.startswith(REPORT_HEADING):
             continue
-        reports.append(PriorReport(date=report_date(body, comment.get("created_at", "")),
-                                   markdown=body, url=comment.get("html_url", ""),
-                                   comment_id=int(comment.get("id", 0))))
+        me = me or token_identity(client)
+        user = comment.get("user") if isinstance(comment.get("user"), Mapping) else {}
+        own = me.wrote(comment)
+        # Security: nothing of another author's comment is parsed beyond its heading.
+        reports.append(PriorReport(date=report_date(body, comment.get("created_at", ""))
+                                   if own else str(comment.get("created_at", ""))[:10],
+                                   markdown=body if own else "",
+                                   url=comment.get("html_url", ""),
+                                   comment_id=int(comment.get("id", 0)),
+                                   author=str(user.get("login") or ""), own=own))
     return tuple(sorted(reports, key=lambda r: (r.date, r.comment_id)))
 
 
@@ -237,10 +251,14 @@ def discover_pull_refs(checkout: str | Path, subproject: str) -> set[str]:
     ``*.py`` cite (``…/pull/N`` or ``owner/name#N``), continuation comment lines included."""
     root = Path(checkout) / subproject
     refs: set[str] = set()
-    for path in sorted(root.rglob("*.py")) if root.is_dir() else []:
+    # Security: the checkout is someone else's; a linked file or directory (to /dev/zero,
+    # or to a TODO outside the checkout) is never followed, and every read is capped.
+    found = (untrusted_files.walk(root, suffix=".py")
+             if root.is_dir() and not root.is_symlink() else None)
+    for path in found.files if found else ():
         try:
-            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
+            lines = untrusted_files.read_text(path, root=checkout).splitlines()
+        except untrusted_files.RefusedFile:
             continue
         for idx, line in enumerate(lines):
             if not _TODO_RE.search(line):

@@ -9,16 +9,19 @@ from __future__ import annotations
 import argparse
 import os
 import re
-from typing import Any
 
 from agentops import ghactions
+from agentops import markdown_escape as esc
 from agentops.errors import ConfigError, InputError, UsageError
 from agentops.github.client import GitHubClient
+from agentops.github.identity import Identity, token_identity
 from agentops.scout import projects
 from agentops.scout.collect import LiveTargets
 from agentops.scout.publish import (
     INITIAL_STATUS,
     SCOPE_FIX,
+    ReportComment,
+    ReportComments,
     _scoped,
     apply_handoff,
     apply_publish,
@@ -37,21 +40,24 @@ def publish_command(args: argparse.Namespace) -> int:
     report = load_report(args.report)
     client = GitHubClient.from_env()
     with ghactions.group("publish: read the tracking issue"):
-        existing = find_report_comment(client, repo, issue, report)
-    body = keep_board_links(report, existing)
-    plan = plan_publish(existing, body)
+        me = token_identity(client)
+        found = find_report_comment(client, repo, issue, report, me)
+    ignored = _ignored(found, me)
+    body = keep_board_links(report, found.own)
+    plan = plan_publish(found.own, body)
     if args.dry_run:
         where = plan.url or f"{repo}#{issue}"
-        print(f"dry run: would {_verb(plan.operation)} the {report.date} report on {where}")
+        print(f"dry run: would {_verb(plan.operation)} the {report.date} report on {where} "
+              f"as {me.login}")
         print(client.counter.line())
         return 0
     with ghactions.group("publish: write the comment"):
-        comment = apply_publish(client, repo, issue, report, plan, body=body)
+        comment = apply_publish(client, repo, issue, report, plan, me=me, body=body)
     url = str(comment.get("html_url", "")) if comment else plan.url
     print(f"{plan.operation}: {url}")
     ghactions.set_output("comment-url", url)
     ghactions.set_output("operation", plan.operation)
-    _finish(client, f"Scout report {plan.operation}: {url}")
+    _finish(client, f"Scout report {plan.operation}: {esc.link(url, url)}", notes=ignored)
     return 0
 
 
@@ -64,15 +70,20 @@ def handoff_command(args: argparse.Namespace) -> int:
     project_client = _project_client()
     issues_client = GitHubClient.from_env() if os.environ.get("GITHUB_TOKEN") else project_client
     tracking = _tracking(args)
-    comment: dict[str, Any] | None = None
+    link_from: ReportComment | None = None
+    ignored: list[str] = []
     if tracking:
         with ghactions.group("handoff: find the report comment"):
-            comment = find_report_comment(issues_client, tracking[0], tracking[1], report)
-        if comment is None:
-            raise ConfigError(f"handoff: no {report.date} report comment on "
+            me = token_identity(issues_client)
+            found = find_report_comment(issues_client, tracking[0], tracking[1], report, me)
+        ignored = _ignored(found, me)
+        if found.own is None:
+            raise ConfigError(f"handoff: no {report.date} report comment by {me.login} on "
                               f"{tracking[0]}#{tracking[1]}",
-                              fix="run `scout.py publish` first; the board items link to it")
-    comment_url = str(comment.get("html_url", "")) if comment else ""
+                              fix="run `scout.py publish` first with the same token; the "
+                                  "board items link to the comment it posted")
+        link_from = ReportComment(tracking[0], tracking[1], found.own, me)
+    comment_url = str(link_from.comment.get("html_url", "")) if link_from else ""
     with ghactions.group("handoff: read the board (all items)"):
         snap = _scoped(lambda: projects.read_board(project_client, board), board)
     plan = plan_handoff(items, snap.items, date=report.date, comment_url=comment_url)
@@ -95,8 +106,7 @@ def handoff_command(args: argparse.Namespace) -> int:
         print(_calls(project_client, issues_client))
         return 0
     created, operation = apply_handoff(project_client, issues_client, snap, board, plan,
-                                       report=report, items=items, comment=comment,
-                                       tracking=tracking)
+                                       report=report, items=items, link_from=link_from)
     ghactions.set_output("items-created", str(created))
     ghactions.set_output("comment-url", comment_url)
     ghactions.set_output("operation", operation)
@@ -104,7 +114,7 @@ def handoff_command(args: argparse.Namespace) -> int:
           f"{operation}")
     _finish(project_client, f"Scout hand-off: {created} board item(s) created in "
                             f"{INITIAL_STATUS}, report comment {operation}",
-            other=issues_client)
+            other=issues_client, notes=ignored)
     return 0
 
 
@@ -201,7 +211,23 @@ def _calls(client: GitHubClient, other: GitHubClient | None = None) -> str:
             f"issues {other.counter.line().removeprefix('API calls: ')})")
 
 
-def _finish(client: GitHubClient, headline: str, *, other: GitHubClient | None = None) -> None:
+def _ignored(found: ReportComments, me: Identity) -> list[str]:
+    """Security: look-alike report comments by other authors are never edited or read;
+    each run says how many there were (log warning and job summary)."""
+    note = found.ignored_note(me)
+    if not note:
+        return []
+    ghactions.warning(ghactions.inert_log(note))
+    return [note]
+
+
+def _finish(client: GitHubClient, headline: str, *, other: GitHubClient | None = None,
+            notes: list[str] | None = None) -> None:
+    """The API call line on stdout; ``headline`` (Markdown this module built, untrusted
+    parts already escaped), ``notes`` (plain text, escaped here) and the call line in
+    the job summary."""
     line = _calls(client, other)
     print(line)
-    ghactions.append_summary(f"{ghactions.inert_markdown(headline, limit=500)}\n\n{line}\n")
+    extra = "".join(f"- {ghactions.inert_markdown(n, limit=1000)}\n" for n in notes or [])
+    ghactions.append_summary(f"{headline}\n\n"
+                             + (f"{extra}\n" if extra else "") + f"{line}\n")

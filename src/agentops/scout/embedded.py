@@ -37,6 +37,8 @@ def extract(markdown: str) -> dict[str, Any] | None:
         return None
     try:
         payload = json.loads(matches[-1].group("json"))
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
+        # Not JSON (a hand-edited comment), or nested past the parser's recursion limit
+        # (a comment body is up to 65,536 characters of someone else's text).
         return None
     return payload if isinstance(payload, dict) else None

@@ -2,7 +2,10 @@
 history and blobs through ``git`` subprocesses and hands the pure analyses plain
 strings and frozen records.
 
-Reads only: never checks out, fetches, or writes to the repository.
+Reads only: never checks out, fetches, or writes to the repository. Blobs, not the
+working tree, so a link in the checkout cannot lead outside it. Every blob is bounded
+(``MAX_BLOB_BYTES`` each, ``MAX_TREE_BYTES`` per tree): the repository is someone
+else's, and a committed 3 GB file must not be read into memory to look for TODOs.
 """
 
 from __future__ import annotations
@@ -13,6 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from agentops.errors import InputError
+from agentops.untrusted_files import MAX_FILE_BYTES
+
+MAX_BLOB_BYTES = MAX_FILE_BYTES
+MAX_TREE_BYTES = 256 * 1024 * 1024  # all the text one tree loads (torchtitan: 6 MB)
+GIT_TIMEOUT = 600.0  # seconds for one git command on a large history
+_LINK, _SUBMODULE = "120000", "160000"
 
 
 @dataclass(frozen=True)
@@ -33,6 +42,8 @@ class Tree:
     commit: str
     paths: frozenset[str]
     files: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+    # Wanted paths whose text was not loaded, and why (a link, too large, binary).
+    skipped: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
 
     def text(self, path: str) -> str | None:
         """The text of ``path`` at this commit, or ``None`` when not loaded/absent."""
@@ -54,8 +65,13 @@ class GitRepo:
                              fix="clone the target repository and pass its path") from exc
 
     def _git(self, *args: str, stdin: bytes | None = None) -> bytes:
-        proc = subprocess.run(["git", "-C", str(self.root), *args], input=stdin,
-                              capture_output=True, check=False)
+        try:
+            proc = subprocess.run(["git", "-C", str(self.root), *args], input=stdin,
+                                  capture_output=True, check=False, timeout=GIT_TIMEOUT)
+        except subprocess.TimeoutExpired as exc:
+            raise InputError("--checkout", f"git {args[0]} took longer than "
+                             f"{GIT_TIMEOUT:.0f} s", fix="check the checkout (a huge history or "
+                             "a slow disk); a shallower --since helps") from exc
         if proc.returncode != 0:
             msg = proc.stderr.decode("utf-8", "replace").strip().splitlines()
             raise InputError("--checkout", f"git {args[0]} failed: {msg[-1] if msg else ''}",
@@ -105,12 +121,29 @@ class GitRepo:
         return {line for line in out.decode("utf-8", "replace").splitlines() if line}
 
     def tree(self, commit: str, want: Callable[[str], bool]) -> Tree:
-        """The paths of ``commit`` and the text of the files ``want`` selects."""
-        names = self._git("ls-tree", "-r", "--name-only", "-z", commit).decode(
-            "utf-8", "replace").split("\0")
-        paths = frozenset(p for p in names if p)
-        wanted = sorted(p for p in paths if want(p))
-        return Tree(commit=commit, paths=paths, files=self._cat(commit, wanted))
+        """The paths of ``commit`` and the text of the regular files ``want`` selects
+        (links and submodules are listed in ``skipped``, never read)."""
+        entries = self._git("ls-tree", "-r", "-z", commit).decode("utf-8", "replace")
+        paths: set[str] = set()
+        wanted: list[str] = []
+        skipped: dict[str, str] = {}
+        for entry in entries.split("\0"):
+            meta, tab, path = entry.partition("\t")
+            if not tab:
+                continue
+            paths.add(path)
+            if not want(path):
+                continue
+            mode = meta.split(" ", 1)[0]
+            if mode == _LINK:
+                skipped[path] = "a symbolic link (never followed)"
+            elif mode == _SUBMODULE:
+                skipped[path] = "a submodule, not a file"
+            else:
+                wanted.append(path)
+        files, too_big = self._load(commit, sorted(wanted))
+        skipped.update(too_big)
+        return Tree(commit=commit, paths=frozenset(paths), files=files, skipped=skipped)
 
     def history(self, commits: list[Commit], paths: set[str]
                 ) -> dict[str, tuple[tuple[str, str], ...]]:
@@ -119,28 +152,60 @@ class GitRepo:
         out: dict[str, list[tuple[str, str]]] = {}
         for c in reversed(commits):  # commits come newest first
             touched = sorted(paths & set(c.files))
-            for path, text in self._cat(c.sha, touched).items():
+            for path, text in self._load(c.sha, touched)[0].items():
                 out.setdefault(path, []).append((c.sha, text))
         return {k: tuple(v) for k, v in out.items()}
 
-    def _cat(self, commit: str, paths: list[str]) -> dict[str, str]:
+    def _load(self, commit: str, paths: list[str]) -> tuple[dict[str, str], dict[str, str]]:
+        """(text by path, reason by path) for the regular blobs at ``commit``: sizes first
+        (``cat-file --batch-check``), then one ``cat-file --batch`` for the blobs within
+        the caps, so an oversized blob is never read."""
+        if not paths:
+            return {}, {}
+        stdin = "".join(f"{commit}:{p}\n" for p in paths).encode()
+        checks = self._git("cat-file", "--batch-check", stdin=stdin).decode(
+            "utf-8", "replace").splitlines()
+        skipped: dict[str, str] = {}
+        small: list[str] = []
+        budget = MAX_TREE_BYTES
+        for path, line in zip(paths, checks, strict=False):
+            parts = line.split()
+            if len(parts) != 3 or parts[1] != "blob":
+                continue  # missing at this commit, or not a file
+            size = int(parts[2])
+            if size > MAX_BLOB_BYTES:
+                skipped[path] = f"{size:,} bytes, over the {MAX_BLOB_BYTES:,}-byte cap"
+            elif size > budget:
+                skipped[path] = f"the {MAX_TREE_BYTES:,}-byte budget for one tree is used up"
+            else:
+                budget -= size
+                small.append(path)
+        files: dict[str, str] = {}
+        for path, blob in zip(small, self._cat(commit, small), strict=True):
+            if blob is None:
+                continue
+            if b"\0" in blob[:8000]:
+                skipped[path] = "binary content"
+                continue
+            files[path] = blob.decode("utf-8", "replace")
+        return files, skipped
+
+    def _cat(self, commit: str, paths: list[str]) -> list[bytes | None]:
         # One `cat-file --batch` for all blobs: one process instead of one per file.
         if not paths:
-            return {}
+            return []
         stdin = "".join(f"{commit}:{p}\n" for p in paths).encode()
         out = self._git("cat-file", "--batch", stdin=stdin)
-        files: dict[str, str] = {}
+        blobs: list[bytes | None] = []
         pos = 0
-        for path in paths:
+        for _path in paths:
             nl = out.index(b"\n", pos)
-            header = out[pos:nl].decode()
+            header = out[pos:nl].decode("utf-8", "replace")
             pos = nl + 1
-            if header.endswith(" missing"):
+            if header.endswith(" missing") or len(header.split()) != 3:
+                blobs.append(None)
                 continue
             size = int(header.rsplit(" ", 1)[1])
-            blob = out[pos:pos + size]
+            blobs.append(out[pos:pos + size])
             pos += size + 1
-            if b"\0" in blob[:8000]:
-                continue  # Sanity: binary file, nothing to parse
-            files[path] = blob.decode("utf-8", "replace")
-        return files
+        return blobs

@@ -19,6 +19,10 @@ class PriorReport:
     markdown: str  # the comment body as posted (carries the embedded block)
     url: str = ""  # html_url of the comment
     comment_id: int = 0
+    author: str = ""  # the comment's user.login
+    # Written by the token's own account. Only those are priors: anyone can post a
+    # comment with the heading and a forged hidden block (docs/security.md).
+    own: bool = True
 
 
 @dataclass(frozen=True)
@@ -88,7 +92,8 @@ class OpenWork:
 class LiveData:
     """Everything the API gave; ``None`` for a part that was skipped, with the reason."""
 
-    prior_reports: tuple[PriorReport, ...] | None = None
+    prior_reports: tuple[PriorReport, ...] | None = None  # the token's own comments only
+    ignored_reports: tuple[PriorReport, ...] = ()  # report-like comments by anyone else
     board_items: tuple[BoardItem, ...] | None = None
     pulls: dict[str, PullState] | None = None  # key "owner/name#N"
     ci: tuple[WorkflowHealth, ...] | None = None

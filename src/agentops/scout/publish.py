@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentops import files, ghactions
+from agentops import markdown_escape as esc
 from agentops.errors import (
     ApiError,
     ConfigError,
@@ -25,6 +26,7 @@ from agentops.errors import (
     PartialApplyError,
 )
 from agentops.github.client import GitHubClient
+from agentops.github.identity import Identity
 from agentops.scout import embedded, projects
 from agentops.scout.collect import REPORT_HEADING
 from agentops.scout.livedata import BoardItem
@@ -36,6 +38,7 @@ ITEM_MARKER_FP = "<!-- agentops:scout-item {id} fp={fp} -->"
 LINK_MARKER = "<!-- agentops:board-link {id} -->"
 _ITEM_MARKER_RE = re.compile(
     r"<!-- agentops:scout-item (?P<id>[\w.-]+)(?: fp=(?P<fp>[\w.-]*))? -->")
+_ID_RE = re.compile(r"[\w.-]{1,64}")
 RESOLVED = ("Done", "Abort")
 _SECTIONS = {"S-1": "Upstream delta (S-1)", "S-2": "TODO unblock (S-2)",
              "S-3": "Tests and CI (S-3)", "S-4": "Freshness and debt (S-4)",
@@ -95,7 +98,8 @@ class ReportFile:
 
 def load_report(path: str) -> ReportFile:
     """Read and check a report file; everything is validated before the first write."""
-    text = files.read_text(path, field="--report",
+    # A comment holds 65,536 characters (up to 4 bytes each); anything bigger is refused.
+    text = files.read_text(path, field="--report", limit=4 * MAX_COMMENT_CHARS,
                            fix="give the file `scout.py report --out FILE` wrote")
     if not text.startswith(REPORT_HEADING):
         raise InputError("--report", f"{path} does not start with {REPORT_HEADING!r}",
@@ -124,15 +128,42 @@ def is_same_report(body: str, report: ReportFile) -> bool:
     return not report.target or str(payload.get("target", "")) in ("", report.target)
 
 
-def find_report_comment(client: GitHubClient, repo: str, issue: int,
-                        report: ReportFile) -> dict[str, Any] | None:
-    """The comment already holding this report, if any (oldest first)."""
+@dataclass(frozen=True)
+class ReportComments:
+    """The report-shaped comments on the tracking issue around a report's date."""
+
+    own: dict[str, Any] | None  # this report, written by the token's own identity
+    # Look-alikes (the heading, maybe a forged hidden block) written by anyone else:
+    # never edited, never read for board links or priors; counted in the summary.
+    ignored: tuple[dict[str, Any], ...] = ()
+
+    def ignored_note(self, me: Identity) -> str:
+        """One line naming what was ignored and why ("" when nothing was)."""
+        if not self.ignored:
+            return ""
+        urls = ", ".join(str(c.get("html_url") or c.get("id")) for c in self.ignored[:5])
+        more = f" and {len(self.ignored) - 5} more" if len(self.ignored) > 5 else ""
+        return (f"ignored {len(self.ignored)} report-like comment(s) not written by "
+                f"{me.login} (the token's account): {urls}{more}")
+
+
+def find_report_comment(client: GitHubClient, repo: str, issue: int, report: ReportFile,
+                        me: Identity) -> ReportComments:
+    """The comment already holding this report (the oldest written by ``me``), and the
+    report-like comments of other authors, which are ignored."""
     since = dt.date.fromisoformat(report.date) - dt.timedelta(days=2)
+    own: dict[str, Any] | None = None
+    ignored: list[dict[str, Any]] = []
     for comment in client.paginate(f"/repos/{repo}/issues/{issue}/comments",
                                    {"since": f"{since.isoformat()}T00:00:00Z"}):
-        if is_same_report(comment.get("body") or "", report):
-            return dict(comment)
-    return None
+        body = comment.get("body") or ""
+        if not body.startswith(REPORT_HEADING):
+            continue
+        if not me.wrote(comment):
+            ignored.append(dict(comment))
+        elif own is None and is_same_report(body, report):
+            own = dict(comment)
+    return ReportComments(own=own, ignored=tuple(ignored))
 
 
 # --- publish (S-7) --------------------------------------------------------------------------
@@ -168,7 +199,8 @@ def keep_board_links(report: ReportFile, existing: Mapping[str, Any] | None) -> 
 
 
 def apply_publish(client: GitHubClient, repo: str, issue: int, report: ReportFile,
-                  plan: PublishPlan, *, body: str | None = None) -> dict[str, Any]:
+                  plan: PublishPlan, *, me: Identity, body: str | None = None
+                  ) -> dict[str, Any]:
     """Carry out a ``PublishPlan``; returns the comment as GitHub answered."""
     body = report.markdown if body is None else body
     if plan.operation == "noop":
@@ -176,23 +208,23 @@ def apply_publish(client: GitHubClient, repo: str, issue: int, report: ReportFil
     if plan.operation == "updated":
         return client.write("PATCH", f"/repos/{repo}/issues/comments/{plan.comment_id}",
                             {"body": body}, idempotent=True,
-                            verify=_comment_reads(client, repo, issue, report,
+                            verify=_comment_reads(client, repo, issue, report, me=me,
                                                   comment_id=plan.comment_id, body=body))
 
     def landed() -> dict[str, Any] | None:
         # Sanity: a 502 or a reset after GitHub stored the comment must not post it twice.
-        return find_report_comment(client, repo, issue, report)
+        return find_report_comment(client, repo, issue, report, me).own
 
     return client.write("POST", f"/repos/{repo}/issues/{issue}/comments",
                         {"body": body}, idempotent=False, verify=landed)
 
 
 def _comment_reads(client: GitHubClient, repo: str, issue: int, report: ReportFile, *,
-                   comment_id: int, body: str) -> Any:
+                   me: Identity, comment_id: int, body: str) -> Any:
     """``verify`` for an edit of the report comment: the comment as re-read, if it
     already holds ``body`` (an edit whose answer was lost on the last attempt)."""
     def landed() -> dict[str, Any] | None:
-        current = find_report_comment(client, repo, issue, report)
+        current = find_report_comment(client, repo, issue, report, me).own
         if (current is not None and int(current.get("id") or 0) == comment_id
                 and (current.get("body") or "").rstrip() == body.rstrip()):
             return current
@@ -202,6 +234,17 @@ def _comment_reads(client: GitHubClient, repo: str, issue: int, report: ReportFi
 
 
 # --- hand-off (S-8) --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ReportComment:
+    """The report comment that hand-off links its board items from: found among the
+    comments ``me`` (the issues token's account) wrote."""
+
+    repo: str
+    issue: int
+    comment: Mapping[str, Any]
+    me: Identity
+
 
 @dataclass(frozen=True)
 class Draft:
@@ -239,7 +282,7 @@ def draft_body(item: Mapping[str, Any], *, date: str, comment_url: str) -> str:
     if not fix:
         fix = (f"Start at {where}." if where else "See the report item.") + (
             f" Status when reported: {item['status']}." if item.get("status") else "")
-    files = [str(f) for f in item.get("files") or []]
+    paths = [str(f) for f in item.get("files") or []]
     section = str(item.get("section", ""))
     lines = [
         f"**Source:** Nightly Scout Report — {date}",
@@ -247,24 +290,29 @@ def draft_body(item: Mapping[str, Any], *, date: str, comment_url: str) -> str:
         f"**Section:** {_SECTIONS.get(section, section or 'unknown')}",
         "",
         "## Problem",
-        ghactions.inert_markdown(str(item.get("title", "")), limit=500)
-        + (f" — {ghactions.inert_markdown(why, limit=2000)}" if why else ""),
+        esc.marked(str(item.get("title", "")), limit=500)
+        + (f" — {esc.marked(why, limit=2000)}" if why else ""),
         "",
         "## Suggested Fix",
-        ghactions.inert_markdown(fix, limit=2000),
+        esc.marked(fix, limit=2000),
         "",
         "## References",
         f"- Report comment: {comment_url or 'not posted (publishing is off)'}",
-        "- Relevant files: " + (", ".join(f"`{ghactions.inert_markdown(f, limit=200)}`"
-                                          for f in files) if files else (where or "none")),
+        "- Relevant files: " + (", ".join(esc.code(f, limit=200) for f in paths) if paths
+                                else (esc.marked(where, limit=500) or "none")),
         "",
         _marker(item),
     ]
     return "\n".join(lines)
 
 
+def _fingerprint(item: Mapping[str, Any]) -> str:
+    # It is written inside an HTML comment: only the characters a fingerprint has.
+    return re.sub(r"[^\w.-]", "", str(item.get("fingerprint") or ""))
+
+
 def _marker(item: Mapping[str, Any]) -> str:
-    fp = str(item.get("fingerprint") or "")
+    fp = _fingerprint(item)
     return (ITEM_MARKER_FP.format(id=item["id"], fp=fp) if fp
             else ITEM_MARKER.format(id=item["id"]))
 
@@ -273,7 +321,7 @@ def updated_body(board_item: BoardItem, item: Mapping[str, Any], *, date: str) -
     """Pure (S-0b): the draft's body with a dated status update, when the finding's
     fingerprint differs from the one the board item records; ``None`` when unchanged,
     resolved (Done/Abort) or not a draft the scout can edit."""
-    fp = str(item.get("fingerprint") or "")
+    fp = _fingerprint(item)
     if not fp or board_item.status in RESOLVED or board_item.content_type != "DraftIssue":
         return None
     match = next((m for m in _ITEM_MARKER_RE.finditer(board_item.body)
@@ -284,15 +332,18 @@ def updated_body(board_item: BoardItem, item: Mapping[str, Any], *, date: str) -
         return None  # Sanity: no recorded fingerprint, so no evidence of a change
     note = str(item.get("status") or item.get("why") or "the finding changed").strip()
     update = (f"### Update {date} (Nightly Scout Report)\n"
-              f"{ghactions.inert_markdown(note, limit=1000)}\n\n")
+              f"{esc.marked(note, limit=1000)}\n\n")
     body = board_item.body
     return body[:match.start()] + update + _marker(item) + body[match.end():]
 
 
 def handoff_items(payload: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The report's action items (new and carried) with a stable id."""
+    # Sanity: an id lands inside an HTML comment marker; only the characters a stable id
+    # has (hex today) may, so no id can close the comment.
     return [dict(i) for i in payload.get("items") or []
-            if isinstance(i, Mapping) and i.get("kind") in HANDOFF_KINDS and i.get("id")]
+            if isinstance(i, Mapping) and i.get("kind") in HANDOFF_KINDS
+            and _ID_RE.fullmatch(str(i.get("id") or ""))]
 
 
 def plan_handoff(items: list[dict[str, Any]], board: tuple[BoardItem, ...], *, date: str,
@@ -356,8 +407,7 @@ def link_items(markdown: str, payload: Mapping[str, Any], links: Mapping[str, st
 def apply_handoff(project_client: GitHubClient, issues_client: GitHubClient,
                   snap: projects.Snapshot, board: projects.Board, plan: HandoffPlan, *,
                   report: ReportFile, items: list[dict[str, Any]],
-                  comment: Mapping[str, Any] | None,
-                  tracking: tuple[str, int] | None) -> tuple[int, str]:
+                  link_from: ReportComment | None) -> tuple[int, str]:
     """Carry out a ``HandoffPlan``: create each draft in Backlog, re-set Backlog where it
     was lost, add dated updates, then link every item from the report comment. Returns
     (items created, comment operation). A failure after the first create is a partial
@@ -392,16 +442,18 @@ def apply_handoff(project_client: GitHubClient, issues_client: GitHubClient,
                                 fix="rerun: items already created are found by their marker "
                                     "and not created again") from exc
     operation = "noop"
-    if comment is not None and tracking is not None:
-        old = comment.get("body") or ""
+    if link_from is not None:
+        old = link_from.comment.get("body") or ""
         body = link_items(old, embedded.extract(old) or report.payload, links, items)
         if body.rstrip() != old.rstrip():
+            cid = int(link_from.comment["id"])
             try:
                 issues_client.write(
-                    "PATCH", f"/repos/{tracking[0]}/issues/comments/{comment['id']}",
+                    "PATCH", f"/repos/{link_from.repo}/issues/comments/{cid}",
                     {"body": body}, idempotent=True,
-                    verify=_comment_reads(issues_client, tracking[0], tracking[1], report,
-                                          comment_id=int(comment["id"]), body=body))
+                    verify=_comment_reads(issues_client, link_from.repo, link_from.issue,
+                                          report, me=link_from.me, comment_id=cid,
+                                          body=body))
             except ApiError as exc:
                 if written == 0:
                     raise
@@ -481,7 +533,7 @@ def _scoped(call: Any, board: projects.Board) -> Any:
 
 def _item_line(lines: list[str], item: Mapping[str, Any]) -> int | None:
     candidates = {str(item.get("title", "")).strip(),
-                  ghactions.inert_markdown(str(item.get("title", "")), limit=10_000).strip()}
+                  esc.marked(str(item.get("title", "")), limit=10_000).strip()}
     candidates.discard("")
     for idx, line in enumerate(lines):
         if item["id"] in line and line.lstrip().startswith("- "):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentops.ghactions import inert_markdown
+from agentops import markdown_escape as esc
 from agentops.scout import embedded
 from agentops.scout.livedata import LiveData
 from agentops.scout.model import Item, Report
@@ -21,13 +21,18 @@ NOTHING = "nothing to report"
 # GitHub refuses comment bodies over 65536 characters; keep a margin for the links that
 # handoff adds to action items later.
 COMMENT_LIMIT = 60000
+MAX_SKIPPED_SHOWN = 10
 _PRIORITY_ORDER = {"P0": 0, "P1": 1, "P2": 2, "": 3}
 
 
 def _t(text: str) -> str:
-    # The report is Markdown (comment, job summary), and each line starts with "- ", so a
-    # workflow command can never begin a line: keep "::" of pytest node ids readable.
-    return inert_markdown(text, limit=400).replace(":\u200b:", "::")
+    # Finding texts mark identifiers with backtick spans (S-7): those become code spans
+    # (shown exactly, `->` included), everything else inert text.
+    return esc.marked(text, limit=400)
+
+
+def _code(text: str) -> str:
+    return esc.code(text, limit=400)
 
 
 def skipped_reason(live: LiveData, part: str) -> str:
@@ -42,23 +47,23 @@ def _ci_lines(live: LiveData) -> list[str]:
         return [f"- {NOTHING} (no configured workflow has scheduled runs)"]
     lines: list[str] = []
     for wf in live.ci:
-        link = f" ([run]({wf.latest_url}))" if wf.latest_url else ""
+        link = f" ({esc.link('run', wf.latest_url)})" if wf.latest_url else ""
         if wf.latest_conclusion == "success":
-            lines.append(f"- **{_t(wf.workflow)}**: CI green{link}")
+            lines.append(f"- **{esc.text(wf.workflow)}**: CI green{link}")
             continue
-        lines.append(f"- **{_t(wf.workflow)}**: {_t(wf.latest_conclusion)}{link}; last "
-                     + (f"[success]({wf.last_success_url})" if wf.last_success_url
-                        else "no recent success in last 5 runs"))
+        lines.append(f"- **{esc.text(wf.workflow)}**: {esc.text(wf.latest_conclusion)}{link}; "
+                     "last " + (esc.link("success", wf.last_success_url)
+                                if wf.last_success_url else "no recent success in last 5 runs"))
         for ft in wf.failed_tests:
-            lines.append(f"  - **Failing test**: `{_t(ft.name)}`")
+            lines.append(f"  - **Failing test**: {_code(ft.name)}")
             if ft.exception:
-                lines.append(f"  - **Error**: `{_t(ft.exception)}`")
-            lines += [f"    - `{_t(s)}`" for s in ft.source_lines[:5]]
+                lines.append(f"  - **Error**: {_code(ft.exception)}")
+            lines += [f"    - {_code(s)}" for s in ft.source_lines[:5]]
             if ft.command:
-                lines.append(f"  - **Repro**: `{_t(ft.command)}`")
+                lines.append(f"  - **Repro**: {_code(ft.command)}")
         if wf.last_success_torch or wf.failing_torch:
-            lines.append(f"  - **Regression range**: `{_t(wf.last_success_torch or '?')}` → "
-                         f"`{_t(wf.failing_torch or '?')}`")
+            lines.append(f"  - **Regression range**: {_code(wf.last_success_torch or '?')} → "
+                         f"{_code(wf.failing_torch or '?')}")
     return lines
 
 
@@ -92,7 +97,7 @@ def markdown(report: Report, live: LiveData) -> str:
         by_kind.setdefault(it.kind, []).append(it)
     b = report.baseline
     out = [f"# Nightly Scout Report — {report.date}", "",
-           f"_Target `{report.target}` at `{report.head[:12]}`; baseline {b.since} "
+           f"_Target {esc.code(report.target)} at `{report.head[:12]}`; baseline {b.since} "
            f"({b.source}" + (f", `{b.commit[:12]}`" if b.commit else ", no earlier commit")
            + ")._", ""]
     body: dict[str, list[str]] = {s: [] for s in SECTIONS}
@@ -110,6 +115,17 @@ def markdown(report: Report, live: LiveData) -> str:
         fyi.append(f"- Open work (S-6): {skipped_reason(live, 'open_work')}")
     if live.prior_reports is None and live.skipped.get("prior_reports"):
         fyi.append(f"- Prior reports (S-0a): {skipped_reason(live, 'prior_reports')}")
+    ignored = report.analyses.get("prior_reports_ignored") or []
+    if ignored:
+        fyi.append(f"- Prior reports (S-0a): {len(ignored)} report-like comment(s) not "
+                   "written by the token's account ignored (never read as a prior)")
+    skipped = report.analyses.get("files_skipped") or {}
+    if skipped:
+        shown = "; ".join(f"{_code(path)} ({esc.text(why)})"
+                          for path, why in list(skipped.items())[:MAX_SKIPPED_SHOWN])
+        more = (f"; and {len(skipped) - MAX_SKIPPED_SHOWN} more (`files_skipped` in --json)"
+                if len(skipped) > MAX_SKIPPED_SHOWN else "")
+        fyi.append(f"- {len(skipped)} file(s) not analysed: {shown}{more}")
     body["FYI"] = fyi
     docs = [_plain(i) for i in by_kind.get("docs", [])]  # analysis order: file, then line
     body["Docs"] = docs or ["- docs are current"]

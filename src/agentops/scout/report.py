@@ -17,12 +17,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agentops import files, ghactions
+from agentops import files, ghactions, untrusted_files
 from agentops.errors import InputError
 from agentops.scout import embedded, installed, items, render
-from agentops.scout.analyses import run_all, todos, upstream
+from agentops.scout.analyses import pysource, run_all, todos, upstream
 from agentops.scout.config import DEFAULT_TARGET, Target, load_target
-from agentops.scout.gitrepo import GitRepo
+from agentops.scout.gitrepo import GitRepo, Tree
 from agentops.scout.livedata import LiveData
 from agentops.scout.model import Baseline, Inputs, PriorPayload, Report
 
@@ -37,23 +37,75 @@ def _date(value: str, flag: str) -> str:
         raise InputError(flag, f"{value!r} is not a date", fix="use YYYY-MM-DD") from exc
 
 
+_SHA_RE = re.compile(r"[0-9a-f]{7,40}")
+_ID_RE = re.compile(r"[\w.-]{1,64}")
+MAX_PRIOR_BYTES = 1024 * 1024  # a posted report is at most 65,536 characters
+
+
+def _valid_date(value: object) -> str | None:
+    try:
+        return dt.date.fromisoformat(str(value)).isoformat()
+    except ValueError:
+        return None
+
+
+def _records(value: object) -> tuple[dict[str, Any], ...]:
+    # Sanity: the block is JSON someone may have edited; keep only well-formed entries.
+    if not isinstance(value, list):
+        return ()
+    return tuple(i for i in value if isinstance(i, dict) and _ID_RE.fullmatch(str(i.get("id"))))
+
+
 def prior_from_markdown(text: str, *, name: str) -> PriorPayload:
     """One posted report → its payload (the embedded block; the header date alone when
-    the block is missing or was hand-edited)."""
+    the block is missing or was hand-edited). Raises ``InputError`` naming ``name`` when
+    it is not a report or its date is not a date."""
     block = embedded.extract(text)
     header = _HEADER_RE.search(text)
     if block is not None and block.get("date"):
-        return PriorPayload(date=str(block["date"]), head=str(block.get("head", "")),
-                            items=tuple(i for i in block.get("items", []) if isinstance(i, dict)
-                                        and "id" in i),
-                            todos=tuple(t for t in block.get("todos", []) if isinstance(t, dict)
-                                        and "id" in t),
-                            suppressed=tuple(str(s) for s in block.get("suppressed", [])))
+        date = _valid_date(block["date"])
+        if date is None:
+            raise InputError("--prior", f"{name}: the embedded block's date "
+                             f"{str(block['date'])[:40]!r} is not a date",
+                             fix="pass the Markdown of a report as posted, unedited")
+        head = str(block.get("head") or "")
+        suppressed = block.get("suppressed")
+        return PriorPayload(date=date, head=head if _SHA_RE.fullmatch(head) else "",
+                            items=_records(block.get("items")),
+                            todos=_records(block.get("todos")),
+                            suppressed=tuple(str(x) for x in suppressed)
+                            if isinstance(suppressed, list) else ())
     if header:
-        return PriorPayload(date=header.group(1))
+        date = _valid_date(header.group(1))
+        if date is None:
+            raise InputError("--prior", f"{name}: the heading's date {header.group(1)!r} is "
+                             "not a date", fix="pass the Markdown of a report as posted")
+        return PriorPayload(date=date)
     raise InputError("--prior", f"{name} is not a scout report (no '# Nightly Scout Report — "
                      "DATE' header and no embedded block)",
                      fix="pass the Markdown of a report as posted")
+
+
+def read_prior(name: str, *, field: str = "--prior") -> PriorPayload:
+    """A ``--prior`` file: a regular UTF-8 file of at most ``MAX_PRIOR_BYTES``."""
+    text = files.read_text(name, field=field, limit=MAX_PRIOR_BYTES,
+                           fix="pass saved reports as `report --out` wrote them")
+    return prior_from_markdown(text, name=name)
+
+
+def drop_future(priors: list[PriorPayload], names: list[str], date: str
+                ) -> list[PriorPayload]:
+    """Security: a prior dated after the report date would become the baseline (and
+    nothing could be newer); it is ignored, with a warning naming it."""
+    kept = []
+    for prior, name in zip(priors, names, strict=True):
+        if prior.date > date:
+            ghactions.warning(ghactions.inert_log(
+                f"prior report {name} is dated {prior.date}, after the report date {date}; "
+                "ignored"))
+            continue
+        kept.append(prior)
+    return kept
 
 
 def _prior_files(args: argparse.Namespace) -> list[str]:
@@ -65,7 +117,12 @@ def _prior_files(args: argparse.Namespace) -> list[str]:
         if not folder.is_dir():
             raise InputError("--prior-dir", f"{prior_dir} is not a directory",
                              fix="pass a directory of earlier reports (*.md), or omit it")
-        names += [str(p) for p in sorted(folder.glob("*.md"))]
+        found = untrusted_files.walk(folder, suffix=".md", max_entries=10_000,
+                                     recursive=False)
+        names += [str(p) for p in found.files]
+        for refused in found.refused:
+            ghactions.warning(ghactions.inert_log(
+                f"--prior-dir: {refused.path} skipped: {refused.reason}"))
     return names
 
 
@@ -152,23 +209,27 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
     date = _date(args.date, "--date") if args.date else dt.datetime.now(dt.UTC).date(
         ).isoformat()
     since_arg = _date(args.since, "--since") if args.since else None
-    priors: list[PriorPayload] = []
-    for name in _prior_files(args):
-        text = files.read_text(name, field="--prior" if name in (args.prior or []) else
-                               "--prior-dir", fix="pass saved reports as `report --out` wrote "
-                                                  "them")
-        priors.append(prior_from_markdown(text, name=name))
+    names = _prior_files(args)
+    priors = drop_future([read_prior(name, field="--prior" if name in (args.prior or [])
+                                     else "--prior-dir") for name in names], names, date)
     since, source = baseline_for(date=date, since=since_arg, priors=priors)
     live = _live(args, target, since)
+    if live.ignored_reports:
+        ghactions.warning(ghactions.inert_log(ignored_note(live)))
     if live.prior_reports:
+        # Only the token's own report comments reach here (collect filters by author).
         known = {p.date for p in priors}
         for pr in live.prior_reports:
-            payload = prior_from_markdown(pr.markdown, name=pr.url or pr.date)
-            if payload.date not in known:
+            where = pr.url or f"comment {pr.comment_id}"
+            try:
+                payload = prior_from_markdown(pr.markdown, name=where)
+            except InputError as exc:
+                ghactions.warning(ghactions.inert_log(f"prior report {exc.message}; ignored"))
+                continue
+            if payload.date not in known and drop_future([payload], [where], date):
                 priors.append(payload)
         since, source = baseline_for(date=date, since=since_arg, priors=priors)
-    # Sanity: a report never reconciles against one from its own future.
-    priors = sorted((p for p in priors if p.date <= date), key=lambda p: p.date)
+    priors = sorted(priors, key=lambda p: p.date)
     head_sha = repo.head()
     base_sha = repo.commit_before(since)
     exact = False
@@ -201,10 +262,35 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
     if live.board_items is not None:
         final = items.annotate_board(final, live.board_items)
     analyses = _analyses_json(results)
+    analyses["files_skipped"] = files_skipped(head, results["ci"].parse_errors)
+    analyses["prior_reports_ignored"] = [p.url or str(p.comment_id)
+                                         for p in live.ignored_reports]
     report = Report(date=date, target=target.name, baseline=inp.baseline, head=head_sha,
                     items=tuple(final), resolved=tuple(resolved), suppressed=tuple(suppressed),
                     analyses=analyses, provenance=target.source.provenance())
     return report, live, render.render(report, live)
+
+
+def files_skipped(head: Tree, ci_errors: tuple[str, ...]) -> dict[str, str]:
+    """Path -> why it was not analysed: not loaded (a link, too large, binary), a
+    Python file an analysis could not parse (a syntax error, or nested past what the
+    parser and the analyses can take), a workflow refused or invalid as YAML."""
+    out = dict(head.skipped)
+    for path, text in head.files.items():
+        why = pysource.unparsed(text) if path.endswith(".py") else None
+        if why:
+            out[path] = f"not parsed: {why}"
+    for error in ci_errors:
+        path, _, why = error.partition(": ")
+        out[path] = why
+    return dict(sorted(out.items()))
+
+
+def ignored_note(live: LiveData) -> str:
+    """The warning for report-like comments not written by the token's account."""
+    urls = ", ".join(p.url or str(p.comment_id) for p in live.ignored_reports[:5])
+    return (f"prior reports: ignored {len(live.ignored_reports)} report-like comment(s) "
+            f"not written by the token's account: {urls}")
 
 
 def _analyses_json(res: dict[str, Any]) -> dict[str, Any]:

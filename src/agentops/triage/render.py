@@ -1,13 +1,15 @@
 """Plans and run outcomes as Markdown (job summary, T-31) and as log lines.
 
 Pure: returns strings; never writes. Issue titles and error texts are untrusted and go
-through ``ghactions.inert_markdown`` / ``inert_log`` before they reach a summary or log.
+through ``ghactions.inert_markdown`` (``markdown_escape.text``), ``markdown_escape.code``
+or ``inert_log`` before they reach a summary or log.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from agentops import markdown_escape as esc
 from agentops.ghactions import inert_log, inert_markdown
 from agentops.triage.outcome import Outcome
 
@@ -28,7 +30,7 @@ _RESULT = {
 def _code_list(labels: Sequence[str]) -> str:
     # Label names come from the queue's allowlist, but still pass through the escaper:
     # a backtick or pipe in a name must not break the table.
-    return ", ".join(f"`{inert_markdown(lb, cell=True, limit=80)}`" for lb in labels) or "—"
+    return ", ".join(esc.code(lb, cell=True, limit=80) for lb in labels) or "—"
 
 
 def comment_cell(o: Outcome, *, dry_run: bool) -> str:
@@ -83,7 +85,7 @@ def summary(outcomes: Sequence[Outcome], *, heading: str, dry_run: bool, api_lin
             assert o.plan is not None
             out.append(f"- **#{o.number}** {inert_markdown(o.plan.reasoning, limit=300)}")
             for ev in o.plan.evidence[:MAX_EVIDENCE]:
-                out.append(f"  - `{inert_markdown(ev.label, cell=True, limit=80)}` ← "
+                out.append(f"  - {esc.code(ev.label, cell=True, limit=80)} ← "
                            f"{inert_markdown(ev.signal, limit=80)} ({ev.where})")
         if len(why) > MAX_WHY_ISSUES:
             out.append(f"- … {len(why) - MAX_WHY_ISSUES} more in the plans file")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
+from agentops import untrusted_yaml
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses import testsel
 from agentops.scout.model import Inputs
@@ -271,7 +272,10 @@ def analyse(inp: Inputs) -> CiResult:
             errors.append(f"{wf}: workflow file not found at HEAD")
             continue
         try:
-            doc = yaml.safe_load(text)
+            doc = untrusted_yaml.load(text)
+        except untrusted_yaml.UnsafeYAML as exc:
+            errors.append(f"{wf}: refused: {exc}")
+            continue
         except yaml.YAMLError as exc:
             errors.append(f"{wf}: not valid YAML ({exc})")
             continue
