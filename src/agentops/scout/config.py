@@ -53,6 +53,9 @@ SCHEMA: dict[str, Any] = {
                 "return_tuples": {"type": "array", "items": _SYMBOL},
                 "discover_monkey_patches": {"type": "boolean"},
                 "monkey_patch_exclude": _PATHS,
+                # Patch targets a maintainer expects (Class.method in a file): the report
+                # says which no longer exist upstream or are no longer patched.
+                "monkey_patches": {"type": "array", "items": _SYMBOL},
             },
         },
         "config_drift": {
@@ -93,7 +96,8 @@ SCHEMA: dict[str, Any] = {
                 "core_integration_tests": _PATHS,
                 "subproject_integration_tests": _PATHS,
                 "parallelism_keywords": _PATHS,
-                "passes_file": {"type": "string"},
+                "passes_file": {"oneOf": [{"type": "string", "minLength": 1}, _PATHS]},
+                "pass_first_param": {"type": "string", "minLength": 1},
                 "pass_tests": _PATHS,
                 "pass_name_regex": {"type": "string", "minLength": 1},
                 "config_registry_name": {"type": "string", "minLength": 1},

@@ -11,6 +11,7 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from agentops.errors import InputError
 
@@ -33,6 +34,9 @@ class Tree:
     commit: str
     paths: frozenset[str]
     files: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+    # Derived indexes the analyses share (parsed references, config classes), per tree.
+    cache: dict[object, Any] = field(default_factory=dict, hash=False, compare=False,
+                                     repr=False)
 
     def text(self, path: str) -> str | None:
         """The text of ``path`` at this commit, or ``None`` when not loaded/absent."""

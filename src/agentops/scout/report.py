@@ -20,7 +20,7 @@ from typing import Any
 from agentops import ghactions
 from agentops.errors import InputError
 from agentops.scout import embedded, installed, items, render
-from agentops.scout.analyses import run_all, todos, upstream
+from agentops.scout.analyses import patches, run_all, todos
 from agentops.scout.config import Target, load_target
 from agentops.scout.gitrepo import GitRepo
 from agentops.scout.livedata import LiveData
@@ -195,7 +195,7 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
     # Which commit changed a fragile surface: the text of those files at each commit.
     fragile = {s.file for key in ("classes", "functions", "return_tuples")
                for s in target.symbols("fragile_surfaces", key)}
-    fragile |= {p.upstream_file for p in upstream.patch_sites(inp) if p.upstream_file}
+    fragile |= {p.upstream_file for p in patches.patch_sites(inp) if p.upstream_file}
     inp = dataclasses.replace(inp, history=repo.history(list(commits), fragile),
                               torch=_torch_index(args, _torch_names(inp)))
     results = run_all(inp)
@@ -204,9 +204,15 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
     if live.board_items is not None:
         final = items.annotate_board(final, live.board_items)
     analyses = _analyses_json(results)
+    analyses["docs_checked"] = bool(target.docs)
+    kinds = {f"{c.id}:{c.fingerprint}": c.kind for c in candidates}
+    quiet: dict[str, int] = {}
+    for key in suppressed:
+        kind = kinds.get(key, "fyi")
+        quiet[kind] = quiet.get(kind, 0) + 1
     report = Report(date=date, target=target.name, baseline=inp.baseline, head=head_sha,
                     items=tuple(final), resolved=tuple(resolved), suppressed=tuple(suppressed),
-                    analyses=analyses, provenance=target.source.provenance())
+                    analyses=analyses, provenance=target.source.provenance(), quiet=quiet)
     return report, live, render.render(report, live)
 
 
@@ -221,6 +227,9 @@ def _analyses_json(res: dict[str, Any]) -> dict[str, Any]:
     out["ci_invocations"] = _jsonable(ci.invocations)
     out["ci_steps_without_tests"] = _jsonable(ci.empty_steps)
     out["ci_parse_errors"] = list(ci.parse_errors)
+    out["ci_class_gaps"] = _jsonable(ci.class_gaps)
+    out["ci_runner_gaps"] = _jsonable(ci.runner_gaps)
+    out["ci_disabled"] = _jsonable(ci.missing_detail)
     return out
 
 

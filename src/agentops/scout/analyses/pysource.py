@@ -152,6 +152,7 @@ class PatchSite:
     owner: str  # the local name assigned through (``MoE``)
     attr: str  # ``forward``
     wraps: bool = False  # the new value is built from the original (``f(MoE.forward)``)
+    value: str = ""  # the name assigned when it is a plain name (a local function)
 
 
 def patch_sites(module: ast.Module | None) -> list[PatchSite]:
@@ -172,6 +173,8 @@ def patch_sites(module: ast.Module | None) -> list[PatchSite]:
             targets = [(node.args[0], node.args[1].value)]
         value = node.value if isinstance(node, ast.Assign) else (
             node.args[2] if isinstance(node, ast.Call) and len(node.args) > 2 else None)
+        if isinstance(value, ast.Constant):
+            continue  # setting a flag on a config module/class, not replacing behaviour
         for owner, attr in targets:
             # Only names bound by an import: instance attributes (self.x, module.forward
             # on a local variable) are ordinary code, not patches of upstream classes.
@@ -180,8 +183,20 @@ def patch_sites(module: ast.Module | None) -> list[PatchSite]:
                     isinstance(n, ast.Attribute) and n.attr == attr
                     and isinstance(n.value, ast.Name) and n.value.id == owner.id
                     for n in ast.walk(value))
-                sites.append(PatchSite(stmt.lineno, owner.id, attr, wraps))
+                name = value.id if isinstance(value, ast.Name) else ""
+                sites.append(PatchSite(stmt.lineno, owner.id, attr, wraps, name))
     return sorted(set(sites), key=lambda s: (s.line, s.owner, s.attr))
+
+
+def function_named(module: ast.Module | None, name: str, before: int = 10**9
+                   ) -> FuncDef | None:
+    """The last definition of function ``name`` (any nesting) above line ``before``."""
+    found: FuncDef | None = None
+    for node in statements(module) if module is not None else ():
+        if isinstance(node, FuncDef.__args__) and node.name == name \
+                and node.lineno < before and (found is None or node.lineno > found.lineno):
+            found = node
+    return found
 
 
 def top_level_names(module: ast.Module | None) -> dict[str, int]:
