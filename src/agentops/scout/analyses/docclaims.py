@@ -270,14 +270,18 @@ def _registry_keys(inp: Inputs, names: set[str]) -> dict[str, list[str]]:
 
 
 def _model_dirs(inp: Inputs) -> list[str]:
-    """Sub-project folders holding a config registry (one per supported model)."""
+    """Sub-project folders that mirror an upstream model folder (``models_dir``) and
+    hold a config registry: the models the sub-project supports."""
     name = inp.target.section("coverage").get("config_registry_name", "")
-    if not name:
+    models = str(inp.target.raw.get("models_dir", "")).rstrip("/")
+    if not name or not models:
         return []
+    upstream = {p[len(models) + 1:].split("/", 1)[0] for p in inp.head.paths
+                if p.startswith(models + "/")}
     sub = inp.target.subproject + "/"
     return sorted({p[len(sub):].split("/", 1)[0] for p in inp.head.paths
                    if p.startswith(sub) and p.endswith("/" + name)
-                   and p[len(sub):].count("/") == 1})
+                   and p[len(sub):].count("/") == 1} & upstream)
 
 
 def check(inp: Inputs, *, gaps: dict[str, list[str]], passes: list[tuple[str, str, int]],

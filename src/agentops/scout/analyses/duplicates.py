@@ -420,8 +420,8 @@ def _gated_calls(inp: Inputs, up: str, mine: ps.FuncDef, theirs: ps.FuncDef, *,
             # A counterpart of its own in that branch (data_parallel(..., "fsdp") for
             # apply_fsdp, apply_graph_ac for apply_ac) or anywhere in the sub-project
             # (async_tensor_parallel_pass for maybe_enable_async_tp): a replacement.
-            if not want or any(want <= w for n in ours_here for w in _words(n)) \
-                    or any(want <= d for d in own_defs):
+            if not want or any(want <= w for n in ours_here for stmt in n.body
+                               for w in _words(stmt)) or any(want <= d for d in own_defs):
                 continue
             out.append(name)
     return tuple(sorted(set(out)))

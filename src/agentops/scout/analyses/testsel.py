@@ -159,7 +159,7 @@ def _imported_cases(path: str, stem: str, node: ast.ImportFrom, resolve: Resolve
     module = "." * node.level + (node.module or "")
     for alias in node.names:
         local = alias.asname or alias.name
-        if not local.startswith("Test"):
+        if not local.startswith(("Test", "test")):
             continue
         found = resolve(module, alias.name, path)
         if found is None:
@@ -169,9 +169,16 @@ def _imported_cases(path: str, stem: str, node: ast.ImportFrom, resolve: Resolve
         if other is None:
             continue
         body = _live_body(other.body)
+        func = next((s for s in body if isinstance(s, ps.FuncDef) and s.name == alias.name),
+                    None)
+        if func is not None and local.startswith("test"):
+            out.append(TestCase(stem, "", local, whole or module_skipped(other) or any(
+                _is_unconditional_skip(d) for d in func.decorator_list), path, origin,
+                frozenset(marks | _module_marks(other) | _mark_names(func.decorator_list))))
+            continue
         classes = {s.name: s for s in body if isinstance(s, ast.ClassDef)}
         cls = classes.get(alias.name)
-        if cls is None:
+        if cls is None or not local.startswith("Test"):
             continue
         cases = _class_cases(path, stem, cls, classes, whole=whole or module_skipped(other),
                              marks=marks | _module_marks(other), origin=origin)

@@ -94,7 +94,7 @@ def _calls(res: dict[str, Any], sub: str) -> list[Item]:
                 f"({d.upstream}): the behaviour those arguments switch on is silently off",
             where=d.ours, priority=PRIORITY_OF[severity], severity=severity,
             files=(ours_file, d.upstream.rsplit(":", 1)[0]),
-            fix="; ".join(fixes) + f" at {d.ours} (or say in a comment why not)",
+            fix=f"at {d.ours}, " + "; ".join(fixes) + " (or say in a comment why not)",
             facts=tuple([*(f"missing:{k}" for k in d.missing),
                          *(f"extra:{k}" for k in d.extra),
                          *(f"dropped:{k}" for k in d.dropped)])))

@@ -16,7 +16,8 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         if p.kind != "absent":
             lines.setdefault((p.file, p.problem), []).append(p.line)
     out = []
-    for (file, problem), at in lines.items():
+    for (file, problem), at in sorted(lines.items(), key=lambda kv: (kv[0][0] not in (
+            inp.target.docs), kv[0][0], min(kv[1]) or 10**9)):
         # Line 0: a claim about the docs as a whole (something none of them mentions).
         where = (f"`{file}:{', '.join(map(str, at))}`" if any(at) else
                  " + ".join(f"`{d.rsplit('/', 1)[-1]}`" for d in inp.target.docs))
