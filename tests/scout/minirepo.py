@@ -59,7 +59,7 @@ def build(tmp_path: Path, *, head: dict[str, str | None], base: dict[str, str] |
     file); return the analyses' ``Inputs`` at HEAD with the baseline before
     2026-03-03."""
     repo = tmp_path / "repo"
-    repo.mkdir()
+    repo.mkdir(parents=True)
     _git(repo, "init", "-q", "-b", "main", date="2026-03-01T10:00:00Z")
     if base is not None:
         _write(repo, dict(base))

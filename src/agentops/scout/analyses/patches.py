@@ -229,10 +229,20 @@ def patch_changes(inp: Inputs, sites: list[PatchSite]) -> list[PatchChange]:
                 continue
             out.append(PatchChange(site, "stale", f"signature changed upstream ({summary}); "
                                    f"the replacement at {site.file}:{site.replacement_line} "
-                                   f"no longer matches: "
-                                   + "; ".join(b.text() for b in broken),
+                                   + "; ".join(_as_replacement(b) for b in broken),
                                    sig.worst(broken), commit, where))
     return out
+
+
+_AS_REPLACEMENT = {"removed": "does not take", "added as required": "requires",
+                   "became required": "requires", "moved": "takes at another position",
+                   "changed kind": "takes as another kind", "default changed":
+                   "has another default for"}
+
+
+def _as_replacement(b: sig.Breakage) -> str:
+    """A breakage of upstream's signature → ours, said of the replacement."""
+    return f"{_AS_REPLACEMENT.get(b.what, b.what)} `{b.param}`"
 
 
 def _method_at(tree: Tree, site: PatchSite) -> ps.FuncDef | None:
