@@ -291,3 +291,20 @@ def test_constants_or_tests_are_not_hand_rolled_configs(tmp_path) -> None:
         "core/dims.py": FACTORY, "sub/launch.py": consts,
         "sub/tests/test_x.py": consts.replace("dp=1", "dp=par.dp_degree")})
     assert factories.hand_rolled(inp) == []
+
+
+def test_same_callee_through_a_re_export(tmp_path) -> None:
+    # ours imports apply_tp from a module that only re-exports core's: the same callee.
+    ours = """\
+        from sub.reexport import apply_tp
+
+
+        def parallelize(model, dims, par):
+            apply_tp(model, dims.mesh)
+            return model
+    """
+    files = {"core/par.py": CORE_PAR, "core/cp.py": "def apply_cp(model):\n    return model\n",
+             "sub/reexport.py": "from core.par import apply_tp\n", "sub/par.py": ours}
+    inp = minirepo.build(tmp_path / "r", head=files, target=PAIR)
+    [d] = duplicates.call_drift(inp)
+    assert d.missing == ("enable_cp", "enable_sp")

@@ -79,15 +79,26 @@ def _common_suffix(a: str, b: str) -> int:
     return n
 
 
-def _origin(name: str, path: str, mod: ast.Module, defs: set[str]) -> str:
-    """Where a called name comes from: ``module.name`` of its import, or this file's
-    own module when it defines it; "" when unknown (then calls are not compared)."""
-    imported = ps.imports(mod).get(name)
-    if imported and imported[1]:
-        return f"{imported[0]}.{imported[1]}"
+def _origin(inp: Inputs, name: str, path: str, mod: ast.Module, defs: set[str]) -> str:
+    """Where a called name is defined: ``module.name``, following re-exports through
+    the repository's modules (a few hops); "" when unknown (then calls are not
+    compared)."""
     if name in defs:
         return f"{path.removesuffix('.py').replace('/', '.')}.{name}"
-    return ""
+    imported = ps.imports(mod).get(name)
+    if not imported or not imported[1]:
+        return ""
+    module, name = imported
+    for _ in range(4):
+        target = ps.module_path(module, inp.head.paths)
+        other = ps.parse(inp.head.text(target) or "") if target else None
+        if other is None or name in _function_defs(inp.head.text(target)):
+            break
+        again = ps.imports(other).get(name)
+        if not again or not again[1]:
+            break
+        module, name = again
+    return f"{module}.{name}"
 
 
 def _callee(call: ast.Call) -> str:
@@ -112,16 +123,26 @@ def _function_defs(tree_text: str | None) -> dict[str, ps.FuncDef]:
 
 def _resolve_def(inp: Inputs, file: str, name: str) -> ps.FuncDef | None:
     """The definition of ``name`` as seen from ``file``: defined there, or imported
-    from a module in the repository."""
+    from a module in the repository (re-exports followed a few hops)."""
     text = inp.head.text(file)
     defs = _function_defs(text)
     if name in defs:
         return defs[name]
     imported = ps.imports(ps.parse(text) if text is not None else None).get(name)
-    if imported and imported[1]:
-        path = ps.module_path(imported[0], inp.head.paths)
-        found = _function_defs(inp.head.text(path)).get(imported[1]) if path else None
-        return found
+    if not imported or not imported[1]:
+        return None
+    module, name = imported
+    for _ in range(4):
+        path = ps.module_path(module, inp.head.paths)
+        if path is None:
+            return None
+        found = _function_defs(inp.head.text(path))
+        if name in found:
+            return found[name]
+        again = ps.imports(ps.parse(inp.head.text(path) or "")).get(name)
+        if not again or not again[1]:
+            return None
+        module, name = again
     return None
 
 
@@ -174,8 +195,8 @@ def call_drift(inp: Inputs) -> list[CallDrift]:
                 continue
             # The same callee, not just the same name (simple_fsdp's MixedPrecisionPolicy
             # is not torch's).
-            mine_from = _origin(name, ours, o_mod, o_defs)
-            if not mine_from or mine_from != _origin(name, up, u_mod, u_defs):
+            mine_from = _origin(inp, name, ours, o_mod, o_defs)
+            if not mine_from or mine_from != _origin(inp, name, up, u_mod, u_defs):
                 continue
             func = _resolve_def(inp, ours, name)
             found = _compare(call, theirs, func, where=(ours, up),

@@ -13,14 +13,21 @@ from agentops.scout.itemize.common import base, code, names, plural
 from agentops.scout.model import Inputs, Item, stable_id
 
 
-def _disabled(notes: tuple[str, ...]) -> str:
-    """"commented out at wf:66, wf:67 (reason)" grouped by reason."""
-    by_reason: dict[str, list[str]] = {}
+def _disabled(notes: tuple[str, ...]) -> tuple[str, str]:
+    """("commented out at ci.yaml:66, :67", "TODO: re-enable …") from the notes
+    ``"wf:line (reason)"`` of commented-out invocations."""
+    lines: dict[str, list[str]] = {}
+    reasons: list[str] = []
     for note in notes:
         where, _, reason = note.partition(" (")
-        by_reason.setdefault(reason.rstrip(")"), []).append(where)
-    return "; ".join(f"commented out at {', '.join(w)}" + (f" ({r})" if r else "")
-                     for r, w in by_reason.items())
+        wf, _, line = where.rpartition(":")
+        lines.setdefault(base(wf), []).append(line)
+        if reason and reason.rstrip(")") not in reasons:
+            reasons.append(reason.rstrip(")"))
+    if not lines:
+        return "", ""
+    at = ", ".join(f"{wf}:{', :'.join(ls)}" for wf, ls in lines.items())
+    return f"commented out at {at}", "; ".join(reasons)
 
 
 def _runner_for(inp: Inputs, ci: Any, kind: str) -> str:
@@ -36,21 +43,22 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     ci = res["ci"]
     out: list[Item] = []
     for m in ci.missing_detail:
-        off = _disabled(m.disabled)
+        off, reason = _disabled(m.disabled)
         wf = _runner_for(inp, ci, "pytest")
         out.append(Item(
             id=stable_id("ci-missing", m.file), section="S-3", kind="action",
             title=f"{code(m.file)} runs in no CI workflow" + (f" ({off})" if off else ""),
             why="nothing catches a regression in what it tests" + (
+                f"; it was disabled, not removed ({reason})" if reason else
                 "; it was disabled, not removed" if off else ""),
             where=f"{m.file}:{m.line}", priority="P1", severity="should-fix",
             files=(m.file,),
-            fix=(f"fix the cause and uncomment it ({off.split(' (', 1)[0]})" if off else
-                 f"add `pytest {m.file} -v` to {wf}"),
+            fix=(f"fix the cause and uncomment it ({off.removeprefix('commented out at ')})"
+                 if off else f"add `pytest {m.file} -v` to {wf}"),
             facts=(m.file, *sorted(m.disabled))))
     for g in ci.class_gaps:
         how = ("; ".join(g.filters[:2]) if g.filters else "no invocation names them")
-        off = _disabled(g.disabled)
+        off, _reason = _disabled(g.disabled)
         out.append(Item(
             id=stable_id("ci-classes", g.file), section="S-3", kind="action",
             title=f"{plural(len(g.classes), 'test class', )} of {code(base(g.file))} "
@@ -64,7 +72,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                 f"{_runner_for(inp, ci, 'pytest')}",
             facts=g.classes))
     for r in ci.runner_gaps:
-        off = _disabled(r.disabled)
+        off, _reason = _disabled(r.disabled)
         out.append(Item(
             id=stable_id("ci-runner", r.file), section="S-3", kind="action",
             title=f"Test runner {code(r.file)} is called by no CI workflow"
