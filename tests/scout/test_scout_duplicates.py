@@ -308,3 +308,20 @@ def test_same_callee_through_a_re_export(tmp_path) -> None:
     inp = minirepo.build(tmp_path / "r", head=files, target=PAIR)
     [d] = duplicates.call_drift(inp)
     assert d.missing == ("enable_cp", "enable_sp")
+
+
+def test_function_imported_from_core_against_its_upstream_callers(tmp_path) -> None:
+    lib = "def build(model, *, fast=False, seed=0):\n    return model\n"
+    caller = ("from core.lib import build\n\n\ndef f{n}(m, cfg):\n"
+              "    return build(m, fast=cfg.fast, seed=1)\n")
+    ours = ("from core.lib import build\n\n\ndef mine(m, cfg):\n    return build(m, seed=1)\n")
+    inp = minirepo.build(tmp_path, head={
+        "core/lib.py": lib, "core/a.py": caller.format(n=1), "core/b.py": caller.format(n=2),
+        "sub/use.py": ours})
+    [d] = duplicates.call_drift(inp)
+    assert (d.callee, d.ours, d.missing) == ("build", "sub/use.py:5", ("fast",))
+    assert d.why == "upstream's 2 callers"
+    # One upstream caller is an example, not a convention.
+    inp1 = minirepo.build(tmp_path / "one", head={
+        "core/lib.py": lib, "core/a.py": caller.format(n=1), "sub/use.py": ours})
+    assert duplicates.call_drift(inp1) == []

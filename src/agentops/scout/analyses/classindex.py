@@ -30,16 +30,19 @@ class ClassIndex:
         self._subs: dict[str, list[ast.ClassDef]] = {}
         self._fields: dict[tuple[object, ...], dict[str, ast.AnnAssign] | None] = {}
         self._where: dict[str, set[str]] = {}
-        self._sub_where: dict[str, set[str]] = {}
+        self._sub_where: dict[str, set[str]] = {}  # base text (whole and last part) -> files
+        self._qualname: dict[int, str] = {}
         for path, text in files.items():
             if not path.endswith(".py") or "class" not in text:
                 continue
             for m in _CLASS_RE.finditer(text):
                 self._where.setdefault(m.group(1), set()).add(path)
                 for base in (m.group(2) or "").split(","):
-                    last = base.strip().split(".")[-1].split("[")[0]
+                    whole = base.strip().split("[")[0]
+                    last = whole.split(".")[-1]
                     if last:
                         self._sub_where.setdefault(last, set()).add(path)
+                        self._sub_where.setdefault(whole, set()).add(path)
 
     def _classes_in(self, paths: set[str]) -> list[ast.ClassDef]:
         out: list[ast.ClassDef] = []
@@ -50,6 +53,8 @@ class ClassIndex:
                     n for n in ps.statements(mod) if isinstance(n, ast.ClassDef)]
                 for cls in self._parsed[path]:
                     self._path_of[id(cls)] = path
+                if mod is not None:
+                    self._name_nested(mod.body, "")
             out += self._parsed[path]
         return out
 
@@ -62,15 +67,32 @@ class ClassIndex:
                      if isinstance(n, ast.ClassDef) and n.name == part]
         return found
 
+    def _name_nested(self, body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, ast.ClassDef):
+                name = f"{prefix}{node.name}"
+                self._qualname[id(node)] = name
+                self._name_nested(node.body, name + ".")
+
+    def qualname(self, cls: ast.ClassDef) -> str:
+        """``Trainer.Config`` for a class nested in ``Trainer`` (its own name else)."""
+        return self._qualname.get(id(cls), cls.name)
+
     def path(self, cls: ast.ClassDef) -> str:
         """The file a resolved class is defined in."""
         return self._path_of.get(id(cls), "")
 
     def subclasses(self, name: str) -> list[ast.ClassDef]:
-        """Classes whose bases name ``name`` (last dotted part)."""
+        """Classes whose bases name ``name``: a dotted name (``Trainer.Config``) must
+        appear whole (so the many ``class Config(X.Config)`` are not all parsed), a
+        plain one as the last part of a base."""
         if name not in self._subs:
+            if "." in name:
+                match = (lambda b: b == name or b.endswith("." + name))  # noqa: E731
+            else:
+                match = (lambda b: b.split(".")[-1] == name)  # noqa: E731
             self._subs[name] = [c for c in self._classes_in(self._sub_where.get(name, set()))
-                                if any(ast.unparse(b).split(".")[-1] == name for b in c.bases)]
+                                if any(match(ast.unparse(b).split("[")[0]) for b in c.bases)]
         return self._subs[name]
 
     def fields(self, classes: list[ast.ClassDef], depth: int = 0, *,
@@ -104,7 +126,8 @@ class ClassIndex:
                     return None
                 for k, v in more.items():
                     out.setdefault(k, v)
-            for sub in self.subclasses(cls.name) if depth == 0 and subclasses else []:
+            for sub in self.subclasses(self.qualname(cls)) if depth == 0 and subclasses \
+                    else []:
                 for stmt in sub.body:
                     if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                         out.setdefault(stmt.target.id, stmt)

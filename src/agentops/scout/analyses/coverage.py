@@ -38,7 +38,7 @@ def _test_names(text: str) -> list[str]:
     out: list[str] = []
     if mod is None:
         return out
-    for node in ast.walk(mod):
+    for node in ps.nodes(mod):
         if not (isinstance(node, ast.Call) and ast.unparse(node.func).endswith(
                 "OverrideDefinitions")):
             continue
@@ -65,7 +65,7 @@ def test_defs(text: str) -> list[TestDef]:
     calls of an integration test list."""
     mod = ps.parse(text)
     out: list[TestDef] = []
-    for node in ast.walk(mod) if mod is not None else ():
+    for node in ps.nodes(mod) if mod is not None else ():
         if not (isinstance(node, ast.Call) and ast.unparse(node.func).endswith(
                 "OverrideDefinitions")):
             continue
@@ -76,7 +76,7 @@ def test_defs(text: str) -> list[TestDef]:
             value.value, str) else ""
         first = node.args[0] if node.args else next(
             (k.value for k in node.keywords if k.arg == "override_args"), None)
-        flags = tuple(n.value for n in ast.walk(first) if isinstance(n, ast.Constant)
+        flags = tuple(n.value for n in ps.walk(first) if isinstance(n, ast.Constant)
                       and isinstance(n.value, str)) if first is not None else ()
         disabled = any(k.arg == "disabled" and isinstance(k.value, ast.Constant)
                        and k.value.value is True for k in node.keywords)
@@ -149,7 +149,7 @@ def _registry_keys(inp: Inputs) -> set[str]:
         if path.startswith(sub) and not path.startswith(tests) and path.endswith(".py") \
                 and "{" in text:
             mod = ps.parse(text)
-            for node in ast.walk(mod) if mod is not None else ():
+            for node in ps.nodes(mod) if mod is not None else ():
                 if isinstance(node, ast.Dict):
                     out |= {k.value for k in node.keys if isinstance(k, ast.Constant)
                             and isinstance(k.value, str)}
@@ -270,7 +270,7 @@ def _test_identifiers(inp: Inputs) -> set[str]:
     names: set[str] = set()
     for path in paths:
         mod = ps.parse(inp.head.text(path) or "")
-        for n in ast.walk(mod) if mod is not None else ():
+        for n in ps.nodes(mod) if mod is not None else ():
             if isinstance(n, ast.Name):
                 names.add(n.id)
             elif isinstance(n, ast.Attribute):

@@ -60,7 +60,7 @@ def _members(cls: ast.ClassDef, idx: ClassIndex, depth: int = 0) -> set[str] | N
             out.add(node.target.id)
         elif isinstance(node, ast.Assign):
             out |= {t.id for t in node.targets if isinstance(t, ast.Name)}
-    for node in ast.walk(cls):
+    for node in ps.walk(cls):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                 and node.value.id == "self" and isinstance(node.ctx, ast.Store):
             out.add(node.attr)
@@ -103,7 +103,7 @@ def attribute_problem(ref: str, idx: ClassIndex) -> str | None:
 
 # --- counted claims -------------------------------------------------------------------------
 
-def reachable_fields(idx: ClassIndex, roots: list[str], depth: int = 3
+def reachable_fields(idx: ClassIndex, roots: list[str], depth: int = 2
                       ) -> list[tuple[str, ast.AnnAssign]]:
     """(dotted path, field) of every config field reachable from the roots (computed
     once per index)."""
@@ -118,7 +118,7 @@ def _reachable(idx: ClassIndex, roots: list[str], depth: int
     out: list[tuple[str, ast.AnnAssign]] = []
     frontier = [("", [c for r in roots for c in idx.resolve(r)])]
     seen: set[int] = set()
-    for _ in range(depth):
+    for level in range(depth):
         nxt = []
         for prefix, classes in frontier:
             key = hash(tuple(id(c) for c in classes))
@@ -129,15 +129,16 @@ def _reachable(idx: ClassIndex, roots: list[str], depth: int
             for name, node in fields.items():
                 path = f"{prefix}.{name}" if prefix else name
                 out.append((path, node))
-                types = idx.types_of(node)
-                if types:
-                    nxt.append((path, types))
+                if level + 1 < depth:  # the last level's types are never followed
+                    types = idx.types_of(node)
+                    if types:
+                        nxt.append((path, types))
         frontier = nxt
     return out
 
 
 def literal_values(field: ast.AnnAssign) -> list[object] | None:
-    for node in ast.walk(field.annotation):
+    for node in ps.walk(field.annotation):
         if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith("Literal"):
             elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             return [e.value for e in elts if isinstance(e, ast.Constant)
@@ -260,7 +261,7 @@ def _registry_keys(inp: Inputs, names: set[str]) -> dict[str, list[str]]:
                 or not any(n in text for n in names):
             continue
         mod = ps.parse(text)
-        for node in ast.walk(mod) if mod is not None else ():
+        for node in ps.nodes(mod) if mod is not None else ():
             if isinstance(node, ast.Dict):
                 for k, v in zip(node.keys, node.values, strict=False):
                     if isinstance(k, ast.Constant) and isinstance(k.value, str) \

@@ -14,6 +14,7 @@ Pure: reads the loaded trees; returns frozen records.
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
 import re
 from dataclasses import dataclass
@@ -111,11 +112,17 @@ def _callee(call: ast.Call) -> str:
 
 
 def _calls(node: ast.AST) -> list[ast.Call]:
-    return [n for n in ast.walk(node) if isinstance(n, ast.Call) and _callee(n)]
+    found = ps.nodes(node) if isinstance(node, ast.Module) else ps.walk(node)
+    return [n for n in found if isinstance(n, ast.Call) and _callee(n)]
 
 
 def _function_defs(tree_text: str | None) -> dict[str, ps.FuncDef]:
-    mod = ps.parse(tree_text) if tree_text is not None else None
+    return _defs_of(tree_text) if tree_text is not None else {}
+
+
+@functools.lru_cache(maxsize=2048)
+def _defs_of(text: str) -> dict[str, ps.FuncDef]:
+    mod = ps.parse(text)
     if mod is None:
         return {}
     return {n.name: n for n in ps.statements(mod) if isinstance(n, ps.FuncDef.__args__)}
@@ -203,7 +210,74 @@ def call_drift(inp: Inputs) -> list[CallDrift]:
                              before=b_calls.get(name, []), why=why)
             if found is not None:
                 out.append(found)
-    return _dedupe(out)
+    return _dedupe(out + _imported_call_drift(inp, {d.ours for d in out}))
+
+
+def _imported_call_drift(inp: Inputs, seen: set[str]) -> list[CallDrift]:
+    """For functions the sub-project imports from upstream: keywords that every one of
+    upstream's own call sites (at least two, in the watched paths) passes and the
+    sub-project's call omits."""
+    sub, tests = inp.target.subproject + "/", inp.target.tests_dir + "/"
+    watched = tuple(inp.target.watched_paths)
+    upstream_files = [p for p in sorted(inp.head.files) if p.endswith(".py")
+                      and p.startswith(watched) and not p.startswith(sub)
+                      and "/tests/" not in p]
+    out: list[CallDrift] = []
+    cache: dict[str, list[tuple[str, ast.Call]]] = {}
+    for path in sorted(inp.head.files):
+        if not path.startswith(sub) or path.startswith(tests) or not path.endswith(".py"):
+            continue
+        mod = ps.parse(inp.head.files[path])
+        if mod is None:
+            continue
+        defs = set(_function_defs(inp.head.files[path]))
+        imported = ps.imports(mod)
+        for call in _calls(mod):
+            if not isinstance(call.func, ast.Name) or call.func.id not in imported \
+                    or any(k.arg is None for k in call.keywords) \
+                    or f"{path}:{call.lineno}" in seen:
+                continue
+            name = call.func.id
+            origin = _origin(inp, name, path, mod, defs)
+            home = ps.module_path(origin.rpartition(".")[0], inp.head.paths) if origin else None
+            if home is None or home.startswith(sub) or not home.startswith(watched):
+                continue  # not an upstream function of this repository's watched code
+            func = _resolve_def(inp, path, name)
+            if func is None or not _defaults(func):
+                continue  # no optional parameter: nothing a caller could leave out
+            if origin not in cache:
+                cache[origin] = _upstream_calls(inp, upstream_files, name, origin)
+            theirs = cache[origin]
+            if len(theirs) < 2:
+                continue  # one caller is an example, not a convention
+            found = _compare(call, [c for _f, c in theirs], func,
+                             where=(path, theirs[0][0]), before=[],
+                             why=f"upstream's {len(theirs)} callers")
+            if found is not None and found.missing:
+                out.append(CallDrift(found.callee, found.ours,
+                                     f"{theirs[0][0]}:{theirs[0][1].lineno}", found.missing,
+                                     (), (), found.values, found.why))
+    return out
+
+
+def _upstream_calls(inp: Inputs, files: list[str], name: str, origin: str
+                    ) -> list[tuple[str, ast.Call]]:
+    """Calls of ``origin`` (by its local ``name``) in upstream files."""
+    out = []
+    needle = name + "("
+    for path in files:
+        text = inp.head.files[path]
+        if needle not in text:
+            continue
+        mod = ps.parse(text)
+        if mod is None:
+            continue
+        defs = set(_function_defs(text))
+        if _origin(inp, name, path, mod, defs) != origin:
+            continue
+        out += [(path, c) for c in _calls(mod) if isinstance(c.func, ast.Name)
+                and c.func.id == name and not any(k.arg is None for k in c.keywords)]
+    return out
 
 
 def _compare(call: ast.Call, theirs: list[ast.Call], func: ps.FuncDef | None, *,
@@ -245,7 +319,7 @@ def _dedupe(found: list[CallDrift]) -> list[CallDrift]:
 
 def _ops(node: ast.AST) -> set[str]:
     """``torch.ops.aten.mm.default`` → ``aten.mm.default``."""
-    return _maximal({op for n in ast.walk(node) if isinstance(n, ast.Attribute)
+    return _maximal({op for n in ps.walk(node) if isinstance(n, ast.Attribute)
                      and (op := refindex.op_chain(n))})
 
 
@@ -278,12 +352,12 @@ def _logic_config_reads(func: ps.FuncDef) -> set[str]:
     if not params:
         return set()
     reads_by_var: dict[str, set[str]] = {}
-    for node in ast.walk(func):
+    for node in ps.walk(func):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name):
             reads_by_var.setdefault(node.targets[0].id, set()).update(_reads(node.value, params))
     out: set[str] = set()
-    for node in ast.walk(func):
+    for node in ps.walk(func):
         tests: list[ast.expr] = []
         if isinstance(node, ast.IfExp) or (isinstance(node, (ast.If, ast.While))
                                             and not _is_logging_only(node.body)):
@@ -294,14 +368,14 @@ def _logic_config_reads(func: ps.FuncDef) -> set[str]:
             tests.append(node)
         for t in tests:
             out |= _reads(t, params)
-            for n in ast.walk(t):
+            for n in ps.walk(t):
                 if isinstance(n, ast.Name) and n.id in reads_by_var:
                     out |= reads_by_var[n.id]
     return out
 
 
 def _reads(expr: ast.AST, params: set[str]) -> set[str]:
-    return {n.attr for n in ast.walk(expr) if isinstance(n, ast.Attribute)
+    return {n.attr for n in ps.walk(expr) if isinstance(n, ast.Attribute)
             and isinstance(n.value, ast.Name) and n.value.id in params
             and isinstance(n.ctx, ast.Load)}
 
@@ -310,7 +384,7 @@ def _features(func: ps.FuncDef) -> set[str]:
     """What a function uses, for telling which of ours corresponds to upstream's: ops,
     called names and attribute names (common ones dropped)."""
     out = _ops(func)
-    for n in ast.walk(func):
+    for n in ps.walk(func):
         if isinstance(n, ast.Call):
             name = _callee(n)
             if name and name not in _COMMON:
@@ -356,8 +430,8 @@ def _match_functions(ours: dict[str, ps.FuncDef], theirs: dict[str, ps.FuncDef],
 
 def _gates(func: ps.FuncDef) -> list[tuple[set[str], ast.If]]:
     """(attributes a condition reads, the ``if``) for every ``if`` of the function."""
-    return [({n.attr for n in ast.walk(node.test) if isinstance(n, ast.Attribute)}, node)
-            for node in ast.walk(func) if isinstance(node, ast.If)]
+    return [({n.attr for n in ps.walk(node.test) if isinstance(n, ast.Attribute)}, node)
+            for node in ps.walk(func) if isinstance(node, ast.If)]
 
 
 def _tokens(name: str) -> set[str]:
@@ -371,7 +445,7 @@ def _tokens(name: str) -> set[str]:
 def _words(node: ast.AST) -> list[set[str]]:
     """Token sets of every identifier and string constant under ``node``."""
     out: list[set[str]] = []
-    for n in ast.walk(node):
+    for n in ps.walk(node):
         if isinstance(n, ast.Name):
             out.append(_tokens(n.id))
         elif isinstance(n, ast.Attribute):
@@ -389,10 +463,10 @@ def _explained(theirs: ps.FuncDef, drifts: list[CallDrift], up: str) -> set[str]
         return set()
     words = set(re.findall(r"\w+", values))
     out = {w for w in words}
-    for node in ast.walk(theirs):
+    for node in ps.walk(theirs):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name) and node.targets[0].id in words:
-            out |= {n.attr for n in ast.walk(node.value) if isinstance(n, ast.Attribute)}
+            out |= {n.attr for n in ps.walk(node.value) if isinstance(n, ast.Attribute)}
     return out
 
 

@@ -45,11 +45,11 @@ def _factories(cls: ast.ClassDef) -> list[_Factory]:
                 ast.unparse(d) == "classmethod" for d in node.decorator_list):
             continue
         params = {p.lstrip("*") for p in ps.param_names(node)[1:]}
-        for ret in ast.walk(node):
+        for ret in ps.walk(node):
             if isinstance(ret, ast.Return) and isinstance(ret.value, ast.Call) \
                     and ast.unparse(ret.value.func) in ("cls", cls.name):
                 kws = frozenset(k.arg for k in ret.value.keywords if k.arg)
-                reads = frozenset(n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)
+                reads = frozenset(n.attr for n in ps.walk(node) if isinstance(n, ast.Attribute)
                                   and isinstance(n.value, ast.Name) and n.value.id in params)
                 out.append(_Factory(node.name, node.lineno, kws, reads))
                 break
@@ -57,7 +57,7 @@ def _factories(cls: ast.ClassDef) -> list[_Factory]:
 
 
 def _reads(node: ast.AST) -> set[str]:
-    return {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
+    return {n.attr for n in ps.walk(node) if isinstance(n, ast.Attribute)}
 
 
 def hand_rolled(inp: Inputs) -> list[HandRolled]:
@@ -76,7 +76,7 @@ def hand_rolled(inp: Inputs) -> list[HandRolled]:
             continue
         imported = ps.imports(mod)
         funcs = [n for n in ps.statements(mod) if isinstance(n, ps.FuncDef.__args__)]
-        for call in (n for n in ast.walk(mod) if isinstance(n, ast.Call)):
+        for call in (n for n in ps.nodes(mod) if isinstance(n, ast.Call)):
             if not isinstance(call.func, ast.Name) or call.func.id not in imported:
                 continue
             module, name = imported[call.func.id]

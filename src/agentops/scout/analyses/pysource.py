@@ -24,6 +24,41 @@ def parse(text: str) -> ast.Module | None:
         return None
 
 
+def walk(node: ast.AST) -> list[ast.AST]:
+    """Every node under ``node`` (itself included), like ``ast.walk`` but without its
+    generator layers: the hot loop of the reference index and the call scans."""
+    out: list[ast.AST] = []
+    stack = [node]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    AST = ast.AST
+    while stack:
+        n = pop()
+        out.append(n)
+        for name in n._fields:
+            v = getattr(n, name, None)
+            if isinstance(v, list):
+                extend(x for x in v if isinstance(x, AST))
+            elif isinstance(v, AST):
+                push(v)
+    return out
+
+
+_NODES: dict[int, tuple[ast.AST, list[ast.AST]]] = {}
+
+
+def nodes(module: ast.Module) -> list[ast.AST]:
+    """``walk(module)``, computed once per parsed module: the analyses that look at
+    every node of a file (references, calls, registries, factories) share one walk."""
+    hit = _NODES.get(id(module))
+    if hit is not None and hit[0] is module:
+        return hit[1]
+    if len(_NODES) > 4096:
+        _NODES.clear()
+    out = walk(module)
+    _NODES[id(module)] = (module, out)
+    return out
+
+
 def statements(node: ast.AST) -> list[ast.stmt]:
     """Every statement under ``node`` (nested bodies included), without descending into
     expressions: much cheaper than ``ast.walk`` for imports, classes and assignments."""
@@ -105,12 +140,27 @@ def return_arities(func: FuncDef) -> list[int]:
     return sorted(sizes)
 
 
+_IMPORTS: dict[int, tuple[ast.Module, dict[str, tuple[str, str]]]] = {}
+
+
 def imports(module: ast.Module | None) -> dict[str, tuple[str, str]]:
     """Local name → (module, imported name) for every ``from M import N [as L]`` anywhere
-    in the file (function-level imports included); ``import a.b as c`` → (a.b, "")."""
-    out: dict[str, tuple[str, str]] = {}
+    in the file (function-level imports included); ``import a.b as c`` → (a.b, "").
+    Computed once per parsed module (callers must not mutate the result)."""
     if module is None:
-        return out
+        return {}
+    hit = _IMPORTS.get(id(module))
+    if hit is not None and hit[0] is module:
+        return hit[1]
+    if len(_IMPORTS) > 8192:
+        _IMPORTS.clear()
+    out = _imports(module)
+    _IMPORTS[id(module)] = (module, out)
+    return out
+
+
+def _imports(module: ast.Module) -> dict[str, tuple[str, str]]:
+    out: dict[str, tuple[str, str]] = {}
     for node in statements(module):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             for alias in node.names:

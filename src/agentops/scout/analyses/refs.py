@@ -122,7 +122,7 @@ def op_chain(node: ast.Attribute) -> str:
 
 
 def _scan(mod: ast.Module, path: str, out: RefIndex) -> None:
-    for node in ast.walk(mod):
+    for node in ps.nodes(mod):
         if isinstance(node, ast.Attribute):
             if isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name) \
                     and node.value.id in ("self", "cls"):
