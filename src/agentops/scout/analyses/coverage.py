@@ -190,7 +190,8 @@ def untested_settings(inp: Inputs, field_paths: list[str]) -> list[UntestedSetti
         name = flag.rsplit(".", 1)[-1].removeprefix("--")
         if "." not in flag or owners.get(name) != 1 or flag in ours:
             continue
-        reads = refs.attrs.get(name, [])
+        section = flag.removeprefix("--").split(".")[0]
+        reads = refs.reads(section, name)
         if reads:
             out.append(UntestedSetting(flag, tuple(sorted(set(names))[:3]),
                                        tuple(sorted(set(reads))[:3])))

@@ -31,6 +31,8 @@ class RefIndex:
     defined: set[str] = field(default_factory=set)
     functions: dict[str, list[str]] = field(default_factory=dict)  # def name → file:line
     calls: set[str] = field(default_factory=set)  # called names (last part)
+    # attribute → (the name it is read from, file:line): ``parallelism.x`` → parallelism
+    owners: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     ops: set[str] = field(default_factory=set)  # "aten.mm.default"
     files: int = 0
 
@@ -53,8 +55,15 @@ class RefIndex:
             + self.functions.get(name, [])
         return sorted(set(found), key=_order)
 
+    def reads(self, section: str, name: str) -> list[str]:
+        """``file:line`` of ``<…section…>.name`` reads (``parallelism.x``,
+        ``cfg.parallelism.x``, ``parallelism_config.x``): a field read through its
+        config section, not any attribute that happens to share the name."""
+        return sorted({loc for owner, loc in self.owners.get(name, [])
+                       if section in owner.lower()}, key=_order)
+
     def merge(self, other: RefIndex) -> None:
-        for name in ("attrs", "keywords", "strings", "imports", "functions"):
+        for name in ("attrs", "keywords", "strings", "imports", "functions", "owners"):
             mine, theirs = getattr(self, name), getattr(other, name)
             for k, v in theirs.items():
                 mine.setdefault(k, []).extend(v)
@@ -128,7 +137,12 @@ def _scan(mod: ast.Module, path: str, out: RefIndex) -> None:
                     and node.value.id in ("self", "cls"):
                 out.defined.add(node.attr)  # self.x = …: an attribute of its own
             else:
-                _add(out.attrs, node.attr, f"{path}:{node.lineno}")
+                loc = f"{path}:{node.lineno}"
+                _add(out.attrs, node.attr, loc)
+                owner = node.value.id if isinstance(node.value, ast.Name) else (
+                    node.value.attr if isinstance(node.value, ast.Attribute) else "")
+                if owner:
+                    out.owners.setdefault(node.attr, []).append((owner, loc))
                 if isinstance(node.value, ast.Attribute):
                     op = op_chain(node)
                     if op:
