@@ -98,6 +98,9 @@ SCHEMA: dict[str, Any] = {
                 "parallelism_keywords": _PATHS,
                 "passes_file": {"oneOf": [{"type": "string", "minLength": 1}, _PATHS]},
                 "pass_first_param": {"type": "string", "minLength": 1},
+                # The flag naming the model in integration-test definitions (per-model
+                # test parity); default --module.
+                "model_flag": {"type": "string", "pattern": "^--[A-Za-z][\\w.-]*$"},
                 "pass_tests": _PATHS,
                 "pass_name_regex": {"type": "string", "minLength": 1},
                 "config_registry_name": {"type": "string", "minLength": 1},
