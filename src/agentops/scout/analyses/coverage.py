@@ -333,8 +333,8 @@ def untested_new_code(inp: Inputs) -> list[Gap]:
         old = inp.base.text(path)
         if old == inp.head.files[path]:
             continue
-        now = ps.top_level_names(ps.parse(inp.head.files[path]))
-        before = ps.top_level_names(ps.parse(old)) if old is not None else {}
+        now = ps.top_level_defs(inp.head.files[path])
+        before = ps.top_level_defs(old)
         if path.rsplit("/", 1)[-1] == inp.target.section("coverage").get(
                 "config_registry_name", "config_registry.py"):
             continue  # configs are checked by configs_without_tests

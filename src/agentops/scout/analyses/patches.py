@@ -14,7 +14,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agentops.scout.analyses import classindex
+from agentops.scout.analyses import attribution, classindex
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses import signatures as sig
 from agentops.scout.gitrepo import Tree
@@ -162,21 +162,6 @@ def _method(tree: Tree | None, file: str, target: str) -> ps.FuncDef | None:
     return node if isinstance(node, ps.FuncDef) else None
 
 
-def _introduced(inp: Inputs, path: str, state: Callable[[str | None], object]) -> str:
-    """The newest commit since the baseline at which ``state`` of ``path`` changed."""
-    hist = inp.history.get(path)
-    touching = next((c.sha for c in inp.commits if path in c.files), "")
-    if not hist or inp.base is None:
-        return touching
-    prev, found = state(inp.base.text(path)), ""
-    for sha, text in hist:
-        cur = state(text)
-        if cur != prev:
-            found = sha
-        prev = cur
-    return found or touching
-
-
 def _sig_state(target: str) -> Callable[[str | None], object]:
     def state(text: str | None) -> object:
         node = ps.find(ps.parse(text), target) if text is not None else None
@@ -198,7 +183,7 @@ def patch_changes(inp: Inputs, sites: list[PatchSite]) -> list[PatchChange]:
         old, new = _method(inp.base, ufile, target), _method(inp.head, ufile, target)
         if old is None or (new is not None and ps.signature(old) == ps.signature(new)):
             continue
-        commit = _introduced(inp, ufile, _sig_state(target))
+        commit = attribution.introduced(inp, ufile, _sig_state(target))
         where = tuple(f"{s.file}:{s.line}" for s in group)
         if new is None:
             out.append(PatchChange(group[0], "gone", f"`{target}` no longer exists in {ufile}; "

@@ -8,6 +8,7 @@ Pure: takes source text, returns plain values; never reads files.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -247,6 +248,20 @@ def function_named(module: ast.Module | None, name: str, before: int = 10**9
                 and node.lineno < before and (found is None or node.lineno > found.lineno):
             found = node
     return found
+
+
+_TOP_DEF = re.compile(r"^(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z]\w*)", re.M)
+
+
+def top_level_defs(text: str | None) -> dict[str, int]:
+    """Public top-level functions and classes → line, from the text alone (a definition
+    at column 0 is a module-level one): no parse, for scanning many file versions."""
+    if not text:
+        return {}
+    out: dict[str, int] = {}
+    for m in _TOP_DEF.finditer(text):
+        out.setdefault(m.group(1), text.count("\n", 0, m.start()) + 1)
+    return out
 
 
 def top_level_names(module: ast.Module | None) -> dict[str, int]:

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from agentops.scout.analyses import attribution
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses import refs as refindex
 from agentops.scout.analyses import signatures as sig
@@ -75,19 +76,7 @@ def _touching(commits_: tuple[Commit, ...], path: str) -> str:
 
 
 def _introduced(inp: Inputs, path: str, state: Callable[[str | None], object]) -> str:
-    """The newest commit since the baseline at which ``state`` of ``path`` changed (the
-    commit that made the change, not merely the last one to touch the file); falls back
-    to the newest commit touching the file when no history was loaded."""
-    hist = inp.history.get(path)
-    if not hist or inp.base is None:
-        return _touching(inp.commits, path)
-    prev, found = state(inp.base.text(path)), ""
-    for sha, text in hist:
-        cur = state(text)
-        if cur != prev:
-            found = sha
-        prev = cur
-    return found or _touching(inp.commits, path)
+    return attribution.introduced(inp, path, state)
 
 
 def _field_state(sym: Symbol, name: str) -> Callable[[str | None], object]:
@@ -340,8 +329,8 @@ def new_apis(inp: Inputs) -> list[NewApi]:
         old_text = inp.base.text(path)
         if old_text == new_text:
             continue
-        now = ps.top_level_names(ps.parse(new_text))
-        before = ps.top_level_names(ps.parse(old_text)) if old_text is not None else {}
+        now = ps.top_level_defs(new_text)
+        before = ps.top_level_defs(old_text)
         # New, not moved (defined nowhere at the baseline), and not already in use.
         added = tuple(sorted(n for n in now.keys() - before.keys() if n not in existed
                              and not refs.imported(n) and not refs.attrs.get(n)))
