@@ -124,3 +124,24 @@ def test_new_name_that_moved_is_not_new(tmp_path) -> None:
                                "\n\ndef fresh_api():\n    pass\n"})
     [api] = upstream.new_apis(inp)
     assert api.names == ("fresh_api",)
+
+
+def test_change_migrated_in_the_same_commit_is_not_at_risk(tmp_path) -> None:
+    import dataclasses
+
+    target = "fragile_surfaces: {classes: [{name: Cfg, file: core/c.py}]}\n"
+    inp = minirepo.build(tmp_path, base={"core/c.py": "class Cfg:\n    a: int = 1\n",
+                                         "sub/use.py": "def f(cfg):\n    return cfg.a\n"},
+                         head={"core/c.py": "class Cfg:\n    a: str = ''\n",
+                               "sub/use.py": "def f(cfg):\n    return str(cfg.a)\n"},
+                         target=target)
+    [sha] = [c.sha for c in inp.commits]
+    # The head commit changed core/c.py and sub/use.py together.
+    inp = dataclasses.replace(inp, commit_files={sha: ("core/c.py", "sub/use.py")})
+    [ch] = upstream.fragile_changes(inp)
+    assert ch.uses == () and ch.change.endswith("(the sub-project was updated in the same "
+                                                "commit)")
+    # Changed alone, the sub-project's use is at risk.
+    inp = dataclasses.replace(inp, commit_files={sha: ("core/c.py",)})
+    [ch] = upstream.fragile_changes(inp)
+    assert ch.uses == ("sub/use.py:2",)

@@ -103,6 +103,18 @@ class GitRepo:
             commits.append(Commit(sha=sha, date=date, subject=subject, files=files))
         return commits
 
+    def files_of(self, shas: list[str]) -> dict[str, tuple[str, ...]]:
+        """Every file each commit changed (one ``git log --no-walk`` for all)."""
+        if not shas:
+            return {}
+        out = self._git("log", "--no-walk=unsorted", "--name-only", "--format=%x1e%H",
+                        *shas).decode("utf-8", "replace")
+        files: dict[str, tuple[str, ...]] = {}
+        for record in out.split("\x1e")[1:]:
+            sha, _, names = record.partition("\n")
+            files[sha.strip()] = tuple(n for n in names.splitlines() if n.strip())
+        return files
+
     def changed_paths(self, base: str, paths: list[str]) -> set[str]:
         """Paths under ``paths`` that differ between ``base`` and HEAD."""
         out = self._git("diff", "--name-only", base, "HEAD", "--", *paths)

@@ -67,6 +67,10 @@ class Inputs:
     history: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict, hash=False,
                                                             compare=False)
     torch: PackageIndex | None = None  # the installed torch, when there is one
+    # sha -> every file the commit changed (the window's commits; ``commits`` lists only
+    # their watched files): a sub-project file changed in the same commit was migrated.
+    commit_files: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False,
+                                                     compare=False)
 
 
 @dataclass(frozen=True)

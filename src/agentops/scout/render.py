@@ -150,11 +150,16 @@ _KEEP = ("why", "where", "fix")  # what a board draft needs from an action item
 
 
 def _bounded(it: Item) -> dict[str, Any]:
-    out = {k: v for k, v in it.to_json().items()
-           if k not in ("why", "where", "status", "title", "files", "fix", "facts")}
-    out.update(title=it.title[:160], files=list(it.files[:10]),
-               facts=[f[:80] for f in it.facts[:12]])
+    """What the next run (and handoff) needs of an item, bounded: identity, kind and
+    fingerprint for every item; the facts, files and the why/where/fix a board draft
+    needs only for action items (the rest would crowd the visible report out of the
+    comment)."""
+    out: dict[str, Any] = {"id": it.id, "section": it.section, "kind": it.kind,
+                           "fingerprint": it.fingerprint,
+                           "first_reported": it.first_reported, "title": it.title[:100]}
     if it.kind in ("action", "carried"):
+        out.update(priority=it.priority, severity=it.severity, title=it.title[:160],
+                   files=list(it.files[:6]), facts=[f[:60] for f in it.facts[:12]])
         out.update({k: str(getattr(it, k))[:300] for k in _KEEP if getattr(it, k)})
     return out
 

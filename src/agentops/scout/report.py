@@ -197,6 +197,7 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
                for s in target.symbols("fragile_surfaces", key)}
     fragile |= {p.upstream_file for p in patches.patch_sites(inp) if p.upstream_file}
     inp = dataclasses.replace(inp, history=repo.history(list(commits), fragile),
+                              commit_files=repo.files_of([c.sha for c in commits]),
                               torch=_torch_index(args, _torch_names(inp)))
     results = run_all(inp)
     candidates = items.build(inp, results)

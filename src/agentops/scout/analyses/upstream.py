@@ -160,7 +160,23 @@ def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
                                          "now", _introduced(inp, sym.file, _func_state(
                                              sym.name, ps.return_arities)), sym.file,
                                          "blocking" if users else "should-fix", sym.why, users))
-    return sorted(_moves(out), key=lambda c: (c.file, c.symbol, c.change))
+    return sorted(_migrated(inp, _moves(out)), key=lambda c: (c.file, c.symbol, c.change))
+
+
+def _migrated(inp: Inputs, changes: list[SurfaceChange]) -> list[SurfaceChange]:
+    """A change whose commit also changed sub-project files that use the name was
+    made together with its migration (the author updated the sub-project there and
+    then): not at risk now, FYI at most."""
+    out = []
+    for c in changes:
+        touched = set(inp.commit_files.get(c.commit, ()))
+        users = {u.rsplit(":", 1)[0] for u in c.uses}
+        if users & touched:
+            out.append(replace(c, change=f"{c.change} (the sub-project was updated in the "
+                                         "same commit)", uses=()))
+            continue
+        out.append(c)
+    return out
 
 
 def _moves(changes: list[SurfaceChange]) -> list[SurfaceChange]:

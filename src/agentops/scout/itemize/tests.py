@@ -94,6 +94,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
 
 def _coverage(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out: list[Item] = []
+    new_code = []
     for g in res["coverage_gaps"]:
         if g.kind == "parallelism":
             out.append(Item(
@@ -101,9 +102,17 @@ def _coverage(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                 title=f"Parallelism combination {g.subject} not tested by the sub-project",
                 why=g.detail, files=g.files, facts=(g.subject,)))
         else:
-            out.append(Item(
-                id=stable_id("gap", g.kind, g.subject, *g.files), section="S-3", kind="fyi",
-                title=g.detail, files=g.files, facts=(g.subject,)))
+            new_code.append(g)
+    if new_code:
+        shown = ", ".join(f"{code(g.subject)} ({g.detail.split('(', 1)[1].split(')', 1)[0]})"
+                          for g in new_code[:6])
+        out.append(Item(
+            id=stable_id("untested-new-code", inp.target.name), section="S-3", kind="fyi",
+            title=f"{len(new_code)} public function(s) or class(es) added since the "
+                  f"baseline that no test mentions: {shown}"
+                  + (f" and {len(new_code) - 6} more" if len(new_code) > 6 else ""),
+            files=tuple(sorted({f for g in new_code for f in g.files})),
+            facts=tuple(g.subject for g in new_code)))
     by_model: dict[str, dict[str, list[str]]] = {}
     for p in res["model_parity"]:
         for m in p.missing:

@@ -11,6 +11,8 @@ from typing import Any
 
 from agentops.scout.model import Inputs, Item, stable_id
 
+_EACH = 8  # up to this many new (or resolved) TODOs get a line each; more make one line
+
 
 def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     todos, resolved = res["todos"]
@@ -43,19 +45,36 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                 files=(t.file,), fix=f"use `{module}.{name}` and drop the workaround",
                 facts=(module,)))
     if inp.priors:
-        for t in todos:
-            if t.status in ("new", "changed"):
+        fresh = [t for t in todos if t.status in ("new", "changed")]
+        if len(fresh) <= _EACH:
+            for t in fresh:
                 owner = f" (owned by {t.owner})" if t.owner else ""
                 out.append(Item(
                     id=stable_id("todo-" + t.status, t.id, t.fingerprint), section="S-2",
                     kind="fyi", title=f"{t.status.capitalize()} {t.tag} `{t.file}:{t.line}`"
                     f"{owner}: {t.text[:160]}", files=(t.file,), fingerprint=t.fingerprint))
-        for t in resolved:
+        else:  # a long window: one line, every TODO in --json
             out.append(Item(
-                id=stable_id("todo-resolved", t["id"]), section="S-2", kind="fyi",
-                title=f"{t.get('tag', 'TODO')} resolved (gone from `{t['file']}`): "
-                      f"{str(t.get('text', ''))[:160]}", files=(t["file"],),
-                fingerprint=t["id"]))
+                id=stable_id("todo-fresh", inp.target.name), section="S-2", kind="fyi",
+                title=f"{len(fresh)} new or changed TODO/FIXME/HACK/XXX since the last report, "
+                      "e.g. " + "; ".join(f"`{t.file}:{t.line}` {t.text[:60]}"
+                                          for t in fresh[:3]) + " (`todos` in --json)",
+                files=tuple(sorted({t.file for t in fresh})),
+                facts=tuple(sorted(t.id for t in fresh))))
+        if len(resolved) <= _EACH:
+            for t in resolved:
+                out.append(Item(
+                    id=stable_id("todo-resolved", t["id"]), section="S-2", kind="fyi",
+                    title=f"{t.get('tag', 'TODO')} resolved (gone from `{t['file']}`): "
+                          f"{str(t.get('text', ''))[:160]}", files=(t["file"],),
+                    fingerprint=t["id"]))
+        else:
+            out.append(Item(
+                id=stable_id("todo-resolved-many", inp.target.name), section="S-2",
+                kind="fyi", title=f"{len(resolved)} TODO/FIXME/HACK/XXX resolved since the last "
+                                  "report (`todos_resolved` in --json)",
+                files=tuple(sorted({t["file"] for t in resolved})),
+                facts=tuple(sorted(t["id"] for t in resolved))))
     carried = [t for t in todos if t.status == "carried"]
     if todos and (carried or not inp.priors):
         refs = sum(1 for t in todos if t.refs)
