@@ -64,8 +64,8 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             title=f"{plural(len(g.classes), 'test class', )} of {code(base(g.file))} "
                   f"selected by no CI invocation: {names(g.classes)}"
                   + (f" (imported into {names(base(h) for h in g.hosts)})" if g.hosts else ""),
-            why=f"CI runs only {names(g.selected) if g.selected else 'none of its classes'} "
-                f"({how})" + (f"; {off}" if off else ""),
+            why=(f"CI runs only {names(g.selected)}" if g.selected else
+                 "CI runs none of its classes") + f" ({how})" + (f"; {off}" if off else ""),
             where=g.file, priority="P2", severity="should-fix", files=(g.file, *g.hosts),
             fix=f"select them too (add them to the -k expression, or add `pytest "
                 f"{g.file}::{g.classes[0]}` with the launcher its siblings use) in "
