@@ -62,7 +62,7 @@ class RefIndex:
         return sorted({loc for owner, loc in self.owners.get(name, [])
                        if section in owner.lower()}, key=_order)
 
-    def merge(self, other: RefIndex) -> None:
+    def include(self, other: RefIndex) -> None:
         for name in ("attrs", "keywords", "strings", "imports", "functions", "owners"):
             mine, theirs = getattr(self, name), getattr(other, name)
             for k, v in theirs.items():
@@ -105,7 +105,7 @@ def index(inp: Inputs, *, include_tests: bool = True) -> RefIndex:
                 one.files = 1
                 _scan(mod, path, one)
             per_file[path] = one
-        out.merge(per_file[path])
+        out.include(per_file[path])
     cache[key] = out
     return out
 
