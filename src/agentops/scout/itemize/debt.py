@@ -122,8 +122,12 @@ def _divergence(res: dict[str, Any], sub: str) -> list[Item]:
                 "behaves differently from core there",
             where=d.ours, priority="P1", severity="should-fix",
             files=(ours_file, d.upstream.rsplit(":", 1)[0]),
-            fix=f"port them into {code(d.ours_function)}, or reuse upstream's "
-                f"{code(d.upstream_function)}",
+            fix="; ".join(
+                ([f"call {names(d.calls)} under the same condition as upstream's copy "
+                  f"({d.upstream})"] if d.calls else [])
+                + ([f"port {names((*d.ops, *d.config_fields))} into "
+                    f"{code(d.ours_function)}, or reuse upstream's "
+                    f"{code(d.upstream_function)}"] if d.ops or d.config_fields else [])),
             facts=(*d.ops, *d.config_fields, *d.calls)))
     return out
 

@@ -34,8 +34,9 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             fix=f"update {where} to the new {ch.surface} of {code(ch.symbol)} "
                 f"(see {ch.file} at {short(ch.commit)})",
             facts=(ch.change, *sorted(u.rsplit(":", 1)[0] for u in ch.uses))))
+    said = {q.split(" (", 1)[0] for q in quiet}
     for d in res["config_drift"]:
-        if d.severity == "nice-to-have":
+        if d.severity == "nice-to-have" and f"{d.source}.{d.field}" not in said:
             quiet.append(f"{d.source}.{d.field} (new field, copied as is)")
     if quiet:
         out.append(Item(
