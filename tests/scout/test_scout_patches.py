@@ -145,3 +145,17 @@ def test_change_migrated_in_the_same_commit_is_not_at_risk(tmp_path) -> None:
     inp = dataclasses.replace(inp, commit_files={sha: ("core/c.py",)})
     [ch] = upstream.fragile_changes(inp)
     assert ch.uses == ("sub/use.py:2",)
+
+
+def test_new_api_is_an_opportunity_only_where_the_sub_project_hand_rolls_it(tmp_path) -> None:
+    inp = minirepo.build(tmp_path, base={"core/util.py": "def old():\n    pass\n"},
+                         head={"core/util.py": "def old():\n    pass\n\n\n"
+                                              "def build_device_mesh(x):\n    pass\n\n\n"
+                                              "def unrelated_helper():\n    pass\n",
+                               "sub/mesh.py": "def make_device_mesh(dims):\n    return dims\n"})
+    [api] = upstream.new_apis(inp)
+    assert api.counterparts == (("build_device_mesh", "make_device_mesh (sub/mesh.py:1)"),)
+    got = delta._new(inp, {"new_apis": [api], "new_models": []})
+    assert sorted((i.kind, i.facts) for i in got) == [
+        ("fyi", ("core/util.py:unrelated_helper",)),
+        ("opportunity", ("build_device_mesh", "make_device_mesh"))]
