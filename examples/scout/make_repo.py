@@ -3,12 +3,16 @@
 tracking it, over three dated commits, for the scout demo and tests:
 
   c1 2026-03-01  core Trainer.Config/CompileConfig/MoE; sub-project with configs, passes,
-                 TODOs, tests, a CI workflow (one step names only skipped tests), docs
+                 TODOs, tests, a CI workflow (one step names only skipped tests), docs; a
+                 copy of core's parallelize that drops a keyword and a CP call, a config
+                 copy that rebuilds a nested config from defaults, a -k filter that leaves
+                 a test class out, a runner no workflow calls, a wrong counted claim
   c2 2026-03-05  TODOs move down (same ids), CompileConfig gains a field, Trainer.Config
                  retypes one, post_dataloading_process takes an extra argument and returns
                  a 4-tuple, MoE.forward changes its signature
   c3 2026-03-09  a new test file no workflow runs, a doc path that breaks, a monkey-patch
-                 of MoE.forward, a TODO resolved and a new one added
+                 of MoE.forward, a TODO resolved and a new one added, core gains a
+                 ParallelDims.from_config factory the sub-project builds by hand
 
   python examples/scout/make_repo.py DEST      # prints the three commit shas
 
@@ -53,6 +57,7 @@ private_api:
   private_import_roots: [core]
 duplicate_logic:
   - {ours: [sub/passes.py], upstream: [core/checkpointing.py], why: activation checkpointing}
+  - {ours: [sub/parallelize.py], upstream: [core/parallelize.py], why: parallelization}
 workflows: [.github/workflows/sub.yaml]
 docs: [sub/README.md]
 doc_config_roots:
@@ -78,10 +83,17 @@ C1 = {
 class CompileConfig:
     enable: bool = False
     backend: str = "inductor"
+
+
+@dataclass
+class CheckpointConfig:
+    mode: str = "none"
+    interval: int = 500
+    keep_latest: int = 0
 ''',
     "core/trainer.py": '''from dataclasses import dataclass, field
 
-from core.config import CompileConfig
+from core.config import CheckpointConfig, CompileConfig
 
 
 class Trainer:
@@ -90,9 +102,34 @@ class Trainer:
         steps: int = 10
         dump_folder: str = "./out"
         compile: CompileConfig = field(default_factory=CompileConfig)
+        checkpoint: CheckpointConfig = field(default_factory=CheckpointConfig)
 
     def post_dataloading_process(self, batch, labels):
         return batch, labels, {}
+''',
+    "core/parallelize.py": '''from core.cp import apply_cp
+
+
+def apply_tp(model, mesh, *, enable_cp=False, enable_sp=True):
+    return model
+
+
+def parallelize(model, dims, par):
+    apply_tp(model, dims.mesh, enable_cp=dims.cp_enabled, enable_sp=par.sequence_parallel)
+    if dims.cp_enabled:
+        apply_cp(model)
+    return model
+''',
+    "core/cp.py": '''def apply_cp(model):
+    return model
+''',
+    "core/dims.py": '''from dataclasses import dataclass
+
+
+@dataclass
+class ParallelDims:
+    dp: int
+    tp: int
 ''',
     "core/moe.py": '''class MoE:
     def forward(self, x):
@@ -116,7 +153,7 @@ TESTS = [
     "sub/configs.py": '''from dataclasses import dataclass, fields
 from typing import Literal
 
-from core.config import CompileConfig
+from core.config import CheckpointConfig, CompileConfig
 
 
 @dataclass
@@ -129,7 +166,48 @@ def to_sub_config(base):
     d = {f.name: getattr(base, f.name) for f in fields(base)}
     d.pop("compile")
     d["dump_folder"] = base.dump_folder + "/sub"
+    ckpt = d.get("checkpoint")
+    if ckpt is not None and ckpt.mode != "none":
+        d["checkpoint"] = CheckpointConfig(mode="full")
     return d
+''',
+    "sub/parallelize.py": '''from core.parallelize import apply_tp
+
+
+def data_parallel(model, mode):
+    return model
+
+
+def parallelize(model, dims, par):
+    apply_tp(model, dims.mesh)
+    if dims.dp_enabled or dims.cp_enabled:
+        model = data_parallel(model, "fully_shard")
+    return model
+''',
+    "sub/launch.py": '''from core.dims import ParallelDims
+
+
+def dims_for(par, world):
+    return ParallelDims(dp=par.dp_degree, tp=par.tp_degree)
+''',
+    "sub/tests/test_trace.py": '''import unittest
+
+
+class TestTraceSmall(unittest.TestCase):
+    def test_small(self):
+        pass
+
+
+class TestTraceLarge(unittest.TestCase):
+    def test_large(self):
+        pass
+''',
+    "sub/tests/run_extra.py": '''def main():
+    return 0
+
+
+if __name__ == "__main__":
+    main()
 ''',
     "sub/trainer.py": '''from dataclasses import dataclass, field
 
@@ -227,10 +305,12 @@ jobs:
       - name: keyword
         run: |
           NCCL=0 pytest sub/tests/test_skipped.py -k "Live and not test_a"
+          pytest sub/tests/test_trace.py -k "Small"
 ''',
     "sub/README.md": '''# Sub
 
-Run the pass tests with `pytest sub/tests/test_passes.py -x`.
+Three compilation modes are supported. Run the pass tests with
+`pytest sub/tests/test_passes.py -x`.
 
 ```bash
 ./run.sh --module sub --config sub_debug --compile.mode aot --steps 5
@@ -265,10 +345,17 @@ class CompileConfig:
     enable: bool = False
     backend: str = "inductor"
     fullgraph: bool = True
+
+
+@dataclass
+class CheckpointConfig:
+    mode: str = "none"
+    interval: int = 500
+    keep_latest: int = 0
 ''',
     "core/trainer.py": '''from dataclasses import dataclass, field
 
-from core.config import CompileConfig
+from core.config import CheckpointConfig, CompileConfig
 
 
 class Trainer:
@@ -277,6 +364,7 @@ class Trainer:
         steps: int | None = 10
         dump_folder: str = "./out"
         compile: CompileConfig = field(default_factory=CompileConfig)
+        checkpoint: CheckpointConfig = field(default_factory=CheckpointConfig)
 
     def post_dataloading_process(self, batch, labels, extra):
         return batch, labels, extra, {}
@@ -293,6 +381,19 @@ def new_policy(x):
     return x
 ''',
 }
+
+C2["core/dims.py"] = '''from dataclasses import dataclass
+
+
+@dataclass
+class ParallelDims:
+    dp: int
+    tp: int
+
+    @classmethod
+    def from_config(cls, par, world):
+        return cls(dp=par.dp_degree, tp=par.tp_degree)
+'''
 
 C3 = {
     "sub/tests/test_new.py": '''def test_new():
@@ -324,7 +425,8 @@ def other():
 ''',
     "sub/README.md": '''# Sub
 
-Run the pass tests with `pytest sub/tests/test_gone.py -x`.
+Three compilation modes are supported. Run the pass tests with
+`pytest sub/tests/test_gone.py -x`.
 
 ```bash
 ./run.sh --module sub --config sub_debug --compile.mode aot_fx --max_steps 5

@@ -8,7 +8,17 @@ import textwrap
 
 import pytest
 
-from agentops.scout.analyses import ci, coverage, debt, docs, pysource, testsel, todos, upstream
+from agentops.scout.analyses import (
+    ci,
+    coverage,
+    debt,
+    docs,
+    patches,
+    pysource,
+    testsel,
+    todos,
+    upstream,
+)
 from agentops.scout.config import load_target
 from agentops.scout.gitrepo import Commit, GitRepo, Tree
 from agentops.scout.livedata import LiveData
@@ -46,11 +56,13 @@ def test_fragile_surface_changes_parsed_at_both_ends(fixture_repo) -> None:
     assert changes[("fields", "Trainer.Config.steps")].change == \
         "field retyped: int -> int | None"
     sig = changes[("signature", "Trainer.post_dataloading_process")]
-    assert sig.change.startswith("signature changed (added extra)")
-    assert sig.severity == "should-fix"
+    # griffe's breakage kinds decide severity: a new required parameter breaks callers.
+    assert sig.change.startswith("signature changed (`extra` added as required)")
+    assert sig.severity == "blocking"
     ret = changes[("return tuple", "Trainer.post_dataloading_process")]
     assert ret.change == "returns a 3-tuple at the baseline, a 4-tuple now"
-    assert ret.severity == "blocking"
+    # Nothing in the fixture's sub-project calls or overrides it: FYI at most (#9).
+    assert (ret.severity, ret.uses) == ("should-fix", ())
     assert ret.commit == inp.commits[0].sha and inp.commits[0].subject.startswith("c2")
 
 
@@ -60,16 +72,17 @@ def test_no_baseline_commit_means_no_delta(fixture_repo) -> None:
     assert upstream.fragile_changes(inp) == []
 
 
-def test_monkey_patches_are_discovered_and_stale_ones_flagged(fixture_repo) -> None:
+def test_monkey_patches_are_discovered_and_wrappers_stay_valid(fixture_repo) -> None:
     inp = repo_inputs(fixture_repo, "c3", "2026-03-02")  # baseline c1, MoE.forward changed
-    sites = upstream.patch_sites(inp)
-    assert [(s.file, s.target, s.upstream_file, s.wraps) for s in sites] == [
-        ("sub/patches.py", "MoE.forward", "core/moe.py", True)]
-    [stale] = upstream.stale_patches(inp, sites)
-    assert stale.symbol == "MoE.forward" and "added scores" in stale.change
-    assert stale.severity == "nice-to-have"  # a wrapper passes the new argument through
-    # With c2 as the baseline the signature did not change: nothing stale.
-    assert upstream.stale_patches(repo_inputs(fixture_repo, "c3", "2026-03-06"), sites) == []
+    sites = patches.patch_sites(inp)
+    assert [(s.file, s.target, s.upstream_file, s.how) for s in sites] == [
+        ("sub/patches.py", "MoE.forward", "core/moe.py", "wrapper")]
+    [change] = patches.patch_changes(inp, sites)
+    assert change.site.target == "MoE.forward" and "`scores` added" in change.change
+    # A wrapper built from the original passes the new argument through (S-4, #9).
+    assert (change.verdict, change.severity) == ("still valid", "nice-to-have")
+    # With c2 as the baseline the signature did not change: nothing to say.
+    assert patches.patch_changes(repo_inputs(fixture_repo, "c3", "2026-03-06"), sites) == []
 
 
 def test_patch_sites_setattr_replacement_and_instance_attributes() -> None:
@@ -87,15 +100,17 @@ def test_patch_sites_setattr_replacement_and_instance_attributes() -> None:
         ("Attention", "forward", False), ("MoE", "forward", True)]
 
 
-def test_replacement_patch_with_changed_signature_is_should_fix(tmp_path) -> None:
+def test_replacement_patch_that_no_longer_takes_what_callers_pass_is_stale(tmp_path) -> None:
     target = _target(tmp_path)
     head = {"core/moe.py": "class MoE:\n    def forward(self, x, y):\n        return x\n",
             "sub/p.py": "from core.moe import MoE\ndef f(self, x):\n    return x\n"
                         "MoE.forward = f\n"}
     base = {**head, "core/moe.py": "class MoE:\n    def forward(self, x):\n        return x\n"}
     inp = inputs(target, head, base)
-    [stale] = upstream.stale_patches(inp, upstream.patch_sites(inp))
-    assert stale.severity == "should-fix" and "replaced in sub/p.py:4" in stale.why
+    [stale] = patches.patch_changes(inp, patches.patch_sites(inp))
+    assert stale.verdict == "stale" and stale.severity == "blocking"
+    assert stale.change.endswith("the replacement at sub/p.py:2 does not take `y`")
+    assert stale.sites == ("sub/p.py:4",)
 
 
 def _target(tmp_path, extra: str = "") -> str:
@@ -357,15 +372,16 @@ def test_private_module_and_name_rules(tmp_path) -> None:
 
 
 def test_docs_on_fixture(fixture_repo) -> None:
-    assert docs.analyse(repo_inputs(fixture_repo, "c2", "2026-03-02")) == []
-    problems = [(p.line, p.problem) for p in docs.analyse(
+    # The references of the c2 README resolve; its counted claim does not.
+    assert docs.references(repo_inputs(fixture_repo, "c2", "2026-03-02")) == []
+    problems = [(p.line, p.problem) for p in docs.references(
         repo_inputs(fixture_repo, "c3", "2026-03-06"))]
     assert problems == [
-        (3, "path sub/tests/test_gone.py does not exist"),
-        (6, "flag --compile.mode aot_fx: not one of 'jit', 'aot'"),
-        (6, "flag --max_steps is not a config field, a known flag, or an argparse option in "
+        (4, "path sub/tests/test_gone.py does not exist"),
+        (7, "flag --compile.mode aot_fx: not one of 'jit', 'aot'"),
+        (7, "flag --max_steps is not a config field, a known flag, or an argparse option in "
             "the repo"),
-        (9, "path sub/missing_dir/notes.md does not exist")]
+        (10, "path sub/missing_dir/notes.md does not exist")]
 
 
 def test_docs_flags_through_nested_config_and_node_ids(tmp_path) -> None:
@@ -423,8 +439,9 @@ def test_removed_field_is_blocking_only_when_the_sub_project_uses_it(tmp_path) -
                         "    return cfg.training.steps\n"}
     changes = {c.symbol: c for c in upstream.fragile_changes(inputs(target, head, base))}
     assert changes["Cfg.steps"].severity == "blocking"
-    assert changes["Cfg.steps"].change.endswith("still named in sub/a.py:3")
-    assert changes["Cfg.seq_len"].severity == "should-fix"
+    assert changes["Cfg.steps"].uses == ("sub/a.py:3",)
+    # The sub-project only has a local of that name: not a reference (FYI at most).
+    assert changes["Cfg.seq_len"].uses == ()
 
 
 # --- the installed torch (S-2 named APIs, S-4 public alternatives) ----------------------------
@@ -495,6 +512,8 @@ def test_field_moved_between_fragile_classes_and_supported_models(tmp_path) -> N
     inp = inputs(target, head, base)
     changes = {c.symbol: c for c in upstream.fragile_changes(inp)}
     moved = changes["Par.async_tp"]
-    assert moved.change == "field moved to Comp.async_tp (still named in sub/c/model.py:2)"
+    assert (moved.change, moved.uses) == ("field moved to Comp.async_tp",
+                                          ("sub/c/model.py:2",))
     assert moved.severity == "should-fix"
+    assert "Comp.async_tp" not in changes  # a move is one change, not an add and a remove
     assert upstream.new_models(inp) == ["b"]  # "c" already has sub/c/

@@ -43,6 +43,10 @@ def test_shipped_target_validates_and_has_what_collect_needs() -> None:
     ("board: {owner: o, number: 1, colum: Backlog}\n", "t.yaml: board.colum: unknown key"),
     ("duplicate_logic: [{ours: [a.py]}]\n",
      "t.yaml: duplicate_logic[0]: missing required key: 'upstream'"),
+    ("fragile_surfaces: {monkey_patches: [{name: MoE.forward}]}\n",
+     "t.yaml: fragile_surfaces.monkey_patches[0]: missing required key: 'file'"),
+    ("coverage: {model_flag: module}\n", "t.yaml: coverage.model_flag:"),
+    ("coverage: {passes_file: 3}\n", "t.yaml: coverage.passes_file:"),
 ])
 def test_invalid_target_names_file_and_key(tmp_path, patch, message) -> None:
     path = tmp_path / "t.yaml"
@@ -50,6 +54,17 @@ def test_invalid_target_names_file_and_key(tmp_path, patch, message) -> None:
     with pytest.raises(DataError) as exc:
         load_target(str(path))
     assert str(exc.value).startswith(f"{path.parent}/{message}")
+
+
+def test_new_keys_of_issue_9_validate(tmp_path) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(GOOD + "coverage: {passes_file: [a.py, b.py], pass_first_param: "
+                           "fx.GraphModule, model_flag: --model}\n"
+                           "fragile_surfaces: {monkey_patches: [{name: A.f, file: a.py}]}\n",
+                    encoding="utf-8")
+    t = load_target(str(path))
+    assert t.section("coverage")["passes_file"] == ["a.py", "b.py"]
+    assert [s.name for s in t.symbols("fragile_surfaces", "monkey_patches")] == ["A.f"]
 
 
 def test_missing_required_key(tmp_path) -> None:

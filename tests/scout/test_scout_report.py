@@ -125,7 +125,7 @@ def test_baseline_comes_from_since_prior_or_first_run(sequence, fixture_repo, ca
 
 
 def test_new_then_carried_with_first_reported_date(sequence) -> None:
-    [r1] = _by_title(sequence["R1"], "Graph pass `bucket_pass` has no test")
+    [r1] = _by_title(sequence["R1"], "graph passes have no test: `bucket_pass`")
     assert r1["kind"] == "action" and r1["priority"] == "P2"
     [r2] = [i for i in sequence["R2"]["items"] if i["id"] == r1["id"]]
     assert r2["kind"] == "carried"
@@ -225,8 +225,9 @@ def test_live_data_renders_ci_pr_states_and_open_work(fixture_repo, capsys,
         calls.append((config.name, since, checkout))
         return LiveData(
             prior_reports=(),
-            board_items=(BoardItem("PVTI_1", "[NightlyScout][P2] Graph pass `bucket_pass` has "
-                                   "no test", "Source: Nightly Scout Report", "In Progress"),),
+            board_items=(BoardItem("PVTI_1", "[NightlyScout][P2] 1 of 2 graph passes have no "
+                                   "test: `bucket_pass`", "Source: Nightly Scout Report",
+                                   "In Progress"),),
             pulls={"pytorch/pytorch#123": PullState("pytorch/pytorch", 123, "closed",
                                                     merged_at="2026-03-01T12:00:00Z"),
                    "pytorch/pytorch#456": PullState("pytorch/pytorch", 456, "open")},
@@ -265,7 +266,7 @@ def test_live_data_renders_ci_pr_states_and_open_work(fixture_repo, capsys,
     # No mention, no cross-reference: a zero-width space after "@" and "#".
     assert "PR example/core#\u200b7 waiting for review: Add @\u200bsomeone feature" in md
     assert "skipped" not in md.split("## FYI")[1].split("## Docs")[0]
-    [pass_item] = _by_title(doc, "Graph pass `bucket_pass` has no test")
+    [pass_item] = _by_title(doc, "graph passes have no test: `bucket_pass`")
     assert pass_item["status"] == "board: In Progress"
 
 
@@ -397,7 +398,7 @@ def test_live_prior_reports_set_the_baseline_and_open_work_news(fixture_repo, se
     # The prior came from the tracking issue (live), not from --prior.
     assert first["baseline"] == {"since": "2026-03-06", "source": "prior report head",
                                  "commit": r2["head"]}
-    [carried] = _by_title(first, "Graph pass `bucket_pass` has no test")
+    [carried] = _by_title(first, "graph passes have no test: `bucket_pass`")
     assert carried["kind"] == "carried" and carried["first_reported"] == "2026-03-02"
     reports.append(first["markdown"])
     code, out, err = run(capsys, *base, "--date", "2026-03-11")

@@ -56,6 +56,9 @@ SCHEMA: dict[str, Any] = {
                 "return_tuples": {"type": "array", "items": _SYMBOL},
                 "discover_monkey_patches": {"type": "boolean"},
                 "monkey_patch_exclude": _PATHS,
+                # Patch targets a maintainer expects (Class.method in a file): the report
+                # says which no longer exist upstream or are no longer patched.
+                "monkey_patches": {"type": "array", "items": _SYMBOL},
             },
         },
         "config_drift": {
@@ -96,7 +99,11 @@ SCHEMA: dict[str, Any] = {
                 "core_integration_tests": _PATHS,
                 "subproject_integration_tests": _PATHS,
                 "parallelism_keywords": _PATHS,
-                "passes_file": {"type": "string"},
+                "passes_file": {"oneOf": [{"type": "string", "minLength": 1}, _PATHS]},
+                "pass_first_param": {"type": "string", "minLength": 1},
+                # The flag naming the model in integration-test definitions (per-model
+                # test parity); default --module.
+                "model_flag": {"type": "string", "pattern": "^--[A-Za-z][\\w.-]*$"},
                 "pass_tests": _PATHS,
                 "pass_name_regex": {"type": "string", "minLength": 1},
                 "config_registry_name": {"type": "string", "minLength": 1},

@@ -14,6 +14,7 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from agentops.errors import InputError
 from agentops.untrusted_files import MAX_FILE_BYTES
@@ -44,6 +45,9 @@ class Tree:
     files: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
     # Wanted paths whose text was not loaded, and why (a link, too large, binary).
     skipped: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+    # Derived indexes the analyses share (parsed references, config classes), per tree.
+    cache: dict[object, Any] = field(default_factory=dict, hash=False, compare=False,
+                                     repr=False)
 
     def text(self, path: str) -> str | None:
         """The text of ``path`` at this commit, or ``None`` when not loaded/absent."""
@@ -114,6 +118,18 @@ class GitRepo:
             files = tuple(n for n in names.splitlines() if n.strip())
             commits.append(Commit(sha=sha, date=date, subject=subject, files=files))
         return commits
+
+    def files_of(self, shas: list[str]) -> dict[str, tuple[str, ...]]:
+        """Every file each commit changed (one ``git log --no-walk`` for all)."""
+        if not shas:
+            return {}
+        out = self._git("log", "--no-walk=unsorted", "--name-only", "--format=%x1e%H",
+                        *shas).decode("utf-8", "replace")
+        files: dict[str, tuple[str, ...]] = {}
+        for record in out.split("\x1e")[1:]:
+            sha, _, names = record.partition("\n")
+            files[sha.strip()] = tuple(n for n in names.splitlines() if n.strip())
+        return files
 
     def changed_paths(self, base: str, paths: list[str]) -> set[str]:
         """Paths under ``paths`` that differ between ``base`` and HEAD."""

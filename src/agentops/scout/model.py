@@ -67,6 +67,10 @@ class Inputs:
     history: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict, hash=False,
                                                             compare=False)
     torch: PackageIndex | None = None  # the installed torch, when there is one
+    # sha -> every file the commit changed (the window's commits; ``commits`` lists only
+    # their watched files): a sub-project file changed in the same commit was migrated.
+    commit_files: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False,
+                                                     compare=False)
 
 
 @dataclass(frozen=True)
@@ -85,8 +89,12 @@ class Item:
     fingerprint: str = ""  # changes when the finding's substance changes
     first_reported: str = ""
     status: str = ""  # carried items: the re-investigation result
+    fix: str = ""  # the concrete change that resolves it (action items)
+    facts: tuple[str, ...] = ()  # the finding's parts (names, call sites): what changed
 
     def __post_init__(self) -> None:
+        if self.facts and not self.fingerprint:
+            object.__setattr__(self, "fingerprint", stable_id(*self.facts))
         # Sanity: a malformed item would render a report that the next run misreads.
         if self.kind not in KINDS:
             raise ValueError(f"item kind {self.kind!r} not in {KINDS}")
@@ -101,7 +109,7 @@ class Item:
                 "priority": self.priority, "severity": self.severity, "title": self.title,
                 "why": self.why, "where": self.where, "files": list(self.files),
                 "fingerprint": self.fingerprint, "first_reported": self.first_reported,
-                "status": self.status}
+                "status": self.status, "fix": self.fix, "facts": list(self.facts)}
 
 
 @dataclass(frozen=True)
@@ -119,3 +127,5 @@ class Report:
     analyses: dict[str, Any] = field(hash=False, compare=False)
     ci_lines: tuple[str, ...] = ()
     provenance: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+    quiet: dict[str, int] = field(default_factory=dict, hash=False, compare=False)  # kind
+    # -> how many items of that kind were dropped as unchanged (suppressed)

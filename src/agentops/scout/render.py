@@ -67,17 +67,23 @@ def _ci_lines(live: LiveData) -> list[str]:
     return lines
 
 
+def _fix(it: Item) -> str:
+    return f" **Fix:** {_t(it.fix)}." if it.fix else ""
+
+
 def _action(it: Item) -> str:
-    tail = ", ".join(p for p in (it.why, it.where, it.status) if p)
+    why = "; ".join(p for p in (it.why, it.status) if p)
+    where = f" ({_t(it.where)})" if it.where else ""
     return (f"- [ ] [{it.priority or 'P2'}] {_t(it.title)}"
-            + (f" — {_t(tail)}" if tail else "") + f" <!-- scout-item:{it.id} -->")
+            + (f" — {_t(why)}." if why else "") + _fix(it) + where
+            + f" <!-- scout-item:{it.id} -->")
 
 
 def _carried(it: Item) -> str:
-    tail = ", ".join(p for p in (f"first reported {it.first_reported}", it.status, it.where)
-                     if p)
-    return (f"- [ ] [{it.priority or 'P2'}] {_t(it.title)} — {_t(tail)}"
-            f" <!-- scout-item:{it.id} -->")
+    tail = "; ".join(p for p in (f"first reported {it.first_reported}", it.status) if p)
+    where = f" ({_t(it.where)})" if it.where else ""
+    return (f"- [ ] [{it.priority or 'P2'}] {_t(it.title)} — {_t(tail)}."
+            + _fix(it) + where + f" <!-- scout-item:{it.id} -->")
 
 
 def _plain(it: Item) -> str:
@@ -108,6 +114,10 @@ def markdown(report: Report, live: LiveData) -> str:
         _carried(i) for i in _sorted(by_kind.get("carried", []))]
     body["Opportunities"] = [_plain(i) for i in _sorted(by_kind.get("opportunity", []))]
     fyi = [_plain(i) for i in _sorted(by_kind.get("fyi", []))]
+    quiet = report.quiet.get("fyi", 0) + report.quiet.get("opportunity", 0)
+    if quiet:
+        fyi.append(f"- {quiet} FYI/opportunity item(s) unchanged in the last three reports "
+                   "are not repeated (`suppressed` in --json)")
     if live.pulls is None and any(t.get("refs") for t in report.analyses.get("todos", [])
                                   if any("#" in r for r in t.get("refs", []))):
         fyi.append(f"- TODO upstream PR states: {skipped_reason(live, 'pulls')}")
@@ -128,12 +138,46 @@ def markdown(report: Report, live: LiveData) -> str:
         fyi.append(f"- {len(skipped)} file(s) not analysed: {shown}{more}")
     body["FYI"] = fyi
     docs = [_plain(i) for i in by_kind.get("docs", [])]  # analysis order: file, then line
-    body["Docs"] = docs or ["- docs are current"]
+    if docs and report.quiet.get("docs"):
+        docs.append(_docs_status(report))
+    body["Docs"] = docs or [_docs_status(report)]
     body["All Clear"] = [_plain(i) for i in by_kind.get("all_clear", [])] + [
         _plain(i) for i in report.resolved]
     for name in SECTIONS:
         out += [f"## {name}", *(body[name] or [NOTHING]), ""]
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _docs_status(report: Report) -> str:
+    """"docs are current" only when every configured doc was there and checked."""
+    absent = [p["file"] for p in report.analyses.get("doc_inaccuracies", [])
+              if p.get("kind") == "absent"]
+    if report.quiet.get("docs"):
+        return (f"- {report.quiet['docs']} known inaccuracies, unchanged in the last three "
+                "reports, are not repeated (`suppressed` in --json)")
+    if absent:
+        return f"- not checked: {', '.join(f'`{a}`' for a in absent)} (not at HEAD)"
+    if not report.analyses.get("docs_checked", True):
+        return "- not checked (no docs configured)"
+    return "- docs are current"
+
+
+_KEEP = ("why", "where", "fix")  # what a board draft needs from an action item
+
+
+def _bounded(it: Item) -> dict[str, Any]:
+    """What the next run (and handoff) needs of an item, bounded: identity, kind and
+    fingerprint for every item; the facts, files and the why/where/fix a board draft
+    needs only for action items (the rest would crowd the visible report out of the
+    comment)."""
+    out: dict[str, Any] = {"id": it.id, "section": it.section, "kind": it.kind,
+                           "fingerprint": it.fingerprint,
+                           "first_reported": it.first_reported, "title": it.title[:100]}
+    if it.kind in ("action", "carried"):
+        out.update(priority=it.priority, severity=it.severity, title=it.title[:160],
+                   files=list(it.files[:6]), facts=[f[:60] for f in it.facts[:12]])
+        out.update({k: str(getattr(it, k))[:300] for k in _KEEP if getattr(it, k)})
+    return out
 
 
 def payload(report: Report) -> dict[str, Any]:
@@ -143,10 +187,7 @@ def payload(report: Report) -> dict[str, Any]:
         "target": report.target,
         "head": report.head,
         "since": report.baseline.since,
-        "items": [{**{k: v for k, v in i.to_json().items()
-                      if k not in ("why", "where", "status", "title", "files")},
-                   "title": i.title[:160], "files": list(i.files[:10])}
-                  for i in report.items if i.kind != "all_clear"]
+        "items": [_bounded(i) for i in report.items if i.kind != "all_clear"]
         + [{"id": i.id, "section": i.section, "kind": "all_clear", "title": i.title[:200],
             "fingerprint": i.fingerprint} for i in report.items if i.kind == "all_clear"],
         "todos": [{"id": t["id"], "file": t["file"], "tag": t["tag"], "text": t["text"][:80],

@@ -20,7 +20,7 @@ from typing import Any
 from agentops import files, ghactions, untrusted_files
 from agentops.errors import InputError
 from agentops.scout import embedded, installed, items, render
-from agentops.scout.analyses import pysource, run_all, todos, upstream
+from agentops.scout.analyses import patches, pysource, run_all, todos
 from agentops.scout.config import DEFAULT_TARGET, Target, load_target
 from agentops.scout.gitrepo import GitRepo, Tree
 from agentops.scout.livedata import LiveData
@@ -253,8 +253,9 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
     # Which commit changed a fragile surface: the text of those files at each commit.
     fragile = {s.file for key in ("classes", "functions", "return_tuples")
                for s in target.symbols("fragile_surfaces", key)}
-    fragile |= {p.upstream_file for p in upstream.patch_sites(inp) if p.upstream_file}
+    fragile |= {p.upstream_file for p in patches.patch_sites(inp) if p.upstream_file}
     inp = dataclasses.replace(inp, history=repo.history(list(commits), fragile),
+                              commit_files=repo.files_of([c.sha for c in commits]),
                               torch=_torch_index(args, _torch_names(inp)))
     results = run_all(inp)
     candidates = items.build(inp, results)
@@ -265,9 +266,15 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
     analyses["files_skipped"] = files_skipped(head, results["ci"].parse_errors)
     analyses["prior_reports_ignored"] = [p.url or str(p.comment_id)
                                          for p in live.ignored_reports]
+    analyses["docs_checked"] = bool(target.docs)
+    kinds = {f"{c.id}:{c.fingerprint}": c.kind for c in candidates}
+    quiet: dict[str, int] = {}
+    for key in suppressed:
+        kind = kinds.get(key, "fyi")
+        quiet[kind] = quiet.get(kind, 0) + 1
     report = Report(date=date, target=target.name, baseline=inp.baseline, head=head_sha,
                     items=tuple(final), resolved=tuple(resolved), suppressed=tuple(suppressed),
-                    analyses=analyses, provenance=target.source.provenance())
+                    analyses=analyses, provenance=target.source.provenance(), quiet=quiet)
     return report, live, render.render(report, live)
 
 
@@ -304,6 +311,9 @@ def _analyses_json(res: dict[str, Any]) -> dict[str, Any]:
     out["ci_invocations"] = _jsonable(ci.invocations)
     out["ci_steps_without_tests"] = _jsonable(ci.empty_steps)
     out["ci_parse_errors"] = list(ci.parse_errors)
+    out["ci_class_gaps"] = _jsonable(ci.class_gaps)
+    out["ci_runner_gaps"] = _jsonable(ci.runner_gaps)
+    out["ci_disabled"] = _jsonable(ci.missing_detail)
     return out
 
 

@@ -1,7 +1,7 @@
 """Registry of the scout's analyses, run in order over one ``Inputs``: name →
 function ``(inputs, results so far) -> result``. The names are the ``--json`` keys.
 
-Pure: every analysis reads ``Inputs`` only.
+Pure: every analysis reads ``Inputs`` (and earlier results) only.
 """
 
 from __future__ import annotations
@@ -9,7 +9,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agentops.scout.analyses import ci, coverage, debt, docs, todos, upstream
+from agentops.scout.analyses import (
+    ci,
+    configcopy,
+    coverage,
+    debt,
+    docs,
+    duplicates,
+    factories,
+    patches,
+    todos,
+    upstream,
+)
 from agentops.scout.model import Inputs
 
 Analysis = Callable[[Inputs, dict[str, Any]], Any]
@@ -22,20 +33,30 @@ def _open_work(inp: Inputs, _done: dict[str, Any]) -> Any:
 REGISTRY: dict[str, Analysis] = {
     "upstream_commits": lambda inp, _: upstream.commits(inp),
     "fragile_surface_changes": lambda inp, _: upstream.fragile_changes(inp),
-    "monkey_patches": lambda inp, _: upstream.patch_sites(inp),
-    "stale_patches": lambda inp, done: upstream.stale_patches(inp, done["monkey_patches"]),
+    "monkey_patches": lambda inp, _: patches.patch_sites(inp),
+    "stale_patches": lambda inp, done: patches.patch_changes(inp, done["monkey_patches"]),
+    "patch_bypasses": lambda inp, done: patches.bypasses(inp, done["monkey_patches"]),
+    "listed_patches": lambda inp, done: patches.listed(inp, done["monkey_patches"]),
     "config_drift": lambda inp, _: upstream.config_drift(inp),
+    "lossy_config_copies": lambda inp, _: configcopy.lossy_copies(inp),
     "new_apis": lambda inp, _: upstream.new_apis(inp),
     "new_models": lambda inp, _: upstream.new_models(inp),
+    "hand_rolled_constructions": lambda inp, _: factories.hand_rolled(inp),
+    "call_drift": lambda inp, _: duplicates.call_drift(inp),
+    "divergences": lambda inp, done: duplicates.divergences(inp, done["call_drift"]),
     "todos": lambda inp, _: todos.collect(inp),
     "ci": lambda inp, _: ci.analyse(inp),
     "coverage_gaps": lambda inp, _: coverage.parallelism_gaps(inp)
     + coverage.untested_new_code(inp),
+    "model_parity": lambda inp, _: coverage.model_parity(inp, docs.list_flags(inp)),
+    "untested_settings": lambda inp, _: coverage.untested_settings(inp,
+                                                                   docs.field_paths(inp)),
+    "graph_passes": lambda inp, _: coverage.graph_passes(inp),
     "passes_without_tests": lambda inp, _: coverage.passes_without_tests(inp),
     "configs_without_tests": lambda inp, _: coverage.configs_without_tests(inp),
     "private_api_uses": lambda inp, _: debt.private_api_uses(inp),
     "duplicate_logic_changes": lambda inp, _: debt.duplicate_changes(inp),
-    "doc_inaccuracies": lambda inp, _: docs.analyse(inp),
+    "doc_inaccuracies": docs.analyse,
     "open_work": _open_work,
 }
 

@@ -1,8 +1,9 @@
-"""S-3d tests missing from CI: which test files the configured workflows invoke
-(pytest node ids, directories, ``-k``, ``-m pytest``, ``--pyargs`` modules,
-``torchrun … -m pytest``, ``python -m module`` runners, and test modules imported
-into an invoked file), which test files no workflow reaches, and which CI steps can
-collect no test at all.
+"""S-3d tests missing from CI, at the level pytest sees them: for every workflow
+invocation, the test cases it selects (node ids, directories, ``-k`` and ``-m``
+evaluated the way pytest does, classes imported into an invoked module); then the test
+files no invocation reaches, the test classes (own or imported) no invocation selects,
+the runner modules under the tests folder no workflow calls, the CI steps that can
+collect no test at all, and which of the gaps a maintainer commented out (and why).
 
 Pure: workflow YAML text and Python sources in, frozen records out.
 """
@@ -11,8 +12,7 @@ from __future__ import annotations
 
 import ast
 import fnmatch
-import re
-import shlex
+import posixpath
 from dataclasses import dataclass, field
 
 import yaml
@@ -20,35 +20,16 @@ import yaml
 from agentops import untrusted_yaml
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses import testsel
+from agentops.scout.analyses.workflows import (  # noqa: F401 - re-exported for callers
+    Disabled,
+    Invocation,
+    commands,
+    disabled,
+    invocations,
+    parse_command,
+    scripts_of,
+)
 from agentops.scout.model import Inputs
-
-# pytest options that take a value (the value is not a test path).
-_PYTEST_VALUE_OPTS = {"-k", "-m", "-c", "-p", "-n", "-o", "-W", "--ignore", "--deselect",
-                      "--junitxml", "--junit-xml", "--durations", "--timeout", "--rootdir",
-                      "--maxfail", "--basetemp", "--confcutdir", "--log-level", "--tb",
-                      "--reruns", "--dist", "--ignore-glob", "--import-mode", "-r",
-                      "--cov", "--cov-report", "--override-ini", "--capture"}
-_TORCHRUN_VALUE_OPTS = {"--nproc_per_node", "--nproc-per-node", "--nnodes", "--node_rank",
-                        "--node-rank", "--master_addr", "--master-addr", "--master_port",
-                        "--master-port", "--rdzv_backend", "--rdzv-backend", "--rdzv_endpoint",
-                        "--rdzv-endpoint", "--rdzv_id", "--rdzv-id", "--local-ranks-filter",
-                        "--local_ranks_filter", "--role", "--log_dir", "--log-dir", "-r",
-                        "--redirects", "-t", "--tee", "--max_restarts", "--max-restarts",
-                        "--monitor_interval", "--start_method", "--rdzv_conf"}
-_WRAPPERS = {"sudo", "env", "time", "timeout", "xvfb-run", "nohup", "exec", "coverage"}
-
-
-@dataclass(frozen=True)
-class Invocation:
-    """One command in a workflow step that runs Python tests or code."""
-
-    workflow: str
-    step: str  # step/job name
-    command: str  # the command line as written (joined continuations)
-    kind: str  # "pytest" | "module" | "script"
-    targets: tuple[str, ...] = ()  # pytest targets or the module/script
-    keyword: str | None = None
-    args: tuple[str, ...] = ()  # remaining argv (module/script runners)
 
 
 @dataclass(frozen=True)
@@ -66,6 +47,36 @@ class EmptyStep:
     step: str
     command: str
     reason: str
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class ClassGap:
+    """Test classes of one file that no CI invocation selects."""
+
+    file: str  # the file defining the classes
+    classes: tuple[str, ...]
+    selected: tuple[str, ...]  # the file's classes some invocation does select
+    hosts: tuple[str, ...] = ()  # invoked files the classes are imported into
+    filters: tuple[str, ...] = ()  # "wf:line -k EXPR" of the invocations that left them out
+    disabled: tuple[str, ...] = ()  # "wf:line (reason)" of commented-out selections
+
+
+@dataclass(frozen=True)
+class MissingFile:
+    file: str
+    disabled: tuple[str, ...] = ()  # "wf:line (reason)" of commented-out invocations
+    line: int = 1  # its first test (class or function)
+
+
+@dataclass(frozen=True)
+class RunnerGap:
+    """A runner module under the tests folder (``if __name__ == "__main__"``) that no
+    workflow calls."""
+
+    file: str
+    module: str
+    disabled: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -75,127 +86,10 @@ class CiResult:
     missing: tuple[str, ...]
     empty_steps: tuple[EmptyStep, ...]
     parse_errors: tuple[str, ...] = field(default=())
-
-
-def scripts_of(doc: object) -> list[tuple[str, str]]:
-    """(step name, script) for every ``run:`` and reusable-workflow ``with: script:``."""
-    out: list[tuple[str, str]] = []
-
-    def walk(node: object, name: str) -> None:
-        if isinstance(node, dict):
-            here = str(node.get("name") or name)
-            for key, value in node.items():
-                if key in ("run", "script") and isinstance(value, str):
-                    out.append((here, value))
-                else:
-                    walk(value, here if key != "jobs" else name)
-                    if key == "jobs" and isinstance(value, dict):
-                        for job_id, job in value.items():
-                            walk(job, str(job_id))
-        elif isinstance(node, list):
-            for v in node:
-                walk(v, name)
-
-    if isinstance(doc, dict) and isinstance(doc.get("jobs"), dict):
-        for job_id, job in doc["jobs"].items():
-            walk(job, str(job_id))
-    return out
-
-
-def commands(script: str) -> list[str]:
-    """Shell commands of a script: continuations joined, comments dropped, split on
-    ``&&``, ``||`` and ``;``."""
-    text = re.sub(r"\\\n", " ", script)
-    out: list[str] = []
-    for line in text.splitlines():
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        for part in re.split(r"\s*(?:&&|\|\||;)\s*", stripped):
-            if part:
-                out.append(part)
-    return out
-
-
-def _argv(command: str) -> list[str]:
-    try:
-        argv = shlex.split(command, comments=True)
-    except ValueError:
-        argv = command.split()
-    # Drop leading VAR=value assignments and wrappers (sudo, env, timeout 600, …).
-    while argv:
-        head = argv[0]
-        if re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", head):
-            argv.pop(0)
-        elif head in _WRAPPERS:
-            argv.pop(0)
-            while argv and (argv[0].startswith("-") or re.match(r"^\d+[smh]?$", argv[0])):
-                argv.pop(0)
-        else:
-            break
-    return argv
-
-
-def parse_command(workflow: str, step: str, command: str) -> Invocation | None:
-    """The Python invocation a command makes, if any."""
-    argv = _argv(command)
-    if not argv:
-        return None
-    prog = argv[0].rsplit("/", 1)[-1]
-    rest = argv[1:]
-    if prog == "torchrun" or (prog.startswith("python") and rest[:2] == ["-m", "torchrun"]):
-        rest = rest[2:] if prog.startswith("python") else rest
-        i = 0
-        while i < len(rest) and rest[i].startswith("-") and rest[i] != "-m":
-            i += 2 if rest[i] in _TORCHRUN_VALUE_OPTS and "=" not in rest[i] else 1
-        rest = rest[i:]
-        if rest[:1] == ["-m"]:
-            return _module_or_pytest(workflow, step, command, rest[1:])
-        if rest and rest[0].endswith(".py"):
-            return Invocation(workflow, step, command, "script", (rest[0],), None,
-                              tuple(rest[1:]))
-        return None
-    if prog in ("pytest", "py.test"):
-        return _pytest(workflow, step, command, rest)
-    if re.match(r"^python(\d(\.\d+)?)?$", prog):
-        while rest and rest[0] in ("-u", "-X", "-O", "-B", "-W"):
-            rest = rest[2:] if rest[0] in ("-X", "-W") else rest[1:]
-        if rest[:1] == ["-m"] and len(rest) > 1:
-            return _module_or_pytest(workflow, step, command, rest[1:])
-        if rest and rest[0].endswith(".py"):
-            return Invocation(workflow, step, command, "script", (rest[0],), None,
-                              tuple(rest[1:]))
-    return None
-
-
-def _module_or_pytest(workflow: str, step: str, command: str, rest: list[str]
-                      ) -> Invocation | None:
-    if not rest:
-        return None
-    if rest[0] == "pytest":
-        return _pytest(workflow, step, command, rest[1:])
-    return Invocation(workflow, step, command, "module", (rest[0],), None, tuple(rest[1:]))
-
-
-def _pytest(workflow: str, step: str, command: str, rest: list[str]) -> Invocation:
-    targets: list[str] = []
-    keyword: str | None = None
-    pyargs = "--pyargs" in rest
-    i = 0
-    while i < len(rest):
-        tok = rest[i]
-        if tok.startswith("-"):
-            opt, eq, val = tok.partition("=")
-            takes = opt in _PYTEST_VALUE_OPTS and not eq
-            if opt == "-k":
-                keyword = val if eq else (rest[i + 1] if i + 1 < len(rest) else None)
-            elif tok.startswith("-k") and len(tok) > 2:
-                keyword = tok[2:]
-            i += 2 if takes else 1
-            continue
-        targets.append(("pyargs:" if pyargs else "") + tok)
-        i += 1
-    return Invocation(workflow, step, command, "pytest", tuple(targets), keyword)
+    class_gaps: tuple[ClassGap, ...] = ()
+    runner_gaps: tuple[RunnerGap, ...] = ()
+    missing_detail: tuple[MissingFile, ...] = ()
+    workflows_read: int = 0
 
 
 def _test_files(inp: Inputs) -> list[str]:
@@ -203,6 +97,34 @@ def _test_files(inp: Inputs) -> list[str]:
     glob = inp.target.test_glob
     return sorted(p for p in inp.head.paths if p.startswith(tests) and p.endswith(".py")
                   and fnmatch.fnmatch(p.rsplit("/", 1)[-1], glob))
+
+
+def _absolute(module: str, importer: str) -> str:
+    """``.test_x`` imported by ``a/b/test_y.py`` → ``a.b.test_x``."""
+    level = len(module) - len(module.lstrip("."))
+    if not level:
+        return module
+    parts = importer.rsplit("/", 1)[0].split("/")
+    parts = parts[:len(parts) - (level - 1)] if level > 1 else parts
+    rest = module[level:]
+    return ".".join([*parts, *([rest] if rest else [])])
+
+
+def resolver(inp: Inputs) -> testsel.Resolver:
+    """Find the test module an ``import`` names, inside the tests folder only."""
+    tests = inp.target.tests_dir + "/"
+
+    def resolve(module: str, name: str, importer: str) -> tuple[str, str] | None:
+        base = _absolute(module, importer)
+        for cand in (base, f"{base}.{name}"):
+            path = ps.module_path(cand, inp.head.paths)
+            if path and path.startswith(tests) and path != importer:
+                text = inp.head.text(path)
+                if text is not None:
+                    return path, text
+        return None
+
+    return resolve
 
 
 def _imported_files(path: str, inp: Inputs, depth: int = 3) -> set[str]:
@@ -215,8 +137,7 @@ def _imported_files(path: str, inp: Inputs, depth: int = 3) -> set[str]:
         nxt = []
         for f in frontier:
             text = inp.head.text(f) or ""
-            # Sanity: a file that never mentions the tests package cannot import from it
-            # (relative imports aside), so most library files are never parsed.
+            # Sanity: a file without an import statement cannot import a test module.
             if "import" not in text:
                 continue
             mod = ps.parse(text)
@@ -225,11 +146,7 @@ def _imported_files(path: str, inp: Inputs, depth: int = 3) -> set[str]:
             for node in ps.statements(mod):
                 names: list[str] = []
                 if isinstance(node, ast.ImportFrom):
-                    base = node.module or ""
-                    if node.level:
-                        parts = f.rsplit("/", 1)[0].split("/")
-                        parts = parts[:len(parts) - (node.level - 1)] if node.level > 1 else parts
-                        base = ".".join([*parts, *([base] if base else [])])
+                    base = _absolute("." * node.level + (node.module or ""), f)
                     names = [base] + [f"{base}.{a.name}" for a in node.names]
                 elif isinstance(node, ast.Import):
                     names = [a.name for a in node.names]
@@ -249,7 +166,7 @@ def _resolve_target(target: str, inp: Inputs) -> tuple[str | None, list[str], bo
         mod = target[len("pyargs:"):]
         return ps.module_path(mod, inp.head.paths), [], False
     path, *node = target.split("::")
-    path = path.rstrip("/").removeprefix("./")
+    path = posixpath.normpath(path.rstrip("/").removeprefix("./")) if path else path
     if path in inp.head.paths:
         return path, node, False
     if any(p.startswith(path + "/") for p in inp.head.paths):
@@ -262,10 +179,45 @@ def _resolve_target(target: str, inp: Inputs) -> tuple[str | None, list[str], bo
     return None, node, False
 
 
+class _Selector:
+    """Test cases of files (cached) and what each invocation selects from them."""
+
+    def __init__(self, inp: Inputs) -> None:
+        self.inp = inp
+        self._cases: dict[str, list[testsel.TestCase]] = {}
+        self._resolve = resolver(inp)
+        self.all_py = sorted(p for p in inp.head.paths if p.endswith(".py"))
+
+    def cases(self, path: str) -> list[testsel.TestCase]:
+        if path not in self._cases:
+            self._cases[path] = testsel.test_cases(path, self.inp.head.text(path) or "",
+                                                   self._resolve)
+        return self._cases[path]
+
+    def files_of(self, target: str, test_files: list[str]
+                 ) -> tuple[list[str], list[str], bool, str]:
+        """(files, node parts, is_dir, problem) of one pytest target."""
+        if target == "":
+            return list(test_files), [], True, ""  # bare `pytest`: the rootdir
+        path, node, is_dir = _resolve_target(target, self.inp)
+        if path is None:
+            return [], node, False, f"{target} does not exist"
+        if is_dir:
+            return [p for p in self.all_py if p.startswith(path + "/")
+                    and fnmatch.fnmatch(p.rsplit("/", 1)[-1], "test_*.py")], [], True, ""
+        return [path], node, False, ""
+
+
+def _where(inv: Invocation) -> str:
+    return f"{inv.workflow}:{inv.line}" if inv.line else inv.workflow
+
+
 def analyse(inp: Inputs) -> CiResult:
     """S-3d over the configured workflows."""
-    invocations: list[Invocation] = []
+    invs: list[Invocation] = []
+    off: list[Disabled] = []
     errors: list[str] = []
+    read = 0
     for wf in inp.target.workflows:
         text = inp.head.text(wf)
         if text is None:
@@ -279,77 +231,195 @@ def analyse(inp: Inputs) -> CiResult:
         except yaml.YAMLError as exc:
             errors.append(f"{wf}: not valid YAML ({exc})")
             continue
-        for step, script in scripts_of(doc):
-            for cmd in commands(script):
-                inv = parse_command(wf, step, cmd)
-                if inv is not None:
-                    invocations.append(inv)
+        read += 1
+        invs += invocations(wf, doc, text)
+        off += disabled(wf, text)
     test_files = _test_files(inp)
+    sel = _Selector(inp)
     covered: dict[str, Coverage] = {}
     empty: list[EmptyStep] = []
-    all_tests = sorted(p for p in inp.head.paths if p.endswith(".py"))
-    for inv in invocations:
+    chosen_keys: set[tuple[str, str]] = set()  # (defining file, class or "") selected
+    filters: dict[str, list[str]] = {}  # invoked file -> invocations that filter it
+    invoked_runners: set[str] = set()
+    for inv in invs:
         invoked: list[str] = []
         if inv.kind == "pytest":
             selected_total = 0
             reasons: list[str] = []
-            targets = inv.targets or ("",)
-            for target in targets:
-                if target == "":
-                    # A bare `pytest` collects the rootdir: every test file counts.
-                    files = [p for p in test_files]
-                    node: list[str] = []
-                    is_dir = True
-                else:
-                    path, node, is_dir = _resolve_target(target, inp)
-                    if path is None:
-                        reasons.append(f"{target} does not exist")
-                        continue
-                    files = ([p for p in all_tests if p.startswith(path + "/")
-                              and fnmatch.fnmatch(p.rsplit("/", 1)[-1], "test_*.py")]
-                             if is_dir else [path])
+            for target in inv.targets or ("",):
+                files, node, is_dir, problem = sel.files_of(target, test_files)
+                if problem:
+                    reasons.append(problem)
+                    continue
                 for f in files:
-                    how = "directory" if is_dir else ("node ids" if node or inv.keyword
-                                                      else "direct")
+                    how = "directory" if is_dir else (
+                        "node ids" if node or inv.keyword or inv.marker else "direct")
                     covered.setdefault(f, Coverage(f, how, inv.workflow))
                     invoked.append(f)
-                    cases = testsel.test_cases(f, inp.head.text(f) or "")
-                    chosen = testsel.select(cases, node=node, keyword=inv.keyword)
+                    chosen = testsel.select(sel.cases(f), node=node, keyword=inv.keyword,
+                                            marker=inv.marker)
+                    chosen_keys |= {(c.origin or c.path, c.cls) for c in chosen}
+                    if node or inv.keyword or inv.marker:
+                        how_filtered = " ".join(
+                            p for p in (("::".join(node)) if node else "",
+                                        f"-k {inv.keyword!r}" if inv.keyword else "",
+                                        f"-m {inv.marker!r}" if inv.marker else "") if p)
+                        filters.setdefault(f, []).append(f"{_where(inv)} {how_filtered}")
                     live = [c for c in chosen if not c.skipped]
                     selected_total += len(live)
                     if not chosen:
                         what = "::".join([f, *node]) if node else f
                         kw = f" with -k {inv.keyword!r}" if inv.keyword else ""
-                        reasons.append(f"{what}{kw} selects no test")
+                        mk = f" with -m {inv.marker!r}" if inv.marker else ""
+                        reasons.append(f"{what}{kw}{mk} selects no test")
                     elif not live:
                         reasons.append(f"{'::'.join([f, *node])}: every selected test is "
                                        "skipped unconditionally")
             if selected_total == 0:
                 empty.append(EmptyStep(inv.workflow, inv.step, inv.command,
-                                       "; ".join(reasons) or "collects no test"))
+                                       "; ".join(reasons) or "collects no test", inv.line))
         else:
-            target = inv.targets[0]
-            path = (ps.module_path(target, inp.head.paths) if inv.kind == "module"
-                    else target.removeprefix("./") if target.removeprefix("./")
-                    in inp.head.paths else None)
+            path = _runner_path(inv, inp)
             if path is None:
+                target = inv.targets[0]
                 if target.startswith(inp.target.subproject.replace("/", ".")) or \
-                        target.startswith(inp.target.subproject):
+                        target.removeprefix("./").startswith(inp.target.subproject):
                     empty.append(EmptyStep(inv.workflow, inv.step, inv.command,
-                                           f"{target} does not exist"))
+                                           f"{target} does not exist", inv.line))
                 continue
+            invoked_runners.add(path)
             covered.setdefault(path, Coverage(path, "direct", inv.workflow))
             invoked.append(path)
+            chosen_keys |= {(c.origin or c.path, c.cls) for c in sel.cases(path)}
             problem = _runner_test_name_problem(inv, inp.head.text(path) or "")
             if problem:
-                empty.append(EmptyStep(inv.workflow, inv.step, inv.command, problem))
+                empty.append(EmptyStep(inv.workflow, inv.step, inv.command, problem, inv.line))
         for f in invoked:
             for imp in _imported_files(f, inp):
                 if imp in test_files and imp not in covered:
                     covered[imp] = Coverage(imp, f"via import into {f}", inv.workflow)
-    missing = tuple(f for f in test_files if f not in covered)
-    return CiResult(tuple(invocations), tuple(covered[k] for k in sorted(covered)), missing,
-                    tuple(empty), tuple(errors))
+    # A file counts as run when one of its tests is selected (directly or imported
+    # into an invoked module), or a runner executes it.
+    ran = {f for f, _cls in chosen_keys}
+    imported_only = set()
+    for f in list(covered):
+        if covered[f].how.startswith("via import into ") and f not in ran:
+            # Imported into an invoked module, but none of its tests is ever selected:
+            # a class-level gap (said with the host), not coverage.
+            del covered[f]
+            imported_only.add(f)
+    off_by_file = _disabled_by_file(off, inp, sel, test_files)
+    missing = tuple(f for f in test_files if f not in covered and f not in ran
+                    and f not in imported_only)
+    return CiResult(
+        tuple(invs), tuple(covered[k] for k in sorted(covered)), missing, tuple(empty),
+        tuple(errors),
+        class_gaps=tuple(_class_gaps(test_files, set(missing), sel, chosen=chosen_keys,
+                                     filters=filters, off=off_by_file)),
+        runner_gaps=tuple(_runner_gaps(inp, invoked_runners, off_by_file)),
+        missing_detail=tuple(MissingFile(f, tuple(off_by_file.get((f, ""), ())),
+                                         _first_test_line(inp.head.text(f) or ""))
+                             for f in missing),
+        workflows_read=read)
+
+
+def _first_test_line(text: str) -> int:
+    mod = ps.parse(text)
+    for node in mod.body if mod is not None else ():
+        if isinstance(node, (ast.ClassDef, *ps.FuncDef.__args__)) and (
+                node.name.startswith(("test", "Test"))):
+            return node.lineno
+    return 1
+
+
+def _runner_path(inv: Invocation, inp: Inputs) -> str | None:
+    target = inv.targets[0]
+    if inv.kind == "module":
+        return ps.module_path(target, inp.head.paths)
+    path = posixpath.normpath(target.removeprefix("./"))
+    return path if path in inp.head.paths else None
+
+
+def _disabled_by_file(off: list[Disabled], inp: Inputs, sel: _Selector,
+                      test_files: list[str]) -> dict[tuple[str, str], list[str]]:
+    """(file, class or "") → "wf:line (reason)" of commented-out invocations naming it."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for d in off:
+        inv = d.invocation
+        note = f"{inv.workflow}:{inv.line}" + (f" ({d.reason})" if d.reason else "")
+        if inv.kind != "pytest":
+            path = _runner_path(inv, inp)
+            if path:
+                out.setdefault((path, ""), []).append(note)
+            continue
+        for target in inv.targets:
+            files, node, _is_dir, problem = sel.files_of(target, test_files)
+            for f in [] if problem else files:
+                out.setdefault((f, ""), []).append(note)
+                for c in testsel.select(sel.cases(f), node=node, keyword=inv.keyword,
+                                        marker=inv.marker):
+                    key = (c.origin or c.path, c.cls)
+                    if note not in out.get(key, []):
+                        out.setdefault(key, []).append(note)
+    return out
+
+
+def _class_gaps(test_files: list[str], missing: set[str], sel: _Selector, *,
+                chosen: set[tuple[str, str]], filters: dict[str, list[str]],
+                off: dict[tuple[str, str], list[str]]) -> list[ClassGap]:
+    """Per defining file, the test classes no invocation selects (files no workflow
+    reaches at all are reported as missing files, not class by class)."""
+    out: list[ClassGap] = []
+    for f in test_files:
+        if f in missing:
+            continue
+        own = sorted({c.cls for c in sel.cases(f) if c.cls and not c.origin})
+        hosts = sorted({h for h in test_files for c in sel.cases(h)
+                        if c.origin == f}) if own else []
+        gaps = [c for c in own if (f, c) not in chosen]
+        if not gaps:
+            continue
+        picked = tuple(c for c in own if (f, c) in chosen)
+        how = [*filters.get(f, [])] + [x for h in hosts for x in filters.get(h, [])]
+        notes = tuple(dict.fromkeys(n for c in gaps for n in off.get((f, c), [])))
+        out.append(ClassGap(f, tuple(gaps), picked, tuple(hosts),
+                            tuple(dict.fromkeys(how)), notes))
+    return out
+
+
+def _is_runner(text: str) -> bool:
+    mod = ps.parse(text)
+    if mod is None:
+        return False
+    for node in mod.body:
+        if isinstance(node, ast.If) and "__name__" in ast.unparse(node.test) \
+                and "__main__" in ast.unparse(node.test):
+            return True
+    return False
+
+
+def runner_files(inp: Inputs) -> list[str]:
+    """Runner modules under the tests folder: not test files, with a ``__main__``
+    block."""
+    tests = inp.target.tests_dir + "/"
+    test_files = set(_test_files(inp))
+    out = []
+    for path in sorted(inp.head.paths):
+        name = path.rsplit("/", 1)[-1]
+        if not path.startswith(tests) or not path.endswith(".py") or path in test_files \
+                or name in ("__init__.py", "conftest.py"):
+            continue
+        text = inp.head.text(path)
+        if text is not None and "__main__" in text and _is_runner(text):
+            out.append(path)
+    return out
+
+
+def _runner_gaps(inp: Inputs, invoked: set[str], off: dict[tuple[str, str], list[str]]
+                 ) -> list[RunnerGap]:
+    return [RunnerGap(path, path.removesuffix(".py").replace("/", "."),
+                      tuple(off.get((path, ""), ())))
+            for path in runner_files(inp) if path not in invoked]
 
 
 def _runner_test_name_problem(inv: Invocation, source: str) -> str:

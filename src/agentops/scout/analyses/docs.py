@@ -15,9 +15,11 @@ import posixpath
 import re
 import shlex
 from dataclasses import dataclass
+from typing import Any
 
+from agentops.scout.analyses import ci, classindex, docclaims, testsel
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.analyses import testsel
+from agentops.scout.analyses.classindex import ClassIndex
 from agentops.scout.model import Inputs
 
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
@@ -33,114 +35,7 @@ class DocProblem:
     file: str
     line: int
     problem: str
-
-
-_CLASS_RE = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*(?:\(([^)]*)\))?", re.M)
-
-
-class ConfigIndex:
-    """Classes across the loaded sources, for flag resolution. A regex pre-scan maps
-    class names (and textual bases) to files; a file is parsed only when a class in it
-    is asked for, so a large checkout costs a few parses, not hundreds."""
-
-    def __init__(self, files: dict[str, str]) -> None:
-        self._files = files
-        self._parsed: dict[str, list[ast.ClassDef]] = {}
-        self._subs: dict[str, list[ast.ClassDef]] = {}
-        self._fields: dict[tuple[int, ...], dict[str, ast.AnnAssign] | None] = {}
-        self._where: dict[str, set[str]] = {}
-        self._sub_where: dict[str, set[str]] = {}
-        for path, text in files.items():
-            if not path.endswith(".py") or "class" not in text:
-                continue
-            for m in _CLASS_RE.finditer(text):
-                self._where.setdefault(m.group(1), set()).add(path)
-                for base in (m.group(2) or "").split(","):
-                    last = base.strip().split(".")[-1].split("[")[0]
-                    if last:
-                        self._sub_where.setdefault(last, set()).add(path)
-
-    def _classes_in(self, paths: set[str]) -> list[ast.ClassDef]:
-        out: list[ast.ClassDef] = []
-        for path in sorted(paths):
-            if path not in self._parsed:
-                mod = ps.parse(self._files[path])
-                self._parsed[path] = [] if mod is None else [
-                    n for n in ps.statements(mod) if isinstance(n, ast.ClassDef)]
-            out += self._parsed[path]
-        return out
-
-    def resolve(self, dotted: str) -> list[ast.ClassDef]:
-        """Classes named ``A`` or ``A.B`` (nested)."""
-        first, *rest = dotted.split(".")
-        found = [c for c in self._classes_in(self._where.get(first, set())) if c.name == first]
-        for part in rest:
-            found = [n for c in found for n in c.body
-                     if isinstance(n, ast.ClassDef) and n.name == part]
-        return found
-
-    def subclasses(self, name: str) -> list[ast.ClassDef]:
-        """Classes whose bases name ``name`` (last dotted part)."""
-        if name not in self._subs:
-            self._subs[name] = [c for c in self._classes_in(self._sub_where.get(name, set()))
-                                if any(ast.unparse(b).split(".")[-1] == name for b in c.bases)]
-        return self._subs[name]
-
-    def fields(self, classes: list[ast.ClassDef], depth: int = 0
-               ) -> dict[str, ast.AnnAssign] | None:
-        """Fields of the classes, their bases and subclasses; ``None`` when a base
-        cannot be resolved (then nothing can be said to be missing)."""
-        key = (depth, *(id(c) for c in classes))
-        if key not in self._fields:
-            self._fields[key] = self._compute_fields(classes, depth)
-        return self._fields[key]
-
-    def _compute_fields(self, classes: list[ast.ClassDef], depth: int
-                        ) -> dict[str, ast.AnnAssign] | None:
-        out: dict[str, ast.AnnAssign] = {}
-        for cls in classes:
-            for stmt in cls.body:
-                if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-                    out.setdefault(stmt.target.id, stmt)
-            if depth > 6:
-                continue
-            for base in cls.bases:
-                src = ast.unparse(base)
-                if src in ("object", "Generic") or src.startswith(("Generic[", "Protocol")):
-                    continue
-                resolved = self.resolve(src)
-                if not resolved:
-                    return None
-                more = self.fields(resolved, depth + 1)
-                if more is None:
-                    return None
-                for k, v in more.items():
-                    out.setdefault(k, v)
-            for sub in self.subclasses(cls.name) if depth == 0 else []:
-                for stmt in sub.body:
-                    if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-                        out.setdefault(stmt.target.id, stmt)
-        return out
-
-    def types_of(self, field: ast.AnnAssign) -> list[ast.ClassDef] | None:
-        """Classes a field's annotation (and default_factory) names; ``None`` when any
-        name cannot be resolved."""
-        exprs: list[ast.expr] = [field.annotation]
-        if isinstance(field.value, ast.Call):
-            exprs += [k.value for k in field.value.keywords if k.arg == "default_factory"]
-        out: list[ast.ClassDef] = []
-        for expr in exprs:
-            for node in ast.walk(expr):
-                if isinstance(node, (ast.Name, ast.Attribute)) and not isinstance(
-                        getattr(node, "ctx", None), ast.Store):
-                    src = ast.unparse(node)
-                    if src in ("None", "str", "int", "float", "bool", "list", "dict",
-                               "Literal", "Annotated", "Optional", "tuple", "Any"):
-                        continue
-                    if src.startswith(("tyro.", "typing.", "torch.")):
-                        continue
-                    out += self.resolve(src)
-        return out or None
+    kind: str = "reference"  # reference | attribute | count | table | undocumented | absent
 
 
 def _literal_values(field: ast.AnnAssign) -> list[object] | None:
@@ -151,7 +46,7 @@ def _literal_values(field: ast.AnnAssign) -> list[object] | None:
     return None
 
 
-def check_flag(flag: str, value: str | None, index: ConfigIndex, roots: list[str]
+def check_flag(flag: str, value: str | None, index: ClassIndex, roots: list[str]
                ) -> str | None:
     """The problem with ``--a.b`` (and its value when the field is a ``Literal``)."""
     parts = flag[2:].split(".")
@@ -180,6 +75,48 @@ def check_flag(flag: str, value: str | None, index: ConfigIndex, roots: list[str
             return None
         classes = nxt
     return None
+
+
+def flag_field(flag: str, index: ClassIndex, roots: list[str]) -> ast.AnnAssign | None:
+    """The config field ``--a.b`` sets, or None when it cannot be resolved."""
+    parts = flag[2:].split(".")
+    classes = [c for r in roots for c in index.resolve(r)]
+    field = None
+    for i, part in enumerate(parts):
+        fields = index.fields(classes) if classes else None
+        if not fields:
+            return None
+        field = fields.get(part.replace("-", "_")) or fields.get(part)
+        if field is None:
+            return None
+        if i < len(parts) - 1:
+            classes = index.types_of(field) or []
+    return field
+
+
+def list_flags(inp: Inputs) -> set[str]:
+    """Flags the sub-project's integration tests pass whose config field holds a list
+    (``--compile.passes a,b``): they select features, one value each."""
+    roots = [s["name"] for s in inp.target.raw.get("doc_config_roots", [])]
+    if not roots:
+        return set()
+    index = classindex.for_tree(inp.head)
+    out: set[str] = set()
+    for path in inp.target.section("coverage").get("subproject_integration_tests", []):
+        for flag in set(re.findall(r"[\"'](--[\w.]+\.[\w.]+)", inp.head.text(path) or "")):
+            field = flag_field(flag, index, roots)
+            if field is not None and re.match(r"^(list|tuple|set|Sequence)\[",
+                                              ast.unparse(field.annotation)):
+                out.add(flag)
+    return out
+
+
+def field_paths(inp: Inputs) -> list[str]:
+    """Every settable config path reachable from the doc config roots."""
+    roots = [s["name"] for s in inp.target.raw.get("doc_config_roots", [])]
+    if not roots:
+        return []
+    return [p for p, _f in docclaims.reachable_fields(classindex.for_tree(inp.head), roots)]
 
 
 def _words(text: str) -> list[str]:
@@ -250,17 +187,51 @@ def argparse_flags(files: dict[str, str]) -> set[str]:
     return out
 
 
-def analyse(inp: Inputs) -> list[DocProblem]:
-    """S-5 over the configured docs."""
+def analyse(inp: Inputs, done: dict[str, Any] | None = None) -> list[DocProblem]:
+    """S-5 over the configured docs: references that do not resolve, then the claims
+    checked against the code (``docclaims``) with what the other analyses found."""
+    out = references(inp)
+    done = done or {}
+    claims = docclaims.check(inp, gaps=feature_gaps(done),
+                             passes=[(u.name, u.file, u.line)
+                                     for u in done.get("graph_passes", [])],
+                             runners=ci.runner_files(inp))
+    return out + [DocProblem(c.file, c.line, c.problem, c.kind) for c in claims]
+
+
+def feature_gaps(done: dict[str, Any]) -> dict[str, list[str]]:
+    """Token (``cp``) → sub-project call sites that leave that feature out: keywords a
+    call omits, shared calls never made (from the duplicated-logic analyses)."""
+    out: dict[str, list[str]] = {}
+    for d in done.get("call_drift", []):
+        for kw in d.missing:
+            for tok in docclaims_tokens(kw):
+                out.setdefault(tok, []).append(f"{d.ours} calls `{d.callee}` without `{kw}`")
+    for d in done.get("divergences", []):
+        for call in d.calls:
+            for tok in docclaims_tokens(call):
+                out.setdefault(tok, []).append(f"{d.ours} never calls `{call}`")
+    return out
+
+
+def docclaims_tokens(name: str) -> set[str]:
+    """Short tokens of an identifier that may stand for a feature (``enable_cp`` → cp)."""
+    return {t for t in name.lower().split("_") if 1 < len(t) <= 4
+            and t not in ("to", "of", "get", "set", "and", "the")}
+
+
+def references(inp: Inputs) -> list[DocProblem]:
+    """Paths, test ids, ``python -m`` modules and flags in the configured docs that do
+    not exist or parse."""
     roots = [s["name"] for s in inp.target.raw.get("doc_config_roots", [])]
     known = set(inp.target.raw.get("known_flags", []))
-    index: ConfigIndex | None = None
+    index: ClassIndex | None = None
     parsers: set[str] | None = None
     out: list[DocProblem] = []
     for doc in inp.target.docs:
         text = inp.head.text(doc)
         if text is None:
-            out.append(DocProblem(doc, 0, "doc file does not exist"))
+            out.append(DocProblem(doc, 0, "not at HEAD", "absent"))
             continue
         in_code = False
         for n, raw in enumerate(text.splitlines(), 1):
@@ -282,13 +253,13 @@ def analyse(inp: Inputs) -> list[DocProblem]:
                     continue
                 if "." in flag:
                     if index is None:
-                        index = ConfigIndex(inp.head.files)
+                        index = classindex.for_tree(inp.head)
                     problem = check_flag(flag, value or None, index, roots)
                 elif in_code and _runs_repo_code(raw, inp):
                     if parsers is None:
                         parsers = argparse_flags(inp.head.files)
                         if index is None:
-                            index = ConfigIndex(inp.head.files)
+                            index = classindex.for_tree(inp.head)
                         top = index.fields([c for r in roots for c in index.resolve(r)])
                         parsers |= {f"--{name}" for name in (top or {})}
                     problem = None if flag in parsers else (

@@ -8,6 +8,7 @@ Pure: takes source text, returns plain values; never reads files.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -65,6 +66,41 @@ def depth_exceeds(node: ast.AST, limit: int) -> bool:
             return True
         level = [child for n in level for child in ast.iter_child_nodes(n)]
     return False
+
+
+def walk(node: ast.AST) -> list[ast.AST]:
+    """Every node under ``node`` (itself included), like ``ast.walk`` but without its
+    generator layers: the hot loop of the reference index and the call scans."""
+    out: list[ast.AST] = []
+    stack = [node]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    AST = ast.AST
+    while stack:
+        n = pop()
+        out.append(n)
+        for name in n._fields:
+            v = getattr(n, name, None)
+            if isinstance(v, list):
+                extend(x for x in v if isinstance(x, AST))
+            elif isinstance(v, AST):
+                push(v)
+    return out
+
+
+_NODES: dict[int, tuple[ast.AST, list[ast.AST]]] = {}
+
+
+def nodes(module: ast.Module) -> list[ast.AST]:
+    """``walk(module)``, computed once per parsed module: the analyses that look at
+    every node of a file (references, calls, registries, factories) share one walk."""
+    hit = _NODES.get(id(module))
+    if hit is not None and hit[0] is module:
+        return hit[1]
+    if len(_NODES) > 4096:
+        _NODES.clear()
+    out = walk(module)
+    _NODES[id(module)] = (module, out)
+    return out
 
 
 def statements(node: ast.AST) -> list[ast.stmt]:
@@ -148,12 +184,27 @@ def return_arities(func: FuncDef) -> list[int]:
     return sorted(sizes)
 
 
+_IMPORTS: dict[int, tuple[ast.Module, dict[str, tuple[str, str]]]] = {}
+
+
 def imports(module: ast.Module | None) -> dict[str, tuple[str, str]]:
     """Local name → (module, imported name) for every ``from M import N [as L]`` anywhere
-    in the file (function-level imports included); ``import a.b as c`` → (a.b, "")."""
-    out: dict[str, tuple[str, str]] = {}
+    in the file (function-level imports included); ``import a.b as c`` → (a.b, "").
+    Computed once per parsed module (callers must not mutate the result)."""
     if module is None:
-        return out
+        return {}
+    hit = _IMPORTS.get(id(module))
+    if hit is not None and hit[0] is module:
+        return hit[1]
+    if len(_IMPORTS) > 8192:
+        _IMPORTS.clear()
+    out = _imports(module)
+    _IMPORTS[id(module)] = (module, out)
+    return out
+
+
+def _imports(module: ast.Module) -> dict[str, tuple[str, str]]:
+    out: dict[str, tuple[str, str]] = {}
     for node in statements(module):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             for alias in node.names:
@@ -195,6 +246,7 @@ class PatchSite:
     owner: str  # the local name assigned through (``MoE``)
     attr: str  # ``forward``
     wraps: bool = False  # the new value is built from the original (``f(MoE.forward)``)
+    value: str = ""  # the name assigned when it is a plain name (a local function)
 
 
 def patch_sites(module: ast.Module | None) -> list[PatchSite]:
@@ -215,6 +267,8 @@ def patch_sites(module: ast.Module | None) -> list[PatchSite]:
             targets = [(node.args[0], node.args[1].value)]
         value = node.value if isinstance(node, ast.Assign) else (
             node.args[2] if isinstance(node, ast.Call) and len(node.args) > 2 else None)
+        if isinstance(value, ast.Constant):
+            continue  # setting a flag on a config module/class, not replacing behaviour
         for owner, attr in targets:
             # Only names bound by an import: instance attributes (self.x, module.forward
             # on a local variable) are ordinary code, not patches of upstream classes.
@@ -223,8 +277,34 @@ def patch_sites(module: ast.Module | None) -> list[PatchSite]:
                     isinstance(n, ast.Attribute) and n.attr == attr
                     and isinstance(n.value, ast.Name) and n.value.id == owner.id
                     for n in ast.walk(value))
-                sites.append(PatchSite(stmt.lineno, owner.id, attr, wraps))
+                name = value.id if isinstance(value, ast.Name) else ""
+                sites.append(PatchSite(stmt.lineno, owner.id, attr, wraps, name))
     return sorted(set(sites), key=lambda s: (s.line, s.owner, s.attr))
+
+
+def function_named(module: ast.Module | None, name: str, before: int = 10**9
+                   ) -> FuncDef | None:
+    """The last definition of function ``name`` (any nesting) above line ``before``."""
+    found: FuncDef | None = None
+    for node in statements(module) if module is not None else ():
+        if isinstance(node, FuncDef.__args__) and node.name == name \
+                and node.lineno < before and (found is None or node.lineno > found.lineno):
+            found = node
+    return found
+
+
+_TOP_DEF = re.compile(r"^(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z]\w*)", re.M)
+
+
+def top_level_defs(text: str | None) -> dict[str, int]:
+    """Public top-level functions and classes → line, from the text alone (a definition
+    at column 0 is a module-level one): no parse, for scanning many file versions."""
+    if not text:
+        return {}
+    out: dict[str, int] = {}
+    for m in _TOP_DEF.finditer(text):
+        out.setdefault(m.group(1), text.count("\n", 0, m.start()) + 1)
+    return out
 
 
 def top_level_names(module: ast.Module | None) -> dict[str, int]:

@@ -1,8 +1,9 @@
 """What a test file defines and what a pytest selection collects from it, decided
-statically: test functions and ``Test*`` classes, unconditional skips
-(``@unittest.skip``, ``@pytest.mark.skip``, module-level
-``pytest.skip(..., allow_module_level=True)``), dead ``if False:`` blocks, and
-pytest's ``-k`` keyword expressions.
+statically: test functions and test classes (``Test*`` by pytest's default, and any
+``unittest.TestCase`` subclass), classes imported into the module (pytest collects
+them there too), unconditional skips (``@unittest.skip``, ``@pytest.mark.skip``,
+module-level ``pytest.skip(..., allow_module_level=True)``), dead ``if False:`` blocks,
+marks, and pytest's ``-k`` keyword and ``-m`` marker expressions.
 
 Pure: source text in, plain values out.
 """
@@ -11,17 +12,24 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from agentops.scout.analyses import pysource as ps
+
+# ``(module, imported name, importing file) -> (path, source)`` of a test module, or None.
+Resolver = Callable[[str, str, str], tuple[str, str] | None]
 
 
 @dataclass(frozen=True)
 class TestCase:
-    module: str  # file stem, e.g. test_passes
+    module: str  # file stem of the module pytest collects it in, e.g. test_passes
     cls: str  # "" for a module-level function
     name: str
     skipped: bool
+    path: str = ""  # the file pytest collects it in
+    origin: str = ""  # the file that defines the class ("" = ``path``)
+    marks: frozenset[str] = field(default_factory=frozenset)
 
 
 def _is_unconditional_skip(dec: ast.expr) -> bool:
@@ -30,6 +38,18 @@ def _is_unconditional_skip(dec: ast.expr) -> bool:
     target = dec.func if isinstance(dec, ast.Call) else dec
     src = ast.unparse(target)
     return src in ("unittest.skip", "skip", "pytest.mark.skip", "mark.skip")
+
+
+def _mark_names(decorators: list[ast.expr]) -> set[str]:
+    """``@pytest.mark.slow`` / ``@mark.gpu(...)`` → {"slow", "gpu"}."""
+    out: set[str] = set()
+    for dec in decorators:
+        target = dec.func if isinstance(dec, ast.Call) else dec
+        src = ast.unparse(target)
+        m = re.match(r"^(?:pytest\.)?mark\.(\w+)$", src)
+        if m and m.group(1) not in ("parametrize", "usefixtures", "filterwarnings"):
+            out.add(m.group(1))
+    return out
 
 
 def _dead(test: ast.expr) -> bool:
@@ -69,25 +89,101 @@ def module_skipped(mod: ast.Module) -> bool:
     return False
 
 
-def test_cases(path: str, text: str) -> list[TestCase]:
-    """Every test pytest would collect from the file (skipped ones flagged)."""
+def _module_marks(mod: ast.Module) -> set[str]:
+    for s in _live_body(mod.body):
+        if isinstance(s, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark"
+                                             for t in s.targets):
+            marks = s.value.elts if isinstance(s.value, (ast.List, ast.Tuple)) else [s.value]
+            return _mark_names(list(marks))
+    return set()
+
+
+def _is_test_class(cls: ast.ClassDef, classes: dict[str, ast.ClassDef], depth: int = 0
+                   ) -> bool:
+    """pytest collects ``Test*`` classes, and unittest collects every ``TestCase``
+    subclass whatever its name (bases seen through same-file classes)."""
+    if cls.name.startswith("_"):
+        return False
+    if cls.name.startswith("Test"):
+        return True
+    for base in cls.bases:
+        name = ast.unparse(base).rsplit(".", 1)[-1]
+        if name.endswith("TestCase"):
+            return True
+        inner = classes.get(name)
+        if inner is not None and inner is not cls and depth < 5 \
+                and _is_test_class(inner, classes, depth + 1):
+            return True
+    return False
+
+
+def _class_cases(path: str, stem: str, cls: ast.ClassDef, classes: dict[str, ast.ClassDef],
+                 *, whole: bool, marks: set[str], origin: str = "") -> list[TestCase]:
+    cls_skip = whole or any(_is_unconditional_skip(d) for d in cls.decorator_list)
+    cls_marks = marks | _mark_names(cls.decorator_list)
+    return [TestCase(stem, cls.name, name, cls_skip or any(
+        _is_unconditional_skip(d) for d in fn.decorator_list), path, origin,
+        frozenset(cls_marks | _mark_names(fn.decorator_list)))
+        for name, fn in _methods(cls, classes, depth=0).items()]
+
+
+def test_cases(path: str, text: str, resolve: Resolver | None = None) -> list[TestCase]:
+    """Every test pytest would collect from the file (skipped ones flagged); with
+    ``resolve``, test classes imported from other test modules are collected here too
+    (with ``origin`` naming the file that defines them)."""
     mod = ps.parse(text)
     if mod is None:
         return []
     stem = path.rsplit("/", 1)[-1].removesuffix(".py")
     whole = module_skipped(mod)
+    marks = _module_marks(mod)
     body = _live_body(mod.body)
     classes = {s.name: s for s in body if isinstance(s, ast.ClassDef)}
     out: list[TestCase] = []
     for s in body:
         if isinstance(s, ps.FuncDef) and s.name.startswith("test"):
             out.append(TestCase(stem, "", s.name, whole or any(
-                _is_unconditional_skip(d) for d in s.decorator_list)))
-        elif isinstance(s, ast.ClassDef) and s.name.startswith("Test"):
-            cls_skip = whole or any(_is_unconditional_skip(d) for d in s.decorator_list)
-            for name, fn in _methods(s, classes, depth=0).items():
-                out.append(TestCase(stem, s.name, name, cls_skip or any(
-                    _is_unconditional_skip(d) for d in fn.decorator_list)))
+                _is_unconditional_skip(d) for d in s.decorator_list), path, "",
+                frozenset(marks | _mark_names(s.decorator_list))))
+        elif isinstance(s, ast.ClassDef) and _is_test_class(s, classes):
+            out += _class_cases(path, stem, s, classes, whole=whole, marks=marks)
+        elif isinstance(s, ast.ImportFrom) and resolve is not None:
+            out += _imported_cases(path, stem, s, resolve, whole=whole, marks=marks)
+    return out
+
+
+def _imported_cases(path: str, stem: str, node: ast.ImportFrom, resolve: Resolver, *,
+                    whole: bool, marks: set[str]) -> list[TestCase]:
+    """``from .test_x import TestY``: pytest collects TestY in this module as well."""
+    out: list[TestCase] = []
+    module = "." * node.level + (node.module or "")
+    for alias in node.names:
+        local = alias.asname or alias.name
+        if not local.startswith(("Test", "test")):
+            continue
+        found = resolve(module, alias.name, path)
+        if found is None:
+            continue
+        origin, source = found
+        other = ps.parse(source)
+        if other is None:
+            continue
+        body = _live_body(other.body)
+        func = next((s for s in body if isinstance(s, ps.FuncDef) and s.name == alias.name),
+                    None)
+        if func is not None and local.startswith("test"):
+            out.append(TestCase(stem, "", local, whole or module_skipped(other) or any(
+                _is_unconditional_skip(d) for d in func.decorator_list), path, origin,
+                frozenset(marks | _module_marks(other) | _mark_names(func.decorator_list))))
+            continue
+        classes = {s.name: s for s in body if isinstance(s, ast.ClassDef)}
+        cls = classes.get(alias.name)
+        if cls is None or not local.startswith("Test"):
+            continue
+        cases = _class_cases(path, stem, cls, classes, whole=whole or module_skipped(other),
+                             marks=marks | _module_marks(other), origin=origin)
+        out += [TestCase(c.module, local, c.name, c.skipped, c.path, c.origin, c.marks)
+                for c in cases]
     return out
 
 
@@ -105,14 +201,13 @@ def _methods(cls: ast.ClassDef, classes: dict[str, ast.ClassDef], depth: int
     return found
 
 
-_K_TOKEN = re.compile(r"\(|\)|\band\b|\bor\b|\bnot\b|[^\s()]+")
+_EXPR_TOKEN = re.compile(r"\(|\)|\band\b|\bor\b|\bnot\b|[^\s()]+")
 
 
-def keyword_matches(expr: str, case: TestCase) -> bool:
-    """pytest ``-k``: each bare word matches case-insensitively as a substring of the
-    test's names (function, class, module); ``and``/``or``/``not``/parentheses."""
-    names = " ".join((case.name, case.cls, case.module)).lower()
-    tokens = _K_TOKEN.findall(expr)
+def evaluate(expr: str, atom_matches: Callable[[str], bool]) -> bool:
+    """A pytest ``-k``/``-m`` boolean expression (``and``/``or``/``not``/parentheses)
+    with ``atom_matches`` deciding each bare word."""
+    tokens = _EXPR_TOKEN.findall(expr)
     pos = 0
 
     def atom() -> bool:
@@ -125,7 +220,7 @@ def keyword_matches(expr: str, case: TestCase) -> bool:
             val = disj()
             pos += 1  # ")"
             return val
-        return tok.lower() in names
+        return atom_matches(tok)
 
     def conj() -> bool:
         nonlocal pos
@@ -148,8 +243,34 @@ def keyword_matches(expr: str, case: TestCase) -> bool:
     return disj() if tokens else True
 
 
-def select(cases: list[TestCase], *, node: list[str], keyword: str | None) -> list[TestCase]:
-    """The cases a ``file::A::b`` node id (parts after the file) and ``-k`` select."""
+def keyword_names(case: TestCase) -> list[str]:
+    """The names pytest matches ``-k`` words against: the test function, its class, the
+    module file, the directories above it (its collection parents) and its marks."""
+    names = [case.name, case.cls]
+    if case.path:
+        parts = case.path.split("/")
+        names += [parts[-1], *parts[:-1]]
+    else:
+        names.append(f"{case.module}.py")
+    return [n.lower() for n in (*names, *case.marks) if n]
+
+
+def keyword_matches(expr: str, case: TestCase) -> bool:
+    """pytest ``-k``: each bare word matches case-insensitively as a substring of one of
+    the test's names."""
+    names = keyword_names(case)
+    return evaluate(expr, lambda word: any(word.lower() in n for n in names))
+
+
+def marker_matches(expr: str, case: TestCase) -> bool:
+    """pytest ``-m``: each bare word is a mark name the test carries (exact)."""
+    return evaluate(expr, lambda word: word in case.marks)
+
+
+def select(cases: list[TestCase], *, node: list[str], keyword: str | None,
+           marker: str | None = None) -> list[TestCase]:
+    """The cases a ``file::A::b`` node id (parts after the file), ``-k`` and ``-m``
+    select."""
     out = []
     for c in cases:
         if node:
@@ -159,6 +280,8 @@ def select(cases: list[TestCase], *, node: list[str], keyword: str | None) -> li
             if parts[:len(want)] != want:
                 continue
         if keyword and not keyword_matches(keyword, c):
+            continue
+        if marker and not marker_matches(marker, c):
             continue
         out.append(c)
     return out

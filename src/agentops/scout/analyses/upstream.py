@@ -12,7 +12,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from agentops.scout.analyses import attribution
 from agentops.scout.analyses import pysource as ps
+from agentops.scout.analyses import refs as refindex
+from agentops.scout.analyses import signatures as sig
 from agentops.scout.config import Symbol
 from agentops.scout.gitrepo import Commit, Tree
 from agentops.scout.model import Inputs
@@ -37,17 +40,7 @@ class SurfaceChange:
     file: str
     severity: str  # blocking | should-fix | nice-to-have
     why: str = ""
-
-
-@dataclass(frozen=True)
-class PatchSite:
-    """A monkey-patch found in the sub-project and the upstream symbol it replaces."""
-
-    file: str
-    line: int
-    target: str  # MoE.forward
-    upstream_file: str  # "" when it could not be resolved (e.g. a torch module)
-    wraps: bool = False  # wraps the original (args pass through) vs replaces it
+    uses: tuple[str, ...] = ()  # sub-project file:line referring to the changed name
 
 
 @dataclass(frozen=True)
@@ -69,6 +62,8 @@ class NewApi:
     names: tuple[str, ...]
     commit: str
     imported_by_subproject: bool = False  # the sub-project already imports this module
+    # name -> "file:line" of a sub-project definition it may replace (same key words)
+    counterparts: tuple[tuple[str, str], ...] = ()
 
 
 def commits(inp: Inputs) -> list[UpstreamCommit]:
@@ -81,19 +76,7 @@ def _touching(commits_: tuple[Commit, ...], path: str) -> str:
 
 
 def _introduced(inp: Inputs, path: str, state: Callable[[str | None], object]) -> str:
-    """The newest commit since the baseline at which ``state`` of ``path`` changed (the
-    commit that made the change, not merely the last one to touch the file); falls back
-    to the newest commit touching the file when no history was loaded."""
-    hist = inp.history.get(path)
-    if not hist or inp.base is None:
-        return _touching(inp.commits, path)
-    prev, found = state(inp.base.text(path)), ""
-    for sha, text in hist:
-        cur = state(text)
-        if cur != prev:
-            found = sha
-        prev = cur
-    return found or _touching(inp.commits, path)
+    return attribution.introduced(inp, path, state)
 
 
 def _field_state(sym: Symbol, name: str) -> Callable[[str | None], object]:
@@ -120,11 +103,13 @@ def _symbol_at(tree: Tree | None, sym: Symbol) -> ast.ClassDef | ps.FuncDef | No
 
 def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
     """S-1: fields added/removed/retyped, signature and return-arity changes on the
-    configured fragile surfaces, baseline → HEAD."""
+    configured fragile surfaces, baseline → HEAD; each with the sub-project's AST
+    references to the changed name (none: the change is FYI at most)."""
     if inp.base is None:
         return []
     out: list[SurfaceChange] = []
     cfg = inp.target
+    refs = refindex.index(inp)
     for sym in cfg.symbols("fragile_surfaces", "classes"):
         old, new = _symbol_at(inp.base, sym), _symbol_at(inp.head, sym)
         commit = _touching(inp.commits, sym.file)
@@ -133,8 +118,10 @@ def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
             return _introduced(inp, sym.file, _field_state(sym, name))
 
         if isinstance(old, ast.ClassDef) and not isinstance(new, ast.ClassDef):
+            users = tuple(refs.imported(sym.name.split(".")[0]))
             out.append(SurfaceChange("fields", sym.name, f"class {sym.name} no longer found in "
-                                     f"{sym.file}", commit, sym.file, "blocking", sym.why))
+                                     f"{sym.file}", commit, sym.file,
+                                     "blocking" if users else "should-fix", sym.why, users))
             continue
         if not (isinstance(old, ast.ClassDef) and isinstance(new, ast.ClassDef)):
             continue
@@ -144,67 +131,73 @@ def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
                                      f"field added: {name}: {after[name]}", by(name), sym.file,
                                      "nice-to-have", sym.why))
         for name in before.keys() - after.keys():
-            users = _mentions(inp, name)
-            where = (f"; still named in {', '.join(users[:3])}" if users
-                     else "; the sub-project does not name it")
+            users = tuple(refs.uses(name))
             out.append(SurfaceChange("fields", f"{sym.name}.{name}",
-                                     f"field removed: {name}: {before[name]}{where}", by(name),
-                                     sym.file, "blocking" if users else "should-fix", sym.why))
+                                     f"field removed: {name}: {before[name]}", by(name),
+                                     sym.file, "blocking" if users else "should-fix", sym.why,
+                                     users))
         for name in before.keys() & after.keys():
             if before[name] != after[name]:
+                users = tuple(refs.uses(name))
                 out.append(SurfaceChange("fields", f"{sym.name}.{name}",
                                          f"field retyped: {before[name]} -> {after[name]}",
-                                         by(name), sym.file, "should-fix", sym.why))
+                                         by(name), sym.file, "should-fix", sym.why, users))
     for sym in cfg.symbols("fragile_surfaces", "functions"):
         old, new = _symbol_at(inp.base, sym), _symbol_at(inp.head, sym)
+        users = tuple(refs.calls_or_overrides(sym.name.rsplit(".", 1)[-1]))
         out += _signature_change("signature", sym.name, old, new, file=sym.file,
                                  commit=_introduced(inp, sym.file,
                                                     _func_state(sym.name, ps.signature)),
-                                 why=sym.why)
+                                 why=sym.why, uses=users)
     for sym in cfg.symbols("fragile_surfaces", "return_tuples"):
         old, new = _symbol_at(inp.base, sym), _symbol_at(inp.head, sym)
         if isinstance(old, ps.FuncDef) and isinstance(new, ps.FuncDef):
             a, b = ps.return_arities(old), ps.return_arities(new)
             if a != b:
+                users = tuple(refs.calls_or_overrides(sym.name.rsplit(".", 1)[-1]))
                 out.append(SurfaceChange("return tuple", sym.name,
                                          f"returns a {_arity(a)} at the baseline, a {_arity(b)} "
                                          "now", _introduced(inp, sym.file, _func_state(
                                              sym.name, ps.return_arities)), sym.file,
-                                         "blocking", sym.why))
-    return sorted(_moves(out), key=lambda c: (c.file, c.symbol, c.change))
+                                         "blocking" if users else "should-fix", sym.why, users))
+    return sorted(_migrated(inp, _moves(out)), key=lambda c: (c.file, c.symbol, c.change))
 
 
-def _moves(changes: list[SurfaceChange]) -> list[SurfaceChange]:
-    """A field removed from one fragile class and added to another in the same window
-    moved (``enable_async_tensor_parallel``: parallelism -> compile): say so, and do not
-    call it blocking just because the sub-project still uses the name."""
-    added = {c.symbol.rsplit(".", 1)[1]: c.symbol.rsplit(".", 1)[0] for c in changes
-             if c.surface == "fields" and c.change.startswith("field added")}
+def _migrated(inp: Inputs, changes: list[SurfaceChange]) -> list[SurfaceChange]:
+    """A change whose commit also changed sub-project files that use the name was
+    made together with its migration (the author updated the sub-project there and
+    then): not at risk now, FYI at most."""
     out = []
     for c in changes:
-        owner, _, name = c.symbol.rpartition(".")
-        if c.surface == "fields" and c.change.startswith("field removed") \
-                and added.get(name, owner) != owner:
-            detail = c.change.split(";", 1)[1].strip() if ";" in c.change else ""
-            text = f"field moved to {added[name]}.{name}" + (f" ({detail})" if detail else "")
-            out.append(replace(c, change=text, severity="should-fix"))
+        touched = set(inp.commit_files.get(c.commit, ()))
+        users = {u.rsplit(":", 1)[0] for u in c.uses}
+        if users & touched:
+            out.append(replace(c, change=f"{c.change} (the sub-project was updated in the "
+                                         "same commit)", uses=()))
             continue
         out.append(c)
     return out
 
 
-def _mentions(inp: Inputs, name: str) -> list[str]:
-    """``file:line`` of sub-project lines that use ``name`` as a field: an attribute
-    (``cfg.training.name``), a string key (``d["name"]``) or a CLI flag (``.name=``); a
-    local variable of the same name is not a use."""
-    rx = re.compile(rf"\.{re.escape(name)}\b|[\"']{re.escape(name)}[\"']")
+def _moves(changes: list[SurfaceChange]) -> list[SurfaceChange]:
+    """A field removed from one fragile class and added to another in the same window
+    moved (``enable_async_tensor_parallel``: parallelism -> compile): say so; the
+    sub-project's references to the old place still need the new one."""
+    added = {c.symbol.rsplit(".", 1)[1]: c.symbol.rsplit(".", 1)[0] for c in changes
+             if c.surface == "fields" and c.change.startswith("field added")}
+    moved_to = set()
     out = []
-    for path in sorted(inp.head.files):
-        if path.startswith(inp.target.subproject + "/") and path.endswith(".py"):
-            for n, line in enumerate(inp.head.files[path].splitlines(), 1):
-                if rx.search(line):
-                    out.append(f"{path}:{n}")
-    return out
+    for c in changes:
+        owner, _, name = c.symbol.rpartition(".")
+        if c.surface == "fields" and c.change.startswith("field removed") \
+                and added.get(name, owner) != owner:
+            moved_to.add(f"{added[name]}.{name}")
+            out.append(replace(c, change=f"field moved to {added[name]}.{name}",
+                               severity="should-fix"))
+            continue
+        out.append(c)
+    return [c for c in out if not (c.change.startswith("field added")
+                                   and c.symbol in moved_to)]
 
 
 def _arity(sizes: list[int]) -> str:
@@ -212,95 +205,20 @@ def _arity(sizes: list[int]) -> str:
 
 
 def _signature_change(surface: str, name: str, old: object, new: object, *, file: str,
-                      commit: str, why: str) -> list[SurfaceChange]:
+                      commit: str, why: str, uses: tuple[str, ...]) -> list[SurfaceChange]:
     if isinstance(old, ps.FuncDef) and not isinstance(new, ps.FuncDef):
         return [SurfaceChange(surface, name, f"{name} no longer found in {file}", commit, file,
-                              "blocking", why)]
+                              "blocking" if uses else "should-fix", why, uses)]
     if not (isinstance(old, ps.FuncDef) and isinstance(new, ps.FuncDef)):
         return []
     a, b = ps.signature(old), ps.signature(new)
     if a == b:
         return []
-    removed = [p for p in ps.param_names(old) if p not in ps.param_names(new)]
-    added = [p for p in ps.param_names(new) if p not in ps.param_names(old)]
-    parts = []
-    if removed:
-        parts.append("removed " + ", ".join(removed))
-    if added:
-        parts.append("added " + ", ".join(added))
-    detail = "; ".join(parts) or "annotations/defaults changed"
+    found = sig.breakages(old, new)
+    detail = "; ".join(x.text() for x in found) or "annotations changed"
+    severity = sig.worst(found) or "nice-to-have"
     return [SurfaceChange(surface, name, f"signature changed ({detail}): {a} -> {b}", commit,
-                          file, "blocking" if removed else "should-fix", why)]
-
-
-def _resolve_class(tree: Tree, module: str, name: str, hops: int = 4
-                   ) -> tuple[str, ast.ClassDef] | None:
-    """Follow ``from a import X`` re-exports (package ``__init__``) to X's definition."""
-    for _ in range(hops):
-        path = ps.module_path(module, tree.paths)
-        text = tree.text(path) if path else None
-        mod = ps.parse(text) if text is not None else None
-        if mod is None or path is None:
-            return None
-        node = ps.find(mod, name)
-        if isinstance(node, ast.ClassDef):
-            return path, node
-        reexport = ps.imports(mod).get(name)
-        if not reexport or not reexport[1]:
-            return None
-        module, name = reexport
-    return None
-
-
-def patch_sites(inp: Inputs) -> list[PatchSite]:
-    """Monkey-patch sites discovered in the sub-project code (not a hand list)."""
-    cfg = inp.target
-    surfaces = cfg.section("fragile_surfaces")
-    if surfaces.get("discover_monkey_patches") is False:
-        return []
-    exclude = tuple(surfaces.get("monkey_patch_exclude", ()))
-    own_module = cfg.subproject.replace("/", ".")
-    out: list[PatchSite] = []
-    for path in sorted(inp.head.files):
-        if not (path.startswith(cfg.subproject + "/") and path.endswith(".py")) \
-                or path.startswith(exclude):
-            continue
-        mod = ps.parse(inp.head.files[path])
-        imported = ps.imports(mod)
-        for site in ps.patch_sites(mod):
-            module, name = imported[site.owner]
-            if module.startswith(own_module):
-                continue  # patching the sub-project's own classes is not upstream drift
-            resolved = _resolve_class(inp.head, module, name)
-            out.append(PatchSite(path, site.line, f"{name}.{site.attr}",
-                                 resolved[0] if resolved else "", site.wraps))
-    return out
-
-
-def stale_patches(inp: Inputs, sites: list[PatchSite]) -> list[SurfaceChange]:
-    """S-4: patched upstream methods whose signature changed since the baseline."""
-    if inp.base is None:
-        return []
-    out: list[SurfaceChange] = []
-    seen: set[tuple[str, str]] = set()
-    for site in sites:
-        if not site.upstream_file or (site.target, site.upstream_file) in seen:
-            continue
-        seen.add((site.target, site.upstream_file))
-        sym = Symbol(site.target, site.upstream_file)
-        old, new = _symbol_at(inp.base, sym), _symbol_at(inp.head, sym)
-        how = "wrapped" if site.wraps else "replaced"
-        why = f"{how} in {site.file}:{site.line}"
-        for ch in _signature_change("monkey patch", site.target, old, new,
-                                    file=site.upstream_file,
-                                    commit=_introduced(inp, site.upstream_file, _func_state(
-                                        site.target, ps.signature)), why=why):
-            # A wrapper that passes the original through keeps working after a rename;
-            # a replacement silently drops new parameters. A vanished method breaks both.
-            keep = "no longer found" in ch.change
-            out.append(ch if keep else replace(
-                ch, severity="nice-to-have" if site.wraps else "should-fix"))
-    return out
+                          file, severity, why, uses)]
 
 
 def _copy_references(func: ps.FuncDef) -> tuple[bool, set[str]]:
@@ -387,16 +305,32 @@ def config_drift(inp: Inputs) -> list[DriftFinding]:
         for name in sorted(set(mine) & (set(before) - set(now))):
             out.append(DriftFinding("subclass", base.name, sub.name, name,
                                     f"{sub.name} overrides {name}, which {base.name} no longer "
-                                    "has (now a field only graph_trainer defines)",
+                                    "has (now a field only the sub-project defines)",
                                     "should-fix", sub.file))
     return out
 
 
+_DEF_RE = re.compile(r"^(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z]\w*)", re.M)
+
+
+def _defined_at(tree: Tree) -> set[str]:
+    """Public top-level function and class names defined anywhere in a tree's loaded
+    Python files (a regex pre-scan: cheap over the whole repository)."""
+    names: set[str] = set()
+    for path, text in tree.files.items():
+        if path.endswith(".py"):
+            names.update(_DEF_RE.findall(text))
+    return names
+
+
 def new_apis(inp: Inputs) -> list[NewApi]:
     """S-1 opportunities: public top-level names added in watched files since the
-    baseline (a utility that may replace something hand-rolled)."""
+    baseline (a utility that may replace something hand-rolled). A name that existed
+    anywhere at the baseline moved; it is not new."""
     if inp.base is None:
         return []
+    existed = _defined_at(inp.base)
+    refs = refindex.index(inp)
     out: list[NewApi] = []
     watched = tuple(inp.target.watched_paths)
     used: set[str] = set()
@@ -411,12 +345,42 @@ def new_apis(inp: Inputs) -> list[NewApi]:
         old_text = inp.base.text(path)
         if old_text == new_text:
             continue
-        now = ps.top_level_names(ps.parse(new_text))
-        before = ps.top_level_names(ps.parse(old_text)) if old_text is not None else {}
-        added = tuple(sorted(now.keys() - before.keys()))
+        now = ps.top_level_defs(new_text)
+        before = ps.top_level_defs(old_text)
+        # New, not moved (defined nowhere at the baseline), and not already in use.
+        added = tuple(sorted(n for n in now.keys() - before.keys() if n not in existed
+                             and not refs.imported(n) and not refs.attrs.get(n)))
         if added:
-            out.append(NewApi(path, added, _touching(inp.commits, path), path in used))
+            out.append(NewApi(path, added, _touching(inp.commits, path), path in used,
+                              _counterparts(inp, added)))
     return out
+
+
+_GENERIC = {"get", "set", "make", "build", "create", "apply", "init", "config", "to", "from",
+            "is", "the", "of", "and", "for", "with", "default", "base", "utils", "util"}
+
+
+def _words(name: str) -> set[str]:
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name)
+    return {w for w in spaced.lower().split("_") if w and w not in _GENERIC}
+
+
+def _counterparts(inp: Inputs, added: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """New upstream names the sub-project already hand-rolls: a function or class of
+    its own sharing at least two key words with it (``apply_sac_pass`` ↔ a new
+    ``apply_sac``-like helper), i.e. where the new API may replace its code."""
+    refs = refindex.index(inp, include_tests=False)
+    out = []
+    for name in added:
+        want = _words(name)
+        if len(want) < 2:
+            continue
+        for own, locs in sorted(refs.functions.items()):
+            have = _words(own)
+            if len(want & have) >= 2 and (want <= have or have <= want):
+                out.append((name, f"{own} ({locs[0]})"))
+                break
+    return tuple(out)
 
 
 def new_models(inp: Inputs) -> list[str]:

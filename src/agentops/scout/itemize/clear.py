@@ -1,0 +1,89 @@
+"""S-7 All Clear: an area is all clear only when its check ran and found nothing; a
+check that could not run (no baseline commit, a workflow that does not parse, a doc
+that is not there, a patched method outside the repository) says "not checked (why)"
+instead, never "all clear".
+
+Pure: results and the items built so far in, ``Item`` records out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentops.scout.itemize.common import names
+from agentops.scout.model import Inputs, Item, stable_id
+
+
+def items(inp: Inputs, res: dict[str, Any], built: list[Item]) -> list[Item]:
+    found = {i.section for i in built if i.kind in ("action", "opportunity")}
+    since = inp.baseline.since
+    out: list[tuple[str, str]] = []
+    n = len(res["upstream_commits"])
+    if inp.base is None:
+        out.append(("S-1", f"Upstream delta: not checked (no commit before {since} to "
+                           "compare against)"))
+    elif "S-1" not in found:
+        out.append(("S-1", f"Upstream delta: {n} commit(s) on watched paths since {since}, "
+                           "nothing actionable"))
+    out += _patches(inp, res)
+    out += _drift(inp, res)
+    out += _ci(inp, res)
+    passes = res["graph_passes"]
+    if passes and not res["passes_without_tests"]:
+        out.append(("S-3", f"Graph passes: all {len(passes)} have a test"))
+    absent = [p.file for p in res["doc_inaccuracies"] if p.kind == "absent"]
+    if absent:
+        out.append(("S-5", "Docs: not checked: " + ", ".join(absent) + " (not at HEAD)"))
+    if inp.live.pulls is not None and not any(i.section == "S-2" and i.kind == "action"
+                                              for i in built):
+        out.append(("S-2", "TODOs: no referenced upstream PR has merged"))
+    return [Item(id=stable_id("clear", s, t.split(":")[0]), section=s, kind="all_clear",
+                 title=t, fingerprint=stable_id(t)) for s, t in out]
+
+
+def _patches(inp: Inputs, res: dict[str, Any]) -> list[tuple[str, str]]:
+    sites = res["monkey_patches"]
+    if not sites:
+        return []
+    out = []
+    outside = sorted({s.target for s in sites if not s.upstream_file})
+    inside = sorted({s.target for s in sites if s.upstream_file})
+    if inp.base is None:
+        out.append(("S-4", "Monkey-patches: not checked (no baseline commit to compare "
+                           "signatures with)"))
+    elif inside and not res["stale_patches"]:
+        out.append(("S-4", f"Monkey-patches: {len(inside)} patched upstream method(s) "
+                           f"({names(inside, limit=8)}), signatures unchanged since "
+                           f"{inp.baseline.since}"))
+    if outside:
+        out.append(("S-4", f"Monkey-patches of {names(outside)}: not checked (defined "
+                           "outside the repository)"))
+    return out
+
+
+def _drift(inp: Inputs, res: dict[str, Any]) -> list[tuple[str, str]]:
+    drift = inp.target.section("config_drift")
+    pairs = len(drift.get("copies", [])) + len(drift.get("subclasses", []))
+    if not pairs:
+        return []
+    if any(d.severity != "nice-to-have" for d in res["config_drift"]) \
+            or res["lossy_config_copies"]:
+        return []
+    return [("S-4", f"Config drift: {pairs} configured copy/subclass pair(s) handle every "
+                    "field, and no copy drops or mutates a nested config")]
+
+
+def _ci(inp: Inputs, res: dict[str, Any]) -> list[tuple[str, str]]:
+    ci = res["ci"]
+    out = []
+    if ci.parse_errors:
+        out.append(("S-3", "Tests in CI: not checked for " + "; ".join(ci.parse_errors)))
+    if not ci.workflows_read:
+        return out
+    if not (ci.missing or ci.class_gaps or ci.runner_gaps):
+        out.append(("S-3", f"Tests in CI: every test class and runner is reached by a "
+                           f"configured workflow ({len(ci.covered)} file(s) run)"))
+    if ci.invocations and not ci.empty_steps:
+        out.append(("S-3", f"CI steps: all {len(ci.invocations)} Python invocations collect "
+                           "tests"))
+    return out

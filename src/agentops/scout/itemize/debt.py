@@ -1,0 +1,225 @@
+"""S-4 items: config drift and lossy copies, call-site drift and divergence against
+upstream's copies, hand-rolled construction where upstream has a factory, upstream
+subclasses a patch never reaches, private API use, duplicated pairs whose upstream
+side moved.
+
+Pure: results in, ``Item`` records out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentops.scout.itemize.common import base, code, names, rel
+from agentops.scout.model import PRIORITY_OF, Inputs, Item, stable_id
+
+
+def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    sub = inp.target.subproject
+    out = _drift(res) + _lossy(res) + _calls(res, sub) + _divergence(res, sub)
+    out += _factories(inp, res)
+    out += _bypasses(res) + _private(inp, res) + _duplicates(inp, res)
+    return out
+
+
+def _drift(res: dict[str, Any]) -> list[Item]:
+    out = []
+    for d in res["config_drift"]:
+        if d.severity == "nice-to-have":
+            continue  # said in the S-1 line of changes the sub-project does not refer to
+        out.append(Item(
+            id=stable_id("drift", d.kind, d.source, d.other, d.field, d.problem),
+            section="S-4", kind="action", title=d.problem,
+            why=f"config drift between {d.source} and {d.other}", where=d.file,
+            priority=PRIORITY_OF[d.severity], severity=d.severity, files=(d.file,),
+            fix=f"handle {code(d.field)} in {code(d.other)}" if d.field else
+                "update the target config or restore the definition",
+            facts=(d.problem,)))
+    return out
+
+
+def _lossy(res: dict[str, Any]) -> list[Item]:
+    out = []
+    for c in res["lossy_config_copies"]:
+        where = f"{c.file}:{c.line}"
+        if c.kind == "fresh default":
+            lost = (" (" + names(c.lost, limit=8) + ")") if c.lost else ""
+            out.append(Item(
+                id=stable_id("lossy", c.function, c.field, c.kind), section="S-4",
+                kind="action",
+                title=f"{code(c.function)} replaces the user's {code(c.field)} with a fresh "
+                      f"{code(c.constructed + '(...)')}",
+                why=f"every sub-field the user set is silently discarded{lost}",
+                where=where, priority="P1", severity="should-fix", files=(c.file,),
+                fix=(f"`{c.replacement}`" if c.replacement else
+                     "copy the user's value with `dataclasses.replace(...)`")
+                    + f" instead of `{c.code.split('=', 1)[-1].strip()}`",
+                facts=(c.field, c.constructed, *c.lost)))
+        else:
+            out.append(Item(
+                id=stable_id("lossy", c.function, c.field, c.kind), section="S-4",
+                kind="action",
+                title=f"{code(c.function)} mutates the caller's {code(c.field)} in place: "
+                      f"{code(c.code)}",
+                why="the copy is shallow, so the source config changes too (a second "
+                    "conversion, or the caller's own use, sees the mutation)",
+                where=where, priority="P1", severity="should-fix", files=(c.file,),
+                fix=f"assign a copy instead: `d[{c.field!r}] = dataclasses.replace(...)`",
+                facts=(c.field, c.code)))
+    return out
+
+
+def _calls(res: dict[str, Any], sub: str) -> list[Item]:
+    out = []
+    for d in res["call_drift"]:
+        ours_file = d.ours.rsplit(":", 1)[0]
+        parts, fixes = [], []
+        severity = "should-fix"
+        if d.missing:
+            parts.append(f"omits {names(d.missing)}, which upstream's copy passes "
+                         f"({', '.join(d.values)})")
+            fixes.append("pass " + ", ".join(d.values) + " as upstream does")
+        if d.extra:
+            parts.append(f"passes {names(d.extra)}, which {code(d.callee)} no longer accepts")
+            fixes.append("drop " + ", ".join(d.extra))
+            severity = "blocking"
+        if d.dropped:
+            parts.append(f"passes {names(d.dropped)}, which upstream stopped passing")
+            fixes.append("check whether " + ", ".join(d.dropped) + " still belongs")
+        out.append(Item(
+            id=stable_id("call-drift", ours_file, d.callee), section="S-4", kind="action",
+            title=f"{code(d.callee)} call in {code(rel(ours_file, sub))} "
+                  + "; ".join(parts),
+            why=f"the duplicated {d.why or 'logic'} drifted from upstream "
+                f"({d.upstream}): the behaviour those arguments switch on is silently off",
+            where=d.ours, priority=PRIORITY_OF[severity], severity=severity,
+            files=(ours_file, d.upstream.rsplit(":", 1)[0]),
+            fix=f"at {d.ours}, " + "; ".join(fixes) + " (or say in a comment why not)",
+            facts=tuple([*(f"missing:{k}" for k in d.missing),
+                         *(f"extra:{k}" for k in d.extra),
+                         *(f"dropped:{k}" for k in d.dropped)])))
+    return out
+
+
+def _divergence(res: dict[str, Any], sub: str) -> list[Item]:
+    out = []
+    for d in res["divergences"]:
+        parts = []
+        if d.ops:
+            parts.append("ops " + names(d.ops))
+        if d.config_fields:
+            parts.append("config field(s) " + names(d.config_fields))
+        if d.calls:
+            parts.append("calls to " + names(d.calls) + " (under a condition ours checks "
+                         "too)")
+        ours_file = d.ours.rsplit(":", 1)[0]
+        out.append(Item(
+            id=stable_id("divergence", ours_file, d.ours_function, d.upstream_function),
+            section="S-4", kind="action",
+            title=f"{code(d.ours_function)} ({code(rel(ours_file, sub))}) lacks what upstream's "
+                  f"{code(d.upstream_function)} handles: " + "; ".join(parts),
+            why=f"duplicated {d.why or 'logic'} diverged from {d.upstream}: the sub-project "
+                "behaves differently from core there",
+            where=d.ours, priority="P1", severity="should-fix",
+            files=(ours_file, d.upstream.rsplit(":", 1)[0]),
+            fix="; ".join(
+                ([f"call {names(d.calls)} under the same condition as upstream's copy "
+                  f"({d.upstream})"] if d.calls else [])
+                + ([f"port {names((*d.ops, *d.config_fields))} into "
+                    f"{code(d.ours_function)}, or reuse upstream's "
+                    f"{code(d.upstream_function)}"] if d.ops or d.config_fields else [])),
+            facts=(*d.ops, *d.config_fields, *d.calls)))
+    return out
+
+
+def _factories(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    out = []
+    for h in res["hand_rolled_constructions"]:
+        since = (f"added since {inp.baseline.since}" if h.new_in_window
+                 else "already there")
+        out.append(Item(
+            id=stable_id("factory", h.file, h.cls, h.factory), section="S-4", kind="action",
+            title=f"{code(base(h.file))} builds {code(h.cls)} field by field; upstream has "
+                  f"{code(f'{h.cls}.{h.factory}()')} ({since})",
+            why=f"the hand-rolled copy of {', '.join(h.shared)} must follow every upstream "
+                "change by hand", where=f"{h.file}:{h.line}", priority="P2",
+            severity="nice-to-have", files=(h.file, h.upstream_file),
+            fix=f"use {code(f'{h.cls}.{h.factory}(...)')} "
+                f"({h.upstream_file}:{h.factory_line})",
+            facts=(h.cls, h.factory)))
+    return out
+
+
+def _bypasses(res: dict[str, Any]) -> list[Item]:
+    found = res["patch_bypasses"]
+    if not found:
+        return []
+    by_sub: dict[tuple[str, str, int], list[str]] = {}
+    for b in found:
+        by_sub.setdefault((b.subclass, b.file, b.line), []).append(b.site.target)
+    parts = [f"{cls} ({base(file)}:{line}) overrides {names(targets)}" for (cls, file, line),
+             targets in sorted(by_sub.items())]
+    return [Item(
+        id=stable_id("patch-bypass", *sorted({b.site.target for b in found})), section="S-4",
+        kind="opportunity",
+        title="Upstream subclasses override patched methods without calling super(), so the "
+              "sub-project's monkey-patches never run for them: " + "; ".join(parts),
+        why="whatever the patch adds (annotations, wrapping) is lost when that subclass is "
+            "used; patch the subclass too if the sub-project may use it",
+        files=tuple(sorted({b.file for b in found} | {b.site.file for b in found})),
+        facts=tuple(sorted(f"{b.subclass}:{b.site.target}" for b in found)))]
+
+
+def _private(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    out = []
+    configured: dict[str, list[Any]] = {}
+    generic = []
+    for p in res["private_api_uses"]:
+        if p.reason == "configured private API":
+            configured.setdefault(p.name or p.module, []).append(p)
+        else:
+            generic.append(p)
+    torch = f"{inp.torch.version}" if inp.torch else ""
+    for name, uses in sorted(configured.items()):
+        files = tuple(sorted({u.file for u in uses}))
+        alt = next((u.public_alternative for u in uses if u.public_alternative), "")
+        if alt:
+            out.append(Item(
+                id=stable_id("private-alt", name, alt), section="S-4", kind="action",
+                title=f"Private API {code(name)} has a public alternative {code(alt)} in the "
+                      f"installed torch {torch}",
+                why=f"used in {', '.join(files)}; private APIs change without notice",
+                where=f"{uses[0].file}:{uses[0].line}", priority="P2",
+                severity="nice-to-have", files=files, fix=f"import {code(alt)} instead",
+                facts=(alt, *files)))
+            continue
+        check = (f"no public alternative in the installed torch {torch}" if inp.torch else
+                 "public alternative not checked (no torch installed)")
+        out.append(Item(
+            id=stable_id("private", name), section="S-4", kind="fyi",
+            title=f"Private API {code(name)} used in {names(files)}; {check}",
+            severity="nice-to-have", files=files, facts=files))
+    if generic:
+        files = tuple(sorted({u.file for u in generic}))
+        roots = sorted({u.module.split(".")[0] for u in generic})
+        out.append(Item(
+            id=stable_id("private-imports", inp.target.name), section="S-4", kind="fyi",
+            title=f"{len(generic)} imports of private (`_`-prefixed) {'/'.join(roots)} "
+                  f"modules/names in {len(files)} files",
+            severity="nice-to-have", files=files,
+            facts=tuple(sorted(f"{u.file}:{u.module}:{u.name}" for u in generic))))
+    return out
+
+
+def _duplicates(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    changed = res["duplicate_logic_changes"]
+    if not changed:
+        return []
+    return [Item(
+        id=stable_id("dup-changed", inp.target.name), section="S-4", kind="fyi",
+        title="Upstream side of duplicated logic changed since "
+              f"{inp.baseline.since}: " + "; ".join(
+                  f"{', '.join(code(u) for u in d.upstream)} ({d.why or 'logic'})"
+                  for d in changed) + " (compared call by call above)",
+        files=tuple(f for d in changed for f in d.upstream),
+        facts=tuple(sorted(c for d in changed for c in d.commits)))]

@@ -1,0 +1,132 @@
+"""S-1 items: upstream changes since the baseline. A change the sub-project's code
+refers to is an action at that code (``file:line``); the rest is one FYI line. Patches:
+stale only when the patch no longer fits; a wrapper that forwards every argument is
+said to be still valid. New APIs are new, not moved.
+
+Pure: results in, ``Item`` records out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentops.scout.itemize.common import code, names, plural, short
+from agentops.scout.model import PRIORITY_OF, Inputs, Item, stable_id
+
+
+def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    out: list[Item] = []
+    quiet: list[str] = []  # upstream changes the sub-project never names
+    said: set[str] = set()
+    for ch in res["fragile_surface_changes"]:
+        if not ch.uses:
+            quiet.append(f"{code(ch.symbol)} ({_what(ch.change)})")
+            said.add(ch.symbol)
+            continue
+        where = ", ".join(ch.uses[:3]) + (f" and {len(ch.uses) - 3} more"
+                                          if len(ch.uses) > 3 else "")
+        out.append(Item(
+            id=stable_id("surface", ch.surface, ch.symbol, ch.change), section="S-1",
+            kind="action", title=f"{code(ch.symbol)} {ch.change} upstream "
+                                 f"({short(ch.commit)}); the sub-project still uses it",
+            why=(ch.why + "; " if ch.why else "") + "the code below was written against the "
+                "old definition",
+            where=where, priority=PRIORITY_OF[ch.severity], severity=ch.severity,
+            files=(ch.file, *sorted({u.rsplit(':', 1)[0] for u in ch.uses})),
+            fix=f"update {where} to the new {ch.surface} of {code(ch.symbol)} "
+                f"(see {ch.file} at {short(ch.commit)})",
+            facts=(ch.change, *sorted(u.rsplit(":", 1)[0] for u in ch.uses))))
+    for d in res["config_drift"]:
+        if d.severity == "nice-to-have" and f"{d.source}.{d.field}" not in said:
+            quiet.append(f"{code(f'{d.source}.{d.field}')} (new field, copied as is)")
+    if quiet:
+        out.append(Item(
+            id=stable_id("surface-quiet", inp.target.name), section="S-1", kind="fyi",
+            title=f"{plural(len(quiet), 'upstream change')} on fragile surfaces the "
+                  "sub-project does not refer to: " + "; ".join(quiet[:8])
+                  + (f"; and {len(quiet) - 8} more" if len(quiet) > 8 else ""),
+            facts=tuple(sorted(quiet))))
+    out += _patches(inp, res)
+    out += _new(inp, res)
+    return out
+
+
+def _what(change: str) -> str:
+    """``field retyped: int -> int | None`` keeps its detail, the types as code (the
+    one line is all a reader gets of a change the sub-project does not use)."""
+    head, sep, detail = change.partition(": ")
+    if not sep or "`" in detail or "`" in head:
+        return head if sep else change
+    return f"{head}: {code(detail)}" if len(detail) <= 40 else head
+
+
+def _patches(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    out: list[Item] = []
+    valid: list[str] = []
+    for ch in res["stale_patches"]:
+        site = ch.site
+        if ch.verdict == "still valid":
+            valid.append(f"{site.target} ({ch.change.split('; patch', 1)[0].split('; the', 1)[0]})")
+            continue
+        out.append(Item(
+            id=stable_id("stale-patch", site.target, ch.verdict), section="S-1", kind="action",
+            title=f"Monkey-patch of {code(site.target)} no longer fits upstream: {ch.change}",
+            why=f"patched at {', '.join(ch.sites)}; upstream changed it in "
+                f"{short(ch.commit)}",
+            where=f"{site.file}:{site.line}", priority=PRIORITY_OF[ch.severity],
+            severity=ch.severity, files=(site.file, site.upstream_file),
+            fix="remove the patch" if ch.verdict == "gone" else
+                "make the replacement take the new parameters (or forward *args, **kwargs)",
+            facts=(ch.verdict, ch.change)))
+    if valid:
+        out.append(Item(
+            id=stable_id("patch-still-valid", inp.target.name), section="S-1", kind="fyi",
+            title="Signature changed upstream, patch still valid (the wrapper forwards every "
+                  "argument): " + "; ".join(valid), facts=tuple(sorted(valid))))
+    gone = [p for p in res["listed_patches"] if p.status == "no longer exists"]
+    unpatched = [p for p in res["listed_patches"] if p.status != "no longer exists"]
+    if gone or unpatched:
+        parts = []
+        if gone:
+            parts.append("no longer exist upstream: " + names(f"{p.name}" for p in gone))
+        if unpatched:
+            parts.append("no code patches: " + names(p.name for p in unpatched))
+        out.append(Item(
+            id=stable_id("patch-listed", inp.target.name), section="S-1", kind="fyi",
+            title="Patch targets listed in the target config that "
+                  + "; ".join(parts) + " (update `fragile_surfaces.monkey_patches`)",
+            facts=tuple(f"{p.name}:{p.status}" for p in res["listed_patches"])))
+    return out
+
+
+def _new(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    out: list[Item] = []
+    # An opportunity only where the sub-project hand-rolls something of the same name;
+    # every other new name is one FYI line (the JSON lists them all).
+    others = []
+    for api in res["new_apis"]:
+        rest = [n for n in api.names if n not in dict(api.counterparts)]
+        if rest:
+            others.append((api, rest))
+        for name, own in api.counterparts:
+            out.append(Item(
+                id=stable_id("new-api", api.file, name), section="S-1", kind="opportunity",
+                title=f"New upstream API {code(name)} in {code(api.file)} "
+                      f"({short(api.commit)}) may replace the sub-project's {own}",
+                why="one implementation instead of two that drift apart",
+                files=(api.file,), facts=(name, own.split(" ")[0])))
+    if others:
+        count = sum(len(r) for _a, r in others)
+        out.append(Item(
+            id=stable_id("new-api-others", inp.target.name), section="S-1", kind="fyi",
+            title=f"{count} new public upstream names in {len(others)} watched module(s) "
+                  f"({', '.join(code(a.file.rsplit('/', 1)[-1]) for a, _r in others[:4])}"
+                  + (" …" if len(others) > 4 else "") + "; `new_apis` in --json)",
+            files=tuple(a.file for a, _r in others),
+            facts=tuple(f"{a.file}:{n}" for a, r in others for n in r)))
+    for model in res["new_models"]:
+        out.append(Item(
+            id=stable_id("new-model", model), section="S-1", kind="opportunity",
+            title=f"New upstream model variant {code(model)}",
+            why="consider supporting it", facts=(model,)))
+    return out

@@ -1,0 +1,163 @@
+"""S-3 items: test files, test classes and runner modules no CI invocation reaches
+(and the ones a maintainer commented out, with their reason), CI steps that collect
+nothing, graph passes without a test (one line), coverage gaps, unused configs.
+
+Pure: results in, ``Item`` records out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentops.scout.itemize.common import base, code, names, plural
+from agentops.scout.model import Inputs, Item, stable_id
+
+
+def _disabled(notes: tuple[str, ...]) -> tuple[str, str]:
+    """("commented out at ci.yaml:66, :67", "TODO: re-enable …") from the notes
+    ``"wf:line (reason)"`` of commented-out invocations."""
+    lines: dict[str, list[str]] = {}
+    reasons: list[str] = []
+    for note in notes:
+        where, _, reason = note.partition(" (")
+        wf, _, line = where.rpartition(":")
+        lines.setdefault(base(wf), []).append(line)
+        if reason and reason.rstrip(")") not in reasons:
+            reasons.append(reason.rstrip(")"))
+    if not lines:
+        return "", ""
+    at = ", ".join(f"{wf}:{', :'.join(ls)}" for wf, ls in lines.items())
+    return f"commented out at {at}", "; ".join(reasons)
+
+
+def _runner_for(inp: Inputs, ci: Any, kind: str) -> str:
+    """The workflow that already runs the sub-project's tests that way (pytest or
+    module runners), else the first configured one."""
+    for inv in ci.invocations:
+        if inv.kind == kind:
+            return inv.workflow
+    return inp.target.workflows[0]
+
+
+def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    ci = res["ci"]
+    out: list[Item] = []
+    for m in ci.missing_detail:
+        off, reason = _disabled(m.disabled)
+        wf = _runner_for(inp, ci, "pytest")
+        out.append(Item(
+            id=stable_id("ci-missing", m.file), section="S-3", kind="action",
+            title=f"{code(m.file)} runs in no CI workflow" + (f" ({off})" if off else ""),
+            why="nothing catches a regression in what it tests" + (
+                f"; it was disabled, not removed ({reason})" if reason else
+                "; it was disabled, not removed" if off else ""),
+            where=f"{m.file}:{m.line}", priority="P1", severity="should-fix",
+            files=(m.file,),
+            fix=(f"fix the cause and uncomment it ({off.removeprefix('commented out at ')})"
+                 if off else f"add `pytest {m.file} -v` to {wf}"),
+            facts=(m.file, *sorted(m.disabled))))
+    for g in ci.class_gaps:
+        how = ("; ".join(g.filters[:2]) if g.filters else "no invocation names them")
+        off, _reason = _disabled(g.disabled)
+        out.append(Item(
+            id=stable_id("ci-classes", g.file), section="S-3", kind="action",
+            title=f"{plural(len(g.classes), 'test class', )} of {code(base(g.file))} "
+                  f"selected by no CI invocation: {names(g.classes)}"
+                  + (f" (imported into {names(base(h) for h in g.hosts)})" if g.hosts else ""),
+            why=(f"CI runs only {names(g.selected)}" if g.selected else
+                 "CI runs none of its classes") + f" ({how})" + (f"; {off}" if off else ""),
+            where=g.file, priority="P2", severity="should-fix", files=(g.file, *g.hosts),
+            fix=f"select them too (add them to the -k expression, or add `pytest "
+                f"{g.file}::{g.classes[0]}` with the launcher its siblings use) in "
+                f"{_runner_for(inp, ci, 'pytest')}",
+            facts=g.classes))
+    for r in ci.runner_gaps:
+        off, _reason = _disabled(r.disabled)
+        out.append(Item(
+            id=stable_id("ci-runner", r.file), section="S-3", kind="action",
+            title=f"Test runner {code(r.file)} is called by no CI workflow"
+                  + (f" ({off})" if off else ""),
+            why="the tests it defines never run", where=r.file, priority="P2",
+            severity="should-fix", files=(r.file,),
+            fix=f"add `python -m {r.module}` to {_runner_for(inp, ci, 'module')}",
+            facts=(r.file, *sorted(r.disabled))))
+    for s in ci.empty_steps:
+        where = f"{s.workflow}:{s.line}" if s.line else f"{s.workflow} ({s.step})"
+        out.append(Item(
+            id=stable_id("ci-empty", s.workflow, s.command), section="S-3", kind="action",
+            title=f"CI step collects no test: `{s.command[:140]}`", why=s.reason,
+            where=where, priority="P1", severity="should-fix", files=(s.workflow,),
+            fix="point the step at tests that exist and are not skipped",
+            facts=(s.reason,)))
+    return out + _coverage(inp, res)
+
+
+def _coverage(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    out: list[Item] = []
+    new_code = []
+    for g in res["coverage_gaps"]:
+        if g.kind == "parallelism":
+            out.append(Item(
+                id=stable_id("gap", g.kind, g.subject), section="S-3", kind="opportunity",
+                title=f"Parallelism combination {g.subject} not tested by the sub-project",
+                why=g.detail, files=g.files, facts=(g.subject,)))
+        else:
+            new_code.append(g)
+    if new_code:
+        shown = ", ".join(f"{code(g.subject)} ({g.detail.split('(', 1)[1].split(')', 1)[0]})"
+                          for g in new_code[:6])
+        out.append(Item(
+            id=stable_id("untested-new-code", inp.target.name), section="S-3", kind="fyi",
+            title=f"{len(new_code)} public function(s) or class(es) added since the "
+                  f"baseline that no test mentions: {shown}"
+                  + (f" and {len(new_code) - 6} more" if len(new_code) > 6 else ""),
+            files=tuple(sorted({f for g in new_code for f in g.files})),
+            facts=tuple(g.subject for g in new_code)))
+    by_model: dict[str, dict[str, list[str]]] = {}
+    for p in res["model_parity"]:
+        for m in p.missing:
+            by_model.setdefault(p.model, {}).setdefault(m, []).append(p.other)
+    for model, missing in sorted(by_model.items()):
+        others = sorted({o for v in missing.values() for o in v})
+        files = tuple(sorted({f for p in res["model_parity"] for f in p.files}))
+        out.append(Item(
+            id=stable_id("parity", model), section="S-3", kind="opportunity",
+            title=f"{code(model)} is never tested with settings {names(others)} "
+                  f"{'is' if len(others) == 1 else 'are'} tested with: "
+                  + names(sorted(missing), limit=8),
+            why="a feature that works for one model is untested for the other",
+            files=files, facts=tuple(sorted(missing))))
+    for u in res["untested_settings"]:
+        out.append(Item(
+            id=stable_id("setting-untested", u.flag), section="S-3", kind="opportunity",
+            title=f"{code(u.flag)} is exercised by core's integration tests "
+                  f"({names(u.core_tests, limit=2)}) and read by the sub-project "
+                  f"({', '.join(u.reads)}), but no sub-project test sets it",
+            why="the sub-project's own handling of that setting is never run in CI",
+            files=tuple(sorted({r.rsplit(':', 1)[0] for r in u.reads})), facts=(u.flag,)))
+    untested = res["passes_without_tests"]
+    if untested:
+        total = len(res["graph_passes"])
+        files = tuple(sorted({u.file for u in untested}))
+        out.append(Item(
+            id=stable_id("passes-untested", inp.target.name), section="S-3", kind="action",
+            title=f"{len(untested)} of {total} graph passes have no test: "
+                  + names((u.name for u in untested), limit=12),
+            why="no test file refers to them; a pass that breaks the graph is found only in "
+                "a full training run", where=", ".join(files), priority="P2",
+            severity="nice-to-have", files=files,
+            fix="add a unit test per pass (a small traced graph in, the expected nodes out) "
+                "next to the existing pass tests",
+            facts=tuple(u.name for u in untested)))
+    by_registry: dict[str, list[Any]] = {}
+    for u in res["configs_without_tests"]:
+        by_registry.setdefault(u.file, []).append(u)
+    for file, unused in by_registry.items():
+        found = sorted(u.name for u in unused)
+        out.append(Item(
+            id=stable_id("config-untested", file), section="S-3", kind="opportunity",
+            title=f"{len(found)} config(s) in {code(file)} used by no test or workflow: "
+                  + names(found),
+            why="a registered config nobody runs rots silently", files=(file,),
+            facts=tuple(found)))
+    return out

@@ -1,0 +1,40 @@
+"""The reviewer benchmark's data file (benchmarks/data/scout_reviewer.yaml) is valid
+data, and its scoring rules do what they say (no torchtitan checkout needed)."""
+
+from __future__ import annotations
+
+from benchmarks import scout_vs_reviewer as bench
+
+
+def test_data_file_validates_and_every_checkable_finding_can_be_matched() -> None:
+    spec = bench.load()
+    assert [r["name"] for r in spec["runs"]] == ["2026-04-02", "2026-04-03", "2026-04-06"]
+    for run in spec["runs"]:
+        for f in run["findings"]:
+            assert f["offline"] == bool(f.get("match")), f["id"]
+            assert f["evidence"], f["id"]
+    ids = [j["id"] for j in spec["judgements"]]
+    assert len(ids) == len(set(ids))
+
+
+def test_matching_needs_every_word_in_one_item_of_an_allowed_kind() -> None:
+    finding = {"match": ["apply_tp", "enable_cp"], "kinds": ["action", "carried"]}
+    items = [{"id": "a", "kind": "action", "title": "`apply_tp` omits `enable_cp`"},
+             {"id": "b", "kind": "docs", "title": "apply_tp enable_cp"},
+             {"id": "c", "kind": "action", "title": "apply_tp", "why": "other"}]
+    assert bench.matched(finding, items) == ["a"]
+
+
+def test_rules_catch_a_p1_without_code_and_a_false_all_clear() -> None:
+    doc = {"items": [
+        {"kind": "action", "priority": "P1", "title": "upstream field removed",
+         "where": "core/config.py", "why": "", "section": "S-1"},
+        {"kind": "action", "priority": "P1", "title": "`sub/tests/t.py` runs in no CI workflow",
+         "where": "torchtitan/experiments/graph_trainer/tests/t.py:3", "why": "",
+         "section": "S-3"},
+        {"kind": "docs", "priority": "", "title": "x", "where": "", "section": "S-5"}],
+        "markdown": "- Tests in CI: every test class ...\n- docs are current\n",
+        "stale_patches": [], "doc_inaccuracies": []}
+    broken = bench.rules(doc, "torchtitan/experiments/graph_trainer")
+    assert broken == ["P0/P1 without sub-project file:line: upstream field removed",
+                      "false all-clear: tests in CI", "false all-clear: docs are current"]
