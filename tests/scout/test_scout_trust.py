@@ -204,7 +204,8 @@ def test_priors_come_only_from_the_bots_own_comments(fixture_repo, env, monkeypa
                                "commit": r1_head}
     assert [u.rsplit("-", 1)[-1] for u in doc["prior_reports_ignored"]] == ["42", "43"]
     # A baseline moved to HEAD would leave no S-1 finding; R1's baseline keeps them.
-    assert any("`Trainer.Config.steps` (field retyped: `int -> int | None`)" in i["title"] for i in doc["items"])
+    retyped = "`Trainer.Config.steps` (field retyped: `int -> int | None`)"
+    assert any(retyped in i["title"] for i in doc["items"])
     assert doc["suppressed"] == []
     assert "2 report-like comment(s) not written by the token's account ignored" in (
         doc["markdown"])
@@ -317,7 +318,8 @@ def test_report_skips_hostile_files_and_says_so(fixture_repo, hostile_checkout, 
     md = doc["markdown"]
     assert "- 6 file(s) not analysed: `.github/workflows/sub.yaml` (refused: aliases" in md
     # The rest of the report goes on: the S-1 findings of c2 are all there.
-    assert any("`Trainer.Config.steps` (field retyped: `int -> int | None`)" in i["title"] for i in doc["items"])
+    retyped = "`Trainer.Config.steps` (field retyped: `int -> int | None`)"
+    assert any(retyped in i["title"] for i in doc["items"])
 
 
 def test_live_todo_scan_never_follows_a_link(hostile_checkout) -> None:
