@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import zipfile
 
-from agentops.bisect import wheels
+from agentops.bisect import central_directory as zcd
 
 
 def _cd_bytes(names: list[str]) -> tuple[bytes, int]:
@@ -24,13 +24,13 @@ def test_entries_resynchronise_inside_a_chunk_despite_a_stray_signature() -> Non
     names = [f"torch/include/op_{i}.h" for i in range(30)]
     names[5] = "torch/include/PK\x01\x02trap.h"  # a signature inside a name
     cd, base = _cd_bytes(names)
-    aligned = wheels._entries_in(cd, base, aligned=True)
+    aligned = zcd.entries_in(cd, base, aligned=True)
     assert [sp.entry.name for sp in aligned] == names
     # start the chunk inside entry 5's header: the first signature in it is the trap
     cut = aligned[5].start - base + 10
     chunk = cd[cut:]
     assert chunk.find(b"PK\x01\x02") < aligned[6].start - base - cut
-    spans = wheels._entries_in(chunk, base + cut, aligned=False)
+    spans = zcd.entries_in(chunk, base + cut, aligned=False)
     assert [sp.entry.name for sp in spans] == names[6:]
     assert [sp.start for sp in spans] == [sp.start for sp in aligned[6:]]
 
@@ -40,9 +40,9 @@ class _NoReads:
         raise AssertionError("gaps() must not read")
 
 
-def _finder(placed: list[tuple[int, int, str]]) -> wheels._Finder:
-    f = wheels._Finder(_NoReads(), "torch/version.py", 0)  # type: ignore[arg-type]
-    f.take([wheels._Span(s, e, wheels.Entry(n, 0, 0, 0, 0, 0, 0)) for s, e, n in placed])
+def _finder(placed: list[tuple[int, int, str]]) -> zcd.Finder:
+    f = zcd.Finder(_NoReads(), "torch/version.py", 0)  # type: ignore[arg-type]
+    f.take([zcd.Span(s, e, zcd.Entry(n, 0, 0, 0, 0, 0, 0)) for s, e, n in placed])
     return f
 
 
