@@ -262,9 +262,15 @@ def with_credentials_of(url: str, like: str) -> str:
     return urllib.parse.urlunsplit(a._replace(netloc=b.netloc))
 
 
+_QUERY_IN_TEXT = re.compile(r"([?&])([^=&\s'\"]+)=([^&\s'\"]*)")
+
+
 def redact_text(text: str) -> str:
-    """Every ``scheme://user:password@`` inside free text with the userinfo replaced."""
-    return _USERINFO_IN_TEXT.sub(rf"\1{REDACTED}@", text)
+    """Free text (an exception's message) with every ``scheme://user:password@`` and
+    every credential-like query value replaced by ``***``."""
+    text = _USERINFO_IN_TEXT.sub(rf"\1{REDACTED}@", text)
+    return _QUERY_IN_TEXT.sub(lambda m: f"{m.group(1)}{m.group(2)}={REDACTED}"
+                              if _SECRET_PARAM.match(m.group(2)) else m.group(0), text)
 
 
 def mask_credentials(url: str) -> None:
@@ -519,11 +525,13 @@ class Transport:
     # One exchange (and its redirects), body unread.
     def open(self, method: str, url: str, *, headers: Mapping[str, str] | None = None,
              data: bytes | str | None = None, what: str | None = None,
-             follow_redirects: bool = True, write: bool = False) -> Response:
+             follow_redirects: bool = True, write: bool = False,
+             route: str | None = None) -> Response:
         """Send one request and return once the headers arrived. Redirects (GET/HEAD
         only) are followed to http(s) URLs, at most ``MAX_REDIRECTS`` times, and
         ``Authorization`` is dropped when the host, port or scheme changes (except an
-        upgrade to https on the same host). Raises TransportError."""
+        upgrade to https on the same host). ``route`` names the request in the
+        counter (default: the URL's path). Raises TransportError."""
         what = what or method
         started = self.clock()
         deadline_at = started + self.policy.deadline
@@ -541,7 +549,7 @@ class Transport:
                                          "AGENTOPS_HTTP_DEADLINE")
             wait = min(self.policy.timeout, remaining)
             if self._count:
-                self.counter.note(method, _route_of(current), write=write)
+                self.counter.note(method, route or _route_of(current), write=write)
             try:
                 raw = self.session.request(method, current, headers=hdrs, data=data,
                                            stream=True, timeout=(wait, wait),
@@ -581,7 +589,8 @@ class Transport:
     def request(self, method: str, url: str, *, max_bytes: int,
                 headers: Mapping[str, str] | None = None, what: str | None = None,
                 truncate: bool = False, unread: Iterable[int] = (),
-                retry_status: frozenset[int] = RETRY_STATUS) -> Response:
+                retry_status: frozenset[int] = RETRY_STATUS,
+                route: str | None = None) -> Response:
         """An idempotent request (GET/HEAD) with retries: timeouts, resets (also
         mid-body) and ``retry_status`` answers are tried again after the policy's
         backoff or the wait the server asked for; other 4xx/5xx raise at once. The body
@@ -594,7 +603,7 @@ class Transport:
         for attempt in range(1, attempts + 1):
             wait: float | None = None
             try:
-                resp = self.open(method, url, headers=headers, what=what)
+                resp = self.open(method, url, headers=headers, what=what, route=route)
                 if resp.status in unread:
                     return resp
                 if resp.status < 400:
