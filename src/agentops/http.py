@@ -425,7 +425,7 @@ class Response:
             reason = (f"the answer is {size_text(declared)}, more than the "
                       f"{size_text(max_bytes)} this call reads")
             raise TransportError(f"{where}: {reason}", kind="too-large", reason=reason,
-                                 status_code=self.status)
+                                 ambiguous=True, status_code=self.status)
         total = 0
         try:
             while True:
@@ -454,7 +454,8 @@ class Response:
                     reason = f"the answer is longer than the {size_text(max_bytes)} this " \
                              "call reads"
                     raise TransportError(f"{where}: {reason}", kind="too-large",
-                                         reason=reason, status_code=self.status)
+                                         reason=reason, ambiguous=True,
+                                         status_code=self.status)
                 self._transport.counter.body_bytes += len(chunk)
                 total += len(chunk)
                 put(chunk)
