@@ -301,3 +301,45 @@ def test_a_wheel_url_is_a_nightly_without_the_page() -> None:
         idx.nightly_from_url("https://h/whl/torch-2.10.0.tar.gz", "torch")
     with pytest.raises(InputError, match="a numpy wheel, not torch"):
         idx.nightly_from_url("https://h/numpy-2.0-cp312-cp312-linux_x86_64.whl", "torch")
+
+
+def test_html_forms_a_real_page_may_use() -> None:
+    page = ("<!DOCTYPE html><HTML><BODY>\n"
+            "<!-- <a href='/commented.whl'>commented.whl</a> -->\n"
+            "<A HREF='/a/torch-1.0-py3-none-any.whl?x=1&amp;y=2#sha256=aa' "
+            "data-requires-python='&gt;=3.8'><span>torch-1.0-py3-none-any.whl</span></A>\n"
+            "<a href=/b/torch-2.0-py3-none-any.whl data-yanked>torch-2.0-py3-none-any.whl</a>"
+            "<a name=anchor-without-href>nothing</a>\n</BODY></HTML>")
+    links = idx.parse_html(page, BASE)
+    assert [(link.filename, link.url, link.hashes, link.yanked) for link in links] == [
+        ("torch-1.0-py3-none-any.whl",
+         "https://download.example/a/torch-1.0-py3-none-any.whl?x=1&y=2", {"sha256": "aa"},
+         False),
+        ("torch-2.0-py3-none-any.whl", "https://download.example/b/torch-2.0-py3-none-any.whl",
+         {}, True)]
+
+
+@pytest.mark.parametrize("markup", ["<" * 200_000, "<p>" * 100_000,
+                                    "<a " + "h=1 " * 200_000 + ">x</a>", "<!--" * 100_000])
+def test_hostile_markup_yields_no_links_and_no_error(markup: str) -> None:
+    assert idx.parse_html(markup, BASE) == []
+
+
+def test_the_scanner_agrees_with_an_html_parser_on_the_server_pages() -> None:
+    import html.parser
+
+    class Reference(html.parser.HTMLParser):
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.hrefs: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag == "a" and dict(attrs).get("href"):
+                self.hrefs.append(str(dict(attrs)["href"]))
+
+    names = [_name(f"202607{d:02d}", py) for d in range(1, 20) for py in ("cp311", "cp312")]
+    page = _html(names)
+    ref = Reference()
+    ref.feed(page)
+    assert [link.url for link in idx.parse_html(page, BASE)] == [
+        idx._split_url(BASE, h)[0] for h in ref.hrefs]

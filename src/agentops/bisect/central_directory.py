@@ -485,11 +485,14 @@ def read_member(source: Source, member: str, *, name: str, limits: Limits) -> Fo
 
 
 def _read_local(ranges: _Budgeted, e: Entry, name: str, limits: Limits) -> bytes:
-    if e.comp_size > limits.max_compressed or e.size > limits.max_size:
-        raise DataError(name, e.name, f"the member is {e.size} bytes ({e.comp_size} "
-                        f"compressed), more than the {limits.max_size} bytes such a file "
-                        "can be: a hostile or broken wheel",
-                        fix="check that the URL is a torch wheel")
+    if e.size > limits.max_size:
+        raise DataError(name, e.name, f"the member is {e.size} bytes, more than the "
+                        f"{limits.max_size} bytes such a file can be: a hostile or broken "
+                        "wheel", fix="check that the URL is a torch wheel")
+    if e.comp_size > limits.max_compressed:
+        raise DataError(name, e.name, f"the member takes {e.comp_size} compressed bytes, "
+                        f"more than the {limits.max_compressed} such a file can take: a "
+                        "hostile or broken wheel", fix="check that the URL is a torch wheel")
     want = 30 + len(e.name.encode()) + LOCAL_SLACK + e.comp_size
     buf = ranges.read(e.local_offset, want)
     if len(buf) < 30 or buf[:4] != _LFH:
