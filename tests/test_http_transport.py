@@ -269,3 +269,40 @@ def test_policy_per_service_and_its_knobs() -> None:
     for bad in ("x", "0", "-1", "2.5", "inf"):
         with pytest.raises(InputError, match="AGENTOPS_HTTP_ATTEMPTS"):
             http.Policy.from_env({"AGENTOPS_HTTP_ATTEMPTS": bad}, service="files")
+
+
+# --- docs/http.md says what the code does ---------------------------------------------------
+
+def _table(doc: str, header: str) -> list[list[str]]:
+    lines = doc.split(header, 1)[1].splitlines()[2:]
+    rows = []
+    for line in lines:
+        if not line.startswith("|"):
+            break
+        rows.append([c.strip() for c in line.strip("|").split("|")])
+    return rows
+
+
+def _seconds(cell: str) -> float:
+    return float(cell.removesuffix(" s"))
+
+
+def test_the_docs_table_is_the_policy() -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "http.md").read_text()
+    rows = _table(doc, "| service | used by |")
+    assert [r[0].strip("`") for r in rows] == list(http.SERVICES)
+    for row in rows:
+        service = row[0].strip("`")
+        want = http.Policy.from_env({}, service=service)
+        got = (int(row[2]), _seconds(row[3]), _seconds(row[4]), _seconds(row[5]),
+               _seconds(row[6]), _seconds(row[7]))
+        assert got == (want.attempts, want.base_delay, want.max_delay,
+                       want.max_rate_limit_wait, want.timeout, want.deadline), service
+    knobs = {r[0].strip("`"): r for r in _table(doc, "| variable | services | meaning |")}
+    for knob in http.KNOBS:
+        row = knobs.pop(knob.name)
+        assert {s.strip() for s in row[1].split(",")} == set(knob.services), knob.name
+        assert row[2] == knob.meaning, knob.name
+    assert set(knobs) == {"AGENTOPS_HTTP_MAX_DOWNLOAD_MB"}  # the wheels' own, documented
