@@ -32,7 +32,14 @@ from agentops.bisect import page as pg
 from agentops.bisect import ranges as rg
 from agentops.bisect import wheels
 from agentops.errors import AgentopsError, ApiError, DataError, ExitStatus, InputError
-from agentops.http import check_http_url, mask_credentials, redact, short, with_credentials_of
+from agentops.http import (
+    check_http_url,
+    mask_credentials,
+    redact,
+    redact_text,
+    short,
+    with_credentials_of,
+)
 
 DEFAULT_INDEX = "https://download.pytorch.org/whl/nightly/cpu"
 DEFAULT_PLATFORM = "manylinux_2_28_x86_64"
@@ -588,7 +595,8 @@ def probe_command(args: argparse.Namespace) -> int:
         else:
             code, out, status = None, log, "skip"
     result = rg.ProbeResult(version=version, status=status,  # type: ignore[arg-type]
-                            log_tail=ghactions.inert_log(out[-rg.LOG_TAIL_LIMIT:],
+                            # Security: pip's log names the index URL.
+                            log_tail=ghactions.inert_log(redact_text(out[-rg.LOG_TAIL_LIMIT:]),
                                                          limit=rg.LOG_TAIL_LIMIT),
                             git_version=git_version, wheel_url=redact(n.wheel.url))
     obj = {**result.to_json(), "exit_code": code,
@@ -658,7 +666,7 @@ def _run_repro(venv: Path, command: str, *, version: str, timeout: float) -> tup
                                                                                 or "")
         return 124, out + f"\n[agentops] the repro timed out after {timeout:g} s\n"
     out = proc.stdout + proc.stderr
-    ghactions.notice(ghactions.inert_log(out[-2000:], limit=2000))
+    ghactions.notice(ghactions.inert_log(redact_text(out[-2000:]), limit=2000))
     return proc.returncode, out
 
 
