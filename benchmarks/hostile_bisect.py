@@ -113,12 +113,20 @@ def attacks() -> list[Attack]:
         Attack("6", "1,000,000-link index page (37 MB)", lambda r: _scripted(
             page=body(hostile.many_links_html(1_000_000), content_type="text/html")),
                verb="plan"),
+        Attack("6", "1,000,000-link page without Content-Length", lambda r: _scripted(
+            page=stream(lambda: _chunks(hostile.many_links_html(1_000_000)))), verb="plan"),
+        Attack("6", "16 MiB of '<' as an HTML page", lambda r: _scripted(
+            page=body(b"<" * ((16 << 20) - 1), content_type="text/html")), verb="plan"),
         Attack("6", "100,001-link index page (3.5 MB)", lambda r: _scripted(
             page=body(hostile.many_links_html(100_001), content_type="text/html")),
                verb="plan"),
         Attack("7", "credentials in --index-url, 503 on every try", _with_credentials,
                verb="versions"),
     ]
+
+
+def _chunks(data: bytes, size: int = 1 << 16) -> Iterator[bytes]:
+    return (data[i:i + size] for i in range(0, len(data), size))
 
 
 def _argv(verb: str, url: str, out: Path) -> list[str]:
