@@ -545,7 +545,6 @@ class Transport:
             if remaining <= 0:
                 raise TransportError(f"{what} {redact(url)}: no answer within the "
                                      f"{self.policy.deadline:g} s deadline", kind="deadline",
-                                     ambiguous=write,
                                      fix="the server is too slow; rerun later, or raise "
                                          "AGENTOPS_HTTP_DEADLINE")
             wait = min(self.policy.timeout, remaining)
