@@ -163,8 +163,11 @@ def real(args: argparse.Namespace) -> None:
                         sizes.append(http.counter.body_bytes)
                         counts.append(http.counter.total)
                         http.close()
-                        if how == "fresh":
-                            pg.fetch_page(wheels.transport(), url, "torch", cache=cache)
+                        if how == "fresh":  # the copy the next runs revalidate
+                            saved = pg.fetch_page(wheels.transport(), url, "torch",
+                                                  cache=cache).to_save
+                            assert saved is not None
+                            cache.write_text(saved)
                     total = int(statistics.median(sizes))
                     mark = "" if how == "fresh" or total <= 100 * 1000 else "  (over target)"
                     _row(f"  resolve, {label}", wheel.stat().st_size, total,

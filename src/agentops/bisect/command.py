@@ -84,6 +84,9 @@ class Session:
             check_http_url(a.index_url, field_name="--index-url",
                            example="https://download.pytorch.org/whl/nightly/cpu")
             page = pg.fetch_page(self.http, a.index_url, a.package, cache=self.page_cache)
+            # The page parsed: only now is the copy for the next run written.
+            if self.page_cache is not None and page.to_save is not None:
+                _write_atomic(self.page_cache, page.to_save)
             self.page = page
             shown_url = redact(page.url)
             found = idx.select(page.links, package=a.package, python=a.python,

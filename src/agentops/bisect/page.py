@@ -3,17 +3,16 @@ and matrix jobs through a saved copy (``--page-cache FILE``) that is revalidated
 conditional request (``If-None-Match`` / ``If-Modified-Since``): an unchanged page costs
 one request and no body (HTTP 304) instead of ~0.5 MB.
 
-Adapter side of the I/O line (reads the index, reads and writes the cache file); what
-the page means is ``index``'s. The cache file is untrusted input too: a copy that does
-not parse, is for another URL or is too big is ignored with a notice and replaced.
-It never holds credentials: URLs are stored without their ``user:password@``.
+Adapter side of the I/O line (reads the index and the cache file; the command writes
+the new copy, ``Page.to_save``, with the one atomic writer); what the page means is
+``index``'s. The cache file is untrusted input too: a copy that does not parse, is for
+another URL or is too big is ignored with a notice and replaced. It never holds
+credentials: URLs are stored without their ``user:password@``.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,6 +36,7 @@ class Page:
     links: tuple[idx.FileLink, ...]
     bytes: int  # body bytes received for it in this run (0 when the copy was current)
     cached: bool = False  # the saved copy was current (HTTP 304)
+    to_save: str | None = None  # the new cache file's text, when one should be written
 
 
 def check_cache_path(path: str | None) -> Path | None:
@@ -73,18 +73,6 @@ def _load(cache: Path, url: str) -> dict[str, Any] | None:
     return doc
 
 
-def _save(cache: Path, doc: dict[str, Any]) -> None:
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{cache.name}.", dir=cache.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(doc, fh)
-        os.replace(tmp, cache)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def fetch_page(http: Transport, index_url: str, package: str, *,
                cache: Path | None = None) -> Page:
     """GET ``<index>/<package>/`` asking for JSON (PEP 691) first, HTML otherwise; with
@@ -98,6 +86,7 @@ def fetch_page(http: Transport, index_url: str, package: str, *,
         if saved.get("last_modified"):
             headers["If-Modified-Since"] = saved["last_modified"]
     before = http.counter.body_bytes
+    to_save: str | None = None
     resp = http.request("GET", url, headers=headers, max_bytes=MAX_PAGE_BYTES,
                         what="index page")
     if resp.status == 304 and saved:
@@ -112,13 +101,13 @@ def fetch_page(http: Transport, index_url: str, package: str, *,
         etag, modified = resp.headers.get("ETag"), resp.headers.get("Last-Modified")
         if cache is not None:
             if etag or modified:
-                _save(cache, {"format": CACHE_FORMAT, "url": strip_userinfo(url),
-                              "final_url": strip_userinfo(final_url), "content_type": ctype,
-                              "etag": etag or "", "last_modified": modified or "",
-                              "text": text})
+                to_save = json.dumps({
+                    "format": CACHE_FORMAT, "url": strip_userinfo(url),
+                    "final_url": strip_userinfo(final_url), "content_type": ctype,
+                    "etag": etag or "", "last_modified": modified or "", "text": text})
             else:
                 ghactions.notice(f"{redact(url)} sends no ETag or Last-Modified: the page "
                                  "cannot be revalidated, so it is not cached")
     links = idx.parse_page(text, ctype, final_url)
     return Page(url=url, content_type=ctype.split(";")[0], links=tuple(links),
-                bytes=http.counter.body_bytes - before, cached=cached)
+                bytes=http.counter.body_bytes - before, cached=cached, to_save=to_save)
