@@ -56,7 +56,7 @@ def senders(source: str, filename: str = "<src>") -> list[str]:
                 and attr in REQUESTS_SENDERS
             if via_requests or attr in OTHER_SENDERS.get(head, set()):
                 out.append(f"{node.lineno}: {dotted}")
-    return sorted(set(out), key=lambda s: int(s.split(":")[0]))
+    return sorted(set(out), key=lambda s: (int(s.split(":")[0]), s))
 
 
 @pytest.mark.parametrize("module", [p for p in SCANNED if p != TRANSPORT],
