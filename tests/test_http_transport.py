@@ -306,3 +306,32 @@ def test_the_docs_table_is_the_policy() -> None:
         assert {s.strip() for s in row[1].split(",")} == set(knob.services), knob.name
         assert row[2] == knob.meaning, knob.name
     assert set(knobs) == {"AGENTOPS_HTTP_MAX_DOWNLOAD_MB"}  # the wheels' own, documented
+
+
+# --- the GitHub client takes the same bounds (PyGithub builds, the transport sends) ---------
+
+def _github(url: str, **policy: float):  # type: ignore[no-untyped-def]
+    from agentops.github.client import GitHubClient, RetryPolicy
+
+    base = RetryPolicy(attempts=2, base_delay=0.01, timeout=2.0, deadline=5.0)
+    return GitHubClient("t0k3n", api_url=url, policy=base.replace(**policy),
+                        sleep=lambda s: None)
+
+
+def test_github_answers_are_bounded_by_the_deadline_and_parsed_within_depth() -> None:
+    with Scripted() as srv:
+        srv.route("/repos/o/r", drip(10_000, every=0.1, status=200))
+        srv.route("/repos/o/deep", body(b"[" * 100_000 + b"]" * 100_000,
+                                        content_type="application/json"))
+        srv.route("/repos/o/ok", body(b'{"full_name": "o/ok"}', content_type="application/json"))
+        client = _github(srv.url, deadline=1.0)
+        started = time.monotonic()
+        with pytest.raises(http.ApiError, match="1 s deadline") as info:
+            client.read("/repos/o/r")
+        assert time.monotonic() - started < 4 and info.value.status == ExitStatus.API
+        with pytest.raises(http.ApiError, match="nested too deep"):
+            client.read("/repos/o/deep")
+        assert client.read("/repos/o/ok")["full_name"] == "o/ok"
+        # the token went with every request, through the transport's session
+        assert {s.headers.get("Authorization") for s in srv.seen} == {"token t0k3n"}
+    assert client.counter.reads == 3 and client.counter.retries == 0  # neither is retried

@@ -317,6 +317,11 @@ class GitHubClient:
                 method, path, parameters=dict(params) if params else None, input=body)
         except GithubException as exc:
             raise self._classify_status(exc.status, exc.headers or {}, exc.data) from exc
+        except RecursionError as exc:
+            # PyGithub parses the answer; one nested past the parser's depth is not an
+            # answer of GitHub's. The request did reach the server.
+            raise _Failure("the answer is JSON nested too deep to be GitHub's", status=None,
+                           retryable=False, ambiguous=True, wait=None) from exc
         except TransportError as exc:
             # A refused connection never reached the server; a reset, a read timeout or
             # a broken-off answer may have come after the server acted on the request.
