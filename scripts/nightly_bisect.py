@@ -52,9 +52,8 @@ environment:
   AGENTOPS_*              defaults for the flags, as the composite action sets them
   AGENTOPS_REPRO_COMMAND  the repro command for `probe` (in a workflow only ever
                           through env, never interpolated into YAML)
-  AGENTOPS_HTTP_ATTEMPTS  tries per index/wheel request (default 4; 5xx, timeouts)
-  AGENTOPS_HTTP_TIMEOUT   seconds per request (default 30)
-  AGENTOPS_HTTP_BACKOFF   first retry delay in seconds (default 1, doubling)
+  AGENTOPS_HTTP_*         retries, timeouts, the per-request deadline and the full-download
+                          limit of the index and wheel reads (the table: docs/http.md)
   GITHUB_TOKEN            for the nightly-branch lookup (contents: read); optional
   GITHUB_API_URL          API base (GitHub Enterprise Server, or a loopback server)"""
 
@@ -79,6 +78,10 @@ def _index_flags(p: cli.argparse.ArgumentParser) -> None:
     g.add_argument("--variant", default=env_default("AGENTOPS_VARIANT"),
                    help="build variant, the version's local part (cpu, cu126, rocm6.4); "
                         "needed when the index mixes variants (env AGENTOPS_VARIANT)")
+    g.add_argument("--page-cache", default=env_default("AGENTOPS_PAGE_CACHE"),
+                   help="a file keeping the project page between runs: revalidated with "
+                        "ETag/Last-Modified, an unchanged page costs no body (env "
+                        "AGENTOPS_PAGE_CACHE)")
     c = p.add_argument_group("commits", "where a nightly's commit comes from "
                                         "(example: --commit-source both)")
     c.add_argument("--repo", default=env_default("AGENTOPS_REPO", DEFAULT_REPO),
@@ -129,6 +132,13 @@ def _probe_flags(p: cli.argparse.ArgumentParser) -> None:
                    help="folder for the probe's venv (default: a new temporary folder)")
 
 
+def _wheel_url_flag(p: cli.argparse.ArgumentParser) -> None:
+    p.add_argument("--wheel-url", default=env_default("AGENTOPS_WHEEL_URL"),
+                   help="the wheel itself (a plan matrix cell's wheel_url): the project page "
+                        "is not fetched; the index URL's credentials go to the same host "
+                        "(env AGENTOPS_WHEEL_URL)")
+
+
 def _verb(sub, name: str, help_: str, description: str, example: str):  # type: ignore[no-untyped-def]
     return sub.add_parser(name, help=help_, description=textwrap.fill(description, 88),
                           formatter_class=cli.HelpFormatter, epilog=f"example:\n  {example}")
@@ -155,6 +165,7 @@ def build() -> cli.argparse.ArgumentParser:
     _index_flags(r)
     r.add_argument("--version", default=env_default("AGENTOPS_VERSION"),
                    help="version or date (env AGENTOPS_VERSION)")
+    _wheel_url_flag(r)
 
     g = _verb(sub, "range", "the regression-range table and compare link",
               "Prints `Nightly | Status | PyTorch Commit` for the good and bad nightly and "
@@ -194,6 +205,7 @@ def build() -> cli.argparse.ArgumentParser:
     pr.add_argument("--results", default=env_default("AGENTOPS_RESULTS_DIR"),
                     help="folder for the result file, created when missing (env "
                          "AGENTOPS_RESULTS_DIR)")
+    _wheel_url_flag(pr)
     _probe_flags(pr)
 
     n = _verb(sub, "narrow", "narrow the range from probe results",
@@ -219,6 +231,7 @@ def build() -> cli.argparse.ArgumentParser:
                    help="probe this nightly (env AGENTOPS_VERSION)")
     a.add_argument("--results", default=env_default("AGENTOPS_RESULTS_DIR"),
                    help="results folder (env AGENTOPS_RESULTS_DIR)")
+    _wheel_url_flag(a)
     a.add_argument("--out", default=None, help=cli.argparse.SUPPRESS)
     a.add_argument("--json", action="store_true", help="JSON output for narrow")
     _probe_flags(a)

@@ -195,6 +195,9 @@ class State:
     range_enabled: bool = True
     formats: tuple[str, ...] = ("json", "html")  # what the index can answer with
     href_style: str = "absolute"  # absolute (/files/x) | full (http://…) | relative
+    validators: bool = True  # ETag/Last-Modified on project pages, 304 when unchanged
+    # Files listed on the page but not served: makes a page as large as a real one.
+    listed_only: dict[str, list[str]] = field(default_factory=dict)
     faults: dict[str, list[Fault]] = field(default_factory=dict)  # path regex -> queue
     served: dict[str, int] = field(default_factory=dict)  # path -> body bytes
     log: list[tuple[str, str, str, int]] = field(default_factory=list)
@@ -282,20 +285,29 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         if names is None:
             self._send(404, b"no such project\n", "text/plain", path=path)
             return
+        names = [*st.listed_only.get(package, []), *names]
         accept = self.headers.get("Accept", "")
         if "json" in st.formats and "application/vnd.pypi.simple.v1+json" in accept:
             doc = {"meta": {"api-version": "1.1"}, "name": package,
                    "files": [{"filename": n, "url": self._href(n),
                               "hashes": {"sha256": fake_sha(n)[:64]}} for n in names],
                    "versions": []}
-            self._send(200, json.dumps(doc).encode(), "application/vnd.pypi.simple.v1+json",
-                       path=path)
-            return
-        rows = "".join(f'    <a href="{self._href(n)}#sha256={fake_sha(n)}">{n}</a><br/>\n'
-                       for n in names)
-        body = (f"<!DOCTYPE html>\n<html>\n  <body>\n    <h1>Links for {package}</h1>\n"
-                f"{rows}  </body>\n</html>\n").encode()
-        self._send(200, body, "text/html", path=path)
+            body, ctype = json.dumps(doc).encode(), "application/vnd.pypi.simple.v1+json"
+        else:
+            rows = "".join(f'    <a href="{self._href(n)}#sha256={fake_sha(n)}">{n}</a><br/>\n'
+                           for n in names)
+            body = (f"<!DOCTYPE html>\n<html>\n  <body>\n    <h1>Links for {package}</h1>\n"
+                    f"{rows}  </body>\n</html>\n").encode()
+            ctype = "text/html"
+        extra = {}
+        if st.validators:
+            etag = '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
+            extra = {"ETag": etag, "Last-Modified": "Thu, 01 Jan 2026 00:00:00 GMT",
+                     "Vary": "Accept"}
+            if self.headers.get("If-None-Match") == etag:
+                self._send(304, b"", ctype, extra, path=path)
+                return
+        self._send(200, body, ctype, extra, path=path)
 
     def _file(self, path: str, rng: str) -> None:
         st = self.server.state

@@ -1,7 +1,8 @@
 """Only the writer modules write (style practice 1, T-20): a mutating GitHub/HTTP call
-anywhere under src/ other than ``*/apply.py``, ``*/publish.py`` or
-``src/agentops/github/`` fails this test, and ``dry_run`` never appears in a writer
-(style practice 4: the dry-run branch lives in the command function).
+anywhere under src/ other than ``*/apply.py``, ``*/publish.py``,
+``src/agentops/github/`` or the one transport ``src/agentops/http.py`` (which sends what
+those ask for) fails this test, and ``dry_run`` never appears in a writer (style
+practice 4: the dry-run branch lives in the command function).
 
 AST-based and generic over src/: new modules are covered the day they are added.
 """
@@ -28,9 +29,11 @@ REQUESTS_VERBS = frozenset({"post", "put", "patch", "delete"})
 
 
 def is_writer(path: Path) -> bool:
-    """Whether a module may write: a skill's apply/publish, or the one client package."""
+    """Whether a module may write: a skill's apply/publish, the one client package, or
+    the one transport (it sends any method its callers, the writers, ask for)."""
     rel = path.relative_to(SRC) if path.is_relative_to(SRC) else path
-    return path.name in WRITER_NAMES or rel.parts[:2] == ("agentops", "github")
+    return (path.name in WRITER_NAMES or rel.parts[:2] == ("agentops", "github")
+            or rel.parts == ("agentops", "http.py"))
 
 
 def _receiver(node: ast.AST) -> str:
@@ -82,6 +85,9 @@ def mutating_calls(source: str, filename: str = "<src>") -> list[str]:
             method = _const_str(node.args[0]) if node.args else _const_str(kw.get("method"))
             if method is None or method.upper() in HTTP_WRITE_METHODS:
                 out.append(f"{where} — HTTP request({method or '?'})")
+        elif attr in ("open", "request", "send") and node.args \
+                and (_const_str(node.args[0]) or "").upper() in HTTP_WRITE_METHODS:
+            out.append(f"{where} — HTTP {_const_str(node.args[0])} through the transport")
         elif attr in PYGITHUB_MUTATORS:
             out.append(f"{where} — PyGithub mutator")
     return sorted(out, key=lambda s: int(s.split(":")[0]))
@@ -136,6 +142,8 @@ issue.create_comment("hi")
 comment.edit("new")
 repo.create_issue(title="x")
 ADD = """mutation($p: ID!) { addProjectV2DraftIssue(input: {projectId: $p, title: "t"}) { id } }"""
+self.http.open("POST", url, data=payload)
+transport.request("PATCH", url, max_bytes=1)
 '''
 
 BENIGN = '''
@@ -150,6 +158,8 @@ session.get(url)
 requests.request("GET", url)
 d.get("edit")
 doc = "mutations are described in docs"
+path.open("w")
+transport.request("GET", url, max_bytes=1)
 '''
 
 
@@ -167,6 +177,8 @@ def test_detector_flags_each_mutating_form() -> None:
         '11: comment.edit(…) — PyGithub mutator',
         '12: repo.create_issue(…) — PyGithub mutator',
         '13: a GraphQL mutation document',
+        '14: self.http.open(…) — HTTP POST through the transport',
+        '15: transport.request(…) — HTTP PATCH through the transport',
     ]
 
 
@@ -178,5 +190,6 @@ def test_writer_modules_are_recognised() -> None:
     assert is_writer(SRC / "agentops" / "triage" / "apply.py")
     assert is_writer(SRC / "agentops" / "scout" / "publish.py")
     assert is_writer(SRC / "agentops" / "github" / "client.py")
+    assert is_writer(SRC / "agentops" / "http.py")
     assert not is_writer(SRC / "agentops" / "triage" / "live.py")
     assert not is_writer(SRC / "agentops" / "scout" / "projects.py")

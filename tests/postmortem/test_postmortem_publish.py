@@ -277,17 +277,19 @@ def test_read_timeout_looks_before_resending(adf, monkeypatch) -> None:
         artifact = publish.load_approved(str(adf[0]), approved_sha256=adf[1],
                                          approved_by="maria")
         jira = publish.Jira(server.url, email=EMAIL, token=TOKEN, sleep=lambda s: None)
-        real_post = jira.session.post
+        real_request = jira.session.request
         calls = []
 
-        def flaky_post(*args, **kwargs):  # the first POST lands, but its response is lost
+        def flaky_post(method, *args, **kwargs):  # the first POST lands, its answer is lost
+            if method != "POST":
+                return real_request(method, *args, **kwargs)
             calls.append(1)
-            resp = real_post(*args, **kwargs)
+            resp = real_request(method, *args, **kwargs)
             if len(calls) == 1:
                 raise rq.exceptions.ReadTimeout("read timed out")
             return resp
 
-        monkeypatch.setattr(jira.session, "post", flaky_post)
+        monkeypatch.setattr(jira.session, "request", flaky_post)
         comment = jira.post_comment("JIRA-12345", artifact)
         assert comment["id"] == "10000"
         assert len(calls) == 1 and len(server.comments["JIRA-12345"]) == 1

@@ -29,9 +29,18 @@ from packaging.version import InvalidVersion, Version
 from agentops import cli, files, ghactions
 from agentops.bisect import index as idx
 from agentops.bisect import nightly_branch as nb
+from agentops.bisect import page as pg
 from agentops.bisect import ranges as rg
 from agentops.bisect import wheels
 from agentops.errors import AgentopsError, ApiError, ExitStatus, InputError
+from agentops.http import (
+    check_http_url,
+    mask_credentials,
+    redact,
+    redact_text,
+    short,
+    with_credentials_of,
+)
 
 DEFAULT_INDEX = "https://download.pytorch.org/whl/nightly/cpu"
 DEFAULT_PLATFORM = "manylinux_2_28_x86_64"
@@ -42,11 +51,20 @@ SOURCES = ("wheel", "branch", "both")
 # --- shared plumbing ------------------------------------------------------------------
 
 class Session:
-    """What one run reads, cached: the index page, resolved wheels, nightly branch."""
+    """What one run reads, cached: the index page (fetched once per run, and reused
+    across runs with ``--page-cache``), resolved wheels, nightly branch."""
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        self.http = wheels.Http()
+        # Security: credentials in index URLs are masked before anything can print them
+        # (and every message redacts them).
+        for url in (getattr(args, "index_url", None), getattr(args, "extra_index_url", None),
+                    getattr(args, "wheel_url", None)):
+            if url:
+                mask_credentials(url)
+        self.page_cache = pg.check_cache_path(getattr(args, "page_cache", None))
+        self.http = wheels.transport()
+        self.page: pg.Page | None = None
         self._nightlies: list[idx.Nightly] | None = None
         self._releases: list[nb.NightlyRelease] | None = None
         self.client: Any = None
@@ -61,35 +79,73 @@ class Session:
         return src
 
     def nightlies(self) -> list[idx.Nightly]:
-        """The listed nightlies for the package/python/platform, oldest first."""
+        """The listed versions for the package/python/platform, oldest first."""
         if self._nightlies is None:
             a = self.args
-            page = wheels.fetch_page(self.http, a.index_url, a.package)
+            check_http_url(a.index_url, field_name="--index-url",
+                           example="https://download.pytorch.org/whl/nightly/cpu")
+            page = pg.fetch_page(self.http, a.index_url, a.package, cache=self.page_cache)
+            # The page parsed: only now is the copy for the next run written.
+            if self.page_cache is not None and page.to_save is not None:
+                files.write_atomic(self.page_cache, page.to_save, field="--page-cache")
+            self.page = page
+            shown_url = redact(page.url)
             found = idx.select(page.links, package=a.package, python=a.python,
                                platform=a.platform)
             if not found:
-                tags = idx.available_tags(page.links)
-                shown = ", ".join(tags[:12]) + (" …" if len(tags) > 12 else "")
+                tags = idx.available_tags(page.links, package=a.package, python=a.python)
                 raise InputError("--python/--platform",
-                                 f"{page.url} lists no {a.package} wheel for "
+                                 f"{shown_url} lists no {a.package} wheel for "
                                  f"{idx.python_tag(a.python)} on {a.platform} "
-                                 f"({len(page.links)} files; tags: {shown or 'none'})",
+                                 f"({len(page.links)} files; tags: "
+                                 f"{idx.listing(tags) or 'none'})",
                                  fix="pick a python/platform pair from the tags listed")
             variant = getattr(a, "variant", None)
             variants = sorted({n.variant or "" for n in found})
+            shown_variants = idx.listing([v or "none" for v in variants])
             if variant:
                 found = [n for n in found if n.variant == variant]
                 if not found:
-                    raise InputError("--variant", f"no {variant} nightly on {page.url} "
-                                     f"(variants: {', '.join(v or 'none' for v in variants)})")
+                    raise InputError("--variant", f"no {variant} build on {shown_url} "
+                                     f"(variants: {shown_variants})")
             elif len(variants) > 1:
                 # Sanity: cpu and cu126 builds of one day are different wheels; a range
                 # that mixes them bisects nothing.
-                raise InputError("--variant", f"{page.url} lists several build variants "
-                                 f"({', '.join(v or 'none' for v in variants)})",
+                raise InputError("--variant", f"{shown_url} lists several build variants "
+                                 f"({shown_variants})",
                                  fix="pick one, e.g. --variant " + (variants[-1] or "none"))
             self._nightlies = found
         return self._nightlies
+
+    def query(self) -> idx.Query:
+        """What ``find`` needs to say which tags a missing version does have."""
+        a = self.args
+        return idx.Query(package=a.package, python=a.python, platform=a.platform,
+                         links=self.page.links if self.page else ())
+
+    def find(self, spec: str, *, field_name: str = "--version") -> int:
+        return idx.find(self.nightlies(), spec, field_name=field_name, query=self.query())
+
+    def given_wheel(self) -> idx.Nightly | None:
+        """The wheel named by ``--wheel-url`` (a matrix cell's), which needs no page;
+        the index URL's credentials go with it to the same host."""
+        url = getattr(self.args, "wheel_url", None)
+        if not url:
+            return None
+        check_http_url(url, field_name="--wheel-url",
+                       example="the wheel_url of a plan matrix cell")
+        n = idx.nightly_from_url(with_credentials_of(url, self.args.index_url or ""),
+                                 self.args.package)
+        spec = getattr(self.args, "version", None)
+        if spec:
+            try:
+                idx.find([n], spec)
+            except InputError:
+                raise InputError("--wheel-url", f"the wheel is {n.version}, not "
+                                 f"{short(spec, 80)} (--version)",
+                                 fix="pass the version and wheel_url of the same matrix "
+                                     "cell") from None
+        return n
 
     def releases(self) -> list[nb.NightlyRelease] | None:
         """The nightly branch's releases; with ``both``, None (and a warning) when the
@@ -119,8 +175,11 @@ class Session:
 
     def finish(self) -> None:
         """The closing lines every live run prints."""
-        ghactions.notice(f"HTTP: {self.http.requests} request(s), "
-                         f"{self.http.bytes} body bytes")
+        c = self.http.counter
+        cached = " (the project page from --page-cache, unchanged)" if (
+            self.page and self.page.cached) else ""
+        ghactions.notice(f"HTTP (index and wheels): {c.total} request(s), {c.retries} "
+                         f"retries, {c.body_bytes} body bytes{cached}")
         if self.client is not None:
             line = self.client.counter.line()
             ghactions.notice(line)
@@ -157,14 +216,16 @@ def _pair(session: Session) -> tuple[list[idx.Nightly], int, int]:
                          fix="give the last good and the first bad nightly (versions or "
                              "dates such as dev20260709)")
     ns = session.nightlies()
-    g = idx.find(ns, a.good, field_name="--good")
-    b = idx.find(ns, a.bad, field_name="--bad")
+    g = session.find(a.good, field_name="--good")
+    b = session.find(a.bad, field_name="--bad")
     rg.check_pair(g, b, good_text=str(ns[g].version), bad_text=str(ns[b].version))
     return ns, g, b
 
 
 def _matrix(ns: Sequence[idx.Nightly], positions: Sequence[int]) -> dict[str, Any]:
-    return {"include": [{"version": str(ns[i].version), "wheel_url": ns[i].wheel.url,
+    # Security: the matrix is printed and stored; the probe re-adds the index URL's
+    # credentials to a wheel URL on the same host.
+    return {"include": [{"version": str(ns[i].version), "wheel_url": redact(ns[i].wheel.url),
                          "slug": slug(str(ns[i].version)),
                          "date": ns[i].date.isoformat() if ns[i].date else None}
                         for i in positions]}
@@ -176,21 +237,36 @@ def versions_command(args: argparse.Namespace) -> int:
     """List the nightlies on the index (S-10a)."""
     session = Session(args)
     since = _date_arg(args.since, "--since")
+    until = _date_arg(args.until, "--until")
     listed = session.nightlies()
-    ns = idx.within(listed, since=since, until=_date_arg(args.until, "--until"))
-    oldest = listed[0].date
+    ns = idx.within(listed, since=since, until=until)
+    dated = [n for n in listed if n.date is not None]
+    if (since or until) and not dated:
+        flag = "--since" if since else "--until"
+        raise InputError(flag, f"the index lists {idx.noun(listed)} ({listed[0].version} … "
+                         f"{listed[-1].version}) and none is a nightly: --since/--until "
+                         "filter by a nightly's date (.devYYYYMMDD), which releases do not "
+                         "have, so nothing could match",
+                         fix="drop --since/--until to list the releases, or point "
+                             "--index-url at a nightly index")
+    oldest = dated[0].date if dated else None
     if since and oldest and since < oldest:
         ghactions.notice(f"nightlies before {oldest} are gone from the index (it keeps about "
                          f"the newest {idx.RETENTION_HINT}); --commit-source branch still "
                          "finds their commits")
+    if (since or until) and not ns:
+        ghactions.notice(f"no nightly between {since or 'the first'} and {until or 'the last'}: "
+                         f"the index lists {idx.noun(listed)} dated {dated[0].date} … "
+                         f"{dated[-1].date}")
     if args.json:
-        _emit(_json([n.to_json() for n in ns]))
+        _emit(_json([{**n.to_json(), "wheel_url": redact(n.wheel.url)} for n in ns]))
     else:
         for n in ns:
-            _emit(f"{n.version}  {n.date or '-'}  {n.wheel.url}")
-        ghactions.notice(f"{len(ns)} nightlies for {idx.python_tag(args.python)} on "
-                         f"{args.platform} (the index keeps about the newest "
-                         f"{idx.RETENTION_HINT})")
+            _emit(f"{n.version}  {n.date or '-'}  {redact(n.wheel.url)}")
+        retention = (f" (the index keeps about the newest {idx.RETENTION_HINT})"
+                     if dated else "")
+        ghactions.notice(f"{idx.noun(ns) if ns else idx.noun(listed, 0)} for "
+                         f"{idx.python_tag(args.python)} on {args.platform}{retention}")
     session.finish()
     return ExitStatus.OK
 
@@ -219,8 +295,10 @@ def _resolve_one(session: Session, spec: str) -> dict[str, Any]:
         return {"version": spec, "wheel_url": None, "git_version": commit.sha,
                 "bytes_fetched": 0, "full_download": False, "commit": commit.sha,
                 "commit_source": commit.source, "note": commit.note}
-    ns = session.nightlies()
-    n = ns[idx.find(ns, spec)]
+    n = session.given_wheel()
+    if n is None:
+        ns = session.nightlies()
+        n = ns[session.find(spec)]
     commit, res = session.commit(n, date=n.date)
     assert res is not None  # Sanity: source is wheel or both here
     out = res.to_json()
@@ -278,8 +356,8 @@ def build_range(session: Session, good: str, bad: str, *,
         return rg.RegressionRange(repo=session.args.repo, rows=(grow, brow), good=grow,
                                   bad=brow, notes=tuple(gn + bn))
     ns = session.nightlies()
-    g = idx.find(ns, good, field_name="--good")
-    b = idx.find(ns, bad, field_name="--bad")
+    g = session.find(good, field_name="--good")
+    b = session.find(bad, field_name="--bad")
     rg.check_pair(g, b, good_text=str(ns[g].version), bad_text=str(ns[b].version))
     rows, notes = [], []
     grow, more = _row(session, ns[g], version=str(ns[g].version), status="good",
@@ -294,7 +372,9 @@ def build_range(session: Session, good: str, bad: str, *,
     rows.append(brow)
     notes += more
     if b - g > 1 and not skipset:
-        notes.append(f"{b - g - 1} nightlies between them were not tested (run `plan` to "
+        between = ns[g + 1:b]
+        notes.append(f"{idx.noun(between)} between them "
+                     f"{'was' if len(between) == 1 else 'were'} not tested (run `plan` to "
                      "bisect)")
     return rg.RegressionRange(repo=session.args.repo, rows=tuple(rows), good=grow, bad=brow,
                               notes=tuple(notes))
@@ -488,8 +568,10 @@ def probe_command(args: argparse.Namespace) -> int:
     files.check_folder(args.results, field="--results")
     interpreter = probe_interpreter(args.interpreter, args.python)
     session = Session(args)
-    ns = session.nightlies()
-    n = ns[idx.find(ns, args.version or "")]
+    n = session.given_wheel()
+    if n is None:
+        ns = session.nightlies()
+        n = ns[session.find(args.version or "")]
     version = str(n.version)
     path = Path(args.results) / f"{slug(version)}.json"
     files.check_writable(path, field="--results")
@@ -510,9 +592,10 @@ def probe_command(args: argparse.Namespace) -> int:
         else:
             code, out, status = None, log, "skip"
     result = rg.ProbeResult(version=version, status=status,  # type: ignore[arg-type]
-                            log_tail=ghactions.inert_log(out[-rg.LOG_TAIL_LIMIT:],
+                            # Security: pip's log names the index URL.
+                            log_tail=ghactions.inert_log(redact_text(out[-rg.LOG_TAIL_LIMIT:]),
                                                          limit=rg.LOG_TAIL_LIMIT),
-                            git_version=git_version, wheel_url=n.wheel.url)
+                            git_version=git_version, wheel_url=redact(n.wheel.url))
     obj = {**result.to_json(), "exit_code": code,
            "seconds": round(time.monotonic() - started, 1)}
     files.write_atomic(path, json.dumps(obj, indent=2) + "\n", field="--results")
@@ -610,7 +693,7 @@ def _run_repro(venv: Path, command: str, *, version: str, timeout: float) -> tup
                                                                                 or "")
         return 124, out + f"\n[agentops] the repro timed out after {timeout:g} s\n"
     out = proc.stdout + proc.stderr
-    ghactions.notice(ghactions.inert_log(out[-2000:], limit=2000))
+    ghactions.notice(ghactions.inert_log(redact_text(out[-2000:]), limit=2000))
     return proc.returncode, out
 
 

@@ -1,6 +1,13 @@
 """The only GitHub client of agentops: REST and GraphQL over PyGithub's requester,
 with our own retry policy, a per-run write cap and a request counter.
 
+Its policy is the ``github`` row of the one HTTP policy (``agentops.http.Policy``:
+attempts, backoff, server-asked waits, the per-read timeout and the total deadline;
+``docs/http.md``), and PyGithub's requests go through the one transport
+(``agentops.http.Transport``, via PyGithub's connection-class hook): each answer is
+bounded in time by the deadline and in size by ``MAX_ANSWER_BYTES``, and redirects
+keep the transport's rules. Counting stays here: one logical call, one count.
+
 Adapter side of the I/O line. It performs the requests it is asked to make and decides
 only *whether to try again*; what to write is decided by the skills' planners, and only
 their appliers/publishers call ``write``.
@@ -15,78 +22,37 @@ write did not land.
 from __future__ import annotations
 
 import os
-import random
 import time
 import urllib.parse
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-import requests
 from github import Auth, Github, GithubException
+from github.Requester import Requester
 
 from agentops import ghactions
+from agentops import http as transport_mod
 from agentops.errors import ApiError, InputError, WriteBudgetError
+from agentops.http import CallCounter, TransportError
 
 DEFAULT_API_URL = "https://api.github.com"
 RETRYABLE_STATUS = frozenset({500, 502, 503, 504})
 # Sanity: GitHub limits content creation to about 80 a minute and 500 an hour; a run
 # that wants more than this is a bug or a runaway loop, not a bigger backlog.
 DEFAULT_MAX_WRITES = 200
+# Sanity: a page of 100 issues with 65,536-character bodies is ~7 MB; a job log that
+# GHES answers inline is cut at 48 MiB by its reader.
+MAX_ANSWER_BYTES = 64 * 1024 * 1024
 
 
-@dataclass
-class CallCounter:
-    """How many HTTP requests a run made (retries included), by kind."""
-
-    reads: int = 0
-    writes: int = 0
-    retries: int = 0
-    by_route: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def total(self) -> int:
-        return self.reads + self.writes
-
-    def note(self, method: str, route: str, *, write: bool) -> None:
-        if write:
-            self.writes += 1
-        else:
-            self.reads += 1
-        key = f"{method} {route}"
-        self.by_route[key] = self.by_route.get(key, 0) + 1
-
-    def line(self) -> str:
-        """``API calls: N (reads R, writes W, retries X)`` for logs and summaries."""
-        return (f"API calls: {self.total} (reads {self.reads}, writes {self.writes}, "
-                f"retries {self.retries})")
-
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """How often and how long to wait before trying a request again."""
-
-    attempts: int = 5
-    base_delay: float = 1.0
-    max_delay: float = 60.0
-    # Sanity: a primary rate limit can reset an hour away; waiting that long inside a
-    # job burns runner minutes, so past this we fail with a clear message instead.
-    max_rate_limit_wait: float = 300.0
+class RetryPolicy(transport_mod.Policy):
+    """The GitHub row of the one HTTP policy (``agentops.http.Policy``)."""
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> RetryPolicy:
-        env = os.environ if env is None else env
-        try:
-            return cls(
-                attempts=int(env.get("AGENTOPS_RETRY_ATTEMPTS", cls.attempts)),
-                base_delay=float(env.get("AGENTOPS_RETRY_BASE_DELAY", cls.base_delay)),
-                max_delay=float(env.get("AGENTOPS_RETRY_MAX_DELAY", cls.max_delay)),
-                max_rate_limit_wait=float(
-                    env.get("AGENTOPS_MAX_RATE_LIMIT_WAIT", cls.max_rate_limit_wait)),
-            )
-        except ValueError as exc:
-            raise InputError("AGENTOPS_RETRY_*", f"not a number: {exc}",
-                             fix="unset it or give a number of seconds/attempts") from exc
+    def from_env(cls, env: Mapping[str, str] | None = None, *,  # type: ignore[override]
+                 service: str = "github") -> RetryPolicy:
+        base = transport_mod.Policy.from_env(env, service=service)
+        return cls(**{f: getattr(base, f) for f in base.__dataclass_fields__})
 
 
 class _Failure(Exception):
@@ -140,7 +106,7 @@ class GitHubClient:
         api_url: str | None = None,
         policy: RetryPolicy | None = None,
         max_writes: int = DEFAULT_MAX_WRITES,
-        timeout: int = 30,
+        timeout: float | None = None,
         seconds_between_writes: float = 0.0,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.time,
@@ -151,20 +117,32 @@ class GitHubClient:
             raise InputError("GITHUB_API_URL", f"not an http(s) URL: {self.api_url!r}",
                              fix="unset it for github.com, or give e.g. https://ghe.example/api/v3")
         self.policy = policy or RetryPolicy()
+        if timeout is not None:
+            self.policy = self.policy.replace(timeout=float(timeout))
         self.max_writes = max_writes
         self.counter = CallCounter()
         self._sleep = sleep
         self._clock = clock
-        self._gh = Github(
-            auth=Auth.Token(token) if token else None,
-            base_url=self.api_url,
-            timeout=timeout,
-            retry=None,
-            per_page=100,
-            seconds_between_requests=None,
-            seconds_between_writes=seconds_between_writes or None,
-            user_agent="agentops",
-        )
+        # Counted here per logical call (retries apart), so the transport counts nothing.
+        self.transport = transport_mod.Transport(self.policy, user_agent="agentops",
+                                                 counter=self.counter, count=False)
+        # PyGithub's public hook for its connection classes: the Requester built here
+        # keeps the classes bound to this client's transport; the hook is reset at once
+        # so no other Requester picks them up.
+        Requester.injectConnectionClasses(*_connection_classes(self.transport))
+        try:
+            self._gh = Github(
+                auth=Auth.Token(token) if token else None,
+                base_url=self.api_url,
+                timeout=max(1, round(self.policy.timeout)),  # unused: the transport's
+                retry=None,
+                per_page=100,
+                seconds_between_requests=None,
+                seconds_between_writes=seconds_between_writes or None,
+                user_agent="agentops",
+            )
+        finally:
+            Requester.resetConnectionClasses()
         self.requester = self._gh.requester
 
     @classmethod
@@ -319,7 +297,7 @@ class GitHubClient:
                     checked = True
             if not last.retryable or attempt >= self.policy.attempts:
                 break
-            delay = last.wait if last.wait is not None else self._backoff(attempt)
+            delay = last.wait if last.wait is not None else self.policy.backoff(attempt)
             if delay > self.policy.max_rate_limit_wait:
                 raise ApiError(
                     f"{method} {_route(path)}: rate limited; the limit resets in {delay:.0f} s, "
@@ -332,10 +310,6 @@ class GitHubClient:
             self._sleep(delay)
         raise self._error(method, path, last, write=write, checked=checked)
 
-    def _backoff(self, attempt: int) -> float:
-        delay = self.policy.base_delay * (2 ** (attempt - 1))
-        return min(self.policy.max_delay, delay * (0.75 + random.random() / 2))  # noqa: S311
-
     def _once(self, method: str, path: str, *, params: Mapping[str, Any] | None,
               body: Any) -> tuple[dict[str, Any], Any]:
         try:
@@ -343,18 +317,16 @@ class GitHubClient:
                 method, path, parameters=dict(params) if params else None, input=body)
         except GithubException as exc:
             raise self._classify_status(exc.status, exc.headers or {}, exc.data) from exc
-        except requests.exceptions.ConnectTimeout as exc:
-            raise _Failure(f"connect timeout: {exc}", status=None, retryable=True,
-                           ambiguous=False, wait=None) from exc
-        except requests.exceptions.Timeout as exc:
-            raise _Failure(f"timed out waiting for the response: {exc}", status=None,
-                           retryable=True, ambiguous=True, wait=None) from exc
-        except requests.exceptions.ConnectionError as exc:
-            # A refused connection never reached the server; a reset or a dropped
-            # response may have come after the server acted on the request.
-            refused = "refused" in str(exc).lower() or "NewConnectionError" in repr(exc)
-            raise _Failure(f"connection error: {exc}", status=None, retryable=True,
-                           ambiguous=not refused, wait=None) from exc
+        except RecursionError as exc:
+            # PyGithub parses the answer; one nested past the parser's depth is not an
+            # answer of GitHub's. The request did reach the server.
+            raise _Failure("the answer is JSON nested too deep to be GitHub's", status=None,
+                           retryable=False, ambiguous=True, wait=None) from exc
+        except TransportError as exc:
+            # A refused connection never reached the server; a reset, a read timeout or
+            # a broken-off answer may have come after the server acted on the request.
+            raise _Failure(exc.reason, status=None, retryable=exc.retryable,
+                           ambiguous=exc.ambiguous and not exc.refused, wait=None) from exc
 
     def _classify_status(self, status: int, headers: Mapping[str, Any], data: Any) -> _Failure:
         message = data.get("message", "") if isinstance(data, dict) else str(data or "")
@@ -404,6 +376,68 @@ class GitHubClient:
                   if ambiguous else " A re-read shows it did not land." if checked else "")
         return ApiError(f"{route} failed: {failure.message}.{landed}",
                         status_code=failure.status, fix=fix, ambiguous=ambiguous)
+
+
+class _Answer:
+    """What PyGithub reads from a connection's response (``RequestsResponse``'s
+    interface: ``status``, ``headers``, ``getheaders()``, ``read()``)."""
+
+    def __init__(self, resp: transport_mod.Response) -> None:
+        self.status = resp.status
+        self.headers = resp.headers
+        self._text = resp.text()
+        self._body = resp.body or b""
+
+    def getheaders(self) -> Any:
+        return self.headers.items()
+
+    def read(self) -> str:
+        return self._text
+
+    def iter_content(self, chunk_size: int | None = 1) -> Iterator[bytes]:
+        step = max(1, chunk_size or len(self._body) or 1)
+        for i in range(0, len(self._body), step):
+            yield self._body[i:i + step]
+
+    def raise_for_status(self) -> None:
+        if self.status >= 400:
+            raise ApiError(f"HTTP {self.status}", status_code=self.status)
+
+
+class _Connection:
+    """PyGithub's connection interface (``request`` then ``getresponse``) on the
+    agentops transport; subclassed per client with its transport and scheme."""
+
+    transport: transport_mod.Transport
+    protocol = "https"
+
+    def __init__(self, host: str, port: int | None = None, **kwargs: Any) -> None:
+        # kwargs: PyGithub's timeout, retry, pool size, verify; the transport has its own.
+        self.host = host
+        self.port = port or (443 if self.protocol == "https" else 80)
+        self._call: tuple[str, str, Any, dict[str, str]] = ("GET", "/", None, {})
+
+    def request(self, verb: str, url: str, input: Any, headers: dict[str, str],
+                stream: bool = False) -> None:
+        self._call = (verb, url, input, headers)
+
+    def getresponse(self) -> _Answer:
+        verb, url, data, headers = self._call
+        full = f"{self.protocol}://{self.host}:{self.port}{url}"
+        resp = self.transport.open(verb, full, headers=headers, data=data,
+                                   what=f"{verb} {_route(url)}", follow_redirects=False,
+                                   write=verb != "GET")
+        resp.read(MAX_ANSWER_BYTES)
+        return _Answer(resp)
+
+    def close(self) -> None:
+        """The transport's session outlives one connection; nothing to close here."""
+
+
+def _connection_classes(transport: transport_mod.Transport) -> tuple[type, type]:
+    attrs = {"transport": transport, "__module__": __name__}
+    return (type("HTTPConnection", (_Connection,), {**attrs, "protocol": "http"}),
+            type("HTTPSConnection", (_Connection,), {**attrs, "protocol": "https"}))
 
 
 def _next_link(link: str | None) -> str | None:

@@ -4,22 +4,21 @@ JIRA comment, or write an approved Markdown artifact to ``docs/postmortems/``.
 Writer side. Before the first write it checks the approval: the artifact's bytes hash
 to the sha256 recorded at draft time *and* to the sha256 the approver named, and an
 approver is named. What it posts is those bytes, unchanged (``{"body": <artifact>}``).
-JIRA goes through plain ``requests`` (API v3). It reads the issue's comments first: a
-comment carrying this draft's id (an earlier run, or a re-run job) is the comment, and
-nothing is posted again. It retries 429 and 5xx (``Retry-After`` or ``X-RateLimit-Reset``
-when JIRA sends one, else backoff), re-reading the comments after every answer that may
-have come after JIRA stored the comment (5xx, reset, timeout), so one that landed is
-not posted twice; never retries 413. Bad credentials (401) and a missing permission
-(403) are configuration errors (exit 1): nothing is posted.
+JIRA (API v3) goes through the one transport (``agentops.http``, the ``jira`` policy:
+deadline, body cap, redirect rules, counted requests). It reads the issue's comments
+first: a comment carrying this draft's id (an earlier run, or a re-run job) is the
+comment, and nothing is posted again. It retries 429 and 5xx (``Retry-After`` or
+``X-RateLimit-Reset`` when JIRA sends one, else backoff), re-reading the comments after
+every answer that may have come after JIRA stored the comment (5xx, reset, timeout), so
+one that landed is not posted twice; never retries 413. Bad credentials (401) and a
+missing permission (403) are configuration errors (exit 1): nothing is posted.
 """
 
 from __future__ import annotations
 
 import base64
-import datetime as dt
 import hashlib
 import json
-import random
 import re
 import time
 import urllib.parse
@@ -28,9 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import requests
-
 from agentops import files, ghactions
+from agentops import http as transport_mod
 from agentops.errors import AgentopsError, ApiError, ConfigError, InputError, RefusedError
 from agentops.postmortem.render import validate_adf
 
@@ -39,6 +37,8 @@ _KEY = re.compile(r"^[A-Z][A-Z0-9_]*-[0-9]+$")
 _MARKER = re.compile(r"([A-Z][A-Z0-9_]*-[0-9]+ r[0-9]+ facts:[0-9a-f]{12}|"
                      r"[A-Z][A-Z0-9_]*-[0-9]+ r[0-9]+ facts:none)")
 RETRY_STATUS = frozenset({500, 502, 503, 504})
+# Sanity: JIRA's answers here are one comment or a page of 50; past this, not JIRA.
+MAX_ANSWER_BYTES = 8 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -157,15 +157,18 @@ def write_docs(artifact: Artifact, *, ticket: str, root: str | Path = ".") -> tu
 
 
 class Jira:
-    """JIRA Cloud REST v3, basic auth (email + API token)."""
+    """JIRA Cloud REST v3, basic auth (email + API token). The keyword arguments
+    override the ``jira`` policy (``docs/http.md``); ``calls`` counts requests."""
 
-    def __init__(self, base_url: str, *, email: str, token: str, attempts: int = 4,
-                 base_delay: float = 1.0, max_wait: float = 120.0, timeout: float = 30.0,
-                 sleep: Callable[[float], None] = time.sleep,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, base_url: str, *, email: str, token: str, attempts: int | None = None,
+                 base_delay: float | None = None, max_wait: float | None = None,
+                 timeout: float | None = None, sleep: Callable[[float], None] = time.sleep,
+                 clock: Callable[[], float] = time.time,
+                 policy: transport_mod.Policy | None = None) -> None:
         parsed = urllib.parse.urlparse(base_url)
         if parsed.scheme not in ("http", "https") or not parsed.hostname:
-            raise InputError("--jira-url", f"not an http(s) URL: {base_url!r}",
+            raise InputError("--jira-url", "not an http(s) URL: "
+                             f"{transport_mod.short(transport_mod.redact(base_url), 200)!r}",
                              fix="e.g. https://your-site.atlassian.net")
         if not email or not token:
             raise InputError("JIRA_EMAIL/JIRA_API_TOKEN", "not set",
@@ -175,20 +178,43 @@ class Jira:
         # Security: mask the token and the header value derived from it.
         ghactions.mask(token)
         ghactions.mask(basic)
+        transport_mod.mask_credentials(base_url)
         self.base = base_url.rstrip("/")
-        self.session = requests.Session()
-        self.session.headers.update({"Authorization": f"Basic {basic}",
-                                     "Accept": "application/json",
-                                     "Content-Type": "application/json",
-                                     "User-Agent": "agentops-postmortem"})
-        self.attempts = attempts
-        self.base_delay = base_delay
-        self.max_wait = max_wait
-        self.timeout = timeout
+        policy = policy or transport_mod.Policy.from_env(service="jira")
+        overrides = {"attempts": attempts, "base_delay": base_delay,
+                     "max_rate_limit_wait": max_wait, "timeout": timeout}
+        self.policy = policy.replace(**{k: v for k, v in overrides.items() if v is not None})
+        self.http = transport_mod.Transport(self.policy, user_agent="agentops-postmortem",
+                                            sleep=sleep, wall_clock=clock)
+        self.session = self.http.session
+        # Security: the credential goes per request, never into the session, so the
+        # transport can keep it from a redirect to another host.
+        self._headers = {"Authorization": f"Basic {basic}", "Accept": "application/json",
+                         "Content-Type": "application/json"}
+        self.attempts = self.policy.attempts
         self._sleep = sleep
         self._clock = clock
-        self.calls = 0
         self.reused = False  # post_comment found the comment an earlier run posted
+
+    @property
+    def calls(self) -> int:
+        """Requests sent to JIRA so far (retries included)."""
+        return self.http.counter.total
+
+    def _send(self, method: str, url: str, *, data: bytes | None = None,
+              params: str = "") -> tuple[transport_mod.Response, Any]:
+        """One request; the answer's JSON (None if it has none). Raises TransportError
+        when no answer came (or it broke off)."""
+        route = urllib.parse.urlsplit(url).path
+        resp = self.http.open(method, url + params, headers=self._headers, data=data,
+                              what=f"{method} {route}", write=method != "GET",
+                              follow_redirects=False)
+        resp.read(MAX_ANSWER_BYTES)
+        try:
+            body = resp.json()
+        except transport_mod.TransportError:
+            body = None
+        return resp, body
 
     def post_comment(self, key: str, artifact: Artifact) -> dict[str, Any]:
         """POST the artifact bytes as the comment body; returns JIRA's comment JSON. If
@@ -212,35 +238,41 @@ class Jira:
                              f"({marker}); not posting it again")
             return existing
         for attempt in range(1, self.attempts + 1):
-            self.calls += 1
             try:
-                resp = self.session.post(url, data=payload, timeout=self.timeout)
-            except requests.exceptions.RequestException as exc:
+                resp, body = self._send("POST", url, data=payload)
+            except transport_mod.TransportError as exc:
                 # A refused connection never reached JIRA; a reset or a read timeout may
                 # have come after JIRA stored the comment, so look before resending (and
                 # before giving up).
-                if not _refused(exc):
-                    landed = self._landed(key, marker, f"{type(exc).__name__}: {exc}")
+                if not exc.refused:
+                    landed = self._landed(key, marker, exc.reason)
                     if landed is not None:
                         return landed
-                if attempt < self.attempts:
-                    self._sleep(self._backoff(attempt))
+                if attempt < self.attempts and exc.retryable:
+                    self.http.counter.retries += 1
+                    self._sleep(self.policy.backoff(attempt))
                     continue
                 raise ApiError(f"POST /rest/api/3/issue/{key}/comment failed after "
-                               f"{self.attempts} attempts: {type(exc).__name__}: {exc}; "
-                               "nothing was posted",
+                               f"{attempt} attempts: {exc.reason}; nothing was posted",
                                fix="check that --jira-url is reachable from the runner, "
                                    "then rerun") from exc
-            if resp.status_code in (200, 201):
-                return resp.json()
-            if resp.status_code in RETRY_STATUS:
-                landed = self._landed(key, marker, f"HTTP {resp.status_code}")
+            if resp.status in (200, 201) and isinstance(body, dict):
+                return body
+            if resp.status in (200, 201):
+                raise ApiError(f"POST /rest/api/3/issue/{key}/comment: JIRA answered "
+                               f"{resp.status} without the comment's JSON; it may have "
+                               "landed", ambiguous=True,
+                               fix="rerun: publish looks for this draft's comment (its draft "
+                                   "id) before posting")
+            if resp.status in RETRY_STATUS:
+                landed = self._landed(key, marker, f"HTTP {resp.status}")
                 if landed is not None:
                     return landed
             wait = self._retry_wait(resp, attempt)
             if wait is None:
-                raise self._error(resp, key, size=len(payload))
-            ghactions.notice(f"  JIRA answered {resp.status_code}; retry {attempt}/"
+                raise self._error(resp, body, key, size=len(payload))
+            self.http.counter.retries += 1
+            ghactions.notice(f"  JIRA answered {resp.status}; retry {attempt}/"
                              f"{self.attempts - 1} in {wait:.1f} s")
             self._sleep(wait)
         raise AssertionError("unreachable: the last attempt returns or raises")
@@ -273,24 +305,21 @@ class Jira:
     def _comments(self, key: str) -> list[dict[str, Any]]:
         """The issue's 50 newest comments, retrying like the POST."""
         url = f"{self.base}/rest/api/3/issue/{key}/comment"
+        query = "?" + urllib.parse.urlencode({"orderBy": "-created", "maxResults": 50})
         for attempt in range(1, self.attempts + 1):
-            self.calls += 1
             try:
-                resp = self.session.get(url, params={"orderBy": "-created", "maxResults": 50},
-                                        timeout=self.timeout)
-            except requests.exceptions.RequestException as exc:
-                if attempt < self.attempts:
-                    self._sleep(self._backoff(attempt))
+                resp, body = self._send("GET", url, params=query)
+            except transport_mod.TransportError as exc:
+                if attempt < self.attempts and exc.retryable:
+                    self.http.counter.retries += 1
+                    self._sleep(self.policy.backoff(attempt))
                     continue
                 raise ApiError(f"GET /rest/api/3/issue/{key}/comment failed after "
-                               f"{self.attempts} attempts: {type(exc).__name__}: {exc}",
+                               f"{attempt} attempts: {exc.reason}",
                                fix="check that --jira-url is reachable from the runner, "
                                    "then rerun") from exc
-            if resp.status_code == 200:
-                try:
-                    comments = resp.json().get("comments")
-                except (ValueError, AttributeError):
-                    comments = None
+            if resp.status == 200:
+                comments = body.get("comments") if isinstance(body, dict) else None
                 if not isinstance(comments, list):
                     raise ApiError(f"GET /rest/api/3/issue/{key}/comment: the answer is not "
                                    "JIRA's comment list",
@@ -299,38 +328,33 @@ class Jira:
                 return [c for c in comments if isinstance(c, dict)]
             wait = self._retry_wait(resp, attempt)
             if wait is None:
-                raise self._error(resp, key, method="GET")
-            ghactions.notice(f"  JIRA answered {resp.status_code}; retry {attempt}/"
+                raise self._error(resp, body, key, method="GET")
+            self.http.counter.retries += 1
+            ghactions.notice(f"  JIRA answered {resp.status}; retry {attempt}/"
                              f"{self.attempts - 1} in {wait:.1f} s")
             self._sleep(wait)
         raise AssertionError("unreachable: the last attempt returns or raises")
 
-    def _retry_wait(self, resp: requests.Response, attempt: int) -> float | None:
+    def _retry_wait(self, resp: transport_mod.Response, attempt: int) -> float | None:
         """Seconds to wait before trying again, or ``None`` to give up."""
         if attempt >= self.attempts:
             return None
-        if resp.status_code not in RETRY_STATUS and resp.status_code != 429:
+        if resp.status not in RETRY_STATUS and resp.status != 429:
             return None  # 4xx, including 413: retrying cannot help
         # JIRA sends Retry-After with 429 (and with a 503 at a resource limit), or only
-        # X-RateLimit-Reset, an ISO 8601 time (yyyy-MM-ddTHH:mmZ).
-        after = resp.headers.get("Retry-After", "").strip()
-        if after.isdigit():
-            wait = float(after)
-        elif resp.status_code == 429 and resp.headers.get("X-RateLimit-Reset"):
-            wait = _seconds_until(resp.headers["X-RateLimit-Reset"], self._clock())
-            wait = self._backoff(attempt) if wait is None else wait
-        else:
-            wait = self._backoff(attempt)
-        return wait if wait <= self.max_wait else None
+        # X-RateLimit-Reset, an ISO 8601 time (yyyy-MM-ddTHH:mmZ), honoured on a 429.
+        headers = dict(resp.headers)
+        if resp.status != 429:
+            headers = {k: v for k, v in headers.items() if k.lower() != "x-ratelimit-reset"}
+        wait = self.policy.server_wait(headers, self._clock())
+        if wait is None:
+            wait = self.policy.backoff(attempt)
+        return wait if wait <= self.policy.max_rate_limit_wait else None
 
-    def _backoff(self, attempt: int) -> float:
-        delay = self.base_delay * (2 ** (attempt - 1))
-        return min(60.0, delay * (0.75 + random.random() / 2))  # noqa: S311
-
-    def _error(self, resp: requests.Response, key: str, *, size: int = 0,
+    def _error(self, resp: transport_mod.Response, body: Any, key: str, *, size: int = 0,
                method: str = "POST") -> AgentopsError:
-        status = resp.status_code
-        detail = _jira_message(resp)
+        status = resp.status
+        detail = _jira_message(body, resp)
         route = f"{method} /rest/api/3/issue/{key}/comment"
         message = (f"{route} failed: HTTP {status}: comment too large ({size} bytes); not "
                    "retried" if status == 413 else f"{route} failed: HTTP {status} {detail}")
@@ -356,30 +380,12 @@ class Jira:
                         fix=fix or (f"JIRA said: {detail}" if detail else None))
 
 
-def _refused(exc: requests.exceptions.RequestException) -> bool:
-    """True if the connection was refused (the request never reached JIRA)."""
-    return "refused" in str(exc).lower() or "NewConnectionError" in repr(exc)
-
-
-def _seconds_until(stamp: str, now: float) -> float | None:
-    """Seconds from ``now`` to JIRA's X-RateLimit-Reset (ISO 8601), plus one; ``None``
-    if it does not parse."""
-    try:
-        reset = dt.datetime.fromisoformat(stamp.strip().replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if reset.tzinfo is None:
-        reset = reset.replace(tzinfo=dt.UTC)
-    return max(0.0, reset.timestamp() - now) + 1.0
-
-
-def _jira_message(resp: requests.Response) -> str:
-    try:
-        body = resp.json()
-    except ValueError:
-        return resp.text[:200]
+def _jira_message(body: Any, resp: transport_mod.Response) -> str:
     if isinstance(body, dict):
-        parts = list(body.get("errorMessages") or []) + [
-            f"{k}: {v}" for k, v in (body.get("errors") or {}).items()]
-        return "; ".join(parts)[:500]
+        parts = [str(m) for m in list(body.get("errorMessages") or [])[:5]] + [
+            f"{k}: {v}" for k, v in list((body.get("errors") or {}).items())[:5]] \
+            if isinstance(body.get("errors") or {}, dict) else []
+        return transport_mod.short("; ".join(parts), 500)
+    if body is None:
+        return transport_mod.short(resp.text(), 200)
     return ""

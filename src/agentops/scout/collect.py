@@ -21,6 +21,7 @@ from agentops import ghactions, untrusted_files
 from agentops.errors import ApiError
 from agentops.github.client import GitHubClient, quote_path
 from agentops.github.identity import Identity, token_identity
+from agentops.http import Transport, TransportError
 from agentops.scout import embedded, joblog, projects
 from agentops.scout.livedata import (
     BoardItem,
@@ -383,7 +384,8 @@ def _run_torch_version(client: GitHubClient, targets: LiveTargets, run: Mapping[
 
 def job_log(client: GitHubClient, repo: str, job_id: int) -> str:
     """A job's plain-text log: the API answers 302 with a short-lived signed URL on a
-    storage host, which is fetched without the token."""
+    storage host, which is fetched without the token, through the one transport
+    (retries, deadline, at most ``MAX_LOG_BYTES`` kept), counted in the run's API calls."""
     headers, body = client.read_with_headers(f"/repos/{repo}/actions/jobs/{job_id}/logs")
     location = next((v for k, v in headers.items() if k.lower() == "location"), None)
     if not location:
@@ -391,19 +393,16 @@ def job_log(client: GitHubClient, repo: str, job_id: int) -> str:
         return body.get("data", "") if isinstance(body, dict) else str(body or "")
     # Security: the signed URL is a credential for this log; never print it.
     ghactions.mask(location)
-    # The storage host is not the GitHub API (no token, no rate limit), so it is fetched
-    # here rather than through the client; counted all the same.
-    client.counter.note("GET", "job-log-download", write=False)
-    with requests.get(location, timeout=60, stream=True) as response:
-        response.raise_for_status()
-        chunks: list[bytes] = []
-        size = 0
-        for chunk in response.iter_content(chunk_size=1 << 20):
-            chunks.append(chunk)
-            size += len(chunk)
-            if size >= MAX_LOG_BYTES:
-                break
-    return b"".join(chunks).decode("utf-8", errors="replace")
+    storage = Transport(service="files", counter=client.counter)
+    try:
+        resp = storage.request("GET", location, max_bytes=MAX_LOG_BYTES, truncate=True,
+                               what=f"job {job_id} log download", route="job-log-download")
+    except TransportError as exc:
+        raise ApiError(f"job {job_id} log download failed: {exc.reason}",
+                       status_code=exc.status_code, fix=exc.fix) from exc
+    finally:
+        storage.close()
+    return (resp.body or b"").decode("utf-8", errors="replace")
 
 
 # --- S-6 open work --------------------------------------------------------------------
