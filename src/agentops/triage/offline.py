@@ -147,7 +147,8 @@ def evaluate_command(args: argparse.Namespace) -> int:
     records = read_records(args.dataset)
     queue = load_queue(args.queue)
     ev = evaluate(records, queue)
-    print(render_text(ev, source=args.dataset, modules_after_route=queue.modules_after_route))
+    print(render_text(ev, source=args.dataset, modules_after_route=queue.modules_after_route,
+                      confidence=queue.confidence))
     if args.errors:
         print(f"\nmismatches ({len(ev.planner.errors)}):")
         for line in ev.planner.errors:

@@ -18,15 +18,24 @@ from re import _constants as _C
 from re import _parser
 from typing import Any
 
-from agentops.triage.model import IssueSnapshot
-
 PLACES = ("title", "body", "code", "traceback", "frame", "comment")
 _TOKEN_RE = re.compile(r"[a-z0-9_]+")
+# CamelCase identifiers (two humps or more): a keyword names a part of one too, as
+# SymmMem in NCCLSymmMemAllocator or TensorPipe in TensorPipeDistAutogradTest.
+_CAMEL_RE = re.compile(r"\b[A-Za-z][a-z0-9]*[A-Z][A-Za-z0-9]*")
+_HUMP_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 # Possessive fences: a line of thousands of backticks must not be retried at every length.
 _FENCE_RE = re.compile(r"^[ \t]*+(`{3,}+|~{3,}+)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)",
                        re.M | re.S)
 _EXCERPT = 80
 _MIN_NEEDLE = 3
+# Sanity: how much of an issue the planner reads. GitHub caps a body or comment at 65,536
+# characters; the evidence of a report is in its title, body and first comments, and an
+# issue padded with fifty such comments must still plan in a few milliseconds (#12).
+MAX_TITLE_CHARS = 1_000
+MAX_BODY_CHARS = 65_536
+MAX_COMMENT_CHARS = 16_384
+MAX_COMMENTS_CHARS = 131_072  # every comment together
 
 
 @dataclass(frozen=True)
@@ -100,7 +109,16 @@ class Place:
     def of(cls, text: str) -> Place:
         lower = text.lower()
         toks = _TOKEN_RE.findall(lower)
-        return cls(text=text, lower=lower, words=frozenset(toks), norm=f" {' '.join(toks)} ")
+        words = set(toks)
+        for ident in set(_CAMEL_RE.findall(text)):
+            if ident.isupper():
+                continue
+            humps = _HUMP_RE.findall(ident)
+            for i in range(len(humps)):
+                for j in range(i + 1, min(len(humps), i + 4) + 1):
+                    words.add("".join(humps[i:j]).lower())
+        return cls(text=text, lower=lower, words=frozenset(words),
+                   norm=f" {' '.join(toks)} ")
 
 
 def _needles(items: Any) -> set[str] | None:
@@ -159,6 +177,7 @@ class Rubric:
     signals: tuple[Signal, ...]
     drop_sections: tuple[re.Pattern[str], ...]
     section_end: re.Pattern[str]
+    drop_lines: re.Pattern[str] | None
     tb_start: tuple[re.Pattern[str], ...]
     innermost_first: re.Pattern[str]
     error_line: re.Pattern[str]
@@ -179,6 +198,14 @@ class Rubric:
             if s.id == signal_id:
                 return s
         raise KeyError(signal_id)
+
+
+def _line_filter(patterns: Sequence[str]) -> re.Pattern[str] | None:
+    """One regex removing every whole line that matches any of ``patterns``."""
+    if not patterns:
+        return None
+    body = "|".join(f"(?:{p})" for p in patterns)
+    return re.compile(f"^(?:{body})[^\n]*+\n?", re.M)
 
 
 def keyword_regex(keyword: str) -> str:
@@ -226,6 +253,7 @@ def compile_rubric(raw: Mapping[str, Any]) -> Rubric:
         signals=tuple(compile_signal(s) for s in raw["signals"]),
         drop_sections=tuple(re.compile(p, re.I | re.M) for p in raw["text"]["drop_sections"]),
         section_end=re.compile(raw["text"]["section_end"], re.M),
+        drop_lines=_line_filter(raw["text"].get("drop_lines") or ()),
         tb_start=tuple(re.compile(p) for p in tb["start"]),
         innermost_first=re.compile(tb["innermost_first"]),
         error_line=re.compile(tb["error_line"]),
@@ -265,7 +293,10 @@ class _Parts:
 
 
 def _drop_sections(text: str, rubric: Rubric) -> str:
-    """Cut environment dumps: from a matching line to the next heading."""
+    """Cut environment dumps: from a matching line to the next heading, and single
+    lines of one (a pasted ``collect_env`` report without its heading)."""
+    if rubric.drop_lines is not None:
+        text = rubric.drop_lines.sub("", text)
     if not any(p.search(text) for p in rubric.drop_sections):
         return text
     out: list[str] = []
@@ -343,12 +374,27 @@ def root_cause_frame(regions: Sequence[str], rubric: Rubric) -> str:
     return best or best_sub
 
 
-def split_issue(title: str, body: str, comments: Iterable[str], rubric: Rubric) -> IssueText:
-    """Split an issue (comments already filtered to people's) into places."""
-    main = _split_markdown(body or "", rubric)
-    com = _Parts()
+def bounded(title: str, body: str, comments: Iterable[str]) -> tuple[str, str, list[str]]:
+    """The part of an issue the planner reads (MAX_*_CHARS)."""
+    kept: list[str] = []
+    budget = MAX_COMMENTS_CHARS
     for text in comments:
-        p = _split_markdown(text or "", rubric)
+        if budget <= 0:
+            break
+        piece = (text or "")[:min(MAX_COMMENT_CHARS, budget)]
+        budget -= len(piece)
+        kept.append(piece)
+    return (title or "")[:MAX_TITLE_CHARS], (body or "")[:MAX_BODY_CHARS], kept
+
+
+def split_issue(title: str, body: str, comments: Iterable[str], rubric: Rubric) -> IssueText:
+    """Split an issue (comments already filtered to people's) into places; reads only
+    the bounded part of each text (``bounded``)."""
+    title, body, comment_texts = bounded(title, body, comments)
+    main = _split_markdown(body, rubric)
+    com = _Parts()
+    for text in comment_texts:
+        p = _split_markdown(text, rubric)
         com.prose += p.prose
         com.code += p.code
         com.tracebacks += p.tracebacks
@@ -367,9 +413,6 @@ def split_issue(title: str, body: str, comments: Iterable[str], rubric: Rubric) 
     return IssueText(places=places, full=full, frame=frame, tracebacks=regions)
 
 
-def person_comments(snapshot: IssueSnapshot) -> list[str]:
-    """Comment bodies written by people: bot comments (ours included) are not evidence."""
-    return [c.body for c in snapshot.comments if not c.is_bot]
 
 
 # ------------------------------------------------------------------ matching

@@ -1,0 +1,216 @@
+"""Selective triage, fitted and checked on labelled issues (issue #10).
+
+Pure: records and a queue in, thresholds and figures out. Three things:
+
+- ``fit_thresholds``: per label (each module and sub-oncall), the least evidence score
+  at which the planner's choice of that label was right often enough on the labelled
+  issues (``target_precision``, a precision estimate shrunk towards the pooled one so a
+  label seen three times cannot claim 100 %). Labels seen too rarely take the pooled
+  ``default``. These are the numbers in labels.json ``config.confidence``.
+- ``kfold``: split the issues into k folds by issue, fit on k-1 folds, plan the held-out
+  fold with what was fitted, and score every issue from the run that never saw it. The
+  figures that matter are these; the full-set figures (fit and checked on the same
+  issues) are printed next to them only to show the gap.
+- ``ablation``: each rubric signal removed in turn, with the issues it fixes and breaks
+  and the number of folds it fixes any in (a rule that helps one fold only is fitted).
+
+Precision at coverage (every threshold scaled) is part of ``evaluate`` itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from agentops.triage.evaluate import (
+    Record,
+    Scores,
+    score,
+    snapshot_of,
+    suboncall_label,
+)
+from agentops.triage.model import Plan, Queue, Selective
+from agentops.triage.plan import plan_issue
+
+# How many issues a label's own estimate needs before it replaces the pooled default.
+MIN_SUPPORT = 3
+# Weight (in issues) of the pooled precision in each label's estimate.
+PRIOR_WEIGHT = 2.0
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One label the planner added, with its evidence score and whether the humans
+    agreed (only where the labelled issue says: modules where the humans set some,
+    the sub-oncall where it is known)."""
+
+    label: str
+    score: float
+    right: bool
+
+
+def unthresholded(queue: Queue) -> Queue:
+    """The queue with selective triage off: the planner's own choices, to fit on."""
+    return replace(queue, confidence=Selective(
+        target_precision=queue.confidence.target_precision, default=0.0, thresholds={}))
+
+
+def judged_labels(records: Sequence[Record], plans: Sequence[Plan],
+                  queue: Queue) -> list[Judged]:
+    """Every scored label a plan added that the records can judge."""
+    out: list[Judged] = []
+    modules = set(queue.modules)
+    for rec, plan in zip(records, plans, strict=True):
+        if not rec.is_distributed:
+            continue
+        want_sub = suboncall_label(rec.suboncall, queue)
+        for label, value in plan.scores.items():
+            if label not in plan.add_labels:
+                continue
+            if label in modules and rec.modules:
+                out.append(Judged(label, value, label in rec.modules))
+            elif label in queue.suboncalls and want_sub is not None:
+                out.append(Judged(label, value, label == want_sub))
+    return out
+
+
+def _estimate(right: int, n: int, prior: float) -> float:
+    return (right + PRIOR_WEIGHT * prior) / (n + PRIOR_WEIGHT)
+
+
+def _threshold(points: Sequence[Judged], target: float, prior: float) -> float:
+    """The least score whose selection reaches ``target`` (shrunk estimate); past the
+    highest score seen when none does (the label then needs more than was ever
+    enough)."""
+    ordered = sorted(points, key=lambda j: -j.score)
+    best: float | None = None
+    right = n = 0
+    for i, j in enumerate(ordered):
+        right += j.right
+        n += 1
+        if i + 1 < len(ordered) and ordered[i + 1].score == j.score:
+            continue  # a threshold keeps every point with the same score
+        if _estimate(right, n, prior) >= target:
+            best = j.score
+    if best is None:
+        return round(ordered[0].score + 0.5, 3) if ordered else 0.0
+    return round(best, 3)
+
+
+def fit_thresholds(records: Sequence[Record], queue: Queue, *,
+                   target: float | None = None) -> Selective:
+    """Per-label thresholds for ``target`` precision from ``records`` (see module doc)."""
+    target = queue.confidence.target_precision if target is None else target
+    base = unthresholded(queue)
+    plans = [plan_issue(snapshot_of(r, base), base) for r in records]
+    points = judged_labels(records, plans, base)
+    by_label: dict[str, list[Judged]] = {}
+    for j in points:
+        by_label.setdefault(j.label, []).append(j)
+    module_points = [j for j in points if j.label in queue.modules]
+    pooled = (sum(j.right for j in module_points) / len(module_points)
+              if module_points else target)
+    default = _threshold(module_points, target, pooled)
+    thresholds: dict[str, float] = {}
+    for label in (*queue.suboncalls, *queue.modules):
+        mine = by_label.get(label, [])
+        if len(mine) >= MIN_SUPPORT:
+            prior = pooled if label in queue.modules else (
+                sum(j.right for j in mine) / len(mine))
+            thresholds[label] = _threshold(mine, target, prior)
+        elif label in queue.suboncalls:
+            thresholds[label] = 0.0  # a route seen too rarely: the route rules decide
+    return Selective(target_precision=target, default=default, thresholds=thresholds,
+                     fitted_on=f"{len(records)} labelled issues")
+
+
+def fold_of(number: int, k: int) -> int:
+    """The fold of an issue: a stable hash of its number (the same split every run)."""
+    return int(hashlib.sha256(str(number).encode()).hexdigest(), 16) % k
+
+
+@dataclass(frozen=True)
+class KFold:
+    """Out-of-fold plans (each issue planned with thresholds fitted without it)."""
+
+    k: int
+    plans: tuple[Plan, ...]
+    folds: tuple[Selective, ...]
+    scores: Scores
+
+
+def kfold(records: Sequence[Record], queue: Queue, *, k: int = 5,
+          target: float | None = None) -> KFold:
+    """Fit on k-1 folds, plan the held-out one; score every issue out of fold."""
+    if k < 2:
+        raise ValueError("k-fold needs k >= 2")
+    fold = [fold_of(r.number, k) for r in records]
+    plans: list[Plan | None] = [None] * len(records)
+    fitted: list[Selective] = []
+    for i in range(k):
+        train = [r for r, f in zip(records, fold, strict=True) if f != i]
+        sel = fit_thresholds(train, queue, target=target)
+        fitted.append(sel)
+        q = replace(queue, confidence=sel)
+        for j, r in enumerate(records):
+            if fold[j] == i:
+                plans[j] = plan_issue(snapshot_of(r, q), q)
+    done = [p for p in plans if p is not None]
+    return KFold(k=k, plans=tuple(done), folds=tuple(fitted),
+                 scores=score(records, done, queue))
+
+
+def thresholds_json(sel: Selective) -> dict[str, object]:
+    """``config.confidence`` as labels.json holds it."""
+    return {
+        "description": "Selective triage (issue #10): per-label evidence thresholds below "
+                       "which the bot does not act on a label by itself (a module is not "
+                       "added; a route is flagged for review instead of triaged). Fitted by "
+                       "benchmarks/triage_kfold.py --write; 'default' covers labels seen "
+                       "too rarely to fit.",
+        "target_precision": sel.target_precision,
+        "default": sel.default,
+        "thresholds": dict(sorted(sel.thresholds.items())),
+        "fitted_on": sel.fitted_on,
+    }
+
+
+
+def _problems(rec: Record, plan: Plan, queue: Queue) -> int:
+    """How many ways one plan disagrees with the humans (module misses and extras, a
+    wrong sub-oncall, a wrong ``triaged``, a wrong not-distributed call)."""
+    s = score([rec], [plan], queue)
+    return (s.fp + s.fn + (s.sub_total - s.sub_right)
+            + (s.triaged_total - s.triaged_right) + s.nd_fp + s.nd_fn)
+
+
+@dataclass(frozen=True)
+class SignalEffect:
+    """What one rubric signal does on labelled issues: the issues it fixes and breaks
+    (planned without it), and in how many folds it fixes one."""
+
+    signal: str
+    fixes: tuple[int, ...]
+    breaks: tuple[int, ...]
+    folds: int
+
+
+def ablation(records: Sequence[Record], queue: Queue, *, k: int = 5) -> list[SignalEffect]:
+    """Each signal removed in turn (thresholds off): a signal that fixes issues in one
+    fold only is fitted to that fold, not a rule (issue #10)."""
+    base_q = unthresholded(queue)
+    plans = [plan_issue(snapshot_of(r, base_q), base_q) for r in records]
+    before = [_problems(r, p, base_q) for r, p in zip(records, plans, strict=True)]
+    out = []
+    for sig in base_q.rubric.signals:
+        rubric = replace(base_q.rubric,
+                         signals=tuple(s for s in base_q.rubric.signals if s.id != sig.id))
+        q = replace(base_q, rubric=rubric)
+        without = [_problems(r, plan_issue(snapshot_of(r, q), q), q) for r in records]
+        fixes = tuple(r.number for r, a, b in zip(records, before, without, strict=True) if a < b)
+        breaks = tuple(r.number for r, a, b in zip(records, before, without, strict=True)
+                       if a > b)
+        folds = len({fold_of(n, k) for n in fixes})
+        out.append(SignalEffect(signal=sig.id, fixes=fixes, breaks=breaks, folds=folds))
+    return out
