@@ -87,6 +87,9 @@ class IssueSnapshot:
     updated_at: str = ""
     url: str = ""
     locked: bool = False  # a locked issue takes labels but no comment from the bot
+    # The comment-read cap cut the thread: an equivalent request may be among the unread
+    # comments, so the bot posts none (T-26; #12).
+    comments_truncated: bool = False
 
     @classmethod
     def from_rest(cls, issue: Mapping[str, Any], comments: Sequence[Mapping[str, Any]] = (),
@@ -112,6 +115,7 @@ class IssueSnapshot:
             updated_at=str(issue.get("updated_at") or ""),
             url=str(issue.get("html_url") or ""),
             locked=bool(issue.get("locked")),
+            comments_truncated=issue.get("comments_truncated") is True,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -119,7 +123,8 @@ class IssueSnapshot:
                 "labels": list(self.labels), "comments": [c.to_json() for c in self.comments],
                 "state": self.state, "author": self.author,
                 "is_pull_request": self.is_pull_request, "updated_at": self.updated_at,
-                "url": self.url, "locked": self.locked}
+                "url": self.url, "locked": self.locked,
+                "comments_truncated": self.comments_truncated}
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> IssueSnapshot:
@@ -131,6 +136,7 @@ class IssueSnapshot:
             is_pull_request=bool(obj.get("is_pull_request")),
             updated_at=str(obj.get("updated_at") or ""), url=str(obj.get("url") or ""),
             locked=bool(obj.get("locked")),
+            comments_truncated=bool(obj.get("comments_truncated")),
         )
 
 

@@ -203,6 +203,11 @@ def _route(reading: Reading, queue: Queue, modules: list[str], existing_subs: li
 def _comment(kind: str, snapshot: IssueSnapshot, queue: Queue, reasons: list[str]) -> list[str]:
     """The template for ``kind``, unless an equivalent comment is already there (T-26)."""
     name = queue.rubric.comment_templates[kind]
+    if snapshot.comments_truncated:
+        reasons.append(f"comment {name} not planned: the thread is longer than the "
+                       "comment-read cap, so an equivalent request may be among the comments "
+                       "not read (T-26).")
+        return []
     why = similar.find_equivalent(snapshot.comments, queue.templates[name])
     if why:
         reasons.append(f"comment {name} skipped: {why}")

@@ -22,7 +22,8 @@ PLACES = ("title", "body", "code", "traceback", "frame", "comment")
 _TOKEN_RE = re.compile(r"[a-z0-9_]+")
 # CamelCase identifiers (two humps or more): a keyword names a part of one too, as
 # SymmMem in NCCLSymmMemAllocator or TensorPipe in TensorPipeDistAutogradTest.
-_CAMEL_RE = re.compile(r"\b[A-Za-z][a-z0-9]*[A-Z][A-Za-z0-9]*")
+_CAMEL_RE = re.compile(r"[a-z0-9][A-Z]")  # where a hump starts inside a word
+_MAX_IDENT = 80  # Sanity: longer "identifiers" are noise, not API names
 _HUMP_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 # Possessive fences: a line of thousands of backticks must not be retried at every length.
 _FENCE_RE = re.compile(r"^[ \t]*+(`{3,}+|~{3,}+)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)",
@@ -60,16 +61,17 @@ class Signal:
     suppresses: tuple[str, ...] = ()
     evidence: bool = True
     keywords: tuple[str, ...] = ()
+    multi_first: frozenset[str] = frozenset()  # the first words of ``multi``
 
     def fire(self, place: Place) -> str | None:
         """The matched text if the signal fires in this place, else ``None``."""
-        if self.single:
-            found = self.single & place.words
-            if found:
-                return min(found)
-        for first, seq in self.multi:
-            if first in place.words and seq in place.norm:
-                return seq.strip()
+        words = place.words
+        if self.single and not self.single.isdisjoint(words):
+            return min(self.single & words)
+        if self.multi and not self.multi_first.isdisjoint(words):
+            for first, seq in self.multi:
+                if first in words and seq in place.norm:
+                    return seq.strip()
         lower = place.lower
         for needles, regex in self.patterns:
             if needles is not None:
@@ -110,15 +112,33 @@ class Place:
         lower = text.lower()
         toks = _TOKEN_RE.findall(lower)
         words = set(toks)
-        for ident in set(_CAMEL_RE.findall(text)):
-            if ident.isupper():
-                continue
+        for ident in _camel_identifiers(text):
             humps = _HUMP_RE.findall(ident)
             for i in range(len(humps)):
                 for j in range(i + 1, min(len(humps), i + 4) + 1):
                     words.add("".join(humps[i:j]).lower())
         return cls(text=text, lower=lower, words=frozenset(words),
                    norm=f" {' '.join(toks)} ")
+
+
+def _camel_identifiers(text: str) -> set[str]:
+    """Every identifier of ``text`` with a lower-to-upper hump (``ProcessGroupNCCL``),
+    found from the humps outwards: most words have none, so this is the cheap way."""
+    out: set[str] = set()
+    end = len(text)
+    done = 0  # each identifier is walked once, whatever its number of humps
+    for m in _CAMEL_RE.finditer(text):
+        a, b = m.start(), m.end()
+        if a < done:
+            continue
+        while a > done and text[a - 1].isalnum():
+            a -= 1
+        while b < end and text[b].isalnum():
+            b += 1
+        done = b
+        if b - a <= _MAX_IDENT:
+            out.add(text[a:b])
+    return out
 
 
 def _needles(items: Any) -> set[str] | None:
@@ -131,6 +151,11 @@ def _needles(items: Any) -> set[str] | None:
             continue
         if run:
             cands.append({run})
+            # The parser factors a common prefix out of a branch ("torch" + vision|audio):
+            # the prefix joined to each alternative's own literal start is a longer needle.
+            starts = _branch_starts(op, av)
+            if starts:
+                cands.append({run + s for s in starts})
             run = ""
         if op is _C.SUBPATTERN:
             sub = _needles(av[-1])
@@ -150,6 +175,26 @@ def _needles(items: Any) -> set[str] | None:
     if not cands:
         return None
     return max(cands, key=lambda c: (min(len(x) for x in c), -len(c)))
+
+
+def _branch_starts(op: Any, av: Any) -> list[str] | None:
+    """The literal start of every alternative of a branch (or of a group holding only
+    a branch), or None when one alternative has none."""
+    if op is _C.SUBPATTERN and len(av[-1]) == 1:
+        op, av = av[-1][0]
+    if op is not _C.BRANCH:
+        return None
+    starts = []
+    for alt in av[1]:
+        lead = ""
+        for aop, aav in alt:
+            if aop is not _C.LITERAL:
+                break
+            lead += chr(aav)
+        if not lead:
+            return None
+        starts.append(lead)
+    return starts
 
 
 def pattern_needles(pattern: str) -> frozenset[str] | None:
@@ -242,6 +287,7 @@ def compile_signal(raw: Mapping[str, Any]) -> Signal:
         unless=tuple(re.compile(p, re.M) for p in raw.get("unless") or ()),
         suppresses=tuple(raw.get("suppresses") or ()),
         evidence=bool(raw.get("evidence", True)), keywords=tuple(keywords),
+        multi_first=frozenset(first for first, _ in multi),
     )
 
 
