@@ -118,7 +118,7 @@ def search_document(aliases: Iterable[str], first: int = PAGE_SIZE) -> str:
     return f"query AgentopsTriageQueue({decl}) {{\n{fields}\n}}\n{ISSUE_FIELDS}"
 
 
-def _q(label: str) -> str:
+def quoted_label(label: str) -> str:
     # Search qualifiers take quoted values; a quote inside a label name cannot be
     # expressed, so such a label is refused rather than silently widening the search.
     if '"' in label:
@@ -134,10 +134,11 @@ def selection_queries(repo: str, queue: Queue) -> dict[str, str]:
     that carry the marker (the first-level bot sets it too) but no sub-oncall label and
     no review label, i.e. this bot never finished them."""
     split_repo(repo)
-    base = f"repo:{repo} is:issue is:open label:{_q(queue.trigger_label)}"
-    fresh = f"{base} -label:{_q(queue.marker_label)} sort:updated-asc"
-    unrouted = " ".join(f"-label:{_q(s)}" for s in (*queue.suboncalls, queue.review_label))
-    marked = f"{base} label:{_q(queue.marker_label)} {unrouted} sort:updated-asc"
+    base = f"repo:{repo} is:issue is:open label:{quoted_label(queue.trigger_label)}"
+    fresh = f"{base} -label:{quoted_label(queue.marker_label)} sort:updated-asc"
+    unrouted = " ".join(f"-label:{quoted_label(s)}"
+                        for s in (*queue.suboncalls, queue.review_label))
+    marked = f"{base} label:{quoted_label(queue.marker_label)} {unrouted} sort:updated-asc"
     return {"fresh": fresh, "marked": marked}
 
 
@@ -190,20 +191,20 @@ def refresh_issues(client: GitHubClient, repo: str,
             out[n] = None
             continue
         snap = snapshot_from_graphql(node, repo)
-        if _comments_missing(node):
-            snap = _with_more_comments(client, snap)
+        if comments_missing(node):
+            snap = with_more_comments(client, snap)
         out[n] = snap
     return out
 
 
-def _with_more_comments(client: GitHubClient, snap: IssueSnapshot) -> IssueSnapshot:
+def with_more_comments(client: GitHubClient, snap: IssueSnapshot) -> IssueSnapshot:
     """Pages 2+ of a long thread over REST (the first 100 came with the GraphQL read)."""
     extra, cut = read_comments(client, snap.repo, snap.number, start_page=2)
     return replace(snap, comments=(*snap.comments, *(Comment.from_rest(c) for c in extra)),
                    comments_truncated=cut)
 
 
-def _comments_missing(node: Mapping[str, Any]) -> bool:
+def comments_missing(node: Mapping[str, Any]) -> bool:
     info = (node.get("comments") or {}).get("pageInfo") or {}
     return bool(info.get("hasNextPage"))
 
@@ -281,7 +282,7 @@ def collect_queue(client: GitHubClient, repo: str, queue: Queue, budget: int, *,
                 snap = snapshot_from_graphql(node, repo)
                 seen[snap.number] = snap
                 batch.append((snap.updated_at, snap.number))
-                if _comments_missing(node):
+                if comments_missing(node):
                     more_comments.add(snap.number)
         # Two selections interleave: merge each batch by age so neither starves.
         for _, number in sorted(batch):
@@ -296,7 +297,7 @@ def collect_queue(client: GitHubClient, repo: str, queue: Queue, budget: int, *,
     for number in chosen:
         snap = seen[number]
         if number in more_comments:
-            snap = _with_more_comments(client, snap)
+            snap = with_more_comments(client, snap)
         selected.append(snap)
     return QueueScan(
         selected=tuple(selected),

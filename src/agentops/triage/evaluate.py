@@ -36,6 +36,7 @@ class Record:
     is_distributed: bool
     url: str = ""
     type: str | None = None
+    state: str = ""
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Record:
@@ -45,7 +46,14 @@ class Record:
                    human_labels=tuple(str(x) for x in obj.get("labels") or ()),
                    modules=frozenset(exp.get("modules") or ()), suboncall=exp.get("suboncall"),
                    is_distributed=bool(exp["is_distributed"]), url=str(obj.get("url") or ""),
-                   type=exp.get("type"))
+                   type=exp.get("type"), state=str(obj.get("state") or ""))
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as a line of a labelled set (what ``from_json`` reads back)."""
+        return {"url": self.url, "number": self.number, "title": self.title,
+                "state": self.state, "labels": list(self.human_labels), "text": self.text,
+                "expected": {"modules": sorted(self.modules), "suboncall": self.suboncall,
+                             "is_distributed": self.is_distributed, "type": self.type}}
 
 
 def first_level_labels(record: Record, queue: Queue) -> tuple[str, ...]:

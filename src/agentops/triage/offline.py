@@ -143,11 +143,33 @@ def read_records(path: str) -> list[Record]:
 
 
 def evaluate_command(args: argparse.Namespace) -> int:
-    """``evaluate FILE.jsonl``: figures of the planner and the keyword baseline."""
-    records = read_records(args.dataset)
+    """``evaluate FILE.jsonl`` / ``evaluate --repo OWNER/NAME``: figures of the planner and
+    the keyword baseline on labelled issues."""
+    repo = getattr(args, "repo", None)
+    dataset = getattr(args, "dataset", None)
+    if repo and dataset:
+        raise InputError("--repo", "give either FILE.jsonl or --repo, not both",
+                         fix="evaluate a file offline, or a repository's history live")
+    if not repo:
+        for flag, value in (("--since", getattr(args, "since", None)),
+                            ("--max-issues", getattr(args, "max_issues", None)),
+                            ("--save", getattr(args, "save", None))):
+            if value is not None:
+                raise InputError(flag, "only applies with --repo OWNER/NAME",
+                                 fix=f"add --repo, or drop {flag}")
+        if not dataset:
+            raise InputError("FILE.jsonl", "no labelled issues to evaluate",
+                             fix="give a labelled set (e.g. examples/triage/labelled.jsonl) "
+                                 "or --repo OWNER/NAME")
+        records = read_records(dataset)
+        source = dataset
+    else:
+        from agentops.triage import backtest
+
+        records, source = backtest.evaluate_repo(args)
     queue = load_queue(args.queue)
     ev = evaluate(records, queue)
-    print(render_text(ev, source=args.dataset, modules_after_route=queue.modules_after_route,
+    print(render_text(ev, source=source, modules_after_route=queue.modules_after_route,
                       confidence=queue.confidence))
     if args.errors:
         print(f"\nmismatches ({len(ev.planner.errors)}):")
