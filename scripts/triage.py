@@ -141,15 +141,16 @@ def build() -> cli.argparse.ArgumentParser:
                                     "the labelled issues are the queue's issues that humans "
                                     "already triaged in that repository (read live, in "
                                     "batches; needs a token that can read issues).",
-                        epilog="examples:\n  python scripts/triage.py evaluate "
-                               "examples/triage/labelled.jsonl\n"
+                        epilog="examples:\n  python scripts/triage.py evaluate   "
+                               "# the queue's own labelled set\n"
                                "  python scripts/triage.py evaluate "
                                "../shared/eval/triage-dev.jsonl --json\n"
                                "  python scripts/triage.py evaluate --repo OWNER/NAME "
                                "--since 2025-01-01 --max-issues 200 --save history.jsonl")
     ep.add_argument("dataset", metavar="FILE.jsonl", nargs="?", default=None,
-                    help="a labelled set, one issue per line (the format of "
-                         "examples/triage/labelled.jsonl); or give --repo")
+                    help="a labelled set, one issue per line; without it (and without "
+                         "--repo), the small set the queue ships (labelled.jsonl in its "
+                         "folder)")
     ep.add_argument("--repo", default=None, metavar="OWNER/NAME",
                     help="backtest on this repository: its queue issues that humans already "
                          "triaged (GITHUB_TOKEN; GITHUB_API_URL for another server)")

@@ -165,7 +165,6 @@ def test_past_the_search_window_the_next_query_starts_below_the_oldest(monkeypat
     (["evaluate", "--save", "out.jsonl", "x.jsonl"], "--save"),
     (["evaluate", "--max-issues", "5", "x.jsonl"], "--max-issues"),
     (["evaluate", "--repo", REPO, "x.jsonl"], "--repo"),
-    (["evaluate"], "FILE.jsonl"),
     (["evaluate", "--repo", REPO, "--since", "2025-13-40"], "--since"),
     (["evaluate", "--repo", REPO, "--since", "last week"], "--since"),
     (["evaluate", "--repo", "not-a-repo"], "--repo"),
@@ -174,6 +173,29 @@ def test_bad_evaluate_arguments_exit_1_naming_the_flag(gh, capsys, argv, flag):
     assert cli.main(argv) == 1
     err = capsys.readouterr().err
     assert flag in err and "Traceback" not in err
+
+
+def test_evaluate_alone_measures_the_queues_own_labelled_set(capsys):
+    assert cli.main(["evaluate", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert "labelled.jsonl" in out.splitlines()[0]
+    figures = _json_line(out)
+    assert figures["n"] >= 30 and figures["violations"] == 0
+    # Its issues say what they are: some not distributed, some requests, every module
+    # of the queue's parallelisms side at least once.
+    assert figures["not_distributed_recall"] is not None
+
+
+def test_a_queue_without_a_labelled_set_needs_a_file(tmp_path, capsys):
+    import shutil
+
+    from agentops.triage.queue import QUEUES_DIR
+
+    folder = tmp_path / "q"
+    shutil.copytree(QUEUES_DIR / "distributed", folder)
+    (folder / "labelled.jsonl").unlink()
+    assert cli.main(["--queue", str(folder), "evaluate"]) == 1
+    assert "ships no labelled.jsonl" in capsys.readouterr().err
 
 
 def test_backtest_without_a_token_exits_1(monkeypatch, capsys):

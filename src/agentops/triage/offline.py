@@ -21,7 +21,7 @@ from agentops.triage.evaluate import Record, evaluate, render_text
 from agentops.triage.model import IssueSnapshot
 from agentops.triage.outcome import Outcome
 from agentops.triage.plan import plan_issue
-from agentops.triage.queue import load_queue
+from agentops.triage.queue import LABELLED_SET, load_queue, queue_dir
 
 _FIX_ISSUE = ("give a GitHub REST issue object (GET /repos/OWNER/NAME/issues/N) with its "
               "REST comment objects inline under \"comments\"")
@@ -158,9 +158,13 @@ def evaluate_command(args: argparse.Namespace) -> int:
                 raise InputError(flag, "only applies with --repo OWNER/NAME",
                                  fix=f"add --repo, or drop {flag}")
         if not dataset:
-            raise InputError("FILE.jsonl", "no labelled issues to evaluate",
-                             fix="give a labelled set (e.g. examples/triage/labelled.jsonl) "
-                                 "or --repo OWNER/NAME")
+            # The queue's own small labelled set, so `evaluate` works from a fresh clone.
+            bundled = queue_dir(args.queue)[0] / LABELLED_SET
+            if not bundled.is_file():
+                raise InputError("FILE.jsonl", f"no labelled issues to evaluate (the queue "
+                                 f"{args.queue!r} ships no {LABELLED_SET})",
+                                 fix="give a labelled set FILE.jsonl or --repo OWNER/NAME")
+            dataset = str(bundled)
         records = read_records(dataset)
         source = dataset
     else:

@@ -20,6 +20,9 @@ from agentops.triage.signals import PLACES, compile_rubric
 
 QUEUES_DIR = Path(__file__).resolve().parent / "queues"
 FILES = ("labels.json", "rubric.yml", "templates.json")
+# A queue may ship a small labelled set (the JSONL format `evaluate` reads): the default
+# of `triage.py evaluate`, and what the demo measures.
+LABELLED_SET = "labelled.jsonl"
 ROLES = ("suboncall", "module", "marker", "triaged", "review", "needs_reproduction", "feature",
          "enhancement", "performance", "keep")
 # Roles the planner needs exactly one label for.
