@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import pytest
 
+from agentops.triage import plan as plan_mod
 from agentops.triage.model import Comment, Selective
 from tests.triage.plankit import INFRA, PAR, QUEUE_LABEL, fence, make_issue, plan_ok
 
@@ -385,3 +386,13 @@ def test_thresholds_come_from_the_queue_data(queue):
     c = queue.confidence
     assert 0 < c.target_precision <= 1
     assert set(c.thresholds) <= set(queue.modules) | set(queue.suboncalls)
+
+
+def test_keyword_soup_proposes_at_most_three_modules_and_asks_a_human(queue):
+    body = ("fully_shard, DistributedDataParallel, distribute_tensor, PipelineStage, "
+            "context_parallel, checkpoint_wrapper and nn.DataParallel all fail together.")
+    plan = plan_ok(make_issue("everything is broken", body), queue)
+    modules = [lb for lb in plan.add_labels if lb in queue.modules]
+    assert 1 <= len(modules) <= plan_mod.MAX_PROPOSED_MODULES
+    assert REVIEW in plan.add_labels and TRIAGED not in plan.add_labels
+    assert "more than 3 modules" in plan.reasoning

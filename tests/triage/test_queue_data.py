@@ -222,7 +222,7 @@ def test_labelled_set_with_a_module_of_no_queue(folder):
 
 def test_labelled_set_with_an_unknown_suboncall_or_a_repeated_issue(folder):
     _labelled(folder, lambda rows: rows[0]["expected"].update(suboncall="storage"))
-    with pytest.raises(DataError, match="line 1.expected.suboncall"):
+    with pytest.raises(DataError, match=r"line 1\.expected\.suboncall"):
         datafiles.validate_labelled(folder / "labelled.jsonl", load_queue(str(folder)))
     _labelled(folder, lambda rows: rows.append(rows[-1]))
     _labelled(folder, lambda rows: rows[0]["expected"].update(suboncall="infra"))

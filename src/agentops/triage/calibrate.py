@@ -33,10 +33,10 @@ from agentops.triage.evaluate import (
 from agentops.triage.model import Plan, Queue, Selective
 from agentops.triage.plan import plan_issue
 
-# How many issues a label's own estimate needs before it replaces the pooled default.
-MIN_SUPPORT = 3
+# How many judged issues a label's own estimate needs before it replaces its kind's pool.
+MIN_SUPPORT = 5
 # Weight (in issues) of the pooled precision in each label's estimate.
-PRIOR_WEIGHT = 2.0
+PRIOR_WEIGHT = 1.0
 
 
 @dataclass(frozen=True)
@@ -100,29 +100,40 @@ def _threshold(points: Sequence[Judged], target: float, prior: float) -> float:
 
 def fit_thresholds(records: Sequence[Record], queue: Queue, *,
                    target: float | None = None) -> Selective:
-    """Per-label thresholds for ``target`` precision from ``records`` (see module doc)."""
+    """Per-label thresholds for ``target`` precision from ``records`` (see module doc).
+
+    Every module and sub-oncall gets one: its own when the records judged it at least
+    MIN_SUPPORT times, else the one fitted on its family pooled (a sub-oncall's modules
+    together, the same humans labelling them the same way; the sub-oncalls together).
+    ``default`` is the threshold of all modules pooled, for a label added later."""
     target = queue.confidence.target_precision if target is None else target
     base = unthresholded(queue)
     plans = [plan_issue(snapshot_of(r, base), base) for r in records]
     points = judged_labels(records, plans, base)
+
+    def family(label: str) -> str:
+        return queue.module_suboncall.get(label, "sub-oncalls")
+
     by_label: dict[str, list[Judged]] = {}
+    by_family: dict[str, list[Judged]] = {}
     for j in points:
         by_label.setdefault(j.label, []).append(j)
-    module_points = [j for j in points if j.label in queue.modules]
-    pooled = (sum(j.right for j in module_points) / len(module_points)
-              if module_points else target)
-    default = _threshold(module_points, target, pooled)
+        by_family.setdefault(family(j.label), []).append(j)
+
+    def fitted(pool: list[Judged], prior: float) -> float:
+        return _threshold(pool, target, prior) if pool else 0.0
+
+    modules = [j for j in points if j.label in queue.modules]
     thresholds: dict[str, float] = {}
     for label in (*queue.suboncalls, *queue.modules):
+        pool = by_family.get(family(label), [])
+        prior = sum(j.right for j in pool) / len(pool) if pool else target
         mine = by_label.get(label, [])
-        if len(mine) >= MIN_SUPPORT:
-            prior = pooled if label in queue.modules else (
-                sum(j.right for j in mine) / len(mine))
-            thresholds[label] = _threshold(mine, target, prior)
-        elif label in queue.suboncalls:
-            thresholds[label] = 0.0  # a route seen too rarely: the route rules decide
-    return Selective(target_precision=target, default=default, thresholds=thresholds,
-                     fitted_on=f"{len(records)} labelled issues")
+        thresholds[label] = (fitted(mine, prior) if len(mine) >= MIN_SUPPORT
+                             else fitted(pool, prior))
+    prior = sum(j.right for j in modules) / len(modules) if modules else target
+    return Selective(target_precision=target, default=fitted(modules, prior),
+                     thresholds=thresholds, fitted_on=f"{len(records)} labelled issues")
 
 
 def fold_of(number: int, k: int) -> int:
@@ -165,10 +176,12 @@ def thresholds_json(sel: Selective) -> dict[str, object]:
     """``config.confidence`` as labels.json holds it."""
     return {
         "description": "Selective triage (issue #10): per-label evidence thresholds below "
-                       "which the bot does not act on a label by itself (a module is not "
-                       "added; a route is flagged for review instead of triaged). Fitted by "
-                       "benchmarks/triage_kfold.py --write; 'default' covers labels seen "
-                       "too rarely to fit.",
+                       "which the bot does not act on a label by itself: a module below its "
+                       "threshold is only proposed and a route below its threshold only "
+                       "made, and the issue is flagged for review instead of marked "
+                       "triaged. Fitted by benchmarks/triage_kfold.py --write for "
+                       "target_precision per label; 'default' covers labels seen too "
+                       "rarely to fit.",
         "target_precision": sel.target_precision,
         "default": sel.default,
         "thresholds": dict(sorted(sel.thresholds.items())),

@@ -128,6 +128,7 @@ class _Modules:
     held: list[str]  # selected but below their selective thresholds: proposed, for review
     confidence: dict[str, str]  # module -> high|medium
     scores: dict[str, float]  # evidence score of every selected new module
+    dropped: int = 0  # modules past MAX_PROPOSED_MODULES: too many to be sure of any
 
 
 def _select_modules(reading: Reading, queue: Queue, existing_modules: set[str]) -> _Modules:
@@ -152,6 +153,13 @@ def _select_modules(reading: Reading, queue: Queue, existing_modules: set[str]) 
     top = max((scores[m] for m in cand if m not in existing_modules), default=0.0)
     keep = [m for m in queue.modules if m in cand
             and (m in existing_modules or scores[m] >= t["module_relative"] * top)]
+    new = [m for m in keep if m not in existing_modules]
+    if len(new) > MAX_PROPOSED_MODULES:
+        # An issue naming more modules than a proposal holds is keyword soup: keep the
+        # strongest, and leave the issue for review (held below).
+        strongest = set(sorted(new, key=lambda m: (-scores[m], queue.modules.index(m)))
+                        [:MAX_PROPOSED_MODULES])
+        keep = [m for m in keep if m in existing_modules or m in strongest]
     held = [m for m in keep
             if m not in existing_modules and scores[m] < queue.confidence.threshold(m)]
     conf = {}
@@ -159,7 +167,8 @@ def _select_modules(reading: Reading, queue: Queue, existing_modules: set[str]) 
         strong = any(h.weight >= t["high_weight"] for h in reading.label_hits.get(m, ()))
         conf[m] = "high" if strong or m in existing_modules else "medium"
     return _Modules(keep=keep, held=held, confidence=conf,
-                    scores={m: scores[m] for m in keep if m not in existing_modules})
+                    scores={m: scores[m] for m in keep if m not in existing_modules},
+                    dropped=max(0, len(new) - MAX_PROPOSED_MODULES))
 
 
 @dataclass(frozen=True)
@@ -429,6 +438,10 @@ def _plan(snapshot: IssueSnapshot, queue: Queue, *, reading: Reading | None,
     else:
         confidence = "low"
         b.reasons.append("Step 3: no module can be told from the text (low): a human decides.")
+    if mods.dropped:
+        b.reasons.append(f"{mods.dropped} more module(s) had evidence too: more than "
+                         f"{MAX_PROPOSED_MODULES} modules is no classification to be sure of; "
+                         "flagged for a human.")
     if held:
         b.reasons.append("Selective triage: " + ", ".join(
             f"{m!r} (evidence {mods.scores[m]:g} < {queue.confidence.threshold(m):g})"
@@ -453,7 +466,8 @@ def _plan(snapshot: IssueSnapshot, queue: Queue, *, reading: Reading | None,
     if hp:
         return _high_priority(b, queue, hp_hits, done, confidence)
 
-    unsure = confidence == "low" or bool(held) or not route.confident(queue)
+    unsure = confidence == "low" or bool(held) or bool(mods.dropped) \
+        or not route.confident(queue)
     if unsure:
         b.add(queue.review_label, rule="T-13 low confidence" if confidence == "low"
               else "selective threshold")
