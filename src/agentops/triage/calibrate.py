@@ -80,9 +80,13 @@ def _estimate(right: int, n: int, prior: float) -> float:
 
 
 def _threshold(points: Sequence[Judged], target: float, prior: float) -> float:
-    """The least score whose selection reaches ``target`` (shrunk estimate); past the
-    highest score seen when none does (the label then needs more than was ever
-    enough)."""
+    """The least score whose selection reaches ``target`` (shrunk estimate); 0 (the
+    planner's own floor decides) when the label was never wrong, however weak its
+    evidence was; past the highest score seen when no score reaches it (the label then
+    needs more than was ever enough)."""
+    if points and all(j.right for j in points) and \
+            _estimate(len(points), len(points), prior) >= target:
+        return 0.0
     ordered = sorted(points, key=lambda j: -j.score)
     best: float | None = None
     right = n = 0
