@@ -248,3 +248,34 @@ def test_backtest_from_recorded_api(all_played):
     assert long_thread.text.count(" · comment · ") == 103
     assert client.counter.reads == bt.search_calls + bt.comment_pages
     assert all(r.is_distributed and (r.modules or r.suboncall) for r in bt.records)
+
+
+def test_api_failure_mid_read_exits_5_and_saves_nothing(gh, capsys, tmp_path, monkeypatch):
+    from tests.standin.github import Fault
+
+    populate(gh)
+    monkeypatch.setenv("AGENTOPS_RETRY_ATTEMPTS", "2")
+    # The second search page fails on every attempt: the first page was read, yet
+    # nothing may be written (no half a history file).
+    gh.inject("POST", r"^/graphql$", Fault.status_code(502), attempts=[2, 3, 4, 5])
+    saved = tmp_path / "h.jsonl"
+    assert cli.main(["evaluate", "--repo", REPO, "--save", str(saved)]) == 5
+    err = capsys.readouterr().err
+    assert "502" in err and "Traceback" not in err
+    assert not saved.exists() and not (tmp_path / "h.jsonl.tmp").exists()
+
+
+def test_odd_search_answers_do_not_break_the_read():
+    # Nodes GitHub may return as null (deleted issues), pages without a cursor.
+    queue = load_queue("distributed")
+
+    class Client:
+        def graphql(self, query, variables):  # type: ignore[no-untyped-def]
+            return {"triaged": {"issueCount": 3, "pageInfo": {"hasNextPage": True,
+                                                              "endCursor": None},
+                                "nodes": [None, {"title": "no number"}, {
+                                    "number": 5, "labels": None, "comments": None}]}}
+
+    bt = backtest.collect_triaged(Client(), REPO, queue, since=None,  # type: ignore[arg-type]
+                                  max_issues=5)
+    assert bt.scanned == 1 and bt.records == [] and bt.search_calls == 1
