@@ -396,3 +396,17 @@ def test_keyword_soup_proposes_at_most_three_modules_and_asks_a_human(queue):
     assert 1 <= len(modules) <= plan_mod.MAX_PROPOSED_MODULES
     assert REVIEW in plan.add_labels and TRIAGED not in plan.add_labels
     assert "more than 3 modules" in plan.reasoning
+
+
+def test_a_route_seen_only_in_the_repro_code_is_made_but_flagged(queue):
+    # The FSDP state dict is the subject; DCP's helper is only how the repro gathers it.
+    code = fence("from torch.distributed.checkpoint.state_dict import get_model_state_dict\n"
+                 "sd = get_model_state_dict(model)\nprint(sorted(sd))")
+    plan = plan_ok(make_issue("Missing keys after wrapping", "Some keys are missing.\n" + code),
+                   queue)
+    assert plan.add_labels[0] == "oncall: distributed checkpointing"
+    assert REVIEW in plan.add_labels and TRIAGED not in plan.add_labels
+    said = plan_ok(make_issue("get_model_state_dict misses keys",
+                              "Some keys are missing.\n" + code), queue)
+    assert said.add_labels[0] == "oncall: distributed checkpointing"
+    assert TRIAGED in said.add_labels and REVIEW not in said.add_labels

@@ -181,9 +181,17 @@ class _Route:
     strength: float
 
     def confident(self, queue: Queue) -> bool:
-        """A human's route, or a fit whose evidence reaches the sub-oncall's threshold."""
-        return self.how == "existing" or (
-            self.how == "fit" and self.strength >= queue.confidence.threshold(self.sub))
+        """A human's route, or a fit whose evidence reaches the sub-oncall's threshold.
+        A route that ends triage (infra, checkpointing: T-12) also needs evidence outside
+        the issue's code: a repro calls many APIs on the way, the subject is in what the
+        person wrote or in the traceback (on the default route, step 3's module
+        confidence decides, and an API in code is HIGH there)."""
+        if self.how == "existing":
+            return True
+        if self.how != "fit" or self.strength < queue.confidence.threshold(self.sub):
+            return False
+        return self.sub == queue.rubric.default_route or any(
+            h.places - {"code"} for h in self.hits)
 
 
 def _route(reading: Reading, queue: Queue, modules: list[str], existing_subs: list[str],
