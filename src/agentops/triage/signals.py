@@ -24,6 +24,7 @@ _TOKEN_RE = re.compile(r"[a-z0-9_]+")
 # SymmMem in NCCLSymmMemAllocator or TensorPipe in TensorPipeDistAutogradTest.
 _CAMEL_RE = re.compile(r"[a-z0-9][A-Z]")  # where a hump starts inside a word
 _MAX_IDENT = 80  # Sanity: longer "identifiers" are noise, not API names
+_HUMP_PLACES = frozenset({"title", "body", "comment"})
 _HUMP_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 # Possessive fences: a line of thousands of backticks must not be retried at every length.
 _FENCE_RE = re.compile(r"^[ \t]*+(`{3,}+|~{3,}+)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)",
@@ -62,6 +63,10 @@ class Signal:
     evidence: bool = True
     keywords: tuple[str, ...] = ()
     multi_first: frozenset[str] = frozenset()  # the first words of ``multi``
+    # The cheap test ``match_signals`` makes before calling ``fire``: words that start a
+    # keyword, and every pattern's needles (None: a pattern has none, so it must run).
+    starts: frozenset[str] = frozenset()
+    needles: tuple[str, ...] | None = ()
 
     def fire(self, place: Place) -> str | None:
         """The matched text if the signal fires in this place, else ``None``."""
@@ -108,15 +113,20 @@ class Place:
     norm: str  # " w1 w2 … " (the words in order)
 
     @classmethod
-    def of(cls, text: str) -> Place:
+    def of(cls, text: str, *, humps: bool = True) -> Place:
+        """Index ``text``; with ``humps``, parts of CamelCase identifiers count as words
+        too (the prose places: code and tracebacks name their APIs whole)."""
         lower = text.lower()
         toks = _TOKEN_RE.findall(lower)
+        if not humps:
+            return cls(text=text, lower=lower, words=frozenset(toks),
+                       norm=f" {' '.join(toks)} ")
         words = set(toks)
         for ident in _camel_identifiers(text):
-            humps = _HUMP_RE.findall(ident)
-            for i in range(len(humps)):
-                for j in range(i + 1, min(len(humps), i + 4) + 1):
-                    words.add("".join(humps[i:j]).lower())
+            parts = _HUMP_RE.findall(ident)
+            for i in range(len(parts)):
+                for j in range(i + 1, min(len(parts), i + 4) + 1):
+                    words.add("".join(parts[i:j]).lower())
         return cls(text=text, lower=lower, words=frozenset(words),
                    norm=f" {' '.join(toks)} ")
 
@@ -288,6 +298,9 @@ def compile_signal(raw: Mapping[str, Any]) -> Signal:
         suppresses=tuple(raw.get("suppresses") or ()),
         evidence=bool(raw.get("evidence", True)), keywords=tuple(keywords),
         multi_first=frozenset(first for first, _ in multi),
+        starts=frozenset(single) | frozenset(first for first, _ in multi),
+        needles=(None if any(n is None for n, _ in patterns)
+                 else tuple(sorted({x for n, _ in patterns for x in n or ()}))),
     )
 
 
@@ -490,7 +503,7 @@ def _excerpt(place: Place, found: str) -> str:
 
 def index_places(text: IssueText) -> dict[str, Place]:
     """Each non-empty place of an issue, indexed for matching."""
-    return {k: Place.of(v) for k, v in text.places.items() if v}
+    return {k: Place.of(v, humps=k in _HUMP_PLACES) for k, v in text.places.items() if v}
 
 
 def match_signals(text: IssueText, rubric: Rubric) -> list[Hit]:
@@ -501,10 +514,20 @@ def match_signals(text: IssueText, rubric: Rubric) -> list[Hit]:
     for sig in rubric.signals:
         best: tuple[float, str, str] | None = None
         fired_in: set[str] = set()
+        starts, needles = sig.starts, sig.needles
         for name in sig.where:
             place = places.get(name)
             if place is None:
                 continue
+            if needles is not None and starts.isdisjoint(place.words):
+                # Sanity: the planner's hot loop; most signals cannot fire in most
+                # places, and saying so costs a set test and a few substring tests.
+                lower = place.lower
+                for n in needles:
+                    if n in lower:
+                        break
+                else:
+                    continue
             found = sig.fire(place)
             if found is None:
                 continue
