@@ -5,6 +5,8 @@ Targets (T-28 and the sweep's read budget):
   run, cold:    <= 4 reads + <= 2 writes per issue
   run, repeat:  0 writes (T-27)
   sweep:        <= 1 read per 20 issues, plus extra comment pages and the label check
+  evaluate --repo (backtest, #10): <= 1 search call per 50 issues read, plus comment
+                pages for long threads; 0 writes
 
 Usage: python benchmarks/triage_api_calls.py [--issues 100] [--repeat 5]
 Uses the real planner when agentops.triage.plan exists, else the tests' rule planner
@@ -141,6 +143,34 @@ def bench_paced_sweep(n: int, scale: float) -> None:
             os.environ.pop(name)
 
 
+def bench_backtest(n: int) -> None:
+    """`evaluate --repo` over a queue history of ``n`` issues (60 % human-triaged, one
+    long thread per 100), with the shipped queue and planner."""
+    from agentops.triage import backtest
+    from agentops.triage.queue import load_queue
+
+    queue = load_queue("distributed")
+    with GitHubStandIn() as gh:
+        gh.add_repo("o/r")
+        for i in range(n):
+            labels = [queue.trigger_label]
+            if i % 5 < 3:
+                labels += ["oncall: distributed parallelisms", "module: fsdp", "triaged"]
+            comments = ([{"body": f"me too {k}", "login": f"u{k}"} for k in range(120)]
+                        if i % 100 == 0 else [])
+            gh.add_issue("o/r", 1 + i, title=f"fully_shard fails ({i})",
+                         body="from torch.distributed.fsdp import fully_shard",
+                         labels=labels, age_days=1000 - i, comments=comments)
+        client = live.GitHubClient(gh.token, api_url=gh.url)
+        t = time.perf_counter()
+        bt = backtest.collect_triaged(client, "o/r", queue, since=None, max_issues=n)
+        secs = time.perf_counter() - t
+        print(f"evaluate --repo ({bt.scanned} issues read, {len(bt.records)} human-triaged): "
+              f"{bt.search_calls} search calls + {bt.comment_pages} comment pages = "
+              f"{client.counter.reads} reads ({bt.search_calls / max(1, bt.scanned) * 50:.2f} "
+              f"search calls per 50 issues); writes {client.counter.writes}; {secs:.2f} s")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--issues", type=int, default=100, help="issues in the sweep backlog")
@@ -155,6 +185,7 @@ def main() -> None:
     print(f"planner: {planner_name()}")
     bench_run(a.repeat)
     bench_sweep(a.issues)
+    bench_backtest(max(a.issues, 250))
     if a.paced_scale > 0:
         bench_paced_sweep(a.issues, a.paced_scale)
 

@@ -7,7 +7,7 @@ verbs:
   plan      offline: one GitHub REST issue JSON (comments inline) -> plan JSON
   run       live: plan and apply one (or more) issues over the REST API
   sweep     live: the scheduled backlog sweep over the queue
-  evaluate  offline: measure the planner on labelled issues (JSONL)
+  evaluate  measure the planner on labelled issues (JSONL, or --repo: live backtest)
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ examples:
   python scripts/triage.py run --repo OWNER/NAME --plan-in p.json     # apply those plans
   python scripts/triage.py sweep --repo OWNER/NAME --max-issues 50
   python scripts/triage.py evaluate ../shared/eval/triage-dev.jsonl --json
+  python scripts/triage.py evaluate --repo OWNER/NAME --since 2025-01-01 --save h.jsonl
 
 environment:
   GITHUB_TOKEN     token for run/sweep (issues: write to apply; read is enough with --dry-run)
@@ -135,14 +136,36 @@ def build() -> cli.argparse.ArgumentParser:
                     help="also write the plans as JSON to this file (folders are created; "
                          "env AGENTOPS_PLAN_OUT)")
 
-    ep = sub.add_parser("evaluate", help="offline: measure the planner on labelled issues",
+    ep = sub.add_parser("evaluate", help="measure the planner on labelled issues (a file, "
+                                         "or a repository's own history)",
                         formatter_class=cli.HelpFormatter,
                         description="T-32: plan each labelled issue with only the labels the "
                                     "first-level bot would have set, and compare with the "
-                                    "human labels; a keyword baseline side by side.",
-                        epilog="example:\n  python scripts/triage.py evaluate "
-                               "../shared/eval/triage-dev.jsonl --json")
-    ep.add_argument("dataset", metavar="FILE.jsonl")
+                                    "human labels; a keyword baseline side by side, and "
+                                    "selective triage's precision at coverage. With --repo, "
+                                    "the labelled issues are the queue's issues that humans "
+                                    "already triaged in that repository (read live, in "
+                                    "batches; needs a token that can read issues).",
+                        epilog="examples:\n  python scripts/triage.py evaluate   "
+                               "# the queue's own labelled set\n"
+                               "  python scripts/triage.py evaluate "
+                               "../shared/eval/triage-dev.jsonl --json\n"
+                               "  python scripts/triage.py evaluate --repo OWNER/NAME "
+                               "--since 2025-01-01 --max-issues 200 --save history.jsonl")
+    ep.add_argument("dataset", metavar="FILE.jsonl", nargs="?", default=None,
+                    help="a labelled set, one issue per line; without it (and without "
+                         "--repo), the small set the queue ships (labelled.jsonl in its "
+                         "folder)")
+    ep.add_argument("--repo", default=None, metavar="OWNER/NAME",
+                    help="backtest on this repository: its queue issues that humans already "
+                         "triaged (GITHUB_TOKEN; GITHUB_API_URL for another server)")
+    ep.add_argument("--since", default=None, metavar="DATE",
+                    help="with --repo: only issues created on or after DATE (YYYY-MM-DD)")
+    ep.add_argument("--max-issues", type=int, default=None, metavar="N",
+                    help="with --repo: score at most N human-triaged issues (default 500)")
+    ep.add_argument("--save", default=None, metavar="FILE.jsonl",
+                    help="with --repo: also write the issues read as a labelled set, for "
+                         "offline reruns (`evaluate FILE.jsonl` gives the same figures)")
     ep.add_argument("--json", action="store_true",
                     help="end with one machine-readable JSON line")
     ep.add_argument("--errors", action="store_true",

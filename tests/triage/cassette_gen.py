@@ -21,7 +21,9 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 from agentops.errors import AgentopsError  # noqa: E402
 from agentops.github.client import GitHubClient, RetryPolicy  # noqa: E402
 from agentops.triage.apply import apply_plan  # noqa: E402
+from agentops.triage.backtest import collect_triaged  # noqa: E402
 from agentops.triage.collect import collect_issue  # noqa: E402
+from agentops.triage.queue import load_queue  # noqa: E402
 from tests.standin.github import GitHubStandIn  # noqa: E402
 from tests.triage import livekit  # noqa: E402
 
@@ -59,6 +61,33 @@ def scenario(gh: GitHubStandIn, name: str) -> None:
     elif name == "unknown_issue":
         with contextlib.suppress(AgentopsError):
             collect_issue(client, REPO, 999999)
+    elif name == "backtest_from_recorded_api":
+        collect_triaged(client, REPO, load_queue("distributed"), since="2025-01-01",
+                        max_issues=55)
+
+
+def history(gh: GitHubStandIn) -> None:
+    """The backtest's history: newest first, a long triaged thread, ten issues nobody
+    triaged, then fifty that humans routed and labelled."""
+    trigger = livekit.TRIGGER
+    gh.add_issue(REPO, 7001, title="DDP hangs after resuming", body="DistributedDataParallel "
+                 "hangs after a resume.", labels=[trigger, livekit.PAR, "module: ddp"],
+                 login="frank", age_days=5,
+                 comments=[{"body": f"Same on node {i}.", "login": f"user{i}"} for i in range(103)])
+    for i in range(10):
+        gh.add_issue(REPO, 6900 + i, title=f"training is stuck ({i})", body="It is stuck.",
+                     labels=[trigger], login="gina", age_days=10 + i)
+    for i in range(50):
+        if i % 2:
+            gh.add_issue(REPO, 6000 + i, title=f"fully_shard fails on tied weights ({i})",
+                         body="from torch.distributed.fsdp import fully_shard",
+                         labels=[trigger, livekit.PAR, "module: fsdp", "triaged"],
+                         login="hana", age_days=30 + i)
+        else:
+            gh.add_issue(REPO, 6000 + i, title=f"ProcessGroupNCCL watchdog fires ({i})",
+                         body="NCCL watchdog timeout after 600000 ms",
+                         labels=[trigger, livekit.INFRA, "module: nccl"],
+                         login="ivan", age_days=30 + i)
 
 def rewrite(path: Path, base: str) -> None:
     doc = yaml.safe_load(path.read_text())
@@ -97,7 +126,9 @@ def main() -> None:
         gh.add_issue(REPO, 4243, title="allreduce returns wrong sums on 4 ranks [hp]",
                      body="dist.all_reduce(t) gives 6 instead of 10 with NCCL.",
                      labels=[livekit.TRIGGER], login="erin")
-        for name in ("run_cold", "run_repeat", "missing_label", "unknown_issue"):
+        history(gh)
+        for name in ("run_cold", "run_repeat", "missing_label", "unknown_issue",
+                     "backtest_from_recorded_api"):
             path = OUT / f"test_{name}.yaml"
             path.unlink(missing_ok=True)
             rec = vcr.VCR(record_mode="all", filter_headers=["authorization"],

@@ -133,9 +133,16 @@ def test_evaluate_json_line(capsys, tmp_path):
     assert code == 0, err
     last = json.loads(out.strip().splitlines()[-1])
     assert set(last) == {"n", "module_precision", "module_recall", "module_f1",
-                         "suboncall_accuracy", "triaged_precision", "not_distributed_precision",
-                         "not_distributed_recall", "violations", "baseline"}
-    assert set(last["baseline"]) == set(last) - {"n", "baseline"}
+                         "suboncall_accuracy", "triaged_precision", "triaged_coverage",
+                         "not_distributed_precision", "not_distributed_recall", "violations",
+                         "baseline", "precision_at_coverage"}
+    assert set(last["baseline"]) == set(last) - {"n", "baseline", "precision_at_coverage"}
+    # Selective triage: coverage = triaged share of the distributed issues (#1 of #1, #3).
+    assert last["triaged_coverage"] == 0.5
+    points = {p["scale"]: p for p in last["precision_at_coverage"]}
+    assert points[1.0]["coverage"] == last["triaged_coverage"]
+    assert points[0.0]["triaged"] >= points[2.0]["triaged"]
+    assert "precision at coverage" in out
     assert last["n"] == 3
     assert last["module_precision"] == 1.0
     # the infra route proposes module: rpc (modules_after_route); the human also had c10d

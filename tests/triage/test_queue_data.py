@@ -43,7 +43,7 @@ def error_of(folder: Path) -> str:
 def test_shipped_data_validates():
     assert datafiles.validate_all() == [
         "triage/queues/distributed/labels.json", "triage/queues/distributed/rubric.yml",
-        "triage/queues/distributed/templates.json"]
+        "triage/queues/distributed/templates.json", "triage/queues/distributed/labelled.jsonl"]
 
 
 def test_shipped_queue_shape():
@@ -164,3 +164,67 @@ def test_marker_override_must_be_a_marker():
     with pytest.raises(InputError) as exc:
         load_queue("distributed", marker_label="triaged")
     assert "not a marker label" in str(exc.value)
+
+
+# --- selective triage thresholds (labels.json config.confidence, #10) --------------------
+
+def _confidence(obj):  # type: ignore[no-untyped-def]
+    return obj["config"].setdefault("confidence", {"target_precision": 0.95, "default": 3.0,
+                                                   "thresholds": {}})
+
+
+def test_threshold_for_a_label_the_planner_does_not_weigh(folder):
+    edit_json(folder / "labels.json",
+              lambda o: _confidence(o)["thresholds"].update({"triaged": 2.0}))
+    msg = error_of(folder)
+    assert "labels.json: config.confidence.thresholds.triaged" in msg
+    assert "not a module or sub-oncall" in msg
+
+
+def test_threshold_that_is_not_a_number(folder):
+    edit_json(folder / "labels.json",
+              lambda o: _confidence(o)["thresholds"].update({"module: fsdp": "high"}))
+    msg = error_of(folder)
+    assert "labels.json" in msg and "module: fsdp" in msg
+
+
+def test_target_precision_out_of_range(folder):
+    edit_json(folder / "labels.json", lambda o: _confidence(o).update(target_precision=1.5))
+    assert "target_precision" in error_of(folder)
+
+
+def test_thresholds_load_per_label_with_a_default(folder):
+    edit_json(folder / "labels.json", lambda o: o["config"].update(confidence={
+        "target_precision": 0.9, "default": 7.0, "thresholds": {"module: fsdp": 3.0}}))
+    c = load_queue(str(folder)).confidence
+    assert c.threshold("module: fsdp") == 3.0 and c.threshold("module: rpc") == 7.0
+    assert c.target_precision == 0.9
+
+
+# --- the queue's labelled set ---------------------------------------------------------------
+
+def _labelled(folder: Path, change) -> None:  # type: ignore[no-untyped-def]
+    path = folder / "labelled.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    change(rows)
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def test_labelled_set_with_a_module_of_no_queue(folder):
+    def change(rows):  # type: ignore[no-untyped-def]
+        rows[1]["expected"]["modules"] = ["module: vision"]
+
+    _labelled(folder, change)
+    with pytest.raises(DataError) as exc:
+        datafiles.validate_labelled(folder / "labelled.jsonl", load_queue(str(folder)))
+    assert "labelled.jsonl: line 2.expected.modules" in str(exc.value)
+
+
+def test_labelled_set_with_an_unknown_suboncall_or_a_repeated_issue(folder):
+    _labelled(folder, lambda rows: rows[0]["expected"].update(suboncall="storage"))
+    with pytest.raises(DataError, match=r"line 1\.expected\.suboncall"):
+        datafiles.validate_labelled(folder / "labelled.jsonl", load_queue(str(folder)))
+    _labelled(folder, lambda rows: rows.append(rows[-1]))
+    _labelled(folder, lambda rows: rows[0]["expected"].update(suboncall="infra"))
+    with pytest.raises(DataError, match="appears twice"):
+        datafiles.validate_labelled(folder / "labelled.jsonl", load_queue(str(folder)))

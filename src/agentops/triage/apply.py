@@ -231,6 +231,11 @@ def _comment_decision(plan: Plan, snapshot: IssueSnapshot,
         if queue.awaits_humans(snapshot.labels):
             # T-15: an issue awaiting humans gets no bot comment, whatever the plan says.
             return None, f"the issue awaits humans ({queue.review_label!r} without the marker)"
+        if snapshot.comments_truncated:
+            # #12: the comment-read cap cut the thread; the same request may be among the
+            # comments not read, so posting could ask twice (T-26). Labels still go on.
+            return None, "the thread is longer than the comment-read cap; an equivalent " \
+                         "request may be among the unread comments"
         if snapshot.locked:
             # GitHub refuses comments on a locked issue from non-collaborators; the
             # labels still go on, and the run stays whole instead of partly applied.
@@ -275,7 +280,7 @@ def apply_plan(client: GitHubClient, plan: Plan, snapshot_now: IssueSnapshot, qu
 
         def landed() -> dict[str, Any] | None:
             # Before any retry of the POST: did the first attempt land after all?
-            for c in read_comments(client, snapshot_now.repo, snapshot_now.number):
+            for c in read_comments(client, snapshot_now.repo, snapshot_now.number)[0]:
                 found = similar.markers(str(c.get("body") or ""))
                 if any(n == template.name for n, _ in found):
                     return c

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from agentops.errors import ApiError, InputError
@@ -23,6 +23,12 @@ _REPO_RE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}
 MAX_SEARCH_PAGES = 10
 PAGE_SIZE = 100
 MIN_PAGE_SIZE = 10
+# Sanity: pages of comments read per issue (10,000 comments); past it the thread is cut
+# and marked so (IssueSnapshot.comments_truncated).
+MAX_COMMENT_PAGES = 100
+
+
+TRUNCATED_KEY = "comments_truncated"
 
 
 def split_repo(repo: str | None, *, field: str = "--repo") -> tuple[str, str]:
@@ -43,16 +49,22 @@ def issue_path(repo: str, number: int) -> str:
 
 
 def read_comments(client: GitHubClient, repo: str, number: int, *,
-                  start_page: int = 1) -> list[dict[str, Any]]:
-    """Every REST comment object of an issue (100 a page), from ``start_page`` on."""
+                  start_page: int = 1) -> tuple[list[dict[str, Any]], bool]:
+    """The REST comment objects of an issue (100 a page) from ``start_page`` on, at most
+    MAX_COMMENT_PAGES pages, and whether that cap cut the thread short (#12: a request
+    beyond the cap would be missed and asked again, so a cut thread gets no comment)."""
     params: dict[str, Any] = {"per_page": PAGE_SIZE}
     if start_page > 1:
         params["page"] = start_page
-    return list(client.paginate(f"{issue_path(repo, number)}/comments", params))
+    # One page past the cap says whether anything is beyond it.
+    items = list(client.paginate(f"{issue_path(repo, number)}/comments", params,
+                                 max_pages=MAX_COMMENT_PAGES + 1))
+    keep = MAX_COMMENT_PAGES * PAGE_SIZE
+    return items[:keep], len(items) > keep
 
 
 def collect_issue(client: GitHubClient, repo: str, number: int) -> IssueSnapshot:
-    """One issue and all its comments, read fresh over REST (1 call + 1 per 100 comments)."""
+    """One issue and its comments, read fresh over REST (1 call + 1 per 100 comments)."""
     raw = read_issue(client, repo, number)
     return IssueSnapshot.from_rest(raw, raw["comments"], repo=repo)
 
@@ -72,8 +84,11 @@ def read_issue(client: GitHubClient, repo: str, number: int) -> dict[str, Any]:
     if not isinstance(issue, Mapping) or "number" not in issue:
         raise ApiError(f"issue {repo}#{number}: the API answered something that is not an issue")
     # Sanity: the issue object says how many comments exist; skip the call when none.
-    comments = read_comments(client, repo, number) if int(issue.get("comments") or 0) else []
-    return {**issue, "comments": comments}
+    comments, cut = (read_comments(client, repo, number) if int(issue.get("comments") or 0)
+                     else ([], False))
+    # `comments_truncated` (not a REST field) travels with a saved snapshot, so an
+    # offline replay of a cut thread plans no comment either.
+    return {**issue, "comments": comments, **({TRUNCATED_KEY: True} if cut else {})}
 
 
 # --- the sweep's batched reads ----------------------------------------------------------
@@ -104,7 +119,7 @@ def search_document(aliases: Iterable[str], first: int = PAGE_SIZE) -> str:
     return f"query AgentopsTriageQueue({decl}) {{\n{fields}\n}}\n{ISSUE_FIELDS}"
 
 
-def _q(label: str) -> str:
+def quoted_label(label: str) -> str:
     # Search qualifiers take quoted values; a quote inside a label name cannot be
     # expressed, so such a label is refused rather than silently widening the search.
     if '"' in label:
@@ -120,10 +135,11 @@ def selection_queries(repo: str, queue: Queue) -> dict[str, str]:
     that carry the marker (the first-level bot sets it too) but no sub-oncall label and
     no review label, i.e. this bot never finished them."""
     split_repo(repo)
-    base = f"repo:{repo} is:issue is:open label:{_q(queue.trigger_label)}"
-    fresh = f"{base} -label:{_q(queue.marker_label)} sort:updated-asc"
-    unrouted = " ".join(f"-label:{_q(s)}" for s in (*queue.suboncalls, queue.review_label))
-    marked = f"{base} label:{_q(queue.marker_label)} {unrouted} sort:updated-asc"
+    base = f"repo:{repo} is:issue is:open label:{quoted_label(queue.trigger_label)}"
+    fresh = f"{base} -label:{quoted_label(queue.marker_label)} sort:updated-asc"
+    unrouted = " ".join(f"-label:{quoted_label(s)}"
+                        for s in (*queue.suboncalls, queue.review_label))
+    marked = f"{base} label:{quoted_label(queue.marker_label)} {unrouted} sort:updated-asc"
     return {"fresh": fresh, "marked": marked}
 
 
@@ -176,15 +192,20 @@ def refresh_issues(client: GitHubClient, repo: str,
             out[n] = None
             continue
         snap = snapshot_from_graphql(node, repo)
-        if _comments_missing(node):
-            extra = read_comments(client, repo, n, start_page=2)
-            snap = IssueSnapshot(**{**snap.__dict__, "comments": (
-                *snap.comments, *(Comment.from_rest(c) for c in extra))})
+        if comments_missing(node):
+            snap = with_more_comments(client, snap)
         out[n] = snap
     return out
 
 
-def _comments_missing(node: Mapping[str, Any]) -> bool:
+def with_more_comments(client: GitHubClient, snap: IssueSnapshot) -> IssueSnapshot:
+    """Pages 2+ of a long thread over REST (the first 100 came with the GraphQL read)."""
+    extra, cut = read_comments(client, snap.repo, snap.number, start_page=2)
+    return replace(snap, comments=(*snap.comments, *(Comment.from_rest(c) for c in extra)),
+                   comments_truncated=cut)
+
+
+def comments_missing(node: Mapping[str, Any]) -> bool:
     info = (node.get("comments") or {}).get("pageInfo") or {}
     return bool(info.get("hasNextPage"))
 
@@ -262,7 +283,7 @@ def collect_queue(client: GitHubClient, repo: str, queue: Queue, budget: int, *,
                 snap = snapshot_from_graphql(node, repo)
                 seen[snap.number] = snap
                 batch.append((snap.updated_at, snap.number))
-                if _comments_missing(node):
+                if comments_missing(node):
                     more_comments.add(snap.number)
         # Two selections interleave: merge each batch by age so neither starves.
         for _, number in sorted(batch):
@@ -277,10 +298,7 @@ def collect_queue(client: GitHubClient, repo: str, queue: Queue, budget: int, *,
     for number in chosen:
         snap = seen[number]
         if number in more_comments:
-            # Pages 2+ over REST: the first 100 came with the batch.
-            extra = read_comments(client, repo, number, start_page=2)
-            snap = IssueSnapshot(**{**snap.__dict__, "comments": (
-                *snap.comments, *(Comment.from_rest(c) for c in extra))})
+            snap = with_more_comments(client, snap)
         selected.append(snap)
     return QueueScan(
         selected=tuple(selected),

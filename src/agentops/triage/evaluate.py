@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agentops.triage.constraints import violations
-from agentops.triage.model import Evidence, IssueSnapshot, Plan, Queue
+from agentops.triage.model import Evidence, IssueSnapshot, Plan, Queue, Selective
 from agentops.triage.plan import plan_issue
 from agentops.triage.signals import keyword_regex
 
 FIGURES = ("module_precision", "module_recall", "module_f1", "suboncall_accuracy",
-           "triaged_precision", "not_distributed_precision", "not_distributed_recall",
-           "violations")
+           "triaged_precision", "triaged_coverage", "not_distributed_precision",
+           "not_distributed_recall", "violations")
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,7 @@ class Record:
     is_distributed: bool
     url: str = ""
     type: str | None = None
+    state: str = ""
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Record:
@@ -45,7 +46,14 @@ class Record:
                    human_labels=tuple(str(x) for x in obj.get("labels") or ()),
                    modules=frozenset(exp.get("modules") or ()), suboncall=exp.get("suboncall"),
                    is_distributed=bool(exp["is_distributed"]), url=str(obj.get("url") or ""),
-                   type=exp.get("type"))
+                   type=exp.get("type"), state=str(obj.get("state") or ""))
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as a line of a labelled set (what ``from_json`` reads back)."""
+        return {"url": self.url, "number": self.number, "title": self.title,
+                "state": self.state, "labels": list(self.human_labels), "text": self.text,
+                "expected": {"modules": sorted(self.modules), "suboncall": self.suboncall,
+                             "is_distributed": self.is_distributed, "type": self.type}}
 
 
 def first_level_labels(record: Record, queue: Queue) -> tuple[str, ...]:
@@ -119,6 +127,10 @@ class Scores:
     sub_total: int = 0
     triaged_right: int = 0
     triaged_total: int = 0
+    # Selective triage: distributed issues, and those the plan marks triaged (judged
+    # against the human labels or not): the share triaged without a human.
+    distributed: int = 0
+    triaged_any: int = 0
     nd_tp: int = 0
     nd_fp: int = 0
     nd_fn: int = 0
@@ -133,6 +145,7 @@ class Scores:
             "module_precision": p, "module_recall": rc, "module_f1": f1,
             "suboncall_accuracy": _ratio(self.sub_right, self.sub_total),
             "triaged_precision": _ratio(self.triaged_right, self.triaged_total),
+            "triaged_coverage": _ratio(self.triaged_any, self.distributed),
             "not_distributed_precision": _ratio(self.nd_tp, self.nd_tp + self.nd_fp),
             "not_distributed_recall": _ratio(self.nd_tp, self.nd_tp + self.nd_fn),
             "violations": self.violations,
@@ -177,6 +190,9 @@ def score(records: Sequence[Record], plans: Sequence[Plan], queue: Queue) -> Sco
                 s.sub_right += 1
             else:
                 problems.append(f"sub-oncall {pred_sub!r} vs {want_sub!r}")
+        if rec.is_distributed:
+            s.distributed += 1
+            s.triaged_any += queue.triaged_label in added
         if (in_mod or in_sub) and queue.triaged_label in added:
             s.triaged_total += 1
             ok = pred_mods <= rec.modules and (want_sub is None or pred_sub == want_sub)
@@ -199,42 +215,98 @@ def score(records: Sequence[Record], plans: Sequence[Plan], queue: Queue) -> Sco
 
 
 @dataclass(frozen=True)
+class OperatingPoint:
+    """Selective triage at one scale of every threshold (1.0: as shipped)."""
+
+    scale: float
+    coverage: float | None  # distributed issues marked triaged, without a human
+    precision: float | None  # of those the labels can judge
+    triaged: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scale": self.scale, "coverage": self.coverage, "precision": self.precision,
+                "triaged": self.triaged}
+
+
+@dataclass(frozen=True)
 class Evaluation:
     """Figures of the planner and of the baseline on one data set."""
 
     n: int
     planner: Scores
     baseline: Scores
+    points: tuple[OperatingPoint, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"n": self.n, **self.planner.figures()}
         out["baseline"] = self.baseline.figures()
+        out["precision_at_coverage"] = [p.to_json() for p in self.points]
         return out
 
 
-def evaluate(records: Iterable[Record], queue: Queue) -> Evaluation:
-    """Plan every record with the planner and the baseline, and score both."""
+# Threshold scales shown as precision at coverage (0: selective triage off; 1: shipped).
+SCALES = (0.0, 0.5, 1.0, 1.5, 2.0)
+
+
+def evaluate(records: Iterable[Record], queue: Queue, *,
+             scales: Sequence[float] = SCALES) -> Evaluation:
+    """Plan every record with the planner and the baseline, and score both; with
+    ``scales``, also the selective-triage operating points (precision at coverage)."""
     recs = list(records)
     snaps = [snapshot_of(r, queue) for r in recs]
     ours = [plan_issue(s, queue) for s in snaps]
     base_plan = keyword_planner(queue)
     theirs = [base_plan(s) for s in snaps]
+    points = []
+    for factor in scales:
+        q = queue if factor == 1.0 else scaled(queue, factor)
+        plans = ours if factor == 1.0 else [plan_issue(s, q) for s in snaps]
+        s = score(recs, plans, q)
+        f = s.figures()
+        points.append(OperatingPoint(scale=factor, coverage=f["triaged_coverage"],
+                                     precision=f["triaged_precision"], triaged=s.triaged_any))
     return Evaluation(n=len(recs), planner=score(recs, ours, queue),
-                      baseline=score(recs, theirs, queue))
+                      baseline=score(recs, theirs, queue), points=tuple(points))
 
 
-def render_text(ev: Evaluation, *, source: str, modules_after_route: bool = False) -> str:
-    """The side-by-side table (and per-module figures) for people."""
+def scaled(queue: Queue, factor: float) -> Queue:
+    """The queue with every selective threshold (and the default) times ``factor``."""
+    c = queue.confidence
+    return replace(queue, confidence=replace(
+        c, default=c.default * factor,
+        thresholds={k: v * factor for k, v in c.thresholds.items()}))
+
+
+def render_text(ev: Evaluation, *, source: str, modules_after_route: bool = False,
+                confidence: Selective | None = None) -> str:
+    """The side-by-side table, precision at coverage and per-module figures for people."""
     ours, base = ev.planner.figures(), ev.baseline.figures()
     lines = [f"evaluate: {ev.n} issues from {source}", "",
              f"{'figure':<28}{'planner':>10}{'baseline':>10}"]
     for k in FIGURES:
         lines.append(f"{k:<28}{_fmt(ours[k]):>10}{_fmt(base[k]):>10}")
+    if ours["module_f1"] is not None and base["module_f1"]:
+        lines.append(f"{'module F1 / baseline':<28}{ours['module_f1'] / base['module_f1']:>9.2f}x")
     if not modules_after_route:
         # Sanity: say why module recall has a ceiling, so nobody "fixes" it by guessing.
         lines += ["", "note: after an infra or checkpointing route the planner adds no module "
                       "label (T-12: the sub-team owns the rest);", "      those issues count "
                       "as module misses (labels.json config.modules_after_route)."]
+    if ev.points:
+        lines += ["", "selective triage: precision at coverage (coverage = share of the "
+                      "distributed issues marked", "triaged without a human; precision = of "
+                      "those the human labels can judge)"]
+        if confidence is not None:
+            lines.append(f"  thresholds: labels.json config.confidence, aimed at "
+                         f"{confidence.target_precision:.0%} precision"
+                         + (f", fitted on {confidence.fitted_on}" if confidence.fitted_on
+                            else ""))
+        lines.append(f"  {'thresholds':<16}{'coverage':>10}{'precision':>11}{'triaged':>9}")
+        for p in ev.points:
+            name = ("off" if p.scale == 0 else "as shipped" if p.scale == 1
+                    else f"x{p.scale:g}")
+            lines.append(f"  {name:<16}{_fmt(p.coverage):>10}{_fmt(p.precision):>11}"
+                         f"{p.triaged:>9}")
     lines += ["", "per module (planner | baseline): tp fp fn  P  R"]
     for m in sorted(set(ev.planner.per_module) | set(ev.baseline.per_module)):
         a = ev.planner.per_module.get(m, [0, 0, 0])

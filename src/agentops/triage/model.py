@@ -87,6 +87,9 @@ class IssueSnapshot:
     updated_at: str = ""
     url: str = ""
     locked: bool = False  # a locked issue takes labels but no comment from the bot
+    # The comment-read cap cut the thread: an equivalent request may be among the unread
+    # comments, so the bot posts none (T-26; #12).
+    comments_truncated: bool = False
 
     @classmethod
     def from_rest(cls, issue: Mapping[str, Any], comments: Sequence[Mapping[str, Any]] = (),
@@ -112,6 +115,7 @@ class IssueSnapshot:
             updated_at=str(issue.get("updated_at") or ""),
             url=str(issue.get("html_url") or ""),
             locked=bool(issue.get("locked")),
+            comments_truncated=issue.get("comments_truncated") is True,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -119,7 +123,8 @@ class IssueSnapshot:
                 "labels": list(self.labels), "comments": [c.to_json() for c in self.comments],
                 "state": self.state, "author": self.author,
                 "is_pull_request": self.is_pull_request, "updated_at": self.updated_at,
-                "url": self.url, "locked": self.locked}
+                "url": self.url, "locked": self.locked,
+                "comments_truncated": self.comments_truncated}
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> IssueSnapshot:
@@ -131,6 +136,7 @@ class IssueSnapshot:
             is_pull_request=bool(obj.get("is_pull_request")),
             updated_at=str(obj.get("updated_at") or ""), url=str(obj.get("url") or ""),
             locked=bool(obj.get("locked")),
+            comments_truncated=bool(obj.get("comments_truncated")),
         )
 
 
@@ -153,6 +159,24 @@ class Template:
     def marker(self) -> str:
         """The hidden marker posted with every comment (T-26)."""
         return f"<!-- agentops:triage template={self.name} version={self.version} -->"
+
+
+@dataclass(frozen=True)
+class Selective:
+    """Selective triage (labels.json ``config.confidence``): per-label evidence
+    thresholds below which the bot does not act on a label by itself. A module below
+    its threshold is not added; a sub-oncall below its threshold is still routed (every
+    handled issue gets one), but the issue is flagged for review instead of ``triaged``.
+    The thresholds are fitted on labelled issues for ``target_precision``
+    (benchmarks/triage_kfold.py); ``default`` covers labels without enough data."""
+
+    target_precision: float = 0.95
+    default: float = 0.0
+    thresholds: Mapping[str, float] = field(default_factory=dict)
+    fitted_on: str = ""
+
+    def threshold(self, label: str) -> float:
+        return float(self.thresholds.get(label, self.default))
 
 
 @dataclass(frozen=True)
@@ -180,6 +204,7 @@ class Queue:
     performance_label: str = ""
     label_keywords: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # baseline
     modules_after_route: bool = False  # also classify modules after an infra/ckpt route
+    confidence: Selective = field(default_factory=Selective)
 
     def awaits_humans(self, labels: Iterable[str]) -> bool:
         """T-15: the review label without the marker is the high-priority path's end
@@ -219,6 +244,9 @@ class Plan:
     queue: str = ""
     awaiting_humans: bool = False  # the high-priority path: humans must look
     provenance: tuple[Mapping[str, str], ...] = field(default=(), compare=False)
+    # Evidence score of each label the planner weighed (modules, the sub-oncall), added
+    # or not: what the selective thresholds compare, and what they are fitted on.
+    scores: Mapping[str, float] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         # Sanity: structural invariants; the allowlist and live-state checks are the
@@ -251,6 +279,7 @@ class Plan:
             "queue": self.queue,
             "awaiting_humans": self.awaiting_humans,
             "data": [dict(p) for p in self.provenance],
+            "scores": {k: round(v, 3) for k, v in sorted(self.scores.items())},
         }
 
     @classmethod
@@ -263,4 +292,10 @@ class Plan:
             reasoning=str(obj.get("reasoning") or ""), queue=str(obj.get("queue") or ""),
             awaiting_humans=bool(obj.get("awaiting_humans")),
             provenance=tuple(obj.get("data") or ()),
+            scores={str(k): float(v) for k, v in _mapping(obj.get("scores")).items()
+                    if isinstance(v, (int, float)) and not isinstance(v, bool)},
         )
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}

@@ -20,7 +20,7 @@ from agentops.triage.evaluate import Record, evaluate, render_text
 from agentops.triage.model import IssueSnapshot
 from agentops.triage.outcome import Outcome
 from agentops.triage.plan import plan_issue
-from agentops.triage.queue import load_queue
+from agentops.triage.queue import LABELLED_SET, load_queue, queue_dir
 
 _FIX_ISSUE = ("give a GitHub REST issue object (GET /repos/OWNER/NAME/issues/N) with its "
               "REST comment objects inline under \"comments\"")
@@ -148,11 +148,38 @@ def read_records(path: str) -> list[Record]:
 
 
 def evaluate_command(args: argparse.Namespace) -> int:
-    """``evaluate FILE.jsonl``: figures of the planner and the keyword baseline."""
-    records = read_records(args.dataset)
+    """``evaluate FILE.jsonl`` / ``evaluate --repo OWNER/NAME``: figures of the planner and
+    the keyword baseline on labelled issues."""
+    repo = getattr(args, "repo", None)
+    dataset = getattr(args, "dataset", None)
+    if repo and dataset:
+        raise InputError("--repo", "give either FILE.jsonl or --repo, not both",
+                         fix="evaluate a file offline, or a repository's history live")
+    if not repo:
+        for flag, value in (("--since", getattr(args, "since", None)),
+                            ("--max-issues", getattr(args, "max_issues", None)),
+                            ("--save", getattr(args, "save", None))):
+            if value is not None:
+                raise InputError(flag, "only applies with --repo OWNER/NAME",
+                                 fix=f"add --repo, or drop {flag}")
+        if not dataset:
+            # The queue's own small labelled set, so `evaluate` works from a fresh clone.
+            bundled = queue_dir(args.queue)[0] / LABELLED_SET
+            if not bundled.is_file():
+                raise InputError("FILE.jsonl", f"no labelled issues to evaluate (the queue "
+                                 f"{args.queue!r} ships no {LABELLED_SET})",
+                                 fix="give a labelled set FILE.jsonl or --repo OWNER/NAME")
+            dataset = str(bundled)
+        records = read_records(dataset)
+        source = dataset
+    else:
+        from agentops.triage import backtest
+
+        records, source = backtest.evaluate_repo(args)
     queue = load_queue(args.queue)
     ev = evaluate(records, queue)
-    print(render_text(ev, source=args.dataset, modules_after_route=queue.modules_after_route))
+    print(render_text(ev, source=source, modules_after_route=queue.modules_after_route,
+                      confidence=queue.confidence))
     if args.errors:
         print(f"\nmismatches ({len(ev.planner.errors)}):")
         for line in ev.planner.errors:

@@ -4,6 +4,10 @@
 Pure and deterministic: reads only its arguments, never the network, the clock or the
 environment, and never writes (the applier carries the plan out). Every label name
 comes from the queue data; nothing about any project is written here.
+
+The issue's text is read once per plan (``read``): splitting and matching are the
+whole cost of a plan, and the labels (the only thing the step-0 self-check varies)
+do not change what the text says.
 """
 
 from __future__ import annotations
@@ -14,13 +18,19 @@ from itertools import combinations
 
 from agentops.triage import similar
 from agentops.triage.model import Evidence, IssueSnapshot, Plan, Queue
-from agentops.triage.signals import Hit, IssueText, match_signals, person_comments, split_issue
+from agentops.triage.signals import Hit, IssueText, match_signals, split_issue
 
 _MAX_EVIDENCE_PER_LABEL = 3
+# A proposal is one to three modules; more on the issue than this were not all the bot's.
+MAX_PROPOSED_MODULES = 3
+# Sanity: earlier states the step-0 self-check may try. Each costs microseconds (the text
+# is read once), and a queue has at most a few dozen modules; past this the issue is not
+# a shape this planner leaves, and it is treated as its own output (nothing is added).
+MAX_OWN_CANDIDATES = 1_000
 
 
 @dataclass
-class _Reading:
+class Reading:
     """What the signals say about one issue (scores per label and per role)."""
 
     text: IssueText
@@ -41,10 +51,38 @@ class _Reading:
     def role_score(self, role: str) -> float:
         return sum(h.score for h in self.role_hits.get(role, ()))
 
+    def request_score(self) -> float:
+        """Evidence of a request: asking for something new, or for an improvement of
+        something that works today ("falls back to", "is slow", "would be faster")."""
+        return self.role_score("request") + self.role_score("enhancement")
+
     def is_request(self, t: Mapping[str, float]) -> bool:
         """A feature/enhancement request rather than a bug report (T-14, T-16)."""
-        request = self.role_score("request")
+        request = self.request_score()
         return request >= t["request_min"] and request >= self.role_score("bug")
+
+    def distributed_evidence(self, t: Mapping[str, float]) -> list[Hit]:
+        """Hits that make an issue distributed: a module's or sub-oncall's API, import,
+        frame or error, or distributed code (launchers, process groups, rank logs)."""
+        return [h for h in self.hits if h.evidence and h.score >= t["evidence_min"]
+                and (h.label or h.role == "distributed")]
+
+
+def evidence_comments(snapshot: IssueSnapshot, queue: Queue) -> list[str]:
+    """Comment bodies that are part of the report: not a bot's, and not triage
+    boilerplate (a comment with this bot's marker, whoever the token belonged to, or a
+    bot's or maintainer's version of one of the queue's requests): the not-distributed
+    notice itself names DDP, FSDP, torchrun and ranks."""
+    templates = tuple(queue.templates.values())
+    return [c.body for c in snapshot.comments
+            if not c.is_bot and not similar.is_boilerplate(c, templates)]
+
+
+def read(snapshot: IssueSnapshot, queue: Queue) -> Reading:
+    """Split the issue's text into places and match the rubric's signals (once)."""
+    r = queue.rubric
+    text = split_issue(snapshot.title, snapshot.body, evidence_comments(snapshot, queue), r)
+    return Reading(text=text, hits=match_signals(text, r))
 
 
 class _Builder:
@@ -55,6 +93,7 @@ class _Builder:
         self.labels: list[str] = []
         self.evidence: list[Evidence] = []
         self.reasons: list[str] = []
+        self.scores: dict[str, float] = {}
 
     def has(self, label: str) -> bool:
         return label.casefold() in self.existing
@@ -81,12 +120,24 @@ class _Builder:
             self.evidence = [e for e in self.evidence if e.label != label]
 
 
-def _select_modules(reading: _Reading, queue: Queue, existing_modules: set[str],
-                    ) -> tuple[list[str], dict[str, str]]:
+@dataclass(frozen=True)
+class _Modules:
+    """Step 3's module reading: what to add, and which of those are below threshold."""
+
+    keep: list[str]  # selected (existing ones included)
+    held: list[str]  # selected but below their selective thresholds: proposed, for review
+    confidence: dict[str, str]  # module -> high|medium
+    scores: dict[str, float]  # evidence score of every selected new module
+    dropped: int = 0  # modules past MAX_PROPOSED_MODULES: too many to be sure of any
+
+
+def _select_modules(reading: Reading, queue: Queue, existing_modules: set[str]) -> _Modules:
     """Module labels the text supports, after layering and the relative cut (T-13).
 
-    Returns the selected modules (existing ones included) and, per module, its
-    confidence (``high`` with an explicit API/import/frame hit, else ``medium``)."""
+    A module is HIGH with an explicit API/import/frame hit (or already on the issue),
+    else MEDIUM. One whose evidence is below its selective threshold (labels.json
+    config.confidence) is still proposed, but the issue goes to a human for review
+    instead of being marked triaged."""
     r = queue.rubric
     t = r.thresholds
     scores = {m: reading.label_score(m) for m in queue.modules}
@@ -102,20 +153,54 @@ def _select_modules(reading: _Reading, queue: Queue, existing_modules: set[str],
     top = max((scores[m] for m in cand if m not in existing_modules), default=0.0)
     keep = [m for m in queue.modules if m in cand
             and (m in existing_modules or scores[m] >= t["module_relative"] * top)]
+    new = [m for m in keep if m not in existing_modules]
+    if len(new) > MAX_PROPOSED_MODULES:
+        # An issue naming more modules than a proposal holds is keyword soup: keep the
+        # strongest, and leave the issue for review (held below).
+        strongest = set(sorted(new, key=lambda m: (-scores[m], queue.modules.index(m)))
+                        [:MAX_PROPOSED_MODULES])
+        keep = [m for m in keep if m in existing_modules or m in strongest]
+    held = [m for m in keep
+            if m not in existing_modules and scores[m] < queue.confidence.threshold(m)]
     conf = {}
     for m in keep:
         strong = any(h.weight >= t["high_weight"] for h in reading.label_hits.get(m, ()))
         conf[m] = "high" if strong or m in existing_modules else "medium"
-    return keep, conf
+    return _Modules(keep=keep, held=held, confidence=conf,
+                    scores={m: scores[m] for m in keep if m not in existing_modules},
+                    dropped=max(0, len(new) - MAX_PROPOSED_MODULES))
 
 
-def _route(reading: _Reading, queue: Queue, modules: list[str], existing_subs: list[str],
-           ) -> tuple[str, str, list[Hit]]:
-    """(sub-oncall, how: existing|fit|default, the hits behind it) (T-12)."""
+@dataclass(frozen=True)
+class _Route:
+    """Step 2's routing: the sub-oncall, how it was chosen, and how strongly."""
+
+    sub: str
+    how: str  # existing | fit | default
+    hits: list[Hit]
+    strength: float
+
+    def confident(self, queue: Queue) -> bool:
+        """A human's route, or a fit whose evidence reaches the sub-oncall's threshold.
+        A route that ends triage (infra, checkpointing: T-12) also needs evidence outside
+        the issue's code: a repro calls many APIs on the way, the subject is in what the
+        person wrote or in the traceback (on the default route, step 3's module
+        confidence decides, and an API in code is HIGH there)."""
+        if self.how == "existing":
+            return True
+        if self.how != "fit" or self.strength < queue.confidence.threshold(self.sub):
+            return False
+        return self.sub == queue.rubric.default_route or any(
+            h.places - {"code"} for h in self.hits)
+
+
+def _route(reading: Reading, queue: Queue, modules: list[str], existing_subs: list[str],
+           ) -> _Route:
+    """The one sub-oncall of the issue (T-12)."""
     r = queue.rubric
     if existing_subs:
         # Never replaced and never joined by a second (T-12, T-22).
-        return existing_subs[0], "existing", []
+        return _Route(existing_subs[0], "existing", [], 0.0)
     strength: dict[str, float] = {}
     hits: dict[str, list[Hit]] = {}
     for sub in r.precedence:
@@ -128,13 +213,18 @@ def _route(reading: _Reading, queue: Queue, modules: list[str], existing_subs: l
     for sub in r.precedence:
         owns_module = any(queue.module_suboncall.get(m) == sub for m in modules)
         if strength[sub] >= r.thresholds["route_fit"] or owns_module:
-            return sub, "fit", hits[sub]
-    return r.default_route, "default", []
+            return _Route(sub, "fit", hits[sub], strength[sub])
+    return _Route(r.default_route, "default", [], 0.0)
 
 
 def _comment(kind: str, snapshot: IssueSnapshot, queue: Queue, reasons: list[str]) -> list[str]:
     """The template for ``kind``, unless an equivalent comment is already there (T-26)."""
     name = queue.rubric.comment_templates[kind]
+    if snapshot.comments_truncated:
+        reasons.append(f"comment {name} not planned: the thread is longer than the "
+                       "comment-read cap, so an equivalent request may be among the comments "
+                       "not read (T-26).")
+        return []
     why = similar.find_equivalent(snapshot.comments, queue.templates[name])
     if why:
         reasons.append(f"comment {name} skipped: {why}")
@@ -142,48 +232,72 @@ def _comment(kind: str, snapshot: IssueSnapshot, queue: Queue, reasons: list[str
     return [name]
 
 
-def _lacks_reproduction(reading: _Reading, t: Mapping[str, float]) -> bool:
+def _already_told(snapshot: IssueSnapshot, queue: Queue) -> str | None:
+    """Why the issue was already told it is not distributed, by a bot or a maintainer
+    (a comment anyone else wrote, marker or not, decides nothing), or ``None``."""
+    template = queue.templates[queue.rubric.comment_templates["not_distributed"]]
+    for c in snapshot.comments:
+        if c.is_bot or c.is_maintainer:
+            why = similar.equivalent(c, template)
+            if why:
+                return why
+    return None
+
+
+def _lacks_reproduction(reading: Reading, t: Mapping[str, float]) -> bool:
     """T-16: no code, script or steps to run, and not a feature request."""
     return reading.role_score("reproduction") < t["reproduction_min"] \
         and not reading.is_request(t)
 
 
-# A proposal is one or two modules; more on the issue than this were not all the bot's.
-MAX_PROPOSED_MODULES = 3
-
-
-def _is_own_route_output(snapshot: IssueSnapshot, queue: Queue, sub: str) -> bool:
+def _is_own_route_output(snapshot: IssueSnapshot, queue: Queue, sub: str,
+                         reading: Reading) -> bool:
     """Whether the issue's labels are exactly what this planner's route step leaves on
     some earlier state of it: an infra/checkpointing route with the sub-oncall's modules
     as a proposal, the marker, no ``triaged`` (modules_after_route). Decided by planning
     the candidate earlier states (the issue minus the modules the bot may have added,
-    minus the sub-oncall and the marker it may have added) and checking that one of them
-    yields the labels now on the issue: a human's own classification (T-10) does not
-    come out of the planner that way, the bot's proposal (T-27) does."""
+    minus the sub-oncall it may have added) and checking that one of them yields the
+    labels now on the issue: a human's own classification (T-10) does not come out of
+    the planner that way, the bot's proposal (T-27) does.
+
+    Bounded (#12): the text is read once for every candidate, and only modules with
+    enough evidence to have been proposed are candidates. The marker needs no variant
+    of its own: with or without it before, the planner ends on the same set of labels."""
     if not queue.modules_after_route or sub == queue.rubric.default_route:
         return False
     fold = {lb.casefold(): lb for lb in snapshot.labels}
-    own = [m for m in queue.modules
-           if m.casefold() in fold and queue.module_suboncall.get(m) == sub]
     now = set(fold)
-    for k in range(1, min(len(own), MAX_PROPOSED_MODULES) + 1):
-        for added in combinations(own, k):
-            for extra in ((), (sub,), (queue.marker_label,), (sub, queue.marker_label)):
-                gone = {x.casefold() for x in (*added, *extra)}
-                before = tuple(lb for lb in snapshot.labels if lb.casefold() not in gone)
-                plan = _plan(replace(snapshot, labels=before), queue, own_check=False)
-                after = {lb.casefold() for lb in (*before, *plan.add_labels)}
-                if plan.decision == "route" and after == now:
-                    return True
+    all_modules = [m for m in queue.modules if m.casefold() in fold]
+    own = [m for m in all_modules if queue.module_suboncall.get(m) == sub]
+    floor = queue.rubric.thresholds["module_min"]
+    proposable = [m for m in own if reading.label_score(m) >= floor]
+    candidates: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    # The sub-oncall was there before: then no module was (step 0 would have stopped),
+    # so the bot added every module now on the issue.
+    if len(all_modules) == len(own) == len(proposable) <= MAX_PROPOSED_MODULES:
+        candidates.append((tuple(own), ()))
+    for k in range(1, min(len(proposable), MAX_PROPOSED_MODULES) + 1):
+        candidates += [(added, (sub,)) for added in combinations(proposable, k)]
+    if len(candidates) > MAX_OWN_CANDIDATES:
+        return True
+    for added, extra in candidates:
+        gone = {x.casefold() for x in (*added, *extra)}
+        before = tuple(lb for lb in snapshot.labels if lb.casefold() not in gone)
+        plan = _plan(replace(snapshot, labels=before), queue, reading=reading,
+                     own_check=False)
+        after = {lb.casefold() for lb in (*before, *plan.add_labels)}
+        if plan.decision == "route" and after == now:
+            return True
     return False
 
 
 def plan_issue(snapshot: IssueSnapshot, queue: Queue) -> Plan:
     """Plan the second-level triage of one issue (T-10 … T-16)."""
-    return _plan(snapshot, queue, own_check=True)
+    return _plan(snapshot, queue, reading=None, own_check=True)
 
 
-def _plan(snapshot: IssueSnapshot, queue: Queue, *, own_check: bool) -> Plan:
+def _plan(snapshot: IssueSnapshot, queue: Queue, *, reading: Reading | None,
+          own_check: bool) -> Plan:
     r = queue.rubric
     t = r.thresholds
     b = _Builder(snapshot.labels)
@@ -197,7 +311,7 @@ def _plan(snapshot: IssueSnapshot, queue: Queue, *, own_check: bool) -> Plan:
                     add_labels=tuple(b.labels), comments=tuple(comments or ()),
                     confidence=confidence, evidence=tuple(b.evidence),
                     reasoning=" ".join(b.reasons), queue=queue.name, awaiting_humans=awaiting,
-                    provenance=queue.provenance)
+                    provenance=queue.provenance, scores=dict(b.scores))
 
     def add_triaged(rule: str) -> None:
         # Sanity (T-23): a human asked for review or a reproduction; not "done".
@@ -207,7 +321,7 @@ def _plan(snapshot: IssueSnapshot, queue: Queue, *, own_check: bool) -> Plan:
         else:
             b.add(queue.triaged_label, rule=rule)
 
-    def labelled_request(reading: _Reading) -> list[str]:
+    def labelled_request(reading: Reading) -> list[str]:
         # T-16/T-26: a `needs reproduction` label with no request on the issue (a human
         # set the label only, or this bot's comment failed after its labels landed) still
         # gets the request on every path that stops before step 6, so a rerun plans what
@@ -230,31 +344,34 @@ def _plan(snapshot: IssueSnapshot, queue: Queue, *, own_check: bool) -> Plan:
                          "awaits humans; nothing to add.")
         return done("high_priority", None, awaiting=True)
 
+    reading = reading or read(snapshot, queue)
+
     # Step 0 (T-10): a human already picked a module and a sub-oncall.
     if existing_modules and existing_subs:
-        text = split_issue(snapshot.title, snapshot.body, person_comments(snapshot), r)
-        reading0 = _Reading(text=text, hits=match_signals(text, r))
         if own_check and b.has(queue.marker_label) and not b.has(queue.triaged_label) \
-                and _is_own_route_output(snapshot, queue, existing_subs[0]):
+                and _is_own_route_output(snapshot, queue, existing_subs[0], reading):
             # T-27: what this bot's own route step left (route, module proposal, marker,
             # no `triaged`) is not a human's classification; a rerun adds nothing.
             b.reasons.append(f"Step 0: {existing_subs[0]!r} and its modules are this "
                              "planner's own route proposal: left for the sub-team to "
                              "confirm.")
-            return done("already_classified", "medium", labelled_request(reading0))
+            return done("already_classified", "medium", labelled_request(reading))
         b.reasons.append("Step 0: a human already set "
                          f"{sorted(existing_modules)} and {existing_subs[0]!r}.")
         b.add(queue.marker_label, rule="T-10")
         add_triaged("T-10")
-        return done("already_classified", "high", labelled_request(reading0))
+        return done("already_classified", "high", labelled_request(reading))
 
-    text = split_issue(snapshot.title, snapshot.body, person_comments(snapshot), r)
-    reading = _Reading(text=text, hits=match_signals(text, r))
-
-    # Step 1 (T-11): positive evidence of "not distributed" and none of distributed.
-    dist_hits = [h for h in reading.hits if h.evidence and h.score >= t["evidence_min"]
-                 and (h.label or h.role == "distributed")]
+    # Step 1 (T-11): positive evidence of "not distributed" and none of distributed
+    # (distributed evidence always wins).
+    dist_hits = reading.distributed_evidence(t)
     nd = reading.role_score("not_distributed")
+    told = _already_told(snapshot, queue)
+    if told and not dist_hits and nd < t["not_distributed_min"]:
+        # The bot (or a maintainer) already judged it and nobody has shown distributed
+        # code since: an already-notified issue keeps that verdict's labels.
+        b.reasons.append(f"Step 1: {told}; no distributed evidence since.")
+        nd = t["not_distributed_min"]
     if nd >= t["not_distributed_min"] and not dist_hits and not existing_modules \
             and not existing_subs:
         b.reasons.append(f"Step 1: not distributed (score {nd:g}, no distributed evidence); "
@@ -265,23 +382,31 @@ def _plan(snapshot: IssueSnapshot, queue: Queue, *, own_check: bool) -> Plan:
         return done("not_distributed", "high" if nd >= 2 * t["not_distributed_min"]
                     else "medium", comments)
 
-    modules, module_conf = _select_modules(reading, queue, existing_modules)
-    route, how, route_hits = _route(reading, queue, modules, existing_subs)
+    mods = _select_modules(reading, queue, existing_modules)
+    modules = mods.keep
+    route = _route(reading, queue, modules, existing_subs)
+    b.scores.update(mods.scores)
+    if route.how == "fit":
+        b.scores[route.sub] = route.strength
     is_request = reading.is_request(t)
-    hp = reading.role_score("high_priority") >= t["high_priority_min"] and not is_request
+    # Step 5's criteria are about distributed code: a crash, wrong result or regression
+    # counts only where the issue shows distributed evidence (T-15).
     hp_hits = reading.role_hits.get("high_priority", [])
+    hp = reading.role_score("high_priority") >= t["high_priority_min"] and not is_request \
+        and bool(dist_hits or existing_modules or existing_subs)
+    held = [m for m in mods.held if m not in existing_modules]
 
     # Step 2 (T-12): exactly one sub-oncall, sub-oncall first in the applied order (T-25).
-    if how == "existing":
-        b.reasons.append(f"Step 2: keeps the existing {route!r}.")
-    elif how == "fit":
-        b.reasons.append(f"Step 2: routed to {route!r} ("
-                         + ", ".join(sorted({h.signal for h in route_hits})) + ").")
+    if route.how == "existing":
+        b.reasons.append(f"Step 2: keeps the existing {route.sub!r}.")
+    elif route.how == "fit":
+        b.reasons.append(f"Step 2: routed to {route.sub!r} (evidence {route.strength:g}: "
+                         + ", ".join(sorted({h.signal for h in route.hits})) + ").")
     else:
-        b.reasons.append(f"Step 2: no sub-oncall fits; {route!r} is the unsure default.")
-    b.add(route, route_hits, rule="" if route_hits else f"T-12 {how} route")
+        b.reasons.append(f"Step 2: no sub-oncall fits; {route.sub!r} is the unsure default.")
+    b.add(route.sub, route.hits, rule="" if route.hits else f"T-12 {route.how} route")
 
-    if route != r.default_route:
+    if route.sub != r.default_route:
         # Infra/checkpointing: the sub-team owns the rest, except high priority (T-15).
         if queue.modules_after_route:
             # labels.json config.modules_after_route (on for `distributed`): the modules
@@ -289,16 +414,22 @@ def _plan(snapshot: IssueSnapshot, queue: Queue, *, own_check: bool) -> Plan:
             # sub-team, which owns the module choice here. Human triagers label modules
             # on these routes too (the eval set), so without it module recall suffers.
             for m in modules:
-                if queue.module_suboncall.get(m) == route:
+                if queue.module_suboncall.get(m) == route.sub:
                     b.add(m, reading.label_hits.get(m, ()))
-        confidence = "high" if how == "existing" or sum(
-            h.score for h in route_hits) >= 2 * t["route_fit"] else "medium"
+        confidence = "high" if route.how == "existing" or \
+            route.strength >= 2 * t["route_fit"] else "medium"
         if hp:
             return _high_priority(b, queue, hp_hits, done, confidence)
         b.add(queue.marker_label, rule="T-24")
         # `triaged` claims a complete classification. A confident route is one (T-12);
         # a route plus the bot's module proposal is not, until the sub-team confirms it.
-        if any(queue.module_suboncall.get(m) == route for m in b.labels):
+        if not route.confident(queue):
+            # Selective triage: routed, but not sure enough to call it done.
+            b.reasons.append(f"Route evidence {route.strength:g} is below the threshold "
+                             f"{queue.confidence.threshold(route.sub):g} of {route.sub!r}: "
+                             "flagged for a human.")
+            b.add(queue.review_label, rule="selective threshold")
+        elif any(queue.module_suboncall.get(m) == route.sub for m in b.labels):
             b.reasons.append(f"{queue.triaged_label!r} withheld: the module proposal is the "
                              "sub-team's to confirm.")
         else:
@@ -308,13 +439,22 @@ def _plan(snapshot: IssueSnapshot, queue: Queue, *, own_check: bool) -> Plan:
     # Step 3 (T-13): modules, by confidence.
     new_modules = [m for m in modules if m not in existing_modules]
     if modules:
-        confidence = "high" if any(module_conf[m] == "high" for m in modules) else "medium"
+        confidence = "high" if any(mods.confidence[m] == "high" for m in modules) else "medium"
         for m in new_modules:
             b.add(m, reading.label_hits.get(m, ()))
         b.reasons.append(f"Step 3: modules {modules} ({confidence}).")
     else:
         confidence = "low"
         b.reasons.append("Step 3: no module can be told from the text (low): a human decides.")
+    if mods.dropped:
+        b.reasons.append(f"{mods.dropped} more module(s) had evidence too: more than "
+                         f"{MAX_PROPOSED_MODULES} modules is no classification to be sure of; "
+                         "flagged for a human.")
+    if held:
+        b.reasons.append("Selective triage: " + ", ".join(
+            f"{m!r} (evidence {mods.scores[m]:g} < {queue.confidence.threshold(m):g})"
+            for m in held) + " only proposed: a human confirms before it counts as "
+            "triaged.")
     kept = [k for k in queue.keep_labels if k != queue.trigger_label and b.has(k)]
     if kept:
         b.reasons.append(f"Keeps {kept}.")
@@ -334,8 +474,11 @@ def _plan(snapshot: IssueSnapshot, queue: Queue, *, own_check: bool) -> Plan:
     if hp:
         return _high_priority(b, queue, hp_hits, done, confidence)
 
-    if confidence == "low":
-        b.add(queue.review_label, rule="T-13 low confidence")
+    unsure = confidence == "low" or bool(held) or bool(mods.dropped) \
+        or not route.confident(queue)
+    if unsure:
+        b.add(queue.review_label, rule="T-13 low confidence" if confidence == "low"
+              else "selective threshold")
 
     # Step 6 (T-16): ask for a reproduction unless there is one or it is a request.
     needs_repro = _lacks_reproduction(reading, t)
@@ -348,11 +491,11 @@ def _plan(snapshot: IssueSnapshot, queue: Queue, *, own_check: bool) -> Plan:
         comments = _comment("needs_reproduction", snapshot, queue, b.reasons)
     b.add(queue.marker_label, rule="T-24")
     # T-23: `triaged` only for a confident, complete classification.
-    if confidence != "low" and not needs_repro:
+    if not unsure and not needs_repro:
         add_triaged("T-13 module classification")
     if needs_repro:
         return done("needs_reproduction", confidence, comments)
-    if confidence == "low":
+    if unsure:
         return done("low_confidence", confidence)
     return done("classify", confidence)
 
@@ -372,4 +515,3 @@ def _high_priority(b: _Builder, queue: Queue, hp_hits: list[Hit], done, confiden
 def plan_many(snapshots: Iterable[IssueSnapshot], queue: Queue) -> list[Plan]:
     """Plan several issues (same queue)."""
     return [plan_issue(s, queue) for s in snapshots]
-

@@ -15,11 +15,14 @@ from typing import Any
 
 from agentops.data import Loaded, load
 from agentops.errors import DataError, InputError
-from agentops.triage.model import Queue, Template
+from agentops.triage.model import Queue, Selective, Template
 from agentops.triage.signals import PLACES, compile_rubric
 
 QUEUES_DIR = Path(__file__).resolve().parent / "queues"
 FILES = ("labels.json", "rubric.yml", "templates.json")
+# A queue may ship a small labelled set (the JSONL format `evaluate` reads): the default
+# of `triage.py evaluate`, and what the demo measures.
+LABELLED_SET = "labelled.jsonl"
 ROLES = ("suboncall", "module", "marker", "triaged", "review", "needs_reproduction", "feature",
          "enhancement", "performance", "keep")
 # Roles the planner needs exactly one label for.
@@ -49,6 +52,21 @@ LABELS_SCHEMA: dict[str, Any] = {
                 "marker_label": _STR,
                 "keep_labels": _STRS,
                 "modules_after_route": {"type": "boolean"},
+                "confidence": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["target_precision", "default", "thresholds"],
+                    "properties": {
+                        "description": {"type": "string"},
+                        "target_precision": {"type": "number", "exclusiveMinimum": 0,
+                                             "maximum": 1},
+                        "default": {"type": "number", "minimum": 0},
+                        "thresholds": {"type": "object",
+                                       "additionalProperties": {"type": "number",
+                                                                "minimum": 0}},
+                        "fitted_on": {"type": "string"},
+                    },
+                },
             },
         },
         "labels": {
@@ -107,7 +125,8 @@ RUBRIC_SCHEMA: dict[str, Any] = {
         "version": {"const": 1},
         "text": {"type": "object", "additionalProperties": False,
                  "required": ["drop_sections", "section_end"],
-                 "properties": {"drop_sections": _STRS, "section_end": _STR}},
+                 "properties": {"drop_sections": _STRS, "section_end": _STR,
+                                "drop_lines": _STRS}},
         "traceback": {"type": "object", "additionalProperties": False,
                       "required": ["start", "innermost_first", "error_line", "frame",
                                    "distributed_frame", "substrate_frame", "ignore_frame"],
@@ -229,6 +248,12 @@ def _check_labels(content: Mapping[str, Any], file: str) -> dict[str, dict[str, 
     for j, keep in enumerate(cfg.get("keep_labels") or ()):
         if keep not in by_name:
             raise DataError(file, f"config.keep_labels[{j}]", f"{keep!r} not in labels")
+    for name in (cfg.get("confidence") or {}).get("thresholds") or {}:
+        if by_name.get(name, {}).get("role") not in ("module", "suboncall"):
+            raise DataError(file, f"config.confidence.thresholds.{name}",
+                            f"{name!r} is not a module or sub-oncall label of this queue",
+                            fix="thresholds apply to the labels the planner weighs: modules "
+                                "and sub-oncalls")
     return by_name
 
 
@@ -267,6 +292,8 @@ def _check_rubric(content: Mapping[str, Any], file: str, *, labels_file: str,
         raise DataError(file, "traceback.frame", "needs named groups 'path' and 'cpath'")
     for i, p in enumerate(content["text"]["drop_sections"]):
         _regex(p, file, f"text.drop_sections[{i}]")
+    for i, p in enumerate(content["text"].get("drop_lines") or ()):
+        _regex(p, file, f"text.drop_lines[{i}]", re.M)
     _regex(content["text"]["section_end"], file, "text.section_end")
     ids: set[str] = set()
     for i, sig in enumerate(content["signals"]):
@@ -363,4 +390,15 @@ def load_queue(name_or_path: str, *, marker_label: str | None = None) -> Queue:
         performance_label=one("performance"),
         label_keywords={n: tuple(lb.get("keywords") or ()) for n, lb in by_name.items()},
         modules_after_route=bool(cfg.get("modules_after_route", False)),
+        confidence=_selective(cfg.get("confidence")),
     )
+
+
+def _selective(raw: Mapping[str, Any] | None) -> Selective:
+    """``config.confidence`` (validated), or no thresholds at all."""
+    if not raw:
+        return Selective()
+    return Selective(target_precision=float(raw["target_precision"]),
+                     default=float(raw["default"]),
+                     thresholds={str(k): float(v) for k, v in raw["thresholds"].items()},
+                     fitted_on=str(raw.get("fitted_on") or ""))

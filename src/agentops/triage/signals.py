@@ -18,15 +18,26 @@ from re import _constants as _C
 from re import _parser
 from typing import Any
 
-from agentops.triage.model import IssueSnapshot
-
 PLACES = ("title", "body", "code", "traceback", "frame", "comment")
 _TOKEN_RE = re.compile(r"[a-z0-9_]+")
+# CamelCase identifiers (two humps or more): a keyword names a part of one too, as
+# SymmMem in NCCLSymmMemAllocator or TensorPipe in TensorPipeDistAutogradTest.
+_CAMEL_RE = re.compile(r"[a-z0-9][A-Z]")  # where a hump starts inside a word
+_MAX_IDENT = 80  # Sanity: longer "identifiers" are noise, not API names
+_HUMP_PLACES = frozenset({"title", "body", "comment"})
+_HUMP_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 # Possessive fences: a line of thousands of backticks must not be retried at every length.
 _FENCE_RE = re.compile(r"^[ \t]*+(`{3,}+|~{3,}+)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)",
                        re.M | re.S)
 _EXCERPT = 80
 _MIN_NEEDLE = 3
+# Sanity: how much of an issue the planner reads. GitHub caps a body or comment at 65,536
+# characters; the evidence of a report is in its title, body and first comments, and an
+# issue padded with fifty such comments must still plan in a few milliseconds (#12).
+MAX_TITLE_CHARS = 1_000
+MAX_BODY_CHARS = 65_536
+MAX_COMMENT_CHARS = 16_384
+MAX_COMMENTS_CHARS = 131_072  # every comment together
 
 
 @dataclass(frozen=True)
@@ -51,16 +62,21 @@ class Signal:
     suppresses: tuple[str, ...] = ()
     evidence: bool = True
     keywords: tuple[str, ...] = ()
+    multi_first: frozenset[str] = frozenset()  # the first words of ``multi``
+    # The cheap test ``match_signals`` makes before calling ``fire``: words that start a
+    # keyword, and every pattern's needles (None: a pattern has none, so it must run).
+    starts: frozenset[str] = frozenset()
+    needles: tuple[str, ...] | None = ()
 
     def fire(self, place: Place) -> str | None:
         """The matched text if the signal fires in this place, else ``None``."""
-        if self.single:
-            found = self.single & place.words
-            if found:
-                return min(found)
-        for first, seq in self.multi:
-            if first in place.words and seq in place.norm:
-                return seq.strip()
+        words = place.words
+        if self.single and not self.single.isdisjoint(words):
+            return min(self.single & words)
+        if self.multi and not self.multi_first.isdisjoint(words):
+            for first, seq in self.multi:
+                if first in words and seq in place.norm:
+                    return seq.strip()
         lower = place.lower
         for needles, regex in self.patterns:
             if needles is not None:
@@ -97,10 +113,42 @@ class Place:
     norm: str  # " w1 w2 … " (the words in order)
 
     @classmethod
-    def of(cls, text: str) -> Place:
+    def of(cls, text: str, *, humps: bool = True) -> Place:
+        """Index ``text``; with ``humps``, parts of CamelCase identifiers count as words
+        too (the prose places: code and tracebacks name their APIs whole)."""
         lower = text.lower()
         toks = _TOKEN_RE.findall(lower)
-        return cls(text=text, lower=lower, words=frozenset(toks), norm=f" {' '.join(toks)} ")
+        if not humps:
+            return cls(text=text, lower=lower, words=frozenset(toks),
+                       norm=f" {' '.join(toks)} ")
+        words = set(toks)
+        for ident in _camel_identifiers(text):
+            parts = _HUMP_RE.findall(ident)
+            for i in range(len(parts)):
+                for j in range(i + 1, min(len(parts), i + 4) + 1):
+                    words.add("".join(parts[i:j]).lower())
+        return cls(text=text, lower=lower, words=frozenset(words),
+                   norm=f" {' '.join(toks)} ")
+
+
+def _camel_identifiers(text: str) -> set[str]:
+    """Every identifier of ``text`` with a lower-to-upper hump (``ProcessGroupNCCL``),
+    found from the humps outwards: most words have none, so this is the cheap way."""
+    out: set[str] = set()
+    end = len(text)
+    done = 0  # each identifier is walked once, whatever its number of humps
+    for m in _CAMEL_RE.finditer(text):
+        a, b = m.start(), m.end()
+        if a < done:
+            continue
+        while a > done and text[a - 1].isalnum():
+            a -= 1
+        while b < end and text[b].isalnum():
+            b += 1
+        done = b
+        if b - a <= _MAX_IDENT:
+            out.add(text[a:b])
+    return out
 
 
 def _needles(items: Any) -> set[str] | None:
@@ -113,6 +161,11 @@ def _needles(items: Any) -> set[str] | None:
             continue
         if run:
             cands.append({run})
+            # The parser factors a common prefix out of a branch ("torch" + vision|audio):
+            # the prefix joined to each alternative's own literal start is a longer needle.
+            starts = _branch_starts(op, av)
+            if starts:
+                cands.append({run + s for s in starts})
             run = ""
         if op is _C.SUBPATTERN:
             sub = _needles(av[-1])
@@ -132,6 +185,26 @@ def _needles(items: Any) -> set[str] | None:
     if not cands:
         return None
     return max(cands, key=lambda c: (min(len(x) for x in c), -len(c)))
+
+
+def _branch_starts(op: Any, av: Any) -> list[str] | None:
+    """The literal start of every alternative of a branch (or of a group holding only
+    a branch), or None when one alternative has none."""
+    if op is _C.SUBPATTERN and len(av[-1]) == 1:
+        op, av = av[-1][0]
+    if op is not _C.BRANCH:
+        return None
+    starts = []
+    for alt in av[1]:
+        lead = ""
+        for aop, aav in alt:
+            if aop is not _C.LITERAL:
+                break
+            lead += chr(aav)
+        if not lead:
+            return None
+        starts.append(lead)
+    return starts
 
 
 def pattern_needles(pattern: str) -> frozenset[str] | None:
@@ -159,6 +232,7 @@ class Rubric:
     signals: tuple[Signal, ...]
     drop_sections: tuple[re.Pattern[str], ...]
     section_end: re.Pattern[str]
+    drop_lines: re.Pattern[str] | None
     tb_start: tuple[re.Pattern[str], ...]
     innermost_first: re.Pattern[str]
     error_line: re.Pattern[str]
@@ -179,6 +253,14 @@ class Rubric:
             if s.id == signal_id:
                 return s
         raise KeyError(signal_id)
+
+
+def _line_filter(patterns: Sequence[str]) -> re.Pattern[str] | None:
+    """One regex removing every whole line that matches any of ``patterns``."""
+    if not patterns:
+        return None
+    body = "|".join(f"(?:{p})" for p in patterns)
+    return re.compile(f"^(?:{body})[^\n]*+\n?", re.M)
 
 
 def keyword_regex(keyword: str) -> str:
@@ -215,6 +297,10 @@ def compile_signal(raw: Mapping[str, Any]) -> Signal:
         unless=tuple(re.compile(p, re.M) for p in raw.get("unless") or ()),
         suppresses=tuple(raw.get("suppresses") or ()),
         evidence=bool(raw.get("evidence", True)), keywords=tuple(keywords),
+        multi_first=frozenset(first for first, _ in multi),
+        starts=frozenset(single) | frozenset(first for first, _ in multi),
+        needles=(None if any(n is None for n, _ in patterns)
+                 else tuple(sorted({x for n, _ in patterns for x in n or ()}))),
     )
 
 
@@ -226,6 +312,7 @@ def compile_rubric(raw: Mapping[str, Any]) -> Rubric:
         signals=tuple(compile_signal(s) for s in raw["signals"]),
         drop_sections=tuple(re.compile(p, re.I | re.M) for p in raw["text"]["drop_sections"]),
         section_end=re.compile(raw["text"]["section_end"], re.M),
+        drop_lines=_line_filter(raw["text"].get("drop_lines") or ()),
         tb_start=tuple(re.compile(p) for p in tb["start"]),
         innermost_first=re.compile(tb["innermost_first"]),
         error_line=re.compile(tb["error_line"]),
@@ -265,7 +352,10 @@ class _Parts:
 
 
 def _drop_sections(text: str, rubric: Rubric) -> str:
-    """Cut environment dumps: from a matching line to the next heading."""
+    """Cut environment dumps: from a matching line to the next heading, and single
+    lines of one (a pasted ``collect_env`` report without its heading)."""
+    if rubric.drop_lines is not None:
+        text = rubric.drop_lines.sub("", text)
     if not any(p.search(text) for p in rubric.drop_sections):
         return text
     out: list[str] = []
@@ -343,12 +433,27 @@ def root_cause_frame(regions: Sequence[str], rubric: Rubric) -> str:
     return best or best_sub
 
 
-def split_issue(title: str, body: str, comments: Iterable[str], rubric: Rubric) -> IssueText:
-    """Split an issue (comments already filtered to people's) into places."""
-    main = _split_markdown(body or "", rubric)
-    com = _Parts()
+def bounded(title: str, body: str, comments: Iterable[str]) -> tuple[str, str, list[str]]:
+    """The part of an issue the planner reads (MAX_*_CHARS)."""
+    kept: list[str] = []
+    budget = MAX_COMMENTS_CHARS
     for text in comments:
-        p = _split_markdown(text or "", rubric)
+        if budget <= 0:
+            break
+        piece = (text or "")[:min(MAX_COMMENT_CHARS, budget)]
+        budget -= len(piece)
+        kept.append(piece)
+    return (title or "")[:MAX_TITLE_CHARS], (body or "")[:MAX_BODY_CHARS], kept
+
+
+def split_issue(title: str, body: str, comments: Iterable[str], rubric: Rubric) -> IssueText:
+    """Split an issue (comments already filtered to people's) into places; reads only
+    the bounded part of each text (``bounded``)."""
+    title, body, comment_texts = bounded(title, body, comments)
+    main = _split_markdown(body, rubric)
+    com = _Parts()
+    for text in comment_texts:
+        p = _split_markdown(text, rubric)
         com.prose += p.prose
         com.code += p.code
         com.tracebacks += p.tracebacks
@@ -367,9 +472,6 @@ def split_issue(title: str, body: str, comments: Iterable[str], rubric: Rubric) 
     return IssueText(places=places, full=full, frame=frame, tracebacks=regions)
 
 
-def person_comments(snapshot: IssueSnapshot) -> list[str]:
-    """Comment bodies written by people: bot comments (ours included) are not evidence."""
-    return [c.body for c in snapshot.comments if not c.is_bot]
 
 
 # ------------------------------------------------------------------ matching
@@ -401,7 +503,7 @@ def _excerpt(place: Place, found: str) -> str:
 
 def index_places(text: IssueText) -> dict[str, Place]:
     """Each non-empty place of an issue, indexed for matching."""
-    return {k: Place.of(v) for k, v in text.places.items() if v}
+    return {k: Place.of(v, humps=k in _HUMP_PLACES) for k, v in text.places.items() if v}
 
 
 def match_signals(text: IssueText, rubric: Rubric) -> list[Hit]:
@@ -412,10 +514,20 @@ def match_signals(text: IssueText, rubric: Rubric) -> list[Hit]:
     for sig in rubric.signals:
         best: tuple[float, str, str] | None = None
         fired_in: set[str] = set()
+        starts, needles = sig.starts, sig.needles
         for name in sig.where:
             place = places.get(name)
             if place is None:
                 continue
+            if needles is not None and starts.isdisjoint(place.words):
+                # Sanity: the planner's hot loop; most signals cannot fire in most
+                # places, and saying so costs a set test and a few substring tests.
+                lower = place.lower
+                for n in needles:
+                    if n in lower:
+                        break
+                else:
+                    continue
             found = sig.fire(place)
             if found is None:
                 continue

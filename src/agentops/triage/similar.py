@@ -7,8 +7,9 @@ changed since the plan was made).
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from agentops.triage.model import Comment, Template
 
@@ -43,20 +44,44 @@ def find_equivalent(comments: Sequence[Comment], template: Template) -> str | No
     Skips when any comment carries the template's marker (any version); or when a bot
     or maintainer comment matches one of its intent patterns or contains at least half
     of the 3-word shingles of any of its versions (an older wording counts)."""
-    versions = [_shingles(body) for body in template.bodies()]
-    patterns = [re.compile(p, re.I | re.S) for p in template.intent_patterns]
     for comment in comments:
-        for name, version in markers(comment.body):
-            if name == template.name:
-                return f"marker of {name} v{version} already in comment {comment.id}"
-        if not (comment.is_bot or comment.is_maintainer):
-            continue
-        who = f"{'bot' if comment.is_bot else 'maintainer'} {comment.author}"
-        for pat in patterns:
-            if pat.search(comment.body):
-                return f"{who} already asked (comment {comment.id})"
-        words = _shingles(comment.body)
-        for shingles in versions:
-            if shingles and len(shingles & words) / len(shingles) >= SHINGLE_CONTAINMENT:
-                return f"{who} already posted this request (comment {comment.id})"
+        why = equivalent(comment, template)
+        if why:
+            return why
     return None
+
+
+def equivalent(comment: Comment, template: Template) -> str | None:
+    """Why ``comment`` already is ``template``'s request (its marker, or a bot's or
+    maintainer's comment saying substantially the same), or ``None``."""
+    for name, version in markers(comment.body):
+        if name == template.name:
+            return f"marker of {name} v{version} already in comment {comment.id}"
+    if not (comment.is_bot or comment.is_maintainer):
+        return None
+    versions, patterns = _compiled(template)
+    who = f"{'bot' if comment.is_bot else 'maintainer'} {comment.author}"
+    for pat in patterns:
+        if pat.search(comment.body):
+            return f"{who} already asked (comment {comment.id})"
+    words = _shingles(comment.body)
+    for shingles in versions:
+        if shingles and len(shingles & words) / len(shingles) >= SHINGLE_CONTAINMENT:
+            return f"{who} already posted this request (comment {comment.id})"
+    return None
+
+
+def is_boilerplate(comment: Comment, templates: Iterable[Template]) -> bool:
+    """A triage comment rather than part of the report: it carries any agentops triage
+    marker (whoever posted it: a bot running on a person's token shows as a user), or a
+    bot or maintainer wrote one of the templates' requests. Its words (the
+    not-distributed notice names DDP, FSDP, torchrun, ranks …) are not evidence."""
+    if markers(comment.body):
+        return True
+    return any(equivalent(comment, t) for t in templates)
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(template: Template) -> tuple[list[set[tuple[str, str, str]]], list[re.Pattern[str]]]:
+    return ([_shingles(body) for body in template.bodies()],
+            [re.compile(p, re.I | re.S) for p in template.intent_patterns])

@@ -1,0 +1,241 @@
+"""Backtest on a repository's own history (issue #10): read the queue's issues that
+humans already triaged, in batched GraphQL reads, and turn each into an evaluation
+record (the JSONL format of ``evaluate FILE.jsonl``). ``evaluate --repo`` then scores the
+planner on them exactly as on a file (planning only with the first-level labels), and
+``--save`` writes them, so an offline rerun gives the same figures without a token.
+
+Adapter side: reads only, never writes to GitHub; the one file written is ``--save``'s,
+all at once after every read succeeded (nothing half-written).
+
+Reads: one GraphQL ``search`` call per 50 issues (their labels and first 100 comments
+come with it), plus REST pages of comments only for a thread whose first 100 comments
+leave the planner's text budget unfilled. GitHub's search answers at most 1,000 results
+per query; past that the next query starts below the oldest issue read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from agentops import ghactions
+from agentops.errors import InputError
+from agentops.github.client import GitHubClient
+from agentops.triage import similar
+from agentops.triage.collect import (
+    comments_missing,
+    quoted_label,
+    search_document,
+    snapshot_from_graphql,
+    split_repo,
+    with_more_comments,
+)
+from agentops.triage.evaluate import Record
+from agentops.triage.model import IssueSnapshot, Queue
+from agentops.triage.queue import load_queue
+from agentops.triage.signals import MAX_COMMENTS_CHARS, bounded
+
+BATCH = 50  # issues per GraphQL call
+SEARCH_CAP = 1000  # GitHub search results per query
+DEFAULT_MAX_ISSUES = 500
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def parse_since(value: str | None) -> str | None:
+    """``--since``: a calendar date (YYYY-MM-DD), checked."""
+    if value is None:
+        return None
+    if not _DATE.match(value):
+        raise InputError("--since", f"not a date: {value!r}",
+                         fix="give YYYY-MM-DD, e.g. 2025-01-01")
+    try:
+        date.fromisoformat(value)
+    except ValueError as exc:
+        raise InputError("--since", f"not a calendar date: {value!r}",
+                         fix="give YYYY-MM-DD, e.g. 2025-01-31") from exc
+    return value
+
+
+def search_query(repo: str, queue: Queue, *, since: str | None, before: str | None) -> str:
+    """The queue's issues, newest first, optionally from ``since`` and below ``before``."""
+    split_repo(repo)
+    q = f"repo:{repo} is:issue label:{quoted_label(queue.trigger_label)} sort:created-desc"
+    if since:
+        q += f" created:>={since}"
+    if before:
+        q += f" created:<{before}"
+    return q
+
+
+def triaged_by_humans(snap: IssueSnapshot, queue: Queue) -> str | None:
+    """Why an issue is no ground truth (``None`` if it is): it must carry what a human
+    triage leaves (a sub-oncall, a module of the queue, or ``triaged``), and this bot
+    must never have commented there (its own output is not a human's answer)."""
+    have = {lb.casefold() for lb in snap.labels}
+    judged = (*queue.suboncalls, *queue.modules, queue.triaged_label)
+    if not any(lb.casefold() in have for lb in judged):
+        return "no sub-oncall, module or triaged label"
+    if any(similar.markers(c.body) for c in snap.comments):
+        return "this bot commented there"
+    return None
+
+
+def thread_text(snap: IssueSnapshot, queue: Queue, created: str = "") -> str:
+    """The issue as one text, as the labelled sets hold it: the description, then each
+    person's comment (not a bot's, not triage boilerplate), within the planner's caps."""
+    templates = tuple(queue.templates.values())
+    people = [c for c in snap.comments
+              if not c.is_bot and not similar.is_boilerplate(c, templates)]
+    _, body, texts = bounded("", snap.body, [c.body for c in people])
+    parts = [f"{snap.author or 'ghost'} · description · {created[:10]}\n{body}".rstrip()]
+    for c, text in zip(people, texts, strict=False):
+        parts.append(f"{c.author} · comment · {c.created_at[:10]}\n{text}".rstrip())
+    return "\n\n".join(parts)
+
+
+def record_of(snap: IssueSnapshot, queue: Queue, created: str = "") -> Record:
+    """The evaluation record of a human-triaged queue issue."""
+    have = {lb.casefold(): lb for lb in snap.labels}
+    sub = next((s for s in queue.suboncalls if s.casefold() in have), None)
+    kind = next((t for t in queue.type_labels if t.casefold() in have), None)
+    return Record(
+        number=snap.number, title=snap.title, text=thread_text(snap, queue, created),
+        human_labels=tuple(snap.labels),
+        modules=frozenset(m for m in queue.modules if m.casefold() in have),
+        suboncall=sub.rsplit(" ", 1)[-1] if sub else None, is_distributed=True,
+        url=snap.url, type=kind, state=snap.state)
+
+
+@dataclass
+class Backtest:
+    """What one backtest read."""
+
+    records: list[Record] = field(default_factory=list)
+    scanned: int = 0  # queue issues read
+    skipped: dict[str, int] = field(default_factory=dict)  # why an issue is no ground truth
+    search_calls: int = 0
+    comment_pages: int = 0
+    exhausted: bool = False  # every matching issue was read
+
+
+def collect_triaged(client: GitHubClient, repo: str, queue: Queue, *, since: str | None,
+                    max_issues: int,
+                    on_progress: Callable[[str], None] = lambda _line: None) -> Backtest:
+    """Read the queue's issues newest first until ``max_issues`` human-triaged ones are
+    found (or ten times that many were read, or none are left)."""
+    if max_issues < 1:
+        raise InputError("--max-issues", f"must be at least 1, got {max_issues}",
+                         fix="give how many triaged issues to score, e.g. 200")
+    out = Backtest()
+    seen: set[int] = set()
+    before: str | None = None
+    scan_cap = 10 * max_issues
+    while len(out.records) < max_issues and out.scanned < scan_cap:
+        query = search_query(repo, queue, since=since, before=before)
+        cursor: str | None = None
+        oldest = ""
+        new_in_query = 0
+        total = 0
+        while True:
+            data = client.graphql(search_document(["triaged"], BATCH),
+                                  {"triaged": query, "triagedAfter": cursor})
+            out.search_calls += 1
+            result = data.get("triaged") or {}
+            total = int(result.get("issueCount") or 0)
+            nodes = [n for n in result.get("nodes") or [] if n and "number" in n]
+            for node in nodes:
+                number = int(node["number"])
+                if number in seen:
+                    continue
+                seen.add(number)
+                new_in_query += 1
+                out.scanned += 1
+                created = str(node.get("createdAt") or "")
+                oldest = min(oldest, created) if oldest else created
+                snap = snapshot_from_graphql(node, repo)
+                if comments_missing(node) and _text_budget_left(snap):
+                    snap = with_more_comments(client, snap)
+                    out.comment_pages += 1
+                why = triaged_by_humans(snap, queue)
+                if why:
+                    out.skipped[why] = out.skipped.get(why, 0) + 1
+                elif len(out.records) < max_issues:
+                    out.records.append(record_of(snap, queue, created))
+            on_progress(f"read {out.scanned} issue(s) in {out.search_calls} search call(s): "
+                        f"{len(out.records)} triaged by humans (of {max_issues} wanted)")
+            info = result.get("pageInfo") or {}
+            cursor = info.get("endCursor") if info.get("hasNextPage") and nodes else None
+            if not cursor or len(out.records) >= max_issues or out.scanned >= scan_cap:
+                break
+        if cursor:
+            break  # the budget ended the read
+        if total <= SEARCH_CAP:
+            out.exhausted = True
+            break
+        # Past GitHub's 1,000-result window: the next query starts below the oldest issue
+        # read (an exact timestamp; nothing is skipped, and a query that brings nothing
+        # new ends the read).
+        if not new_in_query or not oldest or oldest == before:
+            break
+        before = oldest
+    return out
+
+
+def _text_budget_left(snap: IssueSnapshot) -> bool:
+    """Whether more comments could still reach what the planner reads of a thread."""
+    return sum(len(c.body) for c in snap.comments) < MAX_COMMENTS_CHARS
+
+
+def describe(bt: Backtest, repo: str, since: str | None) -> str:
+    """One line for the report's heading."""
+    span = f" since {since}" if since else ""
+    skipped = ", ".join(f"{n} {why}" for why, n in sorted(bt.skipped.items()))
+    return (f"{repo}{span}: {len(bt.records)} human-triaged issue(s) of {bt.scanned} read "
+            f"({bt.search_calls} search call(s), {bt.comment_pages} extra comment read(s))"
+            + (f"; left out: {skipped}" if skipped else ""))
+
+
+def evaluate_repo(args: argparse.Namespace) -> tuple[list[Record], str]:
+    """``evaluate --repo``: read the records live (progress on stderr), write ``--save``
+    once all reads succeeded, and say where they came from."""
+    repo = str(args.repo)
+    split_repo(repo)
+    since = parse_since(getattr(args, "since", None))
+    limit = getattr(args, "max_issues", None)
+    limit = DEFAULT_MAX_ISSUES if limit is None else int(limit)
+    queue = load_queue(args.queue)
+    client = GitHubClient.from_env()
+    with ghactions.group(f"triage evaluate: read {repo}"):
+        bt = collect_triaged(client, repo, queue, since=since, max_issues=limit,
+                             on_progress=ghactions.notice)
+    ghactions.notice(client.counter.line())
+    if not bt.records:
+        raise InputError("--repo", f"no issues of {repo} in the {queue.trigger_label!r} queue "
+                         f"were triaged by humans ({bt.scanned} read"
+                         + (f", since {since}" if since else "") + ")",
+                         fix="widen --since, or check the queue (--queue) matches the "
+                             "repository's labels")
+    if getattr(args, "save", None):
+        save_records(args.save, bt.records)
+        ghactions.notice(f"wrote {len(bt.records)} record(s) to {args.save}")
+    return bt.records, describe(bt, repo, since)
+
+
+def save_records(path: str, records: Sequence[Record]) -> None:
+    """Write the records as a labelled set, atomically (never half a file)."""
+    target = Path(path)
+    text = "".join(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in records)
+    try:
+        if target.parent and not target.parent.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(target)
+    except OSError as exc:
+        raise InputError("--save", f"cannot write {path}: {exc.strerror or exc}",
+                         fix="give a writable path") from exc

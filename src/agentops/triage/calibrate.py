@@ -1,0 +1,233 @@
+"""Selective triage, fitted and checked on labelled issues (issue #10).
+
+Pure: records and a queue in, thresholds and figures out. Three things:
+
+- ``fit_thresholds``: per label (each module and sub-oncall), the least evidence score
+  at which the planner's choice of that label was right often enough on the labelled
+  issues (``target_precision``, a precision estimate shrunk towards the pooled one so a
+  label seen three times cannot claim 100 %). Labels seen too rarely take the pooled
+  ``default``. These are the numbers in labels.json ``config.confidence``.
+- ``kfold``: split the issues into k folds by issue, fit on k-1 folds, plan the held-out
+  fold with what was fitted, and score every issue from the run that never saw it. The
+  figures that matter are these; the full-set figures (fit and checked on the same
+  issues) are printed next to them only to show the gap.
+- ``ablation``: each rubric signal removed in turn, with the issues it fixes and breaks
+  and the number of folds it fixes any in (a rule that helps one fold only is fitted).
+
+Precision at coverage (every threshold scaled) is part of ``evaluate`` itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from agentops.triage.evaluate import (
+    Record,
+    Scores,
+    score,
+    snapshot_of,
+    suboncall_label,
+)
+from agentops.triage.model import Plan, Queue, Selective
+from agentops.triage.plan import plan_issue
+
+# How many judged issues a label's own estimate needs before it replaces its kind's pool.
+MIN_SUPPORT = 5
+# Weight (in issues) of the pooled precision in each label's estimate.
+PRIOR_WEIGHT = 1.0
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One label the planner added, with its evidence score and whether the humans
+    agreed (only where the labelled issue says: modules where the humans set some,
+    the sub-oncall where it is known)."""
+
+    label: str
+    score: float
+    right: bool
+
+
+def unthresholded(queue: Queue) -> Queue:
+    """The queue with selective triage off: the planner's own choices, to fit on."""
+    return replace(queue, confidence=Selective(
+        target_precision=queue.confidence.target_precision, default=0.0, thresholds={}))
+
+
+def judged_labels(records: Sequence[Record], plans: Sequence[Plan],
+                  queue: Queue) -> list[Judged]:
+    """Every scored label a plan added that the records can judge."""
+    out: list[Judged] = []
+    modules = set(queue.modules)
+    for rec, plan in zip(records, plans, strict=True):
+        if not rec.is_distributed:
+            continue
+        want_sub = suboncall_label(rec.suboncall, queue)
+        for label, value in plan.scores.items():
+            if label not in plan.add_labels:
+                continue
+            if label in modules and rec.modules:
+                out.append(Judged(label, value, label in rec.modules))
+            elif label in queue.suboncalls and want_sub is not None:
+                out.append(Judged(label, value, label == want_sub))
+    return out
+
+
+def _estimate(right: int, n: int, prior: float) -> float:
+    return (right + PRIOR_WEIGHT * prior) / (n + PRIOR_WEIGHT)
+
+
+def _threshold(points: Sequence[Judged], target: float, prior: float) -> float:
+    """The least score whose selection reaches ``target`` (shrunk estimate); 0 (the
+    planner's own floor decides) when the label was never wrong, however weak its
+    evidence was; past the highest score seen when no score reaches it (the label then
+    needs more than was ever enough)."""
+    if points and all(j.right for j in points) and \
+            _estimate(len(points), len(points), prior) >= target:
+        return 0.0
+    ordered = sorted(points, key=lambda j: -j.score)
+    best: float | None = None
+    right = n = 0
+    for i, j in enumerate(ordered):
+        right += j.right
+        n += 1
+        if i + 1 < len(ordered) and ordered[i + 1].score == j.score:
+            continue  # a threshold keeps every point with the same score
+        if _estimate(right, n, prior) >= target:
+            best = j.score
+    if best is None:
+        return round(ordered[0].score + 0.5, 3) if ordered else 0.0
+    return round(best, 3)
+
+
+def fit_thresholds(records: Sequence[Record], queue: Queue, *,
+                   target: float | None = None) -> Selective:
+    """Per-label thresholds for ``target`` precision from ``records`` (see module doc).
+
+    Every module and sub-oncall gets one: its own when the records judged it at least
+    MIN_SUPPORT times, else the one fitted on its family pooled (a sub-oncall's modules
+    together, the same humans labelling them the same way; the sub-oncalls together).
+    ``default`` is the threshold of all modules pooled, for a label added later."""
+    target = queue.confidence.target_precision if target is None else target
+    base = unthresholded(queue)
+    plans = [plan_issue(snapshot_of(r, base), base) for r in records]
+    points = judged_labels(records, plans, base)
+
+    def family(label: str) -> str:
+        return queue.module_suboncall.get(label, "sub-oncalls")
+
+    by_label: dict[str, list[Judged]] = {}
+    by_family: dict[str, list[Judged]] = {}
+    for j in points:
+        by_label.setdefault(j.label, []).append(j)
+        by_family.setdefault(family(j.label), []).append(j)
+
+    def fitted(pool: list[Judged], prior: float) -> float:
+        return _threshold(pool, target, prior) if pool else 0.0
+
+    modules = [j for j in points if j.label in queue.modules]
+    thresholds: dict[str, float] = {}
+    for label in (*queue.suboncalls, *queue.modules):
+        pool = by_family.get(family(label), [])
+        prior = sum(j.right for j in pool) / len(pool) if pool else target
+        mine = by_label.get(label, [])
+        thresholds[label] = (fitted(mine, prior) if len(mine) >= MIN_SUPPORT
+                             else fitted(pool, prior))
+    prior = sum(j.right for j in modules) / len(modules) if modules else target
+    return Selective(target_precision=target, default=fitted(modules, prior),
+                     thresholds=thresholds, fitted_on=f"{len(records)} labelled issues")
+
+
+def fold_of(number: int, k: int) -> int:
+    """The fold of an issue: a stable hash of its number (the same split every run)."""
+    return int(hashlib.sha256(str(number).encode()).hexdigest(), 16) % k
+
+
+@dataclass(frozen=True)
+class KFold:
+    """Out-of-fold plans (each issue planned with thresholds fitted without it)."""
+
+    k: int
+    plans: tuple[Plan, ...]
+    folds: tuple[Selective, ...]
+    scores: Scores
+
+
+def kfold(records: Sequence[Record], queue: Queue, *, k: int = 5,
+          target: float | None = None) -> KFold:
+    """Fit on k-1 folds, plan the held-out one; score every issue out of fold."""
+    if k < 2:
+        raise ValueError("k-fold needs k >= 2")
+    fold = [fold_of(r.number, k) for r in records]
+    plans: list[Plan | None] = [None] * len(records)
+    fitted: list[Selective] = []
+    for i in range(k):
+        train = [r for r, f in zip(records, fold, strict=True) if f != i]
+        sel = fit_thresholds(train, queue, target=target)
+        fitted.append(sel)
+        q = replace(queue, confidence=sel)
+        for j, r in enumerate(records):
+            if fold[j] == i:
+                plans[j] = plan_issue(snapshot_of(r, q), q)
+    done = [p for p in plans if p is not None]
+    return KFold(k=k, plans=tuple(done), folds=tuple(fitted),
+                 scores=score(records, done, queue))
+
+
+def thresholds_json(sel: Selective) -> dict[str, object]:
+    """``config.confidence`` as labels.json holds it."""
+    return {
+        "description": "Selective triage (issue #10): per-label evidence thresholds below "
+                       "which the bot does not act on a label by itself: a module below its "
+                       "threshold is only proposed and a route below its threshold only "
+                       "made, and the issue is flagged for review instead of marked "
+                       "triaged. Fitted by benchmarks/triage_kfold.py --write for "
+                       "target_precision per label; 'default' covers labels seen too "
+                       "rarely to fit.",
+        "target_precision": sel.target_precision,
+        "default": sel.default,
+        "thresholds": dict(sorted(sel.thresholds.items())),
+        "fitted_on": sel.fitted_on,
+    }
+
+
+
+def _problems(rec: Record, plan: Plan, queue: Queue) -> int:
+    """How many ways one plan disagrees with the humans (module misses and extras, a
+    wrong sub-oncall, a wrong ``triaged``, a wrong not-distributed call)."""
+    s = score([rec], [plan], queue)
+    return (s.fp + s.fn + (s.sub_total - s.sub_right)
+            + (s.triaged_total - s.triaged_right) + s.nd_fp + s.nd_fn)
+
+
+@dataclass(frozen=True)
+class SignalEffect:
+    """What one rubric signal does on labelled issues: the issues it fixes and breaks
+    (planned without it), and in how many folds it fixes one."""
+
+    signal: str
+    fixes: tuple[int, ...]
+    breaks: tuple[int, ...]
+    folds: int
+
+
+def ablation(records: Sequence[Record], queue: Queue, *, k: int = 5) -> list[SignalEffect]:
+    """Each signal removed in turn (thresholds off): a signal that fixes issues in one
+    fold only is fitted to that fold, not a rule (issue #10)."""
+    base_q = unthresholded(queue)
+    plans = [plan_issue(snapshot_of(r, base_q), base_q) for r in records]
+    before = [_problems(r, p, base_q) for r, p in zip(records, plans, strict=True)]
+    out = []
+    for sig in base_q.rubric.signals:
+        rubric = replace(base_q.rubric,
+                         signals=tuple(s for s in base_q.rubric.signals if s.id != sig.id))
+        q = replace(base_q, rubric=rubric)
+        without = [_problems(r, plan_issue(snapshot_of(r, q), q), q) for r in records]
+        fixes = tuple(r.number for r, a, b in zip(records, before, without, strict=True) if a < b)
+        breaks = tuple(r.number for r, a, b in zip(records, before, without, strict=True)
+                       if a > b)
+        folds = len({fold_of(n, k) for n in fixes})
+        out.append(SignalEffect(signal=sig.id, fixes=fixes, breaks=breaks, folds=folds))
+    return out
