@@ -21,9 +21,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from pathlib import Path
 
-from agentops import ghactions
+from agentops import files, ghactions
 from agentops.errors import InputError
 from agentops.github.client import GitHubClient
 from agentops.triage import similar
@@ -209,6 +208,9 @@ def evaluate_repo(args: argparse.Namespace) -> tuple[list[Record], str]:
     limit = getattr(args, "max_issues", None)
     limit = DEFAULT_MAX_ISSUES if limit is None else int(limit)
     queue = load_queue(args.queue)
+    if getattr(args, "save", None):
+        # A --save path that cannot be written is refused before the first API call.
+        files.check_writable(args.save, field="--save")
     client = GitHubClient.from_env()
     with ghactions.group(f"triage evaluate: read {repo}"):
         bt = collect_triaged(client, repo, queue, since=since, max_issues=limit,
@@ -228,14 +230,5 @@ def evaluate_repo(args: argparse.Namespace) -> tuple[list[Record], str]:
 
 def save_records(path: str, records: Sequence[Record]) -> None:
     """Write the records as a labelled set, atomically (never half a file)."""
-    target = Path(path)
     text = "".join(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in records)
-    try:
-        if target.parent and not target.parent.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(target)
-    except OSError as exc:
-        raise InputError("--save", f"cannot write {path}: {exc.strerror or exc}",
-                         fix="give a writable path") from exc
+    files.write_atomic(path, text, field="--save")
