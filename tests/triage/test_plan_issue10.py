@@ -101,14 +101,46 @@ def test_falls_back_to_a_slower_path_is_a_performance_enhancement_without_repro_
     assert "needs reproduction" not in plan.add_labels and plan.comments == ()
 
 
-def test_after_an_infra_route_the_sub_team_owns_the_type(queue):
-    # T-12: after an infra or checkpointing route the plan stops (no type labels), and
-    # a request is never asked for a reproduction on any path.
+def test_after_an_infra_route_a_request_is_still_typed_and_never_asked_for_a_repro(queue):
+    # T-12 stops after an infra or checkpointing route, but what kind of issue it is does
+    # not depend on the team (T-14): the route keeps its enhancement and performance
+    # labels, and a request is never asked for a reproduction on any path (T-16).
     body = ("`all_gather_into_tensor` works today with uneven shards, but it falls back to "
             "a padded copy on every call; gathering in place would be faster.")
     plan = plan_ok(make_issue("all_gather_into_tensor falls back to a padded copy", body), queue)
     assert plan.add_labels[0] == INFRA
+    assert {"enhancement", "module: performance"} <= set(plan.add_labels)
+    assert "feature" not in plan.add_labels
     assert "needs reproduction" not in plan.add_labels and plan.comments == ()
+
+
+def test_an_infra_bug_report_gets_no_type_label(queue):
+    body = ("init_process_group(backend='nccl') raises on every rank:\n" + fence(
+        "RuntimeError: ProcessGroupNCCL is only supported with GPUs, no GPUs found!"))
+    plan = plan_ok(make_issue("ProcessGroupNCCL init fails", body), queue)
+    assert plan.add_labels[0] == INFRA
+    assert not {"enhancement", "feature", "module: performance"} & set(plan.add_labels)
+
+
+@pytest.mark.parametrize("ruled_out", [
+    "No multi-GPU, no DDP, just model.cuda() on one card.",
+    "This is without DistributedDataParallel or any process group.",
+    "I am not using FSDP; it is a non-distributed script.",
+])
+def test_what_the_report_rules_out_is_not_distributed_evidence(queue, ruled_out):
+    # A negated mention ("no DDP", "without ...", "not using FSDP") names what the issue
+    # is not about; read as evidence it sent single-GPU OOMs to parallelisms.
+    plan = plan_ok(make_issue("CUDA OOM on a single GPU", SINGLE_GPU_OOM + ruled_out), queue)
+    assert plan.decision == "not_distributed"
+
+
+def test_a_plain_not_keeps_its_meaning(queue):
+    # "not synchronized" is the bug itself (silent wrong gradients, T-15), not a negated
+    # mention of something the issue does not use.
+    plan = plan_ok(make_issue("DDP gradients are not synchronized across ranks",
+                              "With DistributedDataParallel gradients are not synchronized "
+                              "across ranks after no_sync(); no error is raised."), queue)
+    assert plan.decision == "high_priority"
 
 
 @pytest.mark.parametrize(("title", "body"), [

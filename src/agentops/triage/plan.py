@@ -418,6 +418,10 @@ def _plan(snapshot: IssueSnapshot, queue: Queue, *, reading: Reading | None,
                     b.add(m, reading.label_hits.get(m, ()))
         confidence = "high" if route.how == "existing" or \
             route.strength >= 2 * t["route_fit"] else "medium"
+        # Step 4 on this path too: what kind of issue it is does not depend on which team
+        # owns it (human triagers type infra requests as well), and a request typed here
+        # is one the sub-team is not asked to reproduce.
+        _type_labels(b, reading, queue, t, is_request)
         if hp:
             return _high_priority(b, queue, hp_hits, done, confidence)
         b.add(queue.marker_label, rule="T-24")
@@ -460,15 +464,7 @@ def _plan(snapshot: IssueSnapshot, queue: Queue, *, reading: Reading | None,
         b.reasons.append(f"Keeps {kept}.")
 
     # Step 4 (T-14): type labels for requests only.
-    if is_request and not any(b.has(x) for x in queue.type_labels):
-        enh = reading.role_score("enhancement") >= t["enhancement_min"]
-        if enh:
-            b.add(queue.enhancement_label, reading.role_hits.get("enhancement", ()))
-            if reading.role_score("performance") >= t["performance_min"]:
-                b.add(queue.performance_label, reading.role_hits.get("performance", ()))
-        else:
-            b.add(queue.feature_label, reading.role_hits.get("request", ()))
-        b.reasons.append(f"Step 4: a request ({'enhancement' if enh else 'feature'}).")
+    _type_labels(b, reading, queue, t, is_request)
 
     # Step 5 (T-15): humans first.
     if hp:
@@ -498,6 +494,22 @@ def _plan(snapshot: IssueSnapshot, queue: Queue, *, reading: Reading | None,
     if unsure:
         return done("low_confidence", confidence)
     return done("classify", confidence)
+
+
+def _type_labels(b: _Builder, reading: Reading, queue: Queue, t: Mapping[str, float],
+                 is_request: bool) -> None:
+    """T-14: `enhancement` (plus `module: performance` when it is about speed) for an
+    improvement of what works, `feature` for something wholly new; bugs get none."""
+    if not is_request or any(b.has(x) for x in queue.type_labels):
+        return
+    enh = reading.role_score("enhancement") >= t["enhancement_min"]
+    if enh:
+        b.add(queue.enhancement_label, reading.role_hits.get("enhancement", ()))
+        if reading.role_score("performance") >= t["performance_min"]:
+            b.add(queue.performance_label, reading.role_hits.get("performance", ()))
+    else:
+        b.add(queue.feature_label, reading.role_hits.get("request", ()))
+    b.reasons.append(f"Step 4: a request ({'enhancement' if enh else 'feature'}).")
 
 
 def _high_priority(b: _Builder, queue: Queue, hp_hits: list[Hit], done, confidence: str,  # type: ignore[no-untyped-def]

@@ -446,6 +446,24 @@ def bounded(title: str, body: str, comments: Iterable[str]) -> tuple[str, str, l
     return (title or "")[:MAX_TITLE_CHARS], (body or "")[:MAX_BODY_CHARS], kept
 
 
+# A word right after a negation of presence or use ("no multi-GPU", "without DDP",
+# "not using FSDP", "non-distributed") is what the issue rules out, not evidence of it.
+# Only in prose, and only the word (or a short "X or Y" list) the negation governs; a
+# plain "not" stays ("gradients are not synchronized" is the bug itself).
+_WORD = r"[A-Za-z][\w.]*+(?:-[\w.]++)*+"
+_NEGATED_RE = re.compile(
+    r"\b(?:(?:no|without|non)(?:[ \t-]+(?:a|an|any|the))?"
+    r"|(?:not|never)[ \t]+(?:using|use|uses|used|running|run|involving)"
+    r"(?:[ \t]+(?:a|an|any|the))?)"
+    rf"[ \t-]+({_WORD}(?:(?:[ \t]*+,)?[ \t]++(?:or|nor)[ \t]++(?:(?:a|an|any|the)[ \t]++)?"
+    rf"(?!(?:no|not|nor|without|non)\b){_WORD}){{0,3}})", re.IGNORECASE)
+
+
+def _drop_negated(text: str) -> str:
+    return _NEGATED_RE.sub(lambda m: m.group(0)[:m.start(1) - m.start(0)]
+                           + " " * len(m.group(1)), text)
+
+
 def split_issue(title: str, body: str, comments: Iterable[str], rubric: Rubric) -> IssueText:
     """Split an issue (comments already filtered to people's) into places; reads only
     the bounded part of each text (``bounded``)."""
@@ -460,12 +478,12 @@ def split_issue(title: str, body: str, comments: Iterable[str], rubric: Rubric) 
     regions = (*main.tracebacks, *com.tracebacks)
     frame = root_cause_frame(regions, rubric)
     places = {
-        "title": title or "",
-        "body": "\n".join(x.strip("\n") for x in main.prose if x.strip()),
+        "title": _drop_negated(title or ""),
+        "body": _drop_negated("\n".join(x.strip("\n") for x in main.prose if x.strip())),
         "code": "\n".join(x.strip("\n") for x in (*main.code, *com.code) if x.strip()),
         "traceback": "\n".join(regions),
         "frame": frame,
-        "comment": "\n".join(x.strip("\n") for x in com.prose if x.strip()),
+        "comment": _drop_negated("\n".join(x.strip("\n") for x in com.prose if x.strip())),
     }
     # requires/unless read the cleaned text: an environment dump is not evidence.
     full = "\n".join(v for k, v in places.items() if k != "frame")
