@@ -238,10 +238,13 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
                 enter(number, len(h.group(1)), h.group(2) or "")
             elif setext:
                 enter(number, 1 if nxt.strip().startswith("=") else 2, raw)
+            elif raw.startswith((" ", "\t")) and in_list:
+                # A bold line inside a list item is a label there, not a section.
+                headings.append(Heading(number, 7, raw.strip(), ()))
             else:
                 enter(number, 7, bold.group(2) if bold else raw)
             lines.append(Line(number, "", raw, current[0]))
-            in_list = False
+            in_list = in_list and not (h or setext)
             prev_blank = False
             continue
         if _SETEXT.match(raw) and lines and not lines[-1].text and headings \
