@@ -80,7 +80,8 @@ def test_every_hit_of_every_rule_is_reported() -> None:
 
 
 def test_headings_code_quotes_and_links_are_not_prose() -> None:
-    text = ("# We think it might be the driver\n\n"
+    text = ("---\ntitle: We think it might be the driver\n---\n"
+            "# We think it might be the driver\n\n"
             "Probably a race\n===============\n\n"
             "### Why our reviewers didn't catch it (maybe)\n\n"
             "**Possibly related: Bob should have caught it**\n\n"

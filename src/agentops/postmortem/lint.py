@@ -208,8 +208,12 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
             # (advocacy after "Action items" under "Appendix" is advocacy again).
             current = (None, level)
 
+    front = _front_matter(raw_lines)
     for i, raw in enumerate(raw_lines):
         number = i + 1
+        if i < front:  # YAML front matter of a blog post: metadata, not prose
+            lines.append(Line(number, "", raw, None))
+            continue
         m = _FENCE.match(raw)
         if fence is not None:
             if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
@@ -293,9 +297,14 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
     return Document(tuple(lines), tuple(headings), tuple(sentences))
 
 
-def split(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Document:
-    """Alias of ``parse`` (the name the examples runner has always used)."""
-    return parse(text, sections)
+def _front_matter(raw_lines: Sequence[str]) -> int:
+    """How many lines of YAML front matter (``---`` ... ``---``) open the text."""
+    if not raw_lines or raw_lines[0].strip() != "---":
+        return 0
+    for i in range(1, min(len(raw_lines), 60)):
+        if raw_lines[i].strip() in ("---", "..."):
+            return i + 1
+    return 0
 
 
 def _sentences(block: Sequence[tuple[int, str]], section: str | None) -> Iterator[Sentence]:
