@@ -107,10 +107,11 @@ def test_advocacy_is_allowed_only_under_the_action_items_meaning() -> None:
     base = "- We should add a single-stream nightly entry (Owner: Alex).\n"
     for heading in ("Action items", "Follow-ups", "Next steps", "6. Action Items:"):
         assert _lint(f"## {heading}\n\n{base}") == [], heading
-    # A sub-heading inside the action items stays in them; an unknown heading at the
-    # same level ends them.
-    text = (f"## Action items\n\n{base}\n### Owner notes\n\n{base}\n## Appendix\n\n{base}")
-    assert _lint(text) == [(11, "advocacy")]
+    # A sub-heading inside the action items stays in them, even one that names another
+    # section elsewhere ("Detection"); an unknown heading at the same level ends them.
+    text = (f"## Action items\n\n{base}\n### Owner notes\n\n{base}\n### Detection\n\n{base}"
+            f"\n## Appendix\n\n{base}")
+    assert _lint(text) == [(15, "advocacy")]
 
 
 def test_timeline_records_past_beliefs() -> None:

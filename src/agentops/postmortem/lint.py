@@ -146,6 +146,9 @@ def compile_sections(content: Mapping[str, Any]) -> tuple[SectionKind, ...]:
                  for s in content["sections"])
 
 
+# Sections whose sub-headings only sort their content (kinds of action items).
+_NESTING = frozenset({"action_items"})
+
 # Without a sections file the draft's own nine titles are the only headings known.
 _DEFAULT_SECTIONS = tuple(
     SectionKind(key, (re.compile(rf"^{re.escape(title)}$", re.IGNORECASE),), key in REQUIRED)
@@ -201,6 +204,10 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
         nonlocal current
         keys = heading_keys(title, sections)
         headings.append(Heading(number, level, title.strip(), keys))
+        if current[0] in _NESTING and level > current[1]:
+            # Sanity: "Prevention", "Detection", "Fixes" under "Action items" are kinds
+            # of action items (the Flutter template), whatever else they could mean.
+            return
         if keys:
             current = (keys[0], level)
         elif current[0] is not None and level <= current[1]:
