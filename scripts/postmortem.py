@@ -4,9 +4,10 @@ sections as Markdown or JIRA ADF (P-4), lint them (P-5), and publish only the
 approved artifact, byte for byte (P-6).
 
 verbs:
-  check    exit 0 when drafting may start, 3 listing what is missing (1: bad facts file)
+  check    exit 0 when drafting may start, 3 listing what is missing (1: bad facts file),
+           6 when the facts carry a hedge, blame or advocacy lint would flag
   draft    the document (refuses exactly like check); --out also records FILE.sha256
-  lint     exit 0 clean, 1 with file:line: rule: message per finding
+  lint     exit 0 clean, 6 with file:line: rule: message per finding (1: unreadable draft)
   publish  post the approved ADF to JIRA, or write docs/postmortems/<ticket>.md
   authorize  comment path: check `/postmortem approve KEY SHA256 RUN` and its author
 """
@@ -75,7 +76,10 @@ def build() -> cli.argparse.ArgumentParser:
                         description="Exit 0 when the four inputs hold (reliable reproduction, "
                                     "root cause, fix reference, verification) and the kind is a "
                                     "bug fix; exit 3 naming each missing input or the reason "
-                                    "(outage, trivial fix); exit 1 on a malformed facts file.",
+                                    "(outage, trivial fix); exit 6 printing file:line: rule: "
+                                    "message for each hedge, blame or advocacy in the facts' "
+                                    "prose (the lint's own rules, before drafting); exit 1 on "
+                                    "a malformed facts file.",
                         epilog="example:\n  python scripts/postmortem.py check "
                                "examples/postmortem/tada-hang.facts.yml")
     _facts_args(cp)
@@ -108,9 +112,14 @@ def build() -> cli.argparse.ArgumentParser:
 
     lp = sub.add_parser("lint", help="P-5: hedging, blame, advocacy, lost identifiers, ...",
                         formatter_class=cli.HelpFormatter,
-                        description="Exit 0 when clean; exit 1 printing file:line: rule: message "
-                                    "per finding. With --facts, also checks that the facts' "
-                                    "code identifiers and untested scope survived.",
+                        description="Exit 0 when clean; exit 6 printing file:line: rule: message "
+                                    "per finding (exit 1: a draft that cannot be read, e.g. "
+                                    "not UTF-8). Decides per sentence: wrapped lines are "
+                                    "joined; headings, code, quotes and links are not prose; "
+                                    "sections are found by meaning (sections.yaml). With "
+                                    "--facts, also checks that the facts' code identifiers and "
+                                    "untested scope survived; without it, stderr says which "
+                                    "checks were skipped.",
                         epilog="example:\n  python scripts/postmortem.py lint "
                                "examples/postmortem/hedged-draft.md")
     lp.add_argument("draft", metavar="DRAFT.md", nargs="?",

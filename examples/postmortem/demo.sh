@@ -48,8 +48,8 @@ echo "recorded: $(cat "$tmp/postmortem.adf.json.sha256")"
 say "lint: the draft is clean (checked against its facts)"
 expect 0 pm lint "$tmp/postmortem.md" --facts $ex/tada-hang.facts.yml
 
-say "lint: a deliberately hedged, blaming draft (exit 1, file:line: rule: message)"
-expect 1 pm lint $ex/hedged-draft.md
+say "lint: a deliberately hedged, blaming draft (exit 6, file:line: rule: message)"
+expect 6 pm lint $ex/hedged-draft.md
 
 say "publish: start a JIRA stand-in on loopback"
 export JIRA_EMAIL=demo@example.com JIRA_API_TOKEN=demo-token

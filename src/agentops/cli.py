@@ -25,6 +25,8 @@ exit codes:
   3    refused by a gate on purpose (the message lists what is missing)
   4    partly applied: some writes landed, some did not (rerun to converge)
   5    remote API failed before anything was written
+  6    findings: the input was read and checked, and the check found problems
+       (post-mortem lint and check print them as file:line: rule: message)
   70   unexpected error: a bug in agentops (traceback on stderr)
   130  interrupted"""
 

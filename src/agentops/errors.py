@@ -19,6 +19,7 @@ class ExitStatus(enum.IntEnum):
     REFUSED = 3  # a gate refused on purpose (e.g. a post-mortem without a root cause)
     PARTIAL = 4  # some writes landed and some did not; rerun to converge
     API = 5  # GitHub/JIRA/HTTP failed before anything was written
+    FINDINGS = 6  # a check read its input and found problems in it (post-mortem lint)
     BUG = 70  # unexpected exception: a bug in agentops (traceback on stderr)
     INTERRUPTED = 130
 

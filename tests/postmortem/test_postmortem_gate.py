@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from agentops.postmortem import datafiles, validate
+from agentops.postmortem import commands, validate
 from agentops.postmortem.model import CheckRun, Gathered, merge
 from scripts import postmortem as script
 
@@ -63,14 +63,14 @@ def test_all_four_missing_listed(tmp_path: Path, capsys) -> None:
 
 def test_intermittent_repro_is_not_reliable(tada: dict[str, Any]) -> None:
     tada["repro"]["reliability"] = "intermittent"
-    gate = validate.check(merge(tada, None), hedges=datafiles.hedges())
+    gate = validate.check(merge(tada, None), hedge=commands.first_hedge)
     assert [m.split(" (")[0] for m in gate.missing] == ["reliable reproduction"]
     assert "intermittent" in gate.missing[0]
 
 
 def test_hedged_mechanism_is_a_hypothesis(tada: dict[str, Any]) -> None:
     tada["root_cause"]["mechanism"] = "Probably a race between the two streams."
-    gate = validate.check(merge(tada, None), hedges=datafiles.hedges())
+    gate = validate.check(merge(tada, None), hedge=commands.first_hedge)
     assert gate.missing and gate.missing[0].startswith("root cause (")
     assert "Probably" in gate.missing[0]
 
@@ -94,7 +94,7 @@ def test_unmerged_pr_is_not_a_fix_reference(tada: dict[str, Any]) -> None:
     del tada["fix"]["refs"]
     g = Gathered(pr_ref="org/platform#5751", pr_merged=False, head_sha="a" * 40,
                  check_runs=(CheckRun("build", "completed", "success"),))
-    gate = validate.check(merge(tada, g), hedges=datafiles.hedges())
+    gate = validate.check(merge(tada, g), hedge=commands.first_hedge)
     assert gate.missing == ("fix reference (org/platform#5751 is not merged: the fix has "
                             "not landed)",)
 
@@ -108,7 +108,7 @@ def test_unmerged_pr_is_not_a_fix_reference(tada: dict[str, Any]) -> None:
 def test_check_runs_as_verification(tada: dict[str, Any], runs, ok: bool) -> None:
     del tada["verification"]
     g = Gathered(pr_ref="org/platform#5751", pr_merged=True, head_sha="b" * 40, check_runs=runs)
-    gate = validate.check(merge(tada, g), hedges=datafiles.hedges())
+    gate = validate.check(merge(tada, g), hedge=commands.first_hedge)
     assert gate.ok is ok
     if not ok:
         assert gate.missing[0].startswith("verification (")

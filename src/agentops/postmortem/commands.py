@@ -67,8 +67,14 @@ def _facts(args: argparse.Namespace) -> tuple[Facts, Any]:
     return facts, client
 
 
+def first_hedge(text: str) -> str | None:
+    """The first phrase lint's hedging rule flags in ``text`` (as root-cause prose)."""
+    found = lint.lint_prose(text, [datafiles.hedge_rule()], section="root_cause")
+    return found[0][1] if found else None
+
+
 def _gate(facts: Facts) -> None:
-    gate = validate.check(facts, hedges=datafiles.hedges())
+    gate = validate.check(facts, hedge=first_hedge)
     if not gate.ok:
         raise RefusedError(f"drafting refused for {facts.ticket}: "
                            + "; ".join(gate.names()), gate.lines(),
@@ -83,13 +89,73 @@ def _api_line(client: Any) -> None:
         ghactions.append_summary(line)
 
 
+# Facts keys that are identifiers, references or labels, never prose to lint.
+_NOT_PROSE = frozenset({"ticket", "owner", "kind", "title", "date", "revision",
+                        "identifiers", "refs", "ref", "introduced_by", "tracking",
+                        "reliability", "category", "steps"})
+# The draft section each top-level facts key becomes (so scopes apply as in lint).
+_FACTS_SECTION = {"repro": "symptoms", "not_retested": "verification"}
+
+
+def _facts_prose(value: Any, path: str) -> list[tuple[str, str]]:
+    """(key path, text) of every prose string in the facts."""
+    if isinstance(value, str):
+        return [(path, value)]
+    out: list[tuple[str, str]] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key not in _NOT_PROSE:
+                out += _facts_prose(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            out += _facts_prose(item, f"{path}[{i}]")
+    return out
+
+
+def _facts_line(raw: list[str], text: str, phrase: str) -> int:
+    """The line of the facts file where ``phrase`` of the value ``text`` is written."""
+    head = text.strip().splitlines()[0][:30] if text.strip() else ""
+    start = next((i for i, ln in enumerate(raw) if head and head in ln), 0)
+    words = phrase.lower().split()
+    for i in range(start, len(raw)):
+        if words and words[0] in raw[i].lower():
+            return i + 1
+    return start + 1
+
+
+def lint_facts(path: str, content: dict[str, Any]) -> list[lint.Finding]:
+    """P-5 before drafting: the lint's own lexicon rules over the facts' prose, so a
+    hedge (or blame, or advocacy outside the action items) is found in the facts file
+    that would carry it into the draft."""
+    raw = files.read_text(path, field="FACTS.yml").splitlines()
+    rules = [r for r in datafiles.lint_rules() if r.kind == "lexicon"]
+    out = []
+    for key_path, text in _facts_prose(content, ""):
+        top = re.split(r"[.\[]", key_path, maxsplit=1)[0]
+        section = _FACTS_SECTION.get(top, top)
+        for rule, phrase in lint.lint_prose(text, rules, section=section):
+            out.append(lint.Finding(path, _facts_line(raw, text, phrase), rule.id,
+                                    f"{rule.message} ({phrase!r}, in {key_path})"))
+    return sorted(out, key=lambda f: (f.line, f.rule))
+
+
 def check_command(args: argparse.Namespace) -> int:
-    """P-3: exit 0 when drafting may start, 3 (listing what is missing) when not."""
+    """P-3: exit 0 when drafting may start, 3 (listing what is missing) when not, 6 when
+    the facts carry what lint would flag in the draft (printed as findings)."""
     facts, client = _facts(args)
     try:
         _gate(facts)
     finally:
         _api_line(client)
+    findings = lint_facts(args.facts, datafiles.load_facts(args.facts).content)
+    for f in findings:
+        print(f)
+    if findings:
+        ghactions.append_summary(f"### post-mortem facts: {len(findings)} finding(s)\n\n"
+                                 + "\n".join(f"- `{f}`" for f in findings))
+        print(f"{args.facts}: fix these in the facts before drafting; the draft would "
+              "carry them", file=sys.stderr)
+        return ExitStatus.FINDINGS
     print(f"ok: drafting may start for {facts.ticket} (reliable reproduction, root cause, "
           "fix reference and verification present)")
     return ExitStatus.OK
@@ -178,17 +244,22 @@ def _summary(ticket: str, fmt: str, data: bytes, out: str | None) -> str:
 
 
 def lint_command(args: argparse.Namespace) -> int:
-    """P-5: exit 0 when clean, 1 with ``file:line: rule: message`` per finding."""
+    """P-5: exit 0 when clean, 6 with ``file:line: rule: message`` per finding (1 is
+    only for input that could not be read)."""
     text = files.read_text(args.draft, field="DRAFT.md",
                            fix="lint the Markdown draft `draft --out` wrote")
     facts = datafiles.load_facts(args.facts).content if args.facts else None
-    findings = lint.lint(text, datafiles.lint_rules(), facts=facts, file=args.draft)
+    rules = datafiles.lint_rules()
+    findings = lint.lint(text, rules, facts=facts, file=args.draft,
+                         sections=datafiles.sections())
     for f in findings:
         print(f)
+    for line in lint.skipped(rules, facts=facts):
+        print(f"skipped without --facts: {line}", file=sys.stderr)
     if findings:
         ghactions.append_summary(f"### post-mortem lint: {len(findings)} finding(s)\n\n"
                                  + "\n".join(f"- `{f}`" for f in findings))
-        return ExitStatus.INPUT
+        return ExitStatus.FINDINGS
     print(f"{args.draft}: clean ({len(datafiles.lint_rules())} rules)", file=sys.stderr)
     return ExitStatus.OK
 

@@ -15,20 +15,26 @@ import jsonschema
 
 from agentops import data
 from agentops.errors import DataError
-from agentops.postmortem.lint import Rule, compile_rules
+from agentops.postmortem.lint import Rule, SectionKind, compile_rules, compile_sections
+from agentops.postmortem.model import REQUIRED, TITLES
 
 HERE = Path(__file__).resolve().parent
 SCHEMA = HERE / "schema.yaml"
 LINT_RULES = HERE / "lint_rules.yaml"
+SECTIONS = HERE / "sections.yaml"
 EXAMPLES = HERE.parent.parent.parent / "examples" / "postmortem"
 
+# count: the number of findings (default: at least one); line: the first one's line.
+_WHERE = {"count": {"type": "integer", "minimum": 1},
+          "line": {"type": "integer", "minimum": 1}}
 _EXAMPLE = {"oneOf": [
     {"type": "object", "additionalProperties": False, "required": ["text"],
      "properties": {"text": {"type": "string", "minLength": 1},
-                    "section": {"type": "string"}}},
+                    "section": {"type": "string", "pattern": "^[a-z_]+$"},
+                    "heading": {"type": "string", "minLength": 1}, **_WHERE}},
     {"type": "object", "additionalProperties": False, "required": ["draft"],
      "properties": {"draft": {"type": "string", "minLength": 1},
-                    "facts": {"type": "object"}}},
+                    "facts": {"type": "object"}, **_WHERE}},
 ]}
 LINT_RULES_SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False, "required": ["version", "rules"],
@@ -41,7 +47,7 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                 "id": {"type": "string", "pattern": "^[a-z][a-z-]*$"},
                 "kind": {"enum": ["lexicon", "check"]},
                 "scope": {"type": "string",
-                          "pattern": "^(all|(outside|section):[a-z_]+)$"},
+                          "pattern": "^(all|(outside|section):[a-z_]+(,[a-z_]+)*)$"},
                 "check": {"enum": ["required_sections", "identifiers",
                                    "verification_scope"]},
                 "message": {"type": "string", "minLength": 1},
@@ -50,6 +56,27 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                 # Sanity: every rule proves itself both ways (style §12.6).
                 "match": {"type": "array", "minItems": 1, "items": _EXAMPLE},
                 "no_match": {"type": "array", "minItems": 1, "items": _EXAMPLE},
+            }}},
+    },
+}
+
+
+SECTIONS_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False, "required": ["version", "sections"],
+    "properties": {
+        "version": {"const": 1},
+        "sections": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["key", "patterns", "examples", "not_examples"],
+            "properties": {
+                "key": {"type": "string", "pattern": "^[a-z][a-z_]*$"},
+                "required": {"type": "boolean"},
+                "patterns": {"type": "array", "minItems": 1,
+                             "items": {"type": "string", "minLength": 1}},
+                "examples": {"type": "array", "minItems": 1,
+                             "items": {"type": "string", "minLength": 1}},
+                "not_examples": {"type": "array", "minItems": 1,
+                                 "items": {"type": "string", "minLength": 1}},
             }}},
     },
 }
@@ -92,16 +119,46 @@ def lint_rules() -> tuple[Rule, ...]:
     return compile_rules(loaded.content)
 
 
-def hedges() -> tuple[re.Pattern[str], ...]:
-    """The hedging lexicon, shared by the gate (a hedged root cause is a hypothesis)."""
-    return next(r.patterns for r in lint_rules() if r.id == "hedging")
+@functools.cache
+def sections() -> tuple[SectionKind, ...]:
+    """The section meanings, validated and compiled: every key unique, the seed's nine
+    sections all present, exactly its four required ones required."""
+    name = "postmortem/sections.yaml"
+    loaded = data.load(SECTIONS, SECTIONS_SCHEMA, display=name)
+    items = loaded.content["sections"]
+    for i, section in enumerate(items):
+        for j, pattern in enumerate(section["patterns"]):
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise DataError(name, f"sections[{i}].patterns[{j}]",
+                                f"not a valid regex: {exc}") from exc
+    keys = [s["key"] for s in items]
+    if len(set(keys)) != len(keys):
+        raise DataError(name, "sections", "section keys repeat")
+    missing = [k for k in TITLES if k not in keys]
+    if missing:
+        raise DataError(name, "sections", f"the seed's sections are missing: {missing}",
+                        fix="add an entry (key, patterns, examples) for each")
+    required = sorted(s["key"] for s in items if s.get("required"))
+    if required != sorted(REQUIRED):
+        raise DataError(name, "sections", f"required sections are {required}; the seed "
+                        f"requires exactly {sorted(REQUIRED)}")
+    return compile_sections(loaded.content)
+
+
+def hedge_rule() -> Rule:
+    """The hedging rule, shared by the gate (a hedged root cause is a hypothesis)."""
+    return next(r for r in lint_rules() if r.id == "hedging")
 
 
 def validate_all() -> list[str]:
     """Validate the shipped data and the bundled example facts files."""
     facts_schema()
     lint_rules()
-    checked = ["postmortem/schema.yaml", "postmortem/lint_rules.yaml"]
+    sections()
+    checked = ["postmortem/schema.yaml", "postmortem/lint_rules.yaml",
+               "postmortem/sections.yaml"]
     if EXAMPLES.is_dir():
         for path in sorted(EXAMPLES.glob("*.facts.yml")):
             load_facts(path)

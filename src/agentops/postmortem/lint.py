@@ -2,22 +2,44 @@
 action items, code identifiers lost, verification claiming more than the facts.
 
 Pure: text (+ facts) and the rules data in, findings out. The rules and their
-examples live in ``lint_rules.yaml``; this module only knows how to apply them.
+examples live in ``lint_rules.yaml``, the headings each section goes by in
+``sections.yaml``; this module only knows how to read Markdown into sentences and
+apply them. Lexicon rules decide per sentence, never per physical line: wrapped lines
+are joined (a finding names the line where its phrase starts), and headings, code
+blocks, inline code, block quotes, link targets and HTML are never prose.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from agentops.postmortem.model import REQUIRED, TITLES
 
-_HEADING = re.compile(r"^(#{1,6})\s+(?:\d+\.\s*)?(.+?)\s*#*\s*$")
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
-_INLINE_CODE = re.compile(r"(`+)(.+?)\1")
-_BY_TITLE = {title.lower(): key for key, title in TITLES.items()}
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$")
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)\s*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_QUOTE = re.compile(r"^ {0,3}>")
+_LIST = re.compile(r"^(\s*)(?:[-*+]|\d{1,9}[.)])(?:\s+|$)")
+_RULE_LINE = re.compile(r"^ {0,3}([-*_])(?:\s*\1){2,}\s*$")
+_TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+# A line that is only bold (or only italic) text is a heading in many write-ups.
+_BOLD_LINE = re.compile(r"^\s*(\*\*|__)([^*_\n]{1,80}?)\1\s*:?\s*$")
+# A run-in heading: "**Root cause.** The fast path ..." / "**Impact:** ...".
+_RUN_IN = re.compile(r"^(\s*(\*\*|__)([^*_\n]{1,60}?)([.:])?\2([.:])?)(?=\s|$)")
+_INLINE_CODE = re.compile(r"(`+)(.+?)\1", re.DOTALL)
+_LINK_TARGET = re.compile(r"(?<=\])\((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"]*\")?\)")
+_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+_AUTOLINK = re.compile(r"<(?:https?|mailto):[^>\s]*>|\bhttps?://\S+")
+_HTML = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>", re.DOTALL)
+# Sentence ends: . ! ? (plus closing quotes/brackets) before whitespace and a capital,
+# digit, quote or Markdown mark; "e.g." and "i.e." are not ends.
+_SENTENCE_END = re.compile(
+    r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\betc)[.!?][\"')\]*_]*\s+(?=[A-Z0-9\"'(\[`*_@])")
+_HEADING_STRIP = re.compile(r"^(?:[\dIVX]+[.)]|\d+(?:\.\d+)*)\s+|[*_`]+|[:.]\s*$")
 
 
 @dataclass(frozen=True)
@@ -35,8 +57,9 @@ class Rule:
     def applies_to(self, section: str | None) -> bool:
         if self.scope == "all":
             return True
-        where, _, name = self.scope.partition(":")
-        return section != name if where == "outside" else section == name
+        where, _, names = self.scope.partition(":")
+        inside = section in names.split(",")
+        return not inside if where == "outside" else inside
 
 
 @dataclass(frozen=True)
@@ -51,11 +74,55 @@ class Finding:
 
 
 @dataclass(frozen=True)
+class SectionKind:
+    """One section meaning from ``sections.yaml``: the heading patterns that name it."""
+
+    key: str
+    patterns: tuple[re.Pattern[str], ...]
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class Heading:
+    line: int
+    level: int  # 1-6 for ATX/setext, 7 for a bold line or run-in label
+    text: str
+    keys: tuple[str, ...]  # every section meaning the heading carries, first = its part
+
+
+@dataclass(frozen=True)
 class Line:
     number: int
-    text: str  # prose with inline code blanked out; "" inside fenced code
+    text: str  # prose with code, link targets and HTML blanked; "" when not prose
     raw: str
-    section: str | None  # section key, None before the first section heading
+    section: str | None  # section key, None outside any known section
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str  # prose, wrapped lines joined by one space
+    section: str | None
+    offsets: tuple[int, ...]  # where each joined physical line starts in ``text``
+    lines: tuple[int, ...]  # their line numbers
+
+    @property
+    def line(self) -> int:
+        return self.lines[0]
+
+    def line_at(self, offset: int) -> int:
+        """The physical line holding ``text[offset]``."""
+        return self.lines[max(0, bisect.bisect_right(self.offsets, offset) - 1)]
+
+
+@dataclass(frozen=True)
+class Document:
+    lines: tuple[Line, ...]
+    headings: tuple[Heading, ...]
+    sentences: tuple[Sentence, ...]
+
+    def present(self) -> set[str]:
+        """Every section meaning some heading carries."""
+        return {k for h in self.headings for k in h.keys}
 
 
 def compile_rules(content: Mapping[str, Any]) -> tuple[Rule, ...]:
@@ -71,80 +138,306 @@ def compile_rules(content: Mapping[str, Any]) -> tuple[Rule, ...]:
     return tuple(rules)
 
 
-def split(text: str) -> list[Line]:
-    """Lines with their section; fenced code and inline code are not prose."""
-    out: list[Line] = []
-    section: str | None = None
+def compile_sections(content: Mapping[str, Any]) -> tuple[SectionKind, ...]:
+    """Section meanings from the validated ``sections.yaml`` content, in file order."""
+    return tuple(SectionKind(key=s["key"], required=bool(s.get("required", False)),
+                             patterns=tuple(re.compile(p, re.IGNORECASE)
+                                            for p in s["patterns"]))
+                 for s in content["sections"])
+
+
+# Sections whose sub-headings only sort their content (kinds of action items).
+_NESTING = frozenset({"action_items"})
+
+# Without a sections file the draft's own nine titles are the only headings known.
+_DEFAULT_SECTIONS = tuple(
+    SectionKind(key, (re.compile(rf"^{re.escape(title)}$", re.IGNORECASE),), key in REQUIRED)
+    for key, title in TITLES.items())
+
+
+def heading_keys(text: str, sections: Sequence[SectionKind]) -> tuple[str, ...]:
+    """The section meanings of a heading's text (numbering, emphasis, colon stripped)."""
+    plain = text.strip()
+    for _ in range(3):
+        plain = _HEADING_STRIP.sub("", plain).strip()
+    plain = re.sub(r"\s+", " ", plain)
+    if not plain:
+        return ()
+    return tuple(s.key for s in sections if any(p.search(plain) for p in s.patterns))
+
+
+def _blank(m: re.Match[str]) -> str:
+    return re.sub(r"[^\n]", " ", m.group(0))
+
+
+def prose(raw: str) -> str:
+    """A line's prose: inline code, link targets, URLs and HTML blanked to spaces of the
+    same length, so offsets still point into the raw line."""
+    text = _INLINE_CODE.sub(_blank, raw)
+    text = _IMAGE.sub(_blank, text)
+    text = _LINK_TARGET.sub(_blank, text)
+    text = _AUTOLINK.sub(_blank, text)
+    return _HTML.sub(_blank, text)
+
+
+def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Document:
+    """Read Markdown into lines with their section, headings, and prose sentences."""
+    raw_lines = text.splitlines()
+    lines: list[Line] = []
+    headings: list[Heading] = []
+    blocks: list[list[tuple[int, str]]] = []  # paragraphs: (line number, prose)
+    block_sections: list[str | None] = []
+    current: tuple[str | None, int] = (None, 0)  # section key and its heading level
     fence: str | None = None
-    for number, raw in enumerate(text.splitlines(), start=1):
+    para: list[tuple[int, str]] = []
+    in_list = False
+    prev_blank = True
+
+    def close() -> None:
+        nonlocal para
+        if para:
+            blocks.append(para)
+            block_sections.append(current[0])
+        para = []
+
+    def enter(number: int, level: int, title: str) -> None:
+        nonlocal current
+        keys = heading_keys(title, sections)
+        headings.append(Heading(number, level, title.strip(), keys))
+        if current[0] in _NESTING and level > current[1]:
+            # Sanity: "Prevention", "Detection", "Fixes" under "Action items" are kinds
+            # of action items (the Flutter template), whatever else they could mean.
+            return
+        if keys:
+            current = (keys[0], level)
+        elif current[0] is not None and level <= current[1]:
+            # Sanity: an unknown heading at the same or a higher level ends the section
+            # (advocacy after "Action items" under "Appendix" is advocacy again).
+            current = (None, level)
+
+    front = _front_matter(raw_lines)
+    for i, raw in enumerate(raw_lines):
+        number = i + 1
+        if i < front:  # YAML front matter of a blog post: metadata, not prose
+            lines.append(Line(number, "", raw, None))
+            continue
         m = _FENCE.match(raw)
-        if fence:
+        if fence is not None:
             if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
                 fence = None
-            out.append(Line(number, "", raw, section))
+            lines.append(Line(number, "", raw, current[0]))
             continue
         if m:
+            close()
             fence = m.group(1)
-            out.append(Line(number, "", raw, section))
+            lines.append(Line(number, "", raw, current[0]))
+            prev_blank = False
             continue
-        h = _HEADING.match(raw)
-        if h:
-            key = _BY_TITLE.get(h.group(2).strip().rstrip(":").lower())
-            if key or section:
-                section = key or section
-        prose = _INLINE_CODE.sub(lambda mm: " " * len(mm.group(0)), raw)
-        out.append(Line(number, prose, raw, section))
-    return out
+        if not raw.strip():
+            close()
+            lines.append(Line(number, "", raw, current[0]))
+            prev_blank = True
+            continue
+        nxt = raw_lines[i + 1] if i + 1 < len(raw_lines) else ""
+        h = _ATX.match(raw)
+        setext = (not para and _SETEXT.match(nxt) and not _LIST.match(raw)
+                  and not _QUOTE.match(raw) and not _RULE_LINE.match(raw))
+        bold = _BOLD_LINE.match(raw)
+        if h or setext or (bold and prev_blank):
+            close()
+            if h:
+                enter(number, len(h.group(1)), h.group(2) or "")
+            elif setext:
+                enter(number, 1 if nxt.strip().startswith("=") else 2, raw)
+            elif raw.startswith((" ", "\t")) and in_list:
+                # A bold line inside a list item is a label there, not a section.
+                headings.append(Heading(number, 7, raw.strip(), ()))
+            else:
+                enter(number, 7, bold.group(2) if bold else raw)
+            lines.append(Line(number, "", raw, current[0]))
+            in_list = in_list and not (h or setext)
+            prev_blank = False
+            continue
+        if _SETEXT.match(raw) and lines and not lines[-1].text and headings \
+                and headings[-1].line == number - 1:
+            lines.append(Line(number, "", raw, current[0]))  # a setext underline
+            continue
+        indented_code = (prev_blank and not in_list and not para
+                         and len(raw.expandtabs(4)) - len(raw.expandtabs(4).lstrip()) >= 4)
+        if _QUOTE.match(raw) or indented_code or _RULE_LINE.match(raw) \
+                or _TABLE_SEP.match(raw):
+            close()
+            lines.append(Line(number, "", raw, current[0]))
+            prev_blank = False
+            continue
+        body = prose(raw)
+        lm = _LIST.match(body)
+        if lm:
+            close()
+            in_list = True
+            body = " " * lm.end() + body[lm.end():]
+        elif prev_blank and not raw.startswith((" ", "\t")):
+            in_list = False
+        run_in = _RUN_IN.match(body[lm.end():] if lm else body)
+        if run_in and not para:
+            label, punct = run_in.group(3), run_in.group(4) or run_in.group(5)
+            keys = heading_keys(label, sections)
+            if keys and not lm:
+                close()
+                enter(number, 7, label)
+            if keys or punct:
+                # Sanity: a bold lead-in label ("**Impact:**") is a heading, not prose.
+                cut = (lm.end() if lm else 0) + len(run_in.group(1))
+                body = " " * cut + body[cut:]
+        if body.lstrip().startswith("|"):
+            # Sanity: a table row is its own unit; cells never join into one sentence.
+            close()
+            para.append((number, body.replace("|", " ")))
+            close()
+        else:
+            para.append((number, body))
+        lines.append(Line(number, body, raw, current[0]))
+        prev_blank = False
+    close()
+    sentences = [s for block, section in zip(blocks, block_sections, strict=True)
+                 for s in _sentences(block, section)]
+    return Document(tuple(lines), tuple(headings), tuple(sentences))
+
+
+def _front_matter(raw_lines: Sequence[str]) -> int:
+    """How many lines of YAML front matter (``---`` ... ``---``) open the text."""
+    if not raw_lines or raw_lines[0].strip() != "---":
+        return 0
+    for i in range(1, min(len(raw_lines), 60)):
+        if raw_lines[i].strip() in ("---", "..."):
+            return i + 1
+    return 0
+
+
+def _sentences(block: Sequence[tuple[int, str]], section: str | None) -> Iterator[Sentence]:
+    """A paragraph's sentences; each keeps the line numbers of its joined lines."""
+    text = ""
+    offsets: list[int] = []
+    numbers: list[int] = []
+    for number, body in block:
+        part = body.strip()
+        if not part:
+            continue
+        if text:
+            text += " "
+        offsets.append(len(text))
+        numbers.append(number)
+        text += part
+    start = 0
+    ends = [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text)]
+    for end in ends:
+        chunk = text[start:end]
+        lead = len(chunk) - len(chunk.lstrip())
+        s, e = start + lead, start + len(chunk.rstrip())
+        start = end
+        if s >= e:
+            continue
+        first = max(0, bisect.bisect_right(offsets, s) - 1)
+        last = max(0, bisect.bisect_right(offsets, e - 1) - 1)
+        yield Sentence(text[s:e], section,
+                       tuple([0] + [o - s for o in offsets[first + 1:last + 1]]),
+                       tuple(numbers[first:last + 1]))
 
 
 def lint(text: str, rules: Sequence[Rule], *, facts: Mapping[str, Any] | None = None,
-         file: str = "draft.md") -> list[Finding]:
+         file: str = "draft.md",
+         sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> list[Finding]:
     """Every finding of every rule, by line."""
-    lines = split(text)
+    doc = parse(text, sections)
     findings: list[Finding] = []
     for rule in rules:
-        findings += apply_rule(rule, lines, facts=facts, file=file)
+        findings += apply_rule(rule, doc, facts=facts, file=file)
     return sorted(findings, key=lambda f: (f.line, f.rule))
 
 
-def apply_rule(rule: Rule, lines: Sequence[Line], *, facts: Mapping[str, Any] | None,
-               file: str) -> list[Finding]:
-    """One rule over the split draft."""
-    if rule.kind == "lexicon":
-        return _lexicon(rule, lines, file)
-    check = _CHECKS.get(rule.check)
-    if check is None:
-        raise ValueError(f"Sanity: unknown lint check {rule.check!r}")
-    return check(rule, lines, facts or {}, file)
-
-
-def _lexicon(rule: Rule, lines: Sequence[Line], file: str) -> list[Finding]:
+def skipped(rules: Sequence[Rule], *, facts: Mapping[str, Any] | None) -> list[str]:
+    """What lint cannot check without the facts file, one line per check."""
+    if facts is not None:
+        return []
     out = []
-    for line in lines:
-        if not line.text or not rule.applies_to(line.section):
-            continue
-        if any(u.search(line.text) for u in rule.unless):
-            continue
-        for pattern in rule.patterns:
-            m = pattern.search(line.text)
-            if m:
-                out.append(Finding(file, line.number, rule.id,
-                                   f"{rule.message} ({m.group(0).strip()!r})"))
-                break
+    for rule in rules:
+        if rule.check == "identifiers":
+            out.append(f"{rule.id}: the facts' code identifiers (root_cause.identifiers) "
+                       "were not compared with the draft")
+        elif rule.check == "verification_scope":
+            out.append(f"{rule.id}: claims were checked against no stated verification, "
+                       "and the facts' not_retested scope was not looked for")
     return out
 
 
-def _required_sections(rule: Rule, lines: Sequence[Line], _facts: Mapping[str, Any],
-                       file: str) -> list[Finding]:
-    present = {ln.section: ln.number for ln in lines if _HEADING.match(ln.raw) and ln.text}
+def apply_rule(rule: Rule, doc: Document, *, facts: Mapping[str, Any] | None,
+               file: str) -> list[Finding]:
+    """One rule over the parsed draft."""
+    if rule.kind == "lexicon":
+        return [Finding(file, line, rule.id, f"{rule.message} ({phrase!r})")
+                for line, phrase in _lexicon(rule, doc.sentences)]
+    check = _CHECKS.get(rule.check)
+    if check is None:
+        raise ValueError(f"Sanity: unknown lint check {rule.check!r}")
+    return check(rule, doc, facts or {}, file)
+
+
+def hits(rule: Rule, sentence: Sentence) -> list[tuple[int, int]]:
+    """Spans of ``sentence.text`` the rule flags: every pattern match, minus those an
+    ``unless`` match overlaps (hindsight, a reader checklist, advice to users), with
+    overlapping matches of different patterns counted once."""
+    text = sentence.text
+    exempt = [m.span() for u in rule.unless for m in u.finditer(text)]
+    spans: list[tuple[int, int]] = []
+    for pattern in rule.patterns:
+        for m in pattern.finditer(text):
+            s, e = m.span()
+            if e == s or any(s < ue and us < e for us, ue in exempt):
+                continue
+            spans.append((s, e))
+    kept: list[tuple[int, int]] = []
+    for s, e in sorted(spans):
+        if kept and s < kept[-1][1]:
+            continue
+        kept.append((s, e))
+    return kept
+
+
+def _lexicon(rule: Rule, sentences: Sequence[Sentence]) -> list[tuple[int, str]]:
     out = []
-    last = len(lines) or 1
+    for sentence in sentences:
+        if not rule.applies_to(sentence.section):
+            continue
+        for s, e in hits(rule, sentence):
+            out.append((sentence.line_at(s), " ".join(sentence.text[s:e].split())))
+    return out
+
+
+def lint_prose(text: str, rules: Sequence[Rule], *, section: str | None) -> list[
+        tuple[Rule, str]]:
+    """The lexicon findings of a piece of prose taken as one paragraph of ``section``
+    (the facts checked before drafting): (rule, phrase) pairs."""
+    body = [(n, prose(raw)) for n, raw in enumerate(text.splitlines(), start=1)]
+    sentences = list(_sentences(body, section))
+    return [(rule, phrase) for rule in rules if rule.kind == "lexicon"
+            for _, phrase in _lexicon(rule, sentences)]
+
+
+def _required_sections(rule: Rule, doc: Document, _facts: Mapping[str, Any],
+                       file: str) -> list[Finding]:
+    present = doc.present()
+    first: dict[str, int] = {}
+    for h in doc.headings:
+        for k in h.keys:
+            first.setdefault(k, h.line)
+    out = []
+    last = len(doc.lines) or 1
     for key in REQUIRED:
         if key not in present:
             # Point at the heading that should have come after it, else the end.
-            later = [n for k, n in present.items() if k and _order(k) > _order(key)]
+            later = [n for k, n in first.items() if k in TITLES and _order(k) > _order(key)]
             out.append(Finding(file, min(later) if later else last, rule.id,
-                               f"{rule.message}: {TITLES[key]}"))
+                               f"{rule.message}: {TITLES[key]} (no heading of that meaning)"))
     return out
 
 
@@ -152,55 +445,72 @@ def _order(key: str) -> int:
     return list(TITLES).index(key)
 
 
-def _identifiers(rule: Rule, lines: Sequence[Line], facts: Mapping[str, Any],
+def _identifiers(rule: Rule, doc: Document, facts: Mapping[str, Any],
                  file: str) -> list[Finding]:
-    body = "\n".join(ln.raw for ln in lines)
+    body = "\n".join(ln.raw for ln in doc.lines)
     body_plain = body.replace("\\", "")  # Markdown escapes do not hide an identifier
     wanted = list((facts.get("root_cause") or {}).get("identifiers") or [])
     out = []
     for ident in wanted:
         if ident not in body and ident not in body_plain:
-            out.append(Finding(file, _section_line(lines, "root_cause"), rule.id,
+            out.append(Finding(file, _section_line(doc, "root_cause"), rule.id,
                                f"{rule.message}: {ident}"))
     return out
 
 
-def _section_line(lines: Sequence[Line], key: str) -> int:
-    for ln in lines:
-        if ln.section == key and _HEADING.match(ln.raw):
-            return ln.number
+def _section_line(doc: Document, key: str) -> int:
+    for h in doc.headings:
+        if key in h.keys:
+            return h.line
     return 1
 
 
-def _verification_scope(rule: Rule, lines: Sequence[Line], facts: Mapping[str, Any],
+def _verification_scope(rule: Rule, doc: Document, facts: Mapping[str, Any],
                         file: str) -> list[Finding]:
     checks = facts.get("verification") or []
     stated = " ".join(" ".join(str(v) for v in c.values()) for c in checks).lower()
     out = []
-    body = [ln for ln in lines if ln.section == "verification"]
-    for ln in body:
+    for sentence in doc.sentences:
+        if sentence.section != "verification":
+            continue
         for pattern in rule.patterns:
-            m = pattern.search(ln.text)
+            m = pattern.search(sentence.text)
             # Sanity: a claim is fine only when the facts make the same claim.
             if m and m.group(0).lower() not in stated:
-                out.append(Finding(file, ln.number, rule.id,
+                out.append(Finding(file, sentence.line_at(m.start()), rule.id,
                                    f"{rule.message}: {m.group(0)!r} is not in the facts' "
                                    "verification"))
                 break
     # The untested scope must be said as such, on a "Not re-tested" line.
+    body = [ln for ln in doc.lines if ln.section == "verification"]
     said = " ".join(ln.raw for ln in body
                     if re.search(r"not re-?tested", ln.raw, re.IGNORECASE)).lower()
     for item in facts.get("not_retested") or []:
         if str(item).rstrip(".").lower() not in said:
-            where = body[0].number if body else 1
+            where = _section_line(doc, "verification") if body else 1
             out.append(Finding(file, where, rule.id,
                                f"{rule.message}: the draft drops what was NOT re-tested: "
                                f"{item!r}"))
     return out
 
 
-_CHECKS = {
+_CHECKS: dict[str, Callable[[Rule, Document, Mapping[str, Any], str], list[Finding]]] = {
     "required_sections": _required_sections,
     "identifiers": _identifiers,
     "verification_scope": _verification_scope,
 }
+
+
+def example_findings(rule: Rule, example: Mapping[str, Any], *,
+                     sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> list[Finding]:
+    """The findings of one rule example from ``lint_rules.yaml``; a text example is put
+    under the heading of its section (or ``heading``), and its findings' lines count
+    from the text's first line."""
+    if "draft" in example:
+        doc = parse(example["draft"], sections)
+        return apply_rule(rule, doc, facts=example.get("facts"), file="example.md")
+    key = example.get("section", "root_cause")
+    heading = example.get("heading") or TITLES.get(key) or key.replace("_", " ").capitalize()
+    doc = parse(f"### {heading}\n\n{example['text']}\n", sections)
+    return [Finding(f.file, f.line - 2, f.rule, f.message)
+            for f in apply_rule(rule, doc, facts=None, file="example.md")]

@@ -8,7 +8,7 @@ draft with gaps: a post-mortem of a hypothesis misleads (seed, "not applicable")
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from agentops.postmortem.model import Facts, gathered_verification
@@ -41,9 +41,10 @@ class Gate:
         return [*self.reasons, *(f"missing: {m}" for m in self.missing)]
 
 
-def check(facts: Facts, *, hedges: Sequence[re.Pattern[str]] = ()) -> Gate:
-    """Apply the gate; ``hedges`` are the lint lexicon's hedging patterns, so a root
-    cause stated as a guess ("probably a race") counts as no root cause."""
+def check(facts: Facts, *, hedge: Callable[[str], str | None] | None = None) -> Gate:
+    """Apply the gate; ``hedge`` returns the lint's first hedge in a text (the same rule
+    lint applies), so a root cause stated as a guess ("probably a race") counts as no
+    root cause."""
     reasons: list[str] = []
     kind = facts.get("kind", default="bug-fix")
     if kind == "outage":
@@ -66,10 +67,10 @@ def check(facts: Facts, *, hedges: Sequence[re.Pattern[str]] = ()) -> Gate:
     if not mechanism:
         missing.append(f"{ROOT_CAUSE} (root_cause.mechanism is empty)")
     else:
-        hedge = next((m.group(0) for p in hedges if (m := p.search(mechanism))), None)
-        if hedge:
+        guess = hedge(mechanism) if hedge else None
+        if guess:
             missing.append(f"{ROOT_CAUSE} (root_cause.mechanism is a hypothesis: "
-                           f"{hedge!r}; state the mechanism once it is confirmed)")
+                           f"{guess!r}; state the mechanism once it is confirmed)")
 
     refs = facts.get("fix", "refs") or []
     g = facts.gathered
