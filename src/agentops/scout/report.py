@@ -292,7 +292,8 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
     # Which commit changed a fragile surface: the text of those files at each commit.
     fragile = {s.file for key in ("classes", "functions", "return_tuples")
                for s in target.symbols("fragile_surfaces", key)}
-    fragile |= {p.upstream_file for p in patches.patch_sites(inp) if p.upstream_file}
+    fragile |= {p.upstream_file for p in patches.patch_sites(inp)
+                if p.upstream_file and not p.upstream}
     inp = dataclasses.replace(inp, history=repo.history(list(commits), fragile),
                               commit_files=repo.files_of([c.sha for c in commits]),
                               torch=_torch_index(args, _torch_names(inp)))
