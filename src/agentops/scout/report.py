@@ -216,9 +216,10 @@ def _upstreams(inp: Inputs, args: argparse.Namespace) -> dict[str, installed.Ups
                              fix="name an upstream listed under upstreams: in the target")
         given[name] = path
     out = {}
-    for spec in inp.target.upstreams:
-        spec = {**spec, "path": given[spec["name"]]} if spec["name"] in given else spec
-        out[spec["name"]] = installed.load_upstream(spec, _upstream_modules(inp, spec["name"]))
+    for configured in inp.target.upstreams:
+        name = configured["name"]
+        spec = {**configured, "path": given[name]} if name in given else configured
+        out[name] = installed.load_upstream(spec, _upstream_modules(inp, name))
     return out
 
 
