@@ -94,6 +94,9 @@ def build() -> cli.argparse.ArgumentParser:
                      metavar="auto|none|DIR",
                      help="installed torch to look named APIs up in (S-2, S-4): found on the "
                           "path (auto), skipped (none), or a package directory")
+    src.add_argument("--upstream", action="append", default=None, metavar="NAME=DIR",
+                     help="source directory of a configured upstream (target key "
+                          "upstreams:), instead of its installed distribution; repeat")
     mode = rp.add_argument_group("mode and output")
     mode.add_argument("--offline", action="store_true", default=env_flag("AGENTOPS_OFFLINE"),
                       help="no network: API-backed sections say 'skipped — offline'")

@@ -500,7 +500,7 @@ def test_private_api_public_alternative(tmp_path) -> None:
 
 
 def test_field_moved_between_fragile_classes_and_supported_models(tmp_path) -> None:
-    target = _target(tmp_path, "models_dir: core/models\n"
+    target = _target(tmp_path, "models_dir: core/models\nper_model_folders: true\n"
                                "fragile_surfaces: {classes: [{name: Par, file: core/c.py}, "
                                "{name: Comp, file: core/c.py}]}\n")
     base = {"core/c.py": "class Par:\n    async_tp: bool = False\nclass Comp:\n    x: int = 0\n",

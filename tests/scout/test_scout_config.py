@@ -24,7 +24,10 @@ workflows: [.github/workflows/ci.yaml]
 
 def test_shipped_target_validates_and_has_what_collect_needs() -> None:
     assert "torchtitan-graph-trainer" in builtin_names()
-    assert datafiles.validate_all() == ["agentops/scout/targets/torchtitan-graph-trainer.yaml"]
+    assert datafiles.validate_all() == [
+        "agentops/scout/targets/torchtitan-graph-trainer.yaml",
+        "agentops/scout/targets/torchtitan-rl.yaml",
+        "agentops/scout/targets/torchtitan-transformers-backend.yaml"]
     t = load_target("torchtitan-graph-trainer")
     assert t.subproject == "torchtitan/experiments/graph_trainer"
     assert t.tracking_issue == {"repo": "pytorch/torchtitan", "number": 2856, "report_days": 7}

@@ -6,12 +6,13 @@ Reads the target file only; never touches the checkout or the network.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from agentops import data
-from agentops.errors import InputError
+from agentops.errors import DataError, InputError
 
 TARGETS_DIR = Path(__file__).resolve().parent / "targets"
 # The target of every verb when --config is not given (report, publish and handoff
@@ -26,6 +27,8 @@ _SYMBOL = {
         "name": {"type": "string", "pattern": r"^[A-Za-z_][\w]*(\.[A-Za-z_]\w*)*$"},
         "file": {"type": "string", "minLength": 1},
         "why": {"type": "string"},
+        # The file is in this configured upstream's source, not in the repository.
+        "upstream": {"type": "string", "minLength": 1},
     },
 }
 _PATHS = {"type": "array", "items": {"type": "string", "minLength": 1}}
@@ -44,6 +47,33 @@ SCHEMA: dict[str, Any] = {
         "test_glob": {"type": "string", "minLength": 1},
         "watched_paths": {**_PATHS, "minItems": 1},
         "models_dir": {"type": "string"},
+        # new_models ("core added a model: consider supporting it") only for a
+        # sub-project with one folder per model.
+        "per_model_folders": {"type": "boolean"},
+        # Packages outside the repository the sub-project builds on (vLLM, transformers,
+        # torch): source read from a given directory or the installed distribution.
+        "upstreams": {"type": "array", "items": {
+            "type": "object", "additionalProperties": False, "required": ["name"],
+            "properties": {
+                "name": {"type": "string", "pattern": r"^[A-Za-z_]\w*$"},
+                "distribution": {"type": "string", "minLength": 1},
+                "path": {"type": "string", "minLength": 1},
+                "why": {"type": "string"}}}},
+        # S-2: names in TODO(...) that are tags, not owners (added to the built-in ones).
+        "todo_tags": _PATHS,
+        # S-3: what CI should run, beyond test_*.py files found in tests_dir.
+        "ci": {
+            "type": "object", "additionalProperties": False,
+            "properties": {
+                # file -> the test classes CI must select (others in it are not asked).
+                "test_classes": {"type": "object", "additionalProperties": {
+                    "type": "array", "minItems": 1,
+                    "items": {"type": "string", "pattern": r"^[A-Za-z_]\w*$"}}},
+                # Runner scripts that are not test_*.py: shell scripts or modules run
+                # with `python -m` / `python path`.
+                "runners": _PATHS,
+            },
+        },
         "todo_ref_aliases": {"type": "object",
                              "additionalProperties": {"type": "string",
                                                       "pattern": r"^[\w.-]+/[\w.-]+$"}},
@@ -82,12 +112,22 @@ SCHEMA: dict[str, Any] = {
                 "names": {"type": "array", "items": {"type": "string", "minLength": 1}},
                 "private_import_roots": {"type": "array",
                                          "items": {"type": "string", "minLength": 1}},
+                # The sub-project's own packages: their `_names` are never private API.
+                "own_packages": {"type": "array",
+                                 "items": {"type": "string", "minLength": 1}},
             },
         },
         "duplicate_logic": {"type": "array", "items": {
             "type": "object", "additionalProperties": False,
             "required": ["ours", "upstream"],
-            "properties": {"ours": _PATHS, "upstream": _PATHS, "why": {"type": "string"}}}},
+            "properties": {
+                "ours": _PATHS, "upstream": _PATHS, "why": {"type": "string"},
+                # Corresponding functions, when names and contents do not say it.
+                "functions": {"type": "array", "items": {
+                    "type": "object", "additionalProperties": False,
+                    "required": ["ours", "upstream"],
+                    "properties": {"ours": {"type": "string", "minLength": 1},
+                                   "upstream": {"type": "string", "minLength": 1}}}}}}},
         "workflows": {**_PATHS, "minItems": 1},
         "docs": _PATHS,
         "doc_config_roots": {"type": "array", "items": _SYMBOL},
@@ -99,6 +139,12 @@ SCHEMA: dict[str, Any] = {
                 "core_integration_tests": _PATHS,
                 "subproject_integration_tests": _PATHS,
                 "parallelism_keywords": _PATHS,
+                # The parallelisms the sub-project supports: gaps only for these.
+                "parallelisms": _PATHS,
+                # How a test name encodes one parallelism, degree included: a regex
+                # with a `kind` group (and optionally `degree`), e.g.
+                # "(?P<kind>fsdp|tp|pp)(?P<degree>\\d*)" for test_fsdp2_tp4.
+                "test_name_pattern": {"type": "string", "minLength": 1},
                 "passes_file": {"oneOf": [{"type": "string", "minLength": 1}, _PATHS]},
                 "pass_first_param": {"type": "string", "minLength": 1},
                 # The flag naming the model in integration-test definitions (per-model
@@ -137,6 +183,7 @@ class Symbol:
     name: str
     file: str
     why: str = ""
+    upstream: str = ""
 
 
 @dataclass(frozen=True)
@@ -170,6 +217,25 @@ class Target:
         return tuple(self.raw.get("docs", ()))
 
     @property
+    def per_model_folders(self) -> bool:
+        return bool(self.raw.get("per_model_folders", False))
+
+    @property
+    def upstreams(self) -> tuple[dict[str, Any], ...]:
+        return tuple(self.raw.get("upstreams", ()))
+
+    @property
+    def own_packages(self) -> tuple[str, ...]:
+        """Dotted packages that are the sub-project's own (its path, and any configured)."""
+        own = self.section("private_api").get("own_packages", [])
+        return tuple(dict.fromkeys([self.subproject.replace("/", "."), *own]))
+
+    @property
+    def test_name_pattern(self) -> re.Pattern[str] | None:
+        pattern = self.section("coverage").get("test_name_pattern")
+        return re.compile(pattern) if pattern else None
+
+    @property
     def tracking_issue(self) -> dict[str, Any]:
         return self.section("tracking_issue")
 
@@ -179,7 +245,8 @@ class Target:
 
 
 def _symbol(raw: dict[str, Any]) -> Symbol:
-    return Symbol(name=raw["name"], file=raw["file"], why=raw.get("why", ""))
+    return Symbol(name=raw["name"], file=raw["file"], why=raw.get("why", ""),
+                  upstream=raw.get("upstream", ""))
 
 
 def builtin_names() -> list[str]:
@@ -201,7 +268,44 @@ def load_target(name_or_path: str) -> Target:
         display = str(name_or_path)
     loaded = data.load(path, SCHEMA, display=display)
     raw = loaded.content
+    _check(raw, display)
     return Target(name=raw["name"], repo=raw["repo"], subproject=raw["subproject"].rstrip("/"),
                   tests_dir=raw["tests_dir"].rstrip("/"),
                   watched_paths=tuple(raw["watched_paths"]), workflows=tuple(raw["workflows"]),
                   raw=raw, source=loaded)
+
+
+def _check(raw: dict[str, Any], display: str) -> None:
+    """What the schema cannot say: a pattern that compiles with the groups it needs,
+    keys that only make sense together, upstream names given once."""
+    cov = raw.get("coverage") or {}
+    pattern = cov.get("test_name_pattern")
+    if pattern is not None:
+        try:
+            compiled = re.compile(pattern)
+        except re.error as exc:
+            raise DataError(display, "coverage.test_name_pattern",
+                            f"not a regular expression ({exc})",
+                            fix="e.g. '(?P<kind>fsdp|tp|pp|cp|ep)(?P<degree>\\d*)'") from exc
+        if "kind" not in compiled.groupindex:
+            raise DataError(display, "coverage.test_name_pattern",
+                            "has no (?P<kind>...) group naming the parallelism",
+                            fix="e.g. '(?P<kind>fsdp|tp|pp|cp|ep)(?P<degree>\\d*)'")
+    if raw.get("per_model_folders") and not raw.get("models_dir"):
+        raise DataError(display, "per_model_folders",
+                        "true, but no models_dir says where core's model folders are",
+                        fix="add models_dir: (e.g. torchtitan/models), or drop the key")
+    seen: set[str] = set()
+    for n, up in enumerate(raw.get("upstreams", [])):
+        if up["name"] in seen:
+            raise DataError(display, f"upstreams[{n}].name",
+                            f"{up['name']!r} is listed twice", fix="list each upstream once")
+        seen.add(up["name"])
+    known = {u["name"] for u in raw.get("upstreams", [])}
+    for key in ("classes", "functions", "return_tuples", "monkey_patches"):
+        for n, sym in enumerate((raw.get("fragile_surfaces") or {}).get(key, [])):
+            if sym.get("upstream") and sym["upstream"] not in known:
+                raise DataError(display, f"fragile_surfaces.{key}[{n}].upstream",
+                                f"{sym['upstream']!r} is not one of upstreams: "
+                                f"{sorted(known) or 'none configured'}",
+                                fix="add it under upstreams:, or drop the key")

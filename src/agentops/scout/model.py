@@ -13,7 +13,7 @@ from typing import Any
 
 from agentops.scout.config import Target
 from agentops.scout.gitrepo import Commit, Tree
-from agentops.scout.installed import PackageIndex
+from agentops.scout.installed import PackageIndex, UpstreamSource
 from agentops.scout.livedata import LiveData
 
 KINDS = ("action", "carried", "opportunity", "fyi", "docs", "all_clear")
@@ -67,6 +67,9 @@ class Inputs:
     history: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict, hash=False,
                                                             compare=False)
     torch: PackageIndex | None = None  # the installed torch, when there is one
+    # Configured upstreams outside the repository (``upstreams:``), by name.
+    upstreams: dict[str, UpstreamSource] = field(default_factory=dict, hash=False,
+                                                 compare=False)
     # sha -> every file the commit changed (the window's commits; ``commits`` lists only
     # their watched files): a sub-project file changed in the same commit was migrated.
     commit_files: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False,

@@ -183,6 +183,46 @@ def _torch_index(args: argparse.Namespace, names: set[str]) -> installed.Package
     return installed.index(root, "torch", names)
 
 
+def _upstream_modules(inp: Inputs, name: str) -> set[str]:
+    """Modules of upstream ``name`` the sub-project imports (``from x.y import Z``
+    also asks for ``x.y.Z``, which may be a module), plus configured surface files."""
+    out: set[str] = set()
+    sub = inp.target.subproject + "/"
+    for path, text in inp.head.files.items():
+        if not (path.startswith(sub) and path.endswith(".py")) or name not in text:
+            continue
+        for module, imported in pysource.imports(pysource.parse(text)).values():
+            if module == name or module.startswith(name + "."):
+                out.add(module)
+                if imported:
+                    out.add(f"{module}.{imported}")
+    for key in ("classes", "functions", "return_tuples", "monkey_patches"):
+        for sym in inp.target.symbols("fragile_surfaces", key):
+            if sym.upstream == name:
+                out.add(sym.file.removesuffix(".py").removesuffix("/__init__")
+                        .replace("/", "."))
+    return out
+
+
+def _upstreams(inp: Inputs, args: argparse.Namespace) -> dict[str, installed.UpstreamSource]:
+    """The configured upstreams' sources (``--upstream NAME=DIR`` overrides a path)."""
+    given: dict[str, str] = {}
+    known = {u["name"] for u in inp.target.upstreams}
+    for value in getattr(args, "upstream", None) or []:
+        name, sep, path = value.partition("=")
+        if not sep or name not in known or not path:
+            raise InputError("--upstream", f"{value!r} is not NAME=DIR for a configured "
+                             f"upstream ({', '.join(sorted(known)) or 'none configured'})",
+                             fix="name an upstream listed under upstreams: in the target")
+        given[name] = path
+    out = {}
+    for configured in inp.target.upstreams:
+        name = configured["name"]
+        spec = {**configured, "path": given[name]} if name in given else configured
+        out[name] = installed.load_upstream(spec, _upstream_modules(inp, name))
+    return out
+
+
 def _wanted(target: Target) -> Any:
     extra = set(target.workflows) | set(target.docs)
 
@@ -253,10 +293,12 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
     # Which commit changed a fragile surface: the text of those files at each commit.
     fragile = {s.file for key in ("classes", "functions", "return_tuples")
                for s in target.symbols("fragile_surfaces", key)}
-    fragile |= {p.upstream_file for p in patches.patch_sites(inp) if p.upstream_file}
+    fragile |= {p.upstream_file for p in patches.patch_sites(inp)
+                if p.upstream_file and not p.upstream}
     inp = dataclasses.replace(inp, history=repo.history(list(commits), fragile),
                               commit_files=repo.files_of([c.sha for c in commits]),
                               torch=_torch_index(args, _torch_names(inp)))
+    inp = dataclasses.replace(inp, upstreams=_upstreams(inp, args))
     results = run_all(inp)
     candidates = items.build(inp, results)
     final, resolved, suppressed = items.reconcile(candidates, inp.priors, date)

@@ -34,7 +34,8 @@ REGISTRY: dict[str, Analysis] = {
     "upstream_commits": lambda inp, _: upstream.commits(inp),
     "fragile_surface_changes": lambda inp, _: upstream.fragile_changes(inp),
     "monkey_patches": lambda inp, _: patches.patch_sites(inp),
-    "stale_patches": lambda inp, done: patches.patch_changes(inp, done["monkey_patches"]),
+    "stale_patches": lambda inp, done: patches.patch_changes(inp, done["monkey_patches"])
+    + patches.upstream_checks(inp, done["monkey_patches"]),
     "patch_bypasses": lambda inp, done: patches.bypasses(inp, done["monkey_patches"]),
     "listed_patches": lambda inp, done: patches.listed(inp, done["monkey_patches"]),
     "config_drift": lambda inp, _: upstream.config_drift(inp),

@@ -315,7 +315,9 @@ def analyse(inp: Inputs) -> CiResult:
         tuple(invs), tuple(covered[k] for k in sorted(covered)), missing, tuple(empty),
         tuple(errors),
         class_gaps=tuple(_class_gaps(test_files, set(missing), sel, chosen=chosen_keys,
-                                     filters=filters, off=off_by_file)),
+                                     filters=filters, off=off_by_file,
+                                     expected=inp.target.section("ci").get("test_classes",
+                                                                           {}))),
         runner_gaps=tuple(_runner_gaps(inp, invoked_runners, off_by_file)),
         missing_detail=tuple(MissingFile(f, tuple(off_by_file.get((f, ""), ())),
                                          _first_test_line(inp.head.text(f) or ""))
@@ -364,9 +366,27 @@ def _disabled_by_file(off: list[Disabled], inp: Inputs, sel: _Selector,
     return out
 
 
+def _bases_of(sel: _Selector, path: str, classes: set[str]) -> set[str]:
+    """Same-file base classes (transitively) of ``classes`` in ``path``."""
+    mod = ps.parse(sel.inp.head.text(path) or "")
+    bases: dict[str, set[str]] = {}
+    for node in ps.nodes(mod) if mod is not None else ():
+        if isinstance(node, ast.ClassDef):
+            bases[node.name] = {ast.unparse(b).rsplit(".", 1)[-1] for b in node.bases}
+    out: set[str] = set()
+    todo = list(classes)
+    while todo:
+        for b in bases.get(todo.pop(), set()):
+            if b in bases and b not in out:
+                out.add(b)
+                todo.append(b)
+    return out
+
+
 def _class_gaps(test_files: list[str], missing: set[str], sel: _Selector, *,
                 chosen: set[tuple[str, str]], filters: dict[str, list[str]],
-                off: dict[tuple[str, str], list[str]]) -> list[ClassGap]:
+                off: dict[tuple[str, str], list[str]],
+                expected: dict[str, list[str]]) -> list[ClassGap]:
     """Per defining file, the test classes no invocation selects (files no workflow
     reaches at all are reported as missing files, not class by class)."""
     out: list[ClassGap] = []
@@ -374,9 +394,13 @@ def _class_gaps(test_files: list[str], missing: set[str], sel: _Selector, *,
         if f in missing:
             continue
         own = sorted({c.cls for c in sel.cases(f) if c.cls and not c.origin})
+        if f in expected:  # the target says which classes CI must run in this file
+            own = sorted(expected[f])
         hosts = sorted({h for h in test_files for c in sel.cases(h)
                         if c.origin == f}) if own else []
-        gaps = [c for c in own if (f, c) not in chosen]
+        # A base class's tests run in every selected subclass: covered through them.
+        run_through = _bases_of(sel, f, {c for (path, c) in chosen if path == f})
+        gaps = [c for c in own if (f, c) not in chosen and c not in run_through]
         if not gaps:
             continue
         picked = tuple(c for c in own if (f, c) in chosen)
@@ -400,17 +424,17 @@ def _is_runner(text: str) -> bool:
 
 def runner_files(inp: Inputs) -> list[str]:
     """Runner modules under the tests folder: not test files, with a ``__main__``
-    block."""
+    block; and the runners the target lists (``ci.runners``: shell scripts, modules)."""
     tests = inp.target.tests_dir + "/"
     test_files = set(_test_files(inp))
-    out = []
+    out = [p for p in inp.target.section("ci").get("runners", []) if p in inp.head.paths]
     for path in sorted(inp.head.paths):
         name = path.rsplit("/", 1)[-1]
         if not path.startswith(tests) or not path.endswith(".py") or path in test_files \
                 or name in ("__init__.py", "conftest.py"):
             continue
         text = inp.head.text(path)
-        if text is not None and "__main__" in text and _is_runner(text):
+        if text is not None and "__main__" in text and _is_runner(text) and path not in out:
             out.append(path)
     return out
 

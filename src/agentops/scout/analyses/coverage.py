@@ -203,21 +203,51 @@ def _combo(name: str, keywords: list[str]) -> frozenset[str]:
     return frozenset(k for k in keywords if k in words)
 
 
+def _pattern_combo(name: str, rx: re.Pattern[str] | None, keywords: list[str]
+                   ) -> frozenset[str]:
+    """The parallelisms a test name encodes by the target's pattern (``test_fsdp2_tp4``
+    → fsdp, tp: degrees included), restricted to the keywords when there are any."""
+    if rx is None:
+        return frozenset()
+    kinds = {m.group("kind").lower() for m in rx.finditer(name.lower()) if m.group("kind")}
+    return frozenset(k for k in kinds if not keywords or k in keywords)
+
+
+def _own_test_names(inp: Inputs) -> list[str]:
+    """Names of the sub-project's test functions and classes (``def test_fsdp2_tp4``),
+    for a target whose test names encode parallelism."""
+    tests = inp.target.tests_dir + "/"
+    out: list[str] = []
+    for path, text in sorted(inp.head.files.items()):
+        if path.startswith(tests) and path.endswith(".py"):
+            mod = ps.parse(text)
+            out += [n.name for n in ps.nodes(mod) if isinstance(n, (ast.ClassDef,
+                                                                    *ps.FuncDef.__args__))
+                    and n.name.lower().startswith("test")] if mod is not None else []
+    return out
+
+
 def parallelism_gaps(inp: Inputs) -> list[Gap]:
     """Combinations of >= 2 parallelism keywords in core test names that no
-    sub-project test name covers."""
+    sub-project test name covers; with ``coverage.parallelisms``, only combinations of
+    parallelisms the sub-project supports."""
     cov = inp.target.section("coverage")
     keywords = [k.lower() for k in cov.get("parallelism_keywords", [])]
+    supported = {k.lower() for k in cov.get("parallelisms", [])}
+    rx = inp.target.test_name_pattern
     if not keywords:
         return []
     core: dict[frozenset[str], list[str]] = {}
     for path in cov.get("core_integration_tests", []):
         for name in _test_names(inp.head.text(path) or ""):
             combo = _combo(name, keywords)
-            if len(combo) >= 2:
+            if len(combo) >= 2 and (not supported or combo <= supported):
                 core.setdefault(combo, []).append(name)
-    ours = [_combo(n, keywords) for p in cov.get("subproject_integration_tests", [])
-            for n in _test_names(inp.head.text(p) or "")]
+    names = [n for p in cov.get("subproject_integration_tests", [])
+             for n in _test_names(inp.head.text(p) or "")]
+    if rx is not None:
+        names += _own_test_names(inp)
+    ours = [_combo(n, keywords) | _pattern_combo(n, rx, keywords) for n in names]
     files = tuple(cov.get("core_integration_tests", []) + cov.get(
         "subproject_integration_tests", []))
     gaps: list[tuple[frozenset[str], Gap]] = []

@@ -36,6 +36,7 @@ def private_api_uses(inp: Inputs) -> list[PrivateUse]:
     cfg = inp.target.section("private_api")
     names = set(cfg.get("names", []))
     roots = tuple(cfg.get("private_import_roots", []))
+    own = inp.target.own_packages
     sub = inp.target.subproject + "/"
     out: list[PrivateUse] = []
     for path in sorted(inp.head.files):
@@ -43,6 +44,9 @@ def private_api_uses(inp: Inputs) -> list[PrivateUse]:
             continue
         for use in ps.import_uses(ps.parse(inp.head.files[path])):
             root = use.module.split(".")[0]
+            if use.module.startswith(".") or any(use.module == o or use.module.startswith(
+                    o + ".") for o in own):
+                continue  # the sub-project's own `_names` are its business, not private API
             if use.name in names or (not use.name and use.module.split(".")[-1] in names):
                 out.append(PrivateUse(path, use.line, use.module, use.name,
                                       "configured private API",

@@ -32,6 +32,7 @@ class PatchSite:
     wraps: bool = False  # wraps the original (args pass through) vs replaces it
     how: str = ""  # "wrapper" | "forwarder" | "replacement" | "other" (see _how)
     replacement_line: int = 0  # the replacing function's line (replacements)
+    upstream: str = ""  # the configured upstream (``upstreams:``) the class comes from
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,7 @@ def patch_sites(inp: Inputs) -> list[PatchSite]:
     surfaces = cfg.section("fragile_surfaces")
     if surfaces.get("discover_monkey_patches") is False:
         return []
+    upstreams = upstream_trees(inp)
     exclude = tuple(surfaces.get("monkey_patch_exclude", ()))
     own_module = cfg.subproject.replace("/", ".")
     out: list[PatchSite] = []
@@ -145,12 +147,56 @@ def patch_sites(inp: Inputs) -> list[PatchSite]:
             module, name = imported[site.owner]
             if module.startswith(own_module):
                 continue  # patching the sub-project's own classes is not upstream drift
-            resolved = _resolve_class(inp.head, module, name)
+            root = module.split(".")[0]
+            upstream = root if root in upstreams else ""
+            # A class of a configured upstream is looked up in that upstream's source.
+            resolved = _resolve_class(upstreams[root] if upstream else inp.head, module, name)
             how, line = _how(site, mod)
             if how == "restore":
                 continue  # putting the original back is not a patch
             out.append(PatchSite(path, site.line, f"{name}.{site.attr}",
-                                 resolved[0] if resolved else "", site.wraps, how, line))
+                                 resolved[0] if resolved else "", site.wraps, how, line,
+                                 upstream))
+    return out
+
+
+def upstream_trees(inp: Inputs) -> dict[str, Tree]:
+    """Each configured upstream's source read, as a tree of its files."""
+    return {name: Tree("", frozenset(src.files), dict(src.files))
+            for name, src in inp.upstreams.items() if not src.missing}
+
+
+def upstream_checks(inp: Inputs, sites: list[PatchSite]) -> list[PatchChange]:
+    """Patches of classes from a configured upstream (one version, no baseline):
+    whether the patched method exists in the upstream's source, and whether a
+    replacement still accepts what its signature there takes."""
+    trees = upstream_trees(inp)
+    by_target: dict[tuple[str, str, str], list[PatchSite]] = {}
+    for site in sites:
+        if site.upstream and site.upstream_file and site.upstream in trees:
+            by_target.setdefault((site.upstream, site.target, site.upstream_file),
+                                 []).append(site)
+    out: list[PatchChange] = []
+    for (name, target, ufile), group in sorted(by_target.items()):
+        label = inp.upstreams[name].label
+        where = tuple(f"{s.file}:{s.line}" for s in group)
+        theirs = _method(trees[name], ufile, target)
+        if theirs is None:
+            if not any(s.how == "other" for s in group):  # a new attribute on purpose
+                out.append(PatchChange(group[0], "gone", f"`{target}` does not exist in "
+                                       f"{label} ({ufile}); the patch adds an attribute "
+                                       "nothing calls", "blocking", "", where))
+            continue
+        for site in group:
+            mine = _method_at(inp.head, site) if site.how == "replacement" else None
+            if mine is None:
+                continue
+            broken = [b for b in sig.breakages(theirs, mine) if b.severity != "nice-to-have"]
+            if broken:
+                out.append(PatchChange(site, "stale", f"the replacement at {site.file}:"
+                                       f"{site.replacement_line} of `{target}` ({label}) "
+                                       + "; ".join(_as_replacement(b) for b in broken),
+                                       sig.worst(broken), "", where))
     return out
 
 
@@ -176,7 +222,7 @@ def patch_changes(inp: Inputs, sites: list[PatchSite]) -> list[PatchChange]:
         return []
     by_target: dict[tuple[str, str], list[PatchSite]] = {}
     for site in sites:
-        if site.upstream_file:
+        if site.upstream_file and not site.upstream:
             by_target.setdefault((site.target, site.upstream_file), []).append(site)
     out: list[PatchChange] = []
     for (target, ufile), group in sorted(by_target.items()):
@@ -258,7 +304,7 @@ def bypasses(inp: Inputs, sites: list[PatchSite]) -> list[Bypass]:
     out: list[Bypass] = []
     seen: set[tuple[str, str]] = set()
     for site in sites:
-        if not site.upstream_file:
+        if not site.upstream_file or site.upstream:
             continue
         cls_name, _, attr = site.target.rpartition(".")
         chain = {cls_name}

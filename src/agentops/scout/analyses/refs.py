@@ -158,6 +158,8 @@ def _scan(mod: ast.Module, path: str, out: RefIndex) -> None:
                 func.attr if isinstance(func, ast.Attribute) else "")
             if name:
                 out.calls.add(name)
+            if name == "add_argument":
+                out.defined |= _argparse_dests(node)  # its own options, not upstream's
             if node.args:
                 _call_string(node, path, out)
         elif isinstance(node, (ast.ImportFrom, ast.Import)):
@@ -174,6 +176,19 @@ def _scan(mod: ast.Module, path: str, out: RefIndex) -> None:
             out.defined.add(node.name)
             _add(out.functions, node.name, f"{path}:{node.lineno}")
             out.defined |= set(p.lstrip("*") for p in ps.param_names(node))
+
+
+def _argparse_dests(node: ast.Call) -> set[str]:
+    """``parser.add_argument("--max-steps", dest=…)`` → the attribute it defines."""
+    for k in node.keywords:
+        if k.arg == "dest" and isinstance(k.value, ast.Constant) \
+                and isinstance(k.value.value, str):
+            return {k.value.value}
+    flags = [a.value for a in node.args if isinstance(a, ast.Constant)
+             and isinstance(a.value, str)]
+    longs = [f for f in flags if f.startswith("--")]
+    pick = longs[0] if longs else (flags[0] if flags else "")
+    return {pick.lstrip("-").replace("-", "_")} if pick else set()
 
 
 def _call_string(node: ast.Call, path: str, out: RefIndex) -> None:

@@ -387,7 +387,8 @@ def new_models(inp: Inputs) -> list[str]:
     """S-1: model directories added under ``models_dir`` since the baseline that the
     sub-project has no directory for yet."""
     models = str(inp.target.raw.get("models_dir", "")).rstrip("/")
-    if not models or inp.base is None:
+    # "Consider supporting it" presumes one folder per model in the sub-project.
+    if not models or inp.base is None or not inp.target.per_model_folders:
         return []
 
     def dirs(tree: Tree) -> set[str]:

@@ -46,8 +46,27 @@ def _patches(inp: Inputs, res: dict[str, Any]) -> list[tuple[str, str]]:
     if not sites:
         return []
     out = []
-    outside = sorted({s.target for s in sites if not s.upstream_file})
-    inside = sorted({s.target for s in sites if s.upstream_file})
+    outside = sorted({s.target for s in sites if not s.upstream_file and not s.upstream})
+    inside = sorted({s.target for s in sites if s.upstream_file and not s.upstream})
+    flagged = {c.site.target for c in res["stale_patches"] if c.verdict != "still valid"}
+    for name, src in sorted(inp.upstreams.items()):
+        mine = sorted({s.target for s in sites if s.upstream == name})
+        if not mine:
+            continue
+        if src.missing:
+            out.append(("S-4", f"Monkey-patches of {names(mine)} ({name}): not checked "
+                               f"({src.missing}; set upstreams[].path or --upstream)"))
+            continue
+        found = [t for t in mine if any(s.target == t and s.upstream_file for s in sites)]
+        lost = [t for t in mine if t not in found]
+        if lost:
+            out.append(("S-4", f"Monkey-patches of {names(lost)}: not checked (class not "
+                               f"found in the source of {src.label})"))
+        ok = [t for t in found if t not in flagged]
+        if ok:
+            out.append(("S-4", f"Monkey-patches of {names(ok)}: checked against the source "
+                               f"of {src.label}; targets exist and replacements accept "
+                               "its signatures"))
     if inp.base is None:
         out.append(("S-4", "Monkey-patches: not checked (no baseline commit to compare "
                            "signatures with)"))
@@ -57,7 +76,7 @@ def _patches(inp: Inputs, res: dict[str, Any]) -> list[tuple[str, str]]:
                            f"{inp.baseline.since}"))
     if outside:
         out.append(("S-4", f"Monkey-patches of {names(outside)}: not checked (defined "
-                           "outside the repository)"))
+                           "outside the repository; list the package under upstreams:)"))
     return out
 
 

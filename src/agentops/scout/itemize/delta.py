@@ -68,11 +68,14 @@ def _patches(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         if ch.verdict == "still valid":
             valid.append(f"{site.target} ({ch.change.split('; patch', 1)[0].split('; the', 1)[0]})")
             continue
+        upstream = inp.upstreams[site.upstream].label if site.upstream else "upstream"
         out.append(Item(
             id=stable_id("stale-patch", site.target, ch.verdict), section="S-1", kind="action",
-            title=f"Monkey-patch of {code(site.target)} no longer fits upstream: {ch.change}",
-            why=f"patched at {', '.join(ch.sites)}; upstream changed it in "
-                f"{short(ch.commit)}",
+            title=f"Monkey-patch of {code(site.target)} no longer fits {upstream}: "
+                  f"{ch.change}",
+            why=f"patched at {', '.join(ch.sites)}; "
+                + (f"upstream changed it in {short(ch.commit)}" if ch.commit else
+                   f"checked against the source of {upstream}"),
             where=f"{site.file}:{site.line}", priority=PRIORITY_OF[ch.severity],
             severity=ch.severity, files=(site.file, site.upstream_file),
             fix="remove the patch" if ch.verdict == "gone" else

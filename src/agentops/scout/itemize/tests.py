@@ -39,6 +39,25 @@ def _runner_for(inp: Inputs, ci: Any, kind: str) -> str:
     return inp.target.workflows[0]
 
 
+def _launcher(ci: Any, kind: str, default: str) -> str:
+    """How the workflows already launch that kind of file (``torchrun
+    --nproc-per-node=2 -m pytest``, ``python -m``): the command before its target,
+    environment assignments dropped; ``default`` when no invocation of that kind."""
+    for inv in ci.invocations:
+        if inv.kind != kind or not inv.targets:
+            continue
+        words = inv.command.split()
+        first = inv.targets[0]
+        if first not in words:
+            continue
+        head = [w for w in words[:words.index(first)] if "=" not in w or w.startswith("-")]
+        while head and head[0] in ("sudo", "env", "time", "exec"):
+            head.pop(0)
+        if head:
+            return " ".join(head)
+    return default
+
+
 def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     ci = res["ci"]
     out: list[Item] = []
@@ -54,7 +73,8 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             where=f"{m.file}:{m.line}", priority="P1", severity="should-fix",
             files=(m.file,),
             fix=(f"fix the cause and uncomment it ({off.removeprefix('commented out at ')})"
-                 if off else f"add `pytest {m.file} -v` to {wf}"),
+                 if off else f"add `{_launcher(ci, 'pytest', 'pytest')} {m.file} -v` to {wf}"
+                 " (the way it runs the other test files)"),
             facts=(m.file, *sorted(m.disabled))))
     for g in ci.class_gaps:
         how = ("; ".join(g.filters[:2]) if g.filters else "no invocation names them")
@@ -67,19 +87,21 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             why=(f"CI runs only {names(g.selected)}" if g.selected else
                  "CI runs none of its classes") + f" ({how})" + (f"; {off}" if off else ""),
             where=g.file, priority="P2", severity="should-fix", files=(g.file, *g.hosts),
-            fix=f"select them too (add them to the -k expression, or add `pytest "
-                f"{g.file}::{g.classes[0]}` with the launcher its siblings use) in "
+            fix=f"select them too (add them to the -k expression, or add "
+                f"`{_launcher(ci, 'pytest', 'pytest')} {g.file}::{g.classes[0]}`) in "
                 f"{_runner_for(inp, ci, 'pytest')}",
             facts=g.classes))
     for r in ci.runner_gaps:
         off, _reason = _disabled(r.disabled)
+        run = (f"bash {r.file}" if r.file.endswith(".sh") else
+               f"{_launcher(ci, 'module', 'python -m')} {r.module}")
         out.append(Item(
             id=stable_id("ci-runner", r.file), section="S-3", kind="action",
             title=f"Test runner {code(r.file)} is called by no CI workflow"
                   + (f" ({off})" if off else ""),
             why="the tests it defines never run", where=r.file, priority="P2",
             severity="should-fix", files=(r.file,),
-            fix=f"add `python -m {r.module}` to {_runner_for(inp, ci, 'module')}",
+            fix=f"add `{run}` to {_runner_for(inp, ci, 'module')}",
             facts=(r.file, *sorted(r.disabled))))
     for s in ci.empty_steps:
         where = f"{s.workflow}:{s.line}" if s.line else f"{s.workflow} ({s.step})"
