@@ -7,14 +7,16 @@ Adapter side (reads files); never writes.
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 from pathlib import Path
 from typing import Any
 
 import jsonschema
+import yaml
 
-from agentops import data
-from agentops.errors import DataError
+from agentops import data, files, untrusted_yaml
+from agentops.errors import DataError, InputError
 from agentops.postmortem.lint import Rule, SectionKind, compile_rules, compile_sections
 from agentops.postmortem.model import REQUIRED, TITLES
 
@@ -94,9 +96,44 @@ def facts_schema() -> dict[str, Any]:
     return schema
 
 
+# A real facts file is a few KB; the cap leaves room for long logs pasted into it.
+MAX_FACTS_BYTES = 512 * 1024
+# Facts are plain data: a few hundred nodes. The budget stops an alias bomb before the
+# schema validator or the renderer walks its expansion (#12 item 10).
+MAX_FACTS_NODES = 20_000
+MAX_FACTS_DEPTH = 32
+
+
 def load_facts(path: str | Path) -> data.Loaded:
-    """A facts file, validated; errors name the file and the key (exit 1)."""
-    return data.load(path, facts_schema())
+    """A facts file, validated; errors name the file and the key (exit 1).
+
+    Security: the facts may come from a workflow_dispatch input or a file someone else
+    wrote, so the read is bounded (size, regular file only) and the YAML parse is
+    bounded (alias expansion, depth) before the ordinary strict parse runs."""
+    name = str(path)
+    try:
+        raw = files.read_bytes(path, field="facts", limit=MAX_FACTS_BYTES)
+    except InputError as exc:
+        raise DataError(name, "", exc.message, fix=exc.fix) from exc
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise DataError(name, f"line {line}", "not UTF-8 text",
+                        fix="save the facts file as UTF-8") from exc
+    if not name.endswith(".json"):
+        try:
+            untrusted_yaml.load(text, max_nodes=MAX_FACTS_NODES, max_depth=MAX_FACTS_DEPTH,
+                                max_chars=MAX_FACTS_BYTES)
+        except untrusted_yaml.UnsafeYAML as exc:
+            raise DataError(name, "", f"refused: {exc}",
+                            fix="write each value out; facts need no anchors or aliases "
+                                "beyond a few, and no deep nesting") from exc
+        except yaml.YAMLError:
+            pass  # the strict parse below reports the syntax error with its line
+    content = data.parse_text(text, name=name)
+    data.validate(content, facts_schema(), name=name)
+    return data.Loaded(path=name, sha256=hashlib.sha256(raw).hexdigest(), content=content)
 
 
 @functools.cache
