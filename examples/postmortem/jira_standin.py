@@ -4,6 +4,8 @@ REST API v3 to receive comments the way JIRA does.
 
   POST /rest/api/3/issue/{KEY}/comment   basic auth; body {"body": <ADF doc>} -> 201
   GET  /rest/api/3/issue/{KEY}/comment   the stored comments (newest first)
+  GET  /rest/api/3/myself                the API user (its accountId is each comment's
+                                         author.accountId)
 
 Faults can be scripted (a queue of status codes, e.g. 500 then 429 with Retry-After)
 so retries can be shown. It records every request's raw bytes, so a test can compare
@@ -28,6 +30,9 @@ from pathlib import Path
 from typing import Any
 
 _PATH = re.compile(r"^/rest/api/3/issue/([A-Z][A-Z0-9_]*-[0-9]+)/comment(?:\?.*)?$")
+_MYSELF = re.compile(r"^/rest/api/3/myself(?:\?.*)?$")
+# The stand-in's API user; JIRA Cloud account ids look like this (``557058:`` + uuid).
+ACCOUNT_ID = "557058:f1b1c4a2-6d5e-4c1e-9a57-0b7c2d3e4f50"
 
 
 class Standin(ThreadingHTTPServer):
@@ -39,6 +44,7 @@ class Standin(ThreadingHTTPServer):
                  faults: list[tuple[int, dict[str, str]]] | None = None,
                  max_body: int = 32_768 * 8, dump_dir: str | None = None) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
+        self.email = email
         self.auth = "Basic " + base64.b64encode(f"{email}:{token}".encode()).decode()
         self.issues = set(issues)
         self.faults = list(faults or [])
@@ -48,6 +54,27 @@ class Standin(ThreadingHTTPServer):
         self.comments: dict[str, list[dict[str, Any]]] = {}
         self._ids = itertools.count(10000)
         self.lock = threading.Lock()
+
+    def user(self, account_id: str = ACCOUNT_ID, name: str = "agentops") -> dict[str, Any]:
+        """A user as JIRA shows it (``/myself``, and a comment's ``author``)."""
+        return {"self": f"{self.url}/rest/api/3/user?accountId={account_id}",
+                "accountId": account_id, "displayName": name, "active": True,
+                "timeZone": "Etc/UTC", "accountType": "atlassian",
+                "avatarUrls": {"48x48": f"{self.url}/avatar/{len(name)}.png"}}
+
+    def add_comment(self, key: str, doc: dict[str, Any], *, account_id: str = ACCOUNT_ID,
+                    name: str = "agentops") -> dict[str, Any]:
+        """Store a comment as JIRA would: ``account_id`` other than the API user's is
+        another person writing on the issue (a test's look-alike)."""
+        cid = str(next(self._ids))
+        author = self.user(account_id, name)
+        comment = {"id": cid, "self": f"{self.url}/rest/api/3/issue/{key}/comment/{cid}",
+                   "author": author, "body": doc, "updateAuthor": author,
+                   "created": "2026-03-30T12:00:00.000+0000",
+                   "updated": "2026-03-30T12:00:00.000+0000", "jsdPublic": True}
+        with self.lock:
+            self.comments.setdefault(key, []).append(comment)
+        return comment
 
     @property
     def url(self) -> str:
@@ -82,7 +109,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _common(self, body: bytes) -> str | None:
         with self.server.lock:
             self.server.requests.append((self.command, self.path, body))
-        m = _PATH.match(self.path)
+        m = _PATH.match(self.path) or _MYSELF.match(self.path)
         if not m:
             self._send(404, {"errorMessages": ["No such endpoint"], "errors": {}})
             return None
@@ -90,7 +117,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(401, {"errorMessages": ["Client must be authenticated to access this "
                                                "resource."], "errors": {}})
             return None
-        if m.group(1) not in self.server.issues:
+        if m.groups() and m.group(1) not in self.server.issues:
             self._send(404, {"errorMessages": ["Issue does not exist or you do not have "
                                                "permission to see it."], "errors": {}})
             return None
@@ -101,11 +128,15 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(status, {"errorMessages": [f"scripted fault {status}"], "errors": {}},
                        headers)
             return None
-        return m.group(1)
+        return m.group(1) if m.groups() else "myself"
 
     def do_GET(self) -> None:
         key = self._common(b"")
-        if key:
+        if key == "myself":
+            self._send(200, {**self.server.user(), "emailAddress": self.server.email,
+                             "locale": "en_US", "groups": {"size": 1, "items": []},
+                             "applicationRoles": {"size": 1, "items": []}})
+        elif key:
             comments = list(reversed(self.server.comments.get(key, [])))
             self._send(200, {"startAt": 0, "maxResults": 50, "total": len(comments),
                              "comments": comments})
@@ -126,12 +157,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(400, {"errorMessages": [], "errors": {"comment": "Comment body is not "
                                                                        "valid ADF."}})
             return
-        cid = str(next(self.server._ids))
-        comment = {"id": cid, "self": f"{self.server.url}/rest/api/3/issue/{key}/comment/{cid}",
-                   "author": {"displayName": "agentops"}, "body": doc,
-                   "created": "2026-03-30T12:00:00.000+0000"}
-        with self.server.lock:
-            self.server.comments.setdefault(key, []).append(comment)
+        if key == "myself":
+            self._send(405, {"errorMessages": ["Method Not Allowed"], "errors": {}})
+            return
+        comment = self.server.add_comment(key, doc)
+        cid = comment["id"]
         if self.server.dump_dir:  # the raw request body, for a byte-for-byte comparison
             Path(self.server.dump_dir, f"comment-{cid}.request.json").write_bytes(raw)
         self._send(201, comment)

@@ -161,7 +161,11 @@ def test_5xx_that_landed_is_not_posted_twice(adf, tmp_path: Path) -> None:
         server.inject("POST", Fault.status_code(502, apply_first=True))
         jira = publish.Jira(server.url, email=EMAIL, token=TOKEN, sleep=lambda s: None)
         assert jira.post_comment("JIRA-12345", artifact)["id"] == "10000"
-        assert [m for m, _, _ in server.requests] == ["GET", "POST", "GET"]
+        assert [(m, path.split("?")[0]) for m, path, _ in server.requests] == [
+            ("GET", "/rest/api/3/issue/JIRA-12345/comment"),
+            ("POST", "/rest/api/3/issue/JIRA-12345/comment"),
+            ("GET", "/rest/api/3/issue/JIRA-12345/comment"),
+            ("GET", "/rest/api/3/myself")]  # asked only once a comment carries the id
         assert len(server.comments["JIRA-12345"]) == 1
         # A rerun finds it before posting.
         again = publish.Jira(server.url, email=EMAIL, token=TOKEN, sleep=lambda s: None)

@@ -339,8 +339,15 @@ def publish_command(args: argparse.Namespace) -> int:
           f"JIRA calls: {jira.calls})")
     ghactions.set_output("operation", operation)
     ghactions.set_output("comment-url", url)
+    ignored = (f"\n\n{len(jira.ignored)} comment(s) on {args.ticket} carried this draft's id "
+               "but were not written by this JIRA account or did not hold the approved "
+               "text; they were ignored (ids: "
+               + ", ".join(ghactions.inert_markdown(i, limit=40) for i in jira.ignored[:10])
+               + ")."
+               if jira.ignored else "")
     ghactions.append_summary(f"{verb.capitalize()} the approved post-mortem ({artifact.sha256}) "
-                             f"to {args.ticket}, approved by {artifact.approved_by}: {url}")
+                             f"to {args.ticket}, approved by {artifact.approved_by}: {url}"
+                             + ignored)
     return ExitStatus.OK
 
 

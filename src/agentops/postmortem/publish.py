@@ -6,11 +6,14 @@ to the sha256 recorded at draft time *and* to the sha256 the approver named, and
 approver is named. What it posts is those bytes, unchanged (``{"body": <artifact>}``).
 JIRA (API v3) goes through the one transport (``agentops.http``, the ``jira`` policy:
 deadline, body cap, redirect rules, counted requests). It reads the issue's comments
-first: a comment carrying this draft's id (an earlier run, or a re-run job) is the
-comment, and nothing is posted again. It retries 429 and 5xx (``Retry-After`` or
-``X-RateLimit-Reset`` when JIRA sends one, else backoff), re-reading the comments after
-every answer that may have come after JIRA stored the comment (5xx, reset, timeout), so
-one that landed is not posted twice; never retries 413. Bad credentials (401) and a
+first: a comment carrying this draft's id *written by the API user itself*
+(``GET /rest/api/3/myself``) whose text is the approved artifact's (an earlier run, or a
+re-run job) is the comment, and nothing is posted again. Anyone can paste the draft id
+(it is in the job summary) into a comment: such look-alikes are ignored and counted.
+It retries 429 and 5xx (``Retry-After`` or ``X-RateLimit-Reset`` when JIRA sends one,
+else backoff), re-reading the comments after every answer that may have come after JIRA
+stored the comment (5xx, reset, timeout), so one that landed is not posted twice; never
+retries 413. Bad credentials (401) and a
 missing permission (403) are configuration errors (exit 1): nothing is posted.
 """
 
@@ -195,6 +198,8 @@ class Jira:
         self._sleep = sleep
         self._clock = clock
         self.reused = False  # post_comment found the comment an earlier run posted
+        self.ignored: list[str] = []  # ids of look-alike comments (other author or text)
+        self._account: str | None = None
 
     @property
     def calls(self) -> int:
@@ -231,7 +236,7 @@ class Jira:
         # Sanity: wrap the approved bytes, never re-serialise them.
         payload = b'{"body": ' + artifact.data + b"}"
         # Sanity: a rerun (or a re-run job) converges instead of posting a second copy.
-        existing = self.find_comment(key, marker)
+        existing = self.find_comment(key, artifact)
         if existing is not None:
             self.reused = True
             ghactions.notice(f"  {key} already has this draft's comment {existing.get('id')} "
@@ -245,7 +250,7 @@ class Jira:
                 # have come after JIRA stored the comment, so look before resending (and
                 # before giving up).
                 if not exc.refused:
-                    landed = self._landed(key, marker, exc.reason)
+                    landed = self._landed(key, artifact, exc.reason)
                     if landed is not None:
                         return landed
                 if attempt < self.attempts and exc.retryable:
@@ -265,7 +270,7 @@ class Jira:
                                fix="rerun: publish looks for this draft's comment (its draft "
                                    "id) before posting")
             if resp.status in RETRY_STATUS:
-                landed = self._landed(key, marker, f"HTTP {resp.status}")
+                landed = self._landed(key, artifact, f"HTTP {resp.status}")
                 if landed is not None:
                     return landed
             wait = self._retry_wait(resp, attempt)
@@ -277,12 +282,12 @@ class Jira:
             self._sleep(wait)
         raise AssertionError("unreachable: the last attempt returns or raises")
 
-    def _landed(self, key: str, marker: str, why: str) -> dict[str, Any] | None:
+    def _landed(self, key: str, artifact: Artifact, why: str) -> dict[str, Any] | None:
         """After an answer that may have come after JIRA stored the comment: the
         comment if it landed, ``None`` if it did not; if that cannot be told, stop
         rather than risk posting it twice (the rerun looks before posting)."""
         try:
-            return self.find_comment(key, marker)
+            return self.find_comment(key, artifact)
         except AgentopsError as exc:
             raise ApiError(f"POST /rest/api/3/issue/{key}/comment: the answer was lost "
                            f"({why}) and re-reading the comments failed ({exc.message}); "
@@ -291,21 +296,72 @@ class Jira:
                            fix="rerun: publish looks for this draft's comment (its draft "
                                "id) before posting") from exc
 
-    def find_comment(self, key: str, marker: str | None) -> dict[str, Any] | None:
-        """A recent comment carrying this draft's id (posted by an earlier run, or by
-        an attempt whose answer was lost), if any. Raises when the comments cannot be
-        read (after retries): not knowing is never taken for "not there"."""
+    def find_comment(self, key: str, artifact: Artifact) -> dict[str, Any] | None:
+        """The comment an earlier run (or an attempt whose answer was lost) posted, if
+        any: among the 50 newest, one that carries this draft's id, was written by the
+        API user itself, and whose text is the artifact's. Look-alikes (another author,
+        or other text under the same id) are ignored and counted in ``self.ignored``.
+        Raises when the comments or the API user cannot be read (after retries): not
+        knowing is never taken for "not there"."""
+        marker = artifact.marker
         if not marker:
             return None
-        for comment in self._comments(key):
-            if marker in json.dumps(comment.get("body"), ensure_ascii=False):
-                return dict(comment)
-        return None
+        candidates = [c for c in self._comments(key)
+                      if marker in json.dumps(c.get("body"), ensure_ascii=False)]
+        if not candidates:
+            return None
+        # Security: the draft id is public (job summary); only our own comment with the
+        # approved text counts, and the account is asked only when something matches.
+        me = self.account_id()
+        want = adf_text_digest(json.loads(artifact.data))
+        found: dict[str, Any] | None = None
+        ignored = []
+        for comment in candidates:
+            author = comment.get("author")
+            own = isinstance(author, dict) and author.get("accountId") == me
+            if own and adf_text_digest(comment.get("body")) == want:
+                found = found or dict(comment)  # newest first
+            else:
+                ignored.append(transport_mod.short(str(comment.get("id", "?")), 40))
+        new = [i for i in ignored if i not in self.ignored]
+        if new:
+            self.ignored.extend(new)
+            ghactions.warning(
+                f"  {key}: {len(new)} comment(s) carrying this draft's id ({marker}) were not "
+                "written by this JIRA account or do not hold the approved text; ignored: "
+                + ghactions.inert_log(", ".join(new[:10]), limit=500))
+        return found
+
+    def account_id(self) -> str:
+        """The API user's ``accountId`` (``GET /rest/api/3/myself``), asked once."""
+        if self._account is None:
+            body = self._get_json(f"{self.base}/rest/api/3/myself", "", key="",
+                                  route="GET /rest/api/3/myself")
+            account = body.get("accountId") if isinstance(body, dict) else None
+            if not isinstance(account, str) or not account or len(account) > 128:
+                raise ApiError("GET /rest/api/3/myself: the answer has no accountId, so the "
+                               "account's own comments cannot be told from others'; nothing "
+                               "was posted",
+                               fix="check --jira-url: it must be the site's base URL, "
+                                   "e.g. https://your-site.atlassian.net")
+            self._account = account
+        return self._account
 
     def _comments(self, key: str) -> list[dict[str, Any]]:
         """The issue's 50 newest comments, retrying like the POST."""
         url = f"{self.base}/rest/api/3/issue/{key}/comment"
         query = "?" + urllib.parse.urlencode({"orderBy": "-created", "maxResults": 50})
+        route = f"GET /rest/api/3/issue/{key}/comment"
+        body = self._get_json(url, query, key=key, route=route)
+        comments = body.get("comments") if isinstance(body, dict) else None
+        if not isinstance(comments, list):
+            raise ApiError(f"{route}: the answer is not JIRA's comment list",
+                           fix="check --jira-url: it must be the site's base URL, "
+                               "e.g. https://your-site.atlassian.net")
+        return [c for c in comments if isinstance(c, dict)]
+
+    def _get_json(self, url: str, query: str, *, key: str, route: str) -> Any:
+        """A GET's JSON answer (HTTP 200), retrying 429/5xx and broken connections."""
         for attempt in range(1, self.attempts + 1):
             try:
                 resp, body = self._send("GET", url, params=query)
@@ -314,21 +370,14 @@ class Jira:
                     self.http.counter.retries += 1
                     self._sleep(self.policy.backoff(attempt))
                     continue
-                raise ApiError(f"GET /rest/api/3/issue/{key}/comment failed after "
-                               f"{attempt} attempts: {exc.reason}",
+                raise ApiError(f"{route} failed after {attempt} attempts: {exc.reason}",
                                fix="check that --jira-url is reachable from the runner, "
                                    "then rerun") from exc
             if resp.status == 200:
-                comments = body.get("comments") if isinstance(body, dict) else None
-                if not isinstance(comments, list):
-                    raise ApiError(f"GET /rest/api/3/issue/{key}/comment: the answer is not "
-                                   "JIRA's comment list",
-                                   fix="check --jira-url: it must be the site's base URL, "
-                                       "e.g. https://your-site.atlassian.net")
-                return [c for c in comments if isinstance(c, dict)]
+                return body
             wait = self._retry_wait(resp, attempt)
             if wait is None:
-                raise self._error(resp, body, key, method="GET")
+                raise self._error(resp, body, key, route=route)
             self.http.counter.retries += 1
             ghactions.notice(f"  JIRA answered {resp.status}; retry {attempt}/"
                              f"{self.attempts - 1} in {wait:.1f} s")
@@ -352,10 +401,10 @@ class Jira:
         return wait if wait <= self.policy.max_rate_limit_wait else None
 
     def _error(self, resp: transport_mod.Response, body: Any, key: str, *, size: int = 0,
-               method: str = "POST") -> AgentopsError:
+               route: str | None = None) -> AgentopsError:
         status = resp.status
         detail = _jira_message(body, resp)
-        route = f"{method} /rest/api/3/issue/{key}/comment"
+        route = route or f"POST /rest/api/3/issue/{key}/comment"
         message = (f"{route} failed: HTTP {status}: comment too large ({size} bytes); not "
                    "retried" if status == 413 else f"{route} failed: HTTP {status} {detail}")
         # Every caller has made sure: a 5xx POST only fails here after a re-read.
@@ -368,7 +417,8 @@ class Jira:
             return ConfigError(message, fix="the JIRA account may not comment on this issue "
                                             "(Browse + Add Comments permissions)")
         fixes = {
-            404: f"no issue {key} visible to this account: check the key and --jira-url",
+            404: (f"no issue {key} visible to this account: check the key and --jira-url"
+                  if key else "check --jira-url: it must be the site's base URL"),
             413: f"the comment is too large for JIRA ({size} bytes): shorten the longest "
                  "sections (log excerpts in Symptoms), draft again and re-approve",
             429: "JIRA kept rate-limiting; rerun later",
@@ -389,3 +439,36 @@ def _jira_message(body: Any, resp: transport_mod.Response) -> str:
     if body is None:
         return transport_mod.short(resp.text(), 200)
     return ""
+
+
+# Bounds for reading a comment body JIRA sends back (it is anyone's comment).
+_ADF_MAX_DEPTH = 64
+_ADF_MAX_NODES = 200_000
+
+
+def adf_text_digest(doc: Any) -> str | None:
+    """sha256 of an ADF document's text, in document order: every ``text`` node's text,
+    plus a separator per block, so JIRA's re-serialisation (key order, ``attrs`` it
+    adds such as ``localId``) does not change it, but any change of wording does.
+    ``None`` for what is not a bounded ADF tree."""
+    parts: list[str] = []
+    stack: list[tuple[Any, int]] = [(doc, 0)]
+    seen = 0
+    while stack:
+        node, depth = stack.pop()
+        seen += 1
+        if not isinstance(node, dict) or depth > _ADF_MAX_DEPTH or seen > _ADF_MAX_NODES:
+            return None
+        kind = node.get("type")
+        if kind == "text":
+            text = node.get("text")
+            if not isinstance(text, str):
+                return None
+            parts.append(text)
+            continue
+        parts.append(f"\x00{kind}\x00")
+        content = node.get("content", [])
+        if not isinstance(content, list):
+            return None
+        stack.extend((child, depth + 1) for child in reversed(content))
+    return hashlib.sha256("".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
