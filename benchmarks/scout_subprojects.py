@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""The scout on sub-projects it was not built for (issue #15): run ``scout.py report
+--offline`` with the example target configs of other torchtitan experiments
+(``src/agentops/scout/targets/torchtitan-rl.yaml``,
+``torchtitan-transformers-backend.yaml``, written from docs/scout.md only) at two
+commits each, the later with the earlier report as ``--prior``, and print per run:
+exit, time, action items, and precision of the action items against our hand
+judgements (``benchmarks/data/scout_subprojects.yaml``: item id -> valid / noise, with
+the reason found by reading the code). Also checks that no all-clear is printed for an
+area the run did not check.
+
+  python benchmarks/scout_subprojects.py /path/to/torchtitan.git
+  python benchmarks/scout_subprojects.py MIRROR --unjudged      # items to judge, as YAML
+
+The mirror is only read: each commit gets a throw-away bare clone sharing its objects.
+Targets (issue #15): no crash, <= 10 s per report, action-item precision >= 80 %.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from agentops import data  # noqa: E402
+
+DATA = ROOT / "benchmarks" / "data" / "scout_subprojects.yaml"
+SCHEMA = {
+    "type": "object", "additionalProperties": False, "required": ["runs", "judgements"],
+    "properties": {
+        "runs": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["target", "prior", "head"],
+            "properties": {
+                "target": {"type": "string"},
+                "prior": {"type": "object", "additionalProperties": False,
+                          "required": ["head", "date"],
+                          "properties": {"head": {"type": "string",
+                                                  "pattern": "^[0-9a-f]{40}$"},
+                                         "date": {"type": "string", "format": "date"}}},
+                "head": {"type": "object", "additionalProperties": False,
+                         "required": ["head", "date"],
+                         "properties": {"head": {"type": "string",
+                                                 "pattern": "^[0-9a-f]{40}$"},
+                                        "date": {"type": "string", "format": "date"}}}}}},
+        "judgements": {"type": "array", "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["id", "verdict", "title", "note"],
+            "properties": {"id": {"type": "string", "pattern": "^[0-9a-f]{12}$"},
+                           "verdict": {"enum": ["valid", "noise"]},
+                           "title": {"type": "string"}, "note": {"type": "string"}}}},
+    },
+}
+ACTION = ("action", "carried")
+# An all-clear line, and what must have been checked for it to be printed.
+ALL_CLEARS = {
+    "signatures unchanged": "stale_patches_checked",
+    "docs are current": "docs_checked",
+}
+
+
+def load() -> dict[str, Any]:
+    return data.load(DATA, SCHEMA, display="benchmarks/data/scout_subprojects.yaml").content
+
+
+def _checkout(mirror: Path, sha: str, dest: Path) -> Path:
+    subprocess.run(["git", "clone", "-q", "--bare", "--shared", str(mirror), str(dest)],
+                   check=True)
+    subprocess.run(["git", "-C", str(dest), "update-ref", "--no-deref", "HEAD", sha],
+                   check=True)
+    return dest
+
+
+def report(target: str, checkout: Path, date: str, prior: Path | None,
+           out: Path) -> tuple[int, dict[str, Any] | None, float, str]:
+    cmd = [sys.executable, str(ROOT / "scripts" / "scout.py"), "report",
+           "--config", target, "--checkout", str(checkout), "--offline", "--torch", "none",
+           "--date", date, "--json", "--out", str(out)]
+    if prior is not None:
+        cmd += ["--prior", str(prior)]
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    took = time.perf_counter() - start
+    doc = json.loads(proc.stdout) if proc.returncode == 0 else None
+    return proc.returncode, doc, took, proc.stderr
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=__doc__.split("\n\n", 1)[1])
+    p.add_argument("mirror", help="a git clone or mirror of pytorch/torchtitan (read only)")
+    p.add_argument("--unjudged", action="store_true",
+                   help="print every action item not judged yet, as YAML to paste")
+    args = p.parse_args()
+    mirror = Path(args.mirror)
+    if not (mirror / "HEAD").exists() and not (mirror / ".git").exists():
+        p.error(f"{mirror} is not a git repository")
+    spec = load()
+    verdicts = {j["id"]: j["verdict"] for j in spec["judgements"]}
+    unjudged: dict[str, str] = {}
+    times: list[float] = []
+    ok = True
+    valid_total = noise_total = 0
+    with tempfile.TemporaryDirectory(prefix="scout-subprojects-") as tmp:
+        work = Path(tmp)
+        for n, run in enumerate(spec["runs"]):
+            prior_out = work / f"{n}-prior.md"
+            results = []
+            for label, ref, prior in (("earlier", run["prior"], None),
+                                      ("later", run["head"], prior_out)):
+                checkout = _checkout(mirror, ref["head"], work / f"{n}-{label}.git")
+                out = prior_out if label == "earlier" else work / f"{n}-later.md"
+                code, doc, took, err = report(run["target"], checkout, ref["date"], prior,
+                                              out)
+                times.append(took)
+                if code != 0 or doc is None:
+                    ok = False
+                    print(f"{run['target']} {ref['head'][:9]}: exit {code}\n{err[-2000:]}")
+                    break
+                results.append((label, ref, doc, took))
+            for label, ref, doc, took in results:
+                items = [i for i in doc["items"] if i["kind"] in ACTION]
+                valid = [i for i in items if verdicts.get(i["id"]) == "valid"]
+                noise = [i for i in items if verdicts.get(i["id"]) == "noise"]
+                for i in items:
+                    if i["id"] not in verdicts:
+                        unjudged[i["id"]] = f"{run['target']}: {i['priority']} {i['title']}"
+                judged = len(valid) + len(noise)
+                prec = f"{len(valid) / judged:.0%}" if judged else "n/a"
+                valid_total += len(valid)
+                noise_total += len(noise)
+                md = doc["markdown"]
+                false_clear = [c for c in ALL_CLEARS if c in md and not _checked(doc, c)]
+                if false_clear or took > 10:
+                    ok = False
+                print(f"{run['target']:34} {label:7} {ref['head'][:9]} {ref['date']}  "
+                      f"{took:5.2f} s  action items {len(items):3}  judged {judged:3}  "
+                      f"precision {prec}  false all-clear: {', '.join(false_clear) or 'none'}")
+                if not args.unjudged:
+                    for i in items:
+                        mark = {"valid": "+", "noise": "-"}.get(verdicts.get(i["id"], ""), "?")
+                        print(f"    {mark} {i['id']} {i['priority']} {i['title'][:110]}")
+    total = valid_total + noise_total
+    print(f"\naction-item precision over all runs: "
+          f"{valid_total}/{total} = {valid_total / total:.0%}" if total else
+          "\naction-item precision: nothing judged yet")
+    print(f"median report time {statistics.median(times):.2f} s, max {max(times):.2f} s "
+          f"(target <= 10 s); every run exited 0: {ok}")
+    if args.unjudged and unjudged:
+        print("\n# paste under judgements: and set verdict/note after reading the code")
+        for k, title in sorted(unjudged.items()):
+            print(f"  - {{id: {k}, verdict: noise, title: {json.dumps(title[:150])}, "
+                  f"note: \"\"}}")
+    return 0 if ok else 1
+
+
+def _checked(doc: dict[str, Any], clear: str) -> bool:
+    """Whether the area behind an all-clear line was actually examined in this run."""
+    if clear == "signatures unchanged":
+        return bool(doc.get("patch_sites") or doc.get("monkey_patches")
+                    or doc.get("stale_patches_checked"))
+    if clear == "docs are current":
+        return bool(doc.get("docs_checked") or doc.get("doc_files"))
+    return True
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
