@@ -132,6 +132,48 @@ def test_gated_call_with_a_counterpart_of_its_own_is_a_design_choice(tmp_path) -
     assert duplicates.divergences(inp, []) == []
 
 
+MESH_CORE = """\
+    from core.fsdp import resolve_mesh
+
+
+    def parallelize(model, dims, par):
+        if par.backend in ("typed", "full"):
+            mesh = resolve_mesh(dims)
+        else:
+            mesh = dims.mesh
+        return model, mesh
+"""
+
+
+def _backend_divergences(tmp_path, guard: str):
+    ours = f"""\
+        def parallelize(model, dims, par):
+            if {guard}:
+                raise NotImplementedError("only the plain backend is supported")
+            mesh = dims.mesh
+            return model, mesh
+    """
+    inp = minirepo.build(tmp_path, head={
+        "core/par.py": MESH_CORE, "core/fsdp.py": "def resolve_mesh(d):\n    return d\n",
+        "sub/par.py": ours}, target=PAIR)
+    return duplicates.divergences(inp, [])
+
+
+def test_gated_call_in_a_mode_ours_refuses_is_not_missing(tmp_path) -> None:
+    # (#15) Upstream resolves the mesh only for the typed/full backends; ours raises for
+    # any backend but "plain" before it could need that call.
+    assert _backend_divergences(tmp_path, 'par.backend != "plain"') == []
+    assert _backend_divergences(tmp_path / "b", 'par.backend not in ("plain",)') == []
+
+
+def test_gated_call_in_a_mode_ours_accepts_is_still_missing(tmp_path) -> None:
+    # Ours refuses only "full": under "typed" it would need the call upstream makes.
+    [d] = _backend_divergences(tmp_path, 'par.backend == "full"')
+    assert d.calls == ("resolve_mesh",)
+    [d] = _backend_divergences(tmp_path / "b", 'par.backend not in ("plain", "typed")')
+    assert d.calls == ("resolve_mesh",)
+
+
 SAC_CORE = """\
     import torch
 

@@ -434,6 +434,42 @@ def _gates(func: ps.FuncDef) -> list[tuple[set[str], ast.If]]:
             for node in ps.walk(func) if isinstance(node, ast.If)]
 
 
+def _compared(test: ast.expr) -> tuple[str, bool, frozenset[object]] | None:
+    """``x.attr == C`` / ``x.attr in (C, D)`` (positive) or ``!=`` / ``not in``
+    (negative): the attribute, whether positive, and the constants; else None."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1
+            and isinstance(test.left, ast.Attribute)):
+        return None
+    op, right = test.ops[0], test.comparators[0]
+    if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(right, ast.Constant):
+        values = frozenset([right.value])
+    elif isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, (ast.Tuple, ast.List,
+                                                                      ast.Set)) \
+            and all(isinstance(e, ast.Constant) for e in right.elts):
+        values = frozenset(e.value for e in right.elts if isinstance(e, ast.Constant))
+    else:
+        return None
+    return test.left.attr, isinstance(op, (ast.Eq, ast.In)), values
+
+
+def _refused(theirs_gate: ast.If, ours: list[ast.If]) -> bool:
+    """Upstream calls under ``attr == Y`` (or ``in``), and ours has a guard ``if attr !=
+    X: raise`` (or ``not in``) whose accepted values exclude every Y: the sub-project
+    refuses that mode before it could need the call."""
+    up = _compared(theirs_gate.test)
+    if up is None or not up[1]:
+        return False
+    attr, _pos, wanted = up
+    for gate in ours:
+        mine = _compared(gate.test)
+        if mine is None or mine[0] != attr or mine[1] or not gate.body \
+                or not isinstance(gate.body[-1], ast.Raise):
+            continue
+        if not (mine[2] & wanted):
+            return True
+    return False
+
+
 def _tokens(name: str) -> set[str]:
     """Key words of a name, with the acronyms of adjacent word pairs
     (``async_tensor_parallel`` also stands for ``tp``)."""
@@ -510,6 +546,8 @@ def _gated_calls(inp: Inputs, up: str, mine: ps.FuncDef, theirs: ps.FuncDef, *,
             ours_here = [n for a, n in mine_gates if attrs & a]
             if not ours_here:
                 continue  # ours never looks at that condition: a different design
+            if _refused(node, ours_here):
+                continue  # ours raises for every value under which upstream calls it
             want = {t for t in re.split(r"[^a-z0-9]+", name.lower())
                     if t and t not in _GENERIC}
             # A counterpart of its own in that branch (data_parallel(..., "fsdp") for
