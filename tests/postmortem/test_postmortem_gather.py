@@ -74,7 +74,9 @@ def test_draft_fills_gaps_from_github(all_played, tmp_path: Path, monkeypatch, c
     # Symptoms from the issue, verification from the check runs, the fix ref from the PR.
     assert "- `RuntimeError: Watchdog caught collective operation timeout" in md
     assert "- `gpu-multi (8xA100)`: success" in md
-    assert "Fix: [org/platform#\u200b5751]" in md
+    # The fix is linked in its section (by the owner's description, or a "Fix:" line).
+    fix = md.split("### Fix", 1)[1].split("\n### ", 1)[0]
+    assert "[org/platform#\u200b5751](<https://github.com/org/platform/issues/5751>)" in fix
     assert "merged as `3f2a1b0c9d8e`" in md
     assert "`src/tada/launch.cc`" in md
     assert "Identifiers in the diff: `tadaLaunchPrepare`, `ringWaitReady`" in md

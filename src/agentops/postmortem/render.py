@@ -103,6 +103,46 @@ def _coalesce(spans: Iterable[Span]) -> Inline:
     return tuple(out)
 
 
+# A reproduction step that is a shell command: optional VAR=value assignments, then a
+# program people run from a shell (not an English verb such as "make" or "run"), or a
+# path to a script. An English lead-in ("Run:", "Then run") may come before it.
+_PROGRAMS = (
+    "python", "python3", "torchrun", "pytest", "bash", "sh", "zsh", "pip", "pip3", "uv",
+    "uvx", "git", "cargo", "cmake", "ninja", "ctest", "bazel", "buck2", "docker",
+    "podman", "conda", "mamba", "srun", "sbatch", "salloc", "mpirun", "mpiexec",
+    "nvidia-smi", "nsys", "ncu", "gdb", "lldb", "valgrind", "node", "npm", "npx", "curl",
+    "wget", "env", "export", "cd", "sudo", "kubectl", "gh", "accelerate", "deepspeed")
+_COMMAND = re.compile(
+    r"^(?P<lead>(?i:(?:then |and )?(?:run|execute|launch|invoke|start)(?: it)?)(?:\s*:)?\s+)?"
+    r"(?P<cmd>(?:[A-Z_][A-Z0-9_]*=\S*\s+)*"
+    r"(?:(?:" + "|".join(map(re.escape, _PROGRAMS)) + r")(?=\s|$)|\.{0,2}/[\w./-]+|"
+    r"[\w.-]+/[\w./-]+\.(?:sh|py)(?=\s|$))[^\n]*)$")
+# Words no command line has as an argument of its own, but every sentence does.
+_PROSE_WORDS = frozenset(
+    "the a an is was are were be been to of with for and or but that this it its when "
+    "then found fails failed works worked hangs crashes shows".split())
+
+
+def command_step(text: str) -> tuple[str, str] | None:
+    """(lead-in, command) when a reproduction step is a shell command, else None.
+    Program names match as typed (lowercase), so "Python 3.12 is required" is prose."""
+    m = _COMMAND.match(text.strip())
+    if not m:
+        return None
+    lead, cmd = m.group("lead") or "", m.group("cmd").strip()
+    words = cmd.split()
+    if len(words) == 1 and words[0] in ("cd", "env", "export", "sudo"):
+        return None
+    bare = re.sub(r"'[^']*'|\"[^\"]*\"", " ", cmd).split()  # quoted arguments aside
+    if any(w.lower() in _PROSE_WORDS for w in bare[1:]):
+        return None  # "git bisect found the commit": a sentence about a program
+    # The full stop of the sentence the command was written in, not part of it
+    # ("pip install torch==2.5.0." ends at 2.5.0; "git add ." keeps its dot).
+    if cmd.endswith(".") and not cmd.endswith(("..", " .")):
+        cmd = cmd[:-1]
+    return lead, cmd
+
+
 def sentence(text: str) -> str:
     """A fact as a sentence: trimmed, ending with a full stop unless it has one."""
     text = " ".join(text.split())
@@ -139,6 +179,15 @@ class _Builder:
 
     def q(self, text: str) -> Question:
         return Question(owner=self.f.owner, text=text)
+
+    def step(self, text: str) -> Inline:
+        """A reproduction step: a shell command is code (no escaping, no full stop
+        added); anything else is a sentence."""
+        command = command_step(text)
+        if command is None:
+            return self.t(sentence(text))
+        lead, cmd = command
+        return ((Span(lead[:1].upper() + lead[1:]),) if lead else ()) + (Span(cmd, code=True),)
 
     def refs(self) -> Inline:
         refs = [str(r) for r in self.f.get("fix", "refs") or []]
@@ -184,7 +233,7 @@ class _Builder:
         if steps:
             reliability = self.f.get("repro", "reliability") or "reliability not stated"
             blocks.append(self.p(f"Reproduction ({reliability}):"))
-            blocks.append(BulletList(tuple(self.t(sentence(s)) for s in steps)))
+            blocks.append(BulletList(tuple(self.step(s) for s in steps)))
         return tuple(blocks)
 
     def root_cause(self) -> tuple[Block, ...]:
@@ -215,14 +264,20 @@ class _Builder:
         else:
             blocks.append(self.q("What changed, and why does it fix the cause rather than "
                                  "mask the symptom (fix.description)?"))
-        if self.refs():
+        refs = [str(r) for r in self.f.get("fix", "refs") or []]
+        if refs and not (description and all(r in description for r in refs)):
+            # Named here unless the owner's own description already names every ref.
             blocks.append(self.p((Span("Fix: "),), (*self.refs(), Span("."))))
-        else:
+        elif not refs:
             blocks.append(self.q("Which PR, commit or branch is the fix (fix.refs)?"))
         g = self.f.gathered
         if g.pr_ref:
-            facts = [f"{g.pr_ref} ({'merged' if g.pr_merged else 'not merged'}"
-                     + (f" as {g.merge_commit[:12]}" if g.merge_commit else "") + ")"]
+            # The PR is named once here (Fix:) and once in the summary; GitHub's facts
+            # about it follow without naming it a third time.
+            state = ("merged" if g.pr_merged else "not merged") + (
+                f" as {g.merge_commit[:12]}" if g.merge_commit else "")
+            named = any(g.pr_ref in str(r) for r in self.f.get("fix", "refs") or [])
+            facts = [f"the PR is {state}" if named else f"{g.pr_ref} ({state})"]
             if g.pr_title:
                 facts.append(f"title: {g.pr_title}")
             blocks.append(self.p("From GitHub: " + "; ".join(facts) + "."))
@@ -339,7 +394,6 @@ def build(facts: Facts, *, date: str, destination: str = "jira", status: str = "
     marker = f"{facts.ticket} r{revision} facts:{facts.facts_sha256[:12] or 'none'}"
     meta: list[tuple[str, Inline]] = [
         ("Ticket", (Span(facts.ticket),)),
-        ("PR", b.refs() or (Span("(none given)"),)),
         ("Owner", (Span(facts.owner),)),
         ("Date", (Span(date),)),
         ("Status", (Span(f"{status} (revision {revision})"),)),
@@ -357,6 +411,8 @@ def build(facts: Facts, *, date: str, destination: str = "jira", status: str = "
 
 
 # --- Markdown --------------------------------------------------------------------
+
+OPEN_QUESTIONS = "Open questions"
 
 # A span is a sentence or a name; the draft as a whole is bounded by the facts file's
 # own size limits, so this only keeps one runaway field from dominating it.
@@ -407,12 +463,16 @@ def to_markdown(draft: Draft) -> str:
     top, sub = _levels(draft.destination)
     out = [f"{'#' * top} Post-mortem: {_md_text(draft.title)}", ""]
     out += [f"- **{k}:** {md_inline(v)}" for k, v in draft.metadata]
-    for q in draft.open_questions:
-        out.append(f"- **Question for {_md_text(q.owner)}:** {_md_text(q.text)}")
     for section in draft.sections:
         out += ["", f"{'#' * sub} {section.title}"]
         for block in section.blocks:
             out += ["", _md_block(block)]
+    # The owner's questions for sections without facts come last: the reader meets
+    # the Summary first.
+    if draft.open_questions:
+        out += ["", f"{'#' * sub} {OPEN_QUESTIONS}", ""]
+        out += [f"- **Question for {_md_text(q.owner)}:** {_md_text(q.text)}"
+                for q in draft.open_questions]
     return "\n".join(out) + "\n"
 
 
@@ -460,13 +520,17 @@ def to_adf(draft: Draft) -> dict[str, Any]:
          "content": [{"type": "text", "text": f"Post-mortem: {draft.title}"}]},
     ]
     meta = [(Span(f"{k}:", strong=True), Span(" "), *v) for k, v in draft.metadata]
-    meta += [(Span(f"Question for {q.owner}:", strong=True), Span(" " + q.text))
-             for q in draft.open_questions]
     content.append(_adf_block(BulletList(tuple(meta))))
     for section in draft.sections:
         content.append({"type": "heading", "attrs": {"level": sub},
                         "content": [{"type": "text", "text": section.title}]})
         content += [_adf_block(b) for b in section.blocks]
+    if draft.open_questions:
+        content.append({"type": "heading", "attrs": {"level": sub},
+                        "content": [{"type": "text", "text": OPEN_QUESTIONS}]})
+        content.append(_adf_block(BulletList(tuple(
+            (Span(f"Question for {q.owner}:", strong=True), Span(" " + q.text))
+            for q in draft.open_questions))))
     return {"type": "doc", "version": 1, "content": content}
 
 
