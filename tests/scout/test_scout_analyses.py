@@ -517,3 +517,74 @@ def test_field_moved_between_fragile_classes_and_supported_models(tmp_path) -> N
     assert moved.severity == "should-fix"
     assert "Comp.async_tp" not in changes  # a move is one change, not an add and a remove
     assert upstream.new_models(inp) == ["b"]  # "c" already has sub/c/
+
+
+CKPT_BASE = """\
+class BaseManager:
+    class Config:
+        folder: str = ""
+
+
+class Manager(BaseManager):
+    class Config(BaseManager.Config):
+        async_mode: bool = False
+
+
+class Other:
+    class Config:
+        folder: str = ""
+
+
+class Trainer:
+    class Config:
+        checkpoint: Manager.Config = None
+"""
+
+
+def _retyped(tmp_path, new_type: str):
+    target = _target(tmp_path, "fragile_surfaces: {classes: "
+                               "[{name: Trainer.Config, file: core/t.py}]}\n")
+    head = {"core/t.py": CKPT_BASE.replace("checkpoint: Manager.Config",
+                                           f"checkpoint: {new_type}"),
+            "sub/cfg.py": "from core.t import Manager, Trainer\n\n"
+                          "CFG = Trainer.Config(checkpoint=Manager.Config(folder='x'))\n"}
+    return {c.symbol: c for c in upstream.fragile_changes(
+        inputs(target, head, {"core/t.py": CKPT_BASE}))}
+
+
+def test_field_widened_to_a_base_class_is_not_an_action(tmp_path) -> None:
+    # (#15) The sub-project passes Manager.Config; the field now takes its base's Config
+    # (or that, or None), which still accepts it: no use to update, FYI at most.
+    for n, new in enumerate(("BaseManager.Config", "BaseManager.Config | None")):
+        (tmp_path / str(n)).mkdir()
+        ch = _retyped(tmp_path / str(n), new)["Trainer.Config.checkpoint"]
+        assert ch.change == f"field retyped: Manager.Config -> {new}" and ch.uses == ()
+
+
+def test_widened_field_the_sub_project_reads_is_still_an_action(tmp_path) -> None:
+    target = _target(tmp_path, "fragile_surfaces: {classes: "
+                               "[{name: Trainer.Config, file: core/t.py}]}\n")
+    head = {"core/t.py": CKPT_BASE.replace("checkpoint: Manager.Config",
+                                           "checkpoint: BaseManager.Config"),
+            "sub/run.py": "def run(cfg):\n    return cfg.checkpoint.async_mode\n"}
+    [ch] = upstream.fragile_changes(inputs(target, head, {"core/t.py": CKPT_BASE}))
+    assert ch.uses == ("sub/run.py:2",)  # a read may now meet a plain BaseManager.Config
+
+
+def test_field_retyped_to_an_unrelated_class_is_still_an_action(tmp_path) -> None:
+    ch = _retyped(tmp_path, "Other.Config")["Trainer.Config.checkpoint"]
+    assert ch.change == "field retyped: Manager.Config -> Other.Config"
+    assert ch.uses == ("sub/cfg.py:3",) and ch.severity == "should-fix"
+
+
+def test_widened_recognises_bases_and_optional_only() -> None:
+    from agentops.scout.analyses import classindex
+
+    idx = classindex.ClassIndex({"core/t.py": CKPT_BASE})
+    assert upstream.widened("Manager.Config", "BaseManager.Config", idx)
+    assert upstream.widened("int", "int | None", idx)
+    assert upstream.widened("list[Manager.Config]", "list[BaseManager.Config]", idx)
+    assert not upstream.widened("BaseManager.Config", "Manager.Config", idx)  # narrower
+    assert not upstream.widened("int | None", "int", idx)
+    assert not upstream.widened("Manager.Config", "Other.Config", idx)
+    assert not upstream.widened("int", "str", idx)

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from agentops.scout.analyses import attribution
+from agentops.scout.analyses import attribution, classindex
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses import refs as refindex
 from agentops.scout.analyses import signatures as sig
@@ -137,11 +137,16 @@ def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
                                      sym.file, "blocking" if users else "should-fix", sym.why,
                                      users))
         for name in before.keys() & after.keys():
-            if before[name] != after[name]:
-                users = tuple(refs.uses(name))
-                out.append(SurfaceChange("fields", f"{sym.name}.{name}",
-                                         f"field retyped: {before[name]} -> {after[name]}",
-                                         by(name), sym.file, "should-fix", sym.why, users))
+            if before[name] == after[name]:
+                continue
+            users = tuple(refs.uses(name))
+            if users and widened(before[name], after[name], classindex.for_tree(inp.head)):
+                # Every value the old type allowed still fits, so code that only passes
+                # the field needs nothing; code that reads it may now meet the wider type.
+                users = tuple(refs.read_uses(name))
+            out.append(SurfaceChange("fields", f"{sym.name}.{name}",
+                                     f"field retyped: {before[name]} -> {after[name]}",
+                                     by(name), sym.file, "should-fix", sym.why, users))
     for sym in cfg.symbols("fragile_surfaces", "functions"):
         old, new = _symbol_at(inp.base, sym), _symbol_at(inp.head, sym)
         users = tuple(refs.calls_or_overrides(sym.name.rsplit(".", 1)[-1]))
@@ -161,6 +166,61 @@ def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
                                              sym.name, ps.return_arities)), sym.file,
                                          "blocking" if users else "should-fix", sym.why, users))
     return sorted(_migrated(inp, _moves(out)), key=lambda c: (c.file, c.symbol, c.change))
+
+
+_TYPE_NAME = re.compile(r"[A-Za-z_][\w.]*")
+
+
+def widened(old: str, new: str, idx: classindex.ClassIndex) -> bool:
+    """``CheckpointManager.Config`` -> ``BaseCheckpointManager.Config`` where
+    ``CheckpointManager`` derives from ``BaseCheckpointManager`` (also inside ``X | None``,
+    ``list[X]``): the new type accepts everything the old one did."""
+    old_none, new_none = _optional(old), _optional(new)
+    if old_none[1] and not new_none[1]:
+        return False  # None no longer accepted: narrower
+    old, new = old_none[0], new_none[0]
+    a, b = _TYPE_NAME.findall(old), _TYPE_NAME.findall(new)
+    if len(a) != len(b) or _TYPE_NAME.sub("T", old) != _TYPE_NAME.sub("T", new):
+        return False
+    changed = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    if not changed:
+        return new_none[1] and not old_none[1]  # only "| None" added
+    for x, y in changed:
+        x_head, _, x_rest = x.partition(".")
+        y_head, _, y_rest = y.partition(".")
+        if x_rest != y_rest or y_head not in _ancestors(x_head, idx):
+            return False
+    return True
+
+
+def _optional(annotation: str) -> tuple[str, bool]:
+    """The annotation without a top-level ``| None`` / ``Optional[...]``, and whether
+    it had one."""
+    text = annotation.strip()
+    m = re.fullmatch(r"Optional\[(.*)\]", text)
+    if m:
+        return m.group(1).strip(), True
+    parts = [p.strip() for p in text.split("|")]
+    if "None" in parts and len(parts) > 1 and "[" not in text:
+        return " | ".join(p for p in parts if p != "None"), True
+    return text, False
+
+
+def _ancestors(name: str, idx: classindex.ClassIndex, depth: int = 6) -> set[str]:
+    """Names of the bases of class ``name``, transitively (last dotted part)."""
+    seen: set[str] = set()
+    todo = [name]
+    while todo and depth:
+        depth -= 1
+        nxt = []
+        for cls in (c for n in todo for c in idx.resolve(n)):
+            for base in cls.bases:
+                last = ast.unparse(base).split("[")[0].split(".")[-1]
+                if last and last not in seen:
+                    seen.add(last)
+                    nxt.append(last)
+        todo = nxt
+    return seen
 
 
 def _migrated(inp: Inputs, changes: list[SurfaceChange]) -> list[SurfaceChange]:
