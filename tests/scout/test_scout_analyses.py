@@ -222,6 +222,18 @@ def test_todo_scan_owner_forms_and_continuations() -> None:
     assert [t.id for t in moved] == [t.id for t in found]
 
 
+def test_todo_tag_is_not_an_owner(tmp_path) -> None:
+    # (#15) TODO(perf) names a topic; TODO(tianyu) names a person; a target adds tags.
+    src = "# TODO(perf): fuse the two copies\n# TODO(tianyu): drop after 2.6\n" \
+          "# TODO(Numerics): check bf16\n# TODO(graph): rewrite as a pass\n"
+    found = todos.scan("sub/a.py", src, "o/r")
+    assert [t.owner for t in found] == ["", "tianyu", "", "graph"]
+    assert found[0].text == "(perf) fuse the two copies"
+    target = _target(tmp_path, "todo_tags: [graph]\n")
+    collected, _ = todos.collect(inputs(target, {"sub/a.py": src}))
+    assert [t.owner for t in collected] == ["", "tianyu", "", ""]
+
+
 # --- S-3d CI ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("command", "kind", "targets", "keyword"), [

@@ -67,8 +67,18 @@ def refs_in(text: str, repo: str = "", aliases: dict[str, str] | None = None
     return tuple(dict.fromkeys(found))
 
 
-def scan(path: str, text: str, repo: str = "", aliases: dict[str, str] | None = None
-         ) -> list[Todo]:
+# Words written in TODO(...) that name a topic, not a person (a target adds its own
+# with `todo_tags`): "TODO(perf)" has no owner.
+DEFAULT_TAGS = frozenset("""
+perf performance speed memory bug bugfix fix cleanup refactor test tests testing docs doc
+compat bc bc-breaking deprecation deprecate hack later followup follow-up future
+optional security typing types lint ci temp temporary wip nit minor debug experimental
+upstream correctness numerics accuracy flaky
+""".split())
+
+
+def scan(path: str, text: str, repo: str = "", aliases: dict[str, str] | None = None,
+         tags: frozenset[str] = DEFAULT_TAGS) -> list[Todo]:
     """TODO-like comments of one file."""
     lines = text.splitlines()
     out: list[Todo] = []
@@ -88,6 +98,9 @@ def scan(path: str, text: str, repo: str = "", aliases: dict[str, str] | None = 
         body = [first]
         if re.fullmatch(r"#\d+|[\w.-]+/[\w.-]+#\d+|https?://\S+", owner):
             body.insert(0, owner)  # TODO(#123): a reference, not a person
+            owner = ""
+        elif owner.lower() in tags:
+            body.insert(0, f"({owner})")  # TODO(perf): a topic, not a person
             owner = ""
         # Continuation: following comment lines at the same indent without a new tag.
         for nxt in lines[i + 1:i + 8]:
@@ -141,11 +154,12 @@ def _pr_state(ref: str, pulls: dict[str, PullState] | None) -> str:
 def collect(inp: Inputs) -> tuple[list[Todo], list[dict]]:
     """All TODOs with status against the priors, and the prior ones resolved since."""
     sub = inp.target.subproject + "/"
+    tags = DEFAULT_TAGS | {t.lower() for t in inp.target.raw.get("todo_tags", [])}
     todos: list[Todo] = []
     for path in sorted(inp.head.files):
         if path.startswith(sub) and path.endswith(".py"):
             todos += scan(path, inp.head.files[path], inp.target.repo,
-                          inp.target.raw.get("todo_ref_aliases", {}))
+                          inp.target.raw.get("todo_ref_aliases", {}), tags)
     prior: dict[str, dict] = {}
     for payload in inp.priors:  # oldest first: keep the first-reported date of the oldest
         for t in payload.todos:
