@@ -600,3 +600,22 @@ def test_widened_recognises_bases_and_optional_only() -> None:
     assert not upstream.widened("int | None", "int", idx)
     assert not upstream.widened("Manager.Config", "Other.Config", idx)
     assert not upstream.widened("int", "str", idx)
+
+
+def test_private_api_of_another_upstream_is_not_checked_against_torch(tmp_path) -> None:
+    # (#15) A vLLM private name is never given a torch "public alternative", and the
+    # report names the package it did not check, not "torch".
+    import dataclasses
+
+    from agentops.scout.itemize import debt as debt_items
+
+    target = _target(tmp_path, "private_api: {names: [_StridedShard], "
+                               "private_import_roots: [vllm, torch]}\n")
+    src = "from vllm.distributed._shard import _StridedShard\n"
+    inp = dataclasses.replace(inputs(target, {"sub/x.py": src}), torch=_fake_torch(tmp_path))
+    [use] = debt.private_api_uses(inp)
+    assert use.public_alternative == ""  # torch has StridedShard, but this is vLLM's
+    [item] = debt_items._private(inp, {"private_api_uses": [use]})
+    assert item.title.endswith("public alternative not checked (no installed vllm was "
+                               "indexed)")
+    assert "torch" not in item.title

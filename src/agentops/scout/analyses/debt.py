@@ -60,9 +60,10 @@ def private_api_uses(inp: Inputs) -> list[PrivateUse]:
 
 
 def _public_alternative(inp: Inputs, name: str, module: str) -> str:
-    """A public home for a private API in the installed torch: the name without its
-    leading underscore, or the same name, defined in a module with no private part."""
-    if inp.torch is None or not name:
+    """A public home for a private API in the indexed installed package (``--torch``),
+    when the private API comes from that package: the name without its leading
+    underscore, or the same name, defined in a module with no private part."""
+    if inp.torch is None or not name or module.split(".", maxsplit=1)[0] != inp.torch.name:
         return ""
     for cand in dict.fromkeys((name.lstrip("_"), name)):
         # The same name where it is imported from already is not an alternative.

@@ -179,22 +179,24 @@ def _private(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             configured.setdefault(p.name or p.module, []).append(p)
         else:
             generic.append(p)
-    torch = f"{inp.torch.version}" if inp.torch else ""
     for name, uses in sorted(configured.items()):
+        root = uses[0].module.split(".")[0]
+        indexed = inp.torch is not None and inp.torch.name == root
+        package = f"{inp.torch.name} {inp.torch.version}" if indexed and inp.torch else root
         files = tuple(sorted({u.file for u in uses}))
         alt = next((u.public_alternative for u in uses if u.public_alternative), "")
         if alt:
             out.append(Item(
                 id=stable_id("private-alt", name, alt), section="S-4", kind="action",
                 title=f"Private API {code(name)} has a public alternative {code(alt)} in the "
-                      f"installed torch {torch}",
+                      f"installed {package}",
                 why=f"used in {', '.join(files)}; private APIs change without notice",
                 where=f"{uses[0].file}:{uses[0].line}", priority="P2",
                 severity="nice-to-have", files=files, fix=f"import {code(alt)} instead",
                 facts=(alt, *files)))
             continue
-        check = (f"no public alternative in the installed torch {torch}" if inp.torch else
-                 "public alternative not checked (no torch installed)")
+        check = (f"no public alternative in the installed {package}" if indexed else
+                 f"public alternative not checked (no installed {root} was indexed)")
         out.append(Item(
             id=stable_id("private", name), section="S-4", kind="fyi",
             title=f"Private API {code(name)} used in {names(files)}; {check}",

@@ -37,8 +37,9 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         for name, module in t.api_hits:
             out.append(Item(
                 id=stable_id("todo-api", t.id, name), section="S-2", kind="action",
-                title=f"TODO may be unblocked: `{name}` exists in the installed torch "
-                      f"{inp.torch.version if inp.torch else ''} ({module}) — "
+                title=f"TODO may be unblocked: `{name}` exists in the installed "
+                      f"{inp.torch.name + ' ' + inp.torch.version if inp.torch else ''} "
+                      f"({module}) — "
                       f"`{t.file}:{t.line}` {t.text[:120]}",
                 why="the API it waits for is there",
                 where=f"{t.file}:{t.line}{owner}", priority="P2", severity="nice-to-have",
