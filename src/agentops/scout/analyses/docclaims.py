@@ -79,6 +79,38 @@ def _members(cls: ast.ClassDef, idx: ClassIndex, depth: int = 0) -> set[str] | N
     return out
 
 
+def not_settable(classes: list[ast.ClassDef], name: str, idx: ClassIndex,
+                 depth: int = 0) -> str | None:
+    """Why ``name`` of these (config) classes cannot be set, or None: a read-only
+    ``@property`` (or ``cached_property``), or a field declared ``field(init=False)``
+    (derived in ``__post_init__``). Bases in the repository are followed."""
+    for cls in classes:
+        for node in cls.body:
+            if isinstance(node, ps.FuncDef.__args__) and node.name == name and any(
+                    ast.unparse(d).split(".")[-1] in ("property", "cached_property")
+                    for d in node.decorator_list):
+                setter = any(isinstance(n, ps.FuncDef.__args__) and n.name == name and any(
+                    ast.unparse(d).endswith(f"{name}.setter") for d in n.decorator_list)
+                    for n in cls.body)
+                return None if setter else "a read-only property"
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) \
+                    and node.target.id == name and isinstance(node.value, ast.Call) and any(
+                    k.arg == "init" and isinstance(k.value, ast.Constant)
+                    and k.value.value is False for k in node.value.keywords):
+                return "derived (field(init=False)), not an input"
+        if depth < 4:
+            bases = [c for b in cls.bases for c in idx.resolve(ast.unparse(b).split("[")[0])]
+            why = not_settable(bases, name, idx, depth + 1) if bases else None
+            if why:
+                return why
+    return None
+
+
+def _is_config(cls: ast.ClassDef, name: str) -> bool:
+    return name.endswith("Config") or any(
+        ast.unparse(d).split("(")[0].split(".")[-1] == "dataclass" for d in cls.decorator_list)
+
+
 def attribute_problem(ref: str, idx: ClassIndex) -> str | None:
     """``Trainer.Config.steps``: the first part that does not exist, or None (also
     when the class is not in the repository: nothing can be said)."""
@@ -96,6 +128,12 @@ def attribute_problem(ref: str, idx: ClassIndex) -> str | None:
         nested = next((n for n in cls.body if isinstance(n, ast.ClassDef) and n.name == part),
                       None)
         if nested is None:
+            # A config's member named in docs is a setting: it must be settable.
+            why = not_settable([cls], part, idx) if i == len(parts) - 1 and _is_config(
+                cls, parts[i - 1]) else None
+            if why:
+                return (f"`{ref}` is {why} of {'.'.join(parts[:i])}, not a setting one "
+                        "can give")
             return None  # a field or method: what it holds is not followed further
         cls = nested
     return None

@@ -59,9 +59,15 @@ def check_flag(flag: str, value: str | None, index: ClassIndex, roots: list[str]
         if fields is None:
             return None
         name = part.replace("-", "_")
+        where = ".".join(parts[:i]) or "the config"
         if name not in fields and part not in fields:
-            where = ".".join(parts[:i]) or "the config"
+            why = docclaims.not_settable(classes, name, index)
+            if why:
+                return f"flag {flag}: {where}.{name} is {why}, not a settable field"
             return f"flag {flag}: {where} has no field {part!r}"
+        why = docclaims.not_settable(classes, name, index)
+        if why:
+            return f"flag {flag}: {where}.{name} is {why}, not a settable field"
         field = fields.get(name) or fields[part]
         if i == len(parts) - 1:
             allowed = _literal_values(field)
