@@ -84,3 +84,75 @@ def test_backticked_config_member(tmp_path) -> None:
     got = _problems(tmp_path, "Set `Job.total` to double the steps; `Job.steps` and "
                               "`Job.build()` are fine.\n")
     assert got == ["`Job.total` is a read-only property of Job, not a setting one can give"]
+
+
+# --- commands: environment variables and options; section links -----------------------
+
+RUN_SH = """\
+    #!/bin/bash
+    NGPU=${NGPU:-8}
+    torchrun --nproc_per_node=$NGPU -m sub.train "$@"
+"""
+TRAIN_PY = """\
+    import os
+
+    LOG_RANK = os.environ.get("LOG_RANK", "0")
+"""
+TOOL_PY = """\
+    import argparse
+
+    p = argparse.ArgumentParser()
+    p.add_argument("--steps", type=int)
+    p.add_argument("-o", "--out-dir")
+"""
+
+
+def _doc_problems(tmp_path, readme: str, extra: dict | None = None) -> list[tuple[str, str]]:
+    files = {"sub/cfg.py": CFG, "sub/README.md": readme, "sub/run.sh": RUN_SH,
+             "sub/train.py": TRAIN_PY, "sub/tool.py": TOOL_PY, **(extra or {})}
+    inp = minirepo.build(tmp_path, head=files, target=TARGET)
+    return [(p.kind, p.problem) for p in docs.references(inp)]
+
+
+def test_env_var_the_script_never_reads(tmp_path) -> None:
+    got = _doc_problems(tmp_path, "```bash\nNGPU=4 LOG_RANK=0,1 CUDA_VISIBLE_DEVICES=0 "
+                                  "FAST_MODE=1 ./sub/run.sh\n```\n")
+    # NGPU: read by run.sh; LOG_RANK: by the module it hands over to; CUDA_…: a tool's.
+    assert got == [("command", "FAST_MODE=… is set for sub/run.sh, which never reads "
+                               "FAST_MODE (nor sub/train.py)")]
+
+
+def test_option_the_scripts_parser_does_not_define(tmp_path) -> None:
+    got = _doc_problems(tmp_path, "Run `python sub/tool.py --steps 3 --out-dir x` or "
+                                  "`python -m sub.tool --step 3`.\n")
+    assert got == [("command", "flag --step is not an option of sub/tool.py's argument "
+                               "parser")]
+
+
+def test_section_links(tmp_path) -> None:
+    readme = ("# Tool\n\n## Usage\n\nSee [usage](#usage), [again](#usage-1), "
+              "[setup](other.md#setup-steps) and [install](#install).\n\n## Usage\n\n"
+              "```md\n## Install\n```\n")
+    got = _doc_problems(tmp_path, readme, {"sub/other.md": "## Setup steps\n"})
+    assert got == [("anchor", "link #install: sub/README.md has no section #install")]
+
+
+def test_slugs_follow_github_rules() -> None:
+    assert docs.slugs("## What's new in 1.2?\n## `--flag` & [link](x)\n## A  B\n") == {
+        "whats-new-in-12", "--flag--link", "a--b"}
+
+
+def test_name_value_setting_that_is_a_property(tmp_path) -> None:
+    # "Set `total=0`": total is a read-only property of Job; `steps=3` is a field.
+    got = _problems(tmp_path, "Set `total=0` for a dry run, or `steps=3` for a short one; "
+                              "`x == 1` and `a = b c` are not settings.\n")
+    assert got == ["`total=0`: total is a read-only property (Job in sub/cfg.py:19), not a "
+                   "setting one can give"]
+
+
+def test_name_value_setting_defined_as_a_field_somewhere_is_fine(tmp_path) -> None:
+    # A property in one class and a field of the same name in another: settable.
+    extra = "from dataclasses import dataclass\n\n\n@dataclass\nclass Other:\n    total: int = 0\n"
+    inp = minirepo.build(tmp_path, head={"sub/cfg.py": CFG, "sub/other.py": extra,
+                                         "sub/README.md": "Set `total=0`.\n"}, target=TARGET)
+    assert [p.problem for p in docs.references(inp)] == []

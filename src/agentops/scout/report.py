@@ -225,9 +225,13 @@ def _upstreams(inp: Inputs, args: argparse.Namespace) -> dict[str, installed.Ups
 
 def _wanted(target: Target) -> Any:
     extra = set(target.workflows) | set(target.docs)
+    sub = target.subproject.rstrip("/") + "/"
 
     def want(path: str) -> bool:
-        return path.endswith(".py") or path in extra
+        # Shell scripts: the commands docs show run them (S-5 reads which variables
+        # they use); Markdown beside the docs: the sections their links point at.
+        return path.endswith((".py", ".sh")) or path in extra or (
+            path.endswith(".md") and (path.startswith(sub) or "/" not in path))
 
     return want
 

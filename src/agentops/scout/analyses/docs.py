@@ -35,7 +35,8 @@ class DocProblem:
     file: str
     line: int
     problem: str
-    kind: str = "reference"  # reference | attribute | count | table | undocumented | absent
+    # reference | attribute | count | table | undocumented | absent | command | anchor
+    kind: str = "reference"
 
 
 def _literal_values(field: ast.AnnAssign) -> list[object] | None:
@@ -188,8 +189,19 @@ def argparse_flags(files: dict[str, str]) -> set[str]:
     """Every ``add_argument("--x")`` option string in the loaded sources."""
     out: set[str] = set()
     for text in files.values():
-        for m in re.finditer(r"add_argument\(\s*((?:[\"']-[^\"']+[\"']\s*,\s*)+)", text):
-            out.update(re.findall(r"[\"'](-[^\"']+)[\"']", m.group(1)))
+        if "add_argument" not in text:
+            continue
+        mod = ps.parse(text)
+        if mod is None:  # unparsable: the option strings that open each call
+            for m in re.finditer(r"add_argument\(\s*((?:[\"']-[^\"']+[\"']\s*,?\s*)+)",
+                                 text):
+                out.update(re.findall(r"[\"'](-[^\"']+)[\"']", m.group(1)))
+            continue
+        for node in ps.walk(mod):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr == "add_argument":
+                out.update(a.value for a in node.args if isinstance(a, ast.Constant)
+                           and isinstance(a.value, str) and a.value.startswith("-"))
     return out
 
 
@@ -253,6 +265,18 @@ def references(inp: Inputs) -> list[DocProblem]:
             mod_problem = _module_problem(raw, inp)
             if mod_problem:
                 out.append(DocProblem(doc, n, mod_problem))
+            if not in_code:
+                for span in _CODE_SPAN.findall(raw):
+                    problem = setting_problem(span, inp)
+                    if problem and problem not in seen:
+                        seen.add(problem)
+                        out.append(DocProblem(doc, n, problem, "setting"))
+            commands = [raw] if in_code else [s for s in _CODE_SPAN.findall(raw) if " " in s]
+            for command in commands:
+                for problem in command_problems(command, doc, inp):
+                    if problem not in seen:
+                        seen.add(problem)
+                        out.append(DocProblem(doc, n, problem, "command"))
             for flag, value in _FLAG.findall(raw if in_code else " ".join(
                     _CODE_SPAN.findall(raw))):
                 if flag in known:
@@ -273,9 +297,209 @@ def references(inp: Inputs) -> list[DocProblem]:
                         "option in the repo")
                 else:
                     problem = None
-                if problem and problem not in seen:
+                if problem and problem not in seen and not (
+                        problem.startswith(f"flag {flag} is not a config field") and any(
+                            p.startswith(f"flag {flag} is not an option") for p in seen)):
                     seen.add(problem)
                     out.append(DocProblem(doc, n, problem))
+        out += anchor_problems(doc, text, inp)
+    return out
+
+
+# Environment variables every tool reads (CUDA, NCCL, torch, HF, Python itself): a
+# command may set them for the programs it starts, not for the script.
+_TOOL_ENV = re.compile(r"^(CUDA|NCCL|TORCH|PYTORCH|TORCHINDUCTOR|TRITON|HF|HUGGINGFACE|"
+                       r"TRANSFORMERS|TOKENIZERS|OMP|MKL|PYTHON|LD|NVTE|NVIDIA|CUBLAS|XLA|"
+                       r"VLLM|WANDB|GLOO|UCX|FI|MASTER|WORLD|RANK|LOCAL|KMP|PJRT|TF|JAX|"
+                       r"DYLD|PATH|HOME|USER|TMPDIR|LANG|LC)(_|$)")
+_ENV_ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=")
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_HTML_ANCHOR = re.compile(r"<a\s+(?:name|id)=[\"']([^\"']+)[\"']", re.I)
+
+
+def slugs(markdown: str) -> set[str]:
+    """The anchors GitHub gives a Markdown file's headings (lowercase; punctuation
+    other than ``-`` and ``_`` dropped; spaces to ``-``; repeats get ``-1``, ``-2``),
+    plus explicit ``<a name=…>`` anchors. Headings inside code fences do not count."""
+    out: set[str] = set()
+    seen: dict[str, int] = {}
+    in_code = False
+    for raw in markdown.splitlines():
+        if raw.lstrip().startswith(("```", "~~~")):
+            in_code = not in_code
+            continue
+        if in_code:
+            continue
+        out |= {a.lower() for a in _HTML_ANCHOR.findall(raw)}
+        m = _HEADING.match(raw)
+        if not m:
+            continue
+        text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", m.group(2))  # links: their text
+        text = re.sub(r"<[^>]+>", "", text)
+        slug = re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        out.add(slug if n == 0 else f"{slug}-{n}")
+    return out
+
+
+def anchor_problems(doc: str, text: str, inp: Inputs) -> list[DocProblem]:
+    """``[x](FILE.md#section)`` / ``[x](#section)`` whose section no heading of that
+    file has (the file itself is checked with the other paths)."""
+    out: list[DocProblem] = []
+    cache: dict[str, set[str] | None] = {}
+    in_code = False
+    for n, raw in enumerate(text.splitlines(), 1):
+        if raw.lstrip().startswith("```"):
+            in_code = not in_code
+            continue
+        if in_code:
+            continue
+        for target in _LINK.findall(raw):
+            path, sep, anchor = target.partition("#")
+            if not sep or not anchor or "://" in path or not (path == "" or path.endswith(
+                    ".md")):
+                continue
+            file = doc if path == "" else posixpath.normpath(
+                posixpath.join(posixpath.dirname(doc), path))
+            if file not in cache:
+                body = inp.head.text(file)
+                cache[file] = slugs(body) if body is not None else None
+            known = cache[file]
+            if known is not None and anchor.lower() not in known:
+                out.append(DocProblem(doc, n, f"link {target}: {file} has no section "
+                                              f"#{anchor}", "anchor"))
+    return out
+
+
+_SETTING = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*=\s*[^=\s][^\s]*$")
+
+
+def setting_problem(span: str, inp: Inputs) -> str | None:
+    """A backticked ``name=value`` (or ``section.name=value``) the docs tell readers to
+    set: a problem when the sub-project's classes define ``name`` only as a read-only
+    property or a derived ``field(init=False)``, never as a field one can set."""
+    m = _SETTING.match(span.strip())
+    if not m or " " in span.strip().split("=", 1)[0].strip():
+        return None
+    name = m.group(1).rsplit(".", 1)[-1]
+    found = _members_named(inp, name)
+    if not found or any(why is None for why, _ in found):
+        return None  # unknown here, or a settable field somewhere: nothing to say
+    why, where = found[0]
+    return (f"`{span.strip()}`: {name} is {why} ({where}), not a setting one can give")
+
+
+def _members_named(inp: Inputs, name: str) -> list[tuple[str | None, str]]:
+    """(why not settable, or None for a settable field; where) of every class member
+    ``name`` in the sub-project's files."""
+    cache = inp.head.cache.setdefault("doc-members", {})
+    if name in cache:
+        return cache[name]
+    idx = classindex.for_tree(inp.head)
+    sub = inp.target.subproject + "/"
+    out: list[tuple[str | None, str]] = []
+    for path, text in inp.head.files.items():
+        if not (path.startswith(sub) and path.endswith(".py")) or name not in text:
+            continue
+        mod = ps.parse(text)
+        for cls in (n for n in ps.walk(mod) if isinstance(n, ast.ClassDef)) if mod else ():
+            for node in cls.body:
+                defines = (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+                           and node.target.id == name) or (
+                    isinstance(node, ps.FuncDef.__args__) and node.name == name and any(
+                        ast.unparse(d).split(".")[-1] in ("property", "cached_property")
+                        for d in node.decorator_list))
+                if defines:
+                    why = docclaims.not_settable([cls], name, idx)
+                    out.append((why, f"{cls.name} in {path}:{node.lineno}"))
+                    break
+    cache[name] = out
+    return out
+
+
+def _script_of(words: list[str], doc: str, inp: Inputs) -> tuple[str, str] | None:
+    """(repo file the command runs, "python" | "shell"), or None."""
+    def find(path: str) -> str | None:
+        path = path.removeprefix("./")
+        for base in ("", posixpath.dirname(doc), inp.target.subproject):
+            cand = posixpath.normpath(posixpath.join(base, path)) if base else path
+            if cand in inp.head.paths:
+                return cand
+        return None
+
+    if not words:
+        return None
+    prog = words[0]
+    if prog in ("bash", "sh") and len(words) > 1:
+        found = find(words[1])
+        return (found, "shell") if found else None
+    if prog.endswith(".sh"):
+        found = find(prog)
+        return (found, "shell") if found else None
+    rest = words[1:]
+    if prog == "torchrun" or re.match(r"^python[\d.]*$", prog):
+        if prog == "torchrun" or rest[:2] == ["-m", "torchrun"]:
+            rest = rest[2:] if prog != "torchrun" else rest
+            while rest and rest[0].startswith("-") and rest[0] != "-m":
+                rest = rest[1:] if "=" in rest[0] else rest[2:]
+        if rest[:1] == ["-m"] and len(rest) > 1:
+            found = ps.module_path(rest[1], inp.head.paths)
+            return (found, "python") if found else None
+        if rest and rest[0].endswith(".py"):
+            found = find(rest[0])
+            return (found, "python") if found else None
+    return None
+
+
+def _called_from(script: str, inp: Inputs) -> list[str]:
+    """The repo files a shell script hands over to (``python -m x.y``, ``python a.py``,
+    ``torchrun … -m x.y``): one level, where its variables and options may be read."""
+    text = inp.head.text(script) or ""
+    out = [script]
+    for m in re.finditer(r"-m\s+([A-Za-z_][\w.]*)", text):
+        found = ps.module_path(m.group(1), inp.head.paths)
+        if found:
+            out.append(found)
+    for m in re.finditer(r"([\w./-]+\.py)\b", text):
+        path = m.group(1).removeprefix("./")
+        if path in inp.head.paths:
+            out.append(path)
+    return list(dict.fromkeys(out))
+
+
+def command_problems(line: str, doc: str, inp: Inputs) -> list[str]:
+    """A documented command line: environment variables it sets that the script it runs
+    (or the file that script hands over to) never reads, and options a Python script
+    with an argument parser does not define."""
+    words = _words(line)
+    env: list[str] = []
+    while words and (m := _ENV_ASSIGN.match(words[0])):
+        env.append(m.group(1))
+        words = words[1:]
+    found = _script_of(words, doc, inp)
+    if found is None:
+        return []
+    script, kind = found
+    files = _called_from(script, inp) if kind == "shell" else [script]
+    if inp.head.text(script) is None:
+        return []  # not read (too large, a link): nothing can be said
+    texts = [inp.head.text(f) or "" for f in files]
+    out = []
+    for var in env:
+        if _TOOL_ENV.match(var):
+            continue
+        if not any(re.search(rf"(?<![\w]){re.escape(var)}(?![\w])", t) for t in texts):
+            out.append(f"{var}=… is set for {script}, which never reads {var}"
+                       + (f" (nor {', '.join(files[1:])})" if len(files) > 1 else ""))
+    parsers = [t for t in texts if "add_argument(" in t]
+    if parsers:
+        options = argparse_flags(dict(enumerate(parsers)))
+        for flag in re.findall(r"(?<![\w-])(--[A-Za-z][\w-]*)(?![\w.-])", " ".join(words[1:])):
+            if flag not in options and flag.replace("_", "-") not in options \
+                    and flag.replace("-", "_") not in options:
+                out.append(f"flag {flag} is not an option of {script}'s argument parser"
+                           + (f" (nor {', '.join(files[1:])})" if len(files) > 1 else ""))
     return out
 
 
