@@ -156,3 +156,11 @@ def test_name_value_setting_defined_as_a_field_somewhere_is_fine(tmp_path) -> No
     inp = minirepo.build(tmp_path, head={"sub/cfg.py": CFG, "sub/other.py": extra,
                                          "sub/README.md": "Set `total=0`.\n"}, target=TARGET)
     assert [p.problem for p in docs.references(inp)] == []
+
+
+def test_path_a_documented_command_creates_is_not_missing(tmp_path) -> None:
+    readme = ("Download the weights to `sub/ckpt` first:\n\n```bash\n"
+              "python sub/tool.py --steps 1 --out-dir sub/ckpt\n```\n\n"
+              "Then read `sub/ckpt/model.py` and `sub/gone.py`.\n")
+    got = _doc_problems(tmp_path, readme)
+    assert got == [("reference", "path sub/gone.py does not exist")]

@@ -238,6 +238,17 @@ def docclaims_tokens(name: str) -> set[str]:
             and t not in ("to", "of", "get", "set", "and", "the")}
 
 
+# An option whose value is a place a command writes to (--local_dir, --output, -o, …).
+_OUTPUT_OPT = re.compile(r"(?<![\w-])(?:--[\w-]*(?:dir|folder|out|output|dest|dump|save|"
+                         r"target)[\w-]*|-o)(?:=|\s+)([^\s`'\"]+)", re.I)
+
+
+def produced_paths(text: str) -> set[str]:
+    """Paths a doc's own commands create (values of output options): the doc may name
+    them before they exist."""
+    return {m.group(1).removeprefix("./").rstrip("/") for m in _OUTPUT_OPT.finditer(text)}
+
+
 def references(inp: Inputs) -> list[DocProblem]:
     """Paths, test ids, ``python -m`` modules and flags in the configured docs that do
     not exist or parse."""
@@ -251,6 +262,7 @@ def references(inp: Inputs) -> list[DocProblem]:
         if text is None:
             out.append(DocProblem(doc, 0, "not at HEAD", "absent"))
             continue
+        made = produced_paths(text)
         in_code = False
         for n, raw in enumerate(text.splitlines(), 1):
             if raw.lstrip().startswith("```"):
@@ -258,6 +270,9 @@ def references(inp: Inputs) -> list[DocProblem]:
                 continue
             seen: set[str] = set()
             for tok in _candidates(raw, in_code):
+                bare = tok.strip().rstrip(".,:;").removeprefix("./").rstrip("/")
+                if any(bare == p or bare.startswith(p + "/") for p in made):
+                    continue  # created by a command of this doc
                 problem = _path_problem(tok, doc, inp)
                 if problem and problem not in seen:
                     seen.add(problem)
