@@ -619,3 +619,15 @@ def test_private_api_of_another_upstream_is_not_checked_against_torch(tmp_path) 
     assert item.title.endswith("public alternative not checked (no installed vllm was "
                                "indexed)")
     assert "torch" not in item.title
+
+
+def test_widened_field_read_only_through_members_the_base_has(tmp_path) -> None:
+    # (#15) `cfg.checkpoint.folder` exists on BaseManager.Config too: not at risk; a read
+    # of `async_mode`, which only Manager.Config has, is.
+    target = _target(tmp_path, "fragile_surfaces: {classes: "
+                               "[{name: Trainer.Config, file: core/t.py}]}\n")
+    head = {"core/t.py": CKPT_BASE.replace("checkpoint: Manager.Config",
+                                           "checkpoint: BaseManager.Config"),
+            "sub/run.py": "def run(cfg):\n    return cfg.checkpoint.folder\n"}
+    [ch] = upstream.fragile_changes(inputs(target, head, {"core/t.py": CKPT_BASE}))
+    assert ch.uses == ()

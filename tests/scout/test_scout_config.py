@@ -27,6 +27,7 @@ def test_shipped_target_validates_and_has_what_collect_needs() -> None:
     assert datafiles.validate_all() == [
         "agentops/scout/targets/torchtitan-graph-trainer.yaml",
         "agentops/scout/targets/torchtitan-rl.yaml",
+        "agentops/scout/targets/torchtitan-torchft.yaml",
         "agentops/scout/targets/torchtitan-transformers-backend.yaml"]
     t = load_target("torchtitan-graph-trainer")
     assert t.subproject == "torchtitan/experiments/graph_trainer"

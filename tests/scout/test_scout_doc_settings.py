@@ -164,3 +164,16 @@ def test_path_a_documented_command_creates_is_not_missing(tmp_path) -> None:
               "Then read `sub/ckpt/model.py` and `sub/gone.py`.\n")
     got = _doc_problems(tmp_path, readme)
     assert got == [("reference", "path sub/gone.py does not exist")]
+
+
+def test_bare_flag_that_lost_its_section(tmp_path) -> None:
+    # (#15) `--steps` is no top-level option but job.steps is; `--foldr` nearly names
+    # job.folder; `--verbose` is nothing the config knows: another tool's, left alone.
+    got = _problems(tmp_path, "Pass `--steps=3` and `--foldr x`, or `--verbose`.\n")
+    assert got == ["flag --steps is not a top-level option; the field is --job.steps",
+                   "flag --foldr: no such field; the config has --job.folder"]
+
+
+def test_dotted_flag_with_a_near_miss_says_which(tmp_path) -> None:
+    got = _problems(tmp_path, "Pass `--job.step 3`.\n")
+    assert got == ["flag --job.step: job has no field 'step' (did you mean 'steps'?)"]

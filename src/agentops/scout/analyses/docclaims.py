@@ -49,6 +49,12 @@ def _lines(text: str) -> Iterator[tuple[int, str, bool]]:
 
 # --- Class.attr in backticks ----------------------------------------------------------------
 
+def members(cls: ast.ClassDef, idx: ClassIndex) -> set[str] | None:
+    """Names a class has, its bases' included (``None`` when a base is not in the
+    repository)."""
+    return _members(cls, idx)
+
+
 def _members(cls: ast.ClassDef, idx: ClassIndex, depth: int = 0) -> set[str] | None:
     """Names a class has: fields, class attributes, methods, nested classes, ``self.x``
     attributes, and its bases' (``None`` when a base is not in the repository)."""

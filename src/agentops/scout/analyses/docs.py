@@ -11,6 +11,7 @@ Pure: reads the loaded tree; returns frozen records.
 from __future__ import annotations
 
 import ast
+import difflib
 import posixpath
 import re
 import shlex
@@ -65,7 +66,9 @@ def check_flag(flag: str, value: str | None, index: ClassIndex, roots: list[str]
             why = docclaims.not_settable(classes, name, index)
             if why:
                 return f"flag {flag}: {where}.{name} is {why}, not a settable field"
-            return f"flag {flag}: {where} has no field {part!r}"
+            close = difflib.get_close_matches(name, list(fields), n=1, cutoff=0.85)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            return f"flag {flag}: {where} has no field {part!r}{hint}"
         why = docclaims.not_settable(classes, name, index)
         if why:
             return f"flag {flag}: {where}.{name} is {why}, not a settable field"
@@ -116,6 +119,28 @@ def list_flags(inp: Inputs) -> set[str]:
                                               ast.unparse(field.annotation)):
                 out.add(flag)
     return out
+
+
+def misplaced_flag(flag: str, inp: Inputs, index: ClassIndex, roots: list[str]
+                   ) -> str | None:
+    """A bare ``--name`` that is no top-level config field but is (or nearly is) a
+    nested one: the docs left out its section (``--data_parallel_shard_degree`` for
+    ``--parallelism.data_parallel_shard_degree``). Flags of other tools are left alone:
+    only names the config knows, or nearly knows, are judged."""
+    name = flag[2:].replace("-", "_")
+    top = index.fields([c for r in roots for c in index.resolve(r)]) or {}
+    if name in top or flag in argparse_flags(inp.head.files):
+        return None
+    paths = field_paths(inp)
+    exact = [p for p in paths if p.rsplit(".", 1)[-1] == name]
+    if exact:
+        return (f"flag {flag} is not a top-level option; the field is "
+                f"--{exact[0]}")
+    lasts = {p.rsplit(".", 1)[-1]: p for p in paths if "." in p}
+    close = difflib.get_close_matches(name, list(lasts), n=1, cutoff=0.9)
+    if close:
+        return f"flag {flag}: no such field; the config has --{lasts[close[0]]}"
+    return None
 
 
 def field_paths(inp: Inputs) -> list[str]:
@@ -310,6 +335,10 @@ def references(inp: Inputs) -> list[DocProblem]:
                     problem = None if flag in parsers else (
                         f"flag {flag} is not a config field, a known flag, or an argparse "
                         "option in the repo")
+                elif roots:
+                    if index is None:
+                        index = classindex.for_tree(inp.head)
+                    problem = misplaced_flag(flag, inp, index, roots)
                 else:
                     problem = None
                 if problem and problem not in seen and not (

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from agentops.scout.analyses import attribution, classindex
+from agentops.scout.analyses import attribution, classindex, docclaims
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses import refs as refindex
 from agentops.scout.analyses import signatures as sig
@@ -140,10 +140,12 @@ def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
             if before[name] == after[name]:
                 continue
             users = tuple(refs.uses(name))
-            if users and widened(before[name], after[name], classindex.for_tree(inp.head)):
+            idx = classindex.for_tree(inp.head)
+            if users and widened(before[name], after[name], idx):
                 # Every value the old type allowed still fits, so code that only passes
-                # the field needs nothing; code that reads it may now meet the wider type.
-                users = tuple(refs.read_uses(name))
+                # the field needs nothing; code that reads a member the wider type lacks
+                # may now fail.
+                users = tuple(_reads_beyond(inp, name, after[name], idx))
             out.append(SurfaceChange("fields", f"{sym.name}.{name}",
                                      f"field retyped: {before[name]} -> {after[name]}",
                                      by(name), sym.file, "should-fix", sym.why, users))
@@ -191,6 +193,27 @@ def widened(old: str, new: str, idx: classindex.ClassIndex) -> bool:
         if x_rest != y_rest or y_head not in _ancestors(x_head, idx):
             return False
     return True
+
+
+def _reads_beyond(inp: Inputs, name: str, new_type: str, idx: classindex.ClassIndex
+                  ) -> list[str]:
+    """``file:line`` of ``….name.member`` reads in the sub-project where ``member`` is
+    not a member of ``new_type`` (or cannot be told to be one)."""
+    wanted = _optional(new_type)[0]
+    classes = idx.resolve(wanted) if _TYPE_NAME.fullmatch(wanted) else []
+    members = docclaims.members(classes[0], idx) if len(classes) == 1 else None
+    sub = inp.target.subproject + "/"
+    out = []
+    for path, text in sorted(inp.head.files.items()):
+        if not (path.startswith(sub) and path.endswith(".py")) or f".{name}." not in text:
+            continue
+        mod = ps.parse(text)
+        for node in ps.walk(mod) if mod is not None else ():
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) \
+                    and node.value.attr == name and (members is None
+                                                     or node.attr not in members):
+                out.append(f"{path}:{node.lineno}")
+    return sorted(set(out), key=refindex._order)
 
 
 def _optional(annotation: str) -> tuple[str, bool]:
