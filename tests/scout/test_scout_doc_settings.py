@@ -177,3 +177,9 @@ def test_bare_flag_that_lost_its_section(tmp_path) -> None:
 def test_dotted_flag_with_a_near_miss_says_which(tmp_path) -> None:
     got = _problems(tmp_path, "Pass `--job.step 3`.\n")
     assert got == ["flag --job.step: job has no field 'step' (did you mean 'steps'?)"]
+
+
+def test_slugs_of_long_and_closed_headings() -> None:
+    # Repository content: a 200,000-space heading line, closing #s, and 7 #s (no heading).
+    text = "# " + " " * 200_000 + "x\n## Title ##\n" + "#" * 7 + " not a heading\n"
+    assert docs.slugs(text) == {"x", "title"}

@@ -357,7 +357,7 @@ _TOOL_ENV = re.compile(r"^(CUDA|NCCL|TORCH|PYTORCH|TORCHINDUCTOR|TRITON|HF|HUGGI
                        r"VLLM|WANDB|GLOO|UCX|FI|MASTER|WORLD|RANK|LOCAL|KMP|PJRT|TF|JAX|"
                        r"DYLD|PATH|HOME|USER|TMPDIR|LANG|LC)(_|$)")
 _ENV_ASSIGN = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=")
-_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
 _HTML_ANCHOR = re.compile(r"<a\s+(?:name|id)=[\"']([^\"']+)[\"']", re.I)
 
 
@@ -378,7 +378,9 @@ def slugs(markdown: str) -> set[str]:
         m = _HEADING.match(raw)
         if not m:
             continue
-        text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", m.group(2))  # links: their text
+        # Closing #s and spaces stripped in Python, not by a lazy pattern.
+        text = m.group(2).rstrip().rstrip("#").rstrip()
+        text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)  # links: their text
         text = re.sub(r"<[^>]+>", "", text)
         slug = re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
         n = seen.get(slug, 0)
