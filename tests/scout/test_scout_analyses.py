@@ -390,7 +390,7 @@ def test_docs_on_fixture(fixture_repo) -> None:
         repo_inputs(fixture_repo, "c3", "2026-03-06"))]
     assert problems == [
         (4, "path sub/tests/test_gone.py does not exist"),
-        (7, "flag --compile.mode aot_fx: not one of 'jit', 'aot'"),
+        (7, "flag --compile.mode aot_fx: not one of 'jit', 'aot'; use one of them"),
         (7, "flag --max_steps is not a config field, a known flag, or an argparse option in "
             "the repo"),
         (10, "path sub/missing_dir/notes.md does not exist")]

@@ -155,10 +155,17 @@ class ClassIndex:
                         continue
                     if src.startswith(("tyro.", "typing.", "torch.")):
                         continue
-                    out += self.resolve(src)
+                    out += self.resolve(src) or self._resolve_qualified(src)
         return out or None
 
-
+    def _resolve_qualified(self, src: str) -> list[ast.ClassDef]:
+        """``m.MetricsProcessor.Config`` (a module alias in front): the class part,
+        found by dropping the leading lowercase (module) names."""
+        parts = src.split(".")
+        while len(parts) > 1 and parts[0][:1].islower():
+            parts = parts[1:]
+        rest = ".".join(parts)
+        return self.resolve(rest) if rest != src and rest[:1].isupper() else []
 
 
 def for_tree(tree: object) -> ClassIndex:

@@ -28,7 +28,7 @@ _LINK = re.compile(r"\]\(([^)\s]+)\)")
 _PATHLIKE = re.compile(r"^[\w.{}<>*~-]*[/\w.-]*[\w-]+(\.(py|md|sh|ya?ml|toml|json|txt|cfg))"
                        r"(::[\w:\[\]-]+)?$|^[\w.-]+(/[\w.-]+)+/?$")
 _FLAG = re.compile(r"(?<![\w-])(--[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*)*)"
-                   r"(?:[= ]+([^\s\\`-][^\s\\`]*))?")
+                   r"(?:(=|[= ]+)([^\s\\`-][^\s\\`]*))?")
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,9 @@ class DocProblem:
     kind: str = "reference"
 
 
+_BOOL_WORDS = {"true", "false", "1", "0", "yes", "no", "on", "off"}
+
+
 def _literal_values(field: ast.AnnAssign) -> list[object] | None:
     for node in ast.walk(field.annotation):
         if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith("Literal"):
@@ -48,43 +51,100 @@ def _literal_values(field: ast.AnnAssign) -> list[object] | None:
     return None
 
 
-def check_flag(flag: str, value: str | None, index: ClassIndex, roots: list[str]
-               ) -> str | None:
-    """The problem with ``--a.b`` (and its value when the field is a ``Literal``)."""
+def _enum_members(field: ast.AnnAssign, index: ClassIndex) -> list[str] | None:
+    """Member names (and string values) of the ``Enum`` a field's annotation names;
+    None when the annotation names no enum the checkout defines."""
+    classes = index.types_of(field) or []
+    enums = [c for c in classes if any(re.search(r"(^|\.)(Str|Int)?Enum$",
+                                                 ast.unparse(b)) for b in c.bases)]
+    if not enums or len(enums) != len(classes):
+        return None
+    out: list[str] = []
+    for cls in enums:
+        for node in cls.body:
+            if isinstance(node, ast.Assign):
+                for t in node.targets:
+                    if isinstance(t, ast.Name):
+                        out.append(t.id)
+                if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                    out.append(node.value.value)
+    return out or None
+
+
+def value_problem(field: ast.AnnAssign, value: str, index: ClassIndex, *,
+                  explicit: bool) -> str | None:
+    """Why ``value`` cannot be given to this field: not one of its ``Literal``
+    values, not a member of its ``Enum``, or (given with ``=``) not a boolean for a
+    ``bool`` field. ``explicit``: the value was attached with ``=`` (a word after a
+    bare boolean flag is the next argument, not its value)."""
+    if value.startswith(("-", "$", "<", "{")) or not value:
+        return None
+    allowed = _literal_values(field)
+    if allowed:
+        shown = [str(a) for a in allowed if a is not None]
+        if value not in shown and not (value == "None" and None in allowed):
+            return f"not one of {', '.join(repr(a) for a in shown)}; use one of them"
+        return None
+    members = _enum_members(field, index)
+    if members:
+        if value not in members and value.upper() not in members:
+            names = [m for m in members if m.isupper() or m.isidentifier()]
+            return f"not a member of the enum; use one of {', '.join(names[:8])}"
+        return None
+    ann = ast.unparse(field.annotation).replace(" ", "")
+    if explicit and ann in ("bool", "bool|None", "Optional[bool]") \
+            and value.lower() not in _BOOL_WORDS:
+        return "not a boolean (the field is a bool)"
+    return None
+
+
+def check_flag(flag: str, value: str | None, index: ClassIndex, roots: list[str],
+               explicit: bool = True) -> str | None:
+    """The problem with ``--a.b`` (and its value when the field is a ``Literal``, an
+    ``Enum`` or a ``bool``)."""
+    return flag_verdict(flag, value, index, roots, explicit=explicit)[0]
+
+
+def flag_verdict(flag: str, value: str | None, index: ClassIndex, roots: list[str], *,
+                 explicit: bool = True) -> tuple[str | None, str | None]:
+    """(problem, why not checked) for ``--a.b``: at most one is set; both None when
+    the flag names a settable field and its value fits."""
     parts = flag[2:].split(".")
     parts[-1] = re.sub(r"^no[-_]", "", parts[-1])
     classes = [c for r in roots for c in index.resolve(r)]
     if not classes:
-        return None
+        return None, ("no doc_config_roots configured" if not roots else
+                      f"config class {', '.join(roots)} not in the checkout")
     for i, part in enumerate(parts):
         fields = index.fields(classes)
-        if fields is None:
-            return None
-        name = part.replace("-", "_")
         where = ".".join(parts[:i]) or "the config"
+        if fields is None:
+            return None, f"a base class of {where} is not in the checkout"
+        name = part.replace("-", "_")
+        prefix = "--" + ".".join(parts[:i]) + ("." if i else "")
         if name not in fields and part not in fields:
             why = docclaims.not_settable(classes, name, index)
             if why:
-                return f"flag {flag}: {where}.{name} is {why}, not a settable field"
+                return (f"flag {flag}: {where}.{name} is {why}, not a settable field; "
+                        + docclaims.settable_fix(classes, name, index, prefix)), None
             close = difflib.get_close_matches(name, list(fields), n=1, cutoff=0.85)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            return f"flag {flag}: {where} has no field {part!r}{hint}"
+            hint = f"; use {prefix}{close[0]}" if close else ""
+            return f"flag {flag}: {where} has no field {part!r}{hint}", None
         why = docclaims.not_settable(classes, name, index)
         if why:
-            return f"flag {flag}: {where}.{name} is {why}, not a settable field"
+            return (f"flag {flag}: {where}.{name} is {why}, not a settable field; "
+                    + docclaims.settable_fix(classes, name, index, prefix)), None
         field = fields.get(name) or fields[part]
         if i == len(parts) - 1:
-            allowed = _literal_values(field)
-            if allowed and value is not None and not value.startswith("-") \
-                    and value not in [str(a) for a in allowed]:
-                return (f"flag {flag} {value}: not one of "
-                        + ", ".join(repr(a) for a in allowed if a is not None))
-            return None
+            bad = value_problem(field, value, index, explicit=explicit) \
+                if value is not None else None
+            return (f"flag {flag} {value}: {bad}" if bad else None), None
         nxt = index.types_of(field)
         if nxt is None:
-            return None
+            return None, (f"the type of {'.'.join(parts[:i + 1])} "
+                          f"({ast.unparse(field.annotation)}) is not in the checkout")
         classes = nxt
-    return None
+    return None, None
 
 
 def flag_field(flag: str, index: ClassIndex, roots: list[str]) -> ast.AnnAssign | None:
@@ -317,14 +377,18 @@ def references(inp: Inputs) -> list[DocProblem]:
                     if problem not in seen:
                         seen.add(problem)
                         out.append(DocProblem(doc, n, problem, "command"))
-            for flag, value in _FLAG.findall(raw if in_code else " ".join(
+            for flag, sep, value in _FLAG.findall(raw if in_code else " ".join(
                     _CODE_SPAN.findall(raw))):
                 if flag in known:
                     continue
                 if "." in flag:
                     if index is None:
                         index = classindex.for_tree(inp.head)
-                    problem = check_flag(flag, value or None, index, roots)
+                    problem, unchecked = flag_verdict(flag, value or None, index, roots,
+                                                      explicit=sep == "=")
+                    if unchecked:
+                        out.append(DocProblem(doc, n, f"flag {flag}: {unchecked}",
+                                              "unchecked"))
                 elif in_code and _runs_repo_code(raw, inp):
                     if parsers is None:
                         parsers = argparse_flags(inp.head.files)
@@ -332,7 +396,7 @@ def references(inp: Inputs) -> list[DocProblem]:
                             index = classindex.for_tree(inp.head)
                         top = index.fields([c for r in roots for c in index.resolve(r)])
                         parsers |= {f"--{name}" for name in (top or {})}
-                    problem = None if flag in parsers else (
+                    problem = None if _spelled(flag) & parsers else (
                         f"flag {flag} is not a config field, a known flag, or an argparse "
                         "option in the repo")
                 elif roots:
@@ -424,27 +488,48 @@ _SETTING = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*=\s*[^=\s][^\s]*$")
 def setting_problem(span: str, inp: Inputs) -> str | None:
     """A backticked ``name=value`` (or ``section.name=value``) the docs tell readers to
     set: a problem when the sub-project's classes define ``name`` only as a read-only
-    property or a derived ``field(init=False)``, never as a field one can set."""
+    property or a derived ``field(init=False)``, never as a field one can set; or when
+    every config field of that name (the sub-project's dataclasses and those reachable
+    from ``doc_config_roots``) rejects the value (``Literal``, ``Enum``, ``bool``)."""
     m = _SETTING.match(span.strip())
     if not m or " " in span.strip().split("=", 1)[0].strip():
         return None
-    name = m.group(1).rsplit(".", 1)[-1]
+    dotted = m.group(1)
+    name = dotted.rsplit(".", 1)[-1]
+    value = span.strip().split("=", 1)[1].strip().strip("\"'")
+    idx = classindex.for_tree(inp.head)
     found = _members_named(inp, name)
-    if not found or any(why is None for why, _ in found):
-        return None  # unknown here, or a settable field somewhere: nothing to say
-    why, where = found[0]
-    return (f"`{span.strip()}`: {name} is {why} ({where}), not a setting one can give")
+    if found and all(why is not None for why, _w, _c in found):
+        why, where, cls = found[0]
+        return (f"`{span.strip()}`: {name} is {why} ({where}), not a setting one can give;"
+                f" {docclaims.settable_fix([cls], name, idx)}")
+    fields = [(where, node) for why, where, cls in found if why is None
+              for node in cls.body if isinstance(node, ast.AnnAssign)
+              and isinstance(node.target, ast.Name) and node.target.id == name]
+    roots = [s["name"] for s in inp.target.raw.get("doc_config_roots", [])]
+    if roots:
+        fields += [(f"--{p}", f) for p, f in docclaims.reachable_fields(idx, roots)
+                   if p == dotted or p.endswith("." + dotted) or (
+                       "." not in dotted and p.rsplit(".", 1)[-1] == name)]
+    if not fields:
+        return None
+    bad = [(where, value_problem(f, value, idx, explicit=True)) for where, f in fields]
+    if all(why for _w, why in bad):
+        where, why = bad[0]
+        return f"`{span.strip()}`: {value!r} is {why} ({name} at {where})"
+    return None
 
 
-def _members_named(inp: Inputs, name: str) -> list[tuple[str | None, str]]:
-    """(why not settable, or None for a settable field; where) of every class member
-    ``name`` in the sub-project's files."""
+def _members_named(inp: Inputs, name: str
+                   ) -> list[tuple[str | None, str, ast.ClassDef]]:
+    """(why not settable, or None for a settable field; where; class) of every class
+    member ``name`` in the sub-project's files."""
     cache = inp.head.cache.setdefault("doc-members", {})
     if name in cache:
         return cache[name]
     idx = classindex.for_tree(inp.head)
     sub = inp.target.subproject + "/"
-    out: list[tuple[str | None, str]] = []
+    out: list[tuple[str | None, str, ast.ClassDef]] = []
     for path, text in inp.head.files.items():
         if not (path.startswith(sub) and path.endswith(".py")) or name not in text:
             continue
@@ -458,7 +543,7 @@ def _members_named(inp: Inputs, name: str) -> list[tuple[str | None, str]]:
                         for d in node.decorator_list))
                 if defines:
                     why = docclaims.not_settable([cls], name, idx)
-                    out.append((why, f"{cls.name} in {path}:{node.lineno}"))
+                    out.append((why, f"{cls.name} in {path}:{node.lineno}", cls))
                     break
     cache[name] = out
     return out
@@ -547,6 +632,12 @@ def command_problems(line: str, doc: str, inp: Inputs) -> list[str]:
                 out.append(f"flag {flag} is not an option of {script}'s argument parser"
                            + (f" (nor {', '.join(files[1:])})" if len(files) > 1 else ""))
     return out
+
+
+def _spelled(flag: str) -> set[str]:
+    """A flag as argparse or tyro may spell it: ``--dump-folder`` = ``--dump_folder``."""
+    return {flag, flag.replace("-", "_").replace("__", "--", 1),
+            "--" + flag[2:].replace("_", "-")}
 
 
 def _runs_repo_code(line: str, inp: Inputs) -> bool:
