@@ -10,6 +10,7 @@ Pure: reads the loaded tree and the results of other analyses; returns records.
 from __future__ import annotations
 
 import ast
+import difflib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -203,7 +204,9 @@ def attribute_problem(ref: str, idx: ClassIndex) -> str | None:
         if members is None:
             return None
         if part not in members:
-            return f"`{ref}`: {'.'.join(parts[:i])} has no attribute {part!r}"
+            close = difflib.get_close_matches(part, sorted(members), n=1, cutoff=0.8)
+            return (f"`{ref}`: {'.'.join(parts[:i])} has no attribute {part!r}"
+                    + (f"; use `{'.'.join(parts[:i])}.{close[0]}`" if close else ""))
         nested = next((n for n in cls.body if isinstance(n, ast.ClassDef) and n.name == part),
                       None)
         if nested is None:

@@ -129,6 +129,10 @@ def flag_verdict(flag: str, value: str | None, index: ClassIndex, roots: list[st
                         + docclaims.settable_fix(classes, name, index, prefix)), None
             close = difflib.get_close_matches(name, list(fields), n=1, cutoff=0.85)
             hint = f"; use {prefix}{close[0]}" if close else ""
+            if not close and i == len(parts) - 1:
+                moved = [p for p, _f in docclaims.reachable_fields(index, roots)
+                         if p.rsplit(".", 1)[-1] == name]
+                hint = f"; the field is --{moved[0]}" if len(moved) == 1 else ""
             return f"flag {flag}: {where} has no field {part!r}{hint}", None
         why = docclaims.not_settable(classes, name, index)
         if why:
@@ -467,11 +471,15 @@ def anchor_problems(doc: str, text: str, inp: Inputs) -> list[DocProblem]:
             continue
         for target in _LINK.findall(raw):
             path, sep, anchor = target.partition("#")
-            if not sep or not anchor or "://" in path or not (path == "" or path.endswith(
-                    ".md")):
+            if not sep or not anchor or "://" in path:
                 continue
             file = doc if path == "" else posixpath.normpath(
                 posixpath.join(posixpath.dirname(doc), path))
+            if path and not path.endswith(".md"):
+                # A folder link shows the folder's README, whose headings are the anchors.
+                if not any(p.startswith(file + "/") for p in inp.head.paths):
+                    continue
+                file = posixpath.join(file, "README.md")
             if file not in cache:
                 body = inp.head.text(file)
                 cache[file] = slugs(body) if body is not None else None
@@ -599,6 +607,27 @@ def _called_from(script: str, inp: Inputs) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+_SHELL_READ = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+_PY_READ = re.compile(r"(?:environ(?:\.get)?|getenv)\s*[(\[]\s*[\"']([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def env_reads(text: str) -> set[str]:
+    """Environment variables a script or module reads: ``$VAR`` / ``${VAR…}`` in
+    shell, ``os.environ["VAR"]`` / ``os.environ.get("VAR")`` / ``getenv("VAR")`` in
+    Python. A name only in a comment or an example is not a read."""
+    return set(_SHELL_READ.findall(text)) | set(_PY_READ.findall(text))
+
+
+def reads_env(text: str, var: str) -> bool:
+    """Whether ``text`` reads ``var``: a shell or Python read as in ``env_reads``, or
+    the quoted name in a file that reads the environment at all (a name kept in a
+    constant and read through it)."""
+    if var in env_reads(text):
+        return True
+    return ("environ" in text or "getenv" in text) and re.search(
+        rf"[\"']{re.escape(var)}[\"']", text) is not None
+
+
 def command_problems(line: str, doc: str, inp: Inputs) -> list[str]:
     """A documented command line: environment variables it sets that the script it runs
     (or the file that script hands over to) never reads, and options a Python script
@@ -620,9 +649,12 @@ def command_problems(line: str, doc: str, inp: Inputs) -> list[str]:
     for var in env:
         if _TOOL_ENV.match(var):
             continue
-        if not any(re.search(rf"(?<![\w]){re.escape(var)}(?![\w])", t) for t in texts):
+        if not any(reads_env(t, var) for t in texts):
+            read = sorted({v for t in texts for v in env_reads(t)})
+            close = difflib.get_close_matches(var, read, n=1, cutoff=0.7)
             out.append(f"{var}=… is set for {script}, which never reads {var}"
-                       + (f" (nor {', '.join(files[1:])})" if len(files) > 1 else ""))
+                       + (f" (nor {', '.join(files[1:])})" if len(files) > 1 else "")
+                       + (f"; it reads {close[0]}: set {close[0]}=…" if close else ""))
     parsers = [t for t in texts if "add_argument(" in t]
     if parsers:
         options = argparse_flags(dict(enumerate(parsers)))
