@@ -419,7 +419,8 @@ def test_docs_flags_through_nested_config_and_node_ids(tmp_path) -> None:
     inp = inputs(target, {"sub/cfg.py": cfg, "sub/README.md": readme,
                           "sub/tests/test_a.py": test, "docs/guide.md": "# g\n"})
     assert [(p.line, p.problem) for p in docs.analyse(inp)] == [
-        (1, "flag --parallelism.async_tp: parallelism has no field 'async_tp'"),
+        (1, "flag --parallelism.async_tp: parallelism has no field 'async_tp'; no config "
+            "field has that name: drop the flag"),
         (3, "test sub/tests/test_a.py::TestA::test_gone does not exist")]
 
 

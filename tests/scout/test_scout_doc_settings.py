@@ -80,7 +80,8 @@ def test_flag_naming_a_field_is_fine(tmp_path) -> None:
 def test_property_with_a_setter_is_settable_in_code_but_not_a_flag(tmp_path) -> None:
     assert _problems(tmp_path, "Assign `Job.seed` in your script.\n") == []
     assert _problems(tmp_path / "f", "Run with `--job.seed 3`.\n") == [
-        "flag --job.seed: job has no field 'seed'"]
+        "flag --job.seed: job has no field 'seed'; no config field has that name: drop the "
+        "flag"]
 
 
 def test_backticked_config_member(tmp_path) -> None:

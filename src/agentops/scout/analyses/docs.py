@@ -127,12 +127,18 @@ def flag_verdict(flag: str, value: str | None, index: ClassIndex, roots: list[st
             if why:
                 return (f"flag {flag}: {where}.{name} is {why}, not a settable field; "
                         + docclaims.settable_fix(classes, name, index, prefix)), None
-            close = difflib.get_close_matches(name, list(fields), n=1, cutoff=0.85)
+            # A removed field (expert_tensor_parallel_degree) is no typo of a kept one
+            # whose words it merely extends (tensor_parallel_degree).
+            close = [c for c in difflib.get_close_matches(name, list(fields), n=3,
+                                                          cutoff=0.85)
+                     if not set(c.split("_")) < set(name.split("_"))][:1]
             hint = f"; use {prefix}{close[0]}" if close else ""
             if not close and i == len(parts) - 1:
                 moved = [p for p, _f in docclaims.reachable_fields(index, roots)
                          if p.rsplit(".", 1)[-1] == name]
-                hint = f"; the field is --{moved[0]}" if len(moved) == 1 else ""
+                hint = (f"; the field is --{moved[0]}" if len(moved) == 1 else
+                        "; no config field has that name: drop the flag" if not moved
+                        else "")
             return f"flag {flag}: {where} has no field {part!r}{hint}", None
         why = docclaims.not_settable(classes, name, index)
         if why:
