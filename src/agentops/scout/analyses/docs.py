@@ -43,8 +43,15 @@ class DocProblem:
 _BOOL_WORDS = {"true", "false", "1", "0", "yes", "no", "on", "off"}
 
 
-def _literal_values(field: ast.AnnAssign) -> list[object] | None:
-    for node in ast.walk(field.annotation):
+def _literal_values(field: ast.AnnAssign, index: ClassIndex | None = None
+                    ) -> list[object] | None:
+    """The values of a field's ``Literal``, also through a module-level alias
+    (``Mode = Literal["a", "b"]``; ``mode: Mode``)."""
+    nodes = list(ast.walk(field.annotation))
+    if index is not None:
+        nodes += [n for name in nodes if isinstance(name, ast.Name)
+                  and (alias := index.alias(name.id)) is not None for n in ast.walk(alias)]
+    for node in nodes:
         if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith("Literal"):
             elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             return [e.value for e in elts if isinstance(e, ast.Constant)]
@@ -79,7 +86,7 @@ def value_problem(field: ast.AnnAssign, value: str, index: ClassIndex, *,
     bare boolean flag is the next argument, not its value)."""
     if value.startswith(("-", "$", "<", "{")) or not value:
         return None
-    allowed = _literal_values(field)
+    allowed = _literal_values(field, index)
     if allowed:
         shown = [str(a) for a in allowed if a is not None]
         if value not in shown and not (value == "None" and None in allowed):
