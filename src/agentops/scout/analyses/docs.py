@@ -58,24 +58,24 @@ def _literal_values(field: ast.AnnAssign, index: ClassIndex | None = None
     return None
 
 
-def _enum_members(field: ast.AnnAssign, index: ClassIndex) -> list[str] | None:
-    """Member names (and string values) of the ``Enum`` a field's annotation names;
+def _enum_members(field: ast.AnnAssign, index: ClassIndex
+                  ) -> tuple[list[str], list[str]] | None:
+    """(member names, string values) of the ``Enum`` a field's annotation names;
     None when the annotation names no enum the checkout defines."""
     classes = index.types_of(field) or []
     enums = [c for c in classes if any(re.search(r"(^|\.)(Str|Int)?Enum$",
                                                  ast.unparse(b)) for b in c.bases)]
     if not enums or len(enums) != len(classes):
         return None
-    out: list[str] = []
+    names: list[str] = []
+    values: list[str] = []
     for cls in enums:
         for node in cls.body:
             if isinstance(node, ast.Assign):
-                for t in node.targets:
-                    if isinstance(t, ast.Name):
-                        out.append(t.id)
+                names += [t.id for t in node.targets if isinstance(t, ast.Name)]
                 if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
-                    out.append(node.value.value)
-    return out or None
+                    values.append(node.value.value)
+    return (names, values) if names else None
 
 
 def value_problem(field: ast.AnnAssign, value: str, index: ClassIndex, *,
@@ -94,8 +94,8 @@ def value_problem(field: ast.AnnAssign, value: str, index: ClassIndex, *,
         return None
     members = _enum_members(field, index)
     if members:
-        if value not in members and value.upper() not in members:
-            names = [m for m in members if m.isupper() or m.isidentifier()]
+        names, values = members
+        if value not in names and value not in values and value.upper() not in names:
             return f"not a member of the enum; use one of {', '.join(names[:8])}"
         return None
     ann = ast.unparse(field.annotation).replace(" ", "")
