@@ -141,7 +141,7 @@ def flag_verdict(flag: str, value: str | None, index: ClassIndex, roots: list[st
                      if not set(c.split("_")) < set(name.split("_"))][:1]
             hint = f"; use {prefix}{close[0]}" if close else ""
             if not close and i == len(parts) - 1:
-                moved = [p for p, _f in docclaims.reachable_fields(index, roots)
+                moved = [p for p, _f in docclaims.reachable_fields(index, roots, 3)
                          if p.rsplit(".", 1)[-1] == name]
                 hint = (f"; the field is --{moved[0]}" if len(moved) == 1 else
                         "; no config field has that name: drop the flag" if not moved
