@@ -390,7 +390,7 @@ def test_docs_on_fixture(fixture_repo) -> None:
         repo_inputs(fixture_repo, "c3", "2026-03-06"))]
     assert problems == [
         (4, "path sub/tests/test_gone.py does not exist"),
-        (7, "flag --compile.mode aot_fx: not one of 'jit', 'aot'"),
+        (7, "flag --compile.mode aot_fx: not one of 'jit', 'aot'; use one of them"),
         (7, "flag --max_steps is not a config field, a known flag, or an argparse option in "
             "the repo"),
         (10, "path sub/missing_dir/notes.md does not exist")]
@@ -419,7 +419,8 @@ def test_docs_flags_through_nested_config_and_node_ids(tmp_path) -> None:
     inp = inputs(target, {"sub/cfg.py": cfg, "sub/README.md": readme,
                           "sub/tests/test_a.py": test, "docs/guide.md": "# g\n"})
     assert [(p.line, p.problem) for p in docs.analyse(inp)] == [
-        (1, "flag --parallelism.async_tp: parallelism has no field 'async_tp'"),
+        (1, "flag --parallelism.async_tp: parallelism has no field 'async_tp'; no config "
+            "field has that name: drop the flag"),
         (3, "test sub/tests/test_a.py::TestA::test_gone does not exist")]
 
 

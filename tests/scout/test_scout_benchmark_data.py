@@ -38,3 +38,30 @@ def test_rules_catch_a_p1_without_code_and_a_false_all_clear() -> None:
     broken = bench.rules(doc, "torchtitan/experiments/graph_trainer")
     assert broken == ["P0/P1 without sub-project file:line: upstream field removed",
                       "false all-clear: tests in CI", "false all-clear: docs are current"]
+
+
+# --- benchmarks/data/scout_doc_claims_judged.yaml (#15, S-5) ------------------------------
+
+def test_doc_claims_data_validates_with_a_reason_per_verdict() -> None:
+    from benchmarks import scout_doc_claims as docbench
+
+    spec = docbench.load()
+    assert len(spec["commits"]) >= 3
+    assert all(j["reason"].strip() for j in spec["judgements"])
+    assert all(k["match"] for k in spec["known"])
+
+
+def test_doc_claims_scoring_needs_the_file_and_every_match_word() -> None:
+    from benchmarks import scout_doc_claims as docbench
+
+    findings = {
+        "a": {"file": "x/README.md", "kind": "command", "problem": "MODEL=… is never read; "
+              "it reads MODULE"},
+        "b": {"file": "y/README.md", "kind": "command", "problem": "MODEL=… MODULE"},
+        "c": {"file": "x/README.md", "kind": "reference", "problem": "MODEL= only"}}
+    known = {"file": "x/README.md", "claim": "c", "why": "w", "match": ["MODEL=", "MODULE"]}
+    assert docbench.found_by(known, findings) == ["a"]
+    score = docbench.precision(findings, {"a": "right", "b": "wrong"})
+    assert (score["right"], score["wrong"], score["unjudged"], score["precision"]) == (
+        1, 1, ["c"], 0.5)
+    assert docbench.finding_id(findings["a"]) != docbench.finding_id(findings["c"])

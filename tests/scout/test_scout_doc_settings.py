@@ -63,11 +63,14 @@ def _problems(tmp_path, readme: str) -> list[str]:
 def test_flag_naming_a_property_or_a_derived_field(tmp_path) -> None:
     got = _problems(tmp_path, "```bash\n./run.sh --job.total 4 --job.world 2 "
                               "--job.log_dir x\n```\n")
+    # The fix names the fields a property reads (through the base class for log_dir).
     assert got == [
-        "flag --job.total: job.total is a read-only property, not a settable field",
+        "flag --job.total: job.total is a read-only property, not a settable field; set "
+        "what it is computed from instead: `--job.steps`",
         "flag --job.world: job.world is derived (field(init=False)), not an input, not a "
-        "settable field",
-        "flag --job.log_dir: job.log_dir is a read-only property, not a settable field"]
+        "settable field; drop it, or set the fields it is derived from",
+        "flag --job.log_dir: job.log_dir is a read-only property, not a settable field; "
+        "set what it is computed from instead: `--job.folder`"]
 
 
 def test_flag_naming_a_field_is_fine(tmp_path) -> None:
@@ -77,13 +80,15 @@ def test_flag_naming_a_field_is_fine(tmp_path) -> None:
 def test_property_with_a_setter_is_settable_in_code_but_not_a_flag(tmp_path) -> None:
     assert _problems(tmp_path, "Assign `Job.seed` in your script.\n") == []
     assert _problems(tmp_path / "f", "Run with `--job.seed 3`.\n") == [
-        "flag --job.seed: job has no field 'seed'"]
+        "flag --job.seed: job has no field 'seed'; no config field has that name: drop the "
+        "flag"]
 
 
 def test_backticked_config_member(tmp_path) -> None:
     got = _problems(tmp_path, "Set `Job.total` to double the steps; `Job.steps` and "
                               "`Job.build()` are fine.\n")
-    assert got == ["`Job.total` is a read-only property of Job, not a setting one can give"]
+    assert got == ["`Job.total` is a read-only property of Job, not a setting one can give; "
+                   "set what it is computed from instead: `Job.steps`"]
 
 
 # --- commands: environment variables and options; section links -----------------------
@@ -147,7 +152,7 @@ def test_name_value_setting_that_is_a_property(tmp_path) -> None:
     got = _problems(tmp_path, "Set `total=0` for a dry run, or `steps=3` for a short one; "
                               "`x == 1` and `a = b c` are not settings.\n")
     assert got == ["`total=0`: total is a read-only property (Job in sub/cfg.py:19), not a "
-                   "setting one can give"]
+                   "setting one can give; set what it is computed from instead: `steps`"]
 
 
 def test_name_value_setting_defined_as_a_field_somewhere_is_fine(tmp_path) -> None:
@@ -176,7 +181,7 @@ def test_bare_flag_that_lost_its_section(tmp_path) -> None:
 
 def test_dotted_flag_with_a_near_miss_says_which(tmp_path) -> None:
     got = _problems(tmp_path, "Pass `--job.step 3`.\n")
-    assert got == ["flag --job.step: job has no field 'step' (did you mean 'steps'?)"]
+    assert got == ["flag --job.step: job has no field 'step'; use --job.steps"]
 
 
 def test_slugs_of_long_and_closed_headings() -> None:

@@ -140,6 +140,8 @@ def markdown(report: Report, live: LiveData) -> str:
     docs = [_plain(i) for i in by_kind.get("docs", [])]  # analysis order: file, then line
     if docs and report.quiet.get("docs"):
         docs.append(_docs_status(report))
+    elif docs and _unchecked(report):
+        docs.append(_unchecked(report))
     body["Docs"] = docs or [_docs_status(report)]
     body["All Clear"] = [_plain(i) for i in by_kind.get("all_clear", [])] + [
         _plain(i) for i in report.resolved]
@@ -159,7 +161,34 @@ def _docs_status(report: Report) -> str:
         return f"- not checked: {', '.join(f'`{a}`' for a in absent)} (not at HEAD)"
     if not report.analyses.get("docs_checked", True):
         return "- not checked (no docs configured)"
+    if _unchecked(report):
+        return ("- no inaccuracy in what was checked; "
+                + _unchecked(report).removeprefix("- "))
     return "- docs are current"
+
+
+MAX_UNCHECKED_SHOWN = 3
+
+
+def _unchecked(report: Report) -> str:
+    """Settings the docs name that could not be resolved (their config class is not
+    in the checkout, or no ``doc_config_roots``), grouped by why: never "current"."""
+    why: dict[str, list[str]] = {}
+    for p in report.analyses.get("doc_inaccuracies", []):
+        if p.get("kind") == "unchecked":
+            what, _, reason = p["problem"].partition(": ")
+            names = why.setdefault(reason, [])
+            if what not in names:
+                names.append(what.removeprefix("flag "))
+    if not why:
+        return ""
+    parts = []
+    for reason, names in why.items():
+        shown = ", ".join(_code(n) for n in names[:MAX_UNCHECKED_SHOWN])
+        more = f" and {len(names) - MAX_UNCHECKED_SHOWN} more" if len(
+            names) > MAX_UNCHECKED_SHOWN else ""
+        parts.append(f"{len(names)} setting(s) ({shown}{more}): {esc.text(reason)}")
+    return "- not checked: " + "; ".join(parts)
 
 
 _KEEP = ("why", "where", "fix")  # what a board draft needs from an action item

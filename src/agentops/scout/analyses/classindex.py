@@ -155,10 +155,34 @@ class ClassIndex:
                         continue
                     if src.startswith(("tyro.", "typing.", "torch.")):
                         continue
-                    out += self.resolve(src)
+                    out += self.resolve(src) or self._resolve_qualified(src)
         return out or None
 
+    def alias(self, name: str) -> ast.expr | None:
+        """The right side of a module-level type alias ``Name = Literal[...]`` (or
+        ``Name: TypeAlias = ...``) when exactly one loaded file defines ``name``."""
+        key = ("alias", name)
+        if key not in self.memo:
+            pat = re.compile(rf"^{re.escape(name)}\s*(?::\s*TypeAlias\s*)?=\s*(.+)$", re.M)
+            found = [m.group(1) for text in self._files.values()
+                     if name in text for m in pat.finditer(text)]
+            expr = None
+            if len(set(found)) == 1:
+                try:
+                    expr = ast.parse(found[0], mode="eval").body
+                except SyntaxError:  # a value continued on the next lines
+                    expr = None
+            self.memo[key] = expr
+        return self.memo[key]  # type: ignore[return-value]
 
+    def _resolve_qualified(self, src: str) -> list[ast.ClassDef]:
+        """``m.MetricsProcessor.Config`` (a module alias in front): the class part,
+        found by dropping the leading lowercase (module) names."""
+        parts = src.split(".")
+        while len(parts) > 1 and parts[0][:1].islower():
+            parts = parts[1:]
+        rest = ".".join(parts)
+        return self.resolve(rest) if rest != src and rest[:1].isupper() else []
 
 
 def for_tree(tree: object) -> ClassIndex:

@@ -10,6 +10,7 @@ Pure: reads the loaded tree and the results of other analyses; returns records.
 from __future__ import annotations
 
 import ast
+import difflib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -112,6 +113,79 @@ def not_settable(classes: list[ast.ClassDef], name: str, idx: ClassIndex,
     return None
 
 
+def _lineage(classes: list[ast.ClassDef], idx: ClassIndex, depth: int = 0
+             ) -> list[ast.ClassDef]:
+    """The classes and their bases in the repository, nearest first."""
+    out = list(classes)
+    if depth < 4:
+        for cls in classes:
+            bases = [c for b in cls.bases for c in idx.resolve(ast.unparse(b).split("[")[0])]
+            out += [b for b in _lineage(bases, idx, depth + 1) if b not in out]
+    return out
+
+
+def _self_reads(node: ast.AST) -> list[str]:
+    return list(dict.fromkeys(
+        n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)
+        and isinstance(n.value, ast.Name) and n.value.id == "self"
+        and isinstance(n.ctx, ast.Load)))
+
+
+def computed_from(classes: list[ast.ClassDef], name: str, idx: ClassIndex) -> list[str]:
+    """The settable fields a read-only ``name`` is computed from: the ``self.x`` a
+    property's body reads (through other properties), or that the ``__post_init__``
+    assignment of a ``field(init=False)`` reads. Empty when none is found."""
+    chain = _lineage(classes, idx)
+    fields = idx.fields(classes) or {}
+
+    def props(n: str) -> ast.AST | None:
+        for cls in chain:
+            for node in cls.body:
+                if isinstance(node, ps.FuncDef.__args__) and node.name == n and any(
+                        ast.unparse(d).split(".")[-1] in ("property", "cached_property")
+                        for d in node.decorator_list):
+                    return node
+        return None
+
+    def post_init(n: str) -> list[ast.AST]:
+        return [a.value for cls in chain for node in cls.body
+                if isinstance(node, ps.FuncDef.__args__) and node.name == "__post_init__"
+                for a in ast.walk(node) if isinstance(a, (ast.Assign, ast.AnnAssign))
+                and any(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+                        and t.value.id == "self" and t.attr == n
+                        for t in (a.targets if isinstance(a, ast.Assign) else [a.target]))
+                and a.value is not None]
+
+    out: list[str] = []
+    seen = {name}
+    todo = [name]
+    while todo:
+        cur = todo.pop(0)
+        body = props(cur)
+        sources = [body] if body is not None else post_init(cur)
+        for src in sources:
+            for read in _self_reads(src):
+                if read in seen:
+                    continue
+                seen.add(read)
+                if read in fields and not_settable(classes, read, idx) is None:
+                    out.append(read)
+                elif props(read) is not None or post_init(read):
+                    todo.append(read)
+    return out
+
+
+def settable_fix(classes: list[ast.ClassDef], name: str, idx: ClassIndex,
+                 prefix: str = "") -> str:
+    """"set `a`, `b` (what it is computed from)" for a read-only ``name``, or a plain
+    "drop it" when its inputs cannot be told."""
+    inputs = computed_from(classes, name, idx)
+    if inputs:
+        return ("set what it is computed from instead: "
+                + ", ".join(f"`{prefix}{i}`" for i in inputs))
+    return "drop it, or set the fields it is derived from"
+
+
 def _is_config(cls: ast.ClassDef, name: str) -> bool:
     return name.endswith("Config") or any(
         ast.unparse(d).split("(")[0].split(".")[-1] == "dataclass" for d in cls.decorator_list)
@@ -130,7 +204,9 @@ def attribute_problem(ref: str, idx: ClassIndex) -> str | None:
         if members is None:
             return None
         if part not in members:
-            return f"`{ref}`: {'.'.join(parts[:i])} has no attribute {part!r}"
+            close = difflib.get_close_matches(part, sorted(members), n=1, cutoff=0.8)
+            return (f"`{ref}`: {'.'.join(parts[:i])} has no attribute {part!r}"
+                    + (f"; use `{'.'.join(parts[:i])}.{close[0]}`" if close else ""))
         nested = next((n for n in cls.body if isinstance(n, ast.ClassDef) and n.name == part),
                       None)
         if nested is None:
@@ -139,7 +215,7 @@ def attribute_problem(ref: str, idx: ClassIndex) -> str | None:
                 cls, parts[i - 1]) else None
             if why:
                 return (f"`{ref}` is {why} of {'.'.join(parts[:i])}, not a setting one "
-                        "can give")
+                        f"can give; {settable_fix([cls], part, idx, '.'.join(parts[:i]) + '.')}")
             return None  # a field or method: what it holds is not followed further
         cls = nested
     return None

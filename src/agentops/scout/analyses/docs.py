@@ -28,7 +28,7 @@ _LINK = re.compile(r"\]\(([^)\s]+)\)")
 _PATHLIKE = re.compile(r"^[\w.{}<>*~-]*[/\w.-]*[\w-]+(\.(py|md|sh|ya?ml|toml|json|txt|cfg))"
                        r"(::[\w:\[\]-]+)?$|^[\w.-]+(/[\w.-]+)+/?$")
 _FLAG = re.compile(r"(?<![\w-])(--[A-Za-z][\w-]*(?:\.[A-Za-z][\w-]*)*)"
-                   r"(?:[= ]+([^\s\\`-][^\s\\`]*))?")
+                   r"(?:(=|[= ]+)([^\s\\`-][^\s\\`]*))?")
 
 
 @dataclass(frozen=True)
@@ -40,51 +40,128 @@ class DocProblem:
     kind: str = "reference"
 
 
-def _literal_values(field: ast.AnnAssign) -> list[object] | None:
-    for node in ast.walk(field.annotation):
+_BOOL_WORDS = {"true", "false", "1", "0", "yes", "no", "on", "off"}
+
+
+def _literal_values(field: ast.AnnAssign, index: ClassIndex | None = None
+                    ) -> list[object] | None:
+    """The values of a field's ``Literal``, also through a module-level alias
+    (``Mode = Literal["a", "b"]``; ``mode: Mode``)."""
+    nodes = list(ast.walk(field.annotation))
+    if index is not None:
+        nodes += [n for name in nodes if isinstance(name, ast.Name)
+                  and (alias := index.alias(name.id)) is not None for n in ast.walk(alias)]
+    for node in nodes:
         if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith("Literal"):
             elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             return [e.value for e in elts if isinstance(e, ast.Constant)]
     return None
 
 
-def check_flag(flag: str, value: str | None, index: ClassIndex, roots: list[str]
-               ) -> str | None:
-    """The problem with ``--a.b`` (and its value when the field is a ``Literal``)."""
+def _enum_members(field: ast.AnnAssign, index: ClassIndex
+                  ) -> tuple[list[str], list[str]] | None:
+    """(member names, string values) of the ``Enum`` a field's annotation names;
+    None when the annotation names no enum the checkout defines."""
+    classes = index.types_of(field) or []
+    enums = [c for c in classes if any(re.search(r"(^|\.)(Str|Int)?Enum$",
+                                                 ast.unparse(b)) for b in c.bases)]
+    if not enums or len(enums) != len(classes):
+        return None
+    names: list[str] = []
+    values: list[str] = []
+    for cls in enums:
+        for node in cls.body:
+            if isinstance(node, ast.Assign):
+                names += [t.id for t in node.targets if isinstance(t, ast.Name)]
+                if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+                    values.append(node.value.value)
+    return (names, values) if names else None
+
+
+def value_problem(field: ast.AnnAssign, value: str, index: ClassIndex, *,
+                  explicit: bool) -> str | None:
+    """Why ``value`` cannot be given to this field: not one of its ``Literal``
+    values, not a member of its ``Enum``, or (given with ``=``) not a boolean for a
+    ``bool`` field. ``explicit``: the value was attached with ``=`` (a word after a
+    bare boolean flag is the next argument, not its value)."""
+    if value.startswith(("-", "$", "<", "{")) or not value:
+        return None
+    allowed = _literal_values(field, index)
+    if allowed:
+        shown = [str(a) for a in allowed if a is not None]
+        if value not in shown and not (value == "None" and None in allowed):
+            return f"not one of {', '.join(repr(a) for a in shown)}; use one of them"
+        return None
+    members = _enum_members(field, index)
+    if members:
+        names, values = members
+        if value not in names and value not in values and value.upper() not in names:
+            return f"not a member of the enum; use one of {', '.join(names[:8])}"
+        return None
+    ann = ast.unparse(field.annotation).replace(" ", "")
+    if explicit and ann in ("bool", "bool|None", "Optional[bool]") \
+            and value.lower() not in _BOOL_WORDS:
+        return "not a boolean (the field is a bool)"
+    return None
+
+
+def check_flag(flag: str, value: str | None, index: ClassIndex, roots: list[str],
+               explicit: bool = True) -> str | None:
+    """The problem with ``--a.b`` (and its value when the field is a ``Literal``, an
+    ``Enum`` or a ``bool``)."""
+    return flag_verdict(flag, value, index, roots, explicit=explicit)[0]
+
+
+def flag_verdict(flag: str, value: str | None, index: ClassIndex, roots: list[str], *,
+                 explicit: bool = True) -> tuple[str | None, str | None]:
+    """(problem, why not checked) for ``--a.b``: at most one is set; both None when
+    the flag names a settable field and its value fits."""
     parts = flag[2:].split(".")
     parts[-1] = re.sub(r"^no[-_]", "", parts[-1])
     classes = [c for r in roots for c in index.resolve(r)]
     if not classes:
-        return None
+        return None, ("no doc_config_roots configured" if not roots else
+                      f"config class {', '.join(roots)} not in the checkout")
     for i, part in enumerate(parts):
         fields = index.fields(classes)
-        if fields is None:
-            return None
-        name = part.replace("-", "_")
         where = ".".join(parts[:i]) or "the config"
+        if fields is None:
+            return None, f"a base class of {where} is not in the checkout"
+        name = part.replace("-", "_")
+        prefix = "--" + ".".join(parts[:i]) + ("." if i else "")
         if name not in fields and part not in fields:
             why = docclaims.not_settable(classes, name, index)
             if why:
-                return f"flag {flag}: {where}.{name} is {why}, not a settable field"
-            close = difflib.get_close_matches(name, list(fields), n=1, cutoff=0.85)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            return f"flag {flag}: {where} has no field {part!r}{hint}"
+                return (f"flag {flag}: {where}.{name} is {why}, not a settable field; "
+                        + docclaims.settable_fix(classes, name, index, prefix)), None
+            # A removed field (expert_tensor_parallel_degree) is no typo of a kept one
+            # whose words it merely extends (tensor_parallel_degree).
+            close = [c for c in difflib.get_close_matches(name, list(fields), n=3,
+                                                          cutoff=0.85)
+                     if not set(c.split("_")) < set(name.split("_"))][:1]
+            hint = f"; use {prefix}{close[0]}" if close else ""
+            if not close and i == len(parts) - 1:
+                moved = [p for p, _f in docclaims.reachable_fields(index, roots, 3)
+                         if p.rsplit(".", 1)[-1] == name]
+                hint = (f"; the field is --{moved[0]}" if len(moved) == 1 else
+                        "; no config field has that name: drop the flag" if not moved
+                        else "")
+            return f"flag {flag}: {where} has no field {part!r}{hint}", None
         why = docclaims.not_settable(classes, name, index)
         if why:
-            return f"flag {flag}: {where}.{name} is {why}, not a settable field"
+            return (f"flag {flag}: {where}.{name} is {why}, not a settable field; "
+                    + docclaims.settable_fix(classes, name, index, prefix)), None
         field = fields.get(name) or fields[part]
         if i == len(parts) - 1:
-            allowed = _literal_values(field)
-            if allowed and value is not None and not value.startswith("-") \
-                    and value not in [str(a) for a in allowed]:
-                return (f"flag {flag} {value}: not one of "
-                        + ", ".join(repr(a) for a in allowed if a is not None))
-            return None
+            bad = value_problem(field, value, index, explicit=explicit) \
+                if value is not None else None
+            return (f"flag {flag} {value}: {bad}" if bad else None), None
         nxt = index.types_of(field)
         if nxt is None:
-            return None
+            return None, (f"the type of {'.'.join(parts[:i + 1])} "
+                          f"({ast.unparse(field.annotation)}) is not in the checkout")
         classes = nxt
-    return None
+    return None, None
 
 
 def flag_field(flag: str, index: ClassIndex, roots: list[str]) -> ast.AnnAssign | None:
@@ -317,14 +394,18 @@ def references(inp: Inputs) -> list[DocProblem]:
                     if problem not in seen:
                         seen.add(problem)
                         out.append(DocProblem(doc, n, problem, "command"))
-            for flag, value in _FLAG.findall(raw if in_code else " ".join(
+            for flag, sep, value in _FLAG.findall(raw if in_code else " ".join(
                     _CODE_SPAN.findall(raw))):
                 if flag in known:
                     continue
                 if "." in flag:
                     if index is None:
                         index = classindex.for_tree(inp.head)
-                    problem = check_flag(flag, value or None, index, roots)
+                    problem, unchecked = flag_verdict(flag, value or None, index, roots,
+                                                      explicit=sep == "=")
+                    if unchecked:
+                        out.append(DocProblem(doc, n, f"flag {flag}: {unchecked}",
+                                              "unchecked"))
                 elif in_code and _runs_repo_code(raw, inp):
                     if parsers is None:
                         parsers = argparse_flags(inp.head.files)
@@ -332,7 +413,7 @@ def references(inp: Inputs) -> list[DocProblem]:
                             index = classindex.for_tree(inp.head)
                         top = index.fields([c for r in roots for c in index.resolve(r)])
                         parsers |= {f"--{name}" for name in (top or {})}
-                    problem = None if flag in parsers else (
+                    problem = None if _spelled(flag) & parsers else (
                         f"flag {flag} is not a config field, a known flag, or an argparse "
                         "option in the repo")
                 elif roots:
@@ -403,11 +484,15 @@ def anchor_problems(doc: str, text: str, inp: Inputs) -> list[DocProblem]:
             continue
         for target in _LINK.findall(raw):
             path, sep, anchor = target.partition("#")
-            if not sep or not anchor or "://" in path or not (path == "" or path.endswith(
-                    ".md")):
+            if not sep or not anchor or "://" in path:
                 continue
             file = doc if path == "" else posixpath.normpath(
                 posixpath.join(posixpath.dirname(doc), path))
+            if path and not path.endswith(".md"):
+                # A folder link shows the folder's README, whose headings are the anchors.
+                if not any(p.startswith(file + "/") for p in inp.head.paths):
+                    continue
+                file = posixpath.join(file, "README.md")
             if file not in cache:
                 body = inp.head.text(file)
                 cache[file] = slugs(body) if body is not None else None
@@ -424,27 +509,48 @@ _SETTING = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*=\s*[^=\s][^\s]*$")
 def setting_problem(span: str, inp: Inputs) -> str | None:
     """A backticked ``name=value`` (or ``section.name=value``) the docs tell readers to
     set: a problem when the sub-project's classes define ``name`` only as a read-only
-    property or a derived ``field(init=False)``, never as a field one can set."""
+    property or a derived ``field(init=False)``, never as a field one can set; or when
+    every config field of that name (the sub-project's dataclasses and those reachable
+    from ``doc_config_roots``) rejects the value (``Literal``, ``Enum``, ``bool``)."""
     m = _SETTING.match(span.strip())
     if not m or " " in span.strip().split("=", 1)[0].strip():
         return None
-    name = m.group(1).rsplit(".", 1)[-1]
+    dotted = m.group(1)
+    name = dotted.rsplit(".", 1)[-1]
+    value = span.strip().split("=", 1)[1].strip().strip("\"'")
+    idx = classindex.for_tree(inp.head)
     found = _members_named(inp, name)
-    if not found or any(why is None for why, _ in found):
-        return None  # unknown here, or a settable field somewhere: nothing to say
-    why, where = found[0]
-    return (f"`{span.strip()}`: {name} is {why} ({where}), not a setting one can give")
+    if found and all(why is not None for why, _w, _c in found):
+        why, where, cls = found[0]
+        return (f"`{span.strip()}`: {name} is {why} ({where}), not a setting one can give;"
+                f" {docclaims.settable_fix([cls], name, idx)}")
+    fields = [(where, node) for why, where, cls in found if why is None
+              for node in cls.body if isinstance(node, ast.AnnAssign)
+              and isinstance(node.target, ast.Name) and node.target.id == name]
+    roots = [s["name"] for s in inp.target.raw.get("doc_config_roots", [])]
+    if roots:
+        fields += [(f"--{p}", f) for p, f in docclaims.reachable_fields(idx, roots)
+                   if p == dotted or p.endswith("." + dotted) or (
+                       "." not in dotted and p.rsplit(".", 1)[-1] == name)]
+    if not fields:
+        return None
+    bad = [(where, value_problem(f, value, idx, explicit=True)) for where, f in fields]
+    if all(why for _w, why in bad):
+        where, why = bad[0]
+        return f"`{span.strip()}`: {value!r} is {why} ({name} at {where})"
+    return None
 
 
-def _members_named(inp: Inputs, name: str) -> list[tuple[str | None, str]]:
-    """(why not settable, or None for a settable field; where) of every class member
-    ``name`` in the sub-project's files."""
+def _members_named(inp: Inputs, name: str
+                   ) -> list[tuple[str | None, str, ast.ClassDef]]:
+    """(why not settable, or None for a settable field; where; class) of every class
+    member ``name`` in the sub-project's files."""
     cache = inp.head.cache.setdefault("doc-members", {})
     if name in cache:
         return cache[name]
     idx = classindex.for_tree(inp.head)
     sub = inp.target.subproject + "/"
-    out: list[tuple[str | None, str]] = []
+    out: list[tuple[str | None, str, ast.ClassDef]] = []
     for path, text in inp.head.files.items():
         if not (path.startswith(sub) and path.endswith(".py")) or name not in text:
             continue
@@ -458,7 +564,7 @@ def _members_named(inp: Inputs, name: str) -> list[tuple[str | None, str]]:
                         for d in node.decorator_list))
                 if defines:
                     why = docclaims.not_settable([cls], name, idx)
-                    out.append((why, f"{cls.name} in {path}:{node.lineno}"))
+                    out.append((why, f"{cls.name} in {path}:{node.lineno}", cls))
                     break
     cache[name] = out
     return out
@@ -514,6 +620,27 @@ def _called_from(script: str, inp: Inputs) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+_SHELL_READ = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
+_PY_READ = re.compile(r"(?:environ(?:\.get)?|getenv)\s*[(\[]\s*[\"']([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def env_reads(text: str) -> set[str]:
+    """Environment variables a script or module reads: ``$VAR`` / ``${VAR…}`` in
+    shell, ``os.environ["VAR"]`` / ``os.environ.get("VAR")`` / ``getenv("VAR")`` in
+    Python. A name only in a comment or an example is not a read."""
+    return set(_SHELL_READ.findall(text)) | set(_PY_READ.findall(text))
+
+
+def reads_env(text: str, var: str) -> bool:
+    """Whether ``text`` reads ``var``: a shell or Python read as in ``env_reads``, or
+    the quoted name in a file that reads the environment at all (a name kept in a
+    constant and read through it)."""
+    if var in env_reads(text):
+        return True
+    return ("environ" in text or "getenv" in text) and re.search(
+        rf"[\"']{re.escape(var)}[\"']", text) is not None
+
+
 def command_problems(line: str, doc: str, inp: Inputs) -> list[str]:
     """A documented command line: environment variables it sets that the script it runs
     (or the file that script hands over to) never reads, and options a Python script
@@ -535,9 +662,12 @@ def command_problems(line: str, doc: str, inp: Inputs) -> list[str]:
     for var in env:
         if _TOOL_ENV.match(var):
             continue
-        if not any(re.search(rf"(?<![\w]){re.escape(var)}(?![\w])", t) for t in texts):
+        if not any(reads_env(t, var) for t in texts):
+            read = sorted({v for t in texts for v in env_reads(t)})
+            close = difflib.get_close_matches(var, read, n=1, cutoff=0.7)
             out.append(f"{var}=… is set for {script}, which never reads {var}"
-                       + (f" (nor {', '.join(files[1:])})" if len(files) > 1 else ""))
+                       + (f" (nor {', '.join(files[1:])})" if len(files) > 1 else "")
+                       + (f"; it reads {close[0]}: set {close[0]}=…" if close else ""))
     parsers = [t for t in texts if "add_argument(" in t]
     if parsers:
         options = argparse_flags(dict(enumerate(parsers)))
@@ -547,6 +677,12 @@ def command_problems(line: str, doc: str, inp: Inputs) -> list[str]:
                 out.append(f"flag {flag} is not an option of {script}'s argument parser"
                            + (f" (nor {', '.join(files[1:])})" if len(files) > 1 else ""))
     return out
+
+
+def _spelled(flag: str) -> set[str]:
+    """A flag as argparse or tyro may spell it: ``--dump-folder`` = ``--dump_folder``."""
+    return {flag, flag.replace("-", "_").replace("__", "--", 1),
+            "--" + flag[2:].replace("_", "-")}
 
 
 def _runs_repo_code(line: str, inp: Inputs) -> bool:
