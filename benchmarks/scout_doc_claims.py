@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from mirror import git_repository  # noqa: E402
 from scout_subprojects import report  # noqa: E402
 
 from agentops import data  # noqa: E402
@@ -181,9 +182,7 @@ def main() -> int:
     p.add_argument("--unjudged", action="store_true",
                    help="also print findings without a verdict, as YAML to paste")
     args = p.parse_args()
-    mirror = Path(args.mirror)
-    if not (mirror / "HEAD").exists() and not (mirror / ".git").exists():
-        p.error(f"{mirror} is not a git repository")
+    mirror = git_repository(p, args.mirror)
     spec = load()
     verdicts = {j["id"]: j["verdict"] for j in spec["judgements"]}
     reasons = {j["id"]: j["reason"] for j in spec["judgements"]}

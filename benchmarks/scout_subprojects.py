@@ -30,6 +30,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from mirror import checkout as mirror_checkout  # noqa: E402
+from mirror import git_repository  # noqa: E402
 
 from agentops import data  # noqa: E402
 
@@ -62,22 +66,11 @@ SCHEMA = {
 }
 ACTION = ("action", "carried")
 # An all-clear line, and what must have been checked for it to be printed.
-ALL_CLEARS = {
-    "signatures unchanged": "stale_patches_checked",
-    "docs are current": "docs_checked",
-}
+ALL_CLEARS = ("signatures unchanged", "docs are current")
 
 
 def load() -> dict[str, Any]:
     return data.load(DATA, SCHEMA, display="benchmarks/data/scout_subprojects.yaml").content
-
-
-def _checkout(mirror: Path, sha: str, dest: Path) -> Path:
-    subprocess.run(["git", "clone", "-q", "--bare", "--shared", str(mirror), str(dest)],
-                   check=True)
-    subprocess.run(["git", "-C", str(dest), "update-ref", "--no-deref", "HEAD", sha],
-                   check=True)
-    return dest
 
 
 def report(target: str, checkout: Path, date: str, prior: Path | None,
@@ -102,9 +95,7 @@ def main() -> int:
     p.add_argument("--unjudged", action="store_true",
                    help="print every action item not judged yet, as YAML to paste")
     args = p.parse_args()
-    mirror = Path(args.mirror)
-    if not (mirror / "HEAD").exists() and not (mirror / ".git").exists():
-        p.error(f"{mirror} is not a git repository")
+    mirror = git_repository(p, args.mirror)
     spec = load()
     verdicts = {j["id"]: j["verdict"] for j in spec["judgements"]}
     unjudged: dict[str, str] = {}
@@ -118,7 +109,7 @@ def main() -> int:
             results = []
             for label, ref, prior in (("earlier", run["prior"], None),
                                       ("later", run["head"], prior_out)):
-                checkout = _checkout(mirror, ref["head"], work / f"{n}-{label}.git")
+                checkout = mirror_checkout(mirror, ref["head"], work / f"{n}-{label}.git")
                 out = prior_out if label == "earlier" else work / f"{n}-later.md"
                 code, doc, took, err = report(run["target"], checkout, ref["date"], prior,
                                               out)

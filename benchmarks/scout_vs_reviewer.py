@@ -33,6 +33,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from mirror import checkout as _checkout  # noqa: E402
+from mirror import git_repository  # noqa: E402
 
 from agentops import data  # noqa: E402
 
@@ -78,15 +82,6 @@ COUNTED = ("action", "carried", "opportunity", "fyi", "docs")
 
 def load() -> dict[str, Any]:
     return data.load(DATA, SCHEMA, display="benchmarks/data/scout_reviewer.yaml").content
-
-
-def _checkout(mirror: Path, sha: str, dest: Path) -> Path:
-    """A bare clone sharing the mirror's objects, HEAD detached at ``sha``."""
-    subprocess.run(["git", "clone", "-q", "--bare", "--shared", str(mirror), str(dest)],
-                   check=True)
-    subprocess.run(["git", "-C", str(dest), "update-ref", "--no-deref", "HEAD", sha],
-                   check=True)
-    return dest
 
 
 def report(checkout: Path, date: str, priors: list[Path], out: Path) -> tuple[dict, float]:
@@ -165,9 +160,7 @@ def main() -> int:
                    help="print every item not in the judgement list, as YAML to paste")
     p.add_argument("--no-silence", action="store_true", help="skip the 4-night runs")
     args = p.parse_args()
-    mirror = Path(args.mirror)
-    if not (mirror / "HEAD").exists() and not (mirror / ".git").exists():
-        p.error(f"{mirror} is not a git repository")
+    mirror = git_repository(p, args.mirror)
     spec = load()
     verdicts = {j["id"]: j["verdict"] for j in spec["judgements"]}
     subproject = "torchtitan/experiments/graph_trainer"

@@ -574,14 +574,21 @@ def test_field_widened_to_a_base_class_is_not_an_action(tmp_path) -> None:
         assert ch.change == f"field retyped: Manager.Config -> {new}" and ch.uses == ()
 
 
-def test_widened_field_the_sub_project_reads_is_still_an_action(tmp_path) -> None:
+def _widened_with_a_read(tmp_path, member: str):
+    """Trainer.Config.checkpoint widened to BaseManager.Config; the sub-project reads
+    ``cfg.checkpoint.<member>``."""
     target = _target(tmp_path, "fragile_surfaces: {classes: "
                                "[{name: Trainer.Config, file: core/t.py}]}\n")
     head = {"core/t.py": CKPT_BASE.replace("checkpoint: Manager.Config",
                                            "checkpoint: BaseManager.Config"),
-            "sub/run.py": "def run(cfg):\n    return cfg.checkpoint.async_mode\n"}
+            "sub/run.py": f"def run(cfg):\n    return cfg.checkpoint.{member}\n"}
     [ch] = upstream.fragile_changes(inputs(target, head, {"core/t.py": CKPT_BASE}))
-    assert ch.uses == ("sub/run.py:2",)  # a read may now meet a plain BaseManager.Config
+    return ch
+
+
+def test_widened_field_the_sub_project_reads_is_still_an_action(tmp_path) -> None:
+    # A read of a member only Manager.Config has may now meet a plain BaseManager.Config.
+    assert _widened_with_a_read(tmp_path, "async_mode").uses == ("sub/run.py:2",)
 
 
 def test_field_retyped_to_an_unrelated_class_is_still_an_action(tmp_path) -> None:
@@ -625,10 +632,4 @@ def test_private_api_of_another_upstream_is_not_checked_against_torch(tmp_path) 
 def test_widened_field_read_only_through_members_the_base_has(tmp_path) -> None:
     # (#15) `cfg.checkpoint.folder` exists on BaseManager.Config too: not at risk; a read
     # of `async_mode`, which only Manager.Config has, is.
-    target = _target(tmp_path, "fragile_surfaces: {classes: "
-                               "[{name: Trainer.Config, file: core/t.py}]}\n")
-    head = {"core/t.py": CKPT_BASE.replace("checkpoint: Manager.Config",
-                                           "checkpoint: BaseManager.Config"),
-            "sub/run.py": "def run(cfg):\n    return cfg.checkpoint.folder\n"}
-    [ch] = upstream.fragile_changes(inputs(target, head, {"core/t.py": CKPT_BASE}))
-    assert ch.uses == ()
+    assert _widened_with_a_read(tmp_path, "folder").uses == ()

@@ -38,7 +38,7 @@ class Claim:
     kind: str  # "attribute" | "count" | "table" | "undocumented"
 
 
-def _lines(text: str) -> Iterator[tuple[int, str, bool]]:
+def lines(text: str) -> Iterator[tuple[int, str, bool]]:
     """(line number, line, inside a fenced code block)."""
     in_code = False
     for n, raw in enumerate(text.splitlines(), 1):
@@ -316,7 +316,7 @@ def table_problems(doc: str, text: str, gaps: dict[str, list[str]]) -> list[Clai
     ``apply_cp_to_attention_module`` never called); ``gaps`` maps a token (``cp``) to
     those call sites."""
     out: list[Claim] = []
-    for n, raw, in_code in _lines(text):
+    for n, raw, in_code in lines(text):
         m = _ROW.match(raw)
         if in_code or not m:
             continue
@@ -414,7 +414,7 @@ def check(inp: Inputs, *, gaps: dict[str, list[str]], passes: list[tuple[str, st
     texts = {d: t for d in inp.target.docs if (t := inp.head.text(d)) is not None}
     out: list[Claim] = []
     for doc, text in texts.items():
-        for n, raw, in_code in _lines(text):
+        for n, raw, in_code in lines(text):
             if in_code:
                 continue
             for ref in dict.fromkeys(_DOTTED.findall(raw)):

@@ -475,11 +475,7 @@ def anchor_problems(doc: str, text: str, inp: Inputs) -> list[DocProblem]:
     file has (the file itself is checked with the other paths)."""
     out: list[DocProblem] = []
     cache: dict[str, set[str] | None] = {}
-    in_code = False
-    for n, raw in enumerate(text.splitlines(), 1):
-        if raw.lstrip().startswith("```"):
-            in_code = not in_code
-            continue
+    for n, raw, in_code in docclaims.lines(text):
         if in_code:
             continue
         for target in _LINK.findall(raw):
