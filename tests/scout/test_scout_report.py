@@ -441,3 +441,47 @@ def test_prior_dir_that_is_not_a_directory_is_refused(fixture_repo, tmp_path, ca
                        "--prior-dir", str(tmp_path / "missing"))
     assert code == 1  # bad input (the exit-code table)
     assert "--prior-dir" in err and "is not a directory" in err
+
+
+def test_unchanged_tree_has_an_empty_delta(sequence) -> None:
+    """#22 defect 2, S-0a: a prior whose head is HEAD is the baseline (never a commit
+    picked by date, which on main is not ordered): nothing upstream is re-derived."""
+    r3, r4 = sequence["R3"], sequence["R4"]
+    assert r4["head"] == r3["head"]
+    assert r4["baseline"]["commit"] == r4["head"]
+    assert r4["baseline"]["source"] == "prior report head"
+    assert r4["upstream_commits"] == []
+    assert not [i for i in r4["items"] if i["section"] == "S-1" and i["kind"] != "all_clear"]
+    # No match: the night the tree moved, the window is the prior's head .. HEAD.
+    r1, r2 = sequence["R1"], sequence["R2"]
+    assert r2["baseline"]["commit"] == r1["head"] != r2["head"]
+    assert r2["upstream_commits"]
+
+
+def test_an_unchanged_action_item_is_not_posted_a_fourth_time(sequence) -> None:
+    """#22, S-7: an action item posted unchanged in the three newest reports is kept in
+    the block (still open, still tracked) but counted in one line, not repeated."""
+    r3, r4, r5 = sequence["R3"], sequence["R4"], sequence["R5"]
+    shown3 = [i for i in r3["items"] if i["kind"] == "carried" and not i["muted"]]
+    assert shown3, "the third report still shows carried items"
+    muted4 = {i["id"] for i in r4["items"] if i["muted"]}
+    assert muted4 and muted4 <= {i["id"] for i in shown3}
+    assert all(i["kind"] == "carried" for i in r4["items"] if i["muted"])
+    for i in r4["items"]:
+        if i["muted"]:
+            assert f"scout-item:{i['id']}" not in r4["markdown"]
+    assert f"{len(muted4)} action item(s) unchanged in the last three reports" \
+        in r4["markdown"]
+    # Still known the night after: muted again, never "resolved" or new.
+    assert muted4 <= {i["id"] for i in r5["items"] if i["muted"]}
+    assert not [i for i in r5["resolved"] if i["id"] in muted4]
+    block = embedded.extract(r4["markdown"])
+    assert {i["id"] for i in block["items"] if i.get("muted")} == muted4
+
+
+def test_handoff_skips_muted_items() -> None:
+    from agentops.scout.publish import handoff_items
+
+    items = [{"id": "a" * 12, "kind": "carried", "muted": True},
+             {"id": "b" * 12, "kind": "carried"}, {"id": "c" * 12, "kind": "action"}]
+    assert [i["id"] for i in handoff_items({"items": items})] == ["b" * 12, "c" * 12]

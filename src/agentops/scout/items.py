@@ -53,8 +53,12 @@ def reconcile(candidates: list[Item], priors: tuple[PriorPayload, ...], date: st
             status = (f"still open, unchanged since {when}" if fp == it.fingerprint
                       else f"still open, changed since {when}"
                       + _what_changed(facts, it.facts))
+            # Posted unchanged in each of the three newest reports: not a fourth time
+            # (one counted line says how many are held back; the board tracks them).
+            muted = bool(last3) and all(_posted(p, it) for p in last3)
             items.append(Item(**{**it.__dict__, "kind": "carried",
-                                 "first_reported": first[it.id], "status": status}))
+                                 "first_reported": first[it.id], "status": status,
+                                 "muted": muted}))
             continue
         if it.section == "S-6" and newest is not None and not any(
                 p_it["id"] == it.id for p_it in newest.items):
@@ -81,6 +85,13 @@ def reconcile(candidates: list[Item], priors: tuple[PriorPayload, ...], date: st
                     files=tuple(it.get("files", ())),
                     first_reported=it.get("first_reported", "")))
     return items, resolved, sorted(suppressed)
+
+
+def _posted(prior: PriorPayload, it: Item) -> bool:
+    """Whether ``prior`` had action item ``it`` with the same fingerprint (posted or
+    already held back as unchanged)."""
+    return any(p_it["id"] == it.id and p_it.get("kind") in ("action", "carried")
+               and p_it.get("fingerprint", "") == it.fingerprint for p_it in prior.items)
 
 
 def _what_changed(before: tuple[str, ...], now: tuple[str, ...]) -> str:

@@ -94,6 +94,10 @@ class Item:
     status: str = ""  # carried items: the re-investigation result
     fix: str = ""  # the concrete change that resolves it (action items)
     facts: tuple[str, ...] = ()  # the finding's parts (names, call sites): what changed
+    # A carried action item unchanged in the three newest reports: kept (its id and
+    # fingerprint, for the next run and the board) but not repeated in the visible
+    # report; it is counted in one line of Carried Forward (#22, S-7).
+    muted: bool = False
 
     def __post_init__(self) -> None:
         if self.facts and not self.fingerprint:
@@ -112,7 +116,8 @@ class Item:
                 "priority": self.priority, "severity": self.severity, "title": self.title,
                 "why": self.why, "where": self.where, "files": list(self.files),
                 "fingerprint": self.fingerprint, "first_reported": self.first_reported,
-                "status": self.status, "fix": self.fix, "facts": list(self.facts)}
+                "status": self.status, "fix": self.fix, "facts": list(self.facts),
+                "muted": self.muted}
 
 
 @dataclass(frozen=True)

@@ -343,6 +343,7 @@ def handoff_items(payload: Mapping[str, Any]) -> list[dict[str, Any]]:
     # has (hex today) may, so no id can close the comment.
     return [dict(i) for i in payload.get("items") or []
             if isinstance(i, Mapping) and i.get("kind") in HANDOFF_KINDS
+            and not i.get("muted")  # held back as unchanged: its board item exists
             and _ID_RE.fullmatch(str(i.get("id") or ""))]
 
 

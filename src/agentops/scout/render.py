@@ -110,8 +110,17 @@ def markdown(report: Report, live: LiveData) -> str:
     body["CI Failures"] = _ci_lines(live)
     body["Action Items (new findings)"] = [_action(i) for i in _sorted(by_kind.get("action",
                                                                                    []))]
+    carried = by_kind.get("carried", [])
     body["Carried Forward (from prior reports, re-investigated)"] = [
-        _carried(i) for i in _sorted(by_kind.get("carried", []))]
+        _carried(i) for i in _sorted([i for i in carried if not i.muted])]
+    muted = [i for i in carried if i.muted]
+    if muted:
+        since = min(i.first_reported for i in muted if i.first_reported) if any(
+            i.first_reported for i in muted) else ""
+        body["Carried Forward (from prior reports, re-investigated)"].append(
+            f"- {len(muted)} action item(s) unchanged in the last three reports are not "
+            "repeated: still open" + (f", the oldest first reported {since}" if since else "")
+            + " (tracked on the board; `muted` items in --json)")
     body["Opportunities"] = [_plain(i) for i in _sorted(by_kind.get("opportunity", []))]
     fyi = [_plain(i) for i in _sorted(by_kind.get("fyi", []))]
     quiet = report.quiet.get("fyi", 0) + report.quiet.get("opportunity", 0)
@@ -202,6 +211,8 @@ def _bounded(it: Item) -> dict[str, Any]:
     out: dict[str, Any] = {"id": it.id, "section": it.section, "kind": it.kind,
                            "fingerprint": it.fingerprint,
                            "first_reported": it.first_reported, "title": it.title[:100]}
+    if it.muted:
+        out["muted"] = True
     if it.kind in ("action", "carried"):
         out.update(priority=it.priority, severity=it.severity, title=it.title[:160],
                    files=list(it.files[:6]), facts=[f[:60] for f in it.facts[:12]])

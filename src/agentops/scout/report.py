@@ -278,10 +278,12 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
     base_sha = repo.commit_before(since)
     exact = False
     if source == "prior report":
-        # The newest prior report names the commit it analysed: when it is an ancestor of
-        # HEAD, it is the exact baseline (a date would re-show that day's earlier commits).
+        # The newest prior report names the commit it analysed: when it is HEAD or an
+        # ancestor of it, it is the exact baseline. A date would re-show that day's earlier
+        # commits, and commit dates on main are not ordered; an unchanged tree (the prior's
+        # head is HEAD) has an empty delta (#22, S-0a).
         newest = max(priors, key=lambda p: p.date)
-        if newest.head and newest.head != head_sha and repo.is_ancestor(newest.head):
+        if newest.head and (newest.head == head_sha or repo.is_ancestor(newest.head)):
             base_sha, source, exact = newest.head, "prior report head", True
     want = _wanted(target)
     head = repo.tree(head_sha, want)
