@@ -202,7 +202,12 @@ class TestTraceLarge(unittest.TestCase):
     def test_large(self):
         pass
 ''',
-    "sub/tests/run_extra.py": '''def main():
+    "sub/tests/run_extra.py": '''def check_extra():
+    assert sum([1, 1]) == 2
+
+
+def main():
+    check_extra()
     return 0
 
 

@@ -5,6 +5,7 @@ fixture repository (match and no-match)."""
 
 from __future__ import annotations
 
+import dataclasses
 import textwrap
 
 from agentops.scout.analyses import ci, testsel
@@ -103,7 +104,8 @@ def test_imported_class_never_selected_is_a_gap_not_coverage(tmp_path) -> None:
 
 
 def test_runner_module_no_workflow_calls(tmp_path) -> None:
-    runner = "def main():\n    pass\n\nif __name__ == '__main__':\n    main()\n"
+    runner = ("def check():\n    assert 1\n\ndef main():\n    check()\n\n"
+              "if __name__ == '__main__':\n    main()\n")
     helper = "def util():\n    return 1\n"  # no __main__ block: not a runner
     inp = minirepo.build(tmp_path, head={
         "sub/tests/run_extra.py": runner, "sub/tests/helpers.py": helper,
@@ -139,3 +141,54 @@ def test_a_workflow_that_does_not_parse_is_not_an_all_clear(tmp_path) -> None:
     assert res.workflows_read == 0 and res.parse_errors
     texts = [t for _s, t in clear._ci(inp, {"ci": res})]
     assert texts and all("not checked" in t for t in texts)
+
+
+_MAIN = "\n\nif __name__ == '__main__':\n    main()\n"
+
+
+def test_a_runner_is_a_script_whose_tests_pytest_would_not_collect(tmp_path) -> None:
+    """#22 defect 1: a module with a ``__main__`` block is a runner only when it defines
+    tests and pytest would not collect it by name; a data script is no runner."""
+    checks = "def compare_losses():\n    assert 1\n\ndef main():\n    compare_losses()" + _MAIN
+    data = "def pack_dataset(dst):\n    open(dst, 'w')\n\ndef main():\n    pack_dataset('x')" \
+        + _MAIN
+    pytest_named = "def test_a():\n    assert 1\n\ndef main():\n    test_a()" + _MAIN
+    inp = minirepo.build(tmp_path, head={
+        "sub/tests/numerics_runner.py": checks,       # match: defines checks, not collected
+        "sub/tests/assets/pack_data.py": data,         # no tests: no runner
+        "sub/tests/test_main_block.py": pytest_named,  # pytest's name: a test file
+        WF: _wf("pytest sub/tests/test_main_block.py")},
+        target="test_glob: 'test_only_this*.py'\n")
+    res = ci.analyse(inp)
+    assert [r.file for r in res.runner_gaps] == ["sub/tests/numerics_runner.py"]
+
+
+def test_a_module_some_workflow_collects_is_run(tmp_path) -> None:
+    """#22 defect 1: a workflow the target does not list that collects the module with
+    pytest runs it; neither a runner gap nor a missing test file."""
+    checks = "def test_x():\n    assert 1\n\ndef main():\n    test_x()" + _MAIN
+    other = ("name: unit\non: [push]\njobs:\n  t:\n    runs-on: ubuntu-latest\n"
+             "    steps:\n      - run: pytest sub/tests/run_checks.py sub/tests/test_u.py\n")
+    head = {"sub/tests/run_checks.py": checks, "sub/tests/test_u.py": "def test_u():\n    pass\n",
+            WF: _wf("python -m other.thing")}
+    no_match = ci.analyse(minirepo.build(tmp_path / "a", head=head))
+    assert [r.file for r in no_match.runner_gaps] == ["sub/tests/run_checks.py"]
+    assert no_match.missing == ("sub/tests/test_u.py",)
+    res = ci.analyse(minirepo.build(tmp_path / "b", head={
+        **head, ".github/workflows/unit.yaml": other}))
+    assert res.runner_gaps == () and res.missing == ()
+    assert [c.workflow for c in res.covered if c.file == "sub/tests/test_u.py"] == [
+        ".github/workflows/unit.yaml"]
+
+
+def test_runner_scan_honours_a_shared_tests_folder(tmp_path) -> None:
+    """#22 defect 1: in a tests folder shared with core, a runner is the sub-project's
+    only when it refers to it."""
+    mine = "from sub import model\n\ndef check():\n    assert model\n\ndef main():\n    check()" \
+        + _MAIN
+    core = "import core\n\ndef check():\n    assert core\n\ndef main():\n    check()" + _MAIN
+    inp = minirepo.build(tmp_path, head={
+        "sub/__init__.py": "", "sub/model.py": "", "tests/run_sub.py": mine,
+        "tests/run_core.py": core, WF: _wf("python -m other.thing")})
+    inp = dataclasses.replace(inp, target=dataclasses.replace(inp.target, tests_dir="tests"))
+    assert [r.file for r in ci.analyse(inp).runner_gaps] == ["tests/run_sub.py"]

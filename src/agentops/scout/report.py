@@ -230,8 +230,11 @@ def _wanted(target: Target) -> Any:
     def want(path: str) -> bool:
         # Shell scripts: the commands docs show run them (S-5 reads which variables
         # they use); Markdown beside the docs: the sections their links point at.
+        # Every workflow of the repository: a module some workflow's pytest collects is
+        # run, whichever workflow it is (#22 defect 1).
         return path.endswith((".py", ".sh")) or path in extra or (
-            path.endswith(".md") and (path.startswith(sub) or "/" not in path))
+            path.endswith(".md") and (path.startswith(sub) or "/" not in path)) or (
+            path.startswith(".github/workflows/") and path.endswith((".yml", ".yaml")))
 
     return want
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import fnmatch
 import posixpath
+import re
 from dataclasses import dataclass, field
 
 import yaml
@@ -212,6 +213,31 @@ def _where(inv: Invocation) -> str:
     return f"{inv.workflow}:{inv.line}" if inv.line else inv.workflow
 
 
+def _pytest_collected(inp: Inputs, sel: _Selector, test_files: list[str]
+                      ) -> dict[str, str]:
+    """File -> workflow, for every file a pytest invocation of any workflow of the
+    repository collects (configured or not): such a module is run in CI (#22 defect 1).
+    A workflow that does not parse is skipped here (the configured ones say so)."""
+    out: dict[str, str] = {}
+    for wf in sorted(p for p in inp.head.files if p.startswith(".github/workflows/")
+                     and p.endswith((".yml", ".yaml"))):
+        text = inp.head.text(wf) or ""
+        if "pytest" not in text:
+            continue
+        try:
+            doc = untrusted_yaml.load(text)
+        except (untrusted_yaml.UnsafeYAML, yaml.YAMLError):
+            continue
+        for inv in invocations(wf, doc, text):
+            if inv.kind != "pytest":
+                continue
+            for target in inv.targets or ("",):
+                files, _node, _is_dir, problem = sel.files_of(target, test_files)
+                for f in [] if problem else files:
+                    out.setdefault(f, wf)
+    return out
+
+
 def analyse(inp: Inputs) -> CiResult:
     """S-3d over the configured workflows."""
     invs: list[Invocation] = []
@@ -309,6 +335,12 @@ def analyse(inp: Inputs) -> CiResult:
             del covered[f]
             imported_only.add(f)
     off_by_file = _disabled_by_file(off, inp, sel, test_files)
+    # A test file the configured workflows miss but another workflow's pytest collects
+    # runs in CI all the same (the target may list only the sub-project's own workflow).
+    elsewhere = _pytest_collected(inp, sel, test_files)
+    for f in test_files:
+        if f not in covered and f not in ran and f not in imported_only and f in elsewhere:
+            covered[f] = Coverage(f, "collected by pytest there", elsewhere[f])
     missing = tuple(f for f in test_files if f not in covered and f not in ran
                     and f not in imported_only)
     return CiResult(
@@ -318,7 +350,8 @@ def analyse(inp: Inputs) -> CiResult:
                                      filters=filters, off=off_by_file,
                                      expected=inp.target.section("ci").get("test_classes",
                                                                            {}))),
-        runner_gaps=tuple(_runner_gaps(inp, invoked_runners, off_by_file)),
+        runner_gaps=tuple(_runner_gaps(inp, invoked_runners | set(elsewhere),
+                                       off_by_file)),
         missing_detail=tuple(MissingFile(f, tuple(off_by_file.get((f, ""), ())),
                                          _first_test_line(inp.head.text(f) or ""))
                              for f in missing),
@@ -422,19 +455,59 @@ def _is_runner(text: str) -> bool:
     return False
 
 
+# The file names pytest collects by default (``python_files``): such a module's tests
+# run wherever pytest is pointed at its folder, so it is a test file, not a runner.
+PYTEST_FILES = ("test_*.py", "*_test.py")
+# Words in a function or class name that say it defines or runs a test case.
+_TEST_WORDS = re.compile(r"(?i)test|case|check|verify|compare|assert")
+
+
+def defines_tests(text: str) -> bool:
+    """Whether a script defines tests: an ``assert``, a call to an ``assert*`` helper,
+    or a function or class whose name says it is a test, case or check. A data script
+    (packs a dataset, downloads assets) defines none, so it is no runner (#22)."""
+    mod = ps.parse(text)
+    if mod is None:
+        return False
+    for node in ast.walk(mod):
+        if isinstance(node, ast.Assert):
+            return True
+        if isinstance(node, (ast.ClassDef, *ps.FuncDef.__args__)) and \
+                _TEST_WORDS.search(node.name):
+            return True
+        if isinstance(node, ast.Call):
+            name = ast.unparse(node.func).rsplit(".", 1)[-1]
+            if name.startswith(("assert", "assert_")):
+                return True
+    return False
+
+
+def _in_scope(inp: Inputs, path: str, text: str) -> bool:
+    """A runner in a tests folder the sub-project shares with others (``tests/``) is the
+    sub-project's only when it refers to it (imports its package or names its folder)."""
+    sub = inp.target.subproject.rstrip("/")
+    if inp.target.tests_dir.startswith(sub + "/") or inp.target.tests_dir == sub:
+        return True
+    return sub in text or sub.replace("/", ".") in text
+
+
 def runner_files(inp: Inputs) -> list[str]:
-    """Runner modules under the tests folder: not test files, with a ``__main__``
-    block; and the runners the target lists (``ci.runners``: shell scripts, modules)."""
+    """Runner modules under the tests folder: scripts with a ``__main__`` block that
+    define tests pytest would not collect (their file name is not pytest's), within the
+    target's test scope; and the runners the target lists (``ci.runners``: shell
+    scripts, modules)."""
     tests = inp.target.tests_dir + "/"
     test_files = set(_test_files(inp))
     out = [p for p in inp.target.section("ci").get("runners", []) if p in inp.head.paths]
     for path in sorted(inp.head.paths):
         name = path.rsplit("/", 1)[-1]
         if not path.startswith(tests) or not path.endswith(".py") or path in test_files \
-                or name in ("__init__.py", "conftest.py"):
+                or name in ("__init__.py", "conftest.py") \
+                or any(fnmatch.fnmatch(name, g) for g in PYTEST_FILES):
             continue
         text = inp.head.text(path)
-        if text is not None and "__main__" in text and _is_runner(text) and path not in out:
+        if text is not None and "__main__" in text and _is_runner(text) \
+                and defines_tests(text) and _in_scope(inp, path, text) and path not in out:
             out.append(path)
     return out
 
