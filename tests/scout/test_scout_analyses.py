@@ -58,7 +58,9 @@ def test_fragile_surface_changes_parsed_at_both_ends(fixture_repo) -> None:
     sig = changes[("signature", "Trainer.post_dataloading_process")]
     # griffe's breakage kinds decide severity: a new required parameter breaks callers.
     assert sig.change.startswith("signature changed (`extra` added as required)")
-    assert sig.severity == "blocking"
+    # ... but nothing in the sub-project calls or overrides it: severity from use, so no
+    # priority at all (#22 defect 5).
+    assert (sig.severity, sig.uses) == ("nice-to-have", ())
     ret = changes[("return tuple", "Trainer.post_dataloading_process")]
     assert ret.change == "returns a 3-tuple at the baseline, a 4-tuple now"
     # Nothing in the fixture's sub-project calls or overrides it: FYI at most (#9).

@@ -20,6 +20,7 @@ from agentops.scout.analyses import (
     patches,
     todos,
     upstream,
+    usecheck,
 )
 from agentops.scout.model import Inputs
 
@@ -33,6 +34,7 @@ def _open_work(inp: Inputs, _done: dict[str, Any]) -> Any:
 REGISTRY: dict[str, Analysis] = {
     "upstream_commits": lambda inp, _: upstream.commits(inp),
     "fragile_surface_changes": lambda inp, _: upstream.fragile_changes(inp),
+    "use_checks": lambda inp, _: usecheck.discover(inp),
     "monkey_patches": lambda inp, _: patches.patch_sites(inp),
     "stale_patches": lambda inp, done: patches.patch_changes(inp, done["monkey_patches"])
     + patches.upstream_checks(inp, done["monkey_patches"]),

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from agentops.scout.analyses import attribution, classindex, docclaims
+from agentops.scout.analyses import attribution, classindex, docclaims, usecheck
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses import refs as refindex
 from agentops.scout.analyses import signatures as sig
@@ -41,6 +41,10 @@ class SurfaceChange:
     severity: str  # blocking | should-fix | nice-to-have
     why: str = ""
     uses: tuple[str, ...] = ()  # sub-project file:line referring to the changed name
+    # Uses checked against the change and found fine (a call passing nothing it
+    # touches, an override already matching the new signature): "adapted", one line.
+    adapted: tuple[str, ...] = ()
+    detail: str = ""  # what breaks at ``uses`` ("passes `x=`", "declares `y`")
 
 
 @dataclass(frozen=True)
@@ -152,10 +156,14 @@ def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
     for sym in cfg.symbols("fragile_surfaces", "functions"):
         old, new = _symbol_at(inp.base, sym), _symbol_at(inp.head, sym)
         users = tuple(refs.calls_or_overrides(sym.name.rsplit(".", 1)[-1]))
-        out += _signature_change("signature", sym.name, old, new, file=sym.file,
-                                 commit=_introduced(inp, sym.file,
-                                                    _func_state(sym.name, ps.signature)),
-                                 why=sym.why, uses=users)
+        changes = _signature_change("signature", sym.name, old, new, file=sym.file,
+                                    commit=_introduced(inp, sym.file,
+                                                       _func_state(sym.name, ps.signature)),
+                                    why=sym.why, uses=users)
+        if changes and isinstance(old, ps.FuncDef) and isinstance(new, ps.FuncDef):
+            changes = [_from_use(c, usecheck.check_named(inp, sym.name, old, new))
+                       for c in changes]
+        out += changes
     for sym in cfg.symbols("fragile_surfaces", "return_tuples"):
         old, new = _symbol_at(inp.base, sym), _symbol_at(inp.head, sym)
         if isinstance(old, ps.FuncDef) and isinstance(new, ps.FuncDef):
@@ -285,6 +293,21 @@ def _moves(changes: list[SurfaceChange]) -> list[SurfaceChange]:
 
 def _arity(sizes: list[int]) -> str:
     return "/".join(f"{n}-tuple" for n in sizes) if sizes else "non-tuple"
+
+
+def _from_use(change: SurfaceChange, sites: list[usecheck.Site]) -> SurfaceChange:
+    """Severity from use (#22 defect 5): the change is an action only at a call that
+    passes what was removed (or misses what is now required) or an override that
+    declares it; blocking only where the code breaks now. A use that passes nothing
+    the change touches is adapted, and a mere import or attribute is no use."""
+    bad = [s for s in sites if s.verdict in ("breaks", "needs change")]
+    if not bad:
+        return replace(change, uses=(), severity="nice-to-have",
+                       adapted=tuple(s.loc for s in sites))
+    order = {"blocking": 0, "should-fix": 1}
+    worst = sorted((s.severity or "should-fix" for s in bad), key=order.get)[0]
+    return replace(change, uses=tuple(dict.fromkeys(s.loc for s in bad)), severity=worst,
+                   detail="; ".join(dict.fromkeys(f"{s.loc} {s.detail}" for s in bad)))
 
 
 def _signature_change(surface: str, name: str, old: object, new: object, *, file: str,

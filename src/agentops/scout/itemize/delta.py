@@ -18,7 +18,12 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out: list[Item] = []
     quiet: list[str] = []  # upstream changes the sub-project never names
     said: set[str] = set()
+    adapted: list[str] = []  # changes checked against the sub-project's uses: fine
     for ch in res["fragile_surface_changes"]:
+        if not ch.uses and ch.adapted:
+            adapted.append(f"{code(ch.symbol)} ({_sites(ch.adapted)})")
+            said.add(ch.symbol)
+            continue
         if not ch.uses:
             quiet.append(f"{code(ch.symbol)} ({_what(ch.change)})")
             said.add(ch.symbol)
@@ -29,8 +34,9 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             id=stable_id("surface", ch.surface, ch.symbol, ch.change), section="S-1",
             kind="action", title=f"{code(ch.symbol)} {ch.change} upstream "
                                  f"({short(ch.commit)}); the sub-project still uses it",
-            why=(ch.why + "; " if ch.why else "") + "the code below was written against the "
-                "old definition",
+            why=(ch.why + "; " if ch.why else "") + (
+                ch.detail if ch.detail else "the code below was written against the "
+                "old definition"),
             where=where, priority=PRIORITY_OF[ch.severity], severity=ch.severity,
             files=(ch.file, *sorted({u.rsplit(':', 1)[0] for u in ch.uses})),
             fix=f"update {where} to the new {ch.surface} of {code(ch.symbol)} "
@@ -39,6 +45,14 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     for d in res["config_drift"]:
         if d.severity == "nice-to-have" and f"{d.source}.{d.field}" not in said:
             quiet.append(f"{code(f'{d.source}.{d.field}')} (new field, copied as is)")
+    out += _use_checks(inp, res, adapted, said)
+    if adapted:
+        out.append(Item(
+            id=stable_id("surface-adapted", inp.target.name), section="S-1", kind="fyi",
+            title=f"{plural(len(adapted), 'upstream signature change')} the sub-project "
+                  "already fits (each call and override checked): " + "; ".join(adapted[:8])
+                  + (f"; and {len(adapted) - 8} more" if len(adapted) > 8 else ""),
+            facts=tuple(sorted(adapted))))
     if quiet:
         out.append(Item(
             id=stable_id("surface-quiet", inp.target.name), section="S-1", kind="fyi",
@@ -48,6 +62,53 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             facts=tuple(sorted(quiet))))
     out += _patches(inp, res)
     out += _new(inp, res)
+    return out
+
+
+def _sites(locs: tuple[str, ...]) -> str:
+    return ", ".join(locs[:2]) + (f" and {len(locs) - 2} more" if len(locs) > 2 else "")
+
+
+def _use_checks(inp: Inputs, res: dict[str, Any], adapted: list[str], said: set[str]
+                ) -> list[Item]:
+    """#22 defects 3 and 5: changed upstream functions the sub-project calls or
+    overrides (found by its imports and subclasses), each use checked: an action only
+    where a call or override no longer fits, with that ``file:line``."""
+    configured = {s.name for s in inp.target.symbols("fragile_surfaces", "functions")}
+    out: list[Item] = []
+    defaults: list[str] = []
+    for uc in res.get("use_checks", ()):
+        if uc.symbol in configured or uc.symbol in said:
+            continue
+        bad = [s for s in uc.sites if s.verdict in ("breaks", "needs change")]
+        fine = tuple(s.loc for s in uc.sites if s.verdict == "adapted")
+        for s in uc.sites:
+            if s.verdict == "default":
+                defaults.append(f"{code(uc.symbol)} at {s.loc}: {s.detail}")
+        if not bad:
+            if fine:
+                adapted.append(f"{code(uc.symbol)} ({_sites(fine)})")
+            continue
+        sev = uc.severity or "should-fix"
+        where = ", ".join(dict.fromkeys(s.loc for s in bad))
+        detail = "; ".join(dict.fromkeys(f"{s.how} at {s.loc} {s.detail}" for s in bad))
+        out.append(Item(
+            id=stable_id("use-check", uc.file, uc.symbol), section="S-1", kind="action",
+            title=f"{code(uc.symbol)} changed signature upstream ({short(uc.commit)}); "
+                  f"{'a call' if bad[0].how != 'override' else 'an override'} in the "
+                  "sub-project no longer fits",
+            why=detail, where=where, priority=PRIORITY_OF[sev], severity=sev,
+            files=(uc.file, *sorted({s.loc.rsplit(':', 1)[0] for s in bad})),
+            fix=f"update {where} to `{uc.symbol}{uc.change.split(' -> ', 1)[1]}` "
+                f"(see {uc.file} at {short(uc.commit)})",
+            facts=(uc.change, *sorted(f"{s.loc.rsplit(':', 1)[0]}:{s.detail}" for s in bad))))
+    if defaults:
+        out.append(Item(
+            id=stable_id("use-check-defaults", inp.target.name), section="S-1", kind="fyi",
+            title="Upstream changed a default the sub-project's calls rely on: "
+                  + "; ".join(defaults[:6])
+                  + (f"; and {len(defaults) - 6} more" if len(defaults) > 6 else ""),
+            facts=tuple(sorted(defaults))))
     return out
 
 

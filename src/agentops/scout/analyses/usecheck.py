@@ -1,0 +1,357 @@
+"""Severity from use (#22 defects 3 and 5): an upstream function or method whose
+signature changed between the baseline and HEAD, checked against each place the
+sub-project uses it — a call (the arguments it passes, bound to the old and the new
+signature) and an override (the parameters it declares against what upstream now
+passes). A call that passes a removed parameter, or misses a newly required one,
+breaks now; an override that still declares a removed parameter, or does not accept
+a new one, needs a change; one that already matches the new signature is adapted. A
+use that passes nothing the change touches is no finding at all.
+
+Discovered without configuration: upstream functions the sub-project imports and
+calls, and methods of upstream classes its classes subclass and override (calls
+through ``super()`` included).
+
+Pure: parsed sources in, frozen records out.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from agentops.scout.analyses import attribution
+from agentops.scout.analyses import pysource as ps
+from agentops.scout.model import Inputs
+
+MAX_CHANGED_FILES = 400  # watched files compared per run (a huge window stays bounded)
+
+
+@dataclass(frozen=True)
+class Params:
+    """A signature as binding sees it (``self``/``cls`` of a method dropped)."""
+
+    positional: tuple[str, ...]  # positional-or-keyword and positional-only, in order
+    posonly: frozenset[str]
+    kwonly: tuple[str, ...]
+    required: frozenset[str]
+    defaults: tuple[tuple[str, str], ...]  # name -> default source
+    varargs: bool
+    varkw: bool
+
+    @property
+    def names(self) -> set[str]:
+        return set(self.positional) | set(self.kwonly)
+
+
+def params(func: ps.FuncDef, *, method: bool) -> Params:
+    a = func.args
+    pos = [p.arg for p in (*a.posonlyargs, *a.args)]
+    defaults = dict(zip(pos[len(pos) - len(a.defaults):],
+                        (ast.unparse(d) for d in a.defaults), strict=True))
+    for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True):
+        if d is not None:
+            defaults[p.arg] = ast.unparse(d)
+    static = any(ast.unparse(d).endswith("staticmethod") for d in func.decorator_list)
+    if method and not static and pos:
+        pos = pos[1:]
+    kwonly = [p.arg for p in a.kwonlyargs]
+    return Params(tuple(pos), frozenset(p.arg for p in a.posonlyargs), tuple(kwonly),
+                  frozenset(n for n in (*pos, *kwonly) if n not in defaults),
+                  tuple(sorted(defaults.items())), a.vararg is not None, a.kwarg is not None)
+
+
+def call_problems(call: ast.Call, sig: Params) -> list[str]:
+    """What goes wrong binding ``call``'s arguments to ``sig`` (empty: it binds)."""
+    starred = any(isinstance(x, ast.Starred) for x in call.args)
+    spread = any(k.arg is None for k in call.keywords)
+    n_pos = len(call.args)
+    out = []
+    for k in call.keywords:
+        if k.arg and (k.arg not in sig.names or k.arg in sig.posonly) and not sig.varkw:
+            out.append(f"passes `{k.arg}=`")
+    if not starred and n_pos > len(sig.positional) and not sig.varargs:
+        out.append(f"passes {n_pos} positional arguments ({len(sig.positional)} accepted)")
+    if not starred and not spread:
+        given = set(sig.positional[:n_pos]) | {k.arg for k in call.keywords if k.arg}
+        out += [f"does not pass required `{r}`" for r in sorted(sig.required - given)]
+    return out
+
+
+def default_reliance(call: ast.Call, old: Params, new: Params) -> list[str]:
+    """Parameters whose default changed that ``call`` leaves to the default."""
+    n_pos = len(call.args)
+    given = set(new.positional[:n_pos]) | {k.arg for k in call.keywords if k.arg}
+    if any(k.arg is None for k in call.keywords):
+        return []
+    was, now = dict(old.defaults), dict(new.defaults)
+    return [f"`{n}` ({was[n]} -> {now[n]})" for n in sorted(was.keys() & now.keys())
+            if was[n] != now[n] and n not in given]
+
+
+def override_problems(fn: ps.FuncDef, old: Params, new: Params) -> tuple[list[str], str]:
+    """(problems, severity) of an override written against ``old`` now that upstream's
+    method is ``new``: a removed parameter it still declares, a new one it does not
+    accept. An override that accepts anything (``*args, **kwargs``) adapts by itself."""
+    mine = params(fn, method=True)
+    problems: list[str] = []
+    severity = ""
+    removed = old.names - new.names
+    added = new.names - old.names
+    for r in sorted(removed & mine.names):
+        if r in mine.required:
+            problems.append(f"declares `{r}` (required), which upstream removed and no "
+                            "longer passes")
+            severity = "blocking"
+        else:
+            problems.append(f"declares `{r}`, which upstream removed (a dead parameter)")
+            severity = severity or "should-fix"
+    if not mine.varkw:
+        for a in sorted(added - mine.names):
+            if a in new.required:
+                problems.append(f"does not accept `{a}`, which upstream now requires")
+                severity = "blocking"
+            else:
+                problems.append(f"does not accept `{a}`, new upstream")
+                severity = severity or "should-fix"
+    return problems, severity
+
+
+@dataclass(frozen=True)
+class Site:
+    """One use of a changed upstream function in the sub-project."""
+
+    loc: str  # file:line
+    how: str  # "call" | "override" | "super call"
+    verdict: str  # "breaks" | "needs change" | "adapted" | "default"
+    detail: str = ""
+    severity: str = ""
+
+
+@dataclass(frozen=True)
+class UseCheck:
+    """A changed upstream function and every use of it the sub-project has."""
+
+    symbol: str  # Class.method or function
+    file: str  # upstream file
+    commit: str
+    change: str  # "(old) -> (new)"
+    sites: tuple[Site, ...]
+
+    @property
+    def severity(self) -> str:
+        order = {"blocking": 0, "should-fix": 1}
+        worst = sorted((s.severity for s in self.sites if s.severity), key=order.get)
+        return worst[0] if worst else ""
+
+
+def changed_functions(inp: Inputs, names: set[str] | None = None
+                      ) -> list[tuple[str, str, ps.FuncDef, ps.FuncDef, bool]]:
+    """(file, qualname, old, new, is_method) of upstream functions and class methods in
+    the watched files whose signature differs between the baseline and HEAD; with
+    ``names``, only in files that define one of those names (a cheap text test first,
+    so a long window parses only the files the sub-project can be using)."""
+    if inp.base is None:
+        return []
+    sub = inp.target.subproject + "/"
+    watched = tuple(inp.target.watched_paths)
+    out = []
+    files = sorted(p for p in inp.head.files if p.endswith(".py") and p.startswith(watched)
+                   and not p.startswith(sub))
+    checked = 0
+    for path in files:
+        old_text, new_text = inp.base.text(path), inp.head.files[path]
+        if old_text is None or old_text == new_text:
+            continue
+        if names is not None and not any(f"def {n}" in new_text or f"class {n}" in new_text
+                                         for n in names):
+            continue
+        checked += 1
+        if checked > MAX_CHANGED_FILES:
+            break
+        old_defs, new_defs = _defs(ps.parse(old_text)), _defs(ps.parse(new_text))
+        for name, (new, method) in new_defs.items():
+            owner = name.rpartition(".")[0]
+            if names is not None and (owner or name) not in names:
+                continue
+            old = old_defs.get(name, (None, False))[0]
+            if old is not None and ps.signature(old) != ps.signature(new) and \
+                    params(old, method=method) != params(new, method=method):
+                out.append((path, name, old, new, method))
+    return out
+
+
+def _imported_names(inp: Inputs) -> set[str]:
+    """Names the sub-project imports from the repository's own packages."""
+    sub = inp.target.subproject + "/"
+    out: set[str] = set()
+    for path, text in inp.head.files.items():
+        if path.startswith(sub) and path.endswith(".py"):
+            for module, name in ps.imports(ps.parse(text)).values():
+                if name and ps.module_path(module, inp.head.paths):
+                    out.add(name)
+    return out
+
+
+def _defs(mod: ast.Module | None) -> dict[str, tuple[ps.FuncDef, bool]]:
+    out: dict[str, tuple[ps.FuncDef, bool]] = {}
+    for node in mod.body if mod is not None else ():
+        if isinstance(node, ps.FuncDef.__args__):
+            out[node.name] = (node, False)
+        elif isinstance(node, ast.ClassDef):
+            for stmt in node.body:
+                if isinstance(stmt, ps.FuncDef.__args__):
+                    out[f"{node.name}.{stmt.name}"] = (stmt, True)
+    return out
+
+
+def _module_file(module: str, inp: Inputs) -> str:
+    return ps.module_path(module, inp.head.paths) or ""
+
+
+def discover(inp: Inputs) -> list[UseCheck]:
+    """Every changed upstream function the sub-project calls (imported by name, or a
+    class it constructs) or overrides (a method of an upstream base class)."""
+    if inp.base is None:
+        return []
+    changed = changed_functions(inp, _imported_names(inp))
+    if not changed:
+        return []
+    # Upstream name (function or class) -> its changed functions, by file.
+    by_name: dict[str, list[tuple[str, str, ps.FuncDef, ps.FuncDef, bool]]] = {}
+    for entry in changed:
+        owner, _, leaf = entry[1].rpartition(".")
+        by_name.setdefault(owner or leaf, []).append(entry)
+    sub = inp.target.subproject + "/"
+    sites: dict[tuple[str, str], list[Site]] = {}
+    resolved: dict[str, str] = {}
+    for path, text in sorted(inp.head.files.items()):
+        if not (path.startswith(sub) and path.endswith(".py")) or not any(
+                n in text for n in by_name):
+            continue
+        mod = ps.parse(text)
+        if mod is None:
+            continue
+        # Local name -> the changed upstream entries it stands for (import resolved once).
+        local: dict[str, list[tuple[str, str, ps.FuncDef, ps.FuncDef, bool]]] = {}
+        for alias, (module, name) in ps.imports(mod).items():
+            if name not in by_name:
+                continue
+            if module not in resolved:
+                resolved[module] = _module_file(module, inp)
+            found = resolved[module]
+            for entry in by_name[name]:
+                if found and (found == entry[0] or (found.endswith("/__init__.py") and entry[0]
+                              .startswith(found[:-len("__init__.py")]))):
+                    local.setdefault(alias, []).append(entry)
+        if not local:
+            continue
+        for node in ps.walk(mod):
+            if isinstance(node, ast.ClassDef):
+                for b in node.bases:
+                    base = ast.unparse(b).split("[")[0].split(".")[-1]
+                    for file, name, old, new, method in local.get(base, ()):
+                        owner, _, leaf = name.rpartition(".")
+                        if owner:
+                            sites.setdefault((file, name), []).extend(_class_sites(
+                                path, node, leaf, params(old, method=method),
+                                params(new, method=method)))
+            elif isinstance(node, ast.Call):
+                func = node.func
+                head = func.id if isinstance(func, ast.Name) else (
+                    func.value.id if isinstance(func, ast.Attribute)
+                    and isinstance(func.value, ast.Name) else "")
+                for file, name, old, new, method in local.get(head, ()):
+                    owner, _, leaf = name.rpartition(".")
+                    if _callee(node, owner, leaf):
+                        sites.setdefault((file, name), []).extend(_call_site(
+                            path, node, params(old, method=method),
+                            params(new, method=method), "call"))
+    out = []
+    for file, name, old, new, _method in changed:
+        found_sites = sites.get((file, name))
+        if found_sites:
+            out.append(UseCheck(name, file, _commit(inp, file, name), _change(old, new),
+                                tuple(dict.fromkeys(found_sites))))
+    return out
+
+
+def _callee(node: ast.Call, owner: str, leaf: str) -> bool:
+    """``f(...)`` for a function, ``C(...)`` for ``C.__init__``, ``C.m(...)`` else."""
+    func = node.func
+    if not owner or leaf == "__init__":
+        return isinstance(func, ast.Name)
+    return isinstance(func, ast.Attribute) and func.attr == leaf
+
+
+def _class_sites(path: str, cls: ast.ClassDef, leaf: str, old: Params, new: Params
+                 ) -> list[Site]:
+    out: list[Site] = []
+    for stmt in cls.body:
+        if not (isinstance(stmt, ps.FuncDef.__args__) and stmt.name == leaf):
+            continue
+        problems, severity = override_problems(stmt, old, new)
+        loc = f"{path}:{stmt.lineno}"
+        if problems:
+            out.append(Site(loc, "override", "needs change", "; ".join(problems), severity))
+        else:
+            out.append(Site(loc, "override", "adapted"))
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr == leaf and isinstance(node.func.value, ast.Call) \
+                    and isinstance(node.func.value.func, ast.Name) \
+                    and node.func.value.func.id == "super":
+                out += _call_site(path, node, old, new, "super call")
+    return out
+
+
+def _call_site(path: str, node: ast.Call, old: Params, new: Params, how: str) -> list[Site]:
+    loc = f"{path}:{node.lineno}"
+    before, after = call_problems(node, old), call_problems(node, new)
+    fresh = [p for p in after if p not in before]
+    if fresh:
+        return [Site(loc, how, "breaks", "; ".join(fresh), "blocking")]
+    relies = default_reliance(node, old, new)
+    if relies:
+        return [Site(loc, how, "default", "relies on the default of " + ", ".join(relies))]
+    return [Site(loc, how, "adapted")]
+
+
+def check_named(inp: Inputs, name: str, old: ps.FuncDef, new: ps.FuncDef) -> list[Site]:
+    """A configured surface (``fragile_surfaces.functions``): every call in the
+    sub-project whose callee's last name is the method's, and every method of that name
+    its classes define, checked against the change."""
+    leaf = name.rsplit(".", 1)[-1]
+    method = "." in name
+    o, n = params(old, method=method), params(new, method=method)
+    sub = inp.target.subproject + "/"
+    out: list[Site] = []
+    for path, text in sorted(inp.head.files.items()):
+        if not (path.startswith(sub) and path.endswith(".py")) or leaf not in text:
+            continue
+        mod = ps.parse(text)
+        for node in ps.walk(mod) if mod is not None else ():
+            if method and isinstance(node, ast.ClassDef):
+                for stmt in node.body:
+                    if isinstance(stmt, ps.FuncDef.__args__) and stmt.name == leaf:
+                        problems, severity = override_problems(stmt, o, n)
+                        loc = f"{path}:{stmt.lineno}"
+                        out.append(Site(loc, "override", "needs change" if problems
+                                        else "adapted", "; ".join(problems), severity))
+            elif isinstance(node, ast.Call):
+                func = node.func
+                last = func.attr if isinstance(func, ast.Attribute) else (
+                    func.id if isinstance(func, ast.Name) else "")
+                if last == leaf:
+                    out += _call_site(path, node, o, n, "call")
+    return list(dict.fromkeys(out))
+
+
+def _change(old: ps.FuncDef, new: ps.FuncDef) -> str:
+    return f"{ps.signature(old)} -> {ps.signature(new)}"
+
+
+def _commit(inp: Inputs, file: str, name: str) -> str:
+    def state(text: str | None) -> object:
+        node = ps.find(ps.parse(text), name) if text is not None else None
+        return ps.signature(node) if isinstance(node, ps.FuncDef.__args__) else None
+    return attribution.introduced(inp, file, state)

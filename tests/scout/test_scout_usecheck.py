@@ -1,0 +1,161 @@
+"""#22 defects 3 and 5: a changed upstream signature is checked against each use the
+sub-project has — the arguments a call passes, the parameters an override declares —
+and is an action only where that use no longer fits (P0 only where it breaks now);
+a use already fitting is "adapted" in one line; a changed default a call relies on
+is FYI; a use that passes nothing the change touches is no finding. Fixture
+repositories, match and no-match each."""
+
+from __future__ import annotations
+
+from agentops.scout.analyses import upstream, usecheck
+from agentops.scout.itemize import delta
+from tests.scout import minirepo
+
+CORE_OLD = '''\
+def build(model, *, fast=False, seed=0, legacy=None):
+    return model
+
+
+class Engine:
+    def step(self, batch, scale=1.0):
+        return batch
+
+    def run(self, batch):
+        return batch
+'''
+CORE_NEW = '''\
+def build(model, *, fast=False, seed=1):
+    return model
+
+
+class Engine:
+    def step(self, batch, scale=1.0, *, dropout):
+        return batch
+
+    def run(self, batch, *, trace=False):
+        return batch
+'''
+
+
+def _inp(tmp_path, sub: dict[str, str], target: str = ""):
+    return minirepo.build(tmp_path, base={"core/__init__.py": "", "core/lib.py": CORE_OLD},
+                          head={"sub/__init__.py": "", "core/lib.py": CORE_NEW, **sub},
+                          target=target)
+
+
+def _by_symbol(inp) -> dict[str, usecheck.UseCheck]:
+    return {u.symbol: u for u in usecheck.discover(inp)}
+
+
+def test_a_call_passing_a_removed_parameter_breaks_now(tmp_path) -> None:
+    inp = _inp(tmp_path, {"sub/a.py": "from core.lib import build\n\n"
+                                      "def go(m):\n    return build(m, legacy=1)\n"})
+    [site] = _by_symbol(inp)["build"].sites
+    assert (site.loc, site.verdict, site.severity) == ("sub/a.py:4", "breaks", "blocking")
+    assert "legacy=" in site.detail
+    items = delta.items(inp, {**_empty(), "use_checks": usecheck.discover(inp)})
+    [act] = [i for i in items if i.kind == "action"]
+    assert act.priority == "P0" and act.where == "sub/a.py:4"
+
+
+def test_a_call_passing_none_of_the_removed_parameters_is_no_action(tmp_path) -> None:
+    """The transformers-backend case: 'signature changed' for a call passing none of
+    the removed parameters is not P0; it is checked and said in one line."""
+    inp = _inp(tmp_path, {"sub/a.py": "from core.lib import build\n\n"
+                                      "def go(m):\n    return build(m, fast=True, seed=3)\n"})
+    [site] = _by_symbol(inp)["build"].sites
+    assert site.verdict == "adapted"
+    items = delta.items(inp, {**_empty(), "use_checks": usecheck.discover(inp)})
+    assert not [i for i in items if i.kind == "action"]
+    [fyi] = [i for i in items if "already fits" in i.title]
+    assert "`build` (sub/a.py:4)" in fyi.title
+
+
+def test_a_changed_default_the_call_relies_on_is_fyi(tmp_path) -> None:
+    inp = _inp(tmp_path, {"sub/a.py": "from core.lib import build\n\n"
+                                      "def go(m):\n    return build(m)\n"})
+    [site] = _by_symbol(inp)["build"].sites
+    assert site.verdict == "default" and "`seed` (0 -> 1)" in site.detail
+    items = delta.items(inp, {**_empty(), "use_checks": usecheck.discover(inp)})
+    assert not [i for i in items if i.kind == "action"]
+    assert [i for i in items if i.kind == "fyi" and "rely on" in i.title]
+
+
+def test_an_override_is_a_reference_checked_against_the_new_signature(tmp_path) -> None:
+    sub = '''\
+from core.lib import Engine
+
+
+class Mine(Engine):
+    def step(self, batch, scale=1.0):
+        return super().step(batch, scale)
+
+    def run(self, batch, *, trace=False):
+        return batch
+'''
+    inp = _inp(tmp_path, {"sub/m.py": sub})
+    found = _by_symbol(inp)
+    step = {s.how: s for s in found["Engine.step"].sites}
+    # The override lacks the new required `dropout`, and its super() call misses it.
+    assert step["override"].verdict == "needs change"
+    assert step["override"].severity == "blocking" and "dropout" in step["override"].detail
+    assert step["super call"].verdict == "breaks"
+    # Already adapted: says so, no action.
+    [run] = found["Engine.run"].sites
+    assert (run.how, run.verdict) == ("override", "adapted")
+    items = delta.items(inp, {**_empty(), "use_checks": usecheck.discover(inp)})
+    actions = [i for i in items if i.kind == "action"]
+    assert [a.where for a in actions] == ["sub/m.py:5, sub/m.py:6"]
+    assert any("`Engine.run` (sub/m.py:8)" in i.title for i in items if i.kind == "fyi")
+
+
+def test_an_override_declaring_a_removed_parameter_needs_a_change(tmp_path) -> None:
+    sub = '''\
+from core.lib import Engine
+
+
+class Mine(Engine):
+    def step(self, batch, scale=1.0, *, dropout, legacy=None):
+        return batch
+'''
+    old = CORE_NEW.replace("scale=1.0, *, dropout", "scale=1.0, *, dropout, legacy=None")
+    inp = minirepo.build(tmp_path, base={"core/__init__.py": "", "core/lib.py": old},
+                         head={"sub/__init__.py": "", "core/lib.py": CORE_NEW, "sub/m.py": sub})
+    [site] = _by_symbol(inp)["Engine.step"].sites
+    assert site.verdict == "needs change" and site.severity == "should-fix"
+    assert "declares `legacy`" in site.detail
+
+
+def test_an_unrelated_class_of_the_same_method_name_is_not_a_use(tmp_path) -> None:
+    sub = '''\
+class Other:
+    def step(self, batch):
+        return batch
+
+
+def go(e):
+    return e.run(1)
+'''
+    assert usecheck.discover(_inp(tmp_path, {"sub/m.py": sub})) == []
+
+
+def test_configured_surface_severity_from_use(tmp_path) -> None:
+    """A configured function surface: P0 only where a call passes the removed
+    parameter; a call passing none of them makes it no action."""
+    target = ("fragile_surfaces:\n  functions:\n"
+              "    - {name: build, file: core/lib.py}\n")
+    ok = _inp(tmp_path / "ok", {"sub/a.py": "from core import lib\n\n"
+                                            "def go(m):\n    return lib.build(m, fast=1)\n"},
+              target)
+    [ch] = [c for c in upstream.fragile_changes(ok) if c.symbol == "build"]
+    assert ch.uses == () and ch.adapted == ("sub/a.py:4",)
+    bad = _inp(tmp_path / "bad", {"sub/a.py": "from core import lib\n\n"
+                                              "def go(m):\n    return lib.build(m, legacy=2)\n"},
+               target)
+    [ch] = [c for c in upstream.fragile_changes(bad) if c.symbol == "build"]
+    assert ch.uses == ("sub/a.py:4",) and ch.severity == "blocking"
+
+
+def _empty() -> dict:
+    return {"fragile_surface_changes": [], "config_drift": [], "stale_patches": [],
+            "listed_patches": [], "new_apis": [], "new_models": []}
