@@ -367,3 +367,40 @@ def test_function_imported_from_core_against_its_upstream_callers(tmp_path) -> N
     inp1 = minirepo.build(tmp_path / "one", head={
         "core/lib.py": lib, "core/a.py": caller.format(n=1), "sub/use.py": ours})
     assert duplicates.call_drift(inp1) == []
+
+
+INIT_CORE = """\
+    from core.cp import apply_cp
+
+
+    class Trainer:
+        def __init__(self, cfg):
+            if cfg.cp_enabled:
+                apply_cp(self)
+            self.model = cfg.model
+"""
+
+
+def test_a_method_calling_super_inherits_what_upstreams_does(tmp_path) -> None:
+    """#22 defect 6: ``__init__`` that calls ``super().__init__`` runs core's code; no
+    "lacks what upstream's __init__ handles" for what it inherits."""
+    target = "duplicate_logic:\n  - {ours: [sub/t.py], upstream: [core/t.py]}\n"
+    head = {"core/t.py": INIT_CORE, "core/cp.py": "def apply_cp(m):\n    return m\n"}
+    inherits = """\
+        from core.t import Trainer
+
+
+        class MyTrainer(Trainer):
+            def __init__(self, cfg):
+                super().__init__(cfg)
+                if cfg.cp_enabled:
+                    self.extra = 1
+    """
+    inp = minirepo.build(tmp_path / "a", head={**head, "sub/t.py": inherits}, target=target)
+    assert duplicates.divergences(inp, []) == []
+    # No match: re-implemented without super(), the gated call it skips is divergence.
+    reimplemented = inherits.replace("super().__init__(cfg)", "self.model = cfg.model")
+    inp = minirepo.build(tmp_path / "b", head={**head, "sub/t.py": reimplemented},
+                         target=target)
+    [d] = duplicates.divergences(inp, [])
+    assert d.ours_function == "__init__" and d.calls == ("apply_cp",)
