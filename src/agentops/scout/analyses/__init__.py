@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agentops.scout.analyses import (
+    bodydrift,
     ci,
     configcopy,
     coverage,
@@ -35,6 +36,7 @@ REGISTRY: dict[str, Analysis] = {
     "upstream_commits": lambda inp, _: upstream.commits(inp),
     "fragile_surface_changes": lambda inp, _: upstream.fragile_changes(inp),
     "use_checks": lambda inp, _: usecheck.discover(inp),
+    "body_drift": lambda inp, _: bodydrift.analyse(inp),
     "monkey_patches": lambda inp, _: patches.patch_sites(inp),
     "stale_patches": lambda inp, done: patches.patch_changes(inp, done["monkey_patches"])
     + patches.upstream_checks(inp, done["monkey_patches"]),

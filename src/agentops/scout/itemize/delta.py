@@ -46,6 +46,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         if d.severity == "nice-to-have" and f"{d.source}.{d.field}" not in said:
             quiet.append(f"{code(f'{d.source}.{d.field}')} (new field, copied as is)")
     out += _use_checks(inp, res, adapted, said)
+    out += _body_drift(inp, res)
     if adapted:
         out.append(Item(
             id=stable_id("surface-adapted", inp.target.name), section="S-1", kind="fyi",
@@ -62,6 +63,43 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             facts=tuple(sorted(quiet))))
     out += _patches(inp, res)
     out += _new(inp, res)
+    return out
+
+
+def _body_drift(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22 defect 4: what upstream added since the baseline to a function the
+    sub-project copies or overrides, that the copy lacks: an action naming both sides
+    and the commit (so the delta is never "nothing actionable" while one exists)."""
+    out: list[Item] = []
+    rewritten: list[str] = []
+    for d in res.get("body_drift", ()):
+        if d.rewritten:
+            rewritten.append(f"{code(d.function)} ({d.upstream}; our {d.how} at {d.ours})")
+            continue
+        by_commit: dict[str, list[str]] = {}
+        for unit, sha in zip(d.units, d.commits, strict=True):
+            by_commit.setdefault(sha, []).append(unit)
+        what = "; ".join(f"{', '.join(u)} ({short(sha)})" for sha, u in by_commit.items())
+        ours_file = d.ours.rsplit(":", 1)[0]
+        out.append(Item(
+            id=stable_id("body-drift", ours_file, d.function), section="S-1",
+            kind="action",
+            title=f"Upstream's {code(d.function)} gained what our {d.how} at {d.ours} "
+                  f"lacks: {what}",
+            why=f"the {d.how} was taken from {d.upstream.rsplit(':', 1)[0]}; upstream's "
+                "change since the baseline does not reach it",
+            where=f"{d.ours} (upstream {d.upstream})", priority="P1",
+            severity="should-fix", files=(ours_file, d.upstream.rsplit(":", 1)[0]),
+            fix=f"port the change into {d.ours} (see {d.upstream} at "
+                f"{', '.join(short(s) for s in by_commit)}), or say in a comment why the "
+                f"{d.how} does without it",
+            facts=tuple(sorted(d.units))))
+    if rewritten:
+        out.append(Item(
+            id=stable_id("body-drift-rewritten", inp.target.name), section="S-1",
+            kind="fyi",
+            title="Upstream rewrote functions the sub-project copies or overrides (compare "
+                  "by hand): " + "; ".join(rewritten[:6]), facts=tuple(sorted(rewritten))))
     return out
 
 

@@ -1,0 +1,110 @@
+"""#22 defect 4: a function the sub-project copies (``duplicate_logic``) or overrides
+without ``super()`` drifts when upstream adds a guard, an assertion, a raise, a call
+statement or a keyword argument since the baseline that the copy lacks: one action
+item naming both sides and the commit; the upstream delta is then never "nothing
+actionable". Fixture repositories, match and no-match each."""
+
+from __future__ import annotations
+
+from agentops.scout.analyses import bodydrift
+from agentops.scout.itemize import clear, delta
+from tests.scout import minirepo
+
+CORE_OLD = '''\
+class Loader:
+    def load(self, state, strict=False):
+        model = self.build(state)
+        return model.apply(state)
+'''
+CORE_NEW = '''\
+class Loader:
+    def load(self, state, strict=False):
+        if state is None:
+            raise ValueError("no state")
+        model = self.build(state)
+        return model.apply(state, assign=True)
+'''
+OVERRIDE = '''\
+from core.load import Loader
+
+
+class MyLoader(Loader):
+    def load(self, state, strict=False):
+        model = self.build(state)
+        return model.apply(state)
+'''
+
+
+def _inp(tmp_path, sub: dict[str, str], target: str = ""):
+    return minirepo.build(tmp_path, base={"core/__init__.py": "", "core/load.py": CORE_OLD},
+                          head={"sub/__init__.py": "", "core/load.py": CORE_NEW, **sub},
+                          target=target)
+
+
+def test_an_override_lacking_what_upstream_added_is_an_action(tmp_path) -> None:
+    inp = _inp(tmp_path, {"sub/l.py": OVERRIDE})
+    [d] = bodydrift.analyse(inp)
+    assert (d.ours, d.upstream, d.function, d.how) == ("sub/l.py:5", "core/load.py:2",
+                                                       "Loader.load", "override")
+    assert set(d.units) == {"guard `if state is None`", "`raise ValueError`",
+                            "keyword `apply(assign=…)`"}
+    assert all(c == inp.commits[0].sha for c in d.commits)
+    items = delta.items(inp, {**_empty(), "body_drift": [d]})
+    [act] = [i for i in items if i.kind == "action"]
+    assert act.where == "sub/l.py:5 (upstream core/load.py:2)"
+    assert inp.commits[0].sha[:9] in act.title
+    # No false all-clear on the upstream delta while a drift exists.
+    res = {**_clear_res(), "body_drift": [d]}
+    clears = clear.items(inp, res, items)
+    assert not [c for c in clears if "nothing actionable" in c.title]
+
+
+def test_a_copy_that_already_has_the_change_is_fine(tmp_path) -> None:
+    adapted = OVERRIDE.replace("        model = self.build(state)\n",
+                               "        if state is None:\n            raise ValueError('x')\n"
+                               "        model = self.build(state)\n").replace(
+        "model.apply(state)", "model.apply(state, assign=True)")
+    assert bodydrift.analyse(_inp(tmp_path / "a", {"sub/l.py": adapted})) == []
+    # super() runs upstream's version: nothing to port.
+    inherits = OVERRIDE.replace("        model = self.build(state)\n        return model.apply("
+                                "state)\n", "        return super().load(state, strict)\n")
+    assert bodydrift.analyse(_inp(tmp_path / "b", {"sub/l.py": inherits})) == []
+
+
+def test_a_configured_copy_is_compared_too(tmp_path) -> None:
+    target = "duplicate_logic:\n  - {ours: [sub/copy.py], upstream: [core/load.py]}\n"
+    copy = "class Loader:\n    def load(self, state, strict=False):\n" \
+           "        return self.build(state).apply(state)\n"
+    [d] = bodydrift.analyse(_inp(tmp_path, {"sub/copy.py": copy}, target))
+    assert d.how == "copy" and d.ours == "sub/copy.py:2"
+
+
+def test_an_unchanged_upstream_function_gives_nothing(tmp_path) -> None:
+    inp = minirepo.build(tmp_path, base={"core/__init__.py": "", "core/load.py": CORE_NEW},
+                         head={"sub/__init__.py": "", "core/load.py": CORE_NEW + "\n",
+                               "sub/l.py": OVERRIDE})
+    assert bodydrift.analyse(inp) == []
+
+
+def test_logging_upstream_added_is_not_drift(tmp_path) -> None:
+    new = CORE_OLD.replace("        model = self.build(state)\n",
+                           "        logger.info('loading %s', state)\n"
+                           "        model = self.build(state)\n")
+    inp = minirepo.build(tmp_path, base={"core/__init__.py": "", "core/load.py": CORE_OLD},
+                         head={"sub/__init__.py": "", "core/load.py": new,
+                               "sub/l.py": OVERRIDE})
+    assert bodydrift.analyse(inp) == []
+
+
+def _empty() -> dict:
+    return {"fragile_surface_changes": [], "config_drift": [], "stale_patches": [],
+            "listed_patches": [], "new_apis": [], "new_models": []}
+
+
+def _clear_res() -> dict:
+    from agentops.scout.analyses.ci import CiResult
+
+    return {"upstream_commits": [], "monkey_patches": [], "stale_patches": [],
+            "config_drift": [], "lossy_config_copies": [], "graph_passes": [],
+            "passes_without_tests": [], "doc_inaccuracies": [],
+            "ci": CiResult((), (), (), ())}
