@@ -108,3 +108,60 @@ def _clear_res() -> dict:
             "config_drift": [], "lossy_config_copies": [], "graph_passes": [],
             "passes_without_tests": [], "doc_inaccuracies": [],
             "ci": CiResult((), (), (), ())}
+
+
+def test_an_override_of_its_own_design_is_no_copy(tmp_path) -> None:
+    """An override that shares little of upstream's body (another loss's __call__) is
+    not a copy: what upstream adds to its own version is not drift."""
+    own = '''\
+from core.load import Loader
+
+
+class Other(Loader):
+    def load(self, state, strict=False):
+        weights = state["w"]
+        total = sum(weights)
+        self.total = total
+        return total / len(weights)
+'''
+    assert bodydrift.similarity(bodydrift._find(CORE_OLD, "Loader.load"),
+                                bodydrift._find(OVERRIDE, "MyLoader.load")) == 1.0
+    assert bodydrift.analyse(_inp(tmp_path, {"sub/l.py": own})) == []
+
+
+def test_a_guard_on_a_mode_the_copy_refuses_is_not_drift(tmp_path) -> None:
+    old = "def par(model, cfg):\n    if cfg.tp:\n        model.tp()\n    return model\n"
+    new = ("def par(model, cfg):\n    if cfg.backend == 'new' or cfg.tp:\n        model.tp()\n"
+           "    if cfg.backend == 'new':\n        model.annotate()\n    return model\n")
+    refuses = ("def par(model, cfg):\n    if cfg.backend != 'old':\n"
+               "        raise NotImplementedError(cfg.backend)\n    if cfg.tp:\n"
+               "        model.tp()\n    return model\n")
+    target = "duplicate_logic:\n  - {ours: [sub/par.py], upstream: [core/par.py]}\n"
+    inp = minirepo.build(tmp_path / "a", base={"core/par.py": old},
+                         head={"core/par.py": new, "sub/par.py": refuses}, target=target)
+    assert bodydrift.analyse(inp) == []
+    # No match: a copy that accepts the new mode lacks both.
+    accepts = refuses.replace("!= 'old'", "not in ('old', 'new')")
+    inp = minirepo.build(tmp_path / "b", base={"core/par.py": old},
+                         head={"core/par.py": new, "sub/par.py": accepts}, target=target)
+    [d] = bodydrift.analyse(inp)
+    assert "guard `if cfg.backend == 'new'`" in d.units
+
+
+def test_the_same_guard_over_renamed_variables_is_there(tmp_path) -> None:
+    old = "def step(n, per, dp):\n    return n\n"
+    new = "def step(n, per, dp):\n    if n % (per * dp) != 0:\n        raise ValueError(n)\n" \
+          "    return n\n"
+    mine = "def step(n, per, batch):\n    if n % (per * batch) != 0:\n" \
+           "        raise ValueError(n)\n    return n\n"
+    target = "duplicate_logic:\n  - {ours: [sub/s.py], upstream: [core/s.py]}\n"
+    inp = minirepo.build(tmp_path / "a", base={"core/s.py": old},
+                         head={"core/s.py": new, "sub/s.py": mine}, target=target)
+    assert bodydrift.analyse(inp) == []
+    # No match: a different guard of the same shape over other names is not it.
+    other = mine.replace("n % (per * batch)", "m % (q * batch)").replace(
+        "def step(n, per, batch)", "def step(n, per, batch, m=1, q=1)")
+    inp = minirepo.build(tmp_path / "b", base={"core/s.py": old},
+                         head={"core/s.py": new, "sub/s.py": other}, target=target)
+    [d] = bodydrift.analyse(inp)
+    assert d.units == ("guard `if n % (per * dp) != 0`",)

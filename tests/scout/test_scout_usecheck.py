@@ -159,3 +159,27 @@ def test_configured_surface_severity_from_use(tmp_path) -> None:
 def _empty() -> dict:
     return {"fragile_surface_changes": [], "config_drift": [], "stale_patches": [],
             "listed_patches": [], "new_apis": [], "new_models": []}
+
+
+def test_a_positional_parameter_renamed_in_place_is_no_break(tmp_path) -> None:
+    old = "class MoE:\n    def forward(self, x):\n        return x\n"
+    new = "class MoE:\n    def forward(self, x_TD):\n        return x_TD\n"
+    sub = "from core.moe import MoE\n\n\nclass Mine(MoE):\n    def forward(self, x):\n" \
+          "        return x\n"
+    inp = minirepo.build(tmp_path, base={"core/__init__.py": "", "core/moe.py": old},
+                         head={"sub/__init__.py": "", "core/moe.py": new, "sub/m.py": sub})
+    [site] = _by_symbol(inp)["MoE.forward"].sites
+    assert site.verdict == "adapted"
+    # The override's own name for it (neither upstream's old nor new) binds the same.
+    own = sub.replace("forward(self, x)", "forward(self, hidden)").replace("return x",
+                                                                           "return hidden")
+    inp = minirepo.build(tmp_path / "c", base={"core/__init__.py": "", "core/moe.py": old},
+                         head={"sub/__init__.py": "", "core/moe.py": new, "sub/m.py": own})
+    assert [s.verdict for s in _by_symbol(inp)["MoE.forward"].sites] == ["adapted"]
+    # No match: an override that drops the parameter altogether does not fit.
+    sub2 = sub.replace("def forward(self, x):\n        return x", "def forward(self):\n"
+                       "        return 1")
+    inp = minirepo.build(tmp_path / "b", base={"core/__init__.py": "", "core/moe.py": old},
+                         head={"sub/__init__.py": "", "core/moe.py": new, "sub/m.py": sub2})
+    [site] = _by_symbol(inp)["MoE.forward"].sites
+    assert site.verdict == "needs change" and "x_TD" in site.detail

@@ -41,16 +41,20 @@ def _norm(text: str) -> str:
     return re.sub(r"\bself\.", "", re.sub(r"\s+", " ", text)).strip()
 
 
-def units(func: ps.FuncDef) -> dict[str, str]:
+def units(func: ps.FuncDef, tests: dict[str, ast.expr] | None = None,
+          skip: set[int] | None = None) -> dict[str, str]:
     """Key -> label of the guards, assertions, raises, call statements and keyword
-    arguments in ``func`` (logging left out: it changes no behaviour)."""
+    arguments in ``func`` (logging left out: it changes no behaviour); ``tests``
+    collects each guard's condition by key."""
     out: dict[str, str] = {}
     for node in ps.walk(func):
-        if node is func:
+        if node is func or (skip and id(node) in skip):
             continue
         if isinstance(node, ast.If | ast.While):
             test = _norm(ast.unparse(node.test))
             out[f"if:{test}"] = f"guard `if {test[:80]}`"
+            if tests is not None:
+                tests[f"if:{test}"] = node.test
         elif isinstance(node, ast.Assert):
             test = _norm(ast.unparse(node.test))
             out[f"assert:{test}"] = f"assertion `assert {test[:80]}`"
@@ -172,8 +176,19 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
         old, new = _find(old_text, qual), _find(new_text, qual)
         if old is None or new is None or ast.dump(old) == ast.dump(new):
             continue
-        before, after, copy = units(old), units(new), units(mine)
-        added = [k for k in after if k not in before and not _has(copy, k)]
+        if _how(inp, ours_file, mine, qual) == "override" and similarity(old, mine) < MIN_SIMILAR:
+            continue  # an override of its own design, not a copy of upstream's body
+        refused = refusals(mine)
+        # What upstream does only under a mode the copy refuses never runs in the copy.
+        dead = {id(n) for node in ps.walk(new) if isinstance(node, ast.If)
+                and _unreachable(node.test, refused)
+                for stmt in node.body for n in ps.walk(stmt)}
+        tests: dict[str, ast.expr] = {}
+        mine_tests: dict[str, ast.expr] = {}
+        before, after, copy = units(old), units(new, tests, dead), units(mine, mine_tests)
+        added = [k for k in after if k not in before and not _has(copy, k)
+                 and not (k in tests and (_unreachable(tests[k], refused)
+                                          or _renamed(tests[k], mine_tests.values())))]
         if not added:
             continue
         if len(added) > MAX_UNITS:
@@ -185,6 +200,66 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
                              tuple(after[k] for k in added), commits,
                              _how(inp, ours_file, mine, qual)))
     return out
+
+
+MIN_SIMILAR = 0.5  # share of upstream's (baseline) statements an override must repeat
+
+
+def _lines(func: ps.FuncDef) -> list[str]:
+    return [_norm(ast.unparse(stmt)) for stmt in ps.statements(func)
+            if not isinstance(stmt, ast.Expr | ast.Pass) or isinstance(
+                getattr(stmt, "value", None), ast.Call)]
+
+
+def similarity(upstream: ps.FuncDef, mine: ps.FuncDef) -> float:
+    """Share of upstream's simple statements (and compound heads) the copy repeats."""
+    theirs = [ln.split("\n", 1)[0] for ln in _lines(upstream)]
+    ours = {ln.split("\n", 1)[0] for ln in _lines(mine)}
+    return sum(1 for ln in theirs if ln in ours) / len(theirs) if theirs else 0.0
+
+
+def refusals(func: ps.FuncDef) -> dict[str, frozenset[object]]:
+    """``if x.attr != C: raise`` (or ``not in``): attribute -> the values the copy
+    accepts; every other value is refused before any branch could need it."""
+    out: dict[str, frozenset[object]] = {}
+    for node in ps.walk(func):
+        if isinstance(node, ast.If) and node.body and isinstance(node.body[-1], ast.Raise):
+            found = duplicates._compared(node.test)
+            if found is not None and not found[1]:
+                out[found[0]] = found[2]
+    return out
+
+
+def _shape(test: ast.expr) -> tuple[str, list[str]]:
+    """A condition with its variable names abstracted, and those names."""
+    names = [n.id for n in ast.walk(test) if isinstance(n, ast.Name)]
+    return re.sub(r"\b(" + "|".join(map(re.escape, sorted(set(names), key=len,
+                                                          reverse=True))) + r")\b", "_",
+                  ast.unparse(test)) if names else ast.unparse(test), names
+
+
+def _renamed(test: ast.expr, mine: object) -> bool:
+    """The copy has the same guard over renamed local variables (``batch_degree`` for
+    ``dp_degree``): same shape, and most of the names the same."""
+    shape, names = _shape(test)
+    for other in mine:  # type: ignore[attr-defined]
+        o_shape, o_names = _shape(other)
+        if o_shape == shape and len(o_names) == len(names) and names and \
+                sum(a == b for a, b in zip(names, o_names, strict=True)) * 2 >= len(names):
+            return True
+    return False
+
+
+def _unreachable(test: ast.expr, refused: dict[str, frozenset[object]]) -> bool:
+    """A guard on a mode the copy refuses (``spmd_backend == "x"`` where the copy raises
+    unless it is ``"y"``): under the copy it never holds (or reduces to what it has)."""
+    for node in ast.walk(test):
+        if isinstance(node, ast.Compare):
+            found = duplicates._compared(node)
+            if found is not None and found[1] and found[0] in refused \
+                    and not (found[2] & refused[found[0]]):
+                return True
+    return False
 
 
 def _how(inp: Inputs, ours_file: str, mine: ps.FuncDef, qual: str) -> str:

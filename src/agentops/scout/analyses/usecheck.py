@@ -97,6 +97,14 @@ def override_problems(fn: ps.FuncDef, old: Params, new: Params) -> tuple[list[st
     severity = ""
     removed = old.names - new.names
     added = new.names - old.names
+    # A positional parameter renamed in place (``x`` -> ``x_TD``): callers passing it by
+    # position reach the override's own name unchanged; a copy lagging a rename, not a
+    # break.
+    for i, name in enumerate(old.positional):
+        if name in removed and i < len(new.positional) and new.positional[i] in added \
+                and i < len(mine.positional) and mine.positional[i] not in removed - {name}:
+            removed.discard(name)
+            added.discard(new.positional[i])
     for r in sorted(removed & mine.names):
         if r in mine.required:
             problems.append(f"declares `{r}` (required), which upstream removed and no "

@@ -79,7 +79,9 @@ def _body_drift(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         by_commit: dict[str, list[str]] = {}
         for unit, sha in zip(d.units, d.commits, strict=True):
             by_commit.setdefault(sha, []).append(unit)
-        what = "; ".join(f"{', '.join(u)} ({short(sha)})" for sha, u in by_commit.items())
+        what = "; ".join(f"{', '.join(u[:4])}" + (f" and {len(u) - 4} more" if len(u) > 4
+                                                   else "") + f" ({short(sha)})"
+                         for sha, u in by_commit.items())
         ours_file = d.ours.rsplit(":", 1)[0]
         out.append(Item(
             id=stable_id("body-drift", ours_file, d.function), section="S-1",
