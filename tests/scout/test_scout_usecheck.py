@@ -183,3 +183,21 @@ def test_a_positional_parameter_renamed_in_place_is_no_break(tmp_path) -> None:
                          head={"sub/__init__.py": "", "core/moe.py": new, "sub/m.py": sub2})
     [site] = _by_symbol(inp)["MoE.forward"].sites
     assert site.verdict == "needs change" and "x_TD" in site.detail
+
+
+def test_private_apis_of_any_imported_package_each_by_file_and_line(tmp_path) -> None:
+    """#22 defect 9: private names of any package (not only the configured roots),
+    each use named with file:line; the sub-project's own `_names` are not private API."""
+    from agentops.scout.analyses import debt
+    from agentops.scout.itemize import debt as debt_items
+
+    sub = ("from vllm.worker import _Runner\nfrom core._impl import helper\n"
+           "from core.lib import build\nfrom sub.inner import _mine\nfrom . import _rel\n")
+    inp = _inp(tmp_path, {"sub/a.py": sub, "sub/inner.py": "_mine = 1\n"},
+               "private_api:\n  private_import_roots: [torch]\n")
+    uses = debt.private_api_uses(inp)
+    assert [(u.file, u.line, u.module, u.name) for u in uses] == [
+        ("sub/a.py", 1, "vllm.worker", "_Runner"), ("sub/a.py", 2, "core._impl", "helper")]
+    [item] = debt_items._private(inp, {"private_api_uses": uses})
+    assert "`vllm.worker._Runner` (a.py:1)" in item.title
+    assert "`core._impl.helper` (a.py:2)" in item.title

@@ -32,10 +32,12 @@ class DuplicateChange:
 
 
 def private_api_uses(inp: Inputs) -> list[PrivateUse]:
-    """Every private import in the sub-project (tests included: they break too)."""
+    """Every private import in the sub-project (tests included: they break too), from
+    any package it imports (#22 defect 9): ``private_import_roots`` only decides which
+    ones are listed first; a private name of the repository's core or of vLLM breaks as
+    easily as one of torch."""
     cfg = inp.target.section("private_api")
     names = set(cfg.get("names", []))
-    roots = tuple(cfg.get("private_import_roots", []))
     own = inp.target.own_packages
     sub = inp.target.subproject + "/"
     out: list[PrivateUse] = []
@@ -51,10 +53,10 @@ def private_api_uses(inp: Inputs) -> list[PrivateUse]:
                 out.append(PrivateUse(path, use.line, use.module, use.name,
                                       "configured private API",
                                       _public_alternative(inp, use.name, use.module)))
-            elif root in roots and any(p.startswith("_") and not p.startswith("__")
-                                       for p in use.module.split(".")):
+            elif root != "__future__" and any(p.startswith("_") and not p.startswith("__")
+                                              for p in use.module.split(".")):
                 out.append(PrivateUse(path, use.line, use.module, use.name, "private module"))
-            elif root in roots and use.name.startswith("_") and not use.name.startswith("__"):
+            elif use.name.startswith("_") and not use.name.startswith("__"):
                 out.append(PrivateUse(path, use.line, use.module, use.name, "private name"))
     return out
 

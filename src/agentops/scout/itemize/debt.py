@@ -170,6 +170,13 @@ def _bypasses(res: dict[str, Any]) -> list[Item]:
         facts=tuple(sorted(f"{b.subclass}:{b.site.target}" for b in found)))]
 
 
+MAX_PRIVATE_SHOWN = 12
+
+
+def _dotted(use: Any) -> str:
+    return f"{use.module}.{use.name}" if use.name else use.module
+
+
 def _private(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out = []
     configured: dict[str, list[Any]] = {}
@@ -203,11 +210,20 @@ def _private(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             severity="nice-to-have", files=files, facts=files))
     if generic:
         files = tuple(sorted({u.file for u in generic}))
-        roots = sorted({u.module.split(".")[0] for u in generic})
+        first = tuple(inp.target.section("private_api").get("private_import_roots", []))
+        roots = sorted({u.module.split(".")[0] for u in generic},
+                       key=lambda r: (r not in first, r))
+        # Each use by file:line (#22 defect 9), the configured roots first.
+        shown = sorted(generic, key=lambda u: (u.module.split(".")[0] not in first,
+                                               u.file, u.line))
+        uses = "; ".join(f"{code(_dotted(u))} ({rel(u.file, inp.target.subproject)}:"
+                         f"{u.line})" for u in shown[:MAX_PRIVATE_SHOWN])
+        more = (f"; and {len(generic) - MAX_PRIVATE_SHOWN} more (`private_api_uses` in "
+                "--json)" if len(generic) > MAX_PRIVATE_SHOWN else "")
         out.append(Item(
             id=stable_id("private-imports", inp.target.name), section="S-4", kind="fyi",
             title=f"{len(generic)} imports of private (`_`-prefixed) {'/'.join(roots)} "
-                  f"modules/names in {len(files)} files",
+                  f"modules/names in {len(files)} files: {uses}{more}",
             severity="nice-to-have", files=files,
             facts=tuple(sorted(f"{u.file}:{u.module}:{u.name}" for u in generic))))
     return out
