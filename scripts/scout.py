@@ -4,6 +4,7 @@ that tracks a fast-moving upstream (S-0..S-8). Deterministic analysis of a git
 checkout plus GitHub API data; a Markdown report; board items for new action items.
 
 verbs:
+  init     draft a target for a folder by analysis of the checkout (commented YAML)
   report   analyse a checkout -> Markdown report (or --json); --offline needs no token
   publish  post the report on the tracking issue (comment), job summary
   handoff  one Backlog board item per new action item, then link them in the comment
@@ -107,6 +108,26 @@ def build() -> cli.argparse.ArgumentParser:
                       help="also write the Markdown report to FILE, for publish/handoff "
                            "(env AGENTOPS_REPORT_FILE); sets the report-path output")
 
+    ip = sub.add_parser(
+        "init", help="draft a target for a folder, by analysis of the checkout",
+        formatter_class=cli.HelpFormatter,
+        description="Write a draft target YAML for a sub-project folder from its code at "
+                    "HEAD: upstream classes it subclasses and the methods it overrides, "
+                    "upstream functions it calls or copies, private imports, monkey-patches, "
+                    "the tests that import it and the workflows that run them, its docs; "
+                    "each entry with a comment saying why. `report` runs on it unedited.",
+        epilog="example:\n  python scripts/scout.py init --subproject "
+               "torchtitan/experiments/rl --checkout ../torchtitan --out rl.yaml")
+    ip.add_argument("--subproject", required=True, metavar="PATH",
+                    help="the folder, relative to the repository root")
+    ip.add_argument("--checkout", required=env_default("AGENTOPS_CHECKOUT") is None,
+                    default=env_default("AGENTOPS_CHECKOUT"),
+                    help="path of a git checkout (env AGENTOPS_CHECKOUT)")
+    ip.add_argument("--repo", default=None, metavar="OWNER/NAME",
+                    help="the repository (default: from the checkout's origin remote)")
+    ip.add_argument("--out", default=None, metavar="FILE",
+                    help="write the draft to FILE (default: print it)")
+
     pp = sub.add_parser(
         "publish", help="post the report as a tracking-issue comment",
         formatter_class=cli.HelpFormatter,
@@ -142,6 +163,10 @@ def dispatch(args: cli.argparse.Namespace) -> int:
         from agentops.scout.report import report_command
 
         return report_command(args)
+    if args.verb == "init":
+        from agentops.scout.initverb import init_command
+
+        return init_command(args)
     import importlib
 
     try:  # the live verbs (their writer is scout.publish); by name so sys.modules decides

@@ -206,7 +206,13 @@ def misplaced_flag(flag: str, inp: Inputs, index: ClassIndex, roots: list[str]
     only names the config knows, or nearly knows, are judged."""
     name = flag[2:].replace("-", "_")
     top = index.fields([c for r in roots for c in index.resolve(r)]) or {}
-    if name in top or flag in argparse_flags(inp.head.files):
+    if name in top:
+        return None
+    # Every add_argument of the checkout, once per tree (asked for each bare flag).
+    known = inp.head.cache.get("argparse-flags")
+    if known is None:
+        known = inp.head.cache["argparse-flags"] = argparse_flags(inp.head.files)
+    if flag in known:
         return None
     paths = field_paths(inp)
     exact = [p for p in paths if p.rsplit(".", 1)[-1] == name]

@@ -1,0 +1,67 @@
+"""The ``init`` verb (adapter): read the checkout at HEAD, build the draft target
+(``draft``, pure), check that it loads as a target, print it or write it.
+
+Reads git blobs through ``gitrepo``; writes only the ``--out`` file (atomically).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from agentops import files
+from agentops.errors import InputError
+from agentops.scout import draft
+from agentops.scout.config import load_target
+from agentops.scout.gitrepo import GitRepo
+
+_REPO_RE = r"^[\w.-]+/[\w.-]+$"
+
+
+def _want(path: str) -> bool:
+    return path.endswith(".py") or (path.startswith(".github/workflows/")
+                                    and path.endswith((".yml", ".yaml")))
+
+
+def _remote_repo(checkout: str) -> str:
+    """``owner/name`` from the checkout's ``origin`` remote when it is a GitHub URL."""
+    proc = subprocess.run(["git", "-C", checkout, "config", "--get", "remote.origin.url"],
+                          capture_output=True, text=True, check=False, timeout=30)
+    return draft._git_repo_name(proc.stdout.strip()) if proc.returncode == 0 else ""
+
+
+def init_command(args: argparse.Namespace) -> int:
+    """``scout.py init``: print (or ``--out``) a draft target for ``--subproject``."""
+    import re
+
+    if args.out:
+        files.check_writable(args.out, field="--out")
+    repo = args.repo or _remote_repo(args.checkout)
+    if not repo:
+        raise InputError("--repo", "the checkout's origin is not a GitHub repository",
+                         fix="pass --repo OWNER/NAME")
+    if not re.fullmatch(_REPO_RE, repo):
+        raise InputError("--repo", f"{repo!r} is not OWNER/NAME", fix="e.g. pytorch/torchtitan")
+    git = GitRepo(args.checkout)
+    sub = args.subproject.strip().strip("/")
+    head = git.head()
+    paths_only = git.tree(head, lambda p: False)
+    if not sub or not any(p.startswith(sub + "/") for p in paths_only.paths):
+        raise InputError("--subproject", f"{args.subproject!r} is no folder of the checkout at "
+                         "HEAD", fix="give the folder's path relative to the repository root")
+    tree = git.tree(head, lambda p: _want(p) or (p.startswith(sub + "/") and p.endswith(".md")))
+    text = draft.to_yaml(draft.build(tree, sub, repo=repo))
+    # The draft must load as a target as written (report runs on it unedited).
+    with tempfile.TemporaryDirectory(prefix="scout-init-") as tmp:
+        check = Path(tmp) / "draft.yaml"
+        check.write_text(text, encoding="utf-8")
+        load_target(str(check))
+    if args.out:
+        files.write_atomic(args.out, text, field="--out")
+        print(f"wrote {args.out}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0

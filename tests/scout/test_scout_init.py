@@ -1,0 +1,177 @@
+"""``scout.py init`` (#22): a draft target written by analysis of a fixture
+repository — subclasses of core classes and the methods they override, core
+functions called and copied (by similarity), private imports, monkey-patches, tests
+in a shared folder that import the folder and the workflow that runs them, docs —
+each entry with a comment saying why; ``report`` runs on the draft unedited."""
+
+from __future__ import annotations
+
+import json
+
+import yaml
+
+from agentops.scout import draft
+from agentops.scout.gitrepo import GitRepo
+from scripts import scout as cli
+from tests.scout import minirepo
+
+CORE = {
+    "core/__init__.py": "",
+    "core/trainer.py": '''\
+from dataclasses import dataclass
+
+
+class Trainer:
+    @dataclass
+    class Config:
+        steps: int = 1
+        lr: float = 0.1
+
+    def __init__(self, config):
+        self.config = config
+
+    def step(self, batch):
+        return batch
+
+    def log(self, x):
+        return x
+''',
+    "core/util.py": '''\
+def build(model, *, fast=False):
+    return model
+
+
+def _hidden():
+    return 1
+
+
+def merge(a, b):
+    out = dict(a)
+    for k, v in b.items():
+        if k in out:
+            out[k] = out[k] + v
+        else:
+            out[k] = v
+    return out
+''',
+    "core/other.py": "class Unrelated:\n    pass\n",
+}
+SUB = {
+    "sub/__init__.py": "",
+    "sub/trainer.py": '''\
+from dataclasses import dataclass
+
+from core.trainer import Trainer
+from core.util import _hidden, build
+from core.other import Unrelated
+
+
+class MyTrainer(Trainer):
+    @dataclass
+    class Config(Trainer.Config):
+        extra: int = 0
+
+    def step(self, batch):
+        return build(batch, fast=True)
+
+
+class Local:
+    def step(self):
+        return _hidden()
+
+
+Unrelated.run = lambda self: 1
+''',
+    "sub/merge.py": '''\
+def merge(a, b):
+    out = dict(a)
+    for k, v in b.items():
+        if k in out:
+            out[k] = out[k] + v
+        else:
+            out[k] = v
+    return out
+
+
+def log(x):
+    print(x)
+    print(x)
+    print(x)
+    return x
+''',
+    "sub/README.md": "# Sub\n\nRun `python -m sub.trainer --steps 2`.\n",
+    "tests/__init__.py": "",
+    "tests/unit/test_sub_trainer.py": "from sub.trainer import MyTrainer\n\n\n"
+                                      "def test_it():\n    assert MyTrainer\n",
+    "tests/unit/test_core_only.py": "def test_core():\n    assert True\n",
+    ".github/workflows/unit.yaml": "name: unit\non: [push]\njobs:\n  t:\n"
+                                  "    runs-on: ubuntu-latest\n    steps:\n"
+                                  "      - run: pytest tests/unit -v\n",
+    ".github/workflows/lint.yaml": "name: lint\non: [push]\njobs:\n  l:\n"
+                                  "    runs-on: ubuntu-latest\n    steps:\n"
+                                  "      - run: ruff check .\n",
+}
+
+
+def _draft(tmp_path) -> tuple[draft.Draft, str]:
+    inp = minirepo.build(tmp_path, base=CORE, head=SUB)
+    tree = inp.head
+    d = draft.build(tree, "sub", repo="o/r")
+    return d, draft.to_yaml(d)
+
+
+def test_the_draft_lists_what_the_folder_builds_on_each_with_why(tmp_path) -> None:
+    _d, text = _draft(tmp_path)
+    doc = yaml.safe_load(text)
+    classes = [c["name"] for c in doc["fragile_surfaces"]["classes"]]
+    assert classes == ["Trainer", "Trainer.Config"]  # not Unrelated: only patched
+    functions = [f["name"] for f in doc["fragile_surfaces"]["functions"]]
+    assert functions == ["Trainer.step", "_hidden", "build"]  # overridden, then called
+    assert "Trainer.log" not in functions  # a same-named method of another class
+    assert doc["fragile_surfaces"]["monkey_patches"] == [
+        {"name": "Unrelated.run", "file": "core/other.py"}]
+    assert doc["private_api"]["private_import_roots"] == ["core"]
+    assert doc["config_drift"]["subclasses"] == [
+        {"base": {"name": "Trainer.Config", "file": "core/trainer.py"},
+         "subclass": {"name": "MyTrainer.Config", "file": "sub/trainer.py"}}]
+    # Copied by similarity: merge (same body); log shares a name, not a body.
+    assert doc["duplicate_logic"] == [{"ours": ["sub/merge.py"], "upstream": ["core/util.py"],
+                                       "why": "copies merge (100%)"}]
+    # Tests in the shared folder that import it; the workflow that runs them (not lint).
+    assert doc["tests_dir"] == "tests/unit" and doc["test_glob"] == "test_sub_trainer*.py"
+    assert doc["workflows"] == [".github/workflows/unit.yaml"]
+    assert doc["docs"] == ["sub/README.md"]
+    assert doc["doc_config_roots"] == [{"name": "MyTrainer.Config", "file": "sub/trainer.py"}]
+    # Three modules of core/ imported: the folder is watched.
+    assert doc["watched_paths"] == ["core/"]
+    # Every entry is preceded by a comment saying why.
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith("- "):
+            assert lines[i - 1].lstrip().startswith("#"), line
+    assert "# subclassed by MyTrainer at sub/trainer.py:8; overrides step" in text
+    assert "# overridden by MyTrainer.step at sub/trainer.py:13" in text
+
+
+def test_report_runs_on_the_draft_unedited(tmp_path, capsys) -> None:
+    inp = minirepo.build(tmp_path, base=CORE, head=SUB)
+    checkout = str(tmp_path / "repo")
+    assert GitRepo(checkout).head() == inp.head.commit
+    out = tmp_path / "draft.yaml"
+    assert cli.main(["init", "--subproject", "sub/", "--checkout", checkout, "--repo", "o/r",
+                     "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert cli.main(["--config", str(out), "report", "--checkout", checkout, "--offline",
+                     "--torch", "none", "--date", "2026-03-06", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["target"] == "r-sub"
+    assert "tests/unit/test_sub_trainer.py" in [c["file"] for c in doc["tests_in_ci"]]
+    assert doc["tests_missing_from_ci"] == []
+
+
+def test_init_refuses_a_folder_that_is_not_there(tmp_path, capsys) -> None:
+    minirepo.build(tmp_path, base=CORE, head=SUB)
+    code = cli.main(["init", "--subproject", "nope", "--checkout", str(tmp_path / "repo"),
+                     "--repo", "o/r"])
+    assert code != 0
+    assert "--subproject" in capsys.readouterr().err
