@@ -201,3 +201,20 @@ def test_private_apis_of_any_imported_package_each_by_file_and_line(tmp_path) ->
     [item] = debt_items._private(inp, {"private_api_uses": uses})
     assert "`vllm.worker._Runner` (a.py:1)" in item.title
     assert "`core._impl.helper` (a.py:2)" in item.title
+
+
+def test_a_configured_surface_that_moved_is_not_checked_never_silent(tmp_path) -> None:
+    """#22: a symbol the target lists that is not where it says at HEAD is named as
+    "not checked (why)" in All Clear; one that is there is not."""
+    from agentops.scout.itemize import clear
+
+    target = ("fragile_surfaces:\n  functions:\n"
+              "    - {name: build, file: core/lib.py}\n"
+              "    - {name: Engine.gone, file: core/lib.py}\n"
+              "    - {name: Moved, file: core/old.py}\n")
+    inp = _inp(tmp_path, {}, target)
+    lines = [t for s, t in clear._lost_symbols(inp)]
+    assert len(lines) == 1
+    assert "`Engine.gone` (not defined in core/lib.py)" in lines[0]
+    assert "`Moved` (core/old.py is not at HEAD)" in lines[0]
+    assert "`build`" not in lines[0]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentops.scout.analyses import pysource as ps
 from agentops.scout.itemize.common import names
 from agentops.scout.model import Inputs, Item, stable_id
 
@@ -25,6 +26,7 @@ def items(inp: Inputs, res: dict[str, Any], built: list[Item]) -> list[Item]:
     elif "S-1" not in found:
         out.append(("S-1", f"Upstream delta: {n} commit(s) on watched paths since {since}, "
                            "nothing actionable"))
+    out += _lost_symbols(inp)
     out += _patches(inp, res)
     out += _drift(inp, res)
     out += _ci(inp, res)
@@ -39,6 +41,25 @@ def items(inp: Inputs, res: dict[str, Any], built: list[Item]) -> list[Item]:
         out.append(("S-2", "TODOs: no referenced upstream PR has merged"))
     return [Item(id=stable_id("clear", s, t.split(":")[0]), section=s, kind="all_clear",
                  title=t, fingerprint=stable_id(t)) for s, t in out]
+
+
+def _lost_symbols(inp: Inputs) -> list[tuple[str, str]]:
+    """A configured fragile surface that is not where the target says (moved, renamed,
+    or the file is gone) at HEAD: "not checked (why)", never silence (#22)."""
+    lost = []
+    for key in ("classes", "functions", "return_tuples"):
+        for sym in inp.target.symbols("fragile_surfaces", key):
+            if sym.upstream:
+                continue  # looked up in an upstream's source; said with the patches
+            text = inp.head.text(sym.file)
+            if text is None:
+                lost.append(f"`{sym.name}` ({sym.file} is not at HEAD)")
+            elif ps.find(ps.parse(text), sym.name) is None:
+                lost.append(f"`{sym.name}` (not defined in {sym.file})")
+    if not lost:
+        return []
+    return [("S-1", "Fragile surfaces: not checked: " + "; ".join(dict.fromkeys(lost))
+             + " — moved or renamed? update `fragile_surfaces` in the target")]
 
 
 def _patches(inp: Inputs, res: dict[str, Any]) -> list[tuple[str, str]]:
