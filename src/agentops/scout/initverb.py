@@ -9,13 +9,10 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
-import tempfile
-from pathlib import Path
 
-from agentops import files
+from agentops import data, files
 from agentops.errors import InputError
-from agentops.scout import draft
-from agentops.scout.config import load_target
+from agentops.scout import config, draft
 from agentops.scout.gitrepo import GitRepo
 
 _REPO_RE = r"^[\w.-]+/[\w.-]+$"
@@ -54,11 +51,11 @@ def init_command(args: argparse.Namespace) -> int:
                          "HEAD", fix="give the folder's path relative to the repository root")
     tree = git.tree(head, lambda p: _want(p) or (p.startswith(sub + "/") and p.endswith(".md")))
     text = draft.to_yaml(draft.build(tree, sub, repo=repo))
-    # The draft must load as a target as written (report runs on it unedited).
-    with tempfile.TemporaryDirectory(prefix="scout-init-") as tmp:
-        check = Path(tmp) / "draft.yaml"
-        check.write_text(text, encoding="utf-8")
-        load_target(str(check))
+    # The draft must load as a target as written (report runs on it unedited): the same
+    # parse, schema and cross-key checks ``load_target`` applies, in memory.
+    raw = data.parse_text(text, name="draft")
+    data.validate(raw, config.SCHEMA, name="draft")
+    config._check(raw, "draft")
     if args.out:
         files.write_atomic(args.out, text, field="--out")
         print(f"wrote {args.out}", file=sys.stderr)
