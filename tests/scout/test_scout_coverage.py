@@ -73,3 +73,38 @@ def test_setting_core_tests_and_the_sub_project_reads_but_never_tests(tmp_path) 
         "sub/cfg.py": CFG, "sub/use.py": use, "core/it.py": core,
         "sub/tests/it.py": _defs(("t", ["--parallelism.reshard always"], False))})
     assert coverage.untested_settings(inp2, docs.field_paths(inp2)) == []
+
+
+def test_branches_selected_by_a_config_value_no_test_sets(tmp_path) -> None:
+    """#22 defect 10: a branch on a config value (or flag) no test, registry or workflow
+    of the sub-project sets is an Opportunity with file:line; one a test sets is not."""
+    from agentops.scout.analyses import coverage as cov
+    from agentops.scout.itemize import tests as test_items
+    from tests.scout import minirepo
+
+    code = '''\
+def build(config, model):
+    if config.compile.mode == "aot":
+        model = 1
+    if config.compile.mode == "jit":
+        model = 2
+    if config.training.fuse_heads:
+        model = 3
+    if config.training.offload:
+        model = 4
+    if model.ready:
+        model = 5
+    return model
+'''
+    test = ("def test_jit():\n    run('--compile.mode jit --training.offload')\n")
+    inp = minirepo.build(tmp_path, head={"sub/build.py": code, "sub/tests/test_b.py": test})
+    found = cov.untested_branches(inp)
+    assert [(b.line, b.condition) for b in found] == [
+        (2, "compile.mode == 'aot'"), (6, "training.fuse_heads")]
+    res = {"coverage_gaps": [], "model_parity": [], "untested_settings": [],
+           "passes_without_tests": [], "graph_passes": [], "configs_without_tests": [],
+           "untested_branches": found}
+    [item] = test_items._coverage(inp, res)
+    assert item.kind == "opportunity"
+    assert "`compile.mode == 'aot'` (build.py:2)" in item.title
+    assert "`training.fuse_heads` (build.py:6)" in item.title

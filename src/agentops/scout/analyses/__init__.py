@@ -59,6 +59,7 @@ REGISTRY: dict[str, Analysis] = {
     "graph_passes": lambda inp, _: coverage.graph_passes(inp),
     "passes_without_tests": lambda inp, _: coverage.passes_without_tests(inp),
     "configs_without_tests": lambda inp, _: coverage.configs_without_tests(inp),
+    "untested_branches": lambda inp, _: coverage.untested_branches(inp),
     "private_api_uses": lambda inp, _: debt.private_api_uses(inp),
     "duplicate_logic_changes": lambda inp, _: debt.duplicate_changes(inp),
     "doc_inaccuracies": docs.analyse,

@@ -375,3 +375,74 @@ def untested_new_code(inp: Inputs) -> list[Gap]:
                                f"{name} ({path}:{now[name]}) was added since the baseline "
                                "and no test mentions it", (path,)))
     return out
+
+
+@dataclass(frozen=True)
+class UntestedBranch:
+    """A branch of the sub-project's code selected by a config value no test sets."""
+
+    file: str
+    line: int
+    condition: str  # "parallelism.mode == 'x'" or "compile.fuse"
+    value: str  # the value or field name the tests never mention
+
+
+def _config_chain(node: ast.expr) -> str:
+    """``config.compile.mode`` / ``self.config.x.y`` -> "compile.mode" (the last two
+    parts); "" unless read through something named like a config."""
+    parts: list[str] = []
+    cur: ast.expr = node
+    while isinstance(cur, ast.Attribute):
+        parts.append(cur.attr)
+        cur = cur.value
+    if isinstance(cur, ast.Name):
+        parts.append(cur.id)
+    parts.reverse()
+    if len(parts) < 3 or not any("config" in p.lower() or p in ("cfg", "args")
+                                 for p in parts[:-2]):
+        return ""
+    return ".".join(parts[-2:])
+
+
+def untested_branches(inp: Inputs) -> list[UntestedBranch]:
+    """#22 defect 10: ``if <config>.section.field == "value"`` (or ``in``) and
+    ``if <config>.section.flag`` in the sub-project's code, where no test of the
+    sub-project, no config registry and no configured workflow mentions the value (or
+    sets the flag): configuration nothing runs."""
+    sub = inp.target.subproject + "/"
+    tests = inp.target.tests_dir + "/"
+    registry = inp.target.section("coverage").get("config_registry_name",
+                                                    "config_registry.py")
+    runs = "\n".join(t for p, t in inp.head.files.items()
+                     if p.startswith(tests) or (p.startswith(sub) and (
+                         "/tests/" in p or p.rsplit("/", 1)[-1] == registry))
+                     or p in inp.target.workflows)
+    words = _words_in([runs])
+    out: list[UntestedBranch] = []
+    for path in sorted(inp.head.files):
+        if not (path.startswith(sub) and path.endswith(".py")) or path.startswith(tests) \
+                or "/tests/" in path or path.rsplit("/", 1)[-1] == registry:
+            continue
+        mod = ps.parse(inp.head.files[path])
+        for node in ps.walk(mod) if mod is not None else ():
+            if not isinstance(node, ast.If):
+                continue
+            test = node.test
+            if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(
+                    test.ops[0], ast.Eq | ast.In) and isinstance(test.left, ast.Attribute):
+                chain = _config_chain(test.left)
+                right = test.comparators[0]
+                values = [right.value] if isinstance(right, ast.Constant) else [
+                    e.value for e in getattr(right, "elts", ()) if isinstance(e, ast.Constant)]
+                values = [v for v in values if isinstance(v, str) and v]
+                # A word-like value must appear as a word ("aot" is not in "float").
+                missing = [v for v in values if (v not in words if _WORD.fullmatch(v)
+                                                 else v not in runs)]
+                if chain and values and len(missing) == len(values):
+                    out.append(UntestedBranch(path, node.lineno,
+                                              f"{chain} == {values[0]!r}", values[0]))
+            elif isinstance(test, ast.Attribute):
+                chain = _config_chain(test)
+                if chain and test.attr not in words:
+                    out.append(UntestedBranch(path, node.lineno, chain, test.attr))
+    return sorted(set(out), key=lambda b: (b.file, b.line))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentops.scout.itemize.common import base, code, names, plural
+from agentops.scout.itemize.common import base, code, names, plural, rel
 from agentops.scout.model import Inputs, Item, stable_id
 
 
@@ -176,10 +176,25 @@ def _coverage(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         by_registry.setdefault(u.file, []).append(u)
     for file, unused in by_registry.items():
         found = sorted(u.name for u in unused)
+        at = sorted(unused, key=lambda u: u.line)
         out.append(Item(
             id=stable_id("config-untested", file), section="S-3", kind="opportunity",
             title=f"{len(found)} config(s) in {code(file)} used by no test or workflow: "
-                  + names(found),
+                  + ", ".join(f"{code(u.name)} (:{u.line})" for u in at[:6])
+                  + (f" and {len(at) - 6} more" if len(at) > 6 else ""),
             why="a registered config nobody runs rots silently", files=(file,),
             facts=tuple(found)))
+    branches = res.get("untested_branches", ())
+    if branches:
+        shown = "; ".join(f"`{b.condition}` ({rel(b.file, inp.target.subproject)}:{b.line})"
+                          for b in branches[:8])
+        out.append(Item(
+            id=stable_id("branches-untested", inp.target.name), section="S-3",
+            kind="opportunity",
+            title=f"{len(branches)} branch(es) selected by a config value no test, config "
+                  f"registry or workflow sets: {shown}"
+                  + (f" and {len(branches) - 8} more" if len(branches) > 8 else ""),
+            why="configuration nothing runs in CI breaks unnoticed",
+            files=tuple(sorted({b.file for b in branches})),
+            facts=tuple(sorted(f"{b.file}:{b.condition}" for b in branches))))
     return out
