@@ -150,7 +150,10 @@ def markdown(report: Report, live: LiveData) -> str:
     if docs and report.quiet.get("docs"):
         docs.append(_docs_status(report))
     elif docs and _unchecked(report):
-        docs.append(_unchecked(report))
+        docs.append(_unchecked(report) + (f"; {_unverified(report)}" if _unverified(report)
+                                          else ""))
+    elif docs and _unverified(report):
+        docs.append("- " + _unverified(report))
     body["Docs"] = docs or [_docs_status(report)]
     body["All Clear"] = [_plain(i) for i in by_kind.get("all_clear", [])] + [
         _plain(i) for i in report.resolved]
@@ -171,9 +174,24 @@ def _docs_status(report: Report) -> str:
     if not report.analyses.get("docs_checked", True):
         return "- not checked (no docs configured)"
     if _unchecked(report):
+        tail = _unverified(report)
         return ("- no inaccuracy in what was checked; "
-                + _unchecked(report).removeprefix("- "))
+                + _unchecked(report).removeprefix("- ") + (f"; {tail}" if tail else ""))
+    if _unverified(report):
+        return "- no inaccuracy in what was checked; " + _unverified(report)
     return "- docs are current"
+
+
+def _unverified(report: Report) -> str:
+    """Claims the scout does not verify (a TODO list, a feature or support list):
+    "docs are current" is said only when every kind of claim was checked (#22)."""
+    found = [f"{p['problem']} ({p['file']}:{p['line']})"
+             for p in report.analyses.get("doc_inaccuracies", []) if p.get("kind") == "unverified"]
+    if not found:
+        return ""
+    return ("not checked against the code: " + ", ".join(found[:MAX_UNCHECKED_SHOWN])
+            + (f" and {len(found) - MAX_UNCHECKED_SHOWN} more" if len(found) >
+               MAX_UNCHECKED_SHOWN else "") + " (compare by hand)")
 
 
 MAX_UNCHECKED_SHOWN = 3

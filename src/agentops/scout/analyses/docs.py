@@ -18,7 +18,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
-from agentops.scout.analyses import ci, classindex, docclaims, testsel
+from agentops.scout.analyses import ci, classindex, docclaims, docnames, testsel
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.classindex import ClassIndex
 from agentops.scout.model import Inputs
@@ -322,7 +322,9 @@ def analyse(inp: Inputs, done: dict[str, Any] | None = None) -> list[DocProblem]
                              passes=[(u.name, u.file, u.line)
                                      for u in done.get("graph_passes", [])],
                              runners=ci.runner_files(inp))
-    return out + [DocProblem(c.file, c.line, c.problem, c.kind) for c in claims]
+    names = docnames.check(inp)
+    return out + [DocProblem(c.file, c.line, c.problem, c.kind) for c in claims] + [
+        DocProblem(c.file, c.line, c.problem, c.kind) for c in names]
 
 
 def feature_gaps(done: dict[str, Any]) -> dict[str, list[str]]:

@@ -165,13 +165,14 @@ def changed_functions(inp: Inputs, names: set[str] | None = None
     out = []
     files = sorted(p for p in inp.head.files if p.endswith(".py") and p.startswith(watched)
                    and not p.startswith(sub))
+    files_wanted = _imported_files(inp) if names is not None else set()
     checked = 0
     for path in files:
         old_text, new_text = inp.base.text(path), inp.head.files[path]
         if old_text is None or old_text == new_text:
             continue
-        if names is not None and not any(f"def {n}" in new_text or f"class {n}" in new_text
-                                         for n in names):
+        if names is not None and (path not in files_wanted or not any(
+                f"def {n}" in new_text or f"class {n}" in new_text for n in names)):
             continue
         checked += 1
         if checked > MAX_CHANGED_FILES:
@@ -185,6 +186,29 @@ def changed_functions(inp: Inputs, names: set[str] | None = None
             if old is not None and ps.signature(old) != ps.signature(new) and \
                     params(old, method=method) != params(new, method=method):
                 out.append((path, name, old, new, method))
+    return out
+
+
+def _imported_files(inp: Inputs) -> set[str]:
+    """Repository files the sub-project imports from; for a package, its modules (a
+    name imported from a package is usually defined in one of them)."""
+    key = "usecheck-imported-files"
+    if key in inp.head.cache:
+        return inp.head.cache[key]
+    sub = inp.target.subproject + "/"
+    out: set[str] = set()
+    for path, text in inp.head.files.items():
+        if path.startswith(sub) and path.endswith(".py"):
+            for module, _name in ps.imports(ps.parse(text)).values():
+                found = ps.module_path(module, inp.head.paths)
+                if not found or found.startswith(sub):
+                    continue
+                out.add(found)
+                if found.endswith("/__init__.py"):
+                    folder = found[:-len("__init__.py")]
+                    out |= {p for p in inp.head.files if p.startswith(folder)
+                            and p.endswith(".py") and p.count("/") == folder.count("/")}
+    inp.head.cache[key] = out
     return out
 
 

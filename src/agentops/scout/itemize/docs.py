@@ -13,7 +13,7 @@ from agentops.scout.model import Inputs, Item, stable_id
 def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     lines: dict[tuple[str, str], list[int]] = {}
     for p in res["doc_inaccuracies"]:
-        if p.kind not in ("absent", "unchecked"):  # said in the Docs status line
+        if p.kind not in ("absent", "unchecked", "unverified"):  # in the Docs status line
             lines.setdefault((p.file, p.problem), []).append(p.line)
     out = []
     for (file, problem), at in sorted(lines.items(), key=lambda kv: (kv[0][0] not in (

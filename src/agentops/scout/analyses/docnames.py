@@ -1,0 +1,186 @@
+"""S-5, docs resolved against the code (#22 defect 7): imports in a doc's Python code
+blocks (the module must exist in the repository and define the name), class names a
+doc mentions that the code no longer defines but nearly does (a renamed class), usage
+comments in the sub-project's scripts that name files or modules that do not exist;
+and the claims the scout cannot verify (a TODO list, a feature or support list), named
+so the report never says "docs are current" while they are unchecked.
+
+Pure: loaded texts in, ``DocProblem`` records out.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+
+from agentops.scout.analyses import pysource as ps
+from agentops.scout.model import Inputs
+
+
+@dataclass(frozen=True)
+class NameProblem:
+    file: str
+    line: int
+    problem: str
+    kind: str  # "reference" | "unverified"
+
+
+_FROM = re.compile(r"^\s*from\s+([A-Za-z_][\w.]*)\s+import\s+\(?([\w\s,]+)\)?")
+_IMPORT = re.compile(r"^\s*import\s+([A-Za-z_][\w.]*)")
+_CAMEL = re.compile(r"(?<![\w.])([A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+)(?![\w])")
+_CLASS_DEF = re.compile(r"^[ \t]*class[ \t]+(\w+)", re.M)
+_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)|^(\w+)[ \t]*[:=]", re.M)
+_USAGE = re.compile(r"(?i)^\s*(?:#|\*|//)?\s*(?:usage|example|run(?: with)?)\s*:?\s*(.*)$")
+_CMD_PATH = re.compile(r"(?:python3?|bash|sh|torchrun[^\n]*?)\s+((?:\./)?[\w./-]+\.(?:py|sh))"
+                       r"|(?<![\w/])(\./[\w./-]+\.sh)")
+_CMD_MOD = re.compile(r"python3?\s+-m\s+([A-Za-z_][\w.]*)")
+_UNVERIFIED_HEAD = re.compile(r"(?i)^#{1,6}\s.*\b(todo|roadmap|road map|features?|support(ed)?"
+                              r"|status|limitations?|known issues)\b")
+_LIST_MARK = re.compile(r"^\s*[-*]\s+\[[ xX]\]|[✅❌🚧✔✗]")
+
+
+def _repo_packages(inp: Inputs) -> set[str]:
+    return {p.split("/", 1)[0] for p in inp.head.paths
+            if p.endswith("/__init__.py") and p.count("/") == 1}
+
+
+def _class_names(inp: Inputs) -> set[str]:
+    key = "docnames-classes"
+    if key not in inp.head.cache:
+        names: set[str] = set()
+        for path, text in inp.head.files.items():
+            if path.endswith(".py"):
+                names.update(_CLASS_DEF.findall(text))
+        inp.head.cache[key] = names
+    return inp.head.cache[key]
+
+
+def _defines(text: str, name: str) -> bool:
+    if re.search(rf"^[ \t]*(?:class|def|async[ \t]+def)[ \t]+{re.escape(name)}\b", text, re.M):
+        return True
+    if re.search(rf"^{re.escape(name)}[ \t]*[:=]", text, re.M):
+        return True
+    return bool(re.search(rf"\bimport\b[^\n]*\b{re.escape(name)}\b", text))
+
+
+def _imports(inp: Inputs, doc: str, n: int, line: str, packages: set[str]
+             ) -> list[NameProblem]:
+    out = []
+    m = _FROM.match(line)
+    if m and m.group(1).split(".")[0] in packages:
+        module = m.group(1)
+        path = ps.module_path(module, inp.head.paths)
+        if path is None:
+            return [NameProblem(doc, n, f"`from {module} import …`: module {module} does not "
+                                        "exist; fix the import", "reference")]
+        text = inp.head.text(path) or ""
+        for name in (x.strip().split(" as ")[0] for x in m.group(2).split(",")):
+            if name and ps.module_path(f"{module}.{name}", inp.head.paths) is None \
+                    and not _defines(text, name):
+                near = difflib.get_close_matches(name, _names_in(text), n=1, cutoff=0.8)
+                fix = f"; it defines `{near[0]}`" if near else ""
+                out.append(NameProblem(doc, n, f"`from {module} import {name}`: {module} "
+                                               f"does not define {name}{fix}", "reference"))
+        return out
+    m = _IMPORT.match(line)
+    if m and m.group(1).split(".")[0] in packages and "." in m.group(1) \
+            and ps.module_path(m.group(1), inp.head.paths) is None:
+        out.append(NameProblem(doc, n, f"`import {m.group(1)}`: no such module", "reference"))
+    return out
+
+
+def _names_in(text: str) -> list[str]:
+    return [a or b for a, b in _DEF.findall(text)] + _CLASS_DEF.findall(text)
+
+
+def _renamed_class(inp: Inputs, doc: str, n: int, line: str, seen: set[str]
+                   ) -> list[NameProblem]:
+    """A CamelCase name the code defines nowhere, nearly equal to one it defines."""
+    classes = _class_names(inp)
+    out = []
+    for name in _CAMEL.findall(line):
+        if name in classes or name in seen:
+            continue
+        seen.add(name)
+        near = difflib.get_close_matches(name, classes, n=1, cutoff=0.85)
+        if near:
+            out.append(NameProblem(doc, n, f"`{name}` is defined nowhere in the repository; "
+                                           f"renamed to `{near[0]}`?", "reference"))
+    return out
+
+
+def _unverified(doc: str, lines: list[str]) -> list[NameProblem]:
+    """TODO lists and feature/support lists: the scout does not verify them."""
+    out = []
+    for n, line in enumerate(lines, 1):
+        head = _UNVERIFIED_HEAD.match(line)
+        if head:
+            out.append(NameProblem(doc, n, f"{head.group(1).lower()} list", "unverified"))
+    if not out:
+        marks = [n for n, line in enumerate(lines, 1) if _LIST_MARK.search(line)]
+        if marks:
+            out.append(NameProblem(doc, marks[0], "checklist", "unverified"))
+    return out
+
+
+def _usage_comments(inp: Inputs) -> list[NameProblem]:
+    """Usage lines in the sub-project's scripts naming files or modules that are gone."""
+    sub = inp.target.subproject + "/"
+    out = []
+    for path, text in sorted(inp.head.files.items()):
+        if not (path.startswith(sub) and path.endswith((".py", ".sh"))) or (
+                "sage" not in text and "xample" not in text):
+            continue
+        lines = text.splitlines()
+        for n, line in enumerate(lines, 1):
+            m = _USAGE.match(line)
+            if not m or not (line.lstrip().startswith(("#", "*")) or _in_docstring(
+                    lines, n)):
+                continue
+            rest = m.group(1) + " " + (lines[n].strip().lstrip("#").strip()
+                                       if n < len(lines) else "")
+            for pm in _CMD_PATH.finditer(rest):
+                target = (pm.group(1) or pm.group(2)).removeprefix("./")
+                here = f"{path.rsplit('/', 1)[0]}/{target}"
+                if target not in inp.head.paths and here not in inp.head.paths:
+                    out.append(NameProblem(path, n, f"usage names `{target}`, which does not "
+                                                    "exist", "reference"))
+            for mm in _CMD_MOD.finditer(rest):
+                module = mm.group(1).rstrip(".")
+                if module.split(".")[0] in _repo_packages(inp) and \
+                        ps.module_path(module, inp.head.paths) is None:
+                    out.append(NameProblem(path, n, f"usage runs `python -m {module}`, which "
+                                                    "does not exist", "reference"))
+    return out
+
+
+def _in_docstring(lines: list[str], n: int) -> bool:
+    before = "\n".join(lines[:n - 1])
+    return (before.count('"""') + before.count("'''")) % 2 == 1
+
+
+def check(inp: Inputs) -> list[NameProblem]:
+    """The #22 doc checks over the configured docs and the sub-project's scripts."""
+    out: list[NameProblem] = []
+    packages = _repo_packages(inp)
+    for doc in inp.target.docs:
+        text = inp.head.text(doc)
+        if text is None:
+            continue
+        lines = text.splitlines()
+        in_code, lang = False, ""
+        # Names the doc defines itself (``class MyRollouter(Rollouter):`` in an example)
+        # are the reader's, not the code's.
+        seen: set[str] = set(_CLASS_DEF.findall(text))
+        for n, line in enumerate(lines, 1):
+            fence = line.lstrip()
+            if fence.startswith("```"):
+                in_code, lang = (not in_code), fence[3:].strip().lower()
+                continue
+            if in_code and lang in ("", "python", "py"):
+                out += _imports(inp, doc, n, line, packages)
+            for span in (re.findall(r"`([^`]+)`", line) if not in_code else [line]):
+                out += _renamed_class(inp, doc, n, span, seen)
+        out += _unverified(doc, lines)
+    return out + _usage_comments(inp)

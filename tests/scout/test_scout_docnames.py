@@ -1,0 +1,86 @@
+"""#22 defect 7: docs resolved against the code — imports in a doc's code blocks,
+class names that were renamed, usage comments in scripts that name files that do not
+exist — and "docs are current" only when every kind of claim was checked (a TODO list
+or a feature list is named as not checked). Fixture repositories, match and no-match."""
+
+from __future__ import annotations
+
+from agentops.scout import render
+from agentops.scout.analyses import docnames
+from agentops.scout.model import Baseline, Report
+from tests.scout import minirepo
+
+LIB = '''\
+class GraphTrainerCompileConfig:
+    pass
+
+
+def build(model):
+    return model
+'''
+README = '''\
+# Sub
+
+```python
+from core.lib import build, bulid
+from core.lib import GraphTrainerCompileConfig
+import core.nope
+from torch.distributed.fsdp import FSDPModule
+```
+
+Configure `GraphTrainerCompileConfg` (a typo of a renamed class), wrap with `FSDPModule`.
+'''
+SCRIPT = '''\
+# Usage: python sub/run_gone.py --steps 2
+# Example: python -m sub.runner
+import sys
+'''
+
+
+def _inp(tmp_path, readme: str = README, extra: dict | None = None):
+    return minirepo.build(tmp_path, head={
+        "core/__init__.py": "", "core/lib.py": LIB, "sub/__init__.py": "",
+        "sub/runner.py": SCRIPT, "sub/README.md": readme, **(extra or {})},
+        target="docs: [sub/README.md]\n")
+
+
+def test_imports_renamed_classes_and_usage_lines_are_checked(tmp_path) -> None:
+    found = {(p.file, p.line, p.problem) for p in docnames.check(_inp(tmp_path))}
+    assert ("sub/README.md", 4, "`from core.lib import bulid`: core.lib does not define "
+                                "bulid; it defines `build`") in found
+    assert ("sub/README.md", 6, "`import core.nope`: no such module") in found
+    assert ("sub/README.md", 10, "`GraphTrainerCompileConfg` is defined nowhere in the "
+                                 "repository; renamed to `GraphTrainerCompileConfig`?") in found
+    assert ("sub/runner.py", 1, "usage names `sub/run_gone.py`, which does not exist") in found
+    # No match: names that resolve, another package's class, a module that exists.
+    text = " ".join(p for _f, _l, p in found)
+    assert "import build" not in text and "FSDPModule" not in text
+    assert "sub.runner" not in text and "GraphTrainerCompileConfig`:" not in text
+
+
+def test_docs_are_current_only_when_every_kind_of_claim_was_checked(tmp_path) -> None:
+    clean = "# Sub\n\nCall `build` from `core/lib.py`.\n"
+    with_todo = clean + "\n## TODO\n\n- [ ] wire up the new backend\n"
+    assert [p for p in docnames.check(_inp(tmp_path / "a", clean)) if p.file.endswith(".md")] \
+        == []
+    [todo] = [p for p in docnames.check(_inp(tmp_path / "b", with_todo))
+              if p.kind == "unverified"]
+    assert (todo.line, todo.problem) == (5, "todo list")
+
+    def status(problems: list[dict]) -> str:
+        rep = Report(date="2026-03-06", target="t", baseline=Baseline("x", "first run", None),
+                     head="h", items=(), resolved=(), suppressed=(),
+                     analyses={"doc_inaccuracies": problems, "docs_checked": True})
+        return render._docs_status(rep)
+
+    assert status([]) == "- docs are current"
+    said = status([{"file": "sub/README.md", "line": 5, "problem": "todo list",
+                    "kind": "unverified"}])
+    assert "docs are current" not in said
+    assert "not checked against the code: todo list (sub/README.md:5)" in said
+
+
+def test_a_class_the_doc_defines_itself_is_the_readers(tmp_path) -> None:
+    readme = ("# Sub\n\n```python\nclass GraphTrainerCompileConfg(GraphTrainerCompileConfig):"
+              "\n    pass\n```\n")
+    assert [p for p in docnames.check(_inp(tmp_path, readme)) if p.file.endswith(".md")] == []
