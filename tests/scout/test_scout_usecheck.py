@@ -218,3 +218,65 @@ def test_a_configured_surface_that_moved_is_not_checked_never_silent(tmp_path) -
     assert "`Engine.gone` (not defined in core/lib.py)" in lines[0]
     assert "`Moved` (core/old.py is not at HEAD)" in lines[0]
     assert "`build`" not in lines[0]
+
+
+def test_a_keyword_that_lags_a_parameter_rename_names_the_new_name(tmp_path) -> None:
+    """#22 defect 8: a call still passing a parameter by its old name breaks, and the
+    finding names the new one; a call passing it by position does not."""
+    old = "def attn(q, n_heads=8):\n    return q\n"
+    new = "def attn(q, num_heads=8):\n    return q\n"
+    by_kw = "from core.a import attn\n\n\ndef f(q):\n    return attn(q, n_heads=4)\n"
+    inp = minirepo.build(tmp_path, base={"core/__init__.py": "", "core/a.py": old},
+                         head={"sub/__init__.py": "", "core/a.py": new, "sub/m.py": by_kw})
+    [site] = _by_symbol(inp)["attn"].sites
+    assert site.verdict == "breaks" and "(renamed to `num_heads`)" in site.detail
+    by_pos = by_kw.replace("n_heads=4", "4")
+    inp = minirepo.build(tmp_path / "b", base={"core/__init__.py": "", "core/a.py": old},
+                         head={"sub/__init__.py": "", "core/a.py": new, "sub/m.py": by_pos})
+    assert [s.verdict for s in _by_symbol(inp)["attn"].sites] == ["adapted"]
+
+
+def test_a_field_renamed_upstream_that_the_sub_project_still_reads(tmp_path) -> None:
+    """#22 defect 8: a field removed and a same-typed, similar one added to the same
+    class is a rename; the sub-project's reads of the old name (also as a string key)
+    are where it lags."""
+    old = "class Cfg:\n    n_heads: int = 8\n    dim: int = 4\n"
+    new = "class Cfg:\n    num_heads: int = 8\n    dim: int = 4\n    depth: int = 2\n"
+    sub = "def f(cfg, sd):\n    return cfg.n_heads, sd['n_heads']\n"
+    target = "fragile_surfaces:\n  classes:\n    - {name: Cfg, file: core/c.py}\n"
+    inp = minirepo.build(tmp_path, base={"core/c.py": old},
+                         head={"core/c.py": new, "sub/m.py": sub}, target=target)
+    changes = {c.symbol: c for c in upstream.fragile_changes(inp)}
+    ren = changes["Cfg.n_heads"]
+    assert ren.change == "field renamed: n_heads -> num_heads"
+    assert ren.uses == ("sub/m.py:2",) and ren.severity == "blocking"
+    assert "Cfg.num_heads" not in changes  # said once, as the rename
+    # No match: an unrelated new field is an addition, not a rename.
+    assert changes["Cfg.depth"].change.startswith("field added")
+
+
+def test_dead_parameters_no_caller_sets(tmp_path) -> None:
+    """#22 defect 8: a defaulted parameter of a called function that no call sets (by
+    keyword or position) is dead; one a call sets, or a function handed around as a
+    value (unknown callers), is not."""
+    from agentops.scout.analyses import deadparams
+
+    sub = '''\
+def build(model, *, fused=False, legacy_mode="x", seed=0):
+    return model
+
+
+def hook(x, scale=1.0):
+    return x
+
+
+def run(m):
+    build(m, seed=3)
+    build(m)
+    register(hook)
+    return hook(m)
+'''
+    inp = minirepo.build(tmp_path, head={"sub/__init__.py": "", "sub/b.py": sub})
+    found = deadparams.analyse(inp)
+    assert [(d.function, d.params, d.line) for d in found] == [
+        ("build", ("fused", "legacy_mode"), 1)]

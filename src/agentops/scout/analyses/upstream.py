@@ -8,6 +8,7 @@ Pure: reads ``Inputs`` (trees already loaded), returns frozen records.
 from __future__ import annotations
 
 import ast
+import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -287,8 +288,37 @@ def _moves(changes: list[SurfaceChange]) -> list[SurfaceChange]:
                                severity="should-fix"))
             continue
         out.append(c)
-    return [c for c in out if not (c.change.startswith("field added")
-                                   and c.symbol in moved_to)]
+    out = [c for c in out if not (c.change.startswith("field added")
+                                  and c.symbol in moved_to)]
+    return _renames(out)
+
+
+def _renames(changes: list[SurfaceChange]) -> list[SurfaceChange]:
+    """A field removed and one of the same type added to the same class, with a similar
+    name (``n_heads`` -> ``num_heads``), was renamed (#22 defect 8): the sub-project's
+    uses of the old name (attributes, keywords, string keys) lag the rename."""
+    added: dict[tuple[str, str], list[str]] = {}
+    for c in changes:
+        if c.surface == "fields" and c.change.startswith("field added: "):
+            owner, _, name = c.symbol.rpartition(".")
+            added.setdefault((owner, c.change.split(": ", 2)[2]), []).append(name)
+    renamed: set[str] = set()
+    out = []
+    for c in changes:
+        owner, _, name = c.symbol.rpartition(".")
+        if c.surface == "fields" and c.change.startswith("field removed: "):
+            ann = c.change.split(": ", 2)[2]
+            near = difflib.get_close_matches(name, added.get((owner, ann), []), n=1,
+                                             cutoff=0.6)
+            if near:
+                renamed.add(f"{owner}.{near[0]}")
+                out.append(replace(c, change=f"field renamed: {name} -> {near[0]}",
+                                   detail=f"still uses the old name `{name}`"
+                                   if c.uses else ""))
+                continue
+        out.append(c)
+    return [c for c in out if c.symbol not in renamed
+            or not c.change.startswith("field added")]
 
 
 def _arity(sizes: list[int]) -> str:

@@ -336,9 +336,19 @@ def _class_sites(path: str, cls: ast.ClassDef, leaf: str, old: Params, new: Para
     return out
 
 
+def _renamed(old: Params, new: Params) -> dict[str, str]:
+    """Positional parameters renamed in place: old name -> new name."""
+    return {o: n for o, n in zip(old.positional, new.positional, strict=False)
+            if o != n and o not in new.names and n not in old.names}
+
+
 def _call_site(path: str, node: ast.Call, old: Params, new: Params, how: str) -> list[Site]:
     loc = f"{path}:{node.lineno}"
     before, after = call_problems(node, old), call_problems(node, new)
+    renames = _renamed(old, new)
+    # A keyword that lags a rename says so (#22 defect 8): the fix is the new name.
+    after = [f"{p} (renamed to `{renames[p[8:-2]]}`)" if p.startswith("passes `")
+             and p.endswith("=`") and p[8:-2] in renames else p for p in after]
     fresh = [p for p in after if p not in before]
     if fresh:
         return [Site(loc, how, "breaks", "; ".join(fresh), "blocking")]

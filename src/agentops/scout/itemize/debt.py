@@ -18,7 +18,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     sub = inp.target.subproject
     out = _drift(res) + _lossy(res) + _calls(res, sub) + _divergence(res, sub)
     out += _factories(inp, res)
-    out += _bypasses(res) + _private(inp, res) + _duplicates(inp, res)
+    out += _bypasses(res) + _private(inp, res) + _duplicates(inp, res) + _dead(inp, res)
     return out
 
 
@@ -241,3 +241,19 @@ def _duplicates(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                   for d in changed) + " (compared call by call above)",
         files=tuple(f for d in changed for f in d.upstream),
         facts=tuple(sorted(c for d in changed for c in d.commits)))]
+
+
+def _dead(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22 defect 8: parameters no caller sets, in one FYI line with file:line."""
+    dead = res.get("dead_parameters", ())
+    if not dead:
+        return []
+    shown = "; ".join(f"{code(d.function)}({', '.join(d.params)}) "
+                      f"({rel(d.file, inp.target.subproject)}:{d.line})" for d in dead[:6])
+    return [Item(
+        id=stable_id("dead-params", inp.target.name), section="S-4", kind="fyi",
+        title=f"{len(dead)} function(s) with parameters no caller sets (keep the default "
+              f"or drop them): {shown}" + (f" and {len(dead) - 6} more" if len(dead) > 6
+                                           else ""),
+        severity="nice-to-have", files=tuple(sorted({d.file for d in dead})),
+        facts=tuple(sorted(f"{d.file}:{d.function}:{','.join(d.params)}" for d in dead)))]
