@@ -94,6 +94,12 @@ def main() -> int:
     p.add_argument("mirror", help="a git clone or mirror of pytorch/torchtitan (read only)")
     p.add_argument("--unjudged", action="store_true",
                    help="print every action item not judged yet, as YAML to paste")
+    p.add_argument("--nights", action="store_true",
+                   help="also run four nightly reports on each later commit (unchanged "
+                        "tree, each with the earlier ones as --prior) and print, per night, "
+                        "the upstream commits re-derived, the action items shown and the "
+                        "FYI/Opportunity items (#22: by night 4 <= 25 %% of night one's, no "
+                        "unchanged action item posted a fourth time)")
     args = p.parse_args()
     mirror = git_repository(p, args.mirror)
     spec = load()
@@ -119,6 +125,9 @@ def main() -> int:
                     print(f"{run['target']} {ref['head'][:9]}: exit {code}\n{err[-2000:]}")
                     break
                 results.append((label, ref, doc, took))
+            if args.nights and len(results) == 2:
+                ok &= nights(run["target"], results[1][1], work / f"{n}-later.git",
+                             work / f"{n}-nights")
             for label, ref, doc, took in results:
                 items = [i for i in doc["items"] if i["kind"] in ACTION]
                 valid = [i for i in items if verdicts.get(i["id"]) == "valid"]
@@ -153,6 +162,40 @@ def main() -> int:
             print(f"  - {{id: {k}, verdict: noise, title: {json.dumps(title[:150])}, "
                   f"note: \"\"}}")
     return 0 if ok else 1
+
+
+def nights(target: str, ref: dict[str, str], checkout: Path, work: Path) -> bool:
+    """Four nightly reports on one unchanged tree, each with the earlier ones as priors:
+    per night the upstream commits re-derived, the action items shown (new + carried,
+    muted ones aside) and the FYI/Opportunity items."""
+    import datetime as dt
+
+    work.mkdir(parents=True, exist_ok=True)
+    priors: list[Path] = []
+    rows = []
+    day = dt.date.fromisoformat(ref["date"])
+    for night in range(4):
+        out = work / f"night{night}.md"
+        cmd = [sys.executable, str(ROOT / "scripts" / "scout.py"), "report", "--config",
+               target, "--checkout", str(checkout), "--offline", "--torch", "none",
+               "--date", (day + dt.timedelta(days=night)).isoformat(), "--json", "--out",
+               str(out), *[a for pr in priors for a in ("--prior", str(pr))]]
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        if proc.returncode != 0:
+            print(f"{target} night {night + 1}: exit {proc.returncode}")
+            return False
+        doc = json.loads(proc.stdout)
+        shown = [i for i in doc["items"] if i["kind"] in ACTION and not i.get("muted")]
+        info = [i for i in doc["items"] if i["kind"] in ("fyi", "opportunity")]
+        rows.append((len(doc["upstream_commits"]), len(shown), len(info)))
+        priors.append(out)
+    first, fourth = rows[0][2], rows[3][2]
+    share = fourth / first if first else 0.0
+    fine = rows[3][1] == 0 or rows[3][1] < rows[0][1]
+    print(f"{target:34} nights 1-4 on {ref['head'][:9]}: upstream commits "
+          f"{[r[0] for r in rows]}, action items shown {[r[1] for r in rows]}, "
+          f"FYI/Opportunity {[r[2] for r in rows]} (4th/1st {share:.0%})")
+    return share <= 0.25 and fine and all(r[0] == 0 for r in rows[1:])
 
 
 def _checked(doc: dict[str, Any], clear: str) -> bool:
