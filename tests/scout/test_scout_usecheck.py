@@ -280,3 +280,10 @@ def run(m):
     found = deadparams.analyse(inp)
     assert [(d.function, d.params, d.line) for d in found] == [
         ("build", ("fused", "legacy_mode"), 1)]
+    # A test that sets one by keyword makes it settable.
+    inp = minirepo.build(tmp_path / "b", head={
+        "sub/__init__.py": "", "sub/b.py": sub,
+        "sub/tests/test_b.py": "from sub.b import build\n\n\ndef test_b():\n"
+                               "    build(1, fused=True)\n"})
+    assert [(d.function, d.params) for d in deadparams.analyse(inp)] == [
+        ("build", ("legacy_mode",))]

@@ -10,6 +10,7 @@ Pure: parsed sources in, frozen records out.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
@@ -31,8 +32,14 @@ def analyse(inp: Inputs) -> list[DeadParam]:
     defs: dict[str, list[tuple[str, ps.FuncDef]]] = {}
     calls: dict[str, list[ast.Call]] = {}
     referenced: set[str] = set()  # passed around as a value: callers we cannot see
+    test_texts: list[str] = []
     for path, text in sorted(inp.head.files.items()):
         if not ((path.startswith(sub) or path.startswith(tests)) and path.endswith(".py")):
+            continue
+        if path.startswith(tests) or "/tests/" in path:
+            # Tests are read as text (walking large test modules costs more than all the
+            # rest): a keyword a test passes makes the parameter settable.
+            test_texts.append(text)
             continue
         mod = ps.parse(text)
         if mod is None:
@@ -62,6 +69,8 @@ def analyse(inp: Inputs) -> list[DeadParam]:
         # argument, ``module.fn`` handed on): called from places this scan cannot see.
         referenced |= {n.id if isinstance(n, ast.Name) else n.attr for n in loads
                        if id(n) not in called_ids}
+    # Any call setting that keyword (``partial(fn, dyn_map=…)`` included) may set it.
+    set_by_kw = {k.arg for cs in calls.values() for c in cs for k in c.keywords}
     out = []
     for name, found in sorted(defs.items()):
         if len(found) != 1 or name not in calls or name in referenced:
@@ -76,10 +85,11 @@ def analyse(inp: Inputs) -> list[DeadParam]:
         with_default = pos[len(pos) - len(a.defaults):] + [
             p.arg for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True) if d is not None]
         reach = max(len(c.args) for c in sites)
-        # Any call setting that keyword (``partial(fn, dyn_map=…)`` included) may set it.
-        set_by_kw = {k.arg for cs in calls.values() for c in cs for k in c.keywords}
         dead = tuple(p for p in with_default if p not in set_by_kw
                      and not (p in pos and pos.index(p) < reach))
+        tests_text = "\n".join(t for t in test_texts if name in t)
+        dead = tuple(p for p in dead if not re.search(rf"\b{re.escape(p)}\s*=(?!=)",
+                                                      tests_text))
         if dead:
             out.append(DeadParam(path, fn.lineno, name, dead, len(sites)))
     return out
