@@ -175,3 +175,26 @@ def test_init_refuses_a_folder_that_is_not_there(tmp_path, capsys) -> None:
                      "--repo", "o/r"])
     assert code != 0
     assert "--subproject" in capsys.readouterr().err
+
+
+def test_a_folder_without_tests_or_workflows_still_drafts_a_runnable_target(
+        tmp_path, capsys) -> None:
+    """No test imports the folder and no workflow runs Python: the draft says so in
+    notes, still loads, and report runs on it (CI "not checked", never an all-clear)."""
+    head = {"lonely/__init__.py": "", "lonely/m.py": "from core.util import build\n\n\n"
+            "def go(m):\n    return build(m)\n"}
+    minirepo.build(tmp_path, base={"core/__init__.py": "", "core/util.py": CORE["core/util.py"]},
+                   head=head)
+    checkout = str(tmp_path / "repo")
+    out = tmp_path / "draft.yaml"
+    assert cli.main(["init", "--subproject", "lonely", "--checkout", checkout, "--repo",
+                     "o/r", "--out", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "# NOTE: no test file imports lonely" in text
+    assert "# NOTE: no workflow runs the folder's tests" in text
+    capsys.readouterr()
+    assert cli.main(["--config", str(out), "report", "--checkout", checkout, "--offline",
+                     "--torch", "none", "--date", "2026-03-06", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert not [i for i in doc["items"] if i["kind"] == "all_clear"
+                and i["title"].startswith("Tests in CI: every")]
