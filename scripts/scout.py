@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from agentops import cli
 from agentops.cli import env_default, env_flag
-from agentops.flag_values import DATE, ISSUE, REPO
+from agentops.flag_values import DATE, ISSUE, NAME_DIR, REPO
 
 EPILOG = """\
 three ways to run:
@@ -96,6 +96,7 @@ def build() -> cli.argparse.ArgumentParser:
                      help="installed torch to look named APIs up in (S-2, S-4): found on the "
                           "path (auto), skipped (none), or a package directory")
     src.add_argument("--upstream", action="append", default=None, metavar="NAME=DIR",
+                     type=NAME_DIR,
                      help="source directory of a configured upstream (target key "
                           "upstreams:), instead of its installed distribution; repeat")
     mode = rp.add_argument_group("mode and output")

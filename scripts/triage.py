@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from agentops import cli
 from agentops.cli import env_default, env_flag
-from agentops.flag_values import COUNT, DATE, ISSUES, REPO
+from agentops.flag_values import COUNT, DATE, ISSUES, LOGINS, REPO
 
 EPILOG = """\
 three ways to run:
@@ -52,7 +52,7 @@ def _live_issue_options(p: cli.argparse.ArgumentParser) -> None:
                    help="live: GitHub issue number (with --repo) or OWNER/NAME#N; repeat, or "
                         "give a comma/space separated list (env AGENTOPS_ISSUE); in a workflow "
                         "without it, the event names the issue. Not with ISSUE.json")
-    p.add_argument("--trusted-bots", default=env_default("AGENTOPS_TRUSTED_BOTS"),
+    p.add_argument("--trusted-bots", default=env_default("AGENTOPS_TRUSTED_BOTS"), type=LOGINS,
                    metavar="LOGINS",
                    help="live, without --issue or --plan-in, in a workflow: a trigger label "
                         "added by a bot starts nothing unless the bot is listed here (JSON "

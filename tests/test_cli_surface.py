@@ -609,3 +609,20 @@ def test_help_examples_name_only_files_a_clone_has() -> None:
             assert "shared/" not in text, script
             for path in re.findall(r"\b((?:src|examples)/[\w./-]+\.\w+)", text):
                 assert (ROOT / path).exists(), (script, path)
+
+
+def test_the_repro_command_fix_names_where_each_action_takes_it(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    # Issue #25 item 5: it pointed at a `repro-command` input the root action lacks.
+    monkeypatch.delenv("AGENTOPS_REPRO_COMMAND", raising=False)
+    code, err = _run(capsys, "nightly_bisect", "probe", "--index-url", CLOSED, "--version",
+                     "dev20260705", "--results", str(tmp_path))
+    assert code == ExitStatus.INPUT
+    fix = err.split("Fix: ", 1)[1]
+    assert "actions/nightly-bisect: the `repro-command` input" in fix
+    assert "the root action (no such input): `AGENTOPS_REPRO_COMMAND` in the step's env" in fix
+    root = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    bisect = yaml.safe_load((ROOT / "actions" / "nightly-bisect" / "action.yml").read_text(
+        encoding="utf-8"))
+    assert "repro-command" not in root["inputs"] and "repro-command" in bisect["inputs"]

@@ -188,6 +188,30 @@ def check_issue_list(text: str) -> str:
     return text.strip()
 
 
+def check_name_dir(text: str) -> str:
+    """``NAME=DIR`` (which names are configured is the target's to say, later)."""
+    name, sep, path = text.partition("=")
+    if not sep or not name.strip() or not path.strip():
+        raise _fail(text, "NAME=DIR, e.g. torchtitan=../torchtitan")
+    return text
+
+
+def check_logins(text: str) -> str:
+    """Logins as a JSON list of strings (a repository variable) or comma/space separated."""
+    import json
+
+    value = text.strip()
+    if value.startswith("["):
+        try:
+            logins = json.loads(value)
+        except ValueError:
+            logins = None
+        if not isinstance(logins, list) or not all(isinstance(v, str) for v in logins):
+            raise _fail(text, 'a JSON list of login strings (["pytorch-bot[bot]"]) or '
+                              "logins separated by commas")
+    return value
+
+
 REPO = FlagValue("OWNER/NAME", check_repo, "octo/repo", "pytorch")
 DATE = FlagValue("YYYY-MM-DD", check_date, "2026-03-10", "03/10/2026")
 NIGHTLY = FlagValue("version or date", check_nightly, "dev20260701", "2026/05/01")
@@ -201,6 +225,8 @@ SHA256 = FlagValue("sha256", check_sha256, "0" * 64, "abc123")
 TICKET = FlagValue("JIRA key", check_ticket, "JIRA-12345", "12345")
 ISSUE = FlagValue("issue", check_issue_ref, "octo/repo#12", "pytorch/pytorch")
 ISSUES = FlagValue("issues", check_issue_list, "12,13", "twelve")
+NAME_DIR = FlagValue("NAME=DIR", check_name_dir, "torchtitan=../tt", "../tt")
+LOGINS = FlagValue("logins", check_logins, "a-bot[bot],b", "[1, 2]")
 
 
 # --- issue references -----------------------------------------------------------------------
