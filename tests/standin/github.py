@@ -60,7 +60,7 @@ def _node_id(prefix: str, n: int) -> str:
 class Fault:
     """What to do instead of (or after) serving a request."""
 
-    kind: str  # "status" | "graphql" | "reset" | "timeout"
+    kind: str  # "status" | "graphql" | "raw" | "reset" | "timeout"
     status: int = 0
     headers: tuple[tuple[str, str], ...] = ()
     message: str = ""
@@ -97,6 +97,13 @@ class Fault:
                                     ("X-RateLimit-Reset", str(reset)),
                                     ("X-RateLimit-Resource", "graphql")),
                    "API rate limit already exceeded for installation ID 1.")
+
+    @classmethod
+    def raw(cls, body: str, *, status: int = 200,
+            content_type: str = "application/json; charset=utf-8") -> Fault:
+        """An answer with this exact body: truncated JSON, an HTML error page (what a
+        proxy or a load balancer answers with a 200)."""
+        return cls("raw", status, (("Content-Type", content_type),), body)
 
     @classmethod
     def reset(cls, *, apply_first: bool = False) -> Fault:
@@ -349,6 +356,18 @@ class GitHubStandIn:
         if fault.kind == "graphql":
             self._send(h, 200, {"errors": [{"type": "RATE_LIMITED", "message": fault.message}]},
                        dict(fault.headers))
+            return
+        if fault.kind == "raw":
+            data = fault.message.encode()
+            try:
+                h.send_response(fault.status)
+                for k, v in fault.headers:
+                    h.send_header(k, v)
+                h.send_header("Content-Length", str(len(data)))
+                h.end_headers()
+                h.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
             return
         if fault.kind == "status":
             self._send(h, fault.status, {

@@ -274,8 +274,55 @@ def test_odd_search_answers_do_not_break_the_read():
             return {"triaged": {"issueCount": 3, "pageInfo": {"hasNextPage": True,
                                                               "endCursor": None},
                                 "nodes": [None, {"title": "no number"}, {
-                                    "number": 5, "labels": None, "comments": None}]}}
+                                    "number": 5, "labels": {"nodes": []}, "comments": None}]}}
 
     bt = backtest.collect_triaged(Client(), REPO, queue, since=None,  # type: ignore[arg-type]
                                   max_issues=5)
     assert bt.scanned == 1 and bt.records == [] and bt.search_calls == 1
+
+
+@pytest.mark.parametrize("body", [
+    '{"data": {"triaged": {"issueCount": 3, "nodes": [{"number": 1',  # cut off
+    "<!DOCTYPE html><html><body><h1>Unicorn!</h1></body></html>",  # a proxy's page
+    '{"data": "maintenance"}',
+    '{"data": {"triaged": "x"}}',
+    '{"data": {"triaged": {"issueCount": 1, "nodes": "x"}}}',
+    '{"data": {"triaged": {"issueCount": 1, "nodes": [{"number": "one"}]}}}',
+    '{"errors": "x"}',
+])
+def test_a_malformed_200_answer_exits_5_with_the_reason_and_saves_nothing(
+        gh, capsys, tmp_path, monkeypatch, body):
+    # Issue #21 item 7: a 200 whose body is not GitHub's answer is an API failure with
+    # its reason (exit 5), never an AttributeError (exit 70), and nothing is saved.
+    from tests.standin.github import Fault
+
+    populate(gh, triaged=3, untriaged=0)
+    monkeypatch.setenv("AGENTOPS_RETRY_ATTEMPTS", "1")
+    gh.inject("POST", r"^/graphql$", Fault.raw(body), attempts=[1])
+    saved = tmp_path / "h.jsonl"
+    assert cli.main(["evaluate", "--repo", REPO, "--save", str(saved)]) == 5
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "AttributeError" not in err
+    assert "not GitHub's answer" in err
+    assert not saved.exists()
+
+
+def test_a_search_node_without_labels_is_an_error_not_an_untriaged_issue(gh, capsys,
+                                                                         tmp_path):
+    # A node whose `labels` is missing or null says nothing about how humans triaged it;
+    # counting it as untriaged would silently drop it from the ground truth.
+    populate(gh, triaged=3, untriaged=0)
+    real = gh._issue_node
+
+    def without_labels(repo, issue, first):  # type: ignore[no-untyped-def]
+        node = real(repo, issue, first)
+        if issue.number == 1002:
+            node["labels"] = None
+        return node
+
+    gh._issue_node = without_labels  # type: ignore[method-assign]
+    saved = tmp_path / "h.jsonl"
+    assert cli.main(["evaluate", "--repo", REPO, "--save", str(saved)]) == 5
+    err = capsys.readouterr().err
+    assert "#1002" in err and "labels" in err and "Traceback" not in err
+    assert not saved.exists()

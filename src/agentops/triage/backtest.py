@@ -18,12 +18,13 @@ from __future__ import annotations
 import argparse
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from agentops import files, ghactions
-from agentops.errors import InputError
+from agentops.errors import ApiError, InputError
 from agentops.github.client import GitHubClient
 from agentops.triage import similar
 from agentops.triage.collect import (
@@ -144,9 +145,8 @@ def collect_triaged(client: GitHubClient, repo: str, queue: Queue, *, since: str
             data = client.graphql(search_document(["triaged"], BATCH),
                                   {"triaged": query, "triagedAfter": cursor})
             out.search_calls += 1
-            result = data.get("triaged") or {}
+            result, nodes = search_page(data.get("triaged"))
             total = int(result.get("issueCount") or 0)
-            nodes = [n for n in result.get("nodes") or [] if n and "number" in n]
             for node in nodes:
                 number = int(node["number"])
                 if number in seen:
@@ -183,6 +183,55 @@ def collect_triaged(client: GitHubClient, repo: str, queue: Queue, *, since: str
             break
         before = oldest
     return out
+
+
+def search_page(result: object) -> tuple[Mapping[str, Any], list[Mapping[str, Any]]]:
+    """One ``search`` answer, checked: ``(result, issue nodes)``. Deleted issues (``null``)
+    and nodes without a number are passed over, as GitHub returns them; anything else
+    that is not the documented shape is ``ApiError`` (exit 5) with the reason. A node
+    without its ``labels`` connection in particular is refused: read as "no labels" it
+    would count as untriaged and silently leave the ground truth."""
+    if result is None:
+        return {}, []
+    if not isinstance(result, Mapping):
+        raise _malformed("`search` is not an object")
+    count = result.get("issueCount")
+    if count is not None and (isinstance(count, bool) or not isinstance(count, int)):
+        raise _malformed("`issueCount` is not a number")
+    raw = result.get("nodes")
+    if raw is not None and not isinstance(raw, list):
+        raise _malformed("`nodes` is not a list")
+    if not isinstance(result.get("pageInfo") or {}, Mapping):
+        raise _malformed("`pageInfo` is not an object")
+    nodes = []
+    for node in raw or []:
+        if node is None:
+            continue
+        if not isinstance(node, Mapping):
+            raise _malformed("a search node is not an object")
+        if "number" not in node:
+            continue
+        number = node["number"]
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise _malformed("a search node's `number` is not a number")
+        labels = node.get("labels")
+        if not isinstance(labels, Mapping) or not isinstance(labels.get("nodes"), list) or \
+                not all(isinstance(lb, Mapping) and isinstance(lb.get("name"), str)
+                        for lb in labels["nodes"]):
+            raise _malformed(f"issue #{number} came without its `labels` (null or not a "
+                             "list of names); it cannot be told triaged or not")
+        comments = node.get("comments")
+        if comments is not None and (not isinstance(comments, Mapping) or not isinstance(
+                comments.get("nodes") or [], list)):
+            raise _malformed(f"issue #{number}: `comments` is not a connection")
+        nodes.append(node)
+    return result, nodes
+
+
+def _malformed(why: str) -> ApiError:
+    return ApiError(f"POST /graphql (search): the answer is not GitHub's answer: {why}",
+                    fix="rerun; if it persists, check GITHUB_API_URL (a proxy may answer in "
+                        "GitHub's place). Nothing was saved")
 
 
 def _text_budget_left(snap: IssueSnapshot) -> bool:
