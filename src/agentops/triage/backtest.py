@@ -8,9 +8,10 @@ Adapter side: reads only, never writes to GitHub; the one file written is ``--sa
 all at once after every read succeeded (nothing half-written).
 
 Reads: one GraphQL ``search`` call per 50 issues (their labels and first 100 comments
-come with it), plus REST pages of comments only for a thread whose first 100 comments
-leave the planner's text budget unfilled. GitHub's search answers at most 1,000 results
-per query; past that the next query starts below the oldest issue read.
+come with it), plus REST pages of comments for a thread longer than 100 comments (at
+most ``MAX_COMMENT_PAGES``: a bot marker anywhere in the thread makes the issue no
+ground truth). GitHub's search answers at most 1,000 results per query; past that the
+next query starts at the oldest issue read (``created:<=T``, repeats dropped).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from agentops.triage.collect import (
 from agentops.triage.evaluate import Record
 from agentops.triage.model import IssueSnapshot, Queue
 from agentops.triage.queue import load_queue
-from agentops.triage.signals import MAX_COMMENTS_CHARS, bounded
+from agentops.triage.signals import bounded
 
 BATCH = 50  # issues per GraphQL call
 SEARCH_CAP = 1000  # GitHub search results per query
@@ -61,14 +62,18 @@ def parse_since(value: str | None) -> str | None:
     return value
 
 
-def search_query(repo: str, queue: Queue, *, since: str | None, before: str | None) -> str:
-    """The queue's issues, newest first, optionally from ``since`` and below ``before``."""
+def search_query(repo: str, queue: Queue, *, since: str | None, before: str | None,
+                 strict: bool = False) -> str:
+    """The queue's issues, newest first, optionally from ``since`` and up to ``before``
+    (``created:<=before``; ``created:<before`` when ``strict``)."""
     split_repo(repo)
     q = f"repo:{repo} is:issue label:{quoted_label(queue.trigger_label)} sort:created-desc"
     if since:
         q += f" created:>={since}"
     if before:
-        q += f" created:<{before}"
+        # `<=`: issues created in the same second as the oldest one read are not all on
+        # the page that ended the window; the caller's seen set drops the repeats.
+        q += f" created:{'<' if strict else '<='}{before}"
     return q
 
 
@@ -82,6 +87,9 @@ def triaged_by_humans(snap: IssueSnapshot, queue: Queue) -> str | None:
         return "no sub-oncall, module or triaged label"
     if any(similar.markers(c.body) for c in snap.comments):
         return "this bot commented there"
+    if snap.comments_truncated:
+        # Sanity: past the comment-page cap a bot marker could hide; not ground truth.
+        return "thread too long to check for this bot's comments"
     return None
 
 
@@ -134,9 +142,10 @@ def collect_triaged(client: GitHubClient, repo: str, queue: Queue, *, since: str
     out = Backtest()
     seen: set[int] = set()
     before: str | None = None
+    strict = False
     scan_cap = 10 * max_issues
     while len(out.records) < max_issues and out.scanned < scan_cap:
-        query = search_query(repo, queue, since=since, before=before)
+        query = search_query(repo, queue, since=since, before=before, strict=strict)
         cursor: str | None = None
         oldest = ""
         new_in_query = 0
@@ -149,15 +158,18 @@ def collect_triaged(client: GitHubClient, repo: str, queue: Queue, *, since: str
             total = int(result.get("issueCount") or 0)
             for node in nodes:
                 number = int(node["number"])
+                created = str(node.get("createdAt") or "")
+                if created:
+                    oldest = min(oldest, created) if oldest else created
                 if number in seen:
                     continue
                 seen.add(number)
                 new_in_query += 1
                 out.scanned += 1
-                created = str(node.get("createdAt") or "")
-                oldest = min(oldest, created) if oldest else created
                 snap = snapshot_from_graphql(node, repo)
-                if comments_missing(node) and _text_budget_left(snap):
+                if comments_missing(node):
+                    # Every page (bounded): a bot marker after the first 100 comments
+                    # makes the issue no ground truth, however full the text budget.
                     snap = with_more_comments(client, snap)
                     out.comment_pages += 1
                 why = triaged_by_humans(snap, queue)
@@ -176,12 +188,19 @@ def collect_triaged(client: GitHubClient, repo: str, queue: Queue, *, since: str
         if total <= SEARCH_CAP:
             out.exhausted = True
             break
-        # Past GitHub's 1,000-result window: the next query starts below the oldest issue
-        # read (an exact timestamp; nothing is skipped, and a query that brings nothing
-        # new ends the read).
-        if not new_in_query or not oldest or oldest == before:
+        # Past GitHub's 1,000-result window: the next query starts at the oldest issue
+        # on it (`created:<=T`, an exact timestamp; the seen set drops the repeats, so an
+        # issue created in that same second is not skipped). When a whole window held
+        # issues of that one second, the next goes strictly below it; a strict query
+        # that gets no further ends the read.
+        if not oldest:
             break
-        before = oldest
+        if before is None or oldest < before:
+            before, strict = oldest, False
+        elif not strict:
+            strict = True
+        else:
+            break
     return out
 
 
@@ -232,11 +251,6 @@ def _malformed(why: str) -> ApiError:
     return ApiError(f"POST /graphql (search): the answer is not GitHub's answer: {why}",
                     fix="rerun; if it persists, check GITHUB_API_URL (a proxy may answer in "
                         "GitHub's place). Nothing was saved")
-
-
-def _text_budget_left(snap: IssueSnapshot) -> bool:
-    """Whether more comments could still reach what the planner reads of a thread."""
-    return sum(len(c.body) for c in snap.comments) < MAX_COMMENTS_CHARS
 
 
 def describe(bt: Backtest, repo: str, since: str | None) -> str:
