@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentops import ghactions
 from agentops.errors import ApiError, InputError
 from agentops.github.client import GitHubClient
 from agentops.github.identity import Identity
@@ -137,6 +138,7 @@ def signing_key(env: Mapping[str, str] | None = None) -> bytes | None:
     raw = env.get("AGENTOPS_SIGNING_KEY") or ""
     if not raw.strip():
         return None
+    ghactions.mask(raw.strip())
     key = raw.strip().encode()
     if len(key) < MIN_KEY_BYTES:
         raise InputError("AGENTOPS_SIGNING_KEY", f"shorter than {MIN_KEY_BYTES} bytes",
