@@ -185,6 +185,7 @@ class GitHubStandIn:
         self.repos: dict[str, _Repo] = {}
         self.requests: list[Request] = []
         self.created_labels: list[str] = []
+        self.runs: dict[tuple[str, int], dict[str, Any]] = {}  # (repo, id) -> workflow run
         self.graphql_handlers: dict[str, Callable[[dict[str, Any], str], dict[str, Any]]] = {
             "AgentopsLabelsExist": self._gql_labels,
             "AgentopsTriageQueue": self._gql_search,
@@ -221,6 +222,28 @@ class GitHubStandIn:
             self._add_comment(r, issue, str(c["body"]), login=str(c.get("login", "someone")),
                               user_type=str(c.get("type", "User")),
                               association=str(c.get("association", "NONE")), bump=False)
+
+    def add_run(self, repo: str, run_id: int, path: str, *, status: str = "completed",
+                created_ago: int = 3600, updated_ago: int = 0) -> dict[str, Any]:
+        """A workflow run of ``path`` in ``repo`` as the Actions API shows it, created
+        ``created_ago`` seconds before the stand-in's clock (and updated after)."""
+        r = self.repos[repo.casefold()]
+        run = {"id": run_id, "name": path.rsplit("/", 1)[-1], "path": path,
+               "node_id": _node_id("WFR", run_id), "head_branch": "main",
+               "head_sha": hashlib.sha1(str(run_id).encode()).hexdigest(),
+               "run_number": run_id % 1000, "event": "issues", "status": status,
+               "conclusion": "success" if status == "completed" else None,
+               "workflow_id": _id("workflow", path) % 10**9,
+               "url": f"https://api.github.com/repos/{r.full_name}/actions/runs/{run_id}",
+               "html_url": f"https://github.com/{r.full_name}/actions/runs/{run_id}",
+               "created_at": _iso(self._clock - created_ago),
+               "updated_at": _iso(self._clock - updated_ago),
+               "run_started_at": _iso(self._clock - created_ago), "run_attempt": 1,
+               "pull_requests": [],
+               "repository": {"id": _id("repo", r.full_name) % 10**9,
+                              "full_name": r.full_name, "name": r.full_name.split("/")[1]}}
+        self.runs[(r.full_name.casefold(), run_id)] = run
+        return run
 
     def add_comment(self, repo: str, number: int, body: str, *, login: str = "someone",
                     user_type: str = "User", association: str = "NONE") -> None:
@@ -403,6 +426,10 @@ class GitHubStandIn:
         if not m or repo is None:
             return self._not_found()
         rest = m.group(3) or ""
+        rm = re.fullmatch(r"/actions/runs/(\d+)", rest)
+        if rm and method == "GET":
+            run = self.runs.get((repo.full_name.casefold(), int(rm.group(1))))
+            return (200, run, {}) if run else self._not_found()
         im = re.fullmatch(r"/issues/(\d+)(/.*)?", rest)
         if im:
             issue = repo.issues.get(int(im.group(1)))

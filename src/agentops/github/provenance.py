@@ -110,12 +110,13 @@ def workflow_path(value: str) -> str | None:
     return match.group(1) if match else None
 
 
-def scout_workflow(env: Mapping[str, str] | None = None) -> Workflow | None:
-    """The scout's workflow: ``AGENTOPS_SCOUT_WORKFLOW`` (``owner/repo/.github/workflows/
-    x.yml``, or a path in ``GITHUB_REPOSITORY``), else in Actions the running workflow
+def scout_workflow(env: Mapping[str, str] | None = None,
+                   var: str = "AGENTOPS_SCOUT_WORKFLOW") -> Workflow | None:
+    """The skill's workflow: ``var`` (``owner/repo/.github/workflows/x.yml``, or a path
+    in ``GITHUB_REPOSITORY``), else in Actions the running workflow
     (``GITHUB_WORKFLOW_REF``); None outside both."""
     env = os.environ if env is None else env
-    ref = (env.get("AGENTOPS_SCOUT_WORKFLOW") or "").strip()
+    ref = (env.get(var) or "").strip()
     if not ref and env.get("GITHUB_ACTIONS") == "true":
         ref = (env.get("GITHUB_WORKFLOW_REF") or "").strip()
     if not ref:
@@ -124,9 +125,8 @@ def scout_workflow(env: Mapping[str, str] | None = None) -> Workflow | None:
     head = ref.split("/.github/", 1)[0] if "/.github/" in ref else ""
     repo = head if _REPO_RE.fullmatch(head) else (env.get("GITHUB_REPOSITORY") or "").strip()
     if path is None or not _REPO_RE.fullmatch(repo):
-        raise InputError("AGENTOPS_SCOUT_WORKFLOW",
-                         f"{ref[:120]!r} names no workflow file of a repository",
-                         fix="give OWNER/NAME/.github/workflows/FILE.yml (the scout's own "
+        raise InputError(var, f"{ref[:120]!r} names no workflow file of a repository",
+                         fix="give OWNER/NAME/.github/workflows/FILE.yml (the skill's own "
                              "workflow), or .github/workflows/FILE.yml with GITHUB_REPOSITORY "
                              "set")
     return Workflow(repo, path)
@@ -175,6 +175,26 @@ def signature_ok(body: str, *, key: bytes, repo: str, issue: int) -> bool:
     return hmac.compare_digest(match.group("mac"), _mac(key, repo, issue, unsigned(body)))
 
 
+# A hidden line for comments without a JSON block (triage's template comments).
+RUN_LINE = "<!-- agentops:run {repository} {id} -->"
+_RUN_LINE_RE = re.compile(r"<!-- agentops:run ([\w.-]+/[\w.-]+) ([0-9]{1,20}) -->")
+
+
+def with_run_line(body: str, run: Mapping[str, Any]) -> str:
+    """``body`` with its run line set to ``run`` (a ``stamp`` for ``Provenance.seal``)."""
+    plain = _RUN_LINE_RE.sub("", body).rstrip()
+    return f"{plain}\n{RUN_LINE.format(repository=run['repository'], id=int(run['id']))}\n"
+
+
+def run_line_payload(body: str) -> dict[str, Any] | None:
+    """``{"run": {...}}`` from the last run line of ``body``, for ``judge``."""
+    found = _RUN_LINE_RE.findall(body)
+    if not found:
+        return None
+    repo, rid = found[-1]
+    return {"run": {"repository": repo, "id": int(rid)}}
+
+
 def _time(value: object) -> dt.datetime | None:
     try:
         out = dt.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
@@ -201,9 +221,12 @@ class Provenance:
 
     @classmethod
     def from_env(cls, client: GitHubClient, repo: str, issue: int, me: Identity,
-                 env: Mapping[str, str] | None = None) -> Provenance:
+                 env: Mapping[str, str] | None = None, *,
+                 workflow_var: str = "AGENTOPS_SCOUT_WORKFLOW",
+                 max_lookups: int = MAX_RUN_LOOKUPS) -> Provenance:
         return cls(client, repo, issue, me, key=signing_key(env),
-                   workflow=scout_workflow(env), run=current_run(env))
+                   workflow=scout_workflow(env, workflow_var), run=current_run(env),
+                   max_lookups=max_lookups)
 
     @property
     def mode(self) -> str:
@@ -229,20 +252,23 @@ class Provenance:
 
     # --- writing -------------------------------------------------------------------------
 
-    def seal(self, body: str, stamp: Any) -> str:
+    def seal(self, body: str, stamp: Any, *, issue: int | None = None) -> str:
         """What to write: ``stamp(body, run)`` records this run in the hidden block (when
         this is a workflow run), then the signature when a key is set."""
         if self.run is not None:
             body = stamp(unsigned(body), self.run.to_json())
-        return sign(body, key=self.key, repo=self.repo, issue=self.issue)
+        return sign(body, key=self.key, repo=self.repo,
+                    issue=self.issue if issue is None else issue)
 
     # --- reading -------------------------------------------------------------------------
 
     def judge_all(self, comments: Sequence[Mapping[str, Any]],
-                  payloads: Sequence[Mapping[str, Any] | None]) -> list[Verdict]:
+                  payloads: Sequence[Mapping[str, Any] | None], *,
+                  issue: int | None = None) -> list[Verdict]:
         """A verdict per comment (same order). In ``run`` mode a run named by two
         comments makes neither ours: a copy of a real run's id is a look-alike."""
-        verdicts = [self.judge(c, p) for c, p in zip(comments, payloads, strict=True)]
+        verdicts = [self.judge(c, p, issue=issue)
+                    for c, p in zip(comments, payloads, strict=True)]
         if self.mode != "run":
             return verdicts
         claims: dict[RunRef, list[int]] = {}
@@ -257,9 +283,10 @@ class Provenance:
                                                  f"{len(where)} comments; none counts")
         return verdicts
 
-    def judge(self, comment: Mapping[str, Any], payload: Mapping[str, Any] | None
-              ) -> Verdict:
-        """Whether ``comment`` (with its parsed hidden block) is ours."""
+    def judge(self, comment: Mapping[str, Any], payload: Mapping[str, Any] | None, *,
+              issue: int | None = None) -> Verdict:
+        """Whether ``comment`` (with its parsed hidden block) on ``issue`` (default: the
+        one this was made for) is ours."""
         if not self.me.wrote(comment):
             return Verdict(False, f"not written by {self.me.login} (the token's account)")
         mode = self.mode
@@ -271,7 +298,7 @@ class Provenance:
         if mode == "signature":
             assert self.key is not None
             ok = signature_ok(str(comment.get("body") or ""), key=self.key, repo=self.repo,
-                              issue=self.issue)
+                              issue=self.issue if issue is None else issue)
             return Verdict(ok, "signed with the signing key" if ok
                            else "no valid signature of the signing key")
         return self._judge_run(comment, payload)
