@@ -457,7 +457,10 @@ def test_with_a_signing_key_only_a_signed_comment_is_ours(env, tmp_path, monkeyp
         assert cli.main(["--config", "torchtitan-graph-trainer", "handoff",
                          "--report", str(_write(tmp_path, report_text()))]) == 0
         signed = st.comments[-1]
-        assert "board: [item]" in signed["body"] and signed["body"].rstrip().endswith("-->")
+        assert "board: [item]" in signed["body"]
+        # One signature, at the end (the old one came off before the edit).
+        assert signed["body"].count("agentops:sig v1") == 1
+        assert signed["body"].rstrip().split("\n")[-1].startswith("<!-- agentops:sig v1 ")
         assert publish(tmp_path, report_text(note="- S-5 re-checked")) == 0
         assert st.writes[-1][0] == "PATCH" and st.writes[-1][1].endswith(str(signed["id"]))
         # A copy with its signature altered by one digit is not ours.

@@ -27,7 +27,7 @@ from agentops.errors import (
 )
 from agentops.github.client import GitHubClient
 from agentops.github.identity import Identity
-from agentops.github.provenance import Provenance
+from agentops.github.provenance import Provenance, unsigned
 from agentops.scout import embedded, projects
 from agentops.scout.collect import REPORT_HEADING
 from agentops.scout.livedata import BoardItem
@@ -475,8 +475,10 @@ def apply_handoff(project_client: GitHubClient, issues_client: GitHubClient,
     operation = "noop"
     if link_from is not None:
         old = link_from.comment.get("body") or ""
+        # The signature line comes off before the edit and a fresh one goes on after.
+        plain = unsigned(old)
         body = link_from.prov.seal(
-            link_items(old, embedded.extract(old) or report.payload, links, items), stamp)
+            link_items(plain, embedded.extract(plain) or report.payload, links, items), stamp)
         if body.rstrip() != old.rstrip():
             cid = int(link_from.comment["id"])
             try:
