@@ -45,7 +45,7 @@ def publish_command(args: argparse.Namespace) -> int:
     with ghactions.group("publish: read the tracking issue"):
         me = token_identity(client)
         prov = Provenance.from_env(client, repo, issue, me)
-        print(f"provenance: {prov.describe()}", file=sys.stderr)
+        print(ghactions.inert_log(f"provenance: {prov.describe()}"), file=sys.stderr)
         found = find_report_comment(client, repo, issue, report, prov)
     ignored = _ignored(found, me)
     body = prov.seal(keep_board_links(report, found.own), stamp)
@@ -81,7 +81,7 @@ def handoff_command(args: argparse.Namespace) -> int:
         with ghactions.group("handoff: find the report comment"):
             me = token_identity(issues_client)
             prov = Provenance.from_env(issues_client, tracking[0], tracking[1], me)
-            print(f"provenance: {prov.describe()}", file=sys.stderr)
+            print(ghactions.inert_log(f"provenance: {prov.describe()}"), file=sys.stderr)
             found = find_report_comment(issues_client, tracking[0], tracking[1], report, prov)
         ignored = _ignored(found, me)
         if found.own is None:
