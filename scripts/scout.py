@@ -39,6 +39,10 @@ examples:
 environment:
   GITHUB_TOKEN     token for live runs (issues: write and projects to publish/hand off)
   GITHUB_API_URL   API base (GitHub Enterprise Server, or a test server on loopback)
+  AGENTOPS_SIGNING_KEY     optional secret: sign report comments, trust only signed ones
+  AGENTOPS_SCOUT_WORKFLOW  OWNER/NAME/.github/workflows/FILE.yml whose runs write the
+                   report comments (default in Actions: the running workflow); with a
+                   workflow's token and neither set, no comment counts as the scout's
   AGENTOPS_*       defaults for the flags, as the composite action sets them"""
 
 

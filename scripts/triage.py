@@ -43,6 +43,11 @@ examples:
 environment:
   GITHUB_TOKEN     token for run/sweep (issues: write to apply; read is enough with --dry-run)
   GITHUB_API_URL   API base (GitHub Enterprise Server, or a test server on loopback)
+  AGENTOPS_SIGNING_KEY      optional secret: sign the bot's comments; a github-actions[bot]
+                   comment is then the bot's only when signed
+  AGENTOPS_TRIAGE_WORKFLOW  OWNER/NAME/.github/workflows/FILE.yml whose runs write the
+                   bot's comments (default in Actions: the running workflow); otherwise a
+                   github-actions[bot] comment is read as an ordinary person's
   AGENTOPS_*       defaults for the flags, as the composite action sets them"""
 
 

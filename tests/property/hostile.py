@@ -412,7 +412,8 @@ def load_triage(*, with_openapi: bool = True) -> Triage:
     if with_openapi:
         from tests.contract import openapi
 
-        index = openapi.load_index() if openapi.OPENAPI_JSON.exists() else None
+        index = openapi.load_index_or_say_why("the fuzz test's API-contract check of every "
+                                              "write")
     return Triage(queue=queue.load_queue("distributed"), plan_issue=plan.plan_issue,
                   apply_plan=apply.apply_plan, render=render, outcome=outcome, index=index)
 

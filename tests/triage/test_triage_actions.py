@@ -57,7 +57,10 @@ def test_every_input_is_passed_as_env_and_is_a_flag_default(monkeypatch):
     env = script_step(ACTION)["env"]
     for inp in ACTION["inputs"]:
         assert env.get(env_name(inp)) == f"${{{{ inputs.{inp} }}}}", inp
-    assert set(FLAG_OF) | {"command", "issue", "github-token"} == set(ACTION["inputs"])
+    # Secrets (the token, the signing key) are read from the environment only, never a
+    # flag, which would show in the process list.
+    assert set(FLAG_OF) | {"command", "issue", "github-token", "signing-key"} == set(
+        ACTION["inputs"])
     values = {"repo": "own/er", "dry-run": "true", "max-issues": "7", "queue": "qdir",
               "state-file": "s.json", "plan-out": "p.json", "plan-in": "i.json",
               "snapshot-out": "snaps", "issue-file": "issue.json",
@@ -128,8 +131,11 @@ def test_workflow_triggers_filter_and_permissions():
     assert on["schedule"]
     assert WORKFLOW["permissions"] == {}
     jobs = WORKFLOW["jobs"]
-    assert jobs["plan"]["permissions"] == {"contents": "read", "issues": "read"}
-    assert jobs["apply"]["permissions"] == {"contents": "read", "issues": "write"}
+    # actions: read — whether a github-actions[bot] comment is this workflow's (#21)
+    assert jobs["plan"]["permissions"] == {"contents": "read", "issues": "read",
+                                           "actions": "read"}
+    assert jobs["apply"]["permissions"] == {"contents": "read", "issues": "write",
+                                            "actions": "read"}
     assert jobs["apply"]["needs"] == "plan"
     cond = jobs["plan"]["if"]
     assert "github.event.label.name == 'oncall: distributed'" in cond

@@ -43,6 +43,8 @@ DEFAULT_MAX_WRITES = 200
 # Sanity: a page of 100 issues with 65,536-character bodies is ~7 MB; a job log that
 # GHES answers inline is cut at 48 MiB by its reader.
 MAX_ANSWER_BYTES = 64 * 1024 * 1024
+NOT_GITHUB_FIX = ("something between the runner and the API (a proxy, GITHUB_API_URL) "
+                  "answered in GitHub's place; check GITHUB_API_URL and rerun")
 
 
 class RetryPolicy(transport_mod.Policy):
@@ -222,8 +224,12 @@ class GitHubClient:
             headers, out = self._request("POST", url, body=body, write=write,
                                          idempotent=not write, verify=verify)
             if not isinstance(out, dict):
-                raise ApiError("GraphQL: the response is not a JSON object")
+                raise ApiError("POST /graphql: the answer is not GitHub's answer: not a JSON "
+                               "object", fix=NOT_GITHUB_FIX)
             errors = out.get("errors") or []
+            if not isinstance(errors, list) or not all(isinstance(e, dict) for e in errors):
+                raise ApiError("POST /graphql: the answer is not GitHub's answer: `errors` "
+                               "is not a list of objects", fix=NOT_GITHUB_FIX)
             # GitHub reports an exhausted GraphQL budget as HTTP 200 with an error of
             # type RATE_LIMITED; a query is a read, so wait for the reset and ask again.
             limited = any(isinstance(e, dict) and e.get("type") == "RATE_LIMITED"
@@ -257,7 +263,11 @@ class GitHubClient:
                 fix = (f"the token's GraphQL rate limit is used up{when}; rerun after the "
                        "reset (a rerun re-reads before it writes, so it converges)")
             raise ApiError(f"GraphQL error: {messages}", fix=fix)
-        return out.get("data") or {}
+        data = out.get("data")
+        if data is not None and not isinstance(data, dict):
+            raise ApiError("POST /graphql: the answer is not GitHub's answer: `data` is not "
+                           "a JSON object", fix=NOT_GITHUB_FIX)
+        return data or {}
 
     def write(self, method: str, path: str, body: Any = None, *,
               idempotent: bool, verify: Callable[[], Any] | None = None) -> Any:
@@ -320,7 +330,7 @@ class GitHubClient:
     def _once(self, method: str, path: str, *, params: Mapping[str, Any] | None,
               body: Any) -> tuple[dict[str, Any], Any]:
         try:
-            return self.requester.requestJsonAndCheck(
+            headers, data = self.requester.requestJsonAndCheck(
                 method, path, parameters=dict(params) if params else None, input=body)
         except GithubException as exc:
             raise self._classify_status(exc.status, exc.headers or {}, exc.data) from exc
@@ -334,6 +344,19 @@ class GitHubClient:
             # a broken-off answer may have come after the server acted on the request.
             raise _Failure(exc.reason, status=None, retryable=exc.retryable,
                            ambiguous=exc.ambiguous and not exc.refused, wait=None) from exc
+        except ValueError as exc:
+            # Sanity: a body that starts like JSON and does not parse (cut off by a proxy
+            # or a dropped connection) is not GitHub's answer; the server did act.
+            raise _Failure("the answer is not GitHub's answer: JSON that does not parse "
+                           "(cut off?)", status=None, retryable=True, ambiguous=True,
+                           wait=None) from exc
+        if isinstance(data, dict) and list(data) == ["data"] and isinstance(data["data"], str):
+            # PyGithub wraps a body that is not JSON at all as {"data": text}: an HTML page
+            # of a proxy or load balancer, or plain text. Its text is not echoed.
+            kind = "an HTML page" if data["data"].lstrip()[:1] == "<" else "text"
+            raise _Failure(f"the answer is not GitHub's answer: {kind}, not JSON",
+                           status=None, retryable=True, ambiguous=True, wait=None)
+        return headers, data
 
     def _classify_status(self, status: int, headers: Mapping[str, Any], data: Any) -> _Failure:
         message = data.get("message", "") if isinstance(data, dict) else str(data or "")
@@ -375,6 +398,8 @@ class GitHubClient:
                    "token without access")
         elif failure.status == 422:
             fix = f"GitHub rejected the request body: {failure.data}"
+        elif "not GitHub's answer" in failure.message:
+            fix = NOT_GITHUB_FIX
         elif failure.retryable:
             fix = (f"GitHub did not answer after {self.policy.attempts} attempts; rerun later "
                    "(a rerun re-reads before it writes, so it converges)")

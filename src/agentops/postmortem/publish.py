@@ -40,8 +40,12 @@ _KEY = re.compile(r"^[A-Z][A-Z0-9_]*-[0-9]+$")
 _MARKER = re.compile(r"([A-Z][A-Z0-9_]*-[0-9]+ r[0-9]+ facts:[0-9a-f]{12}|"
                      r"[A-Z][A-Z0-9_]*-[0-9]+ r[0-9]+ facts:none)")
 RETRY_STATUS = frozenset({500, 502, 503, 504})
-# Sanity: JIRA's answers here are one comment or a page of 50; past this, not JIRA.
+# Sanity: JIRA's answers here are one comment or a page of 100; past this, not JIRA.
 MAX_ANSWER_BYTES = 8 * 1024 * 1024
+# Comments are read page by page (JIRA may answer fewer per page than asked); past
+# this many pages publish refuses (exit 3) instead of risking a second post.
+COMMENT_PAGE = 100
+MAX_COMMENT_PAGES = 50
 
 
 @dataclass(frozen=True)
@@ -298,7 +302,8 @@ class Jira:
 
     def find_comment(self, key: str, artifact: Artifact) -> dict[str, Any] | None:
         """The comment an earlier run (or an attempt whose answer was lost) posted, if
-        any: among the 50 newest, one that carries this draft's id, was written by the
+        any: among all the issue's comments (paged, bounded), one that carries this
+        draft's id, was written by the
         API user itself, and whose text is the artifact's. Look-alikes (another author,
         or other text under the same id) are ignored and counted in ``self.ignored``.
         Raises when the comments or the API user cannot be read (after retries): not
@@ -348,17 +353,44 @@ class Jira:
         return self._account
 
     def _comments(self, key: str) -> list[dict[str, Any]]:
-        """The issue's 50 newest comments, retrying like the POST."""
+        """Every comment of the issue, newest first, page by page (each read retried
+        like the POST). A flood of comments after an earlier post must not hide it, or
+        a rerun would post twice; past ``MAX_COMMENT_PAGES`` pages nothing is posted
+        (``RefusedError``, exit 3) rather than risk it."""
         url = f"{self.base}/rest/api/3/issue/{key}/comment"
-        query = "?" + urllib.parse.urlencode({"orderBy": "-created", "maxResults": 50})
         route = f"GET /rest/api/3/issue/{key}/comment"
-        body = self._get_json(url, query, key=key, route=route)
-        comments = body.get("comments") if isinstance(body, dict) else None
-        if not isinstance(comments, list):
-            raise ApiError(f"{route}: the answer is not JIRA's comment list",
-                           fix="check --jira-url: it must be the site's base URL, "
-                               "e.g. https://your-site.atlassian.net")
-        return [c for c in comments if isinstance(c, dict)]
+        fix = "check --jira-url: it must be the site's base URL, e.g. https://your-site.atlassian.net"
+        out: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        start = 0
+        for _page in range(MAX_COMMENT_PAGES):
+            query = "?" + urllib.parse.urlencode({"orderBy": "-created", "startAt": start,
+                                                  "maxResults": COMMENT_PAGE})
+            body = self._get_json(url, query, key=key, route=route)
+            comments = body.get("comments") if isinstance(body, dict) else None
+            total = body.get("total") if isinstance(body, dict) else None
+            if not isinstance(comments, list) or isinstance(total, bool) \
+                    or not isinstance(total, int):
+                raise ApiError(f"{route}: the answer is not JIRA's comment list", fix=fix)
+            page = [c for c in comments if isinstance(c, dict)]
+            ids = {str(c.get("id")) for c in page}
+            if page and ids <= seen:
+                # A server that ignores startAt would have us read page one forever and
+                # call the rest "not there".
+                raise ApiError(f"{route}: startAt={start} answered comments already read; "
+                               "the comment list cannot be read to its end, so nothing was "
+                               "posted", fix=fix)
+            seen |= ids
+            out += page
+            start += len(comments)
+            if not comments or start >= total:
+                return out
+        raise RefusedError(
+            f"publish refused: {key} has more than {len(out)} comments "
+            f"({MAX_COMMENT_PAGES} pages read); this draft's earlier comment could be among "
+            "the rest, so nothing was posted (a second copy is worse than none)",
+            fix="check the ticket by hand: if the post-mortem is not there, paste the approved "
+                "artifact as a comment; the draft id in the job summary finds it")
 
     def _get_json(self, url: str, query: str, *, key: str, route: str) -> Any:
         """A GET's JSON answer (HTTP 200), retrying 429/5xx and broken connections."""

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 from agentops import flag_values, ghactions
 from agentops import markdown_escape as esc
 from agentops.errors import ConfigError, InputError, UsageError
 from agentops.github.client import GitHubClient
 from agentops.github.identity import Identity, token_identity
+from agentops.github.provenance import Provenance
 from agentops.scout import projects
 from agentops.scout.collect import LiveTargets
 from agentops.scout.publish import (
@@ -30,6 +32,7 @@ from agentops.scout.publish import (
     load_report,
     plan_handoff,
     plan_publish,
+    stamp,
 )
 
 
@@ -40,9 +43,11 @@ def publish_command(args: argparse.Namespace) -> int:
     client = GitHubClient.from_env()
     with ghactions.group("publish: read the tracking issue"):
         me = token_identity(client)
-        found = find_report_comment(client, repo, issue, report, me)
+        prov = Provenance.from_env(client, repo, issue, me)
+        print(ghactions.inert_log(f"provenance: {prov.describe()}"), file=sys.stderr)
+        found = find_report_comment(client, repo, issue, report, prov)
     ignored = _ignored(found, me)
-    body = keep_board_links(report, found.own)
+    body = prov.seal(keep_board_links(report, found.own), stamp)
     plan = plan_publish(found.own, body)
     if args.dry_run:
         where = plan.url or f"{repo}#{issue}"
@@ -51,7 +56,7 @@ def publish_command(args: argparse.Namespace) -> int:
         print(client.counter.line())
         return 0
     with ghactions.group("publish: write the comment"):
-        comment = apply_publish(client, repo, issue, report, plan, me=me, body=body)
+        comment = apply_publish(client, repo, issue, report, plan, prov=prov, body=body)
     url = str(comment.get("html_url", "")) if comment else plan.url
     print(f"{plan.operation}: {url}")
     ghactions.set_output("comment-url", url)
@@ -74,14 +79,16 @@ def handoff_command(args: argparse.Namespace) -> int:
     if tracking:
         with ghactions.group("handoff: find the report comment"):
             me = token_identity(issues_client)
-            found = find_report_comment(issues_client, tracking[0], tracking[1], report, me)
+            prov = Provenance.from_env(issues_client, tracking[0], tracking[1], me)
+            print(ghactions.inert_log(f"provenance: {prov.describe()}"), file=sys.stderr)
+            found = find_report_comment(issues_client, tracking[0], tracking[1], report, prov)
         ignored = _ignored(found, me)
         if found.own is None:
             raise ConfigError(f"handoff: no {report.date} report comment by {me.login} on "
                               f"{tracking[0]}#{tracking[1]}",
                               fix="run `scout.py publish` first with the same token; the "
                                   "board items link to the comment it posted")
-        link_from = ReportComment(tracking[0], tracking[1], found.own, me)
+        link_from = ReportComment(tracking[0], tracking[1], found.own, prov)
     comment_url = str(link_from.comment.get("html_url", "")) if link_from else ""
     with ghactions.group("handoff: read the board (all items)"):
         snap = _scoped(lambda: projects.read_board(project_client, board), board)
@@ -216,11 +223,16 @@ def _calls(client: GitHubClient, other: GitHubClient | None = None) -> str:
 def _ignored(found: ReportComments, me: Identity) -> list[str]:
     """Security: look-alike report comments by other authors are never edited or read;
     each run says how many there were (log warning and job summary)."""
+    for why in found.warnings:
+        # Unknown is never ours; say so, so a failing lookup is not mistaken for a forgery.
+        ghactions.warning(ghactions.inert_log(f"report comment treated as not ours: {why}"))
     note = found.ignored_note(me)
     if not note:
         return []
-    ghactions.warning(ghactions.inert_log(note))
-    return [note]
+    lines = note.split("\n")
+    for line in lines:
+        ghactions.warning(ghactions.inert_log(line))
+    return lines
 
 
 def _finish(client: GitHubClient, headline: str, *, other: GitHubClient | None = None,

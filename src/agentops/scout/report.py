@@ -316,7 +316,11 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
     analyses = _analyses_json(results)
     analyses["files_skipped"] = files_skipped(head, results["ci"].parse_errors)
     analyses["prior_reports_ignored"] = [p.url or str(p.comment_id)
-                                         for p in live.ignored_reports]
+                                         for p in live.ignored_reports
+                                         if p.why == "" or p.why.startswith("not written")]
+    analyses["prior_reports_unproven"] = [
+        f"{p.url or p.comment_id} ({p.why})" for p in live.ignored_reports
+        if p.why and not p.why.startswith("not written")]
     analyses["docs_checked"] = bool(target.docs)
     kinds = {f"{c.id}:{c.fingerprint}": c.kind for c in candidates}
     quiet: dict[str, int] = {}
@@ -347,8 +351,11 @@ def files_skipped(head: Tree, ci_errors: tuple[str, ...]) -> dict[str, str]:
 def ignored_note(live: LiveData) -> str:
     """The warning for report-like comments not written by the token's account."""
     urls = ", ".join(p.url or str(p.comment_id) for p in live.ignored_reports[:5])
+    whys = "; ".join(dict.fromkeys(p.why for p in live.ignored_reports
+                                   if p.why and not p.why.startswith("not written")))
     return (f"prior reports: ignored {len(live.ignored_reports)} report-like comment(s) "
-            f"not written by the token's account: {urls}")
+            f"not written by the token's account or whose provenance does not check out"
+            + (f" ({whys})" if whys else "") + f": {urls}")
 
 
 def _analyses_json(res: dict[str, Any]) -> dict[str, Any]:
