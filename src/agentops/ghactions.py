@@ -16,17 +16,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
-import sys
 from collections.abc import Iterator
-from typing import Any, TextIO
+from typing import Any
 
 import github_action_utils as gau
 from github_action_utils import _serialization as gau_serial
 
-from agentops import markdown_escape
-
-_ZWSP = "\u200b"
+from agentops import console, markdown_escape
 
 
 def in_runner() -> bool:
@@ -34,16 +30,13 @@ def in_runner() -> bool:
     return os.environ.get("GITHUB_ACTIONS") == "true"
 
 
-def _stream() -> TextIO:
-    return sys.stderr
-
-
 def _command(name: str, message: str, **props: Any) -> None:
-    opts = ",".join(
-        f"{k}={gau_serial.escape_property(str(v))}" for k, v in props.items() if v is not None
-    )
+    # The values go through the one line gate first, so a ``##[`` or a command in a
+    # title or message is broken before the runner's own escaping is applied.
+    opts = ",".join(f"{k}={gau_serial.escape_property(console.inert_line(v))}"
+                    for k, v in props.items() if v is not None)
     head = f"::{name} {opts}::" if opts else f"::{name}::"
-    print(head + gau_serial.escape_data(message), file=_stream(), flush=True)
+    console.command(head + gau_serial.escape_data(console.inert_line(message)))
 
 
 def set_output(name: str, value: Any) -> None:
@@ -63,7 +56,7 @@ def error(message: str, *, title: str | None = None) -> None:
     if in_runner():
         _command("error", message, title=title)
     else:
-        print(f"error: {message}", file=_stream(), flush=True)
+        console.say(f"error: {message}", err=True)
 
 
 def warning(message: str, *, title: str | None = None) -> None:
@@ -71,12 +64,12 @@ def warning(message: str, *, title: str | None = None) -> None:
     if in_runner():
         _command("warning", message, title=title)
     else:
-        print(f"warning: {message}", file=_stream(), flush=True)
+        console.say(f"warning: {message}", err=True)
 
 
 def notice(message: str) -> None:
     """A progress/notice line on stderr (plain text in both modes)."""
-    print(message, file=_stream(), flush=True)
+    console.say(message, err=True)
 
 
 def mask(value: str) -> None:
@@ -84,7 +77,8 @@ def mask(value: str) -> None:
     if in_runner() and value:
         for line in value.splitlines():
             if line.strip():
-                _command("add-mask", line)
+                # Not through the line gate: the value must reach the runner exactly.
+                console.command("::add-mask::" + gau_serial.escape_data(line))
 
 
 @contextlib.contextmanager
@@ -95,25 +89,14 @@ def group(title: str) -> Iterator[None]:
         try:
             yield
         finally:
-            print("::endgroup::", file=_stream(), flush=True)
+            console.command("::endgroup::")
     else:
-        print(f"== {title} ==", file=_stream(), flush=True)
+        console.say(f"== {title} ==", err=True)
         yield
 
 
 # --- untrusted text -------------------------------------------------------------------
-
-_CMD_RE = re.compile(r"::")
-
-
-def inert_log(text: str, *, limit: int = 2000) -> str:
-    """Untrusted text made safe for a log line: no workflow command can start in it
-    (``::`` is split), control and bidi characters are dropped, and it is cut."""
-    text = markdown_escape.CONTROL_RE.sub("", text)
-    text = _CMD_RE.sub(":" + _ZWSP + ":", text)
-    if len(text) > limit:
-        text = text[:limit] + "…"
-    return text
+# Log lines: ``console.inert_line`` (every line printed goes through it anyway).
 
 
 def inert_markdown(text: str, *, limit: int = 300, cell: bool = False) -> str:

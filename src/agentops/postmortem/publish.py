@@ -329,7 +329,7 @@ class Jira:
             ghactions.warning(
                 f"  {key}: {len(new)} comment(s) carrying this draft's id ({marker}) were not "
                 "written by this JIRA account or do not hold the approved text; ignored: "
-                + ghactions.inert_log(", ".join(new[:10]), limit=500))
+                + transport_mod.short(", ".join(new[:10]), 500))
         return found
 
     def account_id(self) -> str:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from agentops import cli, events, files, ghactions
+from agentops import cli, console, events, files, ghactions
 from agentops.errors import (
     AgentopsError,
     ApiError,
@@ -346,7 +346,7 @@ def _run(args: argparse.Namespace, *, dry_run: bool, verb: str) -> int:
     if verb == "plan":
         doc = {"format": PLAN_FORMAT, "repo": repo, "queue": queue.name,
                "plans": [p.to_json() for p in plans]}
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        console.say_json(doc, indent=2, ensure_ascii=False)
     heading = f"Triage {verb} — {repo}" + (" (dry run)" if dry_run and verb == "run" else "")
     _finish(outcomes, client, heading=heading, dry_run=dry_run)
     if not errors:
