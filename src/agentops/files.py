@@ -121,16 +121,49 @@ def shape_reason(exc: Exception) -> str:
            "another kind was expected)"
 
 
+_NOT_REGULAR = ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
+                (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                (stat.S_ISSOCK, "a socket"))
+
+
+def _existing_kind(p: Path) -> str | None:
+    """What is at ``p`` when it is not a regular file (the entry itself, a link not
+    followed); None when nothing is there or a regular file is."""
+    try:
+        mode = os.lstat(p).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return None  # unreadable parent etc.: the write reports it in words
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return next((name for test, name in _NOT_REGULAR if test(mode)), "not a regular file")
+
+
 def check_writable(path: str | os.PathLike[str], *, field: str) -> Path:
     """Refuse, before anything is computed or written, an output path that cannot
     become a file: an existing folder, a folder that is a file, or one this user
-    cannot write. Missing folders are fine: ``write_atomic`` creates them."""
+    cannot write. Missing folders are fine: ``write_atomic`` creates them.
+
+    Security (docs/security.md, "Outputs"): an existing path that is not a regular
+    file is refused, never replaced and never written through: a symbolic link
+    (dangling or not; ``/dev/stdout`` is one), a FIFO, a device (``/dev/null``), a
+    socket. Replacing would swap the link or node for a file (as root, a system's
+    ``/dev/stdout``); writing through would follow a link someone else placed."""
     p = Path(path)
     if not str(path).strip():
         raise InputError(field, "empty path", fix="give the path of the file to write")
-    if p.is_dir():
+    kind = _existing_kind(p)
+    if kind == "a folder":
         raise InputError(field, f"{path} is a folder; this writes a file",
                          fix=f"give a file path, e.g. {p / 'out'}")
+    if kind is not None:
+        raise InputError(field, f"{path} is {kind}, not a regular file; agentops writes "
+                                "a new file or replaces a regular one, never anything else",
+                         fix="give the path of a new or regular file (to see the output "
+                             "on the terminal, leave the flag out)")
     _check_ancestor(p.parent, path, field)
     return p
 
@@ -183,6 +216,9 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, field: str)
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
         os.chmod(tmp, _mode(p))
+        # Security: checked again just before the rename, which would replace a link
+        # or node put there meanwhile.
+        check_writable(p, field=field)
         os.replace(tmp, p)
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
