@@ -1,5 +1,6 @@
 """Every line this process prints, through one gate: ``say`` for text, ``say_json``
-for JSON documents. Nothing else in agentops writes to stdout or stderr
+for JSON documents; registered secrets are scrubbed here too (``agentops.redaction``).
+Nothing else in agentops writes to stdout or stderr
 (``tests/test_console.py`` checks the source for it), so no line can carry a
 workflow command someone else wrote, whatever the call site forgot.
 
@@ -32,6 +33,7 @@ import re
 import sys
 from typing import Any, TextIO
 
+from agentops import redaction
 from agentops.markdown_escape import CONTROL_RE
 
 ZWSP = "\u200b"
@@ -43,10 +45,11 @@ _LEGACY_RE = re.compile(r"#(?=\[)")
 
 
 def inert_line(text: object, *, limit: int | None = None) -> str:
-    """``text`` made safe to print: control and bidi characters dropped, cut to
-    ``limit`` characters (when given), and on each of its lines a leading ``::`` and
-    every ``##[`` broken. Line breaks are kept; no new line can start a command."""
-    out = CONTROL_RE.sub("", str(text))
+    """``text`` made safe to print: registered secrets scrubbed (``redaction``),
+    control and bidi characters dropped, cut to ``limit`` characters (when given), and
+    on each of its lines a leading ``::`` and every ``##[`` broken. Line breaks are
+    kept; no new line can start a command."""
+    out = redaction.scrub(CONTROL_RE.sub("", str(text)))
     if limit is not None and len(out) > limit:
         out = out[:limit] + "…"
     parts = _LINE_BREAK_RE.split(out)
@@ -67,8 +70,8 @@ def json_text(doc: Any, **dumps: Any) -> str:
 
 def inert_json(text: str) -> str:
     """A JSON text made inert as ``json_text`` does (for JSON built elsewhere, e.g. an
-    ADF document's bytes)."""
-    text = _LEGACY_RE.sub(r"\\u0023", text)
+    ADF document's bytes), secrets scrubbed."""
+    text = _LEGACY_RE.sub(r"\\u0023", redaction.scrub(text))
     return CONTROL_RE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
 
 

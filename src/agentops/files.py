@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from agentops import redaction
 from agentops.errors import InputError
 
 _UTF8_FIX = "save it as UTF-8 text (e.g. `iconv -f LATIN1 -t UTF-8 FILE > FILE.utf8`)"
@@ -203,9 +204,12 @@ def _mode(target: Path) -> int:
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, field: str) -> Path:
     """Write ``data`` (text as UTF-8) to ``path`` all at once or not at all; folders
-    on the way are created. Errors name ``field`` and the file."""
+    on the way are created; registered secrets are scrubbed (``agentops.redaction``).
+    Errors name ``field`` and the file."""
     p = check_writable(path, field=field)
-    raw = data.encode("utf-8") if isinstance(data, str) else data
+    # Security: a file is output too; a secret a server echoed never lands in one.
+    raw = (redaction.scrub(data).encode("utf-8") if isinstance(data, str)
+           else redaction.scrub_bytes(data))
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)

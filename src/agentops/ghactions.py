@@ -22,7 +22,7 @@ from typing import Any
 import github_action_utils as gau
 from github_action_utils import _serialization as gau_serial
 
-from agentops import console, markdown_escape
+from agentops import console, markdown_escape, redaction
 
 
 def in_runner() -> bool:
@@ -42,13 +42,14 @@ def _command(name: str, message: str, **props: Any) -> None:
 def set_output(name: str, value: Any) -> None:
     """Set a step output (multi-line safe); a no-op outside a runner."""
     if os.environ.get("GITHUB_OUTPUT"):
-        gau.set_output(name, value)
+        gau.set_output(name, redaction.scrub(str(value)))
 
 
 def append_summary(markdown: str) -> None:
     """Append Markdown to the job summary; a no-op outside a runner."""
     if os.environ.get("GITHUB_STEP_SUMMARY"):
-        gau.append_job_summary(markdown.rstrip("\n"))  # the library adds the newline
+        # the library adds the newline
+        gau.append_job_summary(redaction.scrub(markdown).rstrip("\n"))
 
 
 def error(message: str, *, title: str | None = None) -> None:
@@ -79,6 +80,17 @@ def mask(value: str) -> None:
             if line.strip():
                 # Not through the line gate: the value must reach the runner exactly.
                 console.command("::add-mask::" + gau_serial.escape_data(line))
+
+
+def secret(value: str | None, *, user: str | None = None) -> None:
+    """A secret read from the environment or a URL: scrubbed from every later output
+    in every form it travels in (``agentops.redaction``; with ``user``: also the
+    ``user:secret`` Basic form), and masked in the runner's log in each of them."""
+    if not value:
+        return
+    mask(value)
+    for form in sorted(redaction.register(value, user=user) - {value}):
+        mask(form)
 
 
 @contextlib.contextmanager

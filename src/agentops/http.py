@@ -275,7 +275,8 @@ def redact_text(text: str) -> str:
 
 def mask_credentials(url: str) -> None:
     """Ask the runner to mask the userinfo and credential-like query values of ``url``
-    in every later log line (the messages are redacted as well)."""
+    in every later log line, and scrub the password and those values (and their
+    encoded forms) from every later output (the messages are redacted as well)."""
     try:
         parts = urllib.parse.urlsplit(url)
     except ValueError:
@@ -283,11 +284,14 @@ def mask_credentials(url: str) -> None:
     if parts.username:
         ghactions.mask(urllib.parse.unquote(parts.username))
     if parts.password:
-        ghactions.mask(parts.password)
-        ghactions.mask(urllib.parse.unquote(parts.password))
+        # Scrubbed too, with its base64 ``user:password`` (the Basic header a server
+        # may echo).
+        ghactions.secret(parts.password, user=parts.username)
+    elif parts.username:
+        ghactions.secret(parts.username)  # a token given as the user name
     for key, value in urllib.parse.parse_qsl(parts.query, keep_blank_values=True):
         if value and _SECRET_PARAM.match(key):
-            ghactions.mask(value)
+            ghactions.secret(value)
 
 
 def short(text: str, limit: int = MESSAGE_LIMIT) -> str:

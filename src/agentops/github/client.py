@@ -157,7 +157,7 @@ class GitHubClient:
                 fix="in a workflow pass `env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}`; "
                     "from a shell `export GITHUB_TOKEN=$(gh auth token)`; or use the "
                     "offline verbs, which need none")
-        ghactions.mask(token)
+        ghactions.secret(token)
         kwargs.setdefault("policy", RetryPolicy.from_env(env))
         writes = env.get("AGENTOPS_MAX_WRITES")
         if writes:

@@ -177,10 +177,9 @@ class Jira:
             raise InputError("JIRA_EMAIL/JIRA_API_TOKEN", "not set",
                              fix="pass the JIRA account email and API token as environment "
                                  "secrets of the publish job")
-        basic = base64.b64encode(f"{email}:{token}".encode()).decode()
-        # Security: mask the token and the header value derived from it.
-        ghactions.mask(token)
-        ghactions.mask(basic)
+        # Security: the token and the Basic header value derived from it are masked
+        # and scrubbed from every output.
+        ghactions.secret(token, user=email)
         transport_mod.mask_credentials(base_url)
         self.base = base_url.rstrip("/")
         policy = policy or transport_mod.Policy.from_env(service="jira")
@@ -192,6 +191,7 @@ class Jira:
         self.session = self.http.session
         # Security: the credential goes per request, never into the session, so the
         # transport can keep it from a redirect to another host.
+        basic = base64.b64encode(f"{email}:{token}".encode()).decode()
         self._headers = {"Authorization": f"Basic {basic}", "Accept": "application/json",
                          "Content-Type": "application/json"}
         self.attempts = self.policy.attempts

@@ -392,7 +392,7 @@ def job_log(client: GitHubClient, repo: str, job_id: int) -> str:
         # GHES and test servers may answer 200 with the log itself.
         return body.get("data", "") if isinstance(body, dict) else str(body or "")
     # Security: the signed URL is a credential for this log; never print it.
-    ghactions.mask(location)
+    ghactions.secret(location)
     storage = Transport(service="files", counter=client.counter)
     try:
         resp = storage.request("GET", location, max_bytes=MAX_LOG_BYTES, truncate=True,
