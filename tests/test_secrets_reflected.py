@@ -137,9 +137,12 @@ def test_shapes_are_scrubbed_without_registration() -> None:
     assert redaction.scrub(f"a {gh} b github_pat_{'A1_' * 12} c") == "a *** b *** c"
     assert redaction.scrub("Authorization: Basic YWxpY2U6cGFzcw==") == "Authorization: Basic ***"
     assert redaction.scrub("bearer eyJhbGciOi.J9x-y_z~") == "bearer ***"
+    assert redaction.scrub('{"authorization": "token short.one", "x": 1}') == \
+        '{"authorization": "token ***", "x": 1}'
     # Words after Basic/Bearer are not credentials.
     for plain in ("the server wants Basic authentication", "Bearer tokens only",
-                  "Basic Authentication required"):
+                  "Basic Authentication required", "Basic TransformerBlock",
+                  "the Authorization header is dropped on a redirect"):
         assert redaction.scrub(plain) == plain
 
 

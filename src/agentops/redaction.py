@@ -11,8 +11,10 @@ GitHub client, ``JIRA_API_TOKEN`` by the JIRA client, an index URL's ``user:pass
 and credential-like query values by the transport) with every form a request carries
 them in: as given, URL-quoted and unquoted, base64 (alone, ``user:secret``,
 ``x-access-token:secret``) and JSON-escaped. ``Basic``/``Bearer``/``token`` headers
-carry one of those forms, and GitHub token shapes (``ghp_…``, ``github_pat_…``) and
-``Basic``/``Bearer`` values are scrubbed even when nobody registered them.
+carry one of those forms. Scrubbed even when nobody registered them: GitHub token
+shapes (``ghp_…``, ``github_pat_…``), the value after an ``Authorization:`` header
+name, and a ``Basic``/``Bearer``/``token`` value that looks like one (16 characters
+or more, with a digit or a base64 sign).
 
 Pure (a process-wide registry, no I/O). A secret shorter than ``MIN_LENGTH`` is not
 scrubbed (it would erase ordinary words); the runner's mask still covers it in logs.
@@ -54,15 +56,20 @@ class _Registry:
 
 _REGISTRY = _Registry()
 
-# Credentials recognisable by their shape: GitHub's token prefixes, and the value of
-# a Basic/Bearer authorization (long enough to be one, and with a digit, a base64
-# sign or a capital after its first character, so "Basic authentication" stays).
-_VALUE = (r"(?=[A-Za-z0-9+/=._~-]{{12,}})(?=[A-Za-z0-9+/=._~-][A-Za-z0-9+/=._~-]*?"
-          r"[0-9+/=A-Z]){chars}+")
+# Credentials recognisable by their shape: GitHub's token prefixes; whatever follows
+# an ``Authorization:`` header name (and its scheme); and a Basic/Bearer value long
+# enough to be one, with a digit or a base64 sign in it (so "Basic authentication"
+# and "Bearer tokens" stay words).
 _SHAPES = re.compile(
     r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})\b"
-    r"|(?<=\b(?i:basic) )" + _VALUE.format(chars="[A-Za-z0-9+/=]")
-    + r"|(?<=\b(?i:bearer) )" + _VALUE.format(chars="[A-Za-z0-9+/=._~-]"))
+    r"|(?P<keep>(?i:authorization[\"']?\s*[:=]\s*[\"']?(?:(?:basic|bearer|token)\s+)?))"
+    r"[^\s'\",;}]+"
+    r"|(?<=\b(?i:basic|token) )(?=[A-Za-z0-9+/=]*[0-9+/=])[A-Za-z0-9+/=]{16,}"
+    r"|(?<=\b(?i:bearer) )(?=[A-Za-z0-9+/=._~-]*[0-9+/=._~-])[A-Za-z0-9+/=._~-]{16,}")
+
+
+def _shape(match: re.Match[str]) -> str:
+    return (match.group("keep") or "") + REDACTED
 
 
 def _b64(text: str) -> str:
@@ -105,7 +112,7 @@ def scrub(text: str) -> str:
     pattern = _REGISTRY.pattern
     if pattern is not None:
         text = pattern.sub(REDACTED, text)
-    return _SHAPES.sub(REDACTED, text)
+    return _SHAPES.sub(_shape, text)
 
 
 def scrub_bytes(data: bytes) -> bytes:
