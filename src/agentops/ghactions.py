@@ -8,8 +8,10 @@ commands degrade to plain stderr lines, so every script runs the same from a she
 Library choice (see README, "Why github-action-utils"): ``github-action-utils`` writes
 the ``GITHUB_OUTPUT``/``GITHUB_STEP_SUMMARY`` file commands with a random delimiter
 and validates names, and is maintained; ``actions-toolkit`` (last release 2022) has no
-job-summary helper. Workflow *commands* are emitted here on stderr with the library's
-escaping, because the library prints them on stdout, where our scripts write JSON.
+job-summary helper. Workflow *commands* are emitted here on stderr, because the library
+prints them on stdout, where our scripts write JSON; their escaping is ours
+(``escape_data``, ``escape_property``, as GitHub documents it), so nothing private of
+the library is used.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import github_action_utils as gau
-from github_action_utils import _serialization as gau_serial
 
 from agentops import console, markdown_escape, redaction
 
@@ -30,13 +31,26 @@ def in_runner() -> bool:
     return os.environ.get("GITHUB_ACTIONS") == "true"
 
 
+def escape_data(value: str) -> str:
+    """A workflow command's value as the runner reads it back: ``%`` -> ``%25``,
+    ``\r`` -> ``%0D``, ``\n`` -> ``%0A`` (``%`` first, so an escape is not escaped
+    twice)."""
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(value: str) -> str:
+    """A workflow command's property value (``title=…``): as ``escape_data``, and
+    also ``:`` -> ``%3A`` and ``,`` -> ``%2C``, which end a property."""
+    return escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
 def _command(name: str, message: str, **props: Any) -> None:
     # The values go through the one line gate first, so a ``##[`` or a command in a
     # title or message is broken before the runner's own escaping is applied.
-    opts = ",".join(f"{k}={gau_serial.escape_property(console.inert_line(v))}"
+    opts = ",".join(f"{k}={escape_property(console.inert_line(v))}"
                     for k, v in props.items() if v is not None)
     head = f"::{name} {opts}::" if opts else f"::{name}::"
-    console.command(head + gau_serial.escape_data(console.inert_line(message)))
+    console.command(head + escape_data(console.inert_line(message)))
 
 
 def set_output(name: str, value: Any) -> None:
@@ -79,7 +93,7 @@ def mask(value: str) -> None:
         for line in value.splitlines():
             if line.strip():
                 # Not through the line gate: the value must reach the runner exactly.
-                console.command("::add-mask::" + gau_serial.escape_data(line))
+                console.command("::add-mask::" + escape_data(line))
 
 
 def secret(value: str | None, *, user: str | None = None) -> None:
