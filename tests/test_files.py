@@ -56,7 +56,7 @@ def test_all_paths_are_checked_before_the_first_write(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("setup", "says"), [
     ("missing", "no such file"),
     ("folder", "is a folder, not a file"),
-    ("latin1", "is not UTF-8 text (byte 6 on line 2 is 0xe9)"),
+    ("latin1", "is not UTF-8 text (line 2, column 4 is 0xe9)"),
     ("big", "is larger than 8 bytes, the most this reads"),
 ])
 def test_reads_name_the_flag_the_file_and_the_problem(tmp_path: Path, setup: str,

@@ -68,10 +68,18 @@ def read_text(path: str | os.PathLike[str], *, field: str, fix: str | None = Non
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise InputError(field, f"{path} is not UTF-8 text (byte {exc.start} on line {line} "
-                                f"is 0x{data[exc.start]:02x})",
+        raise InputError(field, f"{path} is not UTF-8 text ({where_undecodable(data, exc)})",
                          fix=f"{fix}; {_UTF8_FIX}" if fix else _UTF8_FIX) from exc
+
+
+def where_undecodable(data: bytes, exc: UnicodeDecodeError) -> str:
+    """``line 2, column 1 is 0xe9``: where an editor shows the first bad byte, both
+    counted from 1 (the column in characters of the line before it), never a raw offset
+    counted from zero."""
+    line_start = data.rfind(b"\n", 0, exc.start) + 1
+    line = data.count(b"\n", 0, exc.start) + 1
+    column = len(data[line_start:exc.start].decode("utf-8", errors="replace")) + 1
+    return f"line {line}, column {column} is 0x{data[exc.start]:02x}"
 
 
 def read_json(path: str | os.PathLike[str], *, field: str, expect: type = dict,

@@ -169,8 +169,9 @@ def test_past_the_search_window_the_next_query_starts_below_the_oldest(monkeypat
     (["evaluate", "--repo", REPO, "--since", "last week"], "--since"),
     (["evaluate", "--repo", "not-a-repo"], "--repo"),
 ])
-def test_bad_evaluate_arguments_exit_1_naming_the_flag(gh, capsys, argv, flag):
-    assert cli.main(argv) == 1
+def test_bad_evaluate_arguments_exit_2_naming_the_flag(gh, capsys, argv, flag):
+    # Issue #25 item 2: a malformed value or a flag that needs another is a bad command line.
+    assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert flag in err and "Traceback" not in err
 

@@ -242,7 +242,7 @@ def versions_command(args: argparse.Namespace) -> int:
     dated = [n for n in listed if n.date is not None]
     if (since or until) and not dated:
         flag = "--since" if since else "--until"
-        raise InputError(flag, f"the index lists {idx.noun(listed)} ({listed[0].version} … "
+        raise InputError(flag, f"{idx.lists(listed, session.query())} ({listed[0].version} … "
                          f"{listed[-1].version}) and none is a nightly: --since/--until "
                          "filter by a nightly's date (.devYYYYMMDD), which releases do not "
                          "have, so nothing could match",
@@ -255,7 +255,7 @@ def versions_command(args: argparse.Namespace) -> int:
                          "finds their commits")
     if (since or until) and not ns:
         ghactions.notice(f"no nightly between {since or 'the first'} and {until or 'the last'}: "
-                         f"the index lists {idx.noun(listed)} dated {dated[0].date} … "
+                         f"{idx.lists(listed, session.query())} dated {dated[0].date} … "
                          f"{dated[-1].date}")
     if args.json:
         _emit(_json([{**n.to_json(), "wheel_url": redact(n.wheel.url)} for n in ns]))
@@ -558,8 +558,10 @@ def probe_command(args: argparse.Namespace) -> int:
     if not args.repro_command:
         raise InputError("--repro-command", "the repro command is required (env "
                          "AGENTOPS_REPRO_COMMAND)",
-                         fix="pass it as the action input `repro-command`; it exits 0 when "
-                             "the nightly is good")
+                         fix="actions/nightly-bisect: the `repro-command` input; the root "
+                             "action (no such input): `AGENTOPS_REPRO_COMMAND` in the step's "
+                             "env; a shell: --repro-command. It exits 0 when the nightly is "
+                             "good")
     if not args.results:
         raise InputError("--results", "where to write the result file is required",
                          fix="give a folder (env AGENTOPS_RESULTS_DIR, the input results-dir)")

@@ -97,6 +97,15 @@ def _route(path: str) -> str:
     return "/".join(out)
 
 
+# Every action has a `github-token` input (default the workflow's token) that reaches the
+# script as GITHUB_TOKEN; the offline ways differ per script, so each is named.
+OFFLINE_HINT = ("in a workflow, the action's `github-token` input (its default, the "
+                "workflow's token, is enough unless it was set to \"\"); from a shell "
+                "`export GITHUB_TOKEN=$(gh auth token)`; or run without the API: "
+                "`triage.py plan ISSUE.json`, `scout.py report --offline`, `postmortem.py` "
+                "without --issue/--pr (or with --gathered)")
+
+
 class GitHubClient:
     """REST + GraphQL with retry, rate-limit handling, write cap and call counting."""
 
@@ -155,9 +164,7 @@ class GitHubClient:
         if not token:
             raise InputError(
                 "GITHUB_TOKEN", "not set; live mode needs a token",
-                fix="in a workflow pass `env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}`; "
-                    "from a shell `export GITHUB_TOKEN=$(gh auth token)`; or use the "
-                    "offline verbs, which need none")
+                fix=OFFLINE_HINT)
         ghactions.secret(token)
         kwargs.setdefault("policy", RetryPolicy.from_env(env))
         writes = env.get("AGENTOPS_MAX_WRITES")

@@ -15,8 +15,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from agentops import cli, console, files, ghactions
-from agentops.errors import ExitStatus, InputError, RefusedError
+from agentops import cli, console, files, flag_values, ghactions
+from agentops.errors import ExitStatus, InputError, RefusedError, UsageError
 from agentops.postmortem import datafiles, lint, publish, render, validate
 from agentops.postmortem.model import TITLES, Facts, Gathered, merge
 
@@ -37,7 +37,7 @@ def _facts(args: argparse.Namespace) -> tuple[Facts, Any]:
     if getattr(args, "gathered_out", None):
         files.check_writable(args.gathered_out, field="--gathered-out")
     if getattr(args, "gathered", None):
-        cli.refuse_flags(args, {"issue": "--issue", "pr": "--pr"},
+        cli.refuse_flags(args, {"issue": "--issue", "pr": "--pr", "repo": "--repo"},
                          context="a --gathered replay (it holds what they would read)",
                          fix="drop them to replay, or drop --gathered to read GitHub again")
         fix = "pass a file written by --gathered-out"
@@ -51,9 +51,10 @@ def _facts(args: argparse.Namespace) -> tuple[Facts, Any]:
         from agentops.github.client import GitHubClient
         from agentops.postmortem import gather
 
+        issue, pr = _ref(args, "issue"), _ref(args, "pr")  # the command line first
         client = GitHubClient.from_env()
         with ghactions.group("gather (GitHub reads)"):
-            gathered = gather.gather(client, issue=args.issue, pr=args.pr)
+            gathered = gather.gather(client, issue=issue, pr=pr)
     if getattr(args, "gathered_out", None):
         # Sanity: always write the snapshot (empty when no --issue/--pr), so a later
         # step replaying it never fails for a file that was not needed.
@@ -64,6 +65,21 @@ def _facts(args: argparse.Namespace) -> tuple[Facts, Any]:
     facts = merge(loaded.content, gathered, facts_path=Path(args.facts).name,
                   facts_sha256=loaded.sha256)
     return facts, client
+
+
+def _ref(args: argparse.Namespace, dest: str) -> str | None:
+    """``--issue``/``--pr`` as ``OWNER/NAME#N``: a number takes --repo (else
+    GITHUB_REPOSITORY), as ``--issue`` does in every script (#25)."""
+    value = getattr(args, dest, None)
+    if not value:
+        return None
+    flag = f"--{dest}"
+    refs = flag_values.issue_refs(value, getattr(args, "repo", None), field=flag,
+                                  fallback_repo=os.environ.get("GITHUB_REPOSITORY"))
+    if not refs.repo:
+        raise UsageError(flag, f"{value} is a number and no repository is given",
+                         fix=f"add --repo OWNER/NAME, or give {flag} OWNER/NAME#{value}")
+    return refs.ref()
 
 
 def first_hedge(text: str) -> str | None:

@@ -16,7 +16,7 @@ import jsonschema
 import yaml
 
 from agentops import data, files, untrusted_yaml
-from agentops.errors import DataError, InputError
+from agentops.errors import DataError
 from agentops.postmortem.lint import Rule, SectionKind, compile_rules, compile_sections
 from agentops.postmortem.model import REQUIRED, TITLES
 
@@ -111,15 +111,14 @@ def load_facts(path: str | Path) -> data.Loaded:
     wrote, so the read is bounded (size, regular file only) and the YAML parse is
     bounded (alias expansion, depth) before the ordinary strict parse runs."""
     name = str(path)
-    try:
-        raw = files.read_bytes(path, field="facts", limit=MAX_FACTS_BYTES)
-    except InputError as exc:
-        raise DataError(name, "", exc.message, fix=exc.fix) from exc
+    # The read names the file once: "facts file: X: no such file".
+    raw = files.read_bytes(path, field="facts file", limit=MAX_FACTS_BYTES,
+                           fix="check the path of the facts file (FACTS.yml, --facts, env "
+                               "AGENTOPS_FACTS)")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        raise DataError(name, f"line {line}", "not UTF-8 text",
+        raise DataError(name, "", f"not UTF-8 text ({files.where_undecodable(raw, exc)})",
                         fix="save the facts file as UTF-8") from exc
     if not name.endswith(".json"):
         try:

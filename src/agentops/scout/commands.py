@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 
-from agentops import console, ghactions
+from agentops import console, flag_values, ghactions
 from agentops import markdown_escape as esc
 from agentops.errors import ConfigError, InputError, UsageError
 from agentops.github.client import GitHubClient
@@ -133,19 +132,22 @@ def _project_client() -> GitHubClient:
 
 
 def _repo_issue(args: argparse.Namespace) -> tuple[str, int]:
-    repo = str(getattr(args, "repo", "") or os.environ.get("GITHUB_REPOSITORY") or "")
-    issue = str(getattr(args, "issue", "") or "")
-    if not repo:
-        raise InputError("--repo", f"no repository for tracking issue #{issue}",
-                         fix="pass --repo OWNER/NAME (in a workflow it defaults to "
-                             "GITHUB_REPOSITORY)")
-    if not re.fullmatch(r"[\w.-]+/[\w.-]+", repo):
-        raise InputError("--repo", f"expected OWNER/NAME, got {repo!r}",
-                         fix="e.g. --repo pytorch/torchtitan (env AGENTOPS_REPO)")
-    if not issue.isdigit() or int(issue) < 1:
-        raise InputError("--issue", f"expected the tracking issue number, got {issue!r}",
+    # --issue is a number with --repo, or OWNER/NAME#N (#25: as in every script).
+    refs = flag_values.issue_refs(str(getattr(args, "issue", "") or ""),
+                                  getattr(args, "repo", None),
+                                  fallback_repo=os.environ.get("GITHUB_REPOSITORY"))
+    if len(refs.numbers) != 1:
+        raise UsageError("--issue", f"expected one tracking issue, got {args.issue!r}",
                          fix="e.g. --issue 2856 (env AGENTOPS_ISSUE)")
-    return repo, int(issue)
+    if not refs.repo:
+        raise InputError("--repo", f"no repository for tracking issue #{refs.numbers[0]}",
+                         fix="pass --repo OWNER/NAME or --issue OWNER/NAME#N (in a workflow "
+                             "the repository defaults to GITHUB_REPOSITORY)")
+    try:
+        flag_values.check_repo(refs.repo)
+    except argparse.ArgumentTypeError as exc:
+        raise InputError("GITHUB_REPOSITORY", str(exc), fix="pass --repo OWNER/NAME") from exc
+    return refs.repo, refs.numbers[0]
 
 
 def _publish_target(args: argparse.Namespace) -> tuple[str, int]:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agentops import console, files, ghactions, untrusted_files
-from agentops.errors import InputError
+from agentops.errors import InputError, UsageError
 from agentops.scout import embedded, installed, items, render
 from agentops.scout.analyses import patches, pysource, run_all, todos
 from agentops.scout.config import DEFAULT_TARGET, Target, load_target
@@ -249,6 +249,11 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
     date = _date(args.date, "--date") if args.date else dt.datetime.now(dt.UTC).date(
         ).isoformat()
     since_arg = _date(args.since, "--since") if args.since else None
+    if since_arg and since_arg > date:
+        # A baseline after the report date would report on a window that runs backwards.
+        raise UsageError(f"--since {since_arg}", f"is after the report date --date {date}",
+                         fix="give a --since on or before --date (the baseline the report "
+                             "compares against)")
     names = _prior_files(args)
     priors = drop_future([read_prior(name, field="--prior" if name in (args.prior or [])
                                      else "--prior-dir") for name in names], names, date)

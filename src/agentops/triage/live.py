@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from agentops import cli, console, events, files, ghactions
+from agentops import cli, console, events, files, flag_values, ghactions
 from agentops.errors import (
     AgentopsError,
     ApiError,
@@ -29,7 +29,6 @@ from agentops.errors import (
     InputError,
     PartialApplyError,
     RefusedError,
-    UsageError,
     WriteBudgetError,
 )
 from agentops.github.client import GitHubClient
@@ -100,26 +99,8 @@ def parse_logins(text: str) -> tuple[str, ...]:
     return tuple(p for p in re.split(r"[\s,]+", text) if p)
 
 
-def parse_issue_numbers(values: Sequence[str] | str | None, *, field: str = "--issue") -> list[int]:
-    """``["12", "13,14 15"]`` → ``[12, 13, 14, 15]`` (order kept, duplicates dropped)."""
-    if isinstance(values, str):
-        values = [values]
-    out: list[int] = []
-    for value in values or ():
-        for part in re.split(r"[\s,]+", value.strip()):
-            if not part:
-                continue
-            number = part.lstrip("#")
-            if not number.isdigit() or int(number) < 1:
-                raise UsageError(field, f"not an issue number: {part!r}",
-                                 fix="give numbers like 123, or a list: 123,124 125")
-            if int(number) not in out:
-                out.append(int(number))
-    return out
-
-
-def _repo_arg(args: argparse.Namespace) -> str:
-    repo = getattr(args, "repo", None) or os.environ.get("GITHUB_REPOSITORY")
+def _repo_arg(args: argparse.Namespace, named: str | None = None) -> str:
+    repo = named or getattr(args, "repo", None) or os.environ.get("GITHUB_REPOSITORY")
     split_repo(repo)
     return str(repo)
 
@@ -271,11 +252,14 @@ def plan_command(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, *, dry_run: bool, verb: str) -> int:
-    repo = _repo_arg(args)
     # `--issue` appends, so its env default is read here: a flag on the command line
-    # replaces AGENTOPS_ISSUE instead of adding to it.
-    numbers = parse_issue_numbers(getattr(args, "issue", None)
-                                  or os.environ.get("AGENTOPS_ISSUE") or None)
+    # replaces AGENTOPS_ISSUE instead of adding to it. Numbers take --repo; an
+    # OWNER/NAME#N names its own repository (#25: one --issue in every script).
+    refs = flag_values.issue_refs(getattr(args, "issue", None)
+                                  or os.environ.get("AGENTOPS_ISSUE") or None,
+                                  getattr(args, "repo", None))
+    repo = _repo_arg(args, refs.repo)
+    numbers = list(refs.numbers)
     plan_in = getattr(args, "plan_in", None)
     if numbers or plan_in:
         # The bot filter decides which issue an *event* names; here none is asked.
