@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from agentops import cli, ghactions
+from agentops import cli, console, ghactions
 from agentops.data import load
 from agentops.errors import DataError, ExitStatus, InputError
 
@@ -119,8 +119,8 @@ def test_outputs_and_summary_in_runner(tmp_path, monkeypatch, capsys):
 
 def test_untrusted_text_is_inert():
     hostile = "::set-output name=x::y @org/team </table><script>\u202e\x00"
-    log = ghactions.inert_log(hostile)
-    assert "::" not in log and "\x00" not in log and "\u202e" not in log
+    log = console.inert_line(hostile)
+    assert log == ":\u200b:set-output name=x::y @org/team </table><script>"
     md = ghactions.inert_markdown(hostile, cell=True)
     assert "<script>" not in md and "@org" not in md and "\u202e" not in md
     # The runner reads a workflow command only at the start of a line (after spaces);

@@ -20,7 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agentops.ghactions import inert_log, inert_markdown
+from agentops.console import inert_line
+from agentops.ghactions import inert_markdown
 from agentops.triage.model import Comment, IssueSnapshot, Plan, Queue, Template
 from tests.property import hostile
 
@@ -126,7 +127,7 @@ def test_check_inert_flags_raw_hostile_text() -> None:
 def test_sanitisers_make_any_hostile_text_inert(seed: int) -> None:
     rng = random.Random(seed)
     text = hostile.random_text(rng, huge=rng.random() < 0.05)
-    assert hostile.check_inert(inert_log(text), where="log") == []
+    assert hostile.check_inert(inert_line(text), where="log") == []
     for cell in (False, True):
         out = inert_markdown(text, cell=cell, limit=100_000)
         assert hostile.check_inert(out, where="summary") == []

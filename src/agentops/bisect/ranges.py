@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from packaging.version import InvalidVersion, Version
 
-from agentops import flag_values, ghactions, markdown_escape
+from agentops import console, flag_values, markdown_escape
 from agentops.errors import DataError, InputError
 
 Status = Literal["pass", "fail", "skip"]
@@ -261,7 +261,9 @@ def render_markdown(rng: RegressionRange) -> str:
 def render_log_tail(version: str, text: str, *, lines: int = 20) -> str:
     """The last lines of a probe's log as a collapsed block. The fence is longer than
     any backtick run in the text, so the log cannot close it and inject Markdown."""
-    tail = "\n".join(ghactions.inert_log(text, limit=LOG_TAIL_LIMIT).splitlines()[-lines:])
+    # The gate after the split: ``splitlines`` also breaks at characters the runner
+    # does not (U+2028, form feed), and each piece becomes a line of its own here.
+    tail = console.inert_line("\n".join(text.splitlines()[-lines:]), limit=LOG_TAIL_LIMIT)
     longest = max((len(m) for m in re.findall(r"`+", tail)), default=0)
     fence = "`" * max(3, longest + 1)
     return (f"<details><summary>Log tail of <code>{version}</code></summary>\n\n"

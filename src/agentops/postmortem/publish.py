@@ -181,10 +181,9 @@ class Jira:
             raise InputError("JIRA_EMAIL/JIRA_API_TOKEN", "not set",
                              fix="pass the JIRA account email and API token as environment "
                                  "secrets of the publish job")
-        basic = base64.b64encode(f"{email}:{token}".encode()).decode()
-        # Security: mask the token and the header value derived from it.
-        ghactions.mask(token)
-        ghactions.mask(basic)
+        # Security: the token and the Basic header value derived from it are masked
+        # and scrubbed from every output.
+        ghactions.secret(token, user=email)
         transport_mod.mask_credentials(base_url)
         self.base = base_url.rstrip("/")
         policy = policy or transport_mod.Policy.from_env(service="jira")
@@ -196,6 +195,7 @@ class Jira:
         self.session = self.http.session
         # Security: the credential goes per request, never into the session, so the
         # transport can keep it from a redirect to another host.
+        basic = base64.b64encode(f"{email}:{token}".encode()).decode()
         self._headers = {"Authorization": f"Basic {basic}", "Accept": "application/json",
                          "Content-Type": "application/json"}
         self.attempts = self.policy.attempts
@@ -246,7 +246,9 @@ class Jira:
             ghactions.notice(f"  {key} already has this draft's comment {existing.get('id')} "
                              f"({marker}); not posting it again")
             return existing
-        for attempt in range(1, self.attempts + 1):
+        route = f"POST /rest/api/3/issue/{key}/comment"
+
+        def attempt(n: int) -> dict[str, Any]:
             try:
                 resp, body = self._send("POST", url, data=payload)
             except transport_mod.TransportError as exc:
@@ -257,34 +259,48 @@ class Jira:
                     landed = self._landed(key, artifact, exc.reason)
                     if landed is not None:
                         return landed
-                if attempt < self.attempts and exc.retryable:
-                    self.http.counter.retries += 1
-                    self._sleep(self.policy.backoff(attempt))
-                    continue
-                raise ApiError(f"POST /rest/api/3/issue/{key}/comment failed after "
-                               f"{attempt} attempts: {exc.reason}; nothing was posted",
-                               fix="check that --jira-url is reachable from the runner, "
-                                   "then rerun") from exc
+                raise self._unanswered(route, n, exc, suffix="; nothing was posted") from exc
             if resp.status in (200, 201) and isinstance(body, dict):
                 return body
             if resp.status in (200, 201):
-                raise ApiError(f"POST /rest/api/3/issue/{key}/comment: JIRA answered "
-                               f"{resp.status} without the comment's JSON; it may have "
-                               "landed", ambiguous=True,
+                raise ApiError(f"{route}: JIRA answered {resp.status} without the comment's "
+                               "JSON; it may have landed", ambiguous=True,
                                fix="rerun: publish looks for this draft's comment (its draft "
                                    "id) before posting")
             if resp.status in RETRY_STATUS:
                 landed = self._landed(key, artifact, f"HTTP {resp.status}")
                 if landed is not None:
                     return landed
-            wait = self._retry_wait(resp, attempt)
-            if wait is None:
-                raise self._error(resp, body, key, size=len(payload))
-            self.http.counter.retries += 1
-            ghactions.notice(f"  JIRA answered {resp.status}; retry {attempt}/"
-                             f"{self.attempts - 1} in {wait:.1f} s")
-            self._sleep(wait)
-        raise AssertionError("unreachable: the last attempt returns or raises")
+            raise self._failed(resp, self._error(resp, body, key, size=len(payload)))
+
+        return self._retry(attempt, route)
+
+    def _retry(self, attempt: Callable[[int], Any], route: str) -> Any:
+        # The one retry loop (agentops.http.retry); a server wait past the policy's
+        # limit ends it with the answer's own error.
+        return transport_mod.retry(self.policy, attempt, what=route, counter=self.http.counter,
+                                   sleep=self._sleep, too_long=lambda failure, _: failure.error)
+
+    def _unanswered(self, route: str, n: int, exc: transport_mod.TransportError, *,
+                    suffix: str = "") -> Exception:
+        """No usable answer: the error to stop with, or to retry (a timeout, a reset)."""
+        error = ApiError(f"{route} failed after {n} attempts: {exc.reason}{suffix}",
+                         fix="check that --jira-url is reachable from the runner, then rerun")
+        if not exc.retryable:
+            return error
+        return transport_mod.RetryLater(error, message=exc.reason)
+
+    def _failed(self, resp: transport_mod.Response, error: AgentopsError) -> Exception:
+        """An error answer: ``error`` itself, or to retry (5xx, 429) after the wait JIRA
+        asked for (Retry-After; X-RateLimit-Reset, an ISO 8601 time, only on a 429) or
+        the policy's backoff."""
+        if resp.status not in RETRY_STATUS and resp.status != 429:
+            return error  # 4xx, including 413: retrying cannot help
+        headers = dict(resp.headers)
+        if resp.status != 429:
+            headers = {k: v for k, v in headers.items() if k.lower() != "x-ratelimit-reset"}
+        wait = self.policy.server_wait(headers, self._clock())
+        return transport_mod.RetryLater(error, wait=wait, message=f"JIRA answered {resp.status}")
 
     def _landed(self, key: str, artifact: Artifact, why: str) -> dict[str, Any] | None:
         """After an answer that may have come after JIRA stored the comment: the
@@ -334,7 +350,7 @@ class Jira:
             ghactions.warning(
                 f"  {key}: {len(new)} comment(s) carrying this draft's id ({marker}) were not "
                 "written by this JIRA account or do not hold the approved text; ignored: "
-                + ghactions.inert_log(", ".join(new[:10]), limit=500))
+                + transport_mod.short(", ".join(new[:10]), 500))
         return found
 
     def account_id(self) -> str:
@@ -394,43 +410,16 @@ class Jira:
 
     def _get_json(self, url: str, query: str, *, key: str, route: str) -> Any:
         """A GET's JSON answer (HTTP 200), retrying 429/5xx and broken connections."""
-        for attempt in range(1, self.attempts + 1):
+        def attempt(n: int) -> Any:
             try:
                 resp, body = self._send("GET", url, params=query)
             except transport_mod.TransportError as exc:
-                if attempt < self.attempts and exc.retryable:
-                    self.http.counter.retries += 1
-                    self._sleep(self.policy.backoff(attempt))
-                    continue
-                raise ApiError(f"{route} failed after {attempt} attempts: {exc.reason}",
-                               fix="check that --jira-url is reachable from the runner, "
-                                   "then rerun") from exc
+                raise self._unanswered(route, n, exc) from exc
             if resp.status == 200:
                 return body
-            wait = self._retry_wait(resp, attempt)
-            if wait is None:
-                raise self._error(resp, body, key, route=route)
-            self.http.counter.retries += 1
-            ghactions.notice(f"  JIRA answered {resp.status}; retry {attempt}/"
-                             f"{self.attempts - 1} in {wait:.1f} s")
-            self._sleep(wait)
-        raise AssertionError("unreachable: the last attempt returns or raises")
+            raise self._failed(resp, self._error(resp, body, key, route=route))
 
-    def _retry_wait(self, resp: transport_mod.Response, attempt: int) -> float | None:
-        """Seconds to wait before trying again, or ``None`` to give up."""
-        if attempt >= self.attempts:
-            return None
-        if resp.status not in RETRY_STATUS and resp.status != 429:
-            return None  # 4xx, including 413: retrying cannot help
-        # JIRA sends Retry-After with 429 (and with a 503 at a resource limit), or only
-        # X-RateLimit-Reset, an ISO 8601 time (yyyy-MM-ddTHH:mmZ), honoured on a 429.
-        headers = dict(resp.headers)
-        if resp.status != 429:
-            headers = {k: v for k, v in headers.items() if k.lower() != "x-ratelimit-reset"}
-        wait = self.policy.server_wait(headers, self._clock())
-        if wait is None:
-            wait = self.policy.backoff(attempt)
-        return wait if wait <= self.policy.max_rate_limit_wait else None
+        return self._retry(attempt, route)
 
     def _error(self, resp: transport_mod.Response, body: Any, key: str, *, size: int = 0,
                route: str | None = None) -> AgentopsError:

@@ -226,9 +226,9 @@ def collect_prior_reports(client: GitHubClient, targets: LiveTargets,
         verdict = verdicts.get(id(comment))
         own = verdict is not None and verdict.ours
         if verdict is not None and verdict.warn:
-            ghactions.warning(ghactions.inert_log(
+            ghactions.warning(
                 f"prior report {comment.get('html_url') or comment.get('id')} treated as "
-                f"not ours: {verdict.why}"))
+                f"not ours: {verdict.why}")
         reports.append(PriorReport(date=report_date(body, comment.get("created_at", ""))
                                    if own else str(comment.get("created_at", ""))[:10],
                                    markdown=body if own else "",
@@ -411,7 +411,7 @@ def job_log(client: GitHubClient, repo: str, job_id: int) -> str:
         # GHES and test servers may answer 200 with the log itself.
         return body.get("data", "") if isinstance(body, dict) else str(body or "")
     # Security: the signed URL is a credential for this log; never print it.
-    ghactions.mask(location)
+    ghactions.secret(location)
     storage = Transport(service="files", counter=client.counter)
     try:
         resp = storage.request("GET", location, max_bytes=MAX_LOG_BYTES, truncate=True,

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 
-from agentops import flag_values, ghactions
+from agentops import console, flag_values, ghactions
 from agentops import markdown_escape as esc
 from agentops.errors import ConfigError, InputError, UsageError
 from agentops.github.client import GitHubClient
@@ -44,21 +43,21 @@ def publish_command(args: argparse.Namespace) -> int:
     with ghactions.group("publish: read the tracking issue"):
         me = token_identity(client)
         prov = Provenance.from_env(client, repo, issue, me)
-        print(ghactions.inert_log(f"provenance: {prov.describe()}"), file=sys.stderr)
+        console.say(f"provenance: {prov.describe()}", err=True)
         found = find_report_comment(client, repo, issue, report, prov)
     ignored = _ignored(found, me)
     body = prov.seal(keep_board_links(report, found.own), stamp)
     plan = plan_publish(found.own, body)
     if args.dry_run:
         where = plan.url or f"{repo}#{issue}"
-        print(f"dry run: would {_verb(plan.operation)} the {report.date} report on {where} "
+        console.say(f"dry run: would {_verb(plan.operation)} the {report.date} report on {where} "
               f"as {me.login}")
-        print(client.counter.line())
+        console.say(client.counter.line())
         return 0
     with ghactions.group("publish: write the comment"):
         comment = apply_publish(client, repo, issue, report, plan, prov=prov, body=body)
     url = str(comment.get("html_url", "")) if comment else plan.url
-    print(f"{plan.operation}: {url}")
+    console.say(f"{plan.operation}: {url}")
     ghactions.set_output("comment-url", url)
     ghactions.set_output("operation", plan.operation)
     _finish(client, f"Scout report {plan.operation}: {esc.link(url, url)}", notes=ignored)
@@ -80,7 +79,7 @@ def handoff_command(args: argparse.Namespace) -> int:
         with ghactions.group("handoff: find the report comment"):
             me = token_identity(issues_client)
             prov = Provenance.from_env(issues_client, tracking[0], tracking[1], me)
-            print(ghactions.inert_log(f"provenance: {prov.describe()}"), file=sys.stderr)
+            console.say(f"provenance: {prov.describe()}", err=True)
             found = find_report_comment(issues_client, tracking[0], tracking[1], report, prov)
         ignored = _ignored(found, me)
         if found.own is None:
@@ -99,24 +98,24 @@ def handoff_command(args: argparse.Namespace) -> int:
             f"(options: {', '.join(snap.status_options) or 'no Status field'})",
             fix="add a Backlog option to the board's Status field; new scout items never "
                 "start in Ready")
-    print(f"handoff: {len(items)} action item(s); {len(plan.existing)} already on the board; "
+    console.say(f"handoff: {len(items)} action item(s); {len(plan.existing)} already on the board; "
           f"{len(plan.create)} to create; {len(plan.updates)} changed")
     if args.dry_run:
         for draft in plan.create:
-            print(f"dry run: would create {draft.title!r} on {board.owner}#{board.number} "
+            console.say(f"dry run: would create {draft.title!r} on {board.owner}#{board.number} "
                   f"and set Status to {INITIAL_STATUS}")
         for b in plan.set_backlog:
-            print(f"dry run: would set Status of {b.title!r} to {INITIAL_STATUS}")
+            console.say(f"dry run: would set Status of {b.title!r} to {INITIAL_STATUS}")
         for b, _ in plan.updates:
-            print(f"dry run: would add a dated update to {b.title!r} (the finding changed)")
-        print(_calls(project_client, issues_client))
+            console.say(f"dry run: would add a dated update to {b.title!r} (the finding changed)")
+        console.say(_calls(project_client, issues_client))
         return 0
     created, operation = apply_handoff(project_client, issues_client, snap, board, plan,
                                        report=report, items=items, link_from=link_from)
     ghactions.set_output("items-created", str(created))
     ghactions.set_output("comment-url", comment_url)
     ghactions.set_output("operation", operation)
-    print(f"handoff: created {created} board item(s) in {INITIAL_STATUS}; report comment "
+    console.say(f"handoff: created {created} board item(s) in {INITIAL_STATUS}; report comment "
           f"{operation}")
     _finish(project_client, f"Scout hand-off: {created} board item(s) created in "
                             f"{INITIAL_STATUS}, report comment {operation}",
@@ -225,13 +224,13 @@ def _ignored(found: ReportComments, me: Identity) -> list[str]:
     each run says how many there were (log warning and job summary)."""
     for why in found.warnings:
         # Unknown is never ours; say so, so a failing lookup is not mistaken for a forgery.
-        ghactions.warning(ghactions.inert_log(f"report comment treated as not ours: {why}"))
+        ghactions.warning(f"report comment treated as not ours: {why}")
     note = found.ignored_note(me)
     if not note:
         return []
     lines = note.split("\n")
     for line in lines:
-        ghactions.warning(ghactions.inert_log(line))
+        ghactions.warning(line)
     return lines
 
 
@@ -241,7 +240,7 @@ def _finish(client: GitHubClient, headline: str, *, other: GitHubClient | None =
     parts already escaped), ``notes`` (plain text, escaped here) and the call line in
     the job summary."""
     line = _calls(client, other)
-    print(line)
+    console.say(line)
     extra = "".join(f"- {ghactions.inert_markdown(n, limit=1000)}\n" for n in notes or [])
     ghactions.append_summary(f"{headline}\n\n"
                              + (f"{extra}\n" if extra else "") + f"{line}\n")

@@ -11,13 +11,11 @@ import argparse
 import dataclasses
 import datetime as dt
 import importlib
-import json
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
-from agentops import files, ghactions, untrusted_files
+from agentops import console, files, ghactions, untrusted_files
 from agentops.errors import InputError, UsageError
 from agentops.scout import embedded, installed, items, render
 from agentops.scout.analyses import patches, pysource, run_all, todos
@@ -100,9 +98,8 @@ def drop_future(priors: list[PriorPayload], names: list[str], date: str
     kept = []
     for prior, name in zip(priors, names, strict=True):
         if prior.date > date:
-            ghactions.warning(ghactions.inert_log(
-                f"prior report {name} is dated {prior.date}, after the report date {date}; "
-                "ignored"))
+            ghactions.warning(f"prior report {name} is dated {prior.date}, after the report "
+                              f"date {date}; ignored")
             continue
         kept.append(prior)
     return kept
@@ -121,8 +118,7 @@ def _prior_files(args: argparse.Namespace) -> list[str]:
                                      recursive=False)
         names += [str(p) for p in found.files]
         for refused in found.refused:
-            ghactions.warning(ghactions.inert_log(
-                f"--prior-dir: {refused.path} skipped: {refused.reason}"))
+            ghactions.warning(f"--prior-dir: {refused.path} skipped: {refused.reason}")
     return names
 
 
@@ -149,7 +145,7 @@ def _live(args: argparse.Namespace, target: Target, since: str) -> LiveData:
 
     client = GitHubClient.from_env()
     live = collect.collect_live(client, target, since, checkout=args.checkout)
-    print(client.counter.line(), file=sys.stderr)
+    console.say(client.counter.line(), err=True)
     # ci-red / last-good / first-bad / repro-command: what the workflow's bisect job needs.
     collect.write_ci_outputs(live)
     return live
@@ -264,7 +260,7 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
     since, source = baseline_for(date=date, since=since_arg, priors=priors)
     live = _live(args, target, since)
     if live.ignored_reports:
-        ghactions.warning(ghactions.inert_log(ignored_note(live)))
+        ghactions.warning(ignored_note(live))
     if live.prior_reports:
         # Only the token's own report comments reach here (collect filters by author).
         known = {p.date for p in priors}
@@ -273,7 +269,7 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
             try:
                 payload = prior_from_markdown(pr.markdown, name=where)
             except InputError as exc:
-                ghactions.warning(ghactions.inert_log(f"prior report {exc.message}; ignored"))
+                ghactions.warning(f"prior report {exc.message}; ignored")
                 continue
             if payload.date not in known and drop_future([payload], [where], date):
                 priors.append(payload)
@@ -391,7 +387,7 @@ def report_command(args: argparse.Namespace) -> int:
                "resolved": [i.to_json() for i in report.resolved],
                "suppressed": list(report.suppressed), "provenance": report.provenance,
                **report.analyses}
-        print(json.dumps(doc, indent=1, sort_keys=False))
+        console.say_json(doc, indent=1, sort_keys=False)
     else:
-        sys.stdout.write(md)
+        console.say(md, end="")
     return 0

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from agentops import cli, events, files, flag_values, ghactions
+from agentops import cli, console, events, files, flag_values, ghactions
 from agentops.errors import (
     AgentopsError,
     ApiError,
@@ -159,9 +159,9 @@ def judge_comments(snapshot: IssueSnapshot, prov: Provenance | None) -> IssueSna
     if not unproven:
         return snapshot
     whys = "; ".join(dict.fromkeys(unproven.values()))
-    ghactions.warning(ghactions.inert_log(
+    ghactions.warning(
         f"#{snapshot.number}: {len(unproven)} comment(s) of {prov.me.login} read as an "
-        f"ordinary person's, not the triage bot's: provenance does not check out ({whys})"))
+        f"ordinary person's, not the triage bot's: provenance does not check out ({whys})")
     return dataclasses.replace(snapshot, comments=tuple(
         dataclasses.replace(c, unproven=True) if c.id in unproven else c
         for c in snapshot.comments))
@@ -378,7 +378,7 @@ def _run(args: argparse.Namespace, *, dry_run: bool, verb: str) -> int:
     if verb == "plan":
         doc = {"format": PLAN_FORMAT, "repo": repo, "queue": queue.name,
                "plans": [p.to_json() for p in plans]}
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        console.say_json(doc, indent=2, ensure_ascii=False)
     heading = f"Triage {verb} — {repo}" + (" (dry run)" if dry_run and verb == "run" else "")
     _finish(outcomes, client, heading=heading, dry_run=dry_run)
     if not errors:

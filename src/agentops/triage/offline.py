@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Mapping
 from typing import Any
 
-from agentops import cli, files, ghactions
+from agentops import cli, console, files, ghactions
 from agentops.errors import ExitStatus, InputError, UsageError
 from agentops.triage import render
 from agentops.triage.evaluate import Record, evaluate, render_text
@@ -78,8 +77,8 @@ def issue_from_json(obj: Any, *, path: str, repo: str | None = None) -> IssueSna
     if isinstance(comments, int):
         # The plain REST issue has a comment count here; without the bodies the
         # duplicate-comment check (T-26) cannot see earlier requests.
-        print(f"warning: {path}: 'comments' is a count ({comments}), not the comment "
-              "objects; planning without them", file=sys.stderr)
+        console.say(f"warning: {path}: 'comments' is a count ({comments}), not the comment "
+              "objects; planning without them", err=True)
         comments = []
     if not isinstance(comments, list):
         raise InputError("ISSUE.json", f"{path}: field 'comments' should be a list of "
@@ -115,7 +114,7 @@ def plan_command(args: argparse.Namespace) -> int:
                              f"{args.issue_file} has no repository_url",
                              fix="pass --repo OWNER/NAME")
         write_plans(args.plan_out, plan.repo, queue, [plan])
-    sys.stdout.write(json.dumps(plan.to_json(), indent=2, ensure_ascii=False) + "\n")
+    console.say_json(plan.to_json(), indent=2, ensure_ascii=False)
     # In a runner: the action's outputs and job summary, as a live dry run reports them
     # (both calls are no-ops in a shell).
     outcome = Outcome(repo=plan.repo, number=plan.issue, status="dry-run",
@@ -189,16 +188,16 @@ def evaluate_command(args: argparse.Namespace) -> int:
         records, source = backtest.evaluate_repo(args)
     queue = load_queue(args.queue)
     ev = evaluate(records, queue)
-    print(render_text(ev, source=source, modules_after_route=queue.modules_after_route,
+    console.say(render_text(ev, source=source, modules_after_route=queue.modules_after_route,
                       confidence=queue.confidence))
     if args.errors:
-        print(f"\nmismatches ({len(ev.planner.errors)}):")
+        console.say(f"\nmismatches ({len(ev.planner.errors)}):")
         for line in ev.planner.errors:
-            print(f"  {line}")
+            console.say(f"  {line}")
     if ev.planner.violations:
-        print(f"\n{ev.planner.violations} constraint violation(s): the planner is wrong "
-              "(T-20 … T-25)", file=sys.stderr)
+        console.say(f"\n{ev.planner.violations} constraint violation(s): the planner is wrong "
+              "(T-20 … T-25)", err=True)
     if args.json:
-        print(json.dumps(ev.to_json(), sort_keys=False))
+        console.say_json(ev.to_json(), sort_keys=False)
     # Sanity: a plan that breaks a constraint is a planner bug, not a soft figure.
     return int(ExitStatus.REFUSED if ev.planner.violations else ExitStatus.OK)
