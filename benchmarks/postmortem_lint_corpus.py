@@ -164,7 +164,7 @@ def measure(corpus: Path, data: dict[str, Any], split: str,
             k = key(sentence.text)
             verdict = judged.get(k)
             flagged = {c for c in CATEGORIES if rules[c].applies_to(sentence.section)
-                       and lint_mod.hits(rules[c], sentence)}
+                       and lint_mod.hits(rules[c], sentence, list(rules.values()))}
             netted = {c for c in CATEGORIES if NET[c].search(sentence.text)}
             if verdict is None:
                 if flagged or netted:
