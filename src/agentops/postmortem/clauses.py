@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 SYSTEM = "system"  # the agent class of any subject no other class claims
+_WINDOW = 160  # characters read before a predicate (or after a clause start) for a subject
 
 _WORD = re.compile(r"@[\w-]+(?:'s)?|[\w][\w'’.-]*[\w]|[\w]|[,;()\[\]—–!?\"]")
 
@@ -99,12 +100,15 @@ def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
     from it, skipping auxiliaries and adverbs, up to a stop word or punctuation. A verb
     coordinated with an earlier one ("I rebased and missed it") shares the clause's
     first subject."""
-    words = _words(text[clause.start:at])
+    # Sanity: a subject is a few words, so only a bounded stretch before the predicate
+    # is read; a clause of thousands of words with a predicate in every line stays
+    # linear instead of quadratic.
+    words = _words(text[max(clause.start, at - _WINDOW):at])
     i = len(words) - 1
     while i >= 0 and grammar.filler.fullmatch(words[i][1]):
         i -= 1
     if i >= 0 and grammar.coordinators.fullmatch(words[i][1]):
-        head = [w for _, w in words[:i]]
+        head = [w for _, w in _words(text[clause.start:min(at, clause.start + _WINDOW)])]
         out = []
         for w in head:
             if grammar.stop.fullmatch(w) or not re.match(r"[@\w]", w):
@@ -136,15 +140,17 @@ def matches(text: str, grammar: Grammar, conditions: Sequence[Condition]
     (start, end, agent class), offsets into ``text``."""
     for clause in clauses(text, grammar):
         part = text[clause.start:clause.end]
+        agents: dict[int, str] = {}  # one subject reading per predicate position
         for cond in conditions:
             for pattern in cond.predicates:
                 for m in pattern.finditer(part):
                     if m.end() == m.start():
                         continue
                     at = clause.start + m.start()
-                    agent = classify(subject(text, clause, at, grammar), grammar)
-                    if agent in cond.agents:
-                        yield at, clause.start + m.end(), agent
+                    if at not in agents:
+                        agents[at] = classify(subject(text, clause, at, grammar), grammar)
+                    if agents[at] in cond.agents:
+                        yield at, clause.start + m.end(), agents[at]
 
 
 def clause_of(text: str, offset: int, grammar: Grammar) -> Clause:

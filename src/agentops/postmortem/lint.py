@@ -448,15 +448,19 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
             # Whatever the other rule's scope or exemptions: a norm reported in the
             # narrative is still a norm, and a hedge inside it is not a claim.
             claimed += [m.span() for p in other.patterns for m in p.finditer(text)]
+    starts = [c.start for c in parts]
+    claimed_at = sorted(cs for cs, _ in claimed)
     out = []
     for s, e in spans:
-        clause = next((c for c in parts if c.start <= s < c.end), None)
-        if clause is None:
+        at = bisect.bisect_right(starts, s) - 1
+        if at < 0 or s >= parts[at].end:
             out.append((s, e))
             continue
+        clause = parts[at]
         if rule.skip_questions and text[clause.start:clause.end].rstrip(" )*_\"'").endswith("?"):
             continue
-        if any(clause.start <= cs < clause.end for cs, _ in claimed):
+        k = bisect.bisect_left(claimed_at, clause.start)
+        if k < len(claimed_at) and claimed_at[k] < clause.end:
             continue
         out.append((s, e))
     return out
