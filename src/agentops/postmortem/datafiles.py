@@ -77,6 +77,10 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                         "predicates": {"type": "array", "minItems": 1, "items": _REGEX},
                     }}},
                 "yield_to": {"type": "array", "items": {"type": "string"}},
+                "keep_in": {"type": "object",
+                            "propertyNames": {"pattern": "^[a-z_]+$"},
+                            "additionalProperties": {"type": "array", "minItems": 1,
+                                                     "items": _REGEX}},
                 "skip_questions": {"type": "boolean"},
                 # Sanity: every rule proves itself both ways (style §12.6).
                 "match": {"type": "array", "minItems": 1, "items": _EXAMPLE},
@@ -184,6 +188,9 @@ def lint_rules() -> tuple[Rule, ...]:
                                 f"unknown agent classes {unknown}; known: {sorted(classes)}")
             for k, pattern in enumerate(cond["predicates"]):
                 _regex(name, f"rules[{i}].clauses[{j}].predicates[{k}]", pattern)
+        for section, patterns in (rule.get("keep_in") or {}).items():
+            for j, pattern in enumerate(patterns):
+                _regex(name, f"rules[{i}].keep_in.{section}[{j}]", pattern)
         for other in rule.get("yield_to", []):
             if other not in ids or other == rule["id"]:
                 raise DataError(name, f"rules[{i}].yield_to",

@@ -14,7 +14,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from agentops.postmortem import clauses as clause_mod
@@ -68,6 +68,9 @@ class Rule:
     yield_to: tuple[str, ...] = ()
     # A hit in a question is not a claim ("could this be the driver?").
     skip_questions: bool = False
+    # Patterns that still apply inside a section the scope leaves out (the writer's
+    # present doubt inside a timeline: "I suspect node age is related").
+    keep_in: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = ()
 
     def applies_to(self, section: str | None) -> bool:
         if self.scope == "all":
@@ -158,7 +161,9 @@ def compile_rules(content: Mapping[str, Any]) -> tuple[Rule, ...]:
             match=tuple(r.get("match", [])), no_match=tuple(r.get("no_match", [])),
             conditions=conditions, grammar=grammar,
             yield_to=tuple(r.get("yield_to", [])),
-            skip_questions=bool(r.get("skip_questions", False))))
+            skip_questions=bool(r.get("skip_questions", False)),
+            keep_in=tuple((section, tuple(re.compile(p, re.IGNORECASE) for p in pats))
+                          for section, pats in (r.get("keep_in") or {}).items())))
     return tuple(rules)
 
 
@@ -469,10 +474,16 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
 def _lexicon(rule: Rule, sentences: Sequence[Sentence],
              others: Sequence[Rule] = ()) -> list[tuple[int, str]]:
     out = []
+    kept = dict(rule.keep_in)
     for sentence in sentences:
         if not rule.applies_to(sentence.section):
-            continue
-        for s, e in hits(rule, sentence, others):
+            if sentence.section not in kept:
+                continue
+            narrow = replace(rule, patterns=kept[sentence.section], conditions=())
+            found = hits(narrow, sentence, others)
+        else:
+            found = hits(rule, sentence, others)
+        for s, e in found:
             out.append((sentence.line_at(s), " ".join(sentence.text[s:e].split())))
     return out
 
