@@ -82,6 +82,7 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                             "additionalProperties": {"type": "array", "minItems": 1,
                                                      "items": _REGEX}},
                 "skip_questions": {"type": "boolean"},
+                "skip_quoted": {"type": "boolean"},
                 # Sanity: every rule proves itself both ways (style §12.6).
                 "match": {"type": "array", "minItems": 1, "items": _EXAMPLE},
                 "no_match": {"type": "array", "minItems": 1, "items": _EXAMPLE},

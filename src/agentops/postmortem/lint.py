@@ -46,6 +46,7 @@ _SENTENCE_END = re.compile(
 _TIMESTAMP = re.compile(
     r"^\s*(?:[-*+]\s+)?(?:\*\*)?(?:\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|"
     r"(?:[01]?\d|2[0-3]):[0-5]\d|\?\?:\?\?)\b")
+_QUOTED = re.compile(r'["“]([^"”\n]{1,200})["”]')
 _HEADING_STRIP = re.compile(r"^(?:[\dIVX]+[.)]|\d+(?:\.\d+)*)\s+|[*_`]+|[:.]\s*$")
 
 
@@ -71,6 +72,8 @@ class Rule:
     # Patterns that still apply inside a section the scope leaves out (the writer's
     # present doubt inside a timeline: "I suspect node age is related").
     keep_in: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = ()
+    # A hit wholly inside quotation marks is a mention, not the writer's claim.
+    skip_quoted: bool = False
 
     def applies_to(self, section: str | None) -> bool:
         if self.scope == "all":
@@ -162,6 +165,7 @@ def compile_rules(content: Mapping[str, Any]) -> tuple[Rule, ...]:
             conditions=conditions, grammar=grammar,
             yield_to=tuple(r.get("yield_to", [])),
             skip_questions=bool(r.get("skip_questions", False)),
+            skip_quoted=bool(r.get("skip_quoted", False)),
             keep_in=tuple((section, tuple(re.compile(p, re.IGNORECASE) for p in pats))
                           for section, pats in (r.get("keep_in") or {}).items())))
     return tuple(rules)
@@ -431,6 +435,9 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
                                                            rule.conditions)]
     spans = [(s, e) for s, e in found
              if e > s and not any(s < ue and us < e for us, ue in exempt)]
+    if spans and rule.skip_quoted:
+        quoted = [m.span(1) for m in _QUOTED.finditer(text)]
+        spans = [(s, e) for s, e in spans if not any(qs <= s and e <= qe for qs, qe in quoted)]
     if spans and rule.grammar is not None and (rule.skip_questions or rule.yield_to):
         spans = _own(rule, sentence, spans, others)
     kept: list[tuple[int, int]] = []
