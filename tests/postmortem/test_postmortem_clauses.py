@@ -137,3 +137,14 @@ def test_unknown_agent_class_names_the_key(tmp_path: Path, monkeypatch) -> None:
             datafiles.lint_rules()
     finally:
         datafiles.lint_rules.cache_clear()
+
+
+@pytest.mark.parametrize(("sentence", "agent"), [
+    ("I pushed to main by mistake, again.", "first_person"),
+    ("So we just pushed to it instead of a PR.", "we"),
+    ("But @dev-x merged it by accident.", "named"),
+    ("The cleanup job dropped the cache by mistake.", "system"),
+])
+def test_an_adverbial_fault_takes_the_clause_subject(sentence: str, agent: str) -> None:
+    clause = clauses.clause_of(sentence, 0, GRAMMAR)
+    assert clauses.classify(clauses.head_subject(sentence, clause, GRAMMAR), GRAMMAR) == agent

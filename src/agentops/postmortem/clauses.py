@@ -22,6 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 SYSTEM = "system"  # the agent class of any subject no other class claims
+# Discourse openers before a clause's subject ("So we pushed ...", "Sorry, I ...").
+_OPENER = re.compile(r"(so|well|ok|okay|yes|no|sorry|oops|now|again|anyway|unfortunately)",
+                     re.IGNORECASE)
 _WINDOW = 160  # characters read before a predicate (or after a clause start) for a subject
 
 _WORD = re.compile(r"@[\w-]+(?:'s)?|[\w][\w'’.-]*[\w]|[\w]|[,;()\[\]—–!?\"]")
@@ -52,6 +55,9 @@ class Condition:
 
     agents: frozenset[str]
     predicates: tuple[re.Pattern[str], ...]
+    # An adverbial predicate ("by mistake", "instead of a PR") modifies the clause's
+    # verb, so its agent is the clause's subject, read from the clause start.
+    head: bool = False
 
 
 def compile_grammar(content: Mapping[str, Any]) -> Grammar:
@@ -134,6 +140,21 @@ def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
     return out[::-1]
 
 
+def head_subject(text: str, clause: Clause, grammar: Grammar) -> list[str]:
+    """The first words of a clause, past leading conjunctions and adverbs: its subject."""
+    out: list[str] = []
+    for _, w in _words(text[clause.start:clause.start + _WINDOW]):
+        if not out and (grammar.coordinators.fullmatch(w) or grammar.filler.fullmatch(w)
+                        or _OPENER.fullmatch(w) or not re.match(r"[@\w]", w)):
+            continue
+        if grammar.stop.fullmatch(w) or not re.match(r"[@\w]", w):
+            break
+        out.append(w)
+        if len(out) >= 2:
+            break
+    return out
+
+
 def matches(text: str, grammar: Grammar, conditions: Sequence[Condition]
             ) -> Iterator[tuple[int, int, str]]:
     """Every predicate of ``conditions`` whose subject's agent the condition wants:
@@ -141,12 +162,19 @@ def matches(text: str, grammar: Grammar, conditions: Sequence[Condition]
     for clause in clauses(text, grammar):
         part = text[clause.start:clause.end]
         agents: dict[int, str] = {}  # one subject reading per predicate position
+        head: str | None = None
         for cond in conditions:
             for pattern in cond.predicates:
                 for m in pattern.finditer(part):
                     if m.end() == m.start():
                         continue
                     at = clause.start + m.start()
+                    if cond.head:
+                        if head is None:
+                            head = classify(head_subject(text, clause, grammar), grammar)
+                        if head in cond.agents:
+                            yield at, clause.start + m.end(), head
+                        continue
                     if at not in agents:
                         agents[at] = classify(subject(text, clause, at, grammar), grammar)
                     if agents[at] in cond.agents:

@@ -75,6 +75,7 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                         "agents": {"type": "array", "minItems": 1,
                                    "items": {"type": "string", "pattern": "^[a-z_]+$"}},
                         "predicates": {"type": "array", "minItems": 1, "items": _REGEX},
+                        "head": {"type": "boolean"},
                     }}},
                 "yield_to": {"type": "array", "items": {"type": "string"}},
                 "keep_in": {"type": "object",

@@ -154,7 +154,8 @@ def compile_rules(content: Mapping[str, Any]) -> tuple[Rule, ...]:
     for r in content["rules"]:
         conditions = tuple(
             Condition(frozenset(c["agents"]),
-                      tuple(re.compile(p, re.IGNORECASE) for p in c["predicates"]))
+                      tuple(re.compile(p, re.IGNORECASE) for p in c["predicates"]),
+                      head=bool(c.get("head", False)))
             for c in r.get("clauses", []))
         rules.append(Rule(
             id=r["id"], kind=r["kind"], message=r["message"], scope=r.get("scope", "all"),
