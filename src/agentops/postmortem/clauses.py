@@ -25,9 +25,11 @@ SYSTEM = "system"  # the agent class of any subject no other class claims
 # Discourse openers before a clause's subject ("So we pushed ...", "Sorry, I ...").
 _OPENER = re.compile(r"(so|well|ok|okay|yes|no|sorry|oops|now|again|anyway|unfortunately)",
                      re.IGNORECASE)
+# Speaker labels of a transcribed thread ("Reviewer:", "Author:") open a comment.
+_LABEL = re.compile(r"(reply|author|maintainer|reporter|reviewer)", re.IGNORECASE)
 _WINDOW = 160  # characters read before a predicate (or after a clause start) for a subject
 
-_WORD = re.compile(r"@[\w-]+(?:'s)?|[\w][\w'’.-]*[\w]|[\w]|[,;()\[\]—–!?\"]")
+_WORD = re.compile(r"@[\w-]+(?:'s)?|[\w][\w'’.-]*[\w]|[\w]|[,;:()\[\]—–!?\"]")
 
 
 @dataclass(frozen=True)
@@ -133,6 +135,13 @@ def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
     out = []
     while i >= 0 and len(out) < grammar.subject_words:
         w = words[i][1]
+        if w == ":":
+            # A speaker label opening a comment ("Reviewer: the issue broke ...") is not
+            # the subject; a colon further in ("your changes below L180: ...") is read past.
+            if i <= 1:
+                break
+            i -= 1
+            continue
         if grammar.stop.fullmatch(w) or w in ",;()[]—–!?\"":
             break
         out.append(w)
@@ -145,7 +154,8 @@ def head_subject(text: str, clause: Clause, grammar: Grammar) -> list[str]:
     out: list[str] = []
     for _, w in _words(text[clause.start:clause.start + _WINDOW]):
         if not out and (grammar.coordinators.fullmatch(w) or grammar.filler.fullmatch(w)
-                        or _OPENER.fullmatch(w) or not re.match(r"[@\w]", w)):
+                        or _OPENER.fullmatch(w) or _LABEL.fullmatch(w)
+                        or not re.match(r"[@\w]", w)):
             continue
         if grammar.stop.fullmatch(w) or not re.match(r"[@\w]", w):
             break
