@@ -16,7 +16,7 @@ them). Prints per target and in total:
   entry is open, "nothing actionable" while an action entry is), the delta of an
   unchanged tree (night 2 must have an empty upstream delta);
 - nights 1-4: FYI/Opportunity items listed on night 4 against night 1, and how many
-  nights each unchanged action item is listed in full (never a fourth time);
+  nights (0-4) each unchanged action item is written out in full (never a fourth time);
 - report time, median and max.
 
   python benchmarks/scout_unseen.py /path/to/torchtitan.git
@@ -120,10 +120,11 @@ def report(target: Path, checkout: Path, date: str, priors: list[Path],
     return json.loads(proc.stdout), took, ""
 
 
-def draft_target(subproject: str, checkout: Path, out: Path) -> Path | None:
+def draft_target(subproject: str, repo: str, checkout: Path, out: Path) -> Path | None:
     """``scout.py init``'s draft for the folder, or None when init is not there or fails."""
     cmd = [sys.executable, str(ROOT / "scripts" / "scout.py"), "init",
-           "--subproject", subproject, "--checkout", str(checkout), "--out", str(out)]
+           "--subproject", subproject, "--checkout", str(checkout), "--repo", repo,
+           "--out", str(out)]
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=ROOT)
     if proc.returncode != 0:
         print(f"  init failed for {subproject} (exit {proc.returncode}): "
@@ -150,9 +151,11 @@ class Score:
 
 
 def listed_in(doc: dict[str, Any], item: dict[str, Any]) -> bool:
-    """Whether the item is written out in the report (not only counted in a line)."""
+    """Whether the item is written out in the report body (not only counted in a line;
+    the embedded JSON block, which carries every item, does not count)."""
     title = item.get("title", "")[:60]
-    return bool(title) and title in doc["markdown"]
+    body = doc["markdown"].split("<!-- agentops:scout-report", 1)[0]
+    return bool(title) and title in body
 
 
 def score_run(run: dict[str, Any], nights: list[dict[str, Any]], verdicts: dict[str, str],
@@ -204,11 +207,14 @@ def score_run(run: dict[str, Any], nights: list[dict[str, Any]], verdicts: dict[
     last = nights[NIGHTS]
     s.listed_night4 = sum(1 for i in last["items"] if i["kind"] in LISTED
                           and listed_in(last, i))
-    counts: dict[str, int] = {}
-    for doc in nights[1:]:
+    # An unchanged action item (same id, same fingerprint) may be written out at most
+    # three times, night 0 included; a changed one starts counting again.
+    counts: dict[tuple[str, str], int] = {}
+    for doc in nights:
         for i in doc["items"]:
             if i["kind"] in ACTION and listed_in(doc, i):
-                counts[i["id"]] = counts.get(i["id"], 0) + 1
+                key = (i["id"], i.get("fingerprint", ""))
+                counts[key] = counts.get(key, 0) + 1
     s.max_action_listings = max(counts.values(), default=0)
     return s
 
@@ -247,8 +253,9 @@ def main() -> int:
             if args.config_from_init:
                 import yaml  # only for reading the subproject key
 
-                sub = yaml.safe_load(target.read_text())["subproject"]
-                drafted = draft_target(sub, late, work / f"{n}-init.yaml")
+                hand = yaml.safe_load(target.read_text())
+                drafted = draft_target(hand["subproject"], hand["repo"], late,
+                                       work / f"{n}-init.yaml")
                 if drafted is None:
                     rows.append(f"{stem:14} init draft failed")
                     continue

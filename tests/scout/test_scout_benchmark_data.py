@@ -112,4 +112,8 @@ def test_unseen_scoring_counts_repeats_resolved_lines_and_false_all_clears() -> 
     assert (s.valid, s.noise, s.unjudged) == (0, 1, 0)
     assert s.false_clears == ["docs are current"]
     assert s.delta_unchanged == 1
-    assert s.max_action_listings == 4
+    assert s.max_action_listings == 5  # written out on every night, 0 to 4
+    changed = {**act, "fingerprint": "new"}
+    later2 = {**later, "items": [changed]}
+    s = unseen.score_run(run, [night1, night1, later2, later2, later2], {}, {}, show=False)
+    assert s.max_action_listings == 3  # a changed finding starts counting again
