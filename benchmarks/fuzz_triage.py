@@ -25,6 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
 
+from tests.contract import openapi  # noqa: E402
 from tests.property import hostile  # noqa: E402
 
 
@@ -36,6 +37,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-openapi", action="store_true",
                    help="skip checking each write against GitHub's OpenAPI description")
     args = p.parse_args(argv)
+    if not args.no_openapi and not openapi.OPENAPI_JSON.exists():
+        # The contract check must not vanish silently: install it, or opt out by name.
+        print(f"{openapi.OPENAPI_JSON} is missing: {openapi.MISSING_HINT}, or pass "
+              "--no-openapi", file=sys.stderr)
+        return 2
     try:
         triage = hostile.load_triage(with_openapi=not args.no_openapi)
     except ImportError as exc:

@@ -180,7 +180,16 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         self.server.saw("POST " + self.path)
-        self._send(404, b'{"message": "Not Found"}', "application/json")
+        # A 200 that is not GitHub's answer (issue #21 item 7): what a proxy or a load
+        # balancer sends in GitHub's place, or JSON cut off mid-way.
+        if self.path.startswith("/html-200/"):
+            self._send(200, b"<!DOCTYPE html><html><body><h1>Unicorn!</h1></body></html>",
+                       "text/html; charset=utf-8")
+        elif self.path.startswith("/cut-json/"):
+            self._send(200, b'{"data": {"triaged": {"issueCount": 3, "nodes": [{"number": 1',
+                       "application/json; charset=utf-8")
+        else:
+            self._send(404, b'{"message": "Not Found"}', "application/json")
 
     def do_GET(self) -> None:
         st = self.server.served
@@ -373,6 +382,27 @@ def hostile_checkout(base: Path) -> tuple[Path, Path]:
     _git(repo, "add", "-A")
     _git(repo, "commit", "-q", "-m", "hostile files")
     return repo, base / "scout-repo-target.yaml"
+
+
+def deep_k_checkout(base: Path) -> tuple[Path, Path]:
+    """The scout demo repository whose configured workflow selects tests with a
+    5,000-word ``-k`` of ``not``s and a 5,000-deep parenthesised ``-m`` (issue #21 item
+    7). Returns (checkout, target YAML)."""
+    from examples.scout import make_repo
+
+    repo = base / "scout-deep-k"
+    if repo.exists():
+        return repo, base / "scout-deep-k-target.yaml"
+    make_repo.build(repo)
+    deep_k = "not " * 5000 + "slow"
+    deep_m = "(" * 5000 + "gpu" + ")" * 5000
+    (repo / ".github" / "workflows" / "sub.yaml").write_text(
+        "name: sub\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
+        f"      - run: pytest sub/tests -k '{deep_k}'\n"
+        f"      - run: pytest sub/tests -m '{deep_m}'\n")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "deep selection expressions")
+    return repo, base / "scout-deep-k-target.yaml"
 
 
 # --- checks ----------------------------------------------------------------------------------
@@ -573,6 +603,34 @@ def attacks(base: Path, url: str) -> list[Attack]:
                        "--out", str(draft)],
                       outputs={draft: draft_complete}, stdout_ok=lambda s: True,
                       check=lambda r: _expect_code(1)(r) or _line_bound(r)))
+    saved = base / "backtest.jsonl"
+    for route, what in (("html-200", "an HTML page"), ("cut-json", "cut-off JSON")):
+        out.append(Attack(f"triage: evaluate --repo, a 200 answer that is {what}",
+                          [py, str(ROOT / "scripts" / "triage.py"), "evaluate", "--repo",
+                           "acme/trainer", "--save", str(saved)],
+                          env={"GITHUB_TOKEN": "hostile-harness",
+                               "GITHUB_API_URL": f"{url}/{route}",
+                               "AGENTOPS_RETRY_ATTEMPTS": "1"},
+                          outputs={saved: lambda _p: False},  # must not exist at all
+                          check=lambda r: _expect_code(5)(r) or (
+                              "" if "not GitHub's answer" in r.stderr
+                              else "the error does not say the answer is not GitHub's")))
+    deep_repo, deep_target = deep_k_checkout(base)
+    deep_report = base / "deep-k-report.md"
+
+    def not_checked(res: Result) -> str:
+        text = deep_report.read_text(encoding="utf-8") if deep_report.exists() else ""
+        said = "not checked" in text and "512 words" in text
+        return "" if res.code == 0 and said else (
+            f"exit {res.code}; the report {'says' if said else 'does not say'} "
+            "'not checked' with the reason")
+
+    out.append(Attack("scout: 5,000-deep pytest -k / -m expressions in a workflow (offline)",
+                      [py, str(ROOT / "scripts" / "scout.py"), "--config", str(deep_target),
+                       "report", "--checkout", str(deep_repo), "--date", "2026-03-06",
+                       "--torch", "none", "--offline", "--out", str(deep_report)],
+                      outputs={deep_report: report_complete}, stdout_ok=lambda s: True,
+                      check=not_checked))
     repo, target = hostile_checkout(base)
     report = base / "report.md"
     scout = [py, str(ROOT / "scripts" / "scout.py"), "--config", str(target), "report",

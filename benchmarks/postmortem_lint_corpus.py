@@ -109,21 +109,27 @@ def load_data(path: Path) -> dict[str, Any]:
     return data
 
 
-def build(out: Path, data: dict[str, Any], gits: dict[str, Path]) -> int:
+def build(out: Path, data: dict[str, Any], gits: dict[str, Path], skip_missing: bool) -> int:
     out.mkdir(parents=True, exist_ok=True)
+    skipped = []
     for doc, spec in data["documents"].items():
         repo, commit, path = spec["repo"], spec["commit"], spec["path"]
+        if repo not in gits and skip_missing:
+            skipped.append(doc)
+            continue
         if repo not in gits:
             raise SystemExit(f"error: --git {repo}=DIR is needed for {doc}")
         blob = subprocess.run(["git", "-C", str(gits[repo]), "show", f"{commit}:{path}"],
                               capture_output=True, check=True).stdout
         (out / f"{doc}.md").write_bytes(blob)
-    print(f"wrote {len(data['documents'])} documents to {out}")
+    print(f"wrote {len(data['documents']) - len(skipped)} documents to {out}"
+          + (f"; not built (no --git for their repository): {', '.join(skipped)}"
+             if skipped else ""))
     return 0
 
 
 def measure(corpus: Path, data: dict[str, Any], split: str,
-            candidates: bool) -> dict[str, Any]:
+            candidates: bool, skip_missing: bool = False) -> dict[str, Any]:
     rules = {r.id: r for r in datafiles.lint_rules()}
     sections = datafiles.sections()
     judged: dict[str, Any] = data.get("judgements") or {}
@@ -132,10 +138,14 @@ def measure(corpus: Path, data: dict[str, Any], split: str,
     docs = sentences_seen = 0
     todo: list[str] = []
     crashes: list[str] = []
+    missing: list[str] = []
     for doc, spec in sorted(data["documents"].items()):
         if split != "all" and spec["split"] != split:
             continue
         path = corpus / f"{doc}.md"
+        if not path.is_file() and skip_missing:
+            missing.append(doc)
+            continue
         if not path.is_file():
             raise SystemExit(f"error: {path} is missing: build the corpus first (--build)")
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -154,7 +164,7 @@ def measure(corpus: Path, data: dict[str, Any], split: str,
             k = key(sentence.text)
             verdict = judged.get(k)
             flagged = {c for c in CATEGORIES if rules[c].applies_to(sentence.section)
-                       and lint_mod.hits(rules[c], sentence)}
+                       and lint_mod.hits(rules[c], sentence, list(rules.values()))}
             netted = {c for c in CATEGORIES if NET[c].search(sentence.text)}
             if verdict is None:
                 if flagged or netted:
@@ -181,6 +191,7 @@ def measure(corpus: Path, data: dict[str, Any], split: str,
         print("\n".join(todo))
     return {"split": split, "documents": docs, "sentences": sentences_seen,
             "crashes": crashes, "heading_flags": heading_flags, "to_judge": len(todo),
+            "not_built": missing,
             "categories": {c: {"tp": t.tp, "fp": t.fp, "fn": t.fn,
                                "precision": t.precision(), "recall": t.recall(),
                                "unjudged_flags": t.unjudged_flags,
@@ -196,7 +207,9 @@ def _fmt(x: float | None) -> str:
 
 def report(result: dict[str, Any], verbose: bool) -> None:
     print(f"split {result['split']}: {result['documents']} documents, "
-          f"{result['sentences']} sentences; still to judge: {result['to_judge']}")
+          f"{result['sentences']} sentences; still to judge: {result['to_judge']}"
+          + (f"; NOT BUILT, left out: {len(result['not_built'])}"
+             if result["not_built"] else ""))
     print(f"{'category':10} {'P':>5} {'R':>5}  {'TP':>4} {'FP':>4} {'FN':>4}  "
           f"{'target P/R':>11}  unjudged flags")
     for c, r in result["categories"].items():
@@ -229,16 +242,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--build", metavar="OUT", help="write the corpus from git snapshots")
     p.add_argument("--git", action="append", default=[], metavar="REPO=DIR",
                    help="a git directory holding REPO's history (for --build)")
+    p.add_argument("--skip-missing", action="store_true",
+                   help="build and measure without the documents of repositories not "
+                        "given (reported as not built)")
     args = p.parse_args(argv)
     data = load_data(Path(args.data))
     if args.build:
         gits = dict(g.split("=", 1) for g in args.git)
-        return build(Path(args.build), data, {k: Path(v) for k, v in gits.items()})
+        return build(Path(args.build), data, {k: Path(v) for k, v in gits.items()},
+                     args.skip_missing)
     if not args.corpus:
         p.error("give the corpus folder (or --build OUT)")
     splits = [args.split] if args.split else ["fit", "heldout", "fresh", "all"]
     for split in splits:
-        result = measure(Path(args.corpus), data, split, args.candidates)
+        result = measure(Path(args.corpus), data, split, args.candidates,
+                         args.skip_missing)
         if args.json:
             print(json.dumps(result))
         else:

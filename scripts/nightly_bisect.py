@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from agentops import cli
 from agentops.cli import env_default
+from agentops.flag_values import MINUTES, NIGHTLY, NIGHTLY_DATE, PYTHON, REPO, URL, WIDTH
 
 EPILOG = """\
 three ways to run:
@@ -64,11 +65,12 @@ def _index_flags(p: cli.argparse.ArgumentParser) -> None:
     g = p.add_argument_group("index", "which wheels (example: --python 3.12 "
                                       "--platform manylinux_2_28_x86_64)")
     g.add_argument("--index-url", default=env_default("AGENTOPS_INDEX_URL", DEFAULT_INDEX),
+                   type=URL,
                    help=f"PEP 503/691 simple index (env AGENTOPS_INDEX_URL; default "
                         f"{DEFAULT_INDEX})")
     g.add_argument("--package", default=env_default("AGENTOPS_PACKAGE", "torch"),
                    help="package name (env AGENTOPS_PACKAGE; default torch)")
-    g.add_argument("--python", default=env_default(
+    g.add_argument("--python", type=PYTHON, default=env_default(
         "AGENTOPS_PYTHON", f"{sys.version_info.major}.{sys.version_info.minor}"),
                    help="CPython version of the wheels, e.g. 3.12 (env AGENTOPS_PYTHON; "
                         "default: this interpreter's)")
@@ -84,7 +86,7 @@ def _index_flags(p: cli.argparse.ArgumentParser) -> None:
                         "AGENTOPS_PAGE_CACHE)")
     c = p.add_argument_group("commits", "where a nightly's commit comes from "
                                         "(example: --commit-source both)")
-    c.add_argument("--repo", default=env_default("AGENTOPS_REPO", DEFAULT_REPO),
+    c.add_argument("--repo", default=env_default("AGENTOPS_REPO", DEFAULT_REPO), type=REPO,
                    help="upstream OWNER/NAME for commit and compare links and the nightly "
                         "branch (env AGENTOPS_REPO; default pytorch/pytorch)")
     c.add_argument("--commit-source", choices=("wheel", "branch", "both"),
@@ -97,13 +99,13 @@ def _index_flags(p: cli.argparse.ArgumentParser) -> None:
 def _pair_flags(p: cli.argparse.ArgumentParser, *, width: bool) -> None:
     g = p.add_argument_group("range", "the last good and first bad nightly (example: "
                                       "--good dev20260701 --bad dev20260709 --width 8)")
-    g.add_argument("--good", default=env_default("AGENTOPS_GOOD"),
+    g.add_argument("--good", default=env_default("AGENTOPS_GOOD"), type=NIGHTLY,
                    help="last good nightly: version or date (env AGENTOPS_GOOD)")
-    g.add_argument("--bad", default=env_default("AGENTOPS_BAD"),
+    g.add_argument("--bad", default=env_default("AGENTOPS_BAD"), type=NIGHTLY,
                    help="first bad nightly: version or date (env AGENTOPS_BAD)")
     if width:
         # A string default goes through type=int, so a bad env value is a usage error.
-        g.add_argument("--width", type=int, default=env_default("AGENTOPS_WIDTH", "8"),
+        g.add_argument("--width", type=WIDTH, default=env_default("AGENTOPS_WIDTH", "8"),
                        help="probes per round, 1-256 (env AGENTOPS_WIDTH; default 8); "
                             "rounds needed: ceil(log_(width+1) steps)")
 
@@ -124,8 +126,9 @@ def _probe_flags(p: cli.argparse.ArgumentParser) -> None:
                         "--python names, checked before anything is installed (env "
                         "AGENTOPS_INTERPRETER; default: this interpreter)")
     g.add_argument("--extra-index-url", default=env_default("AGENTOPS_EXTRA_INDEX_URL"),
+                   type=URL,
                    help="another index for the nightly's dependencies")
-    g.add_argument("--timeout", type=float,
+    g.add_argument("--timeout", type=MINUTES,
                    default=env_default("AGENTOPS_TIMEOUT", "30"),
                    help="minutes the repro may run (env AGENTOPS_TIMEOUT; default 30)")
     g.add_argument("--venv", default=env_default("AGENTOPS_VENV"),
@@ -133,7 +136,7 @@ def _probe_flags(p: cli.argparse.ArgumentParser) -> None:
 
 
 def _wheel_url_flag(p: cli.argparse.ArgumentParser) -> None:
-    p.add_argument("--wheel-url", default=env_default("AGENTOPS_WHEEL_URL"),
+    p.add_argument("--wheel-url", default=env_default("AGENTOPS_WHEEL_URL"), type=URL,
                    help="the wheel itself (a plan matrix cell's wheel_url): the project page "
                         "is not fetched; the index URL's credentials go to the same host "
                         "(env AGENTOPS_WHEEL_URL)")
@@ -153,8 +156,10 @@ def build() -> cli.argparse.ArgumentParser:
               "version for the CPython tag and platform.",
               "python scripts/nightly_bisect.py versions --python 3.12 --since 20260701")
     _index_flags(v)
-    v.add_argument("--since", default=env_default("AGENTOPS_SINCE"), help="YYYYMMDD, inclusive")
-    v.add_argument("--until", default=env_default("AGENTOPS_UNTIL"), help="YYYYMMDD, inclusive")
+    v.add_argument("--since", default=env_default("AGENTOPS_SINCE"), type=NIGHTLY_DATE,
+                   help="YYYYMMDD, inclusive")
+    v.add_argument("--until", default=env_default("AGENTOPS_UNTIL"), type=NIGHTLY_DATE,
+                   help="YYYYMMDD, inclusive")
     v.add_argument("--json", action="store_true", help="a JSON list instead of lines")
 
     r = _verb(sub, "resolve", "one nightly's wheel and commit (JSON)",
@@ -163,7 +168,7 @@ def build() -> cli.argparse.ArgumentParser:
               "Range, and then `full_download` is true and stderr says so.",
               "python scripts/nightly_bisect.py resolve --version dev20260709")
     _index_flags(r)
-    r.add_argument("--version", default=env_default("AGENTOPS_VERSION"),
+    r.add_argument("--version", default=env_default("AGENTOPS_VERSION"), type=NIGHTLY,
                    help="version or date (env AGENTOPS_VERSION)")
     _wheel_url_flag(r)
 
@@ -200,7 +205,7 @@ def build() -> cli.argparse.ArgumentParser:
                "python scripts/nightly_bisect.py probe --version dev20260705 --results "
                "results/ --repro-command 'python repro.py'")
     _index_flags(pr)
-    pr.add_argument("--version", default=env_default("AGENTOPS_VERSION"),
+    pr.add_argument("--version", default=env_default("AGENTOPS_VERSION"), type=NIGHTLY,
                     help="the nightly to test (env AGENTOPS_VERSION)")
     pr.add_argument("--results", default=env_default("AGENTOPS_RESULTS_DIR"),
                     help="folder for the result file, created when missing (env "
@@ -227,7 +232,7 @@ def build() -> cli.argparse.ArgumentParser:
               "scripts/nightly_bisect.py auto")
     _index_flags(a)
     _pair_flags(a, width=True)
-    a.add_argument("--version", default=env_default("AGENTOPS_VERSION"),
+    a.add_argument("--version", default=env_default("AGENTOPS_VERSION"), type=NIGHTLY,
                    help="probe this nightly (env AGENTOPS_VERSION)")
     a.add_argument("--results", default=env_default("AGENTOPS_RESULTS_DIR"),
                    help="results folder (env AGENTOPS_RESULTS_DIR)")

@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from agentops import cli
 from agentops.cli import env_default
+from agentops.flag_values import DATE, ISSUE, REPO, SHA256, TICKET, URL
 
 EPILOG = """\
 three ways to run:
@@ -50,19 +51,22 @@ def _facts_args(sp: cli.argparse.ArgumentParser) -> None:
                     default=env_default("AGENTOPS_FACTS"),
                     help="the facts file (env AGENTOPS_FACTS)")
     g = sp.add_argument_group("GitHub facts (fill gaps; people's facts win)")
-    g.add_argument("--issue", default=env_default("AGENTOPS_ISSUE"),
-                   help="source GitHub issue OWNER/NAME#N: error lines and code blocks as "
-                        "symptoms (env AGENTOPS_ISSUE)")
-    g.add_argument("--pr", default=env_default("AGENTOPS_PR"),
-                   help="fix PR OWNER/NAME#N: merge state, commits, files, check runs "
-                        "(env AGENTOPS_PR)")
+    g.add_argument("--issue", default=env_default("AGENTOPS_ISSUE"), type=ISSUE,
+                   help="source GitHub issue OWNER/NAME#N, or N with --repo: error lines and "
+                        "code blocks as symptoms (env AGENTOPS_ISSUE)")
+    g.add_argument("--pr", default=env_default("AGENTOPS_PR"), type=ISSUE,
+                   help="fix PR OWNER/NAME#N, or N with --repo: merge state, commits, files, "
+                        "check runs (env AGENTOPS_PR)")
+    g.add_argument("--repo", default=env_default("AGENTOPS_REPO"), type=REPO,
+                   help="OWNER/NAME of a number given as --issue N or --pr N (default: "
+                        "GITHUB_REPOSITORY; env AGENTOPS_REPO)")
     g.add_argument("--gathered", default=env_default("AGENTOPS_GATHERED"),
                    help="replay a saved --gathered-out file instead of reading GitHub (not "
                         "with --issue/--pr; env AGENTOPS_GATHERED)")
     g.add_argument("--gathered-out", default=env_default("AGENTOPS_GATHERED_OUT"),
                    help="save what was read from GitHub (JSON) for an offline rerun "
                         "(folders are created; env AGENTOPS_GATHERED_OUT)")
-    sp.add_argument("--ticket", default=env_default("AGENTOPS_TICKET"),
+    sp.add_argument("--ticket", default=env_default("AGENTOPS_TICKET"), type=TICKET,
                     help="JIRA key (e.g. JIRA-12345); refuses a facts file of another ticket "
                          "(env AGENTOPS_TICKET)")
 
@@ -105,7 +109,7 @@ def build() -> cli.argparse.ArgumentParser:
     o.add_argument("--out", default=env_default("AGENTOPS_OUT"),
                    help="write here (and FILE.sha256) instead of stdout; folders are created "
                         "(env AGENTOPS_OUT)")
-    o.add_argument("--date", default=env_default("AGENTOPS_DATE"),
+    o.add_argument("--date", default=env_default("AGENTOPS_DATE"), type=DATE,
                    help="document date YYYY-MM-DD (default: facts' date, else today, UTC)")
     o.add_argument("--wrong-section", default=env_default("AGENTOPS_WRONG_SECTION"),
                    help="P-8: the section a third revision fixes (e.g. 'Root cause')")
@@ -141,11 +145,11 @@ def build() -> cli.argparse.ArgumentParser:
     pp.add_argument("--draft", default=env_default("AGENTOPS_DRAFT", env_default("AGENTOPS_OUT")),
                     help="what draft --out wrote (ADF for jira, Markdown for docs) "
                          "(env AGENTOPS_DRAFT, else AGENTOPS_OUT)")
-    pp.add_argument("--ticket", default=env_default("AGENTOPS_TICKET"),
+    pp.add_argument("--ticket", default=env_default("AGENTOPS_TICKET"), type=TICKET,
                     help="the JIRA key to comment on, e.g. JIRA-12345 (env AGENTOPS_TICKET)")
     cli.renamed(pp, "--issue", "--ticket", "--issue is a GitHub issue in every script; the "
                                            "JIRA key is --ticket")
-    pp.add_argument("--jira-url", default=env_default("AGENTOPS_JIRA_URL"),
+    pp.add_argument("--jira-url", default=env_default("AGENTOPS_JIRA_URL"), type=URL,
                     help="JIRA base URL (env AGENTOPS_JIRA_URL)")
     pp.add_argument("--destination", choices=("jira", "docs"),
                     default=env_default("AGENTOPS_DESTINATION", "jira"),
@@ -163,6 +167,7 @@ def build() -> cli.argparse.ArgumentParser:
                         "actions: read); not with --approved-by (env "
                         "AGENTOPS_APPROVED_BY_ENVIRONMENT)")
     a.add_argument("--approved-sha256", default=env_default("AGENTOPS_APPROVED_SHA256"),
+                   type=SHA256,
                    help="sha256 of the approved artifact (env AGENTOPS_APPROVED_SHA256)")
 
     zp = sub.add_parser("authorize", help="comment path: validate an approval comment",

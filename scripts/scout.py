@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from agentops import cli
 from agentops.cli import env_default, env_flag
+from agentops.flag_values import DATE, ISSUE, NAME_DIR, REPO
 
 EPILOG = """\
 three ways to run:
@@ -39,6 +40,10 @@ examples:
 environment:
   GITHUB_TOKEN     token for live runs (issues: write and projects to publish/hand off)
   GITHUB_API_URL   API base (GitHub Enterprise Server, or a test server on loopback)
+  AGENTOPS_SIGNING_KEY     optional secret: sign report comments, trust only signed ones
+  AGENTOPS_SCOUT_WORKFLOW  OWNER/NAME/.github/workflows/FILE.yml whose runs write the
+                   report comments (default in Actions: the running workflow); with a
+                   workflow's token and neither set, no comment counts as the scout's
   AGENTOPS_*       defaults for the flags, as the composite action sets them"""
 
 
@@ -48,12 +53,12 @@ def _report_default() -> str | None:
 
 
 def _tracking_flags(p: cli.argparse.ArgumentParser) -> None:
-    p.add_argument("--repo", default=env_default("AGENTOPS_REPO"),
+    p.add_argument("--repo", default=env_default("AGENTOPS_REPO"), type=REPO,
                    help="OWNER/NAME of the tracking issue, with --issue (default: "
                         "GITHUB_REPOSITORY; env AGENTOPS_REPO)")
-    p.add_argument("--issue", type=int, default=env_default("AGENTOPS_ISSUE"),
-                   help="GitHub tracking issue number (env AGENTOPS_ISSUE); without it, "
-                        "the target's tracking issue (--config)")
+    p.add_argument("--issue", type=ISSUE, default=env_default("AGENTOPS_ISSUE"),
+                   help="GitHub tracking issue: a number (with --repo) or OWNER/NAME#N (env "
+                        "AGENTOPS_ISSUE); without it, the target's tracking issue (--config)")
 
 
 def build() -> cli.argparse.ArgumentParser:
@@ -81,11 +86,11 @@ def build() -> cli.argparse.ArgumentParser:
     src.add_argument("--checkout", required=env_default("AGENTOPS_CHECKOUT") is None,
                      default=env_default("AGENTOPS_CHECKOUT"),
                      help="path of a git checkout of the target repo (env AGENTOPS_CHECKOUT)")
-    src.add_argument("--date", default=env_default("AGENTOPS_DATE"),
+    src.add_argument("--date", default=env_default("AGENTOPS_DATE"), type=DATE,
                      help="report date YYYY-MM-DD (default: today, UTC)")
-    src.add_argument("--since", default=env_default("AGENTOPS_SINCE"),
-                     help="baseline date; default: the newest prior report's date, else "
-                          "date - 1 day (first run)")
+    src.add_argument("--since", default=env_default("AGENTOPS_SINCE"), type=DATE,
+                     help="baseline date YYYY-MM-DD, before --date; default: the newest "
+                          "prior report's date, else date - 1 day (first run)")
     src.add_argument("--prior", action="append", default=None, metavar="FILE",
                      help="an earlier report as posted (Markdown); repeat for several")
     src.add_argument("--prior-dir", default=env_default("AGENTOPS_PRIOR_DIR"), metavar="DIR",
@@ -96,6 +101,7 @@ def build() -> cli.argparse.ArgumentParser:
                      help="installed torch to look named APIs up in (S-2, S-4): found on the "
                           "path (auto), skipped (none), or a package directory")
     src.add_argument("--upstream", action="append", default=None, metavar="NAME=DIR",
+                     type=NAME_DIR,
                      help="source directory of a configured upstream (target key "
                           "upstreams:), instead of its installed distribution; repeat")
     mode = rp.add_argument_group("mode and output")

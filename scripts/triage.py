@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from agentops import cli
 from agentops.cli import env_default, env_flag
+from agentops.flag_values import COUNT, DATE, ISSUES, LOGINS, REPO
 
 EPILOG = """\
 three ways to run:
@@ -36,22 +37,27 @@ examples:
   python scripts/triage.py run --repo OWNER/NAME --issue 42 --dry-run
   python scripts/triage.py run --repo OWNER/NAME --plan-in p.json     # apply those plans
   python scripts/triage.py sweep --repo OWNER/NAME --max-issues 50
-  python scripts/triage.py evaluate ../shared/eval/triage-dev.jsonl --json
+  python scripts/triage.py evaluate src/agentops/triage/queues/distributed/labelled.jsonl --json
   python scripts/triage.py evaluate --repo OWNER/NAME --since 2025-01-01 --save h.jsonl
 
 environment:
   GITHUB_TOKEN     token for run/sweep (issues: write to apply; read is enough with --dry-run)
   GITHUB_API_URL   API base (GitHub Enterprise Server, or a test server on loopback)
+  AGENTOPS_SIGNING_KEY      optional secret: sign the bot's comments; a github-actions[bot]
+                   comment is then the bot's only when signed
+  AGENTOPS_TRIAGE_WORKFLOW  OWNER/NAME/.github/workflows/FILE.yml whose runs write the
+                   bot's comments (default in Actions: the running workflow); otherwise a
+                   github-actions[bot] comment is read as an ordinary person's
   AGENTOPS_*       defaults for the flags, as the composite action sets them"""
 
 
 def _live_issue_options(p: cli.argparse.ArgumentParser) -> None:
     """The options `plan` (live) and `run` share: which issues, and what to keep."""
-    p.add_argument("--issue", action="append", default=None,
-                   help="live: GitHub issue number; repeat, or give a comma/space separated "
-                        "list (env AGENTOPS_ISSUE); in a workflow without it, the event names "
-                        "the issue. Not with ISSUE.json")
-    p.add_argument("--trusted-bots", default=env_default("AGENTOPS_TRUSTED_BOTS"),
+    p.add_argument("--issue", action="append", default=None, type=ISSUES,
+                   help="live: GitHub issue number (with --repo) or OWNER/NAME#N; repeat, or "
+                        "give a comma/space separated list (env AGENTOPS_ISSUE); in a workflow "
+                        "without it, the event names the issue. Not with ISSUE.json")
+    p.add_argument("--trusted-bots", default=env_default("AGENTOPS_TRUSTED_BOTS"), type=LOGINS,
                    metavar="LOGINS",
                    help="live, without --issue or --plan-in, in a workflow: a trigger label "
                         "added by a bot starts nothing unless the bot is listed here (JSON "
@@ -91,7 +97,7 @@ def build() -> cli.argparse.ArgumentParser:
                     default=env_default("AGENTOPS_ISSUE_FILE"),
                     help="offline input (env AGENTOPS_ISSUE_FILE, the action's issue-file); "
                          "without it, --issue is read live (needs a token, writes nothing)")
-    sp.add_argument("--repo", default=env_default("AGENTOPS_REPO"),
+    sp.add_argument("--repo", default=env_default("AGENTOPS_REPO"), type=REPO,
                     help="OWNER/NAME, when the issue JSON has no repository_url (live: "
                          "defaults to GITHUB_REPOSITORY)")
     _live_issue_options(sp)
@@ -103,8 +109,9 @@ def build() -> cli.argparse.ArgumentParser:
                                     "all labels, at most one comment, nothing removed.",
                         epilog="example:\n  python scripts/triage.py run --repo OWNER/NAME "
                                "--issue 42 --dry-run")
-    rp.add_argument("--repo", default=env_default("AGENTOPS_REPO",
-                                                  env_default("GITHUB_REPOSITORY")),
+    # GITHUB_REPOSITORY is only the fallback (live._repo_arg): an --issue OWNER/NAME#N
+    # conflicts with a --repo someone gave, never with the workflow's own repository.
+    rp.add_argument("--repo", default=env_default("AGENTOPS_REPO"), type=REPO,
                     help="OWNER/NAME (env AGENTOPS_REPO, else GITHUB_REPOSITORY)")
     rp.add_argument("--dry-run", action="store_true", default=env_flag("AGENTOPS_DRY_RUN"),
                     help="plan and report, write nothing (env AGENTOPS_DRY_RUN)")
@@ -121,10 +128,10 @@ def build() -> cli.argparse.ArgumentParser:
                                     "An error on one issue does not stop the others.",
                         epilog="example:\n  python scripts/triage.py sweep --repo OWNER/NAME "
                                "--max-issues 50 --dry-run")
-    wp.add_argument("--repo", default=env_default("AGENTOPS_REPO",
-                                                  env_default("GITHUB_REPOSITORY")),
+    wp.add_argument("--repo", type=REPO,
+                    default=env_default("AGENTOPS_REPO", env_default("GITHUB_REPOSITORY")),
                     help="OWNER/NAME (env AGENTOPS_REPO, else GITHUB_REPOSITORY)")
-    wp.add_argument("--max-issues", type=int,
+    wp.add_argument("--max-issues", type=COUNT,
                     default=env_default("AGENTOPS_MAX_ISSUES", "50"),
                     help="per-run budget of issues to plan (env AGENTOPS_MAX_ISSUES)")
     wp.add_argument("--dry-run", action="store_true", default=env_flag("AGENTOPS_DRY_RUN"),
@@ -149,19 +156,19 @@ def build() -> cli.argparse.ArgumentParser:
                         epilog="examples:\n  python scripts/triage.py evaluate   "
                                "# the queue's own labelled set\n"
                                "  python scripts/triage.py evaluate "
-                               "../shared/eval/triage-dev.jsonl --json\n"
+                               "history.jsonl --json   # a set --save wrote\n"
                                "  python scripts/triage.py evaluate --repo OWNER/NAME "
                                "--since 2025-01-01 --max-issues 200 --save history.jsonl")
     ep.add_argument("dataset", metavar="FILE.jsonl", nargs="?", default=None,
                     help="a labelled set, one issue per line; without it (and without "
                          "--repo), the small set the queue ships (labelled.jsonl in its "
                          "folder)")
-    ep.add_argument("--repo", default=None, metavar="OWNER/NAME",
+    ep.add_argument("--repo", default=None, metavar="OWNER/NAME", type=REPO,
                     help="backtest on this repository: its queue issues that humans already "
                          "triaged (GITHUB_TOKEN; GITHUB_API_URL for another server)")
-    ep.add_argument("--since", default=None, metavar="DATE",
+    ep.add_argument("--since", default=None, metavar="DATE", type=DATE,
                     help="with --repo: only issues created on or after DATE (YYYY-MM-DD)")
-    ep.add_argument("--max-issues", type=int, default=None, metavar="N",
+    ep.add_argument("--max-issues", type=COUNT, default=None, metavar="N",
                     help="with --repo: score at most N human-triaged issues (default 500)")
     ep.add_argument("--save", default=None, metavar="FILE.jsonl",
                     help="with --repo: also write the issues read as a labelled set, for "

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -39,6 +40,17 @@ def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
                     "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "GITHUB_API_URL", "GITHUB_EVENT_PATH",
                     "GITHUB_EVENT_NAME"}:
             monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _no_secrets_carried_over() -> Iterator[None]:
+    # The scrubber's registry is process-wide: a token one test registered must not
+    # change what the next test prints.
+    from agentops import redaction
+
+    redaction.forget_all()
+    yield
+    redaction.forget_all()
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from agentops import cli
+from agentops import cli, flag_values
 from agentops.errors import ExitStatus
 from scripts import nightly_bisect, postmortem, scout, triage
 
@@ -75,7 +75,7 @@ def test_files_in_another_encoding_are_refused_naming_flag_and_file(
     for script, argv, flag, path in cases:
         code, err = _run(capsys, script, *argv)
         assert code == ExitStatus.INPUT, (argv, err)
-        assert f"{flag}: {path} is not UTF-8 text (byte 28 on line 1 is 0xe9)" in err, err
+        assert f"{flag}: {path} is not UTF-8 text (line 1, column 29 is 0xe9)" in err, err
         assert "Fix: " in err and "UTF-8" in err.split("Fix: ", 1)[1]
 
 
@@ -146,6 +146,8 @@ def _value(action: argparse.Action) -> list[str]:
         return []
     if action.choices:
         return [str(list(action.choices)[-1])]
+    if isinstance(action.type, flag_values.FlagValue):
+        return [action.type.good]
     if action.type is int:
         return ["7"]
     if action.type is float:
@@ -325,7 +327,8 @@ def test_messages_say_what_is_wrong_in_words(capsys: pytest.CaptureFixture[str],
         (["run", "--issue", "1"], None, "--repo: no repository given", ExitStatus.INPUT),
         (["plan", str(issue)], None, "labels[0] is a JSON number (5), not a label",
          ExitStatus.INPUT),
-        (["run", "--repo", "o/r", "--issue", "abc"], None, "--issue: not an issue number",
+        (["run", "--repo", "o/r", "--issue", "abc"], None,
+         "argument --issue: expected issue numbers (123, or 123,124) or OWNER/NAME#123",
          ExitStatus.USAGE),
     ]
     for argv, content, says, status in cases:
@@ -391,7 +394,8 @@ def test_a_malformed_action_input_is_a_usage_error_not_a_crash(
     script, env, argv, says = case
     monkeypatch.setenv(env, "eight")
     code, err = _run(capsys, script, *argv)
-    assert code == ExitStatus.USAGE and f"argument {says}: invalid" in err
+    assert code == ExitStatus.USAGE and f"argument {says}: expected" in err
+    assert "'eight'" in err
 
 
 def _documented_command_lines() -> list[tuple[str, str, list[str]]]:
@@ -414,7 +418,211 @@ def test_every_documented_command_line_parses(doc: str, script: str, argv: list[
     # README, docs and --help say the same as the code: each example is accepted as
     # written (the parse only; nothing runs).
     p = cli.share_options(BUILDS[script]())
+    # A `$(...)`/`$VAR` value is the shell's to fill in: stand in a value of its format.
+    types = {flag: value for _, flag, value in flag_values.parsed_flags(p)}
+    argv = [types[argv[i - 1]].good if "$" in a and i and argv[i - 1] in types else a
+            for i, a in enumerate(argv)]
     try:
         p.parse_args(cli.order_argv(p, argv))
     except SystemExit as exc:
         pytest.fail(f"{doc}: scripts/{script}.py {' '.join(argv)} is rejected ({exc.code})")
+
+
+# --- issue #25 item 2: a value failing its own format check is exit 2, everywhere -------
+
+def _verb_of(p: argparse.ArgumentParser, parser: argparse.ArgumentParser) -> str:
+    return next(verb for verb, sub in cli.verbs(p).items() if sub is parser)
+
+
+def _validated_flags() -> list[tuple[str, str, str, str]]:
+    cases = []
+    for script, build in BUILDS.items():
+        p = cli.share_options(build())
+        for parser, flag, value in flag_values.parsed_flags(p):
+            cases.append((script, _verb_of(p, parser), flag, value.bad))
+    return cases
+
+
+@pytest.mark.parametrize("case", _validated_flags(), ids="-".join)
+def test_every_validated_flag_refuses_a_bad_value_with_exit_2(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        case: tuple[str, str, str, str]) -> None:
+    script, verb, flag, bad = case
+    monkeypatch.setenv("AGENTOPS_HTTP_ATTEMPTS", "1")
+    # A closed index: were the value not checked while parsing, the verb would fail
+    # reading it (exit 5), not with exit 2.
+    closed = ["--index-url", CLOSED] if script == "nightly_bisect" and flag != "--index-url" \
+        else []
+    code, err = _run(capsys, script, verb, *closed, flag, bad)
+    assert code == ExitStatus.USAGE, err
+    assert f"argument {flag}: " in err and (repr(bad) in err or f"got {bad}" in err), err
+
+
+def test_the_walk_covers_the_flags_the_issue_names_and_every_formatted_flag() -> None:
+    walked = {(s, v, f) for s, v, f, _ in _validated_flags()}
+    for case in [("triage", "run", "--repo"), ("triage", "sweep", "--repo"),
+                 ("triage", "evaluate", "--since"), ("scout", "report", "--date"),
+                 ("scout", "publish", "--repo"), ("nightly_bisect", "plan", "--width"),
+                 ("nightly_bisect", "range", "--good"), ("nightly_bisect", "auto", "--bad"),
+                 ("postmortem", "draft", "--date"), ("postmortem", "check", "--issue"),
+                 ("postmortem", "publish", "--approved-sha256")]:
+        assert case in walked, case
+    # A flag whose --help promises a format has the check that enforces it.
+    promises = ("OWNER/NAME", "YYYY-MM-DD", "YYYYMMDD", "sha256 of", "JIRA key",
+                "1-256", "version or date")
+    for script, build in BUILDS.items():
+        p = cli.share_options(build())
+        for verb, sub in cli.verbs(p).items():
+            for action in sub._actions:
+                if action.option_strings and any(w in str(action.help) for w in promises) \
+                        and action.nargs != 0:
+                    assert isinstance(action.type, flag_values.FlagValue), \
+                        (script, verb, action.option_strings)
+
+
+@pytest.mark.parametrize(("script", "argv", "says"), [
+    ("triage", ["evaluate", "--save", "h.jsonl"], "--save: only applies with --repo"),
+    ("triage", ["evaluate", "FILE.jsonl", "--repo", "o/r"], "FILE.jsonl and --repo"),
+    ("scout", ["report", "--checkout", ".", "--offline", "--date", "2026-08-21",
+               "--since", "2026-08-25"], "--since 2026-08-25: is after the report date"),
+])
+def test_flags_that_cannot_go_together_are_exit_2(
+        capsys: pytest.CaptureFixture[str], script: str, argv: list[str], says: str) -> None:
+    code, err = _run(capsys, script, *argv)
+    assert code == ExitStatus.USAGE and says in err, err
+
+
+def test_an_env_default_goes_through_the_same_check(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENTOPS_GOOD", "2026/05/01")
+    code, err = _run(capsys, "nightly_bisect", "plan", "--bad", "dev20260509",
+                     "--index-url", CLOSED)
+    assert code == ExitStatus.USAGE and "argument --good: expected a version or a date" in err
+
+
+# --- issue #25 item 6: --issue is N (with --repo) or OWNER/NAME#N in every script -------
+
+def test_issue_refs_both_forms_and_their_conflicts() -> None:
+    from agentops.errors import UsageError
+
+    assert flag_values.issue_refs(["o/r#5"], None) == flag_values.IssueRefs("o/r", (5,))
+    assert flag_values.issue_refs(["5, #6 5"], "o/r") == flag_values.IssueRefs("o/r", (5, 6))
+    assert flag_values.issue_refs("O/R#5", "o/r").numbers == (5,)  # same repo, any case
+    assert flag_values.issue_refs("5", None, fallback_repo="g/h").repo == "g/h"
+    assert flag_values.issue_refs("a/b#5", None, fallback_repo="g/h").repo == "a/b"
+    with pytest.raises(UsageError, match=r"--issue a/b#… and --repo c/d: name two"):
+        flag_values.issue_refs("a/b#5", "c/d")
+    with pytest.raises(UsageError, match="names two repositories: a/b and c/d"):
+        flag_values.issue_refs("a/b#5,c/d#6", None)
+    for bad in ("a/b", "a/b5", "0", "#", "a/b#0", "x#5"):
+        with pytest.raises(UsageError, match="not an issue"):
+            flag_values.issue_refs(bad, "o/r")
+
+
+@pytest.mark.parametrize(("script", "argv"), [
+    ("triage", ["run", "--repo", "c/d", "--issue", "a/b#5"]),
+    ("triage", ["plan", "--repo", "c/d", "--issue", "a/b#5"]),
+    ("postmortem", ["check", str(FACTS), "--repo", "c/d", "--issue", "a/b#5"]),
+    ("postmortem", ["draft", str(FACTS), "--repo", "c/d", "--pr", "a/b#5"]),
+])
+def test_an_issue_of_another_repo_than_repo_is_exit_2_naming_both(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        script: str, argv: list[str]) -> None:
+    monkeypatch.delenv("GITHUB_TOKEN", raising=False)
+    code, err = _run(capsys, script, *argv)
+    assert code == ExitStatus.USAGE, err
+    flag = "--pr" if "--pr" in argv else "--issue"
+    assert f"{flag} a/b#… and --repo c/d: name two different repositories" in err
+
+
+def test_scout_and_triage_take_owner_name_number(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentops.scout import commands
+
+    monkeypatch.delenv("GITHUB_REPOSITORY", raising=False)
+    monkeypatch.delenv("GITHUB_TOKEN", raising=False)
+    assert commands._repo_issue(argparse.Namespace(issue="a/b#7", repo=None)) == ("a/b", 7)
+    assert commands._repo_issue(argparse.Namespace(issue="7", repo="a/b")) == ("a/b", 7)
+    code, err = _run(capsys, "scout", "publish", "--report", "r.md", "--repo", "c/d",
+                     "--issue", "a/b#7")
+    assert code == ExitStatus.USAGE and "--issue a/b#… and --repo c/d" in err
+    # No --repo, no GITHUB_REPOSITORY: the reference alone names the repository, so the
+    # run gets as far as wanting a token (a bare number stops at "no repository").
+    code, err = _run(capsys, "triage", "run", "--issue", "a/b#7")
+    assert code == ExitStatus.INPUT and "GITHUB_TOKEN: not set" in err
+    code, err = _run(capsys, "triage", "run", "--issue", "7")
+    assert code == ExitStatus.INPUT and "--repo: no repository given" in err
+
+
+def test_postmortem_takes_a_number_with_repo(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GITHUB_REPOSITORY", raising=False)
+    monkeypatch.delenv("GITHUB_TOKEN", raising=False)
+    code, err = _run(capsys, "postmortem", "check", str(FACTS), "--issue", "12")
+    assert code == ExitStatus.USAGE
+    assert "--issue: 12 is a number and no repository is given" in err
+    assert "--issue OWNER/NAME#12" in err and "--pr" not in err  # item 5: the right flag
+    code, err = _run(capsys, "postmortem", "check", str(FACTS), "--issue", "12",
+                     "--repo", "o/r")
+    assert code == ExitStatus.INPUT and "GITHUB_TOKEN: not set" in err
+    # Item 5: the fix names the action input, and each script's way to run offline.
+    assert "`github-token` input" in err and "env: GITHUB_TOKEN" not in err
+    assert "scout.py report --offline" in err and "offline verbs" not in err
+
+
+# --- issue #25 item 7: messages a newcomer reads -------------------------------------------
+
+def test_a_null_or_empty_title_is_said_in_words_with_the_fix(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    issue = tmp_path / "issue.json"
+    for title, says in ((None, "field 'title' is missing (null) Fix: set 'title' to the "
+                               "issue's title as text"),
+                        ("  ", "field 'title' is empty Fix: set 'title'"),
+                        (7, "field 'title' is a JSON number (7), not the issue's title")):
+        doc = json.loads(EXAMPLE_ISSUE.read_text())
+        doc["title"] = title
+        issue.write_text(json.dumps(doc))
+        code, err = _run(capsys, "triage", "plan", str(issue))
+        assert code == ExitStatus.INPUT and says in err, err
+        assert "should be a" not in err
+
+
+def test_a_missing_facts_file_is_named_once(capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    missing = tmp_path / "nofile.yml"
+    for argv in (["check", str(missing)], ["lint", str(ROOT / "README.md"),
+                                             "--facts", str(missing)]):
+        code, err = _run(capsys, "postmortem", *argv)
+        assert code == ExitStatus.INPUT
+        assert err.count("nofile.yml") == 1, err
+        assert f"facts file: {missing}: no such file" in err
+
+
+def test_help_examples_name_only_files_a_clone_has() -> None:
+    # `triage.py --help` pointed at ../shared/…, which is not in the repository.
+    import re
+
+    for script, build in BUILDS.items():
+        p = cli.share_options(build())
+        for parser in [p, *cli.verbs(p).values()]:
+            text = parser.format_help()
+            assert "shared/" not in text, script
+            for path in re.findall(r"\b((?:src|examples)/[\w./-]+\.\w+)", text):
+                assert (ROOT / path).exists(), (script, path)
+
+
+def test_the_repro_command_fix_names_where_each_action_takes_it(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    # Issue #25 item 5: it pointed at a `repro-command` input the root action lacks.
+    monkeypatch.delenv("AGENTOPS_REPRO_COMMAND", raising=False)
+    code, err = _run(capsys, "nightly_bisect", "probe", "--index-url", CLOSED, "--version",
+                     "dev20260705", "--results", str(tmp_path))
+    assert code == ExitStatus.INPUT
+    fix = err.split("Fix: ", 1)[1]
+    assert "actions/nightly-bisect: the `repro-command` input" in fix
+    assert "the root action (no such input): `AGENTOPS_REPRO_COMMAND` in the step's env" in fix
+    root = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    bisect = yaml.safe_load((ROOT / "actions" / "nightly-bisect" / "action.yml").read_text(
+        encoding="utf-8"))
+    assert "repro-command" not in root["inputs"] and "repro-command" in bisect["inputs"]

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from agentops import cli, ghactions
+from agentops import cli, console, ghactions
 from agentops.data import load
 from agentops.errors import DataError, ExitStatus, InputError
 
@@ -37,6 +37,42 @@ def test_loader_names_enum_and_duplicate_yaml_keys(tmp_path):
     f.write_text("labels: []\nlabels: []\n")
     with pytest.raises(DataError, match="duplicate key 'labels'"):
         load(f, SCHEMA, display="r.yaml")
+
+
+def test_trusted_data_takes_libyaml_with_the_duplicate_key_check_untrusted_does_not(
+        tmp_path, monkeypatch):
+    # Issue #25 item 11: the shipped data parsed with the pure-Python loader (10x slower).
+    import yaml
+
+    from agentops import data
+    from agentops.postmortem import datafiles
+
+    assert yaml.__with_libyaml__  # the pinned PyYAML wheel ships libyaml
+    fast, slow = data.yaml_loader(trusted=True), data.yaml_loader(trusted=False)
+    assert issubclass(fast, yaml.CSafeLoader) and not issubclass(slow, yaml.cyaml.CParser)
+    for loader in (fast, slow):
+        with pytest.raises(yaml.constructor.ConstructorError, match="duplicate key 'a'") as e:
+            yaml.load("x: 1\na: 1\na: 2\n", Loader=loader)
+        assert e.value.problem_mark.line == 2  # the line of the second key, for DataError
+    used = []
+    real = yaml.load
+
+    def spy(text, Loader):
+        used.append(Loader)
+        return real(text, Loader=Loader)
+
+    monkeypatch.setattr(yaml, "load", spy)
+    f = tmp_path / "r.yaml"
+    f.write_text("labels: []\nlabels: []\n")
+    with pytest.raises(DataError, match=r"r\.yaml: line 2: not valid YAML: duplicate key"):
+        load(f, SCHEMA, display="r.yaml")
+    assert used == [fast]
+    facts = tmp_path / "f.yml"
+    facts.write_text("ticket: A-1\nticket: A-2\n")
+    used.clear()
+    with pytest.raises(DataError, match="duplicate key 'ticket'"):
+        datafiles.load_facts(facts)  # someone else's text: bounded, then pure Python
+    assert used == [slow]
 
 
 def test_loader_records_provenance(tmp_path):
@@ -83,8 +119,8 @@ def test_outputs_and_summary_in_runner(tmp_path, monkeypatch, capsys):
 
 def test_untrusted_text_is_inert():
     hostile = "::set-output name=x::y @org/team </table><script>\u202e\x00"
-    log = ghactions.inert_log(hostile)
-    assert "::" not in log and "\x00" not in log and "\u202e" not in log
+    log = console.inert_line(hostile)
+    assert log == ":\u200b:set-output name=x::y @org/team </table><script>"
     md = ghactions.inert_markdown(hostile, cell=True)
     assert "<script>" not in md and "@org" not in md and "\u202e" not in md
     # The runner reads a workflow command only at the start of a line (after spaces);

@@ -335,3 +335,80 @@ def test_github_answers_are_bounded_by_the_deadline_and_parsed_within_depth() ->
         # the token went with every request, through the transport's session
         assert {s.headers.get("Authorization") for s in srv.seen} == {"token t0k3n"}
     assert client.counter.reads == 3 and client.counter.retries == 0  # neither is retried
+
+
+# --- the one retry loop (issue #25 item 9) --------------------------------------------------
+
+def _loop(failures: list[float | str | None], *, attempts: int = 4, max_wait: float = 30.0
+          ) -> tuple[object, list[float], list[int], http.CallCounter]:
+    """Run ``http.retry`` over attempts that fail as ``failures`` says (a server wait,
+    None for none, "stop" for a failure not worth retrying), then succeed."""
+    policy = http.Policy(attempts=attempts, base_delay=2.0, max_delay=60.0,
+                         max_rate_limit_wait=max_wait)
+    slept: list[float] = []
+    called: list[int] = []
+    counter = http.CallCounter()
+
+    def attempt(n: int) -> str:
+        called.append(n)
+        if n > len(failures):
+            return f"ok after {n}"
+        what = failures[n - 1]
+        if what == "stop":
+            raise ValueError(f"fatal {n}")
+        raise http.RetryLater(RuntimeError(f"gave up at {n}"), message=f"HTTP 503 #{n}",
+                              wait=what if isinstance(what, float) else None)
+
+    def too_long(failure: http.RetryLater, wait: float) -> Exception:
+        return TimeoutError(f"{failure.message}: {wait:g} s is too long")
+
+    try:
+        result: object = http.retry(policy, attempt, what="GET /x", counter=counter,
+                                    sleep=slept.append, too_long=too_long)
+    except Exception as exc:
+        result = exc
+    return result, slept, called, counter
+
+
+def test_retry_waits_what_the_server_asked_else_backs_off(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(http.random, "random", lambda: 0.5)  # jitter factor 1.0
+    result, slept, called, counter = _loop([7.0, None, None])
+    assert result == "ok after 4" and called == [1, 2, 3, 4]
+    assert slept == [7.0, 4.0, 8.0]  # the server's 7 s, then 2 s doubling per attempt
+    assert counter.retries == 3
+    assert capsys.readouterr().err.splitlines() == [
+        "  retry 1/3 of GET /x in 7.0 s: HTTP 503 #1",
+        "  retry 2/3 of GET /x in 4.0 s: HTTP 503 #2",
+        "  retry 3/3 of GET /x in 8.0 s: HTTP 503 #3"]
+
+
+def test_retry_raises_the_last_failure_after_the_last_attempt(capsys) -> None:
+    result, slept, called, counter = _loop([None] * 9, attempts=3)
+    assert isinstance(result, RuntimeError) and str(result) == "gave up at 3"
+    assert called == [1, 2, 3] and len(slept) == 2 and counter.retries == 2
+
+
+def test_retry_stops_at_a_failure_not_worth_retrying() -> None:
+    result, slept, called, counter = _loop([None, "stop"])
+    assert isinstance(result, ValueError) and str(result) == "fatal 2"
+    assert called == [1, 2] and len(slept) == 1 and counter.retries == 1
+
+
+def test_retry_refuses_a_server_wait_past_the_limit_without_sleeping() -> None:
+    result, slept, called, counter = _loop([31.0], max_wait=30.0)
+    assert isinstance(result, TimeoutError) and str(result) == "HTTP 503 #1: 31 s is too long"
+    assert slept == [] and called == [1] and counter.retries == 0
+    result, slept, _, _ = _loop([30.0], max_wait=30.0)  # at the limit: waited
+    assert result == "ok after 2" and slept == [30.0]
+
+
+def test_the_retry_loop_exists_once() -> None:
+    """GitHub REST/GraphQL, JIRA and the file transport all go through ``http.retry``:
+    no other module counts a retry or prints a retry line."""
+    import re
+    from pathlib import Path
+
+    src = Path(http.__file__).parent
+    found = {str(p.relative_to(src)): len(re.findall(r"retries \+= 1|retry \{", p.read_text()))
+             for p in src.rglob("*.py")}
+    assert {k: v for k, v in found.items() if v} == {"http.py": 2}

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent
 ZW = markdown_escape.ZWSP
 _MD = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 # What GitHub turns into a link or a notification in plain text (not in code spans).
-_GITHUB_LIVE = re.compile(r"(?i)\b(?:https?|ftp)://|(?<![\w.])www\.|@[A-Za-z0-9]|#\d")
+_GITHUB_LIVE = re.compile(r"(?i)\b(?:https?|ftp)://|(?<![\w.])www\.|@[A-Za-z0-9]|#\d|gh-\d")
 _STRUCTURE = {"link_open", "image", "html_inline", "html_block", "em_open", "strong_open",
               "s_open", "heading_open", "blockquote_open", "fence", "code_block", "hr",
               "ordered_list_open", "bullet_list_open", "table_open"}
@@ -43,6 +43,7 @@ HOSTILE = [
     "[login to fix](https://evil.example) ![t](https://evil.example/t.png)",
     "<img src=x onerror=alert(1)></details><script>x</script>",
     "cc @pytorch/titan-oncall and mail me at a@b.example; fixes #123 and o/r#4",
+    "closes GH-123, gh-7 and Gh-42 (but not GH-x)",
     "see www.evil.example or <https://evil.example> or https://evil.example/x",
     "*bold* _it_ ~~gone~~ `code` \\` \\[ &lt; &#8238; &amp;",
     "# heading", "> quote", "- item", "1. item", "===", "| a | b |",
@@ -86,8 +87,17 @@ def live_in_text(md: str) -> list[str]:
     return found
 
 
+# What the helper drops, listed here by hand (not the module's pattern): C0 controls
+# but tab and the line breaks, DEL, and the bidi controls and marks (ALM, LRM, RLM,
+# LRE..RLO, LRI..PDI).
+_DROPPED = ({chr(c) for c in range(0x20)} - {"\t", "\n", "\r"}) | {
+    "\x7f", "\u061c", "\u200e", "\u200f", "\u202a", "\u202b", "\u202c", "\u202d",
+    "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"}
+
+
 def as_written(raw: str) -> str:
-    return re.sub(r"\r\n|\r|\n", " ", markdown_escape.CONTROL_RE.sub("", raw))
+    kept = "".join(ch for ch in raw if ch not in _DROPPED)
+    return kept.replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
 
 
 # --- the helper ---------------------------------------------------------------------------
@@ -120,6 +130,22 @@ def test_code_span_shows_exactly(raw: str) -> None:
     assert code.type == "code_inline" and code.content == raw
     cell = f"| h |\n|---|\n| {markdown_escape.code(raw + ' | x', cell=True)} |\n"
     assert [t.content for t in tokens(cell) if t.type == "code_inline"] == [raw + " | x"]
+
+
+@pytest.mark.parametrize(("raw", "inert"), [
+    # Written out by hand (Z = U+200B): GitHub links GH-123 in any case, like #123.
+    ("fixes GH-123", "fixes GH-\u200b123"),
+    ("gh-7 and Gh-42", "gh-\u200b7 and Gh-\u200b42"),
+    ("GH-x stays", "GH-x stays"),
+    ("see #5", "see #\u200b5"),
+    # A workflow command after leading white space, and a legacy one.
+    ("  ::add-mask::x", "  :\u200b:add-mask::x"),
+    ("\t::error::x", " :\u200b:error::x"),
+    ("##[add-mask]x", "##\\[add-mask\\]x"),
+    ("a\u202eb\u2067c\x00d\u061ce", "abcde"),
+])
+def test_text_by_hand(raw: str, inert: str) -> None:
+    assert markdown_escape.text(raw) == inert
 
 
 def test_marked_makes_spans_code_and_the_rest_text() -> None:

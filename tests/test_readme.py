@@ -58,3 +58,79 @@ def test_relative_links_resolve() -> None:
             if re.match(r"[a-z]+:", target):
                 continue
             assert (doc.parent / target).exists(), f"{doc.relative_to(ROOT)}: {target}"
+
+
+# --- issue #25 item 4: a README snippet copied into a workflow does what its text says --
+
+_OURS = re.compile(r"^org/agentops(?:/actions/([\w-]+))?@")
+
+
+def _snippets() -> list[tuple[str, object]]:
+    """Every YAML block of the README and docs/ that uses one of our actions."""
+    out = []
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for block in re.findall(r"```ya?ml\n(.*?)```", doc.read_text(encoding="utf-8"), re.S):
+            if "org/agentops" in block:
+                out.append((f"{doc.name}: {block.splitlines()[0]}", yaml.safe_load(block)))
+    return out
+
+
+def _steps(doc: object) -> list[dict]:
+    if isinstance(doc, list):
+        return [s for s in doc if isinstance(s, dict)]
+    jobs = (doc or {}).get("jobs") or {} if isinstance(doc, dict) else {}
+    return [s for job in jobs.values() for s in job.get("steps") or [] if isinstance(s, dict)]
+
+
+def _action(uses: str) -> dict | None:
+    m = _OURS.match(uses)
+    if not m:
+        return None
+    path = ROOT / "actions" / m.group(1) / "action.yml" if m.group(1) else ROOT / "action.yml"
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def _commands_named(description: str, commands: set[str]) -> set[str]:
+    return {c for c in commands if re.search(rf"\b{c}\b", description)}
+
+
+def test_readme_snippets_pass_only_inputs_that_exist() -> None:
+    snippets = _snippets()
+    assert len(snippets) >= 5  # every skill's usage and the root action's
+    for where, doc in snippets:
+        for step in _steps(doc):
+            action = _action(str(step.get("uses", "")))
+            if action is None:
+                continue
+            unknown = set(step.get("with") or {}) - set(action["inputs"])
+            assert not unknown, f"{where}: {step.get('uses')} has no input {sorted(unknown)}"
+
+
+def test_every_choice_a_readme_workflow_offers_reaches_each_step_it_changes() -> None:
+    # The post-mortem snippet offered `destination: docs` and published to JIRA anyway.
+    checked = 0
+    for where, doc in _snippets():
+        if not isinstance(doc, dict):
+            continue
+        on = doc.get("on", doc.get(True)) or {}
+        offered = ((on.get("workflow_dispatch") or {}) if isinstance(on, dict) else {}
+                   ).get("inputs") or {}
+        text = yaml.safe_dump(doc)
+        for name, spec in offered.items():
+            assert f"inputs.{name}" in text, f"{where}: input {name} is offered and unused"
+            if (spec or {}).get("type") != "choice":
+                continue
+            for step in _steps(doc):
+                action = _action(str(step.get("uses", "")))
+                if action is None or name not in action["inputs"]:
+                    continue
+                verbs = set(re.findall(r"`(\w+)`|\b(\w+)(?=[:/,])",
+                                       action["inputs"]["command"]["description"]))
+                names = {v for pair in verbs for v in pair if v}
+                said = _commands_named(action["inputs"][name]["description"], names)
+                command = (step.get("with") or {}).get("command")
+                if command in said:
+                    checked += 1
+                    assert f"inputs.{name}" in str((step.get("with") or {}).get(name, "")), \
+                        f"{where}: the {command} step ignores the {name} choice"
+    assert checked >= 3  # the post-mortem's two drafts and its publish

@@ -3,7 +3,8 @@
 REST API v3 to receive comments the way JIRA does.
 
   POST /rest/api/3/issue/{KEY}/comment   basic auth; body {"body": <ADF doc>} -> 201
-  GET  /rest/api/3/issue/{KEY}/comment   the stored comments (newest first)
+  GET  /rest/api/3/issue/{KEY}/comment   the stored comments, paged as JIRA does
+                                         (orderBy, startAt, maxResults up to page_size)
   GET  /rest/api/3/myself                the API user (its accountId is each comment's
                                          author.accountId)
 
@@ -25,6 +26,7 @@ import json
 import re
 import sys
 import threading
+import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -42,13 +44,16 @@ class Standin(ThreadingHTTPServer):
 
     def __init__(self, *, email: str, token: str, issues: tuple[str, ...] = ("JIRA-12345",),
                  faults: list[tuple[int, dict[str, str]]] | None = None,
-                 max_body: int = 32_768 * 8, dump_dir: str | None = None) -> None:
+                 max_body: int = 32_768 * 8, dump_dir: str | None = None,
+                 page_size: int = 50) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.email = email
         self.auth = "Basic " + base64.b64encode(f"{email}:{token}".encode()).decode()
         self.issues = set(issues)
         self.faults = list(faults or [])
         self.max_body = max_body
+        self.page_size = page_size  # comments per page at most, whatever is asked
+        self.ignores_start_at = False  # a broken server: every page is the first
         self.dump_dir = dump_dir
         self.requests: list[tuple[str, str, bytes]] = []
         self.comments: dict[str, list[dict[str, Any]]] = {}
@@ -87,6 +92,11 @@ class Standin(ThreadingHTTPServer):
         threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05},
                          daemon=True).start()
         return self
+
+
+def _int(values: list[str] | None, default: int) -> int:
+    raw = (values or [""])[-1]
+    return max(0, int(raw)) if raw.isdigit() else default
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -137,9 +147,18 @@ class _Handler(BaseHTTPRequestHandler):
                              "locale": "en_US", "groups": {"size": 1, "items": []},
                              "applicationRoles": {"size": 1, "items": []}})
         elif key:
-            comments = list(reversed(self.server.comments.get(key, [])))
-            self._send(200, {"startAt": 0, "maxResults": 50, "total": len(comments),
-                             "comments": comments})
+            # As JIRA pages them: orderBy (created, or -created for newest first),
+            # startAt, and maxResults capped at the server's page size.
+            query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+            order = (query.get("orderBy") or ["created"])[-1]
+            comments = list(self.server.comments.get(key, []))
+            if order.startswith("-"):
+                comments.reverse()
+            start = 0 if self.server.ignores_start_at else _int(query.get("startAt"), 0)
+            size = min(_int(query.get("maxResults"), self.server.page_size),
+                       self.server.page_size)
+            self._send(200, {"startAt": start, "maxResults": size, "total": len(comments),
+                             "comments": comments[start:start + size]})
 
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)

@@ -14,7 +14,7 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 
-from agentops import ghactions, markdown_escape
+from agentops import console, ghactions, markdown_escape
 from agentops.errors import AgentopsError, ExitStatus, UsageError
 
 EXIT_CODES = """\
@@ -140,13 +140,13 @@ def run(
         report_error(exc, prog=prog)
         return int(exc.status)
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        console.say("interrupted", err=True)
         return int(ExitStatus.INTERRUPTED)
     except BrokenPipeError:
         # Sanity: `script | head` closing the pipe is the reader's choice, not a failure.
         return int(ExitStatus.OK)
     except Exception as exc:
-        traceback.print_exc()
+        console.say(traceback.format_exc(), err=True, end="")
         ghactions.error(f"{type(exc).__name__}: {exc} (a bug in agentops; please report it "
                         "with the traceback above)", title=f"{prog}: unexpected error")
         return int(ExitStatus.BUG)
@@ -158,12 +158,12 @@ def report_error(exc: AgentopsError, *, prog: str) -> None:
     refused = exc.status == ExitStatus.REFUSED
     outcome = "refused" if refused else "failed"
     if refused and not ghactions.in_runner():
-        print(f"refused: {exc.one_line()}", file=sys.stderr)
+        console.say(f"refused: {exc.one_line()}", err=True)
     else:
         ghactions.error(exc.one_line(), title=f"{prog} {outcome}")
     reasons = getattr(exc, "reasons", None) or []
     for reason in reasons:
-        print(f"  - {reason}", file=sys.stderr)
+        console.say(f"  - {reason}", err=True)
     # Messages quote commands and flags in backticks, and values someone else chose
     # (file names, API messages) around them: spans as code, the rest inert text.
     long = [f"### {prog} {outcome}", "", markdown_escape.marked(exc.message, limit=4000)]

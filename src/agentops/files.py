@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from agentops import redaction
 from agentops.errors import InputError
 
 _UTF8_FIX = "save it as UTF-8 text (e.g. `iconv -f LATIN1 -t UTF-8 FILE > FILE.utf8`)"
@@ -67,10 +68,18 @@ def read_text(path: str | os.PathLike[str], *, field: str, fix: str | None = Non
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise InputError(field, f"{path} is not UTF-8 text (byte {exc.start} on line {line} "
-                                f"is 0x{data[exc.start]:02x})",
+        raise InputError(field, f"{path} is not UTF-8 text ({where_undecodable(data, exc)})",
                          fix=f"{fix}; {_UTF8_FIX}" if fix else _UTF8_FIX) from exc
+
+
+def where_undecodable(data: bytes, exc: UnicodeDecodeError) -> str:
+    """``line 2, column 1 is 0xe9``: where an editor shows the first bad byte, both
+    counted from 1 (the column in characters of the line before it), never a raw offset
+    counted from zero."""
+    line_start = data.rfind(b"\n", 0, exc.start) + 1
+    line = data.count(b"\n", 0, exc.start) + 1
+    column = len(data[line_start:exc.start].decode("utf-8", errors="replace")) + 1
+    return f"line {line}, column {column} is 0x{data[exc.start]:02x}"
 
 
 def read_json(path: str | os.PathLike[str], *, field: str, expect: type = dict,
@@ -121,16 +130,49 @@ def shape_reason(exc: Exception) -> str:
            "another kind was expected)"
 
 
+_NOT_REGULAR = ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
+                (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                (stat.S_ISSOCK, "a socket"))
+
+
+def _existing_kind(p: Path) -> str | None:
+    """What is at ``p`` when it is not a regular file (the entry itself, a link not
+    followed); None when nothing is there or a regular file is."""
+    try:
+        mode = os.lstat(p).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return None  # unreadable parent etc.: the write reports it in words
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return next((name for test, name in _NOT_REGULAR if test(mode)), "not a regular file")
+
+
 def check_writable(path: str | os.PathLike[str], *, field: str) -> Path:
     """Refuse, before anything is computed or written, an output path that cannot
     become a file: an existing folder, a folder that is a file, or one this user
-    cannot write. Missing folders are fine: ``write_atomic`` creates them."""
+    cannot write. Missing folders are fine: ``write_atomic`` creates them.
+
+    Security (docs/security.md, "Outputs"): an existing path that is not a regular
+    file is refused, never replaced and never written through: a symbolic link
+    (dangling or not; ``/dev/stdout`` is one), a FIFO, a device (``/dev/null``), a
+    socket. Replacing would swap the link or node for a file (as root, a system's
+    ``/dev/stdout``); writing through would follow a link someone else placed."""
     p = Path(path)
     if not str(path).strip():
         raise InputError(field, "empty path", fix="give the path of the file to write")
-    if p.is_dir():
+    kind = _existing_kind(p)
+    if kind == "a folder":
         raise InputError(field, f"{path} is a folder; this writes a file",
                          fix=f"give a file path, e.g. {p / 'out'}")
+    if kind is not None:
+        raise InputError(field, f"{path} is {kind}, not a regular file; agentops writes "
+                                "a new file or replaces a regular one, never anything else",
+                         fix="give the path of a new or regular file (to see the output "
+                             "on the terminal, leave the flag out)")
     _check_ancestor(p.parent, path, field)
     return p
 
@@ -170,9 +212,12 @@ def _mode(target: Path) -> int:
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, field: str) -> Path:
     """Write ``data`` (text as UTF-8) to ``path`` all at once or not at all; folders
-    on the way are created. Errors name ``field`` and the file."""
+    on the way are created; registered secrets are scrubbed (``agentops.redaction``).
+    Errors name ``field`` and the file."""
     p = check_writable(path, field=field)
-    raw = data.encode("utf-8") if isinstance(data, str) else data
+    # Security: a file is output too; a secret a server echoed never lands in one.
+    raw = (redaction.scrub(data).encode("utf-8") if isinstance(data, str)
+           else redaction.scrub_bytes(data))
     try:
         p.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
@@ -183,6 +228,9 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, *, field: str)
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
         os.chmod(tmp, _mode(p))
+        # Security: checked again just before the rename, which would replace a link
+        # or node put there meanwhile.
+        check_writable(p, field=field)
         os.replace(tmp, p)
     except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)

@@ -8,25 +8,22 @@ commands degrade to plain stderr lines, so every script runs the same from a she
 Library choice (see README, "Why github-action-utils"): ``github-action-utils`` writes
 the ``GITHUB_OUTPUT``/``GITHUB_STEP_SUMMARY`` file commands with a random delimiter
 and validates names, and is maintained; ``actions-toolkit`` (last release 2022) has no
-job-summary helper. Workflow *commands* are emitted here on stderr with the library's
-escaping, because the library prints them on stdout, where our scripts write JSON.
+job-summary helper. Workflow *commands* are emitted here on stderr, because the library
+prints them on stdout, where our scripts write JSON; their escaping is ours
+(``escape_data``, ``escape_property``, as GitHub documents it), so nothing private of
+the library is used.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import re
-import sys
 from collections.abc import Iterator
-from typing import Any, TextIO
+from typing import Any
 
 import github_action_utils as gau
-from github_action_utils import _serialization as gau_serial
 
-from agentops import markdown_escape
-
-_ZWSP = "\u200b"
+from agentops import console, markdown_escape, redaction
 
 
 def in_runner() -> bool:
@@ -34,28 +31,39 @@ def in_runner() -> bool:
     return os.environ.get("GITHUB_ACTIONS") == "true"
 
 
-def _stream() -> TextIO:
-    return sys.stderr
+def escape_data(value: str) -> str:
+    """A workflow command's value as the runner reads it back: ``%`` -> ``%25``,
+    ``\r`` -> ``%0D``, ``\n`` -> ``%0A`` (``%`` first, so an escape is not escaped
+    twice)."""
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(value: str) -> str:
+    """A workflow command's property value (``title=…``): as ``escape_data``, and
+    also ``:`` -> ``%3A`` and ``,`` -> ``%2C``, which end a property."""
+    return escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
 def _command(name: str, message: str, **props: Any) -> None:
-    opts = ",".join(
-        f"{k}={gau_serial.escape_property(str(v))}" for k, v in props.items() if v is not None
-    )
+    # The values go through the one line gate first, so a ``##[`` or a command in a
+    # title or message is broken before the runner's own escaping is applied.
+    opts = ",".join(f"{k}={escape_property(console.inert_line(v))}"
+                    for k, v in props.items() if v is not None)
     head = f"::{name} {opts}::" if opts else f"::{name}::"
-    print(head + gau_serial.escape_data(message), file=_stream(), flush=True)
+    console.command(head + escape_data(console.inert_line(message)))
 
 
 def set_output(name: str, value: Any) -> None:
     """Set a step output (multi-line safe); a no-op outside a runner."""
     if os.environ.get("GITHUB_OUTPUT"):
-        gau.set_output(name, value)
+        gau.set_output(name, redaction.scrub(str(value)))
 
 
 def append_summary(markdown: str) -> None:
     """Append Markdown to the job summary; a no-op outside a runner."""
     if os.environ.get("GITHUB_STEP_SUMMARY"):
-        gau.append_job_summary(markdown.rstrip("\n"))  # the library adds the newline
+        # the library adds the newline
+        gau.append_job_summary(redaction.scrub(markdown).rstrip("\n"))
 
 
 def error(message: str, *, title: str | None = None) -> None:
@@ -63,7 +71,7 @@ def error(message: str, *, title: str | None = None) -> None:
     if in_runner():
         _command("error", message, title=title)
     else:
-        print(f"error: {message}", file=_stream(), flush=True)
+        console.say(f"error: {message}", err=True)
 
 
 def warning(message: str, *, title: str | None = None) -> None:
@@ -71,12 +79,12 @@ def warning(message: str, *, title: str | None = None) -> None:
     if in_runner():
         _command("warning", message, title=title)
     else:
-        print(f"warning: {message}", file=_stream(), flush=True)
+        console.say(f"warning: {message}", err=True)
 
 
 def notice(message: str) -> None:
     """A progress/notice line on stderr (plain text in both modes)."""
-    print(message, file=_stream(), flush=True)
+    console.say(message, err=True)
 
 
 def mask(value: str) -> None:
@@ -84,7 +92,19 @@ def mask(value: str) -> None:
     if in_runner() and value:
         for line in value.splitlines():
             if line.strip():
-                _command("add-mask", line)
+                # Not through the line gate: the value must reach the runner exactly.
+                console.command("::add-mask::" + escape_data(line))
+
+
+def secret(value: str | None, *, user: str | None = None) -> None:
+    """A secret read from the environment or a URL: scrubbed from every later output
+    in every form it travels in (``agentops.redaction``; with ``user``: also the
+    ``user:secret`` Basic form), and masked in the runner's log in each of them."""
+    if not value:
+        return
+    mask(value)
+    for form in sorted(redaction.register(value, user=user) - {value}):
+        mask(form)
 
 
 @contextlib.contextmanager
@@ -95,25 +115,14 @@ def group(title: str) -> Iterator[None]:
         try:
             yield
         finally:
-            print("::endgroup::", file=_stream(), flush=True)
+            console.command("::endgroup::")
     else:
-        print(f"== {title} ==", file=_stream(), flush=True)
+        console.say(f"== {title} ==", err=True)
         yield
 
 
 # --- untrusted text -------------------------------------------------------------------
-
-_CMD_RE = re.compile(r"::")
-
-
-def inert_log(text: str, *, limit: int = 2000) -> str:
-    """Untrusted text made safe for a log line: no workflow command can start in it
-    (``::`` is split), control and bidi characters are dropped, and it is cut."""
-    text = markdown_escape.CONTROL_RE.sub("", text)
-    text = _CMD_RE.sub(":" + _ZWSP + ":", text)
-    if len(text) > limit:
-        text = text[:limit] + "…"
-    return text
+# Log lines: ``console.inert_line`` (every line printed goes through it anyway).
 
 
 def inert_markdown(text: str, *, limit: int = 300, cell: bool = False) -> str:

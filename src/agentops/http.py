@@ -31,7 +31,7 @@ import time
 import urllib.parse
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 import requests
 import urllib3.exceptions
@@ -178,6 +178,54 @@ def server_wait(headers: Mapping[str, str], now: float) -> float | None:
     return max(0.0, stamp.timestamp() - now) + 1.0
 
 
+# --- the one retry loop -------------------------------------------------------------------
+
+T = TypeVar("T")
+
+
+class RetryLater(Exception):
+    """One failed attempt that trying again may fix. ``error``: what to raise if it
+    was the last attempt; ``wait``: what the server asked for (None: the policy's
+    backoff); ``message``: the failure for the retry line."""
+
+    def __init__(self, error: Exception, *, message: str, wait: float | None = None) -> None:
+        super().__init__(message)
+        self.error = error
+        self.message = message
+        self.wait = wait
+
+
+def retry(policy: Policy, attempt: Callable[[int], T], *, what: str, counter: CallCounter,
+          sleep: Callable[[float], None],
+          too_long: Callable[[RetryLater, float], Exception]) -> T:
+    """The one retry loop of agentops (GitHub REST and GraphQL, the file transport):
+    call ``attempt(n)`` for n = 1 .. ``policy.attempts``. It returns the result, or
+    raises ``RetryLater`` to be called again, or raises anything else to stop. Between
+    attempts it waits what the server asked for (refused with ``too_long(failure,
+    wait)`` when that is more than ``policy.max_rate_limit_wait``) or the policy's
+    backoff, counts the retry and prints one line. After the last attempt the last
+    failure's ``error`` is raised."""
+    attempts = policy.attempts
+    for n in range(1, attempts + 1):
+        try:
+            return attempt(n)
+        except RetryLater as failure:
+            last = failure
+        if n >= attempts:
+            break
+        if last.wait is None:
+            wait = policy.backoff(n)
+        elif last.wait > policy.max_rate_limit_wait:
+            raise too_long(last, last.wait) from last.error
+        else:
+            wait = last.wait
+        counter.retries += 1
+        ghactions.notice(f"  retry {n}/{attempts - 1} of {what} in {wait:.1f} s: "
+                         f"{short(last.message, 200)}")
+        sleep(wait)
+    raise last.error
+
+
 def _header(headers: Mapping[str, Any], name: str) -> str:
     for key, value in headers.items():
         if key.lower() == name:
@@ -275,7 +323,8 @@ def redact_text(text: str) -> str:
 
 def mask_credentials(url: str) -> None:
     """Ask the runner to mask the userinfo and credential-like query values of ``url``
-    in every later log line (the messages are redacted as well)."""
+    in every later log line, and scrub the password and those values (and their
+    encoded forms) from every later output (the messages are redacted as well)."""
     try:
         parts = urllib.parse.urlsplit(url)
     except ValueError:
@@ -283,11 +332,14 @@ def mask_credentials(url: str) -> None:
     if parts.username:
         ghactions.mask(urllib.parse.unquote(parts.username))
     if parts.password:
-        ghactions.mask(parts.password)
-        ghactions.mask(urllib.parse.unquote(parts.password))
+        # Scrubbed too, with its base64 ``user:password`` (the Basic header a server
+        # may echo).
+        ghactions.secret(parts.password, user=parts.username)
+    elif parts.username:
+        ghactions.secret(parts.username)  # a token given as the user name
     for key, value in urllib.parse.parse_qsl(parts.query, keep_blank_values=True):
         if value and _SECRET_PARAM.match(key):
-            ghactions.mask(value)
+            ghactions.secret(value)
 
 
 def short(text: str, limit: int = MESSAGE_LIMIT) -> str:
@@ -599,9 +651,8 @@ class Transport:
         what = what or method
         unread = frozenset(unread)
         attempts = self.policy.attempts
-        last: TransportError | None = None
-        for attempt in range(1, attempts + 1):
-            wait: float | None = None
+
+        def attempt(n: int) -> Response:
             try:
                 resp = self.open(method, url, headers=headers, what=what, route=route)
                 if resp.status in unread:
@@ -610,35 +661,37 @@ class Transport:
                     resp.read(max_bytes, truncate=truncate)
                     return resp
                 detail = resp.read(ERROR_BODY_BYTES, truncate=True)
-                last = status_error(what, resp, detail)
+                failed = status_error(what, resp, detail)
                 if resp.status not in retry_status:
-                    raise last
+                    raise failed
                 wait = server_wait(resp.headers, self.wall_clock())
             except TransportError as exc:
                 if exc.kind == "status" or not exc.retryable:
                     raise
-                last = exc
-            if attempt >= attempts:
-                break
-            if wait is None:
-                wait = self.policy.backoff(attempt)
-            elif wait > self.policy.max_rate_limit_wait:
-                raise TransportError(f"{last.message}; the server asks to wait {wait:.0f} s, "
-                                     f"more than the {self.policy.max_rate_limit_wait:.0f} s "
-                                     "this run may wait", kind="status",
-                                     status_code=last.status_code,
-                                     fix="rerun later, or raise AGENTOPS_MAX_RATE_LIMIT_WAIT")
-            self.counter.retries += 1
-            ghactions.notice(f"  retry {attempt}/{attempts - 1} of {what} {redact(url)} in "
-                             f"{wait:.1f} s: {short(last.message, 200)}")
-            self.sleep(wait)
-        assert last is not None  # Sanity: the loop ran at least once and failed
-        raise TransportError(f"{what} {redact(url)} failed after {attempts} attempt(s): "
-                             f"{last.reason}", kind=last.kind, retryable=True,
-                             status_code=last.status_code, refused=last.refused,
-                             ambiguous=last.ambiguous, reason=last.reason,
-                             fix=last.fix or "the server is down or slow; rerun later, or "
-                                 "raise the attempts/timeouts (docs/http.md)")
+                failed, wait = exc, None
+            raise RetryLater(self._gave_up(what, url, attempts, failed), wait=wait,
+                             message=failed.message)
+
+        def too_long(failure: RetryLater, wait: float) -> Exception:
+            last = failure.error
+            assert isinstance(last, TransportError)
+            return TransportError(f"{failure.message}; the server asks to wait {wait:.0f} s, "
+                                  f"more than the {self.policy.max_rate_limit_wait:.0f} s "
+                                  "this run may wait", kind="status",
+                                  status_code=last.status_code,
+                                  fix="rerun later, or raise AGENTOPS_MAX_RATE_LIMIT_WAIT")
+
+        return retry(self.policy, attempt, what=f"{what} {redact(url)}", counter=self.counter,
+                     sleep=self.sleep, too_long=too_long)
+
+    @staticmethod
+    def _gave_up(what: str, url: str, attempts: int, last: TransportError) -> TransportError:
+        return TransportError(f"{what} {redact(url)} failed after {attempts} attempt(s): "
+                              f"{last.reason}", kind=last.kind, retryable=True,
+                              status_code=last.status_code, refused=last.refused,
+                              ambiguous=last.ambiguous, reason=last.reason,
+                              fix=last.fix or "the server is down or slow; rerun later, or "
+                                  "raise the attempts/timeouts (docs/http.md)")
 
 
 STATUS_FIXES = {

@@ -9,9 +9,9 @@ cross-reference, HTML, emphasis, table cell break or block structure. Two forms:
 - ``text``: inline text. HTML's three specials become entities (they stay entities
   inside an HTML block, where backslash escapes do not apply), the rest of Markdown's
   punctuation is backslash-escaped, newlines are folded, and GitHub's autolinkers are
-  broken with an invisible zero-width space, U+200B (after ``@`` and before digits
-  after ``#``; before ``://``; inside ``www.``), as is a workflow command (``::``) that
-  would start the line.
+  broken with an invisible zero-width space, U+200B (after ``@``; before the digits
+  of ``#123`` and ``GH-123``, any case; before ``://``; inside ``www.``), as is a
+  workflow command (``::``) that would start the line.
 - ``code``: a code span. Its content is literal in CommonMark (no escapes, entities,
   links or mentions), so nothing is escaped: ``->`` shows as ``->`` and a repro
   command copies exactly. The fence is one backtick longer than any run inside.
@@ -43,9 +43,9 @@ _PIPE_RE = re.compile(r"\|")
 _LEADING_RE = re.compile(r"^(\s*)(?:(#{1,6}(?=\s|$)|[+-](?=\s|$)|[=-](?=[=\-\s]*$))|"
                          r"(\d{1,9})([.)])(?=\s|$)|(?<=[ \t]{4})|(?<=\t))")
 # GitHub's autolinkers and reference filters: @user/@org/team (and e-mail addresses),
-# #123 cross-references, scheme://… and www. autolinks.
-_DEFUSE_RE = re.compile(r"@(?=[A-Za-z0-9])|#(?=\d)|(?<=[A-Za-z0-9+.-]):(?=//)|"
-                        r"(?<![A-Za-z0-9])www\.")
+# #123 and GH-123 (any case) cross-references, scheme://… and www. autolinks.
+_DEFUSE_RE = re.compile(r"@(?=[A-Za-z0-9])|#(?=\d)|(?i:gh-)(?=\d)|"
+                        r"(?<=[A-Za-z0-9+.-]):(?=//)|(?<![A-Za-z0-9])www\.")
 # A workflow command (::set-output, ::add-mask::) only starts a line; newlines are
 # folded, so only the text's own start can be one (pytest ids like a.py::T stay as is).
 _COMMAND_RE = re.compile(r"^(\s*):(?=:)")

@@ -17,6 +17,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from agentops import files
+
 MAX_FILE_BYTES = 4 * 1024 * 1024  # the largest source file a scout analysis reads
 MAX_WALK_ENTRIES = 200_000  # directory entries one walk looks at
 
@@ -96,7 +98,8 @@ def read_text(path: str | Path, *, max_bytes: int = MAX_FILE_BYTES,
     try:
         return data.decode("utf-8", errors="strict" if strict else "replace")
     except UnicodeDecodeError as exc:
-        raise RefusedFile(path, f"not UTF-8 text (byte {exc.start})") from exc
+        raise RefusedFile(path, f"not UTF-8 text ({files.where_undecodable(data, exc)})") \
+            from exc
 
 
 @dataclass(frozen=True)

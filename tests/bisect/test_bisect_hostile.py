@@ -298,6 +298,61 @@ def test_page_cache_revalidates_and_reuses(nightly_index, tmp_path: Path, capsys
     assert "20260604" in cache.read_text()
 
 
+def test_a_304_takes_the_parsed_links_from_the_copy_and_parses_nothing(
+        nightly_index, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue #25 item 12: after a 304 the page text was parsed and every link re-joined.
+    from agentops.bisect import index as idx
+    from agentops.bisect import page as pg
+    from agentops.bisect import wheels
+
+    url, _state = nightly_index
+    host = url.split("://", 1)[1]
+    secret = f"http://bot:hunter2@{host}"  # credentials ride on same-host links only
+    cache = tmp_path / "page.json"
+    http = wheels.transport()
+    fresh = pg.fetch_page(http, secret, "torch", cache=cache)
+    assert fresh.to_save is not None and not fresh.cached
+    cache.write_text(fresh.to_save)
+    saved = cache.read_text()
+    assert "hunter2" not in saved and "<a " not in saved and '"text"' not in saved
+    assert all("bot:hunter2@" in f.url for f in fresh.links)
+
+    def no_parse(*_a: object, **_k: object) -> None:
+        raise AssertionError("a 304 parsed the page again")
+
+    monkeypatch.setattr(idx, "parse_page", no_parse)
+    again = pg.fetch_page(http, secret, "torch", cache=cache)
+    assert again.cached and again.bytes == 0 and again.links == fresh.links
+    # A run without credentials gets none from the copy (it names the page, not them).
+    plain = pg.fetch_page(http, url, "torch", cache=cache)
+    assert plain.cached and [f.filename for f in plain.links] == \
+        [f.filename for f in fresh.links]
+    assert all("hunter2" not in f.url for f in plain.links)
+    http.close()
+
+
+@pytest.mark.parametrize("links", [
+    None, "x", [["torch.whl"]], [["torch.whl", "", {}, False, False]],
+    [["torch.whl", "http://h/t.whl", {"sha256": 1}, False, False]],
+    [["torch.whl", "http://h/t.whl", {}, "no", False]],
+])
+def test_a_forged_copy_of_the_links_is_ignored_and_the_page_fetched(
+        nightly_index, tmp_path: Path, capsys, links: object) -> None:
+    url, _state = nightly_index
+    cache = tmp_path / "page.json"
+    code, _out, _err = _run(capsys, "versions", "--index-url", url, "--python", "3.12",
+                            "--page-cache", str(cache))
+    assert code == 0
+    doc = json.loads(cache.read_text())
+    doc["links"] = links
+    cache.write_text(json.dumps(doc))
+    code, out, err = _run(capsys, "versions", "--index-url", url, "--python", "3.12",
+                          "--page-cache", str(cache))
+    assert code == 0 and len(out.splitlines()) == 3
+    assert "page cache" in err and "ignored" in err and "links" in err
+    assert len(json.loads(cache.read_text())["links"]) == 3  # replaced by the real page
+
+
 def test_a_broken_page_cache_is_ignored_and_replaced(nightly_index, tmp_path: Path,
                                                      capsys) -> None:
     url, _ = nightly_index
@@ -307,7 +362,7 @@ def test_a_broken_page_cache_is_ignored_and_replaced(nightly_index, tmp_path: Pa
                           "--page-cache", str(cache))
     assert code == 0 and len(out.splitlines()) == 3
     assert "page cache" in err and "ignored" in err
-    assert json.loads(cache.read_text())["format"] == 1
+    assert json.loads(cache.read_text())["format"] == 2
     code, _out, err = _run(capsys, "versions", "--index-url", url, "--page-cache",
                           str(tmp_path))
     assert code == ExitStatus.INPUT and "--page-cache" in err and "is a directory" in err

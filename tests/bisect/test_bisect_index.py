@@ -276,8 +276,9 @@ def test_releases_are_not_called_nightlies() -> None:
     assert idx.noun([*ns, *_nightlies(["20260701"])]) == "3 versions"
     with pytest.raises(InputError) as info:
         idx.find(ns, "2.4.0", query=q)
-    assert "is not on the index: the index lists 2 releases, 2.5.0 … 2.6.0" in \
-        info.value.message and "nightl" not in info.value.message
+    assert "is not on the index: the index lists 2 releases for cp312 on " \
+           "manylinux_2_28_x86_64, 2.5.0 … 2.6.0" in info.value.message
+    assert "nightl" not in info.value.message
 
 
 def test_a_version_listed_for_other_tags_names_them_requested_python_first() -> None:
@@ -343,3 +344,21 @@ def test_the_scanner_agrees_with_an_html_parser_on_the_server_pages() -> None:
     ref.feed(page)
     assert [link.url for link in idx.parse_html(page, BASE)] == [
         idx._split_url(BASE, h)[0] for h in ref.hrefs]
+
+
+def test_a_count_of_listed_versions_says_its_scope() -> None:
+    # Issue #25 item 7: "the index lists 6 releases" beside a page listing 8 versions.
+    names = [f"torch-2.{m}.0-cp312-cp312-manylinux_2_28_x86_64.whl" for m in range(6)]
+    names += [f"torch-2.{m}.0-cp311-cp311-manylinux_2_28_x86_64.whl" for m in range(6, 8)]
+    links = [idx.FileLink(filename=n, url=f"https://h/{n}") for n in names]
+    query = idx.Query(package="torch", python="3.12", platform="manylinux_2_28_x86_64",
+                      links=tuple(links))
+    listed = idx.select(links, package="torch", python="3.12",
+                        platform="manylinux_2_28_x86_64")
+    assert idx.lists(listed, query) == ("the index lists 6 releases for cp312 on "
+                                        "manylinux_2_28_x86_64 (8 versions in all)")
+    with pytest.raises(InputError, match=r"lists 6 releases for cp312 .*\(8 versions in all\)"):
+        idx.find(listed, "2.99.0", field_name="--good", query=query)
+    only = idx.Query(package="torch", python="3.12", platform="manylinux_2_28_x86_64",
+                     links=tuple(links[:6]))
+    assert idx.lists(listed, only).endswith("manylinux_2_28_x86_64")

@@ -159,6 +159,33 @@ def test_table_and_compare_link() -> None:
     assert "Compare: not available" in md
 
 
+def test_the_first_column_says_what_the_rows_are_and_notes_keep_their_code() -> None:
+    # Issue #25 item 7: a release table was headed "Nightly", and `range` printed our own
+    # backtick spans escaped (\\`plan\\`), so they showed as literal text.
+    def header(*versions: str) -> str:
+        rows = tuple(rg.Row(v, "good" if i == 0 else "bad", c * 40)
+                     for i, (v, c) in enumerate(zip(versions, "ab", strict=True)))
+        md = rg.render_markdown(rg.RegressionRange(repo="o/r", rows=rows, good=rows[0],
+                                                   bad=rows[-1]))
+        return md.splitlines()[0]
+
+    assert header("2.9.0", "2.10.0") == "| Release | Status | PyTorch Commit |"
+    assert header("2.9.0", "2.10.0.dev20260702") == "| Version | Status | PyTorch Commit |"
+    assert header("dev20260701", "2.10.0.dev20260702+cpu") == \
+        "| Nightly | Status | PyTorch Commit |"
+    good = rg.Row("2.9.0", "good", "a" * 40)
+    bad = rg.Row("2.10.0", "bad", "b" * 40, note="the wheel says `abc` <b>@team</b>")
+    md = rg.render_markdown(rg.RegressionRange(
+        repo="o/r", rows=(good, bad), good=good, bad=bad,
+        notes=("2 releases between them were not tested (run `plan` to bisect)",
+               "`<img src=x>` @team")))
+    assert "(run `plan` to bisect)" in md and "\\`" not in md
+    assert "says `abc`" in md
+    # Inert still: HTML only inside a code span (shown, never rendered), mentions broken.
+    assert "<b>" not in md and "@team" not in md
+    assert "- `<img src=x>` @\u200bteam" in md
+
+
 def test_log_tail_cannot_break_out_of_its_fence() -> None:
     text = "\n".join(f"line {i}" for i in range(30)) + "\n```\n# injected\n::error::x"
     block = rg.render_log_tail("v1", text, lines=5)

@@ -222,3 +222,66 @@ def test_refused_credentials_are_a_config_error_and_post_nothing(
     else:
         assert "HTTP 403" in err and "Add Comments" in err
     _check_converges(jira, draft, capsys)
+
+
+# --- a flood of comments (issue #21 item 5) ---------------------------------------------------
+# JIRA pages an issue's comments (50 a page here, whatever is asked); a rerun that read
+# only the newest page would not see its earlier post under a flood of others and post
+# twice. Publish reads every page (bounded), and refuses rather than guess.
+
+def _flood(jira: JiraStandIn, n: int) -> None:
+    for i in range(n):
+        jira.add_comment(KEY, {"type": "doc", "version": 1, "content": [
+            {"type": "paragraph", "content": [{"type": "text", "text": f"+1 ({i})"}]}]},
+            account_id=f"5b10a2844c20165700ede{i:03d}", name=f"watcher {i}")
+
+
+def test_a_flood_of_comments_after_the_post_never_makes_a_rerun_post_twice(jira, draft,
+                                                                            capsys) -> None:
+    assert _run(jira, draft) == 0
+    _flood(jira, 120)
+    jira.requests.clear()
+    assert _run(jira, draft) == 0
+    assert len(jira.posts()) == 0 and len(jira.comments_on(KEY)) == 121
+    gets = [p for m, p, _ in jira.requests if m == "GET" and "/comment" in p]
+    assert len(gets) == 3  # 121 comments, 50 a page
+    assert "already has this draft's comment" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("fault", "expected"), [
+    ("a later page fails once", 0),
+    ("a later page keeps failing", 5),
+])
+def test_a_fault_on_a_later_comment_page_never_posts_twice(jira, draft, capsys, fault,
+                                                           expected) -> None:
+    assert _run(jira, draft) == 0
+    _flood(jira, 120)
+    first = len([m for m, _, _ in jira.requests if m == "GET"])
+    # The rerun's second page read (GET number first + 2) fails.
+    attempts = [first + 2] if expected == 0 else range(first + 2, first + 2 + ATTEMPTS)
+    jira.inject("GET", Fault.status_code(503), attempts=attempts)
+    err = _check_first(_run(jira, draft), expected, capsys)
+    assert len(jira.posts()) == 1 and len(jira.comments_on(KEY)) == 121
+    if expected:
+        assert "rerun" in err
+    jira.clear_faults()
+    assert _run(jira, draft) == 0 and len(jira.posts()) == 1
+
+
+def test_past_the_page_bound_publish_refuses_rather_than_risk_a_second_post(
+        jira, draft, capsys, monkeypatch) -> None:
+    _flood(jira, 120)
+    monkeypatch.setattr(publish, "MAX_COMMENT_PAGES", 2)
+    code = _run(jira, draft)
+    err = capsys.readouterr().err
+    assert code == 3 and jira.posts() == [] and "Traceback" not in err
+    assert "more than 100 comments (2 pages read)" in err and "Fix: " in err
+
+
+def test_a_server_that_ignores_start_at_is_not_read_forever(jira, draft, capsys) -> None:
+    _flood(jira, 120)
+    jira.ignores_start_at = True  # every page answers the first 50 again, total 120
+    code = _run(jira, draft)
+    err = capsys.readouterr().err
+    assert code == 5 and jira.posts() == [] and "Traceback" not in err
+    assert "cannot be read to its end" in err

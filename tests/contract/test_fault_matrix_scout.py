@@ -30,6 +30,7 @@ import pytest
 
 from agentops.github.client import GitHubClient
 from agentops.scout import commands as scout_commands
+from agentops.scout import publish
 from scripts import scout as cli
 from tests.scout.test_scout_publish import DATE, ITEMS, report_text
 from tests.standin import scout_github as standin
@@ -93,6 +94,7 @@ def harness(monkeypatch, tmp_path, capsys) -> Harness:
     monkeypatch.setenv("AGENTOPS_SECONDS_BETWEEN_WRITES", "0")
     monkeypatch.setenv("GITHUB_TOKEN", "issues-token")
     monkeypatch.setenv("AGENTOPS_PROJECT_TOKEN", "project-token")
+    standin.in_scout_run(monkeypatch)  # steps of the scout's workflow run (#21 item 5)
     waits: list[float] = []
 
     class Client(GitHubClient):
@@ -130,7 +132,9 @@ def _state(scenario: str) -> standin.State:
     st.comments.append(_comment(7, "# Nightly Scout Report — 2026-07-08\nold",
                                 "2026-07-08T06:00:00Z"))
     if scenario != "publish":
-        st.comments.append(_comment(8, report_text(), "2026-07-09T06:10:00Z"))
+        # Posted by this same run of the scout's workflow: its block names the run.
+        st.comments.append(_comment(8, publish.stamp(report_text(), {
+            "repository": REPO, "id": standin.SCOUT_RUN}), "2026-07-09T06:10:00Z"))
     return st
 
 

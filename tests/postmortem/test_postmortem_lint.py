@@ -42,7 +42,7 @@ def test_every_rule_has_examples_both_ways() -> None:
 
 @pytest.mark.parametrize(("rule", "example"), _examples("match"))
 def test_rule_fires_on_match_examples(rule: lint.Rule, example: dict[str, Any]) -> None:
-    findings = lint.example_findings(rule, example, sections=SECTIONS)
+    findings = lint.example_findings(rule, example, sections=SECTIONS, others=RULES)
     assert findings and all(f.rule == rule.id for f in findings), example
     if "count" in example:
         assert len(findings) == example["count"], findings
@@ -52,7 +52,8 @@ def test_rule_fires_on_match_examples(rule: lint.Rule, example: dict[str, Any]) 
 
 @pytest.mark.parametrize(("rule", "example"), _examples("no_match"))
 def test_rule_silent_on_no_match_examples(rule: lint.Rule, example: dict[str, Any]) -> None:
-    assert lint.example_findings(rule, example, sections=SECTIONS) == [], example
+    assert lint.example_findings(rule, example, sections=SECTIONS, others=RULES) == [], \
+        example
 
 
 def test_hedged_draft_fails_at_the_right_lines() -> None:
@@ -157,14 +158,21 @@ def test_unreadable_draft_is_exit_1_naming_the_file(tmp_path: Path, capsys) -> N
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize(("heading", "line"), [
+    ("### Why it slipped", "We think the reviewers glossed over the May launcher change."),
+    # #24: first-person fault tied to the breakage, hedged, in the root cause.
+    ("### Root cause", "Apparently my refactor of the launcher broke the single-stream path."),
+    # #24: a handle's change with fault language, hedged, in the fix.
+    ("### Fix", "It looks as if @dev-x merged the guard without the soak run."),
+])
 def test_tada_example_drafts_and_lints_clean_and_an_inserted_line_is_flagged(
-        tmp_path: Path, capsys) -> None:
+        tmp_path: Path, capsys, heading: str, line: str) -> None:
     out = tmp_path / "tada.md"
     assert script.main(["draft", str(TADA), "--out", str(out)]) == 0
     assert script.main(["lint", str(out), "--facts", str(TADA)]) == 0
     lines = out.read_text("utf-8").splitlines()
-    at = next(i for i, ln in enumerate(lines) if ln == "### Why it slipped") + 2
-    lines.insert(at, "We think the reviewers glossed over the May launcher change.")
+    at = next(i for i, ln in enumerate(lines) if ln == heading) + 2
+    lines.insert(at, line)
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     capsys.readouterr()
     assert script.main(["lint", str(out), "--facts", str(TADA)]) == 6

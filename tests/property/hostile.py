@@ -266,6 +266,8 @@ class _Counter:
 # and leading blanks before "::" are tolerated. (Not \s*: it spans newlines, which
 # made this search quadratic on huge bodies.)
 _CMD_LINE = re.compile(r"(?:^|\r)[^\S\r\n]*::", re.MULTILINE)
+# The runner's legacy form is honoured anywhere in a line.
+_LEGACY_CMD = re.compile(r"##\[")
 _MENTION = re.compile(r"(?<![\w`])@[A-Za-z0-9]")
 _UNSAFE_CHARS = re.compile(r"[\x00\x1b\u202a-\u202e\u2066-\u2069]")
 
@@ -359,6 +361,8 @@ def check_inert(text: str, *, where: str, baseline: str | None = None) -> list[s
     if m:
         line = text[m.start():text.find("\n", m.start()) if "\n" in text[m.start():] else None]
         v.append(f"{where}: a line starts a workflow command: {line[:80]!r}")
+    if where == "log" and _LEGACY_CMD.search(text):
+        v.append(f"{where}: a legacy ##[command] survived")
     if _UNSAFE_CHARS.search(text):
         v.append(f"{where}: NUL/escape/bidi character survived")
     if where != "log":
@@ -412,7 +416,8 @@ def load_triage(*, with_openapi: bool = True) -> Triage:
     if with_openapi:
         from tests.contract import openapi
 
-        index = openapi.load_index() if openapi.OPENAPI_JSON.exists() else None
+        index = openapi.load_index_or_say_why("the fuzz test's API-contract check of every "
+                                              "write")
     return Triage(queue=queue.load_queue("distributed"), plan_issue=plan.plan_issue,
                   apply_plan=apply.apply_plan, render=render, outcome=outcome, index=index)
 

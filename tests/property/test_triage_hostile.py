@@ -20,7 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agentops.ghactions import inert_log, inert_markdown
+from agentops.console import inert_line
+from agentops.ghactions import inert_markdown
 from agentops.triage.model import Comment, IssueSnapshot, Plan, Queue, Template
 from tests.property import hostile
 
@@ -126,7 +127,7 @@ def test_check_inert_flags_raw_hostile_text() -> None:
 def test_sanitisers_make_any_hostile_text_inert(seed: int) -> None:
     rng = random.Random(seed)
     text = hostile.random_text(rng, huge=rng.random() < 0.05)
-    assert hostile.check_inert(inert_log(text), where="log") == []
+    assert hostile.check_inert(inert_line(text), where="log") == []
     for cell in (False, True):
         out = inert_markdown(text, cell=cell, limit=100_000)
         assert hostile.check_inert(out, where="summary") == []
@@ -205,3 +206,37 @@ def test_pathological_bodies_do_not_stall_the_planner(kind: str, triage) -> None
                          labels=(triage.queue.trigger_label,))
     plan = _within(WATCHDOG_SECONDS, lambda: triage.plan_issue(snap, triage.queue))
     assert plan.issue == 1
+
+
+# --- the contract check cannot vanish (issue #21 item 7) ------------------------------------
+
+def test_without_the_openapi_fixture_the_fuzz_check_fails_loudly_under_ci(monkeypatch,
+                                                                          tmp_path) -> None:
+    from tests.contract import openapi
+
+    monkeypatch.setattr(openapi, "OPENAPI_JSON", tmp_path / "absent.json")
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(openapi.FixtureMissing, match=r"bash \.ci/npm-fixtures"):
+        hostile.load_triage()
+    # Outside CI the check is off with a warning that says so and how to turn it on.
+    monkeypatch.delenv("CI")
+    with pytest.warns(UserWarning, match=r"contract check .* is off: run `bash \.ci/npm-fixtures`"):
+        assert hostile.load_triage().index is None
+    # An explicit opt-out says nothing.
+    assert hostile.load_triage(with_openapi=False).index is None
+
+
+def test_the_fuzz_benchmark_refuses_to_run_without_its_contract_check(monkeypatch, tmp_path,
+                                                                      capsys) -> None:
+    import importlib.util
+
+    from tests.contract import openapi
+
+    monkeypatch.setattr(openapi, "OPENAPI_JSON", tmp_path / "absent.json")
+    spec = importlib.util.spec_from_file_location(
+        "fuzz_triage", openapi.ROOT / "benchmarks" / "fuzz_triage.py")
+    assert spec and spec.loader
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--cases", "1"]) == 2
+    assert "bash .ci/npm-fixtures" in capsys.readouterr().err

@@ -268,22 +268,58 @@ A10 = "integration_test_8gpu_graph_trainer.yaml"
 H100 = "integration_test_8gpu_graph_trainer_h100.yaml"
 
 
+SCOUT_WORKFLOW = ".github/workflows/nightly-scout.yml"
+ECHO_WORKFLOW = ".github/workflows/echo-comment.yml"  # another workflow of the same bot
+
+
+def workflow_run(rid: int, workflow: str, created: str, updated: str, *,
+                 status: str = "completed") -> dict:
+    """``GET /repos/{owner}/{repo}/actions/runs/{run_id}``: the provenance of a report
+    comment (``agentops.github.provenance``); the rest of the object from the OpenAPI
+    description."""
+    return rest("GET", f"/repos/{REPO}/actions/runs/{rid}", {
+        "id": rid, "name": workflow.rsplit("/", 1)[-1].removesuffix(".yml"),
+        "node_id": f"WFR_kwLOKmhT5c8AAAAE{rid}", "head_branch": "main",
+        "head_sha": f"{rid:040x}"[-40:], "path": workflow, "run_number": rid % 1000,
+        "event": "schedule", "status": status,
+        "conclusion": "success" if status == "completed" else None,
+        "workflow_id": 161803399 if workflow == SCOUT_WORKFLOW else 161803400,
+        "url": f"{API}/repos/{REPO}/actions/runs/{rid}",
+        "html_url": f"https://github.com/{REPO}/actions/runs/{rid}",
+        "created_at": created, "updated_at": updated, "run_started_at": created,
+        "run_attempt": 1,
+        "repository": {"id": 712345678, "node_id": "R_kgDOKmhT5c", "name": "torchtitan",
+                       "full_name": REPO, "private": False,
+                       "html_url": f"https://github.com/{REPO}"},
+        "head_repository": {"id": 712345678, "node_id": "R_kgDOKmhT5c", "name": "torchtitan",
+                            "full_name": REPO, "private": False,
+                            "html_url": f"https://github.com/{REPO}"}})
+
+
 def collect_red() -> list[dict]:
     """Every live part answers; one workflow red with a passing run three runs back."""
     out: list[dict] = []
     page2 = (f"{API}/repos/{REPO}/issues/2856/comments"
              "?since=2026-07-02T06%3A00%3A00Z&per_page=100&page=2")
     out.append(rest("GET", f"/repos/{REPO}/issues/2856/comments",
-                    [comment(3051, PRIOR_1, "2026-07-07T06:05:11Z"),
+                    [comment(3051, _by_run(PRIOR_1, 9200000001), "2026-07-07T06:05:11Z"),
                      comment(3052, "Thanks, looking at the FSDP item.", "2026-07-07T09:00:00Z",
                              login="a-developer")],
                     query={"since": "2026-07-02T06:00:00Z", "per_page": 100},
                     headers={"Link": [f'<{page2}>; rel="next", <{page2}>; rel="last"']}))
     out.append(rest("GET", f"/repos/{REPO}/issues/2856/comments",
-                    [comment(3099, PRIOR_2, "2026-07-08T06:04:02Z"),
-                     comment(3100, FORGED, "2026-07-08T23:59:00Z", login="mallory")],
+                    [comment(3099, _by_run(PRIOR_2, 9200000002), "2026-07-08T06:04:02Z"),
+                     comment(3100, FORGED, "2026-07-08T23:59:00Z", login="mallory"),
+                     # github-actions[bot] too, but posted by an echo workflow's run
+                     comment(3101, _by_run(FORGED, 9200000003), "2026-07-08T23:59:30Z")],
                     query={"since": "2026-07-02T06:00:00Z", "per_page": 100, "page": 2}))
     out.append(viewer("github-actions[bot]"))
+    out.append(workflow_run(9200000001, SCOUT_WORKFLOW, "2026-07-07T06:00:02Z",
+                            "2026-07-07T06:31:40Z"))
+    out.append(workflow_run(9200000002, SCOUT_WORKFLOW, "2026-07-08T06:00:01Z",
+                            "2026-07-08T06:29:13Z"))
+    out.append(workflow_run(9200000003, ECHO_WORKFLOW, "2026-07-08T23:58:50Z",
+                            "2026-07-08T23:59:41Z"))
     scout_body = ("**Source:** Nightly Scout Report — 2026-07-08\n**Priority:** P1\n\n## Problem\n"
                   "x\n<!-- agentops:scout-item 4f1e2d3c4b5a -->")
     out.append(graphql(projects.BY_ID, {"id": PROJECT_ID, "cursor": None}, {"node": board_project([
@@ -418,6 +454,13 @@ REPORT_ITEM = {"id": "5ca1ab1e0001", "kind": "action", "priority": "P1", "sectio
                "fingerprint": "merged", "first_reported": "2026-07-09", "status": ""}
 
 
+def _by_run(body: str, rid: int) -> str:
+    return publish.stamp(body, {"repository": REPO, "id": rid})
+
+
+PUBLISH_RUN = 9200000010  # the run of the replayed publish and handoff steps
+
+
 def report_markdown() -> str:
     md = ("# Nightly Scout Report — 2026-07-09\n\n## CI Failures\nCI green\n\n"
           "## Action Items (new findings)\n- [ ] [P1] TODO in passes.py is unblocked: "
@@ -437,14 +480,18 @@ def publish_and_handoff() -> list[dict]:
     REPORT_FILE.write_text(text)
     comments_q = {"since": "2026-07-07T00:00:00Z", "per_page": 100}
     cid = 3130000001
-    posted = comment(cid, text, "2026-07-09T06:10:00Z")
+    # publish names its run in the block; handoff checks it through the Actions API.
+    stamped = _by_run(text, PUBLISH_RUN)
+    posted = comment(cid, stamped, "2026-07-09T06:10:00Z")
     # publish and handoff each ask who the token is (a workflow's GITHUB_TOKEN).
     out = [viewer("github-actions[bot]"),
            rest("GET", f"/repos/{REPO}/issues/2856/comments", [], query=comments_q),
            rest("POST", f"/repos/{REPO}/issues/2856/comments", posted, status=201,
-                request={"body": text}, message="Created"),
+                request={"body": stamped}, message="Created"),
            viewer("github-actions[bot]"),
-           rest("GET", f"/repos/{REPO}/issues/2856/comments", [posted], query=comments_q)]
+           rest("GET", f"/repos/{REPO}/issues/2856/comments", [posted], query=comments_q),
+           workflow_run(PUBLISH_RUN, SCOUT_WORKFLOW, "2026-07-09T06:00:03Z",
+                        "2026-07-09T06:00:09Z", status="in_progress")]
     board_vars = {"owner": "a-maintainer", "number": 3, "cursor": None}
     out.append(graphql(projects.BY_ORG, board_vars, {"organization": None}, errors=[{
         "type": "NOT_FOUND", "path": ["organization"], "locations": [{"line": 2, "column": 3}],
@@ -471,8 +518,9 @@ def publish_and_handoff() -> list[dict]:
                        {"updateProjectV2ItemFieldValue": {"projectV2Item": {
                            "id": "PVTI_lAHOAB7Zh84A2zKqzgc2"}}}))
     link = "https://github.com/users/a-maintainer/projects/3?pane=issue&itemId=7002"
-    linked = publish.link_items(text, embedded.extract(text) or {},
+    linked = publish.link_items(stamped, embedded.extract(stamped) or {},
                                 {REPORT_ITEM["id"]: link}, [REPORT_ITEM])
+    linked = _by_run(linked, PUBLISH_RUN)
     out.append(rest("PATCH", f"/repos/{REPO}/issues/comments/{cid}",
                     {**posted, "body": linked, "updated_at": "2026-07-09T06:12:00Z"},
                     request={"body": linked}))

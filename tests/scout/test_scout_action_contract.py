@@ -35,8 +35,13 @@ def test_workflow_grants_least_privilege_and_wires_the_bisect():
     jobs = WORKFLOW["jobs"]
     assert jobs["report"]["permissions"] == {"contents": "read", "actions": "read",
                                              "issues": "read"}
-    assert jobs["publish"]["permissions"] == {"issues": "write"}
-    assert jobs["handoff"]["permissions"] == {"issues": "write"}
+    # actions: read — the run a report comment names is checked to be the scout's (#21)
+    assert jobs["publish"]["permissions"] == {"issues": "write", "actions": "read"}
+    assert jobs["handoff"]["permissions"] == {"issues": "write", "actions": "read"}
+    for job in ("report", "publish", "handoff"):
+        [step] = [s for s in jobs[job]["steps"] if s.get("id") == "scout"
+                  or s.get("with", {}).get("command") == job]
+        assert step["with"]["signing-key"] == "${{ secrets.SCOUT_SIGNING_KEY }}"
     handoff = next(s for s in jobs["handoff"]["steps"] if "with" in s
                    and s["with"].get("command") == "handoff")
     assert handoff["with"]["project-token"] == "${{ secrets.PROJECT_TOKEN }}"

@@ -65,3 +65,55 @@ def test_doc_claims_scoring_needs_the_file_and_every_match_word() -> None:
     assert (score["right"], score["wrong"], score["unjudged"], score["precision"]) == (
         1, 1, ["c"], 0.5)
     assert docbench.finding_id(findings["a"]) != docbench.finding_id(findings["c"])
+
+
+# --- benchmarks/data/scout_unseen.yaml (#22) -------------------------------------------
+
+def test_unseen_truth_validates_and_every_target_file_loads() -> None:
+    from agentops.scout import config
+    from benchmarks import scout_unseen as unseen
+
+    spec = unseen.load()
+    assert len(spec["runs"]) >= 5
+    ids = [e["id"] for r in spec["runs"] for e in r["truth"] + r["negatives"]]
+    assert len(ids) == len(set(ids))
+    for run in spec["runs"]:
+        assert all(e.get("kind") for e in run["truth"]), run["target"]
+        assert config.load_target(str(unseen.ROOT / run["target"])).subproject
+    assert all(j["note"].strip() for j in spec["judgements"])
+
+
+def test_unseen_matching_needs_a_file_and_an_identifier() -> None:
+    from benchmarks import scout_unseen as unseen
+
+    entry = {"match": {"files": ["parallelize.py"], "any": ["enable_symm_mem"]}}
+    assert unseen.names(entry, "`parallelize.py` omits `enable_symm_mem`".lower())
+    assert not unseen.names(entry, "`model.py` omits `enable_symm_mem`".lower())
+    assert not unseen.names(entry, "`parallelize.py` omits `dp_mesh_dims`".lower())
+
+
+def test_unseen_scoring_counts_repeats_resolved_lines_and_false_all_clears() -> None:
+    from benchmarks import scout_unseen as unseen
+
+    run = {"target": "x/t.yaml",
+           "truth": [{"id": "t1", "kind": "docs", "where": "a", "what": "b",
+                      "match": {"files": ["README.md"], "any": ["stale"]}},
+                     {"id": "t2", "kind": "action", "where": "a", "what": "b",
+                      "match": {"files": ["p.py"], "any": ["kwarg"]}}],
+           "negatives": [{"id": "n1", "where": "a", "what": "b",
+                          "match": {"files": ["q.py"], "any": ["fine"]}}]}
+    act = {"id": "A", "kind": "action", "title": "`q.py` fine thing"}
+    night1 = {"items": [act], "markdown": "- `q.py` fine thing\n"
+              "- Resolved since 2026-01-01: `p.py` kwarg\n- docs are current\n",
+              "upstream_commits": []}
+    later = {"items": [act], "markdown": "- `q.py` fine thing\n", "upstream_commits": ["c"]}
+    s = unseen.score_run(run, [night1, night1, later, later, later], {}, {}, show=False)
+    assert (s.found, s.truth) == (0, 2)  # a "Resolved" line finds nothing
+    assert (s.valid, s.noise, s.unjudged) == (0, 1, 0)
+    assert s.false_clears == ["docs are current"]
+    assert s.delta_unchanged == 1
+    assert s.max_action_listings == 5  # written out on every night, 0 to 4
+    changed = {**act, "fingerprint": "new"}
+    later2 = {**later, "items": [changed]}
+    s = unseen.score_run(run, [night1, night1, later2, later2, later2], {}, {}, show=False)
+    assert s.max_action_listings == 3  # a changed finding starts counting again

@@ -8,6 +8,8 @@ from __future__ import annotations
 import dataclasses
 import textwrap
 
+import pytest
+
 from agentops.scout.analyses import ci, testsel
 from tests.scout import minirepo
 
@@ -192,3 +194,40 @@ def test_runner_scan_honours_a_shared_tests_folder(tmp_path) -> None:
         "tests/run_core.py": core, WF: _wf("python -m other.thing")})
     inp = dataclasses.replace(inp, target=dataclasses.replace(inp.target, tests_dir="tests"))
     assert [r.file for r in ci.analyse(inp).runner_gaps] == ["tests/run_sub.py"]
+
+
+@pytest.mark.parametrize(("expr", "why"), [
+    ("not " * 5000 + "TestSmall", "more than 512 words"),
+    ("(" * 5000 + "TestSmall" + ")" * 5000, "more than 512 words"),
+    ("not " * 40 + "TestSmall", "deeper than 32 levels"),
+    ("(" * 40 + "TestSmall" + ")" * 40, "deeper than 32 levels"),
+    ("not (" * 20 + "TestSmall" + ")" * 20, "deeper than 32 levels"),
+])
+def test_a_k_expression_past_the_bounds_is_not_checked_never_a_recursion_error(
+        tmp_path, expr, why) -> None:
+    # Issue #21 item 7: the checkout's workflow is someone else's text; the evaluator
+    # is recursive, so depth and size are bounded and the step is reported "not checked".
+    from agentops.scout.itemize import clear
+
+    inp = minirepo.build(tmp_path, head={
+        "sub/tests/test_trace.py": TRACE,
+        WF: _wf(f"pytest sub/tests/test_trace.py -k '{expr}'",
+                f"# pytest sub/tests/test_trace.py -m '{expr}'")})
+    res = ci.analyse(inp)
+    [error] = res.parse_errors
+    assert error.startswith(f"{WF}: -k of the pytest command at line 5 not checked (")
+    assert why in error
+    # Nothing is claimed from a selection that was never evaluated.
+    assert res.empty_steps == () and res.class_gaps == () and res.missing == ()
+    assert [c.how for c in res.covered] == ["not checked"]
+    texts = [t for _s, t in clear._ci(inp, {"ci": res})]
+    assert any("not checked" in t and why in t for t in texts)
+    with pytest.raises(testsel.UncheckedExpression, match=why.split()[-1]):
+        testsel.evaluate(expr, lambda _w: True)
+
+
+def test_expressions_within_the_bounds_still_evaluate_like_pytest() -> None:
+    assert testsel.evaluate("not " * 32 + "a", lambda w: w == "a") is True
+    assert testsel.evaluate("(" * 32 + "a" + ")" * 32, lambda w: w == "a") is True
+    assert testsel.evaluate("not (a or b) and c", {"c"}.__contains__) is True
+    assert testsel.evaluate(" or ".join(f"w{i}" for i in range(256)), {"w255"}.__contains__)

@@ -26,6 +26,11 @@ TARGETS = collect.LiveTargets(
     search="graph_trainer")
 
 
+# The environment of a scout workflow step: which workflow the scout's comments come from.
+SCOUT_RUN_ENV = {"GITHUB_REPOSITORY": "pytorch/torchtitan",
+                 "AGENTOPS_SCOUT_WORKFLOW": ".github/workflows/nightly-scout.yml"}
+
+
 def _client(**kw) -> GitHubClient:
     return GitHubClient("test-token", policy=RetryPolicy(attempts=1), sleep=lambda s: None, **kw)
 
@@ -38,14 +43,21 @@ STORAGE = Path(__file__).parent / "fixtures" / "log-storage"
 def test_collect_live_red_workflow(all_played):
     client = _client()
     live = collect.collect_live(client, TARGETS, now=NOW,
-                                pull_refs=["pytorch/pytorch#160123", "pytorch/pytorch#999999"])
+                                pull_refs=["pytorch/pytorch#160123", "pytorch/pytorch#999999"],
+                                env=SCOUT_RUN_ENV)
     assert live.skipped == {}
     # S-0a: two pages; the human comment is not a report; oldest first; date from heading.
     assert [(r.date, r.comment_id) for r in live.prior_reports] == [("2026-07-07", 3051),
                                                                     ("2026-07-08", 3099)]
     # A look-alike by another account (forged block: head, suppressed) is never a prior;
     # the token's account was asked once (GraphQL viewer, as for a GITHUB_TOKEN).
-    assert [(r.comment_id, r.author) for r in live.ignored_reports] == [(3100, "mallory")]
+    assert [(r.comment_id, r.author) for r in live.ignored_reports] == [
+        (3100, "mallory"), (3101, "github-actions[bot]")]
+    # Issue #21 item 5: the bot's own account, but its block names a run of another
+    # workflow of the repository (the Actions API says so): not the scout's, not a prior.
+    assert live.ignored_reports[1].why == ("run 9200000003 is a run of .github/workflows/"
+                                           "echo-comment.yml, not of .github/workflows/"
+                                           "nightly-scout.yml")
     assert {r.author for r in live.prior_reports} == {"github-actions[bot]"}
     assert live.prior_reports[-1].url.endswith("#issuecomment-3099")
     # S-0b: all pages read; only items that came from a report are kept, with status.
@@ -78,7 +90,7 @@ def test_collect_live_red_workflow(all_played):
     assert [p.number for p in work.merged_recently] == [2880]
     assert work.merged_recently[0].merged_at == "2026-07-08T20:00:00Z"
     assert [i.number for i in work.stale_issues] == [2700]
-    assert client.counter.line().startswith("API calls: 18 ")
+    assert client.counter.line().startswith("API calls: 21 ")  # 3 of them run lookups
     assert client.counter.by_route["POST /graphql"] == 5  # the viewer, the board, 3 searches
 
 
@@ -139,6 +151,9 @@ def test_publish_and_handoff_replayed(all_played, monkeypatch, capsys):
     from agentops.scout import commands
 
     monkeypatch.setenv("GITHUB_TOKEN", "test-token")
+    # Steps of run 9200000010 of the scout's workflow (the block names it; handoff checks).
+    for name, value in {**SCOUT_RUN_ENV, "GITHUB_RUN_ID": "9200000010"}.items():
+        monkeypatch.setenv(name, value)
     report = str(Path(__file__).parent / "fixtures" / "report-2026-07-09.md")
     args = argparse.Namespace(repo="pytorch/torchtitan", issue="2856", report=report,
                               dry_run=False)

@@ -72,6 +72,7 @@ def server(monkeypatch):
         monkeypatch.setenv("GITHUB_TOKEN", "issues-token")
         monkeypatch.setenv("AGENTOPS_PROJECT_TOKEN", "project-token")
         monkeypatch.setenv("AGENTOPS_RETRY_BASE_DELAY", "0.01")
+        standin.in_scout_run(monkeypatch)
         yield st
 
 
@@ -121,7 +122,8 @@ def test_publish_creates_then_noop_then_updates_in_place(server, tmp_path, capsy
     assert _publish(tmp_path, report_text(note="- S-5 re-checked")) == 0
     out = capsys.readouterr().out
     # Reads: who the token is (one GraphQL viewer call), the comments; one write.
-    assert out.startswith("updated: ") and "API calls: 3 (reads 2, writes 1" in out
+    # (and the run its block names, to check it is the scout's: issue #21 item 5)
+    assert out.startswith("updated: ") and "API calls: 4 (reads 3, writes 1" in out
     ours = [c for c in server.comments if c["body"].startswith(f"# Nightly Scout Report — {DATE}")]
     assert len(ours) == 1 and ours[0]["body"].endswith("-->\n")
     assert "- S-5 re-checked" in ours[0]["body"]
@@ -403,3 +405,18 @@ def test_publish_and_handoff_without_config_use_the_report_target(server, tmp_pa
     out = capsys.readouterr().out
     assert "dry run: would create" in out and "on pytorch#161" in out
     assert server.writes == []
+
+
+def test_handoff_log_lines_keep_board_titles_inert(server, tmp_path, capsys):
+    """Issue #21 item 2: the ``created {title}`` line carries a finding's title (outside
+    text); the runner must see no command in it, in either form."""
+    hostile = dict(ITEMS[1], title="Fix it ##[add-mask]x\r::stop-commands::tok")
+    assert _publish(tmp_path, report_text([ITEMS[0], hostile, *ITEMS[2:]])) == 0
+    capsys.readouterr()
+    assert _handoff(tmp_path) == 0
+    err = capsys.readouterr().err
+    created = [ln for ln in err.replace("\r", "\n").splitlines() if "add-mask" in ln]
+    # The title's line break is folded by the draft; the legacy command is broken.
+    assert created == ["  created [NightlyScout][P0] Fix it ##\u200b[add-mask]x "
+                       "::stop-commands::tok (2/2)"]
+    assert "##[" not in err

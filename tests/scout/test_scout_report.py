@@ -279,7 +279,7 @@ def test_checkout_of_another_repository_is_refused(fixture_repo, tmp_path, capsy
 @pytest.mark.parametrize(("argv", "code", "needle"), [
     (["report", "--checkout", "/nonexistent/x", "--offline"], 1, "--checkout"),
     (["report", "--offline"], 2, "--checkout"),
-    (["report", "--checkout", ".", "--offline", "--date", "2026-13-01"], 1, "--date"),
+    (["report", "--checkout", ".", "--offline", "--date", "2026-13-01"], 2, "--date"),
     (["--config", "no-such-target", "report", "--checkout", ".", "--offline"], 1,
      "no built-in target"),
     (["bogus-verb"], 2, "invalid choice"),
@@ -360,7 +360,7 @@ def test_publish_and_handoff_dispatch_to_the_live_commands(monkeypatch, capsys, 
     [args] = seen
     assert args.verb == argv[0] and args.report == "r.md"
     if func == "publish_command":
-        assert (args.repo, args.issue, args.dry_run) == ("o/r", 7, True)
+        assert (args.repo, args.issue, args.dry_run) == ("o/r", "7", True)
 
 
 def test_publish_missing_writer_is_a_clear_error(monkeypatch, capsys) -> None:

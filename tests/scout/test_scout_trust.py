@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from agentops.scout import collect, embedded, gitrepo
+from agentops.scout import publish as publish_mod
 from examples.scout import make_repo
 from scripts import scout as cli
 from tests.scout.test_scout_publish import DATE, report_text
@@ -36,6 +37,8 @@ EVIL_TEXT = "[login to fix](https://evil.example) ![t](https://evil.example/t.pn
 
 
 def comment(st: standin.State, cid: int, body: str, login: str, when: str) -> dict[str, Any]:
+    if login == BOT:  # the scout's own: its block names the run that posted it
+        body = st.posted_by_run(body, when)
     made = {"id": cid, "body": body, "user": standin.user_object(login),
             "created_at": when, "updated_at": when,
             "html_url": f"https://github.com/{st.repo}/issues/{st.issue}#issuecomment-{cid}"}
@@ -58,6 +61,7 @@ def env(monkeypatch, tmp_path) -> dict[str, Path]:
     monkeypatch.setenv("GITHUB_TOKEN", "issues-token")  # a workflow's GITHUB_TOKEN
     monkeypatch.setenv("AGENTOPS_PROJECT_TOKEN", "project-token")
     monkeypatch.setenv("AGENTOPS_RETRY_ATTEMPTS", "1")
+    standin.in_scout_run(monkeypatch)
     return files
 
 
@@ -174,6 +178,7 @@ def _live_report(fixture_repo, st: standin.State, monkeypatch, capsys, *extra: s
                  ) -> tuple[int, dict, str]:
     with standin.running(st) as (url, _):
         monkeypatch.setenv("GITHUB_API_URL", url)
+        standin.in_scout_run(monkeypatch, st.repo)
         code = cli.main(["--config", str(fixture_repo["target"]), "report", "--checkout",
                          str(fixture_repo["c2"]), "--date", "2026-03-06", "--torch", "none",
                          "--json", *extra])
@@ -331,3 +336,170 @@ def test_live_todo_scan_never_follows_a_link(hostile_checkout) -> None:
     assert collect.discover_pull_refs(hostile_checkout, "sub") == refs
     shutil.rmtree(hostile_checkout / "sub" / "tests")  # the scan still works on the rest
     assert "pytorch/pytorch#2" in collect.discover_pull_refs(hostile_checkout, "sub")
+
+
+# --- 3. the same bot account, another workflow (issue #21 item 5) ----------------------------
+# With GITHUB_TOKEN every workflow of the repository posts as github-actions[bot]: a
+# workflow that echoes user text can post the scout's heading and a forged block. Only a
+# comment whose block names a run of the scout's workflow (Actions API), or that carries
+# the signing key's signature when one is set, is the scout's.
+
+ECHO_WORKFLOW = ".github/workflows/echo-comment.yml"
+
+
+def _by_bot(st: standin.State, cid: int, body: str, when: str) -> dict[str, Any]:
+    """A comment of github-actions[bot] exactly as written (no run added)."""
+    made = {"id": cid, "body": body, "user": standin.user_object(BOT),
+            "created_at": when, "updated_at": when,
+            "html_url": f"https://github.com/{st.repo}/issues/{st.issue}#issuecomment-{cid}"}
+    st.comments.append(made)
+    return made
+
+
+@pytest.mark.parametrize("forgery", ["no run", "another workflow", "outside the run",
+                                     "a run that does not exist", "another repository"])
+def test_a_look_alike_by_the_same_bot_account_is_never_edited(env, tmp_path, monkeypatch,
+                                                              capsys, forgery) -> None:
+    st = standin.State()
+    when = "2026-07-09T00:01:00Z"
+    body = forged(DATE, board_items={"a1b2c3d4e5f6": EVIL})
+    if forgery == "another workflow":
+        body = st.posted_by_run(body, when, ECHO_WORKFLOW)
+    elif forgery == "outside the run":  # the scout's real run id, copied hours later
+        body = publish_mod.stamp(body, {"repository": st.repo, "id": standin.SCOUT_RUN})
+        when = "2026-07-09T11:00:00Z"
+    elif forgery == "a run that does not exist":
+        body = publish_mod.stamp(body, {"repository": st.repo, "id": 4242})
+    elif forgery == "another repository":
+        body = publish_mod.stamp(body, {"repository": "mallory/fork", "id": standin.SCOUT_RUN})
+    bait = _by_bot(st, 11, body, when)
+    with standin.running(st) as (url, st):
+        monkeypatch.setenv("GITHUB_API_URL", url)
+        assert publish(tmp_path, report_text()) == 0
+        err = capsys.readouterr().err
+        [(method, _, payload)] = st.writes
+        assert method == "POST" and EVIL not in payload["body"]
+        assert bait["body"] == body  # never edited
+        assert "whose provenance does not check out" in err
+        assert "whose provenance does not check out" in env["GITHUB_STEP_SUMMARY"].read_text()
+        # What the bot posted names this run; the next run finds it and edits it in place.
+        posted = embedded.extract(payload["body"])
+        assert posted["run"] == {"repository": st.repo, "id": standin.SCOUT_RUN}
+        assert publish(tmp_path, report_text(note="- S-5 re-checked")) == 0
+        assert [w[0] for w in st.writes] == ["POST", "PATCH"] and bait["body"] == body
+    # The run lookups are bounded and cached: at most one per run named.
+    assert st.log.count(f"GET run {standin.SCOUT_RUN}") <= 2
+
+
+def test_two_comments_naming_the_same_run_are_neither_ours(env, tmp_path, monkeypatch,
+                                                           capsys) -> None:
+    # The scout's real run id, copied into a look-alike posted while that run was alive.
+    st = standin.State()
+    ours = comment(st, 21, report_text(), BOT, "2026-07-09T06:10:00Z")
+    copy = _by_bot(st, 22, forged(DATE, board_items={"a1b2c3d4e5f6": EVIL}),
+                   "2026-07-09T06:11:00Z")
+    copy["body"] = publish_mod.stamp(copy["body"], embedded.extract(ours["body"])["run"])
+    with standin.running(st) as (url, st):
+        monkeypatch.setenv("GITHUB_API_URL", url)
+        assert publish(tmp_path, report_text(note="- S-5 re-checked")) == 0
+    [(method, _, payload)] = st.writes
+    assert method == "POST" and EVIL not in payload["body"]
+    assert "is named by 2 comments; none counts" in capsys.readouterr().err
+
+
+def test_a_failed_run_lookup_is_not_ours_and_says_so(env, tmp_path, monkeypatch,
+                                                     capsys) -> None:
+    st = standin.State()
+    ours = comment(st, 31, report_text(), BOT, "2026-07-09T06:10:00Z")
+    st.runs_failing = 500
+    with standin.running(st) as (url, st):
+        monkeypatch.setenv("GITHUB_API_URL", url)
+        code = cli.main(["--config", "torchtitan-graph-trainer", "handoff",
+                         "--report", str(_write(tmp_path, report_text()))])
+    err = capsys.readouterr().err
+    assert code == 1 and st.writes == [] and "board: [item]" not in ours["body"]
+    assert "treated as not ours: provenance could not be established" in err
+    assert "Traceback" not in err
+
+
+def test_a_bot_account_without_workflow_or_key_owns_nothing(env, tmp_path, monkeypatch,
+                                                            capsys) -> None:
+    # A shell with a workflow's token but neither AGENTOPS_SCOUT_WORKFLOW nor a key:
+    # nothing tells the scout's comments from any other workflow's.
+    monkeypatch.delenv("AGENTOPS_SCOUT_WORKFLOW")
+    st = standin.State()
+    comment(st, 41, report_text(), BOT, "2026-07-09T06:10:00Z")
+    with standin.running(st) as (url, st):
+        monkeypatch.setenv("GITHUB_API_URL", url)
+        assert publish(tmp_path, report_text(note="- S-5 re-checked")) == 0
+    err = capsys.readouterr().err
+    assert [w[0] for w in st.writes] == ["POST"]
+    assert "provenance: no comment of github-actions[bot] can be told ours" in err
+
+
+def test_with_a_signing_key_only_a_signed_comment_is_ours(env, tmp_path, monkeypatch,
+                                                          capsys) -> None:
+    monkeypatch.setenv("AGENTOPS_SIGNING_KEY", "k" * 32)
+    st = standin.State()
+    # A look-alike naming the scout's real run (accepted without a key) is not signed.
+    unsigned = comment(st, 51, report_text(), BOT, "2026-07-09T06:05:00Z")
+    unsigned_body = unsigned["body"]
+    with standin.running(st) as (url, st):
+        monkeypatch.setenv("GITHUB_API_URL", url)
+        assert publish(tmp_path, report_text()) == 0
+        [(method, _, payload)] = st.writes
+        assert method == "POST" and "<!-- agentops:sig v1 hmac-sha256=" in payload["body"]
+        assert unsigned["body"] == unsigned_body
+        # The signed comment is found again (nothing to do), then edited in place...
+        assert publish(tmp_path, report_text()) == 0
+        assert len(st.writes) == 1
+        # ...and hand-off's edit (board links) is signed again, so it stays ours.
+        assert cli.main(["--config", "torchtitan-graph-trainer", "handoff",
+                         "--report", str(_write(tmp_path, report_text()))]) == 0
+        signed = st.comments[-1]
+        assert "board: [item]" in signed["body"]
+        # One signature, at the end (the old one came off before the edit).
+        assert signed["body"].count("agentops:sig v1") == 1
+        assert signed["body"].rstrip().split("\n")[-1].startswith("<!-- agentops:sig v1 ")
+        assert publish(tmp_path, report_text(note="- S-5 re-checked")) == 0
+        assert st.writes[-1][0] == "PATCH" and st.writes[-1][1].endswith(str(signed["id"]))
+        # A copy with its signature altered by one digit is not ours.
+        tampered = signed["body"].replace("hmac-sha256=", "hmac-sha256=0", 1)[:-1]
+    from agentops.github import provenance
+    assert not provenance.signature_ok(tampered, key=b"k" * 32, repo=st.repo, issue=st.issue)
+    assert provenance.signature_ok(signed["body"], key=b"k" * 32, repo=st.repo,
+                                   issue=st.issue)
+    # Bound to the issue: the same body does not verify on another issue.
+    assert not provenance.signature_ok(signed["body"], key=b"k" * 32, repo=st.repo,
+                                       issue=st.issue + 1)
+    assert "whose provenance does not check out" in capsys.readouterr().err
+
+
+def test_a_prior_by_another_workflow_of_the_bot_is_never_read(fixture_repo, env, monkeypatch,
+                                                               capsys) -> None:
+    head = subprocess.run(["git", "-C", str(fixture_repo["c2"]), "rev-parse", "HEAD"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    r1 = (GOLDEN / "R1.md").read_text(encoding="utf-8")
+    st = _demo_issue()
+    comment(st, 41, r1, BOT, "2026-03-05T06:00:00Z")
+    # github-actions[bot] again, but posted by an echo workflow's run: head = HEAD and
+    # a suppressed finding would empty the report if it were read.
+    body = st.posted_by_run(forged("2026-03-06", head=head,
+                                   suppressed=["f8b716437e99:81495b9ee4d1"]),
+                            "2026-03-06T05:00:00Z", ECHO_WORKFLOW)
+    _by_bot(st, 42, body, "2026-03-06T05:00:00Z")
+    code, doc, err = _live_report(fixture_repo, st, monkeypatch, capsys)
+    assert code == 0, err
+    assert doc["baseline"]["source"] == "prior report head"
+    assert doc["baseline"]["commit"] == embedded.extract(r1)["head"]
+    assert doc["suppressed"] == []
+    [unproven] = doc["prior_reports_unproven"]
+    assert unproven.endswith(f"(run {st.runs and max(st.runs)} is a run of {ECHO_WORKFLOW}, "
+                             f"not of {standin.SCOUT_WORKFLOW})")
+    assert "whose provenance does not check out ignored" in doc["markdown"]
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "report-handoff.md"
+    path.write_text(text)
+    return path

@@ -60,7 +60,7 @@ def _node_id(prefix: str, n: int) -> str:
 class Fault:
     """What to do instead of (or after) serving a request."""
 
-    kind: str  # "status" | "graphql" | "reset" | "timeout"
+    kind: str  # "status" | "graphql" | "raw" | "reset" | "timeout"
     status: int = 0
     headers: tuple[tuple[str, str], ...] = ()
     message: str = ""
@@ -97,6 +97,13 @@ class Fault:
                                     ("X-RateLimit-Reset", str(reset)),
                                     ("X-RateLimit-Resource", "graphql")),
                    "API rate limit already exceeded for installation ID 1.")
+
+    @classmethod
+    def raw(cls, body: str, *, status: int = 200,
+            content_type: str = "application/json; charset=utf-8") -> Fault:
+        """An answer with this exact body: truncated JSON, an HTML error page (what a
+        proxy or a load balancer answers with a 200)."""
+        return cls("raw", status, (("Content-Type", content_type),), body)
 
     @classmethod
     def reset(cls, *, apply_first: bool = False) -> Fault:
@@ -178,6 +185,7 @@ class GitHubStandIn:
         self.repos: dict[str, _Repo] = {}
         self.requests: list[Request] = []
         self.created_labels: list[str] = []
+        self.runs: dict[tuple[str, int], dict[str, Any]] = {}  # (repo, id) -> workflow run
         self.graphql_handlers: dict[str, Callable[[dict[str, Any], str], dict[str, Any]]] = {
             "AgentopsLabelsExist": self._gql_labels,
             "AgentopsTriageQueue": self._gql_search,
@@ -214,6 +222,28 @@ class GitHubStandIn:
             self._add_comment(r, issue, str(c["body"]), login=str(c.get("login", "someone")),
                               user_type=str(c.get("type", "User")),
                               association=str(c.get("association", "NONE")), bump=False)
+
+    def add_run(self, repo: str, run_id: int, path: str, *, status: str = "completed",
+                created_ago: int = 3600, updated_ago: int = 0) -> dict[str, Any]:
+        """A workflow run of ``path`` in ``repo`` as the Actions API shows it, created
+        ``created_ago`` seconds before the stand-in's clock (and updated after)."""
+        r = self.repos[repo.casefold()]
+        run = {"id": run_id, "name": path.rsplit("/", 1)[-1], "path": path,
+               "node_id": _node_id("WFR", run_id), "head_branch": "main",
+               "head_sha": hashlib.sha1(str(run_id).encode()).hexdigest(),
+               "run_number": run_id % 1000, "event": "issues", "status": status,
+               "conclusion": "success" if status == "completed" else None,
+               "workflow_id": _id("workflow", path) % 10**9,
+               "url": f"https://api.github.com/repos/{r.full_name}/actions/runs/{run_id}",
+               "html_url": f"https://github.com/{r.full_name}/actions/runs/{run_id}",
+               "created_at": _iso(self._clock - created_ago),
+               "updated_at": _iso(self._clock - updated_ago),
+               "run_started_at": _iso(self._clock - created_ago), "run_attempt": 1,
+               "pull_requests": [],
+               "repository": {"id": _id("repo", r.full_name) % 10**9,
+                              "full_name": r.full_name, "name": r.full_name.split("/")[1]}}
+        self.runs[(r.full_name.casefold(), run_id)] = run
+        return run
 
     def add_comment(self, repo: str, number: int, body: str, *, login: str = "someone",
                     user_type: str = "User", association: str = "NONE") -> None:
@@ -350,6 +380,18 @@ class GitHubStandIn:
             self._send(h, 200, {"errors": [{"type": "RATE_LIMITED", "message": fault.message}]},
                        dict(fault.headers))
             return
+        if fault.kind == "raw":
+            data = fault.message.encode()
+            try:
+                h.send_response(fault.status)
+                for k, v in fault.headers:
+                    h.send_header(k, v)
+                h.send_header("Content-Length", str(len(data)))
+                h.end_headers()
+                h.wfile.write(data)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            return
         if fault.kind == "status":
             self._send(h, fault.status, {
                 "message": fault.message,
@@ -384,6 +426,10 @@ class GitHubStandIn:
         if not m or repo is None:
             return self._not_found()
         rest = m.group(3) or ""
+        rm = re.fullmatch(r"/actions/runs/(\d+)", rest)
+        if rm and method == "GET":
+            run = self.runs.get((repo.full_name.casefold(), int(rm.group(1))))
+            return (200, run, {}) if run else self._not_found()
         im = re.fullmatch(r"/issues/(\d+)(/.*)?", rest)
         if im:
             issue = repo.issues.get(int(im.group(1)))

@@ -1,7 +1,8 @@
 """A stateful stand-in for the parts of GitHub the scout writes to, on loopback.
 
-REST: list/create/update issue comments (paginated with ``Link`` like GitHub), and
-who a token is: ``GET /user`` (403 "Resource not accessible by integration" for an App
+REST: list/create/update issue comments (paginated with ``Link`` like GitHub), workflow
+runs (``GET …/actions/runs/{id}``, for the provenance of report comments), and who a
+token is: ``GET /user`` (403 "Resource not accessible by integration" for an App
 installation token, as GitHub answers) and GraphQL ``viewer { login }``. Each token
 acts as an account (``State.accounts``); a comment it posts carries that ``user``, and,
 as on GitHub, a token with issues: write may edit anyone's comment.
@@ -20,6 +21,7 @@ connection is reset without an answer).
 from __future__ import annotations
 
 import base64
+import datetime as dt
 import json
 import re
 import threading
@@ -43,6 +45,8 @@ ACCOUNTS = {"issues-token": "github-actions[bot]", INSTALLATION_TOKEN: "github-a
             "project-token": "a-maintainer", NO_SCOPE_TOKEN: "a-maintainer",
             "attacker-token": "mallory"}
 INSTALLATION_TOKENS = frozenset({"issues-token", INSTALLATION_TOKEN})
+SCOUT_WORKFLOW = ".github/workflows/nightly-scout.yml"
+SCOUT_RUN = 9_100_000_001  # the run the tests' publish/handoff steps belong to
 SHORTHANDS = {"502-before": Fault.status_code(502),
               "502-after": Fault.status_code(502, apply_first=True),
               "secondary": Fault.secondary(0),
@@ -65,12 +69,56 @@ class State:
     faults: dict[str, list[Fault | str | None]] = field(default_factory=dict)  # kind -> queue
     next_id: int = 4_100_000_000
     accounts: dict[str, str] = field(default_factory=lambda: dict(ACCOUNTS))
+    # Workflow runs of the tracking repository (GET …/actions/runs/{id}); ``run_of``
+    # adds one. ``runs_failing`` answers every run lookup with that status.
+    runs: dict[int, dict[str, Any]] = field(default_factory=dict)
+    runs_failing: int = 0
     installation_tokens: frozenset[str] = INSTALLATION_TOKENS
 
     def fault(self, kind: str) -> Fault | None:
         queue = self.faults.get(kind) or []
         entry = queue.pop(0) if queue else None
         return SHORTHANDS[entry] if isinstance(entry, str) else entry
+
+    def run_of(self, run_id: int, workflow: str = SCOUT_WORKFLOW, *,
+               created: str = "2026-07-09T06:00:00Z", updated: str = "2026-07-09T06:30:00Z",
+               status: str = "completed") -> dict[str, Any]:
+        """A workflow run as GitHub's Actions API shows it (the fields agentops reads and
+        their neighbours)."""
+        owner = self.repo.split("/")[0]
+        run = {
+            "id": run_id, "name": workflow.rsplit("/", 1)[-1].removesuffix(".yml"),
+            "node_id": f"WFR_kwLOA{run_id}", "head_branch": "main",
+            "head_sha": "0d6b5a3c4e1f2a7b8c9d0e1f2a3b4c5d6e7f8a9b", "path": workflow,
+            "display_title": "Nightly", "run_number": run_id % 1000, "event": "schedule",
+            "status": status, "conclusion": "success" if status == "completed" else None,
+            "workflow_id": 161_000_000 + sum(map(ord, workflow)) % 1000,
+            "url": f"https://api.github.com/repos/{self.repo}/actions/runs/{run_id}",
+            "html_url": f"https://github.com/{self.repo}/actions/runs/{run_id}",
+            "pull_requests": [], "created_at": created, "updated_at": updated,
+            "run_attempt": 1, "run_started_at": created,
+            "repository": {"id": 600_000_001, "name": self.repo.split("/")[1],
+                           "full_name": self.repo, "private": False,
+                           "owner": user_object(owner),
+                           "html_url": f"https://github.com/{self.repo}"},
+        }
+        self.runs[run_id] = run
+        return run
+
+    def __post_init__(self) -> None:
+        self.run_of(SCOUT_RUN)
+
+    def posted_by_run(self, body: str, when: str, workflow: str = SCOUT_WORKFLOW) -> str:
+        """``body`` as a run of ``workflow`` alive at ``when`` posts it: its hidden block
+        names that run (registered here, as the Actions API would show it)."""
+        from agentops.scout import publish
+
+        start = dt.datetime.fromisoformat(when.replace("Z", "+00:00"))
+        rid = SCOUT_RUN + 1 + len(self.runs)
+        self.run_of(rid, workflow,
+                    created=(start - dt.timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                    updated=(start + dt.timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M:%SZ"))
+        return publish.stamp(body, {"repository": self.repo, "id": rid})
 
     def items_of(self, item_id: str) -> list[dict[str, Any]]:
         """Board items carrying the scout's marker for report item ``item_id``."""
@@ -143,6 +191,19 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if url.path == "/user":
             self._user()
+            return
+        run = re.fullmatch(rf"/repos/{re.escape(st.repo)}/actions/runs/(\d+)", url.path)
+        if run:
+            st.log.append(f"GET run {run.group(1)}")
+            if st.runs_failing:
+                self._send(st.runs_failing, {"message": "Server Error"})
+            elif int(run.group(1)) in st.runs:
+                self._send(200, st.runs[int(run.group(1))])
+            else:
+                self._send(404, {"message": "Not Found",
+                                 "documentation_url": "https://docs.github.com/rest/actions/"
+                                                      "workflow-runs#get-a-workflow-run",
+                                 "status": "404"})
             return
         if url.path == f"/repos/{st.repo}/issues/{st.issue}/comments":
             st.log.append("GET comments")
@@ -378,6 +439,14 @@ class _Server(ThreadingHTTPServer):
     def __init__(self, state: State) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.state = state
+
+
+def in_scout_run(monkeypatch: Any, repo: str = "pytorch/torchtitan",
+                 run_id: int = SCOUT_RUN) -> None:
+    """The environment of a step of the scout's workflow run ``run_id`` in ``repo``."""
+    monkeypatch.setenv("GITHUB_REPOSITORY", repo)
+    monkeypatch.setenv("GITHUB_RUN_ID", str(run_id))
+    monkeypatch.setenv("AGENTOPS_SCOUT_WORKFLOW", SCOUT_WORKFLOW)
 
 
 @contextmanager

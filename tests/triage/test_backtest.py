@@ -133,7 +133,7 @@ def test_max_issues_and_since_bound_the_read(gh, capsys):
 
 def test_past_the_search_window_the_next_query_starts_below_the_oldest(monkeypatch):
     # GitHub answers at most 1,000 results per query: the reader goes on with
-    # created:<OLDEST and stops when a query brings nothing new.
+    # created:<=OLDEST and stops when a query brings nothing new.
     queue = load_queue("distributed")
     pages: list[dict] = []
 
@@ -156,7 +156,7 @@ def test_past_the_search_window_the_next_query_starts_below_the_oldest(monkeypat
     bt = backtest.collect_triaged(Client(), REPO, queue, since=None,  # type: ignore[arg-type]
                                   max_issues=50)
     assert [r.number for r in bt.records] == [1, 2, 7]
-    assert pages[1]["triaged"].endswith("created:<2025-01-29T00:00:00Z")
+    assert pages[1]["triaged"].endswith("created:<=2025-01-29T00:00:00Z")
     assert bt.exhausted
 
 
@@ -169,8 +169,9 @@ def test_past_the_search_window_the_next_query_starts_below_the_oldest(monkeypat
     (["evaluate", "--repo", REPO, "--since", "last week"], "--since"),
     (["evaluate", "--repo", "not-a-repo"], "--repo"),
 ])
-def test_bad_evaluate_arguments_exit_1_naming_the_flag(gh, capsys, argv, flag):
-    assert cli.main(argv) == 1
+def test_bad_evaluate_arguments_exit_2_naming_the_flag(gh, capsys, argv, flag):
+    # Issue #25 item 2: a malformed value or a flag that needs another is a bad command line.
+    assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert flag in err and "Traceback" not in err
 
@@ -274,8 +275,115 @@ def test_odd_search_answers_do_not_break_the_read():
             return {"triaged": {"issueCount": 3, "pageInfo": {"hasNextPage": True,
                                                               "endCursor": None},
                                 "nodes": [None, {"title": "no number"}, {
-                                    "number": 5, "labels": None, "comments": None}]}}
+                                    "number": 5, "labels": {"nodes": []}, "comments": None}]}}
 
     bt = backtest.collect_triaged(Client(), REPO, queue, since=None,  # type: ignore[arg-type]
                                   max_issues=5)
     assert bt.scanned == 1 and bt.records == [] and bt.search_calls == 1
+
+
+@pytest.mark.parametrize("body", [
+    '{"data": {"triaged": {"issueCount": 3, "nodes": [{"number": 1',  # cut off
+    "<!DOCTYPE html><html><body><h1>Unicorn!</h1></body></html>",  # a proxy's page
+    '{"data": "maintenance"}',
+    '{"data": {"triaged": "x"}}',
+    '{"data": {"triaged": {"issueCount": 1, "nodes": "x"}}}',
+    '{"data": {"triaged": {"issueCount": 1, "nodes": [{"number": "one"}]}}}',
+    '{"errors": "x"}',
+])
+def test_a_malformed_200_answer_exits_5_with_the_reason_and_saves_nothing(
+        gh, capsys, tmp_path, monkeypatch, body):
+    # Issue #21 item 7: a 200 whose body is not GitHub's answer is an API failure with
+    # its reason (exit 5), never an AttributeError (exit 70), and nothing is saved.
+    from tests.standin.github import Fault
+
+    populate(gh, triaged=3, untriaged=0)
+    monkeypatch.setenv("AGENTOPS_RETRY_ATTEMPTS", "1")
+    gh.inject("POST", r"^/graphql$", Fault.raw(body), attempts=[1])
+    saved = tmp_path / "h.jsonl"
+    assert cli.main(["evaluate", "--repo", REPO, "--save", str(saved)]) == 5
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "AttributeError" not in err
+    assert "not GitHub's answer" in err
+    assert not saved.exists()
+
+
+def test_a_search_node_without_labels_is_an_error_not_an_untriaged_issue(gh, capsys,
+                                                                         tmp_path):
+    # A node whose `labels` is missing or null says nothing about how humans triaged it;
+    # counting it as untriaged would silently drop it from the ground truth.
+    populate(gh, triaged=3, untriaged=0)
+    real = gh._issue_node
+
+    def without_labels(repo, issue, first):  # type: ignore[no-untyped-def]
+        node = real(repo, issue, first)
+        if issue.number == 1002:
+            node["labels"] = None
+        return node
+
+    gh._issue_node = without_labels  # type: ignore[method-assign]
+    saved = tmp_path / "h.jsonl"
+    assert cli.main(["evaluate", "--repo", REPO, "--save", str(saved)]) == 5
+    err = capsys.readouterr().err
+    assert "#1002" in err and "labels" in err and "Traceback" not in err
+    assert not saved.exists()
+
+
+class _WindowedSearch:
+    """GitHub's search as the backtest sees it: `created:<=T` / `created:<T` filter,
+    newest first, at most `cap` results per query (the 1,000-result window, scaled)."""
+
+    def __init__(self, created: dict[int, str], cap: int) -> None:
+        self.created, self.cap, self.queries = created, cap, []
+
+    def graphql(self, query, variables):  # type: ignore[no-untyped-def]
+        import re
+
+        q = variables["triaged"]
+        self.queries.append(q)
+        hits = sorted(self.created.items(), key=lambda kv: (kv[1], -kv[0]), reverse=True)
+        m = re.search(r"created:(<=?)(\S+)", q)
+        if m:
+            op, t = m.groups()
+            hits = [(n, c) for n, c in hits if (c <= t if op == "<=" else c < t)]
+        nodes = [{"number": n, "title": "t", "body": "fully_shard", "url": f"u/{n}",
+                  "state": "OPEN", "createdAt": c,
+                  "labels": {"nodes": [{"name": TRIGGER}, {"name": "module: fsdp"}]},
+                  "comments": {"nodes": [], "pageInfo": {"hasNextPage": False}}}
+                 for n, c in hits[:self.cap]]
+        return {"triaged": {"issueCount": len(hits), "nodes": nodes,
+                            "pageInfo": {"hasNextPage": False}}}
+
+
+def test_past_the_window_issues_of_the_same_second_are_not_skipped(monkeypatch):
+    # Issue #21 item 7: the window ends inside one second (#2, #3 read, #4 not);
+    # restarting with `created:<T` skipped #4 for good. `<=T` plus the seen set reads
+    # it; a window made only of that second goes on strictly below it.
+    monkeypatch.setattr(backtest, "SEARCH_CAP", 3)
+    t3, t2, t1 = "2025-01-03T00:00:00Z", "2025-01-02T00:00:00Z", "2025-01-01T00:00:00Z"
+    search = _WindowedSearch({1: t3, 2: t2, 3: t2, 4: t2, 5: t1, 6: t1}, cap=3)
+    bt = backtest.collect_triaged(search, REPO, load_queue("distributed"),  # type: ignore[arg-type]
+                                  since=None, max_issues=50)
+    assert sorted(r.number for r in bt.records) == [1, 2, 3, 4, 5, 6]
+    assert bt.scanned == 6 and bt.exhausted
+    assert any(q.endswith(f"created:<={t2}") for q in search.queries)
+
+
+def test_a_bot_marker_past_the_first_100_comments_is_found(gh, capsys):
+    # Issue #21 item 7: the first 100 comments fill the planner's text budget, the bot's
+    # marker is comment 130: the issue is bot-touched, not human ground truth.
+    gh.add_repo(REPO)
+    long_text = "x " * 2000
+    comments = [{"body": f"{long_text} {i}", "login": f"user{i}"} for i in range(130)]
+    comments.append({"body": "Thanks! <!-- agentops:triage template=needs_distributed_"
+                             "reproduction version=2 -->", "login": "triage-bot[bot]",
+                     "type": "Bot"})
+    gh.add_issue(REPO, 1001, title="fully_shard hangs", body=FSDP_BODY,
+                 labels=[TRIGGER, PAR, "module: fsdp", "triaged"], age_days=10,
+                 comments=comments)
+    gh.add_issue(REPO, 1002, title="fully_shard hangs again", body=FSDP_BODY,
+                 labels=[TRIGGER, PAR, "module: fsdp", "triaged"], age_days=9)
+    assert cli.main(["evaluate", "--repo", REPO, "--json"]) == 0
+    out = capsys.readouterr().out
+    assert _json_line(out)["n"] == 1
+    assert "1 this bot commented there" in out

@@ -57,7 +57,10 @@ def test_every_input_is_passed_as_env_and_is_a_flag_default(monkeypatch):
     env = script_step(ACTION)["env"]
     for inp in ACTION["inputs"]:
         assert env.get(env_name(inp)) == f"${{{{ inputs.{inp} }}}}", inp
-    assert set(FLAG_OF) | {"command", "issue", "github-token"} == set(ACTION["inputs"])
+    # Secrets (the token, the signing key) are read from the environment only, never a
+    # flag, which would show in the process list.
+    assert set(FLAG_OF) | {"command", "issue", "github-token", "signing-key"} == set(
+        ACTION["inputs"])
     values = {"repo": "own/er", "dry-run": "true", "max-issues": "7", "queue": "qdir",
               "state-file": "s.json", "plan-out": "p.json", "plan-in": "i.json",
               "snapshot-out": "snaps", "issue-file": "issue.json",
@@ -128,8 +131,11 @@ def test_workflow_triggers_filter_and_permissions():
     assert on["schedule"]
     assert WORKFLOW["permissions"] == {}
     jobs = WORKFLOW["jobs"]
-    assert jobs["plan"]["permissions"] == {"contents": "read", "issues": "read"}
-    assert jobs["apply"]["permissions"] == {"contents": "read", "issues": "write"}
+    # actions: read — whether a github-actions[bot] comment is this workflow's (#21)
+    assert jobs["plan"]["permissions"] == {"contents": "read", "issues": "read",
+                                           "actions": "read"}
+    assert jobs["apply"]["permissions"] == {"contents": "read", "issues": "write",
+                                            "actions": "read"}
     assert jobs["apply"]["needs"] == "plan"
     cond = jobs["plan"]["if"]
     assert "github.event.label.name == 'oncall: distributed'" in cond
@@ -181,3 +187,22 @@ def test_readme_usage_example_is_least_privilege():
     assert first["permissions"] == {} and job["permissions"] == {"issues": "write"}
     assert job["steps"][0]["uses"] == "org/agentops/actions/triage@v1"
     assert set(job["steps"][0]["with"]) <= set(ACTION["inputs"])
+
+
+def test_root_action_names_an_args_line_holding_a_flag_and_its_value():
+    # Issue #25 item 3: `--repo o/r` on one line reached argparse as one odd token.
+    step = script_step(ROOT_ACTION)
+    base = {"AGENTOPS_VENV_PYTHON": "echo", "GITHUB_ACTION_PATH": "/a",
+            "AGENTOPS_SKILL": "triage", "AGENTOPS_COMMAND": "run"}
+    out = _run_step(step["run"], {**base, "AGENTOPS_ARGS": "--dry-run\n--repo o/r\n"})
+    assert out.returncode == 2
+    assert out.stdout.strip() == (
+        "::error title=agentops::input 'args' line 2: --repo and its value are on one line; "
+        "give one argument per line (--repo, then the value on the next line) or "
+        "--repo=VALUE")
+    # What is allowed stays allowed: --flag=value, and a value line with spaces.
+    out = _run_step(step["run"], {**base, "AGENTOPS_ARGS":
+                                  "--repo=o/r\n--repro-command\npython -m x --flag y\n-k a b\n"})
+    assert out.returncode == 0, out.stdout
+    assert out.stdout.strip() == ("/a/scripts/triage.py run --repo=o/r --repro-command "
+                                  "python -m x --flag y -k a b")

@@ -213,15 +213,18 @@ def test_no_token_exit_1_names_github_token(monkeypatch, capsys):
     assert "GITHUB_TOKEN: not set" in capsys.readouterr().err
 
 
-def test_bad_repo_exit_1(capsys):
-    assert cli.main(["run", "--repo", "not a repo", "--issue", "1"]) == 1
-    assert "--repo: expected OWNER/NAME, got 'not a repo'" in capsys.readouterr().err
+def test_bad_repo_is_a_bad_command_line_exit_2(capsys):
+    # Issue #25 item 2: a value failing its own format check is exit 2, like argparse's.
+    assert cli.main(["run", "--repo", "not a repo", "--issue", "1"]) == 2
+    assert "argument --repo: expected OWNER/NAME, e.g. pytorch/pytorch, got 'not a repo'" \
+        in capsys.readouterr().err
 
 
 def test_bad_issue_number_is_a_bad_command_line_exit_2(capsys):
     # Issue #13 item 11: a malformed flag value is exit 2 (bad command line), not 1.
     assert cli.main(["run", "--repo", REPO, "--issue", "12a"]) == 2
-    assert "--issue: not an issue number: '12a'" in capsys.readouterr().err
+    assert "argument --issue: expected issue numbers (123, or 123,124) or OWNER/NAME#123, " \
+           "got '12a'" in capsys.readouterr().err
 
 
 def test_unknown_issue_exit_5_with_404_message(gh, capsys):

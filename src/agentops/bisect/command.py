@@ -26,7 +26,7 @@ from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
-from agentops import cli, files, ghactions
+from agentops import cli, console, files, ghactions
 from agentops.bisect import index as idx
 from agentops.bisect import nightly_branch as nb
 from agentops.bisect import page as pg
@@ -187,12 +187,11 @@ class Session:
 
 
 def _emit(text: str) -> None:
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
-    sys.stdout.flush()
+    console.say(text[:-1] if text.endswith("\n") else text)
 
 
 def _json(obj: Any) -> str:
-    return json.dumps(obj, indent=2, sort_keys=False)
+    return console.json_text(obj, indent=2, sort_keys=False)
 
 
 def slug(version: str) -> str:
@@ -243,7 +242,7 @@ def versions_command(args: argparse.Namespace) -> int:
     dated = [n for n in listed if n.date is not None]
     if (since or until) and not dated:
         flag = "--since" if since else "--until"
-        raise InputError(flag, f"the index lists {idx.noun(listed)} ({listed[0].version} … "
+        raise InputError(flag, f"{idx.lists(listed, session.query())} ({listed[0].version} … "
                          f"{listed[-1].version}) and none is a nightly: --since/--until "
                          "filter by a nightly's date (.devYYYYMMDD), which releases do not "
                          "have, so nothing could match",
@@ -256,7 +255,7 @@ def versions_command(args: argparse.Namespace) -> int:
                          "finds their commits")
     if (since or until) and not ns:
         ghactions.notice(f"no nightly between {since or 'the first'} and {until or 'the last'}: "
-                         f"the index lists {idx.noun(listed)} dated {dated[0].date} … "
+                         f"{idx.lists(listed, session.query())} dated {dated[0].date} … "
                          f"{dated[-1].date}")
     if args.json:
         _emit(_json([{**n.to_json(), "wheel_url": redact(n.wheel.url)} for n in ns]))
@@ -279,7 +278,7 @@ def resolve_command(args: argparse.Namespace) -> int:
     if not args.version:
         raise InputError("--version", "required", fix="give a version or a date")
     out = _resolve_one(session, args.version)
-    _emit(json.dumps(out, indent=2))
+    _emit(console.json_text(out, indent=2))
     session.finish()
     return ExitStatus.OK
 
@@ -432,7 +431,7 @@ def plan_command(args: argparse.Namespace) -> int:
     ghactions.notice(f"{b - g} step(s) from {ns[g].version} to {ns[b].version}; "
                      f"{len(probes)} probe(s) this round; {rounds} round(s) at width "
                      f"{args.width}")
-    text = json.dumps(matrix, separators=(",", ":"))
+    text = console.json_text(matrix, separators=(",", ":"))
     if args.out:
         files.write_atomic(args.out, text + "\n", field="--out")
     _emit(text)
@@ -535,7 +534,7 @@ def narrow_command(args: argparse.Namespace) -> int:
             lines += ["", md]
         else:
             lines += [f"rounds left: {payload['rounds_left']} at width {args.width}",
-                      "next matrix: " + json.dumps(matrix, separators=(",", ":"))]
+                      "next matrix: " + console.json_text(matrix, separators=(",", ":"))]
         _emit("\n".join(lines))
     ghactions.set_output("good", good)
     ghactions.set_output("bad", bad)
@@ -559,8 +558,10 @@ def probe_command(args: argparse.Namespace) -> int:
     if not args.repro_command:
         raise InputError("--repro-command", "the repro command is required (env "
                          "AGENTOPS_REPRO_COMMAND)",
-                         fix="pass it as the action input `repro-command`; it exits 0 when "
-                             "the nightly is good")
+                         fix="actions/nightly-bisect: the `repro-command` input; the root "
+                             "action (no such input): `AGENTOPS_REPRO_COMMAND` in the step's "
+                             "env; a shell: --repro-command. It exits 0 when the nightly is "
+                             "good")
     if not args.results:
         raise InputError("--results", "where to write the result file is required",
                          fix="give a folder (env AGENTOPS_RESULTS_DIR, the input results-dir)")
@@ -593,13 +594,13 @@ def probe_command(args: argparse.Namespace) -> int:
             code, out, status = None, log, "skip"
     result = rg.ProbeResult(version=version, status=status,  # type: ignore[arg-type]
                             # Security: pip's log names the index URL.
-                            log_tail=ghactions.inert_log(redact_text(out[-rg.LOG_TAIL_LIMIT:]),
-                                                         limit=rg.LOG_TAIL_LIMIT),
+                            log_tail=console.inert_line(redact_text(out[-rg.LOG_TAIL_LIMIT:]),
+                                                        limit=rg.LOG_TAIL_LIMIT),
                             git_version=git_version, wheel_url=redact(n.wheel.url))
     obj = {**result.to_json(), "exit_code": code,
            "seconds": round(time.monotonic() - started, 1)}
     files.write_atomic(path, json.dumps(obj, indent=2) + "\n", field="--results")
-    _emit(json.dumps(obj, indent=2))
+    _emit(console.json_text(obj, indent=2))
     ghactions.set_output("status", status)
     ghactions.set_output("result-path", str(path))
     ghactions.append_summary(f"Probe `{version}`: **{status}**"
@@ -693,7 +694,7 @@ def _run_repro(venv: Path, command: str, *, version: str, timeout: float) -> tup
                                                                                 or "")
         return 124, out + f"\n[agentops] the repro timed out after {timeout:g} s\n"
     out = proc.stdout + proc.stderr
-    ghactions.notice(ghactions.inert_log(redact_text(out[-2000:]), limit=2000))
+    ghactions.notice(console.inert_line(redact_text(out[-2000:]), limit=2000))
     return proc.returncode, out
 
 

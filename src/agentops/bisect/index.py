@@ -19,6 +19,7 @@ from packaging import tags as pep425
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 from packaging.version import InvalidVersion, Version
 
+from agentops import flag_values
 from agentops.errors import DataError, InputError
 from agentops.http import loads_bounded, redact, short
 
@@ -358,6 +359,20 @@ def available_tags(links: Iterable[FileLink], *, package: str | None = None,
     return sorted(out, key=lambda t: (not t.startswith(first), t))
 
 
+def lists(nightlies: Sequence[Nightly], query: Query | None) -> str:
+    """``the index lists 6 releases for cp312 on manylinux_2_28_x86_64 (8 versions in
+    all)``: the count is of the selected wheels, so the scope is said with it; a bare
+    "lists 6" read as wrong beside a page listing 8."""
+    said = f"the index lists {noun(nightlies)}"
+    if query is None:
+        return said
+    name = canonicalize_name(query.package)
+    total = len({parsed[0] for link in query.links if not link.yanked
+                 and (parsed := _parsed(link, name)) is not None})
+    said += f" for {python_tag(query.python)} on {query.platform}"
+    return said + (f" ({total} versions in all)" if total != len(nightlies) else "")
+
+
 def _same_version(listed: Version, want: Version) -> bool:
     return listed == want or (want.local is None and listed.public == want.public)
 
@@ -382,18 +397,10 @@ def noun(nightlies: Sequence[Nightly], count: int | None = None) -> str:
     return f"{n} {word[0] if n == 1 else word[1]}"
 
 
-_DATE_RE = re.compile(r"^(?:dev)?(\d{4})-?(\d{2})-?(\d{2})$")
-
-
 def parse_date(text: str) -> dt.date | None:
-    """``dev20260709`` / ``20260709`` / ``2026-07-09`` → a date; None if not a date."""
-    m = _DATE_RE.match(text.strip().lower())
-    if not m:
-        return None
-    try:
-        return dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-    except ValueError:
-        return None
+    """``dev20260709`` / ``20260709`` / ``2026-07-09`` → a date; None if not a date (the
+    same check --good/--bad/--since pass while parsing the command line)."""
+    return flag_values.nightly_date(text)
 
 
 @dataclass(frozen=True)
@@ -448,13 +455,14 @@ def find(nightlies: Sequence[Nightly], spec: str, *, field_name: str = "--versio
         raise InputError(field_name, f"the index lists no {'nightly' if date else 'version'} "
                          "of the package for this python/platform")
     oldest, newest = nightlies[0], nightlies[-1]
-    span = f"the index lists {noun(nightlies)}, {oldest.version} … {newest.version}"
+    span = f"{lists(nightlies, query)}, {oldest.version} … {newest.version}"
     if date is not None and oldest.date is not None and date < oldest.date:
         raise InputError(field_name, f"{short(spec, 80)!r} is gone from the index: {span}; "
                          f"it keeps only about the newest {RETENTION_HINT} nightlies per "
                          "package",
                          fix="pick a good/bad pair inside the listed window (run `versions`), "
-                             "or resolve the commit from the nightly branch (--nightly-branch)")
+                             "or take the commit from the nightly branch (--commit-source "
+                             "branch)")
     raise InputError(field_name, f"{short(spec, 80)!r} is not on the index: {span}",
                      fix="run `versions` to see what is listed"
                          + (" (a nightly may be missing for one day)" if date else ""))

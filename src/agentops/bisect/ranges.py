@@ -13,7 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from agentops import ghactions
+from packaging.version import InvalidVersion, Version
+
+from agentops import console, flag_values, markdown_escape
 from agentops.errors import DataError, InputError
 
 Status = Literal["pass", "fail", "skip"]
@@ -220,29 +222,48 @@ _ICON = {"good": "✅ good", "bad": "❌ bad", "pass": "✅ pass", "fail": "❌ 
          "skip": "⚪ untested"}
 
 
+def _is_nightly(version: str) -> bool:
+    if flag_values.nightly_date(version) is not None:  # a date (commit-source branch)
+        return True
+    try:
+        return Version(version).dev is not None
+    except InvalidVersion:
+        return False
+
+
+def column(rng: RegressionRange) -> str:
+    """What the first column lists: Nightly, Release, or Version for a mix."""
+    kinds = {_is_nightly(r.version) for r in rng.rows}
+    return "Nightly" if kinds == {True} else "Release" if kinds == {False} else "Version"
+
+
 def render_markdown(rng: RegressionRange) -> str:
-    """The ``Nightly | Status | PyTorch Commit`` table and the compare link."""
-    lines = ["| Nightly | Status | PyTorch Commit |", "|---|---|---|"]
+    """The ``Nightly | Status | PyTorch Commit`` table (``Release`` when the rows are
+    releases) and the compare link. Notes are our sentences around untrusted values:
+    their backtick spans render as code, everything else as inert text."""
+    lines = [f"| {column(rng)} | Status | PyTorch Commit |", "|---|---|---|"]
     for row in rng.rows:
         if row.commit:
             commit = f"[`{row.commit[:12]}`](https://github.com/{rng.repo}/commit/{row.commit})"
         else:
             commit = "unknown"
         if row.note:
-            commit += f" ({ghactions.inert_markdown(row.note, limit=200, cell=True)})"
+            commit += f" ({markdown_escape.marked(row.note, limit=200, cell=True)})"
         status = _ICON.get(row.status, row.status)
         lines.append(f"| `{row.version}` | {status} | {commit} |")
     url = rng.compare_url
     lines += ["", f"Compare: {url}" if url else
               "Compare: not available (a commit is unknown; see the notes)"]
-    lines += [f"- {ghactions.inert_markdown(n, limit=500)}" for n in rng.notes]
+    lines += [f"- {markdown_escape.marked(n, limit=500)}" for n in rng.notes]
     return "\n".join(lines) + "\n"
 
 
 def render_log_tail(version: str, text: str, *, lines: int = 20) -> str:
     """The last lines of a probe's log as a collapsed block. The fence is longer than
     any backtick run in the text, so the log cannot close it and inject Markdown."""
-    tail = "\n".join(ghactions.inert_log(text, limit=LOG_TAIL_LIMIT).splitlines()[-lines:])
+    # The gate after the split: ``splitlines`` also breaks at characters the runner
+    # does not (U+2028, form feed), and each piece becomes a line of its own here.
+    tail = console.inert_line("\n".join(text.splitlines()[-lines:]), limit=LOG_TAIL_LIMIT)
     longest = max((len(m) for m in re.findall(r"`+", tail)), default=0)
     fence = "`" * max(3, longest + 1)
     return (f"<details><summary>Log tail of <code>{version}</code></summary>\n\n"

@@ -12,7 +12,8 @@ Adapter side of the I/O line. It performs the requests it is asked to make and d
 only *whether to try again*; what to write is decided by the skills' planners, and only
 their appliers/publishers call ``write``.
 
-Why our own retry loop rather than PyGithub's ``GithubRetry``: that one also retries
+Why the one retry loop of agentops (``agentops.http.retry``, shared with the
+transport and JIRA) rather than PyGithub's ``GithubRetry``: that one also retries
 POSTs, which can post the same comment twice when a 502 arrives after GitHub stored it.
 Here a non-idempotent write that fails *ambiguously* (5xx, reset after the request was
 sent, read timeout) is retried only after ``verify`` re-reads the target and finds the
@@ -43,6 +44,8 @@ DEFAULT_MAX_WRITES = 200
 # Sanity: a page of 100 issues with 65,536-character bodies is ~7 MB; a job log that
 # GHES answers inline is cut at 48 MiB by its reader.
 MAX_ANSWER_BYTES = 64 * 1024 * 1024
+NOT_GITHUB_FIX = ("something between the runner and the API (a proxy, GITHUB_API_URL) "
+                  "answered in GitHub's place; check GITHUB_API_URL and rerun")
 
 
 class RetryPolicy(transport_mod.Policy):
@@ -94,6 +97,15 @@ def _route(path: str) -> str:
         else:
             out.append(part)
     return "/".join(out)
+
+
+# Every action has a `github-token` input (default the workflow's token) that reaches the
+# script as GITHUB_TOKEN; the offline ways differ per script, so each is named.
+OFFLINE_HINT = ("in a workflow, the action's `github-token` input (its default, the "
+                "workflow's token, is enough unless it was set to \"\"); from a shell "
+                "`export GITHUB_TOKEN=$(gh auth token)`; or run without the API: "
+                "`triage.py plan ISSUE.json`, `scout.py report --offline`, `postmortem.py` "
+                "without --issue/--pr (or with --gathered)")
 
 
 class GitHubClient:
@@ -154,10 +166,8 @@ class GitHubClient:
         if not token:
             raise InputError(
                 "GITHUB_TOKEN", "not set; live mode needs a token",
-                fix="in a workflow pass `env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}`; "
-                    "from a shell `export GITHUB_TOKEN=$(gh auth token)`; or use the "
-                    "offline verbs, which need none")
-        ghactions.mask(token)
+                fix=OFFLINE_HINT)
+        ghactions.secret(token)
         kwargs.setdefault("policy", RetryPolicy.from_env(env))
         writes = env.get("AGENTOPS_MAX_WRITES")
         if writes:
@@ -209,48 +219,62 @@ class GitHubClient:
         against the write cap; ``verify`` as in ``write``)."""
         body = {"query": query, "variables": dict(variables or {})}
         url = self.requester.graphql_url
-        attempt = 0
-        while True:
-            attempt += 1
+
+        def attempt(n: int) -> dict[str, Any]:
             headers, out = self._request("POST", url, body=body, write=write,
                                          idempotent=not write, verify=verify)
             if not isinstance(out, dict):
-                raise ApiError("GraphQL: the response is not a JSON object")
+                raise ApiError("POST /graphql: the answer is not GitHub's answer: not a JSON "
+                               "object", fix=NOT_GITHUB_FIX)
             errors = out.get("errors") or []
+            if not isinstance(errors, list) or not all(isinstance(e, dict) for e in errors):
+                raise ApiError("POST /graphql: the answer is not GitHub's answer: `errors` "
+                               "is not a list of objects", fix=NOT_GITHUB_FIX)
+            if not errors:
+                data = out.get("data")
+                if data is not None and not isinstance(data, dict):
+                    raise ApiError("POST /graphql: the answer is not GitHub's answer: `data` "
+                                   "is not a JSON object", fix=NOT_GITHUB_FIX)
+                return data or {}
             # GitHub reports an exhausted GraphQL budget as HTTP 200 with an error of
             # type RATE_LIMITED; a query is a read, so wait for the reset and ask again.
             limited = any(isinstance(e, dict) and e.get("type") == "RATE_LIMITED"
                           for e in errors)
-            if not limited or write or attempt >= self.policy.attempts:
-                break
+            error = self._graphql_error(query, errors, headers, limited=limited)
+            if not limited or write:
+                raise error
             reset = _header(headers, "x-ratelimit-reset")
             wait = (max(0.0, float(reset) - self._clock()) + 1.0
                     if reset and reset.strip().isdigit() else 60.0)
-            if wait > self.policy.max_rate_limit_wait:
-                raise ApiError(
-                    f"POST /graphql: rate limited; the limit resets in {wait:.0f} s, more than "
-                    f"the {self.policy.max_rate_limit_wait:.0f} s this run may wait",
-                    fix="rerun after the reset, or set AGENTOPS_MAX_RATE_LIMIT_WAIT")
-            self.counter.retries += 1
-            ghactions.notice(f"  retry {attempt}/{self.policy.attempts - 1} of POST /graphql "
-                             f"in {wait:.1f} s: GraphQL rate limit")
-            self._sleep(wait)
-        if errors:
-            messages = "; ".join(str(e.get("message", e)) for e in errors[:3])
-            scopes = "project" if "project" in query.lower() else None
-            fix = (f"the token may lack the `{scopes}` scope (a classic PAT or GitHub App with "
-                   "Projects access; GITHUB_TOKEN cannot reach user/org projects)"
-                   if scopes and any(e.get("type") in ("FORBIDDEN", "INSUFFICIENT_SCOPES")
-                                     for e in errors) else None)
-            if limited:
-                # A mutation is not retried on RATE_LIMITED; say when the rerun can go.
-                reset = _header(headers, "x-ratelimit-reset")
-                when = (f" (it resets in {max(0.0, float(reset) - self._clock()):.0f} s)"
-                        if reset and reset.strip().isdigit() else "")
-                fix = (f"the token's GraphQL rate limit is used up{when}; rerun after the "
-                       "reset (a rerun re-reads before it writes, so it converges)")
-            raise ApiError(f"GraphQL error: {messages}", fix=fix)
-        return out.get("data") or {}
+            raise transport_mod.RetryLater(error, wait=wait, message="GraphQL rate limit")
+
+        def too_long(failure: transport_mod.RetryLater, wait: float) -> Exception:
+            return ApiError(
+                f"POST /graphql: rate limited; the limit resets in {wait:.0f} s, more than "
+                f"the {self.policy.max_rate_limit_wait:.0f} s this run may wait",
+                fix="rerun after the reset, or set AGENTOPS_MAX_RATE_LIMIT_WAIT")
+
+        return transport_mod.retry(self.policy, attempt, what="POST /graphql",
+                                   counter=self.counter, sleep=self._sleep, too_long=too_long)
+
+    def _graphql_error(self, query: str, errors: list[Any], headers: Mapping[str, Any], *,
+                       limited: bool) -> ApiError:
+        messages = "; ".join(str(e.get("message", e)) if isinstance(e, dict) else str(e)
+                             for e in errors[:3])
+        scopes = "project" if "project" in query.lower() else None
+        fix = (f"the token may lack the `{scopes}` scope (a classic PAT or GitHub App with "
+               "Projects access; GITHUB_TOKEN cannot reach user/org projects)"
+               if scopes and any(isinstance(e, dict)
+                                 and e.get("type") in ("FORBIDDEN", "INSUFFICIENT_SCOPES")
+                                 for e in errors) else None)
+        if limited:
+            # A mutation is not retried on RATE_LIMITED; say when the rerun can go.
+            reset = _header(headers, "x-ratelimit-reset")
+            when = (f" (it resets in {max(0.0, float(reset) - self._clock()):.0f} s)"
+                    if reset and reset.strip().isdigit() else "")
+            fix = (f"the token's GraphQL rate limit is used up{when}; rerun after the "
+                   "reset (a rerun re-reads before it writes, so it converges)")
+        return ApiError(f"GraphQL error: {messages}", fix=fix)
 
     def write(self, method: str, path: str, body: Any = None, *,
               idempotent: bool, verify: Callable[[], Any] | None = None) -> Any:
@@ -274,19 +298,20 @@ class GitHubClient:
                 f"(AGENTOPS_MAX_WRITES={self.max_writes}); stopped before {method} {_route(path)}",
                 fix="rerun later (the rest converges), or raise AGENTOPS_MAX_WRITES; GitHub "
                     "limits content creation to about 80 a minute and 500 an hour")
-        attempt = 0
-        while True:
-            attempt += 1
-            self.counter.note(method, _route(path), write=write)
+        route = _route(path)
+
+        def attempt(n: int) -> tuple[dict[str, Any], Any]:
+            self.counter.note(method, route, write=write)
             try:
                 return self._once(method, path, params=params, body=body)
             except _Failure as failure:
                 last = failure
             checked = False
             if write and last.ambiguous:
-                final = attempt >= self.policy.attempts
+                final = n >= self.policy.attempts
                 if not idempotent and verify is None:
-                    break  # Sanity: cannot prove it did not land, so never resend blind.
+                    # Sanity: cannot prove it did not land, so never resend blind.
+                    raise self._error(method, path, last, write=write)
                 if verify is not None and (final or not idempotent):
                     # Re-read before resending, and before giving up: a write that landed
                     # behind a lost answer is done (exit 0), not a failure before any
@@ -295,25 +320,26 @@ class GitHubClient:
                     if landed:
                         return {}, landed
                     checked = True
-            if not last.retryable or attempt >= self.policy.attempts:
-                break
-            delay = last.wait if last.wait is not None else self.policy.backoff(attempt)
-            if delay > self.policy.max_rate_limit_wait:
-                raise ApiError(
-                    f"{method} {_route(path)}: rate limited; the limit resets in {delay:.0f} s, "
-                    f"more than the {self.policy.max_rate_limit_wait:.0f} s this run may wait",
-                    status_code=last.status,
-                    fix="rerun after the reset, or set AGENTOPS_MAX_RATE_LIMIT_WAIT")
-            self.counter.retries += 1
-            ghactions.notice(f"  retry {attempt}/{self.policy.attempts - 1} of {method} "
-                             f"{_route(path)} in {delay:.1f} s: {last.message}")
-            self._sleep(delay)
-        raise self._error(method, path, last, write=write, checked=checked)
+            error = self._error(method, path, last, write=write, checked=checked)
+            if not last.retryable:
+                raise error
+            raise transport_mod.RetryLater(error, wait=last.wait, message=last.message)
+
+        def too_long(failure: transport_mod.RetryLater, wait: float) -> Exception:
+            status = failure.error.status_code if isinstance(failure.error, ApiError) else None
+            return ApiError(
+                f"{method} {route}: rate limited; the limit resets in {wait:.0f} s, "
+                f"more than the {self.policy.max_rate_limit_wait:.0f} s this run may wait",
+                status_code=status,
+                fix="rerun after the reset, or set AGENTOPS_MAX_RATE_LIMIT_WAIT")
+
+        return transport_mod.retry(self.policy, attempt, what=f"{method} {route}",
+                                   counter=self.counter, sleep=self._sleep, too_long=too_long)
 
     def _once(self, method: str, path: str, *, params: Mapping[str, Any] | None,
               body: Any) -> tuple[dict[str, Any], Any]:
         try:
-            return self.requester.requestJsonAndCheck(
+            headers, data = self.requester.requestJsonAndCheck(
                 method, path, parameters=dict(params) if params else None, input=body)
         except GithubException as exc:
             raise self._classify_status(exc.status, exc.headers or {}, exc.data) from exc
@@ -327,6 +353,19 @@ class GitHubClient:
             # a broken-off answer may have come after the server acted on the request.
             raise _Failure(exc.reason, status=None, retryable=exc.retryable,
                            ambiguous=exc.ambiguous and not exc.refused, wait=None) from exc
+        except ValueError as exc:
+            # Sanity: a body that starts like JSON and does not parse (cut off by a proxy
+            # or a dropped connection) is not GitHub's answer; the server did act.
+            raise _Failure("the answer is not GitHub's answer: JSON that does not parse "
+                           "(cut off?)", status=None, retryable=True, ambiguous=True,
+                           wait=None) from exc
+        if isinstance(data, dict) and list(data) == ["data"] and isinstance(data["data"], str):
+            # PyGithub wraps a body that is not JSON at all as {"data": text}: an HTML page
+            # of a proxy or load balancer, or plain text. Its text is not echoed.
+            kind = "an HTML page" if data["data"].lstrip()[:1] == "<" else "text"
+            raise _Failure(f"the answer is not GitHub's answer: {kind}, not JSON",
+                           status=None, retryable=True, ambiguous=True, wait=None)
+        return headers, data
 
     def _classify_status(self, status: int, headers: Mapping[str, Any], data: Any) -> _Failure:
         message = data.get("message", "") if isinstance(data, dict) else str(data or "")
@@ -368,6 +407,8 @@ class GitHubClient:
                    "token without access")
         elif failure.status == 422:
             fix = f"GitHub rejected the request body: {failure.data}"
+        elif "not GitHub's answer" in failure.message:
+            fix = NOT_GITHUB_FIX
         elif failure.retryable:
             fix = (f"GitHub did not answer after {self.policy.attempts} attempts; rerun later "
                    "(a rerun re-reads before it writes, so it converges)")

@@ -12,12 +12,11 @@ import datetime as dt
 import json
 import os
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
-from agentops import cli, files, ghactions
-from agentops.errors import ExitStatus, InputError, RefusedError
+from agentops import cli, console, files, flag_values, ghactions
+from agentops.errors import ExitStatus, InputError, RefusedError, UsageError
 from agentops.postmortem import datafiles, lint, publish, render, validate
 from agentops.postmortem.model import TITLES, Facts, Gathered, merge
 
@@ -38,7 +37,7 @@ def _facts(args: argparse.Namespace) -> tuple[Facts, Any]:
     if getattr(args, "gathered_out", None):
         files.check_writable(args.gathered_out, field="--gathered-out")
     if getattr(args, "gathered", None):
-        cli.refuse_flags(args, {"issue": "--issue", "pr": "--pr"},
+        cli.refuse_flags(args, {"issue": "--issue", "pr": "--pr", "repo": "--repo"},
                          context="a --gathered replay (it holds what they would read)",
                          fix="drop them to replay, or drop --gathered to read GitHub again")
         fix = "pass a file written by --gathered-out"
@@ -52,9 +51,10 @@ def _facts(args: argparse.Namespace) -> tuple[Facts, Any]:
         from agentops.github.client import GitHubClient
         from agentops.postmortem import gather
 
+        issue, pr = _ref(args, "issue"), _ref(args, "pr")  # the command line first
         client = GitHubClient.from_env()
         with ghactions.group("gather (GitHub reads)"):
-            gathered = gather.gather(client, issue=args.issue, pr=args.pr)
+            gathered = gather.gather(client, issue=issue, pr=pr)
     if getattr(args, "gathered_out", None):
         # Sanity: always write the snapshot (empty when no --issue/--pr), so a later
         # step replaying it never fails for a file that was not needed.
@@ -65,6 +65,21 @@ def _facts(args: argparse.Namespace) -> tuple[Facts, Any]:
     facts = merge(loaded.content, gathered, facts_path=Path(args.facts).name,
                   facts_sha256=loaded.sha256)
     return facts, client
+
+
+def _ref(args: argparse.Namespace, dest: str) -> str | None:
+    """``--issue``/``--pr`` as ``OWNER/NAME#N``: a number takes --repo (else
+    GITHUB_REPOSITORY), as ``--issue`` does in every script (#25)."""
+    value = getattr(args, dest, None)
+    if not value:
+        return None
+    flag = f"--{dest}"
+    refs = flag_values.issue_refs(value, getattr(args, "repo", None), field=flag,
+                                  fallback_repo=os.environ.get("GITHUB_REPOSITORY"))
+    if not refs.repo:
+        raise UsageError(flag, f"{value} is a number and no repository is given",
+                         fix=f"add --repo OWNER/NAME, or give {flag} OWNER/NAME#{value}")
+    return refs.ref()
 
 
 def first_hedge(text: str) -> str | None:
@@ -149,14 +164,14 @@ def check_command(args: argparse.Namespace) -> int:
         _api_line(client)
     findings = lint_facts(args.facts, datafiles.load_facts(args.facts).content)
     for f in findings:
-        print(f)
+        console.say(f)
     if findings:
         ghactions.append_summary(f"### post-mortem facts: {len(findings)} finding(s)\n\n"
                                  + "\n".join(f"- `{f}`" for f in findings))
-        print(f"{args.facts}: fix these in the facts before drafting; the draft would "
-              "carry them", file=sys.stderr)
+        console.say(f"{args.facts}: fix these in the facts before drafting; the draft would "
+              "carry them", err=True)
         return ExitStatus.FINDINGS
-    print(f"ok: drafting may start for {facts.ticket} (reliable reproduction, root cause, "
+    console.say(f"ok: drafting may start for {facts.ticket} (reliable reproduction, root cause, "
           "fix reference and verification present)")
     return ExitStatus.OK
 
@@ -211,19 +226,19 @@ def draft_command(args: argparse.Namespace) -> int:
     if args.out:
         files.write_atomic(args.out, data, field="--out")
         digest = publish.record_hash(args.out, data)
-        print(f"wrote {args.out} ({len(data)} bytes, sha256 {digest}; recorded in "
-              f"{publish.sidecar(args.out)})", file=sys.stderr)
+        console.say(f"wrote {args.out} ({len(data)} bytes, sha256 {digest}; recorded in "
+              f"{publish.sidecar(args.out)})", err=True)
         ghactions.set_output("path", args.out)
         ghactions.set_output("sha256", digest)
     else:
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
+        text = data.decode("utf-8")
+        console.say(console.inert_json(text) if args.format == "adf" else text, end="")
     ghactions.append_summary(_summary(draft.ticket, args.format, data, args.out))
     for q in draft.questions():
-        print(f"question for {q.owner}: {q.text}", file=sys.stderr)
+        console.say(f"question for {q.owner}: {q.text}", err=True)
     if args.wrong_section:
-        print(f"revision {revision}: revised section {args.wrong_section}", file=sys.stderr)
-    print(MANAGEMENT_OFFER, file=sys.stderr)  # P-7: offer, never do it
+        console.say(f"revision {revision}: revised section {args.wrong_section}", err=True)
+    console.say(MANAGEMENT_OFFER, err=True)  # P-7: offer, never do it
     return ExitStatus.OK
 
 
@@ -253,14 +268,14 @@ def lint_command(args: argparse.Namespace) -> int:
     findings = lint.lint(text, rules, facts=facts, file=args.draft,
                          sections=datafiles.sections())
     for f in findings:
-        print(f)
+        console.say(f)
     for line in lint.skipped(rules, facts=facts):
-        print(f"skipped without --facts: {line}", file=sys.stderr)
+        console.say(f"skipped without --facts: {line}", err=True)
     if findings:
         ghactions.append_summary(f"### post-mortem lint: {len(findings)} finding(s)\n\n"
                                  + "\n".join(f"- `{f}`" for f in findings))
         return ExitStatus.FINDINGS
-    print(f"{args.draft}: clean ({len(datafiles.lint_rules())} rules)", file=sys.stderr)
+    console.say(f"{args.draft}: clean ({len(datafiles.lint_rules())} rules)", err=True)
     return ExitStatus.OK
 
 
@@ -317,7 +332,7 @@ def publish_command(args: argparse.Namespace) -> int:
                                      approved_by=approved_by)
     if args.destination == "docs":
         path, operation = publish.write_docs(artifact, ticket=args.ticket, root=args.root)
-        print(f"{operation}: {path} (sha256 {artifact.sha256}, approved by "
+        console.say(f"{operation}: {path} (sha256 {artifact.sha256}, approved by "
               f"{artifact.approved_by}); open a pull request with it")
         ghactions.set_output("operation", operation)
         ghactions.set_output("path", str(path))
@@ -335,7 +350,7 @@ def publish_command(args: argparse.Namespace) -> int:
     # A rerun finds the comment an earlier run posted (same draft id) and posts nothing.
     operation = "noop" if jira.reused else "created"
     verb = "already published" if jira.reused else "published"
-    print(f"{verb}: {url} (sha256 {artifact.sha256}, approved by {artifact.approved_by}; "
+    console.say(f"{verb}: {url} (sha256 {artifact.sha256}, approved by {artifact.approved_by}; "
           f"JIRA calls: {jira.calls})")
     ghactions.set_output("operation", operation)
     ghactions.set_output("comment-url", url)
@@ -397,6 +412,6 @@ def authorize_command(args: argparse.Namespace) -> int:
     ghactions.set_output("approved-sha256", approval.sha256)
     ghactions.set_output("draft-run", approval.run_id)
     ghactions.set_output("approved-by", login)
-    print(f"approved: {approval.ticket} sha256 {approval.sha256} from run {approval.run_id}, "
+    console.say(f"approved: {approval.ticket} sha256 {approval.sha256} from run {approval.run_id}, "
           f"by {login} ({permission})")
     return ExitStatus.OK

@@ -16,7 +16,7 @@ import jsonschema
 import yaml
 
 from agentops import data, files, untrusted_yaml
-from agentops.errors import DataError, InputError
+from agentops.errors import DataError
 from agentops.postmortem.lint import Rule, SectionKind, compile_rules, compile_sections
 from agentops.postmortem.model import REQUIRED, TITLES
 
@@ -38,10 +38,23 @@ _EXAMPLE = {"oneOf": [
      "properties": {"draft": {"type": "string", "minLength": 1},
                     "facts": {"type": "object"}, **_WHERE}},
 ]}
+_REGEX = {"type": "string", "minLength": 1}
+_GRAMMAR = {
+    "type": "object", "additionalProperties": False,
+    "required": ["boundaries", "agents", "filler", "stop", "coordinators", "relative"],
+    "properties": {
+        "boundaries": {"type": "array", "minItems": 1, "items": _REGEX},
+        "agents": {"type": "object", "minProperties": 1,
+                   "propertyNames": {"pattern": "^[a-z][a-z_]*$"},
+                   "additionalProperties": _REGEX},
+        "filler": _REGEX, "stop": _REGEX, "coordinators": _REGEX, "relative": _REGEX,
+        "subject_words": {"type": "integer", "minimum": 1, "maximum": 20},
+    }}
 LINT_RULES_SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False, "required": ["version", "rules"],
     "properties": {
         "version": {"const": 1},
+        "grammar": _GRAMMAR,
         "rules": {"type": "array", "minItems": 1, "items": {
             "type": "object", "additionalProperties": False,
             "required": ["id", "kind", "message", "match", "no_match"],
@@ -55,6 +68,22 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                 "message": {"type": "string", "minLength": 1},
                 "patterns": {"type": "array", "items": {"type": "string", "minLength": 1}},
                 "unless": {"type": "array", "items": {"type": "string", "minLength": 1}},
+                "clauses": {"type": "array", "items": {
+                    "type": "object", "additionalProperties": False,
+                    "required": ["agents", "predicates"],
+                    "properties": {
+                        "agents": {"type": "array", "minItems": 1,
+                                   "items": {"type": "string", "pattern": "^[a-z_]+$"}},
+                        "predicates": {"type": "array", "minItems": 1, "items": _REGEX},
+                        "head": {"type": "boolean"},
+                    }}},
+                "yield_to": {"type": "array", "items": {"type": "string"}},
+                "keep_in": {"type": "object",
+                            "propertyNames": {"pattern": "^[a-z_]+$"},
+                            "additionalProperties": {"type": "array", "minItems": 1,
+                                                     "items": _REGEX}},
+                "skip_questions": {"type": "boolean"},
+                "skip_quoted": {"type": "boolean"},
                 # Sanity: every rule proves itself both ways (style §12.6).
                 "match": {"type": "array", "minItems": 1, "items": _EXAMPLE},
                 "no_match": {"type": "array", "minItems": 1, "items": _EXAMPLE},
@@ -111,15 +140,14 @@ def load_facts(path: str | Path) -> data.Loaded:
     wrote, so the read is bounded (size, regular file only) and the YAML parse is
     bounded (alias expansion, depth) before the ordinary strict parse runs."""
     name = str(path)
-    try:
-        raw = files.read_bytes(path, field="facts", limit=MAX_FACTS_BYTES)
-    except InputError as exc:
-        raise DataError(name, "", exc.message, fix=exc.fix) from exc
+    # The read names the file once: "facts file: X: no such file".
+    raw = files.read_bytes(path, field="facts file", limit=MAX_FACTS_BYTES,
+                           fix="check the path of the facts file (FACTS.yml, --facts, env "
+                               "AGENTOPS_FACTS)")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        raise DataError(name, f"line {line}", "not UTF-8 text",
+        raise DataError(name, "", f"not UTF-8 text ({files.where_undecodable(raw, exc)})",
                         fix="save the facts file as UTF-8") from exc
     if not name.endswith(".json"):
         try:
@@ -139,21 +167,55 @@ def load_facts(path: str | Path) -> data.Loaded:
 @functools.cache
 def lint_rules() -> tuple[Rule, ...]:
     """The lint rules, validated and compiled; a bad regex names its rule."""
-    loaded = data.load(LINT_RULES, LINT_RULES_SCHEMA, display="postmortem/lint_rules.yaml")
+    name = "postmortem/lint_rules.yaml"
+    loaded = data.load(LINT_RULES, LINT_RULES_SCHEMA, display=name)
+    grammar = loaded.content.get("grammar") or {}
+    for where, pattern in _grammar_patterns(grammar):
+        _regex(name, f"grammar.{where}", pattern)
+    classes = set(grammar.get("agents") or {}) | {"system"}
+    ids = [r["id"] for r in loaded.content["rules"]]
     for i, rule in enumerate(loaded.content["rules"]):
         for j, pattern in enumerate(rule.get("patterns", [])):
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise DataError("postmortem/lint_rules.yaml", f"rules[{i}].patterns[{j}]",
-                                f"not a valid regex: {exc}") from exc
+            _regex(name, f"rules[{i}].patterns[{j}]", pattern)
+        for j, pattern in enumerate(rule.get("unless", [])):
+            _regex(name, f"rules[{i}].unless[{j}]", pattern)
+        for j, cond in enumerate(rule.get("clauses", [])):
+            if not grammar:
+                raise DataError(name, f"rules[{i}].clauses", "clause conditions need the "
+                                "top-level grammar", fix="add grammar: (agents, ...)")
+            unknown = sorted(set(cond["agents"]) - classes)
+            if unknown:
+                raise DataError(name, f"rules[{i}].clauses[{j}].agents",
+                                f"unknown agent classes {unknown}; known: {sorted(classes)}")
+            for k, pattern in enumerate(cond["predicates"]):
+                _regex(name, f"rules[{i}].clauses[{j}].predicates[{k}]", pattern)
+        for section, patterns in (rule.get("keep_in") or {}).items():
+            for j, pattern in enumerate(patterns):
+                _regex(name, f"rules[{i}].keep_in.{section}[{j}]", pattern)
+        for other in rule.get("yield_to", []):
+            if other not in ids or other == rule["id"]:
+                raise DataError(name, f"rules[{i}].yield_to",
+                                f"{other!r} is not another rule's id")
         if rule["kind"] == "check" and not rule.get("check"):
             raise DataError("postmortem/lint_rules.yaml", f"rules[{i}]",
                             "a check rule names its check")
-    ids = [r["id"] for r in loaded.content["rules"]]
     if len(set(ids)) != len(ids):
         raise DataError("postmortem/lint_rules.yaml", "rules", "rule ids repeat")
     return compile_rules(loaded.content)
+
+
+def _grammar_patterns(grammar: dict[str, Any]) -> list[tuple[str, str]]:
+    out = [(f"boundaries[{j}]", p) for j, p in enumerate(grammar.get("boundaries", []))]
+    out += [(f"agents.{k}", p) for k, p in (grammar.get("agents") or {}).items()]
+    out += [(k, grammar[k]) for k in ("filler", "stop", "coordinators", "relative") if k in grammar]
+    return out
+
+
+def _regex(name: str, key: str, pattern: str) -> None:
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise DataError(name, key, f"not a valid regex: {exc}") from exc
 
 
 @functools.cache

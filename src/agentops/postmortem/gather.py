@@ -43,7 +43,7 @@ def parse_ref(text: str, *, field: str) -> tuple[str, str, int]:
     m = _REF.match(text.strip())
     if not m:
         raise InputError(field, f"expected OWNER/NAME#N, got {text!r}",
-                         fix="e.g. --pr pytorch/pytorch#123456")
+                         fix=f"e.g. {field} pytorch/pytorch#123456")
     return m.group(1), m.group(2), int(m.group(3))
 
 

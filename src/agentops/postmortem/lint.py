@@ -14,9 +14,11 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from agentops.postmortem import clauses as clause_mod
+from agentops.postmortem.clauses import Condition, Grammar
 from agentops.postmortem.model import REQUIRED, TITLES
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$")
@@ -39,6 +41,12 @@ _HTML = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>", re.DOTALL)
 # digit, quote or Markdown mark; "e.g." and "i.e." are not ends.
 _SENTENCE_END = re.compile(
     r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\betc)[.!?][\"')\]*_]*\s+(?=[A-Z0-9\"'(\[`*_@])")
+# A paragraph that opens with a date or a clock time is a timeline entry wherever it
+# stands ("2023-12-07 10:40 - the team believes ..."): it records what was believed then.
+_TIMESTAMP = re.compile(
+    r"^\s*(?:[-*+]\s+)?(?:\*\*)?(?:\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|"
+    r"(?:[01]?\d|2[0-3]):[0-5]\d|\?\?:\?\?)\b")
+_QUOTED = re.compile(r'["“]([^"”\n]{1,200})["”]')
 _HEADING_STRIP = re.compile(r"^(?:[\dIVX]+[.)]|\d+(?:\.\d+)*)\s+|[*_`]+|[:.]\s*$")
 
 
@@ -53,6 +61,19 @@ class Rule:
     unless: tuple[re.Pattern[str], ...] = ()
     match: tuple[Any, ...] = ()
     no_match: tuple[Any, ...] = ()
+    # Clause conditions (an agent class with a predicate), read with ``grammar``.
+    conditions: tuple[Condition, ...] = ()
+    grammar: Grammar | None = None
+    # A hit in a clause where one of these rules also hits is theirs, not this rule's
+    # ("I think we should rewrite it" is advocacy, not a hedge).
+    yield_to: tuple[str, ...] = ()
+    # A hit in a question is not a claim ("could this be the driver?").
+    skip_questions: bool = False
+    # Patterns that still apply inside a section the scope leaves out (the writer's
+    # present doubt inside a timeline: "I suspect node age is related").
+    keep_in: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = ()
+    # A hit wholly inside quotation marks is a mention, not the writer's claim.
+    skip_quoted: bool = False
 
     def applies_to(self, section: str | None) -> bool:
         if self.scope == "all":
@@ -127,14 +148,27 @@ class Document:
 
 def compile_rules(content: Mapping[str, Any]) -> tuple[Rule, ...]:
     """Rules from the validated ``lint_rules.yaml`` content."""
+    grammar = clause_mod.compile_grammar(content["grammar"]) if "grammar" in content \
+        else None
     rules = []
     for r in content["rules"]:
+        conditions = tuple(
+            Condition(frozenset(c["agents"]),
+                      tuple(re.compile(p, re.IGNORECASE) for p in c["predicates"]),
+                      head=bool(c.get("head", False)))
+            for c in r.get("clauses", []))
         rules.append(Rule(
             id=r["id"], kind=r["kind"], message=r["message"], scope=r.get("scope", "all"),
             check=r.get("check", ""),
             patterns=tuple(re.compile(p, re.IGNORECASE) for p in r.get("patterns", [])),
             unless=tuple(re.compile(p, re.IGNORECASE) for p in r.get("unless", [])),
-            match=tuple(r.get("match", [])), no_match=tuple(r.get("no_match", []))))
+            match=tuple(r.get("match", [])), no_match=tuple(r.get("no_match", [])),
+            conditions=conditions, grammar=grammar,
+            yield_to=tuple(r.get("yield_to", [])),
+            skip_questions=bool(r.get("skip_questions", False)),
+            skip_quoted=bool(r.get("skip_quoted", False)),
+            keep_in=tuple((section, tuple(re.compile(p, re.IGNORECASE) for p in pats))
+                          for section, pats in (r.get("keep_in") or {}).items())))
     return tuple(rules)
 
 
@@ -197,7 +231,10 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
         nonlocal para
         if para:
             blocks.append(para)
-            block_sections.append(current[0])
+            where = current[0]
+            if where not in _NESTING and _TIMESTAMP.match(para[0][1]):
+                where = "timeline"
+            block_sections.append(where)
         para = []
 
     def enter(number: int, level: int, title: str) -> None:
@@ -351,7 +388,7 @@ def lint(text: str, rules: Sequence[Rule], *, facts: Mapping[str, Any] | None = 
     doc = parse(text, sections)
     findings: list[Finding] = []
     for rule in rules:
-        findings += apply_rule(rule, doc, facts=facts, file=file)
+        findings += apply_rule(rule, doc, facts=facts, file=file, others=rules)
     return sorted(findings, key=lambda f: (f.line, f.rule))
 
 
@@ -371,30 +408,39 @@ def skipped(rules: Sequence[Rule], *, facts: Mapping[str, Any] | None) -> list[s
 
 
 def apply_rule(rule: Rule, doc: Document, *, facts: Mapping[str, Any] | None,
-               file: str) -> list[Finding]:
-    """One rule over the parsed draft."""
+               file: str, others: Sequence[Rule] = ()) -> list[Finding]:
+    """One rule over the parsed draft (``others``: the rules it may yield to)."""
     if rule.kind == "lexicon":
         return [Finding(file, line, rule.id, f"{rule.message} ({phrase!r})")
-                for line, phrase in _lexicon(rule, doc.sentences)]
+                for line, phrase in _lexicon(rule, doc.sentences, others)]
     check = _CHECKS.get(rule.check)
     if check is None:
         raise ValueError(f"Sanity: unknown lint check {rule.check!r}")
     return check(rule, doc, facts or {}, file)
 
 
-def hits(rule: Rule, sentence: Sentence) -> list[tuple[int, int]]:
-    """Spans of ``sentence.text`` the rule flags: every pattern match, minus those an
-    ``unless`` match overlaps (hindsight, a reader checklist, advice to users), with
-    overlapping matches of different patterns counted once."""
+def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
+        tuple[int, int]]:
+    """Spans of ``sentence.text`` the rule flags: every pattern match and every clause
+    whose agent and predicate meet a condition, minus those an ``unless`` match overlaps
+    (hindsight, a reader checklist, advice to users), those in a question when the rule
+    skips questions, and those in a clause where a rule of ``yield_to`` (among
+    ``others``) hits; overlapping matches are counted once."""
     text = sentence.text
     exempt = [m.span() for u in rule.unless for m in u.finditer(text)]
-    spans: list[tuple[int, int]] = []
+    found: list[tuple[int, int]] = []
     for pattern in rule.patterns:
-        for m in pattern.finditer(text):
-            s, e = m.span()
-            if e == s or any(s < ue and us < e for us, ue in exempt):
-                continue
-            spans.append((s, e))
+        found += [m.span() for m in pattern.finditer(text)]
+    if rule.conditions and rule.grammar is not None:
+        found += [(s, e) for s, e, _ in clause_mod.matches(text, rule.grammar,
+                                                           rule.conditions)]
+    spans = [(s, e) for s, e in found
+             if e > s and not any(s < ue and us < e for us, ue in exempt)]
+    if spans and rule.skip_quoted:
+        quoted = [m.span(1) for m in _QUOTED.finditer(text)]
+        spans = [(s, e) for s, e in spans if not any(qs <= s and e <= qe for qs, qe in quoted)]
+    if spans and rule.grammar is not None and (rule.skip_questions or rule.yield_to):
+        spans = _own(rule, sentence, spans, others)
     kept: list[tuple[int, int]] = []
     for s, e in sorted(spans):
         if kept and s < kept[-1][1]:
@@ -403,12 +449,49 @@ def hits(rule: Rule, sentence: Sentence) -> list[tuple[int, int]]:
     return kept
 
 
-def _lexicon(rule: Rule, sentences: Sequence[Sentence]) -> list[tuple[int, str]]:
+def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
+         others: Sequence[Rule]) -> list[tuple[int, int]]:
+    """The spans left to ``rule`` once questions and clauses another rule claims go."""
+    assert rule.grammar is not None
+    text = sentence.text
+    parts = clause_mod.clauses(text, rule.grammar)
+    claimed: list[tuple[int, int]] = []
+    for other in others:
+        if other.id in rule.yield_to:
+            # Whatever the other rule's scope or exemptions: a norm reported in the
+            # narrative is still a norm, and a hedge inside it is not a claim.
+            claimed += [m.span() for p in other.patterns for m in p.finditer(text)]
+    starts = [c.start for c in parts]
+    claimed_at = sorted(cs for cs, _ in claimed)
     out = []
+    for s, e in spans:
+        at = bisect.bisect_right(starts, s) - 1
+        if at < 0 or s >= parts[at].end:
+            out.append((s, e))
+            continue
+        clause = parts[at]
+        if rule.skip_questions and text[clause.start:clause.end].rstrip(" )*_\"'").endswith("?"):
+            continue
+        k = bisect.bisect_left(claimed_at, clause.start)
+        if k < len(claimed_at) and claimed_at[k] < clause.end:
+            continue
+        out.append((s, e))
+    return out
+
+
+def _lexicon(rule: Rule, sentences: Sequence[Sentence],
+             others: Sequence[Rule] = ()) -> list[tuple[int, str]]:
+    out = []
+    kept = dict(rule.keep_in)
     for sentence in sentences:
         if not rule.applies_to(sentence.section):
-            continue
-        for s, e in hits(rule, sentence):
+            if sentence.section not in kept:
+                continue
+            narrow = replace(rule, patterns=kept[sentence.section], conditions=())
+            found = hits(narrow, sentence, others)
+        else:
+            found = hits(rule, sentence, others)
+        for s, e in found:
             out.append((sentence.line_at(s), " ".join(sentence.text[s:e].split())))
     return out
 
@@ -420,7 +503,7 @@ def lint_prose(text: str, rules: Sequence[Rule], *, section: str | None) -> list
     body = [(n, prose(raw)) for n, raw in enumerate(text.splitlines(), start=1)]
     sentences = list(_sentences(body, section))
     return [(rule, phrase) for rule in rules if rule.kind == "lexicon"
-            for _, phrase in _lexicon(rule, sentences)]
+            for _, phrase in _lexicon(rule, sentences, rules)]
 
 
 def _required_sections(rule: Rule, doc: Document, _facts: Mapping[str, Any],
@@ -502,15 +585,17 @@ _CHECKS: dict[str, Callable[[Rule, Document, Mapping[str, Any], str], list[Findi
 
 
 def example_findings(rule: Rule, example: Mapping[str, Any], *,
-                     sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> list[Finding]:
+                     sections: Sequence[SectionKind] = _DEFAULT_SECTIONS,
+                     others: Sequence[Rule] = ()) -> list[Finding]:
     """The findings of one rule example from ``lint_rules.yaml``; a text example is put
     under the heading of its section (or ``heading``), and its findings' lines count
     from the text's first line."""
     if "draft" in example:
         doc = parse(example["draft"], sections)
-        return apply_rule(rule, doc, facts=example.get("facts"), file="example.md")
+        return apply_rule(rule, doc, facts=example.get("facts"), file="example.md",
+                          others=others)
     key = example.get("section", "root_cause")
     heading = example.get("heading") or TITLES.get(key) or key.replace("_", " ").capitalize()
     doc = parse(f"### {heading}\n\n{example['text']}\n", sections)
     return [Finding(f.file, f.line - 2, f.rule, f.message)
-            for f in apply_rule(rule, doc, facts=None, file="example.md")]
+            for f in apply_rule(rule, doc, facts=None, file="example.md", others=others)]

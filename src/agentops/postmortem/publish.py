@@ -40,8 +40,12 @@ _KEY = re.compile(r"^[A-Z][A-Z0-9_]*-[0-9]+$")
 _MARKER = re.compile(r"([A-Z][A-Z0-9_]*-[0-9]+ r[0-9]+ facts:[0-9a-f]{12}|"
                      r"[A-Z][A-Z0-9_]*-[0-9]+ r[0-9]+ facts:none)")
 RETRY_STATUS = frozenset({500, 502, 503, 504})
-# Sanity: JIRA's answers here are one comment or a page of 50; past this, not JIRA.
+# Sanity: JIRA's answers here are one comment or a page of 100; past this, not JIRA.
 MAX_ANSWER_BYTES = 8 * 1024 * 1024
+# Comments are read page by page (JIRA may answer fewer per page than asked); past
+# this many pages publish refuses (exit 3) instead of risking a second post.
+COMMENT_PAGE = 100
+MAX_COMMENT_PAGES = 50
 
 
 @dataclass(frozen=True)
@@ -177,10 +181,9 @@ class Jira:
             raise InputError("JIRA_EMAIL/JIRA_API_TOKEN", "not set",
                              fix="pass the JIRA account email and API token as environment "
                                  "secrets of the publish job")
-        basic = base64.b64encode(f"{email}:{token}".encode()).decode()
-        # Security: mask the token and the header value derived from it.
-        ghactions.mask(token)
-        ghactions.mask(basic)
+        # Security: the token and the Basic header value derived from it are masked
+        # and scrubbed from every output.
+        ghactions.secret(token, user=email)
         transport_mod.mask_credentials(base_url)
         self.base = base_url.rstrip("/")
         policy = policy or transport_mod.Policy.from_env(service="jira")
@@ -192,6 +195,7 @@ class Jira:
         self.session = self.http.session
         # Security: the credential goes per request, never into the session, so the
         # transport can keep it from a redirect to another host.
+        basic = base64.b64encode(f"{email}:{token}".encode()).decode()
         self._headers = {"Authorization": f"Basic {basic}", "Accept": "application/json",
                          "Content-Type": "application/json"}
         self.attempts = self.policy.attempts
@@ -242,7 +246,9 @@ class Jira:
             ghactions.notice(f"  {key} already has this draft's comment {existing.get('id')} "
                              f"({marker}); not posting it again")
             return existing
-        for attempt in range(1, self.attempts + 1):
+        route = f"POST /rest/api/3/issue/{key}/comment"
+
+        def attempt(n: int) -> dict[str, Any]:
             try:
                 resp, body = self._send("POST", url, data=payload)
             except transport_mod.TransportError as exc:
@@ -253,34 +259,48 @@ class Jira:
                     landed = self._landed(key, artifact, exc.reason)
                     if landed is not None:
                         return landed
-                if attempt < self.attempts and exc.retryable:
-                    self.http.counter.retries += 1
-                    self._sleep(self.policy.backoff(attempt))
-                    continue
-                raise ApiError(f"POST /rest/api/3/issue/{key}/comment failed after "
-                               f"{attempt} attempts: {exc.reason}; nothing was posted",
-                               fix="check that --jira-url is reachable from the runner, "
-                                   "then rerun") from exc
+                raise self._unanswered(route, n, exc, suffix="; nothing was posted") from exc
             if resp.status in (200, 201) and isinstance(body, dict):
                 return body
             if resp.status in (200, 201):
-                raise ApiError(f"POST /rest/api/3/issue/{key}/comment: JIRA answered "
-                               f"{resp.status} without the comment's JSON; it may have "
-                               "landed", ambiguous=True,
+                raise ApiError(f"{route}: JIRA answered {resp.status} without the comment's "
+                               "JSON; it may have landed", ambiguous=True,
                                fix="rerun: publish looks for this draft's comment (its draft "
                                    "id) before posting")
             if resp.status in RETRY_STATUS:
                 landed = self._landed(key, artifact, f"HTTP {resp.status}")
                 if landed is not None:
                     return landed
-            wait = self._retry_wait(resp, attempt)
-            if wait is None:
-                raise self._error(resp, body, key, size=len(payload))
-            self.http.counter.retries += 1
-            ghactions.notice(f"  JIRA answered {resp.status}; retry {attempt}/"
-                             f"{self.attempts - 1} in {wait:.1f} s")
-            self._sleep(wait)
-        raise AssertionError("unreachable: the last attempt returns or raises")
+            raise self._failed(resp, self._error(resp, body, key, size=len(payload)))
+
+        return self._retry(attempt, route)
+
+    def _retry(self, attempt: Callable[[int], Any], route: str) -> Any:
+        # The one retry loop (agentops.http.retry); a server wait past the policy's
+        # limit ends it with the answer's own error.
+        return transport_mod.retry(self.policy, attempt, what=route, counter=self.http.counter,
+                                   sleep=self._sleep, too_long=lambda failure, _: failure.error)
+
+    def _unanswered(self, route: str, n: int, exc: transport_mod.TransportError, *,
+                    suffix: str = "") -> Exception:
+        """No usable answer: the error to stop with, or to retry (a timeout, a reset)."""
+        error = ApiError(f"{route} failed after {n} attempts: {exc.reason}{suffix}",
+                         fix="check that --jira-url is reachable from the runner, then rerun")
+        if not exc.retryable:
+            return error
+        return transport_mod.RetryLater(error, message=exc.reason)
+
+    def _failed(self, resp: transport_mod.Response, error: AgentopsError) -> Exception:
+        """An error answer: ``error`` itself, or to retry (5xx, 429) after the wait JIRA
+        asked for (Retry-After; X-RateLimit-Reset, an ISO 8601 time, only on a 429) or
+        the policy's backoff."""
+        if resp.status not in RETRY_STATUS and resp.status != 429:
+            return error  # 4xx, including 413: retrying cannot help
+        headers = dict(resp.headers)
+        if resp.status != 429:
+            headers = {k: v for k, v in headers.items() if k.lower() != "x-ratelimit-reset"}
+        wait = self.policy.server_wait(headers, self._clock())
+        return transport_mod.RetryLater(error, wait=wait, message=f"JIRA answered {resp.status}")
 
     def _landed(self, key: str, artifact: Artifact, why: str) -> dict[str, Any] | None:
         """After an answer that may have come after JIRA stored the comment: the
@@ -298,7 +318,8 @@ class Jira:
 
     def find_comment(self, key: str, artifact: Artifact) -> dict[str, Any] | None:
         """The comment an earlier run (or an attempt whose answer was lost) posted, if
-        any: among the 50 newest, one that carries this draft's id, was written by the
+        any: among all the issue's comments (paged, bounded), one that carries this
+        draft's id, was written by the
         API user itself, and whose text is the artifact's. Look-alikes (another author,
         or other text under the same id) are ignored and counted in ``self.ignored``.
         Raises when the comments or the API user cannot be read (after retries): not
@@ -329,7 +350,7 @@ class Jira:
             ghactions.warning(
                 f"  {key}: {len(new)} comment(s) carrying this draft's id ({marker}) were not "
                 "written by this JIRA account or do not hold the approved text; ignored: "
-                + ghactions.inert_log(", ".join(new[:10]), limit=500))
+                + transport_mod.short(", ".join(new[:10]), 500))
         return found
 
     def account_id(self) -> str:
@@ -348,57 +369,57 @@ class Jira:
         return self._account
 
     def _comments(self, key: str) -> list[dict[str, Any]]:
-        """The issue's 50 newest comments, retrying like the POST."""
+        """Every comment of the issue, newest first, page by page (each read retried
+        like the POST). A flood of comments after an earlier post must not hide it, or
+        a rerun would post twice; past ``MAX_COMMENT_PAGES`` pages nothing is posted
+        (``RefusedError``, exit 3) rather than risk it."""
         url = f"{self.base}/rest/api/3/issue/{key}/comment"
-        query = "?" + urllib.parse.urlencode({"orderBy": "-created", "maxResults": 50})
         route = f"GET /rest/api/3/issue/{key}/comment"
-        body = self._get_json(url, query, key=key, route=route)
-        comments = body.get("comments") if isinstance(body, dict) else None
-        if not isinstance(comments, list):
-            raise ApiError(f"{route}: the answer is not JIRA's comment list",
-                           fix="check --jira-url: it must be the site's base URL, "
-                               "e.g. https://your-site.atlassian.net")
-        return [c for c in comments if isinstance(c, dict)]
+        fix = "check --jira-url: it must be the site's base URL, e.g. https://your-site.atlassian.net"
+        out: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        start = 0
+        for _page in range(MAX_COMMENT_PAGES):
+            query = "?" + urllib.parse.urlencode({"orderBy": "-created", "startAt": start,
+                                                  "maxResults": COMMENT_PAGE})
+            body = self._get_json(url, query, key=key, route=route)
+            comments = body.get("comments") if isinstance(body, dict) else None
+            total = body.get("total") if isinstance(body, dict) else None
+            if not isinstance(comments, list) or isinstance(total, bool) \
+                    or not isinstance(total, int):
+                raise ApiError(f"{route}: the answer is not JIRA's comment list", fix=fix)
+            page = [c for c in comments if isinstance(c, dict)]
+            ids = {str(c.get("id")) for c in page}
+            if page and ids <= seen:
+                # A server that ignores startAt would have us read page one forever and
+                # call the rest "not there".
+                raise ApiError(f"{route}: startAt={start} answered comments already read; "
+                               "the comment list cannot be read to its end, so nothing was "
+                               "posted", fix=fix)
+            seen |= ids
+            out += page
+            start += len(comments)
+            if not comments or start >= total:
+                return out
+        raise RefusedError(
+            f"publish refused: {key} has more than {len(out)} comments "
+            f"({MAX_COMMENT_PAGES} pages read); this draft's earlier comment could be among "
+            "the rest, so nothing was posted (a second copy is worse than none)",
+            fix="check the ticket by hand: if the post-mortem is not there, paste the approved "
+                "artifact as a comment; the draft id in the job summary finds it")
 
     def _get_json(self, url: str, query: str, *, key: str, route: str) -> Any:
         """A GET's JSON answer (HTTP 200), retrying 429/5xx and broken connections."""
-        for attempt in range(1, self.attempts + 1):
+        def attempt(n: int) -> Any:
             try:
                 resp, body = self._send("GET", url, params=query)
             except transport_mod.TransportError as exc:
-                if attempt < self.attempts and exc.retryable:
-                    self.http.counter.retries += 1
-                    self._sleep(self.policy.backoff(attempt))
-                    continue
-                raise ApiError(f"{route} failed after {attempt} attempts: {exc.reason}",
-                               fix="check that --jira-url is reachable from the runner, "
-                                   "then rerun") from exc
+                raise self._unanswered(route, n, exc) from exc
             if resp.status == 200:
                 return body
-            wait = self._retry_wait(resp, attempt)
-            if wait is None:
-                raise self._error(resp, body, key, route=route)
-            self.http.counter.retries += 1
-            ghactions.notice(f"  JIRA answered {resp.status}; retry {attempt}/"
-                             f"{self.attempts - 1} in {wait:.1f} s")
-            self._sleep(wait)
-        raise AssertionError("unreachable: the last attempt returns or raises")
+            raise self._failed(resp, self._error(resp, body, key, route=route))
 
-    def _retry_wait(self, resp: transport_mod.Response, attempt: int) -> float | None:
-        """Seconds to wait before trying again, or ``None`` to give up."""
-        if attempt >= self.attempts:
-            return None
-        if resp.status not in RETRY_STATUS and resp.status != 429:
-            return None  # 4xx, including 413: retrying cannot help
-        # JIRA sends Retry-After with 429 (and with a 503 at a resource limit), or only
-        # X-RateLimit-Reset, an ISO 8601 time (yyyy-MM-ddTHH:mmZ), honoured on a 429.
-        headers = dict(resp.headers)
-        if resp.status != 429:
-            headers = {k: v for k, v in headers.items() if k.lower() != "x-ratelimit-reset"}
-        wait = self.policy.server_wait(headers, self._clock())
-        if wait is None:
-            wait = self.policy.backoff(attempt)
-        return wait if wait <= self.policy.max_rate_limit_wait else None
+        return self._retry(attempt, route)
 
     def _error(self, resp: transport_mod.Response, body: Any, key: str, *, size: int = 0,
                route: str | None = None) -> AgentopsError:

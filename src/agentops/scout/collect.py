@@ -20,7 +20,8 @@ import requests
 from agentops import ghactions, untrusted_files
 from agentops.errors import ApiError
 from agentops.github.client import GitHubClient, quote_path
-from agentops.github.identity import Identity, token_identity
+from agentops.github.identity import token_identity
+from agentops.github.provenance import Provenance
 from agentops.http import Transport, TransportError
 from agentops.scout import embedded, joblog, projects
 from agentops.scout.livedata import (
@@ -96,7 +97,8 @@ class LiveTargets:
 
 def collect_live(client: GitHubClient, config: Any, since: str | dt.datetime | None = None, *,
                  now: dt.datetime | None = None, pull_refs: Iterable[str] = (),
-                 checkout: str | Path | None = None) -> LiveData:
+                 checkout: str | Path | None = None,
+                 env: Mapping[str, str] | None = None) -> LiveData:
     """Read every live part. Prior reports are read from the earlier of ``since`` (the
     baseline) and ``report_days`` (7) before ``now``. The PRs of S-2 are ``pull_refs``
     (``owner/name#N``), or those the sub-project's ``*.py`` in ``checkout`` reference."""
@@ -122,7 +124,7 @@ def collect_live(client: GitHubClient, config: Any, since: str | dt.datetime | N
                 ghactions.warning(f"{name}: {skipped[name]}")
 
     if targets.tracking_repo and targets.tracking_number:
-        part("prior_reports", collect_prior_reports, window)
+        part("prior_reports", collect_prior_reports, window, env)
     else:
         skipped["prior_reports"] = "no tracking issue configured"
     if targets.board:
@@ -197,27 +199,44 @@ def write_ci_outputs(live: LiveData) -> dict[str, str]:
 # --- S-0a prior reports ----------------------------------------------------------------
 
 def collect_prior_reports(client: GitHubClient, targets: LiveTargets,
-                          window: dt.datetime) -> tuple[PriorReport, ...]:
+                          window: dt.datetime, env: Mapping[str, str] | None = None
+                          ) -> tuple[PriorReport, ...]:
     """Report comments on the tracking issue updated since ``window``, oldest first,
-    each marked ``own`` when the token's account wrote it (asked once, and only when
-    there is a report comment to judge)."""
+    each marked ``own`` when the scout wrote it: the token's account (asked once, and
+    only when there is a report comment to judge) and its provenance
+    (``agentops.github.provenance``; ``env`` configures it, default ``os.environ``)."""
     path = f"/repos/{targets.tracking_repo}/issues/{targets.tracking_number}/comments"
+    found = [dict(c) for c in client.paginate(path, {"since": _iso(window)})
+             if isinstance(c, Mapping) and str(c.get("body") or "").startswith(REPORT_HEADING)]
+    if not found:
+        return ()
+    me = token_identity(client)
+    prov = Provenance.from_env(client, targets.tracking_repo, targets.tracking_number, me,
+                               env)
+    mine = [c for c in found if me.wrote(c)]
+    # Security: nothing of another author's comment is parsed beyond its heading; ours
+    # is, to check its provenance (the run its block names, or its signature).
+    verdicts = dict(zip((id(c) for c in mine),
+                        prov.judge_all(mine, [embedded.extract(c.get("body") or "")
+                                              for c in mine]), strict=True))
     reports: list[PriorReport] = []
-    me: Identity | None = None
-    for comment in client.paginate(path, {"since": _iso(window)}):
+    for comment in found:
         body = comment.get("body") or ""
-        if not body.startswith(REPORT_HEADING):
-            continue
-        me = me or token_identity(client)
         user = comment.get("user") if isinstance(comment.get("user"), Mapping) else {}
-        own = me.wrote(comment)
-        # Security: nothing of another author's comment is parsed beyond its heading.
+        verdict = verdicts.get(id(comment))
+        own = verdict is not None and verdict.ours
+        if verdict is not None and verdict.warn:
+            ghactions.warning(
+                f"prior report {comment.get('html_url') or comment.get('id')} treated as "
+                f"not ours: {verdict.why}")
         reports.append(PriorReport(date=report_date(body, comment.get("created_at", ""))
                                    if own else str(comment.get("created_at", ""))[:10],
                                    markdown=body if own else "",
                                    url=comment.get("html_url", ""),
                                    comment_id=int(comment.get("id", 0)),
-                                   author=str(user.get("login") or ""), own=own))
+                                   author=str(user.get("login") or ""), own=own,
+                                   why="" if own else (verdict.why if verdict else
+                                                       "not written by the token's account")))
     return tuple(sorted(reports, key=lambda r: (r.date, r.comment_id)))
 
 
@@ -392,7 +411,7 @@ def job_log(client: GitHubClient, repo: str, job_id: int) -> str:
         # GHES and test servers may answer 200 with the log itself.
         return body.get("data", "") if isinstance(body, dict) else str(body or "")
     # Security: the signed URL is a credential for this log; never print it.
-    ghactions.mask(location)
+    ghactions.secret(location)
     storage = Transport(service="files", counter=client.counter)
     try:
         resp = storage.request("GET", location, max_bytes=MAX_LOG_BYTES, truncate=True,

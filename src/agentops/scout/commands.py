@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 
-from agentops import ghactions
+from agentops import console, flag_values, ghactions
 from agentops import markdown_escape as esc
 from agentops.errors import ConfigError, InputError, UsageError
 from agentops.github.client import GitHubClient
 from agentops.github.identity import Identity, token_identity
+from agentops.github.provenance import Provenance
 from agentops.scout import projects
 from agentops.scout.collect import LiveTargets
 from agentops.scout.publish import (
@@ -31,6 +31,7 @@ from agentops.scout.publish import (
     load_report,
     plan_handoff,
     plan_publish,
+    stamp,
 )
 
 
@@ -41,20 +42,22 @@ def publish_command(args: argparse.Namespace) -> int:
     client = GitHubClient.from_env()
     with ghactions.group("publish: read the tracking issue"):
         me = token_identity(client)
-        found = find_report_comment(client, repo, issue, report, me)
+        prov = Provenance.from_env(client, repo, issue, me)
+        console.say(f"provenance: {prov.describe()}", err=True)
+        found = find_report_comment(client, repo, issue, report, prov)
     ignored = _ignored(found, me)
-    body = keep_board_links(report, found.own)
+    body = prov.seal(keep_board_links(report, found.own), stamp)
     plan = plan_publish(found.own, body)
     if args.dry_run:
         where = plan.url or f"{repo}#{issue}"
-        print(f"dry run: would {_verb(plan.operation)} the {report.date} report on {where} "
+        console.say(f"dry run: would {_verb(plan.operation)} the {report.date} report on {where} "
               f"as {me.login}")
-        print(client.counter.line())
+        console.say(client.counter.line())
         return 0
     with ghactions.group("publish: write the comment"):
-        comment = apply_publish(client, repo, issue, report, plan, me=me, body=body)
+        comment = apply_publish(client, repo, issue, report, plan, prov=prov, body=body)
     url = str(comment.get("html_url", "")) if comment else plan.url
-    print(f"{plan.operation}: {url}")
+    console.say(f"{plan.operation}: {url}")
     ghactions.set_output("comment-url", url)
     ghactions.set_output("operation", plan.operation)
     _finish(client, f"Scout report {plan.operation}: {esc.link(url, url)}", notes=ignored)
@@ -75,14 +78,16 @@ def handoff_command(args: argparse.Namespace) -> int:
     if tracking:
         with ghactions.group("handoff: find the report comment"):
             me = token_identity(issues_client)
-            found = find_report_comment(issues_client, tracking[0], tracking[1], report, me)
+            prov = Provenance.from_env(issues_client, tracking[0], tracking[1], me)
+            console.say(f"provenance: {prov.describe()}", err=True)
+            found = find_report_comment(issues_client, tracking[0], tracking[1], report, prov)
         ignored = _ignored(found, me)
         if found.own is None:
             raise ConfigError(f"handoff: no {report.date} report comment by {me.login} on "
                               f"{tracking[0]}#{tracking[1]}",
                               fix="run `scout.py publish` first with the same token; the "
                                   "board items link to the comment it posted")
-        link_from = ReportComment(tracking[0], tracking[1], found.own, me)
+        link_from = ReportComment(tracking[0], tracking[1], found.own, prov)
     comment_url = str(link_from.comment.get("html_url", "")) if link_from else ""
     with ghactions.group("handoff: read the board (all items)"):
         snap = _scoped(lambda: projects.read_board(project_client, board), board)
@@ -93,24 +98,24 @@ def handoff_command(args: argparse.Namespace) -> int:
             f"(options: {', '.join(snap.status_options) or 'no Status field'})",
             fix="add a Backlog option to the board's Status field; new scout items never "
                 "start in Ready")
-    print(f"handoff: {len(items)} action item(s); {len(plan.existing)} already on the board; "
+    console.say(f"handoff: {len(items)} action item(s); {len(plan.existing)} already on the board; "
           f"{len(plan.create)} to create; {len(plan.updates)} changed")
     if args.dry_run:
         for draft in plan.create:
-            print(f"dry run: would create {draft.title!r} on {board.owner}#{board.number} "
+            console.say(f"dry run: would create {draft.title!r} on {board.owner}#{board.number} "
                   f"and set Status to {INITIAL_STATUS}")
         for b in plan.set_backlog:
-            print(f"dry run: would set Status of {b.title!r} to {INITIAL_STATUS}")
+            console.say(f"dry run: would set Status of {b.title!r} to {INITIAL_STATUS}")
         for b, _ in plan.updates:
-            print(f"dry run: would add a dated update to {b.title!r} (the finding changed)")
-        print(_calls(project_client, issues_client))
+            console.say(f"dry run: would add a dated update to {b.title!r} (the finding changed)")
+        console.say(_calls(project_client, issues_client))
         return 0
     created, operation = apply_handoff(project_client, issues_client, snap, board, plan,
                                        report=report, items=items, link_from=link_from)
     ghactions.set_output("items-created", str(created))
     ghactions.set_output("comment-url", comment_url)
     ghactions.set_output("operation", operation)
-    print(f"handoff: created {created} board item(s) in {INITIAL_STATUS}; report comment "
+    console.say(f"handoff: created {created} board item(s) in {INITIAL_STATUS}; report comment "
           f"{operation}")
     _finish(project_client, f"Scout hand-off: {created} board item(s) created in "
                             f"{INITIAL_STATUS}, report comment {operation}",
@@ -133,19 +138,22 @@ def _project_client() -> GitHubClient:
 
 
 def _repo_issue(args: argparse.Namespace) -> tuple[str, int]:
-    repo = str(getattr(args, "repo", "") or os.environ.get("GITHUB_REPOSITORY") or "")
-    issue = str(getattr(args, "issue", "") or "")
-    if not repo:
-        raise InputError("--repo", f"no repository for tracking issue #{issue}",
-                         fix="pass --repo OWNER/NAME (in a workflow it defaults to "
-                             "GITHUB_REPOSITORY)")
-    if not re.fullmatch(r"[\w.-]+/[\w.-]+", repo):
-        raise InputError("--repo", f"expected OWNER/NAME, got {repo!r}",
-                         fix="e.g. --repo pytorch/torchtitan (env AGENTOPS_REPO)")
-    if not issue.isdigit() or int(issue) < 1:
-        raise InputError("--issue", f"expected the tracking issue number, got {issue!r}",
+    # --issue is a number with --repo, or OWNER/NAME#N (#25: as in every script).
+    refs = flag_values.issue_refs(str(getattr(args, "issue", "") or ""),
+                                  getattr(args, "repo", None),
+                                  fallback_repo=os.environ.get("GITHUB_REPOSITORY"))
+    if len(refs.numbers) != 1:
+        raise UsageError("--issue", f"expected one tracking issue, got {args.issue!r}",
                          fix="e.g. --issue 2856 (env AGENTOPS_ISSUE)")
-    return repo, int(issue)
+    if not refs.repo:
+        raise InputError("--repo", f"no repository for tracking issue #{refs.numbers[0]}",
+                         fix="pass --repo OWNER/NAME or --issue OWNER/NAME#N (in a workflow "
+                             "the repository defaults to GITHUB_REPOSITORY)")
+    try:
+        flag_values.check_repo(refs.repo)
+    except argparse.ArgumentTypeError as exc:
+        raise InputError("GITHUB_REPOSITORY", str(exc), fix="pass --repo OWNER/NAME") from exc
+    return refs.repo, refs.numbers[0]
 
 
 def _publish_target(args: argparse.Namespace) -> tuple[str, int]:
@@ -214,11 +222,16 @@ def _calls(client: GitHubClient, other: GitHubClient | None = None) -> str:
 def _ignored(found: ReportComments, me: Identity) -> list[str]:
     """Security: look-alike report comments by other authors are never edited or read;
     each run says how many there were (log warning and job summary)."""
+    for why in found.warnings:
+        # Unknown is never ours; say so, so a failing lookup is not mistaken for a forgery.
+        ghactions.warning(f"report comment treated as not ours: {why}")
     note = found.ignored_note(me)
     if not note:
         return []
-    ghactions.warning(ghactions.inert_log(note))
-    return [note]
+    lines = note.split("\n")
+    for line in lines:
+        ghactions.warning(line)
+    return lines
 
 
 def _finish(client: GitHubClient, headline: str, *, other: GitHubClient | None = None,
@@ -227,7 +240,7 @@ def _finish(client: GitHubClient, headline: str, *, other: GitHubClient | None =
     parts already escaped), ``notes`` (plain text, escaped here) and the call line in
     the job summary."""
     line = _calls(client, other)
-    print(line)
+    console.say(line)
     extra = "".join(f"- {ghactions.inert_markdown(n, limit=1000)}\n" for n in notes or [])
     ghactions.append_summary(f"{headline}\n\n"
                              + (f"{extra}\n" if extra else "") + f"{line}\n")

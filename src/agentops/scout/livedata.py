@@ -23,6 +23,7 @@ class PriorReport:
     # Written by the token's own account. Only those are priors: anyone can post a
     # comment with the heading and a forged hidden block (docs/security.md).
     own: bool = True
+    why: str = ""  # why it is not ours (another author, or its provenance)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from agentops.errors import (
 )
 from agentops.github.client import GitHubClient
 from agentops.github.identity import Identity
+from agentops.github.provenance import Provenance, unsigned
 from agentops.scout import embedded, projects
 from agentops.scout.collect import REPORT_HEADING
 from agentops.scout.livedata import BoardItem
@@ -116,6 +117,15 @@ def load_report(path: str) -> ReportFile:
     return ReportFile(path=path, markdown=text, payload=payload)
 
 
+def stamp(body: str, run: Mapping[str, Any]) -> str:
+    """``body`` with the workflow run that writes it recorded in its hidden block (the
+    provenance the next run checks through the Actions API)."""
+    payload = embedded.extract(body)
+    if payload is None:
+        return body
+    return embedded.embed(body, {**payload, "run": dict(run)})
+
+
 def is_same_report(body: str, report: ReportFile) -> bool:
     """True if a comment body is a posting of the same report (date and target)."""
     if not body.startswith(REPORT_HEADING):
@@ -132,38 +142,59 @@ def is_same_report(body: str, report: ReportFile) -> bool:
 class ReportComments:
     """The report-shaped comments on the tracking issue around a report's date."""
 
-    own: dict[str, Any] | None  # this report, written by the token's own identity
+    own: dict[str, Any] | None  # this report, written by the scout (author and provenance)
     # Look-alikes (the heading, maybe a forged hidden block) written by anyone else:
     # never edited, never read for board links or priors; counted in the summary.
     ignored: tuple[dict[str, Any], ...] = ()
+    # Written by the token's account, but not provably by the scout (another workflow of
+    # the same bot account, a copied run id, no signature): treated as look-alikes.
+    unproven: tuple[tuple[dict[str, Any], str], ...] = ()
+    warnings: tuple[str, ...] = ()  # provenance that could not be established, and why
 
     def ignored_note(self, me: Identity) -> str:
-        """One line naming what was ignored and why ("" when nothing was)."""
-        if not self.ignored:
-            return ""
-        urls = ", ".join(str(c.get("html_url") or c.get("id")) for c in self.ignored[:5])
-        more = f" and {len(self.ignored) - 5} more" if len(self.ignored) > 5 else ""
-        return (f"ignored {len(self.ignored)} report-like comment(s) not written by "
-                f"{me.login} (the token's account): {urls}{more}")
+        """The lines naming what was ignored and why ("" when nothing was)."""
+        lines = []
+        if self.ignored:
+            lines.append(f"ignored {len(self.ignored)} report-like comment(s) not written by "
+                         f"{me.login} (the token's account): {_urls(self.ignored)}")
+        if self.unproven:
+            whys = "; ".join(dict.fromkeys(why for _c, why in self.unproven))
+            lines.append(f"ignored {len(self.unproven)} report-like comment(s) by {me.login} "
+                         f"whose provenance does not check out ({whys}): "
+                         f"{_urls([c for c, _w in self.unproven])}")
+        return "\n".join(lines)
+
+
+def _urls(comments: Any) -> str:
+    comments = list(comments)
+    urls = ", ".join(str(c.get("html_url") or c.get("id")) for c in comments[:5])
+    return urls + (f" and {len(comments) - 5} more" if len(comments) > 5 else "")
 
 
 def find_report_comment(client: GitHubClient, repo: str, issue: int, report: ReportFile,
-                        me: Identity) -> ReportComments:
-    """The comment already holding this report (the oldest written by ``me``), and the
-    report-like comments of other authors, which are ignored."""
+                        prov: Provenance) -> ReportComments:
+    """The comment already holding this report (the oldest the scout provably wrote),
+    and the report-like comments that are not the scout's, which are ignored."""
     since = dt.date.fromisoformat(report.date) - dt.timedelta(days=2)
-    own: dict[str, Any] | None = None
-    ignored: list[dict[str, Any]] = []
+    found: list[dict[str, Any]] = []
     for comment in client.paginate(f"/repos/{repo}/issues/{issue}/comments",
                                    {"since": f"{since.isoformat()}T00:00:00Z"}):
         body = comment.get("body") or ""
-        if not body.startswith(REPORT_HEADING):
-            continue
-        if not me.wrote(comment):
-            ignored.append(dict(comment))
-        elif own is None and is_same_report(body, report):
-            own = dict(comment)
-    return ReportComments(own=own, ignored=tuple(ignored))
+        if body.startswith(REPORT_HEADING):
+            found.append(dict(comment))
+    mine = [c for c in found if prov.me.wrote(c)]
+    # Security: another author's block is never parsed; ours is, to check its provenance.
+    verdicts = prov.judge_all(mine, [embedded.extract(c.get("body") or "") for c in mine])
+    own: dict[str, Any] | None = None
+    unproven: list[tuple[dict[str, Any], str]] = []
+    for comment, verdict in zip(mine, verdicts, strict=True):
+        if not verdict.ours:
+            unproven.append((comment, verdict.why))
+        elif own is None and is_same_report(comment.get("body") or "", report):
+            own = comment
+    return ReportComments(own=own, ignored=tuple(c for c in found if not prov.me.wrote(c)),
+                          unproven=tuple(unproven),
+                          warnings=tuple(dict.fromkeys(v.why for v in verdicts if v.warn)))
 
 
 # --- publish (S-7) --------------------------------------------------------------------------
@@ -199,7 +230,7 @@ def keep_board_links(report: ReportFile, existing: Mapping[str, Any] | None) -> 
 
 
 def apply_publish(client: GitHubClient, repo: str, issue: int, report: ReportFile,
-                  plan: PublishPlan, *, me: Identity, body: str | None = None
+                  plan: PublishPlan, *, prov: Provenance, body: str | None = None
                   ) -> dict[str, Any]:
     """Carry out a ``PublishPlan``; returns the comment as GitHub answered."""
     body = report.markdown if body is None else body
@@ -208,23 +239,23 @@ def apply_publish(client: GitHubClient, repo: str, issue: int, report: ReportFil
     if plan.operation == "updated":
         return client.write("PATCH", f"/repos/{repo}/issues/comments/{plan.comment_id}",
                             {"body": body}, idempotent=True,
-                            verify=_comment_reads(client, repo, issue, report, me=me,
+                            verify=_comment_reads(client, repo, issue, report, prov=prov,
                                                   comment_id=plan.comment_id, body=body))
 
     def landed() -> dict[str, Any] | None:
         # Sanity: a 502 or a reset after GitHub stored the comment must not post it twice.
-        return find_report_comment(client, repo, issue, report, me).own
+        return find_report_comment(client, repo, issue, report, prov).own
 
     return client.write("POST", f"/repos/{repo}/issues/{issue}/comments",
                         {"body": body}, idempotent=False, verify=landed)
 
 
 def _comment_reads(client: GitHubClient, repo: str, issue: int, report: ReportFile, *,
-                   me: Identity, comment_id: int, body: str) -> Any:
+                   prov: Provenance, comment_id: int, body: str) -> Any:
     """``verify`` for an edit of the report comment: the comment as re-read, if it
     already holds ``body`` (an edit whose answer was lost on the last attempt)."""
     def landed() -> dict[str, Any] | None:
-        current = find_report_comment(client, repo, issue, report, me).own
+        current = find_report_comment(client, repo, issue, report, prov).own
         if (current is not None and int(current.get("id") or 0) == comment_id
                 and (current.get("body") or "").rstrip() == body.rstrip()):
             return current
@@ -243,7 +274,7 @@ class ReportComment:
     repo: str
     issue: int
     comment: Mapping[str, Any]
-    me: Identity
+    prov: Provenance
 
 
 @dataclass(frozen=True)
@@ -445,7 +476,10 @@ def apply_handoff(project_client: GitHubClient, issues_client: GitHubClient,
     operation = "noop"
     if link_from is not None:
         old = link_from.comment.get("body") or ""
-        body = link_items(old, embedded.extract(old) or report.payload, links, items)
+        # The signature line comes off before the edit and a fresh one goes on after.
+        plain = unsigned(old)
+        body = link_from.prov.seal(
+            link_items(plain, embedded.extract(plain) or report.payload, links, items), stamp)
         if body.rstrip() != old.rstrip():
             cid = int(link_from.comment["id"])
             try:
@@ -453,7 +487,7 @@ def apply_handoff(project_client: GitHubClient, issues_client: GitHubClient,
                     "PATCH", f"/repos/{link_from.repo}/issues/comments/{cid}",
                     {"body": body}, idempotent=True,
                     verify=_comment_reads(issues_client, link_from.repo, link_from.issue,
-                                          report, me=link_from.me, comment_id=cid,
+                                          report, prov=link_from.prov, comment_id=cid,
                                           body=body))
             except ApiError as exc:
                 if written == 0:

@@ -138,6 +138,12 @@ def markdown(report: Report, live: LiveData) -> str:
     if ignored:
         fyi.append(f"- Prior reports (S-0a): {len(ignored)} report-like comment(s) not "
                    "written by the token's account ignored (never read as a prior)")
+    unproven = report.analyses.get("prior_reports_unproven") or []
+    if unproven:
+        fyi.append(f"- Prior reports (S-0a): {len(unproven)} report-like comment(s) of the "
+                   "token's account whose provenance does not check out ignored (never "
+                   "read as a prior; another workflow of the same bot account, or no run or "
+                   "signature)")
     skipped = report.analyses.get("files_skipped") or {}
     if skipped:
         shown = "; ".join(f"{_code(path)} ({esc.text(why)})"

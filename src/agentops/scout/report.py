@@ -11,14 +11,12 @@ import argparse
 import dataclasses
 import datetime as dt
 import importlib
-import json
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
-from agentops import files, ghactions, untrusted_files
-from agentops.errors import InputError
+from agentops import console, files, ghactions, untrusted_files
+from agentops.errors import InputError, UsageError
 from agentops.scout import embedded, installed, items, render
 from agentops.scout.analyses import bodydrift, patches, pysource, run_all, todos
 from agentops.scout.config import DEFAULT_TARGET, Target, load_target
@@ -100,9 +98,8 @@ def drop_future(priors: list[PriorPayload], names: list[str], date: str
     kept = []
     for prior, name in zip(priors, names, strict=True):
         if prior.date > date:
-            ghactions.warning(ghactions.inert_log(
-                f"prior report {name} is dated {prior.date}, after the report date {date}; "
-                "ignored"))
+            ghactions.warning(f"prior report {name} is dated {prior.date}, after the report "
+                              f"date {date}; ignored")
             continue
         kept.append(prior)
     return kept
@@ -121,8 +118,7 @@ def _prior_files(args: argparse.Namespace) -> list[str]:
                                      recursive=False)
         names += [str(p) for p in found.files]
         for refused in found.refused:
-            ghactions.warning(ghactions.inert_log(
-                f"--prior-dir: {refused.path} skipped: {refused.reason}"))
+            ghactions.warning(f"--prior-dir: {refused.path} skipped: {refused.reason}")
     return names
 
 
@@ -149,7 +145,7 @@ def _live(args: argparse.Namespace, target: Target, since: str) -> LiveData:
 
     client = GitHubClient.from_env()
     live = collect.collect_live(client, target, since, checkout=args.checkout)
-    print(client.counter.line(), file=sys.stderr)
+    console.say(client.counter.line(), err=True)
     # ci-red / last-good / first-bad / repro-command: what the workflow's bisect job needs.
     collect.write_ci_outputs(live)
     return live
@@ -256,13 +252,18 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
     date = _date(args.date, "--date") if args.date else dt.datetime.now(dt.UTC).date(
         ).isoformat()
     since_arg = _date(args.since, "--since") if args.since else None
+    if since_arg and since_arg > date:
+        # A baseline after the report date would report on a window that runs backwards.
+        raise UsageError(f"--since {since_arg}", f"is after the report date --date {date}",
+                         fix="give a --since on or before --date (the baseline the report "
+                             "compares against)")
     names = _prior_files(args)
     priors = drop_future([read_prior(name, field="--prior" if name in (args.prior or [])
                                      else "--prior-dir") for name in names], names, date)
     since, source = baseline_for(date=date, since=since_arg, priors=priors)
     live = _live(args, target, since)
     if live.ignored_reports:
-        ghactions.warning(ghactions.inert_log(ignored_note(live)))
+        ghactions.warning(ignored_note(live))
     if live.prior_reports:
         # Only the token's own report comments reach here (collect filters by author).
         known = {p.date for p in priors}
@@ -271,7 +272,7 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
             try:
                 payload = prior_from_markdown(pr.markdown, name=where)
             except InputError as exc:
-                ghactions.warning(ghactions.inert_log(f"prior report {exc.message}; ignored"))
+                ghactions.warning(f"prior report {exc.message}; ignored")
                 continue
             if payload.date not in known and drop_future([payload], [where], date):
                 priors.append(payload)
@@ -318,7 +319,11 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
     analyses = _analyses_json(results)
     analyses["files_skipped"] = files_skipped(head, results["ci"].parse_errors)
     analyses["prior_reports_ignored"] = [p.url or str(p.comment_id)
-                                         for p in live.ignored_reports]
+                                         for p in live.ignored_reports
+                                         if p.why == "" or p.why.startswith("not written")]
+    analyses["prior_reports_unproven"] = [
+        f"{p.url or p.comment_id} ({p.why})" for p in live.ignored_reports
+        if p.why and not p.why.startswith("not written")]
     analyses["docs_checked"] = bool(target.docs)
     kinds = {f"{c.id}:{c.fingerprint}": c.kind for c in candidates}
     quiet: dict[str, int] = {}
@@ -349,8 +354,11 @@ def files_skipped(head: Tree, ci_errors: tuple[str, ...]) -> dict[str, str]:
 def ignored_note(live: LiveData) -> str:
     """The warning for report-like comments not written by the token's account."""
     urls = ", ".join(p.url or str(p.comment_id) for p in live.ignored_reports[:5])
+    whys = "; ".join(dict.fromkeys(p.why for p in live.ignored_reports
+                                   if p.why and not p.why.startswith("not written")))
     return (f"prior reports: ignored {len(live.ignored_reports)} report-like comment(s) "
-            f"not written by the token's account: {urls}")
+            f"not written by the token's account or whose provenance does not check out"
+            + (f" ({whys})" if whys else "") + f": {urls}")
 
 
 def _analyses_json(res: dict[str, Any]) -> dict[str, Any]:
@@ -386,7 +394,7 @@ def report_command(args: argparse.Namespace) -> int:
                "resolved": [i.to_json() for i in report.resolved],
                "suppressed": list(report.suppressed), "provenance": report.provenance,
                **report.analyses}
-        print(json.dumps(doc, indent=1, sort_keys=False))
+        console.say_json(doc, indent=1, sort_keys=False)
     else:
-        sys.stdout.write(md)
+        console.say(md, end="")
     return 0

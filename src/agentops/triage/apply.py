@@ -21,7 +21,7 @@ It must never read the event payload, decide what to triage, or know about dry r
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -246,7 +246,8 @@ def _comment_decision(plan: Plan, snapshot: IssueSnapshot,
 
 
 def apply_plan(client: GitHubClient, plan: Plan, snapshot_now: IssueSnapshot, queue: Queue, *,
-               labels: LabelChecker | None = None) -> ApplyResult:
+               labels: LabelChecker | None = None,
+               seal: Callable[[str], str] | None = None) -> ApplyResult:
     """Apply ``plan`` to the issue read as ``snapshot_now``: at most one labels call and one
     comment; nothing when nothing is missing."""
     _check_target(plan, snapshot_now, queue)
@@ -277,6 +278,9 @@ def apply_plan(client: GitHubClient, plan: Plan, snapshot_now: IssueSnapshot, qu
     url = ""
     if comment_name:
         template = queue.templates[comment_name]
+        body = comment_body(queue, comment_name)
+        if seal is not None:
+            body = seal(body)  # the run that posts it, and the signature (provenance)
 
         def landed() -> dict[str, Any] | None:
             # Before any retry of the POST: did the first attempt land after all?
@@ -287,8 +291,7 @@ def apply_plan(client: GitHubClient, plan: Plan, snapshot_now: IssueSnapshot, qu
             return None
 
         try:
-            out = client.write("POST", f"{path}/comments", {"body": comment_body(queue,
-                                                                                  comment_name)},
+            out = client.write("POST", f"{path}/comments", {"body": body},
                                idempotent=False, verify=landed)
         except AgentopsError as exc:
             if not writes:

@@ -8,9 +8,10 @@ Adapter side: reads only, never writes to GitHub; the one file written is ``--sa
 all at once after every read succeeded (nothing half-written).
 
 Reads: one GraphQL ``search`` call per 50 issues (their labels and first 100 comments
-come with it), plus REST pages of comments only for a thread whose first 100 comments
-leave the planner's text budget unfilled. GitHub's search answers at most 1,000 results
-per query; past that the next query starts below the oldest issue read.
+come with it), plus REST pages of comments for a thread longer than 100 comments (at
+most ``MAX_COMMENT_PAGES``: a bot marker anywhere in the thread makes the issue no
+ground truth). GitHub's search answers at most 1,000 results per query; past that the
+next query starts at the oldest issue read (``created:<=T``, repeats dropped).
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ from __future__ import annotations
 import argparse
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from agentops import files, ghactions
-from agentops.errors import InputError
+from agentops.errors import ApiError, InputError
 from agentops.github.client import GitHubClient
 from agentops.triage import similar
 from agentops.triage.collect import (
@@ -37,7 +39,7 @@ from agentops.triage.collect import (
 from agentops.triage.evaluate import Record
 from agentops.triage.model import IssueSnapshot, Queue
 from agentops.triage.queue import load_queue
-from agentops.triage.signals import MAX_COMMENTS_CHARS, bounded
+from agentops.triage.signals import bounded
 
 BATCH = 50  # issues per GraphQL call
 SEARCH_CAP = 1000  # GitHub search results per query
@@ -60,14 +62,18 @@ def parse_since(value: str | None) -> str | None:
     return value
 
 
-def search_query(repo: str, queue: Queue, *, since: str | None, before: str | None) -> str:
-    """The queue's issues, newest first, optionally from ``since`` and below ``before``."""
+def search_query(repo: str, queue: Queue, *, since: str | None, before: str | None,
+                 strict: bool = False) -> str:
+    """The queue's issues, newest first, optionally from ``since`` and up to ``before``
+    (``created:<=before``; ``created:<before`` when ``strict``)."""
     split_repo(repo)
     q = f"repo:{repo} is:issue label:{quoted_label(queue.trigger_label)} sort:created-desc"
     if since:
         q += f" created:>={since}"
     if before:
-        q += f" created:<{before}"
+        # `<=`: issues created in the same second as the oldest one read are not all on
+        # the page that ended the window; the caller's seen set drops the repeats.
+        q += f" created:{'<' if strict else '<='}{before}"
     return q
 
 
@@ -81,6 +87,9 @@ def triaged_by_humans(snap: IssueSnapshot, queue: Queue) -> str | None:
         return "no sub-oncall, module or triaged label"
     if any(similar.markers(c.body) for c in snap.comments):
         return "this bot commented there"
+    if snap.comments_truncated:
+        # Sanity: past the comment-page cap a bot marker could hide; not ground truth.
+        return "thread too long to check for this bot's comments"
     return None
 
 
@@ -133,9 +142,10 @@ def collect_triaged(client: GitHubClient, repo: str, queue: Queue, *, since: str
     out = Backtest()
     seen: set[int] = set()
     before: str | None = None
+    strict = False
     scan_cap = 10 * max_issues
     while len(out.records) < max_issues and out.scanned < scan_cap:
-        query = search_query(repo, queue, since=since, before=before)
+        query = search_query(repo, queue, since=since, before=before, strict=strict)
         cursor: str | None = None
         oldest = ""
         new_in_query = 0
@@ -144,20 +154,22 @@ def collect_triaged(client: GitHubClient, repo: str, queue: Queue, *, since: str
             data = client.graphql(search_document(["triaged"], BATCH),
                                   {"triaged": query, "triagedAfter": cursor})
             out.search_calls += 1
-            result = data.get("triaged") or {}
+            result, nodes = search_page(data.get("triaged"))
             total = int(result.get("issueCount") or 0)
-            nodes = [n for n in result.get("nodes") or [] if n and "number" in n]
             for node in nodes:
                 number = int(node["number"])
+                created = str(node.get("createdAt") or "")
+                if created:
+                    oldest = min(oldest, created) if oldest else created
                 if number in seen:
                     continue
                 seen.add(number)
                 new_in_query += 1
                 out.scanned += 1
-                created = str(node.get("createdAt") or "")
-                oldest = min(oldest, created) if oldest else created
                 snap = snapshot_from_graphql(node, repo)
-                if comments_missing(node) and _text_budget_left(snap):
+                if comments_missing(node):
+                    # Every page (bounded): a bot marker after the first 100 comments
+                    # makes the issue no ground truth, however full the text budget.
                     snap = with_more_comments(client, snap)
                     out.comment_pages += 1
                 why = triaged_by_humans(snap, queue)
@@ -176,18 +188,69 @@ def collect_triaged(client: GitHubClient, repo: str, queue: Queue, *, since: str
         if total <= SEARCH_CAP:
             out.exhausted = True
             break
-        # Past GitHub's 1,000-result window: the next query starts below the oldest issue
-        # read (an exact timestamp; nothing is skipped, and a query that brings nothing
-        # new ends the read).
-        if not new_in_query or not oldest or oldest == before:
+        # Past GitHub's 1,000-result window: the next query starts at the oldest issue
+        # on it (`created:<=T`, an exact timestamp; the seen set drops the repeats, so an
+        # issue created in that same second is not skipped). When a whole window held
+        # issues of that one second, the next goes strictly below it; a strict query
+        # that gets no further ends the read.
+        if not oldest:
             break
-        before = oldest
+        if before is None or oldest < before:
+            before, strict = oldest, False
+        elif not strict:
+            strict = True
+        else:
+            break
     return out
 
 
-def _text_budget_left(snap: IssueSnapshot) -> bool:
-    """Whether more comments could still reach what the planner reads of a thread."""
-    return sum(len(c.body) for c in snap.comments) < MAX_COMMENTS_CHARS
+def search_page(result: object) -> tuple[Mapping[str, Any], list[Mapping[str, Any]]]:
+    """One ``search`` answer, checked: ``(result, issue nodes)``. Deleted issues (``null``)
+    and nodes without a number are passed over, as GitHub returns them; anything else
+    that is not the documented shape is ``ApiError`` (exit 5) with the reason. A node
+    without its ``labels`` connection in particular is refused: read as "no labels" it
+    would count as untriaged and silently leave the ground truth."""
+    if result is None:
+        return {}, []
+    if not isinstance(result, Mapping):
+        raise _malformed("`search` is not an object")
+    count = result.get("issueCount")
+    if count is not None and (isinstance(count, bool) or not isinstance(count, int)):
+        raise _malformed("`issueCount` is not a number")
+    raw = result.get("nodes")
+    if raw is not None and not isinstance(raw, list):
+        raise _malformed("`nodes` is not a list")
+    if not isinstance(result.get("pageInfo") or {}, Mapping):
+        raise _malformed("`pageInfo` is not an object")
+    nodes = []
+    for node in raw or []:
+        if node is None:
+            continue
+        if not isinstance(node, Mapping):
+            raise _malformed("a search node is not an object")
+        if "number" not in node:
+            continue
+        number = node["number"]
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise _malformed("a search node's `number` is not a number")
+        labels = node.get("labels")
+        if not isinstance(labels, Mapping) or not isinstance(labels.get("nodes"), list) or \
+                not all(isinstance(lb, Mapping) and isinstance(lb.get("name"), str)
+                        for lb in labels["nodes"]):
+            raise _malformed(f"issue #{number} came without its `labels` (null or not a "
+                             "list of names); it cannot be told triaged or not")
+        comments = node.get("comments")
+        if comments is not None and (not isinstance(comments, Mapping) or not isinstance(
+                comments.get("nodes") or [], list)):
+            raise _malformed(f"issue #{number}: `comments` is not a connection")
+        nodes.append(node)
+    return result, nodes
+
+
+def _malformed(why: str) -> ApiError:
+    return ApiError(f"POST /graphql (search): the answer is not GitHub's answer: {why}",
+                    fix="rerun; if it persists, check GITHUB_API_URL (a proxy may answer in "
+                        "GitHub's place). Nothing was saved")
 
 
 def describe(bt: Backtest, repo: str, since: str | None) -> str:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from agentops import cli, events, files, ghactions
+from agentops import cli, console, events, files, flag_values, ghactions
 from agentops.errors import (
     AgentopsError,
     ApiError,
@@ -29,10 +29,11 @@ from agentops.errors import (
     InputError,
     PartialApplyError,
     RefusedError,
-    UsageError,
     WriteBudgetError,
 )
 from agentops.github.client import GitHubClient
+from agentops.github.identity import Identity
+from agentops.github.provenance import Provenance, run_line_payload, with_run_line
 from agentops.triage import render, similar
 from agentops.triage.apply import LabelChecker, apply_plan, preview
 from agentops.triage.collect import (
@@ -100,26 +101,8 @@ def parse_logins(text: str) -> tuple[str, ...]:
     return tuple(p for p in re.split(r"[\s,]+", text) if p)
 
 
-def parse_issue_numbers(values: Sequence[str] | str | None, *, field: str = "--issue") -> list[int]:
-    """``["12", "13,14 15"]`` → ``[12, 13, 14, 15]`` (order kept, duplicates dropped)."""
-    if isinstance(values, str):
-        values = [values]
-    out: list[int] = []
-    for value in values or ():
-        for part in re.split(r"[\s,]+", value.strip()):
-            if not part:
-                continue
-            number = part.lstrip("#")
-            if not number.isdigit() or int(number) < 1:
-                raise UsageError(field, f"not an issue number: {part!r}",
-                                 fix="give numbers like 123, or a list: 123,124 125")
-            if int(number) not in out:
-                out.append(int(number))
-    return out
-
-
-def _repo_arg(args: argparse.Namespace) -> str:
-    repo = getattr(args, "repo", None) or os.environ.get("GITHUB_REPOSITORY")
+def _repo_arg(args: argparse.Namespace, named: str | None = None) -> str:
+    repo = named or getattr(args, "repo", None) or os.environ.get("GITHUB_REPOSITORY")
     split_repo(repo)
     return str(repo)
 
@@ -143,14 +126,57 @@ def make_plan(snapshot: IssueSnapshot, queue: Queue) -> Plan:
     return plan
 
 
+# Every workflow's GITHUB_TOKEN writes as this account: its comments are the triage
+# bot's only when their provenance checks out (issue #21 item 5).
+SHARED_BOT = "github-actions"
+MAX_TRIAGE_RUN_LOOKUPS = 100  # a sweep judges up to max-issues issues' bot comments
+
+
+def comment_provenance(client: GitHubClient, repo: str) -> Provenance:
+    """How a comment of the shared workflow account is told to be the triage bot's: the
+    signing key (``AGENTOPS_SIGNING_KEY``), else the run its run line names must be a
+    run of the triage workflow (``AGENTOPS_TRIAGE_WORKFLOW``, in Actions the running
+    one), else none is."""
+    return Provenance.from_env(client, repo, 0, Identity(f"{SHARED_BOT}[bot]", "GITHUB_TOKEN"),
+                               workflow_var="AGENTOPS_TRIAGE_WORKFLOW",
+                               max_lookups=MAX_TRIAGE_RUN_LOOKUPS)
+
+
+def judge_comments(snapshot: IssueSnapshot, prov: Provenance | None) -> IssueSnapshot:
+    """The snapshot with the shared account's comments that are not provably the triage
+    bot's marked ``unproven`` (read as an ordinary person's: never "a bot already
+    told", never a bot's request); says so in a warning."""
+    if prov is None:
+        return snapshot
+    shared = [c for c in snapshot.comments if c.is_bot
+              and c.author.removesuffix("[bot]").casefold() == SHARED_BOT]
+    if not shared:
+        return snapshot
+    verdicts = prov.judge_all(
+        [{"user": {"login": prov.me.login}, "body": c.body, "created_at": c.created_at}
+         for c in shared], [run_line_payload(c.body) for c in shared], issue=snapshot.number)
+    unproven = {c.id: v.why for c, v in zip(shared, verdicts, strict=True) if not v.ours}
+    if not unproven:
+        return snapshot
+    whys = "; ".join(dict.fromkeys(unproven.values()))
+    ghactions.warning(
+        f"#{snapshot.number}: {len(unproven)} comment(s) of {prov.me.login} read as an "
+        f"ordinary person's, not the triage bot's: provenance does not check out ({whys})")
+    return dataclasses.replace(snapshot, comments=tuple(
+        dataclasses.replace(c, unproven=True) if c.id in unproven else c
+        for c in snapshot.comments))
+
+
 def triage_snapshot(client: GitHubClient, snapshot: IssueSnapshot, queue: Queue, *,
-                    dry_run: bool, checker: LabelChecker, plan: Plan | None = None) -> Outcome:
+                    dry_run: bool, checker: LabelChecker, plan: Plan | None = None,
+                    prov: Provenance | None = None) -> Outcome:
     """Plan (unless given) and apply one freshly read issue; the dry-run branch."""
     base = {"repo": snapshot.repo, "number": snapshot.number, "title": snapshot.title,
             "url": snapshot.url}
     reason = _skip_reason(snapshot, queue)
     if reason:
         return Outcome(status="skipped", reason=reason, **base)
+    snapshot = judge_comments(snapshot, prov)
     plan = plan or make_plan(snapshot, queue)
     common = {"decision": plan.decision, "confidence": plan.confidence, "plan": plan,
               "awaiting_humans": plan.awaiting_humans or plan.decision == "high_priority"}
@@ -159,7 +185,9 @@ def triage_snapshot(client: GitHubClient, snapshot: IssueSnapshot, queue: Queue,
         return Outcome(status="dry-run", labels=pre.labels_added, comment=pre.comment,
                        comment_skipped=pre.comment_skipped, adjustments=pre.adjustments,
                        **common, **base)
-    res = apply_plan(client, plan, snapshot, queue, labels=checker)
+    number = snapshot.number
+    seal = (lambda body: prov.seal(body, with_run_line, issue=number)) if prov else None
+    res = apply_plan(client, plan, snapshot, queue, labels=checker, seal=seal)
     return Outcome(status="applied" if res.changed else "no-op", labels=res.labels_added,
                    comment=res.comment, comment_skipped=res.comment_skipped,
                    adjustments=res.adjustments, **common, **base)
@@ -271,11 +299,14 @@ def plan_command(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, *, dry_run: bool, verb: str) -> int:
-    repo = _repo_arg(args)
     # `--issue` appends, so its env default is read here: a flag on the command line
-    # replaces AGENTOPS_ISSUE instead of adding to it.
-    numbers = parse_issue_numbers(getattr(args, "issue", None)
-                                  or os.environ.get("AGENTOPS_ISSUE") or None)
+    # replaces AGENTOPS_ISSUE instead of adding to it. Numbers take --repo; an
+    # OWNER/NAME#N names its own repository (#25: one --issue in every script).
+    refs = flag_values.issue_refs(getattr(args, "issue", None)
+                                  or os.environ.get("AGENTOPS_ISSUE") or None,
+                                  getattr(args, "repo", None))
+    repo = _repo_arg(args, refs.repo)
+    numbers = list(refs.numbers)
     plan_in = getattr(args, "plan_in", None)
     if numbers or plan_in:
         # The bot filter decides which issue an *event* names; here none is asked.
@@ -320,6 +351,7 @@ def _run(args: argparse.Namespace, *, dry_run: bool, verb: str) -> int:
     _check_outputs(args)
     client = GitHubClient.from_env()
     checker = LabelChecker(client, repo)
+    prov = comment_provenance(client, repo)
     outcomes: list[Outcome] = []
     errors: list[AgentopsError] = []
     with ghactions.group(f"triage {verb}: {repo} " + " ".join(f"#{n}" for n in numbers)):
@@ -331,7 +363,7 @@ def _run(args: argparse.Namespace, *, dry_run: bool, verb: str) -> int:
                     _save_snapshot(snapshot_dir, raw)
                 snapshot = IssueSnapshot.from_rest(raw, raw["comments"], repo=repo)
                 outcome = triage_snapshot(client, snapshot, queue, dry_run=dry_run,
-                                          checker=checker, plan=given.get(number))
+                                          checker=checker, plan=given.get(number), prov=prov)
             except AgentopsError as exc:
                 errors.append(exc)
                 outcome = _failed(repo, number, exc, snapshot, given.get(number))
@@ -346,7 +378,7 @@ def _run(args: argparse.Namespace, *, dry_run: bool, verb: str) -> int:
     if verb == "plan":
         doc = {"format": PLAN_FORMAT, "repo": repo, "queue": queue.name,
                "plans": [p.to_json() for p in plans]}
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        console.say_json(doc, indent=2, ensure_ascii=False)
     heading = f"Triage {verb} — {repo}" + (" (dry run)" if dry_run and verb == "run" else "")
     _finish(outcomes, client, heading=heading, dry_run=dry_run)
     if not errors:
@@ -494,6 +526,7 @@ def sweep_command(args: argparse.Namespace, *,
                     f"{len(scan.skipped)} unchanged since last planned")
     # A live sweep asks once whether every allowlisted label exists, not per issue.
     checker = LabelChecker(client, repo, prefetch=sorted(queue.allowlist))
+    prov = comment_provenance(client, repo)
     outcomes: list[Outcome] = []
     notes: list[str] = []
     fresh_for = _fresh_seconds()
@@ -519,9 +552,10 @@ def sweep_command(args: argparse.Namespace, *,
                         raise ApiError(f"issue {repo}#{snapshot.number} is no longer readable "
                                        "(deleted or transferred?)", status_code=404)
                     snapshot = latest
+                snapshot = judge_comments(snapshot, prov)
                 plan = make_plan(snapshot, queue)
                 outcome = triage_snapshot(client, snapshot, queue, dry_run=dry_run,
-                                          checker=checker, plan=plan)
+                                          checker=checker, plan=plan, prov=prov)
             except AgentopsError as exc:
                 outcome = _failed(repo, snapshot.number, exc, snapshot, plan)
                 ghactions.error(f"#{snapshot.number}: {exc.one_line()}",

@@ -44,9 +44,15 @@ class Comment:
     author_type: str = "User"  # "User" | "Bot" (GitHub's user.type)
     author_association: str = "NONE"  # OWNER | MEMBER | COLLABORATOR | CONTRIBUTOR | NONE …
     created_at: str = ""
+    # Security: written by the workflow token's shared account (github-actions[bot]) but
+    # not provably by the triage workflow (agentops.github.provenance): another workflow
+    # may have posted user text. Read as an ordinary person's comment, never as a bot's.
+    unproven: bool = False
 
     @property
     def is_bot(self) -> bool:
+        if self.unproven:
+            return False
         return self.author_type == "Bot" or self.author.endswith("[bot]")
 
     @property

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Mapping
 from typing import Any
 
-from agentops import cli, files, ghactions
-from agentops.errors import ExitStatus, InputError
+from agentops import cli, console, files, ghactions
+from agentops.errors import ExitStatus, InputError, UsageError
 from agentops.triage import render
 from agentops.triage.evaluate import Record, evaluate, render_text
 from agentops.triage.model import IssueSnapshot
@@ -42,13 +41,24 @@ def issue_from_json(obj: Any, *, path: str, repo: str | None = None) -> IssueSna
     if not isinstance(obj, Mapping):
         raise InputError("ISSUE.json", f"{path}: not a GitHub issue object (a JSON "
                          f"{type(obj).__name__}, expected an object)", fix=_FIX_ISSUE)
-    for key, kind in (("number", int), ("title", str), ("labels", list)):
+    wanted = {"number": (int, "the issue number, e.g. 123"),
+              "title": (str, "the issue's title as text"),
+              "labels": (list, "a list of label objects (or [] for none)")}
+    for key, (kind, what) in wanted.items():
         if key not in obj:
             raise InputError("ISSUE.json", f"{path}: not a GitHub issue object: missing "
                              f"field {key!r}", fix=_FIX_ISSUE)
-        if not isinstance(obj[key], kind) or isinstance(obj[key], bool):
-            raise InputError("ISSUE.json", f"{path}: field {key!r} should be a "
-                             f"{kind.__name__}, got {type(obj[key]).__name__}", fix=_FIX_ISSUE)
+        value = obj[key]
+        if value is None:
+            raise InputError("ISSUE.json", f"{path}: field {key!r} is missing (null)",
+                             fix=f"set {key!r} to {what}")
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise InputError("ISSUE.json", f"{path}: field {key!r} is a JSON "
+                             f"{files.json_kind(value)} ({json.dumps(value)[:40]}), not "
+                             f"{what.split(',')[0]}", fix=f"set {key!r} to {what}")
+    if not obj["title"].strip():
+        raise InputError("ISSUE.json", f"{path}: field 'title' is empty",
+                         fix="set 'title' to the issue's title as text (the planner reads it)")
     if obj.get("body") is not None and not isinstance(obj["body"], str):
         raise InputError("ISSUE.json", f"{path}: field 'body' should be a string or null")
     if "pull_request" in obj:
@@ -67,8 +77,8 @@ def issue_from_json(obj: Any, *, path: str, repo: str | None = None) -> IssueSna
     if isinstance(comments, int):
         # The plain REST issue has a comment count here; without the bodies the
         # duplicate-comment check (T-26) cannot see earlier requests.
-        print(f"warning: {path}: 'comments' is a count ({comments}), not the comment "
-              "objects; planning without them", file=sys.stderr)
+        console.say(f"warning: {path}: 'comments' is a count ({comments}), not the comment "
+              "objects; planning without them", err=True)
         comments = []
     if not isinstance(comments, list):
         raise InputError("ISSUE.json", f"{path}: field 'comments' should be a list of "
@@ -104,7 +114,7 @@ def plan_command(args: argparse.Namespace) -> int:
                              f"{args.issue_file} has no repository_url",
                              fix="pass --repo OWNER/NAME")
         write_plans(args.plan_out, plan.repo, queue, [plan])
-    sys.stdout.write(json.dumps(plan.to_json(), indent=2, ensure_ascii=False) + "\n")
+    console.say_json(plan.to_json(), indent=2, ensure_ascii=False)
     # In a runner: the action's outputs and job summary, as a live dry run reports them
     # (both calls are no-ops in a shell).
     outcome = Outcome(repo=plan.repo, number=plan.issue, status="dry-run",
@@ -153,14 +163,14 @@ def evaluate_command(args: argparse.Namespace) -> int:
     repo = getattr(args, "repo", None)
     dataset = getattr(args, "dataset", None)
     if repo and dataset:
-        raise InputError("--repo", "give either FILE.jsonl or --repo, not both",
+        raise UsageError("FILE.jsonl and --repo", "are two sources; give one",
                          fix="evaluate a file offline, or a repository's history live")
     if not repo:
         for flag, value in (("--since", getattr(args, "since", None)),
                             ("--max-issues", getattr(args, "max_issues", None)),
                             ("--save", getattr(args, "save", None))):
             if value is not None:
-                raise InputError(flag, "only applies with --repo OWNER/NAME",
+                raise UsageError(flag, "only applies with --repo OWNER/NAME",
                                  fix=f"add --repo, or drop {flag}")
         if not dataset:
             # The queue's own small labelled set, so `evaluate` works from a fresh clone.
@@ -178,16 +188,16 @@ def evaluate_command(args: argparse.Namespace) -> int:
         records, source = backtest.evaluate_repo(args)
     queue = load_queue(args.queue)
     ev = evaluate(records, queue)
-    print(render_text(ev, source=source, modules_after_route=queue.modules_after_route,
+    console.say(render_text(ev, source=source, modules_after_route=queue.modules_after_route,
                       confidence=queue.confidence))
     if args.errors:
-        print(f"\nmismatches ({len(ev.planner.errors)}):")
+        console.say(f"\nmismatches ({len(ev.planner.errors)}):")
         for line in ev.planner.errors:
-            print(f"  {line}")
+            console.say(f"  {line}")
     if ev.planner.violations:
-        print(f"\n{ev.planner.violations} constraint violation(s): the planner is wrong "
-              "(T-20 … T-25)", file=sys.stderr)
+        console.say(f"\n{ev.planner.violations} constraint violation(s): the planner is wrong "
+              "(T-20 … T-25)", err=True)
     if args.json:
-        print(json.dumps(ev.to_json(), sort_keys=False))
+        console.say_json(ev.to_json(), sort_keys=False)
     # Sanity: a plan that breaks a constraint is a planner bug, not a soft figure.
     return int(ExitStatus.REFUSED if ev.planner.violations else ExitStatus.OK)

@@ -2,7 +2,7 @@
 
 Pure: returns strings; never writes. Issue titles and error texts are untrusted and go
 through ``ghactions.inert_markdown`` (``markdown_escape.text``), ``markdown_escape.code``
-or ``inert_log`` before they reach a summary or log.
+or ``console.inert_line`` before they reach a summary or log.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agentops import markdown_escape as esc
-from agentops.ghactions import inert_log, inert_markdown
+from agentops.console import inert_line
+from agentops.ghactions import inert_markdown
 from agentops.triage.outcome import Outcome
 
 MAX_WHY_ISSUES = 60
@@ -115,4 +116,4 @@ def progress_line(o: Outcome, *, index: int | None = None, total: int | None = N
         parts.append(f"comment skipped: {o.comment_skipped}")
     if o.status in ("no-op", "skipped", "failed", "partial", "awaiting"):
         parts.append(_RESULT[o.status] + (f": {o.reason}" if o.reason else ""))
-    return inert_log(" | ".join(parts), limit=1000)
+    return inert_line(" | ".join(parts), limit=1000)

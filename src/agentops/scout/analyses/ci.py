@@ -270,6 +270,23 @@ def analyse(inp: Inputs) -> CiResult:
     for inv in invs:
         invoked: list[str] = []
         if inv.kind == "pytest":
+            unchecked = _unchecked_filter(inv)
+            if unchecked:
+                # Security: an expression past the evaluator's bounds (someone else's
+                # workflow) is said "not checked (why)"; its files count as run, so no
+                # finding is made from a selection that was never evaluated.
+                errors.append(f"{inv.workflow}: {unchecked}")
+                for target in inv.targets or ("",):
+                    files, _node, _is_dir, problem = sel.files_of(target, test_files)
+                    for f in [] if problem else files:
+                        covered.setdefault(f, Coverage(f, "not checked", inv.workflow))
+                        invoked.append(f)
+                        chosen_keys |= {(c.origin or c.path, c.cls) for c in sel.cases(f)}
+                for f in invoked:
+                    for imp in _imported_files(f, inp):
+                        if imp in test_files and imp not in covered:
+                            covered[imp] = Coverage(imp, f"via import into {f}", inv.workflow)
+                continue
             selected_total = 0
             reasons: list[str] = []
             for target in inv.targets or ("",):
@@ -375,6 +392,20 @@ def _runner_path(inv: Invocation, inp: Inputs) -> str | None:
     return path if path in inp.head.paths else None
 
 
+def _unchecked_filter(inv: Invocation) -> str:
+    """Why the invocation's ``-k``/``-m`` is not evaluated ("" when it is)."""
+    for flag, expr in (("-k", inv.keyword), ("-m", inv.marker)):
+        if not expr:
+            continue
+        try:
+            testsel.check_expression(expr)
+        except testsel.UncheckedExpression as exc:
+            return (f"{flag} of the pytest command at line {inv.line} not checked ({exc}; "
+                    f"at most {testsel.MAX_EXPR_TOKENS} words and {testsel.MAX_EXPR_DEPTH} "
+                    "levels are evaluated)")
+    return ""
+
+
 def _disabled_by_file(off: list[Disabled], inp: Inputs, sel: _Selector,
                       test_files: list[str]) -> dict[tuple[str, str], list[str]]:
     """(file, class or "") → "wf:line (reason)" of commented-out invocations naming it."""
@@ -387,6 +418,8 @@ def _disabled_by_file(off: list[Disabled], inp: Inputs, sel: _Selector,
             if path:
                 out.setdefault((path, ""), []).append(note)
             continue
+        if _unchecked_filter(inv):
+            continue  # a commented-out line whose filter cannot be evaluated names nothing
         for target in inv.targets:
             files, node, _is_dir, problem = sel.files_of(target, test_files)
             for f in [] if problem else files:

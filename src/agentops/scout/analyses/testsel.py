@@ -202,24 +202,57 @@ def _methods(cls: ast.ClassDef, classes: dict[str, ast.ClassDef], depth: int
 
 
 _EXPR_TOKEN = re.compile(r"\(|\)|\band\b|\bor\b|\bnot\b|[^\s()]+")
+# Security/Sanity: the expression comes from a workflow of the checkout (someone else's
+# text). Real ``-k``/``-m`` expressions nest a few levels and hold a few dozen words;
+# past these bounds the selection is reported "not checked" instead of evaluated (a
+# recursive descent 5,000 ``not``s deep would end in RecursionError).
+MAX_EXPR_DEPTH = 32
+MAX_EXPR_TOKENS = 512
+
+
+class UncheckedExpression(ValueError):
+    """A ``-k``/``-m`` expression past what the evaluator takes; the message says why."""
+
+
+def _tokens(expr: str) -> list[str]:
+    tokens = _EXPR_TOKEN.findall(expr)
+    if len(tokens) > MAX_EXPR_TOKENS:
+        raise UncheckedExpression(f"the expression has more than {MAX_EXPR_TOKENS} words")
+    return tokens
+
+
+def check_expression(expr: str) -> None:
+    """``UncheckedExpression`` when ``expr`` has more than ``MAX_EXPR_TOKENS`` words or
+    nests (``not``, parentheses) deeper than ``MAX_EXPR_DEPTH``: one evaluation with
+    every word false walks the whole expression."""
+    evaluate(expr, lambda _word: False)
 
 
 def evaluate(expr: str, atom_matches: Callable[[str], bool]) -> bool:
     """A pytest ``-k``/``-m`` boolean expression (``and``/``or``/``not``/parentheses)
-    with ``atom_matches`` deciding each bare word."""
-    tokens = _EXPR_TOKEN.findall(expr)
+    with ``atom_matches`` deciding each bare word. Raises ``UncheckedExpression`` for an
+    expression past the bounds."""
+    tokens = _tokens(expr)
     pos = 0
+    level = 0
 
     def atom() -> bool:
-        nonlocal pos
+        nonlocal pos, level
         tok = tokens[pos] if pos < len(tokens) else ""
         pos += 1
-        if tok == "not":
-            return not atom()
-        if tok == "(":
-            val = disj()
-            pos += 1  # ")"
-            return val
+        if tok in ("not", "("):
+            level += 1
+            if level > MAX_EXPR_DEPTH:
+                raise UncheckedExpression(
+                    f"the expression nests deeper than {MAX_EXPR_DEPTH} levels")
+            try:
+                if tok == "not":
+                    return not atom()
+                val = disj()
+                pos += 1  # ")"
+                return val
+            finally:
+                level -= 1
         return atom_matches(tok)
 
     def conj() -> bool:
@@ -270,7 +303,11 @@ def marker_matches(expr: str, case: TestCase) -> bool:
 def select(cases: list[TestCase], *, node: list[str], keyword: str | None,
            marker: str | None = None) -> list[TestCase]:
     """The cases a ``file::A::b`` node id (parts after the file), ``-k`` and ``-m``
-    select."""
+    select. Raises ``UncheckedExpression`` (before any case is judged) when ``-k`` or
+    ``-m`` is past the evaluator's bounds."""
+    for expr in (keyword, marker):
+        if expr:
+            check_expression(expr)
     out = []
     for c in cases:
         if node:

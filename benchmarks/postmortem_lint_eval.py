@@ -1,0 +1,260 @@
+#!/usr/bin/env python3
+"""Post-mortem lint against the shared judged sets (#24, P-5): precision and recall of
+the hedging, blame and advocacy rules per split (fit / heldout), on judged line spans.
+
+The sets (``set1/``, ``set2/``, ... under the folder given) are real write-ups of other
+projects judged by hand: ``texts/<doc>.md`` and ``judged.tsv`` (doc, start, end, cat,
+strength, phrase; 1-based lines; cat H hedging, B blame, A advocacy). Their text never
+enters this repository; ``benchmarks/data/postmortem_lint_eval_split.yaml`` records only
+which document is in which split, fixed before any rule was fitted on them:
+
+    python benchmarks/postmortem_lint_eval.py EVAL_DIR --write-split   # once
+    python benchmarks/postmortem_lint_eval.py EVAL_DIR                  # fit, heldout, all
+    python benchmarks/postmortem_lint_eval.py EVAL_DIR --split heldout --verbose
+
+Scoring: a flag is one (document, line, category) the lint reports. A flag inside a
+judged span of its category is a true positive; a flag outside every span of its
+category counts against precision (every span not listed is judged clean). A span is
+found when at least one flag of its category lies on its lines; recall is spans found
+over spans listed. Flags on headings and crashes are counted apart. ``--verbose`` lists
+the errors by document and line only (never the text).
+
+The split is by document: sha256 of ``<set>/<doc>``, first byte even -> fit, odd ->
+heldout. Fit the rules on ``fit``; read ``heldout`` once per major round.
+
+How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
+
+- baseline, rules of 422496a: fit 0.57/0.86, 1.00/0.37, 0.25/0.17; heldout 0.61/0.77,
+  0.83/0.33, 0.38/0.50.
+- round 1 (clause analysis, fitted on ``fit`` only), heldout read once: 0.69/0.77,
+  0.62/0.33, 0.50/0.67. Round 2 (forms from public breakage threads), heldout read
+  once: 0.71/0.77, 0.67/0.47, 0.50/0.67. After that the held-out errors were fitted
+  too, so later figures on either half are fit figures.
+- fresh checks: benchmarks/data/postmortem_lint_gathered/ (sets 3-6, judged blind by
+  the #24 helper, each measured once before being fitted on; see its README).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+import yaml  # noqa: E402
+
+from agentops.postmortem import datafiles  # noqa: E402
+from agentops.postmortem import lint as lint_mod  # noqa: E402
+
+SPLIT_FILE = ROOT / "benchmarks" / "data" / "postmortem_lint_eval_split.yaml"
+CATEGORIES = {"H": "hedging", "B": "blame", "A": "advocacy"}
+TARGETS = {"hedging": (0.80, 0.70), "blame": (0.80, 0.60), "advocacy": (0.60, 0.60)}
+MAX_TEXT = 2_000_000  # bytes read per document
+
+
+def split_of(set_name: str, doc: str) -> str:
+    """The split a document falls in, from its name alone."""
+    digest = hashlib.sha256(f"{set_name}/{doc}".encode()).digest()
+    return "fit" if digest[0] % 2 == 0 else "heldout"
+
+
+@dataclass(frozen=True)
+class Span:
+    set_name: str
+    doc: str
+    start: int
+    end: int
+    category: str
+
+
+@dataclass
+class Tally:
+    tp: int = 0  # flags inside a span of their category
+    fp: int = 0
+    found: int = 0  # spans with a flag
+    spans: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def precision(self) -> float | None:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else None
+
+    def recall(self) -> float | None:
+        return self.found / self.spans if self.spans else None
+
+
+def read_sets(root: Path) -> tuple[dict[tuple[str, str], Path], list[Span]]:
+    """Every document of every set under ``root`` and every judged span."""
+    docs: dict[tuple[str, str], Path] = {}
+    spans: list[Span] = []
+    for set_dir in sorted(p for p in root.iterdir() if (p / "judged.tsv").is_file()):
+        for path in sorted((set_dir / "texts").glob("*.md")):
+            docs[(set_dir.name, path.stem)] = path
+        rows = (set_dir / "judged.tsv").read_text(encoding="utf-8").splitlines()
+        for n, row in enumerate(rows[1:], start=2):
+            cells = row.split("\t")
+            if len(cells) < 4 or cells[3] not in CATEGORIES:
+                raise SystemExit(f"error: {set_dir / 'judged.tsv'}:{n}: expected doc, start, "
+                                 "end, cat (H, B or A)")
+            if (set_dir.name, cells[0]) not in docs:
+                raise SystemExit(f"error: {set_dir / 'judged.tsv'}:{n}: no text for "
+                                 f"{cells[0]!r}")
+            spans.append(Span(set_dir.name, cells[0], int(cells[1]), int(cells[2]),
+                              CATEGORIES[cells[3]]))
+    if not docs:
+        raise SystemExit(f"error: {root}: no set (a folder with judged.tsv and texts/)")
+    return docs, spans
+
+
+def load_split(path: Path) -> dict[str, str]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else None
+    if not isinstance(data, dict) or data.get("version") != 1 \
+            or not isinstance(data.get("documents"), dict):
+        raise SystemExit(f"error: {path}: expected version: 1 and documents (run "
+                         "--write-split once)")
+    for doc, split in data["documents"].items():
+        if split not in ("fit", "heldout"):
+            raise SystemExit(f"error: {path}: documents.{doc}: fit or heldout")
+        set_name, _, name = str(doc).partition("/")
+        if split != split_of(set_name, name):
+            raise SystemExit(f"error: {path}: documents.{doc}: recorded {split}, the hash "
+                             "rule says otherwise")
+    return dict(data["documents"])
+
+
+def write_split(path: Path, docs: dict[tuple[str, str], Path]) -> None:
+    lines = ["version: 1",
+             "# Split of the shared judged post-mortem sets (#24), fixed before fitting:",
+             "# sha256('<set>/<doc>') first byte even -> fit, odd -> heldout",
+             "# (benchmarks/postmortem_lint_eval.py). Identifiers only.",
+             "documents:"]
+    lines += [f"  {s}/{d}: {split_of(s, d)}" for s, d in sorted(docs)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def flags(text: str) -> tuple[dict[str, set[int]], set[int]]:
+    """Lines flagged per category, and the heading lines."""
+    rules = [r for r in datafiles.lint_rules() if r.kind == "lexicon"]
+    sections = datafiles.sections()
+    parsed = lint_mod.parse(text, sections)
+    out: dict[str, set[int]] = {c: set() for c in CATEGORIES.values()}
+    for f in lint_mod.lint(text, rules, file="doc", sections=sections):
+        if f.rule in out:
+            out[f.rule].add(f.line)
+    return out, {h.line for h in parsed.headings}
+
+
+def measure(root: Path, split: str, recorded: dict[str, str]) -> dict[str, Any]:
+    docs, spans = read_sets(root)
+    tallies = {c: Tally() for c in CATEGORIES.values()}
+    heading_flags: list[str] = []
+    crashes: list[str] = []
+    unrecorded: list[str] = []
+    n_docs = 0
+    for (set_name, doc), path in sorted(docs.items()):
+        name = f"{set_name}/{doc}"
+        where = recorded.get(name)
+        if where is None:
+            unrecorded.append(name)
+            where = split_of(set_name, doc)
+        if split not in ("all", where):
+            continue
+        n_docs += 1
+        raw = path.read_bytes()[:MAX_TEXT].decode("utf-8", errors="replace")
+        try:
+            flagged, headings = flags(raw)
+        except Exception as exc:  # a crash is a result here, not an abort
+            crashes.append(f"{name}: {type(exc).__name__}: {exc}")
+            continue
+        mine = [s for s in spans if s.set_name == set_name and s.doc == doc]
+        for category, lines in flagged.items():
+            t = tallies[category]
+            own = [s for s in mine if s.category == category]
+            for line in sorted(lines):
+                if line in headings:
+                    heading_flags.append(f"{name}:{line}: {category}")
+                if any(s.start <= line <= s.end for s in own):
+                    t.tp += 1
+                else:
+                    t.fp += 1
+                    t.errors.append(f"FP {name}:{line}")
+            for s in own:
+                t.spans += 1
+                if any(s.start <= line <= s.end for line in lines):
+                    t.found += 1
+                else:
+                    t.errors.append(f"FN {name}:{s.start}-{s.end}")
+    return {"split": split, "documents": n_docs, "crashes": crashes,
+            "heading_flags": heading_flags, "unrecorded": unrecorded,
+            "categories": {c: {"tp": t.tp, "fp": t.fp, "found": t.found, "spans": t.spans,
+                               "precision": t.precision(), "recall": t.recall(),
+                               "target": {"precision": TARGETS[c][0],
+                                          "recall": TARGETS[c][1]},
+                               "errors": t.errors}
+                           for c, t in tallies.items()}}
+
+
+def _fmt(x: float | None) -> str:
+    return "  n/a" if x is None else f"{x:5.2f}"
+
+
+def report(result: dict[str, Any], verbose: bool) -> None:
+    print(f"split {result['split']}: {result['documents']} documents")
+    print(f"{'category':10} {'P':>5} {'R':>5}  {'TP':>4} {'FP':>4}  {'spans':>9}  target P/R")
+    for c, r in result["categories"].items():
+        tp, tr = r["target"]["precision"], r["target"]["recall"]
+        ok = (r["precision"] or 0) >= tp and (r["recall"] or 0) >= tr
+        print(f"{c:10} {_fmt(r['precision'])} {_fmt(r['recall'])}  {r['tp']:4} {r['fp']:4}  "
+              f"{r['found']:4}/{r['spans']:<4}  {tp:.2f}/{tr:.2f} {'ok' if ok else 'BELOW'}")
+        if verbose:
+            for line in r["errors"]:
+                print(f"    {line}")
+    print(f"flags on headings: {len(result['heading_flags'])}; crashes: "
+          f"{len(result['crashes'])}")
+    for line in result["heading_flags"] + result["crashes"]:
+        print(f"    {line}")
+    if result["unrecorded"]:
+        print(f"not in the split file (placed by the hash rule): {len(result['unrecorded'])}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=__doc__.split("\n\n", 1)[1])
+    p.add_argument("eval_dir", help="folder holding set1/, set2/, ... (judged.tsv, texts/)")
+    p.add_argument("--split", choices=("fit", "heldout", "all"), default=None,
+                   help="one split (default: fit, heldout, then all)")
+    p.add_argument("--split-file", default=str(SPLIT_FILE),
+                   help="recorded split (default: %(default)s)")
+    p.add_argument("--write-split", action="store_true",
+                   help="record the hash split of every document, then stop")
+    p.add_argument("--json", action="store_true", help="one JSON object per split")
+    p.add_argument("--verbose", action="store_true",
+                   help="list every FP and FN (document and line only)")
+    args = p.parse_args(argv)
+    root = Path(args.eval_dir)
+    if not root.is_dir():
+        p.error(f"{root} is not a folder")
+    if args.write_split:
+        docs, _ = read_sets(root)
+        write_split(Path(args.split_file), docs)
+        print(f"recorded {len(docs)} documents in {args.split_file}")
+        return 0
+    recorded = load_split(Path(args.split_file))
+    for split in [args.split] if args.split else ["fit", "heldout", "all"]:
+        result = measure(root, split, recorded)
+        if args.json:
+            print(json.dumps(result))
+        else:
+            report(result, args.verbose)
+            print()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,199 @@
+"""Clause analysis for the post-mortem lint (P-5, #24): who acts in a clause and what
+the predicate says of them.
+
+Blame is not a word but a pairing: a person-like agent (the writer, "you", a handle, a
+role or group) with a fault predicate ("broke", "forgot", "merged ... without"). The
+same predicate with a system or process as its agent ("the May change broke the
+launcher") is the mechanism a post-mortem should state. So a rule's clause condition
+names the agent classes it wants and the predicates; this module finds, in each clause
+of a sentence, where a predicate starts and which agent its subject is.
+
+The grammar (clause boundaries, the words that classify a subject, the words skipped or
+stopped at while reading the subject backwards from the predicate) is data in
+``lint_rules.yaml``; this module is pure and knows only how to apply it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+SYSTEM = "system"  # the agent class of any subject no other class claims
+# Discourse openers before a clause's subject ("So we pushed ...", "Sorry, I ...").
+_OPENER = re.compile(r"(so|well|ok|okay|yes|no|sorry|oops|now|again|anyway|unfortunately)",
+                     re.IGNORECASE)
+# Speaker labels of a transcribed thread ("Reviewer:", "Author:") open a comment.
+_LABEL = re.compile(r"(reply|author|maintainer|reporter|reviewer)", re.IGNORECASE)
+_WINDOW = 160  # characters read before a predicate (or after a clause start) for a subject
+
+_WORD = re.compile(r"@[\w-]+(?:'s)?|[\w][\w'’.-]*[\w]|[\w]|[,;:()\[\]—–!?\"]")
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """The clause grammar from ``lint_rules.yaml``."""
+
+    boundaries: tuple[re.Pattern[str], ...]
+    agents: Mapping[str, re.Pattern[str]]  # class -> a word of that class (fullmatch)
+    filler: re.Pattern[str]  # words between a subject and its predicate ("also", "had")
+    stop: re.Pattern[str]  # words a subject never reaches back past ("that", "think")
+    coordinators: re.Pattern[str]  # "and" / "then": the verb shares the clause's subject
+    relative: re.Pattern[str]  # "which" / "that": the verb's subject is the antecedent
+    subject_words: int = 6
+
+
+@dataclass(frozen=True)
+class Clause:
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One clause condition of a rule: a predicate whose subject is one of ``agents``."""
+
+    agents: frozenset[str]
+    predicates: tuple[re.Pattern[str], ...]
+    # An adverbial predicate ("by mistake", "instead of a PR") modifies the clause's
+    # verb, so its agent is the clause's subject, read from the clause start.
+    head: bool = False
+
+
+def compile_grammar(content: Mapping[str, Any]) -> Grammar:
+    """The grammar from the validated ``grammar`` mapping of ``lint_rules.yaml``."""
+    def rx(pattern: str) -> re.Pattern[str]:
+        return re.compile(pattern, re.IGNORECASE)
+
+    return Grammar(
+        boundaries=tuple(rx(p) for p in content["boundaries"]),
+        agents={k: rx(v) for k, v in content["agents"].items()},
+        filler=rx(content["filler"]), stop=rx(content["stop"]),
+        coordinators=rx(content["coordinators"]), relative=rx(content["relative"]),
+        subject_words=int(content.get("subject_words", 6)))
+
+
+def clauses(text: str, grammar: Grammar) -> list[Clause]:
+    """The clauses of a sentence, as spans of ``text``; together they cover it."""
+    cuts = {0, len(text)}
+    for pattern in grammar.boundaries:
+        for m in pattern.finditer(text):
+            cuts.add(m.start() if m.end() == m.start() else m.end())
+    points = sorted(cuts)
+    out = []
+    for s, e in itertools.pairwise(points):
+        if text[s:e].strip():
+            out.append(Clause(s, e))
+    return out
+
+
+def _words(text: str) -> list[tuple[int, str]]:
+    return [(m.start(), m.group(0)) for m in _WORD.finditer(text)]
+
+
+def classify(words: Sequence[str], grammar: Grammar) -> str:
+    """The agent class of a subject's words: the first class one of them belongs to."""
+    for word in words:
+        w = word.replace("’", "'")
+        for name, pattern in grammar.agents.items():
+            if pattern.fullmatch(w):
+                return name
+    return SYSTEM
+
+
+def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
+    """The words of the subject of a predicate starting at ``text[at]``: read backwards
+    from it, skipping auxiliaries and adverbs, up to a stop word or punctuation. A verb
+    coordinated with an earlier one ("I rebased and missed it") shares the clause's
+    first subject."""
+    # Sanity: a subject is a few words, so only a bounded stretch before the predicate
+    # is read; a clause of thousands of words with a predicate in every line stays
+    # linear instead of quadratic.
+    words = _words(text[max(clause.start, at - _WINDOW):at])
+    i = len(words) - 1
+    while i >= 0 and grammar.filler.fullmatch(words[i][1]):
+        i -= 1
+    if i >= 0 and grammar.coordinators.fullmatch(words[i][1]):
+        head = [w for _, w in _words(text[clause.start:min(at, clause.start + _WINDOW)])]
+        out = []
+        for w in head:
+            if grammar.stop.fullmatch(w) or not re.match(r"[@\w]", w):
+                if out:
+                    break
+                continue
+            out.append(w)
+            if len(out) >= grammar.subject_words:
+                break
+        return out
+    if i >= 0 and grammar.relative.fullmatch(words[i][1]):
+        # A relative clause's verb acts for its antecedent: "my refactor, which broke".
+        i -= 1
+        if i >= 0 and words[i][1] == ",":
+            i -= 1
+    out = []
+    while i >= 0 and len(out) < grammar.subject_words:
+        w = words[i][1]
+        if w == ":":
+            # A speaker label opening a comment ("Reviewer: the issue broke ...") is not
+            # the subject; a colon further in ("your changes below L180: ...") is read past.
+            if i <= 1:
+                break
+            i -= 1
+            continue
+        if grammar.stop.fullmatch(w) or w in ",;()[]—–!?\"":
+            break
+        out.append(w)
+        i -= 1
+    return out[::-1]
+
+
+def head_subject(text: str, clause: Clause, grammar: Grammar) -> list[str]:
+    """The first words of a clause, past leading conjunctions and adverbs: its subject."""
+    out: list[str] = []
+    for _, w in _words(text[clause.start:clause.start + _WINDOW]):
+        if not out and (grammar.coordinators.fullmatch(w) or grammar.filler.fullmatch(w)
+                        or _OPENER.fullmatch(w) or _LABEL.fullmatch(w)
+                        or not re.match(r"[@\w]", w)):
+            continue
+        if grammar.stop.fullmatch(w) or not re.match(r"[@\w]", w):
+            break
+        out.append(w)
+        if len(out) >= 2:
+            break
+    return out
+
+
+def matches(text: str, grammar: Grammar, conditions: Sequence[Condition]
+            ) -> Iterator[tuple[int, int, str]]:
+    """Every predicate of ``conditions`` whose subject's agent the condition wants:
+    (start, end, agent class), offsets into ``text``."""
+    for clause in clauses(text, grammar):
+        part = text[clause.start:clause.end]
+        agents: dict[int, str] = {}  # one subject reading per predicate position
+        head: str | None = None
+        for cond in conditions:
+            for pattern in cond.predicates:
+                for m in pattern.finditer(part):
+                    if m.end() == m.start():
+                        continue
+                    at = clause.start + m.start()
+                    if cond.head:
+                        if head is None:
+                            head = classify(head_subject(text, clause, grammar), grammar)
+                        if head in cond.agents:
+                            yield at, clause.start + m.end(), head
+                        continue
+                    if at not in agents:
+                        agents[at] = classify(subject(text, clause, at, grammar), grammar)
+                    if agents[at] in cond.agents:
+                        yield at, clause.start + m.end(), agents[at]
+
+
+def clause_of(text: str, offset: int, grammar: Grammar) -> Clause:
+    """The clause holding ``text[offset]``."""
+    for clause in clauses(text, grammar):
+        if clause.start <= offset < clause.end:
+            return clause
+    return Clause(0, len(text))

@@ -1,0 +1,150 @@
+"""P-5 (#24): the clause analysis behind blame and advocacy. A sentence is cut into
+clauses; a predicate's subject is read backwards from it and classed as the writer,
+"we", "you", a handle, a role or group, or a system; blame needs a person-like agent
+with a fault predicate, so the same verb with a change as its subject is no finding."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from agentops.errors import DataError
+from agentops.postmortem import clauses, datafiles, lint
+
+RULES = datafiles.lint_rules()
+SECTIONS = datafiles.sections()
+GRAMMAR = RULES[0].grammar
+assert GRAMMAR is not None
+BY_ID = {r.id: r for r in RULES}
+
+
+def _agent(sentence: str, predicate: str) -> str:
+    at = sentence.index(predicate)
+    clause = clauses.clause_of(sentence, at, GRAMMAR)
+    return clauses.classify(clauses.subject(sentence, clause, at, GRAMMAR), GRAMMAR)
+
+
+@pytest.mark.parametrize(("sentence", "predicate", "agent"), [
+    ("I merged the patch early.", "merged", "first_person"),
+    ("Yesterday I accidentally reverted it.", "accidentally", "first_person"),
+    ("My patch introduces a race.", "introduces", "first_person"),
+    ("We broke the nightly.", "broke", "we"),
+    ("You left the flag on.", "left", "second_person"),
+    ("Your changes below the guard broke the build.", "broke", "second_person"),
+    ("@dev-x's rewrite broke the loader.", "broke", "named"),
+    ("The release crew skipped the checklist.", "skipped", "role"),
+    ("The reviewers missed the second call site.", "missed", "role"),
+    ("The May refactor broke the loader.", "broke", "system"),
+    ("CI skipped the job.", "skipped", "system"),
+    # The subject stops at a belief verb: the writer thinks, the change broke.
+    ("I think the scheduler change broke the fence.", "broke", "system"),
+    # A verb coordinated with an earlier one shares the clause's first subject.
+    ("I rebased the branch and missed the conflict.", "missed", "first_person"),
+    # A relative clause acts for its antecedent.
+    ("It came from my refactor, which broke the loader.", "broke", "first_person"),
+    ("The PR that fixed the guard broke the loader.", "broke", "system"),
+    ("The PR that I merged broke the loader.", "broke", "first_person"),
+])
+def test_subject_class(sentence: str, predicate: str, agent: str) -> None:
+    assert _agent(sentence, predicate) == agent
+
+
+def test_clauses_cover_the_sentence_and_cut_at_boundaries() -> None:
+    text = "The test passed, but I broke the nightly; the fix is in #12 (see the log)."
+    parts = clauses.clauses(text, GRAMMAR)
+    assert "".join(text[c.start:c.end] for c in parts) == text
+    pieces = [text[c.start:c.end].strip() for c in parts]
+    assert pieces[0] == "The test passed,"
+    assert pieces[1].startswith("but I broke the nightly")
+    assert any(p.startswith("see the log") for p in pieces)
+
+
+def test_one_sentence_carries_several_findings() -> None:
+    text = ("### Why it slipped\n\n"
+            "Apparently I merged the launcher change without the soak, and we should "
+            "gate releases on it.\n")
+    got = sorted((f.line, f.rule) for f in lint.lint(text, RULES, sections=SECTIONS)
+                 if f.rule in ("hedging", "blame", "advocacy"))
+    assert got == [(3, "advocacy"), (3, "blame"), (3, "hedging")], got
+
+
+def test_the_same_fault_verb_is_blame_only_with_a_person_as_agent() -> None:
+    blame = BY_ID["blame"]
+
+    def flagged(text: str) -> bool:
+        doc = lint.parse(f"### Root cause\n\n{text}\n", SECTIONS)
+        return bool(lint.apply_rule(blame, doc, facts=None, file="x.md", others=RULES))
+
+    assert flagged("@dev-x broke the loader in May.")
+    assert flagged("The maintainers ignored the first report.")
+    assert not flagged("The May change broke the loader.")
+    assert not flagged("The loader ignored the first flag.")
+
+
+def test_a_hedge_inside_a_norm_is_advocacy_not_hedging() -> None:
+    text = "### Fix\n\nI think we should drop the fast path.\n"
+    got = [f.rule for f in lint.lint(text, RULES, sections=SECTIONS)
+           if f.rule in ("hedging", "advocacy")]
+    assert got == ["advocacy"]
+    # Sanity: without the norm the same hedge is a hedge.
+    text = "### Fix\n\nI think the fast path skips the event.\n"
+    got = [f.rule for f in lint.lint(text, RULES, sections=SECTIONS)
+           if f.rule in ("hedging", "advocacy")]
+    assert got == ["hedging"]
+
+
+def test_a_question_is_not_a_hedge() -> None:
+    rules = [BY_ID["hedging"]]
+    assert lint.lint("### Root cause\n\nCould this be the driver?\n", rules,
+                     sections=SECTIONS) == []
+    assert [f.rule for f in lint.lint("### Root cause\n\nThis could be the driver.\n",
+                                      rules, sections=SECTIONS)] == ["hedging"]
+
+
+def test_a_timestamped_paragraph_is_a_timeline_entry_anywhere() -> None:
+    rules = [BY_ID["hedging"]]
+    text = ("### Root cause\n\n2024-01-19 10:00 - we believe it is a driver bug.\n\n"
+            "We believe it is a driver bug.\n")
+    assert [(f.line, f.rule) for f in lint.lint(text, rules, sections=SECTIONS)] == [
+        (5, "hedging")]
+
+
+def test_headings_stay_silent_for_clause_findings() -> None:
+    text = ("### I broke the launcher and we should rewrite it\n\n"
+            "**Sorry, I merged it without the soak**\n\nThe fast path skips the event.\n")
+    assert [f for f in lint.lint(text, RULES, sections=SECTIONS)
+            if f.rule in ("hedging", "blame", "advocacy")] == []
+
+
+def test_unknown_agent_class_names_the_key(tmp_path: Path, monkeypatch) -> None:
+    text = datafiles.LINT_RULES.read_text("utf-8")
+    bad_text = text.replace("agents: [first_person, second_person, named, role]",
+                            "agents: [first_person, robots]", 1)
+    assert bad_text != text
+    bad = tmp_path / "lint_rules.yaml"
+    bad.write_text(bad_text, encoding="utf-8")
+    monkeypatch.setattr(datafiles, "LINT_RULES", bad)
+    datafiles.lint_rules.cache_clear()
+    try:
+        with pytest.raises(DataError, match=re.escape("clauses[0].agents")):
+            datafiles.lint_rules()
+        bad.write_text(text.replace("relative: '(which|that|who)'", "relative: '('"),
+                       encoding="utf-8")
+        datafiles.lint_rules.cache_clear()
+        with pytest.raises(DataError, match=r"grammar\.relative: not a valid regex"):
+            datafiles.lint_rules()
+    finally:
+        datafiles.lint_rules.cache_clear()
+
+
+@pytest.mark.parametrize(("sentence", "agent"), [
+    ("I pushed to main by mistake, again.", "first_person"),
+    ("So we just pushed to it instead of a PR.", "we"),
+    ("But @dev-x merged it by accident.", "named"),
+    ("The cleanup job dropped the cache by mistake.", "system"),
+])
+def test_an_adverbial_fault_takes_the_clause_subject(sentence: str, agent: str) -> None:
+    clause = clauses.clause_of(sentence, 0, GRAMMAR)
+    assert clauses.classify(clauses.head_subject(sentence, clause, GRAMMAR), GRAMMAR) == agent
