@@ -198,3 +198,21 @@ def test_a_folder_without_tests_or_workflows_still_drafts_a_runnable_target(
     doc = json.loads(capsys.readouterr().out)
     assert not [i for i in doc["items"] if i["kind"] == "all_clear"
                 and i["title"].startswith("Tests in CI: every")]
+
+
+def test_tests_importing_the_folder_from_unrelated_trees_give_one_tests_dir(tmp_path) -> None:
+    """(#22) Core's tests/unit and another experiment's tests both import the folder:
+    their common path is the repository root, which is no tests_dir; the draft keeps
+    the folder holding most of them and still loads."""
+    head = {**SUB,
+            "tests/unit/test_a.py": "import sub.mod\n\n\ndef test_a():\n    assert sub\n",
+            "tests/unit/test_b.py": "import sub.mod\n\n\ndef test_b():\n    assert sub\n",
+            "exp/other/tests/test_c.py": "import sub.mod\n\n\ndef test_c():\n    assert 1\n"}
+    head = {k: v for k, v in head.items() if not k.startswith("sub/tests/")}
+    inp = minirepo.build(tmp_path, base=CORE, head=head)
+    d = draft.build(inp.head, "sub", repo="o/r")
+    assert d.tests_dir.value == "tests/unit"
+    assert "3 test file(s)" in d.tests_dir.why
+    assert any("1 more test file(s) outside tests/unit" in n for n in d.notes)
+    doc = yaml.safe_load(draft.to_yaml(d))
+    assert doc["tests_dir"] == "tests/unit"
