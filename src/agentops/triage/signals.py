@@ -18,13 +18,18 @@ from re import _constants as _C
 from re import _parser
 from typing import Any
 
-PLACES = ("title", "body", "code", "traceback", "frame", "comment")
+# ``frame``: the root-cause distributed frame of the tracebacks (T-13); ``top_frame``:
+# the innermost library frame of the last traceback, whatever its area (what the trace
+# is about: a distributed, compiler or data-loading frame at the top, issue #23);
+# ``negated``: what the report rules out ("no DDP/FSDP", "not using torchrun"), which
+# step 1 reads as evidence against distributed and no other step reads at all.
+PLACES = ("title", "body", "code", "traceback", "frame", "top_frame", "negated", "comment")
 _TOKEN_RE = re.compile(r"[a-z0-9_]+")
 # CamelCase identifiers (two humps or more): a keyword names a part of one too, as
 # SymmMem in NCCLSymmMemAllocator or TensorPipe in TensorPipeDistAutogradTest.
 _CAMEL_RE = re.compile(r"[a-z0-9][A-Z]")  # where a hump starts inside a word
 _MAX_IDENT = 80  # Sanity: longer "identifiers" are noise, not API names
-_HUMP_PLACES = frozenset({"title", "body", "comment"})
+_HUMP_PLACES = frozenset({"title", "body", "comment", "negated"})
 _HUMP_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 # Possessive fences: a line of thousands of backticks must not be retried at every length.
 _FENCE_RE = re.compile(r"^[ \t]*+(`{3,}+|~{3,}+)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)",
@@ -61,6 +66,10 @@ class Signal:
     unless: tuple[re.Pattern[str], ...] = ()
     suppresses: tuple[str, ...] = ()
     evidence: bool = True
+    # Step 1 (issue #23): a hit of this signal outside code is the subject of the report
+    # (an error a distributed component raised, a collective as the topic), never
+    # incidental, and a non-distributed verdict yields to it.
+    subject: bool = False
     keywords: tuple[str, ...] = ()
     multi_first: frozenset[str] = frozenset()  # the first words of ``multi``
     # The cheap test ``match_signals`` makes before calling ``fire``: words that start a
@@ -245,6 +254,9 @@ class Rubric:
     precedence: tuple[str, ...]
     default_route: str
     layering: tuple[Layer, ...]
+    top_frame: re.Pattern[str] | None = None  # frames that can be the top of a trace
+    generic_frame: re.Pattern[str] | None = None  # plumbing frames never the top
+    test_report: re.Pattern[str] | None = None  # a title that is a test id (CI reports)
     comment_templates: Mapping[str, str] = field(default_factory=dict)  # kind -> template
     examples: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
 
@@ -296,7 +308,8 @@ def compile_signal(raw: Mapping[str, Any]) -> Signal:
         requires=tuple(re.compile(p, re.M) for p in raw.get("requires") or ()),
         unless=tuple(re.compile(p, re.M) for p in raw.get("unless") or ()),
         suppresses=tuple(raw.get("suppresses") or ()),
-        evidence=bool(raw.get("evidence", True)), keywords=tuple(keywords),
+        evidence=bool(raw.get("evidence", True)), subject=bool(raw.get("subject", False)),
+        keywords=tuple(keywords),
         multi_first=frozenset(first for first, _ in multi),
         starts=frozenset(single) | frozenset(first for first, _ in multi),
         needles=(None if any(n is None for n, _ in patterns)
@@ -320,6 +333,10 @@ def compile_rubric(raw: Mapping[str, Any]) -> Rubric:
         distributed_frame=re.compile(tb["distributed_frame"]),
         substrate_frame=re.compile(tb["substrate_frame"]),
         ignore_frame=re.compile(tb["ignore_frame"]),
+        top_frame=re.compile(tb["top_frame"]) if tb.get("top_frame") else None,
+        generic_frame=re.compile(tb["generic_frame"]) if tb.get("generic_frame") else None,
+        test_report=(re.compile(raw["text"]["test_report"]) if raw["text"].get("test_report")
+                     else None),
         where_factor={**{p: 1.0 for p in (*PLACES, "labels")}, **sc["where_factor"]},
         thresholds={k: float(v) for k, v in sc.items() if k != "where_factor"},
         precedence=tuple(raw["routing"]["precedence"]),
@@ -342,6 +359,10 @@ class IssueText:
     full: str  # everything a person wrote, for requires/unless
     frame: str = ""  # path of the root-cause distributed frame ("" if none)
     tracebacks: tuple[str, ...] = ()
+    top_frame: str = ""  # innermost library frame of the last traceback ("" if none)
+    # The title is a test id (a CI report: "DISABLED test_x (__main__.TestY)"): the
+    # component words in it name the test, not what a person reports (issue #23).
+    test_report: bool = False
 
 
 @dataclass
@@ -433,6 +454,26 @@ def root_cause_frame(regions: Sequence[str], rubric: Rubric) -> str:
     return best or best_sub
 
 
+def top_frame(regions: Sequence[str], rubric: Rubric) -> str:
+    """The innermost library frame of the last traceback that has one: what the failure
+    is about (a distributed, compiler or data-loading frame at the top, issue #23).
+    Plumbing (``generic_frame``: nn.Module dispatch, autograd's engine entry, context
+    managers) and launcher wrappers are never the top."""
+    if rubric.top_frame is None:
+        return ""
+    for region in reversed(regions):
+        paths = [m.group("path") or m.group("cpath") for m in rubric.frame.finditer(region)]
+        if rubric.innermost_first.search(region):
+            paths.reverse()
+        for path in reversed(paths):
+            if not rubric.top_frame.search(path) or rubric.ignore_frame.search(path):
+                continue
+            if rubric.generic_frame is not None and rubric.generic_frame.search(path):
+                continue
+            return path
+    return ""
+
+
 def bounded(title: str, body: str, comments: Iterable[str]) -> tuple[str, str, list[str]]:
     """The part of an issue the planner reads (MAX_*_CHARS)."""
     kept: list[str] = []
@@ -446,22 +487,66 @@ def bounded(title: str, body: str, comments: Iterable[str]) -> tuple[str, str, l
     return (title or "")[:MAX_TITLE_CHARS], (body or "")[:MAX_BODY_CHARS], kept
 
 
-# A word right after a negation of presence or use ("no multi-GPU", "without DDP",
-# "not using FSDP", "non-distributed") is what the issue rules out, not evidence of it.
-# Only in prose, and only the word (or a short "X or Y" list) the negation governs; a
-# plain "not" stays ("gradients are not synchronized" is the bug itself).
-_WORD = r"[A-Za-z][\w.]*+(?:-[\w.]++)*+"
+# What a report rules out is not evidence of it, and is evidence against it (issue #23):
+# "no DDP/FSDP", "without any process group", "not using torchrun", "we don't use
+# FSDP", "non-distributed", "`--distributed` (not used here)", "DDP is not involved".
+# Only in prose, and only the words the negation governs (a short list joined by "/",
+# ",", "or", "nor"); a plain "not" keeps its meaning ("gradients are not synchronized" is
+# the bug itself). Scope is the clause: a negation in a clause that says something
+# works ("works fine without FSDP") contrasts with the failing case, so the words stay
+# as evidence for the component and are not counted against it.
+_W = r"[`'\"]?+[A-Za-z][\w.]*+(?:-[\w.]++)*+[`'\"]?+"
+_ART = r"(?:(?:a|an|any|the|my|our)[ \t]++)?"
+_LIST = (rf"{_W}(?:[ \t]*+/[ \t]*+{_W}|(?:[ \t]*+,)?[ \t]++(?:or|nor)[ \t]++{_ART}"
+         rf"(?!(?:no|not|nor|without|non)\b){_W}|[ \t]*+,[ \t]*+(?!(?:no|not|but)\b){_W}){{0,4}}")
+_USE = (r"(?:using|use|uses|used|running|run|involving|involve|involves|need|needs|needed"
+        r"|requiring|launching|launch)")
 _NEGATED_RE = re.compile(
-    r"\b(?:(?:no|without|non)(?:[ \t-]+(?:a|an|any|the))?"
-    r"|(?:not|never)[ \t]+(?:using|use|uses|used|running|run|involving)"
-    r"(?:[ \t]+(?:a|an|any|the))?)"
-    rf"[ \t-]+({_WORD}(?:(?:[ \t]*+,)?[ \t]++(?:or|nor)[ \t]++(?:(?:a|an|any|the)[ \t]++)?"
-    rf"(?!(?:no|not|nor|without|non)\b){_WORD}){{0,3}})", re.IGNORECASE)
+    r"\b(?:(?:no|without|non|w/o)(?:[ \t-]+(?:a|an|any|the))?"
+    rf"|(?:not|never)[ \t]+{_USE}(?:[ \t]+(?:a|an|any|the))?"
+    rf"|(?:do|does|did|am|is|are|was|were)(?:n't|[ \t]+not)[ \t]+{_USE}(?:[ \t]+(?:a|an|any|the))?"
+    r"|nothing[ \t]+to[ \t]+do[ \t]+with|unrelated[ \t]+to)"
+    rf"[ \t-]+({_LIST})", re.IGNORECASE)
+# The postfix form: "DDP is not used", "FSDP isn't involved", "--distributed (not used)".
+_NEGATED_AFTER_RE = re.compile(
+    rf"(?<![\w-])((?:--?)?{_LIST})[ \t]*+(?:(?:is|are|was|were)(?:n't|[ \t]+not)[ \t]+"
+    r"(?:used|involved|enabled|needed|required|in[ \t]+use)\b"
+    r"|\((?:not[ \t]+used|unused|not[ \t]+enabled)[^)\n]{0,30}\))", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[.;!?\n]|\bbut\b", re.IGNORECASE)
+_WORKS_RE = re.compile(r"\b(?:works?|worked|working|runs? fine|fine|succeeds?|succeeded|passes|"
+                       r"passed|no (?:error|issue|problem)s?)\b", re.IGNORECASE)
+
+
+def _clause(text: str, start: int, end: int) -> str:
+    """The clause around ``text[start:end]`` (sentence punctuation, a line or "but")."""
+    left = max((m.end() for m in _CLAUSE_END.finditer(text, max(0, start - 200), start)),
+               default=max(0, start - 200))
+    right = _CLAUSE_END.search(text, end, end + 200)
+    return text[left:right.start() if right else min(len(text), end + 200)]
+
+
+def split_negated(text: str) -> tuple[str, list[str]]:
+    """``text`` with what it rules out blanked (same length), and the ruled-out words.
+    A negation in a clause that says something works keeps its words (see above)."""
+    ruled_out: list[str] = []
+
+    def blank(m: re.Match[str]) -> str:
+        a, b = m.span(1)
+        if _WORKS_RE.search(_clause(text, m.start(), m.end())):
+            return m.group(0)
+        ruled_out.append(m.group(1))
+        return m.group(0)[:a - m.start()] + " " * (b - a) + m.group(0)[b - m.start():]
+
+    if not text:
+        return text, ruled_out
+    out = _NEGATED_RE.sub(blank, text)
+    text = out  # the postfix pass sees the prefix pass's blanks (no word counted twice)
+    out = _NEGATED_AFTER_RE.sub(blank, out)
+    return out, ruled_out
 
 
 def _drop_negated(text: str) -> str:
-    return _NEGATED_RE.sub(lambda m: m.group(0)[:m.start(1) - m.start(0)]
-                           + " " * len(m.group(1)), text)
+    return split_negated(text)[0]
 
 
 def split_issue(title: str, body: str, comments: Iterable[str], rubric: Rubric) -> IssueText:
@@ -477,17 +562,32 @@ def split_issue(title: str, body: str, comments: Iterable[str], rubric: Rubric) 
         com.tracebacks += p.tracebacks
     regions = (*main.tracebacks, *com.tracebacks)
     frame = root_cause_frame(regions, rubric)
+    top = top_frame(regions, rubric)
+    ruled_out: list[str] = []
+    prose = {}
+    for place, raw in (("title", title or ""),
+                       ("body", "\n".join(x.strip("\n") for x in main.prose if x.strip())),
+                       ("comment", "\n".join(x.strip("\n") for x in com.prose if x.strip()))):
+        prose[place], gone = split_negated(raw)
+        ruled_out += gone
     places = {
-        "title": _drop_negated(title or ""),
-        "body": _drop_negated("\n".join(x.strip("\n") for x in main.prose if x.strip())),
+        "title": prose["title"],
+        "body": prose["body"],
         "code": "\n".join(x.strip("\n") for x in (*main.code, *com.code) if x.strip()),
         "traceback": "\n".join(regions),
         "frame": frame,
-        "comment": _drop_negated("\n".join(x.strip("\n") for x in com.prose if x.strip())),
+        "top_frame": top,
+        "negated": "\n".join(ruled_out),
+        "comment": prose["comment"],
     }
-    # requires/unless read the cleaned text: an environment dump is not evidence.
-    full = "\n".join(v for k, v in places.items() if k != "frame")
-    return IssueText(places=places, full=full, frame=frame, tracebacks=regions)
+    # requires/unless read the cleaned text: an environment dump is not evidence, and
+    # neither is what the report rules out.
+    full = "\n".join(v for k, v in places.items()
+                     if k not in ("frame", "top_frame", "negated"))
+    test_report = bool(rubric.test_report is not None and title
+                       and rubric.test_report.search(title))
+    return IssueText(places=places, full=full, frame=frame, tracebacks=regions,
+                     top_frame=top, test_report=test_report)
 
 
 
@@ -507,6 +607,7 @@ class Hit:
     places: frozenset[str]
     excerpt: str
     evidence: bool = True
+    subject: bool = False
 
 
 def _excerpt(place: Place, found: str) -> str:
@@ -558,7 +659,8 @@ def match_signals(text: IssueText, rubric: Rubric) -> list[Hit]:
         score, name, found = best
         hits.append(Hit(signal=sig.id, label=sig.label, role=sig.role, where=name,
                         weight=sig.weight, score=score, places=frozenset(fired_in),
-                        excerpt=_excerpt(places[name], found), evidence=sig.evidence))
+                        excerpt=_excerpt(places[name], found), evidence=sig.evidence,
+                        subject=sig.subject))
     fired = {h.signal for h in hits}
     suppressed = {s for sig in rubric.signals if sig.id in fired for s in sig.suppresses}
     return [h for h in hits if h.signal not in suppressed]
