@@ -477,8 +477,10 @@ def step1_is_distributed(st: _State) -> Step1:
     subject: list[Hit] = []
     incidental: list[Hit] = []
     for h in for_hits:
-        in_title = "title" in h.places and not text.test_report
-        if "top_frame" in h.places or (h.subject and h.places - {"code"}):
+        # A CI report's title is a test id: the component words in it name the test.
+        places = h.places - {"title"} if text.test_report else h.places
+        in_title = "title" in places
+        if "top_frame" in places or (h.subject and places - {"code"}):
             subject.append(h)  # a distributed error or frame at the top: the subject
         elif in_title and not title_against:
             subject.append(h)  # a person's title names the component
@@ -486,7 +488,7 @@ def step1_is_distributed(st: _State) -> Step1:
             # The title names a distributed component and another subject both
             # ("torch.compile + DDP crashes"): distributed stays, but it is contested.
             subject.append(h)
-        elif h.places & {"body", "comment"} and h.score >= t["evidence_min"] \
+        elif places & {"body", "comment"} and h.score >= t["evidence_min"] \
                 and not other_subject:
             subject.append(h)  # the prose is about it and nothing else is the subject
         else:
