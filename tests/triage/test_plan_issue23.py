@@ -128,10 +128,12 @@ def test_step1_distributed_subject_still_wins(queue, title, body):
 
 
 def test_step1_contested_verdict_is_never_triaged(queue):
-    # The title names DDP and the compiler both: distributed stays (no verdict against a
-    # component in a person's title), but the evidence against is as strong: a human
-    # looks before it counts as done.
-    body = ("torch.compile(model) of a DDP model gives a graph break in my forward.\n"
+    # The title names DDP and the compiler both, and the compiler raised the error:
+    # distributed stays (no verdict against a component in a person's title), but the
+    # evidence against is as strong: a human looks before it counts as done.
+    body = ("torch.compile(model) of a DDP model fails in my forward:\n"
+            "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised: "
+            "LoweringException\n"
             + fence("model = DDP(Net().cuda())\nmodel = torch.compile(model)\nmodel(x)"))
     plan = plan_ok(make_issue("torch.compile + DDP: graph break in forward", body), queue)
     assert plan.decision != "not_distributed"

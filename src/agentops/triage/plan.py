@@ -446,8 +446,8 @@ class Step1:
 
     @property
     def contested(self) -> bool:
-        """Distributed won, but with real evidence against it: not sure enough to call
-        the issue done without a human (no `triaged`)."""
+        """Distributed won, but the evidence against it is as strong as the evidence
+        for: not sure enough to call the issue done without a human (no `triaged`)."""
         return not self.not_distributed and bool(self.against) and bool(self.subject) \
             and self.against_score >= sum(h.score for h in self.subject)
 
@@ -469,11 +469,13 @@ def step1_is_distributed(st: _State) -> Step1:
     against = [h for h in r.role_hits.get("not_distributed", ()) if h.evidence]
     against_score = sum(h.score for h in against)
     for_hits = [h for h in r.hits if h.evidence and (h.label or h.role == "distributed")]
-    # Another subject in sight: evidence against in the title, at the top of the trace,
-    # or of a kind that is a subject by itself (a compiler or build error, a platform's
-    # disabled test, a report that rules distributed out).
-    other_subject = [h for h in against if h.subject or h.places & {"title", "top_frame"}]
-    title_against = any("title" in h.places for h in against)
+    # Another subject in sight: evidence against at the top of the trace, or of a kind
+    # that is a subject by itself (an error the compiler or the build raised, a
+    # platform's disabled test). Weaker kinds (a library or device word in the title,
+    # what the report rules out) never make a component named in the prose incidental:
+    # "we use FSDP, not DDP" is still an FSDP report.
+    other_subject = [h for h in against if h.subject or "top_frame" in h.places]
+    title_against = any("title" in h.places for h in against) and not text.test_report
     subject: list[Hit] = []
     incidental: list[Hit] = []
     for h in for_hits:
@@ -489,8 +491,11 @@ def step1_is_distributed(st: _State) -> Step1:
             # ("torch.compile + DDP crashes"): distributed stays, but it is contested.
             subject.append(h)
         elif places & {"body", "comment"} and h.score >= t["evidence_min"] \
-                and not other_subject:
-            subject.append(h)  # the prose is about it and nothing else is the subject
+                and not other_subject and (h.weight >= t["high_weight"] or not title_against):
+            # The prose is about it and nothing else is the subject. A generic word
+            # ("multi-GPU", "world_size") yields to another owner named in the title
+            # too; a component's API does not.
+            subject.append(h)
         else:
             incidental.append(h)
     told = _already_told(st.snapshot, st.queue)
@@ -587,7 +592,10 @@ def _finish_route(st: _State, route: _Route, mods: _Modules, high: list[Hit]) ->
     elif st.unsure:
         b.reasons.append("Not sure enough to call it done: " + "; ".join(st.unsure) + ".")
         b.add(q.review_label, rule="selective threshold")
-    elif any(q.module_suboncall.get(m) == route.sub for m in b.labels):
+    elif any(q.module_suboncall.get(m) == route.sub
+             and (m in mods.held or mods.confidence.get(m) != "high") for m in b.labels):
+        # The module proposal is part of what `triaged` would claim: only modules with
+        # an explicit API, import or frame above their thresholds are sure enough.
         b.reasons.append(f"{q.triaged_label!r} withheld: the module proposal is the "
                          "sub-team's to confirm.")
     else:
