@@ -501,20 +501,37 @@ _LIST = (rf"{_W}(?:[ \t]*+/[ \t]*+{_W}|(?:[ \t]*+,)?[ \t]++(?:or|nor)[ \t]++{_AR
          rf"(?!(?:no|not|nor|without|non)\b){_W}|[ \t]*+,[ \t]*+(?!(?:no|not|but)\b){_W}){{0,4}}")
 _USE = (r"(?:using|use|uses|used|running|run|involving|involve|involves|need|needs|needed"
         r"|requiring|launching|launch)")
-_NEGATED_RE = re.compile(
-    r"\b(?:(?:no|without|non|w/o)(?:[ \t-]+(?:a|an|any|the))?"
+_NEGATED_SRC = (
+    r"(?<![a-z0-9_])(?:(?:no|without|non|w/o)(?:[ \t-]+(?:a|an|any|the))?"
     rf"|(?:not|never)[ \t]+{_USE}(?:[ \t]+(?:a|an|any|the))?"
     rf"|(?:do|does|did|am|is|are|was|were)(?:n't|[ \t]+not)[ \t]+{_USE}(?:[ \t]+(?:a|an|any|the))?"
     r"|nothing[ \t]+to[ \t]+do[ \t]+with|unrelated[ \t]+to)"
-    rf"[ \t-]+({_LIST})", re.IGNORECASE)
+    rf"[ \t-]+({_LIST})")
 # The postfix form: "DDP is not used", "FSDP isn't involved", "--distributed (not used)".
-_NEGATED_AFTER_RE = re.compile(
+_NEGATED_AFTER_SRC = (
     rf"(?<![\w-])((?:--?)?{_LIST})[ \t]*+(?:(?:is|are|was|were)(?:n't|[ \t]+not)[ \t]+"
     r"(?:used|involved|enabled|needed|required|in[ \t]+use)\b"
-    r"|\((?:not[ \t]+used|unused|not[ \t]+enabled)[^)\n]{0,30}\))", re.IGNORECASE)
+    r"|\((?:not[ \t]+used|unused|not[ \t]+enabled)[^)\n]{0,30}\))")
+# Sanity: matched on the lowercased text without IGNORECASE, which lets the regex engine
+# skip to the possible first letters (three times faster on the planner's hottest
+# text pass); the IGNORECASE twins serve a text whose lowercase changes its length.
+_NEGATED_RE = re.compile(_NEGATED_SRC)
+_NEGATED_AFTER_RE = re.compile(_NEGATED_AFTER_SRC)
+_NEGATED_RE_I = re.compile(_NEGATED_SRC, re.IGNORECASE)
+_NEGATED_AFTER_RE_I = re.compile(_NEGATED_AFTER_SRC, re.IGNORECASE)
+# The postfix form starts with a word list, so its regex would be tried at every word of
+# every issue; it runs only where one of its cues is present (most issues have none).
+_AFTER_CUE_RE = re.compile(r"(?:n't|\bnot)[ \t]+(?:used|involved|enabled|needed|required|in[ \t]"
+                           r"+use)\b|\((?:not[ \t]+used|unused|not[ \t]+enabled)")
 _CLAUSE_END = re.compile(r"[.;!?\n]|\bbut\b", re.IGNORECASE)
 _WORKS_RE = re.compile(r"\b(?:works?|worked|working|runs? fine|fine|succeeds?|succeeded|passes|"
                        r"passed|no (?:error|issue|problem)s?)\b", re.IGNORECASE)
+
+
+def _has_after_cue(lower: str) -> bool:
+    """Whether the postfix negation can match at all (substring tests first: cheap)."""
+    return ("not" in lower or "n't" in lower or "unused" in lower) \
+        and _AFTER_CUE_RE.search(lower) is not None
 
 
 def _clause(text: str, start: int, end: int) -> str:
@@ -529,20 +546,31 @@ def split_negated(text: str) -> tuple[str, list[str]]:
     """``text`` with what it rules out blanked (same length), and the ruled-out words.
     A negation in a clause that says something works keeps its words (see above)."""
     ruled_out: list[str] = []
-
-    def blank(m: re.Match[str]) -> str:
-        a, b = m.span(1)
-        if _WORKS_RE.search(_clause(text, m.start(), m.end())):
-            return m.group(0)
-        ruled_out.append(m.group(1))
-        return m.group(0)[:a - m.start()] + " " * (b - a) + m.group(0)[b - m.start():]
-
     if not text:
         return text, ruled_out
-    out = _NEGATED_RE.sub(blank, text)
-    text = out  # the postfix pass sees the prefix pass's blanks (no word counted twice)
-    out = _NEGATED_AFTER_RE.sub(blank, out)
-    return out, ruled_out
+    lower = text.lower()
+    same = len(lower) == len(text)
+    passes = ((_NEGATED_RE, _NEGATED_AFTER_RE) if same
+              else (_NEGATED_RE_I, _NEGATED_AFTER_RE_I))
+    subject = lower if same else text
+    for k, regex in enumerate(passes):
+        if k == 1 and not _has_after_cue(lower if same else text.lower()):
+            break
+        pieces: list[str] = []
+        last = 0
+        for m in regex.finditer(subject):
+            a, b = m.span(1)
+            if _WORKS_RE.search(_clause(text, m.start(), m.end())):
+                continue
+            ruled_out.append(text[a:b])
+            pieces += [text[last:a], " " * (b - a)]
+            last = b
+        if pieces:
+            # The postfix pass sees the prefix pass's blanks (no word counted twice).
+            text = "".join(pieces) + text[last:]
+            lower = text.lower() if same else text
+            subject = lower if same else text
+    return text, ruled_out
 
 
 def _drop_negated(text: str) -> str:
