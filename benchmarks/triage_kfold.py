@@ -174,6 +174,17 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(_table({"k-fold": kf.scores.figures(), "full-fit": full,
                             "shipped": evaluate(fit, queue).planner.figures()})))
     out["kfold"] = kf.scores.figures()
+    print("\nout-of-fold coverage/precision curve (fit part; every fitted threshold scaled):")
+    print(f"  {'scale':>6}{'coverage':>10}{'precision':>11}")
+    curve = []
+    for scale in CURVE:
+        fig = (kf if scale == 1.0 else kfold(fit, queue, k=args.k, target=args.target,
+                                              scale=scale)).scores.figures()
+        curve.append({"scale": scale, "coverage": fig["triaged_coverage"],
+                      "precision": fig["triaged_precision"]})
+        print(f"  x{scale:<5g}{_fmt(fig['triaged_coverage']):>10}"
+              f"{_fmt(fig['triaged_precision']):>11}")
+    out["kfold_curve"] = curve
 
     if args.ablate:
         print(f"\n== ablation on the fit part ({len(fit)} issues, thresholds off) ==")

@@ -156,8 +156,9 @@ class KFold:
 
 
 def kfold(records: Sequence[Record], queue: Queue, *, k: int = 5,
-          target: float | None = None) -> KFold:
-    """Fit on k-1 folds, plan the held-out one; score every issue out of fold."""
+          target: float | None = None, scale: float = 1.0) -> KFold:
+    """Fit on k-1 folds, plan the held-out one; score every issue out of fold. With
+    ``scale``, every fitted threshold times it (an out-of-fold coverage/precision curve)."""
     if k < 2:
         raise ValueError("k-fold needs k >= 2")
     fold = [fold_of(r.number, k) for r in records]
@@ -166,6 +167,9 @@ def kfold(records: Sequence[Record], queue: Queue, *, k: int = 5,
     for i in range(k):
         train = [r for r, f in zip(records, fold, strict=True) if f != i]
         sel = fit_thresholds(train, queue, target=target)
+        if scale != 1.0:
+            sel = replace(sel, default=sel.default * scale,
+                          thresholds={lb: v * scale for lb, v in sel.thresholds.items()})
         fitted.append(sel)
         q = replace(queue, confidence=sel)
         for j, r in enumerate(records):
