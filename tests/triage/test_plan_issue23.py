@@ -35,6 +35,7 @@ def step1_evidence(plan, stance: str) -> set[str]:  # type: ignore[no-untyped-de
     ("The script supports `--distributed` (not used here).", "--distributed", "script"),
     ("DDP is not used; it is a single process.", "DDP", "single process"),
     ("This has nothing to do with torchrun.", "torchrun", "This"),
+    ("I run the reference script without --distributed.", "distributed", "reference"),
 ])
 def test_negation_scope_rules_out_only_the_governed_words(text, gone, kept):
     out, ruled_out = split_negated(text)
@@ -92,6 +93,17 @@ SINGLE_PROCESS = ("### 🐛 Describe the bug\nA plain training loop in a single 
     ("import torch fails after upgrading the nightly",
      "ImportError: /venv/lib/python3.11/site-packages/torch/lib/libtorch_cuda.so: undefined "
      "symbol: ncclCommWindowRegister"),
+    # A build from source that fails in a distributed source file.
+    ("Build from source fails with USE_CUDA=0",
+     "Building from source with USE_CUDA=0:\n"
+     + fence("FAILED: caffe2/CMakeFiles/torch_cpu.dir/torch/csrc/distributed/c10d/"
+             "ProcessGroupGloo.cpp.o\nProcessGroupGloo.cpp:12:10: fatal error: "
+             "gloo/algorithm.h: No such file or directory\ncompilation terminated.", "")),
+    # A DataLoader worker killed in a DDP run: the data-loading error is the subject.
+    ("Workers die during training",
+     "In our DDP training the run stops after a few hours with RuntimeError: DataLoader "
+     "worker (pid 311) is killed by signal: Bus error. It is possible that dataloader's "
+     "workers are out of shared memory."),
 ])
 def test_step1_routes_away_with_its_evidence(queue, title, body):
     plan = plan_ok(make_issue(title, body), queue)
@@ -156,6 +168,9 @@ def test_step1_contested_verdict_is_never_triaged(queue):
     ("Training hangs on 4 nodes",
      "Our FSDP job hangs in the first all_gather on 4 nodes; on one node it runs.\n"
      + fence("torchrun --nnodes 4 --nproc_per_node 8 train.py", "")),
+    ("FSDP2 step time regressed",
+     "fully_shard training is 30% slower in 2.7 than 2.6 on the same 16 GPUs.\n"
+     + fence("fully_shard(model)\nopt.step()")),
     ("Segfault in ProcessGroupNCCL on exit",
      "Every rank ends with Segmentation fault (core dumped) after destroy_process_group.\n"
      + fence("dist.init_process_group('nccl')\ndist.destroy_process_group()")),

@@ -495,7 +495,7 @@ def bounded(title: str, body: str, comments: Iterable[str]) -> tuple[str, str, l
 # the bug itself). Scope is the clause: a negation in a clause that says something
 # works ("works fine without FSDP") contrasts with the failing case, so the words stay
 # as evidence for the component and are not counted against it.
-_W = r"[`'\"]?+[A-Za-z][\w.]*+(?:-[\w.]++)*+[`'\"]?+"
+_W = r"[`'\"]?+-{0,2}[A-Za-z][\w.]*+(?:-[\w.]++)*+[`'\"]?+"
 _ART = r"(?:(?:a|an|any|the|my|our)[ \t]++)?"
 _LIST = (rf"{_W}(?:[ \t]*+/[ \t]*+{_W}|(?:[ \t]*+,)?[ \t]++(?:or|nor)[ \t]++{_ART}"
          rf"(?!(?:no|not|nor|without|non)\b){_W}|[ \t]*+,[ \t]*+(?!(?:no|not|but)\b){_W}){{0,4}}")
