@@ -502,11 +502,14 @@ _LIST = (rf"{_W}(?:[ \t]*+/[ \t]*+{_W}|(?:[ \t]*+,)?[ \t]++(?:or|nor)[ \t]++{_AR
 _USE = (r"(?:using|use|uses|used|running|run|involving|involve|involves|need|needs|needed"
         r"|requiring|launching|launch)")
 _NEGATED_SRC = (
-    r"(?<![a-z0-9_])(?:(?:no|without|non|w/o)(?:[ \t-]+(?:a|an|any|the))?"
+    r"(?:(?<![a-z0-9_])(?:(?:no|without|non|w/o)(?:[ \t-]+(?:a|an|any|the))?"
     rf"|(?:not|never)[ \t]+{_USE}(?:[ \t]+(?:a|an|any|the))?"
-    rf"|(?:do|does|did|am|is|are|was|were)(?:n't|[ \t]+not)[ \t]+{_USE}(?:[ \t]+(?:a|an|any|the))?"
     r"|nothing[ \t]+to[ \t]+do[ \t]+with|unrelated[ \t]+to)"
+    rf"|n't[ \t]+{_USE}(?:[ \t]+(?:a|an|any|the))?)"
     rf"[ \t-]+({_LIST})")
+# Where the prefix form can start: every match begins with one of these (found with
+# str.find, then the regex is tried there only: the planner's hottest text pass).
+_NEGATION_CUES = ("no", "without", "w/o", "never", "n't", "unrelated")
 # The postfix form: "DDP is not used", "FSDP isn't involved", "--distributed (not used)".
 _NEGATED_AFTER_SRC = (
     rf"(?<![\w-])((?:--?)?{_LIST})[ \t]*+(?:(?:is|are|was|were)(?:n't|[ \t]+not)[ \t]+"
@@ -528,10 +531,34 @@ _WORKS_RE = re.compile(r"\b(?:works?|worked|working|runs? fine|fine|succeeds?|su
                        r"passed|no (?:error|issue|problem)s?)\b", re.IGNORECASE)
 
 
+def _cue_matches(regex: re.Pattern[str], lower: str) -> list[re.Match[str]]:
+    """``regex.finditer(lower)`` for the prefix form, tried only where a cue starts."""
+    starts: set[int] = set()
+    for cue in _NEGATION_CUES:
+        i = lower.find(cue)
+        while i >= 0:
+            starts.add(i)
+            i = lower.find(cue, i + 1)
+    out: list[re.Match[str]] = []
+    end = 0
+    for i in sorted(starts):
+        if i < end:
+            continue
+        m = regex.match(lower, i)
+        if m is not None:
+            out.append(m)
+            end = m.end()
+    return out
+
+
+_AFTER_CUES = tuple(f"{neg} {word}" for neg in ("not", "n't")
+                    for word in ("used", "involved", "enabled", "needed", "required", "in"))
+_AFTER_CUES += ("(unused", "(not")
+
+
 def _has_after_cue(lower: str) -> bool:
     """Whether the postfix negation can match at all (substring tests first: cheap)."""
-    return ("not" in lower or "n't" in lower or "unused" in lower) \
-        and _AFTER_CUE_RE.search(lower) is not None
+    return any(cue in lower for cue in _AFTER_CUES) and _AFTER_CUE_RE.search(lower) is not None
 
 
 def _clause(text: str, start: int, end: int) -> str:
@@ -558,7 +585,8 @@ def split_negated(text: str) -> tuple[str, list[str]]:
             break
         pieces: list[str] = []
         last = 0
-        for m in regex.finditer(subject):
+        found = _cue_matches(regex, subject) if k == 0 and same else regex.finditer(subject)
+        for m in found:
             a, b = m.span(1)
             if _WORKS_RE.search(_clause(text, m.start(), m.end())):
                 continue
