@@ -661,18 +661,27 @@ class Hit:
     weight: float
     score: float
     places: frozenset[str]
-    excerpt: str
     evidence: bool = True
     subject: bool = False
+    # The text the excerpt is cut from and what matched in it: the excerpt is made only
+    # when a plan cites the hit (most hits are never cited; the planner's speed).
+    source: str = field(default="", repr=False, compare=False)
+    found: str = field(default="", repr=False, compare=False)
+
+    @property
+    def excerpt(self) -> str:
+        """Up to 80 characters of the place around what matched."""
+        return _excerpt(self.source, self.found)
 
 
-def _excerpt(place: Place, found: str) -> str:
-    at = place.lower.find(found.lower())
+def _excerpt(text: str, found: str) -> str:
+    lower = text.lower()
+    at = lower.find(found.lower())
     if at < 0:
-        at = place.lower.find(found.lower().split(" ")[0])
+        at = lower.find(found.lower().split(" ")[0])
     at = max(at, 0)
     start = max(0, at - 20)
-    snippet = place.text[start:at + len(found) + 20].replace("\n", " ").strip()
+    snippet = text[start:at + len(found) + 20].replace("\n", " ").strip()
     return snippet[:_EXCERPT]
 
 
@@ -715,8 +724,8 @@ def match_signals(text: IssueText, rubric: Rubric) -> list[Hit]:
         score, name, found = best
         hits.append(Hit(signal=sig.id, label=sig.label, role=sig.role, where=name,
                         weight=sig.weight, score=score, places=frozenset(fired_in),
-                        excerpt=_excerpt(places[name], found), evidence=sig.evidence,
-                        subject=sig.subject))
+                        evidence=sig.evidence, subject=sig.subject,
+                        source=places[name].text, found=found))
     fired = {h.signal for h in hits}
     suppressed = {s for sig in rubric.signals if sig.id in fired for s in sig.suppresses}
     return [h for h in hits if h.signal not in suppressed]
