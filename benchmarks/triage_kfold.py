@@ -41,7 +41,7 @@ from agentops.triage.calibrate import (  # noqa: E402
     thresholds_json,
 )
 from agentops.triage.evaluate import FIGURES, Record, evaluate  # noqa: E402
-from agentops.triage.model import Queue  # noqa: E402
+from agentops.triage.model import Queue, Selective  # noqa: E402
 from agentops.triage.offline import read_records  # noqa: E402
 from agentops.triage.queue import load_queue, queue_dir  # noqa: E402
 
@@ -51,8 +51,10 @@ DEFAULT_SETS = [base / "shared" / "eval" / f"triage-dev{s}.jsonl"
 EXTRA = ROOT / "benchmarks" / "data" / "triage_extra.yaml"
 CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_CACHE")
              or Path.home() / ".cache" / "agentops" / "triage" / "extra-texts.jsonl")
-# Threshold scales of the coverage/precision curve (1: as fitted).
+# Threshold scales of the coverage/precision curve (1: as fitted), and the ones the
+# operating point is chosen among (0 would switch selective triage off).
 CURVE = (0.0, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0)
+OPERATING = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
 
 
 def held_out(number: int) -> bool:
@@ -97,6 +99,12 @@ def extra_records(queue: Queue) -> tuple[list[Record], str]:
     return out, note
 
 
+def scaled_selective(sel: Selective, scale: float) -> Selective:
+    """Every threshold (and the default) of ``sel`` times ``scale``."""
+    return replace(sel, default=round(sel.default * scale, 3),
+                   thresholds={k: round(v * scale, 3) for k, v in sel.thresholds.items()})
+
+
 def _fmt(v: object) -> str:
     if v is None:
         return "n/a"
@@ -120,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--queue", default="distributed")
     ap.add_argument("--no-extra", action="store_true", help="leave the extra set out")
     ap.add_argument("--write", action="store_true",
-                    help="store the thresholds fitted on the fit part in the queue's labels.json")
+                    help="store the thresholds fitted on the fit part, at the chosen operating "
+                         "scale, in the queue's labels.json")
     ap.add_argument("--ablate", action="store_true",
                     help="also remove each rubric signal in turn (fit part only) and list the "
                          "issues it fixes and breaks, and in how many folds it fixes any")
@@ -137,11 +146,27 @@ def main(argv: list[str] | None = None) -> int:
     extra, note = ([], "extra set left out (--no-extra)") if args.no_extra \
         else extra_records(queue)
     print(note)
-    sel = fit_thresholds(fit, queue, target=args.target)
-    fitted = replace(queue, confidence=sel)
+    target = queue.confidence.target_precision if args.target is None else args.target
+    raw = fit_thresholds(fit, queue, target=args.target)
     out: dict[str, object] = {}
 
-    print(f"\n== held out (thresholds fitted on the {len(fit)} fit issues, never on these) ==")
+    # The operating point, chosen on the fit part only: out of fold, every fitted
+    # threshold scaled, the lowest scale in OPERATING whose triaged precision still
+    # reaches the target (the most coverage at that precision); x0 (selective triage
+    # off) is never a candidate.
+    curve = []
+    for scale in CURVE:
+        fig = kfold(fit, queue, k=args.k, target=args.target, scale=scale).scores.figures()
+        curve.append({"scale": scale, "coverage": fig["triaged_coverage"],
+                      "precision": fig["triaged_precision"], "figures": fig})
+    ok = [c for c in curve if c["scale"] in OPERATING and c["precision"] is not None
+          and c["precision"] >= target]
+    chosen = min((c["scale"] for c in ok), default=1.0)
+    sel = scaled_selective(raw, chosen)
+    fitted = replace(queue, confidence=sel)
+
+    print(f"\n== held out (thresholds fitted on the {len(fit)} fit issues at x{chosen:g}, "
+          "never on these) ==")
     groups = {"dev-held": hold, "extra": extra, "held-all": hold + extra}
     groups = {k: v for k, v in groups.items() if v}
     evals = {name: evaluate(recs, fitted, scales=CURVE) for name, recs in groups.items()}
@@ -152,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     p, b = main_eval.planner.figures(), main_eval.baseline.figures()
     if p["module_f1"] and b["module_f1"]:
         print(f"{'module F1 / baseline':<28}{p['module_f1'] / b['module_f1']:>11.2f}x")
-    print("\ncoverage/precision curve (held out; every fitted threshold scaled):")
+    print("\ncoverage/precision curve (held out; the shipped thresholds scaled):")
     print(f"  {'scale':>6}{'coverage':>10}{'precision':>11}{'triaged':>9}")
     for op in main_eval.points:
         print(f"  x{op.scale:<5g}{_fmt(op.coverage):>10}{_fmt(op.precision):>11}{op.triaged:>9}")
@@ -168,23 +193,20 @@ def main(argv: list[str] | None = None) -> int:
     out["calibration"] = [{"low": x.low, "high": x.high, "judged": x.judged,
                            "right": x.right} for x in bands]
 
-    kf = kfold(fit, queue, k=args.k, target=args.target)
+    kfig = next(c["figures"] for c in curve if c["scale"] == chosen)
     full = evaluate(fit, fitted).planner.figures()
-    print(f"\n== fit part: {len(fit)} issues, k={args.k} folds by issue ==")
-    print("\n".join(_table({"k-fold": kf.scores.figures(), "full-fit": full,
+    print(f"\n== fit part: {len(fit)} issues, k={args.k} folds by issue (x{chosen:g}) ==")
+    print("\n".join(_table({"k-fold": kfig, "full-fit": full,
                             "shipped": evaluate(fit, queue).planner.figures()})))
-    out["kfold"] = kf.scores.figures()
-    print("\nout-of-fold coverage/precision curve (fit part; every fitted threshold scaled):")
+    out["kfold"] = kfig
+    print("\nout-of-fold coverage/precision curve (fit part; every fitted threshold scaled; "
+          f"operating point: the lowest of {list(OPERATING)} at precision >= {target:g}):")
     print(f"  {'scale':>6}{'coverage':>10}{'precision':>11}")
-    curve = []
-    for scale in CURVE:
-        fig = (kf if scale == 1.0 else kfold(fit, queue, k=args.k, target=args.target,
-                                              scale=scale)).scores.figures()
-        curve.append({"scale": scale, "coverage": fig["triaged_coverage"],
-                      "precision": fig["triaged_precision"]})
-        print(f"  x{scale:<5g}{_fmt(fig['triaged_coverage']):>10}"
-              f"{_fmt(fig['triaged_precision']):>11}")
-    out["kfold_curve"] = curve
+    for c in curve:
+        mark = "  <- chosen" if c["scale"] == chosen else ""
+        print(f"  x{c['scale']:<5g}{_fmt(c['coverage']):>10}{_fmt(c['precision']):>11}{mark}")
+    out["kfold_curve"] = [{k: v for k, v in c.items() if k != "figures"} for c in curve]
+    out["operating_scale"] = chosen
 
     if args.ablate:
         print(f"\n== ablation on the fit part ({len(fit)} issues, thresholds off) ==")
@@ -202,7 +224,8 @@ def main(argv: list[str] | None = None) -> int:
         conf = thresholds_json(sel)
         conf["fitted_on"] = (f"{len(fit)} labelled issues, the fit part of "
                              + ", ".join(p.name for p in paths)
-                             + " (benchmarks/triage_kfold.py split)")
+                             + f" (benchmarks/triage_kfold.py split), scaled x{chosen:g}: the "
+                             "lowest scale whose out-of-fold precision reaches the target")
         doc["config"]["confidence"] = conf
         path.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"\nwrote config.confidence to {path}")

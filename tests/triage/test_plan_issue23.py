@@ -6,8 +6,11 @@ constraint checker (plankit.plan_ok)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from agentops.triage.model import Selective
 from agentops.triage.signals import split_negated
 from tests.triage.plankit import INFRA, PAR, fence, make_issue, plan_ok
 
@@ -224,3 +227,25 @@ def test_an_infra_route_from_the_prose_is_triaged(queue):
     plan = plan_ok(make_issue("TCPStore.wait ignores its timeout", body), queue)
     assert plan.add_labels[0] == INFRA
     assert plan.decision == "route"
+
+
+def test_infra_route_with_several_module_guesses_is_not_triaged(queue):
+    # Flight recorder, NCCL and the process group all named: the route is sure, the
+    # module proposal is a guess among three, and the sub-team often sets none.
+    body = ("The flight recorder dump misses rank 3, which is blocked in ProcessGroupNCCL "
+            "teardown; TORCH_NCCL_TRACE_BUFFER_SIZE is set and NCCL error logs show a "
+            "watchdog timeout.")
+    # Thresholds off, so only the several-modules rule can withhold `triaged` here.
+    lenient = replace(queue, confidence=Selective(target_precision=0.95, default=0.0))
+    title = "[c10d] Flight Recorder misses a rank blocked in ProcessGroupNCCL teardown"
+    plan = plan_ok(make_issue(title, body), lenient)
+    assert plan.add_labels[0] == INFRA
+    assert sum(lb.startswith("module: ") for lb in plan.add_labels) > 1
+    assert TRIAGED not in plan.add_labels
+    # The same route with one module it names explicitly is a complete classification.
+    one = plan_ok(make_issue("TCPStore.wait ignores its timeout",
+                             "TCPStore.wait() raises DistStoreError after 30 s although the "
+                             "key was set; the store timeout is ignored."), lenient)
+    assert one.add_labels[0] == INFRA
+    assert [lb for lb in one.add_labels if lb.startswith("module: ")] == ["module: c10d"]
+    assert TRIAGED in one.add_labels

@@ -593,9 +593,12 @@ def _finish_route(st: _State, route: _Route, mods: _Modules, high: list[Hit]) ->
         b.reasons.append("Not sure enough to call it done: " + "; ".join(st.unsure) + ".")
         b.add(q.review_label, rule="selective threshold")
     elif any(q.module_suboncall.get(m) == route.sub
-             and (m in mods.held or mods.confidence.get(m) != "high") for m in b.labels):
-        # The module proposal is part of what `triaged` would claim: only modules with
-        # an explicit API, import or frame above their thresholds are sure enough.
+             and (m in mods.held or mods.confidence.get(m) != "high") for m in b.labels) \
+            or sum(q.module_suboncall.get(m) == route.sub for m in b.labels) > 1:
+        # The module proposal is part of what `triaged` would claim: only one module,
+        # with an explicit API, import or frame above its threshold, is sure enough (a
+        # sub-team often leaves such issues without any module; several proposed
+        # modules are a guess among them).
         b.reasons.append(f"{q.triaged_label!r} withheld: the module proposal is the "
                          "sub-team's to confirm.")
     else:
