@@ -430,7 +430,19 @@ def _split_markdown(text: str, rubric: Rubric) -> _Parts:
     return parts
 
 
-def root_cause_frame(regions: Sequence[str], rubric: Rubric) -> str:
+def _region_paths(regions: Sequence[str], rubric: Rubric) -> list[list[str]]:
+    """The frame paths of each traceback region, outermost first."""
+    out = []
+    for region in regions:
+        paths = [m.group("path") or m.group("cpath") for m in rubric.frame.finditer(region)]
+        if rubric.innermost_first.search(region):
+            paths.reverse()
+        out.append(paths)
+    return out
+
+
+def root_cause_frame(regions: Sequence[str], rubric: Rubric,
+                     region_paths: Sequence[list[str]] | None = None) -> str:
     """The innermost distributed frame that is not mere substrate (T-13).
 
     Launcher wrappers are ignored. Per traceback region the innermost non-substrate
@@ -438,10 +450,7 @@ def root_cause_frame(regions: Sequence[str], rubric: Rubric) -> str:
     region with a non-substrate frame wins."""
     best_sub = ""
     best = ""
-    for region in regions:
-        paths = [m.group("path") or m.group("cpath") for m in rubric.frame.finditer(region)]
-        if rubric.innermost_first.search(region):
-            paths.reverse()
+    for paths in region_paths or _region_paths(regions, rubric):
         dist = [p for p in paths if rubric.distributed_frame.search(p)
                 and not rubric.ignore_frame.search(p)]
         if not dist:
@@ -454,17 +463,15 @@ def root_cause_frame(regions: Sequence[str], rubric: Rubric) -> str:
     return best or best_sub
 
 
-def top_frame(regions: Sequence[str], rubric: Rubric) -> str:
+def top_frame(regions: Sequence[str], rubric: Rubric,
+              region_paths: Sequence[list[str]] | None = None) -> str:
     """The innermost library frame of the last traceback that has one: what the failure
     is about (a distributed, compiler or data-loading frame at the top, issue #23).
     Plumbing (``generic_frame``: nn.Module dispatch, autograd's engine entry, context
     managers) and launcher wrappers are never the top."""
     if rubric.top_frame is None:
         return ""
-    for region in reversed(regions):
-        paths = [m.group("path") or m.group("cpath") for m in rubric.frame.finditer(region)]
-        if rubric.innermost_first.search(region):
-            paths.reverse()
+    for paths in reversed(region_paths or _region_paths(regions, rubric)):
         for path in reversed(paths):
             if not rubric.top_frame.search(path) or rubric.ignore_frame.search(path):
                 continue
@@ -537,7 +544,9 @@ def _cue_matches(regex: re.Pattern[str], lower: str) -> list[re.Match[str]]:
     for cue in _NEGATION_CUES:
         i = lower.find(cue)
         while i >= 0:
-            starts.add(i)
+            # Every cue but "n't" starts a word ("know", "node" and "another" hold "no").
+            if cue == "n't" or i == 0 or not (lower[i - 1].isalnum() or lower[i - 1] == "_"):
+                starts.add(i)
             i = lower.find(cue, i + 1)
     out: list[re.Match[str]] = []
     end = 0
@@ -558,6 +567,8 @@ _AFTER_CUES += ("(unused", "(not")
 
 def _has_after_cue(lower: str) -> bool:
     """Whether the postfix negation can match at all (substring tests first: cheap)."""
+    if "not" not in lower and "n't" not in lower and "unused" not in lower:
+        return False
     return any(cue in lower for cue in _AFTER_CUES) and _AFTER_CUE_RE.search(lower) is not None
 
 
@@ -617,8 +628,9 @@ def split_issue(title: str, body: str, comments: Iterable[str], rubric: Rubric) 
         com.code += p.code
         com.tracebacks += p.tracebacks
     regions = (*main.tracebacks, *com.tracebacks)
-    frame = root_cause_frame(regions, rubric)
-    top = top_frame(regions, rubric)
+    paths = _region_paths(regions, rubric)
+    frame = root_cause_frame(regions, rubric, paths)
+    top = top_frame(regions, rubric, paths)
     ruled_out: list[str] = []
     prose = {}
     for place, raw in (("title", title or ""),
