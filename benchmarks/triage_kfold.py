@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
-"""How the triage planner holds up on issues it has not seen (issue #10): k-fold by
-issue over labelled sets, next to the full-set figures, plus precision at coverage.
+"""How the triage planner holds up on issues it has not seen (issues #10, #23): a
+held-out split first, then k-fold by issue on the fit part, the calibration table and
+the coverage/precision curve on the held-out part.
 
-For each fold the selective thresholds (labels.json config.confidence) are fitted on
-the other folds and the fold is planned with them; every issue is scored from the run
-that never saw it. The full-set column fits and checks on the same issues (optimistic
-by construction). ``--write`` stores the thresholds fitted on all given issues in the
-queue's labels.json (review the diff).
+The split was decided before any rule was written (issue #23): the fit part is the dev
+sets' issues whose sha256("triage-holdout:<number>") is not 0 mod 4; the held-out part is
+the rest of the dev sets plus every issue of benchmarks/data/triage_extra.yaml (numbers
+and labels in the repository, texts in a local cache: ~/.cache/agentops/triage/
+extra-texts.jsonl or $AGENTOPS_TRIAGE_CACHE; without it that set is skipped, and the
+benchmark says so). Thresholds are fitted on the fit part only; the held-out part is
+planned with them and never fitted on.
 
-  python benchmarks/triage_kfold.py ../shared/eval/triage-dev.jsonl ../shared/eval/triage-dev2.jsonl
-  python benchmarks/triage_kfold.py A.jsonl B.jsonl --k 5 --target 0.95 --write
+  python benchmarks/triage_kfold.py                      # dev sets next to the repo
+  python benchmarks/triage_kfold.py A.jsonl B.jsonl      # other labelled sets
+  python benchmarks/triage_kfold.py --write              # store the fit part's thresholds
 
 Pure CPU: no network, no token; writes only with --write.
 """
@@ -17,7 +21,9 @@ Pure CPU: no network, no token; writes only with --write.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -25,25 +31,92 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+import yaml  # noqa: E402
+
 from agentops.triage.calibrate import (  # noqa: E402
     ablation,
+    calibration,
     fit_thresholds,
     kfold,
     thresholds_json,
 )
-from agentops.triage.evaluate import FIGURES, evaluate  # noqa: E402
+from agentops.triage.evaluate import FIGURES, Record, evaluate  # noqa: E402
+from agentops.triage.model import Queue, Selective  # noqa: E402
 from agentops.triage.offline import read_records  # noqa: E402
 from agentops.triage.queue import load_queue, queue_dir  # noqa: E402
 
 # The labelled sets live next to the repository (main checkout or a worktree below it).
 DEFAULT_SETS = [base / "shared" / "eval" / f"triage-dev{s}.jsonl"
                 for base in (ROOT.parent, ROOT.parent.parent) for s in ("", "2")]
+EXTRA = ROOT / "benchmarks" / "data" / "triage_extra.yaml"
+CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_CACHE")
+             or Path.home() / ".cache" / "agentops" / "triage" / "extra-texts.jsonl")
+# Threshold scales of the coverage/precision curve (1: as fitted), and the ones the
+# operating point is chosen among (0 would switch selective triage off).
+CURVE = (0.0, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0)
+OPERATING = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
+
+
+def held_out(number: int) -> bool:
+    """The split (decided before fitting): a stable quarter of the dev sets."""
+    return int(hashlib.sha256(f"triage-holdout:{number}".encode()).hexdigest(), 16) % 4 == 0
+
+
+def expected_of(labels: list[str], queue: Queue) -> dict[str, object]:
+    """The dev sets' rule: distributed = the trigger label; modules = the queue's module
+    labels; sub-oncall = its sub-oncall label, else the owner of its first module."""
+    modules = sorted(m for m in labels if m in queue.modules)
+    subs = [s for s in queue.suboncalls if s in labels]
+    sub = subs[0] if subs else (queue.module_suboncall.get(modules[0]) if modules else None)
+    return {"is_distributed": queue.trigger_label in labels, "modules": modules,
+            "suboncall": sub.rsplit(" ", 1)[-1] if sub else None, "type": None}
+
+
+def extra_records(queue: Queue) -> tuple[list[Record], str]:
+    """The extra set joined with its text cache, or ([], why it is skipped)."""
+    items = (yaml.safe_load(EXTRA.read_text(encoding="utf-8")) or {}).get("issues") or []
+    if not CACHE.is_file():
+        return [], (f"extra set skipped: no text cache at {CACHE} (issue texts are kept out "
+                    "of the repository)")
+    texts: dict[int, dict[str, object]] = {}
+    for line in CACHE.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            obj = json.loads(line)
+            texts[int(obj["number"])] = obj
+    out = []
+    for item in items:
+        got = texts.get(int(item["number"]))
+        if got is None:
+            continue
+        out.append(Record.from_json({
+            "number": item["number"], "title": got.get("title") or "",
+            "text": got.get("text") or "", "labels": item["labels"],
+            "url": f"https://github.com/pytorch/pytorch/issues/{item['number']}",
+            "expected": expected_of(list(item["labels"]), queue)}))
+    missing = len(items) - len(out)
+    note = f"extra set: {len(out)} issues from {CACHE}" + (
+        f" ({missing} without cached text, skipped)" if missing else "")
+    return out, note
+
+
+def scaled_selective(sel: Selective, scale: float) -> Selective:
+    """Every threshold (and the default) of ``sel`` times ``scale``."""
+    return replace(sel, default=round(sel.default * scale, 3),
+                   thresholds={k: round(v * scale, 3) for k, v in sel.thresholds.items()})
 
 
 def _fmt(v: object) -> str:
     if v is None:
         return "n/a"
     return str(v) if isinstance(v, int) else f"{v:.3f}"
+
+
+def _table(rows: dict[str, dict[str, object]]) -> list[str]:
+    names = list(rows)
+    out = [f"{'figure':<28}" + "".join(f"{n:>11}" for n in names)]
+    for key in FIGURES:
+        out.append(f"{key:<28}" + "".join(f"{_fmt(rows[n].get(key)):>11}" for n in names))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,11 +126,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--target", type=float, default=None,
                     help="precision each label's threshold aims at (default: the queue's)")
     ap.add_argument("--queue", default="distributed")
+    ap.add_argument("--no-extra", action="store_true", help="leave the extra set out")
     ap.add_argument("--write", action="store_true",
-                    help="store the thresholds fitted on all issues in the queue's labels.json")
+                    help="store the thresholds fitted on the fit part, at the chosen operating "
+                         "scale, in the queue's labels.json")
     ap.add_argument("--ablate", action="store_true",
-                    help="also remove each rubric signal in turn and list the issues it fixes "
-                         "and breaks, and in how many folds it fixes any")
+                    help="also remove each rubric signal in turn (fit part only) and list the "
+                         "issues it fixes and breaks, and in how many folds it fixes any")
     ap.add_argument("--json", action="store_true", help="end with one JSON line")
     args = ap.parse_args(argv)
     paths = args.datasets or [p for p in DEFAULT_SETS if p.is_file()]
@@ -65,37 +140,77 @@ def main(argv: list[str] | None = None) -> int:
         print("no labelled sets given or found next to the repository", file=sys.stderr)
         return 2
     queue = load_queue(args.queue)
+    dev = [r for p in paths for r in read_records(str(p))]
+    fit = [r for r in dev if not held_out(r.number)]
+    hold = [r for r in dev if held_out(r.number)]
+    extra, note = ([], "extra set left out (--no-extra)") if args.no_extra \
+        else extra_records(queue)
+    print(note)
+    target = queue.confidence.target_precision if args.target is None else args.target
+    raw = fit_thresholds(fit, queue, target=args.target)
     out: dict[str, object] = {}
-    sets = {p.name: read_records(str(p)) for p in paths}
-    if len(sets) > 1:
-        sets["all"] = [r for recs in list(sets.values()) for r in recs]
-    for name, records in sets.items():
-        kf = kfold(records, queue, k=args.k, target=args.target)
-        full_sel = fit_thresholds(records, queue, target=args.target)
-        full_q = replace(queue, confidence=full_sel)
-        full = evaluate(records, full_q)
-        shipped = evaluate(records, queue)
-        kfig, ffig, sfig = kf.scores.figures(), full.planner.figures(), shipped.planner.figures()
-        base = full.baseline.figures()
-        print(f"\n== {name}: {len(records)} issues, k={args.k} folds by issue ==")
-        print(f"{'figure':<28}{'k-fold':>9}{'full':>9}{'shipped':>9}{'baseline':>10}")
-        for key in FIGURES:
-            print(f"{key:<28}{_fmt(kfig[key]):>9}{_fmt(ffig[key]):>9}{_fmt(sfig[key]):>9}"
-                  f"{_fmt(base[key]):>10}")
-        ratio = (kfig["module_f1"] / base["module_f1"]
-                 if kfig["module_f1"] and base["module_f1"] else None)
-        print(f"{'module F1 / baseline':<28}{_fmt(ratio):>9}")
-        print("precision at coverage (shipped thresholds scaled):")
-        for op in shipped.points:
-            print(f"  x{op.scale:<4g} coverage {_fmt(op.coverage)}  triaged precision "
-                  f"{_fmt(op.precision)}  ({op.triaged} triaged)")
-        out[name] = {"k": args.k, "kfold": kfig, "full": ffig, "shipped": sfig,
-                     "baseline": base}
+
+    # The operating point, chosen on the fit part only: out of fold, every fitted
+    # threshold scaled, the lowest scale in OPERATING whose triaged precision still
+    # reaches the target (the most coverage at that precision); x0 (selective triage
+    # off) is never a candidate.
+    curve = []
+    for scale in CURVE:
+        fig = kfold(fit, queue, k=args.k, target=args.target, scale=scale).scores.figures()
+        curve.append({"scale": scale, "coverage": fig["triaged_coverage"],
+                      "precision": fig["triaged_precision"], "figures": fig})
+    ok = [c for c in curve if c["scale"] in OPERATING and c["precision"] is not None
+          and c["precision"] >= target]
+    chosen = min((c["scale"] for c in ok), default=1.0)
+    sel = scaled_selective(raw, chosen)
+    fitted = replace(queue, confidence=sel)
+
+    print(f"\n== held out (thresholds fitted on the {len(fit)} fit issues at x{chosen:g}, "
+          "never on these) ==")
+    groups = {"dev-held": hold, "extra": extra, "held-all": hold + extra}
+    groups = {k: v for k, v in groups.items() if v}
+    evals = {name: evaluate(recs, fitted, scales=CURVE) for name, recs in groups.items()}
+    rows = {f"{n}({len(groups[n])})": e.planner.figures() for n, e in evals.items()}
+    rows["baseline"] = evals["held-all" if "held-all" in evals else "dev-held"].baseline.figures()
+    print("\n".join(_table(rows)))
+    main_eval = evals.get("held-all") or evals["dev-held"]
+    p, b = main_eval.planner.figures(), main_eval.baseline.figures()
+    if p["module_f1"] and b["module_f1"]:
+        print(f"{'module F1 / baseline':<28}{p['module_f1'] / b['module_f1']:>11.2f}x")
+    print("\ncoverage/precision curve (held out; the shipped thresholds scaled):")
+    print(f"  {'scale':>6}{'coverage':>10}{'precision':>11}{'triaged':>9}")
+    for op in main_eval.points:
+        print(f"  x{op.scale:<5g}{_fmt(op.coverage):>10}{_fmt(op.precision):>11}{op.triaged:>9}")
+    held_recs = groups.get("held-all") or hold
+    print("\ncalibration (held out, selective triage off): precision per confidence band "
+          "(confidence = the weakest evidence score among the labels a plan decides)")
+    bands = calibration(held_recs, fitted)
+    for band in bands:
+        hi = f"{band.high:g}" if band.high is not None else "+"
+        print(f"  [{band.low:g}, {hi}){'':<4}judged {band.judged:>3}  right {band.right:>3}  "
+              f"precision {_fmt(band.precision)}")
+    out["held_out"] = {n: e.to_json() for n, e in evals.items()}
+    out["calibration"] = [{"low": x.low, "high": x.high, "judged": x.judged,
+                           "right": x.right} for x in bands]
+
+    kfig = next(c["figures"] for c in curve if c["scale"] == chosen)
+    full = evaluate(fit, fitted).planner.figures()
+    print(f"\n== fit part: {len(fit)} issues, k={args.k} folds by issue (x{chosen:g}) ==")
+    print("\n".join(_table({"k-fold": kfig, "full-fit": full,
+                            "shipped": evaluate(fit, queue).planner.figures()})))
+    out["kfold"] = kfig
+    print("\nout-of-fold coverage/precision curve (fit part; every fitted threshold scaled; "
+          f"operating point: the lowest of {list(OPERATING)} at precision >= {target:g}):")
+    print(f"  {'scale':>6}{'coverage':>10}{'precision':>11}")
+    for c in curve:
+        mark = "  <- chosen" if c["scale"] == chosen else ""
+        print(f"  x{c['scale']:<5g}{_fmt(c['coverage']):>10}{_fmt(c['precision']):>11}{mark}")
+    out["kfold_curve"] = [{k: v for k, v in c.items() if k != "figures"} for c in curve]
+    out["operating_scale"] = chosen
+
     if args.ablate:
-        records = sets.get("all") or next(iter(sets.values()))
-        print(f"\n== ablation on {len(records)} issues (thresholds off): signal, folds it "
-              "helps in, issues fixed / broken by it ==")
-        for eff in sorted(ablation(records, queue, k=args.k),
+        print(f"\n== ablation on the fit part ({len(fit)} issues, thresholds off) ==")
+        for eff in sorted(ablation(fit, queue, k=args.k),
                           key=lambda e: (e.folds, len(e.fixes) - len(e.breaks))):
             flag = "  <- one fold only" if eff.folds == 1 else (
                 "  <- breaks more than it fixes" if len(eff.breaks) > len(eff.fixes) else "")
@@ -103,15 +218,15 @@ def main(argv: list[str] | None = None) -> int:
                   f"{list(eff.fixes)[:6]}  breaks {len(eff.breaks):>2} "
                   f"{list(eff.breaks)[:6]}{flag}")
     if args.write:
-        records = sets.get("all") or next(iter(sets.values()))
-        sel = fit_thresholds(records, queue, target=args.target)
         folder, _ = queue_dir(args.queue)
         path = folder / "labels.json"
         doc = json.loads(path.read_text(encoding="utf-8"))
-        fitted = thresholds_json(sel)
-        fitted["fitted_on"] = (f"{len(records)} labelled issues ("
-                               + ", ".join(p.name for p in paths) + ")")
-        doc["config"]["confidence"] = fitted
+        conf = thresholds_json(sel)
+        conf["fitted_on"] = (f"{len(fit)} labelled issues, the fit part of "
+                             + ", ".join(p.name for p in paths)
+                             + f" (benchmarks/triage_kfold.py split), scaled x{chosen:g}: the "
+                             "lowest scale whose out-of-fold precision reaches the target")
+        doc["config"]["confidence"] = conf
         path.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"\nwrote config.confidence to {path}")
     if args.json:

@@ -156,8 +156,9 @@ class KFold:
 
 
 def kfold(records: Sequence[Record], queue: Queue, *, k: int = 5,
-          target: float | None = None) -> KFold:
-    """Fit on k-1 folds, plan the held-out one; score every issue out of fold."""
+          target: float | None = None, scale: float = 1.0) -> KFold:
+    """Fit on k-1 folds, plan the held-out one; score every issue out of fold. With
+    ``scale``, every fitted threshold times it (an out-of-fold coverage/precision curve)."""
     if k < 2:
         raise ValueError("k-fold needs k >= 2")
     fold = [fold_of(r.number, k) for r in records]
@@ -166,6 +167,9 @@ def kfold(records: Sequence[Record], queue: Queue, *, k: int = 5,
     for i in range(k):
         train = [r for r, f in zip(records, fold, strict=True) if f != i]
         sel = fit_thresholds(train, queue, target=target)
+        if scale != 1.0:
+            sel = replace(sel, default=sel.default * scale,
+                          thresholds={lb: v * scale for lb, v in sel.thresholds.items()})
         fitted.append(sel)
         q = replace(queue, confidence=sel)
         for j, r in enumerate(records):
@@ -231,3 +235,59 @@ def ablation(records: Sequence[Record], queue: Queue, *, k: int = 5) -> list[Sig
         folds = len({fold_of(n, k) for n in fixes})
         out.append(SignalEffect(signal=sig.id, fixes=fixes, breaks=breaks, folds=folds))
     return out
+
+
+# ------------------------------------------------------------------ calibration (issue #23)
+
+# Bands of a plan's confidence score (the least evidence score among the labels it
+# decides on its own): what the calibration table groups by.
+BANDS = (0.0, 3.0, 4.5, 6.0, 9.0)
+
+
+def plan_confidence(plan: Plan, queue: Queue) -> float | None:
+    """A plan's confidence score: the weakest evidence among the modules and the
+    sub-oncall it adds (a plan is as sure as its least sure part); None when it adds
+    none it scored (an existing route, a human's labels)."""
+    added = set(plan.add_labels)
+    scored = [v for k, v in plan.scores.items()
+              if k in added and (k in queue.modules or k in queue.suboncalls)]
+    return min(scored) if scored else None
+
+
+@dataclass(frozen=True)
+class Band:
+    """Precision of one confidence band: of the plans in it that would be triaged with
+    the thresholds off and that the labels can judge, how many were right."""
+
+    low: float
+    high: float | None
+    judged: int
+    right: int
+
+    @property
+    def precision(self) -> float | None:
+        return round(self.right / self.judged, 4) if self.judged else None
+
+
+def calibration(records: Sequence[Record], queue: Queue,
+                bands: Sequence[float] = BANDS) -> list[Band]:
+    """Precision per confidence band on ``records`` (held-out ones: fit nothing here).
+    Plans are made with selective triage off, so every plan the planner would call done
+    is in a band; a right one has modules within the humans' and the right sub-oncall."""
+    base = unthresholded(queue)
+    counts = [[0, 0] for _ in bands]
+    for rec in records:
+        plan = plan_issue(snapshot_of(rec, base), base)
+        if base.triaged_label not in plan.add_labels:
+            continue
+        s = score([rec], [plan], base)
+        if not s.triaged_total:
+            continue
+        conf = plan_confidence(plan, base)
+        i = max((k for k, lo in enumerate(bands) if conf is not None and conf >= lo),
+                default=0)
+        counts[i][0] += 1
+        counts[i][1] += s.triaged_right
+    return [Band(low=lo, high=bands[k + 1] if k + 1 < len(bands) else None,
+                 judged=n, right=r) for k, (lo, (n, r)) in enumerate(zip(bands, counts,
+                                                                         strict=True))]

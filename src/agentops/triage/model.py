@@ -227,11 +227,19 @@ class Evidence:
     signal: str
     where: str  # one of WHERE
     excerpt: str = ""
+    # Which step of the planner weighed it ("1" … "6", issue #23), and for step 1 which
+    # way it pointed: "for" (distributed) or "against" (not distributed).
+    step: str = ""
+    stance: str = ""
 
     def to_json(self) -> dict[str, str]:
         out = {"label": self.label, "signal": self.signal, "where": self.where}
         if self.excerpt:
             out["excerpt"] = self.excerpt
+        if self.step:
+            out["step"] = self.step
+        if self.stance:
+            out["stance"] = self.stance
         return out
 
 

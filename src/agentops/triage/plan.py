@@ -21,6 +21,10 @@ from agentops.triage.model import Evidence, IssueSnapshot, Plan, Queue
 from agentops.triage.signals import Hit, IssueText, match_signals, split_issue
 
 _MAX_EVIDENCE_PER_LABEL = 3
+# Places a hit can have that the plan's evidence names by the part of the issue they are
+# in: the root-cause and top frames are in a traceback, what the report rules out is in
+# its prose.
+_WHERE_OF = {"frame": "traceback", "top_frame": "traceback", "negated": "body"}
 # A proposal is one to three modules; more on the issue than this were not all the bot's.
 MAX_PROPOSED_MODULES = 3
 # Sanity: earlier states the step-0 self-check may try. Each costs microseconds (the text
@@ -98,21 +102,27 @@ class _Builder:
     def has(self, label: str) -> bool:
         return label.casefold() in self.existing
 
-    def add(self, label: str, hits: Iterable[Hit] = (), *, rule: str = "") -> None:
+    def add(self, label: str, hits: Iterable[Hit] = (), *, rule: str = "", step: str = "",
+            stance: str = "") -> None:
         """Add a label unless the issue or the plan already has it (T-20: add-only,
         and never a label already there)."""
         if self.has(label) or label in self.labels:
             return
         self.labels.append(label)
-        best = sorted(hits, key=lambda h: (-h.score, h.signal))[:_MAX_EVIDENCE_PER_LABEL]
-        for h in best:
-            # The root-cause frame is a place in a traceback.
-            where = "traceback" if h.where == "frame" else h.where
-            self.evidence.append(Evidence(label=label, signal=h.signal, where=where,
-                                          excerpt=h.excerpt))
+        best = self.add_evidence(label, hits, step=step, stance=stance)
         if rule or not best:
             self.evidence.append(Evidence(label=label, signal=f"rule:{rule or 'unspecified'}",
-                                          where="rule"))
+                                          where="rule", step=step))
+
+    def add_evidence(self, label: str, hits: Iterable[Hit], *, step: str = "",
+                     stance: str = "") -> list[Hit]:
+        """Record the strongest hits behind ``label`` (a label of this plan)."""
+        best = sorted(hits, key=lambda h: (-h.score, h.signal))[:_MAX_EVIDENCE_PER_LABEL]
+        for h in best:
+            self.evidence.append(Evidence(label=label, signal=h.signal,
+                                          where=_WHERE_OF.get(h.where, h.where),
+                                          excerpt=h.excerpt, step=step, stance=stance))
+        return best
 
     def drop(self, label: str) -> None:
         if label in self.labels:
@@ -296,107 +306,248 @@ def plan_issue(snapshot: IssueSnapshot, queue: Queue) -> Plan:
     return _plan(snapshot, queue, reading=None, own_check=True)
 
 
-def _plan(snapshot: IssueSnapshot, queue: Queue, *, reading: Reading | None,
-          own_check: bool) -> Plan:
-    r = queue.rubric
-    t = r.thresholds
-    b = _Builder(snapshot.labels)
-    existing_modules = {m for m in queue.modules if b.has(m)}
-    existing_subs = [s for s in r.precedence if b.has(s)]
-    blocked_triaged = b.has(queue.review_label) or b.has(queue.needs_repro_label)
+# ------------------------------------------------------------------ one plan, step by step
+#
+# The seed's steps, one function each, in the order the seed gives them. ``_plan`` reads
+# top-down: each step either finishes the plan (returns it) or hands on what it decided.
+# Every label a step adds carries that step's evidence (``Evidence.step``), and the
+# reasoning has one sentence per step taken.
 
-    def done(decision: str, confidence: str | None, comments: list[str] | None = None,
+
+@dataclass
+class _State:
+    """What the steps share while planning one issue."""
+
+    snapshot: IssueSnapshot
+    queue: Queue
+    reading: Reading
+    b: _Builder
+    existing_modules: set[str]
+    existing_subs: list[str]
+    # A human asked for review or a reproduction: never "done" (T-23).
+    blocked_triaged: bool
+    # Parts of the plan that are not sure (each a reason): `triaged` needs none (T-23,
+    # issue #23: a wrong `triaged` means no human looks again).
+    unsure: list[str] = field(default_factory=list)
+
+    @property
+    def t(self) -> Mapping[str, float]:
+        return self.queue.rubric.thresholds
+
+    def done(self, decision: str, confidence: str | None, comments: Iterable[str] = (),
              *, awaiting: bool = False) -> Plan:
-        return Plan(repo=snapshot.repo, issue=snapshot.number, decision=decision,
-                    add_labels=tuple(b.labels), comments=tuple(comments or ()),
+        q, b = self.queue, self.b
+        return Plan(repo=self.snapshot.repo, issue=self.snapshot.number, decision=decision,
+                    add_labels=tuple(b.labels), comments=tuple(comments),
                     confidence=confidence, evidence=tuple(b.evidence),
-                    reasoning=" ".join(b.reasons), queue=queue.name, awaiting_humans=awaiting,
-                    provenance=queue.provenance, scores=dict(b.scores))
+                    reasoning=" ".join(b.reasons), queue=q.name, awaiting_humans=awaiting,
+                    provenance=q.provenance, scores=dict(b.scores))
 
-    def add_triaged(rule: str) -> None:
-        # Sanity (T-23): a human asked for review or a reproduction; not "done".
-        if blocked_triaged:
-            b.reasons.append(f"{queue.triaged_label!r} withheld: the issue already carries "
-                             "a review or reproduction label.")
+    def add_triaged(self, rule: str) -> None:
+        if self.blocked_triaged:
+            self.b.reasons.append(f"{self.queue.triaged_label!r} withheld: the issue already "
+                                  "carries a review or reproduction label.")
         else:
-            b.add(queue.triaged_label, rule=rule)
+            self.b.add(self.queue.triaged_label, rule=rule)
 
-    def labelled_request(reading: Reading) -> list[str]:
-        # T-16/T-26: a `needs reproduction` label with no request on the issue (a human
-        # set the label only, or this bot's comment failed after its labels landed) still
-        # gets the request on every path that stops before step 6, so a rerun plans what
-        # the first run did (T-27); _comment drops it when an equivalent one is there.
-        if not b.has(queue.needs_repro_label) or not _lacks_reproduction(reading, t):
+    def labelled_request(self) -> list[str]:
+        """T-16/T-26: a `needs reproduction` label with no request on the issue (a human
+        set the label only, or this bot's comment failed after its labels landed) still
+        gets the request on every path that stops before step 6, so a rerun plans what
+        the first run did (T-27); _comment drops it when an equivalent one is there."""
+        q, b = self.queue, self.b
+        if not b.has(q.needs_repro_label) or not _lacks_reproduction(self.reading, self.t):
             return []
-        if b.has(queue.review_label):
+        if b.has(q.review_label):
             # Already waiting for a human review (the high-priority path's end state, or
             # a person's request): the bot adds no request of its own, on any run.
             return []
         b.reasons.append("The reproduction label is on the issue without a reproduction; "
                          "the request follows unless an equivalent one was posted.")
-        return _comment("needs_reproduction", snapshot, queue, b.reasons)
+        return _comment("needs_reproduction", self.snapshot, q, b.reasons)
 
-    # T-15/T-2: `triage review` without the marker is the high-priority path's end state
-    # (this bot left it for humans) or a human's own request for review. Either way the
-    # issue awaits humans: nothing is added or asked, so a rerun writes nothing (T-27).
+
+def _plan(snapshot: IssueSnapshot, queue: Queue, *, reading: Reading | None,
+          own_check: bool) -> Plan:
+    b = _Builder(snapshot.labels)
     if queue.awaits_humans(snapshot.labels):
+        # T-15/T-2: `triage review` without the marker is the high-priority path's end
+        # state (this bot left it for humans) or a human's own request for review. Either
+        # way the issue awaits humans: nothing is added or asked (T-27).
         b.reasons.append(f"{queue.review_label!r} without {queue.marker_label!r}: the issue "
                          "awaits humans; nothing to add.")
-        return done("high_priority", None, awaiting=True)
+        return Plan(repo=snapshot.repo, issue=snapshot.number, decision="high_priority",
+                    add_labels=(), reasoning=" ".join(b.reasons), queue=queue.name,
+                    awaiting_humans=True, provenance=queue.provenance)
+    st = _State(snapshot=snapshot, queue=queue, reading=reading or read(snapshot, queue), b=b,
+                existing_modules={m for m in queue.modules if b.has(m)},
+                existing_subs=[s for s in queue.rubric.precedence if b.has(s)],
+                blocked_triaged=b.has(queue.review_label) or b.has(queue.needs_repro_label))
 
-    reading = reading or read(snapshot, queue)
+    finished = step0_human_triaged(st, own_check=own_check)
+    if finished is not None:
+        return finished
+    verdict = step1_is_distributed(st)
+    if verdict.not_distributed:
+        return _finish_not_distributed(st, verdict)
+    mods = _select_modules(st.reading, queue, st.existing_modules)
+    route = step2_route(st, mods, verdict)
+    high = step5_criteria(st, verdict)
+    if route.sub != queue.rubric.default_route:
+        return _finish_route(st, route, mods, high)
+    confidence = step3_modules(st, mods)
+    step4_type(st)
+    if high:
+        return step5_high_priority(st, high, confidence)
+    if not route.confident(queue):
+        st.unsure.append("the route is not confident")
+    return step6_reproduction(st, confidence)
 
-    # Step 0 (T-10): a human already picked a module and a sub-oncall.
-    if existing_modules and existing_subs:
-        if own_check and b.has(queue.marker_label) and not b.has(queue.triaged_label) \
-                and _is_own_route_output(snapshot, queue, existing_subs[0], reading):
-            # T-27: what this bot's own route step left (route, module proposal, marker,
-            # no `triaged`) is not a human's classification; a rerun adds nothing.
-            b.reasons.append(f"Step 0: {existing_subs[0]!r} and its modules are this "
-                             "planner's own route proposal: left for the sub-team to "
-                             "confirm.")
-            return done("already_classified", "medium", labelled_request(reading))
-        b.reasons.append("Step 0: a human already set "
-                         f"{sorted(existing_modules)} and {existing_subs[0]!r}.")
-        b.add(queue.marker_label, rule="T-10")
-        add_triaged("T-10")
-        return done("already_classified", "high", labelled_request(reading))
 
-    # Step 1 (T-11): positive evidence of "not distributed" and none of distributed
-    # (distributed evidence always wins).
-    dist_hits = reading.distributed_evidence(t)
-    nd = reading.role_score("not_distributed")
-    told = _already_told(snapshot, queue)
-    if told and not dist_hits and nd < t["not_distributed_min"]:
+# ------------------------------------------------------------------ step 0 (T-10)
+
+def step0_human_triaged(st: _State, *, own_check: bool) -> Plan | None:
+    """A human already picked a module and a sub-oncall: marker + `triaged`, stop. The
+    bot's own route proposal (T-27) is not a human's classification: nothing to add."""
+    q, b = st.queue, st.b
+    if not (st.existing_modules and st.existing_subs):
+        return None
+    sub = st.existing_subs[0]
+    if own_check and b.has(q.marker_label) and not b.has(q.triaged_label) \
+            and _is_own_route_output(st.snapshot, q, sub, st.reading):
+        b.reasons.append(f"Step 0: {sub!r} and its modules are this planner's own route "
+                         "proposal: left for the sub-team to confirm.")
+        return st.done("already_classified", "medium", st.labelled_request())
+    b.reasons.append(f"Step 0: a human already set {sorted(st.existing_modules)} and {sub!r}.")
+    b.add(q.marker_label, rule="T-10", step="0")
+    st.add_triaged("T-10")
+    return st.done("already_classified", "high", st.labelled_request())
+
+
+# ------------------------------------------------------------------ step 1 (T-11)
+
+@dataclass(frozen=True)
+class Step1:
+    """Step 1's verdict with its evidence both ways (issue #23).
+
+    ``subject``: distributed evidence that is what the report is about (a distributed
+    error or frame at the top of the trace, a component in a person's title, a
+    distributed API in the prose when nothing else is the subject); ``incidental``:
+    distributed words that are only context (a repro's code, a test id, DDP around a
+    compiler failure); ``against``: positive evidence of another owner (build, compiler,
+    data loading, a platform's test, one device, what the report rules out)."""
+
+    not_distributed: bool
+    subject: tuple[Hit, ...]
+    incidental: tuple[Hit, ...]
+    against: tuple[Hit, ...]
+    against_score: float
+    reason: str
+
+    @property
+    def contested(self) -> bool:
+        """Distributed won, but the evidence against it is as strong as the evidence
+        for: not sure enough to call the issue done without a human (no `triaged`)."""
+        return not self.not_distributed and bool(self.against) and bool(self.subject) \
+            and self.against_score >= sum(h.score for h in self.subject)
+
+
+def _signals(hits: Iterable[Hit]) -> str:
+    return ", ".join(f"{h.signal} ({h.where})" for h in hits) or "none"
+
+
+def step1_is_distributed(st: _State) -> Step1:
+    """Is it really distributed? Weighs the distributed evidence that is the subject of
+    the report against positive evidence of another owner (T-11, issue #23).
+
+    Distributed evidence that is the subject always wins. Otherwise the issue is not
+    distributed when the evidence against reaches ``not_distributed_min``: distributed
+    words that are only context do not block that verdict, unless no other subject is
+    in sight and they name a component in the prose (then the report is about it)."""
+    r, t = st.reading, st.t
+    text = r.text
+    against = [h for h in r.role_hits.get("not_distributed", ()) if h.evidence]
+    against_score = sum(h.score for h in against)
+    for_hits = [h for h in r.hits if h.evidence and (h.label or h.role == "distributed")]
+    # Another subject in sight: evidence against at the top of the trace, or of a kind
+    # that is a subject by itself (an error the compiler or the build raised, a
+    # platform's disabled test). Weaker kinds (a library or device word in the title,
+    # what the report rules out) never make a component named in the prose incidental:
+    # "we use FSDP, not DDP" is still an FSDP report.
+    other_subject = [h for h in against if h.subject or "top_frame" in h.places]
+    title_against = any("title" in h.places for h in against) and not text.test_report
+    subject: list[Hit] = []
+    incidental: list[Hit] = []
+    for h in for_hits:
+        # A CI report's title is a test id: the component words in it name the test.
+        places = h.places - {"title"} if text.test_report else h.places
+        in_title = "title" in places
+        if "top_frame" in places or (h.subject and places - {"code"}):
+            subject.append(h)  # a distributed error or frame at the top: the subject
+        elif in_title and not title_against:
+            subject.append(h)  # a person's title names the component
+        elif in_title:
+            # The title names a distributed component and another subject both
+            # ("torch.compile + DDP crashes"): distributed stays, but it is contested.
+            subject.append(h)
+        elif places & {"body", "comment"} and h.score >= t["evidence_min"] \
+                and not other_subject and (h.weight >= t["high_weight"] or not title_against):
+            # The prose is about it and nothing else is the subject. A generic word
+            # ("multi-GPU", "world_size") yields to another owner named in the title
+            # too; a component's API does not.
+            subject.append(h)
+        else:
+            incidental.append(h)
+    told = _already_told(st.snapshot, st.queue)
+    if told and not for_hits and against_score < t["not_distributed_min"]:
         # The bot (or a maintainer) already judged it and nobody has shown distributed
-        # code since: an already-notified issue keeps that verdict's labels.
-        b.reasons.append(f"Step 1: {told}; no distributed evidence since.")
-        nd = t["not_distributed_min"]
-    if nd >= t["not_distributed_min"] and not dist_hits and not existing_modules \
-            and not existing_subs:
-        b.reasons.append(f"Step 1: not distributed (score {nd:g}, no distributed evidence); "
-                         f"{queue.trigger_label!r} stays for a human to re-route.")
-        b.add(queue.review_label, reading.role_hits.get("not_distributed", ()))
-        b.add(queue.marker_label, rule="T-24")
-        comments = _comment("not_distributed", snapshot, queue, b.reasons)
-        return done("not_distributed", "high" if nd >= 2 * t["not_distributed_min"]
-                    else "medium", comments)
+        # code since: an already-notified issue keeps that verdict.
+        return Step1(True, (), (), tuple(against), t["not_distributed_min"],
+                     f"{told}; no distributed evidence since")
+    if st.existing_modules or st.existing_subs:
+        return Step1(False, tuple(subject), tuple(incidental), tuple(against), against_score,
+                     "a distributed label is already on the issue")
+    if subject:
+        return Step1(False, tuple(subject), tuple(incidental), tuple(against), against_score,
+                     "distributed evidence is the subject: " + _signals(subject))
+    if against_score >= t["not_distributed_min"]:
+        why = "evidence of another owner: " + _signals(against)
+        if incidental:
+            why += "; distributed words only as context: " + _signals(incidental)
+        return Step1(True, (), tuple(incidental), tuple(against), against_score, why)
+    return Step1(False, (), tuple(incidental), tuple(against), against_score,
+                 "no positive evidence of another owner")
 
-    mods = _select_modules(reading, queue, existing_modules)
-    modules = mods.keep
-    route = _route(reading, queue, modules, existing_subs)
+
+def _finish_not_distributed(st: _State, v: Step1) -> Plan:
+    """T-11: `triage review` + marker, the not-distributed notice, keep the trigger."""
+    q, b = st.queue, st.b
+    b.reasons.append(f"Step 1: not distributed ({v.reason}; score {v.against_score:g}); "
+                     f"{q.trigger_label!r} stays for a human to re-route.")
+    b.add(q.review_label, v.against, step="1", stance="against")
+    b.add_evidence(q.review_label, v.incidental, step="1", stance="for")
+    b.add(q.marker_label, rule="T-24")
+    comments = _comment("not_distributed", st.snapshot, q, b.reasons)
+    strong = v.against_score >= 2 * st.t["not_distributed_min"] and not v.incidental
+    return st.done("not_distributed", "high" if strong else "medium", comments)
+
+
+# ------------------------------------------------------------------ step 2 (T-12)
+
+def step2_route(st: _State, mods: _Modules, verdict: Step1) -> _Route:
+    """Exactly one sub-oncall, first in the applied order (T-12, T-22, T-25)."""
+    q, b = st.queue, st.b
+    route = _route(st.reading, q, mods.keep, st.existing_subs)
     b.scores.update(mods.scores)
     if route.how == "fit":
         b.scores[route.sub] = route.strength
-    is_request = reading.is_request(t)
-    # Step 5's criteria are about distributed code: a crash, wrong result or regression
-    # counts only where the issue shows distributed evidence (T-15).
-    hp_hits = reading.role_hits.get("high_priority", [])
-    hp = reading.role_score("high_priority") >= t["high_priority_min"] and not is_request \
-        and bool(dist_hits or existing_modules or existing_subs)
-    held = [m for m in mods.held if m not in existing_modules]
-
-    # Step 2 (T-12): exactly one sub-oncall, sub-oncall first in the applied order (T-25).
+    step1 = ("Step 1: distributed (" + verdict.reason
+             + (f"; against: {_signals(verdict.against)}" if verdict.against else "") + ").")
+    b.reasons.append(step1)
+    if verdict.contested:
+        st.unsure.append("step 1 is contested")
+        b.reasons.append("Step 1 is contested (as much evidence against as for): a human "
+                         "confirms before it counts as triaged.")
     if route.how == "existing":
         b.reasons.append(f"Step 2: keeps the existing {route.sub!r}.")
     elif route.how == "fit":
@@ -404,96 +555,144 @@ def _plan(snapshot: IssueSnapshot, queue: Queue, *, reading: Reading | None,
                          + ", ".join(sorted({h.signal for h in route.hits})) + ").")
     else:
         b.reasons.append(f"Step 2: no sub-oncall fits; {route.sub!r} is the unsure default.")
-    b.add(route.sub, route.hits, rule="" if route.hits else f"T-12 {route.how} route")
+    b.add(route.sub, route.hits, rule="" if route.hits else f"T-12 {route.how} route", step="2")
+    # Step 1's evidence goes with the first label the plan adds (what it enabled).
+    if b.labels:
+        b.add_evidence(b.labels[0], verdict.subject, step="1", stance="for")
+        b.add_evidence(b.labels[0], verdict.against, step="1", stance="against")
+    return route
 
-    if route.sub != r.default_route:
-        # Infra/checkpointing: the sub-team owns the rest, except high priority (T-15).
-        if queue.modules_after_route:
-            # labels.json config.modules_after_route (on for `distributed`): the modules
-            # of this sub-oncall that step 3's rules select, as a proposal for the
-            # sub-team, which owns the module choice here. Human triagers label modules
-            # on these routes too (the eval set), so without it module recall suffers.
-            for m in modules:
-                if queue.module_suboncall.get(m) == route.sub:
-                    b.add(m, reading.label_hits.get(m, ()))
-        confidence = "high" if route.how == "existing" or \
-            route.strength >= 2 * t["route_fit"] else "medium"
-        # Step 4 on this path too: what kind of issue it is does not depend on which team
-        # owns it (human triagers type infra requests as well), and a request typed here
-        # is one the sub-team is not asked to reproduce.
-        _type_labels(b, reading, queue, t, is_request)
-        if hp:
-            return _high_priority(b, queue, hp_hits, done, confidence)
-        b.add(queue.marker_label, rule="T-24")
-        # `triaged` claims a complete classification. A confident route is one (T-12);
-        # a route plus the bot's module proposal is not, until the sub-team confirms it.
-        if not route.confident(queue):
-            # Selective triage: routed, but not sure enough to call it done.
-            b.reasons.append(f"Route evidence {route.strength:g} is below the threshold "
-                             f"{queue.confidence.threshold(route.sub):g} of {route.sub!r}: "
-                             "flagged for a human.")
-            b.add(queue.review_label, rule="selective threshold")
-        elif any(queue.module_suboncall.get(m) == route.sub for m in b.labels):
-            b.reasons.append(f"{queue.triaged_label!r} withheld: the module proposal is the "
-                             "sub-team's to confirm.")
-        else:
-            add_triaged("T-12 confident route")
-        return done("route", confidence, labelled_request(reading))
 
-    # Step 3 (T-13): modules, by confidence.
-    new_modules = [m for m in modules if m not in existing_modules]
-    if modules:
-        confidence = "high" if any(mods.confidence[m] == "high" for m in modules) else "medium"
+def _finish_route(st: _State, route: _Route, mods: _Modules, high: list[Hit]) -> Plan:
+    """After infra or checkpointing the sub-team owns the rest (T-12), except step 4's
+    type and step 5's high priority."""
+    q, b, t = st.queue, st.b, st.t
+    if q.modules_after_route:
+        # labels.json config.modules_after_route (on for `distributed`): the modules of
+        # this sub-oncall that step 3's rules select, as a proposal for the sub-team,
+        # which owns the module choice here (human triagers label these too).
+        for m in mods.keep:
+            if q.module_suboncall.get(m) == route.sub:
+                b.add(m, st.reading.label_hits.get(m, ()), step="3")
+    confidence = "high" if route.how == "existing" or route.strength >= 2 * t["route_fit"] \
+        else "medium"
+    # Step 4 on this path too: what kind of issue it is does not depend on which team
+    # owns it, and a request typed here is one the sub-team is not asked to reproduce.
+    step4_type(st)
+    if high:
+        return step5_high_priority(st, high, confidence)
+    b.add(q.marker_label, rule="T-24")
+    # `triaged` claims a complete classification. A confident route is one (T-12); a
+    # route plus the bot's module proposal is not, until the sub-team confirms it.
+    if not route.confident(q):
+        b.reasons.append(f"Route evidence {route.strength:g} is below the threshold "
+                         f"{q.confidence.threshold(route.sub):g} of {route.sub!r}: "
+                         "flagged for a human.")
+        b.add(q.review_label, rule="selective threshold")
+    elif st.unsure:
+        b.reasons.append("Not sure enough to call it done: " + "; ".join(st.unsure) + ".")
+        b.add(q.review_label, rule="selective threshold")
+    elif any(q.module_suboncall.get(m) == route.sub
+             and (m in mods.held or mods.confidence.get(m) != "high") for m in b.labels) \
+            or sum(q.module_suboncall.get(m) == route.sub for m in b.labels) > 1:
+        # The module proposal is part of what `triaged` would claim: only one module,
+        # with an explicit API, import or frame above its threshold, is sure enough (a
+        # sub-team often leaves such issues without any module; several proposed
+        # modules are a guess among them).
+        b.reasons.append(f"{q.triaged_label!r} withheld: the module proposal is the "
+                         "sub-team's to confirm.")
+    else:
+        st.add_triaged("T-12 confident route")
+    return st.done("route", confidence, st.labelled_request())
+
+
+# ------------------------------------------------------------------ step 3 (T-13)
+
+def step3_modules(st: _State, mods: _Modules) -> str:
+    """Module labels by confidence: HIGH/MEDIUM add them, LOW adds none (never guess)."""
+    q, b = st.queue, st.b
+    new_modules = [m for m in mods.keep if m not in st.existing_modules]
+    if mods.keep:
+        confidence = "high" if any(mods.confidence[m] == "high" for m in mods.keep) \
+            else "medium"
         for m in new_modules:
-            b.add(m, reading.label_hits.get(m, ()))
-        b.reasons.append(f"Step 3: modules {modules} ({confidence}).")
+            b.add(m, st.reading.label_hits.get(m, ()), step="3")
+        b.reasons.append(f"Step 3: modules {mods.keep} ({confidence}).")
     else:
         confidence = "low"
         b.reasons.append("Step 3: no module can be told from the text (low): a human decides.")
+        st.unsure.append("no module (T-13 low confidence)")
     if mods.dropped:
         b.reasons.append(f"{mods.dropped} more module(s) had evidence too: more than "
                          f"{MAX_PROPOSED_MODULES} modules is no classification to be sure of; "
                          "flagged for a human.")
+        st.unsure.append("too many modules")
+    held = [m for m in mods.held if m not in st.existing_modules]
     if held:
         b.reasons.append("Selective triage: " + ", ".join(
-            f"{m!r} (evidence {mods.scores[m]:g} < {queue.confidence.threshold(m):g})"
+            f"{m!r} (evidence {mods.scores[m]:g} < {q.confidence.threshold(m):g})"
             for m in held) + " only proposed: a human confirms before it counts as "
             "triaged.")
-    kept = [k for k in queue.keep_labels if k != queue.trigger_label and b.has(k)]
+        st.unsure.append("a module below its threshold")
+    kept = [k for k in q.keep_labels if k != q.trigger_label and b.has(k)]
     if kept:
         b.reasons.append(f"Keeps {kept}.")
+    return confidence
 
-    # Step 4 (T-14): type labels for requests only.
-    _type_labels(b, reading, queue, t, is_request)
 
-    # Step 5 (T-15): humans first.
-    if hp:
-        return _high_priority(b, queue, hp_hits, done, confidence)
+# ------------------------------------------------------------------ step 4 (T-14)
 
-    unsure = confidence == "low" or bool(held) or bool(mods.dropped) \
-        or not route.confident(queue)
-    if unsure:
-        b.add(queue.review_label, rule="T-13 low confidence" if confidence == "low"
+def step4_type(st: _State) -> None:
+    """`enhancement` (plus `module: performance` when it is about speed) for an
+    improvement of what works, `feature` for something wholly new; bugs get none."""
+    _type_labels(st.b, st.reading, st.queue, st.t, st.reading.is_request(st.t))
+
+
+# ------------------------------------------------------------------ step 5 (T-15)
+
+def step5_criteria(st: _State, verdict: Step1) -> list[Hit]:
+    """The high-priority criteria that fired (crash, silent wrong result, regression,
+    multi-node hang, checkpoint corruption, c10d assert), counted only where the issue
+    shows distributed evidence and is not a request."""
+    r, t = st.reading, st.t
+    hits = r.role_hits.get("high_priority", [])
+    if r.role_score("high_priority") < t["high_priority_min"] or r.is_request(t):
+        return []
+    distributed = bool(verdict.subject or verdict.incidental or st.existing_modules
+                       or st.existing_subs)
+    return list(hits) if distributed else []
+
+
+def step5_high_priority(st: _State, high: list[Hit], confidence: str) -> Plan:
+    """T-15: `triage review` for humans; never the marker, `triaged` or high priority."""
+    return _high_priority(st.b, st.queue, high, st.done, confidence)
+
+
+# ------------------------------------------------------------------ step 6 (T-16)
+
+def step6_reproduction(st: _State, confidence: str) -> Plan:
+    """No code, script or steps to reproduce -> `needs reproduction` and the request;
+    a confident, complete classification -> `triaged`; else review."""
+    q, b = st.queue, st.b
+    if st.unsure:
+        b.add(q.review_label, rule="T-13 low confidence" if confidence == "low"
               else "selective threshold")
-
-    # Step 6 (T-16): ask for a reproduction unless there is one or it is a request.
-    needs_repro = _lacks_reproduction(reading, t)
+    needs_repro = _lacks_reproduction(st.reading, st.t)
     comments: list[str] = []
     if needs_repro:
         b.reasons.append("Step 6: no code, script or steps to reproduce.")
-        b.add(queue.needs_repro_label, rule="T-16 no reproduction")
+        b.add(q.needs_repro_label, rule="T-16 no reproduction", step="6")
         # Planned even when the label is already there: the label alone is no request
-        # (T-16), and _comment drops the template when an equivalent one is on the issue.
-        comments = _comment("needs_reproduction", snapshot, queue, b.reasons)
-    b.add(queue.marker_label, rule="T-24")
-    # T-23: `triaged` only for a confident, complete classification.
-    if not unsure and not needs_repro:
-        add_triaged("T-13 module classification")
+        # (T-16), and _comment drops the template when an equivalent one is there.
+        comments = _comment("needs_reproduction", st.snapshot, q, b.reasons)
+    b.add(q.marker_label, rule="T-24")
+    if not st.unsure and not needs_repro:
+        st.add_triaged("T-13 module classification")
     if needs_repro:
-        return done("needs_reproduction", confidence, comments)
-    if unsure:
-        return done("low_confidence", confidence)
-    return done("classify", confidence)
+        return st.done("needs_reproduction", confidence, comments)
+    if st.unsure:
+        return st.done("low_confidence", confidence)
+    return st.done("classify", confidence)
 
 
 def _type_labels(b: _Builder, reading: Reading, queue: Queue, t: Mapping[str, float],

@@ -106,6 +106,7 @@ _SIGNAL_SCHEMA: dict[str, Any] = {
         "unless": _REGEXES,
         "suppresses": _STRS,
         "evidence": {"type": "boolean"},
+        "subject": {"type": "boolean"},
         "examples": {
             "type": "object",
             "additionalProperties": False,
@@ -126,14 +127,15 @@ RUBRIC_SCHEMA: dict[str, Any] = {
         "text": {"type": "object", "additionalProperties": False,
                  "required": ["drop_sections", "section_end"],
                  "properties": {"drop_sections": _STRS, "section_end": _STR,
-                                "drop_lines": _STRS}},
+                                "drop_lines": _STRS, "test_report": _STR}},
         "traceback": {"type": "object", "additionalProperties": False,
                       "required": ["start", "innermost_first", "error_line", "frame",
                                    "distributed_frame", "substrate_frame", "ignore_frame"],
                       "properties": {"start": _REGEXES, "innermost_first": _STR,
                                      "error_line": _STR, "frame": _STR,
                                      "distributed_frame": _STR, "substrate_frame": _STR,
-                                     "ignore_frame": _STR}},
+                                     "ignore_frame": _STR, "top_frame": _STR,
+                                     "generic_frame": _STR}},
         "scoring": {
             "type": "object", "additionalProperties": False,
             "required": ["where_factor", "module_min", "module_relative", "high_weight",
@@ -285,6 +287,11 @@ def _check_rubric(content: Mapping[str, Any], file: str, *, labels_file: str,
     for key in ("innermost_first", "error_line", "frame", "distributed_frame",
                 "substrate_frame", "ignore_frame"):
         _regex(tb[key], file, f"traceback.{key}")
+    for key in ("top_frame", "generic_frame"):
+        if key in tb:
+            _regex(tb[key], file, f"traceback.{key}")
+    if "test_report" in content["text"]:
+        _regex(content["text"]["test_report"], file, "text.test_report")
     for i, p in enumerate(tb["start"]):
         _regex(p, file, f"traceback.start[{i}]")
     frame = _regex(tb["frame"], file, "traceback.frame")

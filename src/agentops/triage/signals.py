@@ -18,13 +18,18 @@ from re import _constants as _C
 from re import _parser
 from typing import Any
 
-PLACES = ("title", "body", "code", "traceback", "frame", "comment")
+# ``frame``: the root-cause distributed frame of the tracebacks (T-13); ``top_frame``:
+# the innermost library frame of the last traceback, whatever its area (what the trace
+# is about: a distributed, compiler or data-loading frame at the top, issue #23);
+# ``negated``: what the report rules out ("no DDP/FSDP", "not using torchrun"), which
+# step 1 reads as evidence against distributed and no other step reads at all.
+PLACES = ("title", "body", "code", "traceback", "frame", "top_frame", "negated", "comment")
 _TOKEN_RE = re.compile(r"[a-z0-9_]+")
 # CamelCase identifiers (two humps or more): a keyword names a part of one too, as
 # SymmMem in NCCLSymmMemAllocator or TensorPipe in TensorPipeDistAutogradTest.
 _CAMEL_RE = re.compile(r"[a-z0-9][A-Z]")  # where a hump starts inside a word
 _MAX_IDENT = 80  # Sanity: longer "identifiers" are noise, not API names
-_HUMP_PLACES = frozenset({"title", "body", "comment"})
+_HUMP_PLACES = frozenset({"title", "body", "comment", "negated"})
 _HUMP_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 # Possessive fences: a line of thousands of backticks must not be retried at every length.
 _FENCE_RE = re.compile(r"^[ \t]*+(`{3,}+|~{3,}+)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)",
@@ -61,6 +66,10 @@ class Signal:
     unless: tuple[re.Pattern[str], ...] = ()
     suppresses: tuple[str, ...] = ()
     evidence: bool = True
+    # Step 1 (issue #23): a hit of this signal outside code is the subject of the report
+    # (an error a distributed component raised, a collective as the topic), never
+    # incidental, and a non-distributed verdict yields to it.
+    subject: bool = False
     keywords: tuple[str, ...] = ()
     multi_first: frozenset[str] = frozenset()  # the first words of ``multi``
     # The cheap test ``match_signals`` makes before calling ``fire``: words that start a
@@ -245,6 +254,9 @@ class Rubric:
     precedence: tuple[str, ...]
     default_route: str
     layering: tuple[Layer, ...]
+    top_frame: re.Pattern[str] | None = None  # frames that can be the top of a trace
+    generic_frame: re.Pattern[str] | None = None  # plumbing frames never the top
+    test_report: re.Pattern[str] | None = None  # a title that is a test id (CI reports)
     comment_templates: Mapping[str, str] = field(default_factory=dict)  # kind -> template
     examples: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
 
@@ -296,7 +308,8 @@ def compile_signal(raw: Mapping[str, Any]) -> Signal:
         requires=tuple(re.compile(p, re.M) for p in raw.get("requires") or ()),
         unless=tuple(re.compile(p, re.M) for p in raw.get("unless") or ()),
         suppresses=tuple(raw.get("suppresses") or ()),
-        evidence=bool(raw.get("evidence", True)), keywords=tuple(keywords),
+        evidence=bool(raw.get("evidence", True)), subject=bool(raw.get("subject", False)),
+        keywords=tuple(keywords),
         multi_first=frozenset(first for first, _ in multi),
         starts=frozenset(single) | frozenset(first for first, _ in multi),
         needles=(None if any(n is None for n, _ in patterns)
@@ -320,6 +333,10 @@ def compile_rubric(raw: Mapping[str, Any]) -> Rubric:
         distributed_frame=re.compile(tb["distributed_frame"]),
         substrate_frame=re.compile(tb["substrate_frame"]),
         ignore_frame=re.compile(tb["ignore_frame"]),
+        top_frame=re.compile(tb["top_frame"]) if tb.get("top_frame") else None,
+        generic_frame=re.compile(tb["generic_frame"]) if tb.get("generic_frame") else None,
+        test_report=(re.compile(raw["text"]["test_report"]) if raw["text"].get("test_report")
+                     else None),
         where_factor={**{p: 1.0 for p in (*PLACES, "labels")}, **sc["where_factor"]},
         thresholds={k: float(v) for k, v in sc.items() if k != "where_factor"},
         precedence=tuple(raw["routing"]["precedence"]),
@@ -342,6 +359,10 @@ class IssueText:
     full: str  # everything a person wrote, for requires/unless
     frame: str = ""  # path of the root-cause distributed frame ("" if none)
     tracebacks: tuple[str, ...] = ()
+    top_frame: str = ""  # innermost library frame of the last traceback ("" if none)
+    # The title is a test id (a CI report: "DISABLED test_x (__main__.TestY)"): the
+    # component words in it name the test, not what a person reports (issue #23).
+    test_report: bool = False
 
 
 @dataclass
@@ -409,7 +430,19 @@ def _split_markdown(text: str, rubric: Rubric) -> _Parts:
     return parts
 
 
-def root_cause_frame(regions: Sequence[str], rubric: Rubric) -> str:
+def _region_paths(regions: Sequence[str], rubric: Rubric) -> list[list[str]]:
+    """The frame paths of each traceback region, outermost first."""
+    out = []
+    for region in regions:
+        paths = [m.group("path") or m.group("cpath") for m in rubric.frame.finditer(region)]
+        if rubric.innermost_first.search(region):
+            paths.reverse()
+        out.append(paths)
+    return out
+
+
+def root_cause_frame(regions: Sequence[str], rubric: Rubric,
+                     region_paths: Sequence[list[str]] | None = None) -> str:
     """The innermost distributed frame that is not mere substrate (T-13).
 
     Launcher wrappers are ignored. Per traceback region the innermost non-substrate
@@ -417,10 +450,7 @@ def root_cause_frame(regions: Sequence[str], rubric: Rubric) -> str:
     region with a non-substrate frame wins."""
     best_sub = ""
     best = ""
-    for region in regions:
-        paths = [m.group("path") or m.group("cpath") for m in rubric.frame.finditer(region)]
-        if rubric.innermost_first.search(region):
-            paths.reverse()
+    for paths in region_paths or _region_paths(regions, rubric):
         dist = [p for p in paths if rubric.distributed_frame.search(p)
                 and not rubric.ignore_frame.search(p)]
         if not dist:
@@ -431,6 +461,24 @@ def root_cause_frame(regions: Sequence[str], rubric: Rubric) -> str:
         else:
             best_sub = dist[-1]
     return best or best_sub
+
+
+def top_frame(regions: Sequence[str], rubric: Rubric,
+              region_paths: Sequence[list[str]] | None = None) -> str:
+    """The innermost library frame of the last traceback that has one: what the failure
+    is about (a distributed, compiler or data-loading frame at the top, issue #23).
+    Plumbing (``generic_frame``: nn.Module dispatch, autograd's engine entry, context
+    managers) and launcher wrappers are never the top."""
+    if rubric.top_frame is None:
+        return ""
+    for paths in reversed(region_paths or _region_paths(regions, rubric)):
+        for path in reversed(paths):
+            if not rubric.top_frame.search(path) or rubric.ignore_frame.search(path):
+                continue
+            if rubric.generic_frame is not None and rubric.generic_frame.search(path):
+                continue
+            return path
+    return ""
 
 
 def bounded(title: str, body: str, comments: Iterable[str]) -> tuple[str, str, list[str]]:
@@ -446,22 +494,126 @@ def bounded(title: str, body: str, comments: Iterable[str]) -> tuple[str, str, l
     return (title or "")[:MAX_TITLE_CHARS], (body or "")[:MAX_BODY_CHARS], kept
 
 
-# A word right after a negation of presence or use ("no multi-GPU", "without DDP",
-# "not using FSDP", "non-distributed") is what the issue rules out, not evidence of it.
-# Only in prose, and only the word (or a short "X or Y" list) the negation governs; a
-# plain "not" stays ("gradients are not synchronized" is the bug itself).
-_WORD = r"[A-Za-z][\w.]*+(?:-[\w.]++)*+"
-_NEGATED_RE = re.compile(
-    r"\b(?:(?:no|without|non)(?:[ \t-]+(?:a|an|any|the))?"
-    r"|(?:not|never)[ \t]+(?:using|use|uses|used|running|run|involving)"
-    r"(?:[ \t]+(?:a|an|any|the))?)"
-    rf"[ \t-]+({_WORD}(?:(?:[ \t]*+,)?[ \t]++(?:or|nor)[ \t]++(?:(?:a|an|any|the)[ \t]++)?"
-    rf"(?!(?:no|not|nor|without|non)\b){_WORD}){{0,3}})", re.IGNORECASE)
+# What a report rules out is not evidence of it, and is evidence against it (issue #23):
+# "no DDP/FSDP", "without any process group", "not using torchrun", "we don't use
+# FSDP", "non-distributed", "`--distributed` (not used here)", "DDP is not involved".
+# Only in prose, and only the words the negation governs (a short list joined by "/",
+# ",", "or", "nor"); a plain "not" keeps its meaning ("gradients are not synchronized" is
+# the bug itself). Scope is the clause: a negation in a clause that says something
+# works ("works fine without FSDP") contrasts with the failing case, so the words stay
+# as evidence for the component and are not counted against it.
+_W = r"[`'\"]?+-{0,2}[A-Za-z][\w.]*+(?:-[\w.]++)*+[`'\"]?+"
+_ART = r"(?:(?:a|an|any|the|my|our)[ \t]++)?"
+_LIST = (rf"{_W}(?:[ \t]*+/[ \t]*+{_W}|(?:[ \t]*+,)?[ \t]++(?:or|nor)[ \t]++{_ART}"
+         rf"(?!(?:no|not|nor|without|non)\b){_W}|[ \t]*+,[ \t]*+(?!(?:no|not|but)\b){_W}){{0,4}}")
+_USE = (r"(?:using|use|uses|used|running|run|involving|involve|involves|need|needs|needed"
+        r"|requiring|launching|launch)")
+_NEGATED_SRC = (
+    r"(?:(?<![a-z0-9_])(?:(?:no|without|non|w/o)(?:[ \t-]+(?:a|an|any|the))?"
+    rf"|(?:not|never)[ \t]+{_USE}(?:[ \t]+(?:a|an|any|the))?"
+    r"|nothing[ \t]+to[ \t]+do[ \t]+with|unrelated[ \t]+to)"
+    rf"|n't[ \t]+{_USE}(?:[ \t]+(?:a|an|any|the))?)"
+    rf"[ \t-]+({_LIST})")
+# Where the prefix form can start: every match begins with one of these (found with
+# str.find, then the regex is tried there only: the planner's hottest text pass).
+_NEGATION_CUES = ("no", "without", "w/o", "never", "n't", "unrelated")
+# The postfix form: "DDP is not used", "FSDP isn't involved", "--distributed (not used)".
+_NEGATED_AFTER_SRC = (
+    rf"(?<![\w-])((?:--?)?{_LIST})[ \t]*+(?:(?:is|are|was|were)(?:n't|[ \t]+not)[ \t]+"
+    r"(?:used|involved|enabled|needed|required|in[ \t]+use)\b"
+    r"|\((?:not[ \t]+used|unused|not[ \t]+enabled)[^)\n]{0,30}\))")
+# Sanity: matched on the lowercased text without IGNORECASE, which lets the regex engine
+# skip to the possible first letters (three times faster on the planner's hottest
+# text pass); the IGNORECASE twins serve a text whose lowercase changes its length.
+_NEGATED_RE = re.compile(_NEGATED_SRC)
+_NEGATED_AFTER_RE = re.compile(_NEGATED_AFTER_SRC)
+_NEGATED_RE_I = re.compile(_NEGATED_SRC, re.IGNORECASE)
+_NEGATED_AFTER_RE_I = re.compile(_NEGATED_AFTER_SRC, re.IGNORECASE)
+# The postfix form starts with a word list, so its regex would be tried at every word of
+# every issue; it runs only where one of its cues is present (most issues have none).
+_AFTER_CUE_RE = re.compile(r"(?:n't|\bnot)[ \t]+(?:used|involved|enabled|needed|required|in[ \t]"
+                           r"+use)\b|\((?:not[ \t]+used|unused|not[ \t]+enabled)")
+_CLAUSE_END = re.compile(r"[.;!?\n]|\bbut\b", re.IGNORECASE)
+_WORKS_RE = re.compile(r"\b(?:works?|worked|working|runs? fine|fine|succeeds?|succeeded|passes|"
+                       r"passed|no (?:error|issue|problem)s?)\b", re.IGNORECASE)
+
+
+def _cue_matches(regex: re.Pattern[str], lower: str) -> list[re.Match[str]]:
+    """``regex.finditer(lower)`` for the prefix form, tried only where a cue starts."""
+    starts: set[int] = set()
+    for cue in _NEGATION_CUES:
+        i = lower.find(cue)
+        while i >= 0:
+            # Every cue but "n't" starts a word ("know", "node" and "another" hold "no").
+            if cue == "n't" or i == 0 or not (lower[i - 1].isalnum() or lower[i - 1] == "_"):
+                starts.add(i)
+            i = lower.find(cue, i + 1)
+    out: list[re.Match[str]] = []
+    end = 0
+    for i in sorted(starts):
+        if i < end:
+            continue
+        m = regex.match(lower, i)
+        if m is not None:
+            out.append(m)
+            end = m.end()
+    return out
+
+
+_AFTER_CUES = tuple(f"{neg} {word}" for neg in ("not", "n't")
+                    for word in ("used", "involved", "enabled", "needed", "required", "in"))
+_AFTER_CUES += ("(unused", "(not")
+
+
+def _has_after_cue(lower: str) -> bool:
+    """Whether the postfix negation can match at all (substring tests first: cheap)."""
+    if "not" not in lower and "n't" not in lower and "unused" not in lower:
+        return False
+    return any(cue in lower for cue in _AFTER_CUES) and _AFTER_CUE_RE.search(lower) is not None
+
+
+def _clause(text: str, start: int, end: int) -> str:
+    """The clause around ``text[start:end]`` (sentence punctuation, a line or "but")."""
+    left = max((m.end() for m in _CLAUSE_END.finditer(text, max(0, start - 200), start)),
+               default=max(0, start - 200))
+    right = _CLAUSE_END.search(text, end, end + 200)
+    return text[left:right.start() if right else min(len(text), end + 200)]
+
+
+def split_negated(text: str) -> tuple[str, list[str]]:
+    """``text`` with what it rules out blanked (same length), and the ruled-out words.
+    A negation in a clause that says something works keeps its words (see above)."""
+    ruled_out: list[str] = []
+    if not text:
+        return text, ruled_out
+    lower = text.lower()
+    same = len(lower) == len(text)
+    passes = ((_NEGATED_RE, _NEGATED_AFTER_RE) if same
+              else (_NEGATED_RE_I, _NEGATED_AFTER_RE_I))
+    subject = lower if same else text
+    for k, regex in enumerate(passes):
+        if k == 1 and not _has_after_cue(lower if same else text.lower()):
+            break
+        pieces: list[str] = []
+        last = 0
+        found = _cue_matches(regex, subject) if k == 0 and same else regex.finditer(subject)
+        for m in found:
+            a, b = m.span(1)
+            if _WORKS_RE.search(_clause(text, m.start(), m.end())):
+                continue
+            ruled_out.append(text[a:b])
+            pieces += [text[last:a], " " * (b - a)]
+            last = b
+        if pieces:
+            # The postfix pass sees the prefix pass's blanks (no word counted twice).
+            text = "".join(pieces) + text[last:]
+            lower = text.lower() if same else text
+            subject = lower if same else text
+    return text, ruled_out
 
 
 def _drop_negated(text: str) -> str:
-    return _NEGATED_RE.sub(lambda m: m.group(0)[:m.start(1) - m.start(0)]
-                           + " " * len(m.group(1)), text)
+    return split_negated(text)[0]
 
 
 def split_issue(title: str, body: str, comments: Iterable[str], rubric: Rubric) -> IssueText:
@@ -476,18 +628,34 @@ def split_issue(title: str, body: str, comments: Iterable[str], rubric: Rubric) 
         com.code += p.code
         com.tracebacks += p.tracebacks
     regions = (*main.tracebacks, *com.tracebacks)
-    frame = root_cause_frame(regions, rubric)
+    paths = _region_paths(regions, rubric)
+    frame = root_cause_frame(regions, rubric, paths)
+    top = top_frame(regions, rubric, paths)
+    ruled_out: list[str] = []
+    prose = {}
+    for place, raw in (("title", title or ""),
+                       ("body", "\n".join(x.strip("\n") for x in main.prose if x.strip())),
+                       ("comment", "\n".join(x.strip("\n") for x in com.prose if x.strip()))):
+        prose[place], gone = split_negated(raw)
+        ruled_out += gone
     places = {
-        "title": _drop_negated(title or ""),
-        "body": _drop_negated("\n".join(x.strip("\n") for x in main.prose if x.strip())),
+        "title": prose["title"],
+        "body": prose["body"],
         "code": "\n".join(x.strip("\n") for x in (*main.code, *com.code) if x.strip()),
         "traceback": "\n".join(regions),
         "frame": frame,
-        "comment": _drop_negated("\n".join(x.strip("\n") for x in com.prose if x.strip())),
+        "top_frame": top,
+        "negated": "\n".join(ruled_out),
+        "comment": prose["comment"],
     }
-    # requires/unless read the cleaned text: an environment dump is not evidence.
-    full = "\n".join(v for k, v in places.items() if k != "frame")
-    return IssueText(places=places, full=full, frame=frame, tracebacks=regions)
+    # requires/unless read the cleaned text: an environment dump is not evidence, and
+    # neither is what the report rules out.
+    full = "\n".join(v for k, v in places.items()
+                     if k not in ("frame", "top_frame", "negated"))
+    test_report = bool(rubric.test_report is not None and title
+                       and rubric.test_report.search(title))
+    return IssueText(places=places, full=full, frame=frame, tracebacks=regions,
+                     top_frame=top, test_report=test_report)
 
 
 
@@ -505,17 +673,27 @@ class Hit:
     weight: float
     score: float
     places: frozenset[str]
-    excerpt: str
     evidence: bool = True
+    subject: bool = False
+    # The text the excerpt is cut from and what matched in it: the excerpt is made only
+    # when a plan cites the hit (most hits are never cited; the planner's speed).
+    source: str = field(default="", repr=False, compare=False)
+    found: str = field(default="", repr=False, compare=False)
+
+    @property
+    def excerpt(self) -> str:
+        """Up to 80 characters of the place around what matched."""
+        return _excerpt(self.source, self.found)
 
 
-def _excerpt(place: Place, found: str) -> str:
-    at = place.lower.find(found.lower())
+def _excerpt(text: str, found: str) -> str:
+    lower = text.lower()
+    at = lower.find(found.lower())
     if at < 0:
-        at = place.lower.find(found.lower().split(" ")[0])
+        at = lower.find(found.lower().split(" ")[0])
     at = max(at, 0)
     start = max(0, at - 20)
-    snippet = place.text[start:at + len(found) + 20].replace("\n", " ").strip()
+    snippet = text[start:at + len(found) + 20].replace("\n", " ").strip()
     return snippet[:_EXCERPT]
 
 
@@ -558,7 +736,8 @@ def match_signals(text: IssueText, rubric: Rubric) -> list[Hit]:
         score, name, found = best
         hits.append(Hit(signal=sig.id, label=sig.label, role=sig.role, where=name,
                         weight=sig.weight, score=score, places=frozenset(fired_in),
-                        excerpt=_excerpt(places[name], found), evidence=sig.evidence))
+                        evidence=sig.evidence, subject=sig.subject,
+                        source=places[name].text, found=found))
     fired = {h.signal for h in hits}
     suppressed = {s for sig in rubric.signals if sig.id in fired for s in sig.suppresses}
     return [h for h in hits if h.signal not in suppressed]
