@@ -231,3 +231,26 @@ def test_expressions_within_the_bounds_still_evaluate_like_pytest() -> None:
     assert testsel.evaluate("(" * 32 + "a" + ")" * 32, lambda w: w == "a") is True
     assert testsel.evaluate("not (a or b) and c", {"c"}.__contains__) is True
     assert testsel.evaluate(" or ".join(f"w{i}" for i in range(256)), {"w255"}.__contains__)
+
+
+SKIPPED = """\
+    import pytest
+    @pytest.mark.skip(reason="broken")
+    def test_x():
+        pass
+"""
+
+
+def test_an_empty_step_of_another_folder_is_not_this_sub_projects_finding(tmp_path) -> None:
+    # (#22) A configured workflow also runs other folders' tests; a step that selects
+    # only skipped tests of another folder is theirs to fix. The same step on the
+    # sub-project's own tests is still reported.
+    inp = minirepo.build(tmp_path, head={
+        "sub/tests/test_trace.py": TRACE,
+        "sub/tests/test_off.py": SKIPPED,
+        "other/tests/test_off.py": SKIPPED,
+        WF: _wf("pytest sub/tests/test_trace.py -v",
+                "pytest other/tests/test_off.py -v",
+                "pytest sub/tests/test_off.py -v")})
+    res = ci.analyse(inp)
+    assert [e.command for e in res.empty_steps] == ["pytest sub/tests/test_off.py -v"]

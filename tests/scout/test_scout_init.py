@@ -216,3 +216,22 @@ def test_tests_importing_the_folder_from_unrelated_trees_give_one_tests_dir(tmp_
     assert any("1 more test file(s) outside tests/unit" in n for n in d.notes)
     doc = yaml.safe_load(draft.to_yaml(d))
     assert doc["tests_dir"] == "tests/unit"
+
+
+def test_no_workflow_naming_the_folder_drafts_only_the_broadest_pytest_one(tmp_path) -> None:
+    """(#22) Listing every pytest workflow would pull other folders' CI problems into the
+    report; the broadest one is enough to say the folder's tests run nowhere."""
+    def wf(cmd: str) -> str:
+        return ("name: w\non: [push]\njobs:\n  t:\n    runs-on: ubuntu-latest\n"
+                f"    steps:\n      - run: {cmd}\n")
+
+    head = {"lonely/__init__.py": "", "lonely/m.py": "from core.util import build\n\n\n"
+            "def go(m):\n    return build(m)\n",
+            "other/tests/test_x.py": "def test_x():\n    assert True\n",
+            ".github/workflows/narrow.yaml": wf("pytest other/tests/test_x.py -v"),
+            ".github/workflows/broad.yaml": wf("pytest other -v")}
+    inp = minirepo.build(tmp_path, base={"core/__init__.py": "",
+                                         "core/util.py": CORE["core/util.py"]}, head=head)
+    d = draft.build(inp.head, "lonely", repo="o/r")
+    assert [e.value for e in d.workflows] == [".github/workflows/broad.yaml"]
+    assert "no workflow runs the folder's tests" in d.notes

@@ -364,7 +364,7 @@ def _workflows(draft: Draft, tree: Tree, sub: str, dotted: str) -> None:
     tests = str(draft.tests_dir.value)
     wfs = sorted(p for p in tree.files if p.startswith(".github/workflows/")
                  and p.endswith((".yml", ".yaml")))
-    pytest_any: list[str] = []
+    pytest_any: list[tuple[int, str]] = []
     for wf in wfs:
         text = tree.files[wf]
         try:
@@ -384,12 +384,19 @@ def _workflows(draft: Draft, tree: Tree, sub: str, dotted: str) -> None:
                 break
         if reason:
             draft.workflows.append(Entry(wf, reason))
-        elif any(i.kind == "pytest" for i in invs):
-            pytest_any.append(wf)
-    if not draft.workflows:
-        for wf in pytest_any:
-            draft.workflows.append(Entry(wf, "no workflow names the folder or its tests; "
-                                             "this one runs pytest"))
+        else:
+            widths = [len(t.split("::")[0]) for i in invs if i.kind == "pytest"
+                      for t in (i.targets or ("",))]
+            if widths:
+                pytest_any.append((min(widths), wf))
+    if not draft.workflows and pytest_any:
+        # Every pytest workflow would bring other folders' CI problems into this
+        # report; the broadest one (the repository's own unit tests) is enough for the
+        # report to say the folder's tests run nowhere.
+        _width, wf = min(pytest_any)
+        draft.workflows.append(Entry(wf, "no workflow names the folder or its tests; this "
+                                         "one runs the broadest pytest selection"))
+        draft.notes.append("no workflow runs the folder's tests")
     if not draft.workflows:
         fallback = wfs[0] if wfs else ".github/workflows/ci.yml"
         draft.workflows.append(Entry(fallback, "no workflow runs Python tests: review"))

@@ -238,6 +238,23 @@ def _pytest_collected(inp: Inputs, sel: _Selector, test_files: list[str]
     return out
 
 
+def _step_is_ours(inv: Invocation, inp: Inputs) -> bool:
+    """Whether a pytest step is the sub-project's business: one of its targets lies in
+    the sub-project or its tests folder (or contains them). A configured workflow also
+    runs other folders' tests; an empty step there is theirs to fix, not this report's."""
+    sub = inp.target.subproject.rstrip("/")
+    tests = inp.target.tests_dir.rstrip("/")
+    dotted = sub.replace("/", ".")
+    for target in inv.targets or ("",):
+        t = target.removeprefix("pyargs:").split("::")[0].removeprefix("./").rstrip("/")
+        if not t or t.startswith(dotted):
+            return True
+        for own in (sub, tests):
+            if t == own or t.startswith(own + "/") or own.startswith(t + "/"):
+                return True
+    return False
+
+
 def analyse(inp: Inputs) -> CiResult:
     """S-3d over the configured workflows."""
     invs: list[Invocation] = []
@@ -318,7 +335,7 @@ def analyse(inp: Inputs) -> CiResult:
                     elif not live:
                         reasons.append(f"{'::'.join([f, *node])}: every selected test is "
                                        "skipped unconditionally")
-            if selected_total == 0:
+            if selected_total == 0 and _step_is_ours(inv, inp):
                 empty.append(EmptyStep(inv.workflow, inv.step, inv.command,
                                        "; ".join(reasons) or "collects no test", inv.line))
         else:
