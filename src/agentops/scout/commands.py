@@ -67,8 +67,8 @@ def publish_command(args: argparse.Namespace) -> int:
 def handoff_command(args: argparse.Namespace) -> int:
     """``scout.py handoff``: one Backlog draft per action item, then link them in the
     report comment."""
-    tracking = _tracking(args)  # first: a refused destination costs no read, no request
     report = load_report(args.report)
+    tracking = _tracking(args)  # before any token is used: a refusal costs no request
     board = _board(args)
     items = handoff_items(report.payload)
     project_client = _project_client()
