@@ -251,8 +251,8 @@ def versions_command(args: argparse.Namespace) -> int:
     oldest = dated[0].date if dated else None
     if since and oldest and since < oldest:
         ghactions.notice(f"nightlies before {oldest} are gone from the index (it keeps about "
-                         f"the newest {idx.RETENTION_HINT}); --commit-source branch still "
-                         "finds their commits")
+                         f"the newest {idx.RETENTION_HINT}); `resolve`/`range` with "
+                         "--commit-source branch still find their commits")
     if (since or until) and not ns:
         ghactions.notice(f"no nightly between {since or 'the first'} and {until or 'the last'}: "
                          f"{idx.lists(listed, session.query())} dated {dated[0].date} … "
@@ -394,8 +394,7 @@ def range_command(args: argparse.Namespace) -> int:
     """The regression-range table and compare link for a good/bad pair (S-10c)."""
     session = Session(args)
     good, bad = args.good or "", args.bad or ""
-    for attr, flag in (("good_log", "--good-log"), ("bad_log", "--bad-log")):
-        path = getattr(args, attr, None)
+    for path, flag in ((args.good_log, "--good-log"), (args.bad_log, "--bad-log")):
         if not path:
             continue
         # A CI log may hold any bytes; only the `Successfully installed` line matters.
@@ -406,7 +405,7 @@ def range_command(args: argparse.Namespace) -> int:
                              f"{args.package}-<version>` line",
                              fix="pass the log of the job that installed the nightly, or "
                                  "give the version with --good/--bad")
-        if attr == "good_log":
+        if flag == "--good-log":
             good = found
         else:
             bad = found
