@@ -60,7 +60,7 @@ environment:
 
 
 def _index_flags(p: cli.argparse.ArgumentParser) -> None:
-    from agentops.bisect.command import DEFAULT_INDEX, DEFAULT_PLATFORM
+    from agentops.bisect.session import DEFAULT_INDEX, DEFAULT_PLATFORM
 
     g = p.add_argument_group("index", "which wheels (example: --python 3.12 "
                                       "--platform manylinux_2_28_x86_64)")
@@ -89,7 +89,7 @@ def _index_flags(p: cli.argparse.ArgumentParser) -> None:
 def _commit_flags(p: cli.argparse.ArgumentParser) -> None:
     # Only on the verbs that read a commit (resolve, range, narrow, auto): a flag a
     # verb would ignore is not offered (issue #25).
-    from agentops.bisect.command import DEFAULT_REPO
+    from agentops.bisect.session import DEFAULT_REPO
 
     c = p.add_argument_group("commits", "where a nightly's commit comes from "
                                         "(example: --commit-source both)")
@@ -255,16 +255,18 @@ def build() -> cli.argparse.ArgumentParser:
 
 
 def dispatch(args: cli.argparse.Namespace) -> int:
-    from agentops.bisect import command
+    # Each verb's code is agentops/bisect/verbs/<verb>.py.
+    from agentops.bisect.verbs import auto, narrow, plan, probe, resolve, versions
+    from agentops.bisect.verbs import range as range_
 
     return {
-        "versions": command.versions_command,
-        "resolve": command.resolve_command,
-        "range": command.range_command,
-        "plan": command.plan_command,
-        "probe": command.probe_command,
-        "narrow": command.narrow_command,
-        "auto": command.auto_command,
+        "versions": versions.versions_command,
+        "resolve": resolve.resolve_command,
+        "range": range_.range_command,
+        "plan": plan.plan_command,
+        "probe": probe.probe_command,
+        "narrow": narrow.narrow_command,
+        "auto": auto.auto_command,
     }[args.verb](args)
 
 

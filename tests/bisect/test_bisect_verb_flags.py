@@ -27,7 +27,7 @@ def _functions() -> tuple[dict[str, list[ast.AST]], dict[str, list[ast.AST]]]:
     """Module-level functions and class methods of agentops.bisect, each by name."""
     funcs: dict[str, list[ast.AST]] = {}
     methods: dict[str, list[ast.AST]] = {}
-    for path in sorted(PACKAGE.glob("*.py")):
+    for path in sorted(PACKAGE.rglob("*.py")):
         for top in ast.parse(path.read_text(encoding="utf-8")).body:
             if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 funcs.setdefault(top.name, []).append(top)
