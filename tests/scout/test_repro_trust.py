@@ -181,6 +181,46 @@ def test_an_empty_value_is_quoted_and_reaches_the_program_as_one_empty_word(tmp_
                                          "llama3_debugmodel", "--compile.mode", ""]
 
 
+def _template(text: str) -> trusted_repro.Template:
+    return trusted_repro.load_template({"template": text, "flags": ["--compile.mode"]}, "t")
+
+
+def test_what_the_template_cannot_express_is_refused_not_dropped():
+    bare = _template("./run_train.sh --module {module} --config {config}")
+    assert "the template has no {ngpu}" in trusted_repro.propose(
+        "NGPU=2 ./run_train.sh --module llama3 --config llama3_debugmodel", bare, REGS).refused
+    assert "the template has no {flags}" in trusted_repro.propose(
+        "./run_train.sh --module llama3 --config llama3_debugmodel --compile.mode aot", bare,
+        REGS).refused
+    # An {ngpu} outside a VAR= word cannot just vanish when the log gives no NGPU.
+    flag = _template("./run_train.sh --ngpu={ngpu} --module {module} --config {config}")
+    p = trusted_repro.propose("./run_train.sh --module llama3 --config llama3_debugmodel",
+                              flag, REGS)
+    assert (p.command, p.refused) == ("", "the logged command gives no NGPU for the template")
+    assert trusted_repro.propose("NGPU=4 ./run_train.sh --module llama3 --config "
+                                 "llama3_debugmodel", flag, REGS).command == (
+        "./run_train.sh --ngpu=4 --module llama3 --config llama3_debugmodel")
+
+
+def test_the_checkout_is_outside_text_too():
+    """A registry at a hostile path, or a function with a look-alike name, defines
+    nothing a proposal may name."""
+    files = {"pkg/$(id)/config_registry.py": "def cfg():\n    return 1\n",
+             "pkg/a b/config_registry.py": "def cfg():\n    return 1\n",
+             "pkg/ok/config_registry.py": "def c\u0430fg():\n    return 1\n"}
+    regs = trusted_repro.registries(files)
+    for module, config in (("$(id)", "cfg"), ("'a b'", "cfg"), ("ok", "c\u0430fg")):
+        p = trusted_repro.propose(f"./run_train.sh --module {module} --config {config}",
+                                  TEMPLATE, regs)
+        assert p.command == "" and p.refused, module
+
+
+def test_check_ci_leaves_a_report_without_ci_alone():
+    skipped = LiveData(skipped={"ci": "offline"})
+    assert trusted_repro.check_ci(skipped, TEMPLATE, FILES) is skipped
+    assert trusted_repro.check_ci(LiveData(ci=()), TEMPLATE, FILES).ci == ()
+
+
 def test_no_template_means_no_command():
     p = trusted_repro.propose(GOOD, None, REGS)
     assert (p.command, p.refused) == ("", "the target has no repro template")
@@ -311,6 +351,8 @@ def test_the_live_report_proposes_only_the_template_and_sets_it_as_the_output(
     ("./run_train.sh --module {module} --config {config} {module}", "appears twice"),
     ("./run_train.sh --config {config}", "has no {module} slot"),
     ("./run_train.sh --module {module} --config {config} --x={flags}", "a word of its own"),
+    ("./run_train.sh --m={module}{config}", "more than one slot"),
+    ("./run_train.sh --module {module}} --config {config}", "stray brace"),
     ("NGPU={ngpu} {module} {config}", "names no program"),
 ])
 def test_a_template_that_could_not_be_filled_safely_is_refused_on_load(tmp_path, template,

@@ -237,23 +237,29 @@ def _fill(template: Template, values: dict[str, str], flags: list[tuple[str, str
         return Proposal(refused=f"NGPU is not a GPU count from 1 to {template.max_ngpu}")
     if flags and "flags" not in slots:
         return Proposal(refused="the logged command has flags; the template has no {flags}")
-    filled = {"module": shlex.quote(module), "config": shlex.quote(config),
-              "ngpu": shlex.quote(ngpu) if ngpu else ""}
+    filled = {"module": module, "config": config, "ngpu": ngpu}
     out: list[str] = []
     for word in template.words:
         if word == "{flags}":
             for name, value in flags:
-                out.append(name if value is None else f"{name} {shlex.quote(value)}")
+                out.append(name if value is None else f"{name} {_shell_word(value)}")
             continue
         slot = _SLOT.search(word)
         if slot is None:
             out.append(word)
         elif filled[slot.group(1)]:
-            out.append(word[:slot.start()] + filled[slot.group(1)] + word[slot.end():])
+            out.append(word[:slot.start()] + _shell_word(filled[slot.group(1)])
+                       + word[slot.end():])
         elif not _ASSIGN.fullmatch(word[:slot.start()]):
             # An empty {ngpu} drops its whole NGPU= word; elsewhere it would leave a gap.
             return Proposal(refused="the logged command gives no NGPU for the template")
     return Proposal(command=" ".join(out))
+
+
+def _shell_word(value: str) -> str:
+    """Every value goes into the command through here: one shell word, whatever it
+    holds (the checks above already refused anything but plain characters)."""
+    return shlex.quote(value)
 
 
 def check_ci(live: Any, template: Template | None, files: Mapping[str, str]) -> Any:
