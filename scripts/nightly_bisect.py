@@ -60,7 +60,7 @@ environment:
 
 
 def _index_flags(p: cli.argparse.ArgumentParser) -> None:
-    from agentops.bisect.command import DEFAULT_INDEX, DEFAULT_PLATFORM, DEFAULT_REPO
+    from agentops.bisect.session import DEFAULT_INDEX, DEFAULT_PLATFORM
 
     g = p.add_argument_group("index", "which wheels (example: --python 3.12 "
                                       "--platform manylinux_2_28_x86_64)")
@@ -84,6 +84,13 @@ def _index_flags(p: cli.argparse.ArgumentParser) -> None:
                    help="a file keeping the project page between runs: revalidated with "
                         "ETag/Last-Modified, an unchanged page costs no body (env "
                         "AGENTOPS_PAGE_CACHE)")
+
+
+def _commit_flags(p: cli.argparse.ArgumentParser) -> None:
+    # Only on the verbs that read a commit (resolve, range, narrow, auto): a flag a
+    # verb would ignore is not offered (issue #25).
+    from agentops.bisect.session import DEFAULT_REPO
+
     c = p.add_argument_group("commits", "where a nightly's commit comes from "
                                         "(example: --commit-source both)")
     c.add_argument("--repo", default=env_default("AGENTOPS_REPO", DEFAULT_REPO), type=REPO,
@@ -168,6 +175,7 @@ def build() -> cli.argparse.ArgumentParser:
               "Range, and then `full_download` is true and stderr says so.",
               "python scripts/nightly_bisect.py resolve --version dev20260709")
     _index_flags(r)
+    _commit_flags(r)
     r.add_argument("--version", default=env_default("AGENTOPS_VERSION"), type=NIGHTLY,
                    help="version or date (env AGENTOPS_VERSION)")
     _wheel_url_flag(r)
@@ -177,6 +185,7 @@ def build() -> cli.argparse.ArgumentParser:
               "the compare link <good>...<bad> (S-3b).",
               "python scripts/nightly_bisect.py range --good dev20260701 --bad dev20260709")
     _index_flags(g)
+    _commit_flags(g)
     _pair_flags(g, width=False)
     g.add_argument("--good-log", default=env_default("AGENTOPS_GOOD_LOG"),
                    help="a CI log of the passing run: the version comes from its "
@@ -220,6 +229,7 @@ def build() -> cli.argparse.ArgumentParser:
               "python scripts/nightly_bisect.py narrow --good dev20260601 --bad dev20260709 "
               "--results results/")
     _index_flags(n)
+    _commit_flags(n)
     _pair_flags(n, width=True)
     n.add_argument("--results", default=env_default("AGENTOPS_RESULTS_DIR"),
                    help="folder of result files (env AGENTOPS_RESULTS_DIR)")
@@ -231,6 +241,7 @@ def build() -> cli.argparse.ArgumentParser:
               "AGENTOPS_GOOD=dev20260601 AGENTOPS_BAD=dev20260709 python "
               "scripts/nightly_bisect.py auto")
     _index_flags(a)
+    _commit_flags(a)
     _pair_flags(a, width=True)
     a.add_argument("--version", default=env_default("AGENTOPS_VERSION"), type=NIGHTLY,
                    help="probe this nightly (env AGENTOPS_VERSION)")
@@ -244,16 +255,18 @@ def build() -> cli.argparse.ArgumentParser:
 
 
 def dispatch(args: cli.argparse.Namespace) -> int:
-    from agentops.bisect import command
+    # Each verb's code is agentops/bisect/verbs/<verb>.py.
+    from agentops.bisect.verbs import auto, narrow, plan, probe, resolve, versions
+    from agentops.bisect.verbs import range as range_
 
     return {
-        "versions": command.versions_command,
-        "resolve": command.resolve_command,
-        "range": command.range_command,
-        "plan": command.plan_command,
-        "probe": command.probe_command,
-        "narrow": command.narrow_command,
-        "auto": command.auto_command,
+        "versions": versions.versions_command,
+        "resolve": resolve.resolve_command,
+        "range": range_.range_command,
+        "plan": plan.plan_command,
+        "probe": probe.probe_command,
+        "narrow": narrow.narrow_command,
+        "auto": auto.auto_command,
     }[args.verb](args)
 
 

@@ -58,7 +58,8 @@ def _tracking_flags(p: cli.argparse.ArgumentParser) -> None:
                         "GITHUB_REPOSITORY; env AGENTOPS_REPO)")
     p.add_argument("--issue", type=ISSUE, default=env_default("AGENTOPS_ISSUE"),
                    help="GitHub tracking issue: a number (with --repo) or OWNER/NAME#N (env "
-                        "AGENTOPS_ISSUE); without it, the target's tracking issue (--config)")
+                        "AGENTOPS_ISSUE); without it, the target's tracking issue (--config), "
+                        "which in a workflow must be in GITHUB_REPOSITORY")
 
 
 def build() -> cli.argparse.ArgumentParser:

@@ -12,7 +12,8 @@ from scripts.nightly_bisect import build
 ROOT = Path(__file__).resolve().parents[2]
 ACTION = yaml.safe_load((ROOT / "actions/nightly-bisect/action.yml").read_text())
 WORKFLOW = yaml.safe_load((ROOT / ".github/workflows/nightly-bisect.yml").read_text())
-COMMAND = (ROOT / "src/agentops/bisect/command.py").read_text()
+COMMAND = "".join(p.read_text() for p in sorted(
+    (ROOT / "src/agentops/bisect/verbs").glob("*.py")))
 
 
 def _verbs() -> dict:

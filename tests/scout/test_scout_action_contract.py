@@ -48,8 +48,9 @@ def test_workflow_grants_least_privilege_and_wires_the_bisect():
     bisect = jobs["bisect"]
     assert bisect["uses"].endswith(".github/workflows/nightly-bisect.yml")
     assert "needs.report.outputs.ci-red == 'true'" in bisect["if"]
-    # The scout's repro-command output feeds the bisect's repro-command input (#13).
-    assert bisect["with"]["repro-command"] == "${{ needs.report.outputs.repro-command }}"
+    # Issue #21: the bisection runs only a command from trusted configuration (a
+    # repository variable), never the report job's output (log-derived values).
+    assert bisect["with"]["repro-command"] == "${{ vars.SCOUT_REPRO_COMMAND }}"
     assert set(bisect["with"]) <= {"good", "bad", "repro-command", "width", "index-url",
                                    "python", "commit-source"}
     for job in jobs.values():

@@ -420,3 +420,75 @@ def test_handoff_log_lines_keep_board_titles_inert(server, tmp_path, capsys):
     assert created == ["  created [NightlyScout][P0] Fix it ##\u200b[add-mask]x "
                        "::stop-commands::tok (2/2)"]
     assert "##[" not in err
+
+
+# --- issue #21 item 6: no default posts outside the workflow's repository ---------------
+
+@pytest.mark.parametrize("case", [("publish", "someone/fork"), ("handoff", "someone/fork"),
+                                  ("publish", ""), ("handoff", "")])
+def test_in_a_workflow_the_targets_issue_elsewhere_is_refused_before_any_request(
+        server, tmp_path, capsys, monkeypatch, case):
+    """A copied workflow with the built-in target and no `issue:` would post on
+    pytorch/torchtitan#2856: refused with exit 2 naming the input, before any call."""
+    from scripts.scout import main as scout_main
+
+    verb, own = case
+    path = tmp_path / "report.md"
+    path.write_text(report_text())
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    # Any request would now fail another way (exit 5): exit 2 says none was made.
+    monkeypatch.setenv("GITHUB_API_URL", "http://127.0.0.1:9")
+    if own:
+        monkeypatch.setenv("GITHUB_REPOSITORY", own)
+    else:
+        monkeypatch.delenv("GITHUB_REPOSITORY", raising=False)
+    capsys.readouterr()
+    assert scout_main([verb, "--report", str(path)]) == ExitStatus.USAGE
+    err = capsys.readouterr().err
+    assert "--issue: the tracking issue of target 'torchtitan-graph-trainer' is " \
+           "pytorch/torchtitan#2856, outside this workflow's repository" in err
+    assert (own or "GITHUB_REPOSITORY is not set") in err
+    assert "set the action's `issue` input" in err
+    assert server.writes == []
+
+
+def test_in_a_workflow_the_targets_issue_is_the_default_in_its_own_repository(
+        server, tmp_path, capsys, monkeypatch):
+    from scripts.scout import main as scout_main
+
+    path = tmp_path / "report.md"
+    path.write_text(report_text())
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_REPOSITORY", "PyTorch/TorchTitan")  # names are case-blind
+    capsys.readouterr()
+    assert scout_main(["publish", "--report", str(path), "--dry-run"]) == 0
+    assert ("would post the 2026-07-09 report on pytorch/torchtitan#2856"
+            in capsys.readouterr().out)
+    assert server.writes == []
+    # handoff resolves its tracking issue the same way (the one place both verbs use).
+    args = __import__("argparse").Namespace(repo=None, issue=None,
+                                            config="torchtitan-graph-trainer")
+    assert commands._tracking(args) == ("pytorch/torchtitan", 2856)
+
+
+def test_in_a_workflow_a_named_repository_is_written_to(server, tmp_path, capsys,
+                                                        monkeypatch):
+    """Naming the repository (repo + issue inputs) is the explicit way to write elsewhere;
+    `issue` alone means this repository."""
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    monkeypatch.setenv("GITHUB_REPOSITORY", "someone/fork")
+    assert _publish(tmp_path, report_text()) == 0
+    assert [w[1] for w in server.writes] == ["/repos/pytorch/torchtitan/issues/2856/comments"]
+    args = __import__("argparse").Namespace(repo=None, issue="7", config=None)
+    assert commands._tracking(args) == ("someone/fork", 7)
+
+
+def test_from_a_shell_the_targets_issue_stays_the_default(server, tmp_path, capsys,
+                                                          monkeypatch):
+    from scripts.scout import main as scout_main
+
+    path = tmp_path / "report.md"
+    path.write_text(report_text())
+    monkeypatch.setenv("GITHUB_REPOSITORY", "someone/fork")  # not GITHUB_ACTIONS: a person
+    assert scout_main(["publish", "--report", str(path), "--dry-run"]) == 0
+    assert "pytorch/torchtitan#2856" in capsys.readouterr().out

@@ -68,11 +68,11 @@ def handoff_command(args: argparse.Namespace) -> int:
     """``scout.py handoff``: one Backlog draft per action item, then link them in the
     report comment."""
     report = load_report(args.report)
+    tracking = _tracking(args)  # before any token is used: a refusal costs no request
     board = _board(args)
     items = handoff_items(report.payload)
     project_client = _project_client()
     issues_client = GitHubClient.from_env() if os.environ.get("GITHUB_TOKEN") else project_client
-    tracking = _tracking(args)
     link_from: ReportComment | None = None
     ignored: list[str] = []
     if tracking:
@@ -179,8 +179,29 @@ def _tracking(args: argparse.Namespace) -> tuple[str, int] | None:
                              "issue")
     targets = _targets(args)
     if targets and targets.tracking_repo and targets.tracking_number:
-        return targets.tracking_repo, targets.tracking_number
+        return _own_repository(targets.tracking_repo, targets.tracking_number,
+                               getattr(args, "config", None))
     return None
+
+
+def _own_repository(repo: str, number: int, config: object) -> tuple[str, int]:
+    """Security (issue #21): in a workflow, the target's tracking issue is a default only
+    when it is in the workflow's own repository. A copied workflow would otherwise post
+    on someone else's issue (or fail with 403); another repository is written to only
+    when ``--issue``/``--repo`` (the ``issue``/``repo`` inputs) name it."""
+    if os.environ.get("GITHUB_ACTIONS") != "true":
+        return repo, number  # a person at a shell chose the target and the token
+    own = (os.environ.get("GITHUB_REPOSITORY") or "").strip()
+    if own.lower() != repo.lower():
+        raise UsageError("--issue", f"the tracking issue of target {config!r} is {repo}#{number}"
+                                  f", outside this workflow's repository "
+                                  f"{own or '(GITHUB_REPOSITORY is not set)'}; a workflow "
+                                  "writes elsewhere only when told to",
+                         fix="set the action's `issue` input (--issue, env AGENTOPS_ISSUE) to "
+                             "a tracking issue of this repository, or name the other one "
+                             f"explicitly (issue: {repo}#{number}, or repo: {repo} with "
+                             f"issue: {number}; with a token that may write there)")
+    return repo, number
 
 
 def _board(args: argparse.Namespace) -> projects.Board:

@@ -13,6 +13,7 @@ from typing import Any
 
 from agentops import data
 from agentops.errors import DataError, InputError
+from agentops.scout import trusted_repro
 
 TARGETS_DIR = Path(__file__).resolve().parent / "targets"
 # The target of every verb when --config is not given (report, publish and handoff
@@ -155,6 +156,9 @@ SCHEMA: dict[str, Any] = {
                 "config_registry_name": {"type": "string", "minLength": 1},
             },
         },
+        # S-3c: the only command the scout may propose for a failing test; values come
+        # from the CI log only after trusted_repro checks them against the checkout.
+        "repro": trusted_repro.SCHEMA,
         "tracking_issue": {
             "type": "object", "additionalProperties": False, "required": ["repo", "number"],
             "properties": {"repo": {"type": "string", "pattern": r"^[\w.-]+/[\w.-]+$"},
@@ -236,6 +240,11 @@ class Target:
         return re.compile(pattern) if pattern else None
 
     @property
+    def repro(self) -> trusted_repro.Template | None:
+        """The ``repro:`` template (checked on load), or None when the target has none."""
+        return trusted_repro.load_template(self.raw.get("repro"), self.source.path)
+
+    @property
     def tracking_issue(self) -> dict[str, Any]:
         return self.section("tracking_issue")
 
@@ -278,6 +287,7 @@ def load_target(name_or_path: str) -> Target:
 def _check(raw: dict[str, Any], display: str) -> None:
     """What the schema cannot say: a pattern that compiles with the groups it needs,
     keys that only make sense together, upstream names given once."""
+    trusted_repro.load_template(raw.get("repro"), display)
     cov = raw.get("coverage") or {}
     pattern = cov.get("test_name_pattern")
     if pattern is not None:

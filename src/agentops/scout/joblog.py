@@ -12,7 +12,6 @@ What a log looks like, and what is stripped before matching:
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -41,8 +40,8 @@ _NAME_RE = re.compile(r"^\s*(?:[-*]\s+)?(?P<name>[A-Za-z0-9_.:/\[\]\-]+)\s*,?$")
 # subprocess) and must never be reported as the root cause.
 _WRAPPERS = ("ChildFailedError", "CalledProcessError", "integration test(s) failed",
              "Integration test failed")
-_DROP_ENV = ("TORCH_TRACE", "LOG_RANK", "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES")
-_DUMP_FLAGS = ("--dump_folder", "--job.dump_folder")
+# One character past trusted_repro's bound, so an over-long command is seen as such.
+LOGGED_LIMIT = 4001
 
 
 @dataclass(frozen=True)
@@ -95,60 +94,6 @@ def clean_line(raw: str, known_tests: Iterable[str] = ()) -> tuple[str | None, s
     if name is not None and (name in set(known_tests) or _heads_command(without)):
         return name, without
     return None, with_bracket
-
-
-def repro_command(command: str) -> str:
-    """``NGPU=n ./run_train.sh --module M --config C [flags]`` from a logged command (S-3c)."""
-    try:
-        tokens = shlex.split(command)
-    except ValueError:
-        tokens = command.split()
-    env: list[tuple[str, str]] = []
-    ngpu = ""
-    module = config = ""
-    i = 0
-    # Leading VAR=value assignments: keep NGPU, turn MODULE/CONFIG into flags, drop noise.
-    while i < len(tokens) and re.match(r"^[A-Z_][A-Z0-9_]*=", tokens[i]):
-        key, _, value = tokens[i].partition("=")
-        if key == "NGPU":
-            ngpu = value
-        elif key == "MODULE":
-            module = value
-        elif key == "CONFIG":
-            config = value
-        elif key not in _DROP_ENV:
-            env.append((key, value))
-        i += 1
-    script = tokens[i] if i < len(tokens) else "./run_train.sh"
-    flags: list[str] = []
-    rest = tokens[i + 1:]
-    j = 0
-    while j < len(rest):
-        tok = rest[j]
-        name, eq, value = tok.partition("=")
-        if name in _DUMP_FLAGS:
-            j += 1 if eq else 2
-            continue
-        if name in ("--module", "--config"):
-            val = value if eq else (rest[j + 1] if j + 1 < len(rest) else "")
-            if name == "--module":
-                module = val
-            else:
-                config = val
-            j += 1 if eq else 2
-            continue
-        flags.append(tok)
-        j += 1
-    out: list[str] = [f"{k}={shlex.quote(v)}" for k, v in env]
-    if ngpu:
-        out.append(f"NGPU={shlex.quote(ngpu)}")
-    out.append(script)
-    if module:
-        out += ["--module", shlex.quote(module)]
-    if config:
-        out += ["--config", shlex.quote(config)]
-    out += [shlex.quote(f) for f in flags]
-    return " ".join(out)
 
 
 def torch_version(text: str) -> str | None:
@@ -232,8 +177,11 @@ def parse(text: str, *, source_dir: str) -> JobLogSummary:
         exc, frames = _root_cause(own, source_dir) if own else ("", ())
         if not exc and name in pytest_msgs:
             exc = pytest_msgs[name]
-        command = repro_command(commands[name]) if name in commands else ""
-        tests.append(FailedTest(name=name, exception=exc, source_lines=frames, command=command))
+        # Security: the logged command is kept as text only; trusted_repro decides
+        # whether the target's template can be filled from it.
+        logged = commands.get(name, "")[:LOGGED_LIMIT]
+        tests.append(FailedTest(name=name, exception=exc, source_lines=frames,
+                                logged_command=logged))
 
     root, frames = _root_cause(all_text, source_dir)
     if not root and tests:

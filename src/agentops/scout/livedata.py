@@ -59,7 +59,12 @@ class FailedTest:
     name: str
     exception: str = ""  # "RuntimeError: message"
     source_lines: tuple[str, ...] = ()  # traceback lines pointing into the sub-project
-    command: str = ""  # repro command (S-3c), prefixes stripped
+    # The ``Command:`` line as logged: outside text, shown inert, never run (S-3c).
+    logged_command: str = ""
+    # The repro the scout proposes: only ever the target's template filled with checked
+    # values (``trusted_repro``); empty when it refused, with the reason.
+    command: str = ""
+    command_refused: str = ""
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,12 @@ def _ci_lines(live: LiveData) -> list[str]:
                 lines.append(f"  - **Error**: {_code(ft.exception)}")
             lines += [f"    - {_code(s)}" for s in ft.source_lines[:5]]
             if ft.command:
-                lines.append(f"  - **Repro**: {_code(ft.command)}")
+                lines.append(f"  - **Repro** (from the target's template): {_code(ft.command)}")
+            elif ft.logged_command:
+                # Security: the log's own text, shown as inert code and never proposed.
+                lines.append(f"  - **Logged command** (no repro proposed: "
+                             f"{_t(ft.command_refused or 'not checked')}): "
+                             f"{_code(ft.logged_command)}")
         if wf.last_success_torch or wf.failing_torch:
             lines.append(f"  - **Regression range**: {_code(wf.last_success_torch or '?')} → "
                          f"{_code(wf.failing_torch or '?')}")

@@ -17,7 +17,7 @@ from typing import Any
 
 from agentops import console, files, ghactions, untrusted_files
 from agentops.errors import InputError, UsageError
-from agentops.scout import embedded, installed, items, render
+from agentops.scout import embedded, installed, items, render, trusted_repro
 from agentops.scout.analyses import bodydrift, patches, pysource, run_all, todos
 from agentops.scout.config import DEFAULT_TARGET, Target, load_target
 from agentops.scout.gitrepo import GitRepo, Tree
@@ -146,9 +146,21 @@ def _live(args: argparse.Namespace, target: Target, since: str) -> LiveData:
     client = GitHubClient.from_env()
     live = collect.collect_live(client, target, since, checkout=args.checkout)
     console.say(client.counter.line(), err=True)
-    # ci-red / last-good / first-bad / repro-command: what the workflow's bisect job needs.
-    collect.write_ci_outputs(live)
     return live
+
+
+def _ci_outputs(args: argparse.Namespace, live: LiveData) -> None:
+    """ci-red / last-good / first-bad / repro-command for the workflow's bisect job;
+    set only after ``trusted_repro`` replaced every logged command (issue #21)."""
+    if args.offline:
+        return
+    try:
+        collect = importlib.import_module("agentops.scout.collect")
+    except ModuleNotFoundError as exc:
+        if exc.name != "agentops.scout.collect":
+            raise
+        return
+    collect.write_ci_outputs(live)
 
 
 def _torch_names(inp: Inputs) -> set[str]:
@@ -295,6 +307,10 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
         raise InputError("--checkout", f"{args.checkout} has no {target.subproject}/ at HEAD "
                          f"(target {target.name} is about {target.repo})",
                          fix=f"pass a checkout of {target.repo}, or choose another --config")
+    # Security: a failed test's command comes only from the target's template, its
+    # values checked against this checkout's registries; the log's text stays text.
+    live = trusted_repro.check_ci(live, target.repro, head.files)
+    _ci_outputs(args, live)
     base = repo.tree(base_sha, lambda p: p.endswith(".py")) if base_sha else None
     commits = tuple(repo.log(since, list(target.watched_paths),
                              base=base_sha if exact else None))
