@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import argparse
 import subprocess
-import sys
 
-from agentops import data, files
+from agentops import console, data, files
 from agentops.errors import InputError
 from agentops.scout import config, draft
 from agentops.scout.gitrepo import GitRepo
@@ -58,7 +57,8 @@ def init_command(args: argparse.Namespace) -> int:
     config._check(raw, "draft")
     if args.out:
         files.write_atomic(args.out, text, field="--out")
-        print(f"wrote {args.out}", file=sys.stderr)
+        console.say(f"wrote {args.out}", err=True)
     else:
-        sys.stdout.write(text)
+        # Names in the draft come from the checkout: the same gate as every other line.
+        console.say(text, end="")
     return 0
