@@ -186,7 +186,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
             print(f"  {line}")
     if ev.planner.violations:
         print(f"\n{ev.planner.violations} constraint violation(s): the planner is wrong "
-              "(T-20 … T-25)", file=sys.stderr)
+              "(T-15, T-20 … T-28)", file=sys.stderr)
     if args.json:
         print(json.dumps(ev.to_json(), sort_keys=False))
     # Sanity: a plan that breaks a constraint is a planner bug, not a soft figure.
