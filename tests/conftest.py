@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.ci_fixtures import require
+
 ROOT = Path(__file__).resolve().parent.parent
 CASSETTES = ROOT / "cassettes"
 
@@ -39,6 +41,13 @@ def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
                     "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "GITHUB_API_URL", "GITHUB_EVENT_PATH",
                     "GITHUB_EVENT_NAME"}:
             monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def require_fixture():  # type: ignore[no-untyped-def]
+    """``require(present, what)``: skip with the install command on a developer's
+    machine, fail under CI (tests/ci_fixtures.py, #26)."""
+    return require
 
 
 @pytest.fixture(scope="module")
