@@ -397,6 +397,12 @@ class Runner:
         for k in range(jobs):
             tree = self.tmp / f"tree{k}"
             shutil.copytree(ROOT, tree, ignore=_COPY_IGNORE, symlinks=True)
+            # Some tests read the checkout they run in as a git repository: the copy is
+            # one of its own (never linked to the worktree's repository).
+            git = ["git", "-c", "user.name=mutation", "-c", "user.email=mutation@localhost",
+                   "-c", "commit.gpgsign=false"]
+            for cmd in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "tree copy"]):
+                subprocess.run([*git, *cmd], cwd=tree, check=True, stdout=subprocess.DEVNULL)
             self.free.put(tree)
 
     def close(self) -> None:

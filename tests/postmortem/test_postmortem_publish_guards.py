@@ -2,7 +2,8 @@
 whitespace is no approver, and a draft folder where more than one file records the
 approved sha256 is refused (exit 3, documented in docs/postmortem.md), never the first
 one taken. Checked on exit codes, on what reached the JIRA stand-in, and on the
-``agentops.postmortem.publish`` functions the command calls."""
+``agentops.postmortem.publish`` functions the command
+(agentops.postmortem.commands.publish_command) calls."""
 
 from __future__ import annotations
 
