@@ -1,0 +1,165 @@
+"""P-6 approval pieces on their own (#26 item 5 survivors): who approved an Environment
+(agentops.postmortem.gather.approver_from_reviews), the exact approval comment
+(agentops.postmortem.validate.parse_approval_comment), the environment approver's
+refusals (agentops.postmortem.commands._environment_approver) and the docs
+destination's checks (agentops.postmortem.publish.write_docs). Inputs and outputs only;
+the review history is shaped as GitHub's ``actions/runs/{id}/approvals`` answer."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from agentops.errors import InputError, RefusedError
+from agentops.postmortem import commands, gather, publish, validate
+
+SHA = "0123456789abcdef" * 4
+
+
+def review(state: str, login: str | None, *envs: str) -> dict:
+    user = {"login": login} if login is not None else None
+    return {"state": state, "user": user, "environments": [{"name": e} for e in envs],
+            "comment": ""}
+
+
+@pytest.mark.parametrize(("reviews", "expected"), [
+    ([], None),
+    ([review("approved", "maria", "postmortem-publish")], "maria"),
+    ([review("rejected", "maria", "postmortem-publish")], None),
+    ([review("approved", "maria", "staging")], None),
+    ([review("approved", "maria", "staging", "postmortem-publish")], "maria"),
+    # The last approval of the environment is the one that let the job run.
+    ([review("approved", "ann", "postmortem-publish"),
+      review("approved", "bob", "postmortem-publish")], "bob"),
+    ([review("approved", "ann", "postmortem-publish"),
+      review("rejected", "bob", "postmortem-publish")], "ann"),
+    ([review("approved", None, "postmortem-publish")], None),
+    ([review("approved", "", "postmortem-publish")], None),
+    ([{"state": "approved", "environments": [{"name": "postmortem-publish"}]}], None),
+    ([{"state": "approved", "user": {"login": "x"}}], None),  # names no environment
+])
+def test_approver_from_reviews(reviews, expected) -> None:
+    assert gather.approver_from_reviews(reviews, "postmortem-publish") == expected
+
+
+class _Reviews:
+    def __init__(self, answer) -> None:
+        self.answer = answer
+        self.paths: list[str] = []
+
+    def read(self, path: str, params=None):
+        self.paths.append(path)
+        return self.answer
+
+
+def test_environment_approver_reads_the_runs_approvals() -> None:
+    client = _Reviews([review("approved", "maria", "pm")])
+    assert gather.environment_approver(client, repo="o/r", run_id="42",  # type: ignore[arg-type]
+                                       environment="pm") == "maria"
+    assert client.paths == ["/repos/o/r/actions/runs/42/approvals"]
+    assert gather.environment_approver(_Reviews({"message": "x"}), repo="o/r",  # type: ignore[arg-type]
+                                       run_id="42", environment="pm") is None
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    (f"/postmortem approve JIRA-12345 {SHA} 4242", ("JIRA-12345", SHA, "4242")),
+    (f"/postmortem approve ML_OPS2-7 {SHA} 1\r\nthanks", ("ML_OPS2-7", SHA, "1")),
+    (f"  /postmortem approve A-1 {'9' * 64} 12345678901234567890  ", ("A-1", "9" * 64,
+                                                                      "12345678901234567890")),
+    (f"/postmortem approve A-1 {'f' * 64} 7", ("A-1", "f" * 64, "7")),
+])
+def test_the_exact_approval_comment(body, expected) -> None:
+    got = validate.parse_approval_comment(body)
+    assert got is not None and (got.ticket, got.sha256, got.run_id) == expected
+
+
+@pytest.mark.parametrize("body", [
+    f"/postmortem approve JIRA-12345 {SHA} 123456789012345678901",  # run id over 20 digits
+    f"/postmortem approve JIRA-12345 {SHA.upper()} 1",
+    f"/postmortem approve 1JIRA-1 {SHA} 1",
+    f"/postmortem approve JIRA- {SHA} 1",
+    f"/postmortem approve JIRA-1 {SHA}g 1",
+    f"/postmortem approve JIRA-1 {SHA} 1 2",
+    f"/postmortem  approve JIRA-1 {SHA} 1",
+    f"text\n/postmortem approve JIRA-1 {SHA} 1",
+    None,
+])
+def test_anything_else_is_no_approval(body) -> None:
+    assert validate.parse_approval_comment(body) is None  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def actions_env(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("GITHUB_REPOSITORY", "o/r")
+    monkeypatch.setenv("GITHUB_RUN_ID", "4242")
+    monkeypatch.setenv("GITHUB_TOKEN", "t")
+    monkeypatch.delenv("GITHUB_TRIGGERING_ACTOR", raising=False)
+    monkeypatch.delenv("GITHUB_ACTOR", raising=False)
+    seen: dict[str, str] = {}
+
+    def approver(client, *, repo, run_id, environment):
+        seen.update(repo=repo, run_id=run_id, environment=environment)
+        return seen.get("login")
+
+    monkeypatch.setattr(gather, "environment_approver", approver)
+    return monkeypatch, seen
+
+
+@pytest.mark.parametrize("missing", ["GITHUB_REPOSITORY", "GITHUB_RUN_ID"])
+def test_environment_approver_needs_the_run(actions_env, missing) -> None:
+    monkeypatch, _ = actions_env
+    monkeypatch.delenv(missing)
+    with pytest.raises(InputError, match="needs GITHUB_REPOSITORY and GITHUB_RUN_ID"):
+        commands._environment_approver("pm")
+
+
+def test_environment_approver_refuses_no_approval_and_self_approval(actions_env) -> None:
+    monkeypatch, seen = actions_env
+    with pytest.raises(RefusedError, match="no approval of environment 'pm' in run 4242"):
+        commands._environment_approver("pm")
+    assert seen == {"repo": "o/r", "run_id": "4242", "environment": "pm"}
+    seen["login"] = "alex"
+    for starter in ("GITHUB_TRIGGERING_ACTOR", "GITHUB_ACTOR"):
+        monkeypatch.setenv(starter, "alex")
+        with pytest.raises(RefusedError, match="alex approved their own run"):
+            commands._environment_approver("pm")
+        monkeypatch.delenv(starter)
+    assert commands._environment_approver("pm") == "alex"  # nobody known started it
+    monkeypatch.setenv("GITHUB_TRIGGERING_ACTOR", "maria")
+    monkeypatch.setenv("GITHUB_ACTOR", "alex")  # the triggering actor is the starter
+    assert commands._environment_approver("pm") == "alex"
+
+
+def _artifact(tmp_path: Path, data: bytes, name: str = "d.md") -> publish.Artifact:
+    path = tmp_path / name
+    path.write_bytes(data)
+    publish.record_hash(path, data)
+    return publish.load_approved(str(path), approved_sha256=hashlib.sha256(data).hexdigest(),
+                                 approved_by="maria")
+
+
+def test_docs_destination_checks_kind_ticket_and_draft_id(tmp_path: Path) -> None:
+    md = _artifact(tmp_path, b"# Post-mortem\n\nDraft id: JIRA-12345 r1 facts:none\n")
+    root = tmp_path / "repo"
+    with pytest.raises(InputError, match="not a ticket key"):
+        publish.write_docs(md, ticket="jira-12345", root=root)
+    with pytest.raises(RefusedError, match=r"is the draft of JIRA-12345 .*not of JIRA-9"):
+        publish.write_docs(md, ticket="JIRA-9", root=root)
+    assert not (root / "docs").exists()
+    adf = _artifact(tmp_path, b'{"version": 1, "type": "doc", "content": [{"type": '
+                              b'"paragraph", "content": [{"type": "text", "text": "x"}]}]}',
+                    "d.adf.json")
+    with pytest.raises(InputError, match="docs destination takes the Markdown artifact"):
+        publish.write_docs(adf, ticket="JIRA-12345", root=root)
+    assert not (root / "docs").exists()
+    assert publish.write_docs(md, ticket="JIRA-12345", root=root)[1] == "created"
+    assert publish.write_docs(md, ticket="JIRA-12345", root=root)[1] == "noop"
+
+
+def test_a_draft_without_a_draft_id_is_no_tickets(tmp_path: Path) -> None:
+    md = _artifact(tmp_path, b"# Post-mortem\n\nno id here\n")
+    assert md.marker is None
+    with pytest.raises(RefusedError, match="is the draft of no ticket"):
+        md.check_ticket("JIRA-1")
