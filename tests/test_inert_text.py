@@ -115,3 +115,48 @@ def test_a_long_issue_title_is_cut_in_the_triage_summary() -> None:
                       labels=("module: fsdp",), reason="")
     md = triage_render.summary([outcome], heading="Triage", dry_run=True, api_line="")
     assert "t" * 90 + "…" in md and "t" * 91 not in md
+
+
+def test_inert_markdown_default_limit_is_300() -> None:
+    assert ghactions.inert_markdown("a" * 301) == "a" * 300 + "…"
+    assert ghactions.inert_markdown("a" * 300) == "a" * 300
+
+
+# --- more hand-written forms ----------------------------------------------------------------
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    ("1) item", "1\\) item"),  # an ordered list item with ')' as well as '.'
+    ("12) x", "12\\) x"),
+    ("1. item", "1\\. item"),
+    ("Awww.x 9www.y www.z", "Awww.x 9www.y www" + ZWSP + ".z"),  # only a www. that starts a word
+])
+def test_text_hand_written_forms(raw: str, expected: str) -> None:
+    assert markdown_escape.text(raw) == expected
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    ("run ` ls -l ` now", "run `ls -l` now"),  # the author's padding goes, as in CommonMark
+    ("x ` ` y", "x ` ` y"),  # a span of one space keeps it
+    ("x `  ` y", "x `  ` y"),  # only spaces: nothing stripped
+    ("x ` a` y", "x ` a` y"),  # a space on one side only stays
+    ("x `a ` y", "x `a ` y"),
+])
+def test_marked_code_span_padding(raw: str, expected: str) -> None:
+    assert markdown_escape.marked(raw) == expected
+
+
+def test_link_without_a_url_is_the_label_alone() -> None:
+    assert markdown_escape.link("run [1]", None) == "run \\[1\\]"  # type: ignore[arg-type]
+    assert markdown_escape.link("run", "") == "run"
+
+
+def test_annotations_in_a_runner(monkeypatch, capsys) -> None:
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    ghactions.error("boom")
+    ghactions.warning("careful", title=None)
+    ghactions.error("a\nb 100%", title="x,y: z")
+    assert capsys.readouterr().err == ("::error::boom\n::warning::careful\n"
+                                       "::error title=x%2Cy%3A z::a%0Ab 100%25\n")
+    monkeypatch.delenv("GITHUB_ACTIONS")
+    ghactions.error("boom", title="t")
+    assert capsys.readouterr().err == "error: boom\n"

@@ -113,3 +113,37 @@ def test_rest_fallback_asks_one_label_at_a_time_and_lists_nothing():
     assert checker.missing(names) == ["b b"]
     assert client.rest == ["/repos/o/r/labels/a", "/repos/o/r/labels/b%20b",
                            "/repos/o/r/labels/c%2Fd"]
+
+
+@pytest.mark.parametrize("status", [401, 403, 429, 500, 502])
+def test_graphql_failures_rest_shares_are_not_retried_over_rest(status):
+    client = _BatchClient({"a"}, graphql_status=status)
+    checker = LabelChecker(client, "o/r")  # type: ignore[arg-type]
+    with pytest.raises(ApiError):
+        checker.missing(["a"])
+    assert client.rest == [] and checker.rest_only is False
+
+
+@pytest.mark.parametrize("status", [400, 404, 405, 410, 415, 422, 501])
+def test_graphql_unavailable_falls_back_to_rest_for_the_rest_of_the_run(status):
+    client = _BatchClient({"a", "b"}, graphql_status=status)
+    checker = LabelChecker(client, "o/r")  # type: ignore[arg-type]
+    assert checker.missing(["a", "x"]) == ["x"] and checker.rest_only is True
+    assert checker.missing(["b"]) == []
+    assert client.rest == ["/repos/o/r/labels/a", "/repos/o/r/labels/x", "/repos/o/r/labels/b"]
+
+
+@pytest.mark.parametrize(("current", "labels", "held"), [
+    ([TRIGGER, INFRA], (PAR, "module: fsdp", "bot-triaged"), f"the issue has {INFRA!r}"),
+    ([TRIGGER], (PAR, INFRA, "bot-triaged"), "the plan names several"),
+])
+def test_t22_says_why_the_suboncall_was_held_back(current, labels, held):
+    from agentops.triage.apply import plan_label_changes
+
+    p = Plan(repo="o/r", issue=7, decision="classify", add_labels=labels,
+             confidence="high", queue="distributed")
+    ch = plan_label_changes(p, current, Q)
+    new = ", ".join(lb for lb in labels if lb.startswith("oncall:"))
+    assert ch.adjustments[0] == (f"T-22: not adding {new} ({held}); added 'triage review' "
+                                 "for a human")
+    assert not any(lb.startswith("oncall:") for lb in ch.add)
