@@ -110,3 +110,42 @@ def test_select_by_hash_takes_exactly_one(tmp_path: Path) -> None:
     publish.record_hash(c, c.read_bytes())
     with pytest.raises(RefusedError, match=r"^publish refused: 2 drafts in "):
         publish.select_by_hash(tmp_path, da)
+
+
+@pytest.mark.parametrize(("argv", "flag"), [
+    (["--ticket", "JIRA-12345"], "--draft"),
+    (["--draft", "{draft}"], "--ticket"),
+    (["--draft", "{draft}", "--ticket", "JIRA-12345"], "--jira-url"),
+])
+def test_missing_inputs_name_the_flag_and_post_nothing(adf, capsys, monkeypatch, argv, flag):
+    path, digest = adf
+    for name in ("AGENTOPS_TICKET", "AGENTOPS_JIRA_URL", "AGENTOPS_DRAFT"):
+        monkeypatch.delenv(name, raising=False)
+    args = [a.replace("{draft}", str(path)) for a in argv]
+    assert script.main(["publish", *args, "--approved-by", "maria",
+                        "--approved-sha256", digest]) == 1
+    assert f"{flag}:" in capsys.readouterr().err
+
+
+def test_outputs_and_summary_say_created_then_noop(jira, adf, monkeypatch, tmp_path) -> None:
+    path, digest = adf
+    out, summary = tmp_path / "out.txt", tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_OUTPUT", str(out))
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    assert _publish(jira, path, "--approved-by", "maria", "--approved-sha256", digest) == 0
+    first = out.read_text()
+    assert "operation" in first and "created" in first and "noop" not in first
+    assert f"Published the approved post-mortem ({digest}) to JIRA-12345, approved by maria" \
+        in summary.read_text()
+    out.write_text("")
+    assert _publish(jira, path, "--approved-by", "maria", "--approved-sha256", digest) == 0
+    assert "noop" in out.read_text() and len(jira.posts()) == 1
+    assert "Already published the approved post-mortem" in summary.read_text()
+
+
+def test_an_oversized_approval_event_is_refused_unread(tmp_path, capsys, monkeypatch) -> None:
+    event = tmp_path / "event.json"
+    event.write_bytes(b" " * (25 * 2**20 + 1))
+    monkeypatch.setenv("GITHUB_TOKEN", "t")
+    assert script.main(["authorize", "--event", str(event)]) == 1
+    assert f"is larger than {25 * 2**20} bytes" in capsys.readouterr().err
