@@ -73,16 +73,20 @@ def test_the_same_comment_is_posted_when_the_issue_does_not_await_humans():
 class _BatchClient:
     """Answers aliased ``label(name:)`` documents; records the names of each one."""
 
-    def __init__(self, existing: set[str], *, graphql_status: int | None = None) -> None:
+    def __init__(self, existing: set[str], *, graphql_status: int | None = None,
+                 graphql_error: str = "") -> None:
         self.existing = existing
         self.documents: list[list[str]] = []
         self.rest: list[str] = []
         self.graphql_status = graphql_status
+        self.graphql_error = graphql_error
 
     def graphql(self, query: str, variables: Mapping[str, Any] | None = None,
                 **_: Any) -> dict[str, Any]:
         if self.graphql_status:
             raise ApiError("graphql: not here", status_code=self.graphql_status)
+        if self.graphql_error:
+            raise ApiError(self.graphql_error)
         aliases = re.findall(r"(\w+): label\(name: \$(\w+)\)", query)
         names = [str((variables or {})[var]) for _, var in aliases]
         self.documents.append(names)
@@ -147,3 +151,25 @@ def test_t22_says_why_the_suboncall_was_held_back(current, labels, held):
     assert ch.adjustments[0] == (f"T-22: not adding {new} ({held}); added 'triage review' "
                                  "for a human")
     assert not any(lb.startswith("oncall:") for lb in ch.add)
+
+
+@pytest.mark.parametrize(("message", "falls_back"), [
+    ("GraphQL error: Field 'label' doesn't exist on type 'Repository'", True),
+    ("graphql error: unknown document", True),
+    ("GraphQL error: API rate limit exceeded", False),
+    ("GraphQL error: secondary LIMIT hit", False),
+    ("GraphQL error: token lacks the read:org scope", False),
+    ("GraphQL error: Forbidden", False),
+    ("GraphQL error: Resource not accessible (permission)", False),
+    ("connection reset by peer", False),
+])
+def test_a_graphql_error_without_status_falls_back_only_when_not_rest_shared(message,
+                                                                             falls_back):
+    client = _BatchClient({"a"}, graphql_error=message)
+    checker = LabelChecker(client, "o/r")  # type: ignore[arg-type]
+    if falls_back:
+        assert checker.missing(["a"]) == [] and client.rest == ["/repos/o/r/labels/a"]
+    else:
+        with pytest.raises(ApiError):
+            checker.missing(["a"])
+        assert client.rest == []
