@@ -160,3 +160,20 @@ def test_annotations_in_a_runner(monkeypatch, capsys) -> None:
     monkeypatch.delenv("GITHUB_ACTIONS")
     ghactions.error("boom", title="t")
     assert capsys.readouterr().err == "error: boom\n"
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    ("---", "\\---"),  # a thematic break
+    ("=--", "\\=--"),
+    ("===", "\\==="),  # a setext underline
+    ("    code", " code"),  # four spaces would open an indented code block
+    ("\tcode", " code"),
+    ("     x", " x"),
+    ("   x", "   x"),  # three do not
+    ("  # h", "  \\# h"),
+    ("    # h", " \\# h"),
+    ("\t- x", " \\- x"),
+    ("   1. x", "   1\\. x"),
+])
+def test_line_start_constructs_by_hand(raw: str, expected: str) -> None:
+    assert markdown_escape.text(raw) == expected

@@ -8,6 +8,7 @@ the review history is shaped as GitHub's ``actions/runs/{id}/approvals`` answer.
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import pytest
@@ -163,3 +164,66 @@ def test_a_draft_without_a_draft_id_is_no_tickets(tmp_path: Path) -> None:
     assert md.marker is None
     with pytest.raises(RefusedError, match="is the draft of no ticket"):
         md.check_ticket("JIRA-1")
+
+
+def test_select_by_hash_ignores_an_empty_record(tmp_path: Path) -> None:
+    (tmp_path / "empty.md").write_text("x")
+    (tmp_path / "empty.md.sha256").write_text("")  # an interrupted copy, say
+    md = tmp_path / "d.md"
+    md.write_text("body\n")
+    digest = publish.record_hash(md, md.read_bytes())
+    assert publish.select_by_hash(tmp_path, digest) == str(md)
+
+
+def test_docs_destination_says_updated_when_the_file_changes(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    first = _artifact(tmp_path, b"# PM\n\nDraft id: JIRA-1 r1 facts:none\n", "a.md")
+    second = _artifact(tmp_path, b"# PM\n\nDraft id: JIRA-1 r2 facts:none\n", "b.md")
+    assert publish.write_docs(first, ticket="JIRA-1", root=root)[1] == "created"
+    path, op = publish.write_docs(second, ticket="JIRA-1", root=root)
+    assert op == "updated" and path.read_bytes() == second.data
+
+
+def test_environment_approver_reports_its_api_calls(actions_env, capsys) -> None:
+    _, seen = actions_env
+    seen["login"] = "maria"
+    assert commands._environment_approver("pm") == "maria"
+    assert "API calls: " in capsys.readouterr().err
+
+
+@pytest.fixture
+def authorize(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    """``postmortem.py authorize`` on an event file, with the two reads it makes
+    (permission, draft run) answered here."""
+    from scripts import postmortem as script
+
+    monkeypatch.setenv("GITHUB_TOKEN", "t")
+    answers: dict = {"permission": "write", "run": {"path": ".github/workflows/postmortem.yml",
+                                                    "triggering_actor": "alex", "event": "x"}}
+    monkeypatch.setattr(gather, "collaborator_permission",
+                        lambda client, *, repo, login: answers["permission"])
+    monkeypatch.setattr(gather, "workflow_run", lambda client, *, repo, run_id: answers["run"])
+
+    def run(login: str, body: str) -> int:
+        event = tmp_path / "event.json"
+        event.write_text(json.dumps({"comment": {"body": body, "user": {"login": login}},
+                                     "repository": {"full_name": "o/r"}}))
+        return script.main(["authorize", "--event", str(event)])
+
+    return run, answers
+
+
+def test_authorize_names_every_reason(authorize, capsys) -> None:
+    run, answers = authorize
+    ok = f"/postmortem approve JIRA-1 {SHA} 42"
+    for permission in ("write", "maintain", "admin"):
+        answers["permission"] = permission
+        assert run("maria", ok) == 0
+    answers["permission"] = "triage"
+    answers["run"] = {"path": "", "triggering_actor": "maria", "event": "x"}
+    capsys.readouterr()
+    assert run("maria", ok) == 3
+    err = capsys.readouterr().err
+    assert "maria has 'triage' permission on o/r" in err
+    assert "run 42 is not a post-mortem draft run (unknown workflow)" in err
+    assert "maria started draft run 42: no self-approval" in err

@@ -50,6 +50,7 @@ def test_t15_a_high_priority_plan_with_a_comment_posts_no_comment(decision, awai
     assert res.writes == 1
     pre = preview(p, issue(), Q)
     assert pre.comment is None and pre.comment_skipped == res.comment_skipped
+    assert pre.writes == 0 and pre.labels_added == res.labels_added
 
 
 def test_t15_an_issue_already_awaiting_humans_gets_no_comment():
