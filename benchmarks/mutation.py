@@ -462,6 +462,10 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.jobs < 1 or args.max_mutants < 0:
         p.error("--jobs must be >= 1 and --max-mutants >= 0")
+    # Ctrl-C must clean up even when the shell started this with SIGINT ignored (a
+    # background job), and so must a plain kill (SIGTERM).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     targets = load_targets()
     names = {t.module for t in targets}
     unknown = [m for m in args.module if m not in names]
@@ -507,12 +511,18 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             timeout = clean * args.timeout_factor + 20
             print(f"{t.module}: clean run {clean:.1f} s, timeout {timeout:.0f} s", flush=True)
-            with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            pool = ThreadPoolExecutor(max_workers=args.jobs)
+            outcomes = []
+            try:
                 statuses = pool.map(runner.run, [tests] * len(mutants), mutants,
                                     [timeout] * len(mutants))
-                outcomes = [(m, status) for m, (status, _) in zip(mutants, statuses,
-                                                                   strict=True)]
-            results[t.module] = outcomes
+                for m, (status, _) in zip(mutants, statuses, strict=True):
+                    outcomes.append((m, status))
+            finally:
+                # On Ctrl-C: no new mutant starts, and runner.close() kills the running
+                # ones instead of waiting for them.
+                pool.shutdown(wait=False, cancel_futures=True)
+                results[t.module] = outcomes
             caught = sum(s != "pass" for _, s in outcomes)
             print(f"{t.module}: {caught}/{len(outcomes)} caught", flush=True)
     except KeyboardInterrupt:
