@@ -85,3 +85,18 @@ def test_write_atomic_returns_the_path_and_replaces_whole(tmp_path: Path) -> Non
     assert files.write_atomic(target, "new\n", field="--out") == target
     assert target.read_bytes() == b"new\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+
+
+def test_an_interrupted_write_leaves_the_old_file_and_propagates(tmp_path: Path,
+                                                                  monkeypatch) -> None:
+    target = tmp_path / "out.txt"
+    target.write_text("old\n")
+
+    def interrupted(src: str, dst: str) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        files.write_atomic(target, "new\n", field="--out")
+    assert target.read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]  # no temporary left

@@ -177,3 +177,9 @@ def test_annotations_in_a_runner(monkeypatch, capsys) -> None:
 ])
 def test_line_start_constructs_by_hand(raw: str, expected: str) -> None:
     assert markdown_escape.text(raw) == expected
+
+
+def test_link_label_is_cut_to_its_limit() -> None:
+    url = "https://github.com/o/r/issues/1"
+    assert markdown_escape.link("a" * 301, url) == f"[{'a' * 300}…](<{url}>)"
+    assert markdown_escape.link("a" * 300, url) == f"[{'a' * 300}](<{url}>)"

@@ -227,3 +227,43 @@ def test_authorize_names_every_reason(authorize, capsys) -> None:
     assert "maria has 'triage' permission on o/r" in err
     assert "run 42 is not a post-mortem draft run (unknown workflow)" in err
     assert "maria started draft run 42: no self-approval" in err
+
+
+def test_select_by_hash_says_when_no_hash_was_given(tmp_path: Path) -> None:
+    with pytest.raises(RefusedError, match=r"have the approved sha256 \(none given\)"):
+        publish.select_by_hash(tmp_path, None)
+
+
+def test_an_approved_json_artifact_that_is_not_adf_is_refused(tmp_path: Path) -> None:
+    data = b'{"version": 1, "type": "doc", "content": []}'
+    path = tmp_path / "d.adf.json"
+    path.write_bytes(data)
+    publish.record_hash(path, data)
+    with pytest.raises(InputError, match="is not valid ADF: "):
+        publish.load_approved(str(path), approved_sha256=hashlib.sha256(data).hexdigest(),
+                              approved_by="maria")
+
+
+def test_authorize_needs_an_issue_comment_event(tmp_path: Path, monkeypatch, capsys) -> None:
+    from scripts import postmortem as script
+
+    monkeypatch.delenv("GITHUB_EVENT_PATH", raising=False)
+    assert script.main(["authorize"]) == 1
+    assert "--event: no event file" in capsys.readouterr().err
+    event = tmp_path / "push.json"
+    event.write_text(json.dumps({"ref": "refs/heads/main", "repository": {"full_name": "o/r"}}))
+    assert script.main(["authorize", "--event", str(event)]) == 1
+    assert "is not an issue_comment event" in capsys.readouterr().err
+
+
+def test_docs_destination_sets_the_operation_output(tmp_path: Path, monkeypatch) -> None:
+    from scripts import postmortem as script
+
+    md = _artifact(tmp_path, b"# PM\n\nDraft id: JIRA-1 r1 facts:none\n", "a.md")
+    out = tmp_path / "out.txt"
+    monkeypatch.setenv("GITHUB_OUTPUT", str(out))
+    assert script.main(["publish", "--destination", "docs", "--draft", md.path, "--ticket",
+                        "JIRA-1", "--root", str(tmp_path / "repo"), "--approved-by", "m",
+                        "--approved-sha256", md.sha256]) == 0
+    text = out.read_text()
+    assert "operation" in text and "created" in text and "path" in text

@@ -84,3 +84,10 @@ def test_a_report_without_a_target_matches_any_target() -> None:
     untargeted = ReportFile(path="r.md", markdown=body(target=None),
                             payload={"date": "2026-07-09"})
     assert is_same_report(body(target="other"), untargeted)
+
+
+def test_a_comment_without_a_body_is_skipped() -> None:
+    client = _Comments([{"id": 1, "user": {"login": "scout-bot"}, "body": None},
+                        comment(2, "scout-bot", body())])
+    found = find_report_comment(client, "o/r", 1, REPORT, ME)  # type: ignore[arg-type]
+    assert found.own is not None and found.own["id"] == 2 and found.ignored == ()

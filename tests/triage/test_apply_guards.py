@@ -174,3 +174,13 @@ def test_a_graphql_error_without_status_falls_back_only_when_not_rest_shared(mes
         with pytest.raises(ApiError):
             checker.missing(["a"])
         assert client.rest == []
+
+
+def test_t22_names_the_first_suboncall_the_issue_has():
+    from agentops.triage.apply import plan_label_changes
+
+    p = Plan(repo="o/r", issue=7, decision="classify", add_labels=(PAR, "bot-triaged"),
+             confidence="high", queue="distributed")
+    ch = plan_label_changes(p, [TRIGGER, INFRA, "oncall: distributed checkpointing"], Q)
+    assert ch.adjustments[0] == (f"T-22: not adding {PAR} (the issue has {INFRA!r}); added "
+                                 "'triage review' for a human")
