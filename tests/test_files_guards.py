@@ -100,3 +100,28 @@ def test_an_interrupted_write_leaves_the_old_file_and_propagates(tmp_path: Path,
         files.write_atomic(target, "new\n", field="--out")
     assert target.read_text() == "old\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]  # no temporary left
+
+
+def test_read_errors_have_a_default_fix(tmp_path: Path) -> None:
+    big = tmp_path / "big.txt"
+    big.write_text("123456789")
+    with pytest.raises(InputError) as err:
+        files.read_bytes(big, field="--in", limit=8)
+    assert err.value.fix == "give a smaller file"
+    with pytest.raises(InputError) as err:
+        files.read_bytes(big, field="--in", limit=8, fix="use --max")
+    assert err.value.fix == "use --max"
+
+
+def test_an_unreadable_file_says_how_to_fix_it(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "secret.txt"
+    path.write_text("x")
+
+    def denied(self, *args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "open", denied)
+    with pytest.raises(InputError) as err:
+        files.read_bytes(path, field="--in")
+    assert err.value.message == f"--in: {path}: permission denied"
+    assert err.value.fix == "make the file readable by this user"

@@ -183,3 +183,11 @@ def test_link_label_is_cut_to_its_limit() -> None:
     url = "https://github.com/o/r/issues/1"
     assert markdown_escape.link("a" * 301, url) == f"[{'a' * 300}…](<{url}>)"
     assert markdown_escape.link("a" * 300, url) == f"[{'a' * 300}](<{url}>)"
+
+
+@pytest.mark.parametrize("url", ["https://a.example/<x", "https://a.example/x>",
+                                 "https://a.example/a\\b", "https://a.example/`x",
+                                 "https://a.example/a b", "javascript:alert(1)",
+                                 "ftp://a.example/x", "//a.example/x"])
+def test_link_drops_a_url_that_could_leave_its_brackets(url: str) -> None:
+    assert markdown_escape.link("run", url) == "run"

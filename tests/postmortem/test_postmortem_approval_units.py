@@ -267,3 +267,12 @@ def test_docs_destination_sets_the_operation_output(tmp_path: Path, monkeypatch)
                         "--approved-sha256", md.sha256]) == 0
     text = out.read_text()
     assert "operation" in text and "created" in text and "path" in text
+
+
+@pytest.mark.parametrize("draft_id", ["ML_OPS-7 r2 facts:none", "ML_OPS-7 r1 facts:0123456789ab"])
+def test_a_ticket_key_with_an_underscore_is_its_own_draft(tmp_path: Path, draft_id) -> None:
+    md = _artifact(tmp_path, f"# PM\n\nDraft id: {draft_id}\n".encode())
+    assert md.marker == draft_id
+    md.check_ticket("ML_OPS-7")
+    with pytest.raises(RefusedError):
+        md.check_ticket("OPS-7")

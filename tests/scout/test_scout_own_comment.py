@@ -48,6 +48,7 @@ def test_only_its_own_comment_of_the_same_report_is_taken() -> None:
     client = _Comments([
         comment(1, "mallory", body()),  # a look-alike by someone else
         comment(2, "scout-bot", "unrelated chatter"),
+        comment(7, "eve", "thanks, same here"),  # not report-shaped: neither taken nor listed
         comment(3, "scout-bot", body(date="2026-07-08")),  # yesterday's report
         comment(4, "scout-bot", body(target="other")),
         comment(5, "SCOUT-BOT", body()),  # ours (logins compare case-insensitively)
