@@ -125,3 +125,17 @@ def test_an_unreadable_file_says_how_to_fix_it(tmp_path: Path, monkeypatch) -> N
         files.read_bytes(path, field="--in")
     assert err.value.message == f"--in: {path}: permission denied"
     assert err.value.fix == "make the file readable by this user"
+
+
+def test_any_other_read_error_is_an_input_error(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "flaky.txt"
+    path.write_text("x")
+
+    def broken(self, *args, **kwargs):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(Path, "open", broken)
+    with pytest.raises(InputError) as err:
+        files.read_bytes(path, field="--in", fix="copy it elsewhere")
+    assert err.value.message == f"--in: cannot read {path}: input/output error"
+    assert err.value.fix == "copy it elsewhere"

@@ -166,6 +166,8 @@ def test_annotations_in_a_runner(monkeypatch, capsys) -> None:
     ("---", "\\---"),  # a thematic break
     ("=--", "\\=--"),
     ("===", "\\==="),  # a setext underline
+    ("== ", "\\== "),  # trailing spaces do not stop one
+    ("-- ", "\\-- "),
     ("    code", " code"),  # four spaces would open an indented code block
     ("\tcode", " code"),
     ("     x", " x"),

@@ -269,10 +269,23 @@ def test_docs_destination_sets_the_operation_output(tmp_path: Path, monkeypatch)
     assert "operation" in text and "created" in text and "path" in text
 
 
-@pytest.mark.parametrize("draft_id", ["ML_OPS-7 r2 facts:none", "ML_OPS-7 r1 facts:0123456789ab"])
-def test_a_ticket_key_with_an_underscore_is_its_own_draft(tmp_path: Path, draft_id) -> None:
+@pytest.mark.parametrize(("draft_id", "key"), [
+    ("ML_OPS-7 r2 facts:none", "ML_OPS-7"), ("ML_OPS-7 r1 facts:0123456789ab", "ML_OPS-7"),
+    ("OPS2-7 r1 facts:none", "OPS2-7"), ("OPS2-7 r3 facts:0123456789ab", "OPS2-7")])
+def test_a_ticket_key_with_an_underscore_or_digit_is_its_own_draft(tmp_path: Path, draft_id,
+                                                                   key) -> None:
     md = _artifact(tmp_path, f"# PM\n\nDraft id: {draft_id}\n".encode())
     assert md.marker == draft_id
-    md.check_ticket("ML_OPS-7")
+    md.check_ticket(key)
     with pytest.raises(RefusedError):
         md.check_ticket("OPS-7")
+
+
+@pytest.mark.parametrize("approved", ["xyz", "0" * 63, "g" * 64, "0" * 65])
+def test_an_approval_that_is_not_a_sha256_is_named(tmp_path: Path, approved: str) -> None:
+    path = tmp_path / "d.md"
+    path.write_bytes(b"x")
+    publish.record_hash(path, b"x")
+    with pytest.raises(RefusedError) as err:
+        publish.load_approved(str(path), approved_sha256=approved, approved_by="m")
+    assert err.value.reasons == [f"--approved-sha256 is not a sha256: {approved!r}"]
