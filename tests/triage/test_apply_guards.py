@@ -184,3 +184,34 @@ def test_t22_names_the_first_suboncall_the_issue_has():
     ch = plan_label_changes(p, [TRIGGER, INFRA, "oncall: distributed checkpointing"], Q)
     assert ch.adjustments[0] == (f"T-22: not adding {PAR} (the issue has {INFRA!r}); added "
                                  "'triage review' for a human")
+
+
+@pytest.mark.parametrize(("role", "label"), [("marker", "bot-triaged"),
+                                             ("review", "triage review"),
+                                             ("triaged", "triaged")])
+def test_a_queue_whose_own_labels_are_not_allowlisted_is_a_config_error(role, label):
+    import dataclasses
+
+    from agentops.errors import ConfigError
+    from agentops.triage.apply import plan_label_changes
+
+    q = dataclasses.replace(Q, allowlist=Q.allowlist - {label})
+    p = Plan(repo="o/r", issue=7, decision="classify", add_labels=(PAR,), confidence="high",
+             queue="distributed")
+    with pytest.raises(ConfigError, match=f"its {role} label {label!r} is not in its own "
+                                          "allowlist"):
+        plan_label_changes(p, [TRIGGER], q)
+
+
+def test_a_run_that_only_comments_changed_the_issue():
+    client = RecordingClient()
+    p = _plan((PAR, "needs reproduction", "bot-triaged"), "needs_reproduction")
+    res = apply_plan(client, p, issue(labels=[TRIGGER, PAR, "needs reproduction",
+                                              "bot-triaged"]), Q)
+    assert res.labels_added == () and res.comment == REPRO and res.changed is True
+    quiet = Plan(repo="o/r", issue=7, decision="needs_reproduction",
+                 add_labels=(PAR, "needs reproduction", "bot-triaged"), confidence="high",
+                 queue="distributed")
+    again = apply_plan(client, quiet, issue(labels=[TRIGGER, PAR, "needs reproduction",
+                                                    "bot-triaged"]), Q)
+    assert again.changed is False and again.writes == 0
