@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.ci_fixtures import require
+
 ROOT = Path(__file__).resolve().parent.parent
 CASSETTES = ROOT / "cassettes"
 
@@ -51,6 +53,13 @@ def _no_secrets_carried_over() -> Iterator[None]:
     redaction.forget_all()
     yield
     redaction.forget_all()
+
+
+@pytest.fixture
+def require_fixture():  # type: ignore[no-untyped-def]
+    """``require(present, what)``: skip with the install command on a developer's
+    machine, fail under CI (tests/ci_fixtures.py, #26)."""
+    return require
 
 
 @pytest.fixture(scope="module")

@@ -87,17 +87,32 @@ def live_in_text(md: str) -> list[str]:
     return found
 
 
-# What the helper drops, listed here by hand (not the module's pattern): C0 controls
-# but tab and the line breaks, DEL, and the bidi controls and marks (ALM, LRM, RLM,
-# LRE..RLO, LRI..PDI).
-_DROPPED = ({chr(c) for c in range(0x20)} - {"\t", "\n", "\r"}) | {
-    "\x7f", "\u061c", "\u200e", "\u200f", "\u202a", "\u202b", "\u202c", "\u202d",
-    "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"}
+# What the helper drops, written out by hand from the rule in docs/security.md (C0
+# controls but tab and the newlines, DEL, and Unicode's bidi controls and marks), never
+# from the module's own CONTROL_RE: a range dropped there must fail here.
+DROPPED = frozenset([*(chr(c) for c in range(0x00, 0x09)), "\x0b", "\x0c",
+                     *(chr(c) for c in range(0x0e, 0x20)), "\x7f",
+                     "\u061c",  # ARABIC LETTER MARK
+                     "\u200e", "\u200f",  # LRM, RLM
+                     "\u202a", "\u202b", "\u202c", "\u202d", "\u202e",  # LRE RLE PDF LRO RLO
+                     "\u2066", "\u2067", "\u2068", "\u2069"])  # LRI RLI FSI PDI
 
 
 def as_written(raw: str) -> str:
-    kept = "".join(ch for ch in raw if ch not in _DROPPED)
+    """The input as a reader must see it: dropped characters gone, each line break
+    (CRLF, CR or LF) one space."""
+    kept = "".join(ch for ch in raw if ch not in DROPPED)
     return kept.replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
+
+
+def test_the_expected_form_is_built_by_hand() -> None:
+    # Every bidi control, and the C0 edges, disappear; tab and text stay.
+    raw = ("a\u202ab\u202bc\u202cd\u202de\u202ef\u2066g\u2067h\u2068i\u2069j\u200ek\u200f"
+           "l\u061cm\x00n\x08o\x0bp\x1fq\x7fr\ts\r\nt")
+    assert as_written(raw) == "abcdefghijklmnopqr\ts t"
+    md = markdown_escape.text(raw)
+    assert visible(md) == "abcdefghijklmnopqr\ts t"
+    assert markdown_escape.code(raw) == "`abcdefghijklmnopqr\ts t`"
 
 
 # --- the helper ---------------------------------------------------------------------------

@@ -5,23 +5,20 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 
 import pytest
 
 from agentops import events
 from agentops.errors import InputError
 from agentops.events import Targets, triage_targets
+from tests.ci_fixtures import require
 from tests.contract import openapi
 
 TRIGGER = "oncall: distributed"
 
 
 def _examples() -> dict[str, list[dict]]:
-    if not openapi.WEBHOOK_EXAMPLES.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{openapi.WEBHOOK_EXAMPLES} is missing: {openapi.MISSING_HINT}")
-        pytest.skip(openapi.MISSING_HINT)
+    require(openapi.WEBHOOK_EXAMPLES, "@octokit/webhooks-examples")
     return openapi.webhook_examples()
 
 

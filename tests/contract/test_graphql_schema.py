@@ -15,10 +15,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import graphql
 import pytest
 import yaml
 
-graphql = pytest.importorskip("graphql")
+from tests.ci_fixtures import require
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_FILE = (ROOT / ".ci" / "npm" / "node_modules" / "@octokit" / "graphql-schema"
@@ -27,8 +28,7 @@ SCHEMA_FILE = (ROOT / ".ci" / "npm" / "node_modules" / "@octokit" / "graphql-sch
 
 @pytest.fixture(scope="module")
 def schema() -> Any:
-    if not SCHEMA_FILE.is_file():
-        pytest.skip("GitHub's GraphQL schema is not installed: run bash .ci/npm-fixtures")
+    require(SCHEMA_FILE, "@octokit/graphql-schema")
     # The published SDL repeats a few enterprise fields (a known quirk of GitHub's
     # export); skip schema self-validation, documents are still validated in full.
     return graphql.build_schema(SCHEMA_FILE.read_text(encoding="utf-8"),

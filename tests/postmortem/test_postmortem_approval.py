@@ -1,7 +1,8 @@
 """P-6 approval through a GitHub Environment: the publish job reads who approved this
 run's deployment (REST actions/runs/{id}/approvals, replayed from cassettes), refuses a
 self-approval or a missing one, and posts to the loopback JIRA stand-in only when both
-the approver and the hash hold."""
+the approver and the hash hold. Through `postmortem.py publish`:
+agentops.postmortem.commands._environment_approver and publish_command."""
 
 from __future__ import annotations
 

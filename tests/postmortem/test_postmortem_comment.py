@@ -1,6 +1,8 @@
 """P-6 comment path: `/postmortem approve KEY SHA256 RUN` counts only from a commenter
 with write access (collaborator-permission API, replayed from cassettes) who did not
-start the draft run, and only for a post-mortem draft run."""
+start the draft run, and only for a post-mortem draft run. Through `postmortem.py
+authorize`: agentops.postmortem.commands.authorize_command and
+agentops.postmortem.validate.parse_approval_comment."""
 
 from __future__ import annotations
 

@@ -2,7 +2,8 @@
 (exit 3); approval → exactly one POST whose body is valid ADF and byte-equal to the
 approved artifact; wrong hash refused; 401 clear; 5xx then success; 429 honours
 Retry-After; 413 is not retried; docs destination writes the approved Markdown. (Every
-fault at the POST, and reruns: tests/contract/test_fault_matrix_postmortem.py.)"""
+fault at the POST, and reruns: tests/contract/test_fault_matrix_postmortem.py.) Through
+`postmortem.py publish`: agentops.postmortem.commands.publish_command."""
 
 from __future__ import annotations
 

@@ -1,7 +1,9 @@
 """#12 item 11 (P-6): the draft id is public (it is in the job summary), so anyone can
 paste it into a JIRA comment. Publish treats a comment as the one an earlier run posted
 only when the API user itself wrote it (``GET /rest/api/3/myself``) and its text is the
-approved artifact's; look-alikes are ignored, counted, and never stop the post."""
+approved artifact's; look-alikes are ignored, counted, and never stop the post. Through
+`postmortem.py publish`: agentops.postmortem.publish.Jira and the summary
+agentops.postmortem.commands.publish_command writes."""
 
 from __future__ import annotations
 

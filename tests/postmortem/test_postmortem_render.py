@@ -208,10 +208,10 @@ def _atlaskit_errors(doc: dict[str, Any]) -> list[str]:
     return [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(doc)]
 
 
-@pytest.mark.skipif(not FULL_JSON.exists(), reason="Atlassian's ADF schema is not installed: "
-                    "run bash .ci/npm-fixtures")
 @pytest.mark.parametrize("destination", ["jira", "pr", "docs", "wiki"])
-def test_rendered_adf_against_atlaskit_full_schema(tmp_path: Path, destination: str) -> None:
+def test_rendered_adf_against_atlaskit_full_schema(tmp_path: Path, destination: str,
+                                                   require_fixture) -> None:
+    require_fixture(FULL_JSON, "Atlassian's ADF schema (@atlaskit/adf-schema)")
     out = tmp_path / "draft.adf.json"
     assert script.main(["draft", str(TADA), "--format", "adf", "--destination", destination,
                         "--out", str(out)]) == 0

@@ -22,7 +22,7 @@ def make_issue(title: str, body: str = "", labels: Sequence[str] = (QUEUE_LABEL,
 
 
 def plan_ok(snapshot: IssueSnapshot, queue: Queue) -> Plan:
-    """Plan and assert the plan meets T-20 … T-25 (every planner test goes through here)."""
+    """Plan and assert the plan meets T-15, T-20 … T-28 (every planner test goes through here)."""
     plan = plan_issue(snapshot, queue)
     bad = violations(plan, snapshot.labels, queue)
     assert bad == [], f"constraint violations: {bad}\n{plan.to_json()}"

@@ -11,9 +11,11 @@ import pytest
 
 from agentops.github.client import GitHubClient, RetryPolicy
 from agentops.triage import live
+from agentops.triage import queue as queue_mod
 from agentops.triage.apply import apply_plan
 from agentops.triage.collect import collect_issue
 from scripts import triage as cli
+from tests.ci_fixtures import require
 from tests.standin.github import Fault, GitHubStandIn
 from tests.triage import livekit
 from tests.triage.livekit import INFRA, PAR, REPO_LABELS, TRIGGER
@@ -435,8 +437,6 @@ def test_sweep_selection_queries_follow_t2():
 # --- with the real planner (after the branches merge) ----------------------------------------
 
 def test_run_as_subprocess_with_the_real_planner(tmp_path):
-    pytest.importorskip("agentops.triage.plan")
-    queue_mod = pytest.importorskip("agentops.triage.queue")
     import os
     import subprocess
     import sys
@@ -511,8 +511,6 @@ def test_sweep_write_pause_default_and_validation(monkeypatch):
 
 
 def test_live_plan_replays_offline_to_the_same_plan(tmp_path, monkeypatch, capsys):
-    pytest.importorskip("agentops.triage.plan")
-    queue_mod = pytest.importorskip("agentops.triage.queue")
     queue = queue_mod.load_queue("distributed")
     with GitHubStandIn() as server:
         server.add_repo(REPO, labels=[queue.trigger_label, *sorted(queue.allowlist)])
@@ -556,8 +554,6 @@ REAL_ISSUES = [
 
 
 def test_real_planner_second_run_writes_nothing(tmp_path, monkeypatch):
-    pytest.importorskip("agentops.triage.plan")
-    queue_mod = pytest.importorskip("agentops.triage.queue")
     queue = queue_mod.load_queue("distributed")
     with GitHubStandIn() as server:
         server.add_repo(REPO, labels=[queue.trigger_label, *sorted(queue.allowlist)])
@@ -590,8 +586,7 @@ def _labeled_event(tmp_path, *, number: int, label: str, sender: dict) -> Path:
     """An issues.labeled payload from @octokit/webhooks-examples, pointed at our issue."""
     from tests.contract import openapi
 
-    if not openapi.WEBHOOK_EXAMPLES.exists():
-        pytest.skip(openapi.MISSING_HINT)
+    require(openapi.WEBHOOK_EXAMPLES, "@octokit/webhooks-examples")
     payload = openapi.webhook_example("issues", "labeled")
     payload["issue"]["number"] = number
     payload["issue"]["state"] = "open"

@@ -224,12 +224,14 @@ def comment_body(queue: Queue, name: str) -> str:
     return f"{template.body.rstrip()}\n\n{template.marker()}\n"
 
 
-def _comment_decision(plan: Plan, snapshot: IssueSnapshot,
-                      queue: Queue) -> tuple[str | None, str]:
+def _comment_decision(plan: Plan, snapshot: IssueSnapshot, queue: Queue,
+                      adding: Iterable[str]) -> tuple[str | None, str]:
     """(template to post, or None; why a planned one is skipped) — T-26."""
     for name in plan.comments:
-        if queue.awaits_humans(snapshot.labels):
-            # T-15: an issue awaiting humans gets no bot comment, whatever the plan says.
+        if queue.awaits_humans([*snapshot.labels, *adding]):
+            # T-15: an issue awaiting humans gets no bot comment, whatever the plan says:
+            # one that already did, and one this run's labels leave for humans (the
+            # high-priority path: the review label without the marker).
             return None, f"the issue awaits humans ({queue.review_label!r} without the marker)"
         if snapshot.comments_truncated:
             # #12: the comment-read cap cut the thread; the same request may be among the
@@ -252,7 +254,7 @@ def apply_plan(client: GitHubClient, plan: Plan, snapshot_now: IssueSnapshot, qu
     comment; nothing when nothing is missing."""
     _check_target(plan, snapshot_now, queue)
     changes = plan_label_changes(plan, snapshot_now.labels, queue)
-    comment_name, comment_skipped = _comment_decision(plan, snapshot_now, queue)
+    comment_name, comment_skipped = _comment_decision(plan, snapshot_now, queue, changes.add)
     checker = labels or LabelChecker(client, snapshot_now.repo)
     if changes.add:
         missing = checker.missing(changes.add)
@@ -315,7 +317,7 @@ def preview(plan: Plan, snapshot: IssueSnapshot, queue: Queue) -> ApplyResult:
     """What ``apply_plan`` would do, computed without any call (for dry runs and plans)."""
     _check_target(plan, snapshot, queue)
     changes = plan_label_changes(plan, snapshot.labels, queue)
-    comment_name, skipped = _comment_decision(plan, snapshot, queue)
+    comment_name, skipped = _comment_decision(plan, snapshot, queue, changes.add)
     return ApplyResult(
         repo=snapshot.repo, issue=snapshot.number, labels_added=changes.add,
         already_present=changes.already_present, adjustments=changes.adjustments,

@@ -1,7 +1,10 @@
-"""The constraints every triage plan must meet (T-20 … T-25, T-28), as a pure check.
+"""The constraints every triage plan must meet (T-15, T-20 … T-28), as a pure check.
 
-Pure: a plan, the issue's current labels and the queue in, a list of violations out.
-The evaluation counts them (they must be 0); tests run them on every planned case.
+Pure: a plan, the issue's current labels and the queue in, a list of violations out,
+each starting with the rule it breaks. The evaluation counts them (they must be 0);
+tests run them on every planned case, and tests/triage/test_constraints.py breaks each
+rule alone. It reads only ``add_labels``, ``comments`` and ``decision`` (and any
+non-add request a plan-like object carries), so it judges a plan however it was made.
 """
 
 from __future__ import annotations
@@ -10,16 +13,26 @@ from collections.abc import Iterable
 
 from agentops.triage.model import MAX_COMMENTS_PER_PLAN, Plan, Queue
 
+# T-20: what a plan must never ask for. ``Plan`` has no such field (add-only by
+# construction); a plan-like object from elsewhere that carries one is a violation,
+# not a request to drop silently.
+NON_ADD_REQUESTS = ("remove_labels", "close", "lock", "assignees", "state")
+
 
 def violations(plan: Plan, existing: Iterable[str], queue: Queue) -> list[str]:
-    """Every way ``plan`` breaks T-20 … T-25 given the labels already on the issue."""
+    """Every way ``plan`` breaks T-15, T-20 … T-28 given the labels already on the issue."""
     have = {lb.casefold() for lb in existing}
     add = list(plan.add_labels)
     final = have | {lb.casefold() for lb in add}
     out: list[str] = []
+    for request in NON_ADD_REQUESTS:
+        if getattr(plan, request, None):
+            out.append(f"T-20: the plan asks for {request!r}; triage only adds labels and "
+                       "comments")
     for lb in add:
         if lb.casefold() in have:
-            out.append(f"T-20: adds {lb!r}, already on the issue")
+            # A label sent again is a write on every later run too.
+            out.append(f"T-27: adds {lb!r}, already on the issue")
         if lb not in queue.allowlist:
             out.append(f"T-21: {lb!r} is not in the queue's labels.json")
     subs = [s for s in queue.suboncalls if s.casefold() in final]

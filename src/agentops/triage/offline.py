@@ -196,7 +196,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
             console.say(f"  {line}")
     if ev.planner.violations:
         console.say(f"\n{ev.planner.violations} constraint violation(s): the planner is wrong "
-              "(T-20 … T-25)", err=True)
+                    "(T-15, T-20 … T-28)", err=True)
     if args.json:
         console.say_json(ev.to_json(), sort_keys=False)
     # Sanity: a plan that breaks a constraint is a planner bug, not a soft figure.
