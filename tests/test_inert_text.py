@@ -1,7 +1,7 @@
 """Untrusted text made inert, pinned with hand-written expectations (#26 items 2-3):
 a workflow command after leading whitespace stays dead in both helpers
-(``agentops.markdown_escape.text`` for summaries and comments, ``agentops.ghactions
-.inert_log`` for log lines), and text longer than its limit is cut to exactly the limit
+(``agentops.markdown_escape.text`` for summaries and comments, ``agentops.console
+.inert_line`` for every printed line), and text longer than its limit is cut to exactly the limit
 (every other test passes a limit it never reaches).
 
 The command oracle is the runner's own rule, written here independently of the
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentops import ghactions, markdown_escape
+from agentops import console, ghactions, markdown_escape
 from agentops.triage import render as triage_render
 from agentops.triage.outcome import Outcome
 
@@ -41,7 +41,7 @@ def test_a_command_after_leading_whitespace_stays_dead_in_markdown(raw: str) -> 
 
 @pytest.mark.parametrize("raw", COMMANDS)
 def test_a_command_after_leading_whitespace_stays_dead_in_a_log_line(raw: str) -> None:
-    out = ghactions.inert_log(raw)
+    out = console.inert_line(raw)
     assert not any(starts_a_command(line) for line in out.splitlines()), repr(out)
     assert out.replace(ZWSP, "").lstrip(NET_WHITESPACE).startswith("::")  # shown, not run
 
@@ -49,7 +49,7 @@ def test_a_command_after_leading_whitespace_stays_dead_in_a_log_line(raw: str) -
 @pytest.mark.parametrize("raw", ["ok\n  ::add-mask::x", "ok\r\n\t::warning::w",
                                  "a::b\n::c::d"])
 def test_no_line_of_a_multiline_log_text_starts_a_command(raw: str) -> None:
-    out = ghactions.inert_log(raw)
+    out = console.inert_line(raw)
     assert [starts_a_command(line) for line in out.splitlines()] == [False] * len(
         out.splitlines())
 
@@ -96,12 +96,12 @@ def test_marked_text_is_cut_to_its_limit() -> None:
 @pytest.mark.parametrize(("raw", "limit", "expected"), [
     ("abcdef", 3, "abc…"), ("abcdef", 6, "abcdef"), ("a\x00b\u202ecdef", 2, "ab…")])
 def test_log_text_is_cut_to_its_limit(raw: str, limit: int, expected: str) -> None:
-    assert ghactions.inert_log(raw, limit=limit) == expected
+    assert console.inert_line(raw, limit=limit) == expected
 
 
-def test_log_text_default_limit_is_2000() -> None:
-    assert ghactions.inert_log("x" * 2001) == "x" * 2000 + "…"
-    assert ghactions.inert_log("x" * 2000) == "x" * 2000
+def test_log_text_is_not_cut_without_a_limit() -> None:
+    assert console.inert_line("x" * 5000) == "x" * 5000
+    assert console.inert_line("x" * 2001, limit=2000) == "x" * 2000 + "…"
 
 
 def test_inert_markdown_is_the_text_helper_with_its_limit() -> None:
