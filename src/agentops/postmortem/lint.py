@@ -63,6 +63,8 @@ class Rule:
     no_match: tuple[Any, ...] = ()
     # Clause conditions (an agent class with a predicate), read with ``grammar``.
     conditions: tuple[Condition, ...] = ()
+    # Co-occurrence conditions: lexical classes of the grammar wanted in one clause.
+    cooccur: tuple[tuple[str, ...], ...] = ()
     grammar: Grammar | None = None
     # A hit in a clause where one of these rules also hits is theirs, not this rule's
     # ("I think we should rewrite it" is advocacy, not a hedge).
@@ -164,6 +166,7 @@ def compile_rules(content: Mapping[str, Any]) -> tuple[Rule, ...]:
             unless=tuple(re.compile(p, re.IGNORECASE) for p in r.get("unless", [])),
             match=tuple(r.get("match", [])), no_match=tuple(r.get("no_match", [])),
             conditions=conditions, grammar=grammar,
+            cooccur=tuple(tuple(c) for c in r.get("cooccur", [])),
             yield_to=tuple(r.get("yield_to", [])),
             skip_questions=bool(r.get("skip_questions", False)),
             skip_quoted=bool(r.get("skip_quoted", False)),
@@ -434,6 +437,8 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
     if rule.conditions and rule.grammar is not None:
         found += [(s, e) for s, e, _ in clause_mod.matches(text, rule.grammar,
                                                            rule.conditions)]
+    if rule.cooccur and rule.grammar is not None:
+        found += list(clause_mod.cooccurrences(text, rule.grammar, rule.cooccur))
     spans = [(s, e) for s, e in found
              if e > s and not any(s < ue and us < e for us, ue in exempt)]
     if spans and rule.skip_quoted:
@@ -461,6 +466,10 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
             # Whatever the other rule's scope or exemptions: a norm reported in the
             # narrative is still a norm, and a hedge inside it is not a claim.
             claimed += [m.span() for p in other.patterns for m in p.finditer(text)]
+            if other.grammar is not None:
+                claimed += list(clause_mod.cooccurrences(text, other.grammar, other.cooccur))
+                claimed += [(s, e) for s, e, _ in clause_mod.matches(text, other.grammar,
+                                                                     other.conditions)]
     starts = [c.start for c in parts]
     claimed_at = sorted(cs for cs, _ in claimed)
     out = []
@@ -487,7 +496,8 @@ def _lexicon(rule: Rule, sentences: Sequence[Sentence],
         if not rule.applies_to(sentence.section):
             if sentence.section not in kept:
                 continue
-            narrow = replace(rule, patterns=kept[sentence.section], conditions=())
+            narrow = replace(rule, patterns=kept[sentence.section], conditions=(),
+                             cooccur=())
             found = hits(narrow, sentence, others)
         else:
             found = hits(rule, sentence, others)
