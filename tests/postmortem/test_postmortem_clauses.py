@@ -238,3 +238,13 @@ def test_a_line_inserted_into_the_tada_draft_is_flagged_at_its_line(tmp_path: Pa
     found = lint.lint("\n".join(lines), RULES, sections=SECTIONS)
     assert {(f.line, f.rule) for f in found} == {
         (at + 1, "hedging"), (at + 1, "blame"), (at + 1, "advocacy")}
+
+
+def test_a_heading_listing_sections_carries_each_meaning_in_order() -> None:
+    assert lint.heading_keys("Response, Cause, Prevention", SECTIONS) == (
+        "root_cause", "action_items")
+    draft = "### Response, Cause, Prevention\n\nThe cause was probably a stale token.\n"
+    found = lint.lint(draft, RULES, sections=SECTIONS)
+    assert [(f.line, f.rule) for f in found if f.rule == "hedging"] == [(3, "hedging")]
+    # A heading naming one section keeps its one meaning.
+    assert lint.heading_keys("Prevention", SECTIONS) == ("action_items",)

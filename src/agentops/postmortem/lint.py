@@ -200,7 +200,19 @@ def heading_keys(text: str, sections: Sequence[SectionKind]) -> tuple[str, ...]:
     plain = re.sub(r"\s+", " ", plain)
     if not plain:
         return ()
-    return tuple(s.key for s in sections if any(p.search(plain) for p in s.patterns))
+
+    def meanings(text: str) -> list[str]:
+        return [s.key for s in sections if any(p.search(text) for p in s.patterns)]
+
+    keys = meanings(plain)
+    # A heading listing sections ("Response, Cause, Prevention") carries each part's
+    # meaning, in the order written: the first part that names a section is its part.
+    parts = [p for p in re.split(r"\s*(?:,|&|;|\band\b)\s*", plain, flags=re.IGNORECASE)
+             if p.strip()]
+    if len(parts) > 1:
+        ordered = [k for part in parts for k in meanings(part.strip())]
+        keys = ordered + keys
+    return tuple(dict.fromkeys(keys))
 
 
 def _blank(m: re.Match[str]) -> str:
