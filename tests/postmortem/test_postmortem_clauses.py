@@ -46,6 +46,10 @@ def _agent(sentence: str, predicate: str) -> str:
     ("It came from my refactor, which broke the loader.", "broke", "first_person"),
     ("The PR that fixed the guard broke the loader.", "broke", "system"),
     ("The PR that I merged broke the loader.", "broke", "first_person"),
+    # A role noun modifying the next noun names a thing, not a person.
+    ("The admin setting overlooked the second branch.", "overlooked", "system"),
+    ("The reviewers of the launcher change overlooked it.", "overlooked", "role"),
+    ("The release crew overlooked it.", "overlooked", "role"),
 ])
 def test_subject_class(sentence: str, predicate: str, agent: str) -> None:
     assert _agent(sentence, predicate) == agent

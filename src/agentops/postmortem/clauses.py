@@ -108,13 +108,32 @@ def _words(text: str) -> list[tuple[int, str]]:
 
 
 def classify(words: Sequence[str], grammar: Grammar) -> str:
-    """The agent class of a subject's words: the first class one of them belongs to."""
-    for word in words:
+    """The agent class of a subject's words: the first class one of them belongs to. A
+    role noun that modifies the next noun ("the admin setting", "the maintainer guide")
+    names a thing, not a person, so it is read past."""
+    for i, word in enumerate(words):
         w = word.replace("’", "'")
         for name, pattern in grammar.agents.items():
             if pattern.fullmatch(w):
+                if name == "role" and _modifier(w, words[i + 1:]):
+                    break
                 return name
     return SYSTEM
+
+
+# Words after which a role noun is still the head of its phrase ("reviewers of the PR").
+_HEAD_FOLLOWERS = re.compile(
+    r"(of|in|on|for|at|from|with|who|that|which|and|or|also|just|all|both|each|here|there|"
+    r"then|still|never|always|again|too|themselves|himself|herself|\w+ly|\W+)", re.IGNORECASE)
+
+
+def _modifier(word: str, rest: Sequence[str]) -> bool:
+    """Whether ``word`` (a role noun) modifies the noun after it."""
+    if not rest or "'" in word or word.lower() in {"he", "she", "him", "her", "his",
+                                                   "someone", "somebody", "whoever"}:
+        return False
+    nxt = rest[0]
+    return bool(re.fullmatch(r"[a-z][a-z-]*", nxt)) and not _HEAD_FOLLOWERS.fullmatch(nxt)
 
 
 def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
