@@ -252,3 +252,16 @@ def test_a_heading_listing_sections_carries_each_meaning_in_order() -> None:
     assert [(f.line, f.rule) for f in found if f.rule == "hedging"] == [(3, "hedging")]
     # A heading naming one section keeps its one meaning.
     assert lint.heading_keys("Prevention", SECTIONS) == ("action_items",)
+
+
+def test_the_overlap_index_agrees_with_pairwise_tests() -> None:
+    import random
+
+    rng = random.Random(24)
+    for _ in range(200):
+        spans = [(a, a + rng.randint(1, 9)) for a in
+                 (rng.randint(0, 80) for _ in range(rng.randint(0, 12)))]
+        index = lint._Overlaps(spans)
+        for s in range(0, 90, 3):
+            e = s + rng.randint(1, 6)
+            assert index.any(s, e) == any(s < ue and us < e for us, ue in spans), (spans, s, e)

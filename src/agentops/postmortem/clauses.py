@@ -141,16 +141,18 @@ def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
     from it, skipping auxiliaries and adverbs, up to a stop word or punctuation. A verb
     coordinated with an earlier one ("I rebased and missed it") shares the clause's
     first subject."""
-    text = flatten_asides(text)
     # Sanity: a subject is a few words, so only a bounded stretch before the predicate
     # is read; a clause of thousands of words with a predicate in every line stays
     # linear instead of quadratic.
-    words = _words(text[max(clause.start, at - _WINDOW):at])
+    # (asides are flattened in that stretch only, never in the whole text per predicate)
+    lo = max(clause.start, at - _WINDOW)
+    words = _words(flatten_asides(text[lo:at + 40])[:at - lo])
     i = len(words) - 1
     while i >= 0 and grammar.filler.fullmatch(words[i][1]):
         i -= 1
     if i >= 0 and grammar.coordinators.fullmatch(words[i][1]):
-        head = [w for _, w in _words(text[clause.start:min(at, clause.start + _WINDOW)])]
+        head = [w for _, w in _words(flatten_asides(
+            text[clause.start:min(at, clause.start + _WINDOW)]))]
         out = []
         for w in head:
             if grammar.stop.fullmatch(w) or not re.match(r"[@\w]", w):

@@ -451,11 +451,17 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
                                                            rule.conditions)]
     if rule.cooccur and rule.grammar is not None:
         found += list(clause_mod.cooccurrences(text, rule.grammar, rule.cooccur))
-    spans = [(s, e) for s, e in found
-             if e > s and not any(s < ue and us < e for us, ue in exempt)]
+    overlaps = _Overlaps(exempt)
+    spans = [(s, e) for s, e in found if e > s and not overlaps.any(s, e)]
     if spans and rule.skip_quoted:
-        quoted = [m.span(1) for m in _QUOTED.finditer(text)]
-        spans = [(s, e) for s, e in spans if not any(qs <= s and e <= qe for qs, qe in quoted)]
+        quoted = [m.span(1) for m in _QUOTED.finditer(text)]  # disjoint, in order
+        starts = [qs for qs, _ in quoted]
+
+        def inside(s: int, e: int) -> bool:
+            k = bisect.bisect_right(starts, s) - 1
+            return k >= 0 and e <= quoted[k][1]
+
+        spans = [(s, e) for s, e in spans if not inside(s, e)]
     if spans and rule.grammar is not None and (rule.skip_questions or rule.yield_to):
         spans = _own(rule, sentence, spans, others)
     kept: list[tuple[int, int]] = []
@@ -464,6 +470,23 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
             continue
         kept.append((s, e))
     return kept
+
+
+class _Overlaps:
+    """Whether a span overlaps any of many spans, in log time: a sentence of thousands
+    of clauses has thousands of hits and exemptions, and pairwise tests are quadratic."""
+
+    def __init__(self, spans: Sequence[tuple[int, int]]) -> None:
+        self.spans = sorted(spans)
+        self.starts = [s for s, _ in self.spans]
+        # The furthest end among the spans up to each index.
+        self.reach: list[int] = []
+        for _, e in self.spans:
+            self.reach.append(max(e, self.reach[-1]) if self.reach else e)
+
+    def any(self, s: int, e: int) -> bool:
+        k = bisect.bisect_left(self.starts, e) - 1  # spans starting before e
+        return k >= 0 and self.reach[k] > s
 
 
 def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
