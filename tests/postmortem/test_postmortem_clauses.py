@@ -46,6 +46,10 @@ def _agent(sentence: str, predicate: str) -> str:
     ("It came from my refactor, which broke the loader.", "broke", "first_person"),
     ("The PR that fixed the guard broke the loader.", "broke", "system"),
     ("The PR that I merged broke the loader.", "broke", "first_person"),
+    # A role noun modifying the next noun names a thing, not a person.
+    ("The admin setting overlooked the second branch.", "overlooked", "system"),
+    ("The reviewers of the launcher change overlooked it.", "overlooked", "role"),
+    ("The release crew overlooked it.", "overlooked", "role"),
 ])
 def test_subject_class(sentence: str, predicate: str, agent: str) -> None:
     assert _agent(sentence, predicate) == agent
@@ -148,3 +152,116 @@ def test_unknown_agent_class_names_the_key(tmp_path: Path, monkeypatch) -> None:
 def test_an_adverbial_fault_takes_the_clause_subject(sentence: str, agent: str) -> None:
     clause = clauses.clause_of(sentence, 0, GRAMMAR)
     assert clauses.classify(clauses.head_subject(sentence, clause, GRAMMAR), GRAMMAR) == agent
+
+
+def _class_examples(key: str) -> list[tuple[str, str]]:
+    import yaml
+
+    content = yaml.safe_load(datafiles.LINT_RULES.read_text(encoding="utf-8"))
+    return [(name, phrase) for name, spec in content["grammar"]["classes"].items()
+            for phrase in spec[key]]
+
+
+@pytest.mark.parametrize(("name", "phrase"), _class_examples("match"))
+def test_a_lexical_class_finds_its_match_examples(name: str, phrase: str) -> None:
+    assert GRAMMAR.classes[name].search(phrase), (name, phrase)
+
+
+@pytest.mark.parametrize(("name", "phrase"), _class_examples("no_match"))
+def test_a_lexical_class_misses_its_no_match_examples(name: str, phrase: str) -> None:
+    assert not GRAMMAR.classes[name].search(phrase), (name, phrase)
+
+
+@pytest.mark.parametrize(("sentence", "norm"), [
+    # A norm word and a process noun in one clause, whatever the grammatical form.
+    ("The hotfix procedure ought to include a soak run.", "ought to"),
+    ("A second approval is mandatory for launcher releases.", "is mandatory"),
+    ("Honestly, the current gating scheme is brittle.", "brittle"),
+    # A process noun without a norm word, and a norm word without a process noun.
+    ("The release went out on Monday.", None),
+    ("The loader should throw on a missing buffer.", None),
+])
+def test_advocacy_is_a_norm_or_evaluation_with_a_process_noun(sentence: str,
+                                                              norm: str | None) -> None:
+    found = list(clauses.cooccurrences(sentence, GRAMMAR, BY_ID["advocacy"].cooccur))
+    if norm is None:
+        assert not found, sentence
+        return
+    assert [sentence[s:e] for s, e in found] == [norm], sentence
+
+
+def test_co_occurrence_needs_both_classes_in_the_same_clause() -> None:
+    # The norm word and the process noun sit in different clauses: no finding.
+    text = "The loader should throw; the release went out on Monday."
+    assert not list(clauses.cooccurrences(text, GRAMMAR, [("deontic", "process_noun")]))
+    assert list(clauses.cooccurrences("The release should wait for the soak run.", GRAMMAR,
+                                      [("deontic", "process_noun")]))
+
+
+def test_a_question_carries_no_co_occurrence() -> None:
+    text = "Should the release process wait for the soak run?"
+    assert not list(clauses.cooccurrences(text, GRAMMAR, [("deontic", "process_noun")]))
+
+
+def test_a_one_or_two_word_aside_stays_inside_its_clause() -> None:
+    text = "I (wrongly) assumed the flag was set."
+    flat = clauses.flatten_asides(text)
+    assert len(flat) == len(text) and "(" not in flat and ")" not in flat
+    assert _agent(text, "wrongly") == "first_person"
+    # A longer parenthetical is still a clause of its own.
+    long = "The loader broke (the guard was not in the hot path at all)."
+    assert clauses.flatten_asides(long) == long
+    assert len(clauses.clauses(long, GRAMMAR)) > 1
+
+
+def test_an_unknown_lexical_class_names_the_key(tmp_path: Path, monkeypatch) -> None:
+    text = datafiles.LINT_RULES.read_text(encoding="utf-8").replace(
+        "      - [deontic, process_noun]", "      - [deontic, no_such_class]", 1)
+    bad = tmp_path / "lint_rules.yaml"
+    bad.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(datafiles, "LINT_RULES", bad)
+    datafiles.lint_rules.cache_clear()
+    try:
+        with pytest.raises(DataError, match=r"cooccur\[0\].*no_such_class"):
+            datafiles.lint_rules()
+    finally:
+        datafiles.lint_rules.cache_clear()
+
+
+def test_a_line_inserted_into_the_tada_draft_is_flagged_at_its_line(tmp_path: Path) -> None:
+    from scripts import postmortem as script
+
+    facts = Path(__file__).resolve().parents[2] / "examples" / "postmortem" / "tada-hang.facts.yml"
+    out = tmp_path / "draft.md"
+    assert script.main(["draft", str(facts), "--out", str(out)]) == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert not lint.lint("\n".join(lines), RULES, sections=SECTIONS)
+    at = lines.index("### Root cause") + 2
+    lines.insert(at, "I think my refactor broke the launcher, and the release process "
+                     "should be gated on the soak run.")
+    found = lint.lint("\n".join(lines), RULES, sections=SECTIONS)
+    assert {(f.line, f.rule) for f in found} == {
+        (at + 1, "hedging"), (at + 1, "blame"), (at + 1, "advocacy")}
+
+
+def test_a_heading_listing_sections_carries_each_meaning_in_order() -> None:
+    assert lint.heading_keys("Response, Cause, Prevention", SECTIONS) == (
+        "root_cause", "action_items")
+    draft = "### Response, Cause, Prevention\n\nThe cause was probably a stale token.\n"
+    found = lint.lint(draft, RULES, sections=SECTIONS)
+    assert [(f.line, f.rule) for f in found if f.rule == "hedging"] == [(3, "hedging")]
+    # A heading naming one section keeps its one meaning.
+    assert lint.heading_keys("Prevention", SECTIONS) == ("action_items",)
+
+
+def test_the_overlap_index_agrees_with_pairwise_tests() -> None:
+    import random
+
+    rng = random.Random(24)
+    for _ in range(200):
+        spans = [(a, a + rng.randint(1, 9)) for a in
+                 (rng.randint(0, 80) for _ in range(rng.randint(0, 12)))]
+        index = lint._Overlaps(spans)
+        for s in range(0, 90, 3):
+            e = s + rng.randint(1, 6)
+            assert index.any(s, e) == any(s < ue and us < e for us, ue in spans), (spans, s, e)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 SYSTEM = "system"  # the agent class of any subject no other class claims
@@ -28,6 +28,10 @@ _OPENER = re.compile(r"(so|well|ok|okay|yes|no|sorry|oops|now|again|anyway|unfor
 # Speaker labels of a transcribed thread ("Reviewer:", "Author:") open a comment.
 _LABEL = re.compile(r"(reply|author|maintainer|reporter|reviewer)", re.IGNORECASE)
 _WINDOW = 160  # characters read before a predicate (or after a clause start) for a subject
+
+# A parenthetical of one or two words ("I (incorrectly) thought", "(maybe 'dev')") is an
+# aside inside its clause, not a clause of its own: its brackets read as spaces.
+_ASIDE = re.compile(r"\((\s*[\w'’-]+(?:\s+[\w'’-]+)?\s*)\)")
 
 _WORD = re.compile(r"@[\w-]+(?:'s)?|[\w][\w'’.-]*[\w]|[\w]|[,;:()\[\]—–!?\"]")
 
@@ -43,6 +47,9 @@ class Grammar:
     coordinators: re.Pattern[str]  # "and" / "then": the verb shares the clause's subject
     relative: re.Pattern[str]  # "which" / "that": the verb's subject is the antecedent
     subject_words: int = 6
+    # Lexical classes (a process or design noun, a norm word, an evaluation): a rule's
+    # co-occurrence condition wants one word of each of its classes in the same clause.
+    classes: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -72,11 +79,18 @@ def compile_grammar(content: Mapping[str, Any]) -> Grammar:
         agents={k: rx(v) for k, v in content["agents"].items()},
         filler=rx(content["filler"]), stop=rx(content["stop"]),
         coordinators=rx(content["coordinators"]), relative=rx(content["relative"]),
-        subject_words=int(content.get("subject_words", 6)))
+        subject_words=int(content.get("subject_words", 6)),
+        classes={k: rx(v["pattern"]) for k, v in (content.get("classes") or {}).items()})
+
+
+def flatten_asides(text: str) -> str:
+    """``text`` with the brackets of one- or two-word asides blanked (same length)."""
+    return _ASIDE.sub(lambda m: " " + m.group(1) + " ", text)
 
 
 def clauses(text: str, grammar: Grammar) -> list[Clause]:
     """The clauses of a sentence, as spans of ``text``; together they cover it."""
+    text = flatten_asides(text)
     cuts = {0, len(text)}
     for pattern in grammar.boundaries:
         for m in pattern.finditer(text):
@@ -94,13 +108,32 @@ def _words(text: str) -> list[tuple[int, str]]:
 
 
 def classify(words: Sequence[str], grammar: Grammar) -> str:
-    """The agent class of a subject's words: the first class one of them belongs to."""
-    for word in words:
+    """The agent class of a subject's words: the first class one of them belongs to. A
+    role noun that modifies the next noun ("the admin setting", "the maintainer guide")
+    names a thing, not a person, so it is read past."""
+    for i, word in enumerate(words):
         w = word.replace("’", "'")
         for name, pattern in grammar.agents.items():
             if pattern.fullmatch(w):
+                if name == "role" and _modifier(w, words[i + 1:]):
+                    break
                 return name
     return SYSTEM
+
+
+# Words after which a role noun is still the head of its phrase ("reviewers of the PR").
+_HEAD_FOLLOWERS = re.compile(
+    r"(of|in|on|for|at|from|with|who|that|which|and|or|also|just|all|both|each|here|there|"
+    r"then|still|never|always|again|too|themselves|himself|herself|\w+ly|\W+)", re.IGNORECASE)
+
+
+def _modifier(word: str, rest: Sequence[str]) -> bool:
+    """Whether ``word`` (a role noun) modifies the noun after it."""
+    if not rest or "'" in word or word.lower() in {"he", "she", "him", "her", "his",
+                                                   "someone", "somebody", "whoever"}:
+        return False
+    nxt = rest[0]
+    return bool(re.fullmatch(r"[a-z][a-z-]*", nxt)) and not _HEAD_FOLLOWERS.fullmatch(nxt)
 
 
 def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
@@ -111,12 +144,15 @@ def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
     # Sanity: a subject is a few words, so only a bounded stretch before the predicate
     # is read; a clause of thousands of words with a predicate in every line stays
     # linear instead of quadratic.
-    words = _words(text[max(clause.start, at - _WINDOW):at])
+    # (asides are flattened in that stretch only, never in the whole text per predicate)
+    lo = max(clause.start, at - _WINDOW)
+    words = _words(flatten_asides(text[lo:at + 40])[:at - lo])
     i = len(words) - 1
     while i >= 0 and grammar.filler.fullmatch(words[i][1]):
         i -= 1
     if i >= 0 and grammar.coordinators.fullmatch(words[i][1]):
-        head = [w for _, w in _words(text[clause.start:min(at, clause.start + _WINDOW)])]
+        head = [w for _, w in _words(flatten_asides(
+            text[clause.start:min(at, clause.start + _WINDOW)]))]
         out = []
         for w in head:
             if grammar.stop.fullmatch(w) or not re.match(r"[@\w]", w):
@@ -169,6 +205,7 @@ def matches(text: str, grammar: Grammar, conditions: Sequence[Condition]
             ) -> Iterator[tuple[int, int, str]]:
     """Every predicate of ``conditions`` whose subject's agent the condition wants:
     (start, end, agent class), offsets into ``text``."""
+    text = flatten_asides(text)
     for clause in clauses(text, grammar):
         part = text[clause.start:clause.end]
         agents: dict[int, str] = {}  # one subject reading per predicate position
@@ -197,3 +234,23 @@ def clause_of(text: str, offset: int, grammar: Grammar) -> Clause:
         if clause.start <= offset < clause.end:
             return clause
     return Clause(0, len(text))
+
+
+def cooccurrences(text: str, grammar: Grammar, needs: Sequence[Sequence[str]]
+                  ) -> Iterator[tuple[int, int]]:
+    """Every clause holding a word of each class of one of ``needs`` (a norm word and a
+    process noun, say): the span of the word of its first class (the norm word), offsets
+    into ``text``. The classes decide together, so no word of them is a finding alone;
+    a question asks rather than pushes."""
+    text = flatten_asides(text)
+    for clause in clauses(text, grammar):
+        part = text[clause.start:clause.end]
+        if part.rstrip(" )*_\"'").endswith("?"):
+            continue
+        for need in needs:
+            found = [grammar.classes[name].search(part) for name in need]
+            if all(m is not None and m.end() > m.start() for m in found):
+                first = found[0]
+                assert first is not None
+                yield clause.start + first.start(), clause.start + first.end()
+                break

@@ -49,6 +49,17 @@ _GRAMMAR = {
                    "additionalProperties": _REGEX},
         "filler": _REGEX, "stop": _REGEX, "coordinators": _REGEX, "relative": _REGEX,
         "subject_words": {"type": "integer", "minimum": 1, "maximum": 20},
+        # Lexical classes, each with made-up phrases it must and must not find.
+        "classes": {"type": "object", "propertyNames": {"pattern": "^[a-z][a-z_]*$"},
+                    "additionalProperties": {
+                        "type": "object", "additionalProperties": False,
+                        "required": ["pattern", "match", "no_match"],
+                        "properties": {
+                            "pattern": _REGEX,
+                            "match": {"type": "array", "minItems": 1,
+                                      "items": {"type": "string", "minLength": 1}},
+                            "no_match": {"type": "array", "minItems": 1,
+                                         "items": {"type": "string", "minLength": 1}}}}},
     }}
 LINT_RULES_SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False, "required": ["version", "rules"],
@@ -77,6 +88,9 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                         "predicates": {"type": "array", "minItems": 1, "items": _REGEX},
                         "head": {"type": "boolean"},
                     }}},
+                "cooccur": {"type": "array", "items": {
+                    "type": "array", "minItems": 2,
+                    "items": {"type": "string", "pattern": "^[a-z_]+$"}}},
                 "yield_to": {"type": "array", "items": {"type": "string"}},
                 "keep_in": {"type": "object",
                             "propertyNames": {"pattern": "^[a-z_]+$"},
@@ -189,6 +203,13 @@ def lint_rules() -> tuple[Rule, ...]:
                                 f"unknown agent classes {unknown}; known: {sorted(classes)}")
             for k, pattern in enumerate(cond["predicates"]):
                 _regex(name, f"rules[{i}].clauses[{j}].predicates[{k}]", pattern)
+        for j, need in enumerate(rule.get("cooccur", [])):
+            unknown = sorted(set(need) - set(grammar.get("classes") or {}))
+            if unknown:
+                raise DataError(name, f"rules[{i}].cooccur[{j}]",
+                                f"unknown lexical classes {unknown}; known: "
+                                f"{sorted(grammar.get('classes') or {})}",
+                                fix="define them under grammar.classes")
         for section, patterns in (rule.get("keep_in") or {}).items():
             for j, pattern in enumerate(patterns):
                 _regex(name, f"rules[{i}].keep_in.{section}[{j}]", pattern)
@@ -208,6 +229,8 @@ def _grammar_patterns(grammar: dict[str, Any]) -> list[tuple[str, str]]:
     out = [(f"boundaries[{j}]", p) for j, p in enumerate(grammar.get("boundaries", []))]
     out += [(f"agents.{k}", p) for k, p in (grammar.get("agents") or {}).items()]
     out += [(k, grammar[k]) for k in ("filler", "stop", "coordinators", "relative") if k in grammar]
+    out += [(f"classes.{k}.pattern", v["pattern"])
+            for k, v in (grammar.get("classes") or {}).items()]
     return out
 
 

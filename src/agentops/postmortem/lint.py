@@ -63,6 +63,8 @@ class Rule:
     no_match: tuple[Any, ...] = ()
     # Clause conditions (an agent class with a predicate), read with ``grammar``.
     conditions: tuple[Condition, ...] = ()
+    # Co-occurrence conditions: lexical classes of the grammar wanted in one clause.
+    cooccur: tuple[tuple[str, ...], ...] = ()
     grammar: Grammar | None = None
     # A hit in a clause where one of these rules also hits is theirs, not this rule's
     # ("I think we should rewrite it" is advocacy, not a hedge).
@@ -164,6 +166,7 @@ def compile_rules(content: Mapping[str, Any]) -> tuple[Rule, ...]:
             unless=tuple(re.compile(p, re.IGNORECASE) for p in r.get("unless", [])),
             match=tuple(r.get("match", [])), no_match=tuple(r.get("no_match", [])),
             conditions=conditions, grammar=grammar,
+            cooccur=tuple(tuple(c) for c in r.get("cooccur", [])),
             yield_to=tuple(r.get("yield_to", [])),
             skip_questions=bool(r.get("skip_questions", False)),
             skip_quoted=bool(r.get("skip_quoted", False)),
@@ -197,7 +200,19 @@ def heading_keys(text: str, sections: Sequence[SectionKind]) -> tuple[str, ...]:
     plain = re.sub(r"\s+", " ", plain)
     if not plain:
         return ()
-    return tuple(s.key for s in sections if any(p.search(plain) for p in s.patterns))
+
+    def meanings(text: str) -> list[str]:
+        return [s.key for s in sections if any(p.search(text) for p in s.patterns)]
+
+    keys = meanings(plain)
+    # A heading listing sections ("Response, Cause, Prevention") carries each part's
+    # meaning, in the order written: the first part that names a section is its part.
+    parts = [p for p in re.split(r"\s*(?:,|&|;|\band\b)\s*", plain, flags=re.IGNORECASE)
+             if p.strip()]
+    if len(parts) > 1:
+        ordered = [k for part in parts for k in meanings(part.strip())]
+        keys = ordered + keys
+    return tuple(dict.fromkeys(keys))
 
 
 def _blank(m: re.Match[str]) -> str:
@@ -434,11 +449,19 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
     if rule.conditions and rule.grammar is not None:
         found += [(s, e) for s, e, _ in clause_mod.matches(text, rule.grammar,
                                                            rule.conditions)]
-    spans = [(s, e) for s, e in found
-             if e > s and not any(s < ue and us < e for us, ue in exempt)]
+    if rule.cooccur and rule.grammar is not None:
+        found += list(clause_mod.cooccurrences(text, rule.grammar, rule.cooccur))
+    overlaps = _Overlaps(exempt)
+    spans = [(s, e) for s, e in found if e > s and not overlaps.any(s, e)]
     if spans and rule.skip_quoted:
-        quoted = [m.span(1) for m in _QUOTED.finditer(text)]
-        spans = [(s, e) for s, e in spans if not any(qs <= s and e <= qe for qs, qe in quoted)]
+        quoted = [m.span(1) for m in _QUOTED.finditer(text)]  # disjoint, in order
+        starts = [qs for qs, _ in quoted]
+
+        def inside(s: int, e: int) -> bool:
+            k = bisect.bisect_right(starts, s) - 1
+            return k >= 0 and e <= quoted[k][1]
+
+        spans = [(s, e) for s, e in spans if not inside(s, e)]
     if spans and rule.grammar is not None and (rule.skip_questions or rule.yield_to):
         spans = _own(rule, sentence, spans, others)
     kept: list[tuple[int, int]] = []
@@ -447,6 +470,23 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
             continue
         kept.append((s, e))
     return kept
+
+
+class _Overlaps:
+    """Whether a span overlaps any of many spans, in log time: a sentence of thousands
+    of clauses has thousands of hits and exemptions, and pairwise tests are quadratic."""
+
+    def __init__(self, spans: Sequence[tuple[int, int]]) -> None:
+        self.spans = sorted(spans)
+        self.starts = [s for s, _ in self.spans]
+        # The furthest end among the spans up to each index.
+        self.reach: list[int] = []
+        for _, e in self.spans:
+            self.reach.append(max(e, self.reach[-1]) if self.reach else e)
+
+    def any(self, s: int, e: int) -> bool:
+        k = bisect.bisect_left(self.starts, e) - 1  # spans starting before e
+        return k >= 0 and self.reach[k] > s
 
 
 def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
@@ -461,6 +501,10 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
             # Whatever the other rule's scope or exemptions: a norm reported in the
             # narrative is still a norm, and a hedge inside it is not a claim.
             claimed += [m.span() for p in other.patterns for m in p.finditer(text)]
+            if other.grammar is not None:
+                claimed += list(clause_mod.cooccurrences(text, other.grammar, other.cooccur))
+                claimed += [(s, e) for s, e, _ in clause_mod.matches(text, other.grammar,
+                                                                     other.conditions)]
     starts = [c.start for c in parts]
     claimed_at = sorted(cs for cs, _ in claimed)
     out = []
@@ -487,7 +531,8 @@ def _lexicon(rule: Rule, sentences: Sequence[Sentence],
         if not rule.applies_to(sentence.section):
             if sentence.section not in kept:
                 continue
-            narrow = replace(rule, patterns=kept[sentence.section], conditions=())
+            narrow = replace(rule, patterns=kept[sentence.section], conditions=(),
+                             cooccur=())
             found = hits(narrow, sentence, others)
         else:
             found = hits(rule, sentence, others)
