@@ -4,6 +4,8 @@ edited with links, an ambiguous create re-read before any retry."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from agentops import cli
@@ -492,3 +494,42 @@ def test_from_a_shell_the_targets_issue_stays_the_default(server, tmp_path, caps
     monkeypatch.setenv("GITHUB_REPOSITORY", "someone/fork")  # not GITHUB_ACTIONS: a person
     assert scout_main(["publish", "--report", str(path), "--dry-run"]) == 0
     assert "pytorch/torchtitan#2856" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("case", [
+    ("someone/fork", "torchtitan-graph-trainer", None, True),   # built-in board elsewhere
+    ("", "torchtitan-graph-trainer", None, True),
+    ("someone/fork", "torchtitan-graph-trainer", "someone/other", True),
+    ("pytorch/anything", "torchtitan-graph-trainer", None, False),  # the owner's repository
+    ("org/agentops", "torchtitan-graph-trainer", "pytorch/torchtitan", False),  # named
+    ("someone/fork", "FILE", None, False),  # the user's own target file names its board
+])
+def test_in_a_workflow_a_built_in_targets_board_elsewhere_is_refused(
+        tmp_path, monkeypatch, case):
+    """Issue #21 item 6, the board half: handoff with a built-in target adds items to that
+    target's board only from a workflow of the board owner's repositories, or one that
+    names such a repository (`repo`); (own repository, config, repo, refused)."""
+    own, config, repo, refused = case
+    from agentops.errors import UsageError
+    from agentops.scout import config as scout_config
+
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    if own:
+        monkeypatch.setenv("GITHUB_REPOSITORY", own)
+    else:
+        monkeypatch.delenv("GITHUB_REPOSITORY", raising=False)
+    if config == "FILE":
+        src = scout_config.load_target("torchtitan-graph-trainer")
+        assert src.board is not None
+        path = tmp_path / "mine.yaml"
+        path.write_text((Path(scout_config.__file__).parent / "targets"
+                         / "torchtitan-graph-trainer.yaml").read_text())
+        config = str(path)
+    args = __import__("argparse").Namespace(config=config, repo=repo)
+    if refused:
+        with pytest.raises(UsageError, match="outside the owner of this workflow's repository"):
+            commands._board(args)
+    else:
+        assert commands._board(args).owner.lower() == "pytorch"
+    monkeypatch.delenv("GITHUB_ACTIONS")
+    assert commands._board(args).owner.lower() == "pytorch"  # a person at a shell chose it

@@ -213,7 +213,36 @@ def _board(args: argparse.Namespace) -> projects.Board:
         raise ConfigError("handoff: the target config has no `board`",
                           fix="add `board: {owner: ORG, number: N, project_id: PVT_…}` to the "
                               "target YAML (--config)")
-    return targets.board
+    return _own_board(targets.board, getattr(args, "config", None),
+                      getattr(args, "repo", None))
+
+
+def _own_board(board: projects.Board, config: object, repo: object) -> projects.Board:
+    """Security (issue #21): like the tracking issue, a built-in target's board is a
+    default only for a workflow of the board owner's repositories, or one that names a
+    repository of that owner explicitly (`repo` input, as this repository's own
+    workflow does). A copied workflow would otherwise add items to someone else's board
+    whenever its project token can; a target file of the user's own (a path) names its
+    board explicitly."""
+    if os.environ.get("GITHUB_ACTIONS") != "true":
+        return board
+    from agentops.scout import config as scout_config
+
+    if not isinstance(config, str) or config not in scout_config.builtin_names():
+        return board
+    own = (os.environ.get("GITHUB_REPOSITORY") or "").strip()
+    named = repo.strip() if isinstance(repo, str) else ""
+    owners = {r.split("/", 1)[0].lower() for r in (own, named) if r}
+    if board.owner.lower() not in owners:
+        where = own or "(GITHUB_REPOSITORY is not set)"
+        raise UsageError("--config", f"the board of built-in target {config!r} is "
+                                     f"{board.owner}#{board.number}, outside the owner of this "
+                                     f"workflow's repository {where}; a workflow writes "
+                                     "elsewhere only when told to",
+                         fix="give handoff a target file of your own (the `config` input, "
+                             "--config PATH) whose `board:` names your board, or name a "
+                             f"repository of {board.owner} explicitly (the `repo` input)")
+    return board
 
 
 def _targets(args: argparse.Namespace) -> LiveTargets | None:
