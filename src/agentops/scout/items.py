@@ -11,7 +11,7 @@ from typing import Any
 
 from agentops.scout import itemize
 from agentops.scout.livedata import BoardItem
-from agentops.scout.model import Inputs, Item, PriorPayload
+from agentops.scout.model import FACT_CHARS, MAX_FACTS, Inputs, Item, PriorPayload
 
 # Findings about a change between the baseline and HEAD: reported once, then tracked on
 # the board. They are never "carried" or "resolved" just because the baseline moved on.
@@ -98,6 +98,9 @@ def _what_changed(before: tuple[str, ...], now: tuple[str, ...]) -> str:
     """": now also X; no longer Y" from the facts of the last report and of this one."""
     if not before:
         return ""
+    # The prior's facts were bounded when stored: bound these the same way, or a long
+    # list would read as changed every night.
+    now = tuple(f[:FACT_CHARS] for f in now[:MAX_FACTS])
     added = [f for f in now if f not in before]
     gone = [f for f in before if f not in now]
     parts = ([f"now also {', '.join(added[:4])}"] if added else []) + (
