@@ -226,6 +226,32 @@ def misplaced_flag(flag: str, inp: Inputs, index: ClassIndex, roots: list[str]
     return None
 
 
+# ``config.training.steps = 10`` / ``cfg.x = …`` in a doc's code: an attribute path on
+# the config object (a name that is, or ends in, config/cfg/conf), set to something.
+_CONFIG_ASSIGN = re.compile(r"^\s*((?:\w+_)?(?:config|cfg|conf))((?:\.[A-Za-z_]\w*)+)"
+                            r"\s*=(?!=)\s*\S")
+_BINDING = re.compile(r"^\s*((?:\w+_)?(?:config|cfg|conf))\s*(?::[^=]+)?=(?!=)", re.M)
+
+
+def _bound_names(text: str) -> set[str]:
+    """Config-like names the doc binds itself (``cfg = ParallelismConfig()``): their
+    class is the doc's choice, not necessarily the configured root."""
+    return set(_BINDING.findall(text))
+
+
+def config_assignment_problem(var: str, path: str, index: ClassIndex, roots: list[str]
+                              ) -> str | None:
+    """The problem with ``var.a.b = …`` resolved through the config dataclasses, with
+    the near field as the fix (the attribute spelling of the flag check)."""
+    flag = "--" + path.lstrip(".")
+    problem, _unchecked = flag_verdict(flag, None, index, roots)
+    if not problem:
+        return None
+    said = problem.replace(f"flag {flag}", f"`{var}{path} = …`", 1).replace(
+        "drop the flag", "drop the assignment")
+    return re.sub(r"(?<![\w-])--(?=[A-Za-z_])", var + ".", said)
+
+
 def field_paths(inp: Inputs) -> list[str]:
     """Every settable config path reachable from the doc config roots."""
     roots = [s["name"] for s in inp.target.raw.get("doc_config_roots", [])]
@@ -374,11 +400,20 @@ def references(inp: Inputs) -> list[DocProblem]:
             continue
         made = produced_paths(text)
         in_code = False
+        bound = _bound_names(text)
         for n, raw in enumerate(text.splitlines(), 1):
             if raw.lstrip().startswith("```"):
                 in_code = not in_code
                 continue
             seen: set[str] = set()
+            assigned = _CONFIG_ASSIGN.match(raw) if in_code and roots else None
+            if assigned and assigned.group(1) not in bound:
+                if index is None:
+                    index = classindex.for_tree(inp.head)
+                problem = config_assignment_problem(assigned.group(1), assigned.group(2),
+                                                    index, roots)
+                if problem:
+                    out.append(DocProblem(doc, n, problem, "setting"))
             for tok in _candidates(raw, in_code):
                 bare = tok.strip().rstrip(".,:;").removeprefix("./").rstrip("/")
                 if any(bare == p or bare.startswith(p + "/") for p in made):
