@@ -84,3 +84,32 @@ def test_a_class_the_doc_defines_itself_is_the_readers(tmp_path) -> None:
     readme = ("# Sub\n\n```python\nclass GraphTrainerCompileConfg(GraphTrainerCompileConfig):"
               "\n    pass\n```\n")
     assert [p for p in docnames.check(_inp(tmp_path, readme)) if p.file.endswith(".md")] == []
+
+
+TRAINERS = '''\
+class Trainer:
+    def step(self):
+        pass
+'''
+
+
+def test_a_symbol_placed_in_the_wrong_file_names_the_right_one(tmp_path) -> None:
+    readme = ("# Sub\n\nUse the `Trainer` class from [lib.py](../core/lib.py).\n"
+              "Call `build()` in `core/trainers.py` first.\n")
+    extra = {"core/trainers.py": TRAINERS}
+    found = [(p.line, p.problem) for p in docnames.check(_inp(tmp_path, readme, extra))
+             if p.file == "sub/README.md"]
+    assert found == [
+        (3, "`Trainer` is not defined in `../core/lib.py`; it is defined in "
+            "core/trainers.py:1: point the sentence there"),
+        (4, "`build` is not defined in `core/trainers.py`; it is defined in "
+            "core/lib.py:5: point the sentence there")]
+
+
+def test_a_symbol_in_its_own_file_or_defined_nowhere_is_no_misplacement(tmp_path) -> None:
+    readme = ("# Sub\n\nUse the `Trainer` class from [trainers.py](../core/trainers.py), "
+              "`build()` in `core/lib.py`, `Missing` from `core/lib.py`, and `Trainer`, "
+              "which `core/lib.py` imports.\n")
+    extra = {"core/trainers.py": TRAINERS}
+    assert [p.problem for p in docnames.check(_inp(tmp_path, readme, extra))
+            if "not defined in" in p.problem] == []
