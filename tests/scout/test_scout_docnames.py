@@ -113,3 +113,24 @@ def test_a_symbol_in_its_own_file_or_defined_nowhere_is_no_misplacement(tmp_path
     extra = {"core/trainers.py": TRAINERS}
     assert [p.problem for p in docnames.check(_inp(tmp_path, readme, extra))
             if "not defined in" in p.problem] == []
+
+
+def test_a_renamed_class_in_plain_prose_is_found(tmp_path) -> None:
+    """#22: CamelCase words of plain prose are class names too, when the code does
+    not even mention them; product names the code's comments mention are left alone."""
+    readme = ("# Sub\n\nThe GraphTrainerCompileConfg holds the passes; PyTorch and "
+              "GitHub run it, see [the notes](https://x.io/"
+              "GraphTrainerCompileConfh).\n")
+    extra = {"core/notes.py": "# Built on PyTorch, hosted on GitHub\n"}
+    found = [(p.line, p.problem) for p in docnames.check(_inp(tmp_path, readme, extra))
+             if p.file == "sub/README.md"]
+    assert found == [(3, "`GraphTrainerCompileConfg` is defined nowhere in the repository; "
+                         "renamed to `GraphTrainerCompileConfig`?")]
+
+
+def test_prose_names_the_code_defines_or_mentions_are_no_finding(tmp_path) -> None:
+    readme = ("# Sub\n\nThe GraphTrainerCompileConfig holds the passes; the old "
+              "GraphTrainerCompileConfigs name lives on in a comment.\n")
+    extra = {"core/notes.py": "# GraphTrainerCompileConfigs was the old name\n"}
+    assert [p for p in docnames.check(_inp(tmp_path, readme, extra))
+            if p.file == "sub/README.md"] == []

@@ -94,13 +94,35 @@ def _names_in(text: str) -> list[str]:
     return [a or b for a, b in _DEF.findall(text)] + _CLASS_DEF.findall(text)
 
 
-def _renamed_class(inp: Inputs, doc: str, n: int, line: str, seen: set[str]
-                   ) -> list[NameProblem]:
-    """A CamelCase name the code defines nowhere, nearly equal to one it defines."""
+def _code_words(inp: Inputs) -> set[str]:
+    """Every CamelCase word the Python files mention (names, comments, strings)."""
+    key = "docnames-code-words"
+    if key not in inp.head.cache:
+        words: set[str] = set()
+        for path, text in inp.head.files.items():
+            if path.endswith(".py"):
+                words.update(_CAMEL.findall(text))
+        inp.head.cache[key] = words
+    return inp.head.cache[key]
+
+
+def _prose(line: str) -> str:
+    """A Markdown line without its code spans, link targets, URLs and HTML."""
+    line = re.sub(r"`[^`]*`", " ", line)
+    line = re.sub(r"\]\([^)]*\)", "] ", line)
+    line = re.sub(r"<[^>]*>|https?://\S+", " ", line)
+    return line
+
+
+def _renamed_class(inp: Inputs, doc: str, n: int, line: str, seen: set[str], *,
+                   prose: bool = False) -> list[NameProblem]:
+    """A CamelCase name the code defines nowhere, nearly equal to one it defines. In
+    plain prose only a word the code does not even mention (a product name such as
+    PyTorch or GitHub appears in comments and strings; a renamed class does not)."""
     classes = _class_names(inp)
     out = []
     for name in _CAMEL.findall(line):
-        if name in classes or name in seen:
+        if name in classes or name in seen or (prose and name in _code_words(inp)):
             continue
         seen.add(name)
         near = difflib.get_close_matches(name, classes, n=1, cutoff=0.85)
@@ -247,6 +269,8 @@ def check(inp: Inputs) -> list[NameProblem]:
                 out += _imports(inp, doc, n, line, packages)
             for span in (re.findall(r"`([^`]+)`", line) if not in_code else [line]):
                 out += _renamed_class(inp, doc, n, span, seen)
+            if not in_code:
+                out += _renamed_class(inp, doc, n, _prose(line), seen, prose=True)
             if not in_code and ".py" in line:
                 out += _misplaced(inp, doc, n, line)
         out += _unverified(doc, lines)
