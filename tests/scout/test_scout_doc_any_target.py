@@ -237,3 +237,14 @@ def test_config_assignments_that_fit_or_bind_their_own_object_are_left_alone(tmp
               "model_cfg = Other()\nmodel_cfg.heads = 8\n```\n"
               "Outside code: config.loop.stesp = 5\n")
     assert _refs(tmp_path, readme) == []
+
+
+def test_config_assignments_without_roots_are_not_checked_never_current(tmp_path) -> None:
+    inp = minirepo.build(tmp_path, head={"sub/README.md": "```python\ncfg.loop.steps = 5\n```\n",
+                                         "sub/cfg.py": CFG}, target="docs: [sub/README.md]\n")
+    got = [(p.kind, p.problem) for p in docs.references(inp)]
+    assert got == [("unchecked", "cfg.loop.steps: no doc_config_roots configured")]
+    inp = minirepo.build(tmp_path / "ok", head={"sub/README.md": "No code here.\n",
+                                                "sub/cfg.py": CFG},
+                         target="docs: [sub/README.md]\n")
+    assert docs.references(inp) == []

@@ -197,7 +197,9 @@ def _unverified(report: Report) -> str:
         return ""
     return ("not checked against the code: " + ", ".join(found[:MAX_UNCHECKED_SHOWN])
             + (f" and {len(found) - MAX_UNCHECKED_SHOWN} more" if len(found) >
-               MAX_UNCHECKED_SHOWN else "") + " (compare by hand)")
+               MAX_UNCHECKED_SHOWN else "")
+            + " (only their items naming a parallelism, LoRA or activation checkpointing "
+            "were compared with the code; compare the rest by hand)")
 
 
 MAX_UNCHECKED_SHOWN = 3
