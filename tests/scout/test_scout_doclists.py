@@ -68,3 +68,13 @@ def test_no_finding_without_evidence_or_for_a_qualified_item(tmp_path) -> None:
     assert _check(tmp_path, parallelize=no_cp) == []
     listed = README.replace("- FSDP and TP", "- FSDP, TP and CP")
     assert [p for p in _check(tmp_path / "b", readme=listed) if p[0] == 3] == []
+
+
+def test_an_example_heading_naming_parallelisms_is_no_feature_list(tmp_path) -> None:
+    """"Training with 2D parallelism (FSDP and TP)" shows a command; it does not claim
+    the supported set. A features section whose only mentions are in prose or code
+    is no list either."""
+    readme = ("# Sub\n\n## Training with 2D parallelism (FSDP and TP)\n\n```bash\n"
+              "./run.sh --tp 2\n```\n\n## Supported features\n\nFSDP and TP are "
+              "tested.\n\n```bash\n# FSDP and TP\n```\n")
+    assert _check(tmp_path, readme=readme) == []

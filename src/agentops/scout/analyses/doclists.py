@@ -67,8 +67,10 @@ _STOP = {"add", "adding", "added", "support", "supports", "supported", "supporti
 _PENDING_HEAD = re.compile(r"(?i)^\s{0,3}#{1,6}\s.*\b(todo|roadmap|road map|further work|"
                            r"future work|next steps|planned|coming soon|not (yet )?supported|"
                            r"work in progress|wip)\b")
+# A heading that announces what is supported (not one that merely mentions a
+# parallelism, such as "Training with 2D parallelism (FSDP and TP)": an example).
 _FEATURE_HEAD = re.compile(r"(?i)^\s{0,3}#{1,6}\s.*\b(features?|supported|support|"
-                           r"parallelisms?|composability)\b")
+                           r"composability)\b")
 _PENDING_MARK = re.compile(r"(?i)🚧|❌|\[ \]|\bTODO\b|\bto be added\b|\bnot yet\b|"
                            r"\bcoming soon\b|\bWIP\b|\bplanned\b")
 _DONE_MARK = re.compile(r"(?i)✅|✔|\[x\]|\|\s*(yes|done)\s*\|")
@@ -158,7 +160,15 @@ def check(inp: Inputs, docs: list[str] | None = None) -> list[ListProblem]:
         for start, end, head in sections:
             if not _FEATURE_HEAD.match(head) or _PENDING_HEAD.match(head):
                 continue
-            body = "\n".join(lines[start - 1:end - 1])
+            # What its list items and table rows name (commands and prose aside).
+            fence = False
+            listed = []
+            for line in lines[start:end - 1]:
+                if line.lstrip().startswith("```"):
+                    fence = not fence
+                elif not fence and _ITEM.match(line):
+                    listed.append(line)
+            body = "\n".join(listed)
             named = [c for c in CAPABILITIES if c.parallelism and c.words.search(body)]
             if len(named) < 2:
                 continue  # not a list of parallelisms
