@@ -296,3 +296,26 @@ def test_a_long_fact_list_is_compared_as_it_was_stored():
     stored = tuple(f[:FACT_CHARS] for f in facts[:MAX_FACTS])
     assert reconcile_items._what_changed(stored, facts) == ""
     assert reconcile_items._what_changed(stored[1:], facts) == f": now also {stored[0]}"
+
+
+def test_a_later_night_says_which_files_of_the_folder_item_were_fixed_or_added(tmp_path):
+    """The folder item keeps its id while its files change; the carried status names
+    the file fixed since and the file added since (from the per-file facts)."""
+    from agentops.scout import items as reconcile_items
+    from agentops.scout import render
+    from agentops.scout.model import Baseline, PriorPayload, Report
+    t = "def test_x():\n    pass\n"
+    night1 = {"sub/tests/test_a.py": t, "sub/tests/test_b.py": t, "sub/tests/test_c.py": t,
+              WF: _wf("pytest sub/other -v")}
+    [first] = _missing_items(tmp_path / "n1", night1)
+    rep = Report(date="2026-03-06", target="mini", baseline=Baseline("2026-03-03", "x", None),
+                 head="h", items=(first,), resolved=(), suppressed=(), analyses={})
+    block = render.payload(rep)
+    prior = PriorPayload(date="2026-03-06", head="h", items=tuple(block["items"]))
+    night2 = {**night1, "sub/tests/test_c.py": None, "sub/tests/test_d.py": t}
+    [second] = _missing_items(tmp_path / "n2", night2)
+    assert second.id == first.id
+    [carried], resolved, _ = reconcile_items.reconcile([second], (prior,), "2026-03-07")
+    assert resolved == [] and carried.kind == "carried"
+    assert carried.status == ("still open, changed since 2026-03-06: now also test_d.py:1; "
+                              "no longer test_c.py:1")
