@@ -95,7 +95,9 @@ class Trainer:
 
 def test_a_symbol_placed_in_the_wrong_file_names_the_right_one(tmp_path) -> None:
     readme = ("# Sub\n\nUse the `Trainer` class from [lib.py](../core/lib.py).\n"
-              "Call `build()` in `core/trainers.py` first.\n")
+              "Call `build()` in `core/trainers.py` first.\n"
+              "The `Trainer` class from [core/lib.py](https://github.com/o/r/blob/main/"
+              "core/lib.py#L1) and `Trainer` in [core/lib.py](https://example.org/x).\n")
     extra = {"core/trainers.py": TRAINERS}
     found = [(p.line, p.problem) for p in docnames.check(_inp(tmp_path, readme, extra))
              if p.file == "sub/README.md"]
@@ -103,7 +105,9 @@ def test_a_symbol_placed_in_the_wrong_file_names_the_right_one(tmp_path) -> None
         (3, "`Trainer` is not defined in `../core/lib.py`; it is defined in "
             "core/trainers.py:1: point the sentence there"),
         (4, "`build` is not defined in `core/trainers.py`; it is defined in "
-            "core/lib.py:5: point the sentence there")]
+            "core/lib.py:5: point the sentence there"),
+        (5, "`Trainer` is not defined in `core/lib.py`; it is defined in "
+            "core/trainers.py:1: point the sentence there")]
 
 
 def test_a_symbol_in_its_own_file_or_defined_nowhere_is_no_misplacement(tmp_path) -> None:

@@ -136,7 +136,11 @@ def _renamed_class(inp: Inputs, doc: str, n: int, line: str, seen: set[str], *,
 # in `x/foo.py`)": a symbol span, a few connecting words, then a Python file (a code
 # span or a link).
 _SYMBOL = re.compile(r"`(?:class\s+|def\s+)?([A-Za-z_]\w*)(?:\.[A-Za-z_]\w*)*(?:\(\))?`")
-_FILE_REF = re.compile(r"`([\w./-]+\.py)`|\[[^\]]*\]\(([\w./-]+\.py)(?:#[\w-]*)?\)")
+_FILE_REF = re.compile(r"`([\w./-]+\.py)`"
+                       r"|\[[^\]]*\]\(([\w./-]+\.py)(?:#[\w-]*)?\)"
+                       r"|\[[^\]]*\]\(https://github\.com/[\w.-]+/[\w.-]+/blob/[\w.-]+/"
+                       r"([\w./-]+\.py)(?:#[\w-]*)?\)"
+                       r"|\[`?([\w./-]+\.py)`?\]\([^)\s]*\)")
 _CONNECT = re.compile(r"(?i)^[\s(,]*(?:(?:class|function|method|helper|decorator|module)\s+)?"
                       r"(?:(?:is|are)\s+)?(?:(?:defined|implemented|declared|lives?|located|"
                       r"found)\s+)?(?:in|from|inside|at|under)\s+(?:the\s+)?(?:file\s+)?$")
@@ -181,8 +185,11 @@ def _misplaced(inp: Inputs, doc: str, n: int, line: str) -> list[NameProblem]:
         ref = _FILE_REF.search(line, sym.end())
         if ref is None or not _CONNECT.match(line[sym.end():ref.start()]):
             continue
-        name, given = sym.group(1), ref.group(1) or ref.group(2)
-        path = _resolve_file(given, doc, inp)
+        name = sym.group(1)
+        given = next(g for g in ref.groups() if g)
+        # A GitHub blob link names a path from the repository's root.
+        path = given if ref.group(3) and given in inp.head.paths else \
+            _resolve_file(given, doc, inp)
         text = inp.head.text(path) if path else None
         if text is None or _defines(text, name):
             continue  # no such file (the path check says so) or it is right
@@ -191,9 +198,10 @@ def _misplaced(inp: Inputs, doc: str, n: int, line: str) -> list[NameProblem]:
             continue  # defined nowhere: not a misplacement (the name checks say so)
         at = ", ".join(f"{f}:{ln}" for f, ln in elsewhere[:2]) + (
             f" and {len(elsewhere) - 2} more" if len(elsewhere) > 2 else "")
-        out.append(NameProblem(doc, n, f"`{name}` is not defined in `{given}`; it is "
-                                       f"defined in {at}: point the sentence there",
-                               "reference"))
+        problem = (f"`{name}` is not defined in `{given}`; it is defined in {at}: point "
+                   "the sentence there")
+        if all(p.problem != problem for p in out):
+            out.append(NameProblem(doc, n, problem, "reference"))
     return out
 
 
