@@ -72,3 +72,35 @@ def test_finding_gone_where_it_was_looked_for_is_resolved(tmp_path) -> None:
     fixed = WRAPPER.replace("ParallelDims()", "ParallelDims.from_config(cfg)")
     kept, resolved, _ = _reconcile(tmp_path, {"sub/wrapper.py": fixed})
     assert kept == [] and len(resolved) == 1 and resolved[0].kind == "all_clear"
+
+
+COPY = """\
+def build_dims(cfg):
+    dims = {}
+    dims["tp"] = cfg.tp
+    dims["cp"] = cfg.cp
+    dims["pp"] = cfg.pp
+    return dims
+"""
+COPY_ITEM = {**PRIOR_ITEM, "id": "0123456789ab", "title": "`build_dims` (`copy.py`) copies "
+             "upstream's `ParallelDims`", "files": ["sub/copy.py"], "facts": ["build_dims"]}
+
+
+def _reconcile_copy(tmp_path, head):
+    inp = minirepo.build(tmp_path, base={"sub/copy.py": COPY, "core/dims.py": DIMS}, head=head)
+    prior = PriorPayload(date="2026-03-02", head="x", items=(COPY_ITEM,))
+    return items.reconcile([], (prior,), "2026-03-06", inp)
+
+
+def test_sub_project_function_renamed_is_not_checked(tmp_path) -> None:
+    renamed = COPY.replace("def build_dims", "def make_parallel_dims")
+    kept, resolved, _ = _reconcile_copy(tmp_path, {"sub/copy.py": renamed})
+    assert resolved == []
+    assert "`build_dims` (sub/copy.py) looks renamed to `make_parallel_dims`" in kept[0].status
+
+
+def test_sub_project_function_removed_or_rewritten_is_resolved(tmp_path) -> None:
+    other = "from core.dims import ParallelDims\n\n\ndef make_dims(cfg):\n" \
+            "    return ParallelDims.from_config(cfg)\n"
+    kept, resolved, _ = _reconcile_copy(tmp_path, {"sub/copy.py": other})
+    assert kept == [] and len(resolved) == 1

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from agentops.scout import itemize
+from agentops.scout.analyses import bodydrift
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.livedata import BoardItem
 from agentops.scout.model import (
@@ -137,16 +138,50 @@ def unexamined(prior_item: dict[str, Any], inp: Inputs) -> str:
                       *re.findall(r"`([^`]+)`", str(prior_item.get("title", "")))])
     named = set(_NAME.findall(words))
     lost: list[str] = []
+    renamed: list[str] = []
     for f in files:
-        if f.startswith(sub) or not f.endswith(".py"):
+        if not f.endswith(".py"):
             continue
         before = _defined(inp.base.text(f)) & named
-        if before:
-            lost += [f"`{n}` ({f})" for n in sorted(before - _defined(inp.head.text(f)))]
+        gone = sorted(before - _defined(inp.head.text(f)))
+        if not f.startswith(sub):
+            lost += [f"`{n}` ({f})" for n in gone]
+            continue
+        # The sub-project's own function gone: removed (the finding went with it) or
+        # renamed, which the analysis then paired under another name, if at all.
+        renamed += [f"`{n}` ({f}) looks renamed to `{new}`"
+                    for n in gone if (new := _renamed_to(inp, f, n))]
     if lost:
         return (f"{', '.join(lost[:3])} no longer defined there (renamed, moved or "
                 "wrapped upstream?); the comparison was not made")
+    if renamed:
+        return "; ".join(renamed[:3]) + "; the comparison was not made under the new name"
     return ""
+
+
+RENAMED_SIMILAR = 0.8  # share of the old body's statements a renamed function repeats
+
+
+def _renamed_to(inp: Inputs, path: str, name: str) -> str:
+    """The function of ``path`` at HEAD, new since the baseline, whose body repeats
+    most of what ``name``'s did ("" when none does)."""
+    old = _find_def(ps.parse(inp.base.text(path) or "") if inp.base else None, name)
+    mod = ps.parse(inp.head.text(path) or "")
+    if old is None or mod is None:
+        return ""
+    before = _defined(inp.base.text(path) if inp.base else None)
+    for node in ps.walk(mod):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and \
+                node.name not in before and bodydrift.similarity(old, node) >= RENAMED_SIMILAR:
+            return node.name
+    return ""
+
+
+def _find_def(mod: ast.Module | None, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    for node in ps.walk(mod) if mod is not None else ():
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
+            return node
+    return None
 
 
 def _defined(text: str | None) -> set[str]:
