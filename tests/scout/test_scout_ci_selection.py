@@ -251,9 +251,12 @@ def test_uncollected_files_of_one_folder_are_one_action_with_per_file_facts(tmp_
     cls = "class TestA:\n    def test_a(self):\n        pass\n\nclass TestB:\n" \
           "    def test_b(self):\n        pass\n"
     wf = _wf("pytest sub/tests/test_sel.py -k TestA -v",
-             "# TODO: flaky on CPU", "# pytest sub/tests/test_off.py -v")
+             "# TODO: flaky on CPU", "# pytest sub/tests/test_off.py -v",
+             "python -m sub.tests.run_checks")
+    runner = "def check():\n    assert 1\n\nif __name__ == '__main__':\n    check()\n"
     head = {"sub/tests/test_a.py": t, "sub/tests/test_b.py": t, "sub/tests/test_c.py": t,
-            "sub/tests/test_sel.py": cls, "sub/tests/test_off.py": t, WF: wf}
+            "sub/tests/test_sel.py": cls, "sub/tests/test_off.py": t,
+            "sub/tests/run_checks.py": runner, WF: wf}
     items = _missing_items(tmp_path, head)
     [group] = [i for i in items if "test files in" in i.title]
     assert group.title.startswith("3 test files in `sub/tests/` run in no CI workflow")

@@ -7,6 +7,7 @@ Pure: results in, ``Item`` records out.
 
 from __future__ import annotations
 
+import fnmatch
 from typing import Any
 
 from agentops.scout.itemize.common import base, code, names, plural, rel
@@ -85,7 +86,9 @@ def _missing(inp: Inputs, ci: Any) -> list[Item]:
         # files (commented out for a reason, or a sub-folder's own item) have their
         # own fix.
         mine = {m.file for m in ms}
-        run = sorted(c.file for c in ci.covered if c.file.startswith(folder + "/"))
+        # (Only files pytest collects need an --ignore: a runner script it would not.)
+        run = sorted(c.file for c in ci.covered if c.file.startswith(folder + "/")
+                     and fnmatch.fnmatch(base(c.file), inp.target.test_glob))
         nested = sorted({m.file for m in ci.missing_detail if m.file not in mine
                          and m.file.startswith(folder + "/")})
         ignore = "".join(f" --ignore={f}" for f in (*run, *nested))
