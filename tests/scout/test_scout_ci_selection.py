@@ -254,3 +254,94 @@ def test_an_empty_step_of_another_folder_is_not_this_sub_projects_finding(tmp_pa
                 "pytest sub/tests/test_off.py -v")})
     res = ci.analyse(inp)
     assert [e.command for e in res.empty_steps] == ["pytest sub/tests/test_off.py -v"]
+
+
+def _missing_items(tmp_path, head):
+    from agentops.scout.itemize import tests as test_items
+    inp = minirepo.build(tmp_path, head=head)
+    res = {"ci": ci.analyse(inp), "coverage_gaps": (), "model_parity": (),
+           "untested_settings": (), "passes_without_tests": (), "graph_passes": (),
+           "configs_without_tests": ()}
+    return [i for i in test_items.items(inp, res) if "no CI workflow" in i.title]
+
+
+def test_uncollected_files_of_one_folder_are_one_action_with_per_file_facts(tmp_path):
+    """#22: a folder of uncollected test files is ONE action (one step collects the
+    folder), each file with file:line in where/facts; the file CI already runs by
+    selected classes is ignored by that step, and a commented-out file keeps its own
+    item (its fix is to uncomment it)."""
+    t = "import os\n\n\ndef test_x():\n    pass\n"
+    cls = "class TestA:\n    def test_a(self):\n        pass\n\nclass TestB:\n" \
+          "    def test_b(self):\n        pass\n"
+    wf = _wf("pytest sub/tests/test_sel.py -k TestA -v",
+             "# TODO: flaky on CPU", "# pytest sub/tests/test_off.py -v",
+             "python -m sub.tests.run_checks")
+    runner = "def check():\n    assert 1\n\nif __name__ == '__main__':\n    check()\n"
+    head = {"sub/tests/test_a.py": t, "sub/tests/test_b.py": t, "sub/tests/test_c.py": t,
+            "sub/tests/test_sel.py": cls, "sub/tests/test_off.py": t,
+            "sub/tests/run_checks.py": runner, WF: wf}
+    items = _missing_items(tmp_path, head)
+    [group] = [i for i in items if "test files in" in i.title]
+    assert group.title.startswith("3 test files in `sub/tests/` run in no CI workflow")
+    assert group.facts == ("test_a.py:4", "test_b.py:4", "test_c.py:4")
+    assert group.where == "sub/tests/test_a.py:4, sub/tests/test_b.py:4, sub/tests/test_c.py:4"
+    assert group.files == ("sub/tests/test_a.py", "sub/tests/test_b.py", "sub/tests/test_c.py")
+    assert "`pytest sub/tests --ignore=sub/tests/test_sel.py " \
+           "--ignore=sub/tests/test_off.py -v`" in group.fix
+    [off] = [i for i in items if i is not group]
+    assert off.title.startswith("`sub/tests/test_off.py` runs in no CI workflow (commented")
+    # A later night with one file fixed keeps the id and says which file changed.
+    from agentops.scout import items as reconcile_items
+    assert reconcile_items._what_changed(group.facts, group.facts[:2]) == \
+        ": no longer test_c.py:4"
+
+
+def test_a_lone_uncollected_file_keeps_its_own_item(tmp_path):
+    t = "def test_x():\n    pass\n"
+    head = {"sub/tests/test_a.py": t, "sub/other/test_b.py": t,
+            "sub/tests/test_run.py": t, WF: _wf("pytest sub/tests/test_run.py -v")}
+    import dataclasses as dc
+    inp = minirepo.build(tmp_path, head=head)
+    inp = dc.replace(inp, target=dc.replace(inp.target, tests_dir="sub"))
+    from agentops.scout.itemize import tests as test_items
+    res = {"ci": ci.analyse(inp), "coverage_gaps": (), "model_parity": (),
+           "untested_settings": (), "passes_without_tests": (), "graph_passes": (),
+           "configs_without_tests": ()}
+    items = [i for i in test_items.items(inp, res) if "no CI workflow" in i.title]
+    assert sorted(i.title for i in items) == [
+        "`sub/other/test_b.py` runs in no CI workflow",
+        "`sub/tests/test_a.py` runs in no CI workflow"]
+
+
+def test_a_long_fact_list_is_compared_as_it_was_stored():
+    """The hidden block keeps MAX_FACTS facts of FACT_CHARS each: the next night
+    compares within those bounds, so an unchanged long list is not "changed"."""
+    from agentops.scout import items as reconcile_items
+    from agentops.scout.model import FACT_CHARS, MAX_FACTS
+    facts = tuple(f"test_{n:03d}_{'x' * FACT_CHARS}.py:1" for n in range(MAX_FACTS + 5))
+    stored = tuple(f[:FACT_CHARS] for f in facts[:MAX_FACTS])
+    assert reconcile_items._what_changed(stored, facts) == ""
+    assert reconcile_items._what_changed(stored[1:], facts) == f": now also {stored[0]}"
+
+
+def test_a_later_night_says_which_files_of_the_folder_item_were_fixed_or_added(tmp_path):
+    """The folder item keeps its id while its files change; the carried status names
+    the file fixed since and the file added since (from the per-file facts)."""
+    from agentops.scout import items as reconcile_items
+    from agentops.scout import render
+    from agentops.scout.model import Baseline, PriorPayload, Report
+    t = "def test_x():\n    pass\n"
+    night1 = {"sub/tests/test_a.py": t, "sub/tests/test_b.py": t, "sub/tests/test_c.py": t,
+              WF: _wf("pytest sub/other -v")}
+    [first] = _missing_items(tmp_path / "n1", night1)
+    rep = Report(date="2026-03-06", target="mini", baseline=Baseline("2026-03-03", "x", None),
+                 head="h", items=(first,), resolved=(), suppressed=(), analyses={})
+    block = render.payload(rep)
+    prior = PriorPayload(date="2026-03-06", head="h", items=tuple(block["items"]))
+    night2 = {**night1, "sub/tests/test_c.py": None, "sub/tests/test_d.py": t}
+    [second] = _missing_items(tmp_path / "n2", night2)
+    assert second.id == first.id
+    [carried], resolved, _ = reconcile_items.reconcile([second], (prior,), "2026-03-07")
+    assert resolved == [] and carried.kind == "carried"
+    assert carried.status == ("still open, changed since 2026-03-06: now also test_d.py:1; "
+                              "no longer test_c.py:1")

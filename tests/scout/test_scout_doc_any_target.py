@@ -215,3 +215,36 @@ def test_unresolvable_settings_are_not_checked(tmp_path, capsys) -> None:
     assert absent.endswith("(`--loop.steps`): config class Gone not in the checkout")
     # Resolved and right: current.
     assert _docs_section(tmp_path / "c", capsys, TARGET, readme) == "- docs are current"
+
+
+# --- attribute assignments on the config object in a doc's code (#22 defect 7) -------------
+
+def test_config_attribute_assignments_are_checked_against_the_fields(tmp_path) -> None:
+    readme = ("```python\nconfig.loop.step = 5\ncfg.comm.async_tp = True\n"
+              "job_config.loop.buffer = 3\nconfig.loop.steps == 5\ncfg.loop.rounds = 2\n```\n")
+    assert _refs(tmp_path, readme) == [
+        "`config.loop.step = …`: loop has no field 'step'; use config.loop.steps",
+        "`job_config.loop.buffer = …`: loop.buffer is a read-only property, not a "
+        "settable field; set what it is computed from instead: `job_config.loop.prompts`, "
+        "`job_config.loop.lag`",
+        "`cfg.loop.rounds = …`: loop has no field 'rounds'; no config field has that "
+        "name: drop the assignment"]
+
+
+def test_config_assignments_that_fit_or_bind_their_own_object_are_left_alone(tmp_path
+                                                                               ) -> None:
+    readme = ("```python\nconfig.loop.steps = 5\nconfig.net.port = 1\n"
+              "model_cfg = Other()\nmodel_cfg.heads = 8\n```\n"
+              "Outside code: config.loop.stesp = 5\n")
+    assert _refs(tmp_path, readme) == []
+
+
+def test_config_assignments_without_roots_are_not_checked_never_current(tmp_path) -> None:
+    inp = minirepo.build(tmp_path, head={"sub/README.md": "```python\ncfg.loop.steps = 5\n```\n",
+                                         "sub/cfg.py": CFG}, target="docs: [sub/README.md]\n")
+    got = [(p.kind, p.problem) for p in docs.references(inp)]
+    assert got == [("unchecked", "cfg.loop.steps: no doc_config_roots configured")]
+    inp = minirepo.build(tmp_path / "ok", head={"sub/README.md": "No code here.\n",
+                                                "sub/cfg.py": CFG},
+                         target="docs: [sub/README.md]\n")
+    assert docs.references(inp) == []

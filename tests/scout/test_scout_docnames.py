@@ -84,3 +84,57 @@ def test_a_class_the_doc_defines_itself_is_the_readers(tmp_path) -> None:
     readme = ("# Sub\n\n```python\nclass GraphTrainerCompileConfg(GraphTrainerCompileConfig):"
               "\n    pass\n```\n")
     assert [p for p in docnames.check(_inp(tmp_path, readme)) if p.file.endswith(".md")] == []
+
+
+TRAINERS = '''\
+class Trainer:
+    def step(self):
+        pass
+'''
+
+
+def test_a_symbol_placed_in_the_wrong_file_names_the_right_one(tmp_path) -> None:
+    readme = ("# Sub\n\nUse the `Trainer` class from [lib.py](../core/lib.py).\n"
+              "Call `build()` in `core/trainers.py` first.\n"
+              "The `Trainer` class from [core/lib.py](https://github.com/o/r/blob/main/"
+              "core/lib.py#L1) and `Trainer` in [core/lib.py](https://example.org/x).\n")
+    extra = {"core/trainers.py": TRAINERS}
+    found = [(p.line, p.problem) for p in docnames.check(_inp(tmp_path, readme, extra))
+             if p.file == "sub/README.md"]
+    assert found == [
+        (3, "`Trainer` is not defined in `../core/lib.py`; it is defined in "
+            "core/trainers.py:1: point the sentence there"),
+        (4, "`build` is not defined in `core/trainers.py`; it is defined in "
+            "core/lib.py:5: point the sentence there"),
+        (5, "`Trainer` is not defined in `core/lib.py`; it is defined in "
+            "core/trainers.py:1: point the sentence there")]
+
+
+def test_a_symbol_in_its_own_file_or_defined_nowhere_is_no_misplacement(tmp_path) -> None:
+    readme = ("# Sub\n\nUse the `Trainer` class from [trainers.py](../core/trainers.py), "
+              "`build()` in `core/lib.py`, `Missing` from `core/lib.py`, and `Trainer`, "
+              "which `core/lib.py` imports.\n")
+    extra = {"core/trainers.py": TRAINERS}
+    assert [p.problem for p in docnames.check(_inp(tmp_path, readme, extra))
+            if "not defined in" in p.problem] == []
+
+
+def test_a_renamed_class_in_plain_prose_is_found(tmp_path) -> None:
+    """#22: CamelCase words of plain prose are class names too, when the code does
+    not even mention them; product names the code's comments mention are left alone."""
+    readme = ("# Sub\n\nThe GraphTrainerCompileConfg holds the passes; PyTorch and "
+              "GitHub run it, see [the notes](https://x.io/"
+              "GraphTrainerCompileConfh).\n")
+    extra = {"core/notes.py": "# Built on PyTorch, hosted on GitHub\n"}
+    found = [(p.line, p.problem) for p in docnames.check(_inp(tmp_path, readme, extra))
+             if p.file == "sub/README.md"]
+    assert found == [(3, "`GraphTrainerCompileConfg` is defined nowhere in the repository; "
+                         "renamed to `GraphTrainerCompileConfig`?")]
+
+
+def test_prose_names_the_code_defines_or_mentions_are_no_finding(tmp_path) -> None:
+    readme = ("# Sub\n\nThe GraphTrainerCompileConfig holds the passes; the old "
+              "GraphTrainerCompileConfigs name lives on in a comment.\n")
+    extra = {"core/notes.py": "# GraphTrainerCompileConfigs was the old name\n"}
+    assert [p for p in docnames.check(_inp(tmp_path, readme, extra))
+            if p.file == "sub/README.md"] == []

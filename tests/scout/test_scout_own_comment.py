@@ -11,11 +11,20 @@ from typing import Any
 import pytest
 
 from agentops.github.identity import Identity
+from agentops.github.provenance import Provenance
 from agentops.scout import embedded
 from agentops.scout.collect import REPORT_HEADING
 from agentops.scout.publish import ReportFile, find_report_comment, is_same_report
 
 ME = Identity("scout-bot", "GraphQL viewer")
+
+
+def _author(client: Any) -> Provenance:
+    """No signing key, no workflow to check runs against, and a personal account: the
+    author rule (a comment is ours when this identity wrote it)."""
+    prov = Provenance(client, "o/r", 1, ME)
+    assert prov.mode == "author"
+    return prov
 
 
 def body(date: str = "2026-07-09", target: str | None = "torchtitan") -> str:
@@ -54,7 +63,7 @@ def test_only_its_own_comment_of_the_same_report_is_taken() -> None:
         comment(5, "SCOUT-BOT", body()),  # ours (logins compare case-insensitively)
         comment(6, "scout-bot", body()),  # a later copy: the oldest is the one
     ])
-    found = find_report_comment(client, "o/r", 1, REPORT, ME)  # type: ignore[arg-type]
+    found = find_report_comment(client, "o/r", 1, REPORT, _author(client))  # type: ignore[arg-type]
     assert found.own is not None and found.own["id"] == 5
     assert [c["id"] for c in found.ignored] == [1]
     assert client.asked == [("/repos/o/r/issues/1/comments",
@@ -63,7 +72,7 @@ def test_only_its_own_comment_of_the_same_report_is_taken() -> None:
 
 def test_nothing_of_its_own_means_no_report_yet() -> None:
     client = _Comments([comment(1, "mallory", body()), comment(2, "eve", body())])
-    found = find_report_comment(client, "o/r", 1, REPORT, ME)  # type: ignore[arg-type]
+    found = find_report_comment(client, "o/r", 1, REPORT, _author(client))  # type: ignore[arg-type]
     assert found.own is None and [c["id"] for c in found.ignored] == [1, 2]
     assert "ignored 2 report-like comment(s) not written by scout-bot" in found.ignored_note(ME)
 
@@ -90,5 +99,5 @@ def test_a_report_without_a_target_matches_any_target() -> None:
 def test_a_comment_without_a_body_is_skipped() -> None:
     client = _Comments([{"id": 1, "user": {"login": "scout-bot"}, "body": None},
                         comment(2, "scout-bot", body())])
-    found = find_report_comment(client, "o/r", 1, REPORT, ME)  # type: ignore[arg-type]
+    found = find_report_comment(client, "o/r", 1, REPORT, _author(client))  # type: ignore[arg-type]
     assert found.own is not None and found.own["id"] == 2 and found.ignored == ()

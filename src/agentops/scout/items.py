@@ -7,11 +7,23 @@ Pure: results and prior payloads in, ``Item`` records out.
 
 from __future__ import annotations
 
+import ast
+import re
 from typing import Any
 
 from agentops.scout import itemize
+from agentops.scout.analyses import bodydrift
+from agentops.scout.analyses import pysource as ps
 from agentops.scout.livedata import BoardItem
-from agentops.scout.model import Inputs, Item, PriorPayload
+from agentops.scout.model import (
+    FACT_CHARS,
+    MAX_FACTS,
+    PRIORITIES,
+    SEVERITIES,
+    Inputs,
+    Item,
+    PriorPayload,
+)
 
 # Findings about a change between the baseline and HEAD: reported once, then tracked on
 # the board. They are never "carried" or "resolved" just because the baseline moved on.
@@ -26,12 +38,15 @@ def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     return itemize.build(inp, res)
 
 
-def reconcile(candidates: list[Item], priors: tuple[PriorPayload, ...], date: str
-              ) -> tuple[list[Item], list[Item], list[str]]:
+def reconcile(candidates: list[Item], priors: tuple[PriorPayload, ...], date: str,
+              inp: Inputs | None = None) -> tuple[list[Item], list[Item], list[str]]:
     """(items, resolved, suppressed): carried forward = an action item of a prior report
     found again, with what changed since; resolved = a prior action item (not a
-    one-time delta) no longer found; an FYI or opportunity unchanged in the three newest
-    prior reports (or already suppressed) is dropped.
+    one-time delta) no longer found where the analysis could look again; one it could
+    not re-examine at HEAD (``inp`` shows a file of it gone, or an upstream definition
+    it was about renamed, moved or wrapped) is carried "not checked (why)", never
+    resolved (#22); an FYI or opportunity unchanged in the three newest prior reports
+    (or already suppressed) is dropped.
     """
     first: dict[str, str] = {}
     last_fp: dict[str, tuple[str, str, tuple[str, ...]]] = {}
@@ -79,12 +94,119 @@ def reconcile(candidates: list[Item], priors: tuple[PriorPayload, ...], date: st
         for it in newest.items:
             if it.get("kind") in ("action", "carried") and it["id"] not in current \
                     and it.get("section") not in DELTA_SECTIONS:
+                why_not = unexamined(it, inp) if inp is not None else ""
+                if why_not:
+                    items.append(_not_checked(it, why_not, first.get(it["id"], newest.date),
+                                              last_fp[it["id"]][1]))
+                    continue
                 resolved.append(Item(
                     id=it["id"], section=it.get("section", ""), kind="all_clear",
                     title=f"Resolved since {newest.date}: {it.get('title', '')}",
                     files=tuple(it.get("files", ())),
                     first_reported=it.get("first_reported", "")))
     return items, resolved, sorted(suppressed)
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def unexamined(prior_item: dict[str, Any], inp: Inputs) -> str:
+    """Why a prior action item that is no longer found could not be re-examined at
+    HEAD ("" when it could): one of its files is not at HEAD (moved or removed), or a
+    function or class it names was defined in one of its upstream files (outside the
+    sub-project) at the baseline and is defined there no more (renamed, moved, or
+    wrapped): the pairing or comparison that found it was not made, so its absence
+    says nothing."""
+    files = [str(f) for f in prior_item.get("files") or () if isinstance(f, str)]
+    sub = inp.target.subproject.rstrip("/") + "/"
+    gone = [f for f in files if f not in inp.head.paths]
+    upstream_gone = [f for f in gone if not f.startswith(sub)]
+    if upstream_gone:
+        return f"{', '.join(upstream_gone[:3])} not at HEAD (moved or removed upstream?)"
+    if gone:
+        # A sub-project file removed outright took the finding with it; a file of the
+        # same name elsewhere may be the same file moved, which this run analysed
+        # under another identity.
+        moved = [f"{f} (a `{f.rsplit('/', 1)[-1]}` is now at "
+                 f"{', '.join(sorted(others)[:2])})" for f in gone
+                 if (others := [q for q in inp.head.paths
+                                if q.rsplit("/", 1)[-1] == f.rsplit("/", 1)[-1]])]
+        return f"{'; '.join(moved[:3])}: not at HEAD, moved?" if moved else ""
+    if inp.base is None:
+        return ""
+    words = " ".join([*(str(f) for f in prior_item.get("facts") or ()),
+                      *re.findall(r"`([^`]+)`", str(prior_item.get("title", "")))])
+    named = set(_NAME.findall(words))
+    lost: list[str] = []
+    renamed: list[str] = []
+    for f in files:
+        if not f.endswith(".py"):
+            continue
+        before = _defined(inp.base.text(f)) & named
+        gone = sorted(before - _defined(inp.head.text(f)))
+        if not f.startswith(sub):
+            lost += [f"`{n}` ({f})" for n in gone]
+            continue
+        # The sub-project's own function gone: removed (the finding went with it) or
+        # renamed, which the analysis then paired under another name, if at all.
+        renamed += [f"`{n}` ({f}) looks renamed to `{new}`"
+                    for n in gone if (new := _renamed_to(inp, f, n))]
+    if lost:
+        return (f"{', '.join(lost[:3])} no longer defined there (renamed, moved or "
+                "wrapped upstream?); the comparison was not made")
+    if renamed:
+        return "; ".join(renamed[:3]) + "; the comparison was not made under the new name"
+    return ""
+
+
+RENAMED_SIMILAR = 0.8  # share of the old body's statements a renamed function repeats
+
+
+def _renamed_to(inp: Inputs, path: str, name: str) -> str:
+    """The function of ``path`` at HEAD, new since the baseline, whose body repeats
+    most of what ``name``'s did ("" when none does)."""
+    old = _find_def(ps.parse(inp.base.text(path) or "") if inp.base else None, name)
+    mod = ps.parse(inp.head.text(path) or "")
+    if old is None or mod is None:
+        return ""
+    before = _defined(inp.base.text(path) if inp.base else None)
+    for node in ps.walk(mod):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and \
+                node.name not in before and bodydrift.similarity(old, node) >= RENAMED_SIMILAR:
+            return node.name
+    return ""
+
+
+def _find_def(mod: ast.Module | None, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    for node in ps.walk(mod) if mod is not None else ():
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
+            return node
+    return None
+
+
+def _defined(text: str | None) -> set[str]:
+    """Names of the functions and classes a module defines (any depth)."""
+    mod = ps.parse(text) if text else None
+    if mod is None:
+        return set()
+    return {n.name for n in ps.walk(mod)
+            if isinstance(n, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)}
+
+
+def _not_checked(prior_item: dict[str, Any], why: str, first: str, when: str) -> Item:
+    """A prior action item carried forward because it could not be re-examined."""
+    def field(key: str, choices: tuple[str, ...] = ()) -> str:
+        value = str(prior_item.get(key) or "")
+        return value if not choices or value in choices else ""
+    return Item(
+        id=str(prior_item["id"]), section=field("section"), kind="carried",
+        title=field("title"), why=field("why"), where=field("where"),
+        priority=field("priority", PRIORITIES), severity=field("severity", SEVERITIES),
+        files=tuple(str(f) for f in prior_item.get("files") or ()),
+        fingerprint=field("fingerprint"), first_reported=first,
+        status=f"not checked at HEAD: {why}; last found {when}, kept open until it can "
+               "be re-examined",
+        fix=field("fix"), facts=tuple(str(f) for f in prior_item.get("facts") or ()))
 
 
 def _posted(prior: PriorPayload, it: Item) -> bool:
@@ -98,6 +220,9 @@ def _what_changed(before: tuple[str, ...], now: tuple[str, ...]) -> str:
     """": now also X; no longer Y" from the facts of the last report and of this one."""
     if not before:
         return ""
+    # The prior's facts were bounded when stored: bound these the same way, or a long
+    # list would read as changed every night.
+    now = tuple(f[:FACT_CHARS] for f in now[:MAX_FACTS])
     added = [f for f in now if f not in before]
     gone = [f for f in before if f not in now]
     parts = ([f"now also {', '.join(added[:4])}"] if added else []) + (

@@ -76,6 +76,13 @@ class Inputs:
                                                      compare=False)
 
 
+# How many facts of an action item (and how many characters of each) the hidden block
+# keeps for the next run: enough for a folder's uncollected test files, one fact each
+# (#22), bounded so the comment stays within its size.
+MAX_FACTS = 32
+FACT_CHARS = 60
+
+
 @dataclass(frozen=True)
 class Item:
     """One line of the report, with a stable identity across runs (S-7)."""

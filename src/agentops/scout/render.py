@@ -12,7 +12,7 @@ from typing import Any
 from agentops import markdown_escape as esc
 from agentops.scout import embedded
 from agentops.scout.livedata import LiveData
-from agentops.scout.model import Item, Report
+from agentops.scout.model import FACT_CHARS, MAX_FACTS, Item, Report
 
 SECTIONS = ("CI Failures", "Action Items (new findings)",
             "Carried Forward (from prior reports, re-investigated)", "Opportunities", "FYI",
@@ -202,7 +202,9 @@ def _unverified(report: Report) -> str:
         return ""
     return ("not checked against the code: " + ", ".join(found[:MAX_UNCHECKED_SHOWN])
             + (f" and {len(found) - MAX_UNCHECKED_SHOWN} more" if len(found) >
-               MAX_UNCHECKED_SHOWN else "") + " (compare by hand)")
+               MAX_UNCHECKED_SHOWN else "")
+            + " (only their items naming a parallelism, LoRA or activation checkpointing "
+            "were compared with the code; compare the rest by hand)")
 
 
 MAX_UNCHECKED_SHOWN = 3
@@ -244,7 +246,7 @@ def _bounded(it: Item) -> dict[str, Any]:
         out["muted"] = True
     if it.kind in ("action", "carried"):
         out.update(priority=it.priority, severity=it.severity, title=it.title[:160],
-                   files=list(it.files[:6]), facts=[f[:60] for f in it.facts[:12]])
+                   files=list(it.files[:6]), facts=[f[:FACT_CHARS] for f in it.facts[:MAX_FACTS]])
         out.update({k: str(getattr(it, k))[:300] for k in _KEEP if getattr(it, k)})
     return out
 

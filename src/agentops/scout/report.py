@@ -329,7 +329,7 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
     inp = dataclasses.replace(inp, upstreams=_upstreams(inp, args))
     results = run_all(inp)
     candidates = items.build(inp, results)
-    final, resolved, suppressed = items.reconcile(candidates, inp.priors, date)
+    final, resolved, suppressed = items.reconcile(candidates, inp.priors, date, inp)
     if live.board_items is not None:
         final = items.annotate_board(final, live.board_items)
     analyses = _analyses_json(results)

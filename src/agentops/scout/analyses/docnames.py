@@ -94,19 +94,114 @@ def _names_in(text: str) -> list[str]:
     return [a or b for a, b in _DEF.findall(text)] + _CLASS_DEF.findall(text)
 
 
-def _renamed_class(inp: Inputs, doc: str, n: int, line: str, seen: set[str]
-                   ) -> list[NameProblem]:
-    """A CamelCase name the code defines nowhere, nearly equal to one it defines."""
+def _code_words(inp: Inputs) -> set[str]:
+    """Every CamelCase word the Python files mention (names, comments, strings)."""
+    key = "docnames-code-words"
+    if key not in inp.head.cache:
+        words: set[str] = set()
+        for path, text in inp.head.files.items():
+            if path.endswith(".py"):
+                words.update(_CAMEL.findall(text))
+        inp.head.cache[key] = words
+    return inp.head.cache[key]
+
+
+def _prose(line: str) -> str:
+    """A Markdown line without its code spans, link targets, URLs and HTML."""
+    line = re.sub(r"`[^`]*`", " ", line)
+    line = re.sub(r"\]\([^)]*\)", "] ", line)
+    line = re.sub(r"<[^>]*>|https?://\S+", " ", line)
+    return line
+
+
+def _renamed_class(inp: Inputs, doc: str, n: int, line: str, seen: set[str], *,
+                   prose: bool = False) -> list[NameProblem]:
+    """A CamelCase name the code defines nowhere, nearly equal to one it defines. In
+    plain prose only a word the code does not even mention (a product name such as
+    PyTorch or GitHub appears in comments and strings; a renamed class does not)."""
     classes = _class_names(inp)
     out = []
     for name in _CAMEL.findall(line):
-        if name in classes or name in seen:
+        if name in classes or name in seen or (prose and name in _code_words(inp)):
             continue
         seen.add(name)
         near = difflib.get_close_matches(name, classes, n=1, cutoff=0.85)
         if near:
             out.append(NameProblem(doc, n, f"`{name}` is defined nowhere in the repository; "
                                            f"renamed to `{near[0]}`?", "reference"))
+    return out
+
+
+# "`Trainer` class from [train.py](x/train.py)", "`foo()` in `bar.py`", "`Foo` (defined
+# in `x/foo.py`)": a symbol span, a few connecting words, then a Python file (a code
+# span or a link).
+_SYMBOL = re.compile(r"`(?:class\s+|def\s+)?([A-Za-z_]\w*)(?:\.[A-Za-z_]\w*)*(?:\(\))?`")
+_FILE_REF = re.compile(r"`([\w./-]+\.py)`"
+                       r"|\[[^\]]*\]\(([\w./-]+\.py)(?:#[\w-]*)?\)"
+                       r"|\[[^\]]*\]\(https://github\.com/[\w.-]+/[\w.-]+/blob/[\w.-]+/"
+                       r"([\w./-]+\.py)(?:#[\w-]*)?\)"
+                       r"|\[`?([\w./-]+\.py)`?\]\([^)\s]*\)")
+_CONNECT = re.compile(r"(?i)^[\s(,]*(?:(?:class|function|method|helper|decorator|module)\s+)?"
+                      r"(?:(?:is|are)\s+)?(?:(?:defined|implemented|declared|lives?|located|"
+                      r"found)\s+)?(?:in|from|inside|at|under)\s+(?:the\s+)?(?:file\s+)?$")
+
+
+def _definers(inp: Inputs) -> dict[str, list[tuple[str, int]]]:
+    """Name -> (file, line) of every top-level or nested ``class``/``def`` of it."""
+    key = "docnames-definers"
+    if key not in inp.head.cache:
+        found: dict[str, list[tuple[str, int]]] = {}
+        pattern = re.compile(r"^[ \t]*(?:class|def|async[ \t]+def)[ \t]+(\w+)", re.M)
+        for path, text in sorted(inp.head.files.items()):
+            if path.endswith(".py"):
+                for m in pattern.finditer(text):
+                    found.setdefault(m.group(1), []).append(
+                        (path, text.count("\n", 0, m.start()) + 1))
+        inp.head.cache[key] = found
+    return inp.head.cache[key]
+
+
+def _resolve_file(ref: str, doc: str, inp: Inputs) -> str | None:
+    ref = ref.removeprefix("./")
+    here = doc.rsplit("/", 1)[0] if "/" in doc else ""
+    parts: list[str] = []
+    for part in (f"{here}/{ref}" if here else ref).split("/"):
+        if part == "..":
+            if parts:
+                parts.pop()
+        elif part and part != ".":
+            parts.append(part)
+    for cand in ("/".join(parts), ref):
+        if cand in inp.head.paths:
+            return cand
+    return None
+
+
+def _misplaced(inp: Inputs, doc: str, n: int, line: str) -> list[NameProblem]:
+    """A sentence that places a symbol in a file the code shows does not define it,
+    while another file does: the right file is the fix."""
+    out = []
+    for sym in _SYMBOL.finditer(line):
+        ref = _FILE_REF.search(line, sym.end())
+        if ref is None or not _CONNECT.match(line[sym.end():ref.start()]):
+            continue
+        name = sym.group(1)
+        given = next(g for g in ref.groups() if g)
+        # A GitHub blob link names a path from the repository's root.
+        path = given if ref.group(3) and given in inp.head.paths else \
+            _resolve_file(given, doc, inp)
+        text = inp.head.text(path) if path else None
+        if text is None or _defines(text, name):
+            continue  # no such file (the path check says so) or it is right
+        elsewhere = [(f, ln) for f, ln in _definers(inp).get(name, []) if f != path]
+        if not elsewhere:
+            continue  # defined nowhere: not a misplacement (the name checks say so)
+        at = ", ".join(f"{f}:{ln}" for f, ln in elsewhere[:2]) + (
+            f" and {len(elsewhere) - 2} more" if len(elsewhere) > 2 else "")
+        problem = (f"`{name}` is not defined in `{given}`; it is defined in {at}: point "
+                   "the sentence there")
+        if all(p.problem != problem for p in out):
+            out.append(NameProblem(doc, n, problem, "reference"))
     return out
 
 
@@ -182,5 +277,9 @@ def check(inp: Inputs) -> list[NameProblem]:
                 out += _imports(inp, doc, n, line, packages)
             for span in (re.findall(r"`([^`]+)`", line) if not in_code else [line]):
                 out += _renamed_class(inp, doc, n, span, seen)
+            if not in_code:
+                out += _renamed_class(inp, doc, n, _prose(line), seen, prose=True)
+            if not in_code and ".py" in line:
+                out += _misplaced(inp, doc, n, line)
         out += _unverified(doc, lines)
     return out + _usage_comments(inp)

@@ -18,7 +18,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
-from agentops.scout.analyses import ci, classindex, docclaims, docnames, testsel
+from agentops.scout.analyses import ci, classindex, docclaims, doclists, docnames, testsel
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.classindex import ClassIndex
 from agentops.scout.model import Inputs
@@ -226,6 +226,33 @@ def misplaced_flag(flag: str, inp: Inputs, index: ClassIndex, roots: list[str]
     return None
 
 
+# ``config.training.steps = 10`` / ``cfg.x = …`` in a doc's code: an attribute path on
+# the config object (a name that is, or ends in, config/cfg/conf), set to something.
+_CONFIG_ASSIGN = re.compile(r"^\s*((?:\w+_)?(?:config|cfg|conf))((?:\.[A-Za-z_]\w*)+)"
+                            r"\s*=(?!=)\s*\S")
+_BINDING = re.compile(r"^\s*((?:\w+_)?(?:config|cfg|conf))\s*(?::[^=]+)?=(?!=)", re.M)
+
+
+def _bound_names(text: str) -> set[str]:
+    """Config-like names the doc binds itself (``cfg = ParallelismConfig()``): their
+    class is the doc's choice, not necessarily the configured root."""
+    return set(_BINDING.findall(text))
+
+
+def config_assignment_problem(var: str, path: str, index: ClassIndex, roots: list[str]
+                              ) -> tuple[str | None, str | None]:
+    """(problem, why not checked) for ``var.a.b = …`` resolved through the config
+    dataclasses, with the near field as the fix (the attribute spelling of the flag
+    check)."""
+    flag = "--" + path.lstrip(".")
+    problem, unchecked = flag_verdict(flag, None, index, roots)
+    if not problem:
+        return None, unchecked
+    said = problem.replace(f"flag {flag}", f"`{var}{path} = …`", 1).replace(
+        "drop the flag", "drop the assignment")
+    return re.sub(r"(?<![\w-])--(?=[A-Za-z_])", var + ".", said), None
+
+
 def field_paths(inp: Inputs) -> list[str]:
     """Every settable config path reachable from the doc config roots."""
     roots = [s["name"] for s in inp.target.raw.get("doc_config_roots", [])]
@@ -323,8 +350,10 @@ def analyse(inp: Inputs, done: dict[str, Any] | None = None) -> list[DocProblem]
                                      for u in done.get("graph_passes", [])],
                              runners=ci.runner_files(inp))
     names = docnames.check(inp)
+    stale = doclists.check(inp)
     return out + [DocProblem(c.file, c.line, c.problem, c.kind) for c in claims] + [
-        DocProblem(c.file, c.line, c.problem, c.kind) for c in names]
+        DocProblem(c.file, c.line, c.problem, c.kind) for c in names] + [
+        DocProblem(c.file, c.line, c.problem, c.kind) for c in stale]
 
 
 def feature_gaps(done: dict[str, Any]) -> dict[str, list[str]]:
@@ -374,11 +403,27 @@ def references(inp: Inputs) -> list[DocProblem]:
             continue
         made = produced_paths(text)
         in_code = False
+        bound = _bound_names(text)
         for n, raw in enumerate(text.splitlines(), 1):
             if raw.lstrip().startswith("```"):
                 in_code = not in_code
                 continue
             seen: set[str] = set()
+            assigned = _CONFIG_ASSIGN.match(raw) if in_code else None
+            if assigned and assigned.group(1) not in bound:
+                var, path = assigned.group(1), assigned.group(2)
+                if not roots:
+                    # Never "docs are current" with a config claim nobody resolved.
+                    out.append(DocProblem(doc, n, f"{var}{path}: no doc_config_roots "
+                                                   "configured", "unchecked"))
+                    continue
+                if index is None:
+                    index = classindex.for_tree(inp.head)
+                problem, unchecked = config_assignment_problem(var, path, index, roots)
+                if problem:
+                    out.append(DocProblem(doc, n, problem, "setting"))
+                elif unchecked:
+                    out.append(DocProblem(doc, n, f"{var}{path}: {unchecked}", "unchecked"))
             for tok in _candidates(raw, in_code):
                 bare = tok.strip().rstrip(".,:;").removeprefix("./").rstrip("/")
                 if any(bare == p or bare.startswith(p + "/") for p in made):

@@ -7,6 +7,7 @@ Pure: results in, ``Item`` records out.
 
 from __future__ import annotations
 
+import fnmatch
 from typing import Any
 
 from agentops.scout.itemize.common import base, code, names, plural, rel
@@ -58,12 +59,56 @@ def _launcher(ci: Any, kind: str, default: str) -> str:
     return default
 
 
-def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
-    ci = res["ci"]
+def _folder(path: str) -> str:
+    return path.rsplit("/", 1)[0] if "/" in path else "."
+
+
+def _missing(inp: Inputs, ci: Any) -> list[Item]:
+    """Test files no CI invocation runs. Files of one folder that share the fix (none
+    was commented out with a reason of its own) make ONE action item for the folder: a
+    maintainer adds one step that collects the folder, not one per file (#22: a
+    sub-project with a dozen uncollected files gets one action, not a dozen). The
+    facts keep one ``file:line`` per file so a later report says which were added or
+    fixed."""
     out: list[Item] = []
+    launcher = _launcher(ci, "pytest", "pytest")
+    wf = _runner_for(inp, ci, "pytest")
+    by_folder: dict[str, list[Any]] = {}
     for m in ci.missing_detail:
+        if not m.disabled:
+            by_folder.setdefault(_folder(m.file), []).append(m)
+    grouped = {m.file for ms in by_folder.values() if len(ms) > 1 for m in ms}
+    for folder, ms in sorted(by_folder.items()):
+        if len(ms) < 2:
+            continue
+        # Test files under the folder that CI already runs (some by selected classes
+        # only) must not run a second time, unselected; the folder's other missing
+        # files (commented out for a reason, or a sub-folder's own item) have their
+        # own fix.
+        mine = {m.file for m in ms}
+        # (Only files pytest collects need an --ignore: a runner script it would not.)
+        run = sorted(c.file for c in ci.covered if c.file.startswith(folder + "/")
+                     and fnmatch.fnmatch(base(c.file), inp.target.test_glob))
+        nested = sorted({m.file for m in ci.missing_detail if m.file not in mine
+                         and m.file.startswith(folder + "/")})
+        ignore = "".join(f" --ignore={f}" for f in (*run, *nested))
+        at = [f"{rel(m.file, folder)}:{m.line}" for m in ms]
+        out.append(Item(
+            id=stable_id("ci-missing-folder", folder), section="S-3", kind="action",
+            title=f"{len(ms)} test files in {code(folder + '/')} run in no CI workflow: "
+                  + names((rel(m.file, folder) for m in ms), limit=8),
+            why="nothing catches a regression in what they test"
+                + (f"; CI runs only {names((rel(f, folder) for f in run), limit=4)} of "
+                   "that folder" if run else ""),
+            where=", ".join(f"{folder}/{a}" for a in at), priority="P1",
+            severity="should-fix", files=tuple(m.file for m in ms),
+            fix=f"add one step `{launcher} {folder}{ignore} -v` to {wf} (collects the "
+                f"{len(ms)} files; the way it runs the other test files)",
+            facts=tuple(at)))
+    for m in ci.missing_detail:
+        if m.file in grouped:
+            continue
         off, reason = _disabled(m.disabled)
-        wf = _runner_for(inp, ci, "pytest")
         out.append(Item(
             id=stable_id("ci-missing", m.file), section="S-3", kind="action",
             title=f"{code(m.file)} runs in no CI workflow" + (f" ({off})" if off else ""),
@@ -73,9 +118,16 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             where=f"{m.file}:{m.line}", priority="P1", severity="should-fix",
             files=(m.file,),
             fix=(f"fix the cause and uncomment it ({off.removeprefix('commented out at ')})"
-                 if off else f"add `{_launcher(ci, 'pytest', 'pytest')} {m.file} -v` to {wf}"
+                 if off else f"add `{launcher} {m.file} -v` to {wf}"
                  " (the way it runs the other test files)"),
             facts=(m.file, *sorted(m.disabled))))
+    return out
+
+
+def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    ci = res["ci"]
+    out: list[Item] = []
+    out += _missing(inp, ci)
     for g in ci.class_gaps:
         how = ("; ".join(g.filters[:2]) if g.filters else "no invocation names them")
         off, _reason = _disabled(g.disabled)

@@ -1,0 +1,80 @@
+"""#22 defect 7: a doc's TODO and feature lists against what the sub-project's code
+now wires — an item marked not done that the code now does, a parallelism list that
+leaves out one the code wires — each with the call as evidence (file:line), and
+nothing without evidence or for an item that names more than the capability.
+Fixture repositories, match and no-match."""
+
+from __future__ import annotations
+
+from agentops.scout.analyses import doclists
+from tests.scout import minirepo
+
+PARALLELIZE = """\
+from core.dist import apply_cp, apply_tp, fully_shard
+
+
+def parallelize(model, dims):
+    apply_tp(model)
+    if dims.cp_enabled:
+        apply_cp(model)
+    fully_shard(model)
+"""
+README = """\
+# Sub
+
+## Supported features
+
+- FSDP and TP (tested at debug scale)
+
+## Further work
+
+- Add CP support
+- PP support for MoE
+- Add LoRA support
+
+| Feature | Status |
+|---|---|
+| Tensor Parallelism | ✅ |
+| Context Parallelism | 🚧 |
+"""
+
+
+def _check(tmp_path, readme=README, parallelize=PARALLELIZE):
+    inp = minirepo.build(tmp_path, head={
+        "core/__init__.py": "", "core/dist.py": "def apply_cp(m):\n    pass\n",
+        "sub/parallelize.py": parallelize, "sub/README.md": readme,
+        "sub/tests/test_p.py": "from core.dist import apply_lora\napply_lora(1)\n"},
+        target="docs: [sub/README.md]\n")
+    return [(p.line, p.problem) for p in doclists.check(inp)]
+
+
+def test_items_the_code_now_wires_are_possibly_stale(tmp_path) -> None:
+    assert _check(tmp_path) == [
+        (9, "`Add CP support` is listed as not done, but the sub-project now wires context "
+            "parallelism: `apply_cp(…)` at sub/parallelize.py:7; possibly stale: update the "
+            "list if it is done"),
+        (16, "`Context Parallelism | 🚧` is listed as not done, but the sub-project now "
+             "wires context parallelism: `apply_cp(…)` at sub/parallelize.py:7; possibly "
+             "stale: update the list if it is done"),
+        (3, "the Supported features section names tensor parallelism, FSDP but not context "
+            "parallelism, which the sub-project wires (`apply_cp(…)` at "
+            "sub/parallelize.py:7); possibly stale: add it if it is supported")]
+
+
+def test_no_finding_without_evidence_or_for_a_qualified_item(tmp_path) -> None:
+    # CP not wired (only checked in a condition): no evidence, nothing stale. LoRA is
+    # wired only in a test; "PP support for MoE" names more than the capability.
+    no_cp = PARALLELIZE.replace("        apply_cp(model)\n", "        raise ValueError\n")
+    assert _check(tmp_path, parallelize=no_cp) == []
+    listed = README.replace("- FSDP and TP", "- FSDP, TP and CP")
+    assert [p for p in _check(tmp_path / "b", readme=listed) if p[0] == 3] == []
+
+
+def test_an_example_heading_naming_parallelisms_is_no_feature_list(tmp_path) -> None:
+    """"Training with 2D parallelism (FSDP and TP)" shows a command; it does not claim
+    the supported set. A features section whose only mentions are in prose or code
+    is no list either."""
+    readme = ("# Sub\n\n## Training with 2D parallelism (FSDP and TP)\n\n```bash\n"
+              "./run.sh --tp 2\n```\n\n## Supported features\n\nFSDP and TP are "
+              "tested.\n\n```bash\n# FSDP and TP\n```\n")
+    assert _check(tmp_path, readme=readme) == []
