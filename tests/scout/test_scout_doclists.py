@@ -78,3 +78,21 @@ def test_an_example_heading_naming_parallelisms_is_no_feature_list(tmp_path) -> 
               "./run.sh --tp 2\n```\n\n## Supported features\n\nFSDP and TP are "
               "tested.\n\n```bash\n# FSDP and TP\n```\n")
     assert _check(tmp_path, readme=readme) == []
+
+
+def test_a_function_handed_over_to_be_called_wires_its_capability(tmp_path) -> None:
+    # A model spec passes the pipelining function by reference (`pipelining_fn=…`): the
+    # code wires pipeline parallelism though it never calls the function itself. Only
+    # importing it is no evidence.
+    spec = PARALLELIZE + ("\n\nfrom core.dist import pipeline_llm\n\n\n"
+                          "def spec():\n    return dict(pipelining_fn=pipeline_llm)\n")
+    problems = _check(tmp_path, parallelize=spec)
+    assert (3, "the Supported features section names tensor parallelism, FSDP but not "
+               "context parallelism, which the sub-project wires (`apply_cp(…)` at "
+               "sub/parallelize.py:7); possibly stale: add it if it is supported") in problems
+    assert any(line == 3 and "not pipeline parallelism" in text and
+               "`pipeline_llm(…)` at sub/parallelize.py:15" in text
+               for line, text in problems), problems
+    imported_only = PARALLELIZE + "\n\nfrom core.dist import pipeline_llm  # noqa\n"
+    assert not any("pipeline" in text for _l, text in
+                   _check(tmp_path / "b", parallelize=imported_only))

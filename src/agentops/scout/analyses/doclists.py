@@ -80,7 +80,7 @@ _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s")
 
 def wired(inp: Inputs) -> dict[str, tuple[str, int, str]]:
     """Capability -> (file, line, callee) of the first call in the sub-project's own
-    code (tests left out) that wires it."""
+    code (tests left out) that wires it: calls the function, or passes it to a call."""
     sub = inp.target.subproject.rstrip("/") + "/"
     tests = inp.target.tests_dir.rstrip("/") + "/"
     out: dict[str, tuple[str, int, str]] = {}
@@ -92,12 +92,15 @@ def wired(inp: Inputs) -> dict[str, tuple[str, int, str]]:
         for node in ps.walk(mod) if mod is not None else ():
             if not isinstance(node, ast.Call):
                 continue
-            func = node.func
-            name = func.attr if isinstance(func, ast.Attribute) else (
-                func.id if isinstance(func, ast.Name) else "")
-            for cap in CAPABILITIES:
-                if cap.name not in out and name and cap.calls.match(name):
-                    out[cap.name] = (path, node.lineno, name)
+            # Wired = called, or handed over to be called (a model spec's
+            # `pipelining_fn=pipeline_llm`): an argument naming the function counts too.
+            handed = [*node.args, *(k.value for k in node.keywords)]
+            for ref in (node.func, *handed):
+                name = ref.attr if isinstance(ref, ast.Attribute) else (
+                    ref.id if isinstance(ref, ast.Name) else "")
+                for cap in CAPABILITIES:
+                    if cap.name not in out and name and cap.calls.match(name):
+                        out[cap.name] = (path, node.lineno, name)
     return out
 
 
