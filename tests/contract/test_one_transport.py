@@ -1,5 +1,5 @@
 """One HTTP transport (issue #14): every request agentops sends goes through
-``src/agentops/http.py`` (PyGithub's request building included, through its
+``src/agentops/http/transport.py`` (PyGithub's request building included, through its
 connection-class hook). This test reads the source of src/, scripts/ and benchmarks/
 and fails on any other way to send a request: ``requests.get/post/…/Session``, a
 ``from requests import …`` of those, ``urllib.request.urlopen``, ``http.client``
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-TRANSPORT = ROOT / "src" / "agentops" / "http.py"
+TRANSPORT = ROOT / "src" / "agentops" / "http" / "transport.py"
 SCANNED = sorted(p for d in ("src", "scripts", "benchmarks") for p in (ROOT / d).rglob("*.py"))
 REQUESTS_SENDERS = frozenset({"get", "post", "put", "patch", "delete", "head", "options",
                               "request", "Session", "session"})
