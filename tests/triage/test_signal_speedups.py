@@ -101,3 +101,30 @@ def test_assignment_pattern_is_linear_and_matches_the_same() -> None:
         for v in _variants(text):
             a, b = plain.search(v), fast.search(v)
             assert (a and a.span()) == (b and b.span()), v
+
+
+def test_deferred_reproduction_signals_give_the_hits_a_full_match_gives() -> None:
+    # Step 6's reproduction signals are matched on first use (most plans end before
+    # it); the reading must then hold exactly the hits of matching every signal at once.
+    from agentops.triage.model import IssueSnapshot
+    from agentops.triage.plan import read
+    from agentops.triage.signals import match_signals
+
+    queue = load_queue("distributed")
+    rubric = queue.rubric
+    assert rubric.deferred and all(s.role == "reproduction" for s in rubric.deferred)
+    assert len(rubric.eager) + len(rubric.deferred) == len(rubric.signals)
+    body = ("DDP hangs on rank 1.\n\nSteps to reproduce:\n1. run it\n2. wait\n\n"
+            "```python\nimport torch\nmodel = Net()\n```\n")
+    snap = IssueSnapshot(repo="example-org/example-ml", number=1,
+                         title="[docs] DDP all_reduce hangs", body=body,
+                         labels=("oncall: distributed",), comments=())
+    reading = read(snap, queue)
+    assert not any(h.role == "reproduction" for h in reading.hits)  # not matched yet
+    score = reading.role_score("reproduction")
+    full = match_signals(reading.text, rubric)
+    assert score == sum(h.score for h in full if h.role == "reproduction")
+    assert {h.signal for h in full if h.role == "reproduction"} == {
+        "repro_code", "repro_steps", "docs_issue"}
+    assert sorted((h.signal, h.where, h.score) for h in reading.hits) == sorted(
+        (h.signal, h.where, h.score) for h in full)

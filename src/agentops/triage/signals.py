@@ -35,6 +35,10 @@ _HUMP_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _FENCE_RE = re.compile(r"^[ \t]*+(`{3,}+|~{3,}+)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)",
                        re.M | re.S)
 _EXCERPT = 80
+# Roles only the last step reads (T-16: is there a reproduction?): most plans end before
+# it, and the reproduction patterns run on every code block and paragraph, so they are
+# matched on demand (issue #23, planner speed). Their hits are the same either way.
+DEFERRED_ROLES = frozenset({"reproduction"})
 _MIN_NEEDLE = 3
 # Sanity: how much of an issue the planner reads. GitHub caps a body or comment at 65,536
 # characters; the evidence of a report is in its title, body and first comments, and an
@@ -363,6 +367,18 @@ class Rubric:
     test_report: re.Pattern[str] | None = None  # a title that is a test id (CI reports)
     comment_templates: Mapping[str, str] = field(default_factory=dict)  # kind -> template
     examples: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+    # Derived from ``signals`` (``dataclasses.replace`` with other signals rebuilds them):
+    # the signals of DEFERRED_ROLES that no suppression involves are matched only when a
+    # step asks for their role (``deferred``); the rest at once (``eager``).
+    eager: tuple[Signal, ...] = field(init=False, repr=False, compare=False)
+    deferred: tuple[Signal, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        named = {x for sig in self.signals for x in sig.suppresses}
+        later = tuple(sig for sig in self.signals if sig.role in DEFERRED_ROLES and not sig.label
+                      and not sig.suppresses and sig.id not in named)
+        object.__setattr__(self, "deferred", later)
+        object.__setattr__(self, "eager", tuple(s for s in self.signals if s not in later))
 
     def signal(self, signal_id: str) -> Signal:
         for s in self.signals:
@@ -810,13 +826,18 @@ def index_places(text: IssueText) -> dict[str, Place]:
     return {k: Place.of(v, humps=k in _HUMP_PLACES) for k, v in text.places.items() if v}
 
 
-def match_signals(text: IssueText, rubric: Rubric) -> list[Hit]:
-    """Every rubric signal that fires on the issue, after suppression."""
-    places = index_places(text)
+def match_signals(text: IssueText, rubric: Rubric, *,
+                  signals: Sequence[Signal] | None = None,
+                  places: Mapping[str, Place] | None = None) -> list[Hit]:
+    """Every rubric signal that fires on the issue, after suppression; with ``signals``,
+    those only (a subset no suppression crosses, e.g. ``rubric.eager``), and with
+    ``places``, the issue's places already indexed (``index_places``)."""
+    if places is None:
+        places = index_places(text)
     hits: list[Hit] = []
     factor = rubric.where_factor
     full_lower: str | None = None
-    for sig in rubric.signals:
+    for sig in rubric.signals if signals is None else signals:
         best: tuple[float, str, str] | None = None
         fired_in: set[str] = set()
         starts, needles = sig.starts, sig.needles
