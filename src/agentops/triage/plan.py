@@ -12,13 +12,20 @@ do not change what the text says.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from agentops.triage import similar
 from agentops.triage.model import Evidence, IssueSnapshot, Plan, Queue
-from agentops.triage.signals import Hit, IssueText, match_signals, split_issue
+from agentops.triage.signals import (
+    DEFERRED_ROLES,
+    Hit,
+    IssueText,
+    index_places,
+    match_signals,
+    split_issue,
+)
 
 _MAX_EVIDENCE_PER_LABEL = 3
 # Places a hit can have that the plan's evidence names by the part of the issue they are
@@ -41,9 +48,15 @@ class Reading:
     hits: list[Hit]
     label_hits: dict[str, list[Hit]] = field(default_factory=dict)
     role_hits: dict[str, list[Hit]] = field(default_factory=dict)
+    # The rubric's deferred signals (a role only step 6 reads), matched on first use on
+    # the places already indexed; None once matched, or when the hits came whole.
+    later: Callable[[], list[Hit]] | None = None
 
     def __post_init__(self) -> None:
-        for h in self.hits:
+        self._index(self.hits)
+
+    def _index(self, hits: Iterable[Hit]) -> None:
+        for h in hits:
             if h.label:
                 self.label_hits.setdefault(h.label, []).append(h)
             if h.role:
@@ -53,6 +66,10 @@ class Reading:
         return sum(h.score for h in self.label_hits.get(label, ()))
 
     def role_score(self, role: str) -> float:
+        if role in DEFERRED_ROLES and self.later is not None:
+            more, self.later = self.later(), None
+            self.hits = self.hits + more
+            self._index(more)
         return sum(h.score for h in self.role_hits.get(role, ()))
 
     def request_score(self) -> float:
@@ -86,7 +103,12 @@ def read(snapshot: IssueSnapshot, queue: Queue) -> Reading:
     """Split the issue's text into places and match the rubric's signals (once)."""
     r = queue.rubric
     text = split_issue(snapshot.title, snapshot.body, evidence_comments(snapshot, queue), r)
-    return Reading(text=text, hits=match_signals(text, r))
+    places = index_places(text)
+    hits = match_signals(text, r, signals=r.eager, places=places)
+    if not r.deferred:
+        return Reading(text=text, hits=hits)
+    return Reading(text=text, hits=hits,
+                   later=lambda: match_signals(text, r, signals=r.deferred, places=places))
 
 
 class _Builder:

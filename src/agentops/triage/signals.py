@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 # The regex parser gives each pattern's literal needles (an optimisation only: if a
 # Python release changes it, pattern_needles returns None and the regex just runs).
+from re import _compiler, _parser
 from re import _constants as _C
-from re import _parser
 from typing import Any
 
 # ``frame``: the root-cause distributed frame of the tracebacks (T-13); ``top_frame``:
@@ -35,6 +35,10 @@ _HUMP_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _FENCE_RE = re.compile(r"^[ \t]*+(`{3,}+|~{3,}+)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)",
                        re.M | re.S)
 _EXCERPT = 80
+# Roles only the last step reads (T-16: is there a reproduction?): most plans end before
+# it, and the reproduction patterns run on every code block and paragraph, so they are
+# matched on demand (issue #23, planner speed). Their hits are the same either way.
+DEFERRED_ROLES = frozenset({"reproduction"})
 _MIN_NEEDLE = 3
 # Sanity: how much of an issue the planner reads. GitHub caps a body or comment at 65,536
 # characters; the evidence of a report is in its title, body and first comments, and an
@@ -62,8 +66,14 @@ class Signal:
     single: frozenset[str]  # one-word keywords (lowercase)
     multi: tuple[tuple[str, str], ...]  # (first word, " w1 w2 … ") of multi-word keywords
     patterns: tuple[tuple[frozenset[str] | None, re.Pattern[str]], ...]
+    # Each pattern's twin for a place's lowercase when the place is ASCII (None: the
+    # pattern runs on the text), see ``lowered_regex``.
+    lowered: tuple[re.Pattern[str] | None, ...] = ()
     requires: tuple[re.Pattern[str], ...] = ()
     unless: tuple[re.Pattern[str], ...] = ()
+    # The needles of each requires/unless regex (None: it has none), as for patterns.
+    requires_needles: tuple[frozenset[str] | None, ...] = ()
+    unless_needles: tuple[frozenset[str] | None, ...] = ()
     suppresses: tuple[str, ...] = ()
     evidence: bool = True
     # Step 1 (issue #23): a hit of this signal outside code is the subject of the report
@@ -87,7 +97,8 @@ class Signal:
                 if first in words and seq in place.norm:
                     return seq.strip()
         lower = place.lower
-        for needles, regex in self.patterns:
+        lowered = self.lowered if place.ascii else ()
+        for k, (needles, regex) in enumerate(self.patterns):
             if needles is not None:
                 # Sanity: a plain loop; this is the hottest line of the planner.
                 for n in needles:
@@ -95,6 +106,12 @@ class Signal:
                         break
                 else:
                     continue
+            twin = lowered[k] if lowered else None
+            if twin is not None:
+                m = twin.search(lower)
+                if m is not None:
+                    return place.text[m.start():m.end()]
+                continue
             m = regex.search(place.text)
             if m is not None:
                 return m.group(0)
@@ -106,10 +123,31 @@ class Signal:
             return None
         return self.fire(Place.of(text))
 
-    def gate(self, full_text: str) -> bool:
-        """``requires`` all match and no ``unless`` matches the whole issue text."""
-        return (all(p.search(full_text) for p in self.requires)
-                and not any(p.search(full_text) for p in self.unless))
+    def gate(self, full_text: str, lower: str | None = None) -> bool:
+        """``requires`` all match and no ``unless`` matches the whole issue text
+        (``lower``: ``full_text.lower()``, when the caller has it)."""
+        if not (self.requires or self.unless):
+            return True
+        if lower is None:
+            lower = full_text.lower()
+        ascii_text = full_text.isascii()
+        return (all(_gate_search(p, n, full_text, lower, ascii_text)
+                    for p, n in zip(self.requires, self.requires_needles, strict=True))
+                and not any(_gate_search(p, n, full_text, lower, ascii_text)
+                            for p, n in zip(self.unless, self.unless_needles, strict=True)))
+
+
+def _gate_search(regex: re.Pattern[str], needles: frozenset[str] | None, text: str,
+                 lower: str, ascii_text: bool) -> bool:
+    """``regex.search(text)``, answered False without the regex when no needle of it is
+    in ``lower``: exact for a case-sensitive regex (a literal in the text is in its
+    lowercase too), and for a case-insensitive one on ASCII text (elsewhere IGNORECASE
+    also matches the Kelvin sign or a long s, so the regex runs). These regexes read the
+    whole issue, and the slowest are case-insensitive alternations (issue #23)."""
+    if needles is not None and (ascii_text or not regex.flags & re.IGNORECASE) \
+            and not any(n in lower for n in needles):
+        return False
+    return regex.search(text) is not None
 
 
 @dataclass(frozen=True)
@@ -120,6 +158,7 @@ class Place:
     lower: str
     words: frozenset[str]
     norm: str  # " w1 w2 … " (the words in order)
+    ascii: bool = False  # lowercasing kept every position (the lowered twins may run)
 
     @classmethod
     def of(cls, text: str, *, humps: bool = True) -> Place:
@@ -129,7 +168,7 @@ class Place:
         toks = _TOKEN_RE.findall(lower)
         if not humps:
             return cls(text=text, lower=lower, words=frozenset(toks),
-                       norm=f" {' '.join(toks)} ")
+                       norm=f" {' '.join(toks)} ", ascii=text.isascii())
         words = set(toks)
         for ident in _camel_identifiers(text):
             parts = _HUMP_RE.findall(ident)
@@ -137,7 +176,7 @@ class Place:
                 for j in range(i + 1, min(len(parts), i + 4) + 1):
                     words.add("".join(parts[i:j]).lower())
         return cls(text=text, lower=lower, words=frozenset(words),
-                   norm=f" {' '.join(toks)} ")
+                   norm=f" {' '.join(toks)} ", ascii=text.isascii())
 
 
 def _camel_identifiers(text: str) -> set[str]:
@@ -216,6 +255,75 @@ def _branch_starts(op: Any, av: Any) -> list[str] | None:
     return starts
 
 
+class _NotLowerable(Exception):
+    pass
+
+
+def _lower_tree(items: Any) -> None:
+    """Rewrite a parsed case-insensitive regex, in place, into one that matches the
+    lowercase of ASCII text exactly where the original matches the text (the same
+    spans: ASCII lowercasing keeps every position). Raises _NotLowerable on anything it
+    cannot vouch for (a non-ASCII literal: IGNORECASE matches the Kelvin sign for "k";
+    scoped flags; conditional groups; an unknown opcode)."""
+    for k, (op, av) in enumerate(items):
+        if op in (_C.LITERAL, _C.NOT_LITERAL):
+            if av > 127:
+                raise _NotLowerable
+            items[k] = (op, ord(chr(av).lower()))
+        elif op is _C.IN:
+            members: list[Any] = []
+            for iop, iav in av:
+                if iop is _C.LITERAL:
+                    if iav > 127:
+                        raise _NotLowerable
+                    members.append((iop, ord(chr(iav).lower())))
+                elif iop is _C.RANGE:
+                    lo, hi = iav
+                    if hi > 127:
+                        raise _NotLowerable
+                    members += sorted({(_C.LITERAL, ord(chr(c).lower()))
+                                       for c in range(lo, hi + 1)})
+                elif iop in (_C.NEGATE, _C.CATEGORY):
+                    members.append((iop, iav))
+                else:
+                    raise _NotLowerable
+            items[k] = (op, members)
+        elif op in (_C.ANY, _C.AT, _C.CATEGORY, _C.GROUPREF):
+            continue
+        elif op is _C.BRANCH:
+            for alt in av[1]:
+                _lower_tree(alt)
+        elif op is _C.SUBPATTERN:
+            if av[1] or av[2]:
+                raise _NotLowerable
+            _lower_tree(av[3])
+        elif op in (_C.MAX_REPEAT, _C.MIN_REPEAT, _C.POSSESSIVE_REPEAT):
+            _lower_tree(av[2])
+        elif op is _C.ATOMIC_GROUP:
+            _lower_tree(av)
+        elif op in (_C.ASSERT, _C.ASSERT_NOT):
+            _lower_tree(av[1])
+        else:
+            raise _NotLowerable
+
+
+def lowered_regex(pattern: str, flags: int) -> re.Pattern[str] | None:
+    """``pattern`` (case-insensitive) as a case-sensitive regex over lowercased ASCII
+    text, or ``None`` when it is not case-insensitive or cannot be rewritten. Without
+    IGNORECASE the regex engine skips ahead to a pattern's literal prefix and compares
+    characters without folding them: the planner's signal patterns run two to four times
+    faster on the place's lowercase it already has (issue #23)."""
+    try:
+        tree = _parser.parse(pattern, flags)
+        if not tree.state.flags & re.IGNORECASE or tree.state.flags & (re.LOCALE | re.ASCII):
+            return None
+        _lower_tree(tree.data)
+        tree.state.flags &= ~re.IGNORECASE
+        return _compiler.compile(tree, flags & ~re.IGNORECASE)
+    except Exception:
+        return None
+
+
 def pattern_needles(pattern: str) -> frozenset[str] | None:
     """Lowercase needles of one pattern; ``None`` when it has no usable literal."""
     try:
@@ -259,6 +367,18 @@ class Rubric:
     test_report: re.Pattern[str] | None = None  # a title that is a test id (CI reports)
     comment_templates: Mapping[str, str] = field(default_factory=dict)  # kind -> template
     examples: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+    # Derived from ``signals`` (``dataclasses.replace`` with other signals rebuilds them):
+    # the signals of DEFERRED_ROLES that no suppression involves are matched only when a
+    # step asks for their role (``deferred``); the rest at once (``eager``).
+    eager: tuple[Signal, ...] = field(init=False, repr=False, compare=False)
+    deferred: tuple[Signal, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        named = {x for sig in self.signals for x in sig.suppresses}
+        later = tuple(sig for sig in self.signals if sig.role in DEFERRED_ROLES and not sig.label
+                      and not sig.suppresses and sig.id not in named)
+        object.__setattr__(self, "deferred", later)
+        object.__setattr__(self, "eager", tuple(s for s in self.signals if s not in later))
 
     def signal(self, signal_id: str) -> Signal:
         for s in self.signals:
@@ -301,12 +421,16 @@ def compile_signal(raw: Mapping[str, Any]) -> Signal:
             multi.append((toks[0], f" {' '.join(toks)} "))
     for p in raw.get("patterns") or ():
         patterns.append((pattern_needles(p), re.compile(p, flags)))
+    lowered = [lowered_regex(rx.pattern, rx.flags & ~re.UNICODE) for _, rx in patterns]
     return Signal(
         id=str(raw["id"]), label=raw.get("label"), role=raw.get("role"),
         where=tuple(raw["where"]), weight=float(raw["weight"]), single=frozenset(single),
         multi=tuple(multi), patterns=tuple(patterns),
+        lowered=tuple(lowered) if any(x is not None for x in lowered) else (),
         requires=tuple(re.compile(p, re.M) for p in raw.get("requires") or ()),
         unless=tuple(re.compile(p, re.M) for p in raw.get("unless") or ()),
+        requires_needles=tuple(pattern_needles(p) for p in raw.get("requires") or ()),
+        unless_needles=tuple(pattern_needles(p) for p in raw.get("unless") or ()),
         suppresses=tuple(raw.get("suppresses") or ()),
         evidence=bool(raw.get("evidence", True)), subject=bool(raw.get("subject", False)),
         keywords=tuple(keywords),
@@ -702,12 +826,18 @@ def index_places(text: IssueText) -> dict[str, Place]:
     return {k: Place.of(v, humps=k in _HUMP_PLACES) for k, v in text.places.items() if v}
 
 
-def match_signals(text: IssueText, rubric: Rubric) -> list[Hit]:
-    """Every rubric signal that fires on the issue, after suppression."""
-    places = index_places(text)
+def match_signals(text: IssueText, rubric: Rubric, *,
+                  signals: Sequence[Signal] | None = None,
+                  places: Mapping[str, Place] | None = None) -> list[Hit]:
+    """Every rubric signal that fires on the issue, after suppression; with ``signals``,
+    those only (a subset no suppression crosses, e.g. ``rubric.eager``), and with
+    ``places``, the issue's places already indexed (``index_places``)."""
+    if places is None:
+        places = index_places(text)
     hits: list[Hit] = []
     factor = rubric.where_factor
-    for sig in rubric.signals:
+    full_lower: str | None = None
+    for sig in rubric.signals if signals is None else signals:
         best: tuple[float, str, str] | None = None
         fired_in: set[str] = set()
         starts, needles = sig.starts, sig.needles
@@ -731,8 +861,13 @@ def match_signals(text: IssueText, rubric: Rubric) -> list[Hit]:
             score = sig.weight * factor[name]
             if best is None or score > best[0]:
                 best = (score, name, found)
-        if best is None or not sig.gate(text.full):
+        if best is None:
             continue
+        if sig.requires or sig.unless:
+            if full_lower is None:
+                full_lower = text.full.lower()
+            if not sig.gate(text.full, full_lower):
+                continue
         score, name, found = best
         hits.append(Hit(signal=sig.id, label=sig.label, role=sig.role, where=name,
                         weight=sig.weight, score=score, places=frozenset(fired_in),

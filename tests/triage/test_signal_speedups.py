@@ -1,0 +1,130 @@
+"""The planner's speed-ups change no verdict (issue #23: >= 2,000 issues/s on one core,
+with the evaluate figures unchanged).
+
+Each shortcut is checked against the plain regex it stands for, on made-up texts that
+exercise its edge: case, non-ASCII letters that IGNORECASE folds onto ASCII ones, and
+matches that start inside a word.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from agentops.triage.queue import load_queue
+from agentops.triage.signals import Place, compile_signal, lowered_regex
+
+# Made-up texts, not from any issue: mixed case, code, a traceback line, punctuation.
+TEXTS = [
+    "ALL_REDUCE hangs on Rank 3 after upgrading Torch from 2.3 to 2.4",
+    "Steps To Reproduce:\n1. Run it\n2. See it fail",
+    "model = MyModel(); Loss = CRITERION(out)\nresults ARE WRONG between Ranks",
+    "RuntimeError: NCCL Error 3: Internal Check Failed\nWatchdog Thread Terminated",
+    "See gist.GitHub.com/someone/abc and Torchrun --Nnodes 2 TRAIN.py",
+    "xx=yy( and aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa = bbbb(",
+    "Silently produces INCORRECT gradients; outputs differ across GPUs",
+    "no assignment here, just words words words and more words",
+]
+
+
+def _variants(text: str) -> list[str]:
+    return [text, text.upper(), text.lower(), text.swapcase()]
+
+
+def test_lowered_twins_find_the_same_spans_as_the_case_insensitive_patterns() -> None:
+    queue = load_queue("distributed")
+    checked = 0
+    for sig in queue.rubric.signals:
+        for (_, regex), twin in zip(sig.patterns, sig.lowered or [None] * len(sig.patterns),
+                                    strict=True):
+            if twin is None:
+                continue
+            for text in TEXTS:
+                for v in _variants(text):
+                    a, b = regex.search(v), twin.search(v.lower())
+                    assert (a and a.span()) == (b and b.span()), (sig.id, regex.pattern, v)
+                    checked += 1
+    assert checked > 1000  # the rubric's patterns do get twins
+
+
+@pytest.mark.parametrize("pattern,text", [
+    (r"[A-Z]{2}\d", "ab1"), (r"[A-Z]{2}\d", "AB1"), (r"[^a-c]x", "Bx"), (r"[^a-c]x", "dx"),
+    (r"\bcan't\b", "CAN'T"), (r"(a)\1", "aA"), (r"x(?=Y)", "Xy"), (r"(?<!Q)z", "qZ"),
+])
+def test_lowered_twin_matches_like_ignorecase(pattern: str, text: str) -> None:
+    regex = re.compile(pattern, re.I | re.M)
+    twin = lowered_regex(pattern, re.I | re.M)
+    assert twin is not None
+    a, b = regex.search(text), twin.search(text.lower())
+    assert (a and a.span()) == (b and b.span())
+
+
+def test_no_twin_where_case_folding_reaches_past_ascii() -> None:
+    # IGNORECASE matches the Kelvin sign for "k" and a long s for "s"; a non-ASCII
+    # literal, scoped flags or a case-sensitive pattern get no twin.
+    assert lowered_regex("\u212aelvin", re.I) is None
+    assert lowered_regex("(?-i:Data)x", re.I) is None
+    assert lowered_regex("Data", 0) is None
+
+
+def test_a_non_ascii_place_runs_the_original_pattern() -> None:
+    sig = compile_signal({"id": "x", "role": "bug", "where": ["body"], "weight": 1,
+                          "patterns": [r"\bs\w+d it\b"]})
+    assert sig.lowered  # the pattern has a twin (and no needle to stop it first) ...
+    # ... but "\u017fend" (long s) folds onto "send" only under IGNORECASE, and its
+    # lowercase is not "send": the twin must not be used on this place.
+    assert sig.fire(Place.of("please \u017fend it now")) == "\u017fend it"
+    assert sig.fire(Place.of("please SEND IT now")) == "SEND IT"
+    assert sig.fire(Place.of("please post it now")) is None
+
+
+def test_gate_needles_answer_like_the_regexes() -> None:
+    sig = compile_signal({"id": "x", "role": "bug", "where": ["body"], "weight": 1,
+                          "patterns": ["hangs"], "requires": ["(?i)multi-?node|send"],
+                          "unless": ["Linear regression"]})
+    assert sig.requires_needles[0] is not None
+    assert sig.gate("a MULTINODE job") and sig.gate("Multi-Node")
+    assert sig.gate("\u017fend it")  # non-ASCII: the case-insensitive regex decides
+    assert not sig.gate("a single node job")
+    assert not sig.gate("multinode Linear regression")  # unless (case-sensitive)
+    assert sig.gate("multinode linear regression")
+
+
+def test_assignment_pattern_is_linear_and_matches_the_same() -> None:
+    # repro_code's assignment pattern: the rewritten form (no match may start inside a
+    # word; runs do not give back) finds what the plain form finds.
+    plain = re.compile(r"\w+\s*=\s*\w+\(", re.I | re.M)
+    sig = load_queue("distributed").rubric.signal("repro_code")
+    fast = sig.patterns[-1][1]
+    for text in [*TEXTS, "a" * 5000 + " = b", "x =  f(1)", "__init__ = make("]:
+        for v in _variants(text):
+            a, b = plain.search(v), fast.search(v)
+            assert (a and a.span()) == (b and b.span()), v
+
+
+def test_deferred_reproduction_signals_give_the_hits_a_full_match_gives() -> None:
+    # Step 6's reproduction signals are matched on first use (most plans end before
+    # it); the reading must then hold exactly the hits of matching every signal at once.
+    from agentops.triage.model import IssueSnapshot
+    from agentops.triage.plan import read
+    from agentops.triage.signals import match_signals
+
+    queue = load_queue("distributed")
+    rubric = queue.rubric
+    assert rubric.deferred and all(s.role == "reproduction" for s in rubric.deferred)
+    assert len(rubric.eager) + len(rubric.deferred) == len(rubric.signals)
+    body = ("DDP hangs on rank 1.\n\nSteps to reproduce:\n1. run it\n2. wait\n\n"
+            "```python\nimport torch\nmodel = Net()\n```\n")
+    snap = IssueSnapshot(repo="example-org/example-ml", number=1,
+                         title="[docs] DDP all_reduce hangs", body=body,
+                         labels=("oncall: distributed",), comments=())
+    reading = read(snap, queue)
+    assert not any(h.role == "reproduction" for h in reading.hits)  # not matched yet
+    score = reading.role_score("reproduction")
+    full = match_signals(reading.text, rubric)
+    assert score == sum(h.score for h in full if h.role == "reproduction")
+    assert {h.signal for h in full if h.role == "reproduction"} == {
+        "repro_code", "repro_steps", "docs_issue"}
+    assert sorted((h.signal, h.where, h.score) for h in reading.hits) == sorted(
+        (h.signal, h.where, h.score) for h in full)
