@@ -104,3 +104,11 @@ def test_authorize_reads_the_event_from_the_runner_when_no_flag_is_given(
     monkeypatch.delenv("GITHUB_EVENT_PATH")
     assert pm_main(["authorize"]) != 0
     assert "no event file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("prefix", ["ghp", "gho", "ghu", "ghs", "ghr"])
+def test_every_github_token_prefix_is_scrubbed_unregistered(prefix: str) -> None:
+    # GitHub's documented token prefixes: personal, OAuth, user-to-server, server-to-
+    # server, refresh.
+    token = f"{prefix}_" + "a1B2c3" * 6
+    assert redaction.scrub(f"echo {token} back") == "echo *** back"

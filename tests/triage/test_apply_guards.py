@@ -215,3 +215,61 @@ def test_a_run_that_only_comments_changed_the_issue():
     again = apply_plan(client, quiet, issue(labels=[TRIGGER, PAR, "needs reproduction",
                                                     "bot-triaged"]), Q)
     assert again.changed is False and again.writes == 0
+
+
+# --- answers the applier must not misread (fresh-seed mutation survivors, #26 item 5) ---
+
+class _OddAnswers(RecordingClient):
+    """GitHub answers of another shape: the label POST gives no list, the comment POST
+    no html_url (an Enterprise proxy, a stand-in): the applier reports what it knows."""
+
+    def __init__(self, label_answer: Any, comment_answer: Any) -> None:
+        super().__init__()
+        self.label_answer, self.comment_answer = label_answer, comment_answer
+
+    def write(self, method: str, path: str, body: Any = None, *, idempotent: bool,
+              verify: Any = None) -> Any:
+        super().write(method, path, body, idempotent=idempotent, verify=verify)
+        return self.label_answer if path.endswith("/labels") else self.comment_answer
+
+
+@pytest.mark.parametrize("label_answer", [None, {}, {"name": "x"}, "ok"])
+def test_a_label_answer_that_is_no_list_keeps_the_known_labels(label_answer):
+    client = _OddAnswers(label_answer, {"id": 1})
+    p = _plan((PAR, "needs reproduction", "bot-triaged"), "needs_reproduction")
+    res = apply_plan(client, p, issue(labels=[TRIGGER]), Q)
+    # Nothing read back: the final labels are what the issue had (never an empty set,
+    # never the keys of an object).
+    assert res.final_labels == (TRIGGER,)
+    assert res.comment == REPRO and res.comment_url == ""  # no html_url: no link, not "None"
+
+
+def test_the_comment_link_is_the_answers_html_url():
+    client = _OddAnswers([{"name": TRIGGER}], {"id": 1, "html_url": "https://x/1"})
+    p = _plan((PAR,), "needs_reproduction")
+    assert apply_plan(client, p, issue(labels=[TRIGGER]), Q).comment_url == "https://x/1"
+
+
+def test_the_t24_note_names_the_high_priority_path():
+    from agentops.triage.apply import plan_label_changes
+
+    p = Plan(repo="o/r", issue=7, decision="high_priority",
+             add_labels=(INFRA, "bot-triaged"), confidence="high", queue="distributed")
+    changes = plan_label_changes(p, [TRIGGER], Q)
+    assert "T-24: dropped 'bot-triaged' on the high-priority path" in changes.adjustments
+
+
+@pytest.mark.parametrize("status", [500, 502, 503])
+def test_a_graphql_error_with_a_server_status_is_not_a_missing_endpoint(status):
+    # "GraphQL error" text with an HTTP status is the server failing, which REST shares:
+    # no fallback, the error stands.
+    client = _BatchClient({"a"})
+    client.graphql_error = "GraphQL error: something odd"
+
+    def fail(query: str, variables: Mapping[str, Any] | None = None, **_: Any):
+        raise ApiError("GraphQL error: something odd", status_code=status)
+
+    client.graphql = fail  # type: ignore[method-assign]
+    with pytest.raises(ApiError):
+        LabelChecker(client, "o/r").missing(["a"])  # type: ignore[arg-type]
+    assert client.rest == []
