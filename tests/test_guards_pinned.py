@@ -3,7 +3,8 @@ a fresh-seed mutation run over the console gate, the scrubber, comment provenanc
 outputs, the post-mortem draft reader and the comment-approval event. Each expectation is
 written from the rule (docs/security.md), not from the code under test.
 
-Modules: agentops.redaction, agentops.github.provenance, agentops.ghactions,
+Modules: agentops.redaction, agentops.github.provenance, agentops.ghactions, agentops.files,
+agentops.scout.trusted_repro, agentops.triage.apply,
 agentops.postmortem.publish, agentops.postmortem.commands."""
 
 from __future__ import annotations
@@ -112,3 +113,92 @@ def test_every_github_token_prefix_is_scrubbed_unregistered(prefix: str) -> None
     # server, refresh.
     token = f"{prefix}_" + "a1B2c3" * 6
     assert redaction.scrub(f"echo {token} back") == "echo *** back"
+
+
+# --- a third fresh-seed run's survivors (agentops.redaction, agentops.scout.trusted_repro,
+# agentops.triage.apply, agentops.files, agentops.github.provenance) -----------------------
+
+def test_a_quoted_authorization_value_is_scrubbed_and_its_quote_kept() -> None:
+    assert redaction.scrub("Authorization: 'abcdefghijklmnopqrst12', next") == \
+        "Authorization: '***', next"
+
+
+def test_a_bearer_token_of_letters_and_dashes_is_scrubbed() -> None:
+    assert redaction.scrub("Bearer abcdefghij-klmnopqrst ok") == "Bearer *** ok"
+
+
+def test_a_secret_with_json_escapes_is_scrubbed_from_json_text() -> None:
+    secret = 'pa"ss\\word-42'
+    redaction.register(secret)
+    out = redaction.scrub(json.dumps({"token": secret}))
+    assert "pa" not in out and "word-42" not in out and "***" in out
+
+
+def test_registering_nothing_registers_nothing() -> None:
+    assert redaction.register(None) == set()
+    assert redaction.register("   ") == set()
+    assert redaction.scrub("plain text") == "plain text"
+
+
+def test_a_missing_signature_is_false_not_merely_falsy() -> None:
+    key = b"k" * 20
+    assert provenance.signature_ok("# report\n", key=key, repo=REPO, issue=1) is False
+
+
+def test_variables_with_digits_are_read_as_variables_and_values_may_hold_equals() -> None:
+    from agentops.scout import trusted_repro
+    from tests.scout.test_repro_trust import REGS, TEMPLATE
+
+    # A variable name with a digit is still an assignment (refused by its name, not taken
+    # for the program).
+    p = trusted_repro.propose("NCCL_P2P_DISABLE=1 NGPU=2 MODULE=llama3 "
+                              "CONFIG=llama3_debugmodel ./run_train.sh", TEMPLATE, REGS)
+    assert "sets NCCL_P2P_DISABLE" in p.refused and not p.command
+    p = trusted_repro.propose("NGPU=2 MODULE=llama3 CONFIG=llama3_debugmodel ./run_train.sh "
+                              "--compile.passes a=b", TEMPLATE, REGS)
+    assert p.refused == "", p.refused
+    assert p.command == ("NGPU=2 ./run_train.sh --module llama3 --config llama3_debugmodel "
+                         "--compile.passes a=b")
+
+
+def test_a_module_named_with_a_capital_is_checked_like_any_other() -> None:
+    from agentops.scout import trusted_repro
+    from tests.scout.test_repro_trust import TEMPLATE
+
+    regs = trusted_repro.registries(
+        {"pkg/models/Llama3/config_registry.py": "def llama3_debugmodel():\n    return 1\n"})
+    p = trusted_repro.propose("MODULE=Llama3 CONFIG=llama3_debugmodel ./run_train.sh",
+                              TEMPLATE, regs)
+    assert p.command == "./run_train.sh --module Llama3 --config llama3_debugmodel", p.refused
+
+
+def test_triaged_is_dropped_on_the_high_priority_path_without_blockers() -> None:
+    from agentops.triage.apply import plan_label_changes
+    from agentops.triage.model import Plan
+    from tests.triage.livekit import INFRA, TRIGGER, make_queue
+
+    q = make_queue()
+    p = Plan(repo="o/r", issue=7, decision="high_priority",
+             add_labels=(INFRA, q.triaged_label), confidence="high", queue="distributed")
+    changes = plan_label_changes(p, [TRIGGER], q)
+    assert q.triaged_label not in changes.add
+
+
+def test_preview_refuses_a_plan_for_another_issue_like_apply() -> None:
+    from agentops.triage.apply import preview
+    from agentops.triage.model import Plan
+    from tests.triage.livekit import PAR, issue, make_queue
+
+    p = Plan(repo="o/r", issue=8, decision="needs_reproduction", add_labels=(PAR,),
+             confidence="high", queue="distributed")
+    with pytest.raises(AgentopsError):
+        preview(p, issue(), make_queue())
+
+
+def test_an_output_whose_folder_cannot_be_made_is_refused_by_name(tmp_path) -> None:
+    from agentops import files
+
+    blocker = tmp_path / "afile"
+    blocker.write_text("x")
+    with pytest.raises(AgentopsError, match="cannot write"):
+        files.write_atomic(str(blocker / "sub" / "out.md"), "data", field="--out")
