@@ -6,18 +6,36 @@ here, so name this folder on the command line:
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from agentops.postmortem import datafiles
+from tests.standin.jira import JiraStandIn
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples" / "postmortem"
 GOLDEN = ROOT / "tests" / "golden" / "postmortem"
 TADA = EXAMPLES / "tada-hang.facts.yml"
 
+
+
+JIRA_EMAIL, JIRA_TOKEN = "bot@example.com", "s3cret-token"
+
+
+@pytest.fixture
+def jira(monkeypatch: pytest.MonkeyPatch) -> Iterator[JiraStandIn]:
+    """A JIRA stand-in on loopback whose account is JIRA_EMAIL / JIRA_TOKEN, with the
+    environment publish reads set to it and short retries."""
+    server = JiraStandIn(email=JIRA_EMAIL, token=JIRA_TOKEN).start()
+    monkeypatch.setenv("JIRA_EMAIL", JIRA_EMAIL)
+    monkeypatch.setenv("JIRA_API_TOKEN", JIRA_TOKEN)
+    monkeypatch.setenv("AGENTOPS_RETRY_BASE_DELAY", "0.01")
+    yield server
+    server.shutdown()
+    server.server_close()
 
 
 @pytest.fixture

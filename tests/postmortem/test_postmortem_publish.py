@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,23 +17,13 @@ from agentops.errors import ApiError
 from agentops.postmortem import publish, render
 from examples.postmortem.jira_standin import Standin
 from scripts import postmortem as script
+from tests.postmortem.conftest import JIRA_EMAIL, JIRA_TOKEN
 from tests.standin.github import Fault
 from tests.standin.jira import JiraStandIn
 
 ROOT = Path(__file__).resolve().parents[2]
 TADA = ROOT / "examples" / "postmortem" / "tada-hang.facts.yml"
-EMAIL, TOKEN = "bot@example.com", "s3cret-token"
-
-
-@pytest.fixture
-def jira(monkeypatch: pytest.MonkeyPatch) -> Iterator[JiraStandIn]:
-    server = JiraStandIn(email=EMAIL, token=TOKEN).start()
-    monkeypatch.setenv("JIRA_EMAIL", EMAIL)
-    monkeypatch.setenv("JIRA_API_TOKEN", TOKEN)
-    monkeypatch.setenv("AGENTOPS_RETRY_BASE_DELAY", "0.01")
-    yield server
-    server.shutdown()
-    server.server_close()
+EMAIL, TOKEN = JIRA_EMAIL, JIRA_TOKEN  # the conftest `jira` stand-in's account
 
 
 @pytest.fixture

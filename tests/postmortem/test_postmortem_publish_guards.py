@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,19 +20,7 @@ from tests.standin.jira import JiraStandIn
 
 ROOT = Path(__file__).resolve().parents[2]
 TADA = ROOT / "examples" / "postmortem" / "tada-hang.facts.yml"
-EMAIL, TOKEN = "bot@example.com", "s3cret-token"
 REFUSED = 3  # docs/postmortem.md, errors.ExitStatus.REFUSED
-
-
-@pytest.fixture
-def jira(monkeypatch: pytest.MonkeyPatch) -> Iterator[JiraStandIn]:
-    server = JiraStandIn(email=EMAIL, token=TOKEN).start()
-    monkeypatch.setenv("JIRA_EMAIL", EMAIL)
-    monkeypatch.setenv("JIRA_API_TOKEN", TOKEN)
-    monkeypatch.setenv("AGENTOPS_RETRY_BASE_DELAY", "0.01")
-    yield server
-    server.shutdown()
-    server.server_close()
 
 
 @pytest.fixture
