@@ -154,7 +154,7 @@ def run(mirror: Path, spec: dict[str, Any], say: Any) -> tuple[bool, list[dict[s
                                          {"file": sub, "line": 0, "kind": "absent",
                                           "problem": "sub-project not at this commit"}]})
                         continue
-                    code, doc, took, err = report(target, wt, commit["date"], None,
+                    code, doc, took, err = report(target, wt, commit["date"], (),
                                                   Path(tmp) / f"{n}-{target}.md")
                     entry: dict[str, Any] = {"target": target, "commit": commit["head"],
                                              "date": commit["date"], "exit": code,

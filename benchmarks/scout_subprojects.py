@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -73,15 +74,18 @@ def load() -> dict[str, Any]:
     return data.load(DATA, SCHEMA, display="benchmarks/data/scout_subprojects.yaml").content
 
 
-def report(target: str, checkout: Path, date: str, prior: Path | None,
+def report(target: str | Path, checkout: Path, date: str, priors: Sequence[Path],
            out: Path) -> tuple[int, dict[str, Any] | None, float, str]:
+    """``scout.py report --offline --json`` for one target at one commit, with
+    ``priors`` as ``--prior`` (oldest first): (exit code, JSON or None, seconds, stderr).
+    The one way the scout benchmarks run a report (scout_doc_claims, scout_unseen)."""
     cmd = [sys.executable, str(ROOT / "scripts" / "scout.py"), "report",
-           "--config", target, "--checkout", str(checkout), "--offline", "--torch", "none",
-           "--date", date, "--json", "--out", str(out)]
-    if prior is not None:
+           "--config", str(target), "--checkout", str(checkout), "--offline", "--torch",
+           "none", "--date", date, "--json", "--out", str(out)]
+    for prior in priors:
         cmd += ["--prior", str(prior)]
     start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=ROOT)
     took = time.perf_counter() - start
     doc = json.loads(proc.stdout) if proc.returncode == 0 else None
     return proc.returncode, doc, took, proc.stderr
@@ -113,11 +117,11 @@ def main() -> int:
         for n, run in enumerate(spec["runs"]):
             prior_out = work / f"{n}-prior.md"
             results = []
-            for label, ref, prior in (("earlier", run["prior"], None),
-                                      ("later", run["head"], prior_out)):
+            for label, ref, priors in (("earlier", run["prior"], ()),
+                                       ("later", run["head"], (prior_out,))):
                 checkout = mirror_checkout(mirror, ref["head"], work / f"{n}-{label}.git")
                 out = prior_out if label == "earlier" else work / f"{n}-later.md"
-                code, doc, took, err = report(run["target"], checkout, ref["date"], prior,
+                code, doc, took, err = report(run["target"], checkout, ref["date"], priors,
                                               out)
                 times.append(took)
                 if code != 0 or doc is None:
@@ -176,15 +180,11 @@ def nights(target: str, ref: dict[str, str], checkout: Path, work: Path) -> bool
     day = dt.date.fromisoformat(ref["date"])
     for night in range(4):
         out = work / f"night{night}.md"
-        cmd = [sys.executable, str(ROOT / "scripts" / "scout.py"), "report", "--config",
-               target, "--checkout", str(checkout), "--offline", "--torch", "none",
-               "--date", (day + dt.timedelta(days=night)).isoformat(), "--json", "--out",
-               str(out), *[a for pr in priors for a in ("--prior", str(pr))]]
-        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-        if proc.returncode != 0:
-            print(f"{target} night {night + 1}: exit {proc.returncode}")
+        date = (day + dt.timedelta(days=night)).isoformat()
+        code, doc, _took, _err = report(target, checkout, date, priors, out)
+        if doc is None:
+            print(f"{target} night {night + 1}: exit {code}")
             return False
-        doc = json.loads(proc.stdout)
         shown = [i for i in doc["items"] if i["kind"] in ACTION and not i.get("muted")]
         info = [i for i in doc["items"] if i["kind"] in ("fyi", "opportunity")]
         rows.append((len(doc["upstream_commits"]), len(shown), len(info)))

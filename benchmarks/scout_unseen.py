@@ -37,7 +37,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,6 +47,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from mirror import checkout as mirror_checkout  # noqa: E402
 from mirror import git_repository  # noqa: E402
+from scout_subprojects import report as subprojects_report  # noqa: E402
 
 from agentops import data  # noqa: E402
 
@@ -107,17 +107,8 @@ def names(entry: dict[str, Any], text: str) -> bool:
 
 def report(target: Path, checkout: Path, date: str, priors: list[Path],
            out: Path) -> tuple[dict[str, Any] | None, float, str]:
-    cmd = [sys.executable, str(ROOT / "scripts" / "scout.py"), "report",
-           "--config", str(target), "--checkout", str(checkout), "--offline",
-           "--torch", "none", "--date", date, "--json", "--out", str(out)]
-    for p in priors:
-        cmd += ["--prior", str(p)]
-    start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=ROOT)
-    took = time.perf_counter() - start
-    if proc.returncode != 0:
-        return None, took, f"exit {proc.returncode}: {proc.stderr[-1500:]}"
-    return json.loads(proc.stdout), took, ""
+    code, doc, took, err = subprojects_report(target, checkout, date, priors, out)
+    return doc, took, "" if doc is not None else f"exit {code}: {err[-1500:]}"
 
 
 def draft_target(subproject: str, repo: str, checkout: Path, out: Path) -> Path | None:
