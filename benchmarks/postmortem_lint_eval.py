@@ -50,15 +50,18 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import yaml  # noqa: E402
+
+# The bars (#24) and the figure format: the corpus benchmark's, so both read alike.
+from postmortem_lint_corpus import TARGETS, _fmt  # noqa: E402
 
 from agentops.postmortem import datafiles  # noqa: E402
 from agentops.postmortem import lint as lint_mod  # noqa: E402
 
 SPLIT_FILE = ROOT / "benchmarks" / "data" / "postmortem_lint_eval_split.yaml"
 CATEGORIES = {"H": "hedging", "B": "blame", "A": "advocacy"}
-TARGETS = {"hedging": (0.80, 0.70), "blame": (0.80, 0.60), "advocacy": (0.60, 0.60)}
 MAX_TEXT = 2_000_000  # bytes read per document
 
 
@@ -201,10 +204,6 @@ def measure(root: Path, split: str, recorded: dict[str, str]) -> dict[str, Any]:
                                           "recall": TARGETS[c][1]},
                                "errors": t.errors}
                            for c, t in tallies.items()}}
-
-
-def _fmt(x: float | None) -> str:
-    return "  n/a" if x is None else f"{x:5.2f}"
 
 
 def report(result: dict[str, Any], verbose: bool) -> None:
