@@ -45,15 +45,20 @@ def _repo_packages(inp: Inputs) -> set[str]:
             if p.endswith("/__init__.py") and p.count("/") == 1}
 
 
-def _class_names(inp: Inputs) -> set[str]:
-    key = "docnames-classes"
+def _in_python(inp: Inputs, key: str, pattern: re.Pattern[str]) -> set[str]:
+    """Every match of ``pattern`` in the checkout's Python files, cached under ``key``
+    for the run (each doc check asks for the same set)."""
     if key not in inp.head.cache:
-        names: set[str] = set()
+        found: set[str] = set()
         for path, text in inp.head.files.items():
             if path.endswith(".py"):
-                names.update(_CLASS_DEF.findall(text))
-        inp.head.cache[key] = names
+                found.update(pattern.findall(text))
+        inp.head.cache[key] = found
     return inp.head.cache[key]
+
+
+def _class_names(inp: Inputs) -> set[str]:
+    return _in_python(inp, "docnames-classes", _CLASS_DEF)
 
 
 def _defines(text: str, name: str) -> bool:
@@ -96,14 +101,7 @@ def _names_in(text: str) -> list[str]:
 
 def _code_words(inp: Inputs) -> set[str]:
     """Every CamelCase word the Python files mention (names, comments, strings)."""
-    key = "docnames-code-words"
-    if key not in inp.head.cache:
-        words: set[str] = set()
-        for path, text in inp.head.files.items():
-            if path.endswith(".py"):
-                words.update(_CAMEL.findall(text))
-        inp.head.cache[key] = words
-    return inp.head.cache[key]
+    return _in_python(inp, "docnames-code-words", _CAMEL)
 
 
 def _prose(line: str) -> str:
