@@ -8,6 +8,13 @@ import argparse
 import subprocess
 from pathlib import Path
 
+# JSON-schema pieces every scout benchmark's data file uses: a commit of the mirror
+# (full sha and the date its report is dated), and the 12-hex id of a report item.
+SHA = {"type": "string", "pattern": "^[0-9a-f]{40}$"}
+COMMIT_REF = {"type": "object", "additionalProperties": False, "required": ["head", "date"],
+              "properties": {"head": SHA, "date": {"type": "string", "format": "date"}}}
+ITEM_ID = {"type": "string", "pattern": "^[0-9a-f]{12}$"}
+
 
 def git_repository(parser: argparse.ArgumentParser, value: str) -> Path:
     """``value`` as a path to a git repository (bare or not), else a usage error."""

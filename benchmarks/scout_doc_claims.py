@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from mirror import git_repository  # noqa: E402
+from mirror import COMMIT_REF, ITEM_ID, git_repository  # noqa: E402
 from scout_subprojects import report  # noqa: E402
 
 from agentops import data  # noqa: E402
@@ -50,14 +50,11 @@ SCHEMA = {
     "required": ["targets", "commits", "judgements", "known"],
     "properties": {
         "targets": {"type": "array", "minItems": 1, "items": {"type": "string"}},
-        "commits": {"type": "array", "minItems": 1, "items": {
-            "type": "object", "additionalProperties": False, "required": ["head", "date"],
-            "properties": {"head": {"type": "string", "pattern": "^[0-9a-f]{40}$"},
-                           "date": {"type": "string", "format": "date"}}}},
+        "commits": {"type": "array", "minItems": 1, "items": COMMIT_REF},
         "judgements": {"type": "array", "items": {
             "type": "object", "additionalProperties": False,
             "required": ["id", "verdict", "finding", "reason"],
-            "properties": {"id": {"type": "string", "pattern": "^[0-9a-f]{12}$"},
+            "properties": {"id": ITEM_ID,
                            "verdict": {"enum": ["right", "wrong"]},
                            "finding": {"type": "string", "minLength": 1},
                            "reason": {"type": "string", "minLength": 1}}}},

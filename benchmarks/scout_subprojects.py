@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from mirror import COMMIT_REF, ITEM_ID, git_repository  # noqa: E402
 from mirror import checkout as mirror_checkout  # noqa: E402
-from mirror import git_repository  # noqa: E402
 
 from agentops import data  # noqa: E402
 
@@ -47,20 +47,12 @@ SCHEMA = {
             "required": ["target", "prior", "head"],
             "properties": {
                 "target": {"type": "string"},
-                "prior": {"type": "object", "additionalProperties": False,
-                          "required": ["head", "date"],
-                          "properties": {"head": {"type": "string",
-                                                  "pattern": "^[0-9a-f]{40}$"},
-                                         "date": {"type": "string", "format": "date"}}},
-                "head": {"type": "object", "additionalProperties": False,
-                         "required": ["head", "date"],
-                         "properties": {"head": {"type": "string",
-                                                 "pattern": "^[0-9a-f]{40}$"},
-                                        "date": {"type": "string", "format": "date"}}}}}},
+                "prior": COMMIT_REF,
+                "head": COMMIT_REF}}},
         "judgements": {"type": "array", "items": {
             "type": "object", "additionalProperties": False,
             "required": ["id", "verdict", "title", "note"],
-            "properties": {"id": {"type": "string", "pattern": "^[0-9a-f]{12}$"},
+            "properties": {"id": ITEM_ID,
                            "verdict": {"enum": ["valid", "noise"]},
                            "title": {"type": "string"}, "note": {"type": "string"}}}},
     },
@@ -74,14 +66,17 @@ def load() -> dict[str, Any]:
     return data.load(DATA, SCHEMA, display="benchmarks/data/scout_subprojects.yaml").content
 
 
-def report(target: str | Path, checkout: Path, date: str, priors: Sequence[Path],
+def report(target: str | Path | None, checkout: Path, date: str, priors: Sequence[Path],
            out: Path) -> tuple[int, dict[str, Any] | None, float, str]:
     """``scout.py report --offline --json`` for one target at one commit, with
     ``priors`` as ``--prior`` (oldest first): (exit code, JSON or None, seconds, stderr).
-    The one way the scout benchmarks run a report (scout_doc_claims, scout_unseen)."""
+    ``target`` None is the bundled default target (graph_trainer). The one way the scout
+    benchmarks run a report (scout_doc_claims, scout_unseen, scout_vs_reviewer)."""
     cmd = [sys.executable, str(ROOT / "scripts" / "scout.py"), "report",
-           "--config", str(target), "--checkout", str(checkout), "--offline", "--torch",
-           "none", "--date", date, "--json", "--out", str(out)]
+           "--checkout", str(checkout), "--offline", "--torch", "none", "--date", date,
+           "--json", "--out", str(out)]
+    if target is not None:
+        cmd += ["--config", str(target)]
     for prior in priors:
         cmd += ["--prior", str(prior)]
     start = time.perf_counter()

@@ -45,16 +45,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from mirror import COMMIT_REF, git_repository  # noqa: E402
 from mirror import checkout as mirror_checkout  # noqa: E402
-from mirror import git_repository  # noqa: E402
 from scout_subprojects import report as subprojects_report  # noqa: E402
 
 from agentops import data  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data" / "scout_unseen.yaml"
-_SHA = {"type": "string", "pattern": "^[0-9a-f]{40}$"}
-_REF = {"type": "object", "additionalProperties": False, "required": ["head", "date"],
-        "properties": {"head": _SHA, "date": {"type": "string", "format": "date"}}}
 _MATCH = {"type": "object", "additionalProperties": False, "required": ["files", "any"],
           "properties": {"files": {"type": "array", "minItems": 1,
                                    "items": {"type": "string"}},
@@ -72,7 +69,7 @@ SCHEMA = {
         "runs": {"type": "array", "minItems": 1, "items": {
             "type": "object", "additionalProperties": False,
             "required": ["target", "prior", "head", "truth", "negatives"],
-            "properties": {"target": {"type": "string"}, "prior": _REF, "head": _REF,
+            "properties": {"target": {"type": "string"}, "prior": COMMIT_REF, "head": COMMIT_REF,
                            "truth": {"type": "array", "items": _ENTRY},
                            "negatives": {"type": "array", "items": _ENTRY}}}},
         "judgements": {"type": "array", "items": {

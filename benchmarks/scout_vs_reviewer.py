@@ -24,10 +24,8 @@ import datetime as dt
 import json
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from mirror import ITEM_ID, SHA, git_repository  # noqa: E402
 from mirror import checkout as _checkout  # noqa: E402
-from mirror import git_repository  # noqa: E402
+from scout_subprojects import report as subprojects_report  # noqa: E402
 
 from agentops import data  # noqa: E402
 
@@ -66,13 +65,13 @@ SCHEMA = {
             "required": ["name", "date", "head", "report", "findings"],
             "properties": {
                 "name": {"type": "string"}, "date": {"type": "string", "format": "date"},
-                "head": {"type": "string", "pattern": "^[0-9a-f]{40}$"},
+                "head": SHA,
                 "report": {"type": "string"},
                 "findings": {"type": "array", "items": _FINDING}}}},
         "judgements": {"type": "array", "items": {
             "type": "object", "additionalProperties": False,
             "required": ["id", "verdict", "title"],
-            "properties": {"id": {"type": "string", "pattern": "^[0-9a-f]{12}$"},
+            "properties": {"id": ITEM_ID,
                            "verdict": {"enum": ["valid", "noise"]},
                            "title": {"type": "string"}, "note": {"type": "string"}}}},
     },
@@ -85,17 +84,10 @@ def load() -> dict[str, Any]:
 
 
 def report(checkout: Path, date: str, priors: list[Path], out: Path) -> tuple[dict, float]:
-    cmd = [sys.executable, str(ROOT / "scripts" / "scout.py"), "report",
-           "--checkout", str(checkout), "--offline", "--torch", "none", "--date", date,
-           "--json", "--out", str(out)]
-    for p in priors:
-        cmd += ["--prior", str(p)]
-    start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    took = time.perf_counter() - start
-    if proc.returncode != 0:
-        raise SystemExit(f"report failed at {checkout} ({date}):\n{proc.stderr}")
-    return json.loads(proc.stdout), took
+    code, doc, took, err = subprojects_report(None, checkout, date, priors, out)
+    if doc is None:
+        raise SystemExit(f"report failed at {checkout} ({date}), exit {code}:\n{err}")
+    return doc, took
 
 
 def _text(item: dict[str, Any]) -> str:
