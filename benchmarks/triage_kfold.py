@@ -11,6 +11,12 @@ extra-texts.jsonl or $AGENTOPS_TRIAGE_CACHE; without it that set is skipped, and
 benchmark says so). Thresholds are fitted on the fit part only; the held-out part is
 planned with them and never fitted on.
 
+A second blind set, benchmarks/data/triage_blind2.yaml (texts in ~/.cache/agentops/triage/
+extra2-texts.jsonl or $AGENTOPS_TRIAGE_BLIND2_CACHE), is reported as its own column
+("blind2") and kept out of "held-all", the calibration table and the curve: it was
+gathered after the rules of issue #23 were written, to check them on issues nobody fitted
+or looked at while writing rules.
+
   python benchmarks/triage_kfold.py                      # dev sets next to the repo
   python benchmarks/triage_kfold.py A.jsonl B.jsonl      # other labelled sets
   python benchmarks/triage_kfold.py --write              # store the fit part's thresholds
@@ -31,8 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-import yaml  # noqa: E402
-
+from agentops.data import load as load_data  # noqa: E402
+from agentops.errors import DataError  # noqa: E402
 from agentops.triage.calibrate import (  # noqa: E402
     ablation,
     calibration,
@@ -51,6 +57,21 @@ DEFAULT_SETS = [base / "shared" / "eval" / f"triage-dev{s}.jsonl"
 EXTRA = ROOT / "benchmarks" / "data" / "triage_extra.yaml"
 CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_CACHE")
              or Path.home() / ".cache" / "agentops" / "triage" / "extra-texts.jsonl")
+BLIND2 = ROOT / "benchmarks" / "data" / "triage_blind2.yaml"
+BLIND2_CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_BLIND2_CACHE")
+                    or Path.home() / ".cache" / "agentops" / "triage" / "extra2-texts.jsonl")
+# The labelled-set files: numbers, the labels humans set, our own note; nothing else.
+LABELLED_SCHEMA = {
+    "type": "object", "additionalProperties": False, "required": ["issues"],
+    "properties": {"issues": {"type": "array", "items": {
+        "type": "object", "additionalProperties": False,
+        "required": ["number", "labels", "note"],
+        "properties": {
+            "number": {"type": "integer", "minimum": 1},
+            "labels": {"type": "array", "items": {"type": "string", "minLength": 1}},
+            "note": {"type": "string", "minLength": 1}}}}}}
+# A cached text longer than this is a mistake (the cache holds thread excerpts).
+MAX_CACHED_TEXT = 200_000
 # Threshold scales of the coverage/precision curve (1: as fitted), and the ones the
 # operating point is chosen among (0 would switch selective triage off).
 CURVE = (0.0, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0)
@@ -72,17 +93,52 @@ def expected_of(labels: list[str], queue: Queue) -> dict[str, object]:
             "suboncall": sub.rsplit(" ", 1)[-1] if sub else None, "type": None}
 
 
-def extra_records(queue: Queue) -> tuple[list[Record], str]:
-    """The extra set joined with its text cache, or ([], why it is skipped)."""
-    items = (yaml.safe_load(EXTRA.read_text(encoding="utf-8")) or {}).get("issues") or []
-    if not CACHE.is_file():
-        return [], (f"extra set skipped: no text cache at {CACHE} (issue texts are kept out "
-                    "of the repository)")
+def load_labelled(path: Path) -> list[dict[str, object]]:
+    """A labelled-set YAML file, validated: every error names the file and the key
+    (``issues[3].labels``), a number listed twice names its second place."""
+    items = load_data(path, LABELLED_SCHEMA, display=_shown(path)).content["issues"]
+    seen: dict[int, int] = {}
+    for i, item in enumerate(items):
+        if item["number"] in seen:
+            raise DataError(_shown(path), f"issues[{i}].number",
+                            f"issue {item['number']} is listed twice (also issues"
+                            f"[{seen[item['number']]}])", fix="keep one entry")
+        seen[item["number"]] = i
+    return items
+
+
+def load_texts(cache: Path) -> dict[int, dict[str, object]]:
+    """The local text cache: ``{number, title, text}`` JSON lines; a bad line is an
+    error naming the file and the line."""
     texts: dict[int, dict[str, object]] = {}
-    for line in CACHE.read_text(encoding="utf-8").splitlines():
-        if line.strip():
+    for n, line in enumerate(cache.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
             obj = json.loads(line)
-            texts[int(obj["number"])] = obj
+        except json.JSONDecodeError as exc:
+            raise DataError(str(cache), f"line {n}", f"not valid JSON: {exc.msg}",
+                            fix="rebuild the cache line") from exc
+        if not isinstance(obj, dict) or not isinstance(obj.get("number"), int) or not all(
+                isinstance(obj.get(k, ""), str) for k in ("title", "text")):
+            raise DataError(str(cache), f"line {n}",
+                            "expected an object with an integer number and string "
+                            "title and text", fix="rebuild the cache line")
+        if len(obj.get("text") or "") > MAX_CACHED_TEXT:
+            raise DataError(str(cache), f"line {n}.text",
+                            f"longer than {MAX_CACHED_TEXT} characters")
+        texts[obj["number"]] = obj
+    return texts
+
+
+def labelled_records(path: Path, cache: Path, queue: Queue, *, name: str,
+                     env: str) -> tuple[list[Record], str]:
+    """A labelled set joined with its text cache, or ([], why it is skipped)."""
+    items = load_labelled(path)
+    if not cache.is_file():
+        return [], (f"{name} set skipped: no text cache at {cache} (set ${env}; issue "
+                    "texts are kept out of the repository)")
+    texts = load_texts(cache)
     out = []
     for item in items:
         got = texts.get(int(item["number"]))
@@ -94,9 +150,27 @@ def extra_records(queue: Queue) -> tuple[list[Record], str]:
             "url": f"https://github.com/pytorch/pytorch/issues/{item['number']}",
             "expected": expected_of(list(item["labels"]), queue)}))
     missing = len(items) - len(out)
-    note = f"extra set: {len(out)} issues from {CACHE}" + (
+    note = f"{name} set: {len(out)} issues from {cache}" + (
         f" ({missing} without cached text, skipped)" if missing else "")
     return out, note
+
+
+def extra_records(queue: Queue) -> tuple[list[Record], str]:
+    """The extra set joined with its text cache, or ([], why it is skipped)."""
+    return labelled_records(EXTRA, CACHE, queue, name="extra", env="AGENTOPS_TRIAGE_CACHE")
+
+
+def blind2_records(queue: Queue) -> tuple[list[Record], str]:
+    """The second blind set joined with its text cache, or ([], why it is skipped)."""
+    return labelled_records(BLIND2, BLIND2_CACHE, queue, name="blind2",
+                            env="AGENTOPS_TRIAGE_BLIND2_CACHE")
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
 
 
 def scaled_selective(sel: Selective, scale: float) -> Selective:
@@ -127,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="precision each label's threshold aims at (default: the queue's)")
     ap.add_argument("--queue", default="distributed")
     ap.add_argument("--no-extra", action="store_true", help="leave the extra set out")
+    ap.add_argument("--no-blind2", action="store_true",
+                    help="leave the second blind set (triage_blind2.yaml) out")
     ap.add_argument("--write", action="store_true",
                     help="store the thresholds fitted on the fit part, at the chosen operating "
                          "scale, in the queue's labels.json")
@@ -146,6 +222,9 @@ def main(argv: list[str] | None = None) -> int:
     extra, note = ([], "extra set left out (--no-extra)") if args.no_extra \
         else extra_records(queue)
     print(note)
+    blind2, note2 = ([], "blind2 set left out (--no-blind2)") if args.no_blind2 \
+        else blind2_records(queue)
+    print(note2)
     target = queue.confidence.target_precision if args.target is None else args.target
     raw = fit_thresholds(fit, queue, target=args.target)
     out: dict[str, object] = {}
@@ -189,6 +268,23 @@ def main(argv: list[str] | None = None) -> int:
         hi = f"{band.high:g}" if band.high is not None else "+"
         print(f"  [{band.low:g}, {hi}){'':<4}judged {band.judged:>3}  right {band.right:>3}  "
               f"precision {_fmt(band.precision)}")
+    if blind2:
+        # Its own part: never merged into held-all, so the first blind set's figures stay
+        # comparable across runs and this one answers "does it hold on new issues".
+        evals["blind2"] = b2 = evaluate(blind2, fitted, scales=CURVE)
+        n_dist = sum(r.is_distributed for r in blind2)
+        print(f"\n== blind2: {len(blind2)} issues ({n_dist} distributed, "
+              f"{len(blind2) - n_dist} not), same thresholds, never fitted on ==")
+        print("\n".join(_table({f"blind2({len(blind2)})": b2.planner.figures(),
+                                "baseline": b2.baseline.figures()})))
+        p2, bl2 = b2.planner.figures(), b2.baseline.figures()
+        if p2["module_f1"] and bl2["module_f1"]:
+            print(f"{'module F1 / baseline':<28}{p2['module_f1'] / bl2['module_f1']:>11.2f}x")
+        print("coverage/precision curve (blind2; the shipped thresholds scaled):")
+        print(f"  {'scale':>6}{'coverage':>10}{'precision':>11}{'triaged':>9}")
+        for op in b2.points:
+            print(f"  x{op.scale:<5g}{_fmt(op.coverage):>10}{_fmt(op.precision):>11}"
+                  f"{op.triaged:>9}")
     out["held_out"] = {n: e.to_json() for n, e in evals.items()}
     out["calibration"] = [{"low": x.low, "high": x.high, "judged": x.judged,
                            "right": x.right} for x in bands]

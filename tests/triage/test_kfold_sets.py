@@ -1,0 +1,108 @@
+"""The triage benchmark's labelled-set files (issue #23 item 1): benchmarks/data/
+triage_extra.yaml and triage_blind2.yaml validate, errors name the file and the key, the
+second blind set stays separate from the first, and a missing text cache is a skip with a
+message, never a crash (no network, no real cache needed)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agentops.errors import DataError
+from agentops.triage.queue import load_queue
+from benchmarks import triage_kfold as kf
+
+
+def _write(tmp: Path, name: str, text: str) -> Path:
+    path = tmp / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_shipped_sets_validate_and_do_not_overlap() -> None:
+    extra = kf.load_labelled(kf.EXTRA)
+    blind2 = kf.load_labelled(kf.BLIND2)
+    assert extra and blind2
+    numbers2 = [i["number"] for i in blind2]
+    assert len(numbers2) == len(set(numbers2))
+    assert not {i["number"] for i in extra} & set(numbers2)
+    # Both kinds of truth are present: issues humans kept in the distributed queue and
+    # issues they routed away although a distributed word appears.
+    trigger = load_queue("distributed").trigger_label
+    assert any(trigger in i["labels"] for i in blind2)
+    assert any(trigger not in i["labels"] for i in blind2)
+    assert all(i["note"].strip() for i in blind2)
+
+
+@pytest.mark.parametrize(("body", "key", "words"), [
+    ("issues:\n  - number: 5\n    lables: [a]\n    note: x\n", "issues[0]", "unknown key"),
+    ("issues:\n  - number: 5\n    note: x\n", "issues[0]", "labels"),
+    ("issues:\n  - number: five\n    labels: []\n    note: x\n", "issues[0].number",
+     "integer"),
+    ("issues:\n  - number: 5\n    labels: [\"\"]\n    note: x\n", "issues[0].labels[0]",
+     "non-empty"),
+    ("issues:\n  - {number: 5, labels: [], note: x}\n  - {number: 5, labels: [], note: y}\n",
+     "issues[1].number", "listed twice"),
+    ("issue:\n  - {number: 5, labels: [], note: x}\n", "(root)", "issues"),
+])
+def test_a_bad_set_file_names_the_file_and_the_key(tmp_path: Path, body: str, key: str,
+                                                    words: str) -> None:
+    path = _write(tmp_path, "set.yaml", body)
+    with pytest.raises(DataError) as err:
+        kf.load_labelled(path)
+    assert err.value.file == str(path)
+    assert err.value.key.startswith(key), err.value.key
+    assert words in str(err.value)
+
+
+def test_without_a_cache_the_set_is_skipped_with_the_env_var_named(tmp_path: Path) -> None:
+    path = _write(tmp_path, "set.yaml", "issues:\n  - {number: 7, labels: [], note: x}\n")
+    recs, note = kf.labelled_records(path, tmp_path / "absent.jsonl", load_queue("distributed"),
+                                     name="blind2", env="AGENTOPS_TRIAGE_BLIND2_CACHE")
+    assert recs == []
+    assert "blind2 set skipped" in note and "AGENTOPS_TRIAGE_BLIND2_CACHE" in note
+
+
+def test_records_take_their_truth_from_the_labels_not_the_text(tmp_path: Path) -> None:
+    queue = load_queue("distributed")
+    path = _write(tmp_path, "set.yaml", (
+        "issues:\n"
+        "  - {number: 7, labels: ['oncall: distributed', 'module: fsdp'], note: a}\n"
+        "  - {number: 8, labels: ['oncall: pt2', 'module: fsdp'], note: b}\n"
+        "  - {number: 9, labels: ['module: rocm'], note: c}\n"))
+    cache = _write(tmp_path, "texts.jsonl", "\n".join(json.dumps(x) for x in [
+        {"number": 7, "title": "t7", "text": "nothing distributed here"},
+        {"number": 8, "title": "t8", "text": "FSDP all_reduce NCCL process group hang"},
+    ]) + "\n")
+    recs, note = kf.labelled_records(path, cache, queue, name="blind2", env="X")
+    by = {r.number: r for r in recs}
+    assert sorted(by) == [7, 8] and "1 without cached text" in note
+    assert by[7].is_distributed and by[7].modules == {"module: fsdp"}
+    assert by[7].suboncall == "parallelisms"
+    # The compiler team kept #8: not distributed, whatever its text says.
+    assert not by[8].is_distributed and by[8].text.startswith("FSDP")
+
+
+@pytest.mark.parametrize(("line", "words"), [
+    ("{not json", "not valid JSON"),
+    ('{"number": "7", "title": "", "text": ""}', "integer number"),
+    ('{"number": 7, "title": 3, "text": ""}', "string"),
+    ('[1, 2]', "integer number"),
+])
+def test_a_bad_cache_line_names_the_file_and_the_line(tmp_path: Path, line: str,
+                                                       words: str) -> None:
+    cache = _write(tmp_path, "texts.jsonl",
+                   json.dumps({"number": 1, "title": "", "text": ""}) + "\n\n" + line + "\n")
+    with pytest.raises(DataError) as err:
+        kf.load_texts(cache)
+    assert err.value.file == str(cache) and err.value.key == "line 3"
+    assert words in str(err.value)
+
+
+def test_an_oversized_cached_text_is_refused(tmp_path: Path) -> None:
+    cache = _write(tmp_path, "texts.jsonl", json.dumps(
+        {"number": 1, "title": "", "text": "x" * (kf.MAX_CACHED_TEXT + 1)}) + "\n")
+    with pytest.raises(DataError, match="longer than"):
+        kf.load_texts(cache)
