@@ -176,3 +176,18 @@ def test_unseen_late_entries_stay_out_of_the_blind_recall() -> None:
     night = {"items": [], "markdown": "- `p.py` kwarg\n", "upstream_commits": []}
     s = unseen.score_run(run, [night] * 5, {}, {}, show=False)
     assert (s.found, s.truth, s.late_found, s.late) == (1, 1, 1, 1)
+
+
+def test_second_unseen_truth_validates_and_every_target_file_loads() -> None:
+    from agentops.scout import config
+    from benchmarks import scout_unseen as unseen
+
+    spec = unseen.load(unseen.ROOT / "benchmarks" / "data" / "scout_unseen2.yaml")
+    assert len(spec["runs"]) >= 2
+    for run in spec["runs"]:
+        assert run["truth"] and run["negatives"], run["target"]
+        # a late addition says so in its own words, after the scout's output was read
+        for entry in run["truth"] + run["negatives"]:
+            if entry.get("late"):
+                assert entry["what"].lower().startswith("late"), entry["id"]
+        assert config.load_target(str(unseen.ROOT / run["target"])).subproject
