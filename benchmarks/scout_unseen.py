@@ -65,6 +65,7 @@ _ENTRY = {"type": "object", "additionalProperties": False,
           "required": ["id", "where", "what", "match"],
           "properties": {"id": {"type": "string"},
                          "kind": {"enum": ["action", "opportunity", "docs"]},
+                         "late": {"type": "boolean"},
                          "where": {"type": "string"}, "what": {"type": "string"},
                          "match": _MATCH}}
 SCHEMA = {

@@ -144,6 +144,9 @@ def test_unseen_loader_takes_another_truth_file_and_names_file_and_key(tmp_path)
     sha = "a" * 40
     good = _truth_file(tmp_path, _RUN.format(sha=sha, neg="n1"))
     assert [e["id"] for e in unseen.load(good)["runs"][0]["negatives"]] == ["n1"]
+    late = _truth_file(tmp_path, _RUN.format(sha=sha, neg="n1").replace(
+        "kind: action,", "kind: action, late: true,"))
+    assert unseen.load(late)["runs"][0]["truth"][0]["late"] is True
     cases = {
         "runs[0].negatives[0].id": _RUN.format(sha=sha, neg="t1"),  # duplicate id
         "runs[0].prior.head": _RUN.format(sha=sha, neg="n1").replace(
