@@ -8,7 +8,9 @@ commit, each with every earlier report as ``--prior`` (the way the tracking issu
 them). Prints per target and in total:
 
 - recall: truth entries (action / opportunity / docs) that some item or report line of
-  night 1 names (one of the entry's files and one of its identifiers);
+  night 1 names (one of the entry's files and one of its identifiers); entries marked
+  ``late: true`` (a finding the reviewer missed, added after reading the scout's output)
+  are shown apart and never counted in it;
 - action-item precision on night 1: an action item matching a truth entry is valid, one
   matching only a negative is noise, the rest need a verdict in ``judgements``
   (``--unjudged`` prints them as YAML to paste after reading the code);
@@ -22,6 +24,7 @@ them). Prints per target and in total:
   python benchmarks/scout_unseen.py /path/to/torchtitan.git
   python benchmarks/scout_unseen.py MIRROR --target forge --unjudged
   python benchmarks/scout_unseen.py MIRROR --config-from-init   # draft targets with init
+  python benchmarks/scout_unseen.py MIRROR --truth benchmarks/data/scout_unseen2.yaml
 
 Targets (issue #22): recall >= 60 %, action precision >= 80 %, <= 15 action items on
 night one, no false all-clear, empty delta on an unchanged tree, night-4 FYI/Opportunity
@@ -50,6 +53,7 @@ from mirror import checkout as mirror_checkout  # noqa: E402
 from scout_subprojects import report as subprojects_report  # noqa: E402
 
 from agentops import data  # noqa: E402
+from agentops.errors import DataError  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data" / "scout_unseen.yaml"
 _MATCH = {"type": "object", "additionalProperties": False, "required": ["files", "any"],
@@ -61,6 +65,7 @@ _ENTRY = {"type": "object", "additionalProperties": False,
           "required": ["id", "where", "what", "match"],
           "properties": {"id": {"type": "string"},
                          "kind": {"enum": ["action", "opportunity", "docs"]},
+                         "late": {"type": "boolean"},
                          "where": {"type": "string"}, "what": {"type": "string"},
                          "match": _MATCH}}
 SCHEMA = {
@@ -85,8 +90,47 @@ LISTED = ("fyi", "opportunity")
 NIGHTS = 4
 
 
-def load() -> dict[str, Any]:
-    return data.load(DATA, SCHEMA, display="benchmarks/data/scout_unseen.yaml").content
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
+def load(path: Path | str | None = None) -> dict[str, Any]:
+    """The truth file (default ``benchmarks/data/scout_unseen.yaml``), validated: the
+    schema, then ids unique across runs and judgements, and every run's target file
+    present. Errors name the file and the key (``DataError``)."""
+    p = Path(path) if path is not None else DATA
+    name = _display(p)
+    spec = data.load(p, SCHEMA, display=name).content
+    seen: dict[str, str] = {}
+    for n, run in enumerate(spec["runs"]):
+        target = ROOT / run["target"]
+        if not target.is_file():
+            raise DataError(name, f"runs[{n}].target", f"no such file {run['target']}",
+                            fix="a path relative to the repository root")
+        for part in ("truth", "negatives"):
+            for k, entry in enumerate(run[part]):
+                key = f"runs[{n}].{part}[{k}].id"
+                if entry["id"] in seen:
+                    raise DataError(name, key, f"duplicate id {entry['id']!r} "
+                                    f"(first at {seen[entry['id']]})", fix="ids are unique")
+                seen[entry["id"]] = key
+                if part == "truth" and "kind" not in entry:
+                    raise DataError(name, f"runs[{n}].truth[{k}]", "missing kind",
+                                    fix="one of action, opportunity, docs")
+    verdicts: dict[str, str] = {}
+    for k, j in enumerate(spec["judgements"]):
+        key = f"judgements[{k}].id"
+        if j["id"] in verdicts:
+            raise DataError(name, key, f"duplicate id {j['id']!r} (first at {verdicts[j['id']]})",
+                            fix="one verdict per item")
+        if not j["note"].strip():
+            raise DataError(name, f"judgements[{k}].note", "empty note",
+                            fix="say why the item is valid or noise")
+        verdicts[j["id"]] = key
+    return spec
 
 
 def item_text(item: dict[str, Any]) -> str:
@@ -125,6 +169,8 @@ def draft_target(subproject: str, repo: str, checkout: Path, out: Path) -> Path 
 class Score:
     found: int = 0
     truth: int = 0
+    late: int = 0
+    late_found: int = 0
     valid: int = 0
     noise: int = 0
     unjudged: int = 0
@@ -161,10 +207,17 @@ def score_run(run: dict[str, Any], nights: list[dict[str, Any]], verdicts: dict[
           f"negatives {len(run['negatives'])})")
     for entry in run["truth"]:
         hit = any(names(entry, t) for t in texts)
-        s.truth += 1
-        s.found += hit
+        # A late entry was added after reading the scout's output: it never counts
+        # towards the blind recall, only in its own column.
+        if entry.get("late"):
+            s.late += 1
+            s.late_found += hit
+        else:
+            s.truth += 1
+            s.found += hit
         if show:
-            print(f"   {'found' if hit else 'MISSED':6} {entry['kind']:11} {entry['id']}: "
+            late = " (late)" if entry.get("late") else ""
+            print(f"   {'found' if hit else 'MISSED':6} {entry['kind']:11} {entry['id']}{late}: "
                   f"{entry['where']}")
     actions = [i for i in items if i["kind"] in ACTION]
     s.first_night_actions = len(actions)
@@ -219,12 +272,18 @@ def main() -> int:
     p.add_argument("--quiet", action="store_true", help="totals only")
     p.add_argument("--keep", metavar="DIR", default=None,
                    help="copy every night's Markdown report into DIR (for reading)")
+    p.add_argument("--truth", metavar="FILE", type=Path, default=DATA,
+                   help="the truth file (default benchmarks/data/scout_unseen.yaml; "
+                        "benchmarks/data/scout_unseen2.yaml is the second blind set)")
     p.add_argument("--config-from-init", action="store_true",
                    help="draft each target with `scout.py init` at the later commit "
                         "instead of the hand-written file")
     args = p.parse_args()
     mirror = git_repository(p, args.mirror)
-    spec = load()
+    try:
+        spec = load(args.truth)
+    except DataError as exc:
+        p.error(str(exc))
     verdicts = {j["id"]: j["verdict"] for j in spec["judgements"]}
     unjudged: dict[str, str] = {}
     scores: list[Score] = []
@@ -279,7 +338,9 @@ def main() -> int:
             judged = s.valid + s.noise
             prec = f"{s.valid}/{judged}" if judged else "n/a"
             rows.append(
-                f"{stem:14} recall {s.found:2}/{s.truth:<2}  action precision {prec:7} "
+                f"{stem:14} recall {s.found:2}/{s.truth:<2}"
+                + (f" (+late {s.late_found}/{s.late})" if s.late else "")
+                + f"  action precision {prec:7} "
                 f"(unjudged {s.unjudged})  night-1 actions {s.first_night_actions:3}  "
                 f"FYI/Opp n1->n4 {s.listed_night1}->{s.listed_night4}  "
                 f"max listings of an action {s.max_action_listings}  "
@@ -296,7 +357,10 @@ def main() -> int:
         n1 = sum(s.listed_night1 for s in ok_runs)
         n4 = sum(s.listed_night4 for s in ok_runs)
         times = [t for s in scores for t in s.times]
-        print(f"\nTOTAL recall {found}/{truth} = {found / truth:.0%}; "
+        late = sum(s.late for s in ok_runs)
+        late_note = (f" (late additions, not in recall: "
+                     f"{sum(s.late_found for s in ok_runs)}/{late} named)" if late else "")
+        print(f"\nTOTAL recall {found}/{truth} = {found / truth:.0%}{late_note}; "
               f"action precision {valid}/{judged}"
               + (f" = {valid / judged:.0%}" if judged else "")
               + f" (+{sum(s.unjudged for s in ok_runs)} unjudged); "

@@ -117,3 +117,80 @@ def test_unseen_scoring_counts_repeats_resolved_lines_and_false_all_clears() -> 
     later2 = {**later, "items": [changed]}
     s = unseen.score_run(run, [night1, night1, later2, later2, later2], {}, {}, show=False)
     assert s.max_action_listings == 3  # a changed finding starts counting again
+
+
+def _truth_file(tmp_path, runs: str, judgements: str = "[]"):
+    p = tmp_path / "truth.yaml"
+    p.write_text(f"runs:\n{runs}\njudgements: {judgements}\n")
+    return p
+
+
+_RUN = """- target: benchmarks/data/scout_unseen_targets/forge.yaml
+  prior: {{head: {sha}, date: '2026-07-31'}}
+  head: {{head: {sha}, date: '2026-08-22'}}
+  truth:
+  - {{id: t1, kind: action, where: a.py:1, what: w, match: {{files: [a.py], any: [x]}}}}
+  negatives:
+  - {{id: {neg}, where: b.py:2, what: w, match: {{files: [b.py], any: [y]}}}}
+"""
+
+
+def test_unseen_loader_takes_another_truth_file_and_names_file_and_key(tmp_path) -> None:
+    import pytest
+
+    from agentops.errors import DataError
+    from benchmarks import scout_unseen as unseen
+
+    sha = "a" * 40
+    good = _truth_file(tmp_path, _RUN.format(sha=sha, neg="n1"))
+    assert [e["id"] for e in unseen.load(good)["runs"][0]["negatives"]] == ["n1"]
+    late = _truth_file(tmp_path, _RUN.format(sha=sha, neg="n1").replace(
+        "kind: action,", "kind: action, late: true,"))
+    assert unseen.load(late)["runs"][0]["truth"][0]["late"] is True
+    cases = {
+        "runs[0].negatives[0].id": _RUN.format(sha=sha, neg="t1"),  # duplicate id
+        "runs[0].prior.head": _RUN.format(sha=sha, neg="n1").replace(
+            f"prior: {{head: {sha}", "prior: {head: abc", 1),
+        "runs[0].target": _RUN.format(sha=sha, neg="n1").replace("forge.yaml", "gone.yaml"),
+        "runs[0].truth[0]": _RUN.format(sha=sha, neg="n1").replace("kind: action, ", ""),
+        "runs[0].truth[0].late": _RUN.format(sha=sha, neg="n1").replace(
+            "kind: action,", "kind: action, late: maybe,"),
+    }
+    for key, runs in cases.items():
+        bad = _truth_file(tmp_path, runs)
+        with pytest.raises(DataError) as err:
+            unseen.load(bad)
+        assert err.value.file.endswith("truth.yaml"), key
+        assert err.value.key == key, (key, str(err.value))
+    judged = _truth_file(tmp_path, _RUN.format(sha=sha, neg="n1"),
+                         "[{id: i1, verdict: noise, note: ' '}]")
+    with pytest.raises(DataError) as err:
+        unseen.load(judged)
+    assert err.value.key == "judgements[0].note"
+
+
+def test_unseen_late_entries_stay_out_of_the_blind_recall() -> None:
+    from benchmarks import scout_unseen as unseen
+
+    entry = {"id": "t1", "kind": "action", "where": "a", "what": "b",
+             "match": {"files": ["p.py"], "any": ["kwarg"]}}
+    run = {"target": "x/t.yaml", "negatives": [],
+           "truth": [entry, {**entry, "id": "t2", "late": True}]}
+    night = {"items": [], "markdown": "- `p.py` kwarg\n", "upstream_commits": []}
+    s = unseen.score_run(run, [night] * 5, {}, {}, show=False)
+    assert (s.found, s.truth, s.late_found, s.late) == (1, 1, 1, 1)
+
+
+def test_second_unseen_truth_validates_and_every_target_file_loads() -> None:
+    from agentops.scout import config
+    from benchmarks import scout_unseen as unseen
+
+    spec = unseen.load(unseen.ROOT / "benchmarks" / "data" / "scout_unseen2.yaml")
+    assert len(spec["runs"]) >= 2
+    for run in spec["runs"]:
+        assert run["truth"] and run["negatives"], run["target"]
+        # a late addition says so in its own words, after the scout's output was read
+        for entry in run["truth"] + run["negatives"]:
+            if entry.get("late"):
+                assert entry["what"].lower().startswith("late"), entry["id"]
+        assert config.load_target(str(unseen.ROOT / run["target"])).subproject
