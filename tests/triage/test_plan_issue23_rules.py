@@ -263,3 +263,21 @@ def test_step5_high_priority_in_other_words(queue, title, body):
     assert plan.decision == "high_priority", plan.reasoning
     assert REVIEW in plan.add_labels
     assert TRIAGED not in plan.add_labels and MARKER not in plan.add_labels
+
+
+@pytest.mark.parametrize("title", ["TP loses gradients under torch.compile",
+                                   "Uneven DTensors break torch.compile",
+                                   "Expert parallelism breaks torch.compile"])
+def test_parallelism_names_people_use_are_distributed_subjects(queue, title):
+    # A compiler word in the title too: only the parallelism name keeps it distributed.
+    plan = plan_ok(make_issue(title, "inductor recompiles on every step."), queue)
+    assert plan.decision != "not_distributed", plan.reasoning
+    assert plan.add_labels[0] == PAR
+
+
+def test_a_capitalised_abbreviation_needs_its_case(queue):
+    # "tp" in lower case is no parallelism name: with a compiler word in the title and
+    # nothing distributed, the compiler owns it.
+    plan = plan_ok(make_issue("torch.compile recompiles on every tp of the scheduler",
+                              "inductor recompiles on every step."), queue)
+    assert plan.decision == "not_distributed", plan.reasoning
