@@ -281,3 +281,11 @@ def test_a_capitalised_abbreviation_needs_its_case(queue):
     plan = plan_ok(make_issue("torch.compile recompiles on every tp of the scheduler",
                               "inductor recompiles on every step."), queue)
     assert plan.decision == "not_distributed", plan.reasoning
+
+
+@pytest.mark.parametrize("title", ["broadcast_object_list hangs when one rank passes None",
+                                   "all_gather_object returns stale objects on rank 1"])
+def test_an_object_collective_names_the_process_group_layer(queue, title):
+    plan = plan_ok(make_issue(title, "Seen with the gloo backend on 2 processes."), queue)
+    assert "module: c10d" in plan.add_labels, plan.reasoning
+    assert plan.add_labels[0] == "oncall: distributed infra"
