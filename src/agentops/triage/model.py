@@ -30,6 +30,9 @@ WHERE = ("title", "body", "code", "traceback", "comment", "labels", "rule")
 # it (e.g. T-24 adds the marker to every handled issue), not a text signal.
 
 # Sanity: bounds on what one plan may ask for; a plan past them is a planner bug.
+# A rubric layer's `keep_if` value beside the places: the layered module is named in
+# the title before every module it sits under (the title's subject, issue #23).
+TITLE_LEAD = "title_lead"
 MAX_LABELS_PER_PLAN = 12
 MAX_COMMENTS_PER_PLAN = 1
 

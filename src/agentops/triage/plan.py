@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 
 from agentops.triage import similar
-from agentops.triage.model import Evidence, IssueSnapshot, Plan, Queue
+from agentops.triage.model import TITLE_LEAD, Evidence, IssueSnapshot, Plan, Queue
 from agentops.triage.signals import (
     DEFERRED_ROLES,
     Hit,
@@ -32,6 +32,10 @@ _MAX_EVIDENCE_PER_LABEL = 3
 # in: the root-cause and top frames are in a traceback, what the report rules out is in
 # its prose.
 _WHERE_OF = {"frame": "traceback", "top_frame": "traceback", "negated": "body"}
+# Where a module is shown (named in the title, used in code, in a trace) vs only named
+# in passing (prose), for the second-module rule of _select_modules.
+_SHOWN = frozenset({"title", "code", "traceback", "frame", "top_frame"})
+_PROSE = frozenset({"body", "comment"})
 # A proposal is one to three modules; more on the issue than this were not all the bot's.
 MAX_PROPOSED_MODULES = 3
 # Sanity: earlier states the step-0 self-check may try. Each costs microseconds (the text
@@ -180,12 +184,25 @@ def _select_modules(reading: Reading, queue: Queue, existing_modules: set[str]) 
         if layer.label in cand and layer.label not in existing_modules \
                 and (cand - {layer.label}) & layer.under:
             own = set().union(*(h.places for h in reading.label_hits.get(layer.label, ())))
-            if not own & layer.keep_if:
+            if not own & layer.keep_if and not (
+                    TITLE_LEAD in layer.keep_if
+                    and _leads_title(reading, layer.label, (cand - {layer.label}) & layer.under)):
                 cand.discard(layer.label)
     top = max((scores[m] for m in cand if m not in existing_modules), default=0.0)
     keep = [m for m in queue.modules if m in cand
             and (m in existing_modules or scores[m] >= t["module_relative"] * top)]
     new = [m for m in keep if m not in existing_modules]
+    if len(new) > 1:
+        # A module the report names only in its prose ("if I disable FSDP and DDP it
+        # works") beside one it shows (title, code, trace) is context, not a second
+        # root cause: the shown one is what the report is about.
+        where = {m: set().union(*(h.places for h in reading.label_hits.get(m, ())))
+                 for m in new}
+        shown = {m for m in new if where[m] & _SHOWN}
+        if shown:
+            keep = [m for m in keep if m in existing_modules or m in shown
+                    or not where[m] <= _PROSE]
+            new = [m for m in keep if m not in existing_modules]
     if len(new) > MAX_PROPOSED_MODULES:
         # An issue naming more modules than a proposal holds is keyword soup: keep the
         # strongest, and leave the issue for review (held below).
@@ -201,6 +218,26 @@ def _select_modules(reading: Reading, queue: Queue, existing_modules: set[str]) 
     return _Modules(keep=keep, held=held, confidence=conf,
                     scores={m: scores[m] for m in keep if m not in existing_modules},
                     dropped=max(0, len(new) - MAX_PROPOSED_MODULES))
+
+
+def _title_at(reading: Reading, label: str) -> int | None:
+    """Where the title first names ``label`` (None: it does not)."""
+    title = reading.text.places.get("title", "").lower()
+    at = [title.find(h.found.lower()) for h in reading.label_hits.get(label, ())
+          if h.where == "title" and h.found]
+    at = [a for a in at if a >= 0]
+    return min(at) if at else None
+
+
+def _leads_title(reading: Reading, label: str, over: Iterable[str]) -> bool:
+    """The title names ``label`` before any of ``over``: "DTensor does not support
+    broadcast, breaking FSDP" is a DTensor report that FSDP runs into, while "FSDP's
+    DTensor state dict is not loaded" is an FSDP report (a layer's `title_lead`)."""
+    mine = _title_at(reading, label)
+    if mine is None:
+        return False
+    theirs = [a for a in (_title_at(reading, m) for m in over) if a is not None]
+    return all(mine < a for a in theirs)
 
 
 @dataclass(frozen=True)
@@ -242,7 +279,13 @@ def _route(reading: Reading, queue: Queue, modules: list[str], existing_subs: li
                 hs += reading.label_hits.get(m, [])
         hits[sub] = hs
         strength[sub] = sum(h.score for h in hs)
+    # The title names what the report is about: a sub-oncall whose evidence is all in
+    # the repro's code (a DCP import on the way to an FSDP bug) does not take the issue
+    # from a sub-oncall the title names (precedence orders subjects, not imports).
+    titled = {sub for sub in r.precedence if any("title" in h.places for h in hits[sub])}
     for sub in r.precedence:
+        if titled and sub not in titled and all(h.places <= {"code"} for h in hits[sub]):
+            continue
         owns_module = any(queue.module_suboncall.get(m) == sub for m in modules)
         if strength[sub] >= r.thresholds["route_fit"] or owns_module:
             return _Route(sub, "fit", hits[sub], strength[sub])
@@ -496,8 +539,13 @@ def step1_is_distributed(st: _State) -> Step1:
     # platform's disabled test). Weaker kinds (a library or device word in the title,
     # what the report rules out) never make a component named in the prose incidental:
     # "we use FSDP, not DDP" is still an FSDP report.
-    other_subject = [h for h in against if h.subject or "top_frame" in h.places]
+    # Like distributed evidence, a subject-kind hit against counts as the subject only
+    # outside code: a package list pasted in a code block (nvidia-nccl-cu12==…) is the
+    # environment, not a packaging report.
+    other_subject = [h for h in against
+                     if (h.subject and h.places - {"code"}) or "top_frame" in h.places]
     title_against = any("title" in h.places for h in against) and not text.test_report
+    ruled_out = text.places.get("negated", "").lower()
     subject: list[Hit] = []
     incidental: list[Hit] = []
     for h in for_hits:
@@ -508,6 +556,12 @@ def step1_is_distributed(st: _State) -> Step1:
             subject.append(h)  # a distributed error or frame at the top: the subject
         elif in_title and not title_against:
             subject.append(h)  # a person's title names the component
+        elif in_title and other_subject and h.found \
+                and h.found.lower() in ruled_out:
+            # The title names the component, but the report says the failure happens
+            # without it too ("fails the same way without DDP") and another owner
+            # raised it: the component is where it was seen, not what is wrong.
+            incidental.append(h)
         elif in_title:
             # The title names a distributed component and another subject both
             # ("torch.compile + DDP crashes"): distributed stays, but it is contested.
@@ -520,6 +574,24 @@ def step1_is_distributed(st: _State) -> Step1:
             subject.append(h)
         else:
             incidental.append(h)
+    if not subject and not other_subject:
+        # T-11 "no distributed code": what the report's own code runs (a DDP wrapper, a
+        # process group, fully_shard) is not a word in passing. Only another owner that
+        # is the subject (the compiler raised, the build failed, a platform's test)
+        # makes that code incidental; weaker evidence against (one device's error, a
+        # compiler word, a library name) leaves the verdict contested, not "elsewhere".
+        ran = [h for h in incidental if "code" in h.places and h.score >= t["evidence_min"]]
+        if ran:
+            subject += ran
+            incidental = [h for h in incidental if h not in ran]
+    elif against:
+        # Another owner's frame at the top, but distributed frames inside its frames:
+        # the compiler (or loader) was running distributed code when it failed (a
+        # DTensor subclass or an FSDP hook being traced), so that code is on the
+        # failing path, not a wrapper around it (DDP's forward is outside).
+        traced = _distributed_inside_other_owner(text, st.queue)
+        if traced is not None:
+            subject.append(traced)
     told = _already_told(st.snapshot, st.queue)
     if told and not for_hits and against_score < t["not_distributed_min"]:
         # The bot (or a maintainer) already judged it and nobody has shown distributed
@@ -539,6 +611,36 @@ def step1_is_distributed(st: _State) -> Step1:
         return Step1(True, (), tuple(incidental), tuple(against), against_score, why)
     return Step1(False, (), tuple(incidental), tuple(against), against_score,
                  "no positive evidence of another owner")
+
+
+_INSIDE_SIGNAL = "distributed_frame_inside_other_owner"
+
+
+def _distributed_inside_other_owner(text: IssueText, queue: Queue) -> Hit | None:
+    """A distributed frame (not a launcher) called from inside another owner's frames
+    in one traceback, as a step-1 hit, or ``None``. Another owner's frames are the
+    frames the rubric's ``not_distributed`` signals recognise at the top of a trace."""
+    r = queue.rubric
+    owners = [regex for sig in r.signals
+              if sig.role == "not_distributed" and "top_frame" in sig.where
+              for _, regex in sig.patterns]
+    if not owners or not text.tracebacks:
+        return None
+    for region in text.tracebacks:
+        paths = [m.group("path") or m.group("cpath") for m in r.frame.finditer(region)]
+        if r.innermost_first.search(region):
+            paths.reverse()  # outermost first, as a Python traceback prints them
+        entered = False
+        for path in paths:
+            if not entered:
+                entered = any(o.search(path) for o in owners)
+            elif r.distributed_frame.search(path) and not r.ignore_frame.search(path):
+                w = r.thresholds["high_weight"]
+                return Hit(signal=_INSIDE_SIGNAL, label=None, role="distributed",
+                           where="traceback", weight=w, score=w,
+                           places=frozenset({"traceback"}), subject=True,
+                           source=path, found=path.rsplit("/", 1)[-1])
+    return None
 
 
 def _finish_not_distributed(st: _State, v: Step1) -> Plan:

@@ -15,7 +15,7 @@ from typing import Any
 
 from agentops.data import Loaded, load
 from agentops.errors import DataError, InputError
-from agentops.triage.model import Queue, Selective, Template
+from agentops.triage.model import TITLE_LEAD, Queue, Selective, Template
 from agentops.triage.signals import PLACES, compile_rubric
 
 QUEUES_DIR = Path(__file__).resolve().parent / "queues"
@@ -162,7 +162,8 @@ RUBRIC_SCHEMA: dict[str, Any] = {
             "type": "object", "additionalProperties": False,
             "required": ["label", "under", "keep_if"],
             "properties": {"label": _STR, "under": {"type": "array", "items": _STR, "minItems": 1},
-                           "keep_if": {"type": "array", "items": {"enum": list(PLACES)}}}}},
+                           "keep_if": {"type": "array",
+                                       "items": {"enum": [*PLACES, TITLE_LEAD]}}}}},
         "signals": {"type": "array", "minItems": 1, "items": _SIGNAL_SCHEMA},
     },
 }
