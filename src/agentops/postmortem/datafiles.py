@@ -98,6 +98,7 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                                                      "items": _REGEX}},
                 "skip_questions": {"type": "boolean"},
                 "skip_quoted": {"type": "boolean"},
+                "always": {"type": "array", "items": _REGEX},
                 # Sanity: every rule proves itself both ways (style §12.6).
                 "match": {"type": "array", "minItems": 1, "items": _EXAMPLE},
                 "no_match": {"type": "array", "minItems": 1, "items": _EXAMPLE},
@@ -193,6 +194,8 @@ def lint_rules() -> tuple[Rule, ...]:
             _regex(name, f"rules[{i}].patterns[{j}]", pattern)
         for j, pattern in enumerate(rule.get("unless", [])):
             _regex(name, f"rules[{i}].unless[{j}]", pattern)
+        for j, pattern in enumerate(rule.get("always", [])):
+            _regex(name, f"rules[{i}].always[{j}]", pattern)
         for j, cond in enumerate(rule.get("clauses", [])):
             if not grammar:
                 raise DataError(name, f"rules[{i}].clauses", "clause conditions need the "

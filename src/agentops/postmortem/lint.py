@@ -76,6 +76,10 @@ class Rule:
     keep_in: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = ()
     # A hit wholly inside quotation marks is a mention, not the writer's claim.
     skip_quoted: bool = False
+    # Patterns whose hits no ``unless`` exempts: a form that reads word for word like an
+    # exempt one and differs only in its subject ("some builds could have picked up the
+    # bad image" is the incident's effect, "a nightly could have caught it" hindsight).
+    always: tuple[re.Pattern[str], ...] = ()
 
     def applies_to(self, section: str | None) -> bool:
         if self.scope == "all":
@@ -170,6 +174,7 @@ def compile_rules(content: Mapping[str, Any]) -> tuple[Rule, ...]:
             yield_to=tuple(r.get("yield_to", [])),
             skip_questions=bool(r.get("skip_questions", False)),
             skip_quoted=bool(r.get("skip_quoted", False)),
+            always=tuple(re.compile(p, re.IGNORECASE) for p in r.get("always", [])),
             keep_in=tuple((section, tuple(re.compile(p, re.IGNORECASE) for p in pats))
                           for section, pats in (r.get("keep_in") or {}).items())))
     return tuple(rules)
@@ -438,6 +443,7 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
         tuple[int, int]]:
     """Spans of ``sentence.text`` the rule flags: every pattern match and every clause
     whose agent and predicate meet a condition, minus those an ``unless`` match overlaps
+    (an ``always`` match is never exempt)
     (hindsight, a reader checklist, advice to users), those in a question when the rule
     skips questions, and those in a clause where a rule of ``yield_to`` (among
     ``others``) hits; overlapping matches are counted once."""
@@ -453,6 +459,7 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
         found += list(clause_mod.cooccurrences(text, rule.grammar, rule.cooccur))
     overlaps = _Overlaps(exempt)
     spans = [(s, e) for s, e in found if e > s and not overlaps.any(s, e)]
+    spans += [m.span() for p in rule.always for m in p.finditer(text) if m.end() > m.start()]
     if spans and rule.skip_quoted:
         quoted = [m.span(1) for m in _QUOTED.finditer(text)]  # disjoint, in order
         starts = [qs for qs, _ in quoted]
@@ -532,7 +539,7 @@ def _lexicon(rule: Rule, sentences: Sequence[Sentence],
             if sentence.section not in kept:
                 continue
             narrow = replace(rule, patterns=kept[sentence.section], conditions=(),
-                             cooccur=())
+                             cooccur=(), always=())
             found = hits(narrow, sentence, others)
         else:
             found = hits(rule, sentence, others)
