@@ -69,6 +69,10 @@ class Rule:
     # A hit in a clause where one of these rules also hits is theirs, not this rule's
     # ("I think we should rewrite it" is advocacy, not a hedge).
     yield_to: tuple[str, ...] = ()
+    # Lexical classes of the grammar (a norm word, an evaluation) that make a clause an
+    # opinion or a norm whatever its topic: a hit in such a clause is not this rule's
+    # ("maybe it's worth a note", "it would probably make sense to ...").
+    yield_to_classes: tuple[str, ...] = ()
     # A hit in a question is not a claim ("could this be the driver?").
     skip_questions: bool = False
     # Patterns that still apply inside a section the scope leaves out (the writer's
@@ -172,6 +176,7 @@ def compile_rules(content: Mapping[str, Any]) -> tuple[Rule, ...]:
             conditions=conditions, grammar=grammar,
             cooccur=tuple(tuple(c) for c in r.get("cooccur", [])),
             yield_to=tuple(r.get("yield_to", [])),
+            yield_to_classes=tuple(r.get("yield_to_classes", [])),
             skip_questions=bool(r.get("skip_questions", False)),
             skip_quoted=bool(r.get("skip_quoted", False)),
             always=tuple(re.compile(p, re.IGNORECASE) for p in r.get("always", [])),
@@ -469,7 +474,8 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
             return k >= 0 and e <= quoted[k][1]
 
         spans = [(s, e) for s, e in spans if not inside(s, e)]
-    if spans and rule.grammar is not None and (rule.skip_questions or rule.yield_to):
+    if spans and rule.grammar is not None and (rule.skip_questions or rule.yield_to
+                                               or rule.yield_to_classes):
         spans = _own(rule, sentence, spans, others)
     kept: list[tuple[int, int]] = []
     for s, e in sorted(spans):
@@ -512,6 +518,9 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
                 claimed += list(clause_mod.cooccurrences(text, other.grammar, other.cooccur))
                 claimed += [(s, e) for s, e, _ in clause_mod.matches(text, other.grammar,
                                                                      other.conditions)]
+    if rule.yield_to_classes:
+        claimed += list(clause_mod.cooccurrences(
+            text, rule.grammar, [(name,) for name in rule.yield_to_classes]))
     starts = [c.start for c in parts]
     claimed_at = sorted(cs for cs, _ in claimed)
     out = []
