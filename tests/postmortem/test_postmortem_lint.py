@@ -272,25 +272,23 @@ def test_an_always_pattern_is_never_exempted_by_unless(tmp_path: Path, monkeypat
 def test_a_hedge_yields_to_a_clause_that_evaluates_an_action(tmp_path: Path,
                                                              monkeypatch) -> None:
     """#24, P-5: "maybe it makes sense to split the job" is an opinion on what to do; the
-    hedge word softens it. The yield is per clause (a hedged fact in the next clause is
-    still flagged) and names only classes the grammar defines."""
+    hedge word softens it. The yield (``yield_within``) is per clause: a hedged fact in
+    the next clause is still flagged, and a bad pattern names its key."""
     hedging = next(r for r in LEXICAL if r.id == "hedging")
-    assert "action_evaluation" in hedging.yield_to_classes
+    assert hedging.yield_within
     text = "Maybe it makes sense to split the job, but the cache was probably stale.\n"
     found = [f.message for f in lint.apply_rule(hedging, lint.parse(text, SECTIONS),
                                                 facts=None, file="f", others=LEXICAL)]
     assert len(found) == 1 and "'probably'" in found[0], found
 
     bad = tmp_path / "lint_rules.yaml"
-    bad.write_text("version: 1\ngrammar:\n  boundaries: [';']\n  agents: {we: we}\n"
-                   "  filler: also\n  stop: that\n  coordinators: and\n  relative: which\n"
-                   "rules:\n  - id: hedging\n    kind: lexicon\n    message: m\n"
-                   "    yield_to_classes: [opinion]\n    match: [{text: a}]\n"
+    bad.write_text("version: 1\nrules:\n  - id: hedging\n    kind: lexicon\n    message: m\n"
+                   "    yield_within: ['(']\n    match: [{text: a}]\n"
                    "    no_match: [{text: b}]\n", encoding="utf-8")
     monkeypatch.setattr(datafiles, "LINT_RULES", bad)
     datafiles.lint_rules.cache_clear()
     try:
-        with pytest.raises(DataError, match=r"rules\[0\]\.yield_to_classes: unknown lexical"):
+        with pytest.raises(DataError, match=r"rules\[0\]\.yield_within\[0\]: not a valid regex"):
             datafiles.lint_rules()
     finally:
         datafiles.lint_rules.cache_clear()

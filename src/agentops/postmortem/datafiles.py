@@ -92,8 +92,7 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                     "type": "array", "minItems": 2,
                     "items": {"type": "string", "pattern": "^[a-z_]+$"}}},
                 "yield_to": {"type": "array", "items": {"type": "string"}},
-                "yield_to_classes": {"type": "array",
-                                     "items": {"type": "string", "pattern": "^[a-z_]+$"}},
+                "yield_within": {"type": "array", "items": _REGEX},
                 "keep_in": {"type": "object",
                             "propertyNames": {"pattern": "^[a-z_]+$"},
                             "additionalProperties": {"type": "array", "minItems": 1,
@@ -215,13 +214,8 @@ def lint_rules() -> tuple[Rule, ...]:
                                 f"unknown lexical classes {unknown}; known: "
                                 f"{sorted(grammar.get('classes') or {})}",
                                 fix="define them under grammar.classes")
-        unknown = sorted(set(rule.get("yield_to_classes", []))
-                         - set(grammar.get("classes") or {}))
-        if unknown:
-            raise DataError(name, f"rules[{i}].yield_to_classes",
-                            f"unknown lexical classes {unknown}; known: "
-                            f"{sorted(grammar.get('classes') or {})}",
-                            fix="define them under grammar.classes")
+        for j, pattern in enumerate(rule.get("yield_within", [])):
+            _regex(name, f"rules[{i}].yield_within[{j}]", pattern)
         for section, patterns in (rule.get("keep_in") or {}).items():
             for j, pattern in enumerate(patterns):
                 _regex(name, f"rules[{i}].keep_in.{section}[{j}]", pattern)

@@ -69,10 +69,10 @@ class Rule:
     # A hit in a clause where one of these rules also hits is theirs, not this rule's
     # ("I think we should rewrite it" is advocacy, not a hedge).
     yield_to: tuple[str, ...] = ()
-    # Lexical classes of the grammar (a norm word, an evaluation) that make a clause an
-    # opinion or a norm whatever its topic: a hit in such a clause is not this rule's
-    # ("maybe it's worth a note", "it would probably make sense to ...").
-    yield_to_classes: tuple[str, ...] = ()
+    # Patterns that make a clause an opinion or a norm whatever its topic: a hit in a
+    # clause holding a match is not this rule's ("maybe it's worth a note", "it would
+    # probably make sense to ..."). Per clause, unlike ``unless``, which needs an overlap.
+    yield_within: tuple[re.Pattern[str], ...] = ()
     # A hit in a question is not a claim ("could this be the driver?").
     skip_questions: bool = False
     # Patterns that still apply inside a section the scope leaves out (the writer's
@@ -176,7 +176,8 @@ def compile_rules(content: Mapping[str, Any]) -> tuple[Rule, ...]:
             conditions=conditions, grammar=grammar,
             cooccur=tuple(tuple(c) for c in r.get("cooccur", [])),
             yield_to=tuple(r.get("yield_to", [])),
-            yield_to_classes=tuple(r.get("yield_to_classes", [])),
+            yield_within=tuple(re.compile(p, re.IGNORECASE)
+                               for p in r.get("yield_within", [])),
             skip_questions=bool(r.get("skip_questions", False)),
             skip_quoted=bool(r.get("skip_quoted", False)),
             always=tuple(re.compile(p, re.IGNORECASE) for p in r.get("always", [])),
@@ -475,7 +476,7 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
 
         spans = [(s, e) for s, e in spans if not inside(s, e)]
     if spans and rule.grammar is not None and (rule.skip_questions or rule.yield_to
-                                               or rule.yield_to_classes):
+                                               or rule.yield_within):
         spans = _own(rule, sentence, spans, others)
     kept: list[tuple[int, int]] = []
     for s, e in sorted(spans):
@@ -518,9 +519,8 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
                 claimed += list(clause_mod.cooccurrences(text, other.grammar, other.cooccur))
                 claimed += [(s, e) for s, e, _ in clause_mod.matches(text, other.grammar,
                                                                      other.conditions)]
-    if rule.yield_to_classes:
-        claimed += list(clause_mod.cooccurrences(
-            text, rule.grammar, [(name,) for name in rule.yield_to_classes]))
+    claimed += [m.span() for p in rule.yield_within for m in p.finditer(text)
+                if m.end() > m.start()]
     starts = [c.start for c in parts]
     claimed_at = sorted(cs for cs, _ in claimed)
     out = []
