@@ -98,7 +98,6 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                             "additionalProperties": {"type": "array", "minItems": 1,
                                                      "items": _REGEX}},
                 "skip_questions": {"type": "boolean"},
-                "guesses": {"type": "array", "items": _REGEX},
                 "skip_quoted": {"type": "boolean"},
                 "always": {"type": "array", "items": _REGEX},
                 # Sanity: every rule proves itself both ways (style §12.6).
@@ -198,8 +197,6 @@ def lint_rules() -> tuple[Rule, ...]:
             _regex(name, f"rules[{i}].unless[{j}]", pattern)
         for j, pattern in enumerate(rule.get("always", [])):
             _regex(name, f"rules[{i}].always[{j}]", pattern)
-        for j, pattern in enumerate(rule.get("guesses", [])):
-            _regex(name, f"rules[{i}].guesses[{j}]", pattern)
         for j, cond in enumerate(rule.get("clauses", [])):
             if not grammar:
                 raise DataError(name, f"rules[{i}].clauses", "clause conditions need the "

@@ -75,9 +75,6 @@ class Rule:
     yield_within: tuple[re.Pattern[str], ...] = ()
     # A hit in a question is not a claim ("could this be the driver?").
     skip_questions: bool = False
-    # Clauses with a question mark that still claim: a guess with a rising tone ("I think
-    # maybe it was the dependency update?") opens with the writer's belief.
-    guesses: tuple[re.Pattern[str], ...] = ()
     # Patterns that still apply inside a section the scope leaves out (the writer's
     # present doubt inside a timeline: "I suspect node age is related").
     keep_in: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = ()
@@ -182,7 +179,6 @@ def compile_rules(content: Mapping[str, Any]) -> tuple[Rule, ...]:
             yield_within=tuple(re.compile(p, re.IGNORECASE)
                                for p in r.get("yield_within", [])),
             skip_questions=bool(r.get("skip_questions", False)),
-            guesses=tuple(re.compile(p, re.IGNORECASE) for p in r.get("guesses", [])),
             skip_quoted=bool(r.get("skip_quoted", False)),
             always=tuple(re.compile(p, re.IGNORECASE) for p in r.get("always", [])),
             keep_in=tuple((section, tuple(re.compile(p, re.IGNORECASE) for p in pats))
@@ -534,9 +530,7 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
             out.append((s, e))
             continue
         clause = parts[at]
-        part = text[clause.start:clause.end]
-        if rule.skip_questions and part.rstrip(" )*_\"'").endswith("?") \
-                and not any(g.match(part.lstrip()) for g in rule.guesses):
+        if rule.skip_questions and text[clause.start:clause.end].rstrip(" )*_\"'").endswith("?"):
             continue
         k = bisect.bisect_left(claimed_at, clause.start)
         if k < len(claimed_at) and claimed_at[k] < clause.end:
