@@ -36,6 +36,12 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   readings of sets 14-16 on its rules: hedging 0.55/0.60, blame 0.33/0.14, advocacy
   0.53/0.53; the shared sets after it (both halves fitted earlier) 0.87/0.92, 0.97/0.85,
   0.73/0.83.
+- round 3, hedging only (#24, branch h7-lhedge; fit: shared fit half and gathered sets
+  3-13, made-up probes): held-out hedging unchanged, sets 14-16 0.90/0.90 and shared
+  held-out half 0.81/0.90 (both fitted in earlier rounds). Five fresh blind readings of
+  public threads (86 texts, 91 hedged paragraphs, texts kept outside the repository),
+  each read once before any fit on it: pooled P 0.83 R 0.66 on main, P 0.85 R 0.67 on
+  the branch of the day; fitted on afterwards.
 """
 
 from __future__ import annotations

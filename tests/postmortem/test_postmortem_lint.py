@@ -234,3 +234,61 @@ def test_validate_all_lists_shipped_files() -> None:
     assert datafiles.validate_all()[:3] == ["postmortem/schema.yaml",
                                             "postmortem/lint_rules.yaml",
                                             "postmortem/sections.yaml"]
+
+
+def test_an_always_pattern_is_never_exempted_by_unless(tmp_path: Path, monkeypatch) -> None:
+    """#24, P-5: the incident's effect as a possibility reads word for word like
+    hindsight ("could have picked up" / "could have caught"); the rule's ``always``
+    patterns keep it, whatever ``unless`` says, and a bad one names its key."""
+    import re
+
+    rule = lint.Rule(id="r", kind="lexicon", message="m",
+                     patterns=(re.compile(r"\bcould have \w+"),),
+                     unless=(re.compile(r"\bcould have \w+"),),
+                     always=(re.compile(r"\bsome builds could have \w+ \w+", re.I),))
+    doc = lint.parse("Some builds could have picked up the image. A test could have caught it.\n")
+    assert [(f.line, f.message) for f in lint.apply_rule(rule, doc, facts=None, file="f")] \
+        == [(1, "m ('Some builds could have picked up')")]
+    hedging = next(r for r in LEXICAL if r.id == "hedging")
+    found = [f.message for f in lint.apply_rule(
+        hedging, lint.parse("### Impact\n\nA few hundred builds could have picked up the bad "
+                            "image, but a soak run could have caught it.\n", SECTIONS),
+        facts=None, file="f", others=LEXICAL)]
+    assert len(found) == 1 and "builds could have picked up" in found[0], found
+
+    bad = tmp_path / "lint_rules.yaml"
+    bad.write_text("version: 1\nrules:\n  - id: hedging\n    kind: lexicon\n    message: m\n"
+                   "    always: ['(']\n    match: [{text: a}]\n    no_match: [{text: b}]\n",
+                   encoding="utf-8")
+    monkeypatch.setattr(datafiles, "LINT_RULES", bad)
+    datafiles.lint_rules.cache_clear()
+    try:
+        with pytest.raises(DataError, match=r"rules\[0\]\.always\[0\]: not a valid regex"):
+            datafiles.lint_rules()
+    finally:
+        datafiles.lint_rules.cache_clear()
+
+
+def test_a_hedge_yields_to_a_clause_that_evaluates_an_action(tmp_path: Path,
+                                                             monkeypatch) -> None:
+    """#24, P-5: "maybe it makes sense to split the job" is an opinion on what to do; the
+    hedge word softens it. The yield (``yield_within``) is per clause: a hedged fact in
+    the next clause is still flagged, and a bad pattern names its key."""
+    hedging = next(r for r in LEXICAL if r.id == "hedging")
+    assert hedging.yield_within
+    text = "Maybe it makes sense to split the job, but the cache was probably stale.\n"
+    found = [f.message for f in lint.apply_rule(hedging, lint.parse(text, SECTIONS),
+                                                facts=None, file="f", others=LEXICAL)]
+    assert len(found) == 1 and "'probably'" in found[0], found
+
+    bad = tmp_path / "lint_rules.yaml"
+    bad.write_text("version: 1\nrules:\n  - id: hedging\n    kind: lexicon\n    message: m\n"
+                   "    yield_within: ['(']\n    match: [{text: a}]\n"
+                   "    no_match: [{text: b}]\n", encoding="utf-8")
+    monkeypatch.setattr(datafiles, "LINT_RULES", bad)
+    datafiles.lint_rules.cache_clear()
+    try:
+        with pytest.raises(DataError, match=r"rules\[0\]\.yield_within\[0\]: not a valid regex"):
+            datafiles.lint_rules()
+    finally:
+        datafiles.lint_rules.cache_clear()

@@ -92,12 +92,14 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                     "type": "array", "minItems": 2,
                     "items": {"type": "string", "pattern": "^[a-z_]+$"}}},
                 "yield_to": {"type": "array", "items": {"type": "string"}},
+                "yield_within": {"type": "array", "items": _REGEX},
                 "keep_in": {"type": "object",
                             "propertyNames": {"pattern": "^[a-z_]+$"},
                             "additionalProperties": {"type": "array", "minItems": 1,
                                                      "items": _REGEX}},
                 "skip_questions": {"type": "boolean"},
                 "skip_quoted": {"type": "boolean"},
+                "always": {"type": "array", "items": _REGEX},
                 # Sanity: every rule proves itself both ways (style §12.6).
                 "match": {"type": "array", "minItems": 1, "items": _EXAMPLE},
                 "no_match": {"type": "array", "minItems": 1, "items": _EXAMPLE},
@@ -193,6 +195,8 @@ def lint_rules() -> tuple[Rule, ...]:
             _regex(name, f"rules[{i}].patterns[{j}]", pattern)
         for j, pattern in enumerate(rule.get("unless", [])):
             _regex(name, f"rules[{i}].unless[{j}]", pattern)
+        for j, pattern in enumerate(rule.get("always", [])):
+            _regex(name, f"rules[{i}].always[{j}]", pattern)
         for j, cond in enumerate(rule.get("clauses", [])):
             if not grammar:
                 raise DataError(name, f"rules[{i}].clauses", "clause conditions need the "
@@ -210,6 +214,8 @@ def lint_rules() -> tuple[Rule, ...]:
                                 f"unknown lexical classes {unknown}; known: "
                                 f"{sorted(grammar.get('classes') or {})}",
                                 fix="define them under grammar.classes")
+        for j, pattern in enumerate(rule.get("yield_within", [])):
+            _regex(name, f"rules[{i}].yield_within[{j}]", pattern)
         for section, patterns in (rule.get("keep_in") or {}).items():
             for j, pattern in enumerate(patterns):
                 _regex(name, f"rules[{i}].keep_in.{section}[{j}]", pattern)

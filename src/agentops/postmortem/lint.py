@@ -69,6 +69,10 @@ class Rule:
     # A hit in a clause where one of these rules also hits is theirs, not this rule's
     # ("I think we should rewrite it" is advocacy, not a hedge).
     yield_to: tuple[str, ...] = ()
+    # Patterns that make a clause an opinion or a norm whatever its topic: a hit in a
+    # clause holding a match is not this rule's ("maybe it's worth a note", "it would
+    # probably make sense to ..."). Per clause, unlike ``unless``, which needs an overlap.
+    yield_within: tuple[re.Pattern[str], ...] = ()
     # A hit in a question is not a claim ("could this be the driver?").
     skip_questions: bool = False
     # Patterns that still apply inside a section the scope leaves out (the writer's
@@ -76,6 +80,10 @@ class Rule:
     keep_in: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = ()
     # A hit wholly inside quotation marks is a mention, not the writer's claim.
     skip_quoted: bool = False
+    # Patterns whose hits no ``unless`` exempts: a form that reads word for word like an
+    # exempt one and differs only in its subject ("some builds could have picked up the
+    # bad image" is the incident's effect, "a nightly could have caught it" hindsight).
+    always: tuple[re.Pattern[str], ...] = ()
 
     def applies_to(self, section: str | None) -> bool:
         if self.scope == "all":
@@ -168,8 +176,11 @@ def compile_rules(content: Mapping[str, Any]) -> tuple[Rule, ...]:
             conditions=conditions, grammar=grammar,
             cooccur=tuple(tuple(c) for c in r.get("cooccur", [])),
             yield_to=tuple(r.get("yield_to", [])),
+            yield_within=tuple(re.compile(p, re.IGNORECASE)
+                               for p in r.get("yield_within", [])),
             skip_questions=bool(r.get("skip_questions", False)),
             skip_quoted=bool(r.get("skip_quoted", False)),
+            always=tuple(re.compile(p, re.IGNORECASE) for p in r.get("always", [])),
             keep_in=tuple((section, tuple(re.compile(p, re.IGNORECASE) for p in pats))
                           for section, pats in (r.get("keep_in") or {}).items())))
     return tuple(rules)
@@ -438,6 +449,7 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
         tuple[int, int]]:
     """Spans of ``sentence.text`` the rule flags: every pattern match and every clause
     whose agent and predicate meet a condition, minus those an ``unless`` match overlaps
+    (an ``always`` match is never exempt)
     (hindsight, a reader checklist, advice to users), those in a question when the rule
     skips questions, and those in a clause where a rule of ``yield_to`` (among
     ``others``) hits; overlapping matches are counted once."""
@@ -453,6 +465,7 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
         found += list(clause_mod.cooccurrences(text, rule.grammar, rule.cooccur))
     overlaps = _Overlaps(exempt)
     spans = [(s, e) for s, e in found if e > s and not overlaps.any(s, e)]
+    spans += [m.span() for p in rule.always for m in p.finditer(text) if m.end() > m.start()]
     if spans and rule.skip_quoted:
         quoted = [m.span(1) for m in _QUOTED.finditer(text)]  # disjoint, in order
         starts = [qs for qs, _ in quoted]
@@ -462,7 +475,8 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
             return k >= 0 and e <= quoted[k][1]
 
         spans = [(s, e) for s, e in spans if not inside(s, e)]
-    if spans and rule.grammar is not None and (rule.skip_questions or rule.yield_to):
+    if spans and rule.grammar is not None and (rule.skip_questions or rule.yield_to
+                                               or rule.yield_within):
         spans = _own(rule, sentence, spans, others)
     kept: list[tuple[int, int]] = []
     for s, e in sorted(spans):
@@ -505,6 +519,8 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
                 claimed += list(clause_mod.cooccurrences(text, other.grammar, other.cooccur))
                 claimed += [(s, e) for s, e, _ in clause_mod.matches(text, other.grammar,
                                                                      other.conditions)]
+    claimed += [m.span() for p in rule.yield_within for m in p.finditer(text)
+                if m.end() > m.start()]
     starts = [c.start for c in parts]
     claimed_at = sorted(cs for cs, _ in claimed)
     out = []
@@ -532,7 +548,7 @@ def _lexicon(rule: Rule, sentences: Sequence[Sentence],
             if sentence.section not in kept:
                 continue
             narrow = replace(rule, patterns=kept[sentence.section], conditions=(),
-                             cooccur=())
+                             cooccur=(), always=())
             found = hits(narrow, sentence, others)
         else:
             found = hits(rule, sentence, others)
