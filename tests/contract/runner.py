@@ -26,6 +26,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -364,6 +365,9 @@ def run_action(action_dir: Path, inputs: Mapping[str, str] | None = None, *,
     result.summary = "".join(summaries)
     for name, meta in (spec.get("outputs") or {}).items():
         result.outputs[name] = evaluate((meta or {}).get("value"), ctx)
+    # The result holds strings only: the harness's own HOME, event file, summaries and
+    # (when the caller gave none) workspace and RUNNER_TEMP go with it.
+    shutil.rmtree(tmp, ignore_errors=True)
     return result
 
 
@@ -500,4 +504,7 @@ def run_job(workflow: Path, job_id: str, *, workspace: Path,
                 os.killpg(pid, signal.SIGTERM)
     for name, value in (job.get("outputs") or {}).items():
         result.outputs[name] = evaluate(value, ctx)
+    # The result holds strings only, so the job's HOME, event file and RUNNER_TEMP go:
+    # a suite run used to leave hundreds of these folders behind.
+    shutil.rmtree(tmp, ignore_errors=True)
     return result
