@@ -50,6 +50,20 @@ def _agent(sentence: str, predicate: str) -> str:
     ("The admin setting overlooked the second branch.", "overlooked", "system"),
     ("The reviewers of the launcher change overlooked it.", "overlooked", "role"),
     ("The release crew overlooked it.", "overlooked", "role"),
+    # A head noun's post-modifier is read past; the head decides the agent.
+    ("My earlier fix for the cache introduced a leak.", "introduced", "first_person"),
+    ("@dev-x's rewrite of the loader broke it.", "broke", "named"),
+    ("The bug in my change broke the build.", "broke", "system"),
+    # Two noun phrases run together: the last is the subject.
+    ("After a week on my machine the loader broke.", "broke", "system"),
+    ("With your patch the loader broke.", "broke", "system"),
+    # A partitive's head is its object; "of mine" names the owner.
+    ("One of your recent changes caused the regression.", "caused", "second_person"),
+    ("Two PRs of mine broke the mirror.", "broke", "first_person"),
+    ("One of the nightly jobs missed the file.", "missed", "system"),
+    # A cleft names the subject before "is what".
+    ("My patch is what broke the ARM builds.", "broke", "first_person"),
+    ("The cache is what broke the build.", "broke", "system"),
 ])
 def test_subject_class(sentence: str, predicate: str, agent: str) -> None:
     assert _agent(sentence, predicate) == agent

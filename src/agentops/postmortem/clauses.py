@@ -47,6 +47,12 @@ class Grammar:
     coordinators: re.Pattern[str]  # "and" / "then": the verb shares the clause's subject
     relative: re.Pattern[str]  # "which" / "that": the verb's subject is the antecedent
     subject_words: int = 6
+    # Prepositions that open a post-modifier of the subject's head noun ("my fix *for*
+    # the cache"): read past them, and the head before them decides the agent.
+    postmodifiers: re.Pattern[str] | None = None
+    # Words that open a noun phrase ("the", "my", "@x's", "I"): two phrases run together
+    # without punctuation ("on my machine the loader broke") keep only the last one.
+    determiners: re.Pattern[str] | None = None
     # Lexical classes (a process or design noun, a norm word, an evaluation): a rule's
     # co-occurrence condition wants one word of each of its classes in the same clause.
     classes: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
@@ -80,6 +86,8 @@ def compile_grammar(content: Mapping[str, Any]) -> Grammar:
         filler=rx(content["filler"]), stop=rx(content["stop"]),
         coordinators=rx(content["coordinators"]), relative=rx(content["relative"]),
         subject_words=int(content.get("subject_words", 6)),
+        postmodifiers=rx(content["postmodifiers"]) if "postmodifiers" in content else None,
+        determiners=rx(content["determiners"]) if "determiners" in content else None,
         classes={k: rx(v["pattern"]) for k, v in (content.get("classes") or {}).items()})
 
 
@@ -163,12 +171,19 @@ def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
             if len(out) >= grammar.subject_words:
                 break
         return out
-    if i >= 0 and grammar.relative.fullmatch(words[i][1]):
-        # A relative clause's verb acts for its antecedent: "my refactor, which broke".
+    relative = i >= 0 and bool(grammar.relative.fullmatch(words[i][1]))
+    if relative:
+        # A relative clause's verb acts for its antecedent: "my refactor, which broke";
+        # the antecedent is the phrase right before it ("came from my refactor, which").
         i -= 1
         if i >= 0 and words[i][1] == ",":
             i -= 1
-    out = []
+    if i >= 1 and words[i][1].lower() == "what" and _CLEFT.fullmatch(words[i - 1][1]):
+        # A cleft names its subject before "is what": "my patch is what broke it".
+        i -= 2
+        while i >= 0 and grammar.filler.fullmatch(words[i][1]):
+            i -= 1
+    out: list[str] = []
     while i >= 0 and len(out) < grammar.subject_words:
         w = words[i][1]
         if w == ":":
@@ -178,11 +193,51 @@ def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
                 break
             i -= 1
             continue
+        before = words[i - 1][1] if i > 0 else ""
+        if not relative and out and grammar.postmodifiers is not None \
+                and grammar.postmodifiers.fullmatch(w) and re.match(r"[@\w]", before) \
+                and not grammar.stop.fullmatch(before):
+            out.append(w)
+            i -= 1
+            continue
         if grammar.stop.fullmatch(w) or w in ",;()[]—–!?\"":
             break
         out.append(w)
         i -= 1
-    return out[::-1]
+    return _head(out[::-1], grammar)
+
+
+_CLEFT = re.compile(r"(is|was|'s|’s)", re.IGNORECASE)
+
+
+def _head(words: list[str], grammar: Grammar) -> list[str]:
+    """The subject's head phrase: the last noun phrase of ``words`` (a determiner right
+    after a preposition opens that preposition's object, not a phrase of its own), up
+    to its first post-modifying preposition ("of mine" stays: it names the owner)."""
+    pre, det = grammar.postmodifiers, grammar.determiners
+    if pre is None or det is None:
+        return words
+    start = 0
+    for k in range(1, len(words)):
+        if det.fullmatch(words[k].replace("’", "'")) and not pre.fullmatch(words[k - 1]):
+            start = k
+    out = words[start:]
+    # A partitive's head is its object: "one of your changes" is your change.
+    while len(out) > 2 and _PARTITIVE.fullmatch(out[0]) and out[1].lower() == "of":
+        out = out[2:]
+    for k, w in enumerate(out):
+        # "two PRs of mine" are the writer's PRs: a possessive object stays with the head.
+        if k and pre.fullmatch(w) and not (
+                k + 1 < len(out) and _OWNER.fullmatch(out[k + 1])):
+            return out[:k]
+    return out
+
+
+_OWNER = re.compile(r"(mine|yours|ours|theirs|his|hers)", re.IGNORECASE)
+
+
+_PARTITIVE = re.compile(r"(one|some|all|none|most|many|several|each|any|both|either|"
+                        r"neither|two|three|few|part|half)", re.IGNORECASE)
 
 
 def head_subject(text: str, clause: Clause, grammar: Grammar) -> list[str]:
