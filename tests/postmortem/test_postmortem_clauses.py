@@ -36,10 +36,13 @@ def _agent(sentence: str, predicate: str) -> str:
     ("@dev-x's rewrite broke the loader.", "broke", "named"),
     ("The release crew skipped the checklist.", "skipped", "role"),
     ("The reviewers missed the second call site.", "missed", "role"),
-    ("The May refactor broke the loader.", "broke", "system"),
+    # A contribution is its own class: only a mind's fault ("forgot") makes it blame.
+    ("The May refactor broke the loader.", "broke", "contribution"),
+    ("The PR author forgot the test.", "forgot", "role"),
+    ("The old code path forgot to reset the counter.", "forgot", "system"),
     ("CI skipped the job.", "skipped", "system"),
     # The subject stops at a belief verb: the writer thinks, the change broke.
-    ("I think the scheduler change broke the fence.", "broke", "system"),
+    ("I think the scheduler change broke the fence.", "broke", "contribution"),
     # A verb coordinated with an earlier one shares the clause's first subject.
     ("I rebased the branch and missed the conflict.", "missed", "first_person"),
     # A relative clause acts for its antecedent.
@@ -99,6 +102,12 @@ def test_the_same_fault_verb_is_blame_only_with_a_person_as_agent() -> None:
     assert flagged("The maintainers ignored the first report.")
     assert not flagged("The May change broke the loader.")
     assert not flagged("The loader ignored the first flag.")
+    # A change that "forgot" stands for its author; code that "forgot" is a mechanism.
+    assert flagged("The May change forgot to update the tests.")
+    assert not flagged("The old code path forgot to reset the counter.")
+    # A capitalised month after a preposition is no person.
+    assert not flagged("The refactor in March broke the header parser.")
+    assert flagged("Robin broke the header parser.")
 
 
 def test_a_hedge_inside_a_norm_is_advocacy_not_hedging() -> None:

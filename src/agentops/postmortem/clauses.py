@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 SYSTEM = "system"  # the agent class of any subject no other class claims
+CONTRIBUTION = "contribution"  # a change or PR: yields to a person named with it
 # Discourse openers before a clause's subject ("So we pushed ...", "Sorry, I ...").
 _OPENER = re.compile(r"(so|well|ok|okay|yes|no|sorry|oops|now|again|anyway|unfortunately)",
                      re.IGNORECASE)
@@ -117,16 +118,21 @@ def _words(text: str) -> list[tuple[int, str]]:
 
 def classify(words: Sequence[str], grammar: Grammar) -> str:
     """The agent class of a subject's words: the first class one of them belongs to. A
-    role noun that modifies the next noun ("the admin setting", "the maintainer guide")
-    names a thing, not a person, so it is read past."""
+    role or contribution noun that modifies the next noun ("the admin setting", "the
+    maintainer guide", "the PR author") names something else, so it is read past."""
+    found = SYSTEM
     for i, word in enumerate(words):
         w = word.replace("’", "'")
         for name, pattern in grammar.agents.items():
             if pattern.fullmatch(w):
-                if name == "role" and _modifier(w, words[i + 1:]):
+                if name in ("role", "contribution") and _modifier(w, words[i + 1:]):
                     break
-                return name
-    return SYSTEM
+                if name != CONTRIBUTION:
+                    return name
+                # A contribution's owner named after it ("two PRs of mine") is the agent.
+                found = name
+                break
+    return found
 
 
 # Words after which a role noun is still the head of its phrase ("reviewers of the PR").
