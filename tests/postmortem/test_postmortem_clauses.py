@@ -67,6 +67,9 @@ def _agent(sentence: str, predicate: str) -> str:
     # A cleft names the subject before "is what".
     ("My patch is what broke the ARM builds.", "broke", "first_person"),
     ("The cache is what broke the build.", "broke", "system"),
+    # A free relative is the subject of the clause's second verb.
+    ("Whoever merged this didn't run the tests.", "didn't", "role"),
+    ("The team behind the mirror missed the alert.", "missed", "role"),
 ])
 def test_subject_class(sentence: str, predicate: str, agent: str) -> None:
     assert _agent(sentence, predicate) == agent

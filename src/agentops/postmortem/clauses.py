@@ -210,7 +210,19 @@ def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
             break
         out.append(w)
         i -= 1
-    return _head(out[::-1], grammar)
+    out.reverse()
+    # A free relative opening the subject is the subject of the clause's second verb
+    # ("whoever merged the bump didn't run the tests", "whoever merged this didn't").
+    if out and _FREE_RELATIVE.fullmatch(out[0]):
+        return out[:1]
+    if not out:
+        head = head_subject(text, clause, grammar)
+        if head and _FREE_RELATIVE.fullmatch(head[0]):
+            return head[:1]
+    return _head(out, grammar)
+
+
+_FREE_RELATIVE = re.compile(r"(whoever|whomever)", re.IGNORECASE)
 
 
 _CLEFT = re.compile(r"(is|was|'s|’s)", re.IGNORECASE)
