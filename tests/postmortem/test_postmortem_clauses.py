@@ -291,3 +291,18 @@ def test_the_overlap_index_agrees_with_pairwise_tests() -> None:
         for s in range(0, 90, 3):
             e = s + rng.randint(1, 6)
             assert index.any(s, e) == any(s < ue and us < e for us, ue in spans), (spans, s, e)
+
+
+def test_a_predicate_opening_its_clause_has_the_unstated_agent() -> None:
+    forgot = re.compile(r"\bforgot\b", re.IGNORECASE)
+    cond = (clauses.Condition(frozenset({"unstated"}), (forgot,)),)
+
+    def found(text: str) -> list[str]:
+        return [a for _, _, a in clauses.matches(text, GRAMMAR, cond)]
+
+    assert found("Forgot to bump the version.") == ["unstated"]
+    assert found("Sorry, forgot to bump the version.") == ["unstated"]
+    assert found("Reviewer: Ugh, forgot the changelog.") == ["unstated"]
+    # A subject anywhere before it, even one read as a system, is no unstated agent.
+    assert found("The job forgot the version.") == []
+    assert found("I think it forgot the version.") == []

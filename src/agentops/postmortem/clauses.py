@@ -23,8 +23,12 @@ from typing import Any
 
 SYSTEM = "system"  # the agent class of any subject no other class claims
 CONTRIBUTION = "contribution"  # a change or PR: yields to a person named with it
+# The agent of a predicate that opens its clause with no subject at all ("Forgot to bump
+# the version.", "Sorry, merged it without the soak."): in notes and threads, the writer.
+UNSTATED = "unstated"
 # Discourse openers before a clause's subject ("So we pushed ...", "Sorry, I ...").
-_OPENER = re.compile(r"(so|well|ok|okay|yes|no|sorry|oops|now|again|anyway|unfortunately)",
+_OPENER = re.compile(r"(so|well|ok|okay|yes|no|sorry|oops|whoops|now|again|anyway|"
+                     r"unfortunately|ugh|argh|welp|oh|ah|hm+|damn|dang|honestly|apologies)",
                      re.IGNORECASE)
 # Speaker labels of a transcribed thread ("Reviewer:", "Author:") open a comment.
 _LABEL = re.compile(r"(reply|author|maintainer|reporter|reviewer)", re.IGNORECASE)
@@ -274,6 +278,19 @@ def head_subject(text: str, clause: Clause, grammar: Grammar) -> list[str]:
     return out
 
 
+def opens(text: str, clause: Clause, at: int, grammar: Grammar) -> bool:
+    """Whether the predicate at ``text[at]`` opens its clause: nothing before it but
+    discourse openers, a speaker label, adverbs and punctuation."""
+    if at - clause.start > _WINDOW:
+        return False
+    for _, w in _words(text[clause.start:at]):
+        if not (grammar.coordinators.fullmatch(w) or grammar.filler.fullmatch(w)
+                or _OPENER.fullmatch(w) or _LABEL.fullmatch(w)
+                or not re.match(r"[@\w]", w)):
+            return False
+    return True
+
+
 def matches(text: str, grammar: Grammar, conditions: Sequence[Condition]
             ) -> Iterator[tuple[int, int, str]]:
     """Every predicate of ``conditions`` whose subject's agent the condition wants:
@@ -296,7 +313,9 @@ def matches(text: str, grammar: Grammar, conditions: Sequence[Condition]
                             yield at, clause.start + m.end(), head
                         continue
                     if at not in agents:
-                        agents[at] = classify(subject(text, clause, at, grammar), grammar)
+                        words = subject(text, clause, at, grammar)
+                        agents[at] = classify(words, grammar) if words else (
+                            UNSTATED if opens(text, clause, at, grammar) else SYSTEM)
                     if agents[at] in cond.agents:
                         yield at, clause.start + m.end(), agents[at]
 

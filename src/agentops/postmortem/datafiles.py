@@ -187,7 +187,7 @@ def lint_rules() -> tuple[Rule, ...]:
     grammar = loaded.content.get("grammar") or {}
     for where, pattern in _grammar_patterns(grammar):
         _regex(name, f"grammar.{where}", pattern)
-    classes = set(grammar.get("agents") or {}) | {"system"}
+    classes = set(grammar.get("agents") or {}) | {"system", "unstated"}
     ids = [r["id"] for r in loaded.content["rules"]]
     for i, rule in enumerate(loaded.content["rules"]):
         for j, pattern in enumerate(rule.get("patterns", [])):
