@@ -306,3 +306,19 @@ def test_a_predicate_opening_its_clause_has_the_unstated_agent() -> None:
     # A subject anywhere before it, even one read as a system, is no unstated agent.
     assert found("The job forgot the version.") == []
     assert found("I think it forgot the version.") == []
+
+
+def test_a_norm_is_advocacy_with_a_role_as_agent_not_with_a_component() -> None:
+    advocacy = BY_ID["advocacy"]
+
+    def flagged(text: str) -> bool:
+        doc = lint.parse(f"### Why it slipped\n\n{text}\n", SECTIONS)
+        return bool(lint.apply_rule(advocacy, doc, facts=None, file="x.md", others=RULES))
+
+    assert flagged("Contributors need to run the linters locally.")
+    assert flagged("The maintainers ought to answer crash reports.")
+    # The same norm said of a component is how the code must work, not a push.
+    assert not flagged("The loader needs to read the header first.")
+    assert not flagged("The parser ought to answer with an error code.")
+    # Hindsight about a role is no norm for advocacy (blame may judge it).
+    assert not flagged("The maintainers should have answered the report.")
