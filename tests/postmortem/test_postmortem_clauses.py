@@ -306,6 +306,8 @@ def test_a_predicate_opening_its_clause_has_the_unstated_agent() -> None:
     # A subject anywhere before it, even one read as a system, is no unstated agent.
     assert found("The job forgot the version.") == []
     assert found("I think it forgot the version.") == []
+    # A later clause with no subject shares an earlier clause's ("the job ran; forgot").
+    assert found("The release job ran twice; forgot the version both times.") == []
 
 
 def test_a_norm_is_advocacy_with_a_role_as_agent_not_with_a_component() -> None:

@@ -278,12 +278,14 @@ def head_subject(text: str, clause: Clause, grammar: Grammar) -> list[str]:
     return out
 
 
-def opens(text: str, clause: Clause, at: int, grammar: Grammar) -> bool:
-    """Whether the predicate at ``text[at]`` opens its clause: nothing before it but
-    discourse openers, a speaker label, adverbs and punctuation."""
-    if at - clause.start > _WINDOW:
+def opens(text: str, at: int, grammar: Grammar) -> bool:
+    """Whether the predicate at ``text[at]`` opens its sentence: nothing before it but
+    discourse openers, a speaker label, adverbs and punctuation. A later clause with no
+    subject ("the job ran; did not check the lock") shares an earlier clause's subject,
+    so only the first clause can leave it unstated."""
+    if at > _WINDOW:
         return False
-    for _, w in _words(text[clause.start:at]):
+    for _, w in _words(text[:at]):
         if not (grammar.coordinators.fullmatch(w) or grammar.filler.fullmatch(w)
                 or _OPENER.fullmatch(w) or _LABEL.fullmatch(w)
                 or not re.match(r"[@\w]", w)):
@@ -315,7 +317,7 @@ def matches(text: str, grammar: Grammar, conditions: Sequence[Condition]
                     if at not in agents:
                         words = subject(text, clause, at, grammar)
                         agents[at] = classify(words, grammar) if words else (
-                            UNSTATED if opens(text, clause, at, grammar) else SYSTEM)
+                            UNSTATED if opens(text, at, grammar) else SYSTEM)
                     if agents[at] in cond.agents:
                         yield at, clause.start + m.end(), agents[at]
 
