@@ -70,6 +70,10 @@ def _agent(sentence: str, predicate: str) -> str:
     # A free relative is the subject of the clause's second verb.
     ("Whoever merged this didn't run the tests.", "didn't", "role"),
     ("The team behind the mirror missed the alert.", "missed", "role"),
+    # A possessive before a role names the role's person, before a thing its owner.
+    ("Our reviewer waved it through.", "waved", "role"),
+    ("My lead missed the page.", "missed", "role"),
+    ("Our refactor missed the page.", "missed", "we"),
 ])
 def test_subject_class(sentence: str, predicate: str, agent: str) -> None:
     assert _agent(sentence, predicate) == agent

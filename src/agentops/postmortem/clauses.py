@@ -131,6 +131,11 @@ def classify(words: Sequence[str], grammar: Grammar) -> str:
             if pattern.fullmatch(w):
                 if name in ("role", "contribution") and _modifier(w, words[i + 1:]):
                     break
+                if name in _OWNERS and _POSSESSIVE.fullmatch(w) and any(
+                        grammar.agents.get("role", _NEVER).fullmatch(x)
+                        for x in words[i + 1:]):
+                    # "our reviewer", "my lead": the person is the role, not the owner.
+                    break
                 if name != CONTRIBUTION:
                     return name
                 # A contribution's owner named after it ("two PRs of mine") is the agent.
@@ -143,6 +148,11 @@ def classify(words: Sequence[str], grammar: Grammar) -> str:
 _HEAD_FOLLOWERS = re.compile(
     r"(of|in|on|for|at|from|with|who|that|which|and|or|also|just|all|both|each|here|there|"
     r"then|still|never|always|again|too|themselves|himself|herself|\w+ly|\W+)", re.IGNORECASE)
+
+
+_OWNERS = frozenset({"first_person", "we", "second_person"})
+_POSSESSIVE = re.compile(r"(my|our|your)", re.IGNORECASE)
+_NEVER = re.compile(r"(?!)")
 
 
 def _modifier(word: str, rest: Sequence[str]) -> bool:
