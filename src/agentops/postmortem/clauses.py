@@ -8,9 +8,16 @@ launcher") is the mechanism a post-mortem should state. So a rule's clause condi
 names the agent classes it wants and the predicates; this module finds, in each clause
 of a sentence, where a predicate starts and which agent its subject is.
 
+A subject is its head phrase: read backwards from the predicate, past a post-modifier
+("my fix *for the cache* broke"), keeping the last of two phrases run together, a
+partitive's object ("one of *your changes*"), a cleft's subject ("*my patch* is what
+broke it"). A fault of a mind that opens the sentence with no subject at all has the
+``unstated`` agent: in notes and threads, the writer.
+
 The grammar (clause boundaries, the words that classify a subject, the words skipped or
-stopped at while reading the subject backwards from the predicate) is data in
-``lint_rules.yaml``; this module is pure and knows only how to apply it.
+stopped at while reading the subject backwards from the predicate, the prepositions and
+determiners that delimit its head) is data in ``lint_rules.yaml``; this module is pure
+and knows only how to apply it.
 """
 
 from __future__ import annotations
@@ -39,6 +46,19 @@ _WINDOW = 160  # characters read before a predicate (or after a clause start) fo
 _ASIDE = re.compile(r"\((\s*[\w'’-]+(?:\s+[\w'’-]+)?\s*)\)")
 
 _WORD = re.compile(r"@[\w-]+(?:'s)?|[\w][\w'’.-]*[\w]|[\w]|[,;:()\[\]—–!?\"]")
+
+# Subject reading (``subject``, ``classify``): a free relative is a subject of its own
+# ("whoever merged it didn't ..."); a cleft names the subject before "is what"; "of mine"
+# names an owner; a partitive's head is its object ("one of your changes"); a possessive
+# before a role names the role's person ("our reviewer"), before a thing its owner.
+_FREE_RELATIVE = re.compile(r"(whoever|whomever)", re.IGNORECASE)
+_CLEFT = re.compile(r"(is|was|'s|’s)", re.IGNORECASE)
+_OWNER = re.compile(r"(mine|yours|ours|theirs|his|hers)", re.IGNORECASE)
+_PARTITIVE = re.compile(r"(one|some|all|none|most|many|several|each|any|both|either|"
+                        r"neither|two|three|few|part|half)", re.IGNORECASE)
+_OWNERS = frozenset({"first_person", "we", "second_person"})
+_POSSESSIVE = re.compile(r"(my|our|your)", re.IGNORECASE)
+_NEVER = re.compile(r"(?!)")
 
 
 @dataclass(frozen=True)
@@ -150,11 +170,6 @@ _HEAD_FOLLOWERS = re.compile(
     r"then|still|never|always|again|too|themselves|himself|herself|\w+ly|\W+)", re.IGNORECASE)
 
 
-_OWNERS = frozenset({"first_person", "we", "second_person"})
-_POSSESSIVE = re.compile(r"(my|our|your)", re.IGNORECASE)
-_NEVER = re.compile(r"(?!)")
-
-
 def _modifier(word: str, rest: Sequence[str]) -> bool:
     """Whether ``word`` (a role noun) modifies the noun after it."""
     if not rest or "'" in word or word.lower() in {"he", "she", "him", "her", "his",
@@ -236,12 +251,6 @@ def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
     return _head(out, grammar)
 
 
-_FREE_RELATIVE = re.compile(r"(whoever|whomever)", re.IGNORECASE)
-
-
-_CLEFT = re.compile(r"(is|was|'s|’s)", re.IGNORECASE)
-
-
 def _head(words: list[str], grammar: Grammar) -> list[str]:
     """The subject's head phrase: the last noun phrase of ``words`` (a determiner right
     after a preposition opens that preposition's object, not a phrase of its own), up
@@ -263,13 +272,6 @@ def _head(words: list[str], grammar: Grammar) -> list[str]:
                 k + 1 < len(out) and _OWNER.fullmatch(out[k + 1])):
             return out[:k]
     return out
-
-
-_OWNER = re.compile(r"(mine|yours|ours|theirs|his|hers)", re.IGNORECASE)
-
-
-_PARTITIVE = re.compile(r"(one|some|all|none|most|many|several|each|any|both|either|"
-                        r"neither|two|three|few|part|half)", re.IGNORECASE)
 
 
 def head_subject(text: str, clause: Clause, grammar: Grammar) -> list[str]:
