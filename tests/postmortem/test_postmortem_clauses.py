@@ -36,10 +36,13 @@ def _agent(sentence: str, predicate: str) -> str:
     ("@dev-x's rewrite broke the loader.", "broke", "named"),
     ("The release crew skipped the checklist.", "skipped", "role"),
     ("The reviewers missed the second call site.", "missed", "role"),
-    ("The May refactor broke the loader.", "broke", "system"),
+    # A contribution is its own class: only a mind's fault ("forgot") makes it blame.
+    ("The May refactor broke the loader.", "broke", "contribution"),
+    ("The PR author forgot the test.", "forgot", "role"),
+    ("The old code path forgot to reset the counter.", "forgot", "system"),
     ("CI skipped the job.", "skipped", "system"),
     # The subject stops at a belief verb: the writer thinks, the change broke.
-    ("I think the scheduler change broke the fence.", "broke", "system"),
+    ("I think the scheduler change broke the fence.", "broke", "contribution"),
     # A verb coordinated with an earlier one shares the clause's first subject.
     ("I rebased the branch and missed the conflict.", "missed", "first_person"),
     # A relative clause acts for its antecedent.
@@ -50,6 +53,27 @@ def _agent(sentence: str, predicate: str) -> str:
     ("The admin setting overlooked the second branch.", "overlooked", "system"),
     ("The reviewers of the launcher change overlooked it.", "overlooked", "role"),
     ("The release crew overlooked it.", "overlooked", "role"),
+    # A head noun's post-modifier is read past; the head decides the agent.
+    ("My earlier fix for the cache introduced a leak.", "introduced", "first_person"),
+    ("@dev-x's rewrite of the loader broke it.", "broke", "named"),
+    ("The bug in my change broke the build.", "broke", "system"),
+    # Two noun phrases run together: the last is the subject.
+    ("After a week on my machine the loader broke.", "broke", "system"),
+    ("With your patch the loader broke.", "broke", "system"),
+    # A partitive's head is its object; "of mine" names the owner.
+    ("One of your recent changes caused the regression.", "caused", "second_person"),
+    ("Two PRs of mine broke the mirror.", "broke", "first_person"),
+    ("One of the nightly jobs missed the file.", "missed", "system"),
+    # A cleft names the subject before "is what".
+    ("My patch is what broke the ARM builds.", "broke", "first_person"),
+    ("The cache is what broke the build.", "broke", "system"),
+    # A free relative is the subject of the clause's second verb.
+    ("Whoever merged this didn't run the tests.", "didn't", "role"),
+    ("The team behind the mirror missed the alert.", "missed", "role"),
+    # A possessive before a role names the role's person, before a thing its owner.
+    ("Our reviewer waved it through.", "waved", "role"),
+    ("My lead missed the page.", "missed", "role"),
+    ("Our refactor missed the page.", "missed", "we"),
 ])
 def test_subject_class(sentence: str, predicate: str, agent: str) -> None:
     assert _agent(sentence, predicate) == agent
@@ -85,6 +109,12 @@ def test_the_same_fault_verb_is_blame_only_with_a_person_as_agent() -> None:
     assert flagged("The maintainers ignored the first report.")
     assert not flagged("The May change broke the loader.")
     assert not flagged("The loader ignored the first flag.")
+    # A change that "forgot" stands for its author; code that "forgot" is a mechanism.
+    assert flagged("The May change forgot to update the tests.")
+    assert not flagged("The old code path forgot to reset the counter.")
+    # A capitalised month after a preposition is no person.
+    assert not flagged("The refactor in March broke the header parser.")
+    assert flagged("Robin broke the header parser.")
 
 
 def test_a_hedge_inside_a_norm_is_advocacy_not_hedging() -> None:
@@ -265,3 +295,36 @@ def test_the_overlap_index_agrees_with_pairwise_tests() -> None:
         for s in range(0, 90, 3):
             e = s + rng.randint(1, 6)
             assert index.any(s, e) == any(s < ue and us < e for us, ue in spans), (spans, s, e)
+
+
+def test_a_predicate_opening_its_clause_has_the_unstated_agent() -> None:
+    forgot = re.compile(r"\bforgot\b", re.IGNORECASE)
+    cond = (clauses.Condition(frozenset({"unstated"}), (forgot,)),)
+
+    def found(text: str) -> list[str]:
+        return [a for _, _, a in clauses.matches(text, GRAMMAR, cond)]
+
+    assert found("Forgot to bump the version.") == ["unstated"]
+    assert found("Sorry, forgot to bump the version.") == ["unstated"]
+    assert found("Reviewer: Ugh, forgot the changelog.") == ["unstated"]
+    # A subject anywhere before it, even one read as a system, is no unstated agent.
+    assert found("The job forgot the version.") == []
+    assert found("I think it forgot the version.") == []
+    # A later clause with no subject shares an earlier clause's ("the job ran; forgot").
+    assert found("The release job ran twice; forgot the version both times.") == []
+
+
+def test_a_norm_is_advocacy_with_a_role_as_agent_not_with_a_component() -> None:
+    advocacy = BY_ID["advocacy"]
+
+    def flagged(text: str) -> bool:
+        doc = lint.parse(f"### Why it slipped\n\n{text}\n", SECTIONS)
+        return bool(lint.apply_rule(advocacy, doc, facts=None, file="x.md", others=RULES))
+
+    assert flagged("Contributors need to run the linters locally.")
+    assert flagged("The maintainers ought to answer crash reports.")
+    # The same norm said of a component is how the code must work, not a push.
+    assert not flagged("The loader needs to read the header first.")
+    assert not flagged("The parser ought to answer with an error code.")
+    # Hindsight about a role is no norm for advocacy (blame may judge it).
+    assert not flagged("The maintainers should have answered the report.")

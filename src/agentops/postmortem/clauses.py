@@ -8,9 +8,16 @@ launcher") is the mechanism a post-mortem should state. So a rule's clause condi
 names the agent classes it wants and the predicates; this module finds, in each clause
 of a sentence, where a predicate starts and which agent its subject is.
 
+A subject is its head phrase: read backwards from the predicate, past a post-modifier
+("my fix *for the cache* broke"), keeping the last of two phrases run together, a
+partitive's object ("one of *your changes*"), a cleft's subject ("*my patch* is what
+broke it"). A fault of a mind that opens the sentence with no subject at all has the
+``unstated`` agent: in notes and threads, the writer.
+
 The grammar (clause boundaries, the words that classify a subject, the words skipped or
-stopped at while reading the subject backwards from the predicate) is data in
-``lint_rules.yaml``; this module is pure and knows only how to apply it.
+stopped at while reading the subject backwards from the predicate, the prepositions and
+determiners that delimit its head) is data in ``lint_rules.yaml``; this module is pure
+and knows only how to apply it.
 """
 
 from __future__ import annotations
@@ -22,8 +29,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 SYSTEM = "system"  # the agent class of any subject no other class claims
+CONTRIBUTION = "contribution"  # a change or PR: yields to a person named with it
+# The agent of a predicate that opens its clause with no subject at all ("Forgot to bump
+# the version.", "Sorry, merged it without the soak."): in notes and threads, the writer.
+UNSTATED = "unstated"
 # Discourse openers before a clause's subject ("So we pushed ...", "Sorry, I ...").
-_OPENER = re.compile(r"(so|well|ok|okay|yes|no|sorry|oops|now|again|anyway|unfortunately)",
+_OPENER = re.compile(r"(so|well|ok|okay|yes|no|sorry|oops|whoops|now|again|anyway|"
+                     r"unfortunately|ugh|argh|welp|oh|ah|hm+|damn|dang|honestly|apologies)",
                      re.IGNORECASE)
 # Speaker labels of a transcribed thread ("Reviewer:", "Author:") open a comment.
 _LABEL = re.compile(r"(reply|author|maintainer|reporter|reviewer)", re.IGNORECASE)
@@ -34,6 +46,19 @@ _WINDOW = 160  # characters read before a predicate (or after a clause start) fo
 _ASIDE = re.compile(r"\((\s*[\w'’-]+(?:\s+[\w'’-]+)?\s*)\)")
 
 _WORD = re.compile(r"@[\w-]+(?:'s)?|[\w][\w'’.-]*[\w]|[\w]|[,;:()\[\]—–!?\"]")
+
+# Subject reading (``subject``, ``classify``): a free relative is a subject of its own
+# ("whoever merged it didn't ..."); a cleft names the subject before "is what"; "of mine"
+# names an owner; a partitive's head is its object ("one of your changes"); a possessive
+# before a role names the role's person ("our reviewer"), before a thing its owner.
+_FREE_RELATIVE = re.compile(r"(whoever|whomever)", re.IGNORECASE)
+_CLEFT = re.compile(r"(is|was|'s|’s)", re.IGNORECASE)
+_OWNER = re.compile(r"(mine|yours|ours|theirs|his|hers)", re.IGNORECASE)
+_PARTITIVE = re.compile(r"(one|some|all|none|most|many|several|each|any|both|either|"
+                        r"neither|two|three|few|part|half)", re.IGNORECASE)
+_OWNERS = frozenset({"first_person", "we", "second_person"})
+_POSSESSIVE = re.compile(r"(my|our|your)", re.IGNORECASE)
+_NEVER = re.compile(r"(?!)")
 
 
 @dataclass(frozen=True)
@@ -47,6 +72,12 @@ class Grammar:
     coordinators: re.Pattern[str]  # "and" / "then": the verb shares the clause's subject
     relative: re.Pattern[str]  # "which" / "that": the verb's subject is the antecedent
     subject_words: int = 6
+    # Prepositions that open a post-modifier of the subject's head noun ("my fix *for*
+    # the cache"): read past them, and the head before them decides the agent.
+    postmodifiers: re.Pattern[str] | None = None
+    # Words that open a noun phrase ("the", "my", "@x's", "I"): two phrases run together
+    # without punctuation ("on my machine the loader broke") keep only the last one.
+    determiners: re.Pattern[str] | None = None
     # Lexical classes (a process or design noun, a norm word, an evaluation): a rule's
     # co-occurrence condition wants one word of each of its classes in the same clause.
     classes: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
@@ -80,6 +111,8 @@ def compile_grammar(content: Mapping[str, Any]) -> Grammar:
         filler=rx(content["filler"]), stop=rx(content["stop"]),
         coordinators=rx(content["coordinators"]), relative=rx(content["relative"]),
         subject_words=int(content.get("subject_words", 6)),
+        postmodifiers=rx(content["postmodifiers"]) if "postmodifiers" in content else None,
+        determiners=rx(content["determiners"]) if "determiners" in content else None,
         classes={k: rx(v["pattern"]) for k, v in (content.get("classes") or {}).items()})
 
 
@@ -109,16 +142,26 @@ def _words(text: str) -> list[tuple[int, str]]:
 
 def classify(words: Sequence[str], grammar: Grammar) -> str:
     """The agent class of a subject's words: the first class one of them belongs to. A
-    role noun that modifies the next noun ("the admin setting", "the maintainer guide")
-    names a thing, not a person, so it is read past."""
+    role or contribution noun that modifies the next noun ("the admin setting", "the
+    maintainer guide", "the PR author") names something else, so it is read past."""
+    found = SYSTEM
     for i, word in enumerate(words):
         w = word.replace("’", "'")
         for name, pattern in grammar.agents.items():
             if pattern.fullmatch(w):
-                if name == "role" and _modifier(w, words[i + 1:]):
+                if name in ("role", "contribution") and _modifier(w, words[i + 1:]):
                     break
-                return name
-    return SYSTEM
+                if name in _OWNERS and _POSSESSIVE.fullmatch(w) and any(
+                        grammar.agents.get("role", _NEVER).fullmatch(x)
+                        for x in words[i + 1:]):
+                    # "our reviewer", "my lead": the person is the role, not the owner.
+                    break
+                if name != CONTRIBUTION:
+                    return name
+                # A contribution's owner named after it ("two PRs of mine") is the agent.
+                found = name
+                break
+    return found
 
 
 # Words after which a role noun is still the head of its phrase ("reviewers of the PR").
@@ -163,12 +206,19 @@ def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
             if len(out) >= grammar.subject_words:
                 break
         return out
-    if i >= 0 and grammar.relative.fullmatch(words[i][1]):
-        # A relative clause's verb acts for its antecedent: "my refactor, which broke".
+    relative = i >= 0 and bool(grammar.relative.fullmatch(words[i][1]))
+    if relative:
+        # A relative clause's verb acts for its antecedent: "my refactor, which broke";
+        # the antecedent is the phrase right before it ("came from my refactor, which").
         i -= 1
         if i >= 0 and words[i][1] == ",":
             i -= 1
-    out = []
+    if i >= 1 and words[i][1].lower() == "what" and _CLEFT.fullmatch(words[i - 1][1]):
+        # A cleft names its subject before "is what": "my patch is what broke it".
+        i -= 2
+        while i >= 0 and grammar.filler.fullmatch(words[i][1]):
+            i -= 1
+    out: list[str] = []
     while i >= 0 and len(out) < grammar.subject_words:
         w = words[i][1]
         if w == ":":
@@ -178,11 +228,50 @@ def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
                 break
             i -= 1
             continue
+        before = words[i - 1][1] if i > 0 else ""
+        if not relative and out and grammar.postmodifiers is not None \
+                and grammar.postmodifiers.fullmatch(w) and re.match(r"[@\w]", before) \
+                and not grammar.stop.fullmatch(before):
+            out.append(w)
+            i -= 1
+            continue
         if grammar.stop.fullmatch(w) or w in ",;()[]—–!?\"":
             break
         out.append(w)
         i -= 1
-    return out[::-1]
+    out.reverse()
+    # A free relative opening the subject is the subject of the clause's second verb
+    # ("whoever merged the bump didn't run the tests", "whoever merged this didn't").
+    if out and _FREE_RELATIVE.fullmatch(out[0]):
+        return out[:1]
+    if not out:
+        head = head_subject(text, clause, grammar)
+        if head and _FREE_RELATIVE.fullmatch(head[0]):
+            return head[:1]
+    return _head(out, grammar)
+
+
+def _head(words: list[str], grammar: Grammar) -> list[str]:
+    """The subject's head phrase: the last noun phrase of ``words`` (a determiner right
+    after a preposition opens that preposition's object, not a phrase of its own), up
+    to its first post-modifying preposition ("of mine" stays: it names the owner)."""
+    pre, det = grammar.postmodifiers, grammar.determiners
+    if pre is None or det is None:
+        return words
+    start = 0
+    for k in range(1, len(words)):
+        if det.fullmatch(words[k].replace("’", "'")) and not pre.fullmatch(words[k - 1]):
+            start = k
+    out = words[start:]
+    # A partitive's head is its object: "one of your changes" is your change.
+    while len(out) > 2 and _PARTITIVE.fullmatch(out[0]) and out[1].lower() == "of":
+        out = out[2:]
+    for k, w in enumerate(out):
+        # "two PRs of mine" are the writer's PRs: a possessive object stays with the head.
+        if k and pre.fullmatch(w) and not (
+                k + 1 < len(out) and _OWNER.fullmatch(out[k + 1])):
+            return out[:k]
+    return out
 
 
 def head_subject(text: str, clause: Clause, grammar: Grammar) -> list[str]:
@@ -199,6 +288,21 @@ def head_subject(text: str, clause: Clause, grammar: Grammar) -> list[str]:
         if len(out) >= 2:
             break
     return out
+
+
+def opens(text: str, at: int, grammar: Grammar) -> bool:
+    """Whether the predicate at ``text[at]`` opens its sentence: nothing before it but
+    discourse openers, a speaker label, adverbs and punctuation. A later clause with no
+    subject ("the job ran; did not check the lock") shares an earlier clause's subject,
+    so only the first clause can leave it unstated."""
+    if at > _WINDOW:
+        return False
+    for _, w in _words(text[:at]):
+        if not (grammar.coordinators.fullmatch(w) or grammar.filler.fullmatch(w)
+                or _OPENER.fullmatch(w) or _LABEL.fullmatch(w)
+                or not re.match(r"[@\w]", w)):
+            return False
+    return True
 
 
 def matches(text: str, grammar: Grammar, conditions: Sequence[Condition]
@@ -223,7 +327,9 @@ def matches(text: str, grammar: Grammar, conditions: Sequence[Condition]
                             yield at, clause.start + m.end(), head
                         continue
                     if at not in agents:
-                        agents[at] = classify(subject(text, clause, at, grammar), grammar)
+                        words = subject(text, clause, at, grammar)
+                        agents[at] = classify(words, grammar) if words else (
+                            UNSTATED if opens(text, at, grammar) else SYSTEM)
                     if agents[at] in cond.agents:
                         yield at, clause.start + m.end(), agents[at]
 

@@ -48,6 +48,7 @@ _GRAMMAR = {
                    "propertyNames": {"pattern": "^[a-z][a-z_]*$"},
                    "additionalProperties": _REGEX},
         "filler": _REGEX, "stop": _REGEX, "coordinators": _REGEX, "relative": _REGEX,
+        "postmodifiers": _REGEX, "determiners": _REGEX,
         "subject_words": {"type": "integer", "minimum": 1, "maximum": 20},
         # Lexical classes, each with made-up phrases it must and must not find.
         "classes": {"type": "object", "propertyNames": {"pattern": "^[a-z][a-z_]*$"},
@@ -188,7 +189,7 @@ def lint_rules() -> tuple[Rule, ...]:
     grammar = loaded.content.get("grammar") or {}
     for where, pattern in _grammar_patterns(grammar):
         _regex(name, f"grammar.{where}", pattern)
-    classes = set(grammar.get("agents") or {}) | {"system"}
+    classes = set(grammar.get("agents") or {}) | {"system", "unstated"}
     ids = [r["id"] for r in loaded.content["rules"]]
     for i, rule in enumerate(loaded.content["rules"]):
         for j, pattern in enumerate(rule.get("patterns", [])):
@@ -234,7 +235,8 @@ def lint_rules() -> tuple[Rule, ...]:
 def _grammar_patterns(grammar: dict[str, Any]) -> list[tuple[str, str]]:
     out = [(f"boundaries[{j}]", p) for j, p in enumerate(grammar.get("boundaries", []))]
     out += [(f"agents.{k}", p) for k, p in (grammar.get("agents") or {}).items()]
-    out += [(k, grammar[k]) for k in ("filler", "stop", "coordinators", "relative") if k in grammar]
+    out += [(k, grammar[k]) for k in ("filler", "stop", "coordinators", "relative",
+                                      "postmodifiers", "determiners") if k in grammar]
     out += [(f"classes.{k}.pattern", v["pattern"])
             for k, v in (grammar.get("classes") or {}).items()]
     return out
