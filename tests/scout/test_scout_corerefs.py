@@ -326,3 +326,29 @@ def test_a_subclass_member_core_never_had_is_not_blamed_on_core(tmp_path) -> Non
         head={"core/trainer.py": TRAINER_OLD, "sub/__init__.py": "",
               "sub/mine.py": MINE.replace("self.step_count", "self.missing")})
     assert corerefs.analyse(inp, []).broken == ()
+
+
+def test_a_class_writing_its_dict_is_not_checked_one_reading_it_is(tmp_path) -> None:
+    more = {"core/bags.py": '''\
+    class Bag:
+        def __init__(self, **kw):
+            self.__dict__.update(kw)
+
+
+    class Plain:
+        def __init__(self):
+            self.a = 1
+
+        def as_dict(self):
+            return dict(self.__dict__)
+    '''}
+    code = '''\
+    from core.bags import Bag, Plain
+
+
+    def f(b: Bag, p: Plain):
+        return b.anything, p.b
+    '''
+    _inp, got = _run(tmp_path, {"sub/f.py": code}, more=more)
+    assert [(r.owner, r.name) for r in got.broken] == [("Plain", "b")]
+    assert got.unchecked == {"it writes its __dict__": 1}

@@ -379,10 +379,24 @@ def _self_attrs(func: ps.FuncDef) -> tuple[set[str], str]:
                 out.add(n.args[1].value)
             else:
                 why = "it sets attributes with computed names (setattr)"
-        elif isinstance(n, ast.Attribute) and n.attr == "__dict__" \
-                and isinstance(n.value, ast.Name) and n.value.id == me:
+        elif _writes_dict(n, me):
             why = "it writes its __dict__"
     return out, why
+
+
+def _is_dict_of(node: ast.AST, me: str) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "__dict__" \
+        and isinstance(node.value, ast.Name) and node.value.id == me
+
+
+def _writes_dict(n: ast.AST, me: str) -> bool:
+    """``self.__dict__.update(…)`` / ``.setdefault(…)`` or ``self.__dict__[k] = …``
+    (reading ``self.__dict__`` adds nothing)."""
+    if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+            and n.func.attr in ("update", "setdefault") and _is_dict_of(n.func.value, me):
+        return True
+    return isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store) \
+        and _is_dict_of(n.value, me)
 
 
 def for_tree(tree: object) -> CoreIndex:
