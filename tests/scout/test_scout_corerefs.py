@@ -352,3 +352,14 @@ def test_a_class_writing_its_dict_is_not_checked_one_reading_it_is(tmp_path) -> 
     _inp, got = _run(tmp_path, {"sub/f.py": code}, more=more)
     assert [(r.owner, r.name) for r in got.broken] == [("Plain", "b")]
     assert got.unchecked == {"it writes its __dict__": 1}
+
+
+def test_an_import_of_a_moved_name_says_where_core_defines_it_now(tmp_path) -> None:
+    more = {"core/newhome.py": "class Moved:\n    pass\n"}
+    inp, got = _run(tmp_path, {"sub/f.py": "from core.spec import Moved\n"}, more=more)
+    [item] = corerefs_items.items(inp, {"core_refs": got})
+    assert item.kind == "action" and item.priority == "P0"
+    assert "`core.newhome`" in item.fix
+    inp2, got2 = _run(tmp_path / "b", {"sub/f.py": "from core.spec import Nowhere\n"})
+    [item2] = corerefs_items.items(inp2, {"core_refs": got2})
+    assert "defined nowhere in core" in item2.fix

@@ -12,6 +12,7 @@ import difflib
 from typing import Any
 
 from agentops.scout.analyses import coreindex
+from agentops.scout.analyses import pysource as ps
 from agentops.scout.itemize.common import base, code, short
 from agentops.scout.model import PRIORITY_OF, Inputs, Item, stable_id
 
@@ -29,6 +30,18 @@ def _near(inp: Inputs, ref: Any) -> str:
     names, _why = coreindex.for_tree(inp.head).members(owner)
     found = difflib.get_close_matches(ref.name, sorted(names), n=1, cutoff=0.75)
     return found[0] if found else ""
+
+
+def _defined_in(inp: Inputs, name: str) -> list[str]:
+    """Core modules (dotted) that define ``name`` at top level, for a moved import."""
+    sub = inp.target.subproject.rstrip("/") + "/"
+    found = []
+    for path, text in sorted(inp.head.files.items()):
+        if path.endswith(".py") and not path.startswith(sub) and name in text \
+                and name in ps.top_level_defs(text):
+            found.append(path.removesuffix(".py").removesuffix("/__init__")
+                         .replace("/", "."))
+    return found
 
 
 def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
@@ -68,7 +81,11 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         else:
             how = "imports it" if len(refs) == 1 else "import it"
             breaks = "fails on import"
-            fix = f"import `{name}` from where core defines it now, or drop it"
+            homes = _defined_in(inp, name)
+            fix = (f"import `{name}` from `{homes[0]}`, where core defines it now"
+                   + (f" (also defined in {len(homes) - 1} other file(s))"
+                      if len(homes) > 1 else "") if homes else
+                   f"`{name}` is defined nowhere in core now: drop the import or vendor it")
         title = f"{target} {_WHAT[kind]} {code(name)} at HEAD; {shown} {how}"
         if kind == "import" and first.detail:
             title = (f"core module {code(owner)} does not exist at HEAD; {shown} "
