@@ -112,3 +112,12 @@ def test_an_upstream_delta_without_commits_says_so(tmp_path) -> None:
     titles = [i.title for i in build(inp, run_all(inp)) if i.kind == "all_clear"]
     assert "Upstream delta: no commit on the watched paths since 2026-03-03" in titles
     assert not [t for t in titles if "nothing actionable" in t]
+
+
+def test_a_pattern_built_to_backtrack_is_not_evaluated_and_makes_no_finding() -> None:
+    # Security: someone else's workflow; ``**a**a…`` against a long path would take
+    # very long to reject. It counts as triggering (no finding), and returns at once.
+    evil = "**a" * 40 + "b"
+    assert cipaths.triggers({"paths": [evil]}, "a" * 200)
+    assert cipaths.triggers({"paths-ignore": [evil]}, "a" * 200)
+    assert not cipaths.triggers({"paths": ["**a**b"]}, "x/a/c")

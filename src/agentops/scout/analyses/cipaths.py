@@ -79,13 +79,26 @@ def pattern_regex(pattern: str) -> re.Pattern[str]:
         return re.compile(re.escape(pattern))
 
 
+# Security: the workflow is someone else's; a pattern with many wildcards
+# (``**a**a**a…``) would backtrack for a long time against one path. Such a pattern is
+# not evaluated: the event counts as triggering (no finding from a filter never read).
+MAX_WILDCARDS = 12
+
+
+class TooComplex(ValueError):
+    """A pattern with more wildcards than ``MAX_WILDCARDS``."""
+
+
 def matches(patterns: list[str], path: str) -> bool:
     """Whether ``path`` is selected by a list of patterns, ``!`` negating (the last
-    matching pattern decides, as GitHub evaluates them in order)."""
+    matching pattern decides, as GitHub evaluates them in order). Raises
+    ``TooComplex`` for a pattern past ``MAX_WILDCARDS``."""
     hit = False
     for p in patterns:
         neg = p.startswith("!")
         body = p[1:] if neg else p
+        if sum(body.count(c) for c in "*?+") > MAX_WILDCARDS:
+            raise TooComplex(body[:60])
         if pattern_regex(body).fullmatch(path):
             hit = not neg
     return hit
@@ -105,12 +118,15 @@ def triggers(event_cfg: object, path: str) -> bool:
     to ``path`` (branch filters aside)."""
     if not isinstance(event_cfg, dict):
         return True
-    paths = _patterns(event_cfg.get("paths"))
-    if paths is not None:
-        return matches(paths, path)
-    ignore = _patterns(event_cfg.get("paths-ignore"))
-    if ignore is not None:
-        return not matches(ignore, path)
+    try:
+        paths = _patterns(event_cfg.get("paths"))
+        if paths is not None:
+            return matches(paths, path)
+        ignore = _patterns(event_cfg.get("paths-ignore"))
+        if ignore is not None:
+            return not matches(ignore, path)
+    except TooComplex:
+        return True
     return True
 
 
