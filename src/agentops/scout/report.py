@@ -18,7 +18,7 @@ from typing import Any
 from agentops import console, files, ghactions, untrusted_files
 from agentops.errors import InputError, UsageError
 from agentops.scout import embedded, installed, items, render, trusted_repro
-from agentops.scout.analyses import bodydrift, patches, pysource, run_all, todos
+from agentops.scout.analyses import bodydrift, corerefs, patches, pysource, run_all, todos
 from agentops.scout.config import DEFAULT_TARGET, Target, load_target
 from agentops.scout.gitrepo import GitRepo, Tree
 from agentops.scout.livedata import LiveData
@@ -323,6 +323,8 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
                 if p.upstream_file and not p.upstream}
     # Copied and overridden functions: which commit added what the copy lacks (#22).
     fragile |= bodydrift.upstream_files(inp)
+    # Broken references to core: which commit of the window removed the name (#22).
+    fragile |= corerefs.upstream_files(inp)
     inp = dataclasses.replace(inp, history=repo.history(list(commits), fragile),
                               commit_files=repo.files_of([c.sha for c in commits]),
                               torch=_torch_index(args, _torch_names(inp)))

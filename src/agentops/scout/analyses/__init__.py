@@ -12,7 +12,9 @@ from typing import Any
 from agentops.scout.analyses import (
     bodydrift,
     ci,
+    cipaths,
     configcopy,
+    corerefs,
     coverage,
     deadparams,
     debt,
@@ -38,6 +40,7 @@ REGISTRY: dict[str, Analysis] = {
     "fragile_surface_changes": lambda inp, _: upstream.fragile_changes(inp),
     "use_checks": lambda inp, _: usecheck.discover(inp),
     "body_drift": lambda inp, _: bodydrift.analyse(inp),
+    "core_refs": lambda inp, done: corerefs.analyse(inp, done["use_checks"]),
     "monkey_patches": lambda inp, _: patches.patch_sites(inp),
     "stale_patches": lambda inp, done: patches.patch_changes(inp, done["monkey_patches"])
     + patches.upstream_checks(inp, done["monkey_patches"]),
@@ -52,6 +55,7 @@ REGISTRY: dict[str, Analysis] = {
     "divergences": lambda inp, done: duplicates.divergences(inp, done["call_drift"]),
     "todos": lambda inp, _: todos.collect(inp),
     "ci": lambda inp, _: ci.analyse(inp),
+    "ci_paths": lambda inp, done: cipaths.analyse(inp, done["ci"]),
     "coverage_gaps": lambda inp, _: coverage.parallelism_gaps(inp)
     + coverage.untested_new_code(inp),
     "model_parity": lambda inp, _: coverage.model_parity(inp, docs.list_flags(inp)),

@@ -238,6 +238,17 @@ def _pytest_collected(inp: Inputs, sel: _Selector, test_files: list[str]
     return out
 
 
+def own_tests(inp: Inputs) -> list[str]:
+    """The sub-project's own tests: test files in its test scope and runner scripts
+    (empty when it has none: then no "every test is reached" can be said)."""
+    return sorted({*_test_files(inp), *runner_files(inp)})
+
+
+def step_is_ours(inv: Invocation, inp: Inputs) -> bool:
+    """Whether a CI step runs the sub-project's tests (see ``_step_is_ours``)."""
+    return _step_is_ours(inv, inp)
+
+
 def _step_is_ours(inv: Invocation, inp: Inputs) -> bool:
     """Whether a pytest step is the sub-project's business: one of its targets lies in
     the sub-project or its tests folder (or contains them). A configured workflow also

@@ -9,14 +9,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentops.scout.itemize import clear, debt, delta, docs, openwork, tests, todos
+from agentops.scout.itemize import (
+    clear,
+    corerefs,
+    debt,
+    delta,
+    docs,
+    openwork,
+    tests,
+    todos,
+)
 from agentops.scout.model import Inputs, Item
 
 
 def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """Candidate items of this run (before reconciliation with the priors)."""
     items: list[Item] = []
-    for area in (delta, todos, tests, debt, docs, openwork):
+    for area in (delta, todos, tests, debt, corerefs, docs, openwork):
         items += area.items(inp, res)
     items += clear.items(inp, res, items)
     seen: set[str] = set()

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentops.scout.analyses import ci as ci_analysis
 from agentops.scout.analyses import pysource as ps
+from agentops.scout.itemize import corerefs
 from agentops.scout.itemize.common import names
 from agentops.scout.model import Inputs, Item, stable_id
 
@@ -23,21 +25,27 @@ def items(inp: Inputs, res: dict[str, Any], built: list[Item]) -> list[Item]:
     if inp.base is None:
         out.append(("S-1", f"Upstream delta: not checked (no commit before {since} to "
                            "compare against)"))
-    elif "S-1" not in found:
+    elif "S-1" not in found and n:
         out.append(("S-1", f"Upstream delta: {n} commit(s) on watched paths since {since}, "
                            "nothing actionable"))
+    elif not n:
+        out.append(("S-1", f"Upstream delta: no commit on the watched paths since {since}"))
     out += _lost_symbols(inp)
     out += _patches(inp, res)
     out += _drift(inp, res)
     out += _ci(inp, res)
     passes = res["graph_passes"]
+    refs = corerefs.clear_line(res)
+    if refs:
+        out.append(("S-4", refs))
     if passes and not res["passes_without_tests"]:
         out.append(("S-3", f"Graph passes: all {len(passes)} have a test"))
     absent = [p.file for p in res["doc_inaccuracies"] if p.kind == "absent"]
     if absent:
         out.append(("S-5", "Docs: not checked: " + ", ".join(absent) + " (not at HEAD)"))
-    if inp.live.pulls is not None and not any(i.section == "S-2" and i.kind == "action"
-                                              for i in built):
+    todo_list = res["todos"][0] if res.get("todos") else []
+    if inp.live.pulls is not None and any(t.pr_states for t in todo_list) and not any(
+            i.section == "S-2" and i.kind == "action" for i in built):
         out.append(("S-2", "TODOs: no referenced upstream PR has merged"))
     return [Item(id=stable_id("clear", s, t.split(":")[0]), section=s, kind="all_clear",
                  title=t, fingerprint=stable_id(t)) for s, t in out]
@@ -120,10 +128,15 @@ def _ci(inp: Inputs, res: dict[str, Any]) -> list[tuple[str, str]]:
         out.append(("S-3", "Tests in CI: not checked for " + "; ".join(ci.parse_errors)))
     if not ci.workflows_read:
         return out
-    if not (ci.missing or ci.class_gaps or ci.runner_gaps):
-        out.append(("S-3", f"Tests in CI: every test class and runner is reached by a "
-                           f"configured workflow ({len(ci.covered)} file(s) run)"))
-    if ci.invocations and not ci.empty_steps:
-        out.append(("S-3", f"CI steps: all {len(ci.invocations)} Python invocations collect "
-                           "tests"))
+    # Only over a non-empty set (#22): a sub-project with no tests of its own has an
+    # opportunity item instead, and steps that run other folders' tests are not its.
+    own = set(ci_analysis.own_tests(inp))
+    run = [c for c in ci.covered if c.file in own]
+    if own and run and not (ci.missing or ci.class_gaps or ci.runner_gaps):
+        out.append(("S-3", f"Tests in CI: every test class and runner of the sub-project "
+                           f"is reached ({len(run)} of its file(s) run)"))
+    ours = [i for i in ci.invocations if ci_analysis.step_is_ours(i, inp)]
+    if ours and not ci.empty_steps:
+        out.append(("S-3", f"CI steps: all {len(ours)} invocation(s) of the sub-project's "
+                           "tests collect tests"))
     return out

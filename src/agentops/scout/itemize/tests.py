@@ -10,6 +10,7 @@ from __future__ import annotations
 import fnmatch
 from typing import Any
 
+from agentops.scout.analyses import ci as ci_analysis
 from agentops.scout.itemize.common import base, code, names, plural, rel
 from agentops.scout.model import Inputs, Item, stable_id
 
@@ -124,9 +125,70 @@ def _missing(inp: Inputs, ci: Any) -> list[Item]:
     return out
 
 
+def _no_tests(inp: Inputs) -> list[Item]:
+    """A sub-project with no tests of its own gets no "every test is reached" (#22):
+    it is an opportunity, with the repository's test files that import it (which
+    exercise it, but are not in its test scope)."""
+    if ci_analysis.own_tests(inp):
+        return []
+    sub = inp.target.subproject.rstrip("/")
+    dotted = sub.replace("/", ".")
+    elsewhere = sorted(p for p, text in inp.head.files.items()
+                       if fnmatch.fnmatch(base(p), "test_*.py") and not p.startswith(sub + "/")
+                       and (f"import {dotted}" in text or f"from {dotted}" in text))
+    scope = f"`{inp.target.tests_dir}/{inp.target.test_glob}`"
+    return [Item(
+        id=stable_id("no-own-tests", sub), section="S-3", kind="opportunity",
+        title=f"{code(sub + '/')} has no tests of its own (nothing matches {scope}, no "
+              "runner script)" + (f"; {len(elsewhere)} test file(s) elsewhere import it: "
+                                  + names(elsewhere, limit=3) if elsewhere else
+                                  "; no test file of the repository imports it"),
+        why="no CI run exercises its code, so a core change that breaks it is found by a "
+            "user", files=(sub,), facts=(scope, *elsewhere[:8]))]
+
+
+def _path_gaps(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """Workflows whose ``paths``/``paths-ignore`` filters miss files their tests
+    depend on (#22): the sub-project's own files (an action: its own PRs run none of
+    its tests), else core files it copies, subclasses or imports (an opportunity)."""
+    out: list[Item] = []
+    for g in res.get("ci_paths", ()):
+        where = f"{g.workflow}:{g.line}"
+        after = ("; only its scheduled run would notice, after merge" if g.scheduled
+                 else "")
+        if g.own:
+            out.append(Item(
+                id=stable_id("ci-paths-own", g.workflow), section="S-3", kind="action",
+                title=f"{code(base(g.workflow))} runs the sub-project's tests, but its "
+                      f"`{g.filters}` filter ({where}) does not trigger on "
+                      f"{plural(len(g.own), 'file')} of the sub-project, e.g. "
+                      f"{code(g.own[0])}",
+                why="a pull request changing them runs none of its tests before merge"
+                    + after, where=where, priority="P1", severity="should-fix",
+                files=(g.workflow, *g.own[:3]),
+                fix=f"add `{inp.target.subproject.rstrip('/')}/**` to the `paths` of "
+                    f"{', '.join(g.events)} (or take it out of `paths-ignore`)",
+                facts=(g.workflow, g.filters, *g.own[:8])))
+            continue
+        shown = ", ".join(f"{code(f)} ({why})" for f, why in g.core[:3])
+        more = f" and {len(g.core) - 3} more" if len(g.core) > 3 else ""
+        out.append(Item(
+            id=stable_id("ci-paths-core", g.workflow), section="S-3", kind="opportunity",
+            title=f"{code(base(g.workflow))} runs the sub-project's tests, but its "
+                  f"`{g.filters}` filter ({where}) does not trigger on core files the "
+                  f"sub-project depends on: {shown}{more}",
+            why="a core pull request that breaks the sub-project runs none of its tests "
+                "before merge" + after + "; add those files (or their folders) to the "
+                "workflow's paths",
+            files=(g.workflow, *(f for f, _w in g.core[:3])),
+            facts=(g.workflow, g.filters, *(f for f, _w in g.core[:8]))))
+    return out
+
+
 def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     ci = res["ci"]
     out: list[Item] = []
+    out += _no_tests(inp) + _path_gaps(inp, res)
     out += _missing(inp, ci)
     for g in ci.class_gaps:
         how = ("; ".join(g.filters[:2]) if g.filters else "no invocation names them")

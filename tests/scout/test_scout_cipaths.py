@@ -1,0 +1,123 @@
+"""#22: CI that does not watch the code it tests — a workflow that runs the
+sub-project's tests but whose push/pull-request ``paths`` / ``paths-ignore`` filters
+would not trigger on the sub-project's own files (an action) or on core files it
+copies, subclasses or imports (an opportunity), naming the workflow file:line and an
+example file; no finding without a paths filter. And no false all-clear on CI: a
+sub-project with no tests of its own gets an opportunity, never "every test is
+reached". Synthetic fixture repositories, match and no-match each."""
+
+from __future__ import annotations
+
+from agentops.scout.analyses import ci, cipaths, run_all
+from agentops.scout.itemize import build
+from tests.scout import minirepo
+
+CORE = {"core/__init__.py": "", "core/base.py": "class Base:\n    def run(self):\n"
+        "        return 1\n", "core/util.py": "def helper():\n    return 1\n"}
+SUB = {"sub/__init__.py": "",
+       "sub/model.py": "from core.base import Base\nfrom core.util import helper\n\n\n"
+                       "class Mine(Base):\n    def run(self):\n        return helper()\n",
+       "sub/tests/__init__.py": "",
+       "sub/tests/test_model.py": "from sub.model import Mine\n\n\n"
+                                  "def test_run():\n    assert Mine().run() == 1\n"}
+
+
+def _wf(on: str, run: str = "pytest sub/tests") -> str:
+    return f"name: ci\n{on}jobs:\n  t:\n    runs-on: x\n    steps:\n      - run: {run}\n"
+
+
+def _inp(tmp_path, workflow: str, *, files: dict[str, str] | None = None):
+    head = {**CORE, **(SUB if files is None else files),
+            ".github/workflows/ci.yaml": workflow}
+    return minirepo.build(tmp_path, base=CORE, head=head)
+
+
+def _gaps(inp):
+    return cipaths.analyse(inp, ci.analyse(inp))
+
+
+def test_github_pattern_rules() -> None:
+    assert cipaths.matches(["sub/**"], "sub/a/b.py")
+    assert not cipaths.matches(["sub/*"], "sub/a/b.py")
+    assert cipaths.matches(["**.py"], "x/y.py")
+    assert cipaths.matches(["**/base.py"], "base.py")
+    assert not cipaths.matches(["sub/**", "!sub/tests/**"], "sub/tests/t.py")
+    assert cipaths.matches(["docs/file?.md"], "docs/file.md")  # ? : zero or one of "e"
+    assert cipaths.triggers({"paths-ignore": ["docs/**"]}, "core/a.py")
+    assert not cipaths.triggers({"paths-ignore": ["core/**"]}, "core/a.py")
+    assert cipaths.triggers(None, "anything")
+
+
+def test_core_files_the_sub_project_subclasses_are_not_watched(tmp_path) -> None:
+    on = ("on:\n  push:\n    paths:\n      - 'sub/**'\n  pull_request:\n    paths:\n"
+          "      - 'sub/**'\n")
+    inp = _inp(tmp_path, _wf(on))
+    [gap] = _gaps(inp)
+    assert (gap.workflow, gap.line, gap.own) == (".github/workflows/ci.yaml", 4, ())
+    assert gap.core == (("core/base.py", "subclassed (Base)"),
+                        ("core/util.py", "imported (helper)"))
+    [item] = [i for i in build(inp, run_all(inp)) if i.id.startswith("") and
+              "does not trigger" in i.title]
+    assert item.kind == "opportunity" and "ci.yaml:4" in item.title
+    assert "`core/base.py` (subclassed (Base))" in item.title
+
+
+def test_the_sub_projects_own_files_not_watched_is_an_action(tmp_path) -> None:
+    on = "on:\n  pull_request:\n    paths-ignore:\n      - 'sub/**'\n"
+    inp = _inp(tmp_path, _wf(on))
+    [gap] = _gaps(inp)
+    assert gap.own[0] == "sub/__init__.py" and gap.filters == "paths-ignore"
+    [item] = [i for i in build(inp, run_all(inp)) if "does not trigger" in i.title]
+    assert item.kind == "action" and item.priority == "P1"
+    assert item.where == ".github/workflows/ci.yaml:4"
+
+
+def test_no_paths_filter_or_a_filter_covering_everything_is_no_finding(tmp_path) -> None:
+    assert _gaps(_inp(tmp_path / "a", _wf("on: [push, pull_request]\n"))) == []
+    on = ("on:\n  pull_request:\n    paths:\n      - 'sub/**'\n      - 'core/**'\n"
+          "  schedule:\n    - cron: '0 0 * * *'\n")
+    assert _gaps(_inp(tmp_path / "b", _wf(on))) == []
+
+
+def test_a_workflow_that_does_not_run_the_sub_projects_tests_is_not_asked(tmp_path) -> None:
+    on = "on:\n  pull_request:\n    paths:\n      - 'docs/**'\n"
+    inp = _inp(tmp_path, _wf(on, run="pytest other_tests"),
+               files={**SUB, "other_tests/test_x.py": "def test_x():\n    pass\n"})
+    assert _gaps(inp) == []
+
+
+def test_no_tests_of_its_own_is_an_opportunity_never_an_all_clear(tmp_path) -> None:
+    files = {k: v for k, v in SUB.items() if "/tests/" not in k}
+    # The configured workflow runs core's tests: they are not the sub-project's.
+    inp = _inp(tmp_path, _wf("on: [push]\n", run="pytest core_tests"),
+               files={**files, "core_tests/test_core.py": "def test_c():\n    assert 1\n"})
+    items = build(inp, run_all(inp))
+    titles = [i.title for i in items]
+    assert not [t for t in titles if t.startswith(("Tests in CI: every", "CI steps: all"))]
+    [item] = [i for i in items if "no tests of its own" in i.title]
+    assert item.kind == "opportunity" and item.section == "S-3"
+
+
+def test_the_ci_all_clear_counts_only_the_sub_projects_own_files(tmp_path) -> None:
+    inp = _inp(tmp_path, _wf("on: [push]\n"))
+    titles = [i.title for i in build(inp, run_all(inp)) if i.kind == "all_clear"]
+    assert "Tests in CI: every test class and runner of the sub-project is reached (1 of "\
+           "its file(s) run)" in titles
+    assert "CI steps: all 1 invocation(s) of the sub-project's tests collect tests" in titles
+    assert not [i for i in build(inp, run_all(inp)) if "no tests of its own" in i.title]
+
+
+def test_an_upstream_delta_without_commits_says_so(tmp_path) -> None:
+    inp = minirepo.build(tmp_path, base={**CORE, **SUB}, head={"sub/x.py": "X = 1\n"})
+    titles = [i.title for i in build(inp, run_all(inp)) if i.kind == "all_clear"]
+    assert "Upstream delta: no commit on the watched paths since 2026-03-03" in titles
+    assert not [t for t in titles if "nothing actionable" in t]
+
+
+def test_a_pattern_built_to_backtrack_is_not_evaluated_and_makes_no_finding() -> None:
+    # Security: someone else's workflow; ``**a**a…`` against a long path would take
+    # very long to reject. It counts as triggering (no finding), and returns at once.
+    evil = "**a" * 40 + "b"
+    assert cipaths.triggers({"paths": [evil]}, "a" * 200)
+    assert cipaths.triggers({"paths-ignore": [evil]}, "a" * 200)
+    assert not cipaths.triggers({"paths": ["**a**b"]}, "x/a/c")

@@ -1,0 +1,365 @@
+"""#22: references from the sub-project to core that are broken at HEAD — an attribute
+read on an object whose type resolves to a core class that no longer has it, a keyword
+a core callable no longer accepts, a name a core module no longer defines — with the
+commit that removed it when the window shows it, else "before the window". Types only
+from what the code states; a class whose members cannot all be known is "not checked
+(why)", counted. Synthetic fixture repositories, match and no-match each."""
+
+from __future__ import annotations
+
+from agentops.scout.analyses import corerefs, usecheck
+from agentops.scout.itemize import corerefs as corerefs_items
+from tests.scout import minirepo
+
+SPEC = '''\
+from dataclasses import dataclass
+
+
+@dataclass
+class Spec:
+    name: str
+    model: "Model"
+{extra}
+
+class Model:
+    def __init__(self, dim: int = 1):
+        self.dim = dim
+
+    @property
+    def width(self) -> int:
+        return self.dim
+
+
+def get_spec(name: str) -> Spec:
+    return Spec(name, Model())
+
+
+def build(model, *, fast=False{kw}):
+    return model
+'''
+
+
+def _core(extra: str = "", kw: str = "") -> dict[str, str]:
+    return {"core/__init__.py": "", "core/spec.py": SPEC.format(extra=extra, kw=kw)}
+
+
+def _run(tmp_path, sub: dict[str, str], *, base_extra: str = "", head_extra: str = "",
+         base_kw: str = "", head_kw: str = "", more: dict[str, str] | None = None):
+    inp = minirepo.build(tmp_path, base=_core(base_extra, base_kw),
+                         head={**_core(head_extra, head_kw), "sub/__init__.py": "",
+                               **(more or {}), **sub})
+    return inp, corerefs.analyse(inp, usecheck.discover(inp))
+
+
+ENGINE = '''\
+from core.spec import Spec
+
+
+class Engine:
+    spec: Spec
+
+    def __init__(self, cfg):
+        self.spec = cfg.spec
+        self.fn = self.spec.loss.build()
+'''
+
+
+def test_an_attribute_removed_before_the_window_is_found_through_a_class_annotation(
+        tmp_path) -> None:
+    _inp, got = _run(tmp_path, {"sub/engine.py": ENGINE})
+    [ref] = got.broken
+    assert (ref.kind, ref.owner, ref.name, ref.loc) == ("attribute", "Spec", "loss",
+                                                        "sub/engine.py:9")
+    assert ref.severity == "blocking" and ref.when == "before the window"
+    assert ref.owner_file == "core/spec.py"
+
+
+def test_an_attribute_the_window_removed_names_the_commit(tmp_path) -> None:
+    inp, got = _run(tmp_path, {"sub/engine.py": ENGINE}, base_extra="    loss: object = None")
+    [ref] = got.broken
+    assert ref.when == "in the window" and ref.commit == inp.head.commit
+    [item] = [i for i in corerefs_items.items(inp, {"core_refs": got}) if i.kind == "action"]
+    assert item.priority == "P0" and item.where == "sub/engine.py:9"
+    assert "`Spec`" in item.title and "`loss`" in item.title
+    assert inp.head.commit[:9] in item.why
+
+
+def test_an_attribute_the_class_still_has_is_no_finding(tmp_path) -> None:
+    _inp, got = _run(tmp_path, {"sub/engine.py": ENGINE},
+                     head_extra="    loss: object = None")
+    assert got.broken == () and got.checked["attribute"] >= 1
+
+
+def test_types_from_parameters_constructors_factories_fields_and_properties(
+        tmp_path) -> None:
+    code = '''\
+    from core.spec import Model, Spec, get_spec
+
+
+    def by_param(s: Spec):
+        return s.model.depth            # field annotation -> Model, no `depth`
+
+
+    def by_factory():
+        spec = get_spec("x")
+        return spec.gone                # factory return annotation -> Spec
+
+
+    def by_constructor():
+        m = Model(2)
+        return m.width, m.dim, m.height  # property and self.dim exist; height does not
+
+
+    class Holder:
+        def __init__(self):
+            self.model: Model = Model()
+
+        def use(self):
+            return self.model.breadth
+    '''
+    _inp, got = _run(tmp_path, {"sub/uses.py": code})
+    found = sorted((r.owner, r.name, r.loc) for r in got.broken)
+    assert found == [("Model", "breadth", "sub/uses.py:23"),
+                     ("Model", "depth", "sub/uses.py:5"),
+                     ("Model", "height", "sub/uses.py:15"),
+                     ("Spec", "gone", "sub/uses.py:10")]
+
+
+def test_inherited_members_count_and_unknowable_classes_are_counted_not_checked(
+        tmp_path) -> None:
+    more = {"core/base.py": '''\
+    import torch.nn as nn
+
+
+    class Base:
+        def __init__(self):
+            self.kept = 1
+
+        def method(self):
+            return 1
+
+
+    class Child(Base):
+        pass
+
+
+    class Dynamic:
+        def __getattr__(self, name):
+            return name
+
+
+    class External(nn.Module):
+        pass
+    '''}
+    code = '''\
+    from core.base import Child, Dynamic, External
+
+
+    def f(c: Child, d: Dynamic, e: External):
+        return c.kept, c.method, d.anything, e.parameters
+    '''
+    _inp, got = _run(tmp_path, {"sub/f.py": code}, more=more)
+    assert got.broken == ()
+    assert got.unchecked == {"the class defines __getattr__": 1,
+                             "base `nn.Module` is outside the repository": 1}
+
+
+def test_an_attribute_a_subclass_defines_or_read_under_isinstance_is_no_finding(
+        tmp_path) -> None:
+    more = {"core/kinds.py": '''\
+    class Config:
+        name: str = "x"
+
+
+    class Special(Config):
+        extra: int = 0
+    '''}
+    code = '''\
+    from core.kinds import Config
+
+
+    def f(c: Config):
+        a = c.extra                     # the object may be a Special
+        if isinstance(c.name, str):
+            return a
+    '''
+    _inp, got = _run(tmp_path, {"sub/f.py": code}, more=more)
+    assert got.broken == ()
+    assert got.unchecked == {"defined on a subclass of the annotated class": 1}
+
+
+def test_a_keyword_the_core_callable_no_longer_accepts(tmp_path) -> None:
+    code = '''\
+    from core.spec import Model, Spec, build
+
+
+    def f(m):
+        build(m, fast=True, legacy=1)
+        Spec(name="a", model=m, flavor="b")
+        Model(dim=3)
+    '''
+    _inp, got = _run(tmp_path, {"sub/f.py": code})
+    found = sorted((r.kind, r.owner, r.name, r.loc) for r in got.broken)
+    assert found == [("keyword", "Spec", "flavor", "sub/f.py:6"),
+                     ("keyword", "build", "legacy", "sub/f.py:5")]
+
+
+def test_keywords_a_callable_takes_through_kwargs_or_a_decorator_are_no_finding(
+        tmp_path) -> None:
+    more = {"core/calls.py": '''\
+    import functools
+
+
+    def takes_all(x, **kwargs):
+        return x
+
+
+    def wrapped(f):
+        @functools.wraps(f)
+        def inner(*a, **k):
+            return f(*a, **k)
+        return inner
+
+
+    @wrapped
+    def decorated(x):
+        return x
+    '''}
+    code = '''\
+    from core.calls import decorated, takes_all
+
+
+    def f():
+        takes_all(1, anything=2)
+        decorated(1, other=2)
+    '''
+    _inp, got = _run(tmp_path, {"sub/f.py": code}, more=more)
+    assert got.broken == ()
+    assert got.unchecked == {"decorator `wrapped` may change the signature": 1}
+
+
+def test_a_keyword_usecheck_already_reports_is_not_reported_twice(tmp_path) -> None:
+    code = "from core.spec import build\n\n\ndef f(m):\n    return build(m, legacy=1)\n"
+    inp, got = _run(tmp_path, {"sub/f.py": code}, base_kw=", legacy=None")
+    assert [s.verdict for u in usecheck.discover(inp) for s in u.sites] == ["breaks"]
+    assert got.broken == ()
+    # Without the use check's report it would have been found (at HEAD).
+    assert [r.name for r in corerefs.analyse(inp, []).broken] == ["legacy"]
+
+
+def test_imports_of_names_core_no_longer_defines(tmp_path) -> None:
+    more = {"core/pkg/__init__.py": "from core.pkg.impl import Thing\n",
+            "core/pkg/impl.py": "class Thing:\n    pass\n",
+            "core/star.py": "from core.spec import *\n"}
+    code = '''\
+    from typing import TYPE_CHECKING
+
+    from core.pkg import Thing
+    from core.spec import Gone, Spec
+    from core.vanished import Anything
+    from core.star import Whatever
+
+    if TYPE_CHECKING:
+        from core.spec import TypeOnly
+
+    try:
+        from core.spec import Optional1
+    except ImportError:
+        Optional1 = None
+    '''
+    _inp, got = _run(tmp_path, {"sub/f.py": code}, more=more)
+    found = sorted((r.owner, r.name, r.loc, r.detail) for r in got.broken)
+    assert found == [("core.spec", "Gone", "sub/f.py:4", ""),
+                     ("core.vanished", "Anything", "sub/f.py:5", "the module is gone")]
+    assert got.unchecked == {"the module's names cannot all be known": 1}
+
+
+def test_a_test_file_breaking_is_should_fix_and_the_all_clear_needs_checked_refs(
+        tmp_path) -> None:
+    inp, got = _run(tmp_path, {"sub/tests/test_e.py": ENGINE})
+    [ref] = got.broken
+    assert ref.severity == "should-fix"
+    [item] = corerefs_items.items(inp, {"core_refs": got})
+    assert item.priority == "P1"
+    assert corerefs_items.clear_line({"core_refs": got}) == ""
+    ok = corerefs.CoreRefs((), {"attribute": 3}, {"the class defines __getattr__": 1})
+    line = corerefs_items.clear_line({"core_refs": ok})
+    assert line.startswith("References to core: 3 attribute reference(s) resolve at HEAD")
+    assert "1 (the class defines __getattr__)" in line
+    assert corerefs_items.clear_line({"core_refs": corerefs.CoreRefs()}) == ""
+
+
+TRAINER_OLD = '''\
+class Trainer:
+    def __init__(self):
+        self.step_count = 0
+        self.kept = 1
+'''
+MINE = '''\
+from core.trainer import Trainer
+
+
+class Mine(Trainer):
+    def __init__(self):
+        super().__init__()
+        self.own = 2
+
+    def go(self):
+        return self.step_count + self.kept + self.own
+'''
+
+
+def test_a_member_a_core_base_dropped_in_the_window_breaks_the_subclass(tmp_path) -> None:
+    inp = minirepo.build(
+        tmp_path, base={"core/__init__.py": "", "core/trainer.py": TRAINER_OLD},
+        head={"core/trainer.py": TRAINER_OLD.replace("step_count", "steps"),
+              "sub/__init__.py": "", "sub/mine.py": MINE})
+    [ref] = corerefs.analyse(inp, []).broken
+    assert (ref.owner, ref.name, ref.loc, ref.when) == ("Trainer", "step_count",
+                                                        "sub/mine.py:10", "in the window")
+
+
+def test_a_subclass_member_core_never_had_is_not_blamed_on_core(tmp_path) -> None:
+    # ``own`` is the sub-project's own; ``missing`` was never core's: no core finding.
+    inp = minirepo.build(
+        tmp_path, base={"core/__init__.py": "", "core/trainer.py": TRAINER_OLD},
+        head={"core/trainer.py": TRAINER_OLD, "sub/__init__.py": "",
+              "sub/mine.py": MINE.replace("self.step_count", "self.missing")})
+    assert corerefs.analyse(inp, []).broken == ()
+
+
+def test_a_class_writing_its_dict_is_not_checked_one_reading_it_is(tmp_path) -> None:
+    more = {"core/bags.py": '''\
+    class Bag:
+        def __init__(self, **kw):
+            self.__dict__.update(kw)
+
+
+    class Plain:
+        def __init__(self):
+            self.a = 1
+
+        def as_dict(self):
+            return dict(self.__dict__)
+    '''}
+    code = '''\
+    from core.bags import Bag, Plain
+
+
+    def f(b: Bag, p: Plain):
+        return b.anything, p.b
+    '''
+    _inp, got = _run(tmp_path, {"sub/f.py": code}, more=more)
+    assert [(r.owner, r.name) for r in got.broken] == [("Plain", "b")]
+    assert got.unchecked == {"it writes its __dict__": 1}
+
+
+def test_an_import_of_a_moved_name_says_where_core_defines_it_now(tmp_path) -> None:
+    more = {"core/newhome.py": "class Moved:\n    pass\n"}
+    inp, got = _run(tmp_path, {"sub/f.py": "from core.spec import Moved\n"}, more=more)
+    [item] = corerefs_items.items(inp, {"core_refs": got})
+    assert item.kind == "action" and item.priority == "P0"
+    assert "`core.newhome`" in item.fix
+    inp2, got2 = _run(tmp_path / "b", {"sub/f.py": "from core.spec import Nowhere\n"})
+    [item2] = corerefs_items.items(inp2, {"core_refs": got2})
+    assert "defined nowhere in core" in item2.fix
