@@ -165,3 +165,154 @@ def test_the_same_guard_over_renamed_variables_is_there(tmp_path) -> None:
                          head={"core/s.py": new, "sub/s.py": other}, target=target)
     [d] = bodydrift.analyse(inp)
     assert d.units == ("guard `if n % (per * dp) != 0`",)
+
+
+_COPY_TARGET = "duplicate_logic:\n  - {ours: [sub/eng.py], upstream: [core/eng.py]}\n"
+
+
+def _copy_inp(path, old: str, new: str, mine: str):
+    return minirepo.build(path, base={"core/eng.py": old},
+                          head={"core/eng.py": new, "sub/eng.py": mine}, target=_COPY_TARGET)
+
+
+MASKS_OLD = '''\
+class Engine:
+    def __init__(self, model, backend):
+        self.model, self.backend = model, backend
+
+    def prepare(self, batch):
+        extra = {}
+        extra["masks"] = self.model.masks(batch)
+        return batch, extra
+'''
+MASKS_NEW = MASKS_OLD.replace('''        extra["masks"] = self.model.masks(batch)
+''', '''        if isinstance(self.backend, (Flex, Varlen)):
+            extra["masks"] = self.model.masks(batch)
+''')
+
+
+def test_a_guard_around_a_call_the_copy_already_guards_is_no_drift(tmp_path) -> None:
+    """#22 item 1a: upstream now calls ``masks`` only for the backends that have it;
+    the copy calls it inside ``try … except TypeError`` (which those backends raise):
+    the same effect, checked differently. Also a guard the copy makes under ``if``."""
+    caught = '''\
+class Engine:
+    def __init__(self, model, backend):
+        self.model, self.backend = model, backend
+
+    def prepare(self, batch):
+        extra = {}
+        try:
+            extra["masks"] = self.model.masks(batch)
+        except TypeError:
+            pass
+        return batch, extra
+'''
+    assert bodydrift.analyse(_copy_inp(tmp_path / "a", MASKS_OLD, MASKS_NEW, caught)) == []
+    checked = caught.replace('''        try:
+            extra["masks"] = self.model.masks(batch)
+        except TypeError:
+            pass
+''', '''        if hasattr(self.model, "masks"):
+            extra["masks"] = self.model.masks(batch)
+''')
+    assert bodydrift.analyse(_copy_inp(tmp_path / "b", MASKS_OLD, MASKS_NEW, checked)) == []
+    # No match: a copy that calls it bare lacks the guard; one that catches only an
+    # unrelated error (OSError) does not handle the call's failure either.
+    for name, mine in (("c", MASKS_OLD), ("d", caught.replace("TypeError", "OSError"))):
+        [d] = bodydrift.analyse(_copy_inp(tmp_path / name, MASKS_OLD, MASKS_NEW, mine))
+        assert d.units == ("guard `if isinstance(backend, (Flex, Varlen))`",), name
+
+
+def test_a_guard_upstream_only_renamed_is_not_added(tmp_path) -> None:
+    """#22 item 1a: upstream renamed the local in a guard it already had
+    (``inner`` -> ``backend``): nothing new for the copy to port."""
+    old = '''\
+def prepare(model, cfg):
+    inner = cfg.inner
+    if isinstance(inner, (Flex, Varlen)):
+        model.masks()
+    return model
+'''
+    new = old.replace("inner = cfg.inner", "backend = cfg.backend").replace(
+        "isinstance(inner,", "isinstance(backend,")
+    # the copy checks it its own way (and has since before the window)
+    mine = old.replace("if isinstance(inner, (Flex, Varlen)):\n        model.masks()",
+                       "if inner is not None and isinstance(inner, (Flex, Varlen)):\n"
+                       "        model.build_masks()")
+    target = "duplicate_logic:\n  - {ours: [sub/p.py], upstream: [core/p.py]}\n"
+    inp = minirepo.build(tmp_path / "a", base={"core/p.py": old},
+                         head={"core/p.py": new, "sub/p.py": mine}, target=target)
+    assert bodydrift.analyse(inp) == []
+    # No match: a guard on another condition is new even if it has the same shape.
+    narrowed = new.replace("isinstance(backend, (Flex, Varlen))",
+                           "isinstance(backend, (Flex, Varlen)) and cfg.masks")
+    inp = minirepo.build(tmp_path / "b", base={"core/p.py": old},
+                         head={"core/p.py": narrowed, "sub/p.py": mine}, target=target)
+    [d] = bodydrift.analyse(inp)
+    assert d.units == ("guard `if isinstance(backend, (Flex, Varlen)) and cfg.masks`",)
+
+
+CLOSE_OLD = '''\
+class Engine:
+    def close(self):
+        if self.ckpt:
+            self.ckpt.close()
+'''
+CLOSE_NEW = '''\
+class Engine:
+    def close(self):
+        if hasattr(self, "loader") and self.loader:
+            self.loader.close()
+        if not self.cfg.no_graphs:
+            graph_teardown()
+        if self.ckpt:
+            self.ckpt.close()
+'''
+CLOSE_COPY = '''\
+class Engine:
+    def __init__(self, cfg):
+        self.cfg = cfg
+        self.ckpt = open_ckpt(cfg)
+
+    def close(self):
+        if self.ckpt:
+            self.ckpt.close()
+'''
+
+
+def test_teardown_of_a_resource_the_copy_never_has_is_no_drift(tmp_path) -> None:
+    """#22 item 1b: upstream's close() now closes a dataloader and tears down captured
+    graphs; the copy's class never sets a loader and its module captures no graph."""
+    assert bodydrift.analyse(_copy_inp(tmp_path / "a", CLOSE_OLD, CLOSE_NEW, CLOSE_COPY)) == []
+    # No match: the copy's class owns a loader (so it must close it) and its module
+    # captures graphs (so it must tear them down).
+    owns = CLOSE_COPY.replace("        self.ckpt = open_ckpt(cfg)\n",
+                              "        self.ckpt = open_ckpt(cfg)\n"
+                              "        self.loader = make_loader(cfg)\n"
+                              "        capture_graph(self)\n")
+    [d] = bodydrift.analyse(_copy_inp(tmp_path / "b", CLOSE_OLD, CLOSE_NEW, owns))
+    assert set(d.units) == {"guard `if hasattr(self, 'loader') and loader`",
+                            "call `loader.close(…)`", "guard `if not cfg.no_graphs`",
+                            "call `graph_teardown(…)`"}
+    # An override inherits what upstream's class sets up: its loader is the copy's too.
+    sub = '''\
+from core.eng import Engine
+
+
+class Mine(Engine):
+    def close(self):
+        if self.ckpt:
+            self.ckpt.close()
+'''
+    base_new = CLOSE_NEW.replace("class Engine:\n",
+                                 "class Engine:\n    def __init__(self, cfg):\n"
+                                 "        self.loader = make_loader(cfg)\n\n")
+    base_old = CLOSE_OLD.replace("class Engine:\n",
+                                 "class Engine:\n    def __init__(self, cfg):\n"
+                                 "        self.loader = make_loader(cfg)\n\n")
+    inp = minirepo.build(tmp_path / "c", base={"core/__init__.py": "", "core/eng.py": base_old},
+                         head={"core/__init__.py": "", "core/eng.py": base_new,
+                               "sub/__init__.py": "", "sub/m.py": sub})
+    [d] = bodydrift.analyse(inp)
+    assert "call `loader.close(…)`" in d.units and "call `graph_teardown(…)`" not in d.units

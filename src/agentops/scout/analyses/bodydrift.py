@@ -183,12 +183,28 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
         dead = {id(n) for node in ps.walk(new) if isinstance(node, ast.If)
                 and _unreachable(node.test, refused)
                 for stmt in node.body for n in ps.walk(stmt)}
+        before_tests: dict[str, ast.expr] = {}
+        before = units(old, before_tests)
+        # Compared by effect, not by text: a statement about a resource the copy's class
+        # never has, and a guard around a call the copy already guards its own way, are
+        # nothing the copy lacks.
+        own = _Own.of(inp, ours_file, mine, up_file, qual)
+        guarded, unguarded = _guarded_calls(mine, before_tests)
+        for node in ps.walk(new):
+            if isinstance(node, ast.Expr | ast.If) and id(node) not in dead and (
+                    _foreign(node, own) or (
+                        isinstance(node, ast.If)
+                        and f"if:{_norm(ast.unparse(node.test))}" not in before
+                        and _handled(node, guarded, unguarded))):
+                dead.update(id(n) for n in ps.walk(node))
         tests: dict[str, ast.expr] = {}
         mine_tests: dict[str, ast.expr] = {}
-        before, after, copy = units(old), units(new, tests, dead), units(mine, mine_tests)
+        after, copy = units(new, tests, dead), units(mine, mine_tests)
         added = [k for k in after if k not in before and not _has(copy, k)
                  and not (k in tests and (_unreachable(tests[k], refused)
-                                          or _renamed(tests[k], mine_tests.values())))]
+                                          or _renamed(tests[k], mine_tests.values())
+                                          # upstream renamed a local in its own guard
+                                          or _renamed(tests[k], before_tests.values())))]
         if not added:
             continue
         if len(added) > MAX_UNITS:
@@ -200,6 +216,174 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
                              tuple(after[k] for k in added), commits,
                              _how(inp, ours_file, mine, qual)))
     return out
+
+
+_TEARDOWN = re.compile(r"close|teardown|cleanup|clean_up|shutdown|destroy|release|finali[sz]e"
+                       r"|terminate|stop", re.I)
+_HANDLES = {"Exception", "BaseException", "TypeError", "AttributeError", "NotImplementedError",
+            "ValueError", "RuntimeError", "KeyError", "ImportError", "ModuleNotFoundError"}
+
+
+@dataclass(frozen=True)
+class _Own:
+    """What the copy has to work with: the attributes its class (and, for an override,
+    upstream's class) sets or declares (``None`` for a module-level function), the
+    names its module and function bind, and its module's text (lower case, no ``_``)."""
+
+    attrs: frozenset[str] | None
+    names: frozenset[str]
+    text: str
+
+    @staticmethod
+    def of(inp: Inputs, ours_file: str, mine: ps.FuncDef, up_file: str, qual: str) -> _Own:
+        text = inp.head.text(ours_file) or ""
+        mod = ps.parse(text)
+        cls = _enclosing_class(mod, mine)
+        attrs: set[str] | None = None
+        if cls is not None:
+            attrs = _class_attrs(cls)
+            local = {n.name: n for n in ps.statements(mod) if isinstance(n, ast.ClassDef)} \
+                if mod is not None else {}
+            for base in ps.class_bases(cls):  # bases in the same module set things too
+                if base.split(".")[-1] in local:
+                    attrs |= _class_attrs(local[base.split(".")[-1]])
+            up_mod = ps.parse(inp.head.text(up_file) or "") if "." in qual else None
+            up = ps.find(up_mod, qual.rsplit(".", 1)[0]) if up_mod is not None else None
+            if isinstance(up, ast.ClassDef) and _is_subclass(cls, up.name):
+                # an override inherits what upstream's class (and its bases there) set up
+                attrs |= _class_attrs(up)
+                theirs = {n.name: n for n in ps.statements(up_mod)
+                          if isinstance(n, ast.ClassDef)}
+                for base in ps.class_bases(up):
+                    if base.split(".")[-1] in theirs:
+                        attrs |= _class_attrs(theirs[base.split(".")[-1]])
+        names = set(ps.imports(mod)) | {n.id for n in ast.walk(mine) if isinstance(n, ast.Name)
+                                        and isinstance(n.ctx, ast.Store)}
+        names |= set(ps.param_names(mine)) | {a.arg for a in ast.walk(mine.args)
+                                              if isinstance(a, ast.arg)}
+        if mod is not None:
+            for node in mod.body:
+                if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                    names.add(node.name)
+                for t in getattr(node, "targets", [getattr(node, "target", None)]):
+                    names.update(n.id for n in ast.walk(t) if isinstance(n, ast.Name)) \
+                        if t is not None else None
+        return _Own(frozenset(attrs) if attrs is not None else None, frozenset(names),
+                    text.lower().replace("_", ""))
+
+
+def _is_subclass(cls: ast.ClassDef, name: str) -> bool:
+    return any(b.split("[")[0].split(".")[-1] == name for b in ps.class_bases(cls))
+
+
+def _enclosing_class(mod: ast.Module | None, func: ps.FuncDef) -> ast.ClassDef | None:
+    for node in ps.statements(mod) if mod is not None else ():
+        if isinstance(node, ast.ClassDef) and any(
+                isinstance(f, ps.FuncDef.__args__) and f.name == func.name
+                and f.lineno == func.lineno for f in node.body):
+            return node
+    return None
+
+
+def _class_attrs(cls: ast.ClassDef) -> set[str]:
+    """Names the class body binds (fields, methods) and ``self.x`` it assigns anywhere."""
+    out: set[str] = set()
+    for node in cls.body:
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            out.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            out.add(node.target.id)
+        elif isinstance(node, ast.Assign):
+            out.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) \
+                and isinstance(node.value, ast.Name) and node.value.id == "self":
+            out.add(node.attr)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id == "setattr" and len(node.args) >= 2 \
+                and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+            out.add(node.args[1].value)
+    return out
+
+
+def _self_data(node: ast.AST) -> set[str]:
+    """Attributes of ``self`` used as data (``self.x.close()``, ``if self.x``,
+    ``hasattr(self, "x")``), not the methods it calls (``self.m()``)."""
+    called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
+    out = {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)
+           and isinstance(n.value, ast.Name) and n.value.id == "self" and id(n) not in called}
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) \
+                and n.func.id in ("hasattr", "getattr") and len(n.args) >= 2 \
+                and isinstance(n.args[0], ast.Name) and n.args[0].id == "self" \
+                and isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str):
+            out.add(n.args[1].value)
+    return out
+
+
+def _foreign(stmt: ast.AST, own: _Own) -> bool:
+    """A statement about a resource the copy never has: it uses ``self.x`` that the
+    copy's class never sets, or it tears down (``close``/``teardown``…) something the
+    copy's module never names; a guard is foreign when its test or all its body is."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        call = stmt.value
+        data = _self_data(call.func)
+        if own.attrs is not None and data and not data & own.attrs:
+            return True
+        name = call.func.attr if isinstance(call.func, ast.Attribute) else \
+            call.func.id if isinstance(call.func, ast.Name) else ""
+        if not _TEARDOWN.search(name):
+            return False
+        if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
+            return call.func.value.id not in own.names | {"self", "super"}
+        stem = _TEARDOWN.sub("", name).replace("_", "").lower()
+        return isinstance(call.func, ast.Name) and len(stem) >= 3 and stem not in own.text
+    if isinstance(stmt, ast.If) and not stmt.orelse:
+        data = _self_data(stmt.test)
+        if own.attrs is not None and data and not data & own.attrs:
+            return True
+        body = [s for s in stmt.body if not (isinstance(s, ast.Expr) and isinstance(
+            s.value, ast.Call) and _LOG.search(_norm(ast.unparse(s.value.func)) + "("))]
+        return bool(body) and all(_foreign(s, own) for s in body)
+    return False
+
+
+def _callee(call: ast.Call) -> str:
+    f = call.func
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+
+
+def _guarded_calls(func: ps.FuncDef, theirs: dict[str, ast.expr]
+                   ) -> tuple[set[str], set[str]]:
+    """Callees the copy calls only under a guard of its own (inside an ``if`` that is
+    not one of upstream's baseline guards ``theirs``, or a ``try`` whose handler catches
+    a failure of the call), and those it calls bare."""
+    inside: set[int] = set()
+    for node in ps.walk(func):
+        if (isinstance(node, ast.If) and f"if:{_norm(ast.unparse(node.test))}" not in theirs
+                and not _renamed(node.test, theirs.values())) or (
+                isinstance(node, ast.Try) and any(
+                h.type is None or _HANDLES & {ast.unparse(e).split(".")[-1] for e in (
+                    h.type.elts if isinstance(h.type, ast.Tuple) else [h.type])}
+                for h in node.handlers)):
+            inside.update(id(n) for s in node.body for n in ps.walk(s))
+    guarded: set[str] = set()
+    bare: set[str] = set()
+    for node in ps.walk(func):
+        if isinstance(node, ast.Call) and _callee(node):
+            (guarded if id(node) in inside else bare).add(_callee(node))
+    return guarded - bare, bare
+
+
+def _handled(guard: ast.If, guarded: set[str], bare: set[str]) -> bool:
+    """A guard upstream put around calls that the copy makes only under a guard of its
+    own (``try: m.masks() except TypeError`` for ``if isinstance(b, Flex): m.masks()``):
+    the copy checks the same thing differently."""
+    raised = {id(n) for r in ps.walk(guard) if isinstance(r, ast.Raise) for n in ps.walk(r)}
+    calls = {_callee(n) for s in guard.body for n in ps.walk(s)
+             if isinstance(n, ast.Call) and id(n) not in raised}
+    calls.discard("")
+    return bool(calls & guarded) and not calls & bare
 
 
 MIN_SIMILAR = 0.5  # share of upstream's (baseline) statements an override must repeat
