@@ -316,3 +316,19 @@ class Mine(Engine):
                                "sub/__init__.py": "", "sub/m.py": sub})
     [d] = bodydrift.analyse(inp)
     assert "call `loader.close(…)`" in d.units and "call `graph_teardown(…)`" not in d.units
+
+
+def test_a_copy_upstream_rewrote_is_no_all_clear(tmp_path) -> None:
+    """#22 item 2 (every all-clear path): a copied function upstream rewrote (too many
+    changes to list) was not compared, so the delta is not "nothing actionable"."""
+    inp = _inp(tmp_path, {"sub/l.py": OVERRIDE})
+    rewrite = bodydrift.BodyDrift("sub/l.py:5", "core/load.py:2", "Loader.load", (), (),
+                                  "override", rewritten=True)
+    [line] = [c.title for c in clear.items(inp, {**_clear_res(), "body_drift": [rewrite]}, [])
+              if c.title.startswith("Upstream delta")]
+    assert "nothing actionable" not in line and "`Loader.load`" in line
+    assert "compare by hand" in line
+    # No match: nothing rewritten, nothing found: the delta is clear.
+    [line] = [c.title for c in clear.items(inp, {**_clear_res(), "body_drift": []}, [])
+              if c.title.startswith("Upstream delta")]
+    assert line.endswith("nothing actionable")

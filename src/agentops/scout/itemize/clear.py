@@ -24,8 +24,12 @@ def items(inp: Inputs, res: dict[str, Any], built: list[Item]) -> list[Item]:
         out.append(("S-1", f"Upstream delta: not checked (no commit before {since} to "
                            "compare against)"))
     elif "S-1" not in found:
+        # Copies upstream rewrote were not compared: no all-clear over them.
+        uncompared = [d.function for d in res.get("body_drift", ()) if d.rewritten]
         out.append(("S-1", f"Upstream delta: {n} commit(s) on watched paths since {since}, "
-                           "nothing actionable"))
+                    + ("nothing actionable" if not uncompared else
+                       "no action found in what was compared; not compared (upstream "
+                       f"rewrote them, compare by hand): {names(uncompared)}")))
     out += _lost_symbols(inp)
     out += _patches(inp, res)
     out += _drift(inp, res)
