@@ -635,3 +635,30 @@ def test_widened_field_read_only_through_members_the_base_has(tmp_path) -> None:
     # (#15) `cfg.checkpoint.folder` exists on BaseManager.Config too: not at risk; a read
     # of `async_mode`, which only Manager.Config has, is.
     assert _widened_with_a_read(tmp_path, "folder").uses == ()
+
+
+def test_a_configured_drift_class_that_is_gone_is_not_checked_not_an_action(tmp_path) -> None:
+    """#22 (S-7): a `config_drift` pair naming a class that is not there at HEAD (moved,
+    renamed, or a draft written at a later commit) says "not checked (why)" in the All
+    Clear section; it is no P0 action (no code breaks)."""
+    from agentops.scout.itemize import clear, debt
+
+    target = _target(tmp_path, DRIFT)
+    core = ("class Base:\n    class Config:\n        a: int = 1\n"
+            "class Compile:\n    mode: str = 'x'\n")
+    sub = "def convert(cfg):\n    return dict(a=cfg.a)\n"  # MyCompile is gone
+    inp = inputs(target, {"core/base.py": core, "sub/conv.py": sub},
+                 {"core/base.py": core, "sub/conv.py": sub})
+    res = {"config_drift": upstream.config_drift(inp), "lossy_config_copies": []}
+    assert [d.severity for d in res["config_drift"]] == ["not checked"]
+    assert debt._drift(res) == []
+    [line] = clear._drift(inp, res)
+    assert line[1].startswith("Config drift: not checked: `MyCompile` (sub/conv.py)")
+    # No match: with the class there, nothing is "not checked" and all is clear.
+    sub_ok = sub + "class MyCompile(Compile):\n    mode: str = 'x'\n"
+    (tmp_path / "b").mkdir()
+    inp = inputs(_target(tmp_path / "b", DRIFT), {"core/base.py": core, "sub/conv.py": sub_ok},
+                 {"core/base.py": core, "sub/conv.py": sub_ok})
+    res = {"config_drift": upstream.config_drift(inp), "lossy_config_copies": []}
+    [line] = clear._drift(inp, res)
+    assert "handle every field" in line[1]

@@ -57,7 +57,7 @@ class DriftFinding:
     other: str  # to_graph_trainer_config | GraphTrainerCompileConfig
     field: str
     problem: str
-    severity: str
+    severity: str  # blocking | should-fix | nice-to-have | not checked (a symbol is gone)
     file: str
 
 
@@ -393,7 +393,7 @@ def config_drift(inp: Inputs) -> list[DriftFinding]:
         if not isinstance(cls, ast.ClassDef) or not isinstance(func, ps.FuncDef):
             missing = src if not isinstance(cls, ast.ClassDef) else fn
             out.append(DriftFinding("copy", src.name, fn.name, "",
-                                    f"{missing.name} not found in {missing.file}", "blocking",
+                                    f"{missing.name} not found in {missing.file}", "not checked",
                                     missing.file))
             continue
         now = ps.class_fields(cls)
@@ -421,7 +421,7 @@ def config_drift(inp: Inputs) -> list[DriftFinding]:
         if not isinstance(bcls, ast.ClassDef) or not isinstance(scls, ast.ClassDef):
             missing = base if not isinstance(bcls, ast.ClassDef) else sub
             out.append(DriftFinding("subclass", base.name, sub.name, "",
-                                    f"{missing.name} not found in {missing.file}", "blocking",
+                                    f"{missing.name} not found in {missing.file}", "not checked",
                                     missing.file))
             continue
         now, mine = ps.class_fields(bcls), ps.class_fields(scls)

@@ -110,6 +110,14 @@ def _drift(inp: Inputs, res: dict[str, Any]) -> list[tuple[str, str]]:
     pairs = len(drift.get("copies", [])) + len(drift.get("subclasses", []))
     if not pairs:
         return []
+    # A configured class or function that moved is the target's to update, not code
+    # that breaks: "not checked (why)", never an action and never silence (#22).
+    lost = [f"`{d.problem.split(' not found in ')[0]}` ({d.file})" for d in res["config_drift"]
+            if d.severity == "not checked"]
+    if lost:
+        return [("S-4", "Config drift: not checked: " + "; ".join(dict.fromkeys(lost))
+                 + " — not defined there at HEAD; moved or renamed? update `config_drift` "
+                 "in the target")]
     if any(d.severity != "nice-to-have" for d in res["config_drift"]) \
             or res["lossy_config_copies"]:
         return []
