@@ -459,6 +459,30 @@ def test_removed_field_is_blocking_only_when_the_sub_project_uses_it(tmp_path) -
     assert changes["Cfg.seq_len"].uses == ()
 
 
+
+def test_a_retyped_literal_needs_only_the_values_it_no_longer_allows(tmp_path) -> None:
+    """#22: ``Literal['default', 'full', 'typed'] -> Literal['partial', 'typed']``: a
+    sub-project that pins ``'partial'`` and passes the field on has adapted; only a
+    constant the new Literal drops (``== 'full'``, ``backend='default'``) is a use."""
+    frag = "fragile_surfaces: {classes: [{name: Cfg, file: core/c.py}]}\n"
+    target = _target(tmp_path, frag)
+    base = {"core/c.py": "from typing import Literal\nclass Cfg:\n"
+                         "    backend: Literal['default', 'full', 'typed'] = 'default'\n"}
+    head = {"core/c.py": "from typing import Literal\nclass Cfg:\n"
+                         "    backend: Literal['partial', 'typed'] = 'typed'\n",
+            "sub/a.py": "def f(cfg):\n    cfg = replace(cfg, backend='partial')\n"
+                        "    set_backend(cfg.backend)\n    return Dims(backend=cfg.backend)\n"}
+    [change] = upstream.fragile_changes(inputs(target, head, base))
+    assert change.change.startswith("field retyped") and change.uses == ()
+    # No match: a value the new Literal dropped, compared and passed.
+    head["sub/b.py"] = ("def g(cfg):\n    if cfg.backend == 'full':\n        return 1\n"
+                        "    return Dims(backend='default')\n")
+    (tmp_path / "b").mkdir()
+    target = _target(tmp_path / "b", frag)
+    [change] = upstream.fragile_changes(inputs(target, head, base))
+    assert change.uses == ("sub/b.py:2", "sub/b.py:4")
+
+
 # --- the installed torch (S-2 named APIs, S-4 public alternatives) ----------------------------
 
 def _fake_torch(tmp_path):

@@ -151,6 +151,10 @@ def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
                 # the field needs nothing; code that reads a member the wider type lacks
                 # may now fail.
                 users = tuple(_reads_beyond(inp, name, after[name], idx))
+            elif users and literal_values(after[name]) is not None:
+                # A Literal's values changed: code that passes the field on needs
+                # nothing; only a value the new Literal no longer allows is stale.
+                users = tuple(_stale_literals(inp, name, literal_values(after[name]) or set()))
             out.append(SurfaceChange("fields", f"{sym.name}.{name}",
                                      f"field retyped: {before[name]} -> {after[name]}",
                                      by(name), sym.file, "should-fix", sym.why, users))
@@ -202,6 +206,48 @@ def widened(old: str, new: str, idx: classindex.ClassIndex) -> bool:
         if x_rest != y_rest or y_head not in _ancestors(x_head, idx):
             return False
     return True
+
+
+def literal_values(annotation: str) -> set[object] | None:
+    """The constants of ``Literal['a', 'b']`` (also ``| None``), else None."""
+    text, optional = _optional(annotation)
+    try:
+        node = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return None
+    if not (isinstance(node, ast.Subscript) and ast.unparse(node.value).split(".")[-1]
+            == "Literal"):
+        return None
+    elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    if not all(isinstance(e, ast.Constant) for e in elts):
+        return None
+    return {e.value for e in elts if isinstance(e, ast.Constant)} | (
+        {None} if optional else set())
+
+
+def _stale_literals(inp: Inputs, name: str, allowed: set[object]) -> list[str]:
+    """``file:line`` where the sub-project compares, assigns or passes a constant for
+    field ``name`` that the new ``Literal`` no longer allows."""
+    sub = inp.target.subproject + "/"
+    out = []
+    for path, text in sorted(inp.head.files.items()):
+        if not (path.startswith(sub) and path.endswith(".py")) or name not in text:
+            continue
+        mod = ps.parse(text)
+        for node in ps.walk(mod) if mod is not None else ():
+            values: list[ast.expr] = []
+            if (isinstance(node, ast.keyword) and node.arg == name) or (
+                    isinstance(node, ast.Assign) and any(
+                        isinstance(t, ast.Attribute) and t.attr == name for t in node.targets)):
+                values = [node.value]
+            elif isinstance(node, ast.Compare) and any(
+                    isinstance(x, ast.Attribute) and x.attr == name
+                    for x in (node.left, *node.comparators)):
+                for x in (node.left, *node.comparators):
+                    values += x.elts if isinstance(x, ast.Tuple | ast.List | ast.Set) else [x]
+            if any(isinstance(v, ast.Constant) and v.value not in allowed for v in values):
+                out.append(f"{path}:{node.lineno}")  # type: ignore[attr-defined]
+    return sorted(set(out), key=refindex._order)
 
 
 def _reads_beyond(inp: Inputs, name: str, new_type: str, idx: classindex.ClassIndex
