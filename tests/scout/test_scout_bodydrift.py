@@ -332,3 +332,48 @@ def test_a_copy_upstream_rewrote_is_no_all_clear(tmp_path) -> None:
     [line] = [c.title for c in clear.items(inp, {**_clear_res(), "body_drift": []}, [])
               if c.title.startswith("Upstream delta")]
     assert line.endswith("nothing actionable")
+
+
+def test_a_guard_on_a_mode_the_sub_project_pins_is_not_drift(tmp_path) -> None:
+    """#22: upstream's copy gained ``if cfg.backend == 'typed'`` branches; the
+    sub-project's config conversion pins ``backend='partial'`` (and never sets it from
+    anything else), so those branches never run there."""
+    old = "def par(model, cfg):\n    if cfg.tp:\n        model.tp()\n    return model\n"
+    new = ("def par(model, cfg):\n    if cfg.backend == 'typed' or cfg.tp:\n"
+           "        model.tp()\n    if cfg.backend == 'typed':\n        model.annotate()\n"
+           "    return model\n")
+    conv = ("def convert(base):\n    return replace(base, backend='partial')\n\n\n"
+            "def run(cfg):\n    set_backend(cfg.backend)\n")
+    target = "duplicate_logic:\n  - {ours: [sub/par.py], upstream: [core/par.py]}\n"
+    inp = minirepo.build(tmp_path / "a", base={"core/par.py": old},
+                         head={"core/par.py": new, "sub/par.py": old, "sub/conv.py": conv},
+                         target=target)
+    assert bodydrift.analyse(inp) == []
+    # No match: the sub-project also sets it from the command line (any value may come),
+    # or pins the very value upstream branches on.
+    for name, other in (("b", conv + "\n\ndef cli(args, cfg):\n    cfg.backend = args.b\n"),
+                        ("c", conv.replace("'partial'", "'typed'"))):
+        inp = minirepo.build(tmp_path / name, base={"core/par.py": old},
+                             head={"core/par.py": new, "sub/par.py": old, "sub/conv.py": other},
+                             target=target)
+        [d] = bodydrift.analyse(inp)
+        assert "guard `if cfg.backend == 'typed'`" in d.units, name
+
+
+def test_a_change_outside_the_watched_paths_is_not_dated_before_the_window(tmp_path) -> None:
+    """What upstream added since the baseline was made in the window, even when no
+    watched commit names it: never "before the baseline window"."""
+    old, new = CORE_OLD, CORE_NEW
+    sub = OVERRIDE.replace("from core.load", "from other.load")
+    inp = minirepo.build(tmp_path, base={"other/__init__.py": "", "other/load.py": old},
+                         head={"other/__init__.py": "", "other/load.py": new,
+                               "sub/__init__.py": "", "sub/l.py": sub})
+    [d] = bodydrift.analyse(inp)
+    assert set(d.commits) == {""}
+    [act] = [i for i in delta.items(inp, {**_empty(), "body_drift": [d]}) if i.kind == "action"]
+    assert "before the baseline window" not in act.title + act.fix
+    assert "in the window; its file is outside `watched_paths`" in act.title
+    # No match: a watched file names its commit.
+    [d] = bodydrift.analyse(_inp(tmp_path / "w", {"sub/l.py": OVERRIDE}))
+    [act] = [i for i in delta.items(inp, {**_empty(), "body_drift": [d]}) if i.kind == "action"]
+    assert "outside `watched_paths`" not in act.title

@@ -178,7 +178,7 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
             continue
         if _how(inp, ours_file, mine, qual) == "override" and similarity(old, mine) < MIN_SIMILAR:
             continue  # an override of its own design, not a copy of upstream's body
-        refused = refusals(mine)
+        refused = {**pins(inp), **refusals(mine)}
         # What upstream does only under a mode the copy refuses never runs in the copy.
         dead = {id(n) for node in ps.walk(new) if isinstance(node, ast.If)
                 and _unreachable(node.test, refused)
@@ -411,6 +411,41 @@ def refusals(func: ps.FuncDef) -> dict[str, frozenset[object]]:
             found = duplicates._compared(node.test)
             if found is not None and not found[1]:
                 out[found[0]] = found[2]
+    return out
+
+
+def pins(inp: Inputs) -> dict[str, frozenset[object]]:
+    """Config fields the sub-project's own code (tests aside) only ever sets to
+    constants (``replace(cfg, backend="x")``, ``X.Config(backend="x")``,
+    ``cfg.backend = "x"``): attribute -> those
+    values. Upstream's branches on another value never run there, as with a mode the
+    copy refuses. A field it also sets from anything but itself is not pinned."""
+    key = "bodydrift-pins"
+    if key in inp.head.cache:
+        return inp.head.cache[key]
+    sub, tests = inp.target.subproject + "/", inp.target.tests_dir + "/"
+    found: dict[str, set[object]] = {}
+    free: set[str] = set()
+    for path, text in sorted(inp.head.files.items()):
+        if not (path.startswith(sub) and path.endswith(".py")) or path.startswith(tests) \
+                or "/tests/" in path[len(sub) - 1:]:
+            continue
+        for node in ps.walk(ps.parse(text) or ast.Module(body=[], type_ignores=[])):
+            if isinstance(node, ast.Call) and _callee(node).endswith(("replace", "Config")):
+                pairs = [(k.arg, k.value) for k in node.keywords if k.arg]
+            elif isinstance(node, ast.Assign):
+                pairs = [(t.attr, node.value) for t in node.targets
+                         if isinstance(t, ast.Attribute) and not (
+                             isinstance(t.value, ast.Name) and t.value.id == "self")]
+            else:
+                continue
+            for attr, value in pairs:
+                if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    found.setdefault(attr, set()).add(value.value)
+                elif not (isinstance(value, ast.Attribute) and value.attr == attr):
+                    free.add(attr)  # set from something else: any value may come
+    out = {attr: frozenset(vals) for attr, vals in found.items() if attr not in free}
+    inp.head.cache[key] = out
     return out
 
 
