@@ -377,3 +377,35 @@ def test_a_change_outside_the_watched_paths_is_not_dated_before_the_window(tmp_p
     [d] = bodydrift.analyse(_inp(tmp_path / "w", {"sub/l.py": OVERRIDE}))
     [act] = [i for i in delta.items(inp, {**_empty(), "body_drift": [d]}) if i.kind == "action"]
     assert "outside `watched_paths`" not in act.title
+
+
+def test_a_wrapper_upstream_now_calls_around_what_the_copy_calls(tmp_path) -> None:
+    """#22: upstream replaced ``shard(m, dtype=…)`` by ``shard_with_extras(m, dtype=…,
+    symm=…)``, which itself calls ``shard``: the copy's ``shard`` call and the keywords it
+    passes are there; only the keyword it lacks (``symm``) is drift."""
+    helpers = ("def shard(m, dtype=None, symm=False):\n    return m\n\n\n"
+               "def shard_with_extras(m, dtype=None, symm=False):\n"
+               "    extra(m)\n    shard(m, dtype=dtype, symm=symm)\n")
+    old = ("from core.helpers import shard\n\n\n"
+           "def par(m, cfg):\n    shard(m, dtype=cfg.dtype)\n    return m\n")
+    new = ("from core.helpers import shard_with_extras\n\n\n"
+           "def par(m, cfg):\n    shard_with_extras(m, dtype=cfg.dtype, symm=cfg.symm)\n"
+           "    return m\n")
+    target = "duplicate_logic:\n  - {ours: [sub/par.py], upstream: [core/par.py]}\n"
+    inp = minirepo.build(tmp_path / "a",
+                         base={"core/__init__.py": "", "core/helpers.py": helpers,
+                               "core/par.py": old},
+                         head={"core/__init__.py": "", "core/helpers.py": helpers,
+                               "core/par.py": new, "sub/par.py": old}, target=target)
+    [d] = bodydrift.analyse(inp)
+    assert d.units == ("keyword `shard_with_extras(symm=…)`",)
+    # No match: a new callee that does not wrap what the copy calls is drift in full.
+    unrelated = helpers.replace("    shard(m, dtype=dtype, symm=symm)\n", "    return m\n")
+    inp = minirepo.build(tmp_path / "b",
+                         base={"core/__init__.py": "", "core/helpers.py": unrelated,
+                               "core/par.py": old},
+                         head={"core/__init__.py": "", "core/helpers.py": unrelated,
+                               "core/par.py": new, "sub/par.py": old}, target=target)
+    [d] = bodydrift.analyse(inp)
+    assert set(d.units) == {"call `shard_with_extras(…)`", "keyword `shard_with_extras(dtype=…)`",
+                            "keyword `shard_with_extras(symm=…)`"}

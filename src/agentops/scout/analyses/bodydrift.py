@@ -205,6 +205,13 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
                                           or _renamed(tests[k], mine_tests.values())
                                           # upstream renamed a local in its own guard
                                           or _renamed(tests[k], before_tests.values())))]
+        # Upstream now calls a wrapper (``apply_x_to_mtp(…)``) around what the copy calls
+        # (``apply_x(…)``): the copy's call, and the keywords it passes, are there.
+        wraps = _wrapped(inp, up_file, new_text, {k.split(":")[1].rsplit(".", 1)[-1]
+                                                   for k in added if k.startswith(("call:",
+                                                                                   "kw:"))})
+        made = {_callee(n) for n in ps.walk(mine) if isinstance(n, ast.Call)}
+        added = [k for k in added if not _via_wrapper(k, wraps, made, copy)]
         if not added:
             continue
         if len(added) > MAX_UNITS:
@@ -384,6 +391,37 @@ def _handled(guard: ast.If, guarded: set[str], bare: set[str]) -> bool:
              if isinstance(n, ast.Call) and id(n) not in raised}
     calls.discard("")
     return bool(calls & guarded) and not calls & bare
+
+
+def _wrapped(inp: Inputs, up_file: str, up_text: str | None, callees: set[str]
+             ) -> dict[str, set[str]]:
+    """Callee -> the functions it calls itself, for the callees defined in upstream's
+    file or imported into it from the repository."""
+    mod = ps.parse(up_text or "")
+    if mod is None:
+        return {}
+    imported = ps.imports(mod)
+    out: dict[str, set[str]] = {}
+    for name in callees:
+        module, orig = imported.get(name, ("", ""))
+        path = ps.module_path(module, inp.head.paths) if module and orig else up_file
+        func = _find(inp.head.text(path) if path else None, orig or name)
+        if func is not None:
+            out[name] = {_callee(n) for n in ps.walk(func) if isinstance(n, ast.Call)} - {""}
+    return out
+
+
+def _via_wrapper(key: str, wraps: dict[str, set[str]], made: set[str],
+                 copy: dict[str, str]) -> bool:
+    kind, _, rest = key.partition(":")
+    callee = rest.split(":")[0].rsplit(".", 1)[-1]
+    inner = wraps.get(callee, set()) & made
+    if kind == "call":
+        return bool(inner)
+    if kind == "kw":
+        arg = rest.rsplit(":", 1)[-1]
+        return any(f"kw:{x}:{arg}" in copy for x in inner)
+    return False
 
 
 MIN_SIMILAR = 0.5  # share of upstream's (baseline) statements an override must repeat
