@@ -409,3 +409,29 @@ def test_a_wrapper_upstream_now_calls_around_what_the_copy_calls(tmp_path) -> No
     [d] = bodydrift.analyse(inp)
     assert set(d.units) == {"call `shard_with_extras(…)`", "keyword `shard_with_extras(dtype=…)`",
                             "keyword `shard_with_extras(symm=…)`"}
+
+
+def test_a_wrapper_around_a_call_the_copy_had_already_left_out_is_no_drift(tmp_path) -> None:
+    """#22: upstream's ``shard(…)`` became ``shard_with_extras(…)`` (a wrapper around
+    it); the copy never called ``shard`` (it shards its own way): nothing new to port."""
+    helpers = ("def shard(m, dtype=None, symm=False):\n    return m\n\n\n"
+               "def shard_with_extras(m, dtype=None, symm=False):\n"
+               "    extra(m)\n    shard(m, dtype=dtype, symm=symm)\n")
+    old = ("from core.helpers import shard\n\n\n"
+           "def par(m, cfg):\n    shard(m, dtype=cfg.dtype)\n    return m\n")
+    new = ("from core.helpers import shard_with_extras\n\n\n"
+           "def par(m, cfg):\n    shard_with_extras(m, dtype=cfg.dtype, symm=cfg.symm)\n"
+           "    return m\n")
+    own = "def par(m, cfg):\n    my_simple_shard(m, cfg)\n    return m\n"
+    target = "duplicate_logic:\n  - {ours: [sub/par.py], upstream: [core/par.py]}\n"
+    core = {"core/__init__.py": "", "core/helpers.py": helpers}
+    inp = minirepo.build(tmp_path / "a", base={**core, "core/par.py": old},
+                         head={**core, "core/par.py": new, "sub/par.py": own}, target=target)
+    assert bodydrift.analyse(inp) == []
+    # No match: upstream's old version did not call what the wrapper wraps (the call
+    # is new upstream, not a rename of one the copy dropped).
+    old_none = "def par(m, cfg):\n    return m\n"
+    inp = minirepo.build(tmp_path / "b", base={**core, "core/par.py": old_none},
+                         head={**core, "core/par.py": new, "sub/par.py": own}, target=target)
+    [d] = bodydrift.analyse(inp)
+    assert "call `shard_with_extras(…)`" in d.units

@@ -211,7 +211,12 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
                                                    for k in added if k.startswith(("call:",
                                                                                    "kw:"))})
         made = {_callee(n) for n in ps.walk(mine) if isinstance(n, ast.Call)}
-        added = [k for k in added if not _via_wrapper(k, wraps, made, copy)]
+        # … or around a call upstream already made at the baseline that the copy had
+        # left out then: the copy does that part its own way (apply_simple_fsdp for
+        # apply_fsdp_to_decoder), nothing new to port.
+        dropped = {_callee(n) for n in ps.walk(old) if isinstance(n, ast.Call)} - made
+        added = [k for k in added if not _via_wrapper(k, wraps, made, copy)
+                 and not _via_wrapper(k, wraps, dropped, None)]
         if not added:
             continue
         if len(added) > MAX_UNITS:
@@ -411,12 +416,15 @@ def _wrapped(inp: Inputs, up_file: str, up_text: str | None, callees: set[str]
     return out
 
 
-def _via_wrapper(key: str, wraps: dict[str, set[str]], made: set[str],
-                 copy: dict[str, str]) -> bool:
+def _via_wrapper(key: str, wraps: dict[str, set[str]], calls: set[str],
+                 copy: dict[str, str] | None) -> bool:
+    """The call or keyword unit ``key`` is to a wrapper around one of ``calls``: with
+    ``copy``, a keyword counts only when the copy passes it to that call; without, every
+    keyword of the wrapper goes with it."""
     kind, _, rest = key.partition(":")
     callee = rest.split(":")[0].rsplit(".", 1)[-1]
-    inner = wraps.get(callee, set()) & made
-    if kind == "call":
+    inner = wraps.get(callee, set()) & calls
+    if kind == "call" or (kind == "kw" and copy is None):
         return bool(inner)
     if kind == "kw":
         arg = rest.rsplit(":", 1)[-1]
