@@ -435,3 +435,23 @@ def test_a_wrapper_around_a_call_the_copy_had_already_left_out_is_no_drift(tmp_p
                          head={**core, "core/par.py": new, "sub/par.py": own}, target=target)
     [d] = bodydrift.analyse(inp)
     assert "call `shard_with_extras(…)`" in d.units
+
+
+def test_a_guard_on_a_condition_the_copy_raises_on_is_not_drift(tmp_path) -> None:
+    """#22: upstream's copy gained ``if dims.cp_enabled: apply_cp(model)``; the copy
+    raises NotImplementedError under that condition before: the branch never runs."""
+    old = "def par(model, dims):\n    if dims.tp:\n        model.tp()\n    return model\n"
+    new = old.replace("    return model\n",
+                      "    if dims.cp_enabled:\n        apply_cp(model)\n    return model\n")
+    refuses = old.replace("def par(model, dims):\n",
+                          "def par(model, dims):\n    if dims.cp_enabled:\n"
+                          "        raise NotImplementedError('no CP')\n")
+    target = "duplicate_logic:\n  - {ours: [sub/par.py], upstream: [core/par.py]}\n"
+    inp = minirepo.build(tmp_path / "a", base={"core/par.py": old},
+                         head={"core/par.py": new, "sub/par.py": refuses}, target=target)
+    assert bodydrift.analyse(inp) == []
+    # No match: a copy that does not refuse CP lacks the branch.
+    inp = minirepo.build(tmp_path / "b", base={"core/par.py": old},
+                         head={"core/par.py": new, "sub/par.py": old}, target=target)
+    [d] = bodydrift.analyse(inp)
+    assert set(d.units) == {"guard `if dims.cp_enabled`", "call `apply_cp(…)`"}

@@ -180,8 +180,9 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
             continue  # an override of its own design, not a copy of upstream's body
         refused = {**pins(inp), **refusals(mine)}
         # What upstream does only under a mode the copy refuses never runs in the copy.
+        raising = [g for g in ps.walk(mine) if isinstance(g, ast.If)]
         dead = {id(n) for node in ps.walk(new) if isinstance(node, ast.If)
-                and _unreachable(node.test, refused)
+                and (_unreachable(node.test, refused) or duplicates.refuses(node.test, raising))
                 for stmt in node.body for n in ps.walk(stmt)}
         before_tests: dict[str, ast.expr] = {}
         before = units(old, before_tests)
