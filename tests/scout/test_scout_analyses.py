@@ -483,6 +483,46 @@ def test_a_retyped_literal_needs_only_the_values_it_no_longer_allows(tmp_path) -
     assert change.uses == ("sub/b.py:2", "sub/b.py:4")
 
 
+
+def test_a_function_whose_module_became_a_package_moved_not_vanished(tmp_path) -> None:
+    """#22: ``core/opt.py`` became the package ``core/opt/`` (``__init__`` re-exports
+    ``default_adamw`` from ``.impl``); the sub-project's ``from core.opt import
+    default_adamw`` still resolves: moved, same signature, no P0."""
+    frag = "fragile_surfaces: {functions: [{name: default_adamw, file: core/opt.py}]}\n"
+    fn = "def default_adamw(lr=1e-3, **kw):\n    return lr\n"
+    base = {"core/__init__.py": "", "core/opt.py": fn}
+    user = "from core.opt import default_adamw\n\nCFG = default_adamw(lr=3e-4)\n"
+    head = {"core/__init__.py": "", "core/opt/__init__.py": "from .impl import default_adamw\n",
+            "core/opt/impl.py": fn, "sub/reg.py": user}
+    [change] = upstream.fragile_changes(inputs(_target(tmp_path, frag), head, base))
+    assert change.change.startswith("default_adamw moved to core/opt/impl.py")
+    assert (change.severity, change.uses) == ("nice-to-have", ())
+    # No match: gone for good (the import resolves nowhere): blocking where it is used.
+    gone = {"core/__init__.py": "", "core/opt/__init__.py": "", "sub/reg.py": user}
+    (tmp_path / "b").mkdir()
+    [change] = upstream.fragile_changes(inputs(_target(tmp_path / "b", frag), gone, base))
+    assert "no longer found" in change.change and change.severity == "blocking"
+
+
+
+def test_a_class_whose_module_became_a_package_is_compared_where_it_went(tmp_path) -> None:
+    frag = "fragile_surfaces: {classes: [{name: Cfg.Config, file: core/opt.py}]}\n"
+    cls = "class Cfg:\n    class Config:\n        lr: float = 1e-3\n"
+    base = {"core/__init__.py": "", "core/opt.py": cls}
+    user = "from core.opt import Cfg\n\nC = Cfg.Config(lr=3e-4)\n"
+    head = {"core/__init__.py": "", "core/opt/__init__.py": "from .impl import Cfg\n",
+            "core/opt/impl.py": cls.replace("lr: float = 1e-3", "lr: float = 1e-3\n"
+                                            "        eps: float = 1e-8"),
+            "sub/reg.py": user}
+    changes = upstream.fragile_changes(inputs(_target(tmp_path, frag), head, base))
+    assert [c.change for c in changes] == ["field added: eps: float"]
+    # No match: gone for good: the class is no longer found, blocking (it is imported).
+    gone = {"core/__init__.py": "", "core/opt/__init__.py": "", "sub/reg.py": user}
+    (tmp_path / "b").mkdir()
+    [change] = upstream.fragile_changes(inputs(_target(tmp_path / "b", frag), gone, base))
+    assert "no longer found" in change.change and change.severity == "blocking"
+
+
 # --- the installed torch (S-2 named APIs, S-4 public alternatives) ----------------------------
 
 def _fake_torch(tmp_path):

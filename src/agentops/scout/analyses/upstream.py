@@ -123,6 +123,12 @@ def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
             return _introduced(inp, sym.file, _field_state(sym, name))
 
         if isinstance(old, ast.ClassDef) and not isinstance(new, ast.ClassDef):
+            # Moved (a module turned package): the sub-project's imports resolve to it.
+            at = _moved_to(inp, sym.name.split(".")[0])
+            node = ps.find(ps.parse(inp.head.text(at[0]) or ""), sym.name) if at else None
+            if isinstance(node, ast.ClassDef):
+                new = node
+        if isinstance(old, ast.ClassDef) and not isinstance(new, ast.ClassDef):
             users = tuple(refs.imported(sym.name.split(".")[0]))
             out.append(SurfaceChange("fields", sym.name, f"class {sym.name} no longer found in "
                                      f"{sym.file}", commit, sym.file,
@@ -161,6 +167,18 @@ def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
     for sym in cfg.symbols("fragile_surfaces", "functions"):
         old, new = _symbol_at(inp.base, sym), _symbol_at(inp.head, sym)
         users = tuple(refs.calls_or_overrides(sym.name.rsplit(".", 1)[-1]))
+        moved = _moved_to(inp, sym.name) if isinstance(old, ps.FuncDef) and not isinstance(
+            new, ps.FuncDef) and "." not in sym.name else None
+        if moved is not None and isinstance(moved[1], ps.FuncDef.__args__):
+            # The module became a package (or the function moved) and the sub-project's
+            # imports resolve to the new place: compare with that definition (#22).
+            path, new = moved
+            if ps.signature(old) == ps.signature(new):
+                out.append(SurfaceChange("signature", sym.name, f"{sym.name} moved to {path}; "
+                                         "the sub-project's imports resolve there, same "
+                                         "signature", _touching(inp.commits, sym.file), path,
+                                         "nice-to-have", sym.why, ()))
+                continue
         changes = _signature_change("signature", sym.name, old, new, file=sym.file,
                                     commit=_introduced(inp, sym.file,
                                                        _func_state(sym.name, ps.signature)),
@@ -384,6 +402,40 @@ def _from_use(change: SurfaceChange, sites: list[usecheck.Site]) -> SurfaceChang
     worst = sorted((s.severity or "should-fix" for s in bad), key=order.get)[0]
     return replace(change, uses=tuple(dict.fromkeys(s.loc for s in bad)), severity=worst,
                    detail="; ".join(dict.fromkeys(f"{s.loc} {s.detail}" for s in bad)))
+
+
+def _moved_to(inp: Inputs, name: str) -> tuple[str, ps.FuncDef | ast.ClassDef] | None:
+    """Where the sub-project's imports of ``name`` (a function or class) resolve at HEAD
+    (through a package's ``__init__`` re-export too): (file, definition), or None."""
+    sub = inp.target.subproject + "/"
+    for path, text in sorted(inp.head.files.items()):
+        if not (path.startswith(sub) and path.endswith(".py")) or name not in text:
+            continue
+        for module, orig in ps.imports(ps.parse(text)).values():
+            if orig == name:
+                found = _definition_of(inp, module, name)
+                if found is not None:
+                    return found
+    return None
+
+
+def _definition_of(inp: Inputs, module: str, name: str, depth: int = 0
+                   ) -> tuple[str, ps.FuncDef | ast.ClassDef] | None:
+    path = ps.module_path(module, inp.head.paths)
+    mod = ps.parse(inp.head.text(path) or "") if path else None
+    if mod is None or depth > 3:
+        return None
+    node = ps.find(mod, name)
+    if isinstance(node, (ast.ClassDef, *ps.FuncDef.__args__)):
+        return path, node  # type: ignore[return-value]
+    package = module if path.endswith("/__init__.py") else module.rpartition(".")[0]
+    for stmt in mod.body:  # a re-export: ``from .impl import name`` / ``from a.b import name``
+        if isinstance(stmt, ast.ImportFrom) and any(a.name == name for a in stmt.names):
+            base = package.split(".")[:len(package.split(".")) - (stmt.level - 1)] \
+                if stmt.level else []
+            target = ".".join([*base, *([stmt.module] if stmt.module else [])])
+            return _definition_of(inp, target, name, depth + 1)
+    return None
 
 
 def _signature_change(surface: str, name: str, old: object, new: object, *, file: str,
