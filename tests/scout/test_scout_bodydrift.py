@@ -455,3 +455,23 @@ def test_a_guard_on_a_condition_the_copy_raises_on_is_not_drift(tmp_path) -> Non
                          head={"core/par.py": new, "sub/par.py": old}, target=target)
     [d] = bodydrift.analyse(inp)
     assert set(d.units) == {"guard `if dims.cp_enabled`", "call `apply_cp(…)`"}
+
+
+def test_upstream_moved_into_a_package_is_still_compared(tmp_path) -> None:
+    """#22: ``core/load.py`` became ``core/load/impl.py`` in the window (a module turned
+    package) and gained a guard there: the copy is compared with the moved function,
+    not skipped as new (which would let the delta say "nothing actionable")."""
+    sub = OVERRIDE.replace("from core.load import Loader", "from core.load.impl import Loader")
+    inp = minirepo.build(tmp_path / "a", base={"core/__init__.py": "", "core/load.py": CORE_OLD},
+                         head={"core/load.py": None, "core/load/__init__.py": "",
+                               "core/load/impl.py": CORE_NEW, "sub/__init__.py": "",
+                               "sub/l.py": sub})
+    [d] = bodydrift.analyse(inp)
+    assert "guard `if state is None`" in d.units and d.upstream == "core/load/impl.py:2"
+    # No match: a function that is new upstream (defined nowhere at the baseline) has
+    # no earlier version to drift from.
+    inp = minirepo.build(tmp_path / "b", base={"core/__init__.py": "", "core/other.py": "X = 1\n"},
+                         head={"core/__init__.py": "", "core/load/__init__.py": "",
+                               "core/load/impl.py": CORE_NEW, "sub/__init__.py": "",
+                               "sub/l.py": sub})
+    assert bodydrift.analyse(inp) == []

@@ -153,6 +153,18 @@ def _upstream_class(inp: Inputs, module: str, name: str) -> tuple[str, ast.Class
     return None
 
 
+def _moved_from(inp: Inputs, qual: str) -> str | None:
+    """The baseline text of the one file, gone at HEAD, that defined ``qual`` (a module
+    turned package in the window: ``optimizer.py`` -> ``optimizer/optimizer.py``)."""
+    if inp.base is None:
+        return None
+    needle = f"def {qual.rsplit('.', 1)[-1]}("
+    found = [text for path, text in inp.base.files.items()
+             if path.endswith(".py") and path not in inp.head.paths and needle in text
+             and _find(text, qual) is not None]
+    return found[0] if len(found) == 1 else None
+
+
 def _find(text: str | None, qualname: str) -> ps.FuncDef | None:
     node = ps.find(ps.parse(text), qualname) if text is not None else None
     return node if isinstance(node, ps.FuncDef.__args__) else None
@@ -171,6 +183,8 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
             continue
         seen.add(key)
         old_text, new_text = inp.base.text(up_file), inp.head.text(up_file)
+        if old_text is None:  # upstream's file is new: the function may have moved there
+            old_text = _moved_from(inp, qual)
         if old_text is None or old_text == new_text:
             continue
         old, new = _find(old_text, qual), _find(new_text, qual)
