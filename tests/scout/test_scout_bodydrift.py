@@ -475,3 +475,25 @@ def test_upstream_moved_into_a_package_is_still_compared(tmp_path) -> None:
                                "core/load/impl.py": CORE_NEW, "sub/__init__.py": "",
                                "sub/l.py": sub})
     assert bodydrift.analyse(inp) == []
+
+
+def test_what_a_repository_base_class_sets_up_the_copy_has(tmp_path) -> None:
+    """#22 item 1b: the resource rule looks at the copy's bases in the repository too: a
+    loader its base class sets up is the copy's to close."""
+    base_cls = "class Owner:\n    def __init__(self, cfg):\n        self.loader = make(cfg)\n"
+    copy = ("from core.owner import Owner\n\n\n" + CLOSE_COPY.replace(
+        "class Engine:", "class Engine(Owner):"))
+    inp = minirepo.build(tmp_path / "a", base={"core/__init__.py": "", "core/owner.py": base_cls,
+                                               "core/eng.py": CLOSE_OLD},
+                         head={"core/eng.py": CLOSE_NEW, "sub/eng.py": copy},
+                         target=_COPY_TARGET)
+    [d] = bodydrift.analyse(inp)
+    assert "call `loader.close(…)`" in d.units
+    # No match: a base that sets no loader leaves the teardown foreign.
+    inp = minirepo.build(tmp_path / "b", base={"core/__init__.py": "",
+                                               "core/owner.py": base_cls.replace("loader",
+                                                                                 "other"),
+                                               "core/eng.py": CLOSE_OLD},
+                         head={"core/eng.py": CLOSE_NEW, "sub/eng.py": copy},
+                         target=_COPY_TARGET)
+    assert bodydrift.analyse(inp) == []

@@ -271,9 +271,10 @@ class _Own:
             attrs = _class_attrs(cls)
             local = {n.name: n for n in ps.statements(mod) if isinstance(n, ast.ClassDef)} \
                 if mod is not None else {}
-            for base in ps.class_bases(cls):  # bases in the same module set things too
-                if base.split(".")[-1] in local:
-                    attrs |= _class_attrs(local[base.split(".")[-1]])
+            for base in ps.class_bases(cls):  # bases in the module or the repository
+                found = local.get(base.split(".")[-1]) or _repo_class(inp, mod, base)
+                if found is not None:
+                    attrs |= _class_attrs(found)
             up_mod = ps.parse(inp.head.text(up_file) or "") if "." in qual else None
             up = ps.find(up_mod, qual.rsplit(".", 1)[0]) if up_mod is not None else None
             if isinstance(up, ast.ClassDef) and _is_subclass(cls, up.name):
@@ -297,6 +298,15 @@ class _Own:
                         if t is not None else None
         return _Own(frozenset(attrs) if attrs is not None else None, frozenset(names),
                     text.lower().replace("_", ""))
+
+
+def _repo_class(inp: Inputs, mod: ast.Module | None, base: str) -> ast.ClassDef | None:
+    """A base class imported from the repository (what it sets up, the subclass has)."""
+    head = re.split(r"[.\[]", base, maxsplit=1)[0]
+    module, name = ps.imports(mod).get(head, ("", ""))
+    path = ps.module_path(module, inp.head.paths) if module and name else None
+    found = ps.find(ps.parse(inp.head.text(path) or ""), name) if path else None
+    return found if isinstance(found, ast.ClassDef) else None
 
 
 def _is_subclass(cls: ast.ClassDef, name: str) -> bool:
