@@ -497,3 +497,21 @@ def test_what_a_repository_base_class_sets_up_the_copy_has(tmp_path) -> None:
                          head={"core/eng.py": CLOSE_NEW, "sub/eng.py": copy},
                          target=_COPY_TARGET)
     assert bodydrift.analyse(inp) == []
+
+
+def test_setting_up_a_component_the_copy_never_has_is_no_drift(tmp_path) -> None:
+    """#22 item 1b: upstream's __init__ now builds its loader with a new keyword and
+    wraps its step function for CUDA graphs; the copy's class has neither a loader nor a
+    step function: nothing there concerns it."""
+    old = ("class Engine:\n    def __init__(self, cfg):\n        self.cfg = cfg\n"
+           "        self.loader = cfg.loader.build(rank=0)\n"
+           "        self.model = cfg.model.build()\n")
+    new = old.replace("build(rank=0)", "build(rank=0, tokens=cfg.tokens)") + (
+        "        if not cfg.no_graphs:\n            self.step_fn = wrap(self.step_fn)\n")
+    mine = ("class Engine:\n    def __init__(self, cfg):\n        self.cfg = cfg\n"
+            "        self.model = cfg.model.build()\n")
+    assert bodydrift.analyse(_copy_inp(tmp_path / "a", old, new, mine)) == []
+    # No match: a copy that builds a loader too lacks the new keyword.
+    owns = mine + "        self.loader = cfg.loader.build(rank=0)\n"
+    [d] = bodydrift.analyse(_copy_inp(tmp_path / "b", old, new, owns))
+    assert d.units == ("keyword `build(tokens=…)`",)

@@ -206,7 +206,7 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
         own = _Own.of(inp, ours_file, mine, up_file, qual)
         guarded, unguarded = _guarded_calls(mine, before_tests)
         for node in ps.walk(new):
-            if isinstance(node, ast.Expr | ast.If) and id(node) not in dead and (
+            if isinstance(node, ast.Expr | ast.If | ast.Assign) and id(node) not in dead and (
                     _foreign(node, own) or (
                         isinstance(node, ast.If)
                         and f"if:{_norm(ast.unparse(node.test))}" not in before
@@ -360,8 +360,9 @@ def _self_data(node: ast.AST) -> set[str]:
 
 def _foreign(stmt: ast.AST, own: _Own) -> bool:
     """A statement about a resource the copy never has: it uses ``self.x`` that the
-    copy's class never sets, or it tears down (``close``/``teardown``…) something the
-    copy's module never names; a guard is foreign when its test or all its body is."""
+    copy's class never sets, sets up such an ``self.x``, or it tears down
+    (``close``/``teardown``…) something the copy's module never names; a guard is
+    foreign when its test or all its body is."""
     if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
         call = stmt.value
         data = _self_data(call.func)
@@ -375,6 +376,13 @@ def _foreign(stmt: ast.AST, own: _Own) -> bool:
             return call.func.value.id not in own.names | {"self", "super"}
         stem = _TEARDOWN.sub("", name).replace("_", "").lower()
         return isinstance(call.func, ast.Name) and len(stem) >= 3 and stem not in own.text
+    if isinstance(stmt, ast.Assign) and own.attrs is not None:
+        # Setting up a component the copy's class never has (``self.dataloader = …``):
+        # what it passes to build it concerns that component, not the copy.
+        mine = [t for t in stmt.targets if isinstance(t, ast.Attribute)
+                and isinstance(t.value, ast.Name) and t.value.id == "self"]
+        return bool(mine) and len(mine) == len(stmt.targets) and not (
+            {t.attr for t in mine} & own.attrs)
     if isinstance(stmt, ast.If) and not stmt.orelse:
         data = _self_data(stmt.test)
         if own.attrs is not None and data and not data & own.attrs:
