@@ -459,6 +459,70 @@ def test_removed_field_is_blocking_only_when_the_sub_project_uses_it(tmp_path) -
     assert changes["Cfg.seq_len"].uses == ()
 
 
+
+def test_a_retyped_literal_needs_only_the_values_it_no_longer_allows(tmp_path) -> None:
+    """#22: ``Literal['default', 'full', 'typed'] -> Literal['partial', 'typed']``: a
+    sub-project that pins ``'partial'`` and passes the field on has adapted; only a
+    constant the new Literal drops (``== 'full'``, ``backend='default'``) is a use."""
+    frag = "fragile_surfaces: {classes: [{name: Cfg, file: core/c.py}]}\n"
+    target = _target(tmp_path, frag)
+    base = {"core/c.py": "from typing import Literal\nclass Cfg:\n"
+                         "    backend: Literal['default', 'full', 'typed'] = 'default'\n"}
+    head = {"core/c.py": "from typing import Literal\nclass Cfg:\n"
+                         "    backend: Literal['partial', 'typed'] = 'typed'\n",
+            "sub/a.py": "def f(cfg):\n    cfg = replace(cfg, backend='partial')\n"
+                        "    set_backend(cfg.backend)\n    return Dims(backend=cfg.backend)\n"}
+    [change] = upstream.fragile_changes(inputs(target, head, base))
+    assert change.change.startswith("field retyped") and change.uses == ()
+    # No match: a value the new Literal dropped, compared and passed.
+    head["sub/b.py"] = ("def g(cfg):\n    if cfg.backend == 'full':\n        return 1\n"
+                        "    return Dims(backend='default')\n")
+    (tmp_path / "b").mkdir()
+    target = _target(tmp_path / "b", frag)
+    [change] = upstream.fragile_changes(inputs(target, head, base))
+    assert change.uses == ("sub/b.py:2", "sub/b.py:4")
+
+
+
+def test_a_function_whose_module_became_a_package_moved_not_vanished(tmp_path) -> None:
+    """#22: ``core/opt.py`` became the package ``core/opt/`` (``__init__`` re-exports
+    ``default_adamw`` from ``.impl``); the sub-project's ``from core.opt import
+    default_adamw`` still resolves: moved, same signature, no P0."""
+    frag = "fragile_surfaces: {functions: [{name: default_adamw, file: core/opt.py}]}\n"
+    fn = "def default_adamw(lr=1e-3, **kw):\n    return lr\n"
+    base = {"core/__init__.py": "", "core/opt.py": fn}
+    user = "from core.opt import default_adamw\n\nCFG = default_adamw(lr=3e-4)\n"
+    head = {"core/__init__.py": "", "core/opt/__init__.py": "from .impl import default_adamw\n",
+            "core/opt/impl.py": fn, "sub/reg.py": user}
+    [change] = upstream.fragile_changes(inputs(_target(tmp_path, frag), head, base))
+    assert change.change.startswith("default_adamw moved to core/opt/impl.py")
+    assert (change.severity, change.uses) == ("nice-to-have", ())
+    # No match: gone for good (the import resolves nowhere): blocking where it is used.
+    gone = {"core/__init__.py": "", "core/opt/__init__.py": "", "sub/reg.py": user}
+    (tmp_path / "b").mkdir()
+    [change] = upstream.fragile_changes(inputs(_target(tmp_path / "b", frag), gone, base))
+    assert "no longer found" in change.change and change.severity == "blocking"
+
+
+
+def test_a_class_whose_module_became_a_package_is_compared_where_it_went(tmp_path) -> None:
+    frag = "fragile_surfaces: {classes: [{name: Cfg.Config, file: core/opt.py}]}\n"
+    cls = "class Cfg:\n    class Config:\n        lr: float = 1e-3\n"
+    base = {"core/__init__.py": "", "core/opt.py": cls}
+    user = "from core.opt import Cfg\n\nC = Cfg.Config(lr=3e-4)\n"
+    head = {"core/__init__.py": "", "core/opt/__init__.py": "from .impl import Cfg\n",
+            "core/opt/impl.py": cls.replace("lr: float = 1e-3", "lr: float = 1e-3\n"
+                                            "        eps: float = 1e-8"),
+            "sub/reg.py": user}
+    changes = upstream.fragile_changes(inputs(_target(tmp_path, frag), head, base))
+    assert [c.change for c in changes] == ["field added: eps: float"]
+    # No match: gone for good: the class is no longer found, blocking (it is imported).
+    gone = {"core/__init__.py": "", "core/opt/__init__.py": "", "sub/reg.py": user}
+    (tmp_path / "b").mkdir()
+    [change] = upstream.fragile_changes(inputs(_target(tmp_path / "b", frag), gone, base))
+    assert "no longer found" in change.change and change.severity == "blocking"
+
+
 # --- the installed torch (S-2 named APIs, S-4 public alternatives) ----------------------------
 
 def _fake_torch(tmp_path):
@@ -635,3 +699,30 @@ def test_widened_field_read_only_through_members_the_base_has(tmp_path) -> None:
     # (#15) `cfg.checkpoint.folder` exists on BaseManager.Config too: not at risk; a read
     # of `async_mode`, which only Manager.Config has, is.
     assert _widened_with_a_read(tmp_path, "folder").uses == ()
+
+
+def test_a_configured_drift_class_that_is_gone_is_not_checked_not_an_action(tmp_path) -> None:
+    """#22 (S-7): a `config_drift` pair naming a class that is not there at HEAD (moved,
+    renamed, or a draft written at a later commit) says "not checked (why)" in the All
+    Clear section; it is no P0 action (no code breaks)."""
+    from agentops.scout.itemize import clear, debt
+
+    target = _target(tmp_path, DRIFT)
+    core = ("class Base:\n    class Config:\n        a: int = 1\n"
+            "class Compile:\n    mode: str = 'x'\n")
+    sub = "def convert(cfg):\n    return dict(a=cfg.a)\n"  # MyCompile is gone
+    inp = inputs(target, {"core/base.py": core, "sub/conv.py": sub},
+                 {"core/base.py": core, "sub/conv.py": sub})
+    res = {"config_drift": upstream.config_drift(inp), "lossy_config_copies": []}
+    assert [d.severity for d in res["config_drift"]] == ["not checked"]
+    assert debt._drift(res) == []
+    [line] = clear._drift(inp, res)
+    assert line[1].startswith("Config drift: not checked: `MyCompile` (sub/conv.py)")
+    # No match: with the class there, nothing is "not checked" and all is clear.
+    sub_ok = sub + "class MyCompile(Compile):\n    mode: str = 'x'\n"
+    (tmp_path / "b").mkdir()
+    inp = inputs(_target(tmp_path / "b", DRIFT), {"core/base.py": core, "sub/conv.py": sub_ok},
+                 {"core/base.py": core, "sub/conv.py": sub_ok})
+    res = {"config_drift": upstream.config_drift(inp), "lossy_config_copies": []}
+    [line] = clear._drift(inp, res)
+    assert "handle every field" in line[1]

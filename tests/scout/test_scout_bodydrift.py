@@ -165,3 +165,353 @@ def test_the_same_guard_over_renamed_variables_is_there(tmp_path) -> None:
                          head={"core/s.py": new, "sub/s.py": other}, target=target)
     [d] = bodydrift.analyse(inp)
     assert d.units == ("guard `if n % (per * dp) != 0`",)
+
+
+_COPY_TARGET = "duplicate_logic:\n  - {ours: [sub/eng.py], upstream: [core/eng.py]}\n"
+
+
+def _copy_inp(path, old: str, new: str, mine: str):
+    return minirepo.build(path, base={"core/eng.py": old},
+                          head={"core/eng.py": new, "sub/eng.py": mine}, target=_COPY_TARGET)
+
+
+MASKS_OLD = '''\
+class Engine:
+    def __init__(self, model, backend):
+        self.model, self.backend = model, backend
+
+    def prepare(self, batch):
+        extra = {}
+        extra["masks"] = self.model.masks(batch)
+        return batch, extra
+'''
+MASKS_NEW = MASKS_OLD.replace('''        extra["masks"] = self.model.masks(batch)
+''', '''        if isinstance(self.backend, (Flex, Varlen)):
+            extra["masks"] = self.model.masks(batch)
+''')
+
+
+def test_a_guard_around_a_call_the_copy_already_guards_is_no_drift(tmp_path) -> None:
+    """#22 item 1a: upstream now calls ``masks`` only for the backends that have it;
+    the copy calls it inside ``try … except TypeError`` (which those backends raise):
+    the same effect, checked differently. Also a guard the copy makes under ``if``."""
+    caught = '''\
+class Engine:
+    def __init__(self, model, backend):
+        self.model, self.backend = model, backend
+
+    def prepare(self, batch):
+        extra = {}
+        try:
+            extra["masks"] = self.model.masks(batch)
+        except TypeError:
+            pass
+        return batch, extra
+'''
+    assert bodydrift.analyse(_copy_inp(tmp_path / "a", MASKS_OLD, MASKS_NEW, caught)) == []
+    checked = caught.replace('''        try:
+            extra["masks"] = self.model.masks(batch)
+        except TypeError:
+            pass
+''', '''        if hasattr(self.model, "masks"):
+            extra["masks"] = self.model.masks(batch)
+''')
+    assert bodydrift.analyse(_copy_inp(tmp_path / "b", MASKS_OLD, MASKS_NEW, checked)) == []
+    # No match: a copy that calls it bare lacks the guard; one that catches only an
+    # unrelated error (OSError) does not handle the call's failure either.
+    for name, mine in (("c", MASKS_OLD), ("d", caught.replace("TypeError", "OSError"))):
+        [d] = bodydrift.analyse(_copy_inp(tmp_path / name, MASKS_OLD, MASKS_NEW, mine))
+        assert d.units == ("guard `if isinstance(backend, (Flex, Varlen))`",), name
+
+
+def test_a_guard_upstream_only_renamed_is_not_added(tmp_path) -> None:
+    """#22 item 1a: upstream renamed the local in a guard it already had
+    (``inner`` -> ``backend``): nothing new for the copy to port."""
+    old = '''\
+def prepare(model, cfg):
+    inner = cfg.inner
+    if isinstance(inner, (Flex, Varlen)):
+        model.masks()
+    return model
+'''
+    new = old.replace("inner = cfg.inner", "backend = cfg.backend").replace(
+        "isinstance(inner,", "isinstance(backend,")
+    # the copy checks it its own way (and has since before the window)
+    mine = old.replace("if isinstance(inner, (Flex, Varlen)):\n        model.masks()",
+                       "if inner is not None and isinstance(inner, (Flex, Varlen)):\n"
+                       "        model.build_masks()")
+    target = "duplicate_logic:\n  - {ours: [sub/p.py], upstream: [core/p.py]}\n"
+    inp = minirepo.build(tmp_path / "a", base={"core/p.py": old},
+                         head={"core/p.py": new, "sub/p.py": mine}, target=target)
+    assert bodydrift.analyse(inp) == []
+    # No match: a guard on another condition is new even if it has the same shape.
+    narrowed = new.replace("isinstance(backend, (Flex, Varlen))",
+                           "isinstance(backend, (Flex, Varlen)) and cfg.masks")
+    inp = minirepo.build(tmp_path / "b", base={"core/p.py": old},
+                         head={"core/p.py": narrowed, "sub/p.py": mine}, target=target)
+    [d] = bodydrift.analyse(inp)
+    assert d.units == ("guard `if isinstance(backend, (Flex, Varlen)) and cfg.masks`",)
+
+
+CLOSE_OLD = '''\
+class Engine:
+    def close(self):
+        if self.ckpt:
+            self.ckpt.close()
+'''
+CLOSE_NEW = '''\
+class Engine:
+    def close(self):
+        if hasattr(self, "loader") and self.loader:
+            self.loader.close()
+        if not self.cfg.no_graphs:
+            graph_teardown()
+        if self.ckpt:
+            self.ckpt.close()
+'''
+CLOSE_COPY = '''\
+class Engine:
+    def __init__(self, cfg):
+        self.cfg = cfg
+        self.ckpt = open_ckpt(cfg)
+
+    def close(self):
+        if self.ckpt:
+            self.ckpt.close()
+'''
+
+
+def test_teardown_of_a_resource_the_copy_never_has_is_no_drift(tmp_path) -> None:
+    """#22 item 1b: upstream's close() now closes a dataloader and tears down captured
+    graphs; the copy's class never sets a loader and its module captures no graph."""
+    assert bodydrift.analyse(_copy_inp(tmp_path / "a", CLOSE_OLD, CLOSE_NEW, CLOSE_COPY)) == []
+    # No match: the copy's class owns a loader (so it must close it) and its module
+    # captures graphs (so it must tear them down).
+    owns = CLOSE_COPY.replace("        self.ckpt = open_ckpt(cfg)\n",
+                              "        self.ckpt = open_ckpt(cfg)\n"
+                              "        self.loader = make_loader(cfg)\n"
+                              "        capture_graph(self)\n")
+    [d] = bodydrift.analyse(_copy_inp(tmp_path / "b", CLOSE_OLD, CLOSE_NEW, owns))
+    assert set(d.units) == {"guard `if hasattr(self, 'loader') and loader`",
+                            "call `loader.close(…)`", "guard `if not cfg.no_graphs`",
+                            "call `graph_teardown(…)`"}
+    # An override inherits what upstream's class sets up: its loader is the copy's too.
+    sub = '''\
+from core.eng import Engine
+
+
+class Mine(Engine):
+    def close(self):
+        if self.ckpt:
+            self.ckpt.close()
+'''
+    base_new = CLOSE_NEW.replace("class Engine:\n",
+                                 "class Engine:\n    def __init__(self, cfg):\n"
+                                 "        self.loader = make_loader(cfg)\n\n")
+    base_old = CLOSE_OLD.replace("class Engine:\n",
+                                 "class Engine:\n    def __init__(self, cfg):\n"
+                                 "        self.loader = make_loader(cfg)\n\n")
+    inp = minirepo.build(tmp_path / "c", base={"core/__init__.py": "", "core/eng.py": base_old},
+                         head={"core/__init__.py": "", "core/eng.py": base_new,
+                               "sub/__init__.py": "", "sub/m.py": sub})
+    [d] = bodydrift.analyse(inp)
+    assert "call `loader.close(…)`" in d.units and "call `graph_teardown(…)`" not in d.units
+
+
+def test_a_copy_upstream_rewrote_is_no_all_clear(tmp_path) -> None:
+    """#22 item 2 (every all-clear path): a copied function upstream rewrote (too many
+    changes to list) was not compared, so the delta is not "nothing actionable"."""
+    inp = _inp(tmp_path, {"sub/l.py": OVERRIDE})
+    rewrite = bodydrift.BodyDrift("sub/l.py:5", "core/load.py:2", "Loader.load", (), (),
+                                  "override", rewritten=True)
+    [line] = [c.title for c in clear.items(inp, {**_clear_res(), "body_drift": [rewrite]}, [])
+              if c.title.startswith("Upstream delta")]
+    assert "nothing actionable" not in line and "`Loader.load`" in line
+    assert "compare by hand" in line
+    # No match: nothing rewritten, nothing found: the delta is clear.
+    [line] = [c.title for c in clear.items(inp, {**_clear_res(), "body_drift": []}, [])
+              if c.title.startswith("Upstream delta")]
+    assert line.endswith("nothing actionable")
+
+
+def test_a_guard_on_a_mode_the_sub_project_pins_is_not_drift(tmp_path) -> None:
+    """#22: upstream's copy gained ``if cfg.backend == 'typed'`` branches; the
+    sub-project's config conversion pins ``backend='partial'`` (and never sets it from
+    anything else), so those branches never run there."""
+    old = "def par(model, cfg):\n    if cfg.tp:\n        model.tp()\n    return model\n"
+    new = ("def par(model, cfg):\n    if cfg.backend == 'typed' or cfg.tp:\n"
+           "        model.tp()\n    if cfg.backend == 'typed':\n        model.annotate()\n"
+           "    return model\n")
+    conv = ("def convert(base):\n    return replace(base, backend='partial')\n\n\n"
+            "def run(cfg):\n    set_backend(cfg.backend)\n")
+    target = "duplicate_logic:\n  - {ours: [sub/par.py], upstream: [core/par.py]}\n"
+    inp = minirepo.build(tmp_path / "a", base={"core/par.py": old},
+                         head={"core/par.py": new, "sub/par.py": old, "sub/conv.py": conv},
+                         target=target)
+    assert bodydrift.analyse(inp) == []
+    # No match: the sub-project also sets it from the command line (any value may come),
+    # or pins the very value upstream branches on.
+    for name, other in (("b", conv + "\n\ndef cli(args, cfg):\n    cfg.backend = args.b\n"),
+                        ("c", conv.replace("'partial'", "'typed'"))):
+        inp = minirepo.build(tmp_path / name, base={"core/par.py": old},
+                             head={"core/par.py": new, "sub/par.py": old, "sub/conv.py": other},
+                             target=target)
+        [d] = bodydrift.analyse(inp)
+        assert "guard `if cfg.backend == 'typed'`" in d.units, name
+
+
+def test_a_change_outside_the_watched_paths_is_not_dated_before_the_window(tmp_path) -> None:
+    """What upstream added since the baseline was made in the window, even when no
+    watched commit names it: never "before the baseline window"."""
+    old, new = CORE_OLD, CORE_NEW
+    sub = OVERRIDE.replace("from core.load", "from other.load")
+    inp = minirepo.build(tmp_path, base={"other/__init__.py": "", "other/load.py": old},
+                         head={"other/__init__.py": "", "other/load.py": new,
+                               "sub/__init__.py": "", "sub/l.py": sub})
+    [d] = bodydrift.analyse(inp)
+    assert set(d.commits) == {""}
+    [act] = [i for i in delta.items(inp, {**_empty(), "body_drift": [d]}) if i.kind == "action"]
+    assert "before the baseline window" not in act.title + act.fix
+    assert "in the window; its file is outside `watched_paths`" in act.title
+    # No match: a watched file names its commit.
+    [d] = bodydrift.analyse(_inp(tmp_path / "w", {"sub/l.py": OVERRIDE}))
+    [act] = [i for i in delta.items(inp, {**_empty(), "body_drift": [d]}) if i.kind == "action"]
+    assert "outside `watched_paths`" not in act.title
+
+
+def test_a_wrapper_upstream_now_calls_around_what_the_copy_calls(tmp_path) -> None:
+    """#22: upstream replaced ``shard(m, dtype=…)`` by ``shard_with_extras(m, dtype=…,
+    symm=…)``, which itself calls ``shard``: the copy's ``shard`` call and the keywords it
+    passes are there; only the keyword it lacks (``symm``) is drift."""
+    helpers = ("def shard(m, dtype=None, symm=False):\n    return m\n\n\n"
+               "def shard_with_extras(m, dtype=None, symm=False):\n"
+               "    extra(m)\n    shard(m, dtype=dtype, symm=symm)\n")
+    old = ("from core.helpers import shard\n\n\n"
+           "def par(m, cfg):\n    shard(m, dtype=cfg.dtype)\n    return m\n")
+    new = ("from core.helpers import shard_with_extras\n\n\n"
+           "def par(m, cfg):\n    shard_with_extras(m, dtype=cfg.dtype, symm=cfg.symm)\n"
+           "    return m\n")
+    target = "duplicate_logic:\n  - {ours: [sub/par.py], upstream: [core/par.py]}\n"
+    inp = minirepo.build(tmp_path / "a",
+                         base={"core/__init__.py": "", "core/helpers.py": helpers,
+                               "core/par.py": old},
+                         head={"core/__init__.py": "", "core/helpers.py": helpers,
+                               "core/par.py": new, "sub/par.py": old}, target=target)
+    [d] = bodydrift.analyse(inp)
+    assert d.units == ("keyword `shard_with_extras(symm=…)`",)
+    # No match: a new callee that does not wrap what the copy calls is drift in full.
+    unrelated = helpers.replace("    shard(m, dtype=dtype, symm=symm)\n", "    return m\n")
+    inp = minirepo.build(tmp_path / "b",
+                         base={"core/__init__.py": "", "core/helpers.py": unrelated,
+                               "core/par.py": old},
+                         head={"core/__init__.py": "", "core/helpers.py": unrelated,
+                               "core/par.py": new, "sub/par.py": old}, target=target)
+    [d] = bodydrift.analyse(inp)
+    assert set(d.units) == {"call `shard_with_extras(…)`", "keyword `shard_with_extras(dtype=…)`",
+                            "keyword `shard_with_extras(symm=…)`"}
+
+
+def test_a_wrapper_around_a_call_the_copy_had_already_left_out_is_no_drift(tmp_path) -> None:
+    """#22: upstream's ``shard(…)`` became ``shard_with_extras(…)`` (a wrapper around
+    it); the copy never called ``shard`` (it shards its own way): nothing new to port."""
+    helpers = ("def shard(m, dtype=None, symm=False):\n    return m\n\n\n"
+               "def shard_with_extras(m, dtype=None, symm=False):\n"
+               "    extra(m)\n    shard(m, dtype=dtype, symm=symm)\n")
+    old = ("from core.helpers import shard\n\n\n"
+           "def par(m, cfg):\n    shard(m, dtype=cfg.dtype)\n    return m\n")
+    new = ("from core.helpers import shard_with_extras\n\n\n"
+           "def par(m, cfg):\n    shard_with_extras(m, dtype=cfg.dtype, symm=cfg.symm)\n"
+           "    return m\n")
+    own = "def par(m, cfg):\n    my_simple_shard(m, cfg)\n    return m\n"
+    target = "duplicate_logic:\n  - {ours: [sub/par.py], upstream: [core/par.py]}\n"
+    core = {"core/__init__.py": "", "core/helpers.py": helpers}
+    inp = minirepo.build(tmp_path / "a", base={**core, "core/par.py": old},
+                         head={**core, "core/par.py": new, "sub/par.py": own}, target=target)
+    assert bodydrift.analyse(inp) == []
+    # No match: upstream's old version did not call what the wrapper wraps (the call
+    # is new upstream, not a rename of one the copy dropped).
+    old_none = "def par(m, cfg):\n    return m\n"
+    inp = minirepo.build(tmp_path / "b", base={**core, "core/par.py": old_none},
+                         head={**core, "core/par.py": new, "sub/par.py": own}, target=target)
+    [d] = bodydrift.analyse(inp)
+    assert "call `shard_with_extras(…)`" in d.units
+
+
+def test_a_guard_on_a_condition_the_copy_raises_on_is_not_drift(tmp_path) -> None:
+    """#22: upstream's copy gained ``if dims.cp_enabled: apply_cp(model)``; the copy
+    raises NotImplementedError under that condition before: the branch never runs."""
+    old = "def par(model, dims):\n    if dims.tp:\n        model.tp()\n    return model\n"
+    new = old.replace("    return model\n",
+                      "    if dims.cp_enabled:\n        apply_cp(model)\n    return model\n")
+    refuses = old.replace("def par(model, dims):\n",
+                          "def par(model, dims):\n    if dims.cp_enabled:\n"
+                          "        raise NotImplementedError('no CP')\n")
+    target = "duplicate_logic:\n  - {ours: [sub/par.py], upstream: [core/par.py]}\n"
+    inp = minirepo.build(tmp_path / "a", base={"core/par.py": old},
+                         head={"core/par.py": new, "sub/par.py": refuses}, target=target)
+    assert bodydrift.analyse(inp) == []
+    # No match: a copy that does not refuse CP lacks the branch.
+    inp = minirepo.build(tmp_path / "b", base={"core/par.py": old},
+                         head={"core/par.py": new, "sub/par.py": old}, target=target)
+    [d] = bodydrift.analyse(inp)
+    assert set(d.units) == {"guard `if dims.cp_enabled`", "call `apply_cp(…)`"}
+
+
+def test_upstream_moved_into_a_package_is_still_compared(tmp_path) -> None:
+    """#22: ``core/load.py`` became ``core/load/impl.py`` in the window (a module turned
+    package) and gained a guard there: the copy is compared with the moved function,
+    not skipped as new (which would let the delta say "nothing actionable")."""
+    sub = OVERRIDE.replace("from core.load import Loader", "from core.load.impl import Loader")
+    inp = minirepo.build(tmp_path / "a", base={"core/__init__.py": "", "core/load.py": CORE_OLD},
+                         head={"core/load.py": None, "core/load/__init__.py": "",
+                               "core/load/impl.py": CORE_NEW, "sub/__init__.py": "",
+                               "sub/l.py": sub})
+    [d] = bodydrift.analyse(inp)
+    assert "guard `if state is None`" in d.units and d.upstream == "core/load/impl.py:2"
+    # No match: a function that is new upstream (defined nowhere at the baseline) has
+    # no earlier version to drift from.
+    inp = minirepo.build(tmp_path / "b", base={"core/__init__.py": "", "core/other.py": "X = 1\n"},
+                         head={"core/__init__.py": "", "core/load/__init__.py": "",
+                               "core/load/impl.py": CORE_NEW, "sub/__init__.py": "",
+                               "sub/l.py": sub})
+    assert bodydrift.analyse(inp) == []
+
+
+def test_what_a_repository_base_class_sets_up_the_copy_has(tmp_path) -> None:
+    """#22 item 1b: the resource rule looks at the copy's bases in the repository too: a
+    loader its base class sets up is the copy's to close."""
+    base_cls = "class Owner:\n    def __init__(self, cfg):\n        self.loader = make(cfg)\n"
+    copy = ("from core.owner import Owner\n\n\n" + CLOSE_COPY.replace(
+        "class Engine:", "class Engine(Owner):"))
+    inp = minirepo.build(tmp_path / "a", base={"core/__init__.py": "", "core/owner.py": base_cls,
+                                               "core/eng.py": CLOSE_OLD},
+                         head={"core/eng.py": CLOSE_NEW, "sub/eng.py": copy},
+                         target=_COPY_TARGET)
+    [d] = bodydrift.analyse(inp)
+    assert "call `loader.close(…)`" in d.units
+    # No match: a base that sets no loader leaves the teardown foreign.
+    inp = minirepo.build(tmp_path / "b", base={"core/__init__.py": "",
+                                               "core/owner.py": base_cls.replace("loader",
+                                                                                 "other"),
+                                               "core/eng.py": CLOSE_OLD},
+                         head={"core/eng.py": CLOSE_NEW, "sub/eng.py": copy},
+                         target=_COPY_TARGET)
+    assert bodydrift.analyse(inp) == []
+
+
+def test_setting_up_a_component_the_copy_never_has_is_no_drift(tmp_path) -> None:
+    """#22 item 1b: upstream's __init__ now builds its loader with a new keyword and
+    wraps its step function for CUDA graphs; the copy's class has neither a loader nor a
+    step function: nothing there concerns it."""
+    old = ("class Engine:\n    def __init__(self, cfg):\n        self.cfg = cfg\n"
+           "        self.loader = cfg.loader.build(rank=0)\n"
+           "        self.model = cfg.model.build()\n")
+    new = old.replace("build(rank=0)", "build(rank=0, tokens=cfg.tokens)") + (
+        "        if not cfg.no_graphs:\n            self.step_fn = wrap(self.step_fn)\n")
+    mine = ("class Engine:\n    def __init__(self, cfg):\n        self.cfg = cfg\n"
+            "        self.model = cfg.model.build()\n")
+    assert bodydrift.analyse(_copy_inp(tmp_path / "a", old, new, mine)) == []
+    # No match: a copy that builds a loader too lacks the new keyword.
+    owns = mine + "        self.loader = cfg.loader.build(rank=0)\n"
+    [d] = bodydrift.analyse(_copy_inp(tmp_path / "b", old, new, owns))
+    assert d.units == ("keyword `build(tokens=…)`",)

@@ -345,3 +345,26 @@ def test_a_later_night_says_which_files_of_the_folder_item_were_fixed_or_added(t
     assert resolved == [] and carried.kind == "carried"
     assert carried.status == ("still open, changed since 2026-03-06: now also test_d.py:1; "
                               "no longer test_c.py:1")
+
+
+def test_each_command_is_located_on_its_own_line() -> None:
+    """#22: two steps sharing a long prefix (``pytest …/test_numerics.py::A`` and
+    ``…::B``), or one command inside a longer line, each point at their own line."""
+    from agentops.scout.analyses import workflows
+
+    text = ("jobs:\n  t:\n    steps:\n      - run: |\n"
+            "          CUDA_HOME=/x NCCL_X=0 python -m pkg.tests.integration --suite a\n"
+            "          pytest pkg/tests/test_numerics.py::TestSimple -v\n"
+            "          NCCL_X=0 python -m pkg.tests.integration --suite b\n"
+            "          pytest pkg/tests/test_numerics.py::TestAutoParallel::test_llama3 -v\n")
+    assert workflows.locate(text, "pytest pkg/tests/test_numerics.py::TestAutoParallel::"
+                                  "test_llama3 -v") == 8
+    assert workflows.locate(text, "NCCL_X=0 python -m pkg.tests.integration --suite b") == 7
+    # No match elsewhere: the first command is still found where it is, and a
+    # command folded differently falls back to its start.
+    assert workflows.locate(text, "pytest pkg/tests/test_numerics.py::TestSimple -v") == 6
+    folded = ("jobs:\n  t:\n    steps:\n      - run: >\n"
+              "          pytest pkg/tests/test_numerics.py::TestAutoParallel::test_llama3\n"
+              "          -v --maxfail 1\n")
+    assert workflows.locate(folded, "pytest pkg/tests/test_numerics.py::TestAutoParallel::"
+                                    "test_llama3 -v --maxfail 1") == 5

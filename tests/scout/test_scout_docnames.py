@@ -138,3 +138,47 @@ def test_prose_names_the_code_defines_or_mentions_are_no_finding(tmp_path) -> No
     extra = {"core/notes.py": "# GraphTrainerCompileConfigs was the old name\n"}
     assert [p for p in docnames.check(_inp(tmp_path, readme, extra))
             if p.file == "sub/README.md"] == []
+
+
+def test_a_file_that_only_imports_the_symbol_does_not_define_it(tmp_path) -> None:
+    """#22 item 2: "the `Trainer` class from [core/train.py](/core/train.py)" where
+    train.py only imports it (a root-relative link, as GitHub renders it): an import is
+    not a definition; the file it is imported from is the one to point at, first."""
+    entry = "from core.trainers import Trainer\n\n\ndef main():\n    Trainer().step()\n"
+    other = "class Trainer:\n    pass\n"  # another Trainer, elsewhere: named second
+    readme = ("# Sub\n\nA subset of the `Trainer` class from [core/train.py](/core/train.py).\n"
+              "`Trainer` (defined in `core/train.py`) steps.\n")
+    extra = {"core/trainers.py": TRAINERS, "core/train.py": entry, "aaa/t.py": other}
+    found = [(p.line, p.problem) for p in docnames.check(_inp(tmp_path / "a", readme, extra))
+             if p.file == "sub/README.md"]
+    assert found == [
+        (3, "`Trainer` is only imported in `/core/train.py`; it is defined in "
+            "core/trainers.py:1, aaa/t.py:1: point the sentence there"),
+        (4, "`Trainer` is only imported in `core/train.py`; it is defined in "
+            "core/trainers.py:1, aaa/t.py:1: point the sentence there")]
+    # No match: the file that defines it (root-relative link too), a package that
+    # re-exports it, a module that publishes it in __all__.
+    fine = ("# Sub\n\nThe `Trainer` class from [core/trainers.py](/core/trainers.py), "
+            "`Trainer` from `core/__init__.py`, `Trainer` defined in `core/api.py`.\n")
+    extra = {"core/trainers.py": TRAINERS, "core/__init__.py": entry,
+             "core/api.py": entry + "\n__all__ = ['Trainer']\n"}
+    assert [p.problem for p in docnames.check(_inp(tmp_path / "b", fine, extra))
+            if p.file == "sub/README.md"] == []
+
+
+def test_docs_of_the_sub_project_the_target_does_not_list_are_not_current(tmp_path) -> None:
+    """#22 item 2: a README in the sub-project that `docs` leaves out was never read:
+    the Docs status names it as not checked instead of "docs are current"."""
+    inp = _inp(tmp_path / "a", "# Sub\n", {"sub/guide/USAGE.md": "# Old usage\n"})
+    problems = [p for p in docnames.check(inp) if p.kind == "unverified"]
+    assert [(p.file, p.problem) for p in problems] == [("sub/guide/USAGE.md",
+                                                        docnames.UNLISTED)]
+    rep = Report(date="2026-03-06", target="t", baseline=Baseline("x", "first run", None),
+                 head="h", items=(), resolved=(), suppressed=(),
+                 analyses={"doc_inaccuracies": [p.__dict__ for p in problems],
+                           "docs_checked": True})
+    said = render._docs_status(rep)
+    assert "docs are current" not in said and "`sub/guide/USAGE.md`" in said
+    # No match: every Markdown file of the sub-project is listed, or lives elsewhere.
+    inp = _inp(tmp_path / "b", "# Sub\n", {"core/NOTES.md": "# Core\n"})
+    assert [p for p in docnames.check(inp) if p.kind == "unverified"] == []

@@ -404,3 +404,26 @@ def test_a_method_calling_super_inherits_what_upstreams_does(tmp_path) -> None:
                          target=target)
     [d] = duplicates.divergences(inp, [])
     assert d.ours_function == "__init__" and d.calls == ("apply_cp",)
+
+
+def test_gated_call_under_a_condition_ours_raises_on_is_not_missing(tmp_path) -> None:
+    """#22: upstream calls ``apply_cp`` under ``if dims.cp_enabled``; ours raises
+    NotImplementedError under that very condition first (CP not supported yet)."""
+    refuses = """\
+        from core.par import apply_tp
+
+
+        def parallelize(model, dims, par):
+            if dims.cp_enabled:
+                raise NotImplementedError("not supported yet")
+            apply_tp(model, dims.mesh, enable_cp=dims.cp_enabled, enable_sp=par.sp)
+            return model
+    """
+    files = {"core/par.py": CORE_PAR, "core/cp.py": "def apply_cp(model):\n    return model\n"}
+    inp = minirepo.build(tmp_path, head={**files, "sub/par.py": refuses}, target=PAIR)
+    assert duplicates.divergences(inp, duplicates.call_drift(inp)) == []
+    # No match: ours only warns under that condition and goes on: the call is missing.
+    warns = refuses.replace('raise NotImplementedError("not supported yet")', 'print("slow")')
+    inp = minirepo.build(tmp_path / "b", head={**files, "sub/par.py": warns}, target=PAIR)
+    [d] = duplicates.divergences(inp, duplicates.call_drift(inp))
+    assert d.calls == ("apply_cp",)

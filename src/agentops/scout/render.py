@@ -11,6 +11,7 @@ from typing import Any
 
 from agentops import markdown_escape as esc
 from agentops.scout import embedded
+from agentops.scout.analyses import docnames
 from agentops.scout.livedata import LiveData
 from agentops.scout.model import FACT_CHARS, MAX_FACTS, Item, Report
 
@@ -196,15 +197,24 @@ def _docs_status(report: Report) -> str:
 def _unverified(report: Report) -> str:
     """Claims the scout does not verify (a TODO list, a feature or support list):
     "docs are current" is said only when every kind of claim was checked (#22)."""
-    found = [f"{p['problem']} ({p['file']}:{p['line']})"
-             for p in report.analyses.get("doc_inaccuracies", []) if p.get("kind") == "unverified"]
-    if not found:
-        return ""
-    return ("not checked against the code: " + ", ".join(found[:MAX_UNCHECKED_SHOWN])
-            + (f" and {len(found) - MAX_UNCHECKED_SHOWN} more" if len(found) >
-               MAX_UNCHECKED_SHOWN else "")
-            + " (only their items naming a parallelism, LoRA or activation checkpointing "
-            "were compared with the code; compare the rest by hand)")
+    problems = [p for p in report.analyses.get("doc_inaccuracies", [])
+                if p.get("kind") == "unverified"]
+    found = [f"{p['problem']} ({p['file']}:{p['line']})" for p in problems
+             if p["problem"] != docnames.UNLISTED]
+    unlisted = [_code(p["file"]) for p in problems if p["problem"] == docnames.UNLISTED]
+    out = []
+    if found:
+        out.append("not checked against the code: " + ", ".join(found[:MAX_UNCHECKED_SHOWN])
+                   + (f" and {len(found) - MAX_UNCHECKED_SHOWN} more" if len(found) >
+                      MAX_UNCHECKED_SHOWN else "")
+                   + " (only their items naming a parallelism, LoRA or activation "
+                   "checkpointing were compared with the code; compare the rest by hand)")
+    if unlisted:
+        out.append("not checked at all: " + ", ".join(unlisted[:MAX_UNCHECKED_SHOWN])
+                   + (f" and {len(unlisted) - MAX_UNCHECKED_SHOWN} more" if len(unlisted) >
+                      MAX_UNCHECKED_SHOWN else "")
+                   + f" ({docnames.UNLISTED}; add them there)")
+    return "; ".join(out)
 
 
 MAX_UNCHECKED_SHOWN = 3

@@ -153,6 +153,18 @@ def _upstream_class(inp: Inputs, module: str, name: str) -> tuple[str, ast.Class
     return None
 
 
+def _moved_from(inp: Inputs, qual: str) -> str | None:
+    """The baseline text of the one file, gone at HEAD, that defined ``qual`` (a module
+    turned package in the window: ``optimizer.py`` -> ``optimizer/optimizer.py``)."""
+    if inp.base is None:
+        return None
+    needle = f"def {qual.rsplit('.', 1)[-1]}("
+    found = [text for path, text in inp.base.files.items()
+             if path.endswith(".py") and path not in inp.head.paths and needle in text
+             and _find(text, qual) is not None]
+    return found[0] if len(found) == 1 else None
+
+
 def _find(text: str | None, qualname: str) -> ps.FuncDef | None:
     node = ps.find(ps.parse(text), qualname) if text is not None else None
     return node if isinstance(node, ps.FuncDef.__args__) else None
@@ -171,6 +183,8 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
             continue
         seen.add(key)
         old_text, new_text = inp.base.text(up_file), inp.head.text(up_file)
+        if old_text is None:  # upstream's file is new: the function may have moved there
+            old_text = _moved_from(inp, qual)
         if old_text is None or old_text == new_text:
             continue
         old, new = _find(old_text, qual), _find(new_text, qual)
@@ -178,17 +192,46 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
             continue
         if _how(inp, ours_file, mine, qual) == "override" and similarity(old, mine) < MIN_SIMILAR:
             continue  # an override of its own design, not a copy of upstream's body
-        refused = refusals(mine)
+        refused = {**pins(inp), **refusals(mine)}
         # What upstream does only under a mode the copy refuses never runs in the copy.
+        raising = [g for g in ps.walk(mine) if isinstance(g, ast.If)]
         dead = {id(n) for node in ps.walk(new) if isinstance(node, ast.If)
-                and _unreachable(node.test, refused)
+                and (_unreachable(node.test, refused) or duplicates.refuses(node.test, raising))
                 for stmt in node.body for n in ps.walk(stmt)}
+        before_tests: dict[str, ast.expr] = {}
+        before = units(old, before_tests)
+        # Compared by effect, not by text: a statement about a resource the copy's class
+        # never has, and a guard around a call the copy already guards its own way, are
+        # nothing the copy lacks.
+        own = _Own.of(inp, ours_file, mine, up_file, qual)
+        guarded, unguarded = _guarded_calls(mine, before_tests)
+        for node in ps.walk(new):
+            if isinstance(node, ast.Expr | ast.If | ast.Assign) and id(node) not in dead and (
+                    _foreign(node, own) or (
+                        isinstance(node, ast.If)
+                        and f"if:{_norm(ast.unparse(node.test))}" not in before
+                        and _handled(node, guarded, unguarded))):
+                dead.update(id(n) for n in ps.walk(node))
         tests: dict[str, ast.expr] = {}
         mine_tests: dict[str, ast.expr] = {}
-        before, after, copy = units(old), units(new, tests, dead), units(mine, mine_tests)
+        after, copy = units(new, tests, dead), units(mine, mine_tests)
         added = [k for k in after if k not in before and not _has(copy, k)
                  and not (k in tests and (_unreachable(tests[k], refused)
-                                          or _renamed(tests[k], mine_tests.values())))]
+                                          or _renamed(tests[k], mine_tests.values())
+                                          # upstream renamed a local in its own guard
+                                          or _renamed(tests[k], before_tests.values())))]
+        # Upstream now calls a wrapper (``apply_x_to_mtp(…)``) around what the copy calls
+        # (``apply_x(…)``): the copy's call, and the keywords it passes, are there.
+        wraps = _wrapped(inp, up_file, new_text, {k.split(":")[1].rsplit(".", 1)[-1]
+                                                   for k in added if k.startswith(("call:",
+                                                                                   "kw:"))})
+        made = {_callee(n) for n in ps.walk(mine) if isinstance(n, ast.Call)}
+        # … or around a call upstream already made at the baseline that the copy had
+        # left out then: the copy does that part its own way (apply_simple_fsdp for
+        # apply_fsdp_to_decoder), nothing new to port.
+        dropped = {_callee(n) for n in ps.walk(old) if isinstance(n, ast.Call)} - made
+        added = [k for k in added if not _via_wrapper(k, wraps, made, copy)
+                 and not _via_wrapper(k, wraps, dropped, None)]
         if not added:
             continue
         if len(added) > MAX_UNITS:
@@ -200,6 +243,226 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
                              tuple(after[k] for k in added), commits,
                              _how(inp, ours_file, mine, qual)))
     return out
+
+
+_TEARDOWN = re.compile(r"close|teardown|cleanup|clean_up|shutdown|destroy|release|finali[sz]e"
+                       r"|terminate|stop", re.I)
+_HANDLES = {"Exception", "BaseException", "TypeError", "AttributeError", "NotImplementedError",
+            "ValueError", "RuntimeError", "KeyError", "ImportError", "ModuleNotFoundError"}
+
+
+@dataclass(frozen=True)
+class _Own:
+    """What the copy has to work with: the attributes its class (and, for an override,
+    upstream's class) sets or declares (``None`` for a module-level function), the
+    names its module and function bind, and its module's text (lower case, no ``_``)."""
+
+    attrs: frozenset[str] | None
+    names: frozenset[str]
+    text: str
+
+    @staticmethod
+    def of(inp: Inputs, ours_file: str, mine: ps.FuncDef, up_file: str, qual: str) -> _Own:
+        text = inp.head.text(ours_file) or ""
+        mod = ps.parse(text)
+        cls = _enclosing_class(mod, mine)
+        attrs: set[str] | None = None
+        if cls is not None:
+            attrs = _class_attrs(cls)
+            local = {n.name: n for n in ps.statements(mod) if isinstance(n, ast.ClassDef)} \
+                if mod is not None else {}
+            for base in ps.class_bases(cls):  # bases in the module or the repository
+                found = local.get(base.split(".")[-1]) or _repo_class(inp, mod, base)
+                if found is not None:
+                    attrs |= _class_attrs(found)
+            up_mod = ps.parse(inp.head.text(up_file) or "") if "." in qual else None
+            up = ps.find(up_mod, qual.rsplit(".", 1)[0]) if up_mod is not None else None
+            if isinstance(up, ast.ClassDef) and _is_subclass(cls, up.name):
+                # an override inherits what upstream's class (and its bases there) set up
+                attrs |= _class_attrs(up)
+                theirs = {n.name: n for n in ps.statements(up_mod)
+                          if isinstance(n, ast.ClassDef)}
+                for base in ps.class_bases(up):
+                    if base.split(".")[-1] in theirs:
+                        attrs |= _class_attrs(theirs[base.split(".")[-1]])
+        names = set(ps.imports(mod)) | {n.id for n in ast.walk(mine) if isinstance(n, ast.Name)
+                                        and isinstance(n.ctx, ast.Store)}
+        names |= set(ps.param_names(mine)) | {a.arg for a in ast.walk(mine.args)
+                                              if isinstance(a, ast.arg)}
+        if mod is not None:
+            for node in mod.body:
+                if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                    names.add(node.name)
+                for t in getattr(node, "targets", [getattr(node, "target", None)]):
+                    names.update(n.id for n in ast.walk(t) if isinstance(n, ast.Name)) \
+                        if t is not None else None
+        return _Own(frozenset(attrs) if attrs is not None else None, frozenset(names),
+                    text.lower().replace("_", ""))
+
+
+def _repo_class(inp: Inputs, mod: ast.Module | None, base: str) -> ast.ClassDef | None:
+    """A base class imported from the repository (what it sets up, the subclass has)."""
+    head = re.split(r"[.\[]", base, maxsplit=1)[0]
+    module, name = ps.imports(mod).get(head, ("", ""))
+    path = ps.module_path(module, inp.head.paths) if module and name else None
+    found = ps.find(ps.parse(inp.head.text(path) or ""), name) if path else None
+    return found if isinstance(found, ast.ClassDef) else None
+
+
+def _is_subclass(cls: ast.ClassDef, name: str) -> bool:
+    return any(b.split("[")[0].split(".")[-1] == name for b in ps.class_bases(cls))
+
+
+def _enclosing_class(mod: ast.Module | None, func: ps.FuncDef) -> ast.ClassDef | None:
+    for node in ps.statements(mod) if mod is not None else ():
+        if isinstance(node, ast.ClassDef) and any(
+                isinstance(f, ps.FuncDef.__args__) and f.name == func.name
+                and f.lineno == func.lineno for f in node.body):
+            return node
+    return None
+
+
+def _class_attrs(cls: ast.ClassDef) -> set[str]:
+    """Names the class body binds (fields, methods) and ``self.x`` it assigns anywhere."""
+    out: set[str] = set()
+    for node in cls.body:
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            out.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            out.add(node.target.id)
+        elif isinstance(node, ast.Assign):
+            out.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) \
+                and isinstance(node.value, ast.Name) and node.value.id == "self":
+            out.add(node.attr)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id == "setattr" and len(node.args) >= 2 \
+                and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+            out.add(node.args[1].value)
+    return out
+
+
+def _self_data(node: ast.AST) -> set[str]:
+    """Attributes of ``self`` used as data (``self.x.close()``, ``if self.x``,
+    ``hasattr(self, "x")``), not the methods it calls (``self.m()``)."""
+    called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
+    out = {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)
+           and isinstance(n.value, ast.Name) and n.value.id == "self" and id(n) not in called}
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) \
+                and n.func.id in ("hasattr", "getattr") and len(n.args) >= 2 \
+                and isinstance(n.args[0], ast.Name) and n.args[0].id == "self" \
+                and isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str):
+            out.add(n.args[1].value)
+    return out
+
+
+def _foreign(stmt: ast.AST, own: _Own) -> bool:
+    """A statement about a resource the copy never has: it uses ``self.x`` that the
+    copy's class never sets, sets up such an ``self.x``, or it tears down
+    (``close``/``teardown``…) something the copy's module never names; a guard is
+    foreign when its test or all its body is."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        call = stmt.value
+        data = _self_data(call.func)
+        if own.attrs is not None and data and not data & own.attrs:
+            return True
+        name = call.func.attr if isinstance(call.func, ast.Attribute) else \
+            call.func.id if isinstance(call.func, ast.Name) else ""
+        if not _TEARDOWN.search(name):
+            return False
+        if isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
+            return call.func.value.id not in own.names | {"self", "super"}
+        stem = _TEARDOWN.sub("", name).replace("_", "").lower()
+        return isinstance(call.func, ast.Name) and len(stem) >= 3 and stem not in own.text
+    if isinstance(stmt, ast.Assign) and own.attrs is not None:
+        # Setting up a component the copy's class never has (``self.dataloader = …``):
+        # what it passes to build it concerns that component, not the copy.
+        mine = [t for t in stmt.targets if isinstance(t, ast.Attribute)
+                and isinstance(t.value, ast.Name) and t.value.id == "self"]
+        return bool(mine) and len(mine) == len(stmt.targets) and not (
+            {t.attr for t in mine} & own.attrs)
+    if isinstance(stmt, ast.If) and not stmt.orelse:
+        data = _self_data(stmt.test)
+        if own.attrs is not None and data and not data & own.attrs:
+            return True
+        body = [s for s in stmt.body if not (isinstance(s, ast.Expr) and isinstance(
+            s.value, ast.Call) and _LOG.search(_norm(ast.unparse(s.value.func)) + "("))]
+        return bool(body) and all(_foreign(s, own) for s in body)
+    return False
+
+
+def _callee(call: ast.Call) -> str:
+    f = call.func
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+
+
+def _guarded_calls(func: ps.FuncDef, theirs: dict[str, ast.expr]
+                   ) -> tuple[set[str], set[str]]:
+    """Callees the copy calls only under a guard of its own (inside an ``if`` that is
+    not one of upstream's baseline guards ``theirs``, or a ``try`` whose handler catches
+    a failure of the call), and those it calls bare."""
+    inside: set[int] = set()
+    for node in ps.walk(func):
+        if (isinstance(node, ast.If) and f"if:{_norm(ast.unparse(node.test))}" not in theirs
+                and not _renamed(node.test, theirs.values())) or (
+                isinstance(node, ast.Try) and any(
+                h.type is None or _HANDLES & {ast.unparse(e).split(".")[-1] for e in (
+                    h.type.elts if isinstance(h.type, ast.Tuple) else [h.type])}
+                for h in node.handlers)):
+            inside.update(id(n) for s in node.body for n in ps.walk(s))
+    guarded: set[str] = set()
+    bare: set[str] = set()
+    for node in ps.walk(func):
+        if isinstance(node, ast.Call) and _callee(node):
+            (guarded if id(node) in inside else bare).add(_callee(node))
+    return guarded - bare, bare
+
+
+def _handled(guard: ast.If, guarded: set[str], bare: set[str]) -> bool:
+    """A guard upstream put around calls that the copy makes only under a guard of its
+    own (``try: m.masks() except TypeError`` for ``if isinstance(b, Flex): m.masks()``):
+    the copy checks the same thing differently."""
+    raised = {id(n) for r in ps.walk(guard) if isinstance(r, ast.Raise) for n in ps.walk(r)}
+    calls = {_callee(n) for s in guard.body for n in ps.walk(s)
+             if isinstance(n, ast.Call) and id(n) not in raised}
+    calls.discard("")
+    return bool(calls & guarded) and not calls & bare
+
+
+def _wrapped(inp: Inputs, up_file: str, up_text: str | None, callees: set[str]
+             ) -> dict[str, set[str]]:
+    """Callee -> the functions it calls itself, for the callees defined in upstream's
+    file or imported into it from the repository."""
+    mod = ps.parse(up_text or "")
+    if mod is None:
+        return {}
+    imported = ps.imports(mod)
+    out: dict[str, set[str]] = {}
+    for name in callees:
+        module, orig = imported.get(name, ("", ""))
+        path = ps.module_path(module, inp.head.paths) if module and orig else up_file
+        func = _find(inp.head.text(path) if path else None, orig or name)
+        if func is not None:
+            out[name] = {_callee(n) for n in ps.walk(func) if isinstance(n, ast.Call)} - {""}
+    return out
+
+
+def _via_wrapper(key: str, wraps: dict[str, set[str]], calls: set[str],
+                 copy: dict[str, str] | None) -> bool:
+    """The call or keyword unit ``key`` is to a wrapper around one of ``calls``: with
+    ``copy``, a keyword counts only when the copy passes it to that call; without, every
+    keyword of the wrapper goes with it."""
+    kind, _, rest = key.partition(":")
+    callee = rest.split(":")[0].rsplit(".", 1)[-1]
+    inner = wraps.get(callee, set()) & calls
+    if kind == "call" or (kind == "kw" and copy is None):
+        return bool(inner)
+    if kind == "kw":
+        arg = rest.rsplit(":", 1)[-1]
+        return any(f"kw:{x}:{arg}" in copy for x in inner)
+    return False
 
 
 MIN_SIMILAR = 0.5  # share of upstream's (baseline) statements an override must repeat
@@ -227,6 +490,41 @@ def refusals(func: ps.FuncDef) -> dict[str, frozenset[object]]:
             found = duplicates._compared(node.test)
             if found is not None and not found[1]:
                 out[found[0]] = found[2]
+    return out
+
+
+def pins(inp: Inputs) -> dict[str, frozenset[object]]:
+    """Config fields the sub-project's own code (tests aside) only ever sets to
+    constants (``replace(cfg, backend="x")``, ``X.Config(backend="x")``,
+    ``cfg.backend = "x"``): attribute -> those
+    values. Upstream's branches on another value never run there, as with a mode the
+    copy refuses. A field it also sets from anything but itself is not pinned."""
+    key = "bodydrift-pins"
+    if key in inp.head.cache:
+        return inp.head.cache[key]
+    sub, tests = inp.target.subproject + "/", inp.target.tests_dir + "/"
+    found: dict[str, set[object]] = {}
+    free: set[str] = set()
+    for path, text in sorted(inp.head.files.items()):
+        if not (path.startswith(sub) and path.endswith(".py")) or path.startswith(tests) \
+                or "/tests/" in path[len(sub) - 1:]:
+            continue
+        for node in ps.walk(ps.parse(text) or ast.Module(body=[], type_ignores=[])):
+            if isinstance(node, ast.Call) and _callee(node).endswith(("replace", "Config")):
+                pairs = [(k.arg, k.value) for k in node.keywords if k.arg]
+            elif isinstance(node, ast.Assign):
+                pairs = [(t.attr, node.value) for t in node.targets
+                         if isinstance(t, ast.Attribute) and not (
+                             isinstance(t.value, ast.Name) and t.value.id == "self")]
+            else:
+                continue
+            for attr, value in pairs:
+                if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    found.setdefault(attr, set()).add(value.value)
+                elif not (isinstance(value, ast.Attribute) and value.attr == attr):
+                    free.add(attr)  # set from something else: any value may come
+    out = {attr: frozenset(vals) for attr, vals in found.items() if attr not in free}
+    inp.head.cache[key] = out
     return out
 
 

@@ -69,6 +69,30 @@ def _defines(text: str, name: str) -> bool:
     return bool(re.search(rf"\bimport\b[^\n]*\b{re.escape(name)}\b", text))
 
 
+def _defines_here(text: str, name: str) -> bool:
+    """A definition (``class``/``def``/assignment) in the file itself: an import is
+    not one (#22: "the `Trainer` class from `train.py`" where train.py imports it)."""
+    return bool(re.search(rf"^[ \t]*(?:class|def|async[ \t]+def)[ \t]+{re.escape(name)}\b",
+                          text, re.M) or re.search(rf"^{re.escape(name)}[ \t]*[:=]", text, re.M))
+
+
+def _reexports(path: str, text: str, name: str) -> bool:
+    """A package's ``__init__.py``, or a module listing the name in ``__all__``,
+    publishes what it imports: naming it as the place to take the name from is right."""
+    if path.endswith("__init__.py"):
+        return True
+    m = re.search(r"^__all__\s*[:=][^\]\)]*", text, re.M)
+    return bool(m and re.search(rf"[\"']{re.escape(name)}[\"']", m.group(0)))
+
+
+def _import_source(inp: Inputs, text: str, name: str) -> str | None:
+    """The repository file ``text`` imports ``name`` from, when that file defines it."""
+    module, orig = ps.imports(ps.parse(text)).get(name, ("", ""))
+    path = ps.module_path(module, inp.head.paths) if module and orig else None
+    return path if path and any(f == path for f, _ln in _definers(inp).get(orig, [])) \
+        else None
+
+
 def _imports(inp: Inputs, doc: str, n: int, line: str, packages: set[str]
              ) -> list[NameProblem]:
     out = []
@@ -160,6 +184,8 @@ def _definers(inp: Inputs) -> dict[str, list[tuple[str, int]]]:
 
 
 def _resolve_file(ref: str, doc: str, inp: Inputs) -> str | None:
+    if ref.startswith("/"):  # a link from the repository's root, as GitHub renders it
+        return ref.lstrip("/") if ref.lstrip("/") in inp.head.paths else None
     ref = ref.removeprefix("./")
     here = doc.rsplit("/", 1)[0] if "/" in doc else ""
     parts: list[str] = []
@@ -189,14 +215,19 @@ def _misplaced(inp: Inputs, doc: str, n: int, line: str) -> list[NameProblem]:
         path = given if ref.group(3) and given in inp.head.paths else \
             _resolve_file(given, doc, inp)
         text = inp.head.text(path) if path else None
-        if text is None or _defines(text, name):
+        if text is None or _defines_here(text, name) or (
+                _defines(text, name) and _reexports(path or "", text, name)):
             continue  # no such file (the path check says so) or it is right
         elsewhere = [(f, ln) for f, ln in _definers(inp).get(name, []) if f != path]
         if not elsewhere:
             continue  # defined nowhere: not a misplacement (the name checks say so)
+        # The module the file imports it from is the one the sentence meant.
+        source = _import_source(inp, text, name)
+        elsewhere.sort(key=lambda d: d[0] != source)
         at = ", ".join(f"{f}:{ln}" for f, ln in elsewhere[:2]) + (
             f" and {len(elsewhere) - 2} more" if len(elsewhere) > 2 else "")
-        problem = (f"`{name}` is not defined in `{given}`; it is defined in {at}: point "
+        how = "only imported in" if source else "not defined in"
+        problem = (f"`{name}` is {how} `{given}`; it is defined in {at}: point "
                    "the sentence there")
         if all(p.problem != problem for p in out):
             out.append(NameProblem(doc, n, problem, "reference"))
@@ -280,4 +311,16 @@ def check(inp: Inputs) -> list[NameProblem]:
             if not in_code and ".py" in line:
                 out += _misplaced(inp, doc, n, line)
         out += _unverified(doc, lines)
-    return out + _usage_comments(inp)
+    return out + _unlisted(inp) + _usage_comments(inp)
+
+
+UNLISTED = "Markdown in the sub-project, not in the target's `docs`"
+
+
+def _unlisted(inp: Inputs) -> list[NameProblem]:
+    """The sub-project's own docs the target does not list: never checked, so the
+    report never calls the docs current while one of them may be stale."""
+    sub = inp.target.subproject + "/"
+    listed = set(inp.target.docs)
+    return [NameProblem(path, 1, UNLISTED, "unverified") for path in sorted(inp.head.paths)
+            if path.startswith(sub) and path.endswith((".md", ".rst")) and path not in listed]

@@ -452,10 +452,23 @@ def _compared(test: ast.expr) -> tuple[str, bool, frozenset[object]] | None:
     return test.left.attr, isinstance(op, (ast.Eq, ast.In)), values
 
 
+def refuses(test: ast.expr, ours: list[ast.If]) -> bool:
+    """Ours raises under the very condition upstream branches on (``if cp_enabled:
+    raise NotImplementedError`` for ``if cp_enabled: apply_cp(…)``), or under one of the
+    conditions upstream's ``and`` needs: upstream's branch never runs in ours."""
+    needed = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) \
+        else [test]
+    raised = {ast.unparse(g.test) for g in ours
+              if g.body and isinstance(g.body[-1], ast.Raise) and not g.orelse}
+    return any(ast.unparse(t) in raised for t in needed)
+
+
 def _refused(theirs_gate: ast.If, ours: list[ast.If]) -> bool:
     """Upstream calls under ``attr == Y`` (or ``in``), and ours has a guard ``if attr !=
     X: raise`` (or ``not in``) whose accepted values exclude every Y: the sub-project
     refuses that mode before it could need the call."""
+    if refuses(theirs_gate.test, ours):
+        return True
     up = _compared(theirs_gate.test)
     if up is None or not up[1]:
         return False

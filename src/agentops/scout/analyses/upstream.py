@@ -57,7 +57,7 @@ class DriftFinding:
     other: str  # to_graph_trainer_config | GraphTrainerCompileConfig
     field: str
     problem: str
-    severity: str
+    severity: str  # blocking | should-fix | nice-to-have | not checked (a symbol is gone)
     file: str
 
 
@@ -123,6 +123,12 @@ def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
             return _introduced(inp, sym.file, _field_state(sym, name))
 
         if isinstance(old, ast.ClassDef) and not isinstance(new, ast.ClassDef):
+            # Moved (a module turned package): the sub-project's imports resolve to it.
+            at = _moved_to(inp, sym.name.split(".")[0])
+            node = ps.find(ps.parse(inp.head.text(at[0]) or ""), sym.name) if at else None
+            if isinstance(node, ast.ClassDef):
+                new = node
+        if isinstance(old, ast.ClassDef) and not isinstance(new, ast.ClassDef):
             users = tuple(refs.imported(sym.name.split(".")[0]))
             out.append(SurfaceChange("fields", sym.name, f"class {sym.name} no longer found in "
                                      f"{sym.file}", commit, sym.file,
@@ -151,12 +157,28 @@ def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
                 # the field needs nothing; code that reads a member the wider type lacks
                 # may now fail.
                 users = tuple(_reads_beyond(inp, name, after[name], idx))
+            elif users and literal_values(after[name]) is not None:
+                # A Literal's values changed: code that passes the field on needs
+                # nothing; only a value the new Literal no longer allows is stale.
+                users = tuple(_stale_literals(inp, name, literal_values(after[name]) or set()))
             out.append(SurfaceChange("fields", f"{sym.name}.{name}",
                                      f"field retyped: {before[name]} -> {after[name]}",
                                      by(name), sym.file, "should-fix", sym.why, users))
     for sym in cfg.symbols("fragile_surfaces", "functions"):
         old, new = _symbol_at(inp.base, sym), _symbol_at(inp.head, sym)
         users = tuple(refs.calls_or_overrides(sym.name.rsplit(".", 1)[-1]))
+        moved = _moved_to(inp, sym.name) if isinstance(old, ps.FuncDef) and not isinstance(
+            new, ps.FuncDef) and "." not in sym.name else None
+        if moved is not None and isinstance(moved[1], ps.FuncDef.__args__):
+            # The module became a package (or the function moved) and the sub-project's
+            # imports resolve to the new place: compare with that definition (#22).
+            path, new = moved
+            if ps.signature(old) == ps.signature(new):
+                out.append(SurfaceChange("signature", sym.name, f"{sym.name} moved to {path}; "
+                                         "the sub-project's imports resolve there, same "
+                                         "signature", _touching(inp.commits, sym.file), path,
+                                         "nice-to-have", sym.why, ()))
+                continue
         changes = _signature_change("signature", sym.name, old, new, file=sym.file,
                                     commit=_introduced(inp, sym.file,
                                                        _func_state(sym.name, ps.signature)),
@@ -202,6 +224,48 @@ def widened(old: str, new: str, idx: classindex.ClassIndex) -> bool:
         if x_rest != y_rest or y_head not in _ancestors(x_head, idx):
             return False
     return True
+
+
+def literal_values(annotation: str) -> set[object] | None:
+    """The constants of ``Literal['a', 'b']`` (also ``| None``), else None."""
+    text, optional = _optional(annotation)
+    try:
+        node = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return None
+    if not (isinstance(node, ast.Subscript) and ast.unparse(node.value).split(".")[-1]
+            == "Literal"):
+        return None
+    elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    if not all(isinstance(e, ast.Constant) for e in elts):
+        return None
+    return {e.value for e in elts if isinstance(e, ast.Constant)} | (
+        {None} if optional else set())
+
+
+def _stale_literals(inp: Inputs, name: str, allowed: set[object]) -> list[str]:
+    """``file:line`` where the sub-project compares, assigns or passes a constant for
+    field ``name`` that the new ``Literal`` no longer allows."""
+    sub = inp.target.subproject + "/"
+    out = []
+    for path, text in sorted(inp.head.files.items()):
+        if not (path.startswith(sub) and path.endswith(".py")) or name not in text:
+            continue
+        mod = ps.parse(text)
+        for node in ps.walk(mod) if mod is not None else ():
+            values: list[ast.expr] = []
+            if (isinstance(node, ast.keyword) and node.arg == name) or (
+                    isinstance(node, ast.Assign) and any(
+                        isinstance(t, ast.Attribute) and t.attr == name for t in node.targets)):
+                values = [node.value]
+            elif isinstance(node, ast.Compare) and any(
+                    isinstance(x, ast.Attribute) and x.attr == name
+                    for x in (node.left, *node.comparators)):
+                for x in (node.left, *node.comparators):
+                    values += x.elts if isinstance(x, ast.Tuple | ast.List | ast.Set) else [x]
+            if any(isinstance(v, ast.Constant) and v.value not in allowed for v in values):
+                out.append(f"{path}:{node.lineno}")  # type: ignore[attr-defined]
+    return sorted(set(out), key=refindex._order)
 
 
 def _reads_beyond(inp: Inputs, name: str, new_type: str, idx: classindex.ClassIndex
@@ -340,6 +404,40 @@ def _from_use(change: SurfaceChange, sites: list[usecheck.Site]) -> SurfaceChang
                    detail="; ".join(dict.fromkeys(f"{s.loc} {s.detail}" for s in bad)))
 
 
+def _moved_to(inp: Inputs, name: str) -> tuple[str, ps.FuncDef | ast.ClassDef] | None:
+    """Where the sub-project's imports of ``name`` (a function or class) resolve at HEAD
+    (through a package's ``__init__`` re-export too): (file, definition), or None."""
+    sub = inp.target.subproject + "/"
+    for path, text in sorted(inp.head.files.items()):
+        if not (path.startswith(sub) and path.endswith(".py")) or name not in text:
+            continue
+        for module, orig in ps.imports(ps.parse(text)).values():
+            if orig == name:
+                found = _definition_of(inp, module, name)
+                if found is not None:
+                    return found
+    return None
+
+
+def _definition_of(inp: Inputs, module: str, name: str, depth: int = 0
+                   ) -> tuple[str, ps.FuncDef | ast.ClassDef] | None:
+    path = ps.module_path(module, inp.head.paths)
+    mod = ps.parse(inp.head.text(path) or "") if path else None
+    if mod is None or depth > 3:
+        return None
+    node = ps.find(mod, name)
+    if isinstance(node, (ast.ClassDef, *ps.FuncDef.__args__)):
+        return path, node  # type: ignore[return-value]
+    package = module if path.endswith("/__init__.py") else module.rpartition(".")[0]
+    for stmt in mod.body:  # a re-export: ``from .impl import name`` / ``from a.b import name``
+        if isinstance(stmt, ast.ImportFrom) and any(a.name == name for a in stmt.names):
+            base = package.split(".")[:len(package.split(".")) - (stmt.level - 1)] \
+                if stmt.level else []
+            target = ".".join([*base, *([stmt.module] if stmt.module else [])])
+            return _definition_of(inp, target, name, depth + 1)
+    return None
+
+
 def _signature_change(surface: str, name: str, old: object, new: object, *, file: str,
                       commit: str, why: str, uses: tuple[str, ...]) -> list[SurfaceChange]:
     if isinstance(old, ps.FuncDef) and not isinstance(new, ps.FuncDef):
@@ -393,7 +491,7 @@ def config_drift(inp: Inputs) -> list[DriftFinding]:
         if not isinstance(cls, ast.ClassDef) or not isinstance(func, ps.FuncDef):
             missing = src if not isinstance(cls, ast.ClassDef) else fn
             out.append(DriftFinding("copy", src.name, fn.name, "",
-                                    f"{missing.name} not found in {missing.file}", "blocking",
+                                    f"{missing.name} not found in {missing.file}", "not checked",
                                     missing.file))
             continue
         now = ps.class_fields(cls)
@@ -421,7 +519,7 @@ def config_drift(inp: Inputs) -> list[DriftFinding]:
         if not isinstance(bcls, ast.ClassDef) or not isinstance(scls, ast.ClassDef):
             missing = base if not isinstance(bcls, ast.ClassDef) else sub
             out.append(DriftFinding("subclass", base.name, sub.name, "",
-                                    f"{missing.name} not found in {missing.file}", "blocking",
+                                    f"{missing.name} not found in {missing.file}", "not checked",
                                     missing.file))
             continue
         now, mine = ps.class_fields(bcls), ps.class_fields(scls)

@@ -184,9 +184,19 @@ def _pytest(workflow: str, step: str, command: str, rest: list[str]) -> Invocati
 
 def locate(text: str, command: str) -> int:
     """The 1-based line of ``text`` where ``command`` starts (0 when not found)."""
-    head = command.split("\\", 1)[0].strip()[:60]
-    for n, line in enumerate(text.splitlines(), 1):
+    head = command.split("\\", 1)[0].strip()
+    lines = text.splitlines()
+    # The whole first line of the command first: two commands that share a long prefix
+    # (``pytest tests/test_x.py::A``, ``…::B``) must not both point at the first one.
+    for n, line in enumerate(lines, 1):
+        if head and line.strip().rstrip("\\").strip() == head:
+            return n
+    for n, line in enumerate(lines, 1):
         if head and head in line and not line.lstrip().startswith("#"):
+            return n
+    short = head[:60]  # folded or re-wrapped in the YAML: its start
+    for n, line in enumerate(lines, 1):
+        if short and short in line and not line.lstrip().startswith("#"):
             return n
     return 0
 

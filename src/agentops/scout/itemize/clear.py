@@ -26,8 +26,12 @@ def items(inp: Inputs, res: dict[str, Any], built: list[Item]) -> list[Item]:
         out.append(("S-1", f"Upstream delta: not checked (no commit before {since} to "
                            "compare against)"))
     elif "S-1" not in found and n:
+        # Copies upstream rewrote were not compared: no all-clear over them.
+        uncompared = [d.function for d in res.get("body_drift", ()) if d.rewritten]
         out.append(("S-1", f"Upstream delta: {n} commit(s) on watched paths since {since}, "
-                           "nothing actionable"))
+                    + ("nothing actionable" if not uncompared else
+                       "no action found in what was compared; not compared (upstream "
+                       f"rewrote them, compare by hand): {names(uncompared)}")))
     elif not n:
         out.append(("S-1", f"Upstream delta: no commit on the watched paths since {since}"))
     out += _lost_symbols(inp)
@@ -114,6 +118,14 @@ def _drift(inp: Inputs, res: dict[str, Any]) -> list[tuple[str, str]]:
     pairs = len(drift.get("copies", [])) + len(drift.get("subclasses", []))
     if not pairs:
         return []
+    # A configured class or function that moved is the target's to update, not code
+    # that breaks: "not checked (why)", never an action and never silence (#22).
+    lost = [f"`{d.problem.split(' not found in ')[0]}` ({d.file})" for d in res["config_drift"]
+            if d.severity == "not checked"]
+    if lost:
+        return [("S-4", "Config drift: not checked: " + "; ".join(dict.fromkeys(lost))
+                 + " — not defined there at HEAD; moved or renamed? update `config_drift` "
+                 "in the target")]
     if any(d.severity != "nice-to-have" for d in res["config_drift"]) \
             or res["lossy_config_copies"]:
         return []

@@ -25,8 +25,8 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
 def _drift(res: dict[str, Any]) -> list[Item]:
     out = []
     for d in res["config_drift"]:
-        if d.severity == "nice-to-have":
-            continue  # said in the S-1 line of changes the sub-project does not refer to
+        if d.severity in ("nice-to-have", "not checked"):
+            continue  # said in the S-1 line of changes / the "not checked" line (S-7)
         out.append(Item(
             id=stable_id("drift", d.kind, d.source, d.other, d.field, d.problem),
             section="S-4", kind="action", title=d.problem,

@@ -80,7 +80,7 @@ def _body_drift(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         for unit, sha in zip(d.units, d.commits, strict=True):
             by_commit.setdefault(sha, []).append(unit)
         what = "; ".join(f"{', '.join(u[:4])}" + (f" and {len(u) - 4} more" if len(u) > 4
-                                                   else "") + f" ({short(sha)})"
+                                                   else "") + f" ({_made_by(sha)})"
                          for sha, u in by_commit.items())
         ours_file = d.ours.rsplit(":", 1)[0]
         out.append(Item(
@@ -93,8 +93,8 @@ def _body_drift(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             where=f"{d.ours} (upstream {d.upstream})", priority="P1",
             severity="should-fix", files=(ours_file, d.upstream.rsplit(":", 1)[0]),
             fix=f"port the change into {d.ours} (see {d.upstream} at "
-                f"{', '.join(short(s) for s in by_commit)}), or say in a comment why the "
-                f"{d.how} does without it",
+                f"{', '.join(short(s) if s else 'HEAD' for s in by_commit)}), or say in a "
+                f"comment why the {d.how} does without it",
             facts=tuple(sorted(d.units))))
     if rewritten:
         out.append(Item(
@@ -103,6 +103,12 @@ def _body_drift(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             title="Upstream rewrote functions the sub-project copies or overrides (compare "
                   "by hand): " + "; ".join(rewritten[:6]), facts=tuple(sorted(rewritten))))
     return out
+
+
+def _made_by(sha: str) -> str:
+    """What upstream added since the baseline was made in the window; with no commit of
+    the watched paths to name, say that rather than "before the baseline window"."""
+    return short(sha) if sha else "in the window; its file is outside `watched_paths`"
 
 
 def _sites(locs: tuple[str, ...]) -> str:
