@@ -25,15 +25,20 @@ def items(inp: Inputs, res: dict[str, Any], built: list[Item]) -> list[Item]:
     if inp.base is None:
         out.append(("S-1", f"Upstream delta: not checked (no commit before {since} to "
                            "compare against)"))
-    elif "S-1" not in found and n:
-        # Copies upstream rewrote were not compared: no all-clear over them.
+    elif "S-1" not in found:
+        # Copies upstream rewrote were not compared: no all-clear over them, and none
+        # over an empty window either (a rewrite can come from outside watched paths).
         uncompared = [d.function for d in res.get("body_drift", ()) if d.rewritten]
-        out.append(("S-1", f"Upstream delta: {n} commit(s) on watched paths since {since}, "
-                    + ("nothing actionable" if not uncompared else
-                       "no action found in what was compared; not compared (upstream "
-                       f"rewrote them, compare by hand): {names(uncompared)}")))
-    elif not n:
-        out.append(("S-1", f"Upstream delta: no commit on the watched paths since {since}"))
+        if uncompared:
+            out.append(("S-1", f"Upstream delta: {n} commit(s) on watched paths since "
+                               f"{since}, no action found in what was compared; not "
+                               "compared (upstream rewrote them, compare by hand): "
+                               f"{names(uncompared)}"))
+        elif n:
+            out.append(("S-1", f"Upstream delta: {n} commit(s) on watched paths since "
+                               f"{since}, nothing actionable"))
+        else:
+            out.append(("S-1", f"Upstream delta: no commit on the watched paths since {since}"))
     out += _lost_symbols(inp)
     out += _patches(inp, res)
     out += _drift(inp, res)
