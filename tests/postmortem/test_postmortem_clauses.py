@@ -352,6 +352,11 @@ def test_a_statement_with_a_question_mark_accuses_and_a_question_asks() -> None:
     assert _blame("Merged a big PR without a review?")
     assert not _blame("Did you merge the bump without a review?")
     assert not _blame("How did you conclude that I broke the loader?")
+    # "Why" presupposes the act it asks about; "who" may only ask for a name.
+    assert not asks("Why did you merge the bump without a review?")
+    assert _blame("Why did you merge the bump without a review?")
+    assert asks("Who merged the fix in the end?")
+    assert not _blame("Who merged the fix in the end?")
     # The rule's own flag decides: without it every question is skipped.
     rule = replace(BY_ID["blame"], accusing_questions=False)
     doc = lint.parse("### Summary\n\nYou merged the bump without a review?\n", SECTIONS)

@@ -367,9 +367,11 @@ def _matches(text: str, grammar: Grammar, conditions: Sequence[Condition]
 
 
 # What opens a question that asks ("did you ...?", "how did ...?"), as opposed to a
-# statement said with a question mark ("You merged it without a review?").
+# statement said with a question mark ("You merged it without a review?"). "Why" is not
+# among them: "why did you merge it without a review?" presupposes the act it asks about
+# ("who merged it?" may just ask for a name).
 _ASKING = re.compile(
-    r"(who|whom|whose|what|which|when|where|why|how|whether|is|are|was|were|am|do|does|"
+    r"(who|whom|whose|what|which|when|where|how|whether|is|are|was|were|am|do|does|"
     r"did|can|could|would|will|should|shall|may|might|must|have|has|had|isn't|aren't|"
     r"wasn't|weren't|don't|doesn't|didn't|can't|couldn't|wouldn't|won't|shouldn't|"
     r"haven't|hasn't|hadn't|any|anyone|anybody|maybe|perhaps|possibly|probably|"
@@ -379,7 +381,8 @@ _ASKING = re.compile(
 def asks(text: str, clause: Clause, grammar: Grammar) -> bool:
     """Whether a clause ending in "?" asks (opens with a question word or an auxiliary)
     rather than states with a question mark: "Did you merge it?" asks; "You merged it
-    without a review?" and "Merged a big PR without review?" accuse."""
+    without a review?", "Merged a big PR without review?" and "Why did you merge it
+    without review?" accuse."""
     for _, w in _words(text[clause.start:clause.start + _WINDOW]):
         if _OPENER.fullmatch(w) or _LABEL.fullmatch(w) or not re.match(r"[@\w]", w) \
                 or grammar.coordinators.fullmatch(w):
