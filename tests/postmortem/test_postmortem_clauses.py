@@ -356,6 +356,10 @@ def test_a_statement_with_a_question_mark_accuses_and_a_question_asks() -> None:
     assert not asks("Why did you merge the bump without a review?")
     assert _blame("Why did you merge the bump without a review?")
     assert asks("Who merged the fix in the end?")
+    # A request is no question: its fault stays a finding, its plain ask finds nothing.
+    assert not asks("Could you please be more careful with the tags?")
+    assert _blame("Could you please be more careful with the tags next time?")
+    assert not _blame("Could you please rebase on main?")
     assert not _blame("Who merged the fix in the end?")
     # The rule's own flag decides: without it every question is skipped.
     rule = replace(BY_ID["blame"], accusing_questions=False)

@@ -378,11 +378,16 @@ _ASKING = re.compile(
     r"wonder|curious)", re.IGNORECASE)
 
 
+_PLEASE = re.compile(r"\b(please|kindly)\b", re.IGNORECASE)
+
+
 def asks(text: str, clause: Clause, grammar: Grammar) -> bool:
     """Whether a clause ending in "?" asks (opens with a question word or an auxiliary)
     rather than states with a question mark: "Did you merge it?" asks; "You merged it
     without a review?", "Merged a big PR without review?" and "Why did you merge it
-    without review?" accuse."""
+    without review?" accuse, and "Could you please ...?" requests."""
+    if _PLEASE.search(text, clause.start, clause.end):
+        return False  # "could you please be more careful?" requests, it does not ask
     for _, w in _words(text[clause.start:clause.start + _WINDOW]):
         if _OPENER.fullmatch(w) or _LABEL.fullmatch(w) or not re.match(r"[@\w]", w) \
                 or grammar.coordinators.fullmatch(w):
