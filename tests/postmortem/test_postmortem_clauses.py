@@ -6,6 +6,7 @@ with a fault predicate, so the same verb with a change as its subject is no find
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -328,3 +329,107 @@ def test_a_norm_is_advocacy_with_a_role_as_agent_not_with_a_component() -> None:
     assert not flagged("The parser ought to answer with an error code.")
     # Hindsight about a role is no norm for advocacy (blame may judge it).
     assert not flagged("The maintainers should have answered the report.")
+
+
+def _blame(text: str, section: str = "Why it slipped") -> list[str]:
+    doc = lint.parse(f"### {section}\n\n{text}\n", SECTIONS)
+    return [f.message for f in lint.apply_rule(BY_ID["blame"], doc, facts=None,
+                                               file="x.md", others=RULES)]
+
+
+def test_a_statement_with_a_question_mark_accuses_and_a_question_asks() -> None:
+    """#24 round 4: a question whose clause is a person with a fault is blame; a
+    question that asks for information is not, whatever fault word it holds."""
+    def asks(text: str) -> bool:
+        return clauses.asks(text, clauses.clause_of(text, len(text) - 1, GRAMMAR), GRAMMAR)
+
+    assert asks("Did you merge the bump without a review?")
+    assert asks("How did you conclude that I broke the loader?")
+    assert asks("Reviewer: Maybe you pushed it without the soak?")
+    assert not asks("You merged the bump without a review?")
+    assert not asks("Reviewer: So, merged a big PR without a review?")
+    assert _blame("You merged the bump without a review?")
+    assert _blame("Merged a big PR without a review?")
+    assert not _blame("Did you merge the bump without a review?")
+    assert not _blame("How did you conclude that I broke the loader?")
+    # "Why" presupposes the act it asks about; "who" may only ask for a name.
+    assert not asks("Why did you merge the bump without a review?")
+    assert _blame("Why did you merge the bump without a review?")
+    assert asks("Who merged the fix in the end?")
+    # A request is no question: its fault stays a finding, its plain ask finds nothing.
+    assert not asks("Could you please be more careful with the tags?")
+    assert _blame("Could you please be more careful with the tags next time?")
+    assert not _blame("Could you please rebase on main?")
+    assert not _blame("Who merged the fix in the end?")
+    # The rule's own flag decides: without it every question is skipped.
+    rule = replace(BY_ID["blame"], accusing_questions=False)
+    doc = lint.parse("### Summary\n\nYou merged the bump without a review?\n", SECTIONS)
+    assert lint.apply_rule(rule, doc, facts=None, file="x.md", others=RULES) == []
+
+
+def test_a_subject_is_read_across_a_parenthetical_aside() -> None:
+    """A longer aside between a subject and its predicate is neither the subject nor a
+    clause boundary for it: the sentence is read again without it."""
+    text = "A change I merged (not one of my own, a rebase) has broken the build."
+    plain = clauses.blank_parentheticals(text)
+    assert len(plain) == len(text) and "(" not in plain and "rebase" not in plain
+    broke = re.compile(r"\bhas broken\b")
+    cond = (clauses.Condition(frozenset({"first_person"}), (broke,)),)
+    hits = list(clauses.matches(text, GRAMMAR, cond))
+    assert [(text[s:e], a) for s, e, a in hits] == [("has broken", "first_person")]
+    # The aside's own words are still read: a fault inside it keeps its finding.
+    assert _blame("The loader (I forgot the guard there) crashed on start.")
+    # A change named with no person stays a mechanism, aside or not.
+    assert not _blame("The May refactor (the one with the new cache) has broken the build.")
+
+
+def test_a_first_name_is_an_agent_only_as_a_one_word_subject() -> None:
+    def agent(words: list[str]) -> str:
+        return clauses.classify(words, GRAMMAR)
+
+    assert "name" in GRAMMAR.solo
+    assert agent(["Robin"]) == "name"
+    assert agent(["Robin", "probably"]) == "name"  # an adverb is no second word
+    assert agent(["the", "Windows", "runner"]) == "system"
+    assert agent(["Windows"]) == "system"
+    assert agent(["the", "Nightly", "runner"]) == "system"  # a capital inside a phrase
+    assert agent(["Whoever"]) == "role"
+    assert _blame("Robin probably merged it by mistake.", "Summary")
+    assert not _blame("The Renovate bot merged it by mistake.", "Summary")
+    assert not _blame("The Nightly job tagged it by mistake.", "Summary")
+
+
+def test_a_solo_agent_must_be_an_agent_class(tmp_path: Path, monkeypatch) -> None:
+    text = datafiles.LINT_RULES.read_text("utf-8")
+    bad_text = text.replace("solo_agents: [name]", "solo_agents: [nickname]", 1)
+    assert bad_text != text
+    bad = tmp_path / "lint_rules.yaml"
+    bad.write_text(bad_text, encoding="utf-8")
+    monkeypatch.setattr(datafiles, "LINT_RULES", bad)
+    datafiles.lint_rules.cache_clear()
+    try:
+        with pytest.raises(DataError, match=re.escape("grammar.solo_agents[0]")):
+            datafiles.lint_rules()
+    finally:
+        datafiles.lint_rules.cache_clear()
+
+
+@pytest.mark.parametrize(("sentence", "blamed"), [
+    # A person with a failure of awareness or care; the same words of a system are not.
+    ("We did not realise the loader read the flag.", True),
+    ("The scheduler did not realise the lock was held.", False),
+    ("We did not notice any impact on users.", False),
+    # Plain causation by the writer's group; the response is no cause.
+    ("We caused this outage with the 3.2 tag.", True),
+    ("We triggered a failover and created an issue.", False),
+    ("We received a report that we had introduced a regression.", False),
+    # An act judged by its manner, by a person; the same time spent by a job is a symptom.
+    ("Spent far too much time on the wrong lead.", True),
+    ("The job spent too much time in garbage collection.", False),
+    # A counterfactual passive about a person's act, not about software behaviour.
+    ("The bump was approved when it should not have been.", True),
+    ("It should not have been possible to tag from a dirty tree.", False),
+])
+def test_person_agents_with_faults_are_blame_and_others_are_not(sentence: str,
+                                                                 blamed: bool) -> None:
+    assert bool(_blame(sentence)) is blamed, sentence

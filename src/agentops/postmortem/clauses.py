@@ -81,6 +81,10 @@ class Grammar:
     # Lexical classes (a process or design noun, a norm word, an evaluation): a rule's
     # co-occurrence condition wants one word of each of its classes in the same clause.
     classes: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
+    # Agent classes that name the subject only when it is that one word ("Robin merged
+    # it by mistake"): a capitalised word inside a longer phrase is a product or a
+    # place ("the Windows runner") as often as a person.
+    solo: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -113,7 +117,8 @@ def compile_grammar(content: Mapping[str, Any]) -> Grammar:
         subject_words=int(content.get("subject_words", 6)),
         postmodifiers=rx(content["postmodifiers"]) if "postmodifiers" in content else None,
         determiners=rx(content["determiners"]) if "determiners" in content else None,
-        classes={k: rx(v["pattern"]) for k, v in (content.get("classes") or {}).items()})
+        classes={k: rx(v["pattern"]) for k, v in (content.get("classes") or {}).items()},
+        solo=frozenset(content.get("solo_agents") or ()))
 
 
 def flatten_asides(text: str) -> str:
@@ -145,9 +150,13 @@ def classify(words: Sequence[str], grammar: Grammar) -> str:
     role or contribution noun that modifies the next noun ("the admin setting", "the
     maintainer guide", "the PR author") names something else, so it is read past."""
     found = SYSTEM
+    # A lower-case adverb is no second word ("Robin probably"); a capital is ("Nightly").
+    alone = len([w for w in words if not (w.islower() and grammar.filler.fullmatch(w))]) == 1
     for i, word in enumerate(words):
         w = word.replace("’", "'")
         for name, pattern in grammar.agents.items():
+            if name in grammar.solo and not alone:
+                continue
             if pattern.fullmatch(w):
                 if name in ("role", "contribution") and _modifier(w, words[i + 1:]):
                     break
@@ -305,11 +314,34 @@ def opens(text: str, at: int, grammar: Grammar) -> bool:
     return True
 
 
+# A longer parenthetical inside a sentence ("a change I merged (not my own) has broken
+# the build"): an aside between a subject and its predicate, not a clause boundary.
+_PARENTHETICAL = re.compile(r"(?<=\S)\s*\([^()\n]{1,120}\)(?=\s*[\w@])")
+
+
+def blank_parentheticals(text: str) -> str:
+    """``text`` with its inner parentheticals blanked to spaces (same length)."""
+    return _PARENTHETICAL.sub(lambda m: " " * len(m.group(0)), text)
+
+
 def matches(text: str, grammar: Grammar, conditions: Sequence[Condition]
             ) -> Iterator[tuple[int, int, str]]:
     """Every predicate of ``conditions`` whose subject's agent the condition wants:
-    (start, end, agent class), offsets into ``text``."""
+    (start, end, agent class), offsets into ``text``. The sentence is read twice: as
+    written, and with its inner parentheticals left out, so that a subject separated
+    from its predicate by an aside is still found; a hit is reported once."""
     text = flatten_asides(text)
+    seen: set[tuple[int, int]] = set()
+    plain = blank_parentheticals(text)
+    for reading in (text, plain) if plain != text else (text,):
+        for at, end, agent in _matches(reading, grammar, conditions):
+            if (at, end) not in seen:
+                seen.add((at, end))
+                yield at, end, agent
+
+
+def _matches(text: str, grammar: Grammar, conditions: Sequence[Condition]
+             ) -> Iterator[tuple[int, int, str]]:
     for clause in clauses(text, grammar):
         part = text[clause.start:clause.end]
         agents: dict[int, str] = {}  # one subject reading per predicate position
@@ -332,6 +364,36 @@ def matches(text: str, grammar: Grammar, conditions: Sequence[Condition]
                             UNSTATED if opens(text, at, grammar) else SYSTEM)
                     if agents[at] in cond.agents:
                         yield at, clause.start + m.end(), agents[at]
+
+
+# What opens a question that asks ("did you ...?", "how did ...?"), as opposed to a
+# statement said with a question mark ("You merged it without a review?"). "Why" is not
+# among them: "why did you merge it without a review?" presupposes the act it asks about
+# ("who merged it?" may just ask for a name).
+_ASKING = re.compile(
+    r"(who|whom|whose|what|which|when|where|how|whether|is|are|was|were|am|do|does|"
+    r"did|can|could|would|will|should|shall|may|might|must|have|has|had|isn't|aren't|"
+    r"wasn't|weren't|don't|doesn't|didn't|can't|couldn't|wouldn't|won't|shouldn't|"
+    r"haven't|hasn't|hadn't|any|anyone|anybody|maybe|perhaps|possibly|probably|"
+    r"wonder|curious)", re.IGNORECASE)
+
+
+_PLEASE = re.compile(r"\b(please|kindly)\b", re.IGNORECASE)
+
+
+def asks(text: str, clause: Clause, grammar: Grammar) -> bool:
+    """Whether a clause ending in "?" asks (opens with a question word or an auxiliary)
+    rather than states with a question mark: "Did you merge it?" asks; "You merged it
+    without a review?", "Merged a big PR without review?" and "Why did you merge it
+    without review?" accuse, and "Could you please ...?" requests."""
+    if _PLEASE.search(text, clause.start, clause.end):
+        return False  # "could you please be more careful?" requests, it does not ask
+    for _, w in _words(text[clause.start:clause.start + _WINDOW]):
+        if _OPENER.fullmatch(w) or _LABEL.fullmatch(w) or not re.match(r"[@\w]", w) \
+                or grammar.coordinators.fullmatch(w):
+            continue
+        return bool(_ASKING.fullmatch(w.replace("’", "'")))
+    return True
 
 
 def clause_of(text: str, offset: int, grammar: Grammar) -> Clause:

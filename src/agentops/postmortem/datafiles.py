@@ -50,6 +50,9 @@ _GRAMMAR = {
         "filler": _REGEX, "stop": _REGEX, "coordinators": _REGEX, "relative": _REGEX,
         "postmodifiers": _REGEX, "determiners": _REGEX,
         "subject_words": {"type": "integer", "minimum": 1, "maximum": 20},
+        # Agent classes that name a subject only when it is that one word ("Robin").
+        "solo_agents": {"type": "array", "items": {"type": "string",
+                                                   "pattern": "^[a-z][a-z_]*$"}},
         # Lexical classes, each with made-up phrases it must and must not find.
         "classes": {"type": "object", "propertyNames": {"pattern": "^[a-z][a-z_]*$"},
                     "additionalProperties": {
@@ -99,6 +102,7 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                             "additionalProperties": {"type": "array", "minItems": 1,
                                                      "items": _REGEX}},
                 "skip_questions": {"type": "boolean"},
+                "accusing_questions": {"type": "boolean"},
                 "skip_quoted": {"type": "boolean"},
                 "always": {"type": "array", "items": _REGEX},
                 # Sanity: every rule proves itself both ways (style §12.6).
@@ -190,6 +194,11 @@ def lint_rules() -> tuple[Rule, ...]:
     for where, pattern in _grammar_patterns(grammar):
         _regex(name, f"grammar.{where}", pattern)
     classes = set(grammar.get("agents") or {}) | {"system", "unstated"}
+    for k, solo in enumerate(grammar.get("solo_agents") or []):
+        if solo not in (grammar.get("agents") or {}):
+            raise DataError(name, f"grammar.solo_agents[{k}]",
+                            f"{solo!r} is no class of grammar.agents",
+                            fix=f"add agents.{solo} or drop it from solo_agents")
     ids = [r["id"] for r in loaded.content["rules"]]
     for i, rule in enumerate(loaded.content["rules"]):
         for j, pattern in enumerate(rule.get("patterns", [])):

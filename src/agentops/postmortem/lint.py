@@ -75,6 +75,9 @@ class Rule:
     yield_within: tuple[re.Pattern[str], ...] = ()
     # A hit in a question is not a claim ("could this be the driver?").
     skip_questions: bool = False
+    # ... except a statement said with a question mark ("You merged it without a
+    # review?"): it accuses rather than asks, so its hits stay.
+    accusing_questions: bool = False
     # Patterns that still apply inside a section the scope leaves out (the writer's
     # present doubt inside a timeline: "I suspect node age is related").
     keep_in: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = ()
@@ -179,6 +182,7 @@ def compile_rules(content: Mapping[str, Any]) -> tuple[Rule, ...]:
             yield_within=tuple(re.compile(p, re.IGNORECASE)
                                for p in r.get("yield_within", [])),
             skip_questions=bool(r.get("skip_questions", False)),
+            accusing_questions=bool(r.get("accusing_questions", False)),
             skip_quoted=bool(r.get("skip_quoted", False)),
             always=tuple(re.compile(p, re.IGNORECASE) for p in r.get("always", [])),
             keep_in=tuple((section, tuple(re.compile(p, re.IGNORECASE) for p in pats))
@@ -530,7 +534,9 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
             out.append((s, e))
             continue
         clause = parts[at]
-        if rule.skip_questions and text[clause.start:clause.end].rstrip(" )*_\"'").endswith("?"):
+        if rule.skip_questions and text[clause.start:clause.end].rstrip(" )*_\"'").endswith("?") \
+                and not (rule.accusing_questions
+                         and not clause_mod.asks(text, clause, rule.grammar)):
             continue
         k = bisect.bisect_left(claimed_at, clause.start)
         if k < len(claimed_at) and claimed_at[k] < clause.end:
