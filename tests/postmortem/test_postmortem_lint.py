@@ -115,6 +115,28 @@ def test_advocacy_is_allowed_only_under_the_action_items_meaning() -> None:
     assert _lint(text) == [(15, "advocacy")]
 
 
+def test_a_label_opening_a_list_block_is_that_section_for_the_block() -> None:
+    """#24: formal reports introduce their action list with a numbered item, a bold
+    label or a plain line ending in ":" instead of a heading; the items under such a
+    label are action items, and the block ends at the label's next sibling."""
+    norm = "Staging environments should be created for the gateway."
+    numbered = (f"# Report\n\n1. Root Cause\n   - The gateway dropped the token.\n"
+                f"2. Preventative Measures\n   - {norm}\n   - A canary should be used.\n"
+                f"3. Additional Issues Found\n   - {norm}\n")
+    assert _lint(numbered) == [(9, "advocacy")]
+    colon = f"# Report\n\nFollow-up work:\n\n- {norm}\n\n{norm}\n"
+    assert _lint(colon) == [(7, "advocacy")]
+    bulleted = f"# Report\n\n- Next steps:\n  - {norm}\n- {norm}\n"
+    assert _lint(bulleted) == [(5, "advocacy")]
+    # A label that names no action list, and a label item with nothing nested under it,
+    # leave the list's norms in scope; the label itself is never prose.
+    assert _lint(f"# Report\n\n- Open questions:\n  - {norm}\n") == [(4, "advocacy")]
+    assert _lint(f"# Report\n\n- Follow-ups\n- {norm}\n") == [(4, "advocacy")]
+    doc = lint.parse(numbered, SECTIONS)
+    labels = [(h.line, h.keys[:1]) for h in doc.headings if h.level == 7]
+    assert labels == [(3, ("root_cause",)), (5, ("action_items",))]
+
+
 def test_timeline_records_past_beliefs() -> None:
     text = ("## Timeline\n\n- 10:40 We think the OEM driver is at fault.\n\n"
             "## Root cause\n\nWe think the OEM driver is at fault.\n")

@@ -46,6 +46,11 @@ _SENTENCE_END = re.compile(
 _TIMESTAMP = re.compile(
     r"^\s*(?:[-*+]\s+)?(?:\*\*)?(?:\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|"
     r"(?:[01]?\d|2[0-3]):[0-5]\d|\?\?:\?\?)\b")
+# A label that introduces a block rather than saying something: a list item or a
+# plain line of a few words, no sentence in it, optionally closed by a colon
+# ("7. Preventative Measures", "- Follow-ups:", "Next steps:").
+_LABEL = re.compile(r"^\s*(?:\*\*|__)?([A-Za-z][\w /&'’()-]{1,60}?)(?:\*\*|__)?\s*(:)?\s*"
+                    r"(?:\*\*|__)?\s*$")
 _QUOTED = re.compile(r'["“]([^"”\n]{1,200})["”]')
 _HEADING_STRIP = re.compile(r"^(?:[\dIVX]+[.)]|\d+(?:\.\d+)*)\s+|[*_`]+|[:.]\s*$")
 
@@ -278,6 +283,35 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
             # (advocacy after "Action items" under "Appendix" is advocacy again).
             current = (None, level)
 
+    # A list block a label opened: (its indentation, whether a list item holds the label,
+    # the section it interrupted). The block is the label's section until a sibling item
+    # or a paragraph at its own depth begins.
+    label_block: tuple[int, bool, tuple[str | None, int]] | None = None
+
+    def indent(line: str) -> int:
+        return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+
+    def next_text(k: int) -> str:
+        for later in raw_lines[k + 1:k + 4]:
+            if later.strip():
+                return later
+        return ""
+
+    def label_of(raw: str, body: str, lm: re.Match[str] | None, k: int) -> str | None:
+        """The label text of a line that introduces a list block, else None."""
+        m = _LABEL.match(body[lm.end():] if lm else body)
+        if not m or len(m.group(1).split()) > 6:
+            return None
+        follower = next_text(k)
+        if lm:
+            # An item that is only a label owns the items nested under it.
+            if not follower or (indent(follower) <= indent(raw) \
+                    and not (m.group(2) and _LIST.match(follower))):
+                return None
+        elif not (m.group(2) and _LIST.match(follower)):
+            return None  # a plain line must end in ":" and open a list
+        return m.group(1).strip()
+
     front = _front_matter(raw_lines)
     for i, raw in enumerate(raw_lines):
         number = i + 1
@@ -308,6 +342,8 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
         bold = _BOLD_LINE.match(raw)
         if h or setext or (bold and prev_blank):
             close()
+            if label_block is not None and (h or setext or not raw.startswith((" ", "\t"))):
+                current, label_block = label_block[2], None
             if h:
                 enter(number, len(h.group(1)), h.group(2) or "")
             elif setext:
@@ -335,6 +371,24 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
             continue
         body = prose(raw)
         lm = _LIST.match(body)
+        if label_block is not None and indent(raw) <= label_block[0] \
+                and ((lm and label_block[1]) or (not lm and prev_blank)):
+            close()
+            current = label_block[2]
+            label_block = None
+        label = label_of(raw, body, lm, i) if lm or not para else None
+        keys = heading_keys(label, sections) if label else ()
+        if label and keys and current[0] not in _NESTING:
+            # Sanity: a label introducing a list ("7. Preventative Measures", "**Next
+            # steps:**", "Follow-ups:") is that section for its block, not prose.
+            close()
+            headings.append(Heading(number, 7, label, keys))
+            label_block = (indent(raw), bool(lm), current)
+            current = (keys[0], 7)
+            lines.append(Line(number, "", raw, current[0]))
+            in_list = True
+            prev_blank = False
+            continue
         if lm:
             close()
             in_list = True
