@@ -137,6 +137,20 @@ def test_a_label_opening_a_list_block_is_that_section_for_the_block() -> None:
     assert labels == [(3, ("root_cause",)), (5, ("action_items",))]
 
 
+def test_a_conceded_doubt_before_an_opinion_is_the_opinions() -> None:
+    """#24: "not sure what the policy is, but I would suggest ..." is advocacy with a
+    concession, not a hedge; a doubt about a fact before the same "but" still hedges,
+    and so does the concession when no opinion follows it."""
+    opinion = "I'm not sure what the policy is, but I would suggest keeping issues open."
+    assert _lint(f"### Fix\n\n{opinion}\n") == [(3, "advocacy")]
+    fact = "The guard probably never ran, but we should protect the branch."
+    assert _lint(f"### Fix\n\n{fact}\n") == [(3, "advocacy"), (3, "hedging")]
+    plain = "I'm not sure what the policy is, but the issue was closed."
+    assert _lint(f"### Fix\n\n{plain}\n") == [(3, "hedging")]
+    hedging = next(r for r in LEXICAL if r.id == "hedging")
+    assert hedging.concede, "the hedging rule names its concession patterns"
+
+
 def test_timeline_records_past_beliefs() -> None:
     text = ("## Timeline\n\n- 10:40 We think the OEM driver is at fault.\n\n"
             "## Root cause\n\nWe think the OEM driver is at fault.\n")

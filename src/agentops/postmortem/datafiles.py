@@ -94,6 +94,7 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                     "items": {"type": "string", "pattern": "^[a-z_]+$"}}},
                 "yield_to": {"type": "array", "items": {"type": "string"}},
                 "yield_within": {"type": "array", "items": _REGEX},
+                "concede": {"type": "array", "items": _REGEX},
                 "keep_in": {"type": "object",
                             "propertyNames": {"pattern": "^[a-z_]+$"},
                             "additionalProperties": {"type": "array", "minItems": 1,
@@ -217,6 +218,8 @@ def lint_rules() -> tuple[Rule, ...]:
                                 fix="define them under grammar.classes")
         for j, pattern in enumerate(rule.get("yield_within", [])):
             _regex(name, f"rules[{i}].yield_within[{j}]", pattern)
+        for j, pattern in enumerate(rule.get("concede", [])):
+            _regex(name, f"rules[{i}].concede[{j}]", pattern)
         for section, patterns in (rule.get("keep_in") or {}).items():
             for j, pattern in enumerate(patterns):
                 _regex(name, f"rules[{i}].keep_in.{section}[{j}]", pattern)

@@ -78,6 +78,10 @@ class Rule:
     # clause holding a match is not this rule's ("maybe it's worth a note", "it would
     # probably make sense to ..."). Per clause, unlike ``unless``, which needs an overlap.
     yield_within: tuple[re.Pattern[str], ...] = ()
+    # Patterns of the writer's uncertainty that concede before an opinion ("not sure
+    # what the policy is, but I would suggest ..."): such a hit in a clause whose next
+    # clause opens with "but" and is claimed by a ``yield_to`` rule is that opinion's.
+    concede: tuple[re.Pattern[str], ...] = ()
     # A hit in a question is not a claim ("could this be the driver?").
     skip_questions: bool = False
     # Patterns that still apply inside a section the scope leaves out (the writer's
@@ -183,6 +187,7 @@ def compile_rules(content: Mapping[str, Any]) -> tuple[Rule, ...]:
             yield_to=tuple(r.get("yield_to", [])),
             yield_within=tuple(re.compile(p, re.IGNORECASE)
                                for p in r.get("yield_within", [])),
+            concede=tuple(re.compile(p, re.IGNORECASE) for p in r.get("concede", [])),
             skip_questions=bool(r.get("skip_questions", False)),
             skip_quoted=bool(r.get("skip_quoted", False)),
             always=tuple(re.compile(p, re.IGNORECASE) for p in r.get("always", [])),
@@ -577,6 +582,11 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
                 if m.end() > m.start()]
     starts = [c.start for c in parts]
     claimed_at = sorted(cs for cs, _ in claimed)
+
+    def taken(clause: clause_mod.Clause) -> bool:
+        k = bisect.bisect_left(claimed_at, clause.start)
+        return k < len(claimed_at) and claimed_at[k] < clause.end
+
     out = []
     for s, e in spans:
         at = bisect.bisect_right(starts, s) - 1
@@ -586,11 +596,21 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
         clause = parts[at]
         if rule.skip_questions and text[clause.start:clause.end].rstrip(" )*_\"'").endswith("?"):
             continue
-        k = bisect.bisect_left(claimed_at, clause.start)
-        if k < len(claimed_at) and claimed_at[k] < clause.end:
+        if taken(clause):
+            continue
+        # A concession before an opinion ("not sure what the policy is, but I would
+        # suggest ...") belongs to that opinion: the clause after it opens with "but"
+        # and another rule claims it.
+        if at + 1 < len(parts) and _CONCESSION.match(text, parts[at + 1].start) \
+                and taken(parts[at + 1]) and any(
+                    m.start() < e and s < m.end() for p in rule.concede
+                    for m in p.finditer(text, clause.start, clause.end)):
             continue
         out.append((s, e))
     return out
+
+
+_CONCESSION = re.compile(r"\s*(?:but|though|although|however|yet)\b", re.IGNORECASE)
 
 
 def _lexicon(rule: Rule, sentences: Sequence[Sentence],
