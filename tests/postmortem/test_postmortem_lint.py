@@ -137,6 +137,23 @@ def test_a_label_opening_a_list_block_is_that_section_for_the_block() -> None:
     assert labels == [(3, ("root_cause",)), (5, ("action_items",))]
 
 
+def test_a_trailing_label_and_a_task_list_set_the_section_of_their_list() -> None:
+    """#24: "... Proposal:" or "... Next steps:" closing a line of prose opens the list
+    under it (the line itself stays prose); a checkbox item is a to-do, not a push."""
+    norm = "Staging environments should be created for the gateway."
+    text = (f"# Thread\n\nReporter: Releases keep breaking. Next steps:\n\n- {norm}\n\n"
+            f"Reply: {norm}\n")
+    assert _lint(text) == [(7, "advocacy")]
+    doc = lint.parse(text, SECTIONS)
+    assert [doc.lines[n - 1].section for n in (3, 5, 7)] == [None, "action_items", None]
+    proposal = ("Reporter: Releases keep breaking. Proposal:\n- Strict release cutoff on "
+                "Tuesdays.\n- Swap the ring buffer.\n\nReply: the ring buffer is fine.\n")
+    assert _lint(proposal) == [(2, "advocacy")]
+    assert [ln.section for ln in lint.parse(proposal, SECTIONS).lines[:5]] == [
+        None, "proposal", "proposal", "proposal", None]
+    assert _lint(f"# Bug\n\n- [ ] {norm}\n- [x] {norm}\n- {norm}\n") == [(5, "advocacy")]
+
+
 def test_a_conceded_doubt_before_an_opinion_is_the_opinions() -> None:
     """#24: "not sure what the policy is, but I would suggest ..." is advocacy with a
     concession, not a hedge; a doubt about a fact before the same "but" still hedges,
@@ -261,6 +278,15 @@ def test_broken_rules_file_names_the_key(tmp_path: Path, monkeypatch) -> None:
                        "    match: [{text: a}]\n", encoding="utf-8")
         datafiles.lint_rules.cache_clear()
         with pytest.raises(DataError, match=r"rules\[0\]: missing required key: 'no_match'"):
+            datafiles.lint_rules()
+        bad.write_text("version: 1\ngrammar: {boundaries: [';'], agents: {we: 'we'}, "
+                       "filler: 'x', stop: 'y', coordinators: 'and', relative: 'which'}\n"
+                       "rules:\n  - id: advocacy\n    kind: lexicon\n    message: m\n"
+                       "    cooccur_in: {proposal: [[process_noun]]}\n"
+                       "    concede: ['(']\n"
+                       "    match: [{text: a}]\n    no_match: [{text: b}]\n", encoding="utf-8")
+        datafiles.lint_rules.cache_clear()
+        with pytest.raises(DataError, match=r"rules\[0\]\.(cooccur_in\.proposal\[0\]|concede)"):
             datafiles.lint_rules()
     finally:
         datafiles.lint_rules.cache_clear()

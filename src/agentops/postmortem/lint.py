@@ -51,6 +51,10 @@ _TIMESTAMP = re.compile(
 # ("7. Preventative Measures", "- Follow-ups:", "Next steps:").
 _LABEL = re.compile(r"^\s*(?:\*\*|__)?([A-Za-z][\w /&'’()-]{1,60}?)(?:\*\*|__)?\s*(:)?\s*"
                     r"(?:\*\*|__)?\s*$")
+# A label closing a line of prose and opening the list under it ("We would like to
+# prevent that. Proposal:").
+_TRAILING_LABEL = re.compile(
+    r"(?:^|[.!?]\s+)(?:\*\*|__)?([A-Za-z][\w /&'’()-]{1,40}?)(?:\*\*|__)?:\s*(?:\*\*|__)?\s*$")
 _QUOTED = re.compile(r'["“]([^"”\n]{1,200})["”]')
 _HEADING_STRIP = re.compile(r"^(?:[\dIVX]+[.)]|\d+(?:\.\d+)*)\s+|[*_`]+|[:.]\s*$")
 
@@ -70,6 +74,9 @@ class Rule:
     conditions: tuple[Condition, ...] = ()
     # Co-occurrence conditions: lexical classes of the grammar wanted in one clause.
     cooccur: tuple[tuple[str, ...], ...] = ()
+    # Co-occurrence conditions that hold only in one section: in a proposal list, an
+    # item about process is a push whatever its form ("Strict cutoff for the release").
+    cooccur_in: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = ()
     grammar: Grammar | None = None
     # A hit in a clause where one of these rules also hits is theirs, not this rule's
     # ("I think we should rewrite it" is advocacy, not a hedge).
@@ -184,6 +191,8 @@ def compile_rules(content: Mapping[str, Any]) -> tuple[Rule, ...]:
             match=tuple(r.get("match", [])), no_match=tuple(r.get("no_match", [])),
             conditions=conditions, grammar=grammar,
             cooccur=tuple(tuple(c) for c in r.get("cooccur", [])),
+            cooccur_in=tuple((section, tuple(tuple(c) for c in needs))
+                             for section, needs in (r.get("cooccur_in") or {}).items()),
             yield_to=tuple(r.get("yield_to", [])),
             yield_within=tuple(re.compile(p, re.IGNORECASE)
                                for p in r.get("yield_within", [])),
@@ -292,6 +301,8 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
     # the section it interrupted). The block is the label's section until a sibling item
     # or a paragraph at its own depth begins.
     label_block: tuple[int, bool, tuple[str | None, int]] | None = None
+    # A label that closes a line of prose: its block starts with the next list item.
+    pending: tuple[str, int] | None = None
 
     def indent(line: str) -> int:
         return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
@@ -349,6 +360,7 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
             close()
             if label_block is not None and (h or setext or not raw.startswith((" ", "\t"))):
                 current, label_block = label_block[2], None
+            pending = None
             if h:
                 enter(number, len(h.group(1)), h.group(2) or "")
             elif setext:
@@ -376,6 +388,12 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
             continue
         body = prose(raw)
         lm = _LIST.match(body)
+        if pending is not None:
+            if lm:
+                close()
+                label_block = (pending[1], False, current)
+                current = (pending[0], 7)
+            pending = None
         if label_block is not None and indent(raw) <= label_block[0] \
                 and ((lm and label_block[1]) or (not lm and prev_blank)):
             close()
@@ -394,6 +412,13 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
             in_list = True
             prev_blank = False
             continue
+        if not lm and label is None and label_block is None:
+            trailing = _TRAILING_LABEL.search(body)
+            if trailing and len(trailing.group(1).split()) <= 4 \
+                    and _LIST.match(next_text(i)):
+                found = heading_keys(trailing.group(1), sections)
+                if found and current[0] not in _NESTING:
+                    pending = (found[0], indent(raw))
         if lm:
             close()
             in_list = True
@@ -522,6 +547,9 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
                                                            rule.conditions)]
     if rule.cooccur and rule.grammar is not None:
         found += list(clause_mod.cooccurrences(text, rule.grammar, rule.cooccur))
+    for section, needs in rule.cooccur_in:
+        if sentence.section == section and rule.grammar is not None:
+            found += list(clause_mod.cooccurrences(text, rule.grammar, needs))
     overlaps = _Overlaps(exempt)
     spans = [(s, e) for s, e in found if e > s and not overlaps.any(s, e)]
     spans += [m.span() for p in rule.always for m in p.finditer(text) if m.end() > m.start()]
@@ -622,7 +650,7 @@ def _lexicon(rule: Rule, sentences: Sequence[Sentence],
             if sentence.section not in kept:
                 continue
             narrow = replace(rule, patterns=kept[sentence.section], conditions=(),
-                             cooccur=(), always=())
+                             cooccur=(), cooccur_in=(), always=())
             found = hits(narrow, sentence, others)
         else:
             found = hits(rule, sentence, others)
