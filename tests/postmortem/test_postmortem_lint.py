@@ -115,6 +115,59 @@ def test_advocacy_is_allowed_only_under_the_action_items_meaning() -> None:
     assert _lint(text) == [(15, "advocacy")]
 
 
+def test_a_label_opening_a_list_block_is_that_section_for_the_block() -> None:
+    """#24: formal reports introduce their action list with a numbered item, a bold
+    label or a plain line ending in ":" instead of a heading; the items under such a
+    label are action items, and the block ends at the label's next sibling."""
+    norm = "Staging environments should be created for the gateway."
+    numbered = (f"# Report\n\n1. Root Cause\n   - The gateway dropped the token.\n"
+                f"2. Preventative Measures\n   - {norm}\n   - A canary should be used.\n"
+                f"3. Additional Issues Found\n   - {norm}\n")
+    assert _lint(numbered) == [(9, "advocacy")]
+    colon = f"# Report\n\nFollow-up work:\n\n- {norm}\n\n{norm}\n"
+    assert _lint(colon) == [(7, "advocacy")]
+    bulleted = f"# Report\n\n- Next steps:\n  - {norm}\n- {norm}\n"
+    assert _lint(bulleted) == [(5, "advocacy")]
+    # A label that names no action list, and a label item with nothing nested under it,
+    # leave the list's norms in scope; the label itself is never prose.
+    assert _lint(f"# Report\n\n- Open questions:\n  - {norm}\n") == [(4, "advocacy")]
+    assert _lint(f"# Report\n\n- Follow-ups\n- {norm}\n") == [(4, "advocacy")]
+    doc = lint.parse(numbered, SECTIONS)
+    labels = [(h.line, h.keys[:1]) for h in doc.headings if h.level == 7]
+    assert labels == [(3, ("root_cause",)), (5, ("action_items",))]
+
+
+def test_a_trailing_label_and_a_task_list_set_the_section_of_their_list() -> None:
+    """#24: "... Proposal:" or "... Next steps:" closing a line of prose opens the list
+    under it (the line itself stays prose); a checkbox item is a to-do, not a push."""
+    norm = "Staging environments should be created for the gateway."
+    text = (f"# Thread\n\nReporter: Releases keep breaking. Next steps:\n\n- {norm}\n\n"
+            f"Reply: {norm}\n")
+    assert _lint(text) == [(7, "advocacy")]
+    doc = lint.parse(text, SECTIONS)
+    assert [doc.lines[n - 1].section for n in (3, 5, 7)] == [None, "action_items", None]
+    proposal = ("Reporter: Releases keep breaking. Proposal:\n- Strict release cutoff on "
+                "Tuesdays.\n- Swap the ring buffer.\n\nReply: the ring buffer is fine.\n")
+    assert _lint(proposal) == [(2, "advocacy")]
+    assert [ln.section for ln in lint.parse(proposal, SECTIONS).lines[:5]] == [
+        None, "proposal", "proposal", "proposal", None]
+    assert _lint(f"# Bug\n\n- [ ] {norm}\n- [x] {norm}\n- {norm}\n") == [(5, "advocacy")]
+
+
+def test_a_conceded_doubt_before_an_opinion_is_the_opinions() -> None:
+    """#24: "not sure what the policy is, but I would suggest ..." is advocacy with a
+    concession, not a hedge; a doubt about a fact before the same "but" still hedges,
+    and so does the concession when no opinion follows it."""
+    opinion = "I'm not sure what the policy is, but I would suggest keeping issues open."
+    assert _lint(f"### Fix\n\n{opinion}\n") == [(3, "advocacy")]
+    fact = "The guard probably never ran, but we should protect the branch."
+    assert _lint(f"### Fix\n\n{fact}\n") == [(3, "advocacy"), (3, "hedging")]
+    plain = "I'm not sure what the policy is, but the issue was closed."
+    assert _lint(f"### Fix\n\n{plain}\n") == [(3, "hedging")]
+    hedging = next(r for r in LEXICAL if r.id == "hedging")
+    assert hedging.concede, "the hedging rule names its concession patterns"
+
+
 def test_timeline_records_past_beliefs() -> None:
     text = ("## Timeline\n\n- 10:40 We think the OEM driver is at fault.\n\n"
             "## Root cause\n\nWe think the OEM driver is at fault.\n")
@@ -225,6 +278,15 @@ def test_broken_rules_file_names_the_key(tmp_path: Path, monkeypatch) -> None:
                        "    match: [{text: a}]\n", encoding="utf-8")
         datafiles.lint_rules.cache_clear()
         with pytest.raises(DataError, match=r"rules\[0\]: missing required key: 'no_match'"):
+            datafiles.lint_rules()
+        bad.write_text("version: 1\ngrammar: {boundaries: [';'], agents: {we: 'we'}, "
+                       "filler: 'x', stop: 'y', coordinators: 'and', relative: 'which'}\n"
+                       "rules:\n  - id: advocacy\n    kind: lexicon\n    message: m\n"
+                       "    cooccur_in: {proposal: [[process_noun]]}\n"
+                       "    concede: ['(']\n"
+                       "    match: [{text: a}]\n    no_match: [{text: b}]\n", encoding="utf-8")
+        datafiles.lint_rules.cache_clear()
+        with pytest.raises(DataError, match=r"rules\[0\]\.(cooccur_in\.proposal\[0\]|concede)"):
             datafiles.lint_rules()
     finally:
         datafiles.lint_rules.cache_clear()

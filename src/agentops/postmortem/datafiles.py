@@ -95,8 +95,14 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                 "cooccur": {"type": "array", "items": {
                     "type": "array", "minItems": 2,
                     "items": {"type": "string", "pattern": "^[a-z_]+$"}}},
+                "cooccur_in": {"type": "object",
+                               "propertyNames": {"pattern": "^[a-z_]+$"},
+                               "additionalProperties": {"type": "array", "minItems": 1, "items": {
+                                   "type": "array", "minItems": 1,
+                                   "items": {"type": "string", "pattern": "^[a-z_]+$"}}}},
                 "yield_to": {"type": "array", "items": {"type": "string"}},
                 "yield_within": {"type": "array", "items": _REGEX},
+                "concede": {"type": "array", "items": _REGEX},
                 "keep_in": {"type": "object",
                             "propertyNames": {"pattern": "^[a-z_]+$"},
                             "additionalProperties": {"type": "array", "minItems": 1,
@@ -224,8 +230,18 @@ def lint_rules() -> tuple[Rule, ...]:
                                 f"unknown lexical classes {unknown}; known: "
                                 f"{sorted(grammar.get('classes') or {})}",
                                 fix="define them under grammar.classes")
+        for section, needs in (rule.get("cooccur_in") or {}).items():
+            for j, need in enumerate(needs):
+                unknown = sorted(set(need) - set(grammar.get("classes") or {}))
+                if unknown:
+                    raise DataError(name, f"rules[{i}].cooccur_in.{section}[{j}]",
+                                    f"unknown lexical classes {unknown}; known: "
+                                    f"{sorted(grammar.get('classes') or {})}",
+                                    fix="define them under grammar.classes")
         for j, pattern in enumerate(rule.get("yield_within", [])):
             _regex(name, f"rules[{i}].yield_within[{j}]", pattern)
+        for j, pattern in enumerate(rule.get("concede", [])):
+            _regex(name, f"rules[{i}].concede[{j}]", pattern)
         for section, patterns in (rule.get("keep_in") or {}).items():
             for j, pattern in enumerate(patterns):
                 _regex(name, f"rules[{i}].keep_in.{section}[{j}]", pattern)

@@ -46,6 +46,15 @@ _SENTENCE_END = re.compile(
 _TIMESTAMP = re.compile(
     r"^\s*(?:[-*+]\s+)?(?:\*\*)?(?:\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|"
     r"(?:[01]?\d|2[0-3]):[0-5]\d|\?\?:\?\?)\b")
+# A label that introduces a block rather than saying something: a list item or a
+# plain line of a few words, no sentence in it, optionally closed by a colon
+# ("7. Preventative Measures", "- Follow-ups:", "Next steps:").
+_LABEL = re.compile(r"^\s*(?:\*\*|__)?([A-Za-z][\w /&'’()-]{1,60}?)(?:\*\*|__)?\s*(:)?\s*"
+                    r"(?:\*\*|__)?\s*$")
+# A label closing a line of prose and opening the list under it ("We would like to
+# prevent that. Proposal:").
+_TRAILING_LABEL = re.compile(
+    r"(?:^|[.!?]\s+)(?:\*\*|__)?([A-Za-z][\w /&'’()-]{1,40}?)(?:\*\*|__)?:\s*(?:\*\*|__)?\s*$")
 _QUOTED = re.compile(r'["“]([^"”\n]{1,200})["”]')
 _HEADING_STRIP = re.compile(r"^(?:[\dIVX]+[.)]|\d+(?:\.\d+)*)\s+|[*_`]+|[:.]\s*$")
 
@@ -65,6 +74,9 @@ class Rule:
     conditions: tuple[Condition, ...] = ()
     # Co-occurrence conditions: lexical classes of the grammar wanted in one clause.
     cooccur: tuple[tuple[str, ...], ...] = ()
+    # Co-occurrence conditions that hold only in one section: in a proposal list, an
+    # item about process is a push whatever its form ("Strict cutoff for the release").
+    cooccur_in: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = ()
     grammar: Grammar | None = None
     # A hit in a clause where one of these rules also hits is theirs, not this rule's
     # ("I think we should rewrite it" is advocacy, not a hedge).
@@ -73,6 +85,10 @@ class Rule:
     # clause holding a match is not this rule's ("maybe it's worth a note", "it would
     # probably make sense to ..."). Per clause, unlike ``unless``, which needs an overlap.
     yield_within: tuple[re.Pattern[str], ...] = ()
+    # Patterns of the writer's uncertainty that concede before an opinion ("not sure
+    # what the policy is, but I would suggest ..."): such a hit in a clause whose next
+    # clause opens with "but" and is claimed by a ``yield_to`` rule is that opinion's.
+    concede: tuple[re.Pattern[str], ...] = ()
     # A hit in a question is not a claim ("could this be the driver?").
     skip_questions: bool = False
     # ... except a statement said with a question mark ("You merged it without a
@@ -178,9 +194,12 @@ def compile_rules(content: Mapping[str, Any]) -> tuple[Rule, ...]:
             match=tuple(r.get("match", [])), no_match=tuple(r.get("no_match", [])),
             conditions=conditions, grammar=grammar,
             cooccur=tuple(tuple(c) for c in r.get("cooccur", [])),
+            cooccur_in=tuple((section, tuple(tuple(c) for c in needs))
+                             for section, needs in (r.get("cooccur_in") or {}).items()),
             yield_to=tuple(r.get("yield_to", [])),
             yield_within=tuple(re.compile(p, re.IGNORECASE)
                                for p in r.get("yield_within", [])),
+            concede=tuple(re.compile(p, re.IGNORECASE) for p in r.get("concede", [])),
             skip_questions=bool(r.get("skip_questions", False)),
             accusing_questions=bool(r.get("accusing_questions", False)),
             skip_quoted=bool(r.get("skip_quoted", False)),
@@ -282,6 +301,37 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
             # (advocacy after "Action items" under "Appendix" is advocacy again).
             current = (None, level)
 
+    # A list block a label opened: (its indentation, whether a list item holds the label,
+    # the section it interrupted). The block is the label's section until a sibling item
+    # or a paragraph at its own depth begins.
+    label_block: tuple[int, bool, tuple[str | None, int]] | None = None
+    # A label that closes a line of prose: its block starts with the next list item.
+    pending: tuple[str, int] | None = None
+
+    def indent(line: str) -> int:
+        return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+
+    def next_text(k: int) -> str:
+        for later in raw_lines[k + 1:k + 4]:
+            if later.strip():
+                return later
+        return ""
+
+    def label_of(raw: str, body: str, lm: re.Match[str] | None, k: int) -> str | None:
+        """The label text of a line that introduces a list block, else None."""
+        m = _LABEL.match(body[lm.end():] if lm else body)
+        if not m or len(m.group(1).split()) > 6:
+            return None
+        follower = next_text(k)
+        if lm:
+            # An item that is only a label owns the items nested under it.
+            if not follower or (indent(follower) <= indent(raw) \
+                    and not (m.group(2) and _LIST.match(follower))):
+                return None
+        elif not (m.group(2) and _LIST.match(follower)):
+            return None  # a plain line must end in ":" and open a list
+        return m.group(1).strip()
+
     front = _front_matter(raw_lines)
     for i, raw in enumerate(raw_lines):
         number = i + 1
@@ -312,6 +362,9 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
         bold = _BOLD_LINE.match(raw)
         if h or setext or (bold and prev_blank):
             close()
+            if label_block is not None and (h or setext or not raw.startswith((" ", "\t"))):
+                current, label_block = label_block[2], None
+            pending = None
             if h:
                 enter(number, len(h.group(1)), h.group(2) or "")
             elif setext:
@@ -339,6 +392,37 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
             continue
         body = prose(raw)
         lm = _LIST.match(body)
+        if pending is not None:
+            if lm:
+                close()
+                label_block = (pending[1], False, current)
+                current = (pending[0], 7)
+            pending = None
+        if label_block is not None and indent(raw) <= label_block[0] \
+                and ((lm and label_block[1]) or (not lm and prev_blank)):
+            close()
+            current = label_block[2]
+            label_block = None
+        label = label_of(raw, body, lm, i) if lm or not para else None
+        keys = heading_keys(label, sections) if label else ()
+        if label and keys and current[0] not in _NESTING:
+            # Sanity: a label introducing a list ("7. Preventative Measures", "**Next
+            # steps:**", "Follow-ups:") is that section for its block, not prose.
+            close()
+            headings.append(Heading(number, 7, label, keys))
+            label_block = (indent(raw), bool(lm), current)
+            current = (keys[0], 7)
+            lines.append(Line(number, "", raw, current[0]))
+            in_list = True
+            prev_blank = False
+            continue
+        if not lm and label is None and label_block is None:
+            trailing = _TRAILING_LABEL.search(body)
+            if trailing and len(trailing.group(1).split()) <= 4 \
+                    and _LIST.match(next_text(i)):
+                found = heading_keys(trailing.group(1), sections)
+                if found and current[0] not in _NESTING:
+                    pending = (found[0], indent(raw))
         if lm:
             close()
             in_list = True
@@ -467,6 +551,9 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
                                                            rule.conditions)]
     if rule.cooccur and rule.grammar is not None:
         found += list(clause_mod.cooccurrences(text, rule.grammar, rule.cooccur))
+    for section, needs in rule.cooccur_in:
+        if sentence.section == section and rule.grammar is not None:
+            found += list(clause_mod.cooccurrences(text, rule.grammar, needs))
     overlaps = _Overlaps(exempt)
     spans = [(s, e) for s, e in found if e > s and not overlaps.any(s, e)]
     spans += [m.span() for p in rule.always for m in p.finditer(text) if m.end() > m.start()]
@@ -527,6 +614,11 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
                 if m.end() > m.start()]
     starts = [c.start for c in parts]
     claimed_at = sorted(cs for cs, _ in claimed)
+
+    def taken(clause: clause_mod.Clause) -> bool:
+        k = bisect.bisect_left(claimed_at, clause.start)
+        return k < len(claimed_at) and claimed_at[k] < clause.end
+
     out = []
     for s, e in spans:
         at = bisect.bisect_right(starts, s) - 1
@@ -538,11 +630,21 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
                 and not (rule.accusing_questions
                          and not clause_mod.asks(text, clause, rule.grammar)):
             continue
-        k = bisect.bisect_left(claimed_at, clause.start)
-        if k < len(claimed_at) and claimed_at[k] < clause.end:
+        if taken(clause):
+            continue
+        # A concession before an opinion ("not sure what the policy is, but I would
+        # suggest ...") belongs to that opinion: the clause after it opens with "but"
+        # and another rule claims it.
+        if at + 1 < len(parts) and _CONCESSION.match(text, parts[at + 1].start) \
+                and taken(parts[at + 1]) and any(
+                    m.start() < e and s < m.end() for p in rule.concede
+                    for m in p.finditer(text, clause.start, clause.end)):
             continue
         out.append((s, e))
     return out
+
+
+_CONCESSION = re.compile(r"\s*(?:but|though|although|however|yet)\b", re.IGNORECASE)
 
 
 def _lexicon(rule: Rule, sentences: Sequence[Sentence],
@@ -554,7 +656,7 @@ def _lexicon(rule: Rule, sentences: Sequence[Sentence],
             if sentence.section not in kept:
                 continue
             narrow = replace(rule, patterns=kept[sentence.section], conditions=(),
-                             cooccur=(), always=())
+                             cooccur=(), cooccur_in=(), always=())
             found = hits(narrow, sentence, others)
         else:
             found = hits(rule, sentence, others)
