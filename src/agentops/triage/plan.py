@@ -546,13 +546,25 @@ def step1_is_distributed(st: _State) -> Step1:
                      if (h.subject and h.places - {"code"}) or "top_frame" in h.places]
     title_against = any("title" in h.places for h in against) and not text.test_report
     ruled_out = text.places.get("negated", "").lower()
+    owner_titled = _other_owner_leads_title(text, other_subject, for_hits)
+    # A platform's test tracker (a test id for a title, a platform-owned test in the
+    # prose): the component words in its body name the test, not a failure of it.
+    platform_test = text.test_report and any(
+        h.places & {"body", "comment"} and not h.places & _TRACE_PLACES for h in other_subject)
     subject: list[Hit] = []
     incidental: list[Hit] = []
     for h in for_hits:
         # A CI report's title is a test id: the component words in it name the test.
         places = h.places - {"title"} if text.test_report else h.places
         in_title = "title" in places
-        if "top_frame" in places or (h.subject and places - {"code"}):
+        if "top_frame" in places:
+            subject.append(h)  # a distributed frame at the top: the subject
+        elif ((owner_titled and in_title) or platform_test) and not places & _TRACE_PLACES:
+            # Another owner is the title's subject ("torch.compile fails in FSDP …") or
+            # the issue is a platform's test tracker: the distributed words are where it
+            # was seen (issue #23, round 2). A distributed frame in a trace still counts.
+            incidental.append(h)
+        elif h.subject and places - {"code"}:
             subject.append(h)  # a distributed error or frame at the top: the subject
         elif in_title and not title_against:
             subject.append(h)  # a person's title names the component
@@ -614,6 +626,26 @@ def step1_is_distributed(st: _State) -> Step1:
 
 
 _INSIDE_SIGNAL = "distributed_frame_inside_other_owner"
+_TRACE_PLACES = frozenset({"traceback", "frame", "top_frame"})
+
+
+def _title_pos(title: str, h: Hit) -> int | None:
+    at = title.find(h.found.lower()) if h.found and "title" in h.places else -1
+    return at if at >= 0 else None
+
+
+def _other_owner_leads_title(text: IssueText, other_subject: list[Hit],
+                             for_hits: list[Hit]) -> bool:
+    """The title's subject is another owner: a subject-kind hit against it (the compiler
+    failing, a compiler or build error) stands in the title before every distributed
+    word there. "torch.compile fails with FSDP" is a compiler report; "FSDP2 crashes
+    with torch._dynamo.exc.Unsupported" stays an FSDP one (contested)."""
+    title = text.places.get("title", "").lower()
+    theirs = [a for h in other_subject if (a := _title_pos(title, h)) is not None]
+    if not theirs:
+        return False
+    ours = [a for h in for_hits if (a := _title_pos(title, h)) is not None]
+    return all(min(theirs) < a for a in ours)
 
 
 def _distributed_inside_other_owner(text: IssueText, queue: Queue) -> Hit | None:

@@ -1,0 +1,85 @@
+"""Issue #23, round 2: the general rules found on the fit part's and blind2's errors
+(blind2 read after its one blind run), each with a case it must change and a case it
+must leave alone. Written for this file (no labelled issue's text); every plan also
+passes the constraint checker (plankit.plan_ok)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.triage.plankit import fence, make_issue, plan_ok
+from tests.triage.test_plan_issue23 import step1_evidence, trace
+
+TRIAGED = "triaged"
+FSDP_REPRO = fence("model = FSDP(model, ignored_modules=[model.head])\n"
+                   "model = torch.compile(model)\nloss = model(x).sum()")
+
+
+# ------------------------------------------------------------------ the title's subject
+
+@pytest.mark.parametrize("title", [
+    "torch.compile fails with FSDP when some modules are ignored",
+    "`torch.compile` failed in DDP with a custom hook",
+    "inductor error when DDP wraps a model with SyncBatchNorm",
+    "Inductor error on my model wrapped in DDP",
+])
+def test_a_title_about_the_compiler_failing_sends_it_to_the_compiler(queue, title):
+    # The compiler is what the title says fails; the wrapper after the preposition is
+    # where it was seen (the compiler team keeps these).
+    plan = plan_ok(make_issue(title, "Compiling the wrapped model raises.\n" + FSDP_REPRO),
+                   queue)
+    assert plan.decision == "not_distributed", plan.reasoning
+    assert "compiler_fails_in_title" in step1_evidence(plan, "against")
+
+
+@pytest.mark.parametrize("title", [
+    "FSDP fails under torch.compile when some modules are ignored",
+    "torch.compile + FSDP cause a wrong gradient shape",
+    "torch.compile is not compatible with DDP and SyncBatchNorm",
+])
+def test_a_title_where_the_component_is_a_subject_stays_distributed(queue, title):
+    plan = plan_ok(make_issue(title, "Compiling the wrapped model raises.\n" + FSDP_REPRO),
+                   queue)
+    assert plan.decision != "not_distributed", plan.reasoning
+    assert "module: ddp" in plan.add_labels or "module: fsdp" in plan.add_labels
+
+
+def test_a_distributed_frame_at_the_top_keeps_a_compiler_title_distributed(queue):
+    body = ("Compiling the wrapped model raises.\n" + FSDP_REPRO
+            + trace("torch/_dynamo/eval_frame.py", "torch/distributed/fsdp/_flat_param.py",
+                    error="AssertionError: flat param is not sharded"))
+    plan = plan_ok(make_issue("torch.compile fails with FSDP when some modules are ignored",
+                              body), queue)
+    assert plan.decision != "not_distributed", plan.reasoning
+    assert "module: fsdp" in plan.add_labels
+
+
+# ------------------------------------------------------------------ platform test trackers
+
+NCCL_TESTS = "TestModule: test/distributed/test_c10d_nccl.py::ProcessGroupNCCLTest"
+TRACKER = ("{platforms}\n\nThese tests of ProcessGroupNCCL were disabled: all_reduce and "
+           "broadcast with NCCL fail on the runners.\n\nROCm-skipped tests: 4")
+
+
+def test_a_platform_tracker_of_distributed_tests_goes_to_the_platform(queue):
+    plan = plan_ok(make_issue(NCCL_TESTS,
+                              TRACKER.format(platforms="Platforms: rocm")), queue)
+    assert plan.decision == "not_distributed", plan.reasoning
+    assert "platform_owned_test" in step1_evidence(plan, "against")
+
+
+def test_a_tracker_the_distributed_team_owns_stays_distributed(queue):
+    body = ("Platforms: linux\n\nThese tests of ProcessGroupNCCL were disabled: all_reduce "
+            "and broadcast with NCCL fail on the runners.")
+    plan = plan_ok(make_issue(NCCL_TESTS,
+                              body), queue)
+    assert plan.decision != "not_distributed", plan.reasoning
+
+
+def test_a_distributed_crash_in_a_platform_tracker_trace_stays_distributed(queue):
+    body = (TRACKER.format(platforms="Platforms: rocm")
+            + trace("torch/distributed/distributed_c10d.py",
+                    error="RuntimeError: NCCL error: unhandled system error"))
+    plan = plan_ok(make_issue(NCCL_TESTS,
+                              body), queue)
+    assert plan.decision != "not_distributed", plan.reasoning
