@@ -83,3 +83,28 @@ def test_a_distributed_crash_in_a_platform_tracker_trace_stays_distributed(queue
     plan = plan_ok(make_issue(NCCL_TESTS,
                               body), queue)
     assert plan.decision != "not_distributed", plan.reasoning
+
+
+# ------------------------------------------------------------------ multiprocessing
+
+SPAWN = fence("import torch.multiprocessing as mp\n\ndef work(rank, model):\n    pass\n\n"
+              "model = Net().to('cuda:0')\nmodel.share_memory()\n"
+              "mp.spawn(work, args=(model,), nprocs=2)")
+
+
+def test_spawning_processes_that_share_a_model_is_multiprocessing(queue):
+    # mp.spawn starts processes for plain multiprocessing too: with no process group,
+    # collective or parallel wrapper it is not distributed code.
+    plan = plan_ok(make_issue("Multiprocessing with a CUDA model fails to share it",
+                              "Spawning workers that share a CUDA module raises.\n" + SPAWN),
+                   queue)
+    assert plan.decision == "not_distributed", plan.reasoning
+    assert "multiprocessing_title" in step1_evidence(plan, "against")
+
+
+def test_spawned_workers_that_join_a_process_group_stay_distributed(queue):
+    body = ("Each spawned worker joins the group and all_reduce hangs.\n"
+            + SPAWN.replace("    pass", "    dist.init_process_group('nccl', rank=rank, "
+                            "world_size=2)\n    dist.all_reduce(torch.ones(1).cuda(rank))"))
+    plan = plan_ok(make_issue("Multiprocessing workers hang in all_reduce", body), queue)
+    assert plan.decision != "not_distributed", plan.reasoning
