@@ -108,3 +108,34 @@ def test_spawned_workers_that_join_a_process_group_stay_distributed(queue):
                             "world_size=2)\n    dist.all_reduce(torch.ones(1).cuda(rank))"))
     plan = plan_ok(make_issue("Multiprocessing workers hang in all_reduce", body), queue)
     assert plan.decision != "not_distributed", plan.reasoning
+
+
+# ------------------------------------------------------------------ rank-prefixed traces
+
+def ranked_frames(*paths: str, error: str) -> str:
+    """Frames as torchrun prints them through its per-rank prefix, no Traceback line."""
+    lines = [f'[rank3]   File "/usr/lib/python3.10/site-packages/{p}", line {40 + i}, in f\n'
+             f"[rank3]     return g(x)" for i, p in enumerate(paths)]
+    return fence("\n".join([*lines, f"[rank3] {error}"]), "")
+
+
+def test_a_rank_prefixed_trace_in_the_compiler_is_the_compilers(queue):
+    body = ("Compiling one function of an 8-GPU training script with reduce-overhead "
+            "raises:\n" + ranked_frames("torch/_inductor/compile_fx.py",
+                                        "torch/_inductor/cudagraph_trees.py",
+                                        error="RuntimeError: tensor output was overwritten"))
+    plan = plan_ok(make_issue("RuntimeError: accessing an overwritten graph output", body),
+                   queue)
+    assert plan.decision == "not_distributed", plan.reasoning
+    assert "compiler_at_top" in step1_evidence(plan, "against")
+
+
+def test_a_rank_prefixed_trace_in_fsdp_stays_distributed(queue):
+    body = ("One step of an 8-GPU training script raises:\n"
+            + ranked_frames("torch/_inductor/compile_fx.py",
+                            "torch/distributed/fsdp/_fully_shard/_fsdp_param.py",
+                            error="RuntimeError: tensor output was overwritten"))
+    plan = plan_ok(make_issue("RuntimeError: accessing an overwritten graph output", body),
+                   queue)
+    assert plan.decision != "not_distributed", plan.reasoning
+    assert "module: fsdp" in plan.add_labels
