@@ -139,3 +139,43 @@ def test_a_rank_prefixed_trace_in_fsdp_stays_distributed(queue):
                    queue)
     assert plan.decision != "not_distributed", plan.reasoning
     assert "module: fsdp" in plan.add_labels
+
+
+# ------------------------------------------------------------------ a compiler-only title
+
+TP_PROSE = ("Our model does tensor parallelism with all_reduce calls between layers. With "
+            "CUDA graphs on, the profile shows over a hundred streams; without them, three.")
+
+
+def test_a_title_naming_only_the_compiler_makes_prose_collectives_context(queue):
+    plan = plan_ok(make_issue("torch.compile with CUDA graphs creates too many streams",
+                              TP_PROSE), queue)
+    assert plan.decision == "not_distributed", plan.reasoning
+    assert "compiler_title" in step1_evidence(plan, "against")
+
+
+def test_a_title_naming_the_compiler_and_a_component_stays_distributed(queue):
+    plan = plan_ok(make_issue("torch.compile with tensor parallel creates too many streams",
+                              TP_PROSE), queue)
+    assert plan.decision != "not_distributed", plan.reasoning
+
+
+def test_a_distributed_trace_keeps_a_compiler_title_distributed(queue):
+    body = TP_PROSE + "\n" + trace("torch/_inductor/graph.py",
+                                   "torch/distributed/distributed_c10d.py",
+                                   error="RuntimeError: NCCL error: invalid usage")
+    plan = plan_ok(make_issue("torch.compile with CUDA graphs creates too many streams",
+                              body), queue)
+    assert plan.decision != "not_distributed", plan.reasoning
+
+
+def test_the_compiler_counts_once_against_a_component_title(queue):
+    # Named in the title and in the code, the compiler counts once: a DDP title with
+    # a DDP error stays an uncontested DDP report.
+    body = ("The second step raises.\n"
+            + fence("model = DDP(torch.compile(Net().cuda()), device_ids=[rank])\n"
+                    "model(x).sum().backward()"))
+    plan = plan_ok(make_issue("DDP static_graph and torch.compile: reducer error on step 2",
+                              body), queue)
+    assert plan.decision != "not_distributed", plan.reasoning
+    assert "contested" not in plan.reasoning

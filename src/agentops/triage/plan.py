@@ -542,8 +542,14 @@ def step1_is_distributed(st: _State) -> Step1:
     # Like distributed evidence, a subject-kind hit against counts as the subject only
     # outside code: a package list pasted in a code block (nvidia-nccl-cu12==…) is the
     # environment, not a packaging report.
+    # A weak title-only kind (the compiler named in the title) is a subject only where
+    # the title names nothing distributed; then everything distributed outside a trace
+    # is where it was seen ("Torch compile CUDA graphs leads to many streams").
+    title_free = not text.test_report and not any("title" in h.places for h in for_hits)
     other_subject = [h for h in against
-                     if (h.subject and h.places - {"code"}) or "top_frame" in h.places]
+                     if ((h.subject and h.places - {"code"}) or "top_frame" in h.places)
+                     and (title_free or not _weak_title_only(h, t))]
+    title_only_owner = title_free and any(_weak_title_only(h, t) for h in other_subject)
     title_against = any("title" in h.places for h in against) and not text.test_report
     ruled_out = text.places.get("negated", "").lower()
     owner_titled = _other_owner_leads_title(text, other_subject, for_hits)
@@ -559,7 +565,8 @@ def step1_is_distributed(st: _State) -> Step1:
         in_title = "title" in places
         if "top_frame" in places:
             subject.append(h)  # a distributed frame at the top: the subject
-        elif ((owner_titled and in_title) or platform_test) and not places & _TRACE_PLACES:
+        elif ((owner_titled and in_title) or platform_test or title_only_owner) \
+                and not places & _TRACE_PLACES:
             # Another owner is the title's subject ("torch.compile fails in FSDP …") or
             # the issue is a platform's test tracker: the distributed words are where it
             # was seen (issue #23, round 2). A distributed frame in a trace still counts.
@@ -627,6 +634,10 @@ def step1_is_distributed(st: _State) -> Step1:
 
 _INSIDE_SIGNAL = "distributed_frame_inside_other_owner"
 _TRACE_PLACES = frozenset({"traceback", "frame", "top_frame"})
+
+
+def _weak_title_only(h: Hit, t: Mapping[str, float]) -> bool:
+    return h.places == {"title"} and h.weight < t["high_weight"]
 
 
 def _title_pos(title: str, h: Hit) -> int | None:
