@@ -179,3 +179,14 @@ def test_the_compiler_counts_once_against_a_component_title(queue):
                               body), queue)
     assert plan.decision != "not_distributed", plan.reasoning
     assert "contested" not in plan.reasoning
+
+
+def test_a_distributed_error_named_after_the_compiler_failing_stays_distributed(queue):
+    # The title names a DTensor dispatch error of its own: that is a subject too.
+    plan = plan_ok(make_issue("torch.compile fails with DTensor: aten.view.dtype does not "
+                              "have a sharding strategy registered",
+                              "Compiling a DTensor model raises.\n"
+                              + fence("y = torch.compile(f)(distribute_tensor(x, mesh))")),
+                   queue)
+    assert plan.decision != "not_distributed", plan.reasoning
+    assert "module: dtensor" in plan.add_labels

@@ -565,14 +565,19 @@ def step1_is_distributed(st: _State) -> Step1:
         in_title = "title" in places
         if "top_frame" in places:
             subject.append(h)  # a distributed frame at the top: the subject
-        elif ((owner_titled and in_title) or platform_test or title_only_owner) \
-                and not places & _TRACE_PLACES:
-            # Another owner is the title's subject ("torch.compile fails in FSDP …") or
-            # the issue is a platform's test tracker: the distributed words are where it
-            # was seen (issue #23, round 2). A distributed frame in a trace still counts.
+        elif (platform_test or title_only_owner) and not places & _TRACE_PLACES:
+            # A platform's test tracker, or a title naming only another owner ("Torch
+            # compile CUDA graphs leads to many streams"): the distributed words are the
+            # test's names or where it was seen (issue #23, round 2). A distributed frame
+            # in a trace still counts.
             incidental.append(h)
         elif h.subject and places - {"code"}:
-            subject.append(h)  # a distributed error or frame at the top: the subject
+            subject.append(h)  # a distributed error, collective or per-rank behaviour
+        elif owner_titled and in_title and not places & _TRACE_PLACES:
+            # Another owner is the title's subject ("torch.compile fails in FSDP …"): a
+            # component named after it is where it was seen, unless the title names a
+            # distributed error or behaviour of its own (above).
+            incidental.append(h)
         elif in_title and not title_against:
             subject.append(h)  # a person's title names the component
         elif in_title and other_subject and h.found \
