@@ -190,3 +190,27 @@ def test_a_distributed_error_named_after_the_compiler_failing_stays_distributed(
                    queue)
     assert plan.decision != "not_distributed", plan.reasoning
     assert "module: dtensor" in plan.add_labels
+
+
+# ------------------------------------------------------------------ a rival module in the title
+
+OBJ_BODY = ("With the gloo backend it works; the same call on 2 GPUs raises.\n"
+            + fence("dist.init_process_group(backend)\nout = [None] * 2\n"
+                    "dist.all_gather_object(out, {'rank': rank})"))
+
+
+def test_a_module_proposal_beside_another_titled_module_is_not_triaged(queue):
+    # The title names the object collective (c10d) and the backend it fails on (NCCL):
+    # which one is the root cause is the sub-team's call, so no `triaged`.
+    plan = plan_ok(make_issue("all_gather_object fails with the NCCL backend", OBJ_BODY),
+                   queue)
+    assert "oncall: distributed infra" in plan.add_labels
+    assert "module: c10d" in plan.add_labels and "module: nccl" not in plan.add_labels
+    assert TRIAGED not in plan.add_labels, plan.reasoning
+
+
+def test_a_single_titled_module_proposal_is_still_triaged(queue):
+    plan = plan_ok(make_issue("all_gather_object fails with a pickling error", OBJ_BODY),
+                   queue)
+    assert "module: c10d" in plan.add_labels
+    assert TRIAGED in plan.add_labels, plan.reasoning

@@ -766,16 +766,30 @@ def _finish_route(st: _State, route: _Route, mods: _Modules, high: list[Hit]) ->
         b.add(q.review_label, rule="selective threshold")
     elif any(q.module_suboncall.get(m) == route.sub
              and (m in mods.held or mods.confidence.get(m) != "high") for m in b.labels) \
-            or sum(q.module_suboncall.get(m) == route.sub for m in b.labels) > 1:
+            or sum(q.module_suboncall.get(m) == route.sub for m in b.labels) > 1 \
+            or _titled_rival(st, route.sub):
         # The module proposal is part of what `triaged` would claim: only one module,
         # with an explicit API, import or frame above its threshold, is sure enough (a
         # sub-team often leaves such issues without any module; several proposed
-        # modules are a guess among them).
+        # modules are a guess among them, and so is one beside another module of the
+        # sub-oncall that the title names: "all_gather_object fails with NCCL").
         b.reasons.append(f"{q.triaged_label!r} withheld: the module proposal is the "
                          "sub-team's to confirm.")
     else:
         st.add_triaged("T-12 confident route")
     return st.done("route", confidence, st.labelled_request())
+
+
+def _titled_rival(st: _State, sub: str) -> bool:
+    """Beside a module the plan proposes for ``sub``, another module of ``sub`` that the
+    title names but the plan does not propose: a rival reading of the root cause (issue
+    #23, round 2). With no module proposed, `triaged` claims only the route."""
+    q, b = st.queue, st.b
+    if not any(q.module_suboncall.get(m) == sub for m in b.labels):
+        return False
+    return any(q.module_suboncall.get(m) == sub and m not in b.labels and not b.has(m)
+               and any("title" in h.places for h in st.reading.label_hits.get(m, ()))
+               for m in q.modules)
 
 
 # ------------------------------------------------------------------ step 3 (T-13)
