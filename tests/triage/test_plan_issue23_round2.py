@@ -214,3 +214,17 @@ def test_a_single_titled_module_proposal_is_still_triaged(queue):
                    queue)
     assert "module: c10d" in plan.add_labels
     assert TRIAGED in plan.add_labels, plan.reasoning
+
+
+@pytest.mark.parametrize("title", [
+    "torch.compile fails on DTensor redistribute from Shard to Replicate",
+    "torch.compile fails with FSDP2 fully_shard and activation checkpointing",
+])
+def test_the_compiler_failing_on_a_component_it_traces_is_not_sent_away(queue, title):
+    # DTensor and fully_shard are traced through by the compiler, not wrapped around
+    # it: no "not distributed" verdict from the title alone.
+    body = "Compiling it raises.\n" + fence(
+        "fully_shard(model)\nd = distribute_tensor(x, mesh, [Shard(0)])\n"
+        "torch.compile(model)(d)")
+    plan = plan_ok(make_issue(title, body), queue)
+    assert plan.decision != "not_distributed", plan.reasoning
