@@ -15,11 +15,16 @@ A second blind set, benchmarks/data/triage_blind2.yaml (texts in ~/.cache/agento
 extra2-texts.jsonl or $AGENTOPS_TRIAGE_BLIND2_CACHE), is reported as its own column
 ("blind2") and kept out of "held-all", the calibration table and the curve: it was
 gathered after the rules of issue #23 were written, to check them on issues nobody fitted
-or looked at while writing rules.
+or looked at while writing rules. It was measured blind once; since then it is fit
+material (issue #23, round 2: its issues were read and its errors turned into general
+rules). ``--fit-blind2`` says so: it adds blind2 to the fit part (threshold fitting,
+k-fold, --write) and drops its blind column; without the flag the column stays, marked
+as no longer blind.
 
   python benchmarks/triage_kfold.py                      # dev sets next to the repo
   python benchmarks/triage_kfold.py A.jsonl B.jsonl      # other labelled sets
   python benchmarks/triage_kfold.py --write              # store the fit part's thresholds
+  python benchmarks/triage_kfold.py --fit-blind2         # blind2 joins the fit part
 
 Pure CPU: no network, no token; writes only with --write.
 """
@@ -203,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-extra", action="store_true", help="leave the extra set out")
     ap.add_argument("--no-blind2", action="store_true",
                     help="leave the second blind set (triage_blind2.yaml) out")
+    ap.add_argument("--fit-blind2", action="store_true",
+                    help="add the second blind set to the fit part (threshold fitting, k-fold, "
+                         "--write): it was read to write rules, so it is no longer blind")
     ap.add_argument("--write", action="store_true",
                     help="store the thresholds fitted on the fit part, at the chosen operating "
                          "scale, in the queue's labels.json")
@@ -225,6 +233,11 @@ def main(argv: list[str] | None = None) -> int:
     blind2, note2 = ([], "blind2 set left out (--no-blind2)") if args.no_blind2 \
         else blind2_records(queue)
     print(note2)
+    if args.fit_blind2 and blind2:
+        fit += blind2
+        print(f"blind2 set: {len(blind2)} issues added to the fit part (--fit-blind2): "
+              "thresholds and k-fold include them; no blind2 column")
+        blind2 = []
     target = queue.confidence.target_precision if args.target is None else args.target
     raw = fit_thresholds(fit, queue, target=args.target)
     out: dict[str, object] = {}
@@ -274,7 +287,8 @@ def main(argv: list[str] | None = None) -> int:
         evals["blind2"] = b2 = evaluate(blind2, fitted, scales=CURVE)
         n_dist = sum(r.is_distributed for r in blind2)
         print(f"\n== blind2: {len(blind2)} issues ({n_dist} distributed, "
-              f"{len(blind2) - n_dist} not), same thresholds, never fitted on ==")
+              f"{len(blind2) - n_dist} not), same thresholds, not in the fit part; read "
+              "to write rules since its one blind run (--fit-blind2 to fit on it) ==")
         print("\n".join(_table({f"blind2({len(blind2)})": b2.planner.figures(),
                                 "baseline": b2.baseline.figures()})))
         p2, bl2 = b2.planner.figures(), b2.baseline.figures()
@@ -291,7 +305,11 @@ def main(argv: list[str] | None = None) -> int:
 
     kfig = next(c["figures"] for c in curve if c["scale"] == chosen)
     full = evaluate(fit, fitted).planner.figures()
-    print(f"\n== fit part: {len(fit)} issues, k={args.k} folds by issue (x{chosen:g}) ==")
+    b2_fit = len(fit) - sum(not held_out(r.number) for r in dev)
+    print(f"\n== fit part: {len(fit)} issues"
+          + (f" ({b2_fit} of them blind2, --fit-blind2)" if b2_fit else "")
+          + f", k={args.k} folds by issue (x{chosen:g}) ==")
+    out["fit_blind2"] = b2_fit
     print("\n".join(_table({"k-fold": kfig, "full-fit": full,
                             "shipped": evaluate(fit, queue).planner.figures()})))
     out["kfold"] = kfig
@@ -320,6 +338,7 @@ def main(argv: list[str] | None = None) -> int:
         conf = thresholds_json(sel)
         conf["fitted_on"] = (f"{len(fit)} labelled issues, the fit part of "
                              + ", ".join(p.name for p in paths)
+                             + (f" plus {BLIND2.name} (--fit-blind2)" if b2_fit else "")
                              + f" (benchmarks/triage_kfold.py split), scaled x{chosen:g}: the "
                              "lowest scale whose out-of-fold precision reaches the target")
         doc["config"]["confidence"] = conf

@@ -106,3 +106,45 @@ def test_an_oversized_cached_text_is_refused(tmp_path: Path) -> None:
         {"number": 1, "title": "", "text": "x" * (kf.MAX_CACHED_TEXT + 1)}) + "\n")
     with pytest.raises(DataError, match="longer than"):
         kf.load_texts(cache)
+
+
+def _dev_line(number: int, text: str) -> str:
+    """A dev-set line of an FSDP issue humans kept in the distributed queue."""
+    return json.dumps({"url": f"https://github.com/pytorch/pytorch/issues/{number}",
+                       "number": number, "title": "FSDP hang", "text": text,
+                       "labels": ["oncall: distributed", "module: fsdp"],
+                       "expected": {"is_distributed": True, "modules": ["module: fsdp"],
+                                    "suboncall": "parallelisms", "type": None}})
+
+
+@pytest.mark.parametrize("flag", [False, True])
+def test_fit_blind2_moves_the_second_set_into_the_fit_part(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        flag: bool) -> None:
+    """Issue #23: once blind2 was read to write rules it is fit material; --fit-blind2
+    fits thresholds and k-fold on it and drops its blind column, and says so."""
+    fsdp = "FSDP fully_shard hangs in all_gather on 8 GPUs\n```python\nfully_shard(m)\n```"
+    # 1, 3, 4 fall in the held-out quarter of the split; 2, 5, 6, 7 in the fit part.
+    dev = _write(tmp_path, "dev.jsonl", "\n".join(
+        _dev_line(n, fsdp) for n in (1, 2, 3, 4, 5, 6, 7)) + "\n")
+    b2 = _write(tmp_path, "b2.yaml", "issues:\n" + "".join(
+        f"  - {{number: {n}, labels: ['oncall: distributed', 'module: fsdp'], note: x}}\n"
+        for n in (101, 102, 103)))
+    cache = _write(tmp_path, "b2.jsonl", "".join(
+        json.dumps({"number": n, "title": "FSDP hang", "text": fsdp}) + "\n"
+        for n in (101, 102, 103)))
+    monkeypatch.setattr(kf, "BLIND2", b2)
+    monkeypatch.setattr(kf, "BLIND2_CACHE", cache)
+    args = [str(dev), "--no-extra", "--k", "2", "--json"] + (["--fit-blind2"] if flag else [])
+    assert kf.main(args) == 0
+    out = capsys.readouterr().out
+    result = json.loads(out.strip().splitlines()[-1])
+    if flag:
+        assert "3 issues added to the fit part (--fit-blind2)" in out
+        assert "== fit part: 7 issues (3 of them blind2, --fit-blind2)" in out
+        assert "== blind2:" not in out and "blind2" not in result["held_out"]
+        assert result["fit_blind2"] == 3
+    else:
+        assert "== fit part: 4 issues, k=2" in out
+        assert "== blind2: 3 issues" in out and "read to write rules" in out
+        assert result["held_out"]["blind2"]["n"] == 3 and result["fit_blind2"] == 0

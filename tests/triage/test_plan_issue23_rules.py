@@ -101,8 +101,11 @@ def test_a_title_component_the_report_rules_out_is_incidental(queue):
 
 
 def test_a_title_component_not_ruled_out_stays_contested(queue):
+    # DDP leads the title, the compiler raised: both are subjects, so contested. (With
+    # the compiler's failure leading the title, "Inductor error on my model wrapped in
+    # DDP", the title's subject is the compiler: round 2, test_plan_issue23_round2.py.)
     body = "Under DDP the compiled model fails:\n" + INDUCTOR + DDP_COMPILE
-    plan = plan_ok(make_issue("Inductor error on my model wrapped in DDP", body), queue)
+    plan = plan_ok(make_issue("DDP model fails with an Inductor error", body), queue)
     assert plan.decision != "not_distributed", plan.reasoning
     assert "contested" in plan.reasoning and TRIAGED not in plan.add_labels
 

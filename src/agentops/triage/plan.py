@@ -542,18 +542,42 @@ def step1_is_distributed(st: _State) -> Step1:
     # Like distributed evidence, a subject-kind hit against counts as the subject only
     # outside code: a package list pasted in a code block (nvidia-nccl-cu12==…) is the
     # environment, not a packaging report.
+    # A weak title-only kind (the compiler named in the title) is a subject only where
+    # the title names nothing distributed; then everything distributed outside a trace
+    # is where it was seen ("Torch compile CUDA graphs leads to many streams").
+    title_free = not text.test_report and not any("title" in h.places for h in for_hits)
     other_subject = [h for h in against
-                     if (h.subject and h.places - {"code"}) or "top_frame" in h.places]
+                     if ((h.subject and h.places - {"code"}) or "top_frame" in h.places)
+                     and (title_free or not _weak_title_only(h, t))]
+    title_only_owner = title_free and any(_weak_title_only(h, t) for h in other_subject)
     title_against = any("title" in h.places for h in against) and not text.test_report
     ruled_out = text.places.get("negated", "").lower()
+    owner_titled = _other_owner_leads_title(text, other_subject, for_hits)
+    # A platform's test tracker (a test id for a title, a platform-owned test in the
+    # prose): the component words in its body name the test, not a failure of it.
+    platform_test = text.test_report and any(
+        h.places & {"body", "comment"} and not h.places & _TRACE_PLACES for h in other_subject)
     subject: list[Hit] = []
     incidental: list[Hit] = []
     for h in for_hits:
         # A CI report's title is a test id: the component words in it name the test.
         places = h.places - {"title"} if text.test_report else h.places
         in_title = "title" in places
-        if "top_frame" in places or (h.subject and places - {"code"}):
-            subject.append(h)  # a distributed error or frame at the top: the subject
+        if "top_frame" in places:
+            subject.append(h)  # a distributed frame at the top: the subject
+        elif (platform_test or title_only_owner) and not places & _TRACE_PLACES:
+            # A platform's test tracker, or a title naming only another owner ("Torch
+            # compile CUDA graphs leads to many streams"): the distributed words are the
+            # test's names or where it was seen (issue #23, round 2). A distributed frame
+            # in a trace still counts.
+            incidental.append(h)
+        elif h.subject and places - {"code"}:
+            subject.append(h)  # a distributed error, collective or per-rank behaviour
+        elif owner_titled and in_title and not places & _TRACE_PLACES:
+            # Another owner is the title's subject ("torch.compile fails in FSDP …"): a
+            # component named after it is where it was seen, unless the title names a
+            # distributed error or behaviour of its own (above).
+            incidental.append(h)
         elif in_title and not title_against:
             subject.append(h)  # a person's title names the component
         elif in_title and other_subject and h.found \
@@ -614,6 +638,30 @@ def step1_is_distributed(st: _State) -> Step1:
 
 
 _INSIDE_SIGNAL = "distributed_frame_inside_other_owner"
+_TRACE_PLACES = frozenset({"traceback", "frame", "top_frame"})
+
+
+def _weak_title_only(h: Hit, t: Mapping[str, float]) -> bool:
+    return h.places == {"title"} and h.weight < t["high_weight"]
+
+
+def _title_pos(title: str, h: Hit) -> int | None:
+    at = title.find(h.found.lower()) if h.found and "title" in h.places else -1
+    return at if at >= 0 else None
+
+
+def _other_owner_leads_title(text: IssueText, other_subject: list[Hit],
+                             for_hits: list[Hit]) -> bool:
+    """The title's subject is another owner: a subject-kind hit against it (the compiler
+    failing, a compiler or build error) stands in the title before every distributed
+    word there. "torch.compile fails with FSDP" is a compiler report; "FSDP2 crashes
+    with torch._dynamo.exc.Unsupported" stays an FSDP one (contested)."""
+    title = text.places.get("title", "").lower()
+    theirs = [a for h in other_subject if (a := _title_pos(title, h)) is not None]
+    if not theirs:
+        return False
+    ours = [a for h in for_hits if (a := _title_pos(title, h)) is not None]
+    return all(min(theirs) < a for a in ours)
 
 
 def _distributed_inside_other_owner(text: IssueText, queue: Queue) -> Hit | None:
@@ -718,16 +766,30 @@ def _finish_route(st: _State, route: _Route, mods: _Modules, high: list[Hit]) ->
         b.add(q.review_label, rule="selective threshold")
     elif any(q.module_suboncall.get(m) == route.sub
              and (m in mods.held or mods.confidence.get(m) != "high") for m in b.labels) \
-            or sum(q.module_suboncall.get(m) == route.sub for m in b.labels) > 1:
+            or sum(q.module_suboncall.get(m) == route.sub for m in b.labels) > 1 \
+            or _titled_rival(st, route.sub):
         # The module proposal is part of what `triaged` would claim: only one module,
         # with an explicit API, import or frame above its threshold, is sure enough (a
         # sub-team often leaves such issues without any module; several proposed
-        # modules are a guess among them).
+        # modules are a guess among them, and so is one beside another module of the
+        # sub-oncall that the title names: "all_gather_object fails with NCCL").
         b.reasons.append(f"{q.triaged_label!r} withheld: the module proposal is the "
                          "sub-team's to confirm.")
     else:
         st.add_triaged("T-12 confident route")
     return st.done("route", confidence, st.labelled_request())
+
+
+def _titled_rival(st: _State, sub: str) -> bool:
+    """Beside a module the plan proposes for ``sub``, another module of ``sub`` that the
+    title names but the plan does not propose: a rival reading of the root cause (issue
+    #23, round 2). With no module proposed, `triaged` claims only the route."""
+    q, b = st.queue, st.b
+    if not any(q.module_suboncall.get(m) == sub for m in b.labels):
+        return False
+    return any(q.module_suboncall.get(m) == sub and m not in b.labels and not b.has(m)
+               and any("title" in h.places for h in st.reading.label_hits.get(m, ()))
+               for m in q.modules)
 
 
 # ------------------------------------------------------------------ step 3 (T-13)
