@@ -18,6 +18,8 @@ from re import _compiler, _parser
 from re import _constants as _C
 from typing import Any
 
+from agentops.triage.matcher import Search, SignalIndex, fast_search, literal_starts
+
 # ``frame``: the root-cause distributed frame of the tracebacks (T-13); ``top_frame``:
 # the innermost library frame of the last traceback, whatever its area (what the trace
 # is about: a distributed, compiler or data-loading frame at the top, issue #23);
@@ -86,6 +88,18 @@ class Signal:
     # keyword, and every pattern's needles (None: a pattern has none, so it must run).
     starts: frozenset[str] = frozenset()
     needles: tuple[str, ...] | None = ()
+    # Each pattern's needles, search, and lowered twin's search (None: no twin), made
+    # from the fields above by matcher.fast_search: straight to where a match can start.
+    searches: tuple[tuple[frozenset[str] | None, Search, Search | None], ...] = field(
+        init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        twins = self.lowered or (None,) * len(self.patterns)
+        object.__setattr__(self, "searches", tuple(
+            (needles, fast_search(rx, literal_starts(rx.pattern, rx.flags, lower=False)),
+             None if tw is None
+             else fast_search(tw, literal_starts(rx.pattern, rx.flags, lower=True)))
+            for (needles, rx), tw in zip(self.patterns, twins, strict=True)))
 
     def fire(self, place: Place) -> str | None:
         """The matched text if the signal fires in this place, else ``None``."""
@@ -97,8 +111,8 @@ class Signal:
                 if first in words and seq in place.norm:
                     return seq.strip()
         lower = place.lower
-        lowered = self.lowered if place.ascii else ()
-        for k, (needles, regex) in enumerate(self.patterns):
+        ascii_place = place.ascii
+        for needles, search, twin in self.searches:
             if needles is not None:
                 # Sanity: a plain loop; this is the hottest line of the planner.
                 for n in needles:
@@ -106,13 +120,12 @@ class Signal:
                         break
                 else:
                     continue
-            twin = lowered[k] if lowered else None
-            if twin is not None:
-                m = twin.search(lower)
+            if ascii_place and twin is not None:
+                m = twin(lower)
                 if m is not None:
                     return place.text[m.start():m.end()]
                 continue
-            m = regex.search(place.text)
+            m = search(place.text)
             if m is not None:
                 return m.group(0)
         return None
@@ -372,6 +385,8 @@ class Rubric:
     # step asks for their role (``deferred``); the rest at once (``eager``).
     eager: tuple[Signal, ...] = field(init=False, repr=False, compare=False)
     deferred: tuple[Signal, ...] = field(init=False, repr=False, compare=False)
+    # The matching engine's index of each of those three signal sets (``index_for``).
+    indexes: Mapping[int, SignalIndex] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         named = {x for sig in self.signals for x in sig.suppresses}
@@ -379,6 +394,17 @@ class Rubric:
                       and not sig.suppresses and sig.id not in named)
         object.__setattr__(self, "deferred", later)
         object.__setattr__(self, "eager", tuple(s for s in self.signals if s not in later))
+        object.__setattr__(self, "indexes", {id(group): SignalIndex(group) for group in
+                                             (self.signals, self.eager, self.deferred)})
+
+    def index_for(self, signals: Sequence[Signal] | None = None) -> SignalIndex:
+        """The engine's index of ``signals`` (all of them when None): built with the
+        rubric for its own sets, on the spot for any other."""
+        group = self.signals if signals is None else signals
+        index = self.indexes.get(id(group))
+        if index is not None and index.signals is group:
+            return index
+        return SignalIndex(group)
 
     def signal(self, signal_id: str) -> Signal:
         for s in self.signals:
@@ -834,27 +860,22 @@ def match_signals(text: IssueText, rubric: Rubric, *,
     ``places``, the issue's places already indexed (``index_places``)."""
     if places is None:
         places = index_places(text)
+    index = rubric.index_for(signals)
     hits: list[Hit] = []
     factor = rubric.where_factor
     full_lower: str | None = None
-    for sig in rubric.signals if signals is None else signals:
+    # One pass per place finds the signals that may fire there (matcher.py); each then
+    # runs in its rubric order and its places in its ``where`` order, as a loop over
+    # every signal would, so the best place and the hits' order are the same.
+    cands = {name: index.candidates(name, place) for name, place in places.items()}
+    for k in sorted(set().union(*cands.values())):
+        sig = index.signals[k]
         best: tuple[float, str, str] | None = None
         fired_in: set[str] = set()
-        starts, needles = sig.starts, sig.needles
         for name in sig.where:
-            place = places.get(name)
-            if place is None:
+            if k not in cands.get(name, ()):
                 continue
-            if needles is not None and starts.isdisjoint(place.words):
-                # Sanity: the planner's hot loop; most signals cannot fire in most
-                # places, and saying so costs a set test and a few substring tests.
-                lower = place.lower
-                for n in needles:
-                    if n in lower:
-                        break
-                else:
-                    continue
-            found = sig.fire(place)
+            found = sig.fire(places[name])
             if found is None:
                 continue
             fired_in.add(name)
