@@ -29,7 +29,9 @@ PLACES = ("title", "body", "code", "traceback", "frame", "top_frame", "negated",
 _TOKEN_RE = re.compile(r"[a-z0-9_]+")
 # CamelCase identifiers (two humps or more): a keyword names a part of one too, as
 # SymmMem in NCCLSymmMemAllocator or TensorPipe in TensorPipeDistAutogradTest.
-_CAMEL_RE = re.compile(r"[a-z0-9][A-Z]")  # where a hump starts inside a word
+# Where a hump starts inside a word: the capital first (rare in text, the regex engine
+# skips to it), then the letter or digit before it.
+_CAMEL_RE = re.compile(r"[A-Z](?<=[a-z0-9][A-Z])")
 _MAX_IDENT = 80  # Sanity: longer "identifiers" are noise, not API names
 _HUMP_PLACES = frozenset({"title", "body", "comment", "negated"})
 _HUMP_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -199,7 +201,7 @@ def _camel_identifiers(text: str) -> set[str]:
     end = len(text)
     done = 0  # each identifier is walked once, whatever its number of humps
     for m in _CAMEL_RE.finditer(text):
-        a, b = m.start(), m.end()
+        a, b = m.start() - 1, m.end()
         if a < done:
             continue
         while a > done and text[a - 1].isalnum():
@@ -385,8 +387,11 @@ class Rubric:
     # step asks for their role (``deferred``); the rest at once (``eager``).
     eager: tuple[Signal, ...] = field(init=False, repr=False, compare=False)
     deferred: tuple[Signal, ...] = field(init=False, repr=False, compare=False)
-    # The matching engine's index of each of those three signal sets (``index_for``).
+    # The matching engine's index of each of those three signal sets (``index_for``),
+    # and the signals that suppress others (id, the ids suppressed).
     indexes: Mapping[int, SignalIndex] = field(init=False, repr=False, compare=False)
+    suppressing: tuple[tuple[str, tuple[str, ...]], ...] = field(init=False, repr=False,
+                                                                 compare=False)
 
     def __post_init__(self) -> None:
         named = {x for sig in self.signals for x in sig.suppresses}
@@ -396,6 +401,8 @@ class Rubric:
         object.__setattr__(self, "eager", tuple(s for s in self.signals if s not in later))
         object.__setattr__(self, "indexes", {id(group): SignalIndex(group) for group in
                                              (self.signals, self.eager, self.deferred)})
+        object.__setattr__(self, "suppressing", tuple((sig.id, sig.suppresses)
+                                                      for sig in self.signals if sig.suppresses))
 
     def index_for(self, signals: Sequence[Signal] | None = None) -> SignalIndex:
         """The engine's index of ``signals`` (all of them when None): built with the
@@ -829,15 +836,18 @@ class Hit:
     # when a plan cites the hit (most hits are never cited; the planner's speed).
     source: str = field(default="", repr=False, compare=False)
     found: str = field(default="", repr=False, compare=False)
+    # ``source.lower()``, which the place already has (None: lowered when cited).
+    source_lower: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def excerpt(self) -> str:
         """Up to 80 characters of the place around what matched."""
-        return _excerpt(self.source, self.found)
+        return _excerpt(self.source, self.found, self.source_lower)
 
 
-def _excerpt(text: str, found: str) -> str:
-    lower = text.lower()
+def _excerpt(text: str, found: str, lower: str | None = None) -> str:
+    if lower is None:
+        lower = text.lower()
     at = lower.find(found.lower())
     if at < 0:
         at = lower.find(found.lower().split(" ")[0])
@@ -867,13 +877,18 @@ def match_signals(text: IssueText, rubric: Rubric, *,
     # One pass per place finds the signals that may fire there (matcher.py); each then
     # runs in its rubric order and its places in its ``where`` order, as a loop over
     # every signal would, so the best place and the hits' order are the same.
-    cands = {name: index.candidates(name, place) for name, place in places.items()}
+    cands: dict[str, set[int]] = {}
+    for name, place in places.items():
+        found_here = index.candidates(name, place)
+        if found_here:
+            cands[name] = found_here
     for k in sorted(set().union(*cands.values())):
         sig = index.signals[k]
         best: tuple[float, str, str] | None = None
         fired_in: set[str] = set()
         for name in sig.where:
-            if k not in cands.get(name, ()):
+            here = cands.get(name)
+            if here is None or k not in here:
                 continue
             found = sig.fire(places[name])
             if found is None:
@@ -893,7 +908,8 @@ def match_signals(text: IssueText, rubric: Rubric, *,
         hits.append(Hit(signal=sig.id, label=sig.label, role=sig.role, where=name,
                         weight=sig.weight, score=score, places=frozenset(fired_in),
                         evidence=sig.evidence, subject=sig.subject,
-                        source=places[name].text, found=found))
+                        source=places[name].text, found=found,
+                        source_lower=places[name].lower))
     fired = {h.signal for h in hits}
-    suppressed = {s for sig in rubric.signals if sig.id in fired for s in sig.suppresses}
-    return [h for h in hits if h.signal not in suppressed]
+    suppressed = {s for sid, gone in rubric.suppressing if sid in fired for s in gone}
+    return [h for h in hits if h.signal not in suppressed] if suppressed else hits
