@@ -42,7 +42,8 @@ def plain_fire(sig: Signal, place: Place) -> str | None:
     for first, seq in sig.multi:
         if first in words and seq in place.norm:
             return seq.strip()
-    twins = sig.lowered if place.ascii else ()
+    # The old and plain rule: the twins run only on ASCII text (not ``place.ascii``).
+    twins = sig.lowered if place.text.isascii() else ()
     for k, (needles, regex) in enumerate(sig.patterns):
         if needles is not None and not any(n in place.lower for n in needles):
             continue
@@ -84,9 +85,24 @@ def engine_hits(text, rubric: Rubric) -> list[tuple]:  # type: ignore[no-untyped
     return [(h.signal, h.where, h.score, h.places, h.found) for h in match_signals(text, rubric)]
 
 
+# Characters without case (the lowered twins may run on text holding them) and with one
+# (IGNORECASE folds a long s onto "s", the Kelvin sign onto "k", a dotted capital I onto
+# "i"; lowering "İ" gives two characters and shifts every position after it).
+UNCASED = ("🐛", "中文", "→", "✓", "\u00a0", "…")
+CASED = ("é", "\u017f", "\u212a", "\u0130", "ß", "Ω")
+
+
 def _variants(text: str, rng: random.Random) -> list[str]:
-    glue = rng.choice(("x", "_", "9", "é", "-"))
-    return [text, text.upper(), text.swapcase(), f"{glue}{text}{glue}", f"é {text}"]
+    glue = rng.choice(("x", "_", "9", "-", *UNCASED, *CASED))
+    mark = rng.choice(UNCASED)
+    fold = rng.choice(CASED)
+    out = [text, text.upper(), text.swapcase(), f"{glue}{text}{glue}", f"{mark} {text}",
+           f"{fold} {text}"]
+    # A cased character standing in for its ASCII fold inside the text itself.
+    for a, b in (("s", "\u017f"), ("k", "\u212a"), ("i", "\u0130")):
+        if a in text:
+            out.append(text.replace(a, b, 1))
+    return out
 
 
 def _issues(rubric: Rubric, rng: random.Random, count: int) -> list[tuple[str, str, list[str]]]:
@@ -236,8 +252,8 @@ def test_rubric_searches_find_what_the_plain_regexes_find() -> None:
     accelerated = 0
     for sig in rubric.signals:
         twins = sig.lowered or (None,) * len(sig.patterns)
-        for (_, regex), twin, (_, search, twin_search) in zip(sig.patterns, twins,
-                                                               sig.searches, strict=True):
+        for (_, regex), twin, (_, _, search, twin_search) in zip(sig.patterns, twins,
+                                                                  sig.searches, strict=True):
             accelerated += search is not regex.search
             for t in texts:
                 a, b = regex.search(t), search(t)
@@ -247,3 +263,55 @@ def test_rubric_searches_find_what_the_plain_regexes_find() -> None:
                     a, b = twin.search(low), twin_search(low)
                     assert (a and a.span()) == (b and b.span()), (sig.id, regex.pattern, t)
     assert accelerated  # the rubric does have patterns that lead with a zero-width test
+
+
+# ------------------------------------------------------------------ required_strings
+
+@pytest.mark.parametrize("pattern,flags,texts", [
+    (r"(?<![\w./])distributed[ -]tensors?\b", re.I, ["Distributed-Tensor", "distributed tensors"]),
+    (r"(?:abc?|cde)fgh", 0, ["abfgh", "abcfgh", "cdefgh"]),
+    (r"(?:abc\d*)xyz", 0, ["abcxyz", "abc12xyz"]),
+    (r"(?:abc\d+)xyz", 0, ["abc1xyz"]),
+    (r"(?:wrong|bad) (?:results?|outputs?)", re.I, ["WRONG outputs", "bad result"]),
+    (r"\bon (?:rank|node) \d+", 0, ["on node 3", "on rank 12"]),
+    (r"\u017ftop", re.I, ["stop", "STOP"]),  # a long s folds onto "s"
+    (r"x(?-i:Data)yz", re.I, ["XDatayz"]),
+])
+def test_required_strings_hold_in_every_match(pattern: str, flags: int,
+                                              texts: list[str]) -> None:
+    required = matcher.required_strings(pattern, flags)
+    for text in texts:
+        m = re.search(pattern, text, flags)
+        assert m is not None, (pattern, text)
+        assert required is None or any(r in m.group().lower() for r in required), (
+            pattern, text, required)
+
+
+def test_required_strings_are_finer_than_needles_where_they_can_be() -> None:
+    assert matcher.required_strings(r"distributed[ -]tensors?\b", re.I) == {
+        "distributed tensor", "distributed-tensor"}
+    assert matcher.required_strings(r"\u017ftop", re.I) is None  # not ASCII: no strings
+
+
+def test_required_strings_hold_for_the_rubric_on_ascii_text() -> None:
+    rubric = load_queue("distributed").rubric
+    rng = random.Random(11)
+    texts = [t for ex in rubric.examples.values() for kind in ex.values() for e in kind
+             for t in _variants(e, rng)]
+    checked = 0
+    for sig in rubric.signals:
+        for (_, regex), (_, required, _, _) in zip(sig.patterns, sig.searches, strict=True):
+            if required is None:
+                continue
+            for t in texts:
+                m = regex.search(t)
+                if m is not None and matcher_ok(t):
+                    checked += 1
+                    assert any(r in m.group().lower() for r in required), (sig.id, t)
+    assert checked > 50
+
+
+def matcher_ok(text: str) -> bool:
+    from agentops.triage.signals import folds_like_ascii
+
+    return folds_like_ascii(text)

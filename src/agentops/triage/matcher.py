@@ -264,3 +264,99 @@ def fast_search(regex: re.Pattern[str], starts: Sequence[str] | None) -> Search:
         return None
 
     return by_lead
+
+
+# ------------------------------------------------------------------ strings a match holds
+
+# Sanity: how many strings one pattern's ``required_strings`` may list (a product of
+# alternatives grows fast; past this the shorter run is kept).
+MAX_REQUIRED = 64
+
+
+def _fixed(op: Any, av: Any) -> tuple[list[str], bool] | None:
+    """What one parsed element matches: its strings (lowercased), and whether they are
+    all of it (else they are only how it starts); None when it is not that simple."""
+    if op is _C.LITERAL:
+        return [chr(av).lower()], True
+    if op is _C.IN:
+        if not 1 <= len(av) <= 4 or any(iop is not _C.LITERAL for iop, _ in av):
+            return None
+        return sorted({chr(iav).lower() for _, iav in av}), True
+    if op is _C.SUBPATTERN:
+        return None if av[1] or av[2] else _run(av[3], 0)
+    if op is _C.BRANCH:
+        out: list[str] = []
+        complete = True
+        for alt in av[1]:
+            got = _run(alt, 0)
+            if got is None:
+                return None
+            out += got[0]
+            complete = complete and got[1]
+        return out, complete
+    return None
+
+
+def _run(items: Any, start: int) -> tuple[list[str], bool] | None:
+    """The strings a match of ``items[start:]`` starts with, built element by element
+    (every combination of consecutive simple elements; zero-width tests add nothing),
+    and whether they are the whole of it; None when its first element is not simple."""
+    strs = [""]
+    for op, av in items[start:]:
+        if op in (_C.AT, _C.ASSERT, _C.ASSERT_NOT):
+            continue
+        got = _fixed(op, av)
+        if got is None:
+            return (strs, False) if strs != [""] else None
+        more = sorted({a + b for a in strs for b in got[0]})
+        if len(more) > MAX_REQUIRED:
+            return (strs, False) if strs != [""] else None
+        strs = more
+        if not got[1]:
+            return strs, False
+    return strs, True
+
+
+def _required(items: Any) -> set[str] | None:
+    """Strings one of which every match of a parsed regex contains (see
+    ``required_strings``): the best run of simple elements anywhere in the sequence, or
+    what every alternative of a branch (or the body of a group or repeat) requires."""
+    cands: list[set[str]] = []
+    for k, (op, av) in enumerate(items):
+        got = _run(items, k)
+        if got is not None:
+            cands.append(set(got[0]))
+        if op is _C.SUBPATTERN and not (av[1] or av[2]):
+            sub = _required(av[3])
+            if sub:
+                cands.append(sub)
+        elif op is _C.BRANCH:
+            subs = [_required(alt) for alt in av[1]]
+            if all(subs):
+                cands.append(set().union(*subs))  # type: ignore[arg-type]
+        elif op in (_C.MAX_REPEAT, _C.MIN_REPEAT, _C.POSSESSIVE_REPEAT) and av[0] >= 1:
+            sub = _required(av[2])
+            if sub:
+                cands.append(sub)
+    cands = [c for c in cands if c and min(map(len, c)) >= 3]
+    if not cands:
+        return None
+    return max(cands, key=lambda c: (min(map(len, c)), -len(c)))
+
+
+def required_strings(pattern: str, flags: int) -> frozenset[str] | None:
+    """Lowercase ASCII strings one of which the lowercase of every match of ``pattern``
+    on ASCII text contains (None when the parse does not give any of 3 characters or
+    more). Finer than a pattern's needles (``signals.pattern_needles``): it joins the
+    alternatives and small classes around a literal ("distributed tensor",
+    "distributed-tensor" where the needle is "distributed"), so a pattern whose needle
+    is everywhere in an issue need not run. Only for ASCII text: there a literal
+    matches, with or without IGNORECASE, exactly the characters whose lowercase it is
+    (elsewhere IGNORECASE also matches a long s for "s")."""
+    try:
+        found = _required(_parser.parse(pattern, flags).data)
+    except Exception:
+        return None
+    if not found or not all(s.isascii() for s in found):
+        return None
+    return frozenset(found)

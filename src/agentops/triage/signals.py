@@ -18,7 +18,13 @@ from re import _compiler, _parser
 from re import _constants as _C
 from typing import Any
 
-from agentops.triage.matcher import Search, SignalIndex, fast_search, literal_starts
+from agentops.triage.matcher import (
+    Search,
+    SignalIndex,
+    fast_search,
+    literal_starts,
+    required_strings,
+)
 
 # ``frame``: the root-cause distributed frame of the tracebacks (T-13); ``top_frame``:
 # the innermost library frame of the last traceback, whatever its area (what the trace
@@ -90,15 +96,17 @@ class Signal:
     # keyword, and every pattern's needles (None: a pattern has none, so it must run).
     starts: frozenset[str] = frozenset()
     needles: tuple[str, ...] | None = ()
-    # Each pattern's needles, search, and lowered twin's search (None: no twin), made
-    # from the fields above by matcher.fast_search: straight to where a match can start.
-    searches: tuple[tuple[frozenset[str] | None, Search, Search | None], ...] = field(
-        init=False, repr=False, compare=False)
+    # Per pattern: its needles; the finer strings one of which a match on ASCII text
+    # holds (matcher.required_strings, None: none); its search, and its lowered twin's
+    # (None: no twin), by matcher.fast_search, straight to where a match can start.
+    searches: tuple[tuple[frozenset[str] | None, frozenset[str] | None, Search,
+                          Search | None], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         twins = self.lowered or (None,) * len(self.patterns)
         object.__setattr__(self, "searches", tuple(
-            (needles, fast_search(rx, literal_starts(rx.pattern, rx.flags, lower=False)),
+            (needles, required_strings(rx.pattern, rx.flags),
+             fast_search(rx, literal_starts(rx.pattern, rx.flags, lower=False)),
              None if tw is None
              else fast_search(tw, literal_starts(rx.pattern, rx.flags, lower=True)))
             for (needles, rx), tw in zip(self.patterns, twins, strict=True)))
@@ -114,10 +122,17 @@ class Signal:
                     return seq.strip()
         lower = place.lower
         ascii_place = place.ascii
-        for needles, search, twin in self.searches:
+        for needles, required, search, twin in self.searches:
             if needles is not None:
                 # Sanity: a plain loop; this is the hottest line of the planner.
                 for n in needles:
+                    if n in lower:
+                        break
+                else:
+                    continue
+            if ascii_place and required is not None:
+                # On ASCII text the finer strings are as exact (matcher.required_strings).
+                for n in required:
                     if n in lower:
                         break
                 else:
@@ -173,7 +188,9 @@ class Place:
     lower: str
     words: frozenset[str]
     norm: str  # " w1 w2 … " (the words in order)
-    ascii: bool = False  # lowercasing kept every position (the lowered twins may run)
+    # Lowercasing kept every position and IGNORECASE folds nothing else onto the text
+    # (``folds_like_ascii``): the lowered twins and required strings may run.
+    ascii: bool = False
 
     @classmethod
     def of(cls, text: str, *, humps: bool = True) -> Place:
@@ -183,7 +200,7 @@ class Place:
         toks = _TOKEN_RE.findall(lower)
         if not humps:
             return cls(text=text, lower=lower, words=frozenset(toks),
-                       norm=f" {' '.join(toks)} ", ascii=text.isascii())
+                       norm=f" {' '.join(toks)} ", ascii=folds_like_ascii(text))
         words = set(toks)
         for ident in _camel_identifiers(text):
             parts = _HUMP_RE.findall(ident)
@@ -191,7 +208,20 @@ class Place:
                 for j in range(i + 1, min(len(parts), i + 4) + 1):
                     words.add("".join(parts[i:j]).lower())
         return cls(text=text, lower=lower, words=frozenset(words),
-                   norm=f" {' '.join(toks)} ", ascii=text.isascii())
+                   norm=f" {' '.join(toks)} ", ascii=folds_like_ascii(text))
+
+
+def folds_like_ascii(text: str) -> bool:
+    """Whether a case-insensitive regex finds on ``text`` what its lowered twin finds on
+    ``text.lower()``, at the same positions: ASCII text, or text whose other characters
+    all have no case (emoji, CJK, arrows: an issue template's "🐛 Describe the bug").
+    Such a character is its own lowercase and uppercase, so lowering keeps every
+    position, and IGNORECASE folds nothing onto it (the characters it folds onto ASCII
+    letters, a long s or the Kelvin sign, all have a case, and keep the regex on the
+    text). Most issue bodies are one or the other (issue #23, planner speed)."""
+    if text.isascii():
+        return True
+    return all(c.lower() == c == c.upper() for c in set(text) if not c.isascii())
 
 
 def _camel_identifiers(text: str) -> set[str]:
