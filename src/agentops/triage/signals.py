@@ -211,6 +211,9 @@ class Place:
                    norm=f" {' '.join(toks)} ", ascii=folds_like_ascii(text))
 
 
+_NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
+
+
 def folds_like_ascii(text: str) -> bool:
     """Whether a case-insensitive regex finds on ``text`` what its lowered twin finds on
     ``text.lower()``, at the same positions: ASCII text, or text whose other characters
@@ -221,7 +224,7 @@ def folds_like_ascii(text: str) -> bool:
     text). Most issue bodies are one or the other (issue #23, planner speed)."""
     if text.isascii():
         return True
-    return all(c.lower() == c == c.upper() for c in set(text) if not c.isascii())
+    return all(c.lower() == c == c.upper() for c in set(_NON_ASCII_RE.findall(text)))
 
 
 def _camel_identifiers(text: str) -> set[str]:
