@@ -166,6 +166,8 @@ def _toy_rubric(*patterns: str) -> Rubric:
     (("xyzw", "zwq"), "aa xyzwq", {"s0", "s1"}),
     (("xyzw", "zwq"), "aa xyzw zwq", {"s0", "s1"}),
     (("xyzw", "zwq"), "aa xyz wq", set()),
+    # One that starts at the last character of another's occurrence.
+    (("xyzw", "wqq"), "aa xyzwqq", {"s0", "s1"}),
 ])
 def test_overlapping_needles_are_all_found(patterns: tuple[str, ...], body: str,
                                            want: set[str]) -> None:

@@ -6,7 +6,7 @@ one of its longer keywords, is among the place's words, or one of its patterns'
 needles is in the place's lowercase, or one of its patterns has no needle at all
 (``Signal.needles is None``): ``Signal.fire`` tests nothing else first. ``SignalIndex``
 answers that question for every signal reading a place at once: one set intersection
-for the words, and one regex (a trie of the needles) searched along the lowercase for
+for the words, and one pass of a regex (a trie of the needles) along the lowercase for
 the needles. The candidates then run ``Signal.fire``, which alone decides; a candidate
 that does not fire costs time, never a verdict, and a signal that can fire is always a
 candidate (tests/triage/test_matcher.py holds the engine to a plain loop).
@@ -75,8 +75,9 @@ class _PlaceTable:
     words: Mapping[str, tuple[int, ...]]
     keys: frozenset[str]  # ``words``' keys
     needles: re.Pattern[str] | None  # the trie of the (trimmed) needles
-    # The longest needle the trie matched at a position -> the signals of every needle
-    # that matched there too (it and its needle prefixes).
+    # A needle the trie matched -> the signals of every needle that may occur there
+    # unmatched (``_overlaps``): the trie's matches do not overlap, and each is the
+    # longest needle at its position.
     after: Mapping[str, frozenset[int]]
 
 
@@ -98,6 +99,15 @@ def _trim(needle: str) -> str:
     return needle.lstrip(_LEAD) or needle
 
 
+def _overlaps(found: str, other: str) -> bool:
+    """Whether ``other`` may occur where ``found`` was matched without a match of its
+    own: at the same position (a prefix of it), or starting inside it (``other`` and
+    what follows that point of ``found`` agree as far as both go)."""
+    if found.startswith(other):
+        return True
+    return any(found.startswith(other[:len(found) - o], o) for o in range(1, len(found)))
+
+
 def _table(signals: Sequence[Signal], place: str) -> _PlaceTable | None:
     reading = [k for k, s in enumerate(signals) if place in s.where]
     if not reading:
@@ -111,7 +121,7 @@ def _table(signals: Sequence[Signal], place: str) -> _PlaceTable | None:
             words.setdefault(w, []).append(k)
         for n in signals[k].needles or ():
             of_needle.setdefault(_trim(n), set()).add(k)
-    after = {n: frozenset().union(*(ks for p, ks in of_needle.items() if n.startswith(p)))
+    after = {n: frozenset().union(*(ks for p, ks in of_needle.items() if _overlaps(n, p)))
              for n in of_needle}
     return _PlaceTable(always=always, words={w: tuple(ks) for w, ks in words.items()},
                        keys=frozenset(words), needles=needle_regex(of_needle), after=after)
@@ -135,17 +145,12 @@ class SignalIndex:
         words = table.words
         for w in table.keys & place.words:
             out.update(words[w])
-        regex = table.needles
-        if regex is not None:
-            lower = place.lower
+        if table.needles is not None:
             after = table.after
-            search = regex.search
-            m = search(lower)
-            while m is not None:
-                # Sanity: one search per position where a needle starts, so a needle
-                # inside or overlapping another's occurrence is found too.
-                out |= after[m.group()]
-                m = search(lower, m.start() + 1)
+            # Sanity: one pass of the regex engine over the text, and a step per
+            # distinct needle found, however often a (hostile) text repeats it.
+            for found in set(table.needles.findall(place.lower)):
+                out |= after[found]
         return out
 
 
