@@ -6,7 +6,7 @@ one of its longer keywords, is among the place's words, or one of its patterns'
 needles is in the place's lowercase, or one of its patterns has no needle at all
 (``Signal.needles is None``): ``Signal.fire`` tests nothing else first. ``SignalIndex``
 answers that question for every signal reading a place at once: one set intersection
-for the words, and one pass of a regex (a trie of the needles) along the lowercase for
+for the words, and one regex (a trie of the needles) searched along the lowercase for
 the needles. The candidates then run ``Signal.fire``, which alone decides; a candidate
 that does not fire costs time, never a verdict, and a signal that can fire is always a
 candidate (tests/triage/test_matcher.py holds the engine to a plain loop).
@@ -39,6 +39,11 @@ _RANK = {c: k for k, c in enumerate(_FREQ)}
 # dropping them keeps every needle's occurrence an occurrence of the rest, and lets the
 # regex engine skip spaces and punctuation without trying the trie there.
 _LEAD = " \t\n[(/.'\"`-"
+
+
+# Sanity: needle occurrences a place's scan steps through one by one before the rest of
+# the place is read in one pass (a few dozen in a real issue; thousands in a hostile one).
+MAX_NEEDLE_STEPS = 256
 
 
 def needle_regex(needles: Iterable[str]) -> re.Pattern[str] | None:
@@ -75,10 +80,12 @@ class _PlaceTable:
     words: Mapping[str, tuple[int, ...]]
     keys: frozenset[str]  # ``words``' keys
     needles: re.Pattern[str] | None  # the trie of the (trimmed) needles
-    # A needle the trie matched -> the signals of every needle that may occur there
-    # unmatched (``_overlaps``): the trie's matches do not overlap, and each is the
-    # longest needle at its position.
+    # The longest needle the trie matched at a position -> the signals of every needle
+    # that matched there too (it and its needle prefixes).
     after: Mapping[str, frozenset[int]]
+    # A needle the trie matched without overlaps (findall) -> the signals of every
+    # needle that may occur there unmatched (``_overlaps``).
+    across: Mapping[str, frozenset[int]]
 
 
 # Words too common to tell a multi-word keyword apart ("on all ranks", "the other
@@ -121,10 +128,13 @@ def _table(signals: Sequence[Signal], place: str) -> _PlaceTable | None:
             words.setdefault(w, []).append(k)
         for n in signals[k].needles or ():
             of_needle.setdefault(_trim(n), set()).add(k)
-    after = {n: frozenset().union(*(ks for p, ks in of_needle.items() if _overlaps(n, p)))
+    after = {n: frozenset().union(*(ks for p, ks in of_needle.items() if n.startswith(p)))
              for n in of_needle}
+    across = {n: frozenset().union(*(ks for p, ks in of_needle.items() if _overlaps(n, p)))
+              for n in of_needle}
     return _PlaceTable(always=always, words={w: tuple(ks) for w, ks in words.items()},
-                       keys=frozenset(words), needles=needle_regex(of_needle), after=after)
+                       keys=frozenset(words), needles=needle_regex(of_needle), after=after,
+                       across=across)
 
 
 class SignalIndex:
@@ -145,12 +155,26 @@ class SignalIndex:
         words = table.words
         for w in table.keys & place.words:
             out.update(words[w])
-        if table.needles is not None:
+        regex = table.needles
+        if regex is not None:
+            lower = place.lower
             after = table.after
-            # Sanity: one pass of the regex engine over the text, and a step per
-            # distinct needle found, however often a (hostile) text repeats it.
-            for found in set(table.needles.findall(place.lower)):
-                out |= after[found]
+            search = regex.search
+            m = search(lower)
+            steps = 0
+            while m is not None:
+                # One search per position where a needle starts: a needle inside or
+                # across another's occurrence is found at its own position.
+                out |= after[m.group()]
+                steps += 1
+                if steps >= MAX_NEEDLE_STEPS:
+                    # Sanity: a (hostile) text naming needles thousands of times costs
+                    # one pass of the regex engine over the rest, and a step per
+                    # distinct needle, each standing for those that may hide in it.
+                    for found in set(regex.findall(lower, m.start() + 1)):
+                        out |= table.across[found]
+                    break
+                m = search(lower, m.start() + 1)
         return out
 
 
