@@ -18,6 +18,14 @@ from re import _compiler, _parser
 from re import _constants as _C
 from typing import Any
 
+from agentops.triage.matcher import (
+    Search,
+    SignalIndex,
+    fast_search,
+    literal_starts,
+    required_strings,
+)
+
 # ``frame``: the root-cause distributed frame of the tracebacks (T-13); ``top_frame``:
 # the innermost library frame of the last traceback, whatever its area (what the trace
 # is about: a distributed, compiler or data-loading frame at the top, issue #23);
@@ -27,7 +35,9 @@ PLACES = ("title", "body", "code", "traceback", "frame", "top_frame", "negated",
 _TOKEN_RE = re.compile(r"[a-z0-9_]+")
 # CamelCase identifiers (two humps or more): a keyword names a part of one too, as
 # SymmMem in NCCLSymmMemAllocator or TensorPipe in TensorPipeDistAutogradTest.
-_CAMEL_RE = re.compile(r"[a-z0-9][A-Z]")  # where a hump starts inside a word
+# Where a hump starts inside a word: the capital first (rare in text, the regex engine
+# skips to it), then the letter or digit before it.
+_CAMEL_RE = re.compile(r"[A-Z](?<=[a-z0-9][A-Z])")
 _MAX_IDENT = 80  # Sanity: longer "identifiers" are noise, not API names
 _HUMP_PLACES = frozenset({"title", "body", "comment", "negated"})
 _HUMP_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -86,6 +96,20 @@ class Signal:
     # keyword, and every pattern's needles (None: a pattern has none, so it must run).
     starts: frozenset[str] = frozenset()
     needles: tuple[str, ...] | None = ()
+    # Per pattern: its needles; the finer strings one of which a match on ASCII text
+    # holds (matcher.required_strings, None: none); its search, and its lowered twin's
+    # (None: no twin), by matcher.fast_search, straight to where a match can start.
+    searches: tuple[tuple[frozenset[str] | None, frozenset[str] | None, Search,
+                          Search | None], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        twins = self.lowered or (None,) * len(self.patterns)
+        object.__setattr__(self, "searches", tuple(
+            (needles, required_strings(rx.pattern, rx.flags),
+             fast_search(rx, literal_starts(rx.pattern, rx.flags, lower=False)),
+             None if tw is None
+             else fast_search(tw, literal_starts(rx.pattern, rx.flags, lower=True)))
+            for (needles, rx), tw in zip(self.patterns, twins, strict=True)))
 
     def fire(self, place: Place) -> str | None:
         """The matched text if the signal fires in this place, else ``None``."""
@@ -97,8 +121,8 @@ class Signal:
                 if first in words and seq in place.norm:
                     return seq.strip()
         lower = place.lower
-        lowered = self.lowered if place.ascii else ()
-        for k, (needles, regex) in enumerate(self.patterns):
+        ascii_place = place.ascii
+        for needles, required, search, twin in self.searches:
             if needles is not None:
                 # Sanity: a plain loop; this is the hottest line of the planner.
                 for n in needles:
@@ -106,13 +130,19 @@ class Signal:
                         break
                 else:
                     continue
-            twin = lowered[k] if lowered else None
-            if twin is not None:
-                m = twin.search(lower)
+            if ascii_place and required is not None:
+                # On ASCII text the finer strings are as exact (matcher.required_strings).
+                for n in required:
+                    if n in lower:
+                        break
+                else:
+                    continue
+            if ascii_place and twin is not None:
+                m = twin(lower)
                 if m is not None:
                     return place.text[m.start():m.end()]
                 continue
-            m = regex.search(place.text)
+            m = search(place.text)
             if m is not None:
                 return m.group(0)
         return None
@@ -158,7 +188,9 @@ class Place:
     lower: str
     words: frozenset[str]
     norm: str  # " w1 w2 … " (the words in order)
-    ascii: bool = False  # lowercasing kept every position (the lowered twins may run)
+    # Lowercasing kept every position and IGNORECASE folds nothing else onto the text
+    # (``folds_like_ascii``): the lowered twins and required strings may run.
+    ascii: bool = False
 
     @classmethod
     def of(cls, text: str, *, humps: bool = True) -> Place:
@@ -168,7 +200,7 @@ class Place:
         toks = _TOKEN_RE.findall(lower)
         if not humps:
             return cls(text=text, lower=lower, words=frozenset(toks),
-                       norm=f" {' '.join(toks)} ", ascii=text.isascii())
+                       norm=f" {' '.join(toks)} ", ascii=folds_like_ascii(text))
         words = set(toks)
         for ident in _camel_identifiers(text):
             parts = _HUMP_RE.findall(ident)
@@ -176,7 +208,23 @@ class Place:
                 for j in range(i + 1, min(len(parts), i + 4) + 1):
                     words.add("".join(parts[i:j]).lower())
         return cls(text=text, lower=lower, words=frozenset(words),
-                   norm=f" {' '.join(toks)} ", ascii=text.isascii())
+                   norm=f" {' '.join(toks)} ", ascii=folds_like_ascii(text))
+
+
+_NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
+
+
+def folds_like_ascii(text: str) -> bool:
+    """Whether a case-insensitive regex finds on ``text`` what its lowered twin finds on
+    ``text.lower()``, at the same positions: ASCII text, or text whose other characters
+    all have no case (emoji, CJK, arrows: an issue template's "🐛 Describe the bug").
+    Such a character is its own lowercase and uppercase, so lowering keeps every
+    position, and IGNORECASE folds nothing onto it (the characters it folds onto ASCII
+    letters, a long s or the Kelvin sign, all have a case, and keep the regex on the
+    text). Most issue bodies are one or the other (issue #23, planner speed)."""
+    if text.isascii():
+        return True
+    return all(c.lower() == c == c.upper() for c in set(_NON_ASCII_RE.findall(text)))
 
 
 def _camel_identifiers(text: str) -> set[str]:
@@ -186,7 +234,7 @@ def _camel_identifiers(text: str) -> set[str]:
     end = len(text)
     done = 0  # each identifier is walked once, whatever its number of humps
     for m in _CAMEL_RE.finditer(text):
-        a, b = m.start(), m.end()
+        a, b = m.start() - 1, m.end()
         if a < done:
             continue
         while a > done and text[a - 1].isalnum():
@@ -372,6 +420,11 @@ class Rubric:
     # step asks for their role (``deferred``); the rest at once (``eager``).
     eager: tuple[Signal, ...] = field(init=False, repr=False, compare=False)
     deferred: tuple[Signal, ...] = field(init=False, repr=False, compare=False)
+    # The matching engine's index of each of those three signal sets (``index_for``),
+    # and the signals that suppress others (id, the ids suppressed).
+    indexes: Mapping[int, SignalIndex] = field(init=False, repr=False, compare=False)
+    suppressing: tuple[tuple[str, tuple[str, ...]], ...] = field(init=False, repr=False,
+                                                                 compare=False)
 
     def __post_init__(self) -> None:
         named = {x for sig in self.signals for x in sig.suppresses}
@@ -379,6 +432,19 @@ class Rubric:
                       and not sig.suppresses and sig.id not in named)
         object.__setattr__(self, "deferred", later)
         object.__setattr__(self, "eager", tuple(s for s in self.signals if s not in later))
+        object.__setattr__(self, "indexes", {id(group): SignalIndex(group) for group in
+                                             (self.signals, self.eager, self.deferred)})
+        object.__setattr__(self, "suppressing", tuple((sig.id, sig.suppresses)
+                                                      for sig in self.signals if sig.suppresses))
+
+    def index_for(self, signals: Sequence[Signal] | None = None) -> SignalIndex:
+        """The engine's index of ``signals`` (all of them when None): built with the
+        rubric for its own sets, on the spot for any other."""
+        group = self.signals if signals is None else signals
+        index = self.indexes.get(id(group))
+        if index is not None and index.signals is group:
+            return index
+        return SignalIndex(group)
 
     def signal(self, signal_id: str) -> Signal:
         for s in self.signals:
@@ -803,15 +869,18 @@ class Hit:
     # when a plan cites the hit (most hits are never cited; the planner's speed).
     source: str = field(default="", repr=False, compare=False)
     found: str = field(default="", repr=False, compare=False)
+    # ``source.lower()``, which the place already has (None: lowered when cited).
+    source_lower: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def excerpt(self) -> str:
         """Up to 80 characters of the place around what matched."""
-        return _excerpt(self.source, self.found)
+        return _excerpt(self.source, self.found, self.source_lower)
 
 
-def _excerpt(text: str, found: str) -> str:
-    lower = text.lower()
+def _excerpt(text: str, found: str, lower: str | None = None) -> str:
+    if lower is None:
+        lower = text.lower()
     at = lower.find(found.lower())
     if at < 0:
         at = lower.find(found.lower().split(" ")[0])
@@ -834,27 +903,27 @@ def match_signals(text: IssueText, rubric: Rubric, *,
     ``places``, the issue's places already indexed (``index_places``)."""
     if places is None:
         places = index_places(text)
+    index = rubric.index_for(signals)
     hits: list[Hit] = []
     factor = rubric.where_factor
     full_lower: str | None = None
-    for sig in rubric.signals if signals is None else signals:
+    # One pass per place finds the signals that may fire there (matcher.py); each then
+    # runs in its rubric order and its places in its ``where`` order, as a loop over
+    # every signal would, so the best place and the hits' order are the same.
+    cands: dict[str, set[int]] = {}
+    for name, place in places.items():
+        found_here = index.candidates(name, place)
+        if found_here:
+            cands[name] = found_here
+    for k in sorted(set().union(*cands.values())):
+        sig = index.signals[k]
         best: tuple[float, str, str] | None = None
         fired_in: set[str] = set()
-        starts, needles = sig.starts, sig.needles
         for name in sig.where:
-            place = places.get(name)
-            if place is None:
+            here = cands.get(name)
+            if here is None or k not in here:
                 continue
-            if needles is not None and starts.isdisjoint(place.words):
-                # Sanity: the planner's hot loop; most signals cannot fire in most
-                # places, and saying so costs a set test and a few substring tests.
-                lower = place.lower
-                for n in needles:
-                    if n in lower:
-                        break
-                else:
-                    continue
-            found = sig.fire(place)
+            found = sig.fire(places[name])
             if found is None:
                 continue
             fired_in.add(name)
@@ -872,7 +941,8 @@ def match_signals(text: IssueText, rubric: Rubric, *,
         hits.append(Hit(signal=sig.id, label=sig.label, role=sig.role, where=name,
                         weight=sig.weight, score=score, places=frozenset(fired_in),
                         evidence=sig.evidence, subject=sig.subject,
-                        source=places[name].text, found=found))
+                        source=places[name].text, found=found,
+                        source_lower=places[name].lower))
     fired = {h.signal for h in hits}
-    suppressed = {s for sig in rubric.signals if sig.id in fired for s in sig.suppresses}
-    return [h for h in hits if h.signal not in suppressed]
+    suppressed = {s for sid, gone in rubric.suppressing if sid in fired for s in gone}
+    return [h for h in hits if h.signal not in suppressed] if suppressed else hits

@@ -1,0 +1,391 @@
+"""Which rubric signals can fire in each place of an issue, found in one pass over the
+place instead of a test per signal (issue #23: the planner's speed).
+
+A signal can fire in a place only when one of its one-word keywords, or every word of
+one of its longer keywords, is among the place's words, or one of its patterns'
+needles is in the place's lowercase, or one of its patterns has no needle at all
+(``Signal.needles is None``): ``Signal.fire`` tests nothing else first. ``SignalIndex``
+answers that question for every signal reading a place at once: one set intersection
+for the words, and one regex (a trie of the needles) searched along the lowercase for
+the needles. The candidates then run ``Signal.fire``, which alone decides; a candidate
+that does not fire costs time, never a verdict, and a signal that can fire is always a
+candidate (tests/triage/test_matcher.py holds the engine to a plain loop).
+
+Pure: built once per rubric (``signals.Rubric``), no I/O. Every search is over a place
+the planner already bounded (``signals.bounded``), once per position at most.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+# The regex parser tells where a pattern's matches can start (an optimisation only: if
+# a Python release changes it, literal_starts returns None and the regex just runs).
+from re import _constants as _C
+from re import _parser
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agentops.triage.signals import Place, Signal
+
+# Branches of the needle trie in the order English text meets their first letters: the
+# regex engine tries a node's branches in turn, so the common letters go first (the
+# order changes no match: a node's branches start with different characters).
+_FREQ = "etaoinsrhldcumfpgwybvkxjqz_0123456789"
+_RANK = {c: k for k, c in enumerate(_FREQ)}
+# Characters a needle may lead with that add nothing to it as a test (" rank", "[rank"):
+# dropping them keeps every needle's occurrence an occurrence of the rest, and lets the
+# regex engine skip spaces and punctuation without trying the trie there.
+_LEAD = " \t\n[(/.'\"`-"
+
+
+# Sanity: needle occurrences a place's scan steps through one by one before the rest of
+# the place is read in one pass (a few dozen in a real issue; thousands in a hostile one).
+MAX_NEEDLE_STEPS = 256
+
+
+def needle_regex(needles: Iterable[str]) -> re.Pattern[str] | None:
+    """A case-sensitive regex matching, at a position, the longest of ``needles`` that
+    starts there (a trie: each node's branches start with distinct characters, and a
+    needle that ends at a node is an optional tail's end). ``None`` without needles."""
+    root: dict[str, dict] = {}
+    for n in needles:
+        node = root
+        for c in n:
+            node = node.setdefault(c, {})
+        node[""] = {}
+
+    def emit(node: dict[str, dict]) -> str:
+        kids = sorted((c for c in node if c), key=lambda c: (_RANK.get(c, len(_RANK)), c))
+        alts = [re.escape(c) + emit(node[c]) for c in kids]
+        if not alts:
+            return ""
+        ends = "" in node
+        if len(alts) == 1 and not ends:
+            return alts[0]
+        body = "(?:" + "|".join(alts) + ")"
+        return body + "?" if ends else body
+
+    return re.compile(emit(root)) if root else None
+
+
+@dataclass(frozen=True)
+class _PlaceTable:
+    """How to find the candidates among the signals that read one place."""
+
+    always: frozenset[int]  # signals with a pattern that has no needle: always candidates
+    # A one-word keyword, or a longer keyword's key word -> the signals that have it.
+    words: Mapping[str, tuple[int, ...]]
+    keys: frozenset[str]  # ``words``' keys
+    needles: re.Pattern[str] | None  # the trie of the (trimmed) needles
+    # The longest needle the trie matched at a position -> the signals of every needle
+    # that matched there too (it and its needle prefixes).
+    after: Mapping[str, frozenset[int]]
+    # A needle the trie matched without overlaps (findall) -> the signals of every
+    # needle that may occur there unmatched (``_overlaps``).
+    across: Mapping[str, frozenset[int]]
+
+
+# Words too common to tell a multi-word keyword apart ("on all ranks", "the other
+# rank"): the word it is indexed by is another one of its words when it has one.
+_COMMON = frozenset("a all an and across any at between by different each every for from "
+                    "in is it multi no not of on or other per some the to with".split())
+
+
+def _key_word(seq: str) -> str:
+    """The word a multi-word keyword (" w1 w2 … ") is indexed by: every one of its words
+    is among a place's words wherever it occurs (they are the place's tokens), so any
+    one will do, and the longest uncommon one rules out the most places."""
+    words = seq.split()
+    return max(words, key=lambda w: (w not in _COMMON, len(w)))
+
+
+def _trim(needle: str) -> str:
+    return needle.lstrip(_LEAD) or needle
+
+
+def _overlaps(found: str, other: str) -> bool:
+    """Whether ``other`` may occur where ``found`` was matched without a match of its
+    own: at the same position (a prefix of it), or starting inside it (``other`` and
+    what follows that point of ``found`` agree as far as both go)."""
+    if found.startswith(other):
+        return True
+    return any(found.startswith(other[:len(found) - o], o) for o in range(1, len(found)))
+
+
+def _table(signals: Sequence[Signal], place: str) -> _PlaceTable | None:
+    reading = [k for k, s in enumerate(signals) if place in s.where]
+    if not reading:
+        return None
+    always = frozenset(k for k in reading if signals[k].needles is None)
+    words: dict[str, list[int]] = {}
+    of_needle: dict[str, set[int]] = {}
+    for k in reading:
+        sig = signals[k]
+        for w in (*sig.single, *(_key_word(seq) for _, seq in sig.multi)):
+            words.setdefault(w, []).append(k)
+        for n in signals[k].needles or ():
+            of_needle.setdefault(_trim(n), set()).add(k)
+    after = {n: frozenset().union(*(ks for p, ks in of_needle.items() if n.startswith(p)))
+             for n in of_needle}
+    across = {n: frozenset().union(*(ks for p, ks in of_needle.items() if _overlaps(n, p)))
+              for n in of_needle}
+    return _PlaceTable(always=always, words={w: tuple(ks) for w, ks in words.items()},
+                       keys=frozenset(words), needles=needle_regex(of_needle), after=after,
+                       across=across)
+
+
+class SignalIndex:
+    """The signals of a rubric (or a subset), indexed per place for ``candidates``."""
+
+    def __init__(self, signals: Sequence[Signal]) -> None:
+        self.signals = tuple(signals)
+        names = dict.fromkeys(p for s in self.signals for p in s.where)
+        tables = {p: _table(self.signals, p) for p in names}
+        self.tables = {p: t for p, t in tables.items() if t is not None}
+
+    def candidates(self, name: str, place: Place) -> set[int]:
+        """Positions (in ``signals``) of the signals that may fire in ``place``."""
+        table = self.tables.get(name)
+        if table is None:
+            return set()
+        out = set(table.always)
+        words = table.words
+        for w in table.keys & place.words:
+            out.update(words[w])
+        regex = table.needles
+        if regex is not None:
+            lower = place.lower
+            after = table.after
+            search = regex.search
+            m = search(lower)
+            steps = 0
+            while m is not None:
+                # One search per position where a needle starts: a needle inside or
+                # across another's occurrence is found at its own position.
+                out |= after[m.group()]
+                steps += 1
+                if steps >= MAX_NEEDLE_STEPS:
+                    # Sanity: a (hostile) text naming needles thousands of times costs
+                    # one pass of the regex engine over the rest, and a step per
+                    # distinct needle, each standing for those that may hide in it.
+                    for found in set(regex.findall(lower, m.start() + 1)):
+                        out |= table.across[found]
+                    break
+                m = search(lower, m.start() + 1)
+        return out
+
+
+# ------------------------------------------------------------------ one pattern's search
+
+# Sanity: how many possible starts a fast search tries one by one before it hands the
+# rest of the text to the regex's own search: a text with the start literal at every
+# word (a hostile issue) costs a few calls more than the plain search, never a call
+# per occurrence.
+MAX_STARTS_TRIED = 8
+
+
+def _starts(items: Any, lower: bool) -> set[str] | None:
+    """Non-empty literal strings one of which every match of a parsed regex starts
+    with (lowercased with ``lower``), or None when the parse does not say."""
+    run = ""
+    for op, av in items:
+        if op is _C.LITERAL:
+            run += chr(av).lower() if lower else chr(av)
+            continue
+        if run:
+            return {run}
+        if op in (_C.AT, _C.ASSERT, _C.ASSERT_NOT):
+            continue  # zero-width: the match's first character comes after it
+        if op is _C.SUBPATTERN:
+            return None if av[1] or av[2] else _starts(av[3], lower)
+        if op is _C.BRANCH:
+            subs = [_starts(alt, lower) for alt in av[1]]
+            if any(s is None for s in subs):
+                return None
+            return set().union(*subs)  # type: ignore[arg-type]
+        if op in (_C.MAX_REPEAT, _C.MIN_REPEAT, _C.POSSESSIVE_REPEAT) and av[0] >= 1:
+            return _starts(av[2], lower)
+        if op is _C.ATOMIC_GROUP:
+            return _starts(av, lower)
+        return None
+    return {run} if run else None
+
+
+def _leads_blind(items: Any) -> bool:
+    """Whether a parsed regex leads with a zero-width test (``\\b``, ``^``, a look-around):
+    the regex engine then finds no literal prefix or first-character set to skip to,
+    and tries the pattern at every position of the text."""
+    while items:
+        op, av = items[0]
+        if op is _C.SUBPATTERN and not (av[1] or av[2]):
+            items = av[3]
+            continue
+        return op in (_C.AT, _C.ASSERT, _C.ASSERT_NOT)
+    return False
+
+
+def literal_starts(pattern: str, flags: int, *, lower: bool) -> tuple[str, ...] | None:
+    """The literal starts of ``pattern`` (see ``_starts``): of its lowered twin with
+    ``lower``, else of the pattern itself, which must then be case-sensitive (None for
+    a case-insensitive one: its literals stand for more than one string)."""
+    try:
+        tree = _parser.parse(pattern, flags)
+    except Exception:
+        return None
+    if not lower and tree.state.flags & re.IGNORECASE:
+        return None
+    if not _leads_blind(tree.data):
+        return None  # the regex engine skips to the pattern's literal prefix itself
+    found = _starts(tree.data, lower)
+    return tuple(sorted(found, key=lambda s: (-len(s), s))) if found else None
+
+
+Search = Callable[[str], "re.Match[str] | None"]
+
+
+def fast_search(regex: re.Pattern[str], starts: Sequence[str] | None) -> Search:
+    """``regex.search`` that goes straight to where a match can start.
+
+    Every match starts with one of ``starts`` (``literal_starts``), so the leftmost
+    match is the first success of ``regex.match`` tried at their occurrences in order:
+    the same attempt ``search`` makes there (both see the text before the position, for
+    look-behinds and ``\\b``). A pattern that leads with a look-behind or ``\\b`` gives
+    the regex engine no literal to skip to, and it then tries every position of the
+    text; this tries a handful. Past MAX_STARTS_TRIED failed attempts the regex's own
+    search takes over from the last one (no match starts before it)."""
+    if not starts:
+        return regex.search
+    match, search = regex.match, regex.search
+    if len(starts) == 1:
+        lit = starts[0]
+
+        def by_find(text: str) -> re.Match[str] | None:
+            i = text.find(lit)
+            tried = 0
+            while i >= 0:
+                m = match(text, i)
+                if m is not None:
+                    return m
+                tried += 1
+                if tried >= MAX_STARTS_TRIED:
+                    return search(text, i + 1)
+                i = text.find(lit, i + 1)
+            return None
+
+        return by_find
+    lead = re.compile("|".join(re.escape(s) for s in starts)).search
+
+    def by_lead(text: str) -> re.Match[str] | None:
+        at = lead(text)
+        tried = 0
+        while at is not None:
+            i = at.start()
+            m = match(text, i)
+            if m is not None:
+                return m
+            tried += 1
+            if tried >= MAX_STARTS_TRIED:
+                return search(text, i + 1)
+            at = lead(text, i + 1)
+        return None
+
+    return by_lead
+
+
+# ------------------------------------------------------------------ strings a match holds
+
+# Sanity: how many strings one pattern's ``required_strings`` may list (a product of
+# alternatives grows fast; past this the shorter run is kept).
+MAX_REQUIRED = 64
+
+
+def _fixed(op: Any, av: Any) -> tuple[list[str], bool] | None:
+    """What one parsed element matches: its strings (lowercased), and whether they are
+    all of it (else they are only how it starts); None when it is not that simple."""
+    if op is _C.LITERAL:
+        return [chr(av).lower()], True
+    if op is _C.IN:
+        if not 1 <= len(av) <= 4 or any(iop is not _C.LITERAL for iop, _ in av):
+            return None
+        return sorted({chr(iav).lower() for _, iav in av}), True
+    if op is _C.SUBPATTERN:
+        return None if av[1] or av[2] else _run(av[3], 0)
+    if op is _C.BRANCH:
+        out: list[str] = []
+        complete = True
+        for alt in av[1]:
+            got = _run(alt, 0)
+            if got is None:
+                return None
+            out += got[0]
+            complete = complete and got[1]
+        return out, complete
+    return None
+
+
+def _run(items: Any, start: int) -> tuple[list[str], bool] | None:
+    """The strings a match of ``items[start:]`` starts with, built element by element
+    (every combination of consecutive simple elements; zero-width tests add nothing),
+    and whether they are the whole of it; None when its first element is not simple."""
+    strs = [""]
+    for op, av in items[start:]:
+        if op in (_C.AT, _C.ASSERT, _C.ASSERT_NOT):
+            continue
+        got = _fixed(op, av)
+        if got is None:
+            return (strs, False) if strs != [""] else None
+        more = sorted({a + b for a in strs for b in got[0]})
+        if len(more) > MAX_REQUIRED:
+            return (strs, False) if strs != [""] else None
+        strs = more
+        if not got[1]:
+            return strs, False
+    return strs, True
+
+
+def _required(items: Any) -> set[str] | None:
+    """Strings one of which every match of a parsed regex contains (see
+    ``required_strings``): the best run of simple elements anywhere in the sequence, or
+    what every alternative of a branch (or the body of a group or repeat) requires."""
+    cands: list[set[str]] = []
+    for k, (op, av) in enumerate(items):
+        got = _run(items, k)
+        if got is not None:
+            cands.append(set(got[0]))
+        if op is _C.SUBPATTERN and not (av[1] or av[2]):
+            sub = _required(av[3])
+            if sub:
+                cands.append(sub)
+        elif op is _C.BRANCH:
+            subs = [_required(alt) for alt in av[1]]
+            if all(subs):
+                cands.append(set().union(*subs))  # type: ignore[arg-type]
+        elif op in (_C.MAX_REPEAT, _C.MIN_REPEAT, _C.POSSESSIVE_REPEAT) and av[0] >= 1:
+            sub = _required(av[2])
+            if sub:
+                cands.append(sub)
+    cands = [c for c in cands if c and min(map(len, c)) >= 3]
+    if not cands:
+        return None
+    return max(cands, key=lambda c: (min(map(len, c)), -len(c)))
+
+
+def required_strings(pattern: str, flags: int) -> frozenset[str] | None:
+    """Lowercase ASCII strings one of which the lowercase of every match of ``pattern``
+    on ASCII text contains (None when the parse does not give any of 3 characters or
+    more). Finer than a pattern's needles (``signals.pattern_needles``): it joins the
+    alternatives and small classes around a literal ("distributed tensor",
+    "distributed-tensor" where the needle is "distributed"), so a pattern whose needle
+    is everywhere in an issue need not run. Only for ASCII text: there a literal
+    matches, with or without IGNORECASE, exactly the characters whose lowercase it is
+    (elsewhere IGNORECASE also matches a long s for "s")."""
+    try:
+        found = _required(_parser.parse(pattern, flags).data)
+    except Exception:
+        return None
+    if not found or not all(s.isascii() for s in found):
+        return None
+    return frozenset(found)
