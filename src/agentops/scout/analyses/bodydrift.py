@@ -192,26 +192,10 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
             continue
         if _how(inp, ours_file, mine, qual) == "override" and similarity(old, mine) < MIN_SIMILAR:
             continue  # an override of its own design, not a copy of upstream's body
-        refused = {**pins(inp), **refusals(mine)}
-        # What upstream does only under a mode the copy refuses never runs in the copy.
-        raising = [g for g in ps.walk(mine) if isinstance(g, ast.If)]
-        dead = {id(n) for node in ps.walk(new) if isinstance(node, ast.If)
-                and (_unreachable(node.test, refused) or duplicates.refuses(node.test, raising))
-                for stmt in node.body for n in ps.walk(stmt)}
         before_tests: dict[str, ast.expr] = {}
         before = units(old, before_tests)
-        # Compared by effect, not by text: a statement about a resource the copy's class
-        # never has, and a guard around a call the copy already guards its own way, are
-        # nothing the copy lacks.
-        own = _Own.of(inp, ours_file, mine, up_file, qual)
-        guarded, unguarded = _guarded_calls(mine, before_tests)
-        for node in ps.walk(new):
-            if isinstance(node, ast.Expr | ast.If | ast.Assign) and id(node) not in dead and (
-                    _foreign(node, own) or (
-                        isinstance(node, ast.If)
-                        and f"if:{_norm(ast.unparse(node.test))}" not in before
-                        and _handled(node, guarded, unguarded))):
-                dead.update(id(n) for n in ps.walk(node))
+        refused, dead = _by_effect(inp, mine, ours_file, up_file, qual, new=new,
+                                   before=before, before_tests=before_tests)
         tests: dict[str, ast.expr] = {}
         mine_tests: dict[str, ast.expr] = {}
         after, copy = units(new, tests, dead), units(mine, mine_tests)
@@ -243,6 +227,31 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
                              tuple(after[k] for k in added), commits,
                              _how(inp, ours_file, mine, qual)))
     return out
+
+
+def _by_effect(inp: Inputs, mine: ps.FuncDef, ours_file: str, up_file: str, qual: str,
+               *, new: ps.FuncDef, before: dict[str, str], before_tests: dict[str, ast.expr]
+               ) -> tuple[dict[str, frozenset[object]], set[int]]:
+    """(refused modes, ids of upstream's nodes that cannot matter to the copy): what
+    upstream does only under a mode the copy refuses or a pinned setting never runs in
+    the copy; a statement about a resource the copy's class never has, and a guard
+    (not in ``before``) around a call the copy already guards its own way, are nothing
+    the copy lacks. Compared by effect, not by text."""
+    refused = {**pins(inp), **refusals(mine)}
+    raising = [g for g in ps.walk(mine) if isinstance(g, ast.If)]
+    dead = {id(n) for node in ps.walk(new) if isinstance(node, ast.If)
+            and (_unreachable(node.test, refused) or duplicates.refuses(node.test, raising))
+            for stmt in node.body for n in ps.walk(stmt)}
+    own = _Own.of(inp, ours_file, mine, up_file, qual)
+    guarded, unguarded = _guarded_calls(mine, before_tests)
+    for node in ps.walk(new):
+        if isinstance(node, ast.Expr | ast.If | ast.Assign) and id(node) not in dead and (
+                _foreign(node, own) or (
+                    isinstance(node, ast.If)
+                    and f"if:{_norm(ast.unparse(node.test))}" not in before
+                    and _handled(node, guarded, unguarded))):
+            dead.update(id(n) for n in ps.walk(node))
+    return refused, dead
 
 
 _TEARDOWN = re.compile(r"close|teardown|cleanup|clean_up|shutdown|destroy|release|finali[sz]e"
@@ -583,4 +592,114 @@ def upstream_files(inp: Inputs) -> set[str]:
                 found = ps.module_path(module, inp.head.paths)
                 if found and not found.startswith(sub):
                     out.add(found)
+    return out
+
+
+@dataclass(frozen=True)
+class Lag:
+    """What upstream's current version of a copied/overridden function has that the
+    copy lacks and that upstream had before the window (a quieter finding than
+    ``BodyDrift``: nothing changed recently, the copy simply never had it)."""
+
+    ours: str  # file:line of the copy
+    upstream: str  # file:line of upstream's function at HEAD
+    function: str  # upstream's (qualified) name
+    how: str  # "copy" | "override"
+    units: tuple[str, ...]  # labels to show: lacking, not added in the window
+    lacking: tuple[str, ...]  # labels of everything lacking (window-independent)
+
+
+# Units about observing a run (logging, metrics, printing, profiling) change no result:
+# a copy without them lags nothing a reviewer would port.
+_QUIET_WORDS = frozenset({
+    "log", "logs", "logger", "logging", "metric", "metrics", "print", "pprint", "profile",
+    "profiler", "profiling", "wandb", "tensorboard", "tb", "timer", "warn", "warning",
+    "warnings", "color", "colors", "monitor", "mfu", "tflops", "verbose"})
+_ORDER = ("call", "env", "raise", "assert", "if", "kw")
+
+
+def _quiet(key: str) -> bool:
+    text = key.split(":", 1)[1].lower()
+    return "record_function" in text or bool(
+        _QUIET_WORDS & set(re.split(r"[^a-z0-9]+", text)))
+
+
+def env_reads(func: ps.FuncDef, skip: set[int] | None = None) -> dict[str, str]:
+    """Key -> label of the environment variables ``func`` reads by a constant name
+    (``os.environ["X"]``, ``os.environ.get("X")``, ``os.getenv("X")``)."""
+    out: dict[str, str] = {}
+    for node in ps.walk(func):
+        if skip and id(node) in skip:
+            continue
+        name: ast.expr | None = None
+        if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith("environ"):
+            name = node.slice
+        elif isinstance(node, ast.Call) and node.args and (
+                ast.unparse(node.func).endswith(("environ.get", "getenv"))):
+            name = node.args[0]
+        if isinstance(name, ast.Constant) and isinstance(name.value, str):
+            out[f"env:{name.value}"] = f"env var `{name.value[:60]}` read"
+    return out
+
+
+def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
+         divergences: list[duplicates.Divergence] | None = None) -> list[Lag]:
+    """Per copied/overridden function: the guards, assertions, raises, call
+    statements, keyword arguments and environment reads upstream's HEAD version has
+    that the copy lacks, after the same by-effect filters as ``analyse``, leaving out
+    what upstream added in the window (``drifts`` reports that), logging/metrics/
+    printing/profiling units, and calls a divergence finding already names."""
+    out: list[Lag] = []
+    seen: set[tuple[str, str]] = set()
+    drifted = {(d.ours, d.function): set(d.units) for d in drifts or ()}
+    diverged: dict[str, set[str]] = {}
+    for dv in divergences or ():
+        diverged.setdefault(dv.ours, set()).update(dv.calls)
+    for mine, ours_file, up_file, qual in _pairs(inp):
+        key = (f"{ours_file}:{mine.lineno}", f"{up_file}:{qual}")
+        if key in seen:
+            continue
+        seen.add(key)
+        new = _find(inp.head.text(up_file), qual)
+        if new is None:
+            continue
+        how = _how(inp, ours_file, mine, qual)
+        if how == "override" and similarity(new, mine) < MIN_SIMILAR:
+            continue  # an override of its own design, not a copy of upstream's body
+        old = None
+        if inp.base is not None:
+            old_text = inp.base.text(up_file)
+            old = _find(old_text if old_text is not None else _moved_from(inp, qual), qual)
+            if old is None:
+                continue  # upstream's function is new in the window: all of it is recent
+        head_tests: dict[str, ast.expr] = {}
+        units(new, head_tests)
+        refused, dead = _by_effect(inp, mine, ours_file, up_file, qual, new=new,
+                                   before={}, before_tests=head_tests)
+        tests: dict[str, ast.expr] = {}
+        mine_tests: dict[str, ast.expr] = {}
+        theirs = {**units(new, tests, dead), **env_reads(new, dead)}
+        copy = {**units(mine, mine_tests), **env_reads(mine)}
+        made = {_callee(n) for n in ps.walk(mine) if isinstance(n, ast.Call)}
+        wraps = _wrapped(inp, up_file, inp.head.text(up_file),
+                         {k.split(":")[1].rsplit(".", 1)[-1] for k in theirs
+                          if k.startswith(("call:", "kw:"))})
+        named = diverged.get(key[0], set())
+        lacking = [k for k in theirs if not _has(copy, k) and not _quiet(k)
+                   and not (k in tests and (_unreachable(tests[k], refused)
+                                            or _renamed(tests[k], mine_tests.values())))
+                   and not _via_wrapper(k, wraps, made, copy)
+                   and not (k.startswith("call:") and k[5:].rsplit(".", 1)[-1] in named)]
+        if not lacking:
+            continue
+        before = {**units(old), **env_reads(old)} if old is not None else None
+        reported = drifted.get((key[0], qual), set())
+        shown = [k for k in lacking if (before is None or k in before)
+                 and theirs[k] not in reported]
+        if not shown:
+            continue
+        shown.sort(key=lambda k: _ORDER.index(k.split(":", 1)[0]))
+        out.append(Lag(key[0], f"{up_file}:{new.lineno}", qual, how,
+                       tuple(theirs[k] for k in shown),
+                       tuple(sorted(theirs[k] for k in lacking))))
     return out

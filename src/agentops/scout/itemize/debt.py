@@ -19,6 +19,34 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out = _drift(res) + _lossy(res) + _calls(res, sub) + _divergence(res, sub)
     out += _factories(inp, res)
     out += _bypasses(res) + _private(inp, res) + _duplicates(inp, res) + _dead(inp, res)
+    out += _lags(res)
+    return out
+
+
+LAG_SHOWN = 4  # units named in a lag's title; the rest are counted
+
+
+def _lags(res: dict[str, Any]) -> list[Item]:
+    """#22: what upstream's current version of a copied/overridden function has that
+    the copy lacks, from before the window: one quiet opportunity per copy (never an
+    action: nothing changed recently, and the copy may do without it on purpose). The
+    fingerprint is everything lacking, not what the window leaves to show, so an
+    unchanged copy stays unchanged night to night and is silenced like other
+    opportunities."""
+    out = []
+    for lag in res.get("copy_lag", ()):
+        shown = ", ".join(lag.units[:LAG_SHOWN]) + (
+            f" and {len(lag.units) - LAG_SHOWN} more" if len(lag.units) > LAG_SHOWN else "")
+        ours_file, up_file = lag.ours.rsplit(":", 1)[0], lag.upstream.rsplit(":", 1)[0]
+        out.append(Item(
+            id=stable_id("copy-lag", ours_file, lag.function), section="S-4",
+            kind="opportunity",
+            title=f"Our {lag.how} at {lag.ours} lags upstream's {code(lag.function)} "
+                  f"({lag.upstream}) from before the window: it lacks {shown}",
+            why=f"upstream's current {code(lag.function)} has these and had them before "
+                "the baseline; check whether the copy needs them or says why not",
+            where=f"{lag.ours} (upstream {lag.upstream})", files=(ours_file, up_file),
+            facts=(lag.ours.rsplit(":", 1)[0], lag.function, *lag.lacking)))
     return out
 
 

@@ -1,0 +1,175 @@
+"""#22: a copy that lags upstream from before the window. For each function the
+sub-project copies (``duplicate_logic``) or overrides without ``super()``, what
+upstream's HEAD version does that the copy lacks and that upstream already did at the
+baseline (a guard, raise, assertion, setup call, keyword argument, environment read)
+is ONE quiet opportunity per copy, never an action; what upstream added in the
+window is left to the body-drift action; logging/metrics units, modes the copy
+refuses and settings it pins are nothing it lacks. Fixture trees, match and no-match."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from agentops.scout.analyses import bodydrift
+from agentops.scout.itemize import debt
+from tests.scout import minirepo
+
+CORE_BASE = '''\
+import os
+
+from core import dist
+
+
+def init_pg(world, timeout=None):
+    return world
+
+
+class Trainer:
+    def __init__(self, config):
+        if config.seq_len % config.tp != 0:
+            raise ValueError("uneven")
+        dist.set_backend(config.backend)
+        world = int(os.environ.get("LOCAL_WORLD", "1"))
+        self.pg = init_pg(world, timeout=config.timeout)
+        record_metrics(config)
+        if config.mode == "b":
+            self.setup_b(config)
+        self.model = config.build()
+        self.step = 0
+'''
+# In the window upstream added an assertion: the body-drift action's business.
+CORE_HEAD = CORE_BASE.replace("    def __init__(self, config):\n",
+                              "    def __init__(self, config):\n"
+                              "        assert config.steps > 0\n")
+COPY = '''\
+import os
+
+from core import dist
+
+
+class Trainer:
+    def __init__(self, config):
+        world = 1
+        self.pg = init_pg(world)
+        if config.mode == "b":
+            self.setup_b(config)
+        self.model = config.build()
+        self.step = 0
+
+    def setup_b(self, config):
+        self.b = config.b
+'''
+TARGET = "duplicate_logic:\n  - {ours: [sub/train.py], upstream: [core/train.py]}\n"
+
+
+def _inp(tmp_path, copy: str, target: str = TARGET, extra: dict[str, str] | None = None):
+    return minirepo.build(
+        tmp_path, base={"core/__init__.py": "", "core/dist.py": "", "core/train.py": CORE_BASE},
+        head={"sub/__init__.py": "", "core/train.py": CORE_HEAD, "sub/train.py": copy,
+              **(extra or {})}, target=target)
+
+
+def _res(inp) -> dict:
+    drifts = bodydrift.analyse(inp)
+    return {"body_drift": drifts, "copy_lag": bodydrift.lags(inp, drifts, [])}
+
+
+def test_a_copy_lacking_what_upstream_long_had_is_one_quiet_opportunity(tmp_path) -> None:
+    inp = _inp(tmp_path, COPY)
+    res = _res(inp)
+    [lag] = res["copy_lag"]
+    assert (lag.ours, lag.upstream, lag.function, lag.how) == (
+        "sub/train.py:7", "core/train.py:11", "Trainer.__init__", "copy")
+    # Calls first, then env reads, raises, guards, keywords; logging/metrics left out.
+    assert lag.units == ("call `dist.set_backend(…)`", "env var `LOCAL_WORLD` read",
+                         "`raise ValueError`", "guard `if config.seq_len % config.tp != 0`",
+                         "keyword `init_pg(timeout=…)`")
+    # The assertion upstream added in the window is the body-drift action's, not this.
+    [drift] = res["body_drift"]
+    assert drift.units == ("assertion `assert config.steps > 0`",)
+    assert not any("assert" in u for u in lag.units)
+    # Left out as in the window even when no drift finding names it.
+    assert bodydrift.lags(inp, [], []) == res["copy_lag"]
+    [item] = [i for i in debt._lags(res)]
+    assert item.kind == "opportunity" and not item.priority and item.section == "S-4"
+    assert "sub/train.py:7" in item.title and "core/train.py:11" in item.title
+    assert "dist.set_backend" in item.title and "and 1 more" in item.title
+    assert "init_pg(timeout" not in item.title  # capped: the fifth is counted
+
+
+def test_the_fingerprint_does_not_depend_on_the_window(tmp_path) -> None:
+    """Night 2 on an unchanged tree has an empty window: the in-window assertion is now
+    shown too, but the finding is the same one, so it decays like other opportunities."""
+    inp = _inp(tmp_path, COPY)
+    night1 = debt._lags(_res(inp))
+    unchanged = dataclasses.replace(inp, base=inp.head)
+    night2 = debt._lags(_res(unchanged))
+    assert [i.id for i in night1] == [i.id for i in night2]
+    assert [i.fingerprint for i in night1] == [i.fingerprint for i in night2]
+    assert "assert config.steps" in night2[0].title and \
+        "assert config.steps" not in night1[0].title
+
+
+def test_a_copy_with_everything_or_refusing_the_mode_lags_nothing(tmp_path) -> None:
+    full = COPY.replace(
+        "        world = 1\n        self.pg = init_pg(world)\n",
+        "        if config.seq_len % config.tp != 0:\n            raise ValueError('odd')\n"
+        "        dist.set_backend(config.backend)\n"
+        "        world = int(os.environ['LOCAL_WORLD'])\n"
+        "        self.pg = init_pg(world, timeout=config.timeout)\n")
+    assert _res(_inp(tmp_path / "a", full))["copy_lag"] == []
+    # It refuses mode "b" and lacks the guard on it: upstream's branch never runs there.
+    refusing = full.replace("        if config.mode == \"b\":\n"
+                            "            self.setup_b(config)\n",
+                            "        if config.mode != \"a\":\n"
+                            "            raise NotImplementedError(config.mode)\n")
+    assert _res(_inp(tmp_path / "b", refusing))["copy_lag"] == []
+    # What it lacks only in the branch it refuses is not counted either.
+    assert "setup_b" not in str(_res(_inp(tmp_path / "c", refusing.replace(
+        "        dist.set_backend(config.backend)\n", "")))["copy_lag"])
+
+
+def test_only_in_window_additions_or_logging_give_no_lag(tmp_path) -> None:
+    full = COPY.replace(
+        "        world = 1\n        self.pg = init_pg(world)\n",
+        "        if config.seq_len % config.tp != 0:\n            raise ValueError('odd')\n"
+        "        dist.set_backend(config.backend)\n"
+        "        world = int(os.getenv('LOCAL_WORLD'))\n"
+        "        self.pg = init_pg(world, timeout=config.timeout)\n")
+    res = _res(_inp(tmp_path, full))
+    # record_metrics (metrics only) is lacking, the assertion is in the window: no lag,
+    # while the drift action still names the assertion.
+    assert res["copy_lag"] == [] and len(res["body_drift"]) == 1
+
+
+def test_an_override_calling_super_or_unrelated_lags_nothing(tmp_path) -> None:
+    sub = '''\
+from core.train import Trainer
+
+
+class FT(Trainer):
+    def __init__(self, config):
+        super().__init__(config)
+        self.extra = 1
+
+
+class Other(Trainer):
+    def __init__(self, config):
+        self.x = config.x
+        self.y = config.y
+'''
+    inp = _inp(tmp_path, COPY, target="", extra={"sub/ft.py": sub})
+    assert bodydrift.lags(inp, bodydrift.analyse(inp), []) == []
+
+
+def test_an_override_repeating_the_body_lags_too(tmp_path) -> None:
+    over = COPY.replace("class Trainer:", "class FT(Trainer):").replace(
+        "import os\n", "import os\n\nfrom core.train import Trainer\n").replace(
+        "        world = 1\n        self.pg = init_pg(world)\n",
+        "        if config.seq_len % config.tp != 0:\n            raise ValueError('odd')\n"
+        "        world = int(os.environ.get('LOCAL_WORLD', '1'))\n"
+        "        self.pg = init_pg(world, timeout=config.timeout)\n")
+    inp = _inp(tmp_path, COPY, target="", extra={"sub/ft.py": over})
+    [lag] = bodydrift.lags(inp, bodydrift.analyse(inp), [])
+    assert lag.how == "override" and lag.ours.startswith("sub/ft.py:")
+    assert lag.units == ("call `dist.set_backend(…)`",)
