@@ -80,10 +80,11 @@ def test_a_copy_lacking_what_upstream_long_had_is_one_quiet_opportunity(tmp_path
     [lag] = res["copy_lag"]
     assert (lag.ours, lag.upstream, lag.function, lag.how) == (
         "sub/train.py:7", "core/train.py:11", "Trainer.__init__", "copy")
-    # Calls first, then env reads, raises, guards, keywords; logging/metrics left out.
+    # Unconditional units first (calls, env reads, guards, keywords), then what is
+    # nested (the raise under the guard); logging/metrics left out.
     assert lag.units == ("call `dist.set_backend(…)`", "env var `LOCAL_WORLD` read",
-                         "`raise ValueError`", "guard `if config.seq_len % config.tp != 0`",
-                         "keyword `init_pg(timeout=…)`")
+                         "guard `if config.seq_len % config.tp != 0`",
+                         "keyword `init_pg(timeout=…)`", "`raise ValueError`")
     # The assertion upstream added in the window is the body-drift action's, not this.
     [drift] = res["body_drift"]
     assert drift.units == ("assertion `assert config.steps > 0`",)
@@ -94,7 +95,7 @@ def test_a_copy_lacking_what_upstream_long_had_is_one_quiet_opportunity(tmp_path
     assert item.kind == "opportunity" and not item.priority and item.section == "S-4"
     assert "sub/train.py:7" in item.title and "core/train.py:11" in item.title
     assert "dist.set_backend" in item.title and "and 1 more" in item.title
-    assert "init_pg(timeout" not in item.title  # capped: the fifth is counted
+    assert "raise ValueError" not in item.title  # capped: the fifth is counted
 
 
 def test_the_fingerprint_does_not_depend_on_the_window(tmp_path) -> None:
@@ -173,3 +174,30 @@ def test_an_override_repeating_the_body_lags_too(tmp_path) -> None:
     [lag] = bodydrift.lags(inp, bodydrift.analyse(inp), [])
     assert lag.how == "override" and lag.ours.startswith("sub/ft.py:")
     assert lag.units == ("call `dist.set_backend(…)`",)
+
+
+def test_the_same_value_positionally_or_the_same_guard_elsewhere_is_had(tmp_path) -> None:
+    """The copy passes ``config.timeout`` positionally and checks the same condition on
+    the config it keeps (``self.cfg``): neither is lacking; a divergence item that
+    already names ``set_backend`` takes that unit (no second report)."""
+    other = COPY.replace(
+        "        world = 1\n        self.pg = init_pg(world)\n",
+        "        self.cfg = config\n"
+        "        if self.cfg.seq_len % self.cfg.tp != 0:\n            raise ValueError('odd')\n"
+        "        world = int(os.environ['LOCAL_WORLD'])\n"
+        "        self.pg = init_pg(world, config.timeout)\n")
+    inp = _inp(tmp_path, other)
+    [lag] = bodydrift.lags(inp, [], [])
+    assert lag.units == ("call `dist.set_backend(…)`",)
+    div = dataclasses.replace(_divergence(), ours=lag.ours, calls=("set_backend",))
+    assert bodydrift.lags(inp, [], [div]) == []
+    # Another value positionally is no stand-in for the keyword.
+    wrong = other.replace("init_pg(world, config.timeout)", "init_pg(world, 5)")
+    [lag] = bodydrift.lags(_inp(tmp_path / "w", wrong), [], [])
+    assert "keyword `init_pg(timeout=…)`" in lag.units
+
+
+def _divergence():
+    from agentops.scout.analyses.duplicates import Divergence
+
+    return Divergence("x:1", "core/train.py:11", "__init__", "__init__")

@@ -42,37 +42,42 @@ def _norm(text: str) -> str:
 
 
 def units(func: ps.FuncDef, tests: dict[str, ast.expr] | None = None,
-          skip: set[int] | None = None) -> dict[str, str]:
+          skip: set[int] | None = None, at: dict[str, list[ast.AST]] | None = None
+          ) -> dict[str, str]:
     """Key -> label of the guards, assertions, raises, call statements and keyword
     arguments in ``func`` (logging left out: it changes no behaviour); ``tests``
-    collects each guard's condition by key."""
+    collects each guard's condition by key, ``at`` the nodes each key comes from."""
     out: dict[str, str] = {}
     for node in ps.walk(func):
         if node is func or (skip and id(node) in skip):
             continue
+        found: dict[str, str] = {}
         if isinstance(node, ast.If | ast.While):
             test = _norm(ast.unparse(node.test))
-            out[f"if:{test}"] = f"guard `if {test[:80]}`"
+            found[f"if:{test}"] = f"guard `if {test[:80]}`"
             if tests is not None:
                 tests[f"if:{test}"] = node.test
         elif isinstance(node, ast.Assert):
             test = _norm(ast.unparse(node.test))
-            out[f"assert:{test}"] = f"assertion `assert {test[:80]}`"
+            found[f"assert:{test}"] = f"assertion `assert {test[:80]}`"
         elif isinstance(node, ast.Raise) and node.exc is not None:
             exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
             name = ast.unparse(exc)
-            out[f"raise:{name}"] = f"`raise {name}`"
+            found[f"raise:{name}"] = f"`raise {name}`"
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
             text = _norm(ast.unparse(node.value.func))
             if not _LOG.search(text + "("):
-                out[f"call:{text}"] = f"call `{text[:80]}(…)`"
+                found[f"call:{text}"] = f"call `{text[:80]}(…)`"
         if isinstance(node, ast.Call):
             callee = _norm(ast.unparse(node.func)).rsplit(".", 1)[-1]
-            if _LOG.search(_norm(ast.unparse(node.func)) + "("):
-                continue
-            for k in node.keywords:
-                if k.arg:
-                    out[f"kw:{callee}:{k.arg}"] = f"keyword `{callee}({k.arg}=…)`"
+            if not _LOG.search(_norm(ast.unparse(node.func)) + "("):
+                for k in node.keywords:
+                    if k.arg:
+                        found[f"kw:{callee}:{k.arg}"] = f"keyword `{callee}({k.arg}=…)`"
+        out.update(found)
+        if at is not None:
+            for key in found:
+                at.setdefault(key, []).append(node)
     return out
 
 
@@ -624,7 +629,8 @@ def _quiet(key: str) -> bool:
         _QUIET_WORDS & set(re.split(r"[^a-z0-9]+", text)))
 
 
-def env_reads(func: ps.FuncDef, skip: set[int] | None = None) -> dict[str, str]:
+def env_reads(func: ps.FuncDef, skip: set[int] | None = None,
+              at: dict[str, list[ast.AST]] | None = None) -> dict[str, str]:
     """Key -> label of the environment variables ``func`` reads by a constant name
     (``os.environ["X"]``, ``os.environ.get("X")``, ``os.getenv("X")``)."""
     out: dict[str, str] = {}
@@ -639,6 +645,8 @@ def env_reads(func: ps.FuncDef, skip: set[int] | None = None) -> dict[str, str]:
             name = node.args[0]
         if isinstance(name, ast.Constant) and isinstance(name.value, str):
             out[f"env:{name.value}"] = f"env var `{name.value[:60]}` read"
+            if at is not None:
+                at.setdefault(f"env:{name.value}", []).append(node)
     return out
 
 
@@ -685,11 +693,16 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
                          {k.split(":")[1].rsplit(".", 1)[-1] for k in theirs
                           if k.startswith(("call:", "kw:"))})
         named = diverged.get(key[0], set())
+        tails = {_tail(t) for t in mine_tests.values()}
+        positional = _positional(mine)
         lacking = [k for k in theirs if not _has(copy, k) and not _quiet(k)
                    and not (k in tests and (_unreachable(tests[k], refused)
-                                            or _renamed(tests[k], mine_tests.values())))
+                                            or _renamed(tests[k], mine_tests.values())
+                                            or _tail(tests[k]) in tails))
                    and not _via_wrapper(k, wraps, made, copy)
-                   and not (k.startswith("call:") and k[5:].rsplit(".", 1)[-1] in named)]
+                   and not (k.startswith(("call:", "kw:"))
+                            and k.split(":")[1].rsplit(".", 1)[-1] in named)
+                   and not (k.startswith("kw:") and _kw_values(new, k) & positional)]
         if not lacking:
             continue
         before = {**units(old), **env_reads(old)} if old is not None else None
@@ -698,8 +711,54 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
                  and theirs[k] not in reported]
         if not shown:
             continue
-        shown.sort(key=lambda k: _ORDER.index(k.split(":", 1)[0]))
+        depth = _depths(new)
+        shown.sort(key=lambda k: (depth.get(k, 99), _ORDER.index(k.split(":", 1)[0])))
         out.append(Lag(key[0], f"{up_file}:{new.lineno}", qual, how,
                        tuple(theirs[k] for k in shown),
                        tuple(sorted(theirs[k] for k in lacking))))
     return out
+
+
+_CHAIN = re.compile(r"\b(?:[A-Za-z_]\w*\.)+([A-Za-z_]\w*)")
+
+
+def _tail(test: ast.expr) -> str:
+    """A condition with each dotted name cut to its last part: the copy's
+    ``if not self.train_spec.pipelining_fn`` is upstream's
+    ``if not model_spec.pipelining_fn`` read from another holder."""
+    return _CHAIN.sub(r"\1", _norm(ast.unparse(test)))
+
+
+def _positional(func: ps.FuncDef) -> set[tuple[str, str]]:
+    """(callee, argument text) of every positional argument the copy passes."""
+    return {(_callee(n), _norm(ast.unparse(a))) for n in ps.walk(func)
+            if isinstance(n, ast.Call) for a in n.args}
+
+
+def _kw_values(func: ps.FuncDef, key: str) -> set[tuple[str, str]]:
+    """(callee, value text) upstream passes as the keyword of ``key``: the copy passing
+    the same value positionally to that callee passes it."""
+    _kind, callee, arg = key.split(":", 2)
+    return {(_callee(n), _norm(ast.unparse(k.value))) for n in ps.walk(func)
+            if isinstance(n, ast.Call) and _callee(n) == callee for k in n.keywords
+            if k.arg == arg}
+
+
+_NESTING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try,
+            ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def _depths(func: ps.FuncDef) -> dict[str, int]:
+    """Unit key -> how shallowly upstream's function nests it (an unconditional setup
+    call before one under a branch: what every run needs is named first)."""
+    depth: dict[int, int] = {}
+    stack: list[tuple[ast.AST, int]] = [(stmt, 0) for stmt in func.body]
+    while stack:
+        node, d = stack.pop()
+        depth[id(node)] = d
+        inner = d + 1 if isinstance(node, _NESTING) else d
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    at: dict[str, list[ast.AST]] = {}
+    units(func, at=at)
+    env_reads(func, at=at)
+    return {k: min(depth.get(id(n), 99) for n in nodes) for k, nodes in at.items()}
