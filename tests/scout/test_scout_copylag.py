@@ -18,6 +18,7 @@ CORE_BASE = '''\
 import os
 
 from core import dist
+from core.observability import structured_logger as sl
 
 
 def init_pg(world, timeout=None):
@@ -32,6 +33,9 @@ class Trainer:
         world = int(os.environ.get("LOCAL_WORLD", "1"))
         self.pg = init_pg(world, timeout=config.timeout)
         record_metrics(config)
+        sl.set_step(0, relative=True)
+        with config.profiler.build(folder=config.dump):
+            self.warm = True
         if config.mode == "b":
             self.setup_b(config)
         self.model = config.build()
@@ -79,7 +83,7 @@ def test_a_copy_lacking_what_upstream_long_had_is_one_quiet_opportunity(tmp_path
     res = _res(inp)
     [lag] = res["copy_lag"]
     assert (lag.ours, lag.upstream, lag.function, lag.how) == (
-        "sub/train.py:7", "core/train.py:11", "Trainer.__init__", "copy")
+        "sub/train.py:7", "core/train.py:12", "Trainer.__init__", "copy")
     # Unconditional units first (calls, env reads, guards, keywords), then what is
     # nested (the raise under the guard); logging/metrics left out.
     assert lag.units == ("call `dist.set_backend(…)`", "env var `LOCAL_WORLD` read",
@@ -93,7 +97,7 @@ def test_a_copy_lacking_what_upstream_long_had_is_one_quiet_opportunity(tmp_path
     assert bodydrift.lags(inp, [], []) == res["copy_lag"]
     [item] = [i for i in debt._lags(res)]
     assert item.kind == "opportunity" and not item.priority and item.section == "S-4"
-    assert "sub/train.py:7" in item.title and "core/train.py:11" in item.title
+    assert "sub/train.py:7" in item.title and "core/train.py:12" in item.title
     assert "dist.set_backend" in item.title and "and 1 more" in item.title
     assert "raise ValueError" not in item.title  # capped: the fifth is counted
 
@@ -169,7 +173,8 @@ def test_an_override_repeating_the_body_lags_too(tmp_path) -> None:
         "        world = 1\n        self.pg = init_pg(world)\n",
         "        if config.seq_len % config.tp != 0:\n            raise ValueError('odd')\n"
         "        world = int(os.environ.get('LOCAL_WORLD', '1'))\n"
-        "        self.pg = init_pg(world, timeout=config.timeout)\n")
+        "        self.pg = init_pg(world, timeout=config.timeout)\n"
+        "        record_metrics(config)\n        sl.set_step(0, relative=True)\n")
     inp = _inp(tmp_path, COPY, target="", extra={"sub/ft.py": over})
     [lag] = bodydrift.lags(inp, bodydrift.analyse(inp), [])
     assert lag.how == "override" and lag.ours.startswith("sub/ft.py:")
@@ -200,4 +205,4 @@ def test_the_same_value_positionally_or_the_same_guard_elsewhere_is_had(tmp_path
 def _divergence():
     from agentops.scout.analyses.duplicates import Divergence
 
-    return Divergence("x:1", "core/train.py:11", "__init__", "__init__")
+    return Divergence("x:1", "core/train.py:12", "__init__", "__init__")

@@ -619,7 +619,8 @@ class Lag:
 _QUIET_WORDS = frozenset({
     "log", "logs", "logger", "logging", "metric", "metrics", "print", "pprint", "profile",
     "profiler", "profiling", "wandb", "tensorboard", "tb", "timer", "warn", "warning",
-    "warnings", "color", "colors", "monitor", "mfu", "tflops", "verbose"})
+    "warnings", "color", "colors", "monitor", "mfu", "tflops", "verbose", "observability",
+    "tracer", "tracing"})
 _ORDER = ("call", "env", "raise", "assert", "if", "kw")
 
 
@@ -627,6 +628,18 @@ def _quiet(key: str) -> bool:
     text = key.split(":", 1)[1].lower()
     return "record_function" in text or bool(
         _QUIET_WORDS & set(re.split(r"[^a-z0-9]+", text)))
+
+
+def _observes(node: ast.AST, imports: dict[str, tuple[str, str]]) -> bool:
+    """A call whose full callee, with the module its head name is imported from
+    (``sl.set_step`` from ``observability.structured_logger``,
+    ``config.profiler.build``), is about observing the run."""
+    call = node.value if isinstance(node, ast.Expr) else node
+    if not isinstance(call, ast.Call):
+        return False
+    text = _norm(ast.unparse(call.func))
+    module, name = imports.get(text.split(".", 1)[0], ("", ""))
+    return _quiet(f"call:{text} {module}.{name}")
 
 
 def env_reads(func: ps.FuncDef, skip: set[int] | None = None,
@@ -686,7 +699,11 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
                                    before={}, before_tests=head_tests)
         tests: dict[str, ast.expr] = {}
         mine_tests: dict[str, ast.expr] = {}
-        theirs = {**units(new, tests, dead), **env_reads(new, dead)}
+        at: dict[str, list[ast.AST]] = {}
+        theirs = {**units(new, tests, dead, at), **env_reads(new, dead)}
+        up_imports = ps.imports(ps.parse(inp.head.text(up_file) or ""))
+        observing = {k for k, nodes in at.items() if k.startswith(("call:", "kw:"))
+                     and all(_observes(n, up_imports) for n in nodes)}
         copy = {**units(mine, mine_tests), **env_reads(mine)}
         made = {_callee(n) for n in ps.walk(mine) if isinstance(n, ast.Call)}
         wraps = _wrapped(inp, up_file, inp.head.text(up_file),
@@ -696,6 +713,7 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
         tails = {_tail(t) for t in mine_tests.values()}
         positional = _positional(mine)
         lacking = [k for k in theirs if not _has(copy, k) and not _quiet(k)
+                   and k not in observing
                    and not (k in tests and (_unreachable(tests[k], refused)
                                             or _renamed(tests[k], mine_tests.values())
                                             or _tail(tests[k]) in tails))
