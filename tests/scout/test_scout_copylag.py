@@ -206,3 +206,26 @@ def _divergence():
     from agentops.scout.analyses.duplicates import Divergence
 
     return Divergence("x:1", "core/train.py:12", "__init__", "__init__")
+
+
+def test_a_call_to_what_an_upstream_method_wraps_is_had(tmp_path) -> None:
+    """Upstream calls ``cast(BaseModel, m).init_weights(buffer_device=…)``, an alias
+    method of a repository class around ``init_states``; the copy calls
+    ``m.init_states(buffer_device=…)``: nothing lacking. A copy calling neither lags."""
+    model = ("class BaseModel:\n    def init_weights(self, **kw):\n"
+             "        self.init_states(buffer_device=kw.get('buffer_device'))\n")
+    up = ("from typing import cast\n\nfrom core.model import BaseModel\n\n\n"
+          "def build(m, dev):\n    m.to_empty(device=dev)\n"
+          "    cast(BaseModel, m).init_weights(buffer_device=dev)\n    return m\n")
+    copy = up.replace("cast(BaseModel, m).init_weights", "m.init_states")
+    target = "duplicate_logic:\n  - {ours: [sub/b.py], upstream: [core/b.py]}\n"
+
+    def run(path, text):
+        files = {"core/__init__.py": "", "core/model.py": model, "core/b.py": up}
+        inp = minirepo.build(path, base=files, head={**files, "sub/__init__.py": "",
+                                                     "sub/b.py": text}, target=target)
+        return bodydrift.lags(inp, [], [])
+
+    assert run(tmp_path / "a", copy) == []
+    [lag] = run(tmp_path / "b", copy.replace("    m.init_states(buffer_device=dev)\n", ""))
+    assert "call `cast(BaseModel, m).init_weights(…)`" in lag.units

@@ -709,6 +709,8 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
         wraps = _wrapped(inp, up_file, inp.head.text(up_file),
                          {k.split(":")[1].rsplit(".", 1)[-1] for k in theirs
                           if k.startswith(("call:", "kw:"))})
+        _method_wraps(inp, up_imports, wraps, {k.split(":")[1].rsplit(".", 1)[-1]
+                                               for k in theirs if k.startswith(("call:", "kw:"))})
         named = diverged.get(key[0], set())
         tails = {_tail(t) for t in mine_tests.values()}
         positional = _positional(mine)
@@ -780,3 +782,23 @@ def _depths(func: ps.FuncDef) -> dict[str, int]:
     units(func, at=at)
     env_reads(func, at=at)
     return {k: min(depth.get(id(n), 99) for n in nodes) for k, nodes in at.items()}
+
+
+def _method_wraps(inp: Inputs, imports: dict[str, tuple[str, str]],
+                  wraps: dict[str, set[str]], callees: set[str]) -> None:
+    """Adds to ``wraps`` the methods of repository classes upstream's module imports
+    (``cast(BaseModel, m).init_weights``, an alias of ``init_states``): callee -> what
+    the method calls, for callees no module function defines."""
+    todo = {c for c in callees if c not in wraps}
+    if not todo:
+        return
+    for _local, (module, name) in sorted(imports.items()):
+        path = ps.module_path(module, inp.head.paths) if module and name else None
+        cls = ps.find(ps.parse(inp.head.text(path) or ""), name) if path else None
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        for fn in cls.body:
+            if isinstance(fn, ps.FuncDef.__args__) and fn.name in todo:
+                wraps[fn.name] = {_callee(n) for n in ps.walk(fn)
+                                  if isinstance(n, ast.Call)} - {""}
+                todo.discard(fn.name)
