@@ -229,3 +229,26 @@ def test_a_call_to_what_an_upstream_method_wraps_is_had(tmp_path) -> None:
     assert run(tmp_path / "a", copy) == []
     [lag] = run(tmp_path / "b", copy.replace("    m.init_states(buffer_device=dev)\n", ""))
     assert "call `cast(BaseModel, m).init_weights(…)`" in lag.units
+
+
+def test_a_one_line_method_tested_inline_is_had(tmp_path) -> None:
+    """Upstream loops ``while self.should_continue_training()``, a method returning
+    ``self.step < self.config.steps``; the copy tests that inline."""
+    up = ("class Trainer:\n    def train(self):\n"
+          "        while self.should_continue_training():\n            self.step += 1\n"
+          "            self.run()\n\n"
+          "    def should_continue_training(self):\n"
+          "        return self.step < self.config.steps\n")
+    copy = up.replace("while self.should_continue_training():",
+                      "while self.step < config.steps:")
+    target = "duplicate_logic:\n  - {ours: [sub/t.py], upstream: [core/t.py]}\n"
+
+    def run(path, text):
+        files = {"core/__init__.py": "", "core/t.py": up}
+        inp = minirepo.build(path, base=files, head={**files, "sub/__init__.py": "",
+                                                     "sub/t.py": text}, target=target)
+        return [lag for lag in bodydrift.lags(inp, [], []) if lag.function == "Trainer.train"]
+
+    assert run(tmp_path / "a", copy) == []
+    [lag] = run(tmp_path / "b", copy.replace("self.step < config.steps", "self.more()"))
+    assert lag.units == ("guard `if should_continue_training()`",)

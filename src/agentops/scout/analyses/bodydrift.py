@@ -713,12 +713,15 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
                                                for k in theirs if k.startswith(("call:", "kw:"))})
         named = diverged.get(key[0], set())
         tails = {_tail(t) for t in mine_tests.values()}
+        up_mod = ps.parse(inp.head.text(up_file) or "") if "." in qual else None
+        up_cls = ps.find(up_mod, qual.rsplit(".", 1)[0]) if up_mod is not None else None
         positional = _positional(mine)
         lacking = [k for k in theirs if not _has(copy, k) and not _quiet(k)
                    and k not in observing
                    and not (k in tests and (_unreachable(tests[k], refused)
                                             or _renamed(tests[k], mine_tests.values())
-                                            or _tail(tests[k]) in tails))
+                                            or _tail(tests[k]) in tails
+                                            or _tail(_inlined(up_cls, tests[k])) in tails))
                    and not _via_wrapper(k, wraps, made, copy)
                    and not (k.startswith(("call:", "kw:"))
                             and k.split(":")[1].rsplit(".", 1)[-1] in named)
@@ -802,3 +805,18 @@ def _method_wraps(inp: Inputs, imports: dict[str, tuple[str, str]],
                 wraps[fn.name] = {_callee(n) for n in ps.walk(fn)
                                   if isinstance(n, ast.Call)} - {""}
                 todo.discard(fn.name)
+
+
+def _inlined(cls: ast.AST | None, test: ast.expr) -> ast.expr:
+    """A guard calling a method of upstream's class that only returns an expression
+    (``self.should_continue_training()``) is that expression (``self.step <
+    self.config.training.steps``), which the copy may test inline."""
+    if isinstance(cls, ast.ClassDef) and isinstance(test, ast.Call) and not test.args \
+            and isinstance(test.func, ast.Attribute) and isinstance(test.func.value, ast.Name) \
+            and test.func.value.id == "self":
+        for fn in cls.body:
+            if isinstance(fn, ps.FuncDef.__args__) and fn.name == test.func.attr \
+                    and len(fn.body) == 1 and isinstance(fn.body[0], ast.Return) \
+                    and fn.body[0].value is not None:
+                return fn.body[0].value
+    return test
