@@ -221,7 +221,10 @@ def test_a_call_to_what_an_upstream_method_wraps_is_had(tmp_path) -> None:
     target = "duplicate_logic:\n  - {ours: [sub/b.py], upstream: [core/b.py]}\n"
 
     def run(path, text):
-        files = {"core/__init__.py": "", "core/model.py": model, "core/b.py": up}
+        # BaseModel is re-exported by its package, as upstream imports it.
+        files = {"core/__init__.py": "", "core/proto/__init__.py":
+                 "from .model import BaseModel\n", "core/proto/model.py": model,
+                 "core/b.py": up.replace("core.model", "core.proto")}
         inp = minirepo.build(path, base=files, head={**files, "sub/__init__.py": "",
                                                      "sub/b.py": text}, target=target)
         return bodydrift.lags(inp, [], [])

@@ -796,10 +796,10 @@ def _method_wraps(inp: Inputs, imports: dict[str, tuple[str, str]],
     if not todo:
         return
     for _local, (module, name) in sorted(imports.items()):
-        path = ps.module_path(module, inp.head.paths) if module and name else None
-        cls = ps.find(ps.parse(inp.head.text(path) or ""), name) if path else None
-        if not isinstance(cls, ast.ClassDef):
+        found = _upstream_class(inp, module, name) if module and name else None
+        if found is None:  # not a repository class (re-exports by a package followed)
             continue
+        cls = found[1]
         for fn in cls.body:
             if isinstance(fn, ps.FuncDef.__args__) and fn.name in todo:
                 wraps[fn.name] = {_callee(n) for n in ps.walk(fn)
