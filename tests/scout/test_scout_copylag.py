@@ -255,3 +255,25 @@ def test_a_one_line_method_tested_inline_is_had(tmp_path) -> None:
     assert run(tmp_path / "a", copy) == []
     [lag] = run(tmp_path / "b", copy.replace("self.step < config.steps", "self.more()"))
     assert lag.units == ("guard `if should_continue_training()`",)
+
+
+def test_a_call_through_a_local_or_an_assertion_on_renamed_locals_is_had(tmp_path) -> None:
+    up = ("def par(model, ac, n, dp):\n    assert n % (ac.size * dp) == 0\n"
+          "    if ac is not None:\n        ac.build(folder=n).apply(model)\n"
+          "    model.compile()\n    return model\n")
+    copy = ("def par(model, ac, n, batch):\n    assert n % (ac.size * batch) == 0\n"
+            "    if ac is not None:\n        policy = ac.build(folder=n)\n"
+            "        policy.apply(model)\n    model.compile()\n    return model\n")
+    target = "duplicate_logic:\n  - {ours: [sub/p.py], upstream: [core/p.py]}\n"
+
+    def run(path, text):
+        files = {"core/__init__.py": "", "core/p.py": up}
+        inp = minirepo.build(path, base=files, head={**files, "sub/__init__.py": "",
+                                                     "sub/p.py": text}, target=target)
+        return bodydrift.lags(inp, [], [])
+
+    assert run(tmp_path / "a", copy) == []
+    [lag] = run(tmp_path / "b", copy.replace("        policy.apply(model)\n", "").replace(
+        "n % (ac.size * batch) == 0", "n > 0"))
+    assert set(lag.units) == {"call `ac.build(folder=n).apply(…)`",
+                              "assertion `assert n % (ac.size * dp) == 0`"}

@@ -704,7 +704,9 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
         up_imports = ps.imports(ps.parse(inp.head.text(up_file) or ""))
         observing = {k for k, nodes in at.items() if k.startswith(("call:", "kw:"))
                      and all(_observes(n, up_imports) for n in nodes)}
-        copy = {**units(mine, mine_tests), **env_reads(mine)}
+        copy = _aliased(mine, {**units(mine, mine_tests), **env_reads(mine)})
+        tests.update(_assert_tests(new))
+        mine_tests.update(_assert_tests(mine))
         made = {_callee(n) for n in ps.walk(mine) if isinstance(n, ast.Call)}
         wraps = _wrapped(inp, up_file, inp.head.text(up_file),
                          {k.split(":")[1].rsplit(".", 1)[-1] for k in theirs
@@ -820,3 +822,26 @@ def _inlined(cls: ast.AST | None, test: ast.expr) -> ast.expr:
                     and fn.body[0].value is not None:
                 return fn.body[0].value
     return test
+
+
+def _assert_tests(func: ps.FuncDef) -> dict[str, ast.expr]:
+    """Key -> condition of each assertion (compared like guards: renamed locals, the
+    same condition on another holder)."""
+    return {f"assert:{_norm(ast.unparse(n.test))}": n.test for n in ps.walk(func)
+            if isinstance(n, ast.Assert)}
+
+
+def _aliased(func: ps.FuncDef, keys: dict[str, str]) -> dict[str, str]:
+    """``keys`` plus each call the copy makes through a local it bound to an expression
+    (``p = cfg.build(…)``; ``p.apply(…)``) spelled as that expression
+    (``cfg.build(…).apply``), which is how upstream may write the same call."""
+    bound = {n.targets[0].id: _norm(ast.unparse(n.value)) for n in ps.walk(func)
+             if isinstance(n, ast.Assign) and len(n.targets) == 1
+             and isinstance(n.targets[0], ast.Name)}
+    out = dict(keys)
+    for key, label in keys.items():
+        if key.startswith("call:"):
+            head, dot, rest = key[5:].partition(".")
+            if dot and head in bound:
+                out.setdefault(f"call:{bound[head]}.{rest}", label)
+    return out
