@@ -212,8 +212,11 @@ def test_a_call_to_what_an_upstream_method_wraps_is_had(tmp_path) -> None:
     """Upstream calls ``cast(BaseModel, m).init_weights(buffer_device=…)``, an alias
     method of a repository class around ``init_states``; the copy calls
     ``m.init_states(buffer_device=…)``: nothing lacking. A copy calling neither lags."""
-    model = ("class BaseModel:\n    def init_weights(self, **kw):\n"
-             "        self.init_states(buffer_device=kw.get('buffer_device'))\n")
+    model = ("class BaseModel:\n    \"\"\"A model.\"\"\"\n\n    size: int = 0\n\n"
+             "    def init_weights(self, **kw):\n"
+             "        self.init_states(buffer_device=kw.get('buffer_device'))\n\n"
+             "    def verify(self):\n        for m in self.children():\n"
+             "            m.to_empty(device='meta')\n")
     up = ("from typing import cast\n\nfrom core.model import BaseModel\n\n\n"
           "def build(m, dev):\n    m.to_empty(device=dev)\n"
           "    cast(BaseModel, m).init_weights(buffer_device=dev)\n    return m\n")
@@ -232,6 +235,11 @@ def test_a_call_to_what_an_upstream_method_wraps_is_had(tmp_path) -> None:
     assert run(tmp_path / "a", copy) == []
     [lag] = run(tmp_path / "b", copy.replace("    m.init_states(buffer_device=dev)\n", ""))
     assert "call `cast(BaseModel, m).init_weights(…)`" in lag.units
+    # A method doing work of its own (a loop) is no alias of what it calls: the copy
+    # calling to_empty does not have upstream's verify().
+    up = up.replace("    return m\n", "    cast(BaseModel, m).verify()\n    return m\n")
+    [lag] = run(tmp_path / "c", copy)
+    assert lag.units == ("call `cast(BaseModel, m).verify(…)`",)
 
 
 def test_a_one_line_method_tested_inline_is_had(tmp_path) -> None:

@@ -803,7 +803,14 @@ def _method_wraps(inp: Inputs, imports: dict[str, tuple[str, str]],
             continue
         cls = found[1]
         for fn in cls.body:
-            if isinstance(fn, ps.FuncDef.__args__) and fn.name in todo:
+            # Only an alias (a few plain statements, no loop): a method that does work
+            # of its own is no stand-in for what it happens to call.
+            body = [b for b in fn.body if not (isinstance(b, ast.Expr)
+                                               and isinstance(b.value, ast.Constant))] \
+                if isinstance(fn, ps.FuncDef.__args__) else []
+            if body and fn.name in todo and len(body) <= 3 and not any(
+                    isinstance(n, ast.For | ast.While | ast.If) for b in body
+                    for n in ps.walk(b)):
                 wraps[fn.name] = {_callee(n) for n in ps.walk(fn)
                                   if isinstance(n, ast.Call)} - {""}
                 todo.discard(fn.name)
