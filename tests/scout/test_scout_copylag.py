@@ -285,3 +285,25 @@ def test_a_call_through_a_local_or_an_assertion_on_renamed_locals_is_had(tmp_pat
         "n % (ac.size * batch) == 0", "n > 0"))
     assert set(lag.units) == {"call `ac.build(folder=n).apply(…)`",
                               "assertion `assert n % (ac.size * dp) == 0`"}
+
+
+def test_a_guard_the_copy_says_it_leaves_out_is_not_lacking(tmp_path) -> None:
+    up = ("class M:\n    def __init__(self, mode):\n        self.async_mode = mode\n\n"
+          "    def wait(self):\n        if self.async_mode == Mode.DISABLED:\n"
+          "            raise RuntimeError('x')\n        self.fut.result()\n"
+          "        self.fut = None\n")
+    sub = ("from core.m import M\n\n\nclass FT(M):\n    def wait(self):\n"
+           "        # our saves are always async, even when async_mode is DISABLED, so\n"
+           "        # upstream's check would wrongly fail here\n"
+           "        self.fut.result()\n        self.fut = None\n")
+
+    def run(path, text):
+        files = {"core/__init__.py": "", "core/m.py": up}
+        inp = minirepo.build(path, base=files, head={**files, "sub/__init__.py": "",
+                                                     "sub/ft.py": text})
+        return bodydrift.lags(inp, [], [])
+
+    assert run(tmp_path / "a", sub) == []
+    silent = sub.replace("even when async_mode is DISABLED", "whatever the mode")
+    [lag] = run(tmp_path / "b", silent)
+    assert set(lag.units) == {"guard `if async_mode == Mode.DISABLED`", "`raise RuntimeError`"}

@@ -697,6 +697,10 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
         units(new, head_tests)
         refused, dead = _by_effect(inp, mine, ours_file, up_file, qual, new=new,
                                    before={}, before_tests=head_tests)
+        said = _comments(inp.head.text(ours_file) or "", mine)
+        for node in ps.walk(new):
+            if isinstance(node, ast.If) and id(node) not in dead and _explained(node.test, said):
+                dead.update(id(n) for n in ps.walk(node))
         tests: dict[str, ast.expr] = {}
         mine_tests: dict[str, ast.expr] = {}
         at: dict[str, list[ast.AST]] = {}
@@ -852,3 +856,19 @@ def _aliased(func: ps.FuncDef, keys: dict[str, str]) -> dict[str, str]:
             if dot and head in bound:
                 out.setdefault(f"call:{bound[head]}.{rest}", label)
     return out
+
+
+def _comments(text: str, func: ps.FuncDef) -> str:
+    """The copy's own words: its comments and docstring."""
+    lines = text.splitlines()[func.lineno - 1:getattr(func, "end_lineno", func.lineno)]
+    out = [ln.split("#", 1)[1] for ln in lines if "#" in ln]
+    return " ".join([*out, ast.get_docstring(func) or ""])
+
+
+def _explained(test: ast.expr, said: str) -> bool:
+    """The copy's comments name every name upstream's guard tests (``async_mode``,
+    ``DISABLED`` for ``if self.async_mode == AsyncMode.DISABLED``): it left the guard
+    out knowingly, and says why."""
+    names = set(re.findall(r"[A-Za-z_]\w{3,}", _tail(test))) - {"None", "True", "False",
+                                                                  "self", "isinstance"}
+    return bool(names) and all(re.search(rf"\b{re.escape(n)}\b", said) for n in names)
