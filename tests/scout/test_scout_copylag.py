@@ -307,3 +307,28 @@ def test_a_guard_the_copy_says_it_leaves_out_is_not_lacking(tmp_path) -> None:
     silent = sub.replace("even when async_mode is DISABLED", "whatever the mode")
     [lag] = run(tmp_path / "b", silent)
     assert set(lag.units) == {"guard `if async_mode == Mode.DISABLED`", "`raise RuntimeError`"}
+
+
+def test_a_mode_the_copy_handles_its_own_way_is_not_lacking(tmp_path) -> None:
+    """Upstream shards with apply_fsdp(…, cpu_offload=…) under ``if dims.fsdp_enabled``;
+    the copy branches on ``dims.fsdp_enabled`` itself and calls its own sharding: the
+    guard, and keywords to a call the copy never makes, are its own design."""
+    up = ("def par(model, dims, cfg):\n    if dims.fsdp_enabled:\n"
+          "        model = apply_fsdp(model, cpu_offload=cfg.offload)\n"
+          "    model.compile(fullgraph=True)\n    return model\n")
+    copy = ("def par(model, dims, cfg):\n    if dims.fsdp_enabled and dims.dp > 1:\n"
+            "        model = data_parallel(model, mode='fsdp')\n"
+            "    model.compile(fullgraph=True)\n    return model\n")
+    target = "duplicate_logic:\n  - {ours: [sub/p.py], upstream: [core/p.py]}\n"
+
+    def run(path, text):
+        files = {"core/__init__.py": "", "core/p.py": up}
+        inp = minirepo.build(path, base=files, head={**files, "sub/__init__.py": "",
+                                                     "sub/p.py": text}, target=target)
+        return bodydrift.lags(inp, [], [])
+
+    assert run(tmp_path / "a", copy) == []
+    # Not branching on it at all: the guard is lacking (the keyword stays the call's).
+    [lag] = run(tmp_path / "b", copy.replace("dims.fsdp_enabled and dims.dp > 1",
+                                             "dims.dp > 1"))
+    assert lag.units == ("guard `if dims.fsdp_enabled`",)

@@ -698,8 +698,14 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
         refused, dead = _by_effect(inp, mine, ours_file, up_file, qual, new=new,
                                    before={}, before_tests=head_tests)
         said = _comments(inp.head.text(ours_file) or "", mine)
+        branched = {n for g in ps.walk(mine) if isinstance(g, ast.If | ast.While)
+                    for n in _settings(g.test)}
         for node in ps.walk(new):
-            if isinstance(node, ast.If) and id(node) not in dead and _explained(node.test, said):
+            # A guard the copy's comments explain, or on settings the copy branches on
+            # itself (its own design for that mode), with all it holds.
+            if isinstance(node, ast.If) and id(node) not in dead and (
+                    _explained(node.test, said)
+                    or (_settings(node.test) and _settings(node.test) <= branched)):
                 dead.update(id(n) for n in ps.walk(node))
         tests: dict[str, ast.expr] = {}
         mine_tests: dict[str, ast.expr] = {}
@@ -731,7 +737,10 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
                    and not _via_wrapper(k, wraps, made, copy)
                    and not (k.startswith(("call:", "kw:"))
                             and k.split(":")[1].rsplit(".", 1)[-1] in named)
-                   and not (k.startswith("kw:") and _kw_values(new, k) & positional)]
+                   and not (k.startswith("kw:") and _kw_values(new, k) & positional)
+                   # a keyword to a call the copy never makes: that part is done its
+                   # own way (or the missing call is its own unit)
+                   and not (k.startswith("kw:") and k.split(":")[1] not in made)]
         if not lacking:
             continue
         before = {**units(old), **env_reads(old)} if old is not None else None
@@ -872,3 +881,16 @@ def _explained(test: ast.expr, said: str) -> bool:
     names = set(re.findall(r"[A-Za-z_]\w{3,}", _tail(test))) - {"None", "True", "False",
                                                                   "self", "isinstance"}
     return bool(names) and all(re.search(rf"\b{re.escape(n)}\b", said) for n in names)
+
+
+def _settings(test: ast.expr) -> frozenset[str]:
+    """The dotted settings a condition reads (``parallel_dims.fsdp_enabled``), with
+    ``self.`` dropped; plain local names are not settings."""
+    out = set()
+    for n in ast.walk(test):
+        if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Store):
+            text = _norm(ast.unparse(n))
+            if "(" not in text and "[" not in text:
+                out.add(text)
+    # keep the longest chains only (``a.b.c``, not also ``a.b``)
+    return frozenset(t for t in out if not any(o.startswith(t + ".") for o in out))
