@@ -196,6 +196,16 @@ def test_the_same_value_positionally_or_the_same_guard_elsewhere_is_had(tmp_path
     assert lag.units == ("call `dist.set_backend(…)`",)
     div = dataclasses.replace(_divergence(), ours=lag.ours, calls=("set_backend",))
     assert bodydrift.lags(inp, [], [div]) == []
+    # A call-drift action that already names the omitted keyword takes that unit.
+    from agentops.scout.analyses.duplicates import CallDrift
+
+    wrong = other.replace("init_pg(world, config.timeout)", "init_pg(world)")
+    inp = _inp(tmp_path / "cd", wrong)
+    [lag] = bodydrift.lags(inp, [], [])
+    assert "keyword `init_pg(timeout=…)`" in lag.units
+    cd = CallDrift("init_pg", lag.ours.rsplit(":", 1)[0] + ":9", "core/train.py:17",
+                   ("timeout",))
+    assert bodydrift.lags(inp, [], [], [cd])[0].units == ("call `dist.set_backend(…)`",)
     # Another value positionally is no stand-in for the keyword.
     wrong = other.replace("init_pg(world, config.timeout)", "init_pg(world, 5)")
     [lag] = bodydrift.lags(_inp(tmp_path / "w", wrong), [], [])

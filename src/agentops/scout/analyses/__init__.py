@@ -54,7 +54,7 @@ REGISTRY: dict[str, Analysis] = {
     "call_drift": lambda inp, _: duplicates.call_drift(inp),
     "divergences": lambda inp, done: duplicates.divergences(inp, done["call_drift"]),
     "copy_lag": lambda inp, done: bodydrift.lags(inp, done["body_drift"],
-                                                 done["divergences"]),
+                                                 done["divergences"], done["call_drift"]),
     "todos": lambda inp, _: todos.collect(inp),
     "ci": lambda inp, _: ci.analyse(inp),
     "ci_paths": lambda inp, done: cipaths.analyse(inp, done["ci"]),

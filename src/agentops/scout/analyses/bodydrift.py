@@ -664,7 +664,8 @@ def env_reads(func: ps.FuncDef, skip: set[int] | None = None,
 
 
 def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
-         divergences: list[duplicates.Divergence] | None = None) -> list[Lag]:
+         divergences: list[duplicates.Divergence] | None = None,
+         call_drifts: list[duplicates.CallDrift] | None = None) -> list[Lag]:
     """Per copied/overridden function: the guards, assertions, raises, call
     statements, keyword arguments and environment reads upstream's HEAD version has
     that the copy lacks, after the same by-effect filters as ``analyse``, leaving out
@@ -676,6 +677,9 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
     diverged: dict[str, set[str]] = {}
     for dv in divergences or ():
         diverged.setdefault(dv.ours, set()).update(dv.calls)
+    # keywords a call-drift action already names for a call in that file
+    omitted = {(c.ours.rsplit(":", 1)[0], c.callee.rsplit(".", 1)[-1], k)
+               for c in call_drifts or () for k in c.missing}
     for mine, ours_file, up_file, qual in _pairs(inp):
         key = (f"{ours_file}:{mine.lineno}", f"{up_file}:{qual}")
         if key in seen:
@@ -740,7 +744,9 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
                    and not (k.startswith("kw:") and _kw_values(new, k) & positional)
                    # a keyword to a call the copy never makes: that part is done its
                    # own way (or the missing call is its own unit)
-                   and not (k.startswith("kw:") and k.split(":")[1] not in made)]
+                   and not (k.startswith("kw:") and k.split(":")[1] not in made)
+                   and not (k.startswith("kw:")
+                            and (ours_file, *k.split(":")[1:]) in omitted)]
         if not lacking:
             continue
         before = {**units(old), **env_reads(old)} if old is not None else None
