@@ -8,6 +8,7 @@ matches that start inside a word.
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -128,3 +129,64 @@ def test_deferred_reproduction_signals_give_the_hits_a_full_match_gives() -> Non
         "repro_code", "repro_steps", "docs_issue"}
     assert sorted((h.signal, h.where, h.score) for h in reading.hits) == sorted(
         (h.signal, h.where, h.score) for h in full)
+
+
+# Characters around the word tokens' edge: every ASCII one (controls such as \x1c-\x1f
+# that str.split treats as whitespace, "_", digits, punctuation), and non-ASCII ones that
+# are letters (é, ß, dotted İ whose lowercase grows, the Kelvin sign), digits (Arabic-
+# Indic), or whitespace to str.split but not to the regex (NBSP, NEL, line separator).
+_EDGE = ([chr(i) for i in range(128)]
+         + list("éßİKſ٣\u00a0\u0085\u2028\u3000🐛中") + ["ab", "c_9", "Rank", "NCCL"])
+
+
+def _random_texts(seed: int, count: int) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choice(_EDGE) for _ in range(rng.randint(0, 60)))
+            for _ in range(count)]
+
+
+def test_word_tokens_are_the_token_regex_words() -> None:
+    # Place.of splits with str.translate (issue #23, planner speed); the words must be
+    # exactly those of the regex it replaces, in order, on ASCII and non-ASCII text.
+    from agentops.triage.signals import MAX_BODY_CHARS, word_tokens
+
+    token_re = re.compile(r"[a-z0-9_]+")
+    texts = _random_texts(23, 3000)
+    # Near the read bound: a body of MAX_BODY_CHARS, ASCII and with a non-ASCII tail.
+    big = ("all_reduce x9 " * (MAX_BODY_CHARS // 14 + 1))[:MAX_BODY_CHARS]
+    texts += [big, big[:-1] + "é", "é" * MAX_BODY_CHARS, "a" * MAX_BODY_CHARS, ""]
+    for text in texts:
+        for lower in (text, text.lower()):
+            assert word_tokens(lower) == token_re.findall(lower), repr(lower[:80])
+
+
+def test_place_index_matches_the_plain_tokenisation() -> None:
+    token_re = re.compile(r"[a-z0-9_]+")
+    for text in [*_random_texts(12, 500), "Error in ProcessGroupNCCL: café ß İ\u00a0x"]:
+        for humps in (False, True):
+            place = Place.of(text, humps=humps)
+            toks = token_re.findall(text.lower())
+            assert place.norm == f" {' '.join(toks)} "
+            assert set(toks) <= place.words
+            if not humps:
+                assert place.words == frozenset(toks)
+
+
+def test_module_scores_are_the_label_scores() -> None:
+    # _select_modules sums each module's hits inline; it must give label_score's value
+    # (and type: 0 for a module without hits) on varied issues.
+    from agentops.triage.plan import _select_modules, read
+    from tests.property import hostile
+
+    queue = load_queue("distributed")
+    seen_kept = 0
+    for seed in range(300):
+        rng = random.Random(seed)
+        snap = hostile.random_snapshot(rng, queue, number=seed + 1)
+        reading = read(snap, queue)
+        mods = _select_modules(reading, queue, set())
+        want = {m: reading.label_score(m) for m in mods.keep}
+        assert mods.scores == want
+        assert [type(v) for v in mods.scores.values()] == [type(v) for v in want.values()]
+        seen_kept += len(mods.keep)
+    assert seen_kept  # the inputs reach modules at all
