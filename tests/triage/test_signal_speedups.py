@@ -190,3 +190,36 @@ def test_module_scores_are_the_label_scores() -> None:
         assert [type(v) for v in mods.scores.values()] == [type(v) for v in want.values()]
         seen_kept += len(mods.keep)
     assert seen_kept  # the inputs reach modules at all
+
+
+def _plain_gate(sig, text: str) -> bool:  # type: ignore[no-untyped-def]
+    return (all(p.search(text) for p in sig.requires)
+            and not any(p.search(text) for p in sig.unless))
+
+
+def test_gates_with_lowered_twins_answer_like_the_plain_regexes() -> None:
+    # requires/unless read the whole issue; a case-insensitive one runs as its lowered
+    # twin on text that folds like ASCII (issue #23, planner speed). Same answer as the
+    # plain regexes on ASCII text, caseless non-ASCII (emoji, CJK), and text with the
+    # Kelvin sign or a long s (IGNORECASE folds them onto k and s: the regex decides).
+    rubric = load_queue("distributed").rubric
+    gated = [s for s in rubric.signals if s.requires or s.unless]
+    assert any(s.requires_lowered or s.unless_lowered for s in gated)
+    made_up = compile_signal({
+        "id": "made_up", "where": ["body"], "weight": 1.0, "keywords": ["hang"],
+        "requires": [r"(?i)multi-?node|\b\d+ nodes\b|sk"],
+        "unless": [r"(?i)(?:linear|logistic) regression", "Kelvin"]})
+    assert made_up.requires_lowered and made_up.unless_lowered
+    words = ["Multi-Node", "MULTINODE", "2 Nodes", "3 nodes", "nnodes", "across hosts",
+             "Linear Regression", "logistic REGRESSION", "Activation Checkpoint",
+             "state_dict", "checkpoint", "init_process_group", "c10d", "Deadlock",
+             "\u212a", "\u017f", "\u212aelvin", "\u017fk", "Kelvin", "🐛", "中文", "é", "SK",
+             "multi\u2028node", "\n", " ", "x"]
+    rng = random.Random(2323)
+    texts = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 12)))
+             for _ in range(2000)]
+    texts += ["multi node " * 6000 + "2 nodes", "\u212a" + "a" * 60_000 + " multinode"]
+    for sig in [*gated, made_up]:
+        for text in texts:
+            assert sig.gate(text) == _plain_gate(sig, text), (sig.id, text[:80])
+            assert sig.gate(text, text.lower()) == _plain_gate(sig, text), (sig.id, text[:80])
