@@ -223,3 +223,32 @@ def test_gates_with_lowered_twins_answer_like_the_plain_regexes() -> None:
         for text in texts:
             assert sig.gate(text) == _plain_gate(sig, text), (sig.id, text[:80])
             assert sig.gate(text, text.lower()) == _plain_gate(sig, text), (sig.id, text[:80])
+
+
+def _fence_texts(seed: int, count: int) -> list[str]:
+    pieces = ["```", "````", "~~~", "~~~~", "``", "~", "`", " ", "\t", "\n", "\n", "x",
+              "```python\n", "~~~~ text\n", "é", "🐛", "\r", "  ```", "\t~~~"]
+    rng = random.Random(seed)
+    return ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 40)))
+            for _ in range(count)]
+
+
+def test_fences_are_the_fence_regex_matches() -> None:
+    # _split_markdown finds code fences line by line instead of letting the regex try
+    # every position (issue #23, planner speed): the same matches, in order, on nested
+    # and unclosed fences, both kinds, indented ones, and texts near the body bound.
+    from agentops.triage.signals import _FENCE_RE, MAX_BODY_CHARS, fences
+
+    texts = _fence_texts(7, 6000)
+    texts += [
+        "```\na\n````\nb\n```\n~~~\n```\nc\n~~~\nd",  # nested and longer runs
+        "x ```\n```\ny\n```",  # a run after text on its line is no fence
+        "```",  # a fence line without a newline
+        "`" * MAX_BODY_CHARS,
+        "a ```\n" * (MAX_BODY_CHARS // 6),
+        "```\n" + "~~~\n" * (MAX_BODY_CHARS // 4 - 1),
+        " " * (MAX_BODY_CHARS - 4) + "```\n",
+    ]
+    for text in texts:
+        want = [(m.span(), m.groups()) for m in _FENCE_RE.finditer(text)]
+        assert [(m.span(), m.groups()) for m in fences(text)] == want, repr(text[:80])

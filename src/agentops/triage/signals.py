@@ -9,7 +9,7 @@ queue (``compile_rubric``) so planning one issue costs only the searches.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 # The regex parser gives each pattern's literal needles (an optimisation only: if a
@@ -656,11 +656,43 @@ def _split_lines(text: str, rubric: Rubric, parts: _Parts, *, in_code: bool) -> 
     (parts.code if in_code else parts.prose).append("\n".join(keep))
 
 
+def fences(text: str) -> Iterator[re.Match[str]]:
+    """``_FENCE_RE.finditer(text)``, with the regex tried only at the start of a line
+    whose first other character than a blank is a backtick or a tilde: the regex alone
+    tries every position of the text (issue #23, planner speed). Each line is looked at
+    once, so a line of thousands of backticks costs one try."""
+    pos = 0
+    end = len(text)
+    # The next run of each kind at or after ``pos`` (-1: none left), found again only
+    # once passed: a text with runs of one kind only is scanned once for the other.
+    tick = tilde = -2
+    while pos < end:
+        if -1 < tick < pos or tick == -2:
+            tick = text.find("```", pos)
+        if -1 < tilde < pos or tilde == -2:
+            tilde = text.find("~~~", pos)
+        at = tick if tilde < 0 or 0 <= tick < tilde else tilde
+        if at < 0:
+            return
+        # The line's start is at or after ``pos``: ``pos`` is a line's start, or the end
+        # of a closing fence, just before its newline. The regex vouches for the rest (a
+        # fence line is blanks and then the first run on it).
+        m = _FENCE_RE.match(text, text.rfind("\n", 0, at) + 1)
+        if m is not None:
+            yield m
+            pos = m.end()
+            continue
+        line_end = text.find("\n", at)
+        if line_end < 0:
+            return
+        pos = line_end + 1
+
+
 def _split_markdown(text: str, rubric: Rubric) -> _Parts:
     parts = _Parts()
     text = _drop_sections(text.replace("\r\n", "\n"), rubric)
     last = 0
-    for m in _FENCE_RE.finditer(text):
+    for m in fences(text):
         _split_lines(text[last:m.start()], rubric, parts, in_code=False)
         _split_lines(m.group(2), rubric, parts, in_code=True)
         last = m.end()
