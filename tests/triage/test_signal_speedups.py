@@ -8,6 +8,7 @@ matches that start inside a word.
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -128,3 +129,126 @@ def test_deferred_reproduction_signals_give_the_hits_a_full_match_gives() -> Non
         "repro_code", "repro_steps", "docs_issue"}
     assert sorted((h.signal, h.where, h.score) for h in reading.hits) == sorted(
         (h.signal, h.where, h.score) for h in full)
+
+
+# Characters around the word tokens' edge: every ASCII one (controls such as \x1c-\x1f
+# that str.split treats as whitespace, "_", digits, punctuation), and non-ASCII ones that
+# are letters (é, ß, dotted İ whose lowercase grows, the Kelvin sign), digits (Arabic-
+# Indic), or whitespace to str.split but not to the regex (NBSP, NEL, line separator).
+_EDGE = ([chr(i) for i in range(128)]
+         + list("éßİKſ٣\u00a0\u0085\u2028\u3000🐛中") + ["ab", "c_9", "Rank", "NCCL"])
+
+
+def _random_texts(seed: int, count: int) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choice(_EDGE) for _ in range(rng.randint(0, 60)))
+            for _ in range(count)]
+
+
+def test_word_tokens_are_the_token_regex_words() -> None:
+    # Place.of splits with str.translate (issue #23, planner speed); the words must be
+    # exactly those of the regex it replaces, in order, on ASCII and non-ASCII text.
+    from agentops.triage.signals import MAX_BODY_CHARS, word_tokens
+
+    token_re = re.compile(r"[a-z0-9_]+")
+    texts = _random_texts(23, 3000)
+    # Near the read bound: a body of MAX_BODY_CHARS, ASCII and with a non-ASCII tail.
+    big = ("all_reduce x9 " * (MAX_BODY_CHARS // 14 + 1))[:MAX_BODY_CHARS]
+    texts += [big, big[:-1] + "é", "é" * MAX_BODY_CHARS, "a" * MAX_BODY_CHARS, ""]
+    for text in texts:
+        for lower in (text, text.lower()):
+            assert word_tokens(lower) == token_re.findall(lower), repr(lower[:80])
+
+
+def test_place_index_matches_the_plain_tokenisation() -> None:
+    token_re = re.compile(r"[a-z0-9_]+")
+    for text in [*_random_texts(12, 500), "Error in ProcessGroupNCCL: café ß İ\u00a0x"]:
+        for humps in (False, True):
+            place = Place.of(text, humps=humps)
+            toks = token_re.findall(text.lower())
+            assert place.norm == f" {' '.join(toks)} "
+            assert set(toks) <= place.words
+            if not humps:
+                assert place.words == frozenset(toks)
+
+
+def test_module_scores_are_the_label_scores() -> None:
+    # _select_modules sums each module's hits inline; it must give label_score's value
+    # (and type: 0 for a module without hits) on varied issues.
+    from agentops.triage.plan import _select_modules, read
+    from tests.property import hostile
+
+    queue = load_queue("distributed")
+    seen_kept = 0
+    for seed in range(300):
+        rng = random.Random(seed)
+        snap = hostile.random_snapshot(rng, queue, number=seed + 1)
+        reading = read(snap, queue)
+        mods = _select_modules(reading, queue, set())
+        want = {m: reading.label_score(m) for m in mods.keep}
+        assert mods.scores == want
+        assert [type(v) for v in mods.scores.values()] == [type(v) for v in want.values()]
+        seen_kept += len(mods.keep)
+    assert seen_kept  # the inputs reach modules at all
+
+
+def _plain_gate(sig, text: str) -> bool:  # type: ignore[no-untyped-def]
+    return (all(p.search(text) for p in sig.requires)
+            and not any(p.search(text) for p in sig.unless))
+
+
+def test_gates_with_lowered_twins_answer_like_the_plain_regexes() -> None:
+    # requires/unless read the whole issue; a case-insensitive one runs as its lowered
+    # twin on text that folds like ASCII (issue #23, planner speed). Same answer as the
+    # plain regexes on ASCII text, caseless non-ASCII (emoji, CJK), and text with the
+    # Kelvin sign or a long s (IGNORECASE folds them onto k and s: the regex decides).
+    rubric = load_queue("distributed").rubric
+    gated = [s for s in rubric.signals if s.requires or s.unless]
+    assert any(s.requires_lowered or s.unless_lowered for s in gated)
+    made_up = compile_signal({
+        "id": "made_up", "where": ["body"], "weight": 1.0, "keywords": ["hang"],
+        "requires": [r"(?i)multi-?node|\b\d+ nodes\b|sk"],
+        "unless": [r"(?i)(?:linear|logistic) regression", "Kelvin"]})
+    assert made_up.requires_lowered and made_up.unless_lowered
+    words = ["Multi-Node", "MULTINODE", "2 Nodes", "3 nodes", "nnodes", "across hosts",
+             "Linear Regression", "logistic REGRESSION", "Activation Checkpoint",
+             "state_dict", "checkpoint", "init_process_group", "c10d", "Deadlock",
+             "\u212a", "\u017f", "\u212aelvin", "\u017fk", "Kelvin", "🐛", "中文", "é", "SK",
+             "multi\u2028node", "\n", " ", "x"]
+    rng = random.Random(2323)
+    texts = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 12)))
+             for _ in range(2000)]
+    texts += ["multi node " * 6000 + "2 nodes", "\u212a" + "a" * 60_000 + " multinode"]
+    for sig in [*gated, made_up]:
+        for text in texts:
+            assert sig.gate(text) == _plain_gate(sig, text), (sig.id, text[:80])
+            assert sig.gate(text, text.lower()) == _plain_gate(sig, text), (sig.id, text[:80])
+
+
+def _fence_texts(seed: int, count: int) -> list[str]:
+    pieces = ["```", "````", "~~~", "~~~~", "``", "~", "`", " ", "\t", "\n", "\n", "x",
+              "```python\n", "~~~~ text\n", "é", "🐛", "\r", "  ```", "\t~~~"]
+    rng = random.Random(seed)
+    return ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 40)))
+            for _ in range(count)]
+
+
+def test_fences_are_the_fence_regex_matches() -> None:
+    # _split_markdown finds code fences line by line instead of letting the regex try
+    # every position (issue #23, planner speed): the same matches, in order, on nested
+    # and unclosed fences, both kinds, indented ones, and texts near the body bound.
+    from agentops.triage.signals import _FENCE_RE, MAX_BODY_CHARS, fences
+
+    texts = _fence_texts(7, 6000)
+    texts += [
+        "```\na\n````\nb\n```\n~~~\n```\nc\n~~~\nd",  # nested and longer runs
+        "x ```\n```\ny\n```",  # a run after text on its line is no fence
+        "```",  # a fence line without a newline
+        "`" * MAX_BODY_CHARS,
+        "a ```\n" * (MAX_BODY_CHARS // 6),
+        "```\n" + "~~~\n" * (MAX_BODY_CHARS // 4 - 1),
+        " " * (MAX_BODY_CHARS - 4) + "```\n",
+    ]
+    for text in texts:
+        want = [(m.span(), m.groups()) for m in _FENCE_RE.finditer(text)]
+        assert [(m.span(), m.groups()) for m in fences(text)] == want, repr(text[:80])

@@ -176,7 +176,10 @@ def _select_modules(reading: Reading, queue: Queue, existing_modules: set[str]) 
     instead of being marked triaged."""
     r = queue.rubric
     t = r.thresholds
-    scores = {m: reading.label_score(m) for m in queue.modules}
+    # ``label_score`` per module, inline: most modules have no hit (the planner's speed).
+    label_hits = reading.label_hits
+    scores = {m: sum(h.score for h in label_hits[m]) if m in label_hits else 0
+              for m in queue.modules}
     cand = {m for m, s in scores.items() if s >= t["module_min"]} | existing_modules
     # Root cause over keywords: a substrate module under a higher-level one stays only
     # with evidence of its own in the places its layer names.
@@ -445,7 +448,7 @@ def _plan(snapshot: IssueSnapshot, queue: Queue, *, reading: Reading | None,
                     add_labels=(), reasoning=" ".join(b.reasons), queue=queue.name,
                     awaiting_humans=True, provenance=queue.provenance)
     st = _State(snapshot=snapshot, queue=queue, reading=reading or read(snapshot, queue), b=b,
-                existing_modules={m for m in queue.modules if b.has(m)},
+                existing_modules={m for m in queue.modules if m.casefold() in b.existing},
                 existing_subs=[s for s in queue.rubric.precedence if b.has(s)],
                 blocked_triaged=b.has(queue.review_label) or b.has(queue.needs_repro_label))
 
