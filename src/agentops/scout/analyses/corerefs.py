@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from agentops.scout.analyses import attribution, classindex, coreindex, usecheck
@@ -34,6 +35,8 @@ _PLAIN_DECORATORS = ("staticmethod", "classmethod", "abstractmethod", "abc.abstr
                      "torch.inference_mode", "record", "cache", "lru_cache",
                      "functools.cache", "functools.lru_cache")
 MAX_TYPE_DEPTH = 6
+# Bases that add no constructor parameters of their own.
+_PLAIN_BASES = ("object", "ABC", "abc.ABC", "Generic", "typing.Generic")
 
 
 @dataclass(frozen=True)
@@ -373,15 +376,21 @@ class _Checker:
             return _func_accepts(own["__init__"], True)
         if _is_dataclass(cls):
             return self._dataclass_fields(cls, 0)
-        for base in node.bases:
-            src = ast.unparse(base.value if isinstance(base, ast.Subscript) else base)
-            if src in ("object", "ABC", "abc.ABC", "Generic", "typing.Generic"):
-                continue
-            found = self.idx.resolve(cls.path, src)
+        for src, found in self._bases(cls):
             if found is None or found.kind != "class":
                 return None, f"base `{src}` is outside the repository"
             return self._class_accepts(found, depth + 1)
         return None, ""  # ``object``'s constructor: nothing worth saying
+
+    def _bases(self, cls: Obj) -> Iterator[tuple[str, Obj | None]]:
+        """Each base of ``cls`` that can add constructor parameters, as written and as
+        resolved (None: not in the repository); resolved only when asked for, so a
+        caller that stops at the first base looks up no other."""
+        assert isinstance(cls.node, ast.ClassDef)
+        for base in cls.node.bases:
+            src = ast.unparse(base.value if isinstance(base, ast.Subscript) else base)
+            if src not in _PLAIN_BASES:
+                yield src, self.idx.resolve(cls.path, src)
 
     def _dataclass_fields(self, cls: Obj, depth: int) -> tuple[set[str] | None, str]:
         node = cls.node
@@ -389,11 +398,7 @@ class _Checker:
         out: set[str] = set()
         if depth > coreindex.MAX_DEPTH:
             return None, "deep base chain"
-        for base in node.bases:
-            src = ast.unparse(base.value if isinstance(base, ast.Subscript) else base)
-            if src in ("object", "ABC", "abc.ABC", "Generic", "typing.Generic"):
-                continue
-            found = self.idx.resolve(cls.path, src)
+        for src, found in self._bases(cls):
             if found is None or found.kind != "class":
                 return None, f"base `{src}` is outside the repository"
             if not _is_dataclass(found):
