@@ -13,11 +13,17 @@ def code(name: str) -> str:
     return f"`{name}`"
 
 
+def listed(values: Iterable[str], limit: int) -> str:
+    """``a, b, c`` (at most ``limit``, then how many more): every capped list of a
+    title says the rest in the same words."""
+    vals = list(values)
+    shown = ", ".join(vals[:limit])
+    return shown + (f" and {len(vals) - limit} more" if len(vals) > limit else "")
+
+
 def names(values: Iterable[str], limit: int = 6) -> str:
     """```a`, `b`, `c` …`` (at most ``limit``, then how many more)."""
-    vals = list(values)
-    shown = ", ".join(code(v) for v in vals[:limit])
-    return shown + (f" and {len(vals) - limit} more" if len(vals) > limit else "")
+    return listed((code(v) for v in values), limit)
 
 
 def plural(n: int, word: str) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from agentops.scout.analyses import coreindex
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.itemize.common import base, code, short
+from agentops.scout.itemize.common import base, code, names, short
 from agentops.scout.model import PRIORITY_OF, Inputs, Item, stable_id
 
 _WHAT = {"attribute": "has no attribute", "keyword": "no longer accepts the keyword",
@@ -56,8 +56,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         first = refs[0]
         severity = "blocking" if any(r.severity == "blocking" for r in refs) else "should-fix"
         sites = sorted({r.loc for r in refs})
-        shown = ", ".join(f"`{s}`" for s in sites[:4]) + (
-            f" and {len(sites) - 4} more" if len(sites) > 4 else "")
+        shown = names(sites, 4)
         if first.when == "in the window":
             when = (f"removed in the window by {short(first.commit)}" if first.commit
                     else "removed in the window")

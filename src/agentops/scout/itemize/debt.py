@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentops.scout.itemize.common import base, code, names, rel
+from agentops.scout.itemize.common import base, code, listed, names, rel
 from agentops.scout.model import PRIORITY_OF, Inputs, Item, stable_id
 
 
@@ -35,8 +35,7 @@ def _lags(res: dict[str, Any]) -> list[Item]:
     opportunities."""
     out = []
     for lag in res.get("copy_lag", ()):
-        shown = ", ".join(lag.units[:LAG_SHOWN]) + (
-            f" and {len(lag.units) - LAG_SHOWN} more" if len(lag.units) > LAG_SHOWN else "")
+        shown = listed(lag.units, LAG_SHOWN)
         ours_file, up_file = lag.ours.rsplit(":", 1)[0], lag.upstream.rsplit(":", 1)[0]
         out.append(Item(
             id=stable_id("copy-lag", ours_file, lag.function), section="S-4",

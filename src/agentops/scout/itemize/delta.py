@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentops.scout.itemize.common import code, names, plural, short
+from agentops.scout.itemize.common import code, listed, names, plural, short
 from agentops.scout.model import PRIORITY_OF, Inputs, Item, stable_id
 
 
@@ -28,8 +28,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             quiet.append(f"{code(ch.symbol)} ({_what(ch.change)})")
             said.add(ch.symbol)
             continue
-        where = ", ".join(ch.uses[:3]) + (f" and {len(ch.uses) - 3} more"
-                                          if len(ch.uses) > 3 else "")
+        where = listed(ch.uses, 3)
         out.append(Item(
             id=stable_id("surface", ch.surface, ch.symbol, ch.change), section="S-1",
             kind="action", title=f"{code(ch.symbol)} {ch.change} upstream "
@@ -79,8 +78,7 @@ def _body_drift(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         by_commit: dict[str, list[str]] = {}
         for unit, sha in zip(d.units, d.commits, strict=True):
             by_commit.setdefault(sha, []).append(unit)
-        what = "; ".join(f"{', '.join(u[:4])}" + (f" and {len(u) - 4} more" if len(u) > 4
-                                                   else "") + f" ({_made_by(sha)})"
+        what = "; ".join(f"{listed(u, 4)} ({_made_by(sha)})"
                          for sha, u in by_commit.items())
         ours_file = d.ours.rsplit(":", 1)[0]
         out.append(Item(
@@ -112,7 +110,7 @@ def _made_by(sha: str) -> str:
 
 
 def _sites(locs: tuple[str, ...]) -> str:
-    return ", ".join(locs[:2]) + (f" and {len(locs) - 2} more" if len(locs) > 2 else "")
+    return listed(locs, 2)
 
 
 def _use_checks(inp: Inputs, res: dict[str, Any], adapted: list[str], said: set[str]

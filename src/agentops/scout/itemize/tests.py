@@ -11,7 +11,7 @@ import fnmatch
 from typing import Any
 
 from agentops.scout.analyses import ci as ci_analysis
-from agentops.scout.itemize.common import base, code, names, plural, rel
+from agentops.scout.itemize.common import base, code, listed, names, plural, rel
 from agentops.scout.model import Inputs, Item, stable_id
 
 
@@ -170,13 +170,12 @@ def _path_gaps(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                     f"{', '.join(g.events)} (or take it out of `paths-ignore`)",
                 facts=(g.workflow, g.filters, *g.own[:8])))
             continue
-        shown = ", ".join(f"{code(f)} ({why})" for f, why in g.core[:3])
-        more = f" and {len(g.core) - 3} more" if len(g.core) > 3 else ""
+        shown = listed((f"{code(f)} ({why})" for f, why in g.core), 3)
         out.append(Item(
             id=stable_id("ci-paths-core", g.workflow), section="S-3", kind="opportunity",
             title=f"{code(base(g.workflow))} runs the sub-project's tests, but its "
                   f"`{g.filters}` filter ({where}) does not trigger on core files the "
-                  f"sub-project depends on: {shown}{more}",
+                  f"sub-project depends on: {shown}",
             why="a core pull request that breaks the sub-project runs none of its tests "
                 "before merge" + after + "; add those files (or their folders) to the "
                 "workflow's paths",
@@ -294,8 +293,7 @@ def _coverage(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         out.append(Item(
             id=stable_id("config-untested", file), section="S-3", kind="opportunity",
             title=f"{len(found)} config(s) in {code(file)} used by no test or workflow: "
-                  + ", ".join(f"{code(u.name)} (:{u.line})" for u in at[:6])
-                  + (f" and {len(at) - 6} more" if len(at) > 6 else ""),
+                  + listed((f"{code(u.name)} (:{u.line})" for u in at), 6),
             why="a registered config nobody runs rots silently", files=(file,),
             facts=tuple(found)))
     branches = res.get("untested_branches", ())
