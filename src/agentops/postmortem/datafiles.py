@@ -224,20 +224,10 @@ def lint_rules() -> tuple[Rule, ...]:
             for k, pattern in enumerate(cond["predicates"]):
                 _regex(name, f"rules[{i}].clauses[{j}].predicates[{k}]", pattern)
         for j, need in enumerate(rule.get("cooccur", [])):
-            unknown = sorted(set(need) - set(grammar.get("classes") or {}))
-            if unknown:
-                raise DataError(name, f"rules[{i}].cooccur[{j}]",
-                                f"unknown lexical classes {unknown}; known: "
-                                f"{sorted(grammar.get('classes') or {})}",
-                                fix="define them under grammar.classes")
+            _known_classes(name, f"rules[{i}].cooccur[{j}]", need, grammar)
         for section, needs in (rule.get("cooccur_in") or {}).items():
             for j, need in enumerate(needs):
-                unknown = sorted(set(need) - set(grammar.get("classes") or {}))
-                if unknown:
-                    raise DataError(name, f"rules[{i}].cooccur_in.{section}[{j}]",
-                                    f"unknown lexical classes {unknown}; known: "
-                                    f"{sorted(grammar.get('classes') or {})}",
-                                    fix="define them under grammar.classes")
+                _known_classes(name, f"rules[{i}].cooccur_in.{section}[{j}]", need, grammar)
         for j, pattern in enumerate(rule.get("yield_within", [])):
             _regex(name, f"rules[{i}].yield_within[{j}]", pattern)
         for j, pattern in enumerate(rule.get("concede", [])):
@@ -265,6 +255,15 @@ def _grammar_patterns(grammar: dict[str, Any]) -> list[tuple[str, str]]:
     out += [(f"classes.{k}.pattern", v["pattern"])
             for k, v in (grammar.get("classes") or {}).items()]
     return out
+
+
+def _known_classes(name: str, key: str, need: list[str], grammar: dict[str, Any]) -> None:
+    """A co-occurrence condition names only lexical classes the grammar defines."""
+    known = grammar.get("classes") or {}
+    unknown = sorted(set(need) - set(known))
+    if unknown:
+        raise DataError(name, key, f"unknown lexical classes {unknown}; known: {sorted(known)}",
+                        fix="define them under grammar.classes")
 
 
 def _regex(name: str, key: str, pattern: str) -> None:
