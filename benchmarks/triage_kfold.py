@@ -21,10 +21,17 @@ rules). ``--fit-blind2`` says so: it adds blind2 to the fit part (threshold fitt
 k-fold, --write) and drops its blind column; without the flag the column stays, marked
 as no longer blind.
 
+A third blind set, benchmarks/data/triage_blind3.yaml (texts in ~/.cache/agentops/triage/
+extra3-texts.jsonl or $AGENTOPS_TRIAGE_BLIND3_CACHE), gathered once blind2 had become fit
+material, is reported the same way as its own column ("blind3"): same thresholds, never
+fitted on, never merged into "held-all". Nobody reads it to write rules; ``--no-blind3``
+leaves it out, and without its cache it is skipped with a message.
+
   python benchmarks/triage_kfold.py                      # dev sets next to the repo
   python benchmarks/triage_kfold.py A.jsonl B.jsonl      # other labelled sets
   python benchmarks/triage_kfold.py --write              # store the fit part's thresholds
   python benchmarks/triage_kfold.py --fit-blind2         # blind2 joins the fit part
+  python benchmarks/triage_kfold.py --no-blind3          # leave the third blind set out
 
 Pure CPU: no network, no token; writes only with --write.
 """
@@ -51,7 +58,7 @@ from agentops.triage.calibrate import (  # noqa: E402
     kfold,
     thresholds_json,
 )
-from agentops.triage.evaluate import FIGURES, Record, evaluate  # noqa: E402
+from agentops.triage.evaluate import FIGURES, Evaluation, Record, evaluate  # noqa: E402
 from agentops.triage.model import Queue, Selective  # noqa: E402
 from agentops.triage.offline import read_records  # noqa: E402
 from agentops.triage.queue import load_queue, queue_dir  # noqa: E402
@@ -65,6 +72,9 @@ CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_CACHE")
 BLIND2 = ROOT / "benchmarks" / "data" / "triage_blind2.yaml"
 BLIND2_CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_BLIND2_CACHE")
                     or Path.home() / ".cache" / "agentops" / "triage" / "extra2-texts.jsonl")
+BLIND3 = ROOT / "benchmarks" / "data" / "triage_blind3.yaml"
+BLIND3_CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_BLIND3_CACHE")
+                    or Path.home() / ".cache" / "agentops" / "triage" / "extra3-texts.jsonl")
 # The labelled-set files: numbers, the labels humans set, our own note; nothing else.
 LABELLED_SCHEMA = {
     "type": "object", "additionalProperties": False, "required": ["issues"],
@@ -171,6 +181,12 @@ def blind2_records(queue: Queue) -> tuple[list[Record], str]:
                             env="AGENTOPS_TRIAGE_BLIND2_CACHE")
 
 
+def blind3_records(queue: Queue) -> tuple[list[Record], str]:
+    """The third blind set joined with its text cache, or ([], why it is skipped)."""
+    return labelled_records(BLIND3, BLIND3_CACHE, queue, name="blind3",
+                            env="AGENTOPS_TRIAGE_BLIND3_CACHE")
+
+
 def _shown(path: Path) -> str:
     try:
         return str(path.relative_to(ROOT))
@@ -198,6 +214,28 @@ def _table(rows: dict[str, dict[str, object]]) -> list[str]:
     return out
 
 
+def _report_separate(name: str, recs: list[Record], fitted: Queue,
+                     status: str) -> Evaluation:
+    """A set reported as its own part: never merged into held-all, so the first blind
+    set's figures stay comparable across runs and this one answers "does it hold on new
+    issues". Prints its table, F1 ratio and curve; returns its evaluation."""
+    ev = evaluate(recs, fitted, scales=CURVE)
+    n_dist = sum(r.is_distributed for r in recs)
+    print(f"\n== {name}: {len(recs)} issues ({n_dist} distributed, "
+          f"{len(recs) - n_dist} not), same thresholds, not in the fit part; {status} ==")
+    print("\n".join(_table({f"{name}({len(recs)})": ev.planner.figures(),
+                            "baseline": ev.baseline.figures()})))
+    p, b = ev.planner.figures(), ev.baseline.figures()
+    if p["module_f1"] and b["module_f1"]:
+        print(f"{'module F1 / baseline':<28}{p['module_f1'] / b['module_f1']:>11.2f}x")
+    print(f"coverage/precision curve ({name}; the shipped thresholds scaled):")
+    print(f"  {'scale':>6}{'coverage':>10}{'precision':>11}{'triaged':>9}")
+    for op in ev.points:
+        print(f"  x{op.scale:<5g}{_fmt(op.coverage):>10}{_fmt(op.precision):>11}"
+              f"{op.triaged:>9}")
+    return ev
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("datasets", nargs="*", type=Path)
@@ -211,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fit-blind2", action="store_true",
                     help="add the second blind set to the fit part (threshold fitting, k-fold, "
                          "--write): it was read to write rules, so it is no longer blind")
+    ap.add_argument("--no-blind3", action="store_true",
+                    help="leave the third blind set (triage_blind3.yaml) out")
     ap.add_argument("--write", action="store_true",
                     help="store the thresholds fitted on the fit part, at the chosen operating "
                          "scale, in the queue's labels.json")
@@ -238,6 +278,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"blind2 set: {len(blind2)} issues added to the fit part (--fit-blind2): "
               "thresholds and k-fold include them; no blind2 column")
         blind2 = []
+    blind3, note3 = ([], "blind3 set left out (--no-blind3)") if args.no_blind3 \
+        else blind3_records(queue)
+    print(note3)
     target = queue.confidence.target_precision if args.target is None else args.target
     raw = fit_thresholds(fit, queue, target=args.target)
     out: dict[str, object] = {}
@@ -282,23 +325,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  [{band.low:g}, {hi}){'':<4}judged {band.judged:>3}  right {band.right:>3}  "
               f"precision {_fmt(band.precision)}")
     if blind2:
-        # Its own part: never merged into held-all, so the first blind set's figures stay
-        # comparable across runs and this one answers "does it hold on new issues".
-        evals["blind2"] = b2 = evaluate(blind2, fitted, scales=CURVE)
-        n_dist = sum(r.is_distributed for r in blind2)
-        print(f"\n== blind2: {len(blind2)} issues ({n_dist} distributed, "
-              f"{len(blind2) - n_dist} not), same thresholds, not in the fit part; read "
-              "to write rules since its one blind run (--fit-blind2 to fit on it) ==")
-        print("\n".join(_table({f"blind2({len(blind2)})": b2.planner.figures(),
-                                "baseline": b2.baseline.figures()})))
-        p2, bl2 = b2.planner.figures(), b2.baseline.figures()
-        if p2["module_f1"] and bl2["module_f1"]:
-            print(f"{'module F1 / baseline':<28}{p2['module_f1'] / bl2['module_f1']:>11.2f}x")
-        print("coverage/precision curve (blind2; the shipped thresholds scaled):")
-        print(f"  {'scale':>6}{'coverage':>10}{'precision':>11}{'triaged':>9}")
-        for op in b2.points:
-            print(f"  x{op.scale:<5g}{_fmt(op.coverage):>10}{_fmt(op.precision):>11}"
-                  f"{op.triaged:>9}")
+        evals["blind2"] = _report_separate(
+            "blind2", blind2, fitted,
+            "read to write rules since its one blind run (--fit-blind2 to fit on it)")
+    if blind3:
+        evals["blind3"] = _report_separate(
+            "blind3", blind3, fitted, "blind: never read to write rules")
     out["held_out"] = {n: e.to_json() for n, e in evals.items()}
     out["calibration"] = [{"low": x.low, "high": x.high, "judged": x.judged,
                            "right": x.right} for x in bands]

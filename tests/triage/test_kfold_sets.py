@@ -1,7 +1,8 @@
 """The triage benchmark's labelled-set files (issue #23 item 1): benchmarks/data/
-triage_extra.yaml and triage_blind2.yaml validate, errors name the file and the key, the
-second blind set stays separate from the first, and a missing text cache is a skip with a
-message, never a crash (no network, no real cache needed)."""
+triage_extra.yaml, triage_blind2.yaml and triage_blind3.yaml validate, errors name the file
+and the key, the blind sets stay separate from the first held-out set and from each other,
+and a missing text cache is a skip with a message, never a crash (no network, no real cache
+needed)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,20 @@ def test_shipped_sets_validate_and_do_not_overlap() -> None:
     assert any(trigger in i["labels"] for i in blind2)
     assert any(trigger not in i["labels"] for i in blind2)
     assert all(i["note"].strip() for i in blind2)
+
+
+def test_third_blind_set_is_disjoint_and_has_both_kinds_of_truth() -> None:
+    """blind3 must not repeat an issue of the extra set or of blind2 (blind2 was read to
+    write rules, so a shared issue would not be blind), and must hold both truths."""
+    blind3 = kf.load_labelled(kf.BLIND3)
+    numbers3 = {i["number"] for i in blind3}
+    assert len(numbers3) == len(blind3)
+    assert not numbers3 & {i["number"] for i in kf.load_labelled(kf.EXTRA)}
+    assert not numbers3 & {i["number"] for i in kf.load_labelled(kf.BLIND2)}
+    trigger = load_queue("distributed").trigger_label
+    kept = [i for i in blind3 if trigger in i["labels"]]
+    assert kept and len(kept) < len(blind3)
+    assert all(i["note"].strip() for i in blind3)
 
 
 @pytest.mark.parametrize(("body", "key", "words"), [
@@ -135,6 +150,7 @@ def test_fit_blind2_moves_the_second_set_into_the_fit_part(
         for n in (101, 102, 103)))
     monkeypatch.setattr(kf, "BLIND2", b2)
     monkeypatch.setattr(kf, "BLIND2_CACHE", cache)
+    monkeypatch.setattr(kf, "BLIND3_CACHE", tmp_path / "absent3.jsonl")
     args = [str(dev), "--no-extra", "--k", "2", "--json"] + (["--fit-blind2"] if flag else [])
     assert kf.main(args) == 0
     out = capsys.readouterr().out
@@ -148,3 +164,46 @@ def test_fit_blind2_moves_the_second_set_into_the_fit_part(
         assert "== fit part: 4 issues, k=2" in out
         assert "== blind2: 3 issues" in out and "read to write rules" in out
         assert result["held_out"]["blind2"]["n"] == 3 and result["fit_blind2"] == 0
+
+
+def test_blind3_is_its_own_column_and_is_skipped_without_its_cache(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue #23: the third blind set is reported on its own (table and JSON), with the
+    fitted thresholds, never in the fit part nor in held-all; without its cache the run
+    says it skipped it and names the variable to set; --no-blind3 leaves it out."""
+    fsdp = "FSDP fully_shard hangs in all_gather on 8 GPUs\n```python\nfully_shard(m)\n```"
+    dev = _write(tmp_path, "dev.jsonl", "\n".join(
+        _dev_line(n, fsdp) for n in (1, 2, 3, 4, 5, 6, 7)) + "\n")
+    b3 = _write(tmp_path, "b3.yaml", (
+        "issues:\n"
+        "  - {number: 201, labels: ['oncall: distributed', 'module: fsdp'], note: x}\n"
+        "  - {number: 202, labels: ['module: rocm', 'skipped'], note: y}\n"))
+    cache = _write(tmp_path, "b3.jsonl", "".join(json.dumps(x) + "\n" for x in [
+        {"number": 201, "title": "FSDP hang", "text": fsdp},
+        {"number": 202, "title": "DISABLED test_fsdp_x (__main__.T)",
+         "text": "Platforms: rocm\n\nThis test was disabled because it is failing."}]))
+    monkeypatch.setattr(kf, "BLIND2_CACHE", tmp_path / "absent2.jsonl")
+    monkeypatch.setattr(kf, "BLIND3", b3)
+    base = [str(dev), "--no-extra", "--k", "2", "--json"]
+
+    monkeypatch.setattr(kf, "BLIND3_CACHE", tmp_path / "absent3.jsonl")
+    assert kf.main(base) == 0
+    out = capsys.readouterr().out
+    assert "blind3 set skipped" in out and "AGENTOPS_TRIAGE_BLIND3_CACHE" in out
+    assert "== blind3:" not in out
+    assert "blind3" not in json.loads(out.strip().splitlines()[-1])["held_out"]
+
+    monkeypatch.setattr(kf, "BLIND3_CACHE", cache)
+    assert kf.main(base) == 0
+    out = capsys.readouterr().out
+    result = json.loads(out.strip().splitlines()[-1])
+    assert "== blind3: 2 issues (1 distributed, 1 not)" in out and "blind: never read" in out
+    assert result["held_out"]["blind3"]["n"] == 2
+    # Separate: the fit part is the dev split alone, and held-all does not absorb blind3.
+    assert "== fit part: 4 issues, k=2" in out
+    assert result["held_out"]["held-all"]["n"] == 3
+
+    assert kf.main([*base, "--no-blind3"]) == 0
+    out = capsys.readouterr().out
+    assert "blind3 set left out (--no-blind3)" in out and "== blind3:" not in out
