@@ -194,3 +194,25 @@ def test_second_unseen_truth_validates_and_every_target_file_loads() -> None:
             if entry.get("late"):
                 assert entry["what"].lower().startswith("late"), entry["id"]
         assert config.load_target(str(unseen.ROOT / run["target"])).subproject
+
+
+def test_third_unseen_truth_validates_and_every_target_file_loads() -> None:
+    """The third blind set (#22): four runs in a window no earlier set used, each target
+    loads at its run, and an entry restating a set-2 finding says so in its own words."""
+    from agentops.scout import config
+    from benchmarks import scout_unseen as unseen
+
+    spec = unseen.load(unseen.ROOT / "benchmarks" / "data" / "scout_unseen3.yaml")
+    assert len(spec["runs"]) >= 4
+    earlier = set()
+    for name in ("scout_unseen.yaml", "scout_unseen2.yaml"):
+        for run in unseen.load(unseen.ROOT / "benchmarks" / "data" / name)["runs"]:
+            earlier.add((run["target"], run["prior"]["head"], run["head"]["head"]))
+    for run in spec["runs"]:
+        assert (run["target"], run["prior"]["head"], run["head"]["head"]) not in earlier
+        assert run["truth"] and run["negatives"], run["target"]
+        for entry in run["truth"] + run["negatives"]:
+            if entry.get("late"):
+                assert entry["what"].lower().startswith("late"), entry["id"]
+        assert config.load_target(str(unseen.ROOT / run["target"])).subproject
+    assert sum(len(r["truth"]) for r in spec["runs"]) >= 30
