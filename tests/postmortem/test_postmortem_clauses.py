@@ -75,6 +75,16 @@ def _agent(sentence: str, predicate: str) -> str:
     ("Our reviewer waved it through.", "waved", "role"),
     ("My lead missed the page.", "missed", "role"),
     ("Our refactor missed the page.", "missed", "we"),
+    # "..., then <verb>" coordinates like "and": the verb shares the clause's subject.
+    ("I merged it into the branch, then messed up the commits.", "messed", "first_person"),
+    ("The job merged it, then messed up the commits.", "messed", "system"),
+    # A verb coordinated inside a subordinate clause with a pronoun subject is that
+    # clause's ("before we move too fast and break things"); a noun subject there leaves
+    # the coordinated verb to the main clause.
+    ("I said that we have to test before we move fast and break things.", "break", "we"),
+    ("I merged it after the tests passed and broke the build.", "broke", "first_person"),
+    ("The bot merged it after I looked and broke the build.", "broke", "first_person"),
+    ("The bot merged it after the soak and broke the build.", "broke", "system"),
 ])
 def test_subject_class(sentence: str, predicate: str, agent: str) -> None:
     assert _agent(sentence, predicate) == agent
@@ -313,6 +323,26 @@ def test_a_predicate_opening_its_clause_has_the_unstated_agent() -> None:
     assert found("I think it forgot the version.") == []
     # A later clause with no subject shares an earlier clause's ("the job ran; forgot").
     assert found("The release job ran twice; forgot the version both times.") == []
+    # A one-word label before the note is no subject ("Problem: forgot ..."), after a
+    # speaker label too; a word before a colon further in is one.
+    assert found("Problem: forgot to bump the version.") == ["unstated"]
+    assert found("Author: Edit: forgot to bump the version.") == ["unstated"]
+    assert found("The release job: forgot to bump the version.") == []
+
+
+def test_an_act_opening_its_clause_is_the_act_agent_past_an_addressed_handle() -> None:
+    def head(text: str) -> str:
+        clause = clauses.clauses(text, GRAMMAR)[0]
+        return clauses.classify(clauses.head_subject(text, clause, GRAMMAR), GRAMMAR)
+
+    assert head("Filing an issue like that is not productive.") == "act"
+    assert head("@dev-x Filing an issue like that is not productive.") == "act"
+    # The addressed handle is not the clause's subject.
+    assert head("@dev-x, the nightly job tagged it by mistake.") == "system"
+    assert head("@dev-x's rewrite broke it.") == "named"
+    # A gerund naming a thing or a process is no act of a person.
+    assert head("Nothing was done for two hours.") == "system"
+    assert head("Testing the loader is not productive.") == "system"
 
 
 def test_a_norm_is_advocacy_with_a_role_as_agent_not_with_a_component() -> None:
