@@ -459,6 +459,19 @@ def test_a_solo_agent_must_be_an_agent_class(tmp_path: Path, monkeypatch) -> Non
     # A counterfactual passive about a person's act, not about software behaviour.
     ("The bump was approved when it should not have been.", True),
     ("It should not have been possible to tag from a dirty tree.", False),
+    # The set18 round's forms (#24): an agreed rule broken, review gone around, an old
+    # version as the cause, an act judged as a fault, an act done carelessly; each by a
+    # person, and the same words of a job, a runner or a passive with no person.
+    ("You're going against the release etiquette.", True),
+    ("The bot goes against the release etiquette on every bump.", False),
+    ("You made some direct commits to the main branch.", True),
+    ("The mirror job made some direct commits to the main branch.", False),
+    ("I think you are using a very old version of the step.", True),
+    ("The runner is using a very old version of the step.", False),
+    ("Filing an issue that calls our work stupid is not productive.", True),
+    ("Testing the loader on ARM is not productive.", False),
+    ("And yes, I did the bump imprecisely.", True),
+    ("The bump was done imprecisely by the release job.", False),
 ])
 def test_person_agents_with_faults_are_blame_and_others_are_not(sentence: str,
                                                                  blamed: bool) -> None:
