@@ -75,6 +75,8 @@ def _agent(sentence: str, predicate: str) -> str:
     ("Our reviewer waved it through.", "waved", "role"),
     ("My lead missed the page.", "missed", "role"),
     ("Our refactor missed the page.", "missed", "we"),
+    ("Our registrar forgot the renewal.", "forgot", "provider"),
+    ("The VM provider accidentally assigned the address.", "accidentally", "provider"),
     # "..., then <verb>" coordinates like "and": the verb shares the clause's subject.
     ("I merged it into the branch, then messed up the commits.", "messed", "first_person"),
     ("The job merged it, then messed up the commits.", "messed", "system"),

@@ -58,6 +58,8 @@ _PARTITIVE = re.compile(r"(one|some|all|none|most|many|several|each|any|both|eit
                         r"neither|two|three|few|part|half)", re.IGNORECASE)
 _OWNERS = frozenset({"first_person", "we", "second_person"})
 _POSSESSIVE = re.compile(r"(my|our|your)", re.IGNORECASE)
+# Agent classes a possessive hands the agency to ("our reviewer", "our registrar").
+_OWNED_AGENTS = ("role", "provider")
 _NEVER = re.compile(r"(?!)")
 
 
@@ -161,9 +163,10 @@ def classify(words: Sequence[str], grammar: Grammar) -> str:
                 if name in ("role", "contribution") and _modifier(w, words[i + 1:]):
                     break
                 if name in _OWNERS and _POSSESSIVE.fullmatch(w) and any(
-                        grammar.agents.get("role", _NEVER).fullmatch(x)
-                        for x in words[i + 1:]):
-                    # "our reviewer", "my lead": the person is the role, not the owner.
+                        grammar.agents.get(kind, _NEVER).fullmatch(x)
+                        for kind in _OWNED_AGENTS for x in words[i + 1:]):
+                    # "our reviewer", "my lead", "our registrar": the person or the
+                    # company is the agent, not the owner.
                     break
                 if name != CONTRIBUTION:
                     return name
