@@ -45,7 +45,8 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
 - round 5, blame only (#24, branch pm-blame; fit: gathered sets 3-18, set18 released
   after its blind reading, and the shared fit half): shared held-out half blame read
   before and after, P 0.77 R 0.73 both times (its 3 false flags date from an earlier
-  round); set18 blame 0.83/0.44 -> 1.00/0.91, now a fit figure.
+  round); set18 blame 0.83/0.44 -> 1.00/0.91, now a fit figure; sets 3-18 and the
+  shared fit half pooled 0.96/0.80 -> 1.00/0.93.
 """
 
 from __future__ import annotations
