@@ -42,6 +42,11 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   public threads (86 texts, 91 hedged paragraphs, texts kept outside the repository),
   each read once before any fit on it: pooled P 0.83 R 0.66 on main, P 0.85 R 0.67 on
   the branch of the day; fitted on afterwards.
+- round 5, blame only (#24, branch pm-blame; fit: gathered sets 3-18, set18 released
+  after its blind reading, and the shared fit half): shared held-out half blame read
+  before and after, P 0.77 R 0.73 both times (its 3 false flags date from an earlier
+  round); set18 blame 0.83/0.44 -> 1.00/0.91, now a fit figure; sets 3-18 and the
+  shared fit half pooled 0.96/0.80 -> 1.00/0.93.
 """
 
 from __future__ import annotations

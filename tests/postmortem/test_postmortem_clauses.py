@@ -75,6 +75,18 @@ def _agent(sentence: str, predicate: str) -> str:
     ("Our reviewer waved it through.", "waved", "role"),
     ("My lead missed the page.", "missed", "role"),
     ("Our refactor missed the page.", "missed", "we"),
+    ("Our registrar forgot the renewal.", "forgot", "provider"),
+    ("The VM provider accidentally assigned the address.", "accidentally", "provider"),
+    # "..., then <verb>" coordinates like "and": the verb shares the clause's subject.
+    ("I merged it into the branch, then messed up the commits.", "messed", "first_person"),
+    ("The job merged it, then messed up the commits.", "messed", "system"),
+    # A verb coordinated inside a subordinate clause with a pronoun subject is that
+    # clause's ("before we move too fast and break things"); a noun subject there leaves
+    # the coordinated verb to the main clause.
+    ("I said that we have to test before we move fast and break things.", "break", "we"),
+    ("I merged it after the tests passed and broke the build.", "broke", "first_person"),
+    ("The bot merged it after I looked and broke the build.", "broke", "first_person"),
+    ("The bot merged it after the soak and broke the build.", "broke", "system"),
 ])
 def test_subject_class(sentence: str, predicate: str, agent: str) -> None:
     assert _agent(sentence, predicate) == agent
@@ -313,6 +325,26 @@ def test_a_predicate_opening_its_clause_has_the_unstated_agent() -> None:
     assert found("I think it forgot the version.") == []
     # A later clause with no subject shares an earlier clause's ("the job ran; forgot").
     assert found("The release job ran twice; forgot the version both times.") == []
+    # A one-word label before the note is no subject ("Problem: forgot ..."), after a
+    # speaker label too; a word before a colon further in is one.
+    assert found("Problem: forgot to bump the version.") == ["unstated"]
+    assert found("Author: Edit: forgot to bump the version.") == ["unstated"]
+    assert found("The release job: forgot to bump the version.") == []
+
+
+def test_an_act_opening_its_clause_is_the_act_agent_past_an_addressed_handle() -> None:
+    def head(text: str) -> str:
+        clause = clauses.clauses(text, GRAMMAR)[0]
+        return clauses.classify(clauses.head_subject(text, clause, GRAMMAR), GRAMMAR)
+
+    assert head("Filing an issue like that is not productive.") == "act"
+    assert head("@dev-x Filing an issue like that is not productive.") == "act"
+    # The addressed handle is not the clause's subject.
+    assert head("@dev-x, the nightly job tagged it by mistake.") == "system"
+    assert head("@dev-x's rewrite broke it.") == "named"
+    # A gerund naming a thing or a process is no act of a person.
+    assert head("Nothing was done for two hours.") == "system"
+    assert head("Testing the loader is not productive.") == "system"
 
 
 def test_a_norm_is_advocacy_with_a_role_as_agent_not_with_a_component() -> None:
@@ -429,6 +461,19 @@ def test_a_solo_agent_must_be_an_agent_class(tmp_path: Path, monkeypatch) -> Non
     # A counterfactual passive about a person's act, not about software behaviour.
     ("The bump was approved when it should not have been.", True),
     ("It should not have been possible to tag from a dirty tree.", False),
+    # The set18 round's forms (#24): an agreed rule broken, review gone around, an old
+    # version as the cause, an act judged as a fault, an act done carelessly; each by a
+    # person, and the same words of a job, a runner or a passive with no person.
+    ("You're going against the release etiquette.", True),
+    ("The bot goes against the release etiquette on every bump.", False),
+    ("You made some direct commits to the main branch.", True),
+    ("The mirror job made some direct commits to the main branch.", False),
+    ("I think you are using a very old version of the step.", True),
+    ("The runner is using a very old version of the step.", False),
+    ("Filing an issue that calls our work stupid is not productive.", True),
+    ("Testing the loader on ARM is not productive.", False),
+    ("And yes, I did the bump imprecisely.", True),
+    ("The bump was done imprecisely by the release job.", False),
 ])
 def test_person_agents_with_faults_are_blame_and_others_are_not(sentence: str,
                                                                  blamed: bool) -> None:

@@ -58,6 +58,8 @@ _PARTITIVE = re.compile(r"(one|some|all|none|most|many|several|each|any|both|eit
                         r"neither|two|three|few|part|half)", re.IGNORECASE)
 _OWNERS = frozenset({"first_person", "we", "second_person"})
 _POSSESSIVE = re.compile(r"(my|our|your)", re.IGNORECASE)
+# Agent classes a possessive hands the agency to ("our reviewer", "our registrar").
+_OWNED_AGENTS = ("role", "provider")
 _NEVER = re.compile(r"(?!)")
 
 
@@ -161,9 +163,10 @@ def classify(words: Sequence[str], grammar: Grammar) -> str:
                 if name in ("role", "contribution") and _modifier(w, words[i + 1:]):
                     break
                 if name in _OWNERS and _POSSESSIVE.fullmatch(w) and any(
-                        grammar.agents.get("role", _NEVER).fullmatch(x)
-                        for x in words[i + 1:]):
-                    # "our reviewer", "my lead": the person is the role, not the owner.
+                        grammar.agents.get(kind, _NEVER).fullmatch(x)
+                        for kind in _OWNED_AGENTS for x in words[i + 1:]):
+                    # "our reviewer", "my lead", "our registrar": the person or the
+                    # company is the agent, not the owner.
                     break
                 if name != CONTRIBUTION:
                     return name
@@ -200,11 +203,15 @@ def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
     lo = max(clause.start, at - _WINDOW)
     words = _words(flatten_asides(text[lo:at + 40])[:at - lo])
     i = len(words) - 1
+    linked = False  # a skipped filler that also coordinates ("..., then messed up")
     while i >= 0 and grammar.filler.fullmatch(words[i][1]):
+        linked = linked or bool(grammar.coordinators.fullmatch(words[i][1]))
         i -= 1
-    if i >= 0 and grammar.coordinators.fullmatch(words[i][1]):
+    if i >= 0 and (grammar.coordinators.fullmatch(words[i][1])
+                   or (linked and words[i][1] == ",")):
         head = [w for _, w in _words(flatten_asides(
             text[clause.start:min(at, clause.start + _WINDOW)]))]
+        head = _coordinated_from([w for _, w in words[:i]], grammar) or head
         out = []
         for w in head:
             if grammar.stop.fullmatch(w) or not re.match(r"[@\w]", w):
@@ -233,7 +240,7 @@ def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
         if w == ":":
             # A speaker label opening a comment ("Reviewer: the issue broke ...") is not
             # the subject; a colon further in ("your changes below L180: ...") is read past.
-            if i <= 1:
+            if i <= 1 or _labels([x for _, x in words], i - 1):
                 break
             i -= 1
             continue
@@ -258,6 +265,26 @@ def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
         if head and _FREE_RELATIVE.fullmatch(head[0]):
             return head[:1]
     return _head(out, grammar)
+
+
+# Subordinators whose clause may hold the verb a coordinator continues ("before we
+# move too fast and break things": "break" is the subordinate clause's verb, not the
+# main clause's).
+_SUBORDINATOR = re.compile(r"(that|because|since|when|whenever|while|if|unless|after|"
+                           r"before|until|once|as)", re.IGNORECASE)
+_PRONOUN = re.compile(r"(I|we|you|he|she|they|it)", re.IGNORECASE)
+
+
+def _coordinated_from(words: Sequence[str], grammar: Grammar) -> list[str]:
+    """The words from the subject of the last subordinate clause before a coordinator,
+    when that subject is a pronoun ("... before we move too fast and break"): the
+    coordinated verb continues that clause. A noun subject there ("I merged it after
+    the tests passed and broke the build") is left to the main clause, as is a clause
+    with no subordinator (empty result)."""
+    for k in range(len(words) - 2, -1, -1):
+        if _SUBORDINATOR.fullmatch(words[k]) and _PRONOUN.fullmatch(words[k + 1]):
+            return list(words[k + 1:])
+    return []
 
 
 def _head(words: list[str], grammar: Grammar) -> list[str]:
@@ -286,9 +313,11 @@ def _head(words: list[str], grammar: Grammar) -> list[str]:
 def head_subject(text: str, clause: Clause, grammar: Grammar) -> list[str]:
     """The first words of a clause, past leading conjunctions and adverbs: its subject."""
     out: list[str] = []
-    for _, w in _words(text[clause.start:clause.start + _WINDOW]):
+    words = [w for _, w in _words(text[clause.start:clause.start + _WINDOW])]
+    for k, w in enumerate(words):
         if not out and (grammar.coordinators.fullmatch(w) or grammar.filler.fullmatch(w)
                         or _OPENER.fullmatch(w) or _LABEL.fullmatch(w)
+                        or _labels(words, k) or _vocative(words, k)
                         or not re.match(r"[@\w]", w)):
             continue
         if grammar.stop.fullmatch(w) or not re.match(r"[@\w]", w):
@@ -306,12 +335,33 @@ def opens(text: str, at: int, grammar: Grammar) -> bool:
     so only the first clause can leave it unstated."""
     if at > _WINDOW:
         return False
-    for _, w in _words(text[:at]):
+    words = [w for _, w in _words(text[:at])]
+    for k, w in enumerate(words):
         if not (grammar.coordinators.fullmatch(w) or grammar.filler.fullmatch(w)
-                or _OPENER.fullmatch(w) or _LABEL.fullmatch(w)
+                or _OPENER.fullmatch(w) or _LABEL.fullmatch(w) or _labels(words, k)
                 or not re.match(r"[@\w]", w)):
             return False
     return True
+
+
+def _labels(words: Sequence[str], k: int) -> bool:
+    """Whether ``words[k]`` is a one-word label opening the sentence ("Problem:",
+    "Edit:", "**Identified**:"): a word right before a colon with only labels before it.
+    A label names what follows; it is no subject."""
+    return k + 1 < len(words) and words[k + 1] == ":" and re.match(r"\w", words[k]) \
+        is not None and all(w == ":" or _LABEL.fullmatch(w) or (j + 1 < len(words)
+                                                             and words[j + 1] == ":")
+                            for j, w in enumerate(words[:k]))
+
+
+def _vocative(words: Sequence[str], k: int) -> bool:
+    """Whether ``words[k]`` is a handle addressed before the clause's own subject
+    ("@x Filing an issue like this is not productive", "@x, the job ..."): a handle
+    followed by a comma or a capitalised word."""
+    if not words[k].startswith("@") or words[k].endswith("'s") or k + 1 >= len(words):
+        return False
+    nxt = words[k + 1]
+    return nxt in {",", ":"} or (nxt[:1].isupper() and nxt not in {"I"})
 
 
 # A longer parenthetical inside a sentence ("a change I merged (not my own) has broken
