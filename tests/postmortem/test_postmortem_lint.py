@@ -354,3 +354,21 @@ def test_a_hedge_yields_to_a_clause_that_evaluates_an_action(tmp_path: Path,
             datafiles.lint_rules()
     finally:
         datafiles.lint_rules.cache_clear()
+
+
+def test_a_judgement_behind_a_belief_word_is_not_a_hedge_but_doubt_still_is() -> None:
+    """#24 (set18 forms): a belief word carrying an opinion, a reassurance or a reply to
+    a report doubts no fact; the same words about the cause, or an unknown scope, do."""
+    def hedges(text: str) -> list[int]:
+        return [n for n, rule in _lint(f"### Root cause\n\n{text}\n") if rule == "hedging"]
+
+    assert hedges("I don't think it's your fault, the branch was just old.") == []
+    assert hedges("I think it's my fault, the branch was just old.") == [3]
+    assert hedges("I don't think it's unreasonable that we ask for a test run.") == []
+    assert hedges("I don't think the cache was stale.") == [3]
+    assert hedges("I'm not quite sure, I'll poke around the loader.") == []
+    assert hedges("I'm not quite sure why the loader stalls.") == [3]
+    assert hedges("It was difficult to figure out what was going on.") == []
+    assert hedges("It is difficult to tell exactly when the queue backed up.") == [3]
+    assert hedges("Doing that is likely to break downstream installers.") == []
+    assert hedges("The stale lock is likely to break the next run.") == [3]
