@@ -372,3 +372,23 @@ def test_a_judgement_behind_a_belief_word_is_not_a_hedge_but_doubt_still_is() ->
     assert hedges("It is difficult to tell exactly when the queue backed up.") == [3]
     assert hedges("Doing that is likely to break downstream installers.") == []
     assert hedges("The stale lock is likely to break the next run.") == [3]
+
+
+def test_plans_procedures_and_requests_are_not_advocacy_but_norms_still_are() -> None:
+    """#24 (set18 forms): a plan on a named version, a request on the change at hand, a
+    requirement described with its purpose and a finding in a timeline push for nothing;
+    the same words as a standing rule do, and so does a verdict on a proposed measure."""
+    def pushes(text: str, heading: str = "Fix") -> list[int]:
+        return [n for n, rule in _lint(f"### {heading}\n\n{text}\n") if rule == "advocacy"]
+
+    assert pushes("We must release 3.0.1 with the fixes.") == []
+    assert pushes("We must release more often.") == [3]
+    assert pushes("Reviewer: Don't merge yet, I am checking the wheel list.") == []
+    assert pushes("Reviewer: Don't merge on a red nightly.") == [3]
+    assert pushes("The pods that must complete for a job to merge stalled the queue.") == []
+    assert pushes("Every job must complete a soak before it merges.") == [3]
+    assert pushes("Adding one more test isn't going to make much difference.") == [3]
+    assert pushes("Adding one more test made the difference.") == []
+    label = "- **Actions following review**:\n  - We should split this repository up.\n"
+    assert pushes(label) == []
+    assert pushes("- **Context**:\n  - We should split this repository up.\n") == [4]
