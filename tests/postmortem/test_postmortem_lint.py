@@ -392,3 +392,14 @@ def test_plans_procedures_and_requests_are_not_advocacy_but_norms_still_are() ->
     label = "- **Actions following review**:\n  - We should split this repository up.\n"
     assert pushes(label) == []
     assert pushes("- **Context**:\n  - We should split this repository up.\n") == [4]
+
+
+def test_a_prevention_label_opens_the_list_of_what_will_be_done() -> None:
+    """#24: "To avoid this in the future:" closing a line opens a plan; its items may argue
+    for a change like action items may. The same norm under "What went poorly" pushes."""
+    norm = "We should gate every release on the soak run."
+    plan = f"# Thread\n\nMaintainer: The build broke. To avoid this in the future:\n\n- {norm}\n"
+    assert [r for _, r in _lint(plan)] == []
+    assert [ln.section for ln in lint.parse(plan, SECTIONS).lines][4] == "action_items"
+    poorly = f"# Thread\n\nMaintainer: The build broke. What went poorly:\n\n- {norm}\n"
+    assert _lint(poorly) == [(5, "advocacy")]
