@@ -36,6 +36,11 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   readings of sets 14-16 on its rules: hedging 0.55/0.60, blame 0.33/0.14, advocacy
   0.53/0.53; the shared sets after it (both halves fitted earlier) 0.87/0.92, 0.97/0.85,
   0.73/0.83.
+- round 5, hedging and advocacy (#24, branch pm-hedgeadv; fit: set18 after its blind
+  reading, gathered sets 3-17, the shared fit half, made-up probes): set18 hedging
+  0.69/0.85 -> 1.00/1.00, advocacy 0.51/0.64 -> 0.87/0.93 (fit figures now); sets 3-17
+  pooled hedging 0.94/0.94 unchanged, advocacy 0.90/0.85 -> 0.94/0.85; shared held-out
+  half read as figures only, before and after: hedging 0.81/0.90, advocacy 0.86/0.83.
 - round 3, hedging only (#24, branch h7-lhedge; fit: shared fit half and gathered sets
   3-13, made-up probes): held-out hedging unchanged, sets 14-16 0.90/0.90 and shared
   held-out half 0.81/0.90 (both fitted in earlier rounds). Five fresh blind readings of

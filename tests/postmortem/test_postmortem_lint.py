@@ -354,3 +354,52 @@ def test_a_hedge_yields_to_a_clause_that_evaluates_an_action(tmp_path: Path,
             datafiles.lint_rules()
     finally:
         datafiles.lint_rules.cache_clear()
+
+
+def test_a_judgement_behind_a_belief_word_is_not_a_hedge_but_doubt_still_is() -> None:
+    """#24 (set18 forms): a belief word carrying an opinion, a reassurance or a reply to
+    a report doubts no fact; the same words about the cause, or an unknown scope, do."""
+    def hedges(text: str) -> list[int]:
+        return [n for n, rule in _lint(f"### Root cause\n\n{text}\n") if rule == "hedging"]
+
+    assert hedges("I don't think it's your fault, the branch was just old.") == []
+    assert hedges("I think it's my fault, the branch was just old.") == [3]
+    assert hedges("I don't think it's unreasonable that we ask for a test run.") == []
+    assert hedges("I don't think the cache was stale.") == [3]
+    assert hedges("I'm not quite sure, I'll poke around the loader.") == []
+    assert hedges("I'm not quite sure why the loader stalls.") == [3]
+    assert hedges("It was difficult to figure out what was going on.") == []
+    assert hedges("It is difficult to tell exactly when the queue backed up.") == [3]
+    assert hedges("Doing that is likely to break downstream installers.") == []
+    assert hedges("The stale lock is likely to break the next run.") == [3]
+
+
+def test_plans_procedures_and_requests_are_not_advocacy_but_norms_still_are() -> None:
+    """#24 (set18 forms): a plan on a named version, a request on the change at hand, a
+    requirement described with its purpose and a finding in a timeline push for nothing;
+    the same words as a standing rule do, and so does a verdict on a proposed measure."""
+    def pushes(text: str, heading: str = "Fix") -> list[int]:
+        return [n for n, rule in _lint(f"### {heading}\n\n{text}\n") if rule == "advocacy"]
+
+    assert pushes("We must release 3.0.1 with the fixes.") == []
+    assert pushes("We must release more often.") == [3]
+    assert pushes("Reviewer: Don't merge yet, I am checking the wheel list.") == []
+    assert pushes("Reviewer: Don't merge on a red nightly.") == [3]
+    assert pushes("The pods that must complete for a job to merge stalled the queue.") == []
+    assert pushes("Every job must complete a soak before it merges.") == [3]
+    assert pushes("Adding one more test isn't going to make much difference.") == [3]
+    assert pushes("Adding one more test made the difference.") == []
+    label = "- **Actions following review**:\n  - We should split this repository up.\n"
+    assert pushes(label) == []
+    assert pushes("- **Context**:\n  - We should split this repository up.\n") == [4]
+
+
+def test_a_prevention_label_opens_the_list_of_what_will_be_done() -> None:
+    """#24: "To avoid this in the future:" closing a line opens a plan; its items may argue
+    for a change like action items may. The same norm under "What went poorly" pushes."""
+    norm = "We should gate every release on the soak run."
+    plan = f"# Thread\n\nMaintainer: The build broke. To avoid this in the future:\n\n- {norm}\n"
+    assert [r for _, r in _lint(plan)] == []
+    assert [ln.section for ln in lint.parse(plan, SECTIONS).lines][4] == "action_items"
+    poorly = f"# Thread\n\nMaintainer: The build broke. What went poorly:\n\n- {norm}\n"
+    assert _lint(poorly) == [(5, "advocacy")]
