@@ -248,7 +248,7 @@ class _Route:
     """Step 2's routing: the sub-oncall, how it was chosen, and how strongly."""
 
     sub: str
-    how: str  # existing | fit | default
+    how: str  # existing | fit | lean | default
     hits: list[Hit]
     strength: float
 
@@ -292,6 +292,31 @@ def _route(reading: Reading, queue: Queue, modules: list[str], existing_subs: li
         owns_module = any(queue.module_suboncall.get(m) == sub for m in modules)
         if strength[sub] >= r.thresholds["route_fit"] or owns_module:
             return _Route(sub, "fit", hits[sub], strength[sub])
+    return _lean_route(reading, queue)
+
+
+def _lean_route(reading: Reading, queue: Queue) -> _Route:
+    """No sub-oncall fits: the one that the evidence outside the repro's code leans to,
+    counting every module it owns, even ones too weakly named to propose ("`all_reduce`
+    hangs on two nodes" leans to infra). The default only when nothing leans, or when
+    two lean alike. Never confident: a lean route is for a human to confirm (issue #23:
+    short reports were sent to the default team when their little evidence named
+    another)."""
+    r = queue.rubric
+    lean: dict[str, list[Hit]] = {}
+    for sub in r.precedence:
+        hs = [h for h in reading.label_hits.get(sub, ()) if h.places - {"code"}]
+        for m in queue.modules:
+            if queue.module_suboncall.get(m) == sub:
+                hs += [h for h in reading.label_hits.get(m, ()) if h.places - {"code"}]
+        if hs:
+            lean[sub] = hs
+    ranked = sorted(lean, key=lambda s: -sum(h.score for h in lean[s]))
+    if ranked and ranked[0] != r.default_route and (
+            len(ranked) == 1 or sum(h.score for h in lean[ranked[0]])
+            > sum(h.score for h in lean[ranked[1]])):
+        sub = ranked[0]
+        return _Route(sub, "lean", lean[sub], sum(h.score for h in lean[sub]))
     return _Route(r.default_route, "default", [], 0.0)
 
 
@@ -728,6 +753,10 @@ def step2_route(st: _State, mods: _Modules, verdict: Step1) -> _Route:
     elif route.how == "fit":
         b.reasons.append(f"Step 2: routed to {route.sub!r} (evidence {route.strength:g}: "
                          + ", ".join(sorted({h.signal for h in route.hits})) + ").")
+    elif route.how == "lean":
+        b.reasons.append(f"Step 2: no sub-oncall fits; the evidence leans to {route.sub!r} "
+                         f"({route.strength:g}: "
+                         + ", ".join(sorted({h.signal for h in route.hits})) + "), unsure.")
     else:
         b.reasons.append(f"Step 2: no sub-oncall fits; {route.sub!r} is the unsure default.")
     b.add(route.sub, route.hits, rule="" if route.hits else f"T-12 {route.how} route", step="2")
