@@ -5,7 +5,10 @@ each with a case it must change and a case it must leave alone. Written for this
 
 from __future__ import annotations
 
+import pytest
+
 from tests.triage.plankit import INFRA, PAR, fence, make_issue, plan_ok
+from tests.triage.test_plan_issue23 import step1_evidence, trace
 
 TRIAGED = "triaged"
 REVIEW = "triage review"
@@ -41,3 +44,71 @@ def test_no_lean_away_from_the_default_when_it_has_as_much_evidence(queue):
                               "inputs takes long."), queue)
     assert plan.add_labels[0] == PAR
     assert "leans to" not in plan.reasoning
+
+
+# ------------------------------------------------------------------ step 1: a title's tag
+
+TORCHRUN_CMD = "Run with `torchrun --nproc-per-node 2 repro.py`; the second run raises.\n"
+
+
+@pytest.mark.parametrize("title", [
+    "Inductor: reduce_scatter bucketing writes a cache other ranks cannot load",
+    "[dynamo] all_gather in a compiled region recompiles on every rank",
+])
+def test_another_owners_tag_opening_the_title_makes_its_distributed_words_context(
+        queue, title):
+    # The writer filed it against the compiler: the collective and the ranks after the
+    # tag say what the compiler's pass did; the launcher in the repro is context.
+    plan = plan_ok(make_issue(title, TORCHRUN_CMD), queue)
+    assert plan.decision == "not_distributed"
+    assert "compiler_title" in step1_evidence(plan, "against")
+
+
+@pytest.mark.parametrize("title", [
+    # Our own tag, then the compiler: a distributed report that meets the compiler.
+    "[DTensor] Inductor reduce_scatter bucketing breaks on other ranks",
+    # The compiler named, but not as the title's tag.
+    "reduce_scatter bucketing in Inductor breaks on other ranks",
+    # A tag-like opening that is not the compiler's name ("Inductors" is not a tag).
+    "Inductors of rank 0: reduce_scatter breaks on other ranks",
+])
+def test_without_another_owners_tag_the_distributed_words_stay_the_subject(queue, title):
+    plan = plan_ok(make_issue(title, TORCHRUN_CMD), queue)
+    assert plan.decision != "not_distributed"
+
+
+def test_a_distributed_frame_at_the_top_outweighs_another_owners_tag(queue):
+    body = TORCHRUN_CMD + trace("torch/_inductor/compile_fx.py",
+                                "torch/distributed/distributed_c10d.py",
+                                error="RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:100")
+    plan = plan_ok(make_issue("Inductor: reduce_scatter bucketing crashes", body), queue)
+    assert plan.decision != "not_distributed"
+
+
+# ------------------------------------------------------------------ step 3: modules named short
+
+@pytest.mark.parametrize(("title", "module"), [
+    ("Pipeline parallelism skips the backward of the last stage", "module: pipelining"),
+    ("GPipe with fewer microbatches than stages raises", "module: pipelining"),
+    ("[Elastic] the agent exits 0 after a failed restart", "module: elastic"),
+    ("launch_agent swallows RendezvousGracefulExitError", "module: elastic"),
+])
+def test_a_short_report_names_its_module_by_the_words_people_use(queue, title, module):
+    plan = plan_ok(make_issue(title, "It happens every time on 4 GPUs."), queue)
+    assert module in plan.add_labels
+
+
+@pytest.mark.parametrize(("title", "body", "module"), [
+    # The RPC-era Pipe is not torch.distributed.pipelining.
+    ("Pipeline parallel example fails", fence("from torch.distributed.pipeline.sync "
+                                               "import Pipe\nmodel = Pipe(seq, chunks=8)"),
+     "module: pipelining"),
+    # Pipeline parallelism as one dimension in the prose, the title about something else.
+    ("FSDP2 loses gradients with reshard_after_forward=False",
+     "We combine FSDP2 with pipeline parallelism on 4 GPUs.", "module: pipelining"),
+    # An elastic net is not torchelastic.
+    ("ElasticNet loss diverges under DDP", "model = DDP(ElasticNet())", "module: elastic"),
+])
+def test_words_near_a_module_name_do_not_name_it(queue, title, body, module):
+    plan = plan_ok(make_issue(title, body), queue)
+    assert module not in plan.add_labels

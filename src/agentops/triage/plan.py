@@ -574,13 +574,19 @@ def step1_is_distributed(st: _State) -> Step1:
     # the title names nothing distributed; then everything distributed outside a trace
     # is where it was seen ("Torch compile CUDA graphs leads to many streams").
     title_free = not text.test_report and not any("title" in h.places for h in for_hits)
+    # A title led by another owner's tag ("Inductor: …", "[dynamo] …") is filed against
+    # that owner by its writer: the tag is the title's subject even when it is a weak
+    # word, and the distributed words after it say what that owner's code did
+    # ("Inductor: allgather fusion …" is a compiler pass), not which team owns it; a
+    # distributed frame in a trace still counts.
+    tag = None if text.test_report else _owner_tag(text, against)
     other_subject = [h for h in against
                      if ((h.subject and h.places - {"code"}) or "top_frame" in h.places)
-                     and (title_free or not _weak_title_only(h, t))]
+                     and (title_free or not _weak_title_only(h, t) or h is tag)]
     title_only_owner = title_free and any(_weak_title_only(h, t) for h in other_subject)
     title_against = any("title" in h.places for h in against) and not text.test_report
     ruled_out = text.places.get("negated", "").lower()
-    owner_titled = _other_owner_leads_title(text, other_subject, for_hits)
+    owner_titled = tag is not None or _other_owner_leads_title(text, other_subject, for_hits)
     # A platform's test tracker (a test id for a title, a platform-owned test in the
     # prose): the component words in its body name the test, not a failure of it.
     platform_test = text.test_report and any(
@@ -598,6 +604,11 @@ def step1_is_distributed(st: _State) -> Step1:
             # compile CUDA graphs leads to many streams"): the distributed words are the
             # test's names or where it was seen (issue #23, round 2). A distributed frame
             # in a trace still counts.
+            incidental.append(h)
+        elif tag is not None and not places & _TRACE_PLACES \
+                and (in_title or h.score < t["evidence_min"]):
+            # What another owner's tagged report says its code did, and the context
+            # words of its repro (the launcher it ran under).
             incidental.append(h)
         elif h.subject and places - {"code"}:
             subject.append(h)  # a distributed error, collective or per-rank behaviour
@@ -671,6 +682,22 @@ _TRACE_PLACES = frozenset({"traceback", "frame", "top_frame"})
 
 def _weak_title_only(h: Hit, t: Mapping[str, float]) -> bool:
     return h.places == {"title"} and h.weight < t["high_weight"]
+
+
+def _owner_tag(text: IssueText, against: list[Hit]) -> Hit | None:
+    """The hit against whose match opens the title as its tag ("Inductor: …",
+    "[dynamo] …", "[MPS]: …"), or ``None``."""
+    title = text.places.get("title", "").lstrip().lower()
+    for h in against:
+        if "title" not in h.places or not h.found:
+            continue
+        found = h.found.lower()
+        head = title[1:].lstrip() if title.startswith("[") else title
+        if head.startswith(found):
+            rest = head[len(found):].lstrip()
+            if rest.startswith(("]", ":")) and (title.startswith("[") == rest.startswith("]")):
+                return h
+    return None
 
 
 def _title_pos(title: str, h: Hit) -> int | None:
