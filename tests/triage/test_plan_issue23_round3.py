@@ -112,3 +112,20 @@ def test_a_short_report_names_its_module_by_the_words_people_use(queue, title, m
 def test_words_near_a_module_name_do_not_name_it(queue, title, body, module):
     plan = plan_ok(make_issue(title, body), queue)
     assert module not in plan.add_labels
+
+
+# ------------------------------------------------------------------ step 1: a missing backend
+
+def test_a_communication_backend_the_build_lacks_is_infra_not_the_build(queue):
+    # The build words suppress the backend's own signals (a build log naming gloo is not
+    # gloo code), but a backend that cannot be found is the report's subject.
+    plan = plan_ok(make_issue("Unable to find MPI backend with the nightly build from source"),
+                   queue)
+    assert plan.decision != "not_distributed"
+    assert plan.add_labels[0] == INFRA
+
+
+def test_another_backend_the_build_lacks_stays_with_its_owner(queue):
+    plan = plan_ok(make_issue("MPS backend unavailable with the nightly build from source"),
+                   queue)
+    assert plan.decision == "not_distributed"
