@@ -71,6 +71,9 @@ def test_another_owners_tag_opening_the_title_makes_its_distributed_words_contex
     "reduce_scatter bucketing in Inductor breaks on other ranks",
     # A tag-like opening that is not the compiler's name ("Inductors" is not a tag).
     "Inductors of rank 0: reduce_scatter breaks on other ranks",
+    # A component named after the tag: the compiler and FSDP2/DTensor meet there.
+    "Inductor: comm reordering pass breaks FSDP2 overlap",
+    "[inductor] DTensor redistribute lowering is wrong",
 ])
 def test_without_another_owners_tag_the_distributed_words_stay_the_subject(queue, title):
     plan = plan_ok(make_issue(title, TORCHRUN_CMD), queue)

@@ -586,7 +586,10 @@ def step1_is_distributed(st: _State) -> Step1:
     title_only_owner = title_free and any(_weak_title_only(h, t) for h in other_subject)
     title_against = any("title" in h.places for h in against) and not text.test_report
     ruled_out = text.places.get("negated", "").lower()
-    owner_titled = tag is not None or _other_owner_leads_title(text, other_subject, for_hits)
+    # The tag alone is a weak word: it makes the title's weak distributed words context
+    # (below), not a component named after it ("Inductor: … breaks FSDP2 overlap").
+    owner_titled = _other_owner_leads_title(text, [h for h in other_subject if h is not tag],
+                                            for_hits)
     # A platform's test tracker (a test id for a title, a platform-owned test in the
     # prose): the component words in its body name the test, not a failure of it.
     platform_test = text.test_report and any(
@@ -605,10 +608,13 @@ def step1_is_distributed(st: _State) -> Step1:
             # test's names or where it was seen (issue #23, round 2). A distributed frame
             # in a trace still counts.
             incidental.append(h)
-        elif tag is not None and not places & _TRACE_PLACES \
-                and (in_title or h.score < t["evidence_min"]):
-            # What another owner's tagged report says its code did, and the context
-            # words of its repro (the launcher it ran under).
+        elif tag is not None and not places & _TRACE_PLACES and (
+                (in_title and h.label not in st.queue.modules)
+                or (not in_title and h.score < t["evidence_min"])):
+            # What another owner's tagged report says its code did (a collective, other
+            # ranks), and the context words of its repro (the launcher it ran under). A
+            # component named after the tag (FSDP2, DTensor) stays a subject, as in any
+            # title naming the compiler and a component both.
             incidental.append(h)
         elif h.subject and places - {"code"}:
             subject.append(h)  # a distributed error, collective or per-rank behaviour
