@@ -248,7 +248,7 @@ class _Route:
     """Step 2's routing: the sub-oncall, how it was chosen, and how strongly."""
 
     sub: str
-    how: str  # existing | fit | default
+    how: str  # existing | fit | lean | default
     hits: list[Hit]
     strength: float
 
@@ -292,6 +292,31 @@ def _route(reading: Reading, queue: Queue, modules: list[str], existing_subs: li
         owns_module = any(queue.module_suboncall.get(m) == sub for m in modules)
         if strength[sub] >= r.thresholds["route_fit"] or owns_module:
             return _Route(sub, "fit", hits[sub], strength[sub])
+    return _lean_route(reading, queue)
+
+
+def _lean_route(reading: Reading, queue: Queue) -> _Route:
+    """No sub-oncall fits: the one that the evidence outside the repro's code leans to,
+    counting every module it owns, even ones too weakly named to propose ("`all_reduce`
+    hangs on two nodes" leans to infra). The default only when nothing leans, or when
+    two lean alike. Never confident: a lean route is for a human to confirm (issue #23:
+    short reports were sent to the default team when their little evidence named
+    another)."""
+    r = queue.rubric
+    lean: dict[str, list[Hit]] = {}
+    for sub in r.precedence:
+        hs = [h for h in reading.label_hits.get(sub, ()) if h.places - {"code"}]
+        for m in queue.modules:
+            if queue.module_suboncall.get(m) == sub:
+                hs += [h for h in reading.label_hits.get(m, ()) if h.places - {"code"}]
+        if hs:
+            lean[sub] = hs
+    ranked = sorted(lean, key=lambda s: -sum(h.score for h in lean[s]))
+    if ranked and ranked[0] != r.default_route and (
+            len(ranked) == 1 or sum(h.score for h in lean[ranked[0]])
+            > sum(h.score for h in lean[ranked[1]])):
+        sub = ranked[0]
+        return _Route(sub, "lean", lean[sub], sum(h.score for h in lean[sub]))
     return _Route(r.default_route, "default", [], 0.0)
 
 
@@ -549,13 +574,22 @@ def step1_is_distributed(st: _State) -> Step1:
     # the title names nothing distributed; then everything distributed outside a trace
     # is where it was seen ("Torch compile CUDA graphs leads to many streams").
     title_free = not text.test_report and not any("title" in h.places for h in for_hits)
+    # A title led by another owner's tag ("Inductor: …", "[dynamo] …") is filed against
+    # that owner by its writer: the tag is the title's subject even when it is a weak
+    # word, and the distributed words after it say what that owner's code did
+    # ("Inductor: allgather fusion …" is a compiler pass), not which team owns it; a
+    # distributed frame in a trace still counts.
+    tag = None if text.test_report else _owner_tag(text, against)
     other_subject = [h for h in against
                      if ((h.subject and h.places - {"code"}) or "top_frame" in h.places)
-                     and (title_free or not _weak_title_only(h, t))]
+                     and (title_free or not _weak_title_only(h, t) or h is tag)]
     title_only_owner = title_free and any(_weak_title_only(h, t) for h in other_subject)
     title_against = any("title" in h.places for h in against) and not text.test_report
     ruled_out = text.places.get("negated", "").lower()
-    owner_titled = _other_owner_leads_title(text, other_subject, for_hits)
+    # The tag alone is a weak word: it makes the title's weak distributed words context
+    # (below), not a component named after it ("Inductor: … breaks FSDP2 overlap").
+    owner_titled = _other_owner_leads_title(text, [h for h in other_subject if h is not tag],
+                                            for_hits)
     # A platform's test tracker (a test id for a title, a platform-owned test in the
     # prose): the component words in its body name the test, not a failure of it.
     platform_test = text.test_report and any(
@@ -573,6 +607,14 @@ def step1_is_distributed(st: _State) -> Step1:
             # compile CUDA graphs leads to many streams"): the distributed words are the
             # test's names or where it was seen (issue #23, round 2). A distributed frame
             # in a trace still counts.
+            incidental.append(h)
+        elif tag is not None and not places & _TRACE_PLACES and (
+                (in_title and h.label not in st.queue.modules)
+                or (not in_title and h.score < t["evidence_min"])):
+            # What another owner's tagged report says its code did (a collective, other
+            # ranks), and the context words of its repro (the launcher it ran under). A
+            # component named after the tag (FSDP2, DTensor) stays a subject, as in any
+            # title naming the compiler and a component both.
             incidental.append(h)
         elif h.subject and places - {"code"}:
             subject.append(h)  # a distributed error, collective or per-rank behaviour
@@ -646,6 +688,22 @@ _TRACE_PLACES = frozenset({"traceback", "frame", "top_frame"})
 
 def _weak_title_only(h: Hit, t: Mapping[str, float]) -> bool:
     return h.places == {"title"} and h.weight < t["high_weight"]
+
+
+def _owner_tag(text: IssueText, against: list[Hit]) -> Hit | None:
+    """The hit against whose match opens the title as its tag ("Inductor: …",
+    "[dynamo] …", "[MPS]: …"), or ``None``."""
+    title = text.places.get("title", "").lstrip().lower()
+    for h in against:
+        if "title" not in h.places or not h.found:
+            continue
+        found = h.found.lower()
+        head = title[1:].lstrip() if title.startswith("[") else title
+        if head.startswith(found):
+            rest = head[len(found):].lstrip()
+            if rest.startswith(("]", ":")) and (title.startswith("[") == rest.startswith("]")):
+                return h
+    return None
 
 
 def _title_pos(title: str, h: Hit) -> int | None:
@@ -728,6 +786,10 @@ def step2_route(st: _State, mods: _Modules, verdict: Step1) -> _Route:
     elif route.how == "fit":
         b.reasons.append(f"Step 2: routed to {route.sub!r} (evidence {route.strength:g}: "
                          + ", ".join(sorted({h.signal for h in route.hits})) + ").")
+    elif route.how == "lean":
+        b.reasons.append(f"Step 2: no sub-oncall fits; the evidence leans to {route.sub!r} "
+                         f"({route.strength:g}: "
+                         + ", ".join(sorted({h.signal for h in route.hits})) + "), unsure.")
     else:
         b.reasons.append(f"Step 2: no sub-oncall fits; {route.sub!r} is the unsure default.")
     b.add(route.sub, route.hits, rule="" if route.hits else f"T-12 {route.how} route", step="2")
