@@ -342,3 +342,36 @@ def test_a_mode_the_copy_handles_its_own_way_is_not_lacking(tmp_path) -> None:
     [lag] = run(tmp_path / "b", copy.replace("dims.fsdp_enabled and dims.dp > 1",
                                              "dims.dp > 1"))
     assert lag.units == ("guard `if dims.fsdp_enabled`",)
+
+
+CAP_CORE = CORE_BASE.replace(
+    "from core import dist\n", "from core import dist\nfrom core.quant import has_quant\n"
+).replace("        self.step = 0\n",
+          "        self.metrics = config.metrics.build(folder=config.dump, "
+          "has_quant=has_quant(config), verbose=config.verbose)\n        self.step = 0\n")
+
+
+def test_a_capability_asked_in_a_keyword_to_a_metrics_call_is_lacking(tmp_path) -> None:
+    """Keywords to an observing call are left out, except one whose value asks a
+    repository function about the run that the copy's module never names: the copy
+    does not consider that capability at all (``has_quantization``)."""
+    copy = COPY.replace("        self.step = 0\n",
+                        "        self.metrics = config.metrics.build(folder=config.dump)\n"
+                        "        self.step = 0\n")
+    files = {"core/__init__.py": "", "core/dist.py": "", "core/train.py": CAP_CORE,
+             "core/quant.py": "def has_quant(config):\n    return bool(config.quant)\n"}
+
+    def lag(tmp, text):
+        inp = minirepo.build(tmp, base=files, head={"sub/__init__.py": "", "sub/train.py": text},
+                             target=TARGET)
+        return bodydrift.lags(inp, [], [])
+
+    [found] = lag(tmp_path / "a", copy)
+    assert "keyword `build(has_quant=…)`" in found.lacking
+    # verbose= carries a setting, not a capability asked of the run: still left out
+    assert not any("verbose" in u for u in found.lacking)
+    # The copy names the capability itself (its own way of asking): not lacking.
+    own = "from core.quant import has_quant\n" + copy.replace(
+        "        self.step = 0\n", "        self.quant = has_quant(config)\n"
+                                  "        self.step = 0\n")
+    assert not any("has_quant" in u for lg in lag(tmp_path / "b", own) for u in lg.lacking)

@@ -719,6 +719,7 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
         observing = {k for k, nodes in at.items() if k.startswith(("call:", "kw:"))
                      and all(_observes(n, up_imports) for n in nodes)}
         copy = _aliased(mine, {**units(mine, mine_tests), **env_reads(mine)})
+        asks = _capability_kws(inp, new, up_imports, inp.head.text(ours_file) or "")
         tests.update(_assert_tests(new))
         mine_tests.update(_assert_tests(mine))
         made = {_callee(n) for n in ps.walk(mine) if isinstance(n, ast.Call)}
@@ -732,8 +733,8 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
         up_mod = ps.parse(inp.head.text(up_file) or "") if "." in qual else None
         up_cls = ps.find(up_mod, qual.rsplit(".", 1)[0]) if up_mod is not None else None
         positional = _positional(mine)
-        lacking = [k for k in theirs if not _has(copy, k) and not _quiet(k)
-                   and k not in observing
+        lacking = [k for k in theirs if not _has(copy, k)
+                   and (k in asks or not (_quiet(k) or k in observing))
                    and not (k in tests and (_unreachable(tests[k], refused)
                                             or _renamed(tests[k], mine_tests.values())
                                             or _tail(tests[k]) in tails
@@ -760,6 +761,29 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
         out.append(Lag(key[0], f"{up_file}:{new.lineno}", qual, how,
                        tuple(theirs[k] for k in shown),
                        tuple(sorted(theirs[k] for k in lacking))))
+    return out
+
+
+def _capability_kws(inp: Inputs, func: ps.FuncDef, imports: dict[str, tuple[str, str]],
+                    copy_text: str) -> set[str]:
+    """Keyword units whose value asks a repository function about the run
+    (``has_quantization=has_quantization(model_config)``) that the copy's module never
+    names: even to an observing call (``metrics.build``), that keyword carries a
+    capability the copy does not consider, so it is not left out as logging."""
+    out: set[str] = set()
+    for node in ps.walk(func):
+        if not isinstance(node, ast.Call):
+            continue
+        for k in node.keywords:
+            if not k.arg:
+                continue
+            for call in (n for n in ast.walk(k.value) if isinstance(n, ast.Call)):
+                name = call.func.id if isinstance(call.func, ast.Name) else ""
+                module, orig = imports.get(name, ("", ""))
+                if orig and not _quiet(f"call:{module}.{orig}") \
+                        and ps.module_path(module, inp.head.paths) \
+                        and not re.search(rf"\b{re.escape(name)}\b", copy_text):
+                    out.add(f"kw:{_callee(node)}:{k.arg}")
     return out
 
 
