@@ -19,8 +19,32 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out = _drift(res) + _lossy(res) + _calls(res, sub) + _divergence(res, sub)
     out += _factories(inp, res)
     out += _bypasses(res) + _private(inp, res) + _duplicates(inp, res) + _dead(inp, res)
-    out += _lags(res) + _stale(res)
+    out += _lags(res) + _stale(res) + _dead_classes(inp, res)
     return out
+
+
+def _dead_classes(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22 defect 8: public classes nothing in the repository refers to (re-exports
+    aside), in one opportunity with file:line: remove them, or use them."""
+    dead = res.get("dead_classes", ())
+    if not dead:
+        return []
+    sub = inp.target.subproject
+
+    def one(d: Any) -> str:
+        via = f", re-exported by {', '.join(rel(f, sub) for f in d.exported_by[:2])}" \
+            if d.exported_by else ""
+        return f"{code(d.name)} ({rel(d.file, sub)}:{d.line}{via})"
+
+    return [Item(
+        id=stable_id("dead-classes", inp.target.name), section="S-4", kind="opportunity",
+        title=f"{len(dead)} public class(es) nothing in the repository refers to (no call, "
+              f"annotation, base, test, string or doc; imports that re-export them "
+              f"aside): " + listed([one(d) for d in dead], 6),
+        why="a relic of code that moved on, exported as if it were API: remove it, or "
+            "say what uses it",
+        severity="nice-to-have", files=tuple(sorted({d.file for d in dead})),
+        facts=tuple(sorted(f"{d.file}:{d.name}" for d in dead)))]
 
 
 def _stale(res: dict[str, Any]) -> list[Item]:
