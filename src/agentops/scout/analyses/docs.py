@@ -22,6 +22,7 @@ from agentops.scout.analyses import (
     ci,
     classindex,
     docclaims,
+    doclaunch,
     doclists,
     docnames,
     fielddocs,
@@ -359,7 +360,7 @@ def analyse(inp: Inputs, done: dict[str, Any] | None = None) -> list[DocProblem]
                              runners=ci.runner_files(inp))
     names = docnames.check(inp)
     stale = doclists.check(inp)
-    fields = fielddocs.check(inp)
+    fields = [*fielddocs.check(inp), *doclaunch.check(inp)]
     return out + [DocProblem(c.file, c.line, c.problem, c.kind) for c in claims] + [
         DocProblem(c.file, c.line, c.problem, c.kind) for c in names] + [
         DocProblem(c.file, c.line, c.problem, c.kind) for c in stale] + [
