@@ -64,6 +64,7 @@ def test_a_flag_that_does_not_resolve_and_a_value_left_out_are_found(tmp_path) -
     flag, values = found
     assert "--manager.replicate_degree" in flag.problem and "`enable`" in flag.problem
     assert "--parallelism.replicate_degree" in flag.problem  # where the field is
+    assert 'Only "gloo" and "nccl" are supported.' in values.problem  # the doc's words
     assert "'gloo', 'nccl'" in values.problem and "'mccl' (sub/manager.py:6)" in values.problem
     # They reach the Docs section through the S-5 analysis.
     assert {p.line for p in docs.analyse(inp) if p.file == "sub/config.py"} == {13, 16}

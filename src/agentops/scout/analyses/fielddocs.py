@@ -107,9 +107,14 @@ def check(inp: Inputs) -> list[FieldDocProblem]:
             code = accepted.get(field, {})
             if listed <= code.keys() and code.keys() - listed:
                 extra = sorted(code.keys() - listed)
+                # The docstring line that holds the list, quoted (as --help prints it).
+                at, said = next(((i, ln.strip()) for i, ln in enumerate(doc.splitlines())
+                                 if len(set(_QUOTED.findall(ln)) & listed) >= 2),
+                                (0, ""))
+                quote = f" (\"{said[:100].replace('`', chr(39))}\")" if said else ""
                 out.append(FieldDocProblem(
-                    path, line,
-                    f"the docstring of `{field}` lists "
+                    path, line + at,
+                    f"the docstring of `{field}`{quote} lists "
                     + ", ".join(f"'{v}'" for v in sorted(listed))
                     + " as the values it takes; the code also accepts "
                     + ", ".join(f"'{v}' ({code[v]})" for v in extra)
