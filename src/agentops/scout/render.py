@@ -182,7 +182,9 @@ def _docs_status(report: Report) -> str:
         return (f"- {report.quiet['docs']} known inaccuracies, unchanged in the last three "
                 "reports, are not repeated (`suppressed` in --json)")
     if absent:
-        return f"- not checked: {', '.join(f'`{a}`' for a in absent)} (not at HEAD)"
+        tail = _unverified(report)
+        return (f"- not checked: {', '.join(f'`{a}`' for a in absent)} (not at HEAD)"
+                + (f"; {tail}" if tail else ""))
     if not report.analyses.get("docs_checked", True):
         return "- not checked (no docs configured)"
     if _unchecked(report):
