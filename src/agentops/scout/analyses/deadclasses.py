@@ -32,6 +32,7 @@ def _uses(text: str, name: str, *, defining: bool) -> tuple[int, bool]:
     """(references to ``name`` other than its definition, an import or an ``__all__``
     entry; whether an import line names it)."""
     word = re.compile(rf"\b{re.escape(name)}\b")
+    definition = re.compile(rf"\s*class\s+{re.escape(name)}\b")
     refs, imported = 0, False
     in_import = in_all = False
     for line in text.splitlines():
@@ -43,9 +44,11 @@ def _uses(text: str, name: str, *, defining: bool) -> tuple[int, bool]:
         if stripped.startswith("__all__") or in_all:
             in_all = ("[" in line and "]" not in line) or (in_all and "]" not in line)
             continue
+        if name not in line:
+            continue
         hits = len(word.findall(line.split("#", 1)[0] if not line.lstrip().startswith(
             ("'", '"')) else line))
-        if defining and re.match(rf"\s*class\s+{re.escape(name)}\b", line):
+        if defining and definition.match(line):
             hits -= 1
         refs += max(hits, 0)
     return refs, imported
@@ -55,6 +58,7 @@ def analyse(inp: Inputs) -> list[DeadClass]:
     sub = inp.target.subproject + "/"
     tests = inp.target.tests_dir + "/"
     out: list[DeadClass] = []
+    nearby = sorted(inp.head.files, key=lambda p: not p.startswith(sub))
     for path, text in sorted(inp.head.files.items()):
         if not (path.startswith(sub) and path.endswith(".py")) or path.startswith(tests) \
                 or "/tests/" in path[len(sub) - 1:] or "class " not in text:
@@ -66,7 +70,9 @@ def analyse(inp: Inputs) -> list[DeadClass]:
                     for d in node.decorator_list):
                 continue  # private, or registered by a decorator
             name, exported, used = node.name, [], False
-            for other, body in inp.head.files.items():
+            # Its own file and the sub-project first: most classes are used near home.
+            for other in (path, *(p for p in nearby if p != path)):
+                body = inp.head.files[other]
                 if name not in body:
                     continue
                 refs, imported = _uses(body, name, defining=other == path)

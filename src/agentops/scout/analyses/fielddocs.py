@@ -33,7 +33,14 @@ def _field_docs(mod: ast.Module) -> list[tuple[str, str, int]]:
     """(field name, docstring, docstring's first line) of every class field followed by
     a string literal (an attribute docstring)."""
     out = []
-    for cls in (n for n in ps.walk(mod) if isinstance(n, ast.ClassDef)):
+    classes: list[ast.ClassDef] = []
+    todo: list[ast.stmt] = list(mod.body)
+    while todo:  # classes at module level and nested in classes (``X.Config``)
+        node = todo.pop()
+        if isinstance(node, ast.ClassDef):
+            classes.append(node)
+            todo.extend(node.body)
+    for cls in sorted(classes, key=lambda c: c.lineno):
         for prev, stmt in zip(cls.body, cls.body[1:], strict=False):
             if isinstance(prev, ast.AnnAssign) and isinstance(prev.target, ast.Name) \
                     and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) \
