@@ -204,3 +204,18 @@ def test_a_sentence_limiting_support_is_a_claim_not_checked(tmp_path) -> None:
     plain = "# Sub\n\nConversion from HF to DCP and back.\n"
     assert [p for p in docnames.check(_inp(tmp_path / "b", plain))
             if p.kind == "unverified"] == []
+
+
+def test_a_quoted_support_claim_is_shown_inert(tmp_path) -> None:
+    """Security (untrusted doc text): the quoted sentence may carry a mention, a link or
+    HTML; the Docs status shows it as inert text."""
+    doc = ("# Sub\n\nAsk @maintainer first: we only support <b>HF</b> at "
+           "https://evil.example/x for now.\n")
+    problems = [p for p in docnames.check(_inp(tmp_path, doc)) if p.kind == "unverified"]
+    rep = Report(date="2026-03-06", target="t", baseline=Baseline("x", "first run", None),
+                 head="h", items=(), resolved=(), suppressed=(),
+                 analyses={"doc_inaccuracies": [p.__dict__ for p in problems],
+                           "docs_checked": True})
+    said = render._docs_status(rep)
+    assert "only support" in said
+    assert "@maintainer" not in said and "https://evil" not in said and "<b>" not in said
