@@ -375,3 +375,35 @@ def test_a_capability_asked_in_a_keyword_to_a_metrics_call_is_lacking(tmp_path) 
         "        self.step = 0\n", "        self.quant = has_quant(config)\n"
                                   "        self.step = 0\n")
     assert not any("has_quant" in u for lg in lag(tmp_path / "b", own) for u in lg.lacking)
+
+
+def test_a_base_imported_relatively_lends_its_attributes(tmp_path) -> None:
+    """The copy's class derives from the sub-project's own engine through a relative
+    import (``from .engine import Engine``): what the engine sets up (``self.config``)
+    the copy has, so upstream's guard on ``self.config`` is lacking, not foreign."""
+    core = '''\
+class Trainer:
+    def __init__(self, config):
+        self.config = config
+
+    def step(self, batch):
+        if self.config.mode == "typed":
+            batch = self.annotate(batch)
+        return self.model(batch)
+'''
+    engine = "class Engine:\n    def __init__(self, config):\n        self.config = config\n"
+    copy = '''\
+from .engine import Engine
+
+
+class Trainer(Engine):
+    def step(self, batch):
+        return self.model(batch)
+'''
+    inp = minirepo.build(
+        tmp_path, base={"core/__init__.py": "", "core/train.py": core},
+        head={"sub/__init__.py": "", "sub/engine.py": engine, "sub/example.py": copy},
+        target="duplicate_logic:\n  - {ours: [sub/example.py], upstream: [core/train.py]}\n")
+    [lag] = bodydrift.lags(inp, [], [])
+    assert lag.ours == "sub/example.py:5" and lag.function == "Trainer.step"
+    assert lag.lacking == ("guard `if config.mode == 'typed'`",)

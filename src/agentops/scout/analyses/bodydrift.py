@@ -286,7 +286,8 @@ class _Own:
             local = {n.name: n for n in ps.statements(mod) if isinstance(n, ast.ClassDef)} \
                 if mod is not None else {}
             for base in ps.class_bases(cls):  # bases in the module or the repository
-                found = local.get(base.split(".")[-1]) or _repo_class(inp, mod, base)
+                found = local.get(base.split(".")[-1]) or _repo_class(inp, mod, base) \
+                    or _relative_class(inp, mod, ours_file, base)
                 if found is not None:
                     attrs |= _class_attrs(found)
             up_mod = ps.parse(inp.head.text(up_file) or "") if "." in qual else None
@@ -321,6 +322,26 @@ def _repo_class(inp: Inputs, mod: ast.Module | None, base: str) -> ast.ClassDef 
     path = ps.module_path(module, inp.head.paths) if module and name else None
     found = ps.find(ps.parse(inp.head.text(path) or ""), name) if path else None
     return found if isinstance(found, ast.ClassDef) else None
+
+
+def _relative_class(inp: Inputs, mod: ast.Module | None, path: str, base: str
+                    ) -> ast.ClassDef | None:
+    """A base class imported relatively (``from .engine import ForgeEngine`` in the
+    sub-project's own package): what it sets up, the subclass has too."""
+    head = re.split(r"[.\[]", base, maxsplit=1)[0]
+    for node in ps.statements(mod) if mod is not None else ():
+        if not (isinstance(node, ast.ImportFrom) and node.level > 0):
+            continue
+        for alias in node.names:
+            if (alias.asname or alias.name) != head:
+                continue
+            package = path.rsplit("/", node.level)[0]
+            target = f"{package}/{node.module.replace('.', '/')}" if node.module else package
+            for cand in (f"{target}.py", f"{target}/__init__.py"):
+                found = ps.find(ps.parse(inp.head.text(cand) or ""), alias.name)
+                if isinstance(found, ast.ClassDef):
+                    return found
+    return None
 
 
 def _is_subclass(cls: ast.ClassDef, name: str) -> bool:
