@@ -407,3 +407,25 @@ class Trainer(Engine):
     [lag] = bodydrift.lags(inp, [], [])
     assert lag.ours == "sub/example.py:5" and lag.function == "Trainer.step"
     assert lag.lacking == ("guard `if config.mode == 'typed'`",)
+
+
+def test_what_a_prior_action_named_is_not_repeated_as_a_lag(tmp_path) -> None:
+    """Night 1 reported upstream's in-window addition as an action; on night 2 the
+    baseline has moved past it and it would come back as a lag. A unit a prior report's
+    action (or carried item) named for that file is left to the board; the rest stays."""
+    from agentops.scout.model import PriorPayload
+
+    inp = _inp(tmp_path, COPY)
+    night2 = dataclasses.replace(inp, base=inp.head)
+    [lag] = bodydrift.lags(night2, [], [])
+    assert "assertion `assert config.steps > 0`" in lag.units
+    prior = PriorPayload(date="2026-03-05", items=({
+        "id": "abc", "kind": "action", "files": ["sub/train.py", "core/train.py"],
+        "facts": ["assertion `assert config.steps > 0`"]},))
+    [lag] = bodydrift.lags(dataclasses.replace(night2, priors=(prior,)), [], [])
+    assert "assertion `assert config.steps > 0`" not in lag.units
+    assert "call `dist.set_backend(…)`" in lag.units
+    # an FYI or opportunity naming it is no action: the lag still says it
+    fyi = PriorPayload(date="2026-03-05", items=({**prior.items[0], "kind": "opportunity"},))
+    [lag] = bodydrift.lags(dataclasses.replace(night2, priors=(fyi,)), [], [])
+    assert "assertion `assert config.steps > 0`" in lag.units

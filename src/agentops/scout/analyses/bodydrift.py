@@ -701,6 +701,13 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
     # keywords a call-drift action already names for a call in that file
     omitted = {(c.ours.rsplit(":", 1)[0], c.callee.rsplit(".", 1)[-1], k)
                for c in call_drifts or () for k in c.missing}
+    named_before: dict[str, set[str]] = {}
+    for prior in inp.priors:
+        for it in prior.items:
+            if it.get("kind") in ("action", "carried"):
+                for f in it.get("files") or ():
+                    named_before.setdefault(str(f), set()).update(
+                        str(x) for x in it.get("facts") or ())
     for mine, ours_file, up_file, qual in _pairs(inp):
         key = (f"{ours_file}:{mine.lineno}", f"{up_file}:{qual}")
         if key in seen:
@@ -772,7 +779,10 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
         if not lacking:
             continue
         before = {**units(old), **env_reads(old)} if old is not None else None
-        reported = drifted.get((key[0], qual), set())
+        # What an action of this run or of a prior report already named for this file
+        # (a drift or new-copy action the night the window held it): the board tracks
+        # it; the lag does not repeat it once the baseline has moved past it.
+        reported = drifted.get((key[0], qual), set()) | named_before.get(ours_file, set())
         shown = [k for k in lacking if (before is None or k in before)
                  and theirs[k] not in reported]
         if not shown:

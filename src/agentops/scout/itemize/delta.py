@@ -122,7 +122,10 @@ def _new_copy(res: dict[str, Any]) -> list[Item]:
             files=(ours_file, up_file),
             fix=f"pass {names(d.missing, 4)} as {d.upstream} does, or say in a comment why "
                 "the copy does without them",
-            facts=(d.function, d.callee, *d.missing)))
+            # the copy-lag labels of the same keywords: once the baseline moves past the
+            # function's commit, the lag does not repeat what this action named
+            facts=(d.function, *(f"keyword `{d.callee.rsplit('.', 1)[-1]}({k}=…)`"
+                                 for k in d.missing))))
     return out
 
 
