@@ -342,3 +342,90 @@ def test_a_mode_the_copy_handles_its_own_way_is_not_lacking(tmp_path) -> None:
     [lag] = run(tmp_path / "b", copy.replace("dims.fsdp_enabled and dims.dp > 1",
                                              "dims.dp > 1"))
     assert lag.units == ("guard `if dims.fsdp_enabled`",)
+
+
+CAP_CORE = CORE_BASE.replace(
+    "from core import dist\n", "from core import dist\nfrom core.quant import has_quant\n"
+).replace("        self.step = 0\n",
+          "        self.metrics = config.metrics.build(folder=config.dump, "
+          "has_quant=has_quant(config), verbose=config.verbose)\n        self.step = 0\n")
+
+
+def test_a_capability_asked_in_a_keyword_to_a_metrics_call_is_lacking(tmp_path) -> None:
+    """Keywords to an observing call are left out, except one whose value asks a
+    repository function about the run that the copy's module never names: the copy
+    does not consider that capability at all (``has_quantization``)."""
+    copy = COPY.replace("        self.step = 0\n",
+                        "        self.metrics = config.metrics.build(folder=config.dump)\n"
+                        "        self.step = 0\n")
+    files = {"core/__init__.py": "", "core/dist.py": "", "core/train.py": CAP_CORE,
+             "core/quant.py": "def has_quant(config):\n    return bool(config.quant)\n"}
+
+    def lag(tmp, text):
+        inp = minirepo.build(tmp, base=files, head={"sub/__init__.py": "", "sub/train.py": text},
+                             target=TARGET)
+        return bodydrift.lags(inp, [], [])
+
+    [found] = lag(tmp_path / "a", copy)
+    assert "keyword `build(has_quant=…)`" in found.lacking
+    # verbose= carries a setting, not a capability asked of the run: still left out
+    assert not any("verbose" in u for u in found.lacking)
+    # The copy names the capability itself (its own way of asking): not lacking.
+    own = "from core.quant import has_quant\n" + copy.replace(
+        "        self.step = 0\n", "        self.quant = has_quant(config)\n"
+                                  "        self.step = 0\n")
+    assert not any("has_quant" in u for lg in lag(tmp_path / "b", own) for u in lg.lacking)
+
+
+def test_a_base_imported_relatively_lends_its_attributes(tmp_path) -> None:
+    """The copy's class derives from the sub-project's own engine through a relative
+    import (``from .engine import Engine``): what the engine sets up (``self.config``)
+    the copy has, so upstream's guard on ``self.config`` is lacking, not foreign."""
+    core = '''\
+class Trainer:
+    def __init__(self, config):
+        self.config = config
+
+    def step(self, batch):
+        if self.config.mode == "typed":
+            batch = self.annotate(batch)
+        return self.model(batch)
+'''
+    engine = "class Engine:\n    def __init__(self, config):\n        self.config = config\n"
+    copy = '''\
+from .engine import Engine
+
+
+class Trainer(Engine):
+    def step(self, batch):
+        return self.model(batch)
+'''
+    inp = minirepo.build(
+        tmp_path, base={"core/__init__.py": "", "core/train.py": core},
+        head={"sub/__init__.py": "", "sub/engine.py": engine, "sub/example.py": copy},
+        target="duplicate_logic:\n  - {ours: [sub/example.py], upstream: [core/train.py]}\n")
+    [lag] = bodydrift.lags(inp, [], [])
+    assert lag.ours == "sub/example.py:5" and lag.function == "Trainer.step"
+    assert lag.lacking == ("guard `if config.mode == 'typed'`",)
+
+
+def test_what_a_prior_action_named_is_not_repeated_as_a_lag(tmp_path) -> None:
+    """Night 1 reported upstream's in-window addition as an action; on night 2 the
+    baseline has moved past it and it would come back as a lag. A unit a prior report's
+    action (or carried item) named for that file is left to the board; the rest stays."""
+    from agentops.scout.model import PriorPayload
+
+    inp = _inp(tmp_path, COPY)
+    night2 = dataclasses.replace(inp, base=inp.head)
+    [lag] = bodydrift.lags(night2, [], [])
+    assert "assertion `assert config.steps > 0`" in lag.units
+    prior = PriorPayload(date="2026-03-05", items=({
+        "id": "abc", "kind": "action", "files": ["sub/train.py", "core/train.py"],
+        "facts": ["assertion `assert config.steps > 0`"]},))
+    [lag] = bodydrift.lags(dataclasses.replace(night2, priors=(prior,)), [], [])
+    assert "assertion `assert config.steps > 0`" not in lag.units
+    assert "call `dist.set_backend(…)`" in lag.units
+    # an FYI or opportunity naming it is no action: the lag still says it
+    fyi = PriorPayload(date="2026-03-05", items=({**prior.items[0], "kind": "opportunity"},))
+    [lag] = bodydrift.lags(dataclasses.replace(night2, priors=(fyi,)), [], [])
+    assert "assertion `assert config.steps > 0`" in lag.units

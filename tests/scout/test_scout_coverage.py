@@ -108,3 +108,29 @@ def build(config, model):
     assert item.kind == "opportunity"
     assert "`compile.mode == 'aot'` (build.py:2)" in item.title
     assert "`training.fuse_heads` (build.py:6)" in item.title
+
+
+def test_a_components_own_config_branch_no_test_selects_is_found(tmp_path) -> None:
+    """#22 defect 10: a component reads its own ``Config`` as ``config.x`` (two parts),
+    and may normalise the value first (``.lower()``); a value no test, registry or
+    workflow names is untested all the same. A plain object's attribute is no setting."""
+    from agentops.scout.analyses import coverage as cov
+    from tests.scout import minirepo
+
+    code = '''\
+class Manager:
+    def __init__(self, config, model):
+        if config.group == "gloo":
+            self.pg = 1
+        elif config.group == "mccl":
+            self.pg = 2
+        if config.method.lower() == "local_sgd":
+            self.m = 3
+        if model.kind == "fancy":
+            self.k = 4
+'''
+    registry = "def ft():\n    return Manager.Config(group='gloo')\n"
+    inp = minirepo.build(tmp_path, head={"sub/manager.py": code,
+                                         "sub/config_registry.py": registry})
+    assert [(b.line, b.condition) for b in cov.untested_branches(inp)] == [
+        (5, "config.group == 'mccl'"), (7, "config.method == 'local_sgd'")]

@@ -182,3 +182,40 @@ def test_docs_of_the_sub_project_the_target_does_not_list_are_not_current(tmp_pa
     # No match: every Markdown file of the sub-project is listed, or lives elsewhere.
     inp = _inp(tmp_path / "b", "# Sub\n", {"core/NOTES.md": "# Core\n"})
     assert [p for p in docnames.check(inp) if p.kind == "unverified"] == []
+
+
+def test_a_sentence_limiting_support_is_a_claim_not_checked(tmp_path) -> None:
+    """#22 defect 7: "we only support HF -> DCP" is a claim about the code the scout
+    does not verify; the Docs status quotes it as not checked instead of "docs are
+    current". The same words in a code block, or no such sentence, change nothing."""
+    doc = ("# Sub\n\nConversion. Currently, we only support conversion from HF to DCP "
+           "offline.\n\n```bash\npython convert.py --reshard  # resharding is not supported"
+           "\n```\n")
+    inp = _inp(tmp_path / "a", doc)
+    problems = [p for p in docnames.check(inp) if p.kind == "unverified"]
+    assert [(p.file, p.line) for p in problems] == [("sub/README.md", 3)]
+    assert "we only support conversion from HF to DCP" in problems[0].problem
+    rep = Report(date="2026-03-06", target="t", baseline=Baseline("x", "first run", None),
+                 head="h", items=(), resolved=(), suppressed=(),
+                 analyses={"doc_inaccuracies": [p.__dict__ for p in problems],
+                           "docs_checked": True})
+    said = render._docs_status(rep)
+    assert "docs are current" not in said and "sub/README.md:3" in said
+    plain = "# Sub\n\nConversion from HF to DCP and back.\n"
+    assert [p for p in docnames.check(_inp(tmp_path / "b", plain))
+            if p.kind == "unverified"] == []
+
+
+def test_a_quoted_support_claim_is_shown_inert(tmp_path) -> None:
+    """Security (untrusted doc text): the quoted sentence may carry a mention, a link or
+    HTML; the Docs status shows it as inert text."""
+    doc = ("# Sub\n\nAsk @maintainer first: we only support <b>HF</b> at "
+           "https://evil.example/x for now.\n")
+    problems = [p for p in docnames.check(_inp(tmp_path, doc)) if p.kind == "unverified"]
+    rep = Report(date="2026-03-06", target="t", baseline=Baseline("x", "first run", None),
+                 head="h", items=(), resolved=(), suppressed=(),
+                 analyses={"doc_inaccuracies": [p.__dict__ for p in problems],
+                           "docs_checked": True})
+    said = render._docs_status(rep)
+    assert "only support" in said
+    assert "@maintainer" not in said and "https://evil" not in said and "<b>" not in said

@@ -182,7 +182,9 @@ def _docs_status(report: Report) -> str:
         return (f"- {report.quiet['docs']} known inaccuracies, unchanged in the last three "
                 "reports, are not repeated (`suppressed` in --json)")
     if absent:
-        return f"- not checked: {', '.join(f'`{a}`' for a in absent)} (not at HEAD)"
+        tail = _unverified(report)
+        return (f"- not checked: {', '.join(f'`{a}`' for a in absent)} (not at HEAD)"
+                + (f"; {tail}" if tail else ""))
     if not report.analyses.get("docs_checked", True):
         return "- not checked (no docs configured)"
     if _unchecked(report):
@@ -199,8 +201,9 @@ def _unverified(report: Report) -> str:
     "docs are current" is said only when every kind of claim was checked (#22)."""
     problems = [p for p in report.analyses.get("doc_inaccuracies", [])
                 if p.get("kind") == "unverified"]
-    found = [f"{p['problem']} ({p['file']}:{p['line']})" for p in problems
-             if p["problem"] != docnames.UNLISTED]
+    # Security: a support claim quotes the doc's own sentence; shown as inert text.
+    found = [esc.text(f"{p['problem']} ({p['file']}:{p['line']})", limit=240)
+             for p in problems if p["problem"] != docnames.UNLISTED]
     unlisted = [_code(p["file"]) for p in problems if p["problem"] == docnames.UNLISTED]
     out = []
     if found:

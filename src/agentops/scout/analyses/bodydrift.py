@@ -286,7 +286,8 @@ class _Own:
             local = {n.name: n for n in ps.statements(mod) if isinstance(n, ast.ClassDef)} \
                 if mod is not None else {}
             for base in ps.class_bases(cls):  # bases in the module or the repository
-                found = local.get(base.split(".")[-1]) or _repo_class(inp, mod, base)
+                found = local.get(base.split(".")[-1]) or _repo_class(inp, mod, base) \
+                    or _relative_class(inp, mod, ours_file, base)
                 if found is not None:
                     attrs |= _class_attrs(found)
             up_mod = ps.parse(inp.head.text(up_file) or "") if "." in qual else None
@@ -321,6 +322,26 @@ def _repo_class(inp: Inputs, mod: ast.Module | None, base: str) -> ast.ClassDef 
     path = ps.module_path(module, inp.head.paths) if module and name else None
     found = ps.find(ps.parse(inp.head.text(path) or ""), name) if path else None
     return found if isinstance(found, ast.ClassDef) else None
+
+
+def _relative_class(inp: Inputs, mod: ast.Module | None, path: str, base: str
+                    ) -> ast.ClassDef | None:
+    """A base class imported relatively (``from .engine import ForgeEngine`` in the
+    sub-project's own package): what it sets up, the subclass has too."""
+    head = re.split(r"[.\[]", base, maxsplit=1)[0]
+    for node in ps.statements(mod) if mod is not None else ():
+        if not (isinstance(node, ast.ImportFrom) and node.level > 0):
+            continue
+        for alias in node.names:
+            if (alias.asname or alias.name) != head:
+                continue
+            package = path.rsplit("/", node.level)[0]
+            target = f"{package}/{node.module.replace('.', '/')}" if node.module else package
+            for cand in (f"{target}.py", f"{target}/__init__.py"):
+                found = ps.find(ps.parse(inp.head.text(cand) or ""), alias.name)
+                if isinstance(found, ast.ClassDef):
+                    return found
+    return None
 
 
 def _is_subclass(cls: ast.ClassDef, name: str) -> bool:
@@ -680,6 +701,13 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
     # keywords a call-drift action already names for a call in that file
     omitted = {(c.ours.rsplit(":", 1)[0], c.callee.rsplit(".", 1)[-1], k)
                for c in call_drifts or () for k in c.missing}
+    named_before: dict[str, set[str]] = {}
+    for prior in inp.priors:
+        for it in prior.items:
+            if it.get("kind") in ("action", "carried"):
+                for f in it.get("files") or ():
+                    named_before.setdefault(str(f), set()).update(
+                        str(x) for x in it.get("facts") or ())
     for mine, ours_file, up_file, qual in _pairs(inp):
         key = (f"{ours_file}:{mine.lineno}", f"{up_file}:{qual}")
         if key in seen:
@@ -719,6 +747,7 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
         observing = {k for k, nodes in at.items() if k.startswith(("call:", "kw:"))
                      and all(_observes(n, up_imports) for n in nodes)}
         copy = _aliased(mine, {**units(mine, mine_tests), **env_reads(mine)})
+        asks = _capability_kws(inp, new, up_imports, inp.head.text(ours_file) or "")
         tests.update(_assert_tests(new))
         mine_tests.update(_assert_tests(mine))
         made = {_callee(n) for n in ps.walk(mine) if isinstance(n, ast.Call)}
@@ -732,8 +761,8 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
         up_mod = ps.parse(inp.head.text(up_file) or "") if "." in qual else None
         up_cls = ps.find(up_mod, qual.rsplit(".", 1)[0]) if up_mod is not None else None
         positional = _positional(mine)
-        lacking = [k for k in theirs if not _has(copy, k) and not _quiet(k)
-                   and k not in observing
+        lacking = [k for k in theirs if not _has(copy, k)
+                   and (k in asks or not (_quiet(k) or k in observing))
                    and not (k in tests and (_unreachable(tests[k], refused)
                                             or _renamed(tests[k], mine_tests.values())
                                             or _tail(tests[k]) in tails
@@ -750,7 +779,10 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
         if not lacking:
             continue
         before = {**units(old), **env_reads(old)} if old is not None else None
-        reported = drifted.get((key[0], qual), set())
+        # What an action of this run or of a prior report already named for this file
+        # (a drift or new-copy action the night the window held it): the board tracks
+        # it; the lag does not repeat it once the baseline has moved past it.
+        reported = drifted.get((key[0], qual), set()) | named_before.get(ours_file, set())
         shown = [k for k in lacking if (before is None or k in before)
                  and theirs[k] not in reported]
         if not shown:
@@ -760,6 +792,29 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
         out.append(Lag(key[0], f"{up_file}:{new.lineno}", qual, how,
                        tuple(theirs[k] for k in shown),
                        tuple(sorted(theirs[k] for k in lacking))))
+    return out
+
+
+def _capability_kws(inp: Inputs, func: ps.FuncDef, imports: dict[str, tuple[str, str]],
+                    copy_text: str) -> set[str]:
+    """Keyword units whose value asks a repository function about the run
+    (``has_quantization=has_quantization(model_config)``) that the copy's module never
+    names: even to an observing call (``metrics.build``), that keyword carries a
+    capability the copy does not consider, so it is not left out as logging."""
+    out: set[str] = set()
+    for node in ps.walk(func):
+        if not isinstance(node, ast.Call):
+            continue
+        for k in node.keywords:
+            if not k.arg:
+                continue
+            for call in (n for n in ast.walk(k.value) if isinstance(n, ast.Call)):
+                name = call.func.id if isinstance(call.func, ast.Name) else ""
+                module, orig = imports.get(name, ("", ""))
+                if orig and not _quiet(f"call:{module}.{orig}") \
+                        and ps.module_path(module, inp.head.paths) \
+                        and not re.search(rf"\b{re.escape(name)}\b", copy_text):
+                    out.add(f"kw:{_callee(node)}:{k.arg}")
     return out
 
 

@@ -398,6 +398,10 @@ def _config_chain(node: ast.expr) -> str:
     if isinstance(cur, ast.Name):
         parts.append(cur.id)
     parts.reverse()
+    if len(parts) == 2 and parts[0] in ("config", "cfg"):
+        # A component's own config (``config.process_group`` in the class whose
+        # ``Config`` it is): a setting as much as ``config.section.field``.
+        return ".".join(parts)
     if len(parts) < 3 or not any("config" in p.lower() or p in ("cfg", "args")
                                  for p in parts[:-2]):
         return ""
@@ -431,9 +435,13 @@ def untested_branches(inp: Inputs) -> list[UntestedBranch]:
             if not isinstance(node, ast.If):
                 continue
             test = node.test
+            left = test.left if isinstance(test, ast.Compare) else None
+            if isinstance(left, ast.Call) and isinstance(left.func, ast.Attribute) \
+                    and left.func.attr in ("lower", "upper", "strip") and not left.args:
+                left = left.func.value  # ``cfg.mode.lower() == "x"`` compares cfg.mode
             if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(
-                    test.ops[0], ast.Eq | ast.In) and isinstance(test.left, ast.Attribute):
-                chain = _config_chain(test.left)
+                    test.ops[0], ast.Eq | ast.In) and isinstance(left, ast.Attribute):
+                chain = _config_chain(left)
                 right = test.comparators[0]
                 values = [right.value] if isinstance(right, ast.Constant) else [
                     e.value for e in getattr(right, "elts", ()) if isinstance(e, ast.Constant)]

@@ -38,6 +38,12 @@ _CMD_MOD = re.compile(r"python3?\s+-m\s+([A-Za-z_][\w.]*)")
 _UNVERIFIED_HEAD = re.compile(r"(?i)^#{1,6}\s.*\b(todo|roadmap|road map|features?|support(ed)?"
                               r"|status|limitations?|known issues)\b")
 _LIST_MARK = re.compile(r"^\s*[-*]\s+\[[ xX]\]|[✅❌🚧✔✗]")
+# A sentence that limits what is supported ("we only support HF -> DCP", "X is not
+# supported yet"): a claim about the code the scout does not verify, so its presence
+# keeps the Docs status from saying "current".
+_LIMIT_CLAIM = re.compile(r"(?i)\b(only\s+supports?|supports?\s+only|(?:is|are)\s+not\s+"
+                          r"(?:yet\s+)?supported|(?:does|do)\s*(?:n't|\s+not)\s+(?:yet\s+)?"
+                          r"support|unsupported|not\s+yet\s+supported)\b")
 
 
 def _repo_packages(inp: Inputs) -> set[str]:
@@ -245,6 +251,17 @@ def _unverified(doc: str, lines: list[str]) -> list[NameProblem]:
         marks = [n for n, line in enumerate(lines, 1) if _LIST_MARK.search(line)]
         if marks:
             out.append(NameProblem(doc, marks[0], "checklist", "unverified"))
+    in_code = False
+    for n, line in enumerate(lines, 1):
+        if line.lstrip().startswith("```"):
+            in_code = not in_code
+            continue
+        claim = _LIMIT_CLAIM.search(line) if not in_code else None
+        if claim:
+            # the clause around the claim, in the doc's words, as inert text
+            start = max(line.rfind(".", 0, claim.start()) + 1, claim.start() - 40)
+            said = re.sub(r"[`*_\[\]<>]", "", line[start:claim.end() + 50]).strip()
+            out.append(NameProblem(doc, n, f'support claim "{said}"', "unverified"))
     return out
 
 

@@ -18,7 +18,16 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
-from agentops.scout.analyses import ci, classindex, docclaims, doclists, docnames, testsel
+from agentops.scout.analyses import (
+    ci,
+    classindex,
+    docclaims,
+    doclaunch,
+    doclists,
+    docnames,
+    fielddocs,
+    testsel,
+)
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.classindex import ClassIndex
 from agentops.scout.model import Inputs
@@ -351,9 +360,11 @@ def analyse(inp: Inputs, done: dict[str, Any] | None = None) -> list[DocProblem]
                              runners=ci.runner_files(inp))
     names = docnames.check(inp)
     stale = doclists.check(inp)
+    fields = [*fielddocs.check(inp), *doclaunch.check(inp)]
     return out + [DocProblem(c.file, c.line, c.problem, c.kind) for c in claims] + [
         DocProblem(c.file, c.line, c.problem, c.kind) for c in names] + [
-        DocProblem(c.file, c.line, c.problem, c.kind) for c in stale]
+        DocProblem(c.file, c.line, c.problem, c.kind) for c in stale] + [
+        DocProblem(c.file, c.line, c.problem, c.kind) for c in fields]
 
 
 def feature_gaps(done: dict[str, Any]) -> dict[str, list[str]]:

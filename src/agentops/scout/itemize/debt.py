@@ -19,7 +19,65 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out = _drift(res) + _lossy(res) + _calls(res, sub) + _divergence(res, sub)
     out += _factories(inp, res)
     out += _bypasses(res) + _private(inp, res) + _duplicates(inp, res) + _dead(inp, res)
-    out += _lags(res)
+    out += _lags(res) + _stale(res) + _dead_classes(inp, res)
+    return out
+
+
+def _dead_classes(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22 defect 8: public classes nothing in the repository refers to (re-exports
+    aside), in one opportunity with file:line: remove them, or use them."""
+    dead = res.get("dead_classes", ())
+    if not dead:
+        return []
+    sub = inp.target.subproject
+
+    def one(d: Any) -> str:
+        via = f", re-exported by {', '.join(rel(f, sub) for f in d.exported_by[:2])}" \
+            if d.exported_by else ""
+        return f"{code(d.name)} ({rel(d.file, sub)}:{d.line}{via})"
+
+    return [Item(
+        id=stable_id("dead-classes", inp.target.name), section="S-4", kind="opportunity",
+        title=f"{len(dead)} public class(es) nothing in the repository refers to (no call, "
+              f"annotation, base, test, string or doc; imports that re-export them "
+              f"aside): " + listed([one(d) for d in dead], 6),
+        why="a relic of code that moved on, exported as if it were API: remove it, or "
+            "say what uses it",
+        severity="nice-to-have", files=tuple(sorted({d.file for d in dead})),
+        facts=tuple(sorted(f"{d.file}:{d.name}" for d in dead)))]
+
+
+def _stale(res: dict[str, Any]) -> list[Item]:
+    """#22: a statement the copy still has in upstream's older form (a local read from
+    the environment where upstream now takes it from a call; a guard upstream narrowed
+    around the same calls). An opportunity: the copy runs, only the way upstream used
+    to, and may keep it on purpose."""
+    found = res.get("stale_copies")
+    out = []
+    for e in found.envs if found is not None else ():
+        ours_file, up_file = e.ours.rsplit(":", 1)[0], e.upstream.rsplit(":", 1)[0]
+        out.append(Item(
+            id=stable_id("stale-env", ours_file, e.function, e.local, e.env),
+            section="S-4", kind="opportunity",
+            title=f"Our copy of {code(e.function)} at {e.ours} reads {code(e.local)} from "
+                  f"the environment variable {code(e.env)}; upstream's takes it from "
+                  f"{code(e.source)} ({e.upstream})",
+            why=f"a run without a launcher that sets {code(e.env)} fails in the copy "
+                "only; upstream no longer needs it",
+            where=f"{e.ours} (upstream {e.upstream})", files=(ours_file, up_file),
+            facts=(ours_file, e.function, e.local, e.env)))
+    for g in found.guards if found is not None else ():
+        ours_file, up_file = g.ours.rsplit(":", 1)[0], g.upstream.rsplit(":", 1)[0]
+        out.append(Item(
+            id=stable_id("stale-guard", ours_file, g.function, g.mine, g.theirs),
+            section="S-4", kind="opportunity",
+            title=f"Our copy of {code(g.function)} at {g.ours} runs {names(g.calls, 3)} "
+                  f"under {code('if ' + g.mine)}; upstream's ({g.upstream}) now runs them "
+                  f"under {code('if ' + g.theirs)}",
+            why=f"upstream's condition also reads {names(g.names, 3)}, which the copy's "
+                "does not; check whether the copy needs the narrower condition",
+            where=f"{g.ours} (upstream {g.upstream})", files=(ours_file, up_file),
+            facts=(ours_file, g.function, g.mine, g.theirs)))
     return out
 
 

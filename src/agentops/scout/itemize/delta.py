@@ -45,7 +45,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         if d.severity == "nice-to-have" and f"{d.source}.{d.field}" not in said:
             quiet.append(f"{code(f'{d.source}.{d.field}')} (new field, copied as is)")
     out += _use_checks(inp, res, adapted, said)
-    out += _body_drift(inp, res)
+    out += _body_drift(inp, res) + _new_copy(res)
     if adapted:
         out.append(Item(
             id=stable_id("surface-adapted", inp.target.name), section="S-1", kind="fyi",
@@ -100,6 +100,32 @@ def _body_drift(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             kind="fyi",
             title="Upstream rewrote functions the sub-project copies or overrides (compare "
                   "by hand): " + "; ".join(rewritten[:6]), facts=tuple(sorted(rewritten))))
+    return out
+
+
+def _new_copy(res: dict[str, Any]) -> list[Item]:
+    """#22: a copy of an upstream function new in the window that makes one of its
+    calls without keywords upstream passes: an action (the call differs now), one per
+    call site."""
+    out: list[Item] = []
+    for d in res.get("new_copy_keywords", ()):
+        ours_file, up_file = d.ours.rsplit(":", 1)[0], d.upstream.rsplit(":", 1)[0]
+        out.append(Item(
+            id=stable_id("new-copy-kw", ours_file, d.function, d.callee), section="S-1",
+            kind="action",
+            title=f"Upstream's {code(d.function)}, new in the window ({_made_by(d.commit)}), "
+                  f"passes {names(d.missing, 4)} to {code(d.callee)} ({d.upstream}); our "
+                  f"copy's call at {d.ours} does not",
+            why="the copy was taken from a function that did not exist at the baseline, "
+                "and its call leaves out what upstream's passes",
+            where=f"{d.ours} (upstream {d.upstream})", priority="P1", severity="should-fix",
+            files=(ours_file, up_file),
+            fix=f"pass {names(d.missing, 4)} as {d.upstream} does, or say in a comment why "
+                "the copy does without them",
+            # the copy-lag labels of the same keywords: once the baseline moves past the
+            # function's commit, the lag does not repeat what this action named
+            facts=(d.function, *(f"keyword `{d.callee.rsplit('.', 1)[-1]}({k}=…)`"
+                                 for k in d.missing))))
     return out
 
 

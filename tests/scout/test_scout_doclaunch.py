@@ -1,0 +1,58 @@
+"""#22 defect 7: a doc command that runs the launcher without the variable every other
+command of the doc sets for it (``MODULE=sub.model``) runs the launcher's default
+(``${MODULE:-"core"}``): a Docs finding with the command and ``file:line``. A doc whose
+commands all set it, or whose commands disagree or keep the default, says nothing
+checkable. Fixture trees, match and no-match."""
+
+from __future__ import annotations
+
+from agentops.scout.analyses import doclaunch, docs
+from tests.scout import minirepo
+
+LAUNCHER = '''\
+#!/usr/bin/bash
+NGPU=${NGPU:-"8"}
+MODULE=${MODULE:-"core"}
+CONFIG=${CONFIG:-"core_debug"}
+torchrun --nproc_per_node=${NGPU} -m core.train --module ${MODULE} --config ${CONFIG} "$@"
+'''
+README = '''\
+# Sub
+
+```bash
+MODULE=sub.model CONFIG=sub_debug NGPU=4 ./run_train.sh --sub.enable
+```
+
+```bash
+MODULE=sub.model CONFIG=sub_debug NGPU=4 ./run_train.sh --sub.replica=1
+```
+
+For every option, run `NGPU=1 ./run_train.sh --help`.
+'''
+
+
+def _check(tmp_path, readme=README):
+    inp = minirepo.build(tmp_path, head={"run_train.sh": LAUNCHER, "sub/README.md": readme,
+                                         "sub/__init__.py": "", "core/train.py": ""},
+                         target="docs: [sub/README.md]\n")
+    return inp, doclaunch.check(inp)
+
+
+def test_a_command_left_on_the_launchers_default_is_found(tmp_path) -> None:
+    inp, [found] = _check(tmp_path)
+    assert (found.file, found.line) == ("sub/README.md", 11)
+    assert "`NGPU=1 ./run_train.sh --help`" in found.problem
+    assert "MODULE=sub.model (default 'core')" in found.problem
+    assert "CONFIG=sub_debug (default 'core_debug')" in found.problem
+    assert "NGPU" not in found.problem.split("set", 1)[1]  # NGPU differs: not a selector
+    assert any(p.line == 11 and "run_train.sh" in p.problem for p in docs.analyse(inp))
+
+
+def test_commands_all_set_or_disagreeing_say_nothing(tmp_path) -> None:
+    fixed = README.replace("`NGPU=1 ./run_train.sh --help`",
+                           "`MODULE=sub.model CONFIG=sub_debug NGPU=1 ./run_train.sh --help`")
+    assert _check(tmp_path / "a", fixed)[1] == []
+    # One command runs core on purpose (MODULE=core, the default): no single value.
+    mixed = README.replace("MODULE=sub.model CONFIG=sub_debug NGPU=4 ./run_train.sh "
+                           "--sub.replica=1", "MODULE=core NGPU=4 ./run_train.sh")
+    assert _check(tmp_path / "b", mixed)[1] == []
