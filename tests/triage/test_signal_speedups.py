@@ -233,11 +233,17 @@ def _fence_texts(seed: int, count: int) -> list[str]:
             for _ in range(count)]
 
 
+# What a code fence is, as one regex: the reference fences() is held to.
+_FENCE_RE = re.compile(r"^[ \t]*+(`{3,}+|~{3,}+)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)",
+                       re.M | re.S)
+
+
 def test_fences_are_the_fence_regex_matches() -> None:
-    # _split_markdown finds code fences line by line instead of letting the regex try
-    # every position (issue #23, planner speed): the same matches, in order, on nested
-    # and unclosed fences, both kinds, indented ones, and texts near the body bound.
-    from agentops.triage.signals import _FENCE_RE, MAX_BODY_CHARS, fences
+    # _split_markdown finds code fences line by line, and a fence's closing line from
+    # newline to newline, instead of letting one regex try every position (issue #23,
+    # planner speed): the same fences, in order, on nested and unclosed fences, both
+    # kinds, indented ones, runs of other lengths, and texts near the body bound.
+    from agentops.triage.signals import MAX_BODY_CHARS, fences
 
     texts = _fence_texts(7, 6000)
     texts += [
@@ -247,8 +253,38 @@ def test_fences_are_the_fence_regex_matches() -> None:
         "`" * MAX_BODY_CHARS,
         "a ```\n" * (MAX_BODY_CHARS // 6),
         "```\n" + "~~~\n" * (MAX_BODY_CHARS // 4 - 1),
+        "````\n" + "```\n" * (MAX_BODY_CHARS // 4 - 2) + "```` \n",  # only the last closes
         " " * (MAX_BODY_CHARS - 4) + "```\n",
     ]
     for text in texts:
-        want = [(m.span(), m.groups()) for m in _FENCE_RE.finditer(text)]
-        assert [(m.span(), m.groups()) for m in fences(text)] == want, repr(text[:80])
+        want = [(m.start(), m.end(), m.group(2)) for m in _FENCE_RE.finditer(text)]
+        assert [(f.start, f.end, f.content) for f in fences(text)] == want, repr(text[:80])
+
+
+def test_line_search_is_the_regex_search() -> None:
+    # The environment sections are found from newline to newline instead of letting a
+    # ^-led regex try every position (issue #23, planner speed): the same answer on the
+    # rubric's own section regexes, at the text's start and after it, and on regexes
+    # that do not lead with ^ under re.M (their search is used as it is).
+    from agentops.triage.matcher import line_search
+
+    rubric = load_queue("distributed").rubric
+    regexes = [*rubric.drop_sections,
+               re.compile(r"^ab", re.M), re.compile(r"(?m)^ab"), re.compile(r"^ab"),
+               re.compile(r"^ab|b", re.M), re.compile(r"x^ab", re.M),
+               re.compile(r"^(?<=\n)ab", re.M), re.compile(r"^(?<![a-z]\n)ab", re.M)]
+    pieces = ["## Versions\n", "# environment", "### System Info", "Collecting environment "
+              "information...", "\n", "\n", " ", "\t", "#", "ab", "a", "b", "x", "version",
+              "env", "é", "🐛", "\r\n"]
+    rng = random.Random(11)
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+             for _ in range(4000)]
+    texts += ["## Versions", "ab\n", "\nab", "x\nab", "\n" * 5000 + "ab", "#" * 5000]
+    hits = 0
+    for regex in regexes:
+        found = line_search(regex)
+        for text in texts:
+            want = regex.search(text) is not None
+            assert found(text) == want, (regex.pattern, text)
+            hits += want
+    assert hits > 1000  # matches at the start and inside the texts are both exercised

@@ -295,6 +295,27 @@ def fast_search(regex: re.Pattern[str], starts: Sequence[str] | None) -> Search:
     return by_lead
 
 
+def line_search(regex: re.Pattern[str]) -> Callable[[str], bool]:
+    """Whether ``regex`` matches anywhere in a text: ``regex.search(text) is not None``.
+
+    A regex that leads with ``^`` under ``re.M`` (a line filter of the rubric) gives the
+    regex engine nothing to skip to, and it tries every position of the text; every
+    match starts a line, so it is tried at the text's start and then searched with a
+    newline in front, which the engine goes straight to. Both read the same text, so
+    what the regex sees around a position is the same. Any other regex: its search."""
+    twin = None
+    try:
+        tree = _parser.parse(regex.pattern, regex.flags)
+        if tree.state.flags & re.M and tree.data and tree.data[0] == (_C.AT, _C.AT_BEGINNING):
+            twin = re.compile("\n(?:" + regex.pattern + ")", regex.flags)
+    except Exception:
+        twin = None
+    if twin is None:
+        return lambda text: regex.search(text) is not None
+    match, search = regex.match, twin.search
+    return lambda text: match(text) is not None or search(text) is not None
+
+
 # ------------------------------------------------------------------ strings a match holds
 
 # Sanity: how many strings one pattern's ``required_strings`` may list (a product of

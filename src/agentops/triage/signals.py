@@ -9,19 +9,20 @@ queue (``compile_rubric``) so planning one issue costs only the searches.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 # The regex parser gives each pattern's literal needles (an optimisation only: if a
 # Python release changes it, pattern_needles returns None and the regex just runs).
 from re import _compiler, _parser
 from re import _constants as _C
-from typing import Any
+from typing import Any, NamedTuple
 
 from agentops.triage.matcher import (
     Search,
     SignalIndex,
     fast_search,
+    line_search,
     literal_starts,
     required_strings,
 )
@@ -59,9 +60,13 @@ _CAMEL_RE = re.compile(r"[A-Z](?<=[a-z0-9][A-Z])")
 _MAX_IDENT = 80  # Sanity: longer "identifiers" are noise, not API names
 _HUMP_PLACES = frozenset({"title", "body", "comment", "negated"})
 _HUMP_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
-# Possessive fences: a line of thousands of backticks must not be retried at every length.
-_FENCE_RE = re.compile(r"^[ \t]*+(`{3,}+|~{3,}+)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)",
-                       re.M | re.S)
+# A code fence: a line of blanks and a run of three or more backticks or tildes (what
+# follows the run is its info string), to the next line of blanks and the same run and
+# blanks, or to the end of the text. Possessive runs: a line of thousands of backticks
+# is not retried at every length. ``_FENCE_OPEN`` is tried at a line's start,
+# ``_FENCE_CLOSE`` finds a candidate closing line from the newline before it.
+_FENCE_OPEN = re.compile(r"[ \t]*+(`{3,}+|~{3,}+)[^\n]*\n")
+_FENCE_CLOSE = re.compile(r"\n[ \t]*+(`{3,}+|~{3,}+)[ \t]*+$", re.M)
 _EXCERPT = 80
 # Roles only the last step reads (T-16: is there a reproduction?): most plans end before
 # it, and the reproduction patterns run on every code block and paragraph, so they are
@@ -464,6 +469,9 @@ class Rubric:
     indexes: Mapping[int, SignalIndex] = field(init=False, repr=False, compare=False)
     suppressing: tuple[tuple[str, tuple[str, ...]], ...] = field(init=False, repr=False,
                                                                  compare=False)
+    # ``drop_sections``' searches by line (matcher.line_search): most bodies have none.
+    section_found: tuple[Callable[[str], bool], ...] = field(init=False, repr=False,
+                                                             compare=False)
 
     def __post_init__(self) -> None:
         named = {x for sig in self.signals for x in sig.suppresses}
@@ -475,6 +483,8 @@ class Rubric:
                                              (self.signals, self.eager, self.deferred)})
         object.__setattr__(self, "suppressing", tuple((sig.id, sig.suppresses)
                                                       for sig in self.signals if sig.suppresses))
+        object.__setattr__(self, "section_found", tuple(line_search(p)
+                                                        for p in self.drop_sections))
 
     def index_for(self, signals: Sequence[Signal] | None = None) -> SignalIndex:
         """The engine's index of ``signals`` (all of them when None): built with the
@@ -615,7 +625,7 @@ def _drop_sections(text: str, rubric: Rubric) -> str:
     lines of one (a pasted ``collect_env`` report without its heading)."""
     if rubric.drop_lines is not None:
         text = rubric.drop_lines.sub("", text)
-    if not any(p.search(text) for p in rubric.drop_sections):
+    if not any(found(text) for found in rubric.section_found):
         return text
     out: list[str] = []
     dropping = False
@@ -656,11 +666,21 @@ def _split_lines(text: str, rubric: Rubric, parts: _Parts, *, in_code: bool) -> 
     (parts.code if in_code else parts.prose).append("\n".join(keep))
 
 
-def fences(text: str) -> Iterator[re.Match[str]]:
-    """``_FENCE_RE.finditer(text)``, with the regex tried only at the start of a line
-    whose first other character than a blank is a backtick or a tilde: the regex alone
-    tries every position of the text (issue #23, planner speed). Each line is looked at
-    once, so a line of thousands of backticks costs one try."""
+class Fence(NamedTuple):
+    """One code fence: where it starts and ends in the text, and what it holds."""
+
+    start: int
+    end: int  # the end of its closing line (before the newline), or of the text
+    content: str  # the lines between the fence lines, each with its newline
+
+
+def fences(text: str) -> Iterator[Fence]:
+    """The code fences of ``text``, in order (see ``_FENCE_OPEN``). An opening is tried
+    only at the start of a line whose first other character than a blank is a backtick
+    or a tilde, and its closing line found by a search from newline to newline: a regex
+    spanning the whole fence tries every position of the text and of the fence's content
+    (issue #23, planner speed). Each line is looked at once or twice at most, so a line
+    of thousands of backticks costs one try."""
     pos = 0
     end = len(text)
     # The next run of each kind at or after ``pos`` (-1: none left), found again only
@@ -677,10 +697,12 @@ def fences(text: str) -> Iterator[re.Match[str]]:
         # The line's start is at or after ``pos``: ``pos`` is a line's start, or the end
         # of a closing fence, just before its newline. The regex vouches for the rest (a
         # fence line is blanks and then the first run on it).
-        m = _FENCE_RE.match(text, text.rfind("\n", 0, at) + 1)
+        line_start = text.rfind("\n", 0, at) + 1
+        m = _FENCE_OPEN.match(text, line_start)
         if m is not None:
-            yield m
-            pos = m.end()
+            fence = _closed(text, line_start, m.end(), m.group(1))
+            yield fence
+            pos = fence.end
             continue
         line_end = text.find("\n", at)
         if line_end < 0:
@@ -688,14 +710,27 @@ def fences(text: str) -> Iterator[re.Match[str]]:
         pos = line_end + 1
 
 
+def _closed(text: str, start: int, content: int, run: str) -> Fence:
+    """The fence opened at ``start`` by ``run``, its content starting at ``content``
+    (just past the opening line's newline): to the first later line of blanks and the
+    same run and blanks (a longer run or the other kind does not close it), or to the
+    end of the text."""
+    close = _FENCE_CLOSE.search(text, content - 1)
+    while close is not None and close.group(1) != run:
+        close = _FENCE_CLOSE.search(text, close.end())
+    if close is None:
+        return Fence(start, len(text), text[content:])
+    return Fence(start, close.end(), text[content:close.start() + 1])
+
+
 def _split_markdown(text: str, rubric: Rubric) -> _Parts:
     parts = _Parts()
     text = _drop_sections(text.replace("\r\n", "\n"), rubric)
     last = 0
-    for m in fences(text):
-        _split_lines(text[last:m.start()], rubric, parts, in_code=False)
-        _split_lines(m.group(2), rubric, parts, in_code=True)
-        last = m.end()
+    for fence in fences(text):
+        _split_lines(text[last:fence.start], rubric, parts, in_code=False)
+        _split_lines(fence.content, rubric, parts, in_code=True)
+        last = fence.end
     _split_lines(text[last:], rubric, parts, in_code=False)
     return parts
 
