@@ -146,7 +146,7 @@ def _random_texts(seed: int, count: int) -> list[str]:
 
 
 def test_word_tokens_are_the_token_regex_words() -> None:
-    # Place.of splits with str.translate (issue #23, planner speed); the words must be
+    # Place.of splits with bytes.translate (issue #23, planner speed); the words must be
     # exactly those of the regex it replaces, in order, on ASCII and non-ASCII text.
     from agentops.triage.signals import MAX_BODY_CHARS, word_tokens
 
@@ -155,6 +155,8 @@ def test_word_tokens_are_the_token_regex_words() -> None:
     # Near the read bound: a body of MAX_BODY_CHARS, ASCII and with a non-ASCII tail.
     big = ("all_reduce x9 " * (MAX_BODY_CHARS // 14 + 1))[:MAX_BODY_CHARS]
     texts += [big, big[:-1] + "é", "é" * MAX_BODY_CHARS, "a" * MAX_BODY_CHARS, ""]
+    # A lone surrogate (JSON can carry one), a question mark, control and Latin-1 bytes.
+    texts += ["a\ud800b", "a?b", "x\x00y\x7fz\x80w\xffv", "ǅ_x", "ﬀ ſ K"]
     for text in texts:
         for lower in (text, text.lower()):
             assert word_tokens(lower) == token_re.findall(lower), repr(lower[:80])
