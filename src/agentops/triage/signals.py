@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from agentops.triage.matcher import (
     Search,
     SignalIndex,
+    StringTest,
     fast_search,
     line_search,
     literal_starts,
@@ -120,23 +121,31 @@ class Signal:
     # keyword, and every pattern's needles (None: a pattern has none, so it must run).
     starts: frozenset[str] = frozenset()
     needles: tuple[str, ...] | None = ()
-    # Per pattern: its needles; the finer strings one of which a match on ASCII text
-    # holds (matcher.required_strings, None: none); its search, and its lowered twin's
-    # (None: no twin), by matcher.fast_search, straight to where a match can start.
-    searches: tuple[tuple[frozenset[str] | None, frozenset[str] | None, Search,
+    # Per pattern: its needles, as a test the place's scan can answer; the finer
+    # strings one of which a match on ASCII text holds (matcher.required_strings, None:
+    # none); its search, and its lowered twin's (None: no twin), by matcher.fast_search,
+    # straight to where a match can start.
+    searches: tuple[tuple[StringTest | None, frozenset[str] | None, Search,
                           Search | None], ...] = field(init=False, repr=False, compare=False)
+    # Every pattern's needles, for the index to find (``SignalIndex.scan``): ``needles``
+    # is None when one pattern has none, and the others' then still count.
+    strings: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         twins = self.lowered or (None,) * len(self.patterns)
         object.__setattr__(self, "searches", tuple(
-            (needles, required_strings(rx.pattern, rx.flags),
+            (StringTest.of(needles), required_strings(rx.pattern, rx.flags),
              fast_search(rx, literal_starts(rx.pattern, rx.flags, lower=False)),
              None if tw is None
              else fast_search(tw, literal_starts(rx.pattern, rx.flags, lower=True)))
             for (needles, rx), tw in zip(self.patterns, twins, strict=True)))
+        object.__setattr__(self, "strings", tuple(sorted(
+            {n for needles, _ in self.patterns for n in needles or ()})))
 
-    def fire(self, place: Place) -> str | None:
-        """The matched text if the signal fires in this place, else ``None``."""
+    def fire(self, place: Place, found: frozenset[str] | None = None) -> str | None:
+        """The matched text if the signal fires in this place, else ``None``; ``found``:
+        what the place's scan found (``SignalIndex.scan``) by an index of this signal
+        (None: the needles are searched for)."""
         words = place.words
         if self.single and not self.single.isdisjoint(words):
             return min(self.single & words)
@@ -147,13 +156,8 @@ class Signal:
         lower = place.lower
         ascii_place = place.ascii
         for needles, required, search, twin in self.searches:
-            if needles is not None:
-                # Sanity: a plain loop; this is the hottest line of the planner.
-                for n in needles:
-                    if n in lower:
-                        break
-                else:
-                    continue
+            if needles is not None and not needles.any_in(lower, found):
+                continue
             if ascii_place and required is not None:
                 # On ASCII text the finer strings are as exact (matcher.required_strings).
                 for n in required:
@@ -1021,8 +1025,9 @@ def match_signals(text: IssueText, rubric: Rubric, *,
     # runs in its rubric order and its places in its ``where`` order, as a loop over
     # every signal would, so the best place and the hits' order are the same.
     cands: dict[str, set[int]] = {}
+    strings: dict[str, frozenset[str] | None] = {}
     for name, place in places.items():
-        found_here = index.candidates(name, place)
+        found_here, strings[name] = index.scan(name, place)
         if found_here:
             cands[name] = found_here
     for k in sorted(set().union(*cands.values())):
@@ -1033,7 +1038,7 @@ def match_signals(text: IssueText, rubric: Rubric, *,
             here = cands.get(name)
             if here is None or k not in here:
                 continue
-            found = sig.fire(places[name])
+            found = sig.fire(places[name], strings[name])
             if found is None:
                 continue
             fired_in.add(name)
