@@ -290,3 +290,30 @@ def test_line_search_is_the_regex_search() -> None:
             assert found(text) == want, (regex.pattern, text)
             hits += want
     assert hits > 1000  # matches at the start and inside the texts are both exercised
+
+
+def test_error_lines_are_looked_for_only_where_a_needle_is() -> None:
+    # _split_lines tries the error-line regex on each line only when the text holds one
+    # of its literals as written (issue #23, planner speed): the same split as trying
+    # every line, and no shortcut at all for a regex that ignores case.
+    import dataclasses
+
+    from agentops.triage.signals import _split_markdown
+
+    rubric = load_queue("distributed").rubric
+    assert rubric.error_needles and "Error" in rubric.error_needles
+    plain = dataclasses.replace(rubric)
+    object.__setattr__(plain, "error_needles", None)
+    pieces = ["RuntimeError: x", "  [rank0]: ValueError: y", "error: z", "ERROR",
+              "KeyboardInterrupt", "Exception", "AssertionFailure:", "text", "\n", "\n",
+              "```\n", " ", "é", "Errors"]
+    rng = random.Random(3)
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 16))) for _ in range(3000)]
+    cut = 0
+    for text in texts:
+        got, want = _split_markdown(text, rubric), _split_markdown(text, plain)
+        assert got == want, repr(text)
+        cut += bool(want.tracebacks)
+    assert cut > 500  # error lines are found, not only skipped
+    folded = dataclasses.replace(rubric, error_line=re.compile("(?i)" + rubric.error_line.pattern))
+    assert folded.error_needles is None

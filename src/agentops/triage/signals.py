@@ -415,13 +415,16 @@ def lowered_regex(pattern: str, flags: int) -> re.Pattern[str] | None:
         return None
 
 
-def pattern_needles(pattern: str) -> frozenset[str] | None:
-    """Lowercase needles of one pattern; ``None`` when it has no usable literal."""
+def pattern_needles(pattern: str, *, lower: bool = True) -> frozenset[str] | None:
+    """Needles of one pattern, lowercased unless ``lower`` is false (as written: for a
+    case-sensitive regex); ``None`` when it has no usable literal."""
     try:
         found = _needles(_parser.parse(pattern, 0))
     except Exception:
         return None
-    return frozenset(n.lower() for n in found) if found else None
+    if not found:
+        return None
+    return frozenset(n.lower() for n in found) if lower else frozenset(found)
 
 
 @dataclass(frozen=True)
@@ -468,6 +471,9 @@ class Rubric:
     indexes: Mapping[int, SignalIndex] = field(init=False, repr=False, compare=False)
     suppressing: tuple[tuple[str, tuple[str, ...]], ...] = field(init=False, repr=False,
                                                                  compare=False)
+    # Literals one of which every ``error_line`` match holds, as written (None: none,
+    # or the regex ignores case): a text without any has no error line to look for.
+    error_needles: frozenset[str] | None = field(init=False, repr=False, compare=False)
     # ``drop_sections``' searches by line (matcher.line_search): most bodies have none.
     section_found: tuple[Callable[[str], bool], ...] = field(init=False, repr=False,
                                                              compare=False)
@@ -484,6 +490,8 @@ class Rubric:
                                                       for sig in self.signals if sig.suppresses))
         object.__setattr__(self, "section_found", tuple(line_search(p)
                                                         for p in self.drop_sections))
+        object.__setattr__(self, "error_needles", None if self.error_line.flags & re.I
+                           else pattern_needles(self.error_line.pattern, lower=False))
 
     def index_for(self, signals: Sequence[Signal] | None = None) -> SignalIndex:
         """The engine's index of ``signals`` (all of them when None): built with the
@@ -647,6 +655,7 @@ def _split_lines(text: str, rubric: Rubric, parts: _Parts, *, in_code: bool) -> 
     n = len(lines)
     # One scan of the whole text saves a per-line test in the common no-trace case.
     has_start = any(p.search(text) for p in rubric.tb_start)
+    has_error = rubric.error_needles is None or any(n in text for n in rubric.error_needles)
     while i < n:
         line = lines[i]
         if has_start and any(p.search(line) for p in rubric.tb_start):
@@ -657,7 +666,7 @@ def _split_lines(text: str, rubric: Rubric, parts: _Parts, *, in_code: bool) -> 
             parts.tracebacks.append("\n".join(lines[i:j]))
             i = j
             continue
-        if rubric.error_line.match(line):
+        if has_error and rubric.error_line.match(line):
             parts.tracebacks.append(line)
         else:
             keep.append(line)
