@@ -182,6 +182,33 @@ def test_overlapping_needles_are_all_found(patterns: tuple[str, ...], body: str,
     assert {h[0] for h in got} - {"s2"} == want
 
 
+def test_scan_answers_each_pattern_string_test_as_the_place_would() -> None:
+    # fire() asks what the place's scan found, not the place, whether one of a
+    # pattern's needles is there (issue #23, planner speed): the answer must be the
+    # plain search's, for every pattern of every signal an index holds, a signal with
+    # a needle-less pattern among the others included (parallelism_abbrev).
+    rubric = load_queue("distributed").rubric
+    rng = random.Random(5)
+    checked = held = 0
+    for title, body, comments in _issues(rubric, rng, 30):
+        places = index_places(split_issue(title, body, comments, rubric))
+        for group in (rubric.eager, rubric.deferred, rubric.signals):
+            index = rubric.index_for(group)
+            for name, place in places.items():
+                _, found = index.scan(name, place)
+                if found is None:
+                    continue
+                for sig in index.signals:
+                    if name not in sig.where:
+                        continue
+                    for test in (s[0] for s in sig.searches if s[0] is not None):
+                        want = any(n in place.lower for n in test.strings)
+                        assert test.any_in(place.lower, found) == want, (sig.id, name)
+                        checked += 1
+                        held += want
+    assert checked > 5000 and held > 200
+
+
 def test_multi_word_keywords_are_indexed_by_one_of_their_words() -> None:
     base = load_queue("distributed").rubric
     sig = compile_signal({"id": "k", "role": "bug", "where": ["body"], "weight": 1,

@@ -146,7 +146,7 @@ def _random_texts(seed: int, count: int) -> list[str]:
 
 
 def test_word_tokens_are_the_token_regex_words() -> None:
-    # Place.of splits with str.translate (issue #23, planner speed); the words must be
+    # Place.of splits with bytes.translate (issue #23, planner speed); the words must be
     # exactly those of the regex it replaces, in order, on ASCII and non-ASCII text.
     from agentops.triage.signals import MAX_BODY_CHARS, word_tokens
 
@@ -155,6 +155,8 @@ def test_word_tokens_are_the_token_regex_words() -> None:
     # Near the read bound: a body of MAX_BODY_CHARS, ASCII and with a non-ASCII tail.
     big = ("all_reduce x9 " * (MAX_BODY_CHARS // 14 + 1))[:MAX_BODY_CHARS]
     texts += [big, big[:-1] + "é", "é" * MAX_BODY_CHARS, "a" * MAX_BODY_CHARS, ""]
+    # A lone surrogate (JSON can carry one), a question mark, control and Latin-1 bytes.
+    texts += ["a\ud800b", "a?b", "x\x00y\x7fz\x80w\xffv", "ǅ_x", "ﬀ ſ K"]
     for text in texts:
         for lower in (text, text.lower()):
             assert word_tokens(lower) == token_re.findall(lower), repr(lower[:80])
@@ -233,11 +235,17 @@ def _fence_texts(seed: int, count: int) -> list[str]:
             for _ in range(count)]
 
 
+# What a code fence is, as one regex: the reference fences() is held to.
+_FENCE_RE = re.compile(r"^[ \t]*+(`{3,}+|~{3,}+)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)",
+                       re.M | re.S)
+
+
 def test_fences_are_the_fence_regex_matches() -> None:
-    # _split_markdown finds code fences line by line instead of letting the regex try
-    # every position (issue #23, planner speed): the same matches, in order, on nested
-    # and unclosed fences, both kinds, indented ones, and texts near the body bound.
-    from agentops.triage.signals import _FENCE_RE, MAX_BODY_CHARS, fences
+    # _split_markdown finds code fences line by line, and a fence's closing line from
+    # newline to newline, instead of letting one regex try every position (issue #23,
+    # planner speed): the same fences, in order, on nested and unclosed fences, both
+    # kinds, indented ones, runs of other lengths, and texts near the body bound.
+    from agentops.triage.signals import MAX_BODY_CHARS, fences
 
     texts = _fence_texts(7, 6000)
     texts += [
@@ -247,8 +255,65 @@ def test_fences_are_the_fence_regex_matches() -> None:
         "`" * MAX_BODY_CHARS,
         "a ```\n" * (MAX_BODY_CHARS // 6),
         "```\n" + "~~~\n" * (MAX_BODY_CHARS // 4 - 1),
+        "````\n" + "```\n" * (MAX_BODY_CHARS // 4 - 2) + "```` \n",  # only the last closes
         " " * (MAX_BODY_CHARS - 4) + "```\n",
     ]
     for text in texts:
-        want = [(m.span(), m.groups()) for m in _FENCE_RE.finditer(text)]
-        assert [(m.span(), m.groups()) for m in fences(text)] == want, repr(text[:80])
+        want = [(m.start(), m.end(), m.group(2)) for m in _FENCE_RE.finditer(text)]
+        assert [(f.start, f.end, f.content) for f in fences(text)] == want, repr(text[:80])
+
+
+def test_line_search_is_the_regex_search() -> None:
+    # The environment sections are found from newline to newline instead of letting a
+    # ^-led regex try every position (issue #23, planner speed): the same answer on the
+    # rubric's own section regexes, at the text's start and after it, and on regexes
+    # that do not lead with ^ under re.M (their search is used as it is).
+    from agentops.triage.matcher import line_search
+
+    rubric = load_queue("distributed").rubric
+    regexes = [*rubric.drop_sections,
+               re.compile(r"^ab", re.M), re.compile(r"(?m)^ab"), re.compile(r"^ab"),
+               re.compile(r"^ab|b", re.M), re.compile(r"x^ab", re.M),
+               re.compile(r"^(?<=\n)ab", re.M), re.compile(r"^(?<![a-z]\n)ab", re.M)]
+    pieces = ["## Versions\n", "# environment", "### System Info", "Collecting environment "
+              "information...", "\n", "\n", " ", "\t", "#", "ab", "a", "b", "x", "version",
+              "env", "é", "🐛", "\r\n"]
+    rng = random.Random(11)
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+             for _ in range(4000)]
+    texts += ["## Versions", "ab\n", "\nab", "x\nab", "\n" * 5000 + "ab", "#" * 5000]
+    hits = 0
+    for regex in regexes:
+        found = line_search(regex)
+        for text in texts:
+            want = regex.search(text) is not None
+            assert found(text) == want, (regex.pattern, text)
+            hits += want
+    assert hits > 1000  # matches at the start and inside the texts are both exercised
+
+
+def test_error_lines_are_looked_for_only_where_a_needle_is() -> None:
+    # _split_lines tries the error-line regex on each line only when the text holds one
+    # of its literals as written (issue #23, planner speed): the same split as trying
+    # every line, and no shortcut at all for a regex that ignores case.
+    import dataclasses
+
+    from agentops.triage.signals import _split_markdown
+
+    rubric = load_queue("distributed").rubric
+    assert rubric.error_needles and "Error" in rubric.error_needles
+    plain = dataclasses.replace(rubric)
+    object.__setattr__(plain, "error_needles", None)
+    pieces = ["RuntimeError: x", "  [rank0]: ValueError: y", "error: z", "ERROR",
+              "KeyboardInterrupt", "Exception", "AssertionFailure:", "text", "\n", "\n",
+              "```\n", " ", "é", "Errors"]
+    rng = random.Random(3)
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 16))) for _ in range(3000)]
+    cut = 0
+    for text in texts:
+        got, want = _split_markdown(text, rubric), _split_markdown(text, plain)
+        assert got == want, repr(text)
+        cut += bool(want.tracebacks)
+    assert cut > 500  # error lines are found, not only skipped
+    folded = dataclasses.replace(rubric, error_line=re.compile("(?i)" + rubric.error_line.pattern))
+    assert folded.error_needles is None

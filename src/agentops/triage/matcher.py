@@ -86,6 +86,9 @@ class _PlaceTable:
     # A needle the trie matched without overlaps (findall) -> the signals of every
     # needle that may occur there unmatched (``_overlaps``).
     across: Mapping[str, frozenset[int]]
+    # The longest string the trie matched at a position -> every string of the trie
+    # that starts there (it and its prefixes), for ``StringTest.any_in``.
+    starting: Mapping[str, frozenset[str]]
 
 
 # Words too common to tell a multi-word keyword apart ("on all ranks", "the other
@@ -128,13 +131,21 @@ def _table(signals: Sequence[Signal], place: str) -> _PlaceTable | None:
             words.setdefault(w, []).append(k)
         for n in signals[k].needles or ():
             of_needle.setdefault(_trim(n), set()).add(k)
+    if of_needle:
+        # Where the place is scanned anyway, the scan also finds each pattern's needles,
+        # so that ``fire`` need not look for them again (``StringTest``); they make no
+        # signal a candidate (one with a pattern without needles is one anyway).
+        for k in reading:
+            for n in signals[k].strings:
+                of_needle.setdefault(_trim(n), set())
     after = {n: frozenset().union(*(ks for p, ks in of_needle.items() if n.startswith(p)))
              for n in of_needle}
     across = {n: frozenset().union(*(ks for p, ks in of_needle.items() if _overlaps(n, p)))
               for n in of_needle}
+    starting = {n: frozenset(p for p in of_needle if n.startswith(p)) for n in of_needle}
     return _PlaceTable(always=always, words={w: tuple(ks) for w, ks in words.items()},
                        keys=frozenset(words), needles=needle_regex(of_needle), after=after,
-                       across=across)
+                       across=across, starting=starting)
 
 
 class SignalIndex:
@@ -148,34 +159,75 @@ class SignalIndex:
 
     def candidates(self, name: str, place: Place) -> set[int]:
         """Positions (in ``signals``) of the signals that may fire in ``place``."""
+        return self.scan(name, place)[0]
+
+    def scan(self, name: str, place: Place) -> tuple[set[int], frozenset[str] | None]:
+        """``candidates``, and the strings of the place's trie (the trimmed needles of
+        every pattern of its signals) found in ``place.lower``: all of those it holds,
+        and no other (None: the place has no trie, or the scan had to read the rest of
+        a hostile text in one pass, which only bounds them)."""
         table = self.tables.get(name)
         if table is None:
-            return set()
+            return set(), None
         out = set(table.always)
         words = table.words
         for w in table.keys & place.words:
             out.update(words[w])
         regex = table.needles
-        if regex is not None:
-            lower = place.lower
-            after = table.after
-            search = regex.search
-            m = search(lower)
-            steps = 0
-            while m is not None:
-                # One search per position where a needle starts: a needle inside or
-                # across another's occurrence is found at its own position.
-                out |= after[m.group()]
-                steps += 1
-                if steps >= MAX_NEEDLE_STEPS:
-                    # Sanity: a (hostile) text naming needles thousands of times costs
-                    # one pass of the regex engine over the rest, and a step per
-                    # distinct needle, each standing for those that may hide in it.
-                    for found in set(regex.findall(lower, m.start() + 1)):
-                        out |= table.across[found]
-                    break
-                m = search(lower, m.start() + 1)
-        return out
+        if regex is None:
+            return out, None
+        lower = place.lower
+        after = table.after
+        starting = table.starting
+        found: set[str] = set()
+        search = regex.search
+        m = search(lower)
+        steps = 0
+        while m is not None:
+            # One search per position where a needle starts: a needle inside or
+            # across another's occurrence is found at its own position.
+            out |= after[m.group()]
+            found |= starting[m.group()]
+            steps += 1
+            if steps >= MAX_NEEDLE_STEPS:
+                # Sanity: a (hostile) text naming needles thousands of times costs
+                # one pass of the regex engine over the rest, and a step per
+                # distinct needle, each standing for those that may hide in it.
+                for longest in set(regex.findall(lower, m.start() + 1)):
+                    out |= table.across[longest]
+                return out, None
+            m = search(lower, m.start() + 1)
+        return out, frozenset(found)
+
+
+@dataclass(frozen=True)
+class StringTest:
+    """Whether one of ``strings`` is in a place's lowercase (a pattern's needles: none
+    there, and the pattern cannot match), answered from what the place's scan found
+    (``SignalIndex.scan``) instead of a search of the place per string (issue #23,
+    planner speed)."""
+
+    strings: frozenset[str]
+    # Those the scan finds as they are, and (trimmed, string) of the others: the scan
+    # finds their trimmed form, and only then is the string itself looked for.
+    whole: frozenset[str]
+    trimmed: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def of(cls, strings: frozenset[str] | None) -> StringTest | None:
+        if strings is None:
+            return None
+        return cls(strings=strings, whole=frozenset(n for n in strings if _trim(n) == n),
+                   trimmed=tuple(sorted((_trim(n), n) for n in strings if _trim(n) != n)))
+
+    def any_in(self, lower: str, found: frozenset[str] | None) -> bool:
+        """``any(n in lower for n in strings)``; ``found``: the scan's strings of the
+        place, exact (every string is in the scan's trie), or None to search."""
+        if found is None:
+            return any(n in lower for n in self.strings)
+        if not self.whole.isdisjoint(found):
+            return True
+        return any(short in found and n in lower for short, n in self.trimmed)
 
 
 # ------------------------------------------------------------------ one pattern's search
@@ -293,6 +345,27 @@ def fast_search(regex: re.Pattern[str], starts: Sequence[str] | None) -> Search:
         return None
 
     return by_lead
+
+
+def line_search(regex: re.Pattern[str]) -> Callable[[str], bool]:
+    """Whether ``regex`` matches anywhere in a text: ``regex.search(text) is not None``.
+
+    A regex that leads with ``^`` under ``re.M`` (a line filter of the rubric) gives the
+    regex engine nothing to skip to, and it tries every position of the text; every
+    match starts a line, so it is tried at the text's start and then searched with a
+    newline in front, which the engine goes straight to. Both read the same text, so
+    what the regex sees around a position is the same. Any other regex: its search."""
+    twin = None
+    try:
+        tree = _parser.parse(regex.pattern, regex.flags)
+        if tree.state.flags & re.M and tree.data and tree.data[0] == (_C.AT, _C.AT_BEGINNING):
+            twin = re.compile("\n(?:" + regex.pattern + ")", regex.flags)
+    except Exception:
+        twin = None
+    if twin is None:
+        return lambda text: regex.search(text) is not None
+    match, search = regex.match, twin.search
+    return lambda text: match(text) is not None or search(text) is not None
 
 
 # ------------------------------------------------------------------ strings a match holds

@@ -9,19 +9,21 @@ queue (``compile_rubric``) so planning one issue costs only the searches.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 # The regex parser gives each pattern's literal needles (an optimisation only: if a
 # Python release changes it, pattern_needles returns None and the regex just runs).
 from re import _compiler, _parser
 from re import _constants as _C
-from typing import Any
+from typing import Any, NamedTuple
 
 from agentops.triage.matcher import (
     Search,
     SignalIndex,
+    StringTest,
     fast_search,
+    line_search,
     literal_starts,
     required_strings,
 )
@@ -33,23 +35,18 @@ from agentops.triage.matcher import (
 # step 1 reads as evidence against distributed and no other step reads at all.
 PLACES = ("title", "body", "code", "traceback", "frame", "top_frame", "negated", "comment")
 _TOKEN_RE = re.compile(r"[a-z0-9_]+")
-# ``_TOKEN_RE.findall`` for ASCII text: every other character becomes a space and
-# ``split`` cuts there, the same tokens in the same order at a third of the cost
-# (issue #23, planner speed). A full 128-entry table keeps ``translate`` on its fast path.
-_TOKEN_TABLE = {i: chr(i) if chr(i) in "abcdefghijklmnopqrstuvwxyz0123456789_" else " "
-                for i in range(128)}
-
-
-_NON_ASCII_RUN_RE = re.compile(r"[^\x00-\x7f]+")
+# ``_TOKEN_RE.findall`` as one byte-level pass: every byte but a word character becomes
+# a space and ``split`` cuts there, the same tokens in the same order at a fraction of
+# the cost (issue #23, planner speed).
+_TOKEN_BYTES = bytes(c if chr(c) in "abcdefghijklmnopqrstuvwxyz0123456789_" else 0x20
+                     for c in range(256))
 
 
 def word_tokens(lower: str) -> list[str]:
     """The words of lowercased text: ``_TOKEN_RE.findall(lower)``. Other characters
-    only separate words, so a run of them becomes a space first (an issue template's
-    emoji makes most bodies non-ASCII)."""
-    if not lower.isascii():
-        lower = _NON_ASCII_RUN_RE.sub(" ", lower)
-    return lower.translate(_TOKEN_TABLE).split()
+    only separate words, so each non-ASCII one (an issue template's emoji makes most
+    bodies non-ASCII) is encoded as a ``?``, which becomes a space with the rest."""
+    return lower.encode("ascii", "replace").translate(_TOKEN_BYTES).decode("ascii").split()
 
 # CamelCase identifiers (two humps or more): a keyword names a part of one too, as
 # SymmMem in NCCLSymmMemAllocator or TensorPipe in TensorPipeDistAutogradTest.
@@ -59,9 +56,13 @@ _CAMEL_RE = re.compile(r"[A-Z](?<=[a-z0-9][A-Z])")
 _MAX_IDENT = 80  # Sanity: longer "identifiers" are noise, not API names
 _HUMP_PLACES = frozenset({"title", "body", "comment", "negated"})
 _HUMP_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
-# Possessive fences: a line of thousands of backticks must not be retried at every length.
-_FENCE_RE = re.compile(r"^[ \t]*+(`{3,}+|~{3,}+)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)",
-                       re.M | re.S)
+# A code fence: a line of blanks and a run of three or more backticks or tildes (what
+# follows the run is its info string), to the next line of blanks and the same run and
+# blanks, or to the end of the text. Possessive runs: a line of thousands of backticks
+# is not retried at every length. ``_FENCE_OPEN`` is tried at a line's start,
+# ``_FENCE_CLOSE`` finds a candidate closing line from the newline before it.
+_FENCE_OPEN = re.compile(r"[ \t]*+(`{3,}+|~{3,}+)[^\n]*\n")
+_FENCE_CLOSE = re.compile(r"\n[ \t]*+(`{3,}+|~{3,}+)[ \t]*+$", re.M)
 _EXCERPT = 80
 # Roles only the last step reads (T-16: is there a reproduction?): most plans end before
 # it, and the reproduction patterns run on every code block and paragraph, so they are
@@ -120,23 +121,31 @@ class Signal:
     # keyword, and every pattern's needles (None: a pattern has none, so it must run).
     starts: frozenset[str] = frozenset()
     needles: tuple[str, ...] | None = ()
-    # Per pattern: its needles; the finer strings one of which a match on ASCII text
-    # holds (matcher.required_strings, None: none); its search, and its lowered twin's
-    # (None: no twin), by matcher.fast_search, straight to where a match can start.
-    searches: tuple[tuple[frozenset[str] | None, frozenset[str] | None, Search,
+    # Per pattern: its needles, as a test the place's scan can answer; the finer
+    # strings one of which a match on ASCII text holds (matcher.required_strings, None:
+    # none); its search, and its lowered twin's (None: no twin), by matcher.fast_search,
+    # straight to where a match can start.
+    searches: tuple[tuple[StringTest | None, frozenset[str] | None, Search,
                           Search | None], ...] = field(init=False, repr=False, compare=False)
+    # Every pattern's needles, for the index to find (``SignalIndex.scan``): ``needles``
+    # is None when one pattern has none, and the others' then still count.
+    strings: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         twins = self.lowered or (None,) * len(self.patterns)
         object.__setattr__(self, "searches", tuple(
-            (needles, required_strings(rx.pattern, rx.flags),
+            (StringTest.of(needles), required_strings(rx.pattern, rx.flags),
              fast_search(rx, literal_starts(rx.pattern, rx.flags, lower=False)),
              None if tw is None
              else fast_search(tw, literal_starts(rx.pattern, rx.flags, lower=True)))
             for (needles, rx), tw in zip(self.patterns, twins, strict=True)))
+        object.__setattr__(self, "strings", tuple(sorted(
+            {n for needles, _ in self.patterns for n in needles or ()})))
 
-    def fire(self, place: Place) -> str | None:
-        """The matched text if the signal fires in this place, else ``None``."""
+    def fire(self, place: Place, found: frozenset[str] | None = None) -> str | None:
+        """The matched text if the signal fires in this place, else ``None``; ``found``:
+        what the place's scan found (``SignalIndex.scan``) by an index of this signal
+        (None: the needles are searched for)."""
         words = place.words
         if self.single and not self.single.isdisjoint(words):
             return min(self.single & words)
@@ -147,13 +156,8 @@ class Signal:
         lower = place.lower
         ascii_place = place.ascii
         for needles, required, search, twin in self.searches:
-            if needles is not None:
-                # Sanity: a plain loop; this is the hottest line of the planner.
-                for n in needles:
-                    if n in lower:
-                        break
-                else:
-                    continue
+            if needles is not None and not needles.any_in(lower, found):
+                continue
             if ascii_place and required is not None:
                 # On ASCII text the finer strings are as exact (matcher.required_strings).
                 for n in required:
@@ -411,13 +415,16 @@ def lowered_regex(pattern: str, flags: int) -> re.Pattern[str] | None:
         return None
 
 
-def pattern_needles(pattern: str) -> frozenset[str] | None:
-    """Lowercase needles of one pattern; ``None`` when it has no usable literal."""
+def pattern_needles(pattern: str, *, lower: bool = True) -> frozenset[str] | None:
+    """Needles of one pattern, lowercased unless ``lower`` is false (as written: for a
+    case-sensitive regex); ``None`` when it has no usable literal."""
     try:
         found = _needles(_parser.parse(pattern, 0))
     except Exception:
         return None
-    return frozenset(n.lower() for n in found) if found else None
+    if not found:
+        return None
+    return frozenset(n.lower() for n in found) if lower else frozenset(found)
 
 
 @dataclass(frozen=True)
@@ -464,6 +471,12 @@ class Rubric:
     indexes: Mapping[int, SignalIndex] = field(init=False, repr=False, compare=False)
     suppressing: tuple[tuple[str, tuple[str, ...]], ...] = field(init=False, repr=False,
                                                                  compare=False)
+    # Literals one of which every ``error_line`` match holds, as written (None: none,
+    # or the regex ignores case): a text without any has no error line to look for.
+    error_needles: frozenset[str] | None = field(init=False, repr=False, compare=False)
+    # ``drop_sections``' searches by line (matcher.line_search): most bodies have none.
+    section_found: tuple[Callable[[str], bool], ...] = field(init=False, repr=False,
+                                                             compare=False)
 
     def __post_init__(self) -> None:
         named = {x for sig in self.signals for x in sig.suppresses}
@@ -475,6 +488,10 @@ class Rubric:
                                              (self.signals, self.eager, self.deferred)})
         object.__setattr__(self, "suppressing", tuple((sig.id, sig.suppresses)
                                                       for sig in self.signals if sig.suppresses))
+        object.__setattr__(self, "section_found", tuple(line_search(p)
+                                                        for p in self.drop_sections))
+        object.__setattr__(self, "error_needles", None if self.error_line.flags & re.I
+                           else pattern_needles(self.error_line.pattern, lower=False))
 
     def index_for(self, signals: Sequence[Signal] | None = None) -> SignalIndex:
         """The engine's index of ``signals`` (all of them when None): built with the
@@ -615,7 +632,7 @@ def _drop_sections(text: str, rubric: Rubric) -> str:
     lines of one (a pasted ``collect_env`` report without its heading)."""
     if rubric.drop_lines is not None:
         text = rubric.drop_lines.sub("", text)
-    if not any(p.search(text) for p in rubric.drop_sections):
+    if not any(found(text) for found in rubric.section_found):
         return text
     out: list[str] = []
     dropping = False
@@ -638,6 +655,7 @@ def _split_lines(text: str, rubric: Rubric, parts: _Parts, *, in_code: bool) -> 
     n = len(lines)
     # One scan of the whole text saves a per-line test in the common no-trace case.
     has_start = any(p.search(text) for p in rubric.tb_start)
+    has_error = rubric.error_needles is None or any(n in text for n in rubric.error_needles)
     while i < n:
         line = lines[i]
         if has_start and any(p.search(line) for p in rubric.tb_start):
@@ -648,7 +666,7 @@ def _split_lines(text: str, rubric: Rubric, parts: _Parts, *, in_code: bool) -> 
             parts.tracebacks.append("\n".join(lines[i:j]))
             i = j
             continue
-        if rubric.error_line.match(line):
+        if has_error and rubric.error_line.match(line):
             parts.tracebacks.append(line)
         else:
             keep.append(line)
@@ -656,11 +674,21 @@ def _split_lines(text: str, rubric: Rubric, parts: _Parts, *, in_code: bool) -> 
     (parts.code if in_code else parts.prose).append("\n".join(keep))
 
 
-def fences(text: str) -> Iterator[re.Match[str]]:
-    """``_FENCE_RE.finditer(text)``, with the regex tried only at the start of a line
-    whose first other character than a blank is a backtick or a tilde: the regex alone
-    tries every position of the text (issue #23, planner speed). Each line is looked at
-    once, so a line of thousands of backticks costs one try."""
+class Fence(NamedTuple):
+    """One code fence: where it starts and ends in the text, and what it holds."""
+
+    start: int
+    end: int  # the end of its closing line (before the newline), or of the text
+    content: str  # the lines between the fence lines, each with its newline
+
+
+def fences(text: str) -> Iterator[Fence]:
+    """The code fences of ``text``, in order (see ``_FENCE_OPEN``). An opening is tried
+    only at the start of a line whose first other character than a blank is a backtick
+    or a tilde, and its closing line found by a search from newline to newline: a regex
+    spanning the whole fence tries every position of the text and of the fence's content
+    (issue #23, planner speed). Each line is looked at once or twice at most, so a line
+    of thousands of backticks costs one try."""
     pos = 0
     end = len(text)
     # The next run of each kind at or after ``pos`` (-1: none left), found again only
@@ -677,10 +705,12 @@ def fences(text: str) -> Iterator[re.Match[str]]:
         # The line's start is at or after ``pos``: ``pos`` is a line's start, or the end
         # of a closing fence, just before its newline. The regex vouches for the rest (a
         # fence line is blanks and then the first run on it).
-        m = _FENCE_RE.match(text, text.rfind("\n", 0, at) + 1)
+        line_start = text.rfind("\n", 0, at) + 1
+        m = _FENCE_OPEN.match(text, line_start)
         if m is not None:
-            yield m
-            pos = m.end()
+            fence = _closed(text, line_start, m.end(), m.group(1))
+            yield fence
+            pos = fence.end
             continue
         line_end = text.find("\n", at)
         if line_end < 0:
@@ -688,14 +718,27 @@ def fences(text: str) -> Iterator[re.Match[str]]:
         pos = line_end + 1
 
 
+def _closed(text: str, start: int, content: int, run: str) -> Fence:
+    """The fence opened at ``start`` by ``run``, its content starting at ``content``
+    (just past the opening line's newline): to the first later line of blanks and the
+    same run and blanks (a longer run or the other kind does not close it), or to the
+    end of the text."""
+    close = _FENCE_CLOSE.search(text, content - 1)
+    while close is not None and close.group(1) != run:
+        close = _FENCE_CLOSE.search(text, close.end())
+    if close is None:
+        return Fence(start, len(text), text[content:])
+    return Fence(start, close.end(), text[content:close.start() + 1])
+
+
 def _split_markdown(text: str, rubric: Rubric) -> _Parts:
     parts = _Parts()
     text = _drop_sections(text.replace("\r\n", "\n"), rubric)
     last = 0
-    for m in fences(text):
-        _split_lines(text[last:m.start()], rubric, parts, in_code=False)
-        _split_lines(m.group(2), rubric, parts, in_code=True)
-        last = m.end()
+    for fence in fences(text):
+        _split_lines(text[last:fence.start], rubric, parts, in_code=False)
+        _split_lines(fence.content, rubric, parts, in_code=True)
+        last = fence.end
     _split_lines(text[last:], rubric, parts, in_code=False)
     return parts
 
@@ -991,8 +1034,9 @@ def match_signals(text: IssueText, rubric: Rubric, *,
     # runs in its rubric order and its places in its ``where`` order, as a loop over
     # every signal would, so the best place and the hits' order are the same.
     cands: dict[str, set[int]] = {}
+    strings: dict[str, frozenset[str] | None] = {}
     for name, place in places.items():
-        found_here = index.candidates(name, place)
+        found_here, strings[name] = index.scan(name, place)
         if found_here:
             cands[name] = found_here
     for k in sorted(set().union(*cands.values())):
@@ -1003,7 +1047,7 @@ def match_signals(text: IssueText, rubric: Rubric, *,
             here = cands.get(name)
             if here is None or k not in here:
                 continue
-            found = sig.fire(places[name])
+            found = sig.fire(places[name], strings[name])
             if found is None:
                 continue
             fired_in.add(name)
