@@ -536,13 +536,16 @@ class Step1:
     against: tuple[Hit, ...]
     against_score: float
     reason: str
+    # Enough evidence against, but none naming another owner: kept, for a human.
+    unowned: bool = False
 
     @property
     def contested(self) -> bool:
         """Distributed won, but the evidence against it is as strong as the evidence
-        for: not sure enough to call the issue done without a human (no `triaged`)."""
-        return not self.not_distributed and bool(self.against) and bool(self.subject) \
-            and self.against_score >= sum(h.score for h in self.subject)
+        for, or it won only for want of another owner: not sure enough to call the
+        issue done without a human (no `triaged`)."""
+        return not self.not_distributed and bool(self.against) and (self.unowned or (
+            bool(self.subject) and self.against_score >= sum(h.score for h in self.subject)))
 
 
 def _signals(hits: Iterable[Hit]) -> str:
@@ -673,6 +676,14 @@ def step1_is_distributed(st: _State) -> Step1:
     if subject:
         return Step1(False, tuple(subject), tuple(incidental), tuple(against), against_score,
                      "distributed evidence is the subject: " + _signals(subject))
+    # Sent elsewhere only on positive evidence of another owner (a component, error or
+    # frame owned elsewhere): what the report rules out or "single process" alone says
+    # what it is not, never whose it is, so such a report goes to a human (issue #23).
+    owned = any(h.signal not in st.queue.rubric.ownerless for h in against)
+    if against_score >= t["not_distributed_min"] and not owned:
+        return Step1(False, (), tuple(incidental), tuple(against), against_score,
+                     "evidence against distributed, but none of another owner: "
+                     + _signals(against), unowned=True)
     if against_score >= t["not_distributed_min"]:
         why = "evidence of another owner: " + _signals(against)
         if incidental:

@@ -107,6 +107,7 @@ _SIGNAL_SCHEMA: dict[str, Any] = {
         "suppresses": _STRS,
         "evidence": {"type": "boolean"},
         "subject": {"type": "boolean"},
+        "names_owner": {"type": "boolean"},
         "examples": {
             "type": "object",
             "additionalProperties": False,
@@ -318,6 +319,10 @@ def _check_rubric(content: Mapping[str, Any], file: str, *, labels_file: str,
             if label["role"] not in ("module", "suboncall"):
                 raise DataError(file, f"{key}.label", f"{sig['label']!r} has role "
                                 f"{label['role']!r}; signals point at modules or sub-oncalls")
+        if "names_owner" in sig and sig.get("role") != "not_distributed":
+            raise DataError(file, f"{key}.names_owner", "only a not_distributed signal "
+                            "says whether it names another owner",
+                            fix="drop the key, or give the signal role 'not_distributed'")
         if not sig.get("keywords") and not sig.get("patterns"):
             raise DataError(file, key, "needs 'keywords' or 'patterns'")
         for j, p in enumerate(sig.get("patterns") or ()):

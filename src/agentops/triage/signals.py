@@ -115,6 +115,10 @@ class Signal:
     # (an error a distributed component raised, a collective as the topic), never
     # incidental, and a non-distributed verdict yields to it.
     subject: bool = False
+    # Step 1 (issue #23): a not_distributed signal that names no other owner (what the
+    # report rules out, "single process") argues against distributed but cannot by
+    # itself send the issue elsewhere: a not-distributed verdict needs one that does.
+    names_owner: bool = True
     keywords: tuple[str, ...] = ()
     multi_first: frozenset[str] = frozenset()  # the first words of ``multi``
     # The cheap test ``match_signals`` makes before calling ``fire``: words that start a
@@ -477,6 +481,8 @@ class Rubric:
     # ``drop_sections``' searches by line (matcher.line_search): most bodies have none.
     section_found: tuple[Callable[[str], bool], ...] = field(init=False, repr=False,
                                                              compare=False)
+    # The not_distributed signals that name no other owner (``names_owner: false``).
+    ownerless: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         named = {x for sig in self.signals for x in sig.suppresses}
@@ -492,6 +498,9 @@ class Rubric:
                                                         for p in self.drop_sections))
         object.__setattr__(self, "error_needles", None if self.error_line.flags & re.I
                            else pattern_needles(self.error_line.pattern, lower=False))
+        object.__setattr__(self, "ownerless", frozenset(
+            sig.id for sig in self.signals
+            if sig.role == "not_distributed" and not sig.names_owner))
 
     def index_for(self, signals: Sequence[Signal] | None = None) -> SignalIndex:
         """The engine's index of ``signals`` (all of them when None): built with the
@@ -564,6 +573,7 @@ def compile_signal(raw: Mapping[str, Any]) -> Signal:
         unless_lowered=_gate_twins(raw.get("unless") or ()),
         suppresses=tuple(raw.get("suppresses") or ()),
         evidence=bool(raw.get("evidence", True)), subject=bool(raw.get("subject", False)),
+        names_owner=bool(raw.get("names_owner", True)),
         keywords=tuple(keywords),
         multi_first=frozenset(first for first, _ in multi),
         starts=frozenset(single) | frozenset(first for first, _ in multi),

@@ -1,0 +1,82 @@
+"""Step 1 (issue #23, T-11): "not distributed" needs positive evidence of another owner
+(a component, error or frame owned elsewhere). What a report rules out ("no DDP",
+"single process") argues against distributed but names no owner: alone it sends the
+issue to a human, never elsewhere; nor does a short report with no evidence either way."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import yaml
+
+from agentops.errors import DataError
+from agentops.triage.model import Queue
+from agentops.triage.queue import QUEUES_DIR, load_queue
+from tests.triage.plankit import PAR, fence, make_issue, plan_ok
+
+REVIEW, TRIAGED = "triage review", "triaged"
+CODE = fence("model = Net().cuda()\nfor x in data:\n    loss = model(x).sum()\n"
+             "    loss.backward()\n    print(loss)")
+RULED_OUT = [
+    ("Loss becomes NaN after 10 steps",
+     "This runs in a single process, no DDP or FSDP is used. The loss becomes NaN after "
+     "10 steps.\n" + CODE),
+    ("Loss becomes NaN after 10 steps",
+     "Single process, not using torchrun. The loss becomes NaN.\n" + CODE),
+]
+
+
+def every_signal_names_an_owner(queue: Queue) -> Queue:
+    sigs = tuple(replace(s, names_owner=True) for s in queue.rubric.signals)
+    return replace(queue, rubric=replace(queue.rubric, signals=sigs))
+
+
+@pytest.mark.parametrize("title, body", RULED_OUT)
+def test_ruled_out_alone_goes_to_a_human_not_elsewhere(queue, title, body):
+    plan = plan_ok(make_issue(title, body), queue)
+    assert plan.decision != "not_distributed"
+    assert plan.add_labels[0] == PAR  # kept in the queue
+    assert REVIEW in plan.add_labels and TRIAGED not in plan.add_labels
+    assert "none of another owner" in plan.reasoning
+    # The same evidence counted as naming an owner is what sent it elsewhere before.
+    before = plan_ok(make_issue(title, body), every_signal_names_an_owner(queue))
+    assert before.decision == "not_distributed"
+
+
+def test_ruled_out_plus_another_owners_error_is_not_distributed(queue):
+    body = ("Single process, no DDP. RuntimeError: DataLoader worker (pid 4242) is killed "
+            "by signal: Bus error.\n" + CODE)
+    plan = plan_ok(make_issue("DataLoader worker killed", body), queue)
+    assert plan.decision == "not_distributed"
+    against = {e.signal for e in plan.evidence if e.stance == "against"}
+    assert against - queue.rubric.ownerless, against
+
+
+def test_a_short_report_with_no_evidence_either_way_is_reviewed(queue):
+    for title in ("something is broken", "training is slow"):
+        plan = plan_ok(make_issue(title, ""), queue)
+        assert plan.decision != "not_distributed"
+        assert REVIEW in plan.add_labels and TRIAGED not in plan.add_labels
+
+
+def test_the_shipped_rubric_marks_what_names_no_owner(queue):
+    assert {"ruled_out_distributed", "single_process"} <= queue.rubric.ownerless
+    roles = {s.id: s.role for s in queue.rubric.signals}
+    assert all(roles[i] == "not_distributed" for i in queue.rubric.ownerless)
+
+
+def test_names_owner_on_a_signal_of_another_role_names_the_key(tmp_path: Path):
+    dst = tmp_path / "q"
+    shutil.copytree(QUEUES_DIR / "distributed", dst)
+    path = dst / "rubric.yml"
+    doc = yaml.safe_load(path.read_text())
+    i = next(k for k, s in enumerate(doc["signals"]) if s.get("label"))
+    doc["signals"][i]["names_owner"] = False
+    path.write_text(yaml.safe_dump(doc, allow_unicode=True, sort_keys=False))
+    with pytest.raises(DataError) as exc:
+        load_queue(str(dst))
+    assert f"signals[{i}].names_owner" in str(exc.value)
+    assert "not_distributed" in str(exc.value)
