@@ -216,3 +216,33 @@ def test_third_unseen_truth_validates_and_every_target_file_loads() -> None:
                 assert entry["what"].lower().startswith("late"), entry["id"]
         assert config.load_target(str(unseen.ROOT / run["target"])).subproject
     assert sum(len(r["truth"]) for r in spec["runs"]) >= 30
+
+
+def test_fourth_unseen_truth_validates_in_windows_no_earlier_set_used() -> None:
+    """The fourth blind set (#22): model-folder runs plus rl, each (folder, prior, head)
+    new to sets 1-3, no window shared with an earlier run of the same folder, targets load,
+    late entries say so, and every action item without a matching entry has a verdict."""
+    from agentops.scout import config
+    from benchmarks import scout_unseen as unseen
+
+    data = unseen.ROOT / "benchmarks" / "data"
+    spec = unseen.load(data / "scout_unseen4.yaml")
+    assert len(spec["runs"]) >= 4
+    earlier: dict[str, set[tuple[str, str]]] = {}
+    for name in ("scout_unseen.yaml", "scout_unseen2.yaml", "scout_unseen3.yaml"):
+        for run in unseen.load(data / name)["runs"]:
+            sub = config.load_target(str(unseen.ROOT / run["target"])).subproject
+            earlier.setdefault(sub, set()).add((run["prior"]["head"], run["head"]["head"]))
+    subprojects = []
+    for run in spec["runs"]:
+        sub = config.load_target(str(unseen.ROOT / run["target"])).subproject
+        subprojects.append(sub)
+        window = (run["prior"]["head"], run["head"]["head"])
+        assert window not in earlier.get(sub, set()), (sub, window)
+        assert run["truth"] and run["negatives"], run["target"]
+        for entry in run["truth"] + run["negatives"]:
+            if entry.get("late"):
+                assert entry["what"].lower().startswith("late"), entry["id"]
+    assert sum(1 for s in subprojects if s.startswith("torchtitan/models/")) >= 3
+    assert sum(len(r["truth"]) for r in spec["runs"]) >= 25
+    assert all(j["note"].strip() for j in spec["judgements"])
