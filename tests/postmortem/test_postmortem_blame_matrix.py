@@ -6,12 +6,14 @@ lint, so the test fails when the verb-group reading (verbgroups.py) is taken awa
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
+from agentops.errors import DataError
 from agentops.postmortem import datafiles, lint, verbgroups
 
 RULES = datafiles.lint_rules()
@@ -51,6 +53,12 @@ NEGATIVE = _cases(MATRIX["systems"]) + [
     for s in MATRIX["mistakes"]["systems"]] + [
     t.format(s=a["subject"], s_lower=_lower(a["subject"]))
     for a in MATRIX["persons"] for t in MATRIX["denied"]] + list(MATRIX["clean"])
+
+
+_FOLLOW = MATRIX["consequence"]
+CONSEQUENCE = [f"{a} {r}" for a in _FOLLOW["acts"] for r in _FOLLOW["results"]]
+NO_CONSEQUENCE = [f"{a} {r}" for a in _FOLLOW["not_acts"] for r in _FOLLOW["results"]] + [
+    f"{a} {r}" for a in _FOLLOW["acts"] for r in _FOLLOW["not_results"]]
 
 
 def _blamed(sentence: str, rules: tuple[lint.Rule, ...] = RULES) -> bool:
@@ -127,3 +135,44 @@ def test_inflection(lemma: str, irregular: tuple[str, ...], past: str,
                     participle: str) -> None:
     forms = verbgroups.inflect(lemma, irregular)
     assert forms["past"] == {past} and forms["participle"] == {participle}
+
+
+@pytest.mark.parametrize("pair", CONSEQUENCE)
+def test_own_act_then_its_breakage_is_blame_on_the_second_sentence(pair: str) -> None:
+    wrapped = pair.replace(". ", ".\n", 1)  # two lines of one paragraph
+    findings = [f for f in lint.lint(f"# T\n\n{wrapped}\n", RULES, sections=SECTIONS)
+                if f.rule == "blame"]
+    # The act alone is no fault: the finding is the breakage told of it, on its line.
+    assert [f.line for f in findings] == [4], pair
+
+
+@pytest.mark.parametrize("pair", NO_CONSEQUENCE)
+def test_no_consequence_without_the_writers_act_and_its_breakage(pair: str) -> None:
+    assert not _blamed(pair), pair
+
+
+def test_a_consequence_needs_the_same_paragraph() -> None:
+    text = "# T\n\nI merged it into master.\n\nIt broke everything.\n"
+    assert [f for f in lint.lint(text, RULES, sections=SECTIONS) if f.rule == "blame"] == []
+
+
+@pytest.mark.parametrize(("old", "new", "key"), [
+    ("agents: [second_person, first_person, named, role]", "agents: [robots]",
+     "faults.classes[1].agents"),
+    ("results: [breakage, caused]", "results: [breakage, weather]",
+     "faults.consequence.results"),
+    ("lemmas: [miss]", "lemmas: [Miss]", "faults.classes"),
+])
+def test_bad_fault_data_names_the_key(tmp_path: Path, monkeypatch, old: str, new: str,
+                                      key: str) -> None:
+    text = datafiles.LINT_RULES.read_text("utf-8")
+    assert old in text
+    bad = tmp_path / "lint_rules.yaml"
+    bad.write_text(text.replace(old, new, 1), encoding="utf-8")
+    monkeypatch.setattr(datafiles, "LINT_RULES", bad)
+    datafiles.lint_rules.cache_clear()
+    try:
+        with pytest.raises(DataError, match=re.escape(key)):
+            datafiles.lint_rules()
+    finally:
+        datafiles.lint_rules.cache_clear()

@@ -76,6 +76,17 @@ _FAULTS = {
                                                "maxItems": 3, "items": {
                                                    "type": "string",
                                                    "pattern": "^[a-z]+$"}}},
+        # The writer's act in one sentence, its breakage in the next.
+        "consequence": {
+            "type": "object", "additionalProperties": False,
+            "required": ["agents", "acts", "results", "subject"],
+            "properties": {
+                "agents": {"type": "array", "minItems": 1,
+                           "items": {"type": "string", "pattern": "^[a-z_]+$"}},
+                "acts": _WORDS, "subject": _REGEX,
+                "results": {"type": "array", "minItems": 1,
+                            "items": {"type": "string", "pattern": "^[a-z][a-z-]*$"}},
+            }},
         "classes": {"type": "array", "minItems": 1, "items": {
             "type": "object", "additionalProperties": False,
             "required": ["class", "agents"],
@@ -264,6 +275,20 @@ def lint_rules() -> tuple[Rule, ...]:
             for key in ("after", "not_after"):
                 if key in cls:
                     _regex(name, f"{where}.{key}", cls[key])
+        follow = (rule.get("faults") or {}).get("consequence")
+        if follow is not None:
+            where = f"rules[{i}].faults.consequence"
+            unknown = sorted(set(follow["agents"]) - classes)
+            if unknown:
+                raise DataError(name, f"{where}.agents",
+                                f"unknown agent classes {unknown}; known: {sorted(classes)}")
+            named = {c["class"] for c in rule["faults"]["classes"]}
+            missing = sorted(set(follow["results"]) - named)
+            if missing:
+                raise DataError(name, f"{where}.results",
+                                f"{missing} name no class of faults.classes",
+                                fix=f"use one of {sorted(named)}")
+            _regex(name, f"{where}.subject", follow["subject"])
         for j, need in enumerate(rule.get("cooccur", [])):
             _known_classes(name, f"rules[{i}].cooccur[{j}]", need, grammar)
         for section, needs in (rule.get("cooccur_in") or {}).items():

@@ -659,7 +659,7 @@ def _lexicon(rule: Rule, sentences: Sequence[Sentence],
              others: Sequence[Rule] = ()) -> list[tuple[int, str]]:
     out = []
     kept = dict(rule.keep_in)
-    for sentence in sentences:
+    for k, sentence in enumerate(sentences):
         if not rule.applies_to(sentence.section):
             if sentence.section not in kept:
                 continue
@@ -669,9 +669,24 @@ def _lexicon(rule: Rule, sentences: Sequence[Sentence],
             found = hits(narrow, sentence, others)
         else:
             found = hits(rule, sentence, others)
+            if k and rule.faults is not None and rule.grammar is not None:
+                found += _consequence(rule, sentences[k - 1], sentence, found)
         for s, e in found:
             out.append((sentence.line_at(s), " ".join(sentence.text[s:e].split())))
     return out
+
+
+def _consequence(rule: Rule, before: Sentence, sentence: Sentence,
+                 found: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The breakage predicate of ``sentence`` when it tells the breakage of the writer's
+    own act told in ``before``, the sentence right before it in the same paragraph."""
+    assert rule.faults is not None and rule.grammar is not None
+    if before.section != sentence.section or sentence.line > before.lines[-1] + 1:
+        return []
+    hit = verbgroups.consequence(before.text, sentence.text, rule.grammar, rule.faults)
+    if hit is None or any(s < hit[1] and hit[0] < e for s, e in found):
+        return []
+    return [hit]
 
 
 def lint_prose(text: str, rules: Sequence[Rule], *, section: str | None) -> list[

@@ -100,12 +100,26 @@ class FaultClass:
 
 
 @dataclass(frozen=True)
+class Consequence:
+    """The writer's own act told in one sentence and its breakage in the next ("I merged
+    it into master. It broke everything."): an act of ``acts`` done (past, not denied or
+    supposed) by one of ``agents``, then a sentence whose subject is only ``subject``
+    ("it", "this", "that": the act) with a predicate of one of the ``results`` classes."""
+
+    agents: frozenset[str]
+    acts: frozenset[str]
+    results: frozenset[str]
+    subject: re.Pattern[str]
+
+
+@dataclass(frozen=True)
 class Lexicon:
     """Every inflected form of the lemmas the fault classes name: form -> (lemma, kinds),
     kinds among base, s, past, participle, ing."""
 
     forms: Mapping[str, tuple[str, frozenset[str]]]
     classes: tuple[FaultClass, ...]
+    consequence: Consequence | None = None
 
 
 def inflect(lemma: str, irregular: Sequence[str] = ()) -> dict[str, set[str]]:
@@ -146,14 +160,20 @@ def compile_lexicon(content: Mapping[str, Any]) -> Lexicon:
             after=rx("after"), not_after=rx("not_after"),
             not_adverbs=frozenset(x.lower() for x in c.get("not_adverbs", [])),
             agent_from_by=bool(c.get("agent_from_by", False))))
+    follow = content.get("consequence")
+    consequence = None if follow is None else Consequence(
+        agents=frozenset(follow["agents"]), acts=frozenset(follow["acts"]),
+        results=frozenset(follow["results"]),
+        subject=re.compile(follow["subject"], re.IGNORECASE))
+    lemmas = {lemma for cls in classes for lemma in cls.lemmas}
+    lemmas |= consequence.acts if consequence else set()
     forms: dict[str, tuple[str, set[str]]] = {}
-    for cls in classes:
-        for lemma in cls.lemmas:
-            for kind, spellings in inflect(lemma, irregular.get(lemma, ())).items():
-                for sp in spellings:
-                    forms.setdefault(sp, (lemma, set()))[1].add(kind)
+    for lemma in sorted(lemmas):
+        for kind, spellings in inflect(lemma, irregular.get(lemma, ())).items():
+            for sp in spellings:
+                forms.setdefault(sp, (lemma, set()))[1].add(kind)
     return Lexicon({k: (lemma, frozenset(kinds)) for k, (lemma, kinds) in forms.items()},
-                   tuple(classes))
+                   tuple(classes), consequence)
 
 
 def _tokens(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
@@ -325,3 +345,36 @@ def _faults(text: str, grammar: Grammar, lexicon: Lexicon
                 if agent in cls.agents:
                     yield g.start, g.verb_end, cls.name, agent
                     break
+
+
+def consequence(before: str, text: str, grammar: Grammar, lexicon: Lexicon
+                ) -> tuple[int, int] | None:
+    """The span of ``text``'s breakage predicate when ``text`` tells the breakage of the
+    act the sentence ``before`` it tells as the writer's own, else None."""
+    follow = lexicon.consequence
+    if follow is None:
+        return None
+    text, before = clause_mod.flatten_asides(text), clause_mod.flatten_asides(before)
+    parts = clause_mod.clauses(text, grammar)
+    if not parts or text.rstrip(" )*_\"'").endswith("?"):
+        return None
+    first = parts[0]
+    results = [c for c in lexicon.classes if c.name in follow.results]
+    hit = None
+    for g in read(text, first.start, first.end, lexicon):
+        if any(_fits(c, g, text, first.end) for c in results) and not g.passive \
+                and follow.subject.fullmatch(text[first.start:g.start]):
+            hit = (g.start, g.verb_end)
+            break
+    if hit is None:
+        return None
+    for clause in clause_mod.clauses(before, grammar):
+        for g in read(before, clause.start, clause.end, lexicon):
+            if g.lemma not in follow.acts or g.tense != "past" or g.negated or g.modal \
+                    or g.passive or g.infinitive or g.progressive:
+                continue
+            words = clause_mod.subject(before, clause, g.start, grammar) or \
+                clause_mod.head_subject(before, clause_mod.Clause(0, len(before)), grammar)
+            if words and clause_mod.classify(words, grammar) in follow.agents:
+                return hit
+    return None
