@@ -46,6 +46,7 @@ _CARRIERS = {"seem": "do", "seems": "does", "seemed": "did", "appear": "do",
              "appears": "does", "appeared": "did", "happened": "did", "managed": "did",
              "tend": "do", "tends": "does", "tended": "did", "keep": "do",
              "keeps": "does", "kept": "did"}
+_GROUP_WORDS = 8
 _NEGATION = frozenset({"not", "never", "n't"})
 # Adverbs that sit inside a verb group ("had already forgotten", "never properly ran").
 _INNER = frozenset({"just", "already", "also", "even", "still", "ever", "yet", "all",
@@ -217,7 +218,9 @@ def read(text: str, start: int, end: int, lexicon: Lexicon) -> Iterator[VerbGrou
                 continue
         lemma, kinds = entry
         j = i - 1
-        while j >= 0 and _aux(tokens[j][2]):
+        # Sanity: a verb group is a few words; a run of thousands of adverbs before each
+        # of thousands of verbs stays linear.
+        while j >= 0 and i - j <= _GROUP_WORDS and _aux(tokens[j][2]):
             j -= 1
         group = [t[2].lower() for t in tokens[j + 1:i]]
         # "to" belongs to the group only right before the verb (an infinitive).
