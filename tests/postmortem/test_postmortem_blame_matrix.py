@@ -46,13 +46,16 @@ def _cases(agents: list[dict[str, str]]) -> list[str]:
     return out
 
 
+_NOBODY = MATRIX["nobody"]
 POSITIVE = _cases(MATRIX["persons"]) + [
-    MATRIX["mistakes"]["template"].format(owner=o) for o in MATRIX["mistakes"]["owners"]]
+    MATRIX["mistakes"]["template"].format(owner=o) for o in MATRIX["mistakes"]["owners"]] + [
+    f"{s} {d}." for s in _NOBODY["subjects"] for d in _NOBODY["duties"]]
 NEGATIVE = _cases(MATRIX["systems"]) + [
     MATRIX["mistakes"]["template"].replace("{owner} merge", s)
     for s in MATRIX["mistakes"]["systems"]] + [
     t.format(s=a["subject"], s_lower=_lower(a["subject"]))
-    for a in MATRIX["persons"] for t in MATRIX["denied"]] + list(MATRIX["clean"])
+    for a in MATRIX["persons"] for t in MATRIX["denied"]] + list(MATRIX["clean"]) + [
+    f"{s} {g}." for s in _NOBODY["subjects"] for g in _NOBODY["gaps"]]
 
 
 _FOLLOW = MATRIX["consequence"]
@@ -68,8 +71,8 @@ def _blamed(sentence: str, rules: tuple[lint.Rule, ...] = RULES) -> bool:
 
 def test_matrix_size() -> None:
     # 8 persons x (8 predicates x 4 aspects + 6 passives x 2) + 7 persons x 4 slips
-    # + 4 owners.
-    assert len(POSITIVE) == 8 * (8 * 4 + 6 * 2) + 7 * 4 + 4
+    # + 4 owners + 3 spellings of nobody x 4 duties.
+    assert len(POSITIVE) == 8 * (8 * 4 + 6 * 2) + 7 * 4 + 4 + 3 * 4
     assert len(set(POSITIVE)) == len(POSITIVE)
 
 

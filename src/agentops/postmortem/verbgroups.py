@@ -291,6 +291,13 @@ _ADJUNCT = re.compile(r"(without|despite|during|instead|because|and|or|but|yeste
                       r"today|twice|again|directly|straight)", re.IGNORECASE)
 
 
+def _no_one(words: list[str]) -> list[str]:
+    """``words`` with "no one" as the one word "no-one", as the agent classes spell it."""
+    if len(words) >= 2 and words[-2].lower() == "no" and words[-1].lower() == "one":
+        return [*words[:-2], "no-one"]
+    return words
+
+
 def _fits(cls: FaultClass, g: VerbGroup, text: str, clause_end: int) -> bool:
     if cls.lemmas and g.lemma not in cls.lemmas:
         return False
@@ -341,7 +348,7 @@ def _faults(text: str, grammar: Grammar, lexicon: Lexicon
                 if g.passive or cls.agent_from_by:
                     agent = _by_agent(text, g.verb_end, clause.end, grammar)
                 else:
-                    words = clause_mod.subject(text, clause, g.start, grammar)
+                    words = _no_one(clause_mod.subject(text, clause, g.start, grammar))
                     agent = clause_mod.classify(words, grammar) if words else (
                         clause_mod.UNSTATED if clause_mod.opens(text, g.start, grammar)
                         else clause_mod.SYSTEM)
