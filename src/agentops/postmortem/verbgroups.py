@@ -223,9 +223,8 @@ def read(text: str, start: int, end: int, lexicon: Lexicon) -> Iterator[VerbGrou
         while j >= 0 and i - j <= _GROUP_WORDS and _aux(tokens[j][2]):
             j -= 1
         group = [t[2].lower() for t in tokens[j + 1:i]]
-        # "to" belongs to the group only right before the verb (an infinitive).
-        infinitive = bool(group) and group[-1] == "to"
-        if "to" in group[:-1]:
+        # A group opens at its last "to" ("need to have forgotten"): an infinitive.
+        if "to" in group:
             k = len(group) - 1 - group[::-1].index("to")
             group = group[k:]
             j = i - 1 - len(group)
@@ -236,9 +235,9 @@ def read(text: str, start: int, end: int, lexicon: Lexicon) -> Iterator[VerbGrou
         if carried and ((group[:1] == ["to"] and lead not in _KEEP)
                         or (not group and lead in _KEEP and kinds == {"ing"})):
             group = [g for g in group if g != "to"]
-            infinitive = False
             j -= 1
             group = [carried, *group]
+        infinitive = group[:1] == ["to"]
         first = tokens[j + 1][0] if j + 1 < i else vs
         if "'d" in group and kinds == {"participle"}:
             # "we'd forgotten": before a participle, "'d" is "had", not "would".
@@ -263,8 +262,8 @@ def read(text: str, start: int, end: int, lexicon: Lexicon) -> Iterator[VerbGrou
             tense = "none"
         else:
             tense = "past" if "past" in kinds else "present"
-        if infinitive and not auxes:
-            tense = "none"
+        if infinitive:
+            tense = "none"  # "to have forgotten" names the act, whatever its aspect
         yield VerbGroup(first, vs, ve, lemma, tense, perfect, progressive, passive,
                         negated, modal, infinitive,
                         tuple(g for g in group if g not in _NEGATION and not _aux_word(g)))
@@ -303,7 +302,7 @@ def _fits(cls: FaultClass, g: VerbGroup, text: str, clause_end: int) -> bool:
         return False
     if cls.adverbs and not cls.adverbs & set(g.adverbs):
         return False
-    if g.modal or g.infinitive or g.negated != cls.negated or cls.not_adverbs & set(
+    if g.modal or g.negated != cls.negated or cls.not_adverbs & set(
             g.adverbs):
         return False
     if g.tense not in cls.tenses and not (g.perfect and "perfect" in cls.tenses):
