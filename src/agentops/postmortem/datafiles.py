@@ -39,32 +39,6 @@ _EXAMPLE = {"oneOf": [
                     "facts": {"type": "object"}, **_WHERE}},
 ]}
 _REGEX = {"type": "string", "minLength": 1}
-_GRAMMAR = {
-    "type": "object", "additionalProperties": False,
-    "required": ["boundaries", "agents", "filler", "stop", "coordinators", "relative"],
-    "properties": {
-        "boundaries": {"type": "array", "minItems": 1, "items": _REGEX},
-        "agents": {"type": "object", "minProperties": 1,
-                   "propertyNames": {"pattern": "^[a-z][a-z_]*$"},
-                   "additionalProperties": _REGEX},
-        "filler": _REGEX, "stop": _REGEX, "coordinators": _REGEX, "relative": _REGEX,
-        "postmodifiers": _REGEX, "determiners": _REGEX,
-        "subject_words": {"type": "integer", "minimum": 1, "maximum": 20},
-        # Agent classes that name a subject only when it is that one word ("Robin").
-        "solo_agents": {"type": "array", "items": {"type": "string",
-                                                   "pattern": "^[a-z][a-z_]*$"}},
-        # Lexical classes, each with made-up phrases it must and must not find.
-        "classes": {"type": "object", "propertyNames": {"pattern": "^[a-z][a-z_]*$"},
-                    "additionalProperties": {
-                        "type": "object", "additionalProperties": False,
-                        "required": ["pattern", "match", "no_match"],
-                        "properties": {
-                            "pattern": _REGEX,
-                            "match": {"type": "array", "minItems": 1,
-                                      "items": {"type": "string", "minLength": 1}},
-                            "no_match": {"type": "array", "minItems": 1,
-                                         "items": {"type": "string", "minLength": 1}}}}},
-    }}
 _WORDS = {"type": "array", "minItems": 1,
           "items": {"type": "string", "pattern": "^[a-z][a-z-]*$"}}
 _FAULTS = {
@@ -102,6 +76,32 @@ _FAULTS = {
                 "after": _REGEX, "not_after": _REGEX,
                 "agent_from_by": {"type": "boolean"},
             }}},
+    }}
+_GRAMMAR = {
+    "type": "object", "additionalProperties": False,
+    "required": ["boundaries", "agents", "filler", "stop", "coordinators", "relative"],
+    "properties": {
+        "boundaries": {"type": "array", "minItems": 1, "items": _REGEX},
+        "agents": {"type": "object", "minProperties": 1,
+                   "propertyNames": {"pattern": "^[a-z][a-z_]*$"},
+                   "additionalProperties": _REGEX},
+        "filler": _REGEX, "stop": _REGEX, "coordinators": _REGEX, "relative": _REGEX,
+        "postmodifiers": _REGEX, "determiners": _REGEX,
+        "subject_words": {"type": "integer", "minimum": 1, "maximum": 20},
+        # Agent classes that name a subject only when it is that one word ("Robin").
+        "solo_agents": {"type": "array", "items": {"type": "string",
+                                                   "pattern": "^[a-z][a-z_]*$"}},
+        # Lexical classes, each with made-up phrases it must and must not find.
+        "classes": {"type": "object", "propertyNames": {"pattern": "^[a-z][a-z_]*$"},
+                    "additionalProperties": {
+                        "type": "object", "additionalProperties": False,
+                        "required": ["pattern", "match", "no_match"],
+                        "properties": {
+                            "pattern": _REGEX,
+                            "match": {"type": "array", "minItems": 1,
+                                      "items": {"type": "string", "minLength": 1}},
+                            "no_match": {"type": "array", "minItems": 1,
+                                         "items": {"type": "string", "minLength": 1}}}}},
     }}
 LINT_RULES_SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False, "required": ["version", "rules"],
