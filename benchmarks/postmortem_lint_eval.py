@@ -52,6 +52,14 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   before and after, P 0.77 R 0.73 both times (its 3 false flags date from an earlier
   round); set18 blame 0.83/0.44 -> 1.00/0.91, now a fit figure; sets 3-18 and the
   shared fit half pooled 0.96/0.80 -> 1.00/0.93.
+- round 6, blame grammar (#24, branch pm-grammar; fit: gathered sets 3-19, set19
+  released after two blind readings, and the shared fit half): fault predicates as lemma
+  classes read from verb groups (tense, aspect, voice, polarity, mood) and the writer's
+  act followed by its breakage. Shared held-out half blame before and after: tp 10,
+  fp 3, 11/15 found (P 0.77 R 0.73), unchanged; it was read as a figure after each step
+  (texts never read), so it is no longer a clean check of this round. set19 blame 5/28
+  -> 13/28 found, false flags 2 -> 2; sets 3-19 and the shared fit half pooled P 0.986
+  R 0.806 (137/170) -> P 0.986 R 0.853 (145/170).
 """
 
 from __future__ import annotations

@@ -214,6 +214,11 @@ def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
         head = _coordinated_from([w for _, w in words[:i]], grammar) or head
         out = []
         for w in head:
+            if w == ":" and len(out) == 1 and _LABEL.fullmatch(out[0]):
+                # A speaker label opening a comment ("Author: the nightlies are broken
+                # and fail to build") is not the subject the verb shares.
+                out = []
+                continue
             if grammar.stop.fullmatch(w) or not re.match(r"[@\w]", w):
                 if out:
                     break

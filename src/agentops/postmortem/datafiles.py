@@ -39,6 +39,44 @@ _EXAMPLE = {"oneOf": [
                     "facts": {"type": "object"}, **_WHERE}},
 ]}
 _REGEX = {"type": "string", "minLength": 1}
+_WORDS = {"type": "array", "minItems": 1,
+          "items": {"type": "string", "pattern": "^[a-z][a-z-]*$"}}
+_FAULTS = {
+    "type": "object", "additionalProperties": False, "required": ["classes"],
+    "properties": {
+        # lemma -> [past, participle(, -ing)] when not the regular -ed.
+        "irregular": {"type": "object", "propertyNames": {"pattern": "^[a-z]+$"},
+                      "additionalProperties": {"type": "array", "minItems": 1,
+                                               "maxItems": 3, "items": {
+                                                   "type": "string",
+                                                   "pattern": "^[a-z]+$"}}},
+        # The writer's act in one sentence, its breakage in the next.
+        "consequence": {
+            "type": "object", "additionalProperties": False,
+            "required": ["agents", "acts", "results", "subject"],
+            "properties": {
+                "agents": {"type": "array", "minItems": 1,
+                           "items": {"type": "string", "pattern": "^[a-z_]+$"}},
+                "acts": _WORDS, "subject": _REGEX,
+                "results": {"type": "array", "minItems": 1,
+                            "items": {"type": "string", "pattern": "^[a-z][a-z-]*$"}},
+            }},
+        "classes": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["class", "agents"],
+            "anyOf": [{"required": ["lemmas"]}, {"required": ["adverbs"]}],
+            "properties": {
+                "class": {"type": "string", "pattern": "^[a-z][a-z-]*$"},
+                "agents": {"type": "array", "minItems": 1,
+                           "items": {"type": "string", "pattern": "^[a-z_]+$"}},
+                "lemmas": _WORDS, "adverbs": _WORDS, "not_adverbs": _WORDS,
+                "negated": {"type": "boolean"},
+                "tenses": {"type": "array", "minItems": 1,
+                           "items": {"enum": ["past", "present", "perfect"]}},
+                "after": _REGEX, "not_after": _REGEX,
+                "agent_from_by": {"type": "boolean"},
+            }}},
+    }}
 _GRAMMAR = {
     "type": "object", "additionalProperties": False,
     "required": ["boundaries", "agents", "filler", "stop", "coordinators", "relative"],
@@ -92,6 +130,8 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                         "predicates": {"type": "array", "minItems": 1, "items": _REGEX},
                         "head": {"type": "boolean"},
                     }}},
+                # Fault predicates as lemma classes (verbgroups.py).
+                "faults": _FAULTS,
                 "cooccur": {"type": "array", "items": {
                     "type": "array", "minItems": 2,
                     "items": {"type": "string", "pattern": "^[a-z_]+$"}}},
@@ -223,6 +263,32 @@ def lint_rules() -> tuple[Rule, ...]:
                                 f"unknown agent classes {unknown}; known: {sorted(classes)}")
             for k, pattern in enumerate(cond["predicates"]):
                 _regex(name, f"rules[{i}].clauses[{j}].predicates[{k}]", pattern)
+        for j, cls in enumerate((rule.get("faults") or {}).get("classes", [])):
+            where = f"rules[{i}].faults.classes[{j}]"
+            if not grammar:
+                raise DataError(name, where, "fault classes need the top-level grammar",
+                                fix="add grammar: (agents, ...)")
+            unknown = sorted(set(cls["agents"]) - classes)
+            if unknown:
+                raise DataError(name, f"{where}.agents",
+                                f"unknown agent classes {unknown}; known: {sorted(classes)}")
+            for key in ("after", "not_after"):
+                if key in cls:
+                    _regex(name, f"{where}.{key}", cls[key])
+        follow = (rule.get("faults") or {}).get("consequence")
+        if follow is not None:
+            where = f"rules[{i}].faults.consequence"
+            unknown = sorted(set(follow["agents"]) - classes)
+            if unknown:
+                raise DataError(name, f"{where}.agents",
+                                f"unknown agent classes {unknown}; known: {sorted(classes)}")
+            named = {c["class"] for c in rule["faults"]["classes"]}
+            missing = sorted(set(follow["results"]) - named)
+            if missing:
+                raise DataError(name, f"{where}.results",
+                                f"{missing} name no class of faults.classes",
+                                fix=f"use one of {sorted(named)}")
+            _regex(name, f"{where}.subject", follow["subject"])
         for j, need in enumerate(rule.get("cooccur", [])):
             _known_classes(name, f"rules[{i}].cooccur[{j}]", need, grammar)
         for section, needs in (rule.get("cooccur_in") or {}).items():

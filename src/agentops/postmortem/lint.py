@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from agentops.postmortem import clauses as clause_mod
+from agentops.postmortem import verbgroups
 from agentops.postmortem.clauses import Condition, Grammar
 from agentops.postmortem.model import REQUIRED, TITLES
 
@@ -72,6 +73,8 @@ class Rule:
     no_match: tuple[Any, ...] = ()
     # Clause conditions (an agent class with a predicate), read with ``grammar``.
     conditions: tuple[Condition, ...] = ()
+    # Fault predicates as lemma classes, read as verb groups with ``grammar``.
+    faults: verbgroups.Lexicon | None = None
     # Co-occurrence conditions: lexical classes of the grammar wanted in one clause.
     cooccur: tuple[tuple[str, ...], ...] = ()
     # Co-occurrence conditions that hold only in one section: in a proposal list, an
@@ -193,6 +196,7 @@ def compile_rules(content: Mapping[str, Any]) -> tuple[Rule, ...]:
             unless=tuple(re.compile(p, re.IGNORECASE) for p in r.get("unless", [])),
             match=tuple(r.get("match", [])), no_match=tuple(r.get("no_match", [])),
             conditions=conditions, grammar=grammar,
+            faults=verbgroups.compile_lexicon(r["faults"]) if "faults" in r else None,
             cooccur=tuple(tuple(c) for c in r.get("cooccur", [])),
             cooccur_in=tuple((section, tuple(tuple(c) for c in needs))
                              for section, needs in (r.get("cooccur_in") or {}).items()),
@@ -550,6 +554,9 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
     if rule.conditions and rule.grammar is not None:
         found += [(s, e) for s, e, _ in clause_mod.matches(text, rule.grammar,
                                                            rule.conditions)]
+    if rule.faults is not None and rule.grammar is not None:
+        found += [(s, e) for s, e, _, _ in verbgroups.faults(text, rule.grammar,
+                                                              rule.faults)]
     if rule.cooccur and rule.grammar is not None:
         found += list(clause_mod.cooccurrences(text, rule.grammar, rule.cooccur))
     for section, needs in rule.cooccur_in:
@@ -652,18 +659,34 @@ def _lexicon(rule: Rule, sentences: Sequence[Sentence],
              others: Sequence[Rule] = ()) -> list[tuple[int, str]]:
     out = []
     kept = dict(rule.keep_in)
-    for sentence in sentences:
+    for k, sentence in enumerate(sentences):
         if not rule.applies_to(sentence.section):
             if sentence.section not in kept:
                 continue
             narrow = replace(rule, patterns=kept[sentence.section], conditions=(),
+                             faults=None,
                              cooccur=(), cooccur_in=(), always=())
             found = hits(narrow, sentence, others)
         else:
             found = hits(rule, sentence, others)
+            if k and rule.faults is not None and rule.grammar is not None:
+                found += _consequence(rule, sentences[k - 1], sentence, found)
         for s, e in found:
             out.append((sentence.line_at(s), " ".join(sentence.text[s:e].split())))
     return out
+
+
+def _consequence(rule: Rule, before: Sentence, sentence: Sentence,
+                 found: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The breakage predicate of ``sentence`` when it tells the breakage of the writer's
+    own act told in ``before``, the sentence right before it in the same paragraph."""
+    assert rule.faults is not None and rule.grammar is not None
+    if before.section != sentence.section or sentence.line > before.lines[-1] + 1:
+        return []
+    hit = verbgroups.consequence(before.text, sentence.text, rule.grammar, rule.faults)
+    if hit is None or any(s < hit[1] and hit[0] < e for s, e in found):
+        return []
+    return [hit]
 
 
 def lint_prose(text: str, rules: Sequence[Rule], *, section: str | None) -> list[
