@@ -135,6 +135,12 @@ def test_epistemic_spans_matrix(kind: str, frame: str, hedge: bool, marker: str,
     ("Our release tooling is clearly lacking in tests.", {("evaluative", "process")}),
     ("Our last test is clearly lacking in asserts.", {("evaluative", "concrete")}),
     ("This should be the norm for any team.", {("normative", "policy")}),
+    # The object's nearest classed noun decides: the adjective's own noun, not a
+    # concrete noun later in the clause.
+    ("No time was left because this poor governance ate the latest changes.",
+     {("evaluative", "policy")}),
+    ("No time was left because the latest changes ate this poor governance.",
+     {("evaluative", "policy")}),
 ])
 def test_mood_readings(text: str, readings: set[tuple[str, str]]) -> None:
     assert GRAMMAR is not None

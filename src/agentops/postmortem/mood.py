@@ -71,17 +71,44 @@ def compile_moods(content: Mapping[str, Any]) -> MoodGrammar:
 
 
 def topic(words: str, moods: MoodGrammar) -> str | None:
-    """The first noun class (in file order) one of ``words`` belongs to, else None."""
+    """The first noun class (in file order) one of ``words`` belongs to, else None: a
+    subject's concrete word makes the subject concrete wherever it stands."""
     for name, pattern in moods.nouns.items():
         if pattern.search(words):
             return name
     return None
 
 
+def object_topic(words: str, moods: MoodGrammar) -> str | None:
+    """The noun class of the nearest classed noun after a marker (its object, or the
+    noun an evaluative adjective modifies: "poor governance ... the latest changes" is
+    about governance); on a tie, the first class in file order."""
+    best: tuple[int, int, str] | None = None
+    for rank, (name, pattern) in enumerate(moods.nouns.items()):
+        m = pattern.search(words)
+        if m is not None and (best is None or (m.start(), rank) < best[:2]):
+            best = (m.start(), rank, name)
+    return best[2] if best else None
+
+
 def _cancelled(part: str, at: int, end: int, mood: str, moods: MoodGrammar) -> bool:
     """Whether a reading that undoes ``mood`` overlaps the marker at ``part[at:end]``."""
     return any(m.start() < end and at < m.end()
                for c in moods.cancels.get(mood, ()) for m in c.finditer(part))
+
+
+_NOUN_PHRASE = re.compile(r"\s+((?:[\w-]+\s+){0,1}[\w-]+)")
+
+
+def _attributed(part: str, end: int) -> str:
+    """The one or two words right after an adjective ending at ``part[end]`` (the noun
+    it modifies, with one modifier), or "" when a verb or punctuation follows."""
+    m = _NOUN_PHRASE.match(part, end)
+    if m is None or re.match(r"\s+(is|are|was|were|be|been|to|than|and|or|of|for|in|"
+                              r"that|which|when|if|as|at|on|by|with)\b", part[end:],
+                              re.IGNORECASE):
+        return ""
+    return m.group(1)
 
 
 def readings(text: str, grammar: Grammar, moods: MoodGrammar) -> Iterator[Reading]:
@@ -98,8 +125,13 @@ def readings(text: str, grammar: Grammar, moods: MoodGrammar) -> Iterator[Readin
             for m in pattern.finditer(part):
                 if m.end() == m.start() or _cancelled(part, m.start(), m.end(), mood, moods):
                     continue
-                about = topic(part[:m.start()], moods) or topic(part[m.end():], moods) \
-                    or topic(m.group(0), moods) or UNCLASSED
+                # An attributive evaluation ("poor governance", "risky rollouts") is about
+                # the noun it modifies, wherever the clause's subject points.
+                modified = object_topic(_attributed(part, m.end()), moods) \
+                    if mood == EVALUATIVE else None
+                about = modified or topic(part[:m.start()], moods) \
+                    or object_topic(part[m.end():], moods) or topic(m.group(0), moods) \
+                    or UNCLASSED
                 yield Reading(mood, clause.start + m.start(), clause.start + m.end(), about)
                 break
 
