@@ -20,6 +20,7 @@ The markers, the readings that cancel them and the noun classes are data
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -142,15 +143,19 @@ def spans(text: str, grammar: Grammar, moods: MoodGrammar,
     every topic). An epistemic marker in a clause that also prescribes or judges
     softens that opinion: it doubts no fact, so it yields no epistemic span."""
     found = list(readings(text, grammar, moods))
-    opinions = [(r.start, r.end) for r in found if r.mood in moods.opinion]
+    # Sanity: one lookup per reading (bisect), so a sentence of thousands of clauses,
+    # each with a marker, stays linear.
+    opinions = sorted(r.start for r in found if r.mood in moods.opinion)
     parts = clause_mod.clauses(clause_mod.flatten_asides(text), grammar)
+    starts = [c.start for c in parts]
     for r in found:
         topics = wanted.get(r.mood)
         if topics is None or not ("any" in topics or r.topic in topics):
             continue
         if r.mood == EPISTEMIC:
-            clause = next((c for c in parts if c.start <= r.start < c.end), None)
-            if clause is not None and any(clause.start <= s < clause.end
-                                          for s, _ in opinions):
-                continue
+            k = bisect.bisect_right(starts, r.start) - 1
+            if k >= 0 and r.start < parts[k].end:
+                o = bisect.bisect_left(opinions, parts[k].start)
+                if o < len(opinions) and opinions[o] < parts[k].end:
+                    continue
         yield r.start, r.end
