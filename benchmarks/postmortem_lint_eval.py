@@ -49,7 +49,7 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   the branch of the day; fitted on afterwards.
 - round 6, advocacy and hedging as clause moods (#24, branch pm-advgram; mood.py,
   moods.yaml; fit: set19 after its blind reading, sets 3-18, the shared fit half):
-  set19 advocacy 0.58/0.35 -> 0.78/0.72, hedging 0.77/0.70 -> 0.78/0.74 (fit figures);
+  set19 advocacy 0.58/0.35 -> 0.78/0.72, hedging 0.77/0.70 -> 0.80/0.74 (fit figures);
   sets 3-19 and the shared fit half pooled advocacy 0.85/0.74 -> 0.89/0.83, hedging
   0.92/0.90 -> 0.92/0.91, no set losing precision; shared held-out half read as figures
   only: hedging 0.81/0.90 unchanged, advocacy 0.86/0.83 -> 0.60/0.83 (3 new false
