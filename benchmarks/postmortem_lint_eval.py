@@ -47,6 +47,15 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   public threads (86 texts, 91 hedged paragraphs, texts kept outside the repository),
   each read once before any fit on it: pooled P 0.83 R 0.66 on main, P 0.85 R 0.67 on
   the branch of the day; fitted on afterwards.
+- round 6, advocacy and hedging as clause moods (#24, branch pm-advgram; mood.py,
+  moods.yaml; fit: set19 after its blind reading, sets 3-18, the shared fit half):
+  set19 advocacy 0.58/0.35 -> 0.78/0.72, hedging 0.77/0.70 -> 0.80/0.74 (fit figures);
+  sets 3-19 and the shared fit half pooled advocacy 0.85/0.74 -> 0.89/0.83, hedging
+  0.92/0.90 -> 0.92/0.91, no set losing precision; shared held-out half read as figures
+  only: hedging 0.81/0.90 unchanged, advocacy 0.86/0.83 -> 0.60/0.83 (3 new false
+  flags). While listing errors, one run printed the false-flag lines of the whole shared
+  set, four of them from held-out documents; nothing was fitted on them, but the
+  held-out advocacy figure is no longer a clean reading.
 - round 5, blame only (#24, branch pm-blame; fit: gathered sets 3-18, set18 released
   after its blind reading, and the shared fit half): shared held-out half blame read
   before and after, P 0.77 R 0.73 both times (its 3 false flags date from an earlier

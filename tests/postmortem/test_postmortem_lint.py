@@ -293,9 +293,10 @@ def test_broken_rules_file_names_the_key(tmp_path: Path, monkeypatch) -> None:
 
 
 def test_validate_all_lists_shipped_files() -> None:
-    assert datafiles.validate_all()[:3] == ["postmortem/schema.yaml",
+    assert datafiles.validate_all()[:4] == ["postmortem/schema.yaml",
                                             "postmortem/lint_rules.yaml",
-                                            "postmortem/sections.yaml"]
+                                            "postmortem/sections.yaml",
+                                            "postmortem/moods.yaml"]
 
 
 def test_an_always_pattern_is_never_exempted_by_unless(tmp_path: Path, monkeypatch) -> None:

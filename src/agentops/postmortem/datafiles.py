@@ -19,10 +19,13 @@ from agentops import data, files, untrusted_yaml
 from agentops.errors import DataError
 from agentops.postmortem.lint import Rule, SectionKind, compile_rules, compile_sections
 from agentops.postmortem.model import REQUIRED, TITLES
+from agentops.postmortem.mood import MOODS as MOODS_NAMES
+from agentops.postmortem.mood import MoodGrammar, compile_moods
 
 HERE = Path(__file__).resolve().parent
 SCHEMA = HERE / "schema.yaml"
 LINT_RULES = HERE / "lint_rules.yaml"
+MOODS = HERE / "moods.yaml"
 SECTIONS = HERE / "sections.yaml"
 EXAMPLES = HERE.parent.parent.parent / "examples" / "postmortem"
 
@@ -103,6 +106,30 @@ _GRAMMAR = {
                             "no_match": {"type": "array", "minItems": 1,
                                          "items": {"type": "string", "minLength": 1}}}}},
     }}
+_PROVEN = {"type": "object", "additionalProperties": False,
+           "required": ["pattern", "match", "no_match"],
+           "properties": {"pattern": _REGEX,
+                          "match": {"type": "array", "minItems": 1,
+                                    "items": {"type": "string", "minLength": 1}},
+                          "no_match": {"type": "array", "minItems": 1,
+                                       "items": {"type": "string", "minLength": 1}}}}
+MOODS_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False,
+    "required": ["version", "markers", "nouns"],
+    "properties": {
+        "version": {"const": 1},
+        "markers": {"type": "object", "additionalProperties": False,
+                    "required": list(MOODS_NAMES),
+                    "properties": {m: _PROVEN for m in MOODS_NAMES}},
+        "cancels": {"type": "object", "additionalProperties": False,
+                    "properties": {m: {"type": "array", "items": _PROVEN}
+                                   for m in MOODS_NAMES}},
+        "nouns": {"type": "object", "minProperties": 1,
+                  "propertyNames": {"pattern": "^[a-z][a-z_]*$"},
+                  "additionalProperties": _PROVEN},
+        # The test matrix (tests/postmortem/test_postmortem_mood.py) is data too.
+        "matrix": {"type": "object"},
+    }}
 LINT_RULES_SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False, "required": ["version", "rules"],
     "properties": {
@@ -151,6 +178,10 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                 "accusing_questions": {"type": "boolean"},
                 "skip_quoted": {"type": "boolean"},
                 "always": {"type": "array", "items": _REGEX},
+                # Clause moods (moods.yaml) the rule reads: mood -> topics (noun classes).
+                "moods": {"type": "object", "propertyNames": {"enum": list(MOODS_NAMES)},
+                          "additionalProperties": {"type": "array", "minItems": 1, "items": {
+                              "type": "string", "pattern": "^[a-z_]+$"}}},
                 # Sanity: every rule proves itself both ways (style §12.6).
                 "match": {"type": "array", "minItems": 1, "items": _EXAMPLE},
                 "no_match": {"type": "array", "minItems": 1, "items": _EXAMPLE},
@@ -232,6 +263,31 @@ def load_facts(path: str | Path) -> data.Loaded:
 
 
 @functools.cache
+def moods() -> MoodGrammar:
+    """The clause moods (``moods.yaml``), validated: every pattern compiles and finds its
+    ``match`` phrases and none of its ``no_match`` phrases; errors name file and key."""
+    name = "postmortem/moods.yaml"
+    loaded = data.load(MOODS, MOODS_SCHEMA, display=name)
+    content = loaded.content
+    proven = [(f"markers.{m}", v) for m, v in content["markers"].items()]
+    proven += [(f"cancels.{m}[{j}]", c) for m, v in (content.get("cancels") or {}).items()
+               for j, c in enumerate(v)]
+    proven += [(f"nouns.{k}", v) for k, v in content["nouns"].items()]
+    for key, item in proven:
+        _regex(name, f"{key}.pattern", item["pattern"])
+        pattern = re.compile(item["pattern"], re.IGNORECASE)
+        for j, phrase in enumerate(item["match"]):
+            if not pattern.search(phrase):
+                raise DataError(name, f"{key}.match[{j}]", f"the pattern misses {phrase!r}",
+                                fix="widen the pattern or drop the example")
+        for j, phrase in enumerate(item["no_match"]):
+            if pattern.search(phrase):
+                raise DataError(name, f"{key}.no_match[{j}]", f"the pattern finds {phrase!r}",
+                                fix="narrow the pattern or drop the example")
+    return compile_moods(content)
+
+
+@functools.cache
 def lint_rules() -> tuple[Rule, ...]:
     """The lint rules, validated and compiled; a bad regex names its rule."""
     name = "postmortem/lint_rules.yaml"
@@ -310,7 +366,21 @@ def lint_rules() -> tuple[Rule, ...]:
                             "a check rule names its check")
     if len(set(ids)) != len(ids):
         raise DataError("postmortem/lint_rules.yaml", "rules", "rule ids repeat")
-    return compile_rules(loaded.content)
+    mood_grammar = None
+    if any(rule.get("moods") for rule in loaded.content["rules"]):
+        mood_grammar = moods()
+        topics = set(mood_grammar.nouns) | {"any", "unclassed"}
+        for i, rule in enumerate(loaded.content["rules"]):
+            if rule.get("moods") and not grammar:
+                raise DataError(name, f"rules[{i}].moods", "clause moods need the "
+                                "top-level grammar", fix="add grammar: (boundaries, ...)")
+            for mood, wanted in (rule.get("moods") or {}).items():
+                unknown = sorted(set(wanted) - topics)
+                if unknown:
+                    raise DataError(name, f"rules[{i}].moods.{mood}",
+                                    f"unknown noun classes {unknown}; known: {sorted(topics)}",
+                                    fix="define them under nouns in postmortem/moods.yaml")
+    return compile_rules(loaded.content, mood_grammar)
 
 
 def _grammar_patterns(grammar: dict[str, Any]) -> list[tuple[str, str]]:
@@ -377,8 +447,9 @@ def validate_all() -> list[str]:
     facts_schema()
     lint_rules()
     sections()
+    moods()
     checked = ["postmortem/schema.yaml", "postmortem/lint_rules.yaml",
-               "postmortem/sections.yaml"]
+               "postmortem/sections.yaml", "postmortem/moods.yaml"]
     if EXAMPLES.is_dir():
         for path in sorted(EXAMPLES.glob("*.facts.yml")):
             load_facts(path)

@@ -18,9 +18,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from agentops.postmortem import clauses as clause_mod
+from agentops.postmortem import mood as mood_mod
 from agentops.postmortem import verbgroups
 from agentops.postmortem.clauses import Condition, Grammar
 from agentops.postmortem.model import REQUIRED, TITLES
+from agentops.postmortem.mood import MoodGrammar
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)\s*$")
@@ -106,6 +108,11 @@ class Rule:
     # exempt one and differs only in its subject ("some builds could have picked up the
     # bad image" is the incident's effect, "a nightly could have caught it" hindsight).
     always: tuple[re.Pattern[str], ...] = ()
+    # Clause moods the rule reads (mood.py): mood -> the topics (noun classes) it wants
+    # ("normative" about a process or a policy is advocacy; "epistemic" about anything is
+    # a hedge unless its clause is an opinion).
+    moods: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    mood_grammar: MoodGrammar | None = None
 
     def applies_to(self, section: str | None) -> bool:
         if self.scope == "all":
@@ -178,8 +185,10 @@ class Document:
         return {k for h in self.headings for k in h.keys}
 
 
-def compile_rules(content: Mapping[str, Any]) -> tuple[Rule, ...]:
-    """Rules from the validated ``lint_rules.yaml`` content."""
+def compile_rules(content: Mapping[str, Any], moods: MoodGrammar | None = None
+                  ) -> tuple[Rule, ...]:
+    """Rules from the validated ``lint_rules.yaml`` content (and ``moods.yaml``'s, for
+    the rules that read clause moods)."""
     grammar = clause_mod.compile_grammar(content["grammar"]) if "grammar" in content \
         else None
     rules = []
@@ -208,6 +217,8 @@ def compile_rules(content: Mapping[str, Any]) -> tuple[Rule, ...]:
             accusing_questions=bool(r.get("accusing_questions", False)),
             skip_quoted=bool(r.get("skip_quoted", False)),
             always=tuple(re.compile(p, re.IGNORECASE) for p in r.get("always", [])),
+            moods=tuple((m, tuple(t)) for m, t in (r.get("moods") or {}).items()),
+            mood_grammar=moods if r.get("moods") else None,
             keep_in=tuple((section, tuple(re.compile(p, re.IGNORECASE) for p in pats))
                           for section, pats in (r.get("keep_in") or {}).items())))
     return tuple(rules)
@@ -559,6 +570,9 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
                                                               rule.faults)]
     if rule.cooccur and rule.grammar is not None:
         found += list(clause_mod.cooccurrences(text, rule.grammar, rule.cooccur))
+    if rule.moods and rule.grammar is not None and rule.mood_grammar is not None:
+        found += list(mood_mod.spans(text, rule.grammar, rule.mood_grammar,
+                                     dict(rule.moods)))
     for section, needs in rule.cooccur_in:
         if sentence.section == section and rule.grammar is not None:
             found += list(clause_mod.cooccurrences(text, rule.grammar, needs))
@@ -618,6 +632,9 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
                 claimed += list(clause_mod.cooccurrences(text, other.grammar, other.cooccur))
                 claimed += [(s, e) for s, e, _ in clause_mod.matches(text, other.grammar,
                                                                      other.conditions)]
+                if other.mood_grammar is not None and other.moods:
+                    claimed += list(mood_mod.spans(text, other.grammar, other.mood_grammar,
+                                                   dict(other.moods)))
     claimed += [m.span() for p in rule.yield_within for m in p.finditer(text)
                 if m.end() > m.start()]
     starts = [c.start for c in parts]
@@ -665,7 +682,7 @@ def _lexicon(rule: Rule, sentences: Sequence[Sentence],
                 continue
             narrow = replace(rule, patterns=kept[sentence.section], conditions=(),
                              faults=None,
-                             cooccur=(), cooccur_in=(), always=())
+                             cooccur=(), cooccur_in=(), always=(), moods=())
             found = hits(narrow, sentence, others)
         else:
             found = hits(rule, sentence, others)

@@ -1,0 +1,161 @@
+"""The mood of a clause for the post-mortem lint (P-5, #24): whether it prescribes
+(normative), judges (evaluative) or doubts (epistemic), and what it is about.
+
+Advocacy and hedging are not words but readings of a clause. "Releases should be gated"
+and "the patch should fix it" share the modal; the first prescribes a process, the
+second expects software to behave. "The rollout scheme is fragile" judges a design;
+"the disk was fragile" is a fact of the incident. So a clause's reading has two parts:
+
+- its mood, from the verb group: a normative modal or necessity predicate, an
+  evaluative adjective or noun, an epistemic marker; minus the readings that take the
+  marker out of that mood (hindsight "should have", an expected outcome "should fix",
+  the writer's own commitment "I will", a procedure's description "is supposed to");
+- its topic, from the noun class of the clause's subject (else its object): process,
+  design, policy, organisation, or the incident's concrete objects (the fix, a PR, a
+  host). A norm about a concrete object is the fix's own to-do, not advocacy.
+
+The markers, the readings that cancel them and the noun classes are data
+(``moods.yaml``); this module is pure and knows only how to read a clause with them.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from agentops.postmortem import clauses as clause_mod
+from agentops.postmortem.clauses import Grammar
+
+NORMATIVE = "normative"
+EVALUATIVE = "evaluative"
+EPISTEMIC = "epistemic"
+MOODS = (NORMATIVE, EVALUATIVE, EPISTEMIC)
+# The topic of a clause whose subject and object name no class of ``moods.yaml``.
+UNCLASSED = "unclassed"
+
+
+@dataclass(frozen=True)
+class MoodGrammar:
+    """The mood data from ``moods.yaml``."""
+
+    markers: Mapping[str, re.Pattern[str]]  # mood -> its verb groups and words
+    cancels: Mapping[str, tuple[re.Pattern[str], ...]]  # mood -> readings that undo it
+    nouns: Mapping[str, re.Pattern[str]]  # noun class -> its nouns, in priority order
+    # Markers that make a clause an opinion: a hedge word there softens the opinion.
+    opinion: tuple[str, ...] = (NORMATIVE, EVALUATIVE)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One clause's reading: its mood, the marker's span (offsets into the sentence),
+    and the noun class of what the clause is about."""
+
+    mood: str
+    start: int
+    end: int
+    topic: str
+
+
+def compile_moods(content: Mapping[str, Any]) -> MoodGrammar:
+    """The mood grammar from the validated content of ``moods.yaml``."""
+    def rx(pattern: str) -> re.Pattern[str]:
+        return re.compile(pattern, re.IGNORECASE)
+
+    return MoodGrammar(
+        markers={m: rx(v["pattern"]) for m, v in content["markers"].items()},
+        cancels={m: tuple(rx(c["pattern"]) for c in v)
+                 for m, v in (content.get("cancels") or {}).items()},
+        nouns={k: rx(v["pattern"]) for k, v in content["nouns"].items()})
+
+
+def topic(words: str, moods: MoodGrammar) -> str | None:
+    """The first noun class (in file order) one of ``words`` belongs to, else None: a
+    subject's concrete word makes the subject concrete wherever it stands."""
+    for name, pattern in moods.nouns.items():
+        if pattern.search(words):
+            return name
+    return None
+
+
+def object_topic(words: str, moods: MoodGrammar) -> str | None:
+    """The noun class of the nearest classed noun after a marker (its object, or the
+    noun an evaluative adjective modifies: "poor governance ... the latest changes" is
+    about governance); on a tie, the first class in file order."""
+    best: tuple[int, int, str] | None = None
+    for rank, (name, pattern) in enumerate(moods.nouns.items()):
+        m = pattern.search(words)
+        if m is not None and (best is None or (m.start(), rank) < best[:2]):
+            best = (m.start(), rank, name)
+    return best[2] if best else None
+
+
+def _cancelled(part: str, at: int, end: int, mood: str, moods: MoodGrammar) -> bool:
+    """Whether a reading that undoes ``mood`` overlaps the marker at ``part[at:end]``."""
+    return any(m.start() < end and at < m.end()
+               for c in moods.cancels.get(mood, ()) for m in c.finditer(part))
+
+
+_NOUN_PHRASE = re.compile(r"\s+((?:[\w-]+\s+){0,1}[\w-]+)")
+
+
+def _attributed(part: str, end: int) -> str:
+    """The one or two words right after an adjective ending at ``part[end]`` (the noun
+    it modifies, with one modifier), or "" when a verb or punctuation follows."""
+    m = _NOUN_PHRASE.match(part, end)
+    if m is None or re.match(r"\s+(is|are|was|were|be|been|to|than|and|or|of|for|in|"
+                              r"that|which|when|if|as|at|on|by|with)\b", part[end:],
+                              re.IGNORECASE):
+        return ""
+    return m.group(1)
+
+
+def readings(text: str, grammar: Grammar, moods: MoodGrammar) -> Iterator[Reading]:
+    """Every clause of ``text`` with a mood marker no cancelling reading undoes: one
+    reading per clause and mood (its first marker), topic from the subject (the words
+    before the marker) and else the object (the words after it). A question asks
+    rather than claims or pushes, so it has no reading."""
+    text = clause_mod.flatten_asides(text)
+    for clause in clause_mod.clauses(text, grammar):
+        part = text[clause.start:clause.end]
+        if part.rstrip(" )*_\"'").endswith("?"):
+            continue
+        for mood, pattern in moods.markers.items():
+            for m in pattern.finditer(part):
+                if m.end() == m.start() or _cancelled(part, m.start(), m.end(), mood, moods):
+                    continue
+                # An attributive evaluation ("poor governance", "risky rollouts") is about
+                # the noun it modifies, wherever the clause's subject points.
+                modified = object_topic(_attributed(part, m.end()), moods) \
+                    if mood == EVALUATIVE else None
+                about = modified or topic(part[:m.start()], moods) \
+                    or object_topic(part[m.end():], moods) or topic(m.group(0), moods) \
+                    or UNCLASSED
+                yield Reading(mood, clause.start + m.start(), clause.start + m.end(), about)
+                break
+
+
+def spans(text: str, grammar: Grammar, moods: MoodGrammar,
+          wanted: Mapping[str, Sequence[str]]) -> Iterator[tuple[int, int]]:
+    """The marker spans of the readings ``wanted`` names (mood -> topics; ``any`` takes
+    every topic). An epistemic marker in a clause that also prescribes or judges
+    softens that opinion: it doubts no fact, so it yields no epistemic span."""
+    found = list(readings(text, grammar, moods))
+    # Sanity: one lookup per reading (bisect), so a sentence of thousands of clauses,
+    # each with a marker, stays linear.
+    opinions = sorted(r.start for r in found if r.mood in moods.opinion)
+    parts = clause_mod.clauses(clause_mod.flatten_asides(text), grammar)
+    starts = [c.start for c in parts]
+    for r in found:
+        topics = wanted.get(r.mood)
+        if topics is None or not ("any" in topics or r.topic in topics):
+            continue
+        if r.mood == EPISTEMIC:
+            k = bisect.bisect_right(starts, r.start) - 1
+            if k >= 0 and r.start < parts[k].end:
+                o = bisect.bisect_left(opinions, parts[k].start)
+                if o < len(opinions) and opinions[o] < parts[k].end:
+                    continue
+        yield r.start, r.end

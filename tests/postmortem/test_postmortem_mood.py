@@ -1,0 +1,192 @@
+"""P-5 (#24): advocacy and hedging read as clause moods (mood.py, moods.yaml), not as
+phrases. The matrices are generated from the data's ``matrix`` block: every mood marker
+with every subject noun class in every section (advocacy), every epistemic marker in
+every clause type (hedging). A cell's expectation follows from the grammar alone: a norm
+or a judgement about a process, design, policy or the organisation of the work, outside
+the action items and reader guidance, is advocacy; about the incident's own objects it
+is not; a hedge stands in a statement of fact, not in a question or inside a norm."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import yaml
+
+from agentops.errors import DataError
+from agentops.postmortem import datafiles, lint, mood
+
+RULES = datafiles.lint_rules()
+SECTIONS = datafiles.sections()
+BY_ID = {r.id: r for r in RULES}
+GRAMMAR = RULES[0].grammar
+MOODS = datafiles.moods()
+MATRIX = yaml.safe_load(datafiles.MOODS.read_text(encoding="utf-8"))["matrix"]
+ADV = MATRIX["advocacy"]
+HEDGE = MATRIX["hedging"]
+
+ADV_CELLS = [(m, phrase, cls, subject, section)
+             for m, phrases in ADV["moods"].items() for phrase in phrases
+             for cls, subjects in ADV["subjects"].items() for subject in subjects
+             for section in ADV["sections"]]
+HEDGE_CELLS = [(kind, spec["frame"], spec["hedge"], marker, subject)
+               for kind, spec in HEDGE["clauses"].items() for marker in HEDGE["markers"]
+               for subject in HEDGE["subjects"]]
+
+
+def _advocacy_expected(m: str, cls: str, section: str) -> bool:
+    return m != "none" and cls in ADV["topical"] and section not in ADV["free_sections"]
+
+
+def _flags(rule: lint.Rule, text: str, section: str) -> list[lint.Finding]:
+    example = {"text": text, "section": section}
+    if section in ADV.get("headings", {}):
+        example["heading"] = ADV["headings"][section]
+    return lint.example_findings(rule, example, sections=SECTIONS, others=RULES)
+
+
+def test_matrix_sizes() -> None:
+    """The matrices cover every combination the data lists (and are not trivial)."""
+    assert len(ADV_CELLS) == (sum(map(len, ADV["moods"].values()))
+                              * sum(map(len, ADV["subjects"].values()))
+                              * len(ADV["sections"]))
+    assert len(ADV_CELLS) >= 500
+    assert {c[0] for c in ADV_CELLS} == {"normative", "evaluative", "none"}
+    assert len(HEDGE_CELLS) == len(HEDGE["clauses"]) * len(HEDGE["markers"]) * len(
+        HEDGE["subjects"])
+
+
+@pytest.mark.parametrize(("m", "phrase", "cls", "subject"), sorted({
+    c[:4] for c in ADV_CELLS}))
+def test_mood_reading_matrix(m: str, phrase: str, cls: str, subject: str) -> None:
+    """Each clause reads as its marker's mood, about its subject's noun class."""
+    assert GRAMMAR is not None
+    text = f"{subject} {phrase}."
+    found = {(r.mood, r.topic) for r in mood.readings(text, GRAMMAR, MOODS)
+             if r.mood != mood.EPISTEMIC}
+    if m == "none":
+        assert found == set(), text
+    else:
+        assert found == {(m, cls)}, text
+
+
+@pytest.mark.parametrize(("m", "phrase", "cls", "subject", "section"), ADV_CELLS)
+def test_advocacy_matrix(m: str, phrase: str, cls: str, subject: str, section: str) -> None:
+    text = f"{subject} {phrase}."
+    got = bool(_flags(BY_ID["advocacy"], text, section))
+    assert got == _advocacy_expected(m, cls, section), (text, section)
+
+
+def test_the_mood_reading_carries_the_matrix() -> None:
+    """Without its clause moods the advocacy rule loses most of the matrix's findings:
+    the phrases the old co-occurrence lists happened to know are the minority."""
+    rule = BY_ID["advocacy"]
+    bare = replace(rule, moods=())
+    positives = [(f"{c[3]} {c[1]}.", c[4]) for c in ADV_CELLS
+                 if _advocacy_expected(c[0], c[2], c[4])]
+    kept = sum(bool(_flags(bare, text, section)) for text, section in positives[::7])
+    assert kept < len(positives[::7]) / 2
+
+
+def _hedge_text(frame: str, subject: str, marker: str) -> str:
+    if not frame.startswith("{subject}"):
+        subject = subject[0].lower() + subject[1:]
+    return frame.format(subject=subject, marker=marker)
+
+
+@pytest.mark.parametrize(("kind", "frame", "hedge", "marker", "subject"), HEDGE_CELLS)
+def test_hedging_matrix(kind: str, frame: str, hedge: bool, marker: str,
+                        subject: str) -> None:
+    """An epistemic marker hedges a statement of fact; asked, or inside a norm's clause,
+    it doubts nothing (the norm is advocacy's finding)."""
+    text = _hedge_text(frame, subject, marker)
+    got = bool(_flags(BY_ID["hedging"], text, HEDGE["section"]))
+    assert got == hedge, (kind, text)
+
+
+@pytest.mark.parametrize(("kind", "frame", "hedge", "marker", "subject"), HEDGE_CELLS)
+def test_epistemic_spans_matrix(kind: str, frame: str, hedge: bool, marker: str,
+                                subject: str) -> None:
+    """The mood reading alone: an epistemic span exactly where the hedge stands."""
+    assert GRAMMAR is not None
+    text = _hedge_text(frame, subject, marker)
+    got = list(mood.spans(text, GRAMMAR, MOODS, {"epistemic": ["any"]}))
+    assert bool(got) == hedge, (kind, text)
+
+
+@pytest.mark.parametrize(("text", "readings"), [
+    # Hindsight, an expected outcome, the fix's own to-do, the writer's own obligation,
+    # a plan's necessity and a described rule are no norms.
+    ("CI should have caught the regression.", set()),
+    ("The release process should fix this now.", set()),
+    ("We still need to fix the underlying problem.", set()),
+    ("I must self-merge the release branch today.", set()),
+    ("The cleanup of the release would need to wait.", set()),
+    ("We have a policy stating two people will have to review.", set()),
+    # A judgement inside a causal adjunct names a cause.
+    ("It flaked due to insufficient waiting for deployments.", set()),
+    # Norms and judgements about how the work is done.
+    ("These two teams need to have a better working relationship.",
+     {("normative", "organisation")}),
+    ("I strongly suggest that you publish releases as promised.",
+     {("normative", "process")}),
+    ("Our release tooling is clearly lacking in tests.", {("evaluative", "process")}),
+    ("Our last test is clearly lacking in asserts.", {("evaluative", "concrete")}),
+    ("This should be the norm for any team.", {("normative", "policy")}),
+    # The object's nearest classed noun decides: the adjective's own noun, not a
+    # concrete noun later in the clause.
+    ("No time was left because this poor governance ate the latest changes.",
+     {("evaluative", "policy")}),
+    ("No time was left because the latest changes ate this poor governance.",
+     {("evaluative", "policy")}),
+])
+def test_mood_readings(text: str, readings: set[tuple[str, str]]) -> None:
+    assert GRAMMAR is not None
+    got = {(r.mood, r.topic) for r in mood.readings(text, GRAMMAR, MOODS)
+           if r.mood != mood.EPISTEMIC}
+    assert got == readings
+
+
+def test_a_question_has_no_mood() -> None:
+    assert GRAMMAR is not None
+    assert list(mood.readings("Should the release process be gated?", GRAMMAR, MOODS)) == []
+
+
+def _write_moods(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edit) -> None:
+    content = yaml.safe_load(datafiles.MOODS.read_text(encoding="utf-8"))
+    edit(content)
+    path = tmp_path / "moods.yaml"
+    path.write_text(yaml.safe_dump(content), encoding="utf-8")
+    monkeypatch.setattr(datafiles, "MOODS", path)
+    datafiles.moods.cache_clear()
+
+
+@pytest.mark.parametrize(("edit", "key"), [
+    (lambda c: c["markers"]["normative"].update(pattern="(unclosed"),
+     "markers.normative.pattern"),
+    (lambda c: c["markers"]["evaluative"]["match"].append("the loader crashed"),
+     "markers.evaluative.match"),
+    (lambda c: c["nouns"]["process"]["no_match"].append("the release process"),
+     "nouns.process.no_match"),
+    (lambda c: c["cancels"]["normative"][0]["match"].append("releases must be gated"),
+     "cancels.normative[0].match"),
+])
+def test_bad_moods_data_names_file_and_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           edit, key: str) -> None:
+    _write_moods(tmp_path, monkeypatch, edit)
+    try:
+        with pytest.raises(DataError) as err:
+            datafiles.moods()
+        assert "moods.yaml" in str(err.value) and key in str(err.value)
+    finally:
+        datafiles.moods.cache_clear()
+
+
+def test_every_matrix_subject_class_is_a_noun_class() -> None:
+    assert set(ADV["subjects"]) <= set(MOODS.nouns)
+    assert set(ADV["topical"]) <= set(MOODS.nouns)
+    assert dict(BY_ID["advocacy"].moods) == {m: tuple(ADV["topical"])
+                                             for m in ("normative", "evaluative")}
+    assert list(itertools.chain(*ADV["moods"].values()))
