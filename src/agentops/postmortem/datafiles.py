@@ -130,6 +130,30 @@ MOODS_SCHEMA: dict[str, Any] = {
         # The test matrix (tests/postmortem/test_postmortem_mood.py) is data too.
         "matrix": {"type": "object"},
     }}
+# Blame as cues tied to a person-like agent (blamecues.py); each cue class proves its
+# pattern on made-up phrases.
+_CUES = {
+    "type": "object", "additionalProperties": False,
+    "required": ["agents", "acts", "classes"],
+    "properties": {
+        "agents": {"type": "array", "minItems": 1,
+                   "items": {"type": "string", "pattern": "^[a-z_]+$"}},
+        "acts": _WORDS,
+        "irregular": _FAULTS["properties"]["irregular"],
+        "classes": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["class", "tie", "pattern", "match", "no_match"],
+            "properties": {
+                "class": {"type": "string", "pattern": "^[a-z][a-z_]*$"},
+                "tie": {"enum": ["act", "subject", "self"]},
+                "pattern": _REGEX, "not_before": _REGEX,
+                "reach": {"type": "integer", "minimum": 1, "maximum": 200},
+                "attach": {"type": "boolean"},
+                "acts": _WORDS,
+                "match": {"type": "array", "minItems": 1,
+                          "items": {"type": "string", "minLength": 1}},
+                "no_match": {"type": "array", "minItems": 1,
+                             "items": {"type": "string", "minLength": 1}}}}}}}
 LINT_RULES_SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False, "required": ["version", "rules"],
     "properties": {
@@ -159,6 +183,7 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                     }}},
                 # Fault predicates as lemma classes (verbgroups.py).
                 "faults": _FAULTS,
+                "cues": _CUES,
                 "cooccur": {"type": "array", "items": {
                     "type": "array", "minItems": 2,
                     "items": {"type": "string", "pattern": "^[a-z_]+$"}}},
@@ -331,6 +356,7 @@ def lint_rules() -> tuple[Rule, ...]:
             for key in ("after", "not_after"):
                 if key in cls:
                     _regex(name, f"{where}.{key}", cls[key])
+        _check_cues(name, f"rules[{i}].cues", rule.get("cues"), grammar, classes)
         follow = (rule.get("faults") or {}).get("consequence")
         if follow is not None:
             where = f"rules[{i}].faults.consequence"
@@ -381,6 +407,40 @@ def lint_rules() -> tuple[Rule, ...]:
                                     f"unknown noun classes {unknown}; known: {sorted(topics)}",
                                     fix="define them under nouns in postmortem/moods.yaml")
     return compile_rules(loaded.content, mood_grammar)
+
+
+def _check_cues(name: str, key: str, cues: dict[str, Any] | None,
+                grammar: dict[str, Any], classes: set[str]) -> None:
+    """A cue reading names known agent classes, and each cue class's pattern finds its
+    match phrases and none of its no_match phrases."""
+    if cues is None:
+        return
+    if not grammar:
+        raise DataError(name, key, "cue classes need the top-level grammar",
+                        fix="add grammar: (agents, ...)")
+    unknown = sorted(set(cues["agents"]) - classes)
+    if unknown:
+        raise DataError(name, f"{key}.agents",
+                        f"unknown agent classes {unknown}; known: {sorted(classes)}")
+    for j, cls in enumerate(cues["classes"]):
+        where = f"{key}.classes[{j}]"
+        extra = sorted(set(cls.get("acts") or ()) - set(cues["acts"]))
+        if extra:
+            raise DataError(name, f"{where}.acts", f"{extra} are not among the cue acts",
+                            fix="add them to cues.acts or drop them here")
+        _regex(name, f"{where}.pattern", cls["pattern"])
+        if "not_before" in cls:
+            _regex(name, f"{where}.not_before", cls["not_before"])
+        pattern = re.compile(cls["pattern"], re.IGNORECASE)
+        for k, phrase in enumerate(cls["match"]):
+            if not pattern.search(phrase):
+                raise DataError(name, f"{where}.match[{k}]", f"the pattern misses {phrase!r}",
+                                fix="widen the pattern or drop the example")
+        for k, phrase in enumerate(cls["no_match"]):
+            if pattern.search(phrase):
+                raise DataError(name, f"{where}.no_match[{k}]",
+                                f"the pattern finds {phrase!r}",
+                                fix="narrow the pattern or drop the example")
 
 
 def _grammar_patterns(grammar: dict[str, Any]) -> list[tuple[str, str]]:

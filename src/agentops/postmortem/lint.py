@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from agentops.postmortem import blamecues, verbgroups
 from agentops.postmortem import clauses as clause_mod
 from agentops.postmortem import mood as mood_mod
-from agentops.postmortem import verbgroups
 from agentops.postmortem.clauses import Condition, Grammar
 from agentops.postmortem.model import REQUIRED, TITLES
 from agentops.postmortem.mood import MoodGrammar
@@ -77,6 +77,8 @@ class Rule:
     conditions: tuple[Condition, ...] = ()
     # Fault predicates as lemma classes, read as verb groups with ``grammar``.
     faults: verbgroups.Lexicon | None = None
+    # Fault cues tied to a person-like agent (blamecues.py), read with ``grammar``.
+    cues: blamecues.Cues | None = None
     # Co-occurrence conditions: lexical classes of the grammar wanted in one clause.
     cooccur: tuple[tuple[str, ...], ...] = ()
     # Co-occurrence conditions that hold only in one section: in a proposal list, an
@@ -206,6 +208,7 @@ def compile_rules(content: Mapping[str, Any], moods: MoodGrammar | None = None
             match=tuple(r.get("match", [])), no_match=tuple(r.get("no_match", [])),
             conditions=conditions, grammar=grammar,
             faults=verbgroups.compile_lexicon(r["faults"]) if "faults" in r else None,
+            cues=blamecues.compile_cues(r["cues"]) if "cues" in r else None,
             cooccur=tuple(tuple(c) for c in r.get("cooccur", [])),
             cooccur_in=tuple((section, tuple(tuple(c) for c in needs))
                              for section, needs in (r.get("cooccur_in") or {}).items()),
@@ -568,6 +571,8 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
     if rule.faults is not None and rule.grammar is not None:
         found += [(s, e) for s, e, _, _ in verbgroups.faults(text, rule.grammar,
                                                               rule.faults)]
+    if rule.cues is not None and rule.grammar is not None:
+        found += [(s, e) for s, e, _, _ in blamecues.spans(text, rule.grammar, rule.cues)]
     if rule.cooccur and rule.grammar is not None:
         found += list(clause_mod.cooccurrences(text, rule.grammar, rule.cooccur))
     if rule.moods and rule.grammar is not None and rule.mood_grammar is not None:
@@ -681,7 +686,7 @@ def _lexicon(rule: Rule, sentences: Sequence[Sentence],
             if sentence.section not in kept:
                 continue
             narrow = replace(rule, patterns=kept[sentence.section], conditions=(),
-                             faults=None,
+                             faults=None, cues=None,
                              cooccur=(), cooccur_in=(), always=(), moods=())
             found = hits(narrow, sentence, others)
         else:
