@@ -31,6 +31,8 @@ from agentops.postmortem import verbgroups
 from agentops.postmortem.clauses import Grammar
 
 TIES = ("act", "subject", "self")
+# How far before its main verb a verb group may start ("had not even been ... pushed").
+_GROUP_CHARS = 80
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,13 @@ def _tie(text: str, parts: list[clause_mod.Clause], k: int, m: re.Match[str],
     if cls.attach and k > 0 and not text[clause.start:m.start()].strip(" ,"):
         where.append((parts[k - 1], parts[k - 1].end))
     for part, until in where:
-        for g in verbgroups.read(text, part.start, until, cues.acts):
+        # Sanity: only the stretch where a verb group ending within reach can start is
+        # read, so a clause of thousands of cues stays linear, not quadratic.
+        lo = max(part.start, m.start() - cls.reach - _GROUP_CHARS)
+        if lo > part.start:
+            space = text.find(" ", lo, until)
+            lo = until if space < 0 else space
+        for g in verbgroups.read(text, lo, until, cues.acts):
             if not _done(g) or m.start() - g.verb_end > cls.reach or (
                     cls.acts and g.lemma not in cls.acts):
                 continue
