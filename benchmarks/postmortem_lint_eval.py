@@ -69,6 +69,16 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   (texts never read), so it is no longer a clean check of this round. set19 blame 5/28
   -> 13/28 found, false flags 2 -> 2; sets 3-19 and the shared fit half pooled P 0.986
   R 0.806 (137/170) -> P 0.986 R 0.853 (145/170).
+- round 7, blame cues (#24, branch pm-blamecue; blamecues.py, ``cues`` of the blame
+  rule; fit: sets 12-20 from their caches, both read after their blind readings, and
+  the shared fit half): a person-like agent tied to a fault cue (missing safeguard,
+  wrong object, causation, unready, apology, no excuse, doing better, botched act,
+  owned failing). Shared held-out half read as figures only, before and after: tp 10,
+  fp 3, 11/15 (P 0.77 R 0.73) both times; one wrong-object flag it gained was removed
+  by the general narrowing to acts that put something out (reproducing a broken thing
+  is a reporter's act), its text never read. set19 blame 13/28 -> 14/28 (fp 2 -> 2),
+  set20 9/33 -> 22/33 (fp 2 -> 2); sets 12-20 pooled P 0.96 R 0.66 (93/140, fp 4) ->
+  P 0.96 R 0.76 (107/140, fp 4); shared fit half 1.00/1.00 unchanged.
 """
 
 from __future__ import annotations
