@@ -13,6 +13,7 @@ from agentops.scout.analyses import (
     bodydrift,
     ci,
     cipaths,
+    commentrefs,
     configcopy,
     corerefs,
     coverage,
@@ -24,6 +25,7 @@ from agentops.scout.analyses import (
     factories,
     newcopy,
     patches,
+    pinnedparams,
     stalecopy,
     todos,
     upstream,
@@ -73,10 +75,12 @@ REGISTRY: dict[str, Analysis] = {
     "configs_without_tests": lambda inp, _: coverage.configs_without_tests(inp),
     "untested_branches": lambda inp, _: coverage.untested_branches(inp),
     "dead_parameters": lambda inp, _: deadparams.analyse(inp),
+    "pinned_parameters": lambda inp, _: pinnedparams.analyse(inp),
     "dead_classes": lambda inp, _: deadclasses.analyse(inp),
     "private_api_uses": lambda inp, _: debt.private_api_uses(inp),
     "duplicate_logic_changes": lambda inp, _: debt.duplicate_changes(inp),
-    "doc_inaccuracies": docs.analyse,
+    "doc_inaccuracies": lambda inp, done: docs.analyse(inp, done)
+    + commentrefs.analyse(inp),
     "open_work": _open_work,
 }
 

@@ -1,0 +1,134 @@
+"""#22: general analyses for model folders — parameters every caller pins to their
+default (``pinnedparams``) and comments naming files or modules that do not exist
+(``commentrefs``). Match and no-match for each."""
+
+from __future__ import annotations
+
+from agentops.scout.analyses import commentrefs, pinnedparams
+from tests.scout import minirepo
+
+BUILDER = '''\
+def _build_layers(n, *, fuse_qkv: bool = True, norm: str = "rms", dim: int = 8):
+    out = []
+    for _ in range(n):
+        out.append(("fused" if fuse_qkv else "split", norm, dim))
+    return out
+
+
+def small():
+    return _build_layers(2, fuse_qkv=True, dim=4)
+
+
+def large():
+    return _build_layers(8, fuse_qkv=True, norm="rms", dim=16)
+'''
+
+
+def test_pinned_parameter_every_call_passes_the_default(tmp_path) -> None:
+    """#22 defect 8: every call passes ``fuse_qkv=True`` (the default), so the split
+    path is selected by nothing; ``norm`` too (kept or passed as its default). ``dim``
+    varies (and is numeric): not pinned. A private builder is checked (its callers are
+    all in view)."""
+    inp = minirepo.build(tmp_path, head={"sub/__init__.py": "", "sub/m.py": BUILDER})
+    found = pinnedparams.analyse(inp)
+    assert [(p.function, p.param, p.value, p.line, p.explicit, p.calls) for p in found] == [
+        ("_build_layers", "fuse_qkv", "True", 1, 2, 2),
+        ("_build_layers", "norm", "'rms'", 1, 1, 2)]
+
+
+def test_pinned_parameter_not_when_a_caller_or_test_selects_another(tmp_path) -> None:
+    """One call passing ``fuse_qkv=False`` (a reverse debug flavour), or a test that
+    sets it, makes the other path reachable; a function handed on as a value has
+    callers we cannot see."""
+    other = BUILDER + "\n\ndef debug_split():\n    return _build_layers(1, fuse_qkv=False)\n"
+    inp = minirepo.build(tmp_path / "a", head={"sub/__init__.py": "", "sub/m.py": other})
+    assert [p.param for p in pinnedparams.analyse(inp)] == ["norm"]
+    inp = minirepo.build(tmp_path / "b", head={
+        "sub/__init__.py": "", "sub/m.py": BUILDER,
+        "sub/tests/test_m.py": "from sub.m import _build_layers\n\n\ndef test_split():\n"
+                               "    _build_layers(1, norm='ln')\n"})
+    assert [p.param for p in pinnedparams.analyse(inp)] == ["fuse_qkv"]
+    handed = BUILDER + "\n\nREGISTRY = {'layers': _build_layers}\n"
+    inp = minirepo.build(tmp_path / "c", head={"sub/__init__.py": "", "sub/m.py": handed})
+    assert pinnedparams.analyse(inp) == []
+
+
+def test_pinned_parameter_never_read_is_not_reported_here(tmp_path) -> None:
+    """A parameter the body never reads decides nothing: not a pinned branch."""
+    src = ("def f(x, *, flag=True):\n    return x\n\n\ndef a():\n    return f(1, flag=True)\n"
+           "\n\ndef b():\n    return f(2, flag=True)\n")
+    inp = minirepo.build(tmp_path, head={"sub/__init__.py": "", "sub/m.py": src})
+    assert pinnedparams.analyse(inp) == []
+
+
+ADAPTER = '''\
+"""
+This script is adapted from sub/old/state_dict_adapter.py.
+"""
+# See sub/m.py and sub.m.helper for the layout; docs in sub/README.md.
+# The loader lives in sub.gone.loader (moved).
+import os  # plain comment, os.path.join is not ours
+'''
+
+
+def test_comment_names_a_missing_file_or_module(tmp_path) -> None:
+    """#22 defect 7: a docstring pointing at a file that moved, and a comment naming a
+    module that is gone, each with file:line; existing files and modules, names in
+    another package, and paths not anchored at a repository folder are left alone."""
+    inp = minirepo.build(tmp_path, head={
+        "sub/__init__.py": "", "sub/m.py": "def helper():\n    return 1\n",
+        "sub/README.md": "x\n", "sub/adapter.py": ADAPTER})
+    found = [(p.file, p.line, p.problem) for p in commentrefs.analyse(inp)]
+    assert found == [
+        ("sub/adapter.py", 2, "comment names `sub/old/state_dict_adapter.py`, which does "
+                              "not exist (nor does `sub/old/`)"),
+        ("sub/adapter.py", 5, "comment names module `sub.gone.loader`, which does not "
+                              "exist")]
+
+
+def test_comment_refs_all_resolve(tmp_path) -> None:
+    inp = minirepo.build(tmp_path, head={
+        "sub/__init__.py": "", "sub/m.py": "def helper():\n    return 1\n",
+        "sub/old/__init__.py": "", "sub/old/state_dict_adapter.py": "",
+        "sub/gone/__init__.py": "", "sub/gone/loader.py": "", "sub/README.md": "x\n",
+        "sub/adapter.py": ADAPTER})
+    assert commentrefs.analyse(inp) == []
+
+
+def test_pinned_parameter_reachable_through_a_sibling_builder(tmp_path) -> None:
+    """The MoE builder pins ``fuse_qkv`` but only forwards it to ``Attn``; the dense
+    builder forwards a value one caller sets to False, so the split ``Attn`` path runs
+    (no report for either). Without that reverse caller both are pinned. A public
+    builder (callers may live outside the folder) is never judged."""
+    src = '''\
+def Attn(*, fuse_qkv=True):
+    return fuse_qkv
+
+
+def _dense(n, *, fuse_qkv: bool = True):
+    return [Attn(fuse_qkv=fuse_qkv) for _ in range(n)]
+
+
+def _moe(n, *, fuse_qkv: bool = True):
+    return [Attn(fuse_qkv=fuse_qkv) for _ in range(n)]
+
+
+def public(n, *, fuse_qkv: bool = True):
+    return fuse_qkv
+
+
+def flavours():
+    public(1, fuse_qkv=True)
+    public(2, fuse_qkv=True)
+    _moe(1, fuse_qkv=True)
+    _moe(2, fuse_qkv=True)
+    _dense(1, fuse_qkv=True)
+    return _dense(2, fuse_qkv=%s)
+'''
+    inp = minirepo.build(tmp_path / "a", head={"sub/__init__.py": "",
+                                               "sub/m.py": src % "False"})
+    assert pinnedparams.analyse(inp) == []
+    inp = minirepo.build(tmp_path / "b", head={"sub/__init__.py": "",
+                                               "sub/m.py": src % "True"})
+    assert [(p.function, p.param) for p in pinnedparams.analyse(inp)] == [
+        ("_dense", "fuse_qkv"), ("_moe", "fuse_qkv")]
