@@ -132,3 +132,50 @@ def flavours():
                                                "sub/m.py": src % "True"})
     assert [(p.function, p.param) for p in pinnedparams.analyse(inp)] == [
         ("_dense", "fuse_qkv"), ("_moe", "fuse_qkv")]
+
+
+SPEC = '''\
+from dataclasses import dataclass
+
+
+@dataclass
+class Spec:
+    name: str
+    flavor: str
+    parallelize_fn: object
+    post_optimizer_build_fn: object
+    state_dict_adapter: object
+'''
+
+GUIDE = '''\
+# Adding a model
+- `__init__.py`
+  - Define `registry(flavor)` to return a [`Spec`](/sub/spec.py), consisting of
+    - model name and flavor
+    - parallelizing function
+    - %s
+    - state dict adapter (optional)
+  - Read more on `Spec`.
+'''
+
+
+def test_doc_list_of_class_parts_names_a_missing_field(tmp_path) -> None:
+    """#22 defect 7: a doc's "consisting of" list under a linked class names a part no
+    field corresponds to (the loss builder left the spec class); generic words
+    ("function", "builder") do not make a part match."""
+    from agentops.scout.analyses import docparts
+
+    inp = minirepo.build(tmp_path, head={"sub/__init__.py": "", "sub/spec.py": SPEC,
+                                         "sub/GUIDE.md": GUIDE % "loss function builder"},
+                         target="docs: [sub/GUIDE.md]")
+    assert [(p.line, p.problem.split(",")[0]) for p in docparts.analyse(inp)] == [
+        (6, 'lists "loss function builder" as part of `Spec`')]
+
+
+def test_doc_list_of_class_parts_all_fields_exist(tmp_path) -> None:
+    from agentops.scout.analyses import docparts
+
+    inp = minirepo.build(tmp_path, head={"sub/__init__.py": "", "sub/spec.py": SPEC,
+                                         "sub/GUIDE.md": GUIDE % "post-optimizer hook"},
+                         target="docs: [sub/GUIDE.md]")
+    assert docparts.analyse(inp) == []

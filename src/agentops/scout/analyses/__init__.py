@@ -20,6 +20,7 @@ from agentops.scout.analyses import (
     deadclasses,
     deadparams,
     debt,
+    docparts,
     docs,
     duplicates,
     factories,
@@ -80,7 +81,7 @@ REGISTRY: dict[str, Analysis] = {
     "private_api_uses": lambda inp, _: debt.private_api_uses(inp),
     "duplicate_logic_changes": lambda inp, _: debt.duplicate_changes(inp),
     "doc_inaccuracies": lambda inp, done: docs.analyse(inp, done)
-    + commentrefs.analyse(inp),
+    + commentrefs.analyse(inp) + docparts.analyse(inp),
     "open_work": _open_work,
 }
 
