@@ -179,3 +179,48 @@ def test_doc_list_of_class_parts_all_fields_exist(tmp_path) -> None:
                                          "sub/GUIDE.md": GUIDE % "post-optimizer hook"},
                          target="docs: [sub/GUIDE.md]")
     assert docparts.analyse(inp) == []
+
+
+AC_BASE = '''\
+from typing import Literal
+
+
+class ACConfig:
+    mode: Literal["none", "full", "selective"] = "selective"
+'''
+AC_HEAD = '''\
+class ACConfig:
+    early_stop: bool = False
+'''
+PAR = '''\
+def parallelize(model, ac_config, skip_dp):
+    if ac_config is not None:
+        model = ac_config.apply(model)
+    # For inference AC is disabled via config (mode="none", enable=False).
+    # Reduction stays reduction="sum" here.
+    if skip_dp:
+        return model
+    return model
+'''
+
+
+def test_comment_names_an_option_value_removed_in_the_window(tmp_path) -> None:
+    """#22 defect 7: the comment explains the code with ``mode="none"``, which the AC
+    config accepted at the baseline and no code accepts at HEAD; a value the code never
+    had (``reduction="sum"``) is prose and not reported."""
+    from agentops.scout.analyses import staleopts
+
+    inp = minirepo.build(tmp_path, base={"sub/__init__.py": "", "sub/ac.py": AC_BASE,
+                                         "sub/par.py": PAR},
+                         head={"sub/ac.py": AC_HEAD})
+    assert [(p.file, p.line, p.problem.split(",")[0]) for p in staleopts.analyse(inp)] == [
+        ("sub/par.py", 4, 'comment names `mode="none"`')]
+
+
+def test_comment_option_value_still_accepted(tmp_path) -> None:
+    from agentops.scout.analyses import staleopts
+
+    inp = minirepo.build(tmp_path, base={"sub/__init__.py": "", "sub/ac.py": AC_BASE,
+                                         "sub/par.py": PAR},
+                         head={"sub/par.py": PAR + "\n\nX = 1\n"})
+    assert staleopts.analyse(inp) == []

@@ -28,6 +28,7 @@ from agentops.scout.analyses import (
     patches,
     pinnedparams,
     stalecopy,
+    staleopts,
     todos,
     upstream,
     usecheck,
@@ -81,7 +82,7 @@ REGISTRY: dict[str, Analysis] = {
     "private_api_uses": lambda inp, _: debt.private_api_uses(inp),
     "duplicate_logic_changes": lambda inp, _: debt.duplicate_changes(inp),
     "doc_inaccuracies": lambda inp, done: docs.analyse(inp, done)
-    + commentrefs.analyse(inp) + docparts.analyse(inp),
+    + commentrefs.analyse(inp) + docparts.analyse(inp) + staleopts.analyse(inp),
     "open_work": _open_work,
 }
 
