@@ -224,3 +224,34 @@ def test_comment_option_value_still_accepted(tmp_path) -> None:
                                          "sub/par.py": PAR},
                          head={"sub/par.py": PAR + "\n\nX = 1\n"})
     assert staleopts.analyse(inp) == []
+
+
+LAYOUT_GUIDE = '''\
+# Adding a model
+
+Please refer to the [Example folder](ex) as an example.
+
+The folder should be organized as follows
+- `model.py`
+  - the model
+- `pipeline.py` (optional if model size is small)
+  - apply PP
+- `README.md`
+  - status and features
+'''
+
+
+def test_guide_layout_file_missing_from_its_example_folder(tmp_path) -> None:
+    """#22 defect 7: the guide names `sub/ex` as its example and says a folder should
+    hold `README.md`; the example has none. A file the bullet marks optional is not
+    claimed; with the README present nothing is reported."""
+    from agentops.scout.analyses import docparts
+
+    head = {"sub/__init__.py": "", "sub/ex/__init__.py": "", "sub/ex/model.py": "",
+            "sub/GUIDE.md": LAYOUT_GUIDE}
+    inp = minirepo.build(tmp_path / "a", head=head, target="docs: [sub/GUIDE.md]")
+    assert [(p.line, p.problem.split(",")[0]) for p in docparts.analyse(inp)] == [
+        (10, "the folder layout lists `README.md`")]
+    inp = minirepo.build(tmp_path / "b", head={**head, "sub/ex/README.md": "x\n"},
+                         target="docs: [sub/GUIDE.md]")
+    assert docparts.analyse(inp) == []

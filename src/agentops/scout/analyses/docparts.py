@@ -4,6 +4,11 @@ is a claim about the class's fields. Each listed part must correspond to a field
 (word stems against the field names' words); a part no field corresponds to is a
 stale claim (a field that was removed, e.g. a loss builder that left a spec class).
 
+A guide that points at a folder of the repository as the example ("refer to the [X
+folder](x) as an example") and then lists how a folder "should be organized" (bullets
+of backticked file names) claims the example has those files: a listed file the
+example folder lacks, unless its bullet says it is optional, is reported.
+
 Pure: doc texts and the parsed class in, ``DocProblem`` records out.
 """
 
@@ -22,6 +27,10 @@ MAX_LINE = 2000
 _INTRO = re.compile(r"(consist(?:s|ing)? of|contain(?:s|ing)?|made (?:up )?of|"
                     r"composed of)\s*:?\s*$", re.I)
 _LINK = re.compile(r"\[`?([A-Za-z_]\w{0,80})`?\]\(([^)\s]{1,300})\)")
+_EXAMPLE = re.compile(r"\[[^\]]{1,80}\]\(([^)\s:#]{1,200})\)[^.]{0,40}\bexample\b", re.I)
+_LAYOUT = re.compile(r"\b(folder|directory)\b.{0,40}\b(organi[sz]ed|structured|contain)",
+                     re.I)
+_FILE_BULLET = re.compile(r"^(\s*)[-*+]\s+`([\w.-]{1,80}\.[a-z]{1,5})`(.*)$")
 _BULLET = re.compile(r"^(\s*)[-*+]\s+(.*)$")
 # Words that say what kind of thing a part is, not which one.
 _GENERIC = {"function", "functions", "builder", "builders", "build", "callable", "fn",
@@ -49,6 +58,41 @@ def _parts(item: str) -> list[str]:
     return [p.strip() for p in re.split(r",|\band\b|/", item) if p.strip()]
 
 
+def layout(inp: Inputs, doc: str, lines: list[str]) -> list[DocProblem]:
+    """Files a guide's folder layout lists that the example folder it links lacks."""
+    out: list[DocProblem] = []
+    example: tuple[int, str] | None = None
+    for n, raw in enumerate(lines):
+        m = _EXAMPLE.search(raw)
+        if m:
+            target = m.group(1)
+            folder = target.strip("/") if target.startswith("/") else posixpath.normpath(
+                posixpath.join(posixpath.dirname(doc), target))
+            if any(p.startswith(folder + "/") for p in inp.head.paths):
+                example = (n + 1, folder)
+            continue
+        if example is None or not _LAYOUT.search(raw):
+            continue
+        indent: int | None = None
+        for k in range(n + 1, len(lines)):
+            if lines[k].startswith("#"):
+                break
+            fb = _FILE_BULLET.match(lines[k])
+            if not fb:
+                continue
+            if indent is None:
+                indent = len(fb.group(1))
+            if len(fb.group(1)) != indent or "optional" in fb.group(3).lower():
+                continue
+            name = fb.group(2)
+            if f"{example[1]}/{name}" not in inp.head.paths:
+                out.append(DocProblem(doc, k + 1, f"the folder layout lists `{name}`, but "
+                                      f"the example folder it points to (`{example[1]}/`, "
+                                      f"line {example[0]}) has no {name}"))
+        example = None
+    return out
+
+
 def analyse(inp: Inputs) -> list[DocProblem]:
     out: list[DocProblem] = []
     for doc in inp.target.docs:
@@ -56,6 +100,7 @@ def analyse(inp: Inputs) -> list[DocProblem]:
         if not text:
             continue
         lines = [ln[:MAX_LINE] for ln in text.splitlines()]
+        out += layout(inp, doc, lines)
         for n, raw in enumerate(lines):
             link = _LINK.search(raw)
             if not link or not _INTRO.search(raw):
