@@ -36,15 +36,21 @@ def _strs(node: ast.AST | None) -> list[str]:
             if isinstance(n, ast.Constant) and isinstance(n.value, str)]
 
 
-def _pairs(tree: Tree, roots: tuple[str, ...]) -> set[tuple[str, str]]:
-    """Every (option, value) the code of ``roots`` accepts or uses."""
-    key = ("staleopts-pairs", roots)
+def _pairs(tree: Tree, roots: tuple[str, ...], values: frozenset[str]
+           ) -> set[tuple[str, str]]:
+    """Every (option, value) the code of ``roots`` accepts or uses, for ``values``."""
+    key = ("staleopts-pairs", roots, values)
     if key in tree.cache:
         return tree.cache[key]
     out: set[tuple[str, str]] = set()
+    quoted = [f"{q}{v}{q}" for v in values for q in "\"'"]
     for path, text in tree.files.items():
         if not path.endswith(".py") or not path.startswith(roots) \
                 or len(text) > MAX_FILE_CHARS:
+            continue
+        # Only a file that spells one of the values as a literal can accept it; parsing
+        # every watched file of two trees costs more than the rest of this check.
+        if not any(q in text for q in quoted):
             continue
         mod = ps.parse(text)
         if mod is None:
@@ -81,22 +87,18 @@ def analyse(inp: Inputs) -> list[DocProblem]:
     sub = inp.target.subproject + "/"
     roots = tuple(sorted({sub, *(w if w.endswith((".py", "/")) else w + "/"
                                  for w in inp.target.watched_paths)}))
-    out: list[DocProblem] = []
-    then: set[tuple[str, str]] | None = None
-    now: set[tuple[str, str]] | None = None
+    named: list[tuple[str, int, str, str]] = []
     for path, text in sorted(inp.head.files.items()):
         if not (path.startswith(sub) and path.endswith(".py")) or len(text) > MAX_FILE_CHARS:
             continue
         for line, chunk in _texts(text):
-            if not chunk.lstrip().startswith("#"):
-                continue  # docstrings show call examples; comments explain the code
-            for m in _OPTION.finditer(chunk):
-                if then is None or now is None:
-                    then, now = _pairs(inp.base, roots), _pairs(inp.head, roots)
-                pair = (m.group(1), m.group(3))
-                if pair in then and pair not in now:
-                    out.append(DocProblem(path, line, f"comment names "
-                                          f"`{m.group(1)}=\"{m.group(3)}\"`, a value the "
-                                          f"code accepted at {inp.baseline.since} and no "
-                                          "longer does"))
-    return out
+            if chunk.lstrip().startswith("#"):  # docstrings show examples; comments explain
+                named += [(path, line, m.group(1), m.group(3))
+                          for m in _OPTION.finditer(chunk)]
+    if not named:
+        return []
+    values = frozenset(v for *_x, v in named)
+    then, now = _pairs(inp.base, roots, values), _pairs(inp.head, roots, values)
+    return [DocProblem(path, line, f"comment names `{kw}=\"{v}\"`, a value the code "
+                       f"accepted at {inp.baseline.since} and no longer does")
+            for path, line, kw, v in named if (kw, v) in then and (kw, v) not in now]
