@@ -255,3 +255,18 @@ def test_guide_layout_file_missing_from_its_example_folder(tmp_path) -> None:
     inp = minirepo.build(tmp_path / "b", head={**head, "sub/ex/README.md": "x\n"},
                          target="docs: [sub/GUIDE.md]")
     assert docparts.analyse(inp) == []
+
+
+def test_comment_path_relative_to_the_subproject_or_deeper_is_not_stale(tmp_path) -> None:
+    """A path written from the sub-project (``tests/x.py`` inside ``sub/``) or naming a
+    file deeper down (a skill's ``scripts/check.py``) resolves; a script of that form
+    that exists nowhere is stale."""
+    src = ("# Run: torchrun sub/tests/t.py or tests/t.py\n"
+           "# see the skill's scripts/check.py\n"
+           "# compared by tests/run_numerics.sh\n")
+    inp = minirepo.build(tmp_path, head={
+        "sub/__init__.py": "", "sub/m.py": src, "sub/tests/t.py": "",
+        "sub/.skills/a/scripts/check.py": "", "tests/__init__.py": "",
+        "scripts/run.sh": ""})
+    assert [(p.line, p.problem) for p in commentrefs.analyse(inp)] == [
+        (3, "comment names `tests/run_numerics.sh`, which does not exist")]

@@ -3,8 +3,10 @@ sub-project's Python code that names a repository file (``pkg/dir/file.py``) or 
 module (``pkg.dir.module``) that does not exist at HEAD: a pointer left behind by a
 move ("adapted from …", "see …").
 
-Only references anchored at a top-level folder of the repository are checked (a bare
-``model.py`` or a path relative to somewhere unknown could mean anything).
+Only references whose first folder is a top-level folder of the repository are checked
+(a bare ``model.py`` could mean anything), and one is stale only when no file of that
+path exists from the root, from the commenting file's folder or one above it, from the
+sub-project, or deeper down the tree.
 
 Pure: file texts and the HEAD path list in, ``DocProblem`` records out.
 """
@@ -43,6 +45,17 @@ def _texts(text: str) -> list[tuple[int, str]]:
     return out
 
 
+def _resolves(ref: str, path: str, sub: str, paths: frozenset[str]) -> bool:
+    """A path is written from the repository root, the commenting file's folder or one
+    above it, the sub-project, or names a file deeper down ("the skill's
+    scripts/x.py"): any of those that exists is what the comment means."""
+    parts = path.split("/")[:-1]
+    bases = {"", sub.rstrip("/")} | {"/".join(parts[:i]) for i in range(1, len(parts) + 1)}
+    if any((f"{b}/{ref}" if b else ref) in paths for b in bases):
+        return True
+    return any(p.endswith("/" + ref) for p in paths)
+
+
 def _module_exists(dotted: str, paths: frozenset[str], dirs: set[str]) -> bool | None:
     """True/False when ``dotted`` is (or is not) a module, or a name in one; ``None``
     when it does not look like a module path of this repository at all."""
@@ -73,7 +86,7 @@ def analyse(inp: Inputs) -> list[DocProblem]:
         for line, chunk in _texts(text):
             for m in _PATH.finditer(chunk):
                 ref = m.group(1)
-                if ref.split("/", 1)[0] not in tops or ref in paths:
+                if ref.split("/", 1)[0] not in tops or _resolves(ref, path, sub, paths):
                     continue
                 near = ref.rsplit("/", 1)[0]
                 out.append(DocProblem(path, line, f"comment names `{ref}`, which does not "
