@@ -270,3 +270,39 @@ def test_comment_path_relative_to_the_subproject_or_deeper_is_not_stale(tmp_path
         "scripts/run.sh": ""})
     assert [(p.line, p.problem) for p in commentrefs.analyse(inp)] == [
         (3, "comment names `tests/run_numerics.sh`, which does not exist")]
+
+
+MODEL_BASE = '''\
+class Attention:
+    def forward(self, x):
+        check_shape(x)
+        return x
+'''
+MODEL_HEAD = '''\
+class Attention:
+    def forward(self, x):
+        check_shape(x)
+        if backend() == "typed":
+            spmd.assert_type(x, {"tp": 0})
+        return x
+'''
+PARALLEL = "def parallelize(model, cfg):\n    apply_compile(model, cfg)\n    return model\n"
+
+
+def test_check_added_to_a_compiled_forward(tmp_path) -> None:
+    """#22: the window added ``spmd.assert_type`` to ``Attention.forward`` and the
+    sub-project compiles its model: reported with file:line; the check the forward
+    already had is not. Without compile, or with an is_compiling guard, nothing."""
+    from agentops.scout.analyses import compilechecks
+
+    base = {"sub/__init__.py": "", "sub/model.py": MODEL_BASE, "sub/par.py": PARALLEL}
+    inp = minirepo.build(tmp_path / "a", base=base, head={"sub/model.py": MODEL_HEAD})
+    assert [(c.file, c.line, c.cls, c.call) for c in compilechecks.analyse(inp)] == [
+        ("sub/model.py", 5, "Attention", "spmd.assert_type")]
+    inp = minirepo.build(tmp_path / "b", base=base, head={
+        "sub/model.py": MODEL_HEAD, "sub/par.py": "def parallelize(m):\n    return m\n"})
+    assert compilechecks.analyse(inp) == []
+    guarded = MODEL_HEAD.replace('if backend() == "typed":',
+                                 'if not torch.compiler.is_compiling():')
+    inp = minirepo.build(tmp_path / "c", base=base, head={"sub/model.py": guarded})
+    assert compilechecks.analyse(inp) == []
