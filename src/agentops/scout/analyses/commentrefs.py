@@ -82,6 +82,12 @@ def analyse(inp: Inputs) -> list[DocProblem]:
     for path, text in sorted(inp.head.files.items()):
         if not (path.startswith(sub) and path.endswith(".py")) or len(text) > MAX_FILE_CHARS:
             continue
+        # Tokenizing is the cost: only a file with a reference that does not resolve
+        # (wherever it is: code lines name modules that exist) is tokenized.
+        if not any(r.split("/", 1)[0] in tops and not _resolves(r, path, sub, paths)
+                   for r in _PATH.findall(text)) and not any(
+                _module_exists(r, paths, dirs) is False for r in _MODULE.findall(text)):
+            continue
         found = 0
         for line, chunk in _texts(text):
             for m in _PATH.finditer(chunk):

@@ -73,6 +73,7 @@ def analyse(inp: Inputs) -> list[PinnedParam]:
                     and node.name.startswith("_") and not node.name.startswith("__"):
                 defs.setdefault(node.name, []).append((path, node))
         called: set[int] = set()
+        loads: list[ast.Name | ast.Attribute] = []
         for node in ps.walk(mod):
             if isinstance(node, ast.Call):
                 f = node.func
@@ -81,10 +82,11 @@ def analyse(inp: Inputs) -> list[PinnedParam]:
                 if name:
                     calls.setdefault(name, []).append(node)
                 called.add(id(f))
-        escaped |= {n.id for n in ps.walk(mod) if isinstance(n, ast.Name)
-                    and isinstance(n.ctx, ast.Load) and id(n) not in called}
-        escaped |= {n.attr for n in ps.walk(mod) if isinstance(n, ast.Attribute)
-                    and isinstance(n.ctx, ast.Load) and id(n) not in called}
+            elif isinstance(node, ast.Name | ast.Attribute) and isinstance(node.ctx,
+                                                                          ast.Load):
+                loads.append(node)
+        escaped |= {n.id if isinstance(n, ast.Name) else n.attr for n in loads
+                    if id(n) not in called}
     out = []
     for name, found in sorted(defs.items()):
         sites = calls.get(name, [])

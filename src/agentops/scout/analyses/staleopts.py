@@ -21,6 +21,7 @@ from agentops.scout.analyses.docs import DocProblem
 from agentops.scout.gitrepo import Tree
 from agentops.scout.model import Inputs
 
+_COMMENTED_OPTION = re.compile(r"#[^\n]*?[A-Za-z_]\s?=\s?[\"'][\w.+-]{1,40}[\"']")
 _OPTION = re.compile(r"(?<![\w.])([A-Za-z_]\w{0,40})\s?=\s?([\"'])([\w.+-]{1,40})\2")
 
 
@@ -91,6 +92,8 @@ def analyse(inp: Inputs) -> list[DocProblem]:
     for path, text in sorted(inp.head.files.items()):
         if not (path.startswith(sub) and path.endswith(".py")) or len(text) > MAX_FILE_CHARS:
             continue
+        if not _COMMENTED_OPTION.search(text):
+            continue  # tokenizing every file costs more than the rest of this check
         for line, chunk in _texts(text):
             if chunk.lstrip().startswith("#"):  # docstrings show examples; comments explain
                 named += [(path, line, m.group(1), m.group(3))
