@@ -306,3 +306,7 @@ def test_check_added_to_a_compiled_forward(tmp_path) -> None:
                                  'if not torch.compiler.is_compiling():')
     inp = minirepo.build(tmp_path / "c", base=base, head={"sub/model.py": guarded})
     assert compilechecks.analyse(inp) == []
+    # Under an opt-in type-checking mode the check runs only when the user asks for it.
+    opt_in = MODEL_HEAD.replace('if backend() == "typed":', "if spmd.is_type_checking():")
+    inp = minirepo.build(tmp_path / "d", base=base, head={"sub/model.py": opt_in})
+    assert compilechecks.analyse(inp) == []

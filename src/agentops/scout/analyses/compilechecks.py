@@ -2,7 +2,9 @@
 ``assert*`` / ``check*`` function that the window added to a ``forward`` method of the
 sub-project, while the sub-project compiles its model (``torch.compile`` or a
 ``*compile*`` helper) and nothing in that forward asks whether it is being traced
-(``is_compiling`` / ``is_dynamo_compiling``). Dynamo traces such a check into the graph
+(``is_compiling`` / ``is_dynamo_compiling``); a check under a condition that asks
+for an opt-in checking or debug mode (``if spmd.is_type_checking():``) is meant to run
+only when asked for and is left alone. Dynamo traces such a check into the graph
 or breaks on it; whether it works under compile is a question a reviewer asks of the
 change, so it is an Opportunity, never an action.
 
@@ -37,10 +39,20 @@ def _dotted(node: ast.expr) -> str:
     return ""
 
 
+def _opt_in(test: ast.expr) -> bool:
+    """A condition that asks for a debugging/type-checking mode the user turns on:
+    checks under it are meant to run only when asked for."""
+    return any(isinstance(n, ast.Call) and any(
+        w in _dotted(n.func).rsplit(".", 1)[-1].lower() for w in ("checking", "debug"))
+        for n in ast.walk(test))
+
+
 def _checks(fn: ps.FuncDef) -> list[tuple[int, str]]:
     out = []
+    gated = {id(c) for n in ps.walk(fn) if isinstance(n, ast.If) and _opt_in(n.test)
+             for stmt in n.body for c in ast.walk(stmt)}
     for n in ps.walk(fn):
-        if isinstance(n, ast.Call):
+        if isinstance(n, ast.Call) and id(n) not in gated:
             name = _dotted(n.func)
             leaf = name.rsplit(".", 1)[-1]
             if leaf.startswith(("assert", "check")) and leaf not in ("assert_", "checkpoint"):
