@@ -31,6 +31,11 @@ ADV_CELLS = [(m, phrase, cls, subject, section)
              for m, phrases in ADV["moods"].items() for phrase in phrases
              for cls, subjects in ADV["subjects"].items() for subject in subjects
              for section in ADV["sections"]]
+LIST = MATRIX["list_items"]
+LIST_CELLS = [(m, head, cls, noun, section)
+              for m, heads in LIST["heads"].items() for head in heads
+              for cls, nouns in LIST["nouns"].items() for noun in nouns
+              for section in ADV["sections"]]
 HEDGE_CELLS = [(kind, spec["frame"], spec["hedge"], marker, subject)
                for kind, spec in HEDGE["clauses"].items() for marker in HEDGE["markers"]
                for subject in HEDGE["subjects"]]
@@ -88,6 +93,52 @@ def test_the_mood_reading_carries_the_matrix() -> None:
                  if _advocacy_expected(c[0], c[2], c[4])]
     kept = sum(bool(_flags(bare, text, section)) for text, section in positives[::7])
     assert kept < len(positives[::7]) / 2
+
+
+@pytest.mark.parametrize(("m", "head", "cls", "noun", "section"), LIST_CELLS)
+def test_list_item_matrix(m: str, head: str, cls: str, noun: str, section: str) -> None:
+    """P-5 (#24): a lessons or problem list item with no subject, a bare imperative of a
+    practice ("Reduce external dependencies") or a deficiency noun phrase ("Lack of
+    release testing"), is advocacy about its noun's class outside the action items."""
+    text = LIST["frame"].format(head=head, noun=noun)
+    got = bool(_flags(BY_ID["advocacy"], text, section))
+    assert got == _advocacy_expected(m, cls, section), (text, section)
+
+
+def test_the_list_item_matrix_needs_the_clause_opening_moods() -> None:
+    """Without the clause-opening imperative and deficiency heads of ``moods.yaml`` the
+    list items are missed: no other rule of advocacy reads them."""
+    rule = BY_ID["advocacy"]
+    assert rule.mood_grammar is not None
+    content = yaml.safe_load(datafiles.MOODS.read_text(encoding="utf-8"))
+    for m in ("normative", "evaluative"):
+        pattern = content["markers"][m]["pattern"]
+        stripped_pattern = _without_openers(pattern)
+        assert stripped_pattern != pattern
+        content["markers"][m]["pattern"] = stripped_pattern
+    stripped = replace(rule, mood_grammar=mood.compile_moods(content))
+    positives = [(LIST["frame"].format(head=c[1], noun=c[3]), c[4]) for c in LIST_CELLS
+                 if _advocacy_expected(c[0], c[2], c[4])]
+    assert positives
+    kept = sum(bool(_flags(stripped, text, section)) for text, section in positives[::5])
+    assert kept < len(positives[::5]) / 4
+
+
+def _without_openers(pattern: str) -> str:
+    """``pattern`` without its clause-opening alternatives (``|(?-i:^\\s*...)``)."""
+    opener = "|(?-i:^\\s*"
+    while (at := pattern.find(opener)) >= 0:
+        depth, i = 0, at + 1
+        while True:
+            if pattern[i] == "\\":
+                i += 2
+                continue
+            depth += {"(": 1, ")": -1}.get(pattern[i], 0)
+            i += 1
+            if depth == 0:
+                break
+        pattern = pattern[:at] + pattern[i:]
+    return pattern
 
 
 def _hedge_text(frame: str, subject: str, marker: str) -> str:
