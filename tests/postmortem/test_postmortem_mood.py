@@ -186,6 +186,15 @@ def test_epistemic_spans_matrix(kind: str, frame: str, hedge: bool, marker: str,
     ("Our release tooling is clearly lacking in tests.", {("evaluative", "process")}),
     ("Our last test is clearly lacking in asserts.", {("evaluative", "concrete")}),
     ("This should be the norm for any team.", {("normative", "policy")}),
+    # A norm that the incident must not recur is about the work (P-5, #24); bound to a
+    # fix ("so this should not happen again") it is the fix's expected outcome.
+    ("This must never happen again.", {("normative", "policy")}),
+    ("This should not happen, as it confuses every user.", {("normative", "policy")}),
+    ("I fixed the CI, so this should not happen again.", set()),
+    # A problem-list item and a lessons imperative with no subject.
+    ("Lack of log retention for crashed pods.", {("evaluative", "design")}),
+    ("Reduce external dependencies to a bare minimum.", {("normative", "design")}),
+    ("We reduce the batch size to a bare minimum.", set()),
     # The object's nearest classed noun decides: the adjective's own noun, not a
     # concrete noun later in the clause.
     ("No time was left because this poor governance ate the latest changes.",
