@@ -195,6 +195,12 @@ def test_epistemic_spans_matrix(kind: str, frame: str, hedge: bool, marker: str,
     ("Lack of log retention for crashed pods.", {("evaluative", "design")}),
     ("Reduce external dependencies to a bare minimum.", {("normative", "design")}),
     ("We reduce the batch size to a bare minimum.", set()),
+    # A prevention purpose before an imperative is a practice to adopt; a present
+    # verdict of harm judges what it names, a past state of a thing does not.
+    ("To avoid this in the future, use the merge queue.", {("normative", "process")}),
+    ("To avoid this in the future, we added a check.", set()),
+    ("Self-merging is bad for three reasons.", {("evaluative", "process")}),
+    ("The disk on the builder was bad.", set()),
     # The object's nearest classed noun decides: the adjective's own noun, not a
     # concrete noun later in the clause.
     ("No time was left because this poor governance ate the latest changes.",
