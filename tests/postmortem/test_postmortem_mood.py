@@ -256,3 +256,16 @@ def test_every_matrix_subject_class_is_a_noun_class() -> None:
     assert dict(BY_ID["advocacy"].moods) == {m: tuple(ADV["topical"])
                                              for m in ("normative", "evaluative")}
     assert list(itertools.chain(*ADV["moods"].values()))
+
+
+def test_clause_opening_heads_never_flag_a_heading() -> None:
+    """A heading that opens with an imperative or a deficiency head names a section; the
+    list item under it with the same words is the finding (P-5, #24)."""
+    lines = ["# Lack of release testing", "", "## Missing monitoring", "",
+             "The loader crashed.", "", "## Lessons learned", "",
+             "### Reduce external dependencies", "", "- Keep the release process small.",
+             "", "## Action items", "", "- Reduce external dependencies.",
+             "- Lack of release testing: add a soak job.", ""]
+    found = [f for f in lint.lint("\n".join(lines), RULES, sections=SECTIONS)
+             if f.rule == "advocacy"]
+    assert [f.line for f in found] == [lines.index("- Keep the release process small.") + 1]
