@@ -201,6 +201,10 @@ def test_epistemic_spans_matrix(kind: str, frame: str, hedge: bool, marker: str,
     ("To avoid this in the future, we added a check.", set()),
     ("Self-merging is bad for three reasons.", {("evaluative", "process")}),
     ("The disk on the builder was bad.", set()),
+    # A stressed modal is still a modal.
+    ("Some mirrors _should not_ be trusted by the release process.",
+     {("normative", "process")}),
+    ("The caching scheme is _fragile_.", {("evaluative", "design")}),
     # The object's nearest classed noun decides: the adjective's own noun, not a
     # concrete noun later in the clause.
     ("No time was left because this poor governance ate the latest changes.",
@@ -269,3 +273,12 @@ def test_clause_opening_heads_never_flag_a_heading() -> None:
     found = [f for f in lint.lint("\n".join(lines), RULES, sections=SECTIONS)
              if f.rule == "advocacy"]
     assert [f.line for f in found] == [lines.index("- Keep the release process small.") + 1]
+
+
+def test_emphasis_is_blanked_but_identifiers_stay() -> None:
+    text = "it _should not_ be **always** set in my_flag or `a_b`"
+    out = mood.unemphasised(text)
+    assert len(out) == len(text)
+    assert "should not" in out and " always " in out
+    assert "_" not in out.replace("my_flag", "").replace("a_b", "")
+    assert "my_flag" in out and "a_b" in out
