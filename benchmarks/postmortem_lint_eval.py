@@ -69,6 +69,15 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   (texts never read), so it is no longer a clean check of this round. set19 blame 5/28
   -> 13/28 found, false flags 2 -> 2; sets 3-19 and the shared fit half pooled P 0.986
   R 0.806 (137/170) -> P 0.986 R 0.853 (145/170).
+- round 7, advocacy cues (#24, branch pm-advcue; fit: sets 3-20, the shared fit half):
+  clause-opening imperatives of a practice and deficiency heads of problem-list items
+  as moods, evaluative nouns of limitation and difficulty, "must never happen again",
+  stressed modals ("_should not_"). Shared held-out half as figures only, before and
+  after: advocacy 0.60/0.83 unchanged, hedging 0.81/0.90 -> 0.83/0.90 (a hedge inside
+  a clause now read as an opinion). set20 advocacy P 0.68 R 0.24 (13/55) -> P 0.85
+  R 0.62 (34/55), set19 0.78/0.72 -> 0.78/0.74 (fit figures); sets 3-20 and the shared
+  fit half pooled advocacy P 0.867 R 0.694 -> P 0.876 R 0.785, hedging false flags
+  34 -> 31 (each inside a judged advocacy line), blame unchanged.
 - round 7, blame cues (#24, branch pm-blamecue; blamecues.py, ``cues`` of the blame
   rule; fit: sets 12-20 from their caches, both read after their blind readings, and
   the shared fit half): a person-like agent tied to a fault cue (missing safeguard,

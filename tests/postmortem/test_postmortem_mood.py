@@ -31,6 +31,11 @@ ADV_CELLS = [(m, phrase, cls, subject, section)
              for m, phrases in ADV["moods"].items() for phrase in phrases
              for cls, subjects in ADV["subjects"].items() for subject in subjects
              for section in ADV["sections"]]
+LIST = MATRIX["list_items"]
+LIST_CELLS = [(m, head, cls, noun, section)
+              for m, heads in LIST["heads"].items() for head in heads
+              for cls, nouns in LIST["nouns"].items() for noun in nouns
+              for section in ADV["sections"]]
 HEDGE_CELLS = [(kind, spec["frame"], spec["hedge"], marker, subject)
                for kind, spec in HEDGE["clauses"].items() for marker in HEDGE["markers"]
                for subject in HEDGE["subjects"]]
@@ -90,6 +95,52 @@ def test_the_mood_reading_carries_the_matrix() -> None:
     assert kept < len(positives[::7]) / 2
 
 
+@pytest.mark.parametrize(("m", "head", "cls", "noun", "section"), LIST_CELLS)
+def test_list_item_matrix(m: str, head: str, cls: str, noun: str, section: str) -> None:
+    """P-5 (#24): a lessons or problem list item with no subject, a bare imperative of a
+    practice ("Reduce external dependencies") or a deficiency noun phrase ("Lack of
+    release testing"), is advocacy about its noun's class outside the action items."""
+    text = LIST["frame"].format(head=head, noun=noun)
+    got = bool(_flags(BY_ID["advocacy"], text, section))
+    assert got == _advocacy_expected(m, cls, section), (text, section)
+
+
+def test_the_list_item_matrix_needs_the_clause_opening_moods() -> None:
+    """Without the clause-opening imperative and deficiency heads of ``moods.yaml`` the
+    list items are missed: no other rule of advocacy reads them."""
+    rule = BY_ID["advocacy"]
+    assert rule.mood_grammar is not None
+    content = yaml.safe_load(datafiles.MOODS.read_text(encoding="utf-8"))
+    for m in ("normative", "evaluative"):
+        pattern = content["markers"][m]["pattern"]
+        stripped_pattern = _without_openers(pattern)
+        assert stripped_pattern != pattern
+        content["markers"][m]["pattern"] = stripped_pattern
+    stripped = replace(rule, mood_grammar=mood.compile_moods(content))
+    positives = [(LIST["frame"].format(head=c[1], noun=c[3]), c[4]) for c in LIST_CELLS
+                 if _advocacy_expected(c[0], c[2], c[4])]
+    assert positives
+    kept = sum(bool(_flags(stripped, text, section)) for text, section in positives[::5])
+    assert kept < len(positives[::5]) / 4
+
+
+def _without_openers(pattern: str) -> str:
+    """``pattern`` without its clause-opening alternatives (``|(?-i:^\\s*...)``)."""
+    opener = "|(?-i:^\\s*"
+    while (at := pattern.find(opener)) >= 0:
+        depth, i = 0, at + 1
+        while True:
+            if pattern[i] == "\\":
+                i += 2
+                continue
+            depth += {"(": 1, ")": -1}.get(pattern[i], 0)
+            i += 1
+            if depth == 0:
+                break
+        pattern = pattern[:at] + pattern[i:]
+    return pattern
+
+
 def _hedge_text(frame: str, subject: str, marker: str) -> str:
     if not frame.startswith("{subject}"):
         subject = subject[0].lower() + subject[1:]
@@ -135,6 +186,25 @@ def test_epistemic_spans_matrix(kind: str, frame: str, hedge: bool, marker: str,
     ("Our release tooling is clearly lacking in tests.", {("evaluative", "process")}),
     ("Our last test is clearly lacking in asserts.", {("evaluative", "concrete")}),
     ("This should be the norm for any team.", {("normative", "policy")}),
+    # A norm that the incident must not recur is about the work (P-5, #24); bound to a
+    # fix ("so this should not happen again") it is the fix's expected outcome.
+    ("This must never happen again.", {("normative", "policy")}),
+    ("This should not happen, as it confuses every user.", {("normative", "policy")}),
+    ("I fixed the CI, so this should not happen again.", set()),
+    # A problem-list item and a lessons imperative with no subject.
+    ("Lack of log retention for crashed pods.", {("evaluative", "design")}),
+    ("Reduce external dependencies to a bare minimum.", {("normative", "design")}),
+    ("We reduce the batch size to a bare minimum.", set()),
+    # A prevention purpose before an imperative is a practice to adopt; a present
+    # verdict of harm judges what it names, a past state of a thing does not.
+    ("To avoid this in the future, use the merge queue.", {("normative", "process")}),
+    ("To avoid this in the future, we added a check.", set()),
+    ("Self-merging is bad for three reasons.", {("evaluative", "process")}),
+    ("The disk on the builder was bad.", set()),
+    # A stressed modal is still a modal.
+    ("Some mirrors _should not_ be trusted by the release process.",
+     {("normative", "process")}),
+    ("The caching scheme is _fragile_.", {("evaluative", "design")}),
     # The object's nearest classed noun decides: the adjective's own noun, not a
     # concrete noun later in the clause.
     ("No time was left because this poor governance ate the latest changes.",
@@ -190,3 +260,25 @@ def test_every_matrix_subject_class_is_a_noun_class() -> None:
     assert dict(BY_ID["advocacy"].moods) == {m: tuple(ADV["topical"])
                                              for m in ("normative", "evaluative")}
     assert list(itertools.chain(*ADV["moods"].values()))
+
+
+def test_clause_opening_heads_never_flag_a_heading() -> None:
+    """A heading that opens with an imperative or a deficiency head names a section; the
+    list item under it with the same words is the finding (P-5, #24)."""
+    lines = ["# Lack of release testing", "", "## Missing monitoring", "",
+             "The loader crashed.", "", "## Lessons learned", "",
+             "### Reduce external dependencies", "", "- Keep the release process small.",
+             "", "## Action items", "", "- Reduce external dependencies.",
+             "- Lack of release testing: add a soak job.", ""]
+    found = [f for f in lint.lint("\n".join(lines), RULES, sections=SECTIONS)
+             if f.rule == "advocacy"]
+    assert [f.line for f in found] == [lines.index("- Keep the release process small.") + 1]
+
+
+def test_emphasis_is_blanked_but_identifiers_stay() -> None:
+    text = "it _should not_ be **always** set in my_flag or `a_b`"
+    out = mood.unemphasised(text)
+    assert len(out) == len(text)
+    assert "should not" in out and " always " in out
+    assert "_" not in out.replace("my_flag", "").replace("a_b", "")
+    assert "my_flag" in out and "a_b" in out

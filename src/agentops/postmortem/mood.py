@@ -112,12 +112,22 @@ def _attributed(part: str, end: int) -> str:
     return m.group(1)
 
 
+# Emphasis markup around a word ("_should not_", "*always*"): blanked, same length, so a
+# stressed modal still reads as one; an identifier's inner underscore stays.
+_EMPHASIS = re.compile(r"(?<![\w*_])[*_]{1,3}(?=\w)|(?<=\w)[*_]{1,3}(?![\w*_])")
+
+
+def unemphasised(text: str) -> str:
+    """``text`` with the emphasis markers around words blanked (same length)."""
+    return _EMPHASIS.sub(lambda m: " " * len(m.group(0)), text)
+
+
 def readings(text: str, grammar: Grammar, moods: MoodGrammar) -> Iterator[Reading]:
     """Every clause of ``text`` with a mood marker no cancelling reading undoes: one
     reading per clause and mood (its first marker), topic from the subject (the words
     before the marker) and else the object (the words after it). A question asks
     rather than claims or pushes, so it has no reading."""
-    text = clause_mod.flatten_asides(text)
+    text = unemphasised(clause_mod.flatten_asides(text))
     for clause in clause_mod.clauses(text, grammar):
         part = text[clause.start:clause.end]
         if part.rstrip(" )*_\"'").endswith("?"):

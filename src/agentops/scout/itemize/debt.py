@@ -19,6 +19,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out = _drift(res) + _lossy(res) + _calls(res, sub) + _divergence(res, sub)
     out += _factories(inp, res)
     out += _bypasses(res) + _private(inp, res) + _duplicates(inp, res) + _dead(inp, res)
+    out += _pinned(inp, res) + _compiled_checks(inp, res)
     out += _lags(res) + _stale(res) + _dead_classes(inp, res)
     return out
 
@@ -342,3 +343,45 @@ def _dead(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                                            else ""),
         severity="nice-to-have", files=tuple(sorted({d.file for d in dead})),
         facts=tuple(sorted(f"{d.file}:{d.function}:{','.join(d.params)}" for d in dead)))]
+
+
+def _pinned(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22 defect 8: a parameter every call pins to its default; one Opportunity per
+    function, the parameter's file:line named, the path behind the other value untested."""
+    by_fn: dict[tuple[str, str], list[Any]] = {}
+    for p in res.get("pinned_parameters", ()):
+        by_fn.setdefault((p.file, p.function), []).append(p)
+    out = []
+    for (file, fn), ps_ in sorted(by_fn.items()):
+        shown = ", ".join(f"{code(p.param + '=' + p.value)} "
+                          f"({rel(file, inp.target.subproject)}:{p.line})" for p in ps_)
+        calls = max(p.calls for p in ps_)
+        out.append(Item(
+            id=stable_id("pinned-param", file, fn), section="S-4", kind="opportunity",
+            title=f"{code(fn)}: every one of its {calls} calls passes or keeps the default "
+                  f"{shown}; no caller, config or test selects another value",
+            why="the code path behind the other value runs nowhere (dead or untested); "
+                "drop the parameter or add a config/test that selects it",
+            files=(file,),
+            facts=tuple(f"{file}:{p.line}:{fn}:{p.param}={p.value}" for p in ps_)))
+    return out
+
+
+def _compiled_checks(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """Checks the window added to compiled forwards: one Opportunity per file."""
+    by_file: dict[str, list[Any]] = {}
+    for c in res.get("compiled_checks", ()):
+        by_file.setdefault(c.file, []).append(c)
+    out = []
+    for file, cs in sorted(by_file.items()):
+        shown = ", ".join(f"{code(c.call)} in `{c.cls}.forward` "
+                          f"({rel(file, inp.target.subproject)}:{c.line})" for c in cs[:4])
+        out.append(Item(
+            id=stable_id("compiled-check", file), section="S-4", kind="opportunity",
+            title=f"Checks added since {inp.baseline.since} run inside a forward the "
+                  f"sub-project compiles, with no is_compiling guard: {shown}"
+                  + (f" and {len(cs) - 4} more" if len(cs) > 4 else ""),
+            why="Dynamo traces or breaks on a runtime check; run the compiled model with "
+                "the setting that enables it, or skip the check while compiling",
+            files=(file,), facts=tuple(f"{c.file}:{c.line}:{c.call}" for c in cs)))
+    return out
