@@ -65,6 +65,11 @@ def groups():
 
 def lora():
     return LoRA(target_modules=["w1", "wqkv_fused"])
+
+
+def muon(kw):
+    compute_sharding_by_fqn = kw["not_a_module_name"]
+    return compute_sharding_by_fqn
 '''
 
 
@@ -130,7 +135,10 @@ def test_unchanged_model_reports_no_lag(tmp_path) -> None:
 def test_regex_patterns_are_judged_by_their_literal_words() -> None:
     assert fqnnames.segments(r"(?:tok_embeddings|output)\.", pattern=True) == [
         "tok_embeddings", "output"]
-    assert fqnnames.segments(r"layers\.\d+\.(?P<n>attention)\.w[qk]", pattern=True) == [
-        "attention", "w"]
+    # w[qk] and \d+ are parts of names, not names.
+    assert fqnnames.segments(r"layers\.\d+\.(?P<n>attention)\.w[qk]\.weight", pattern=True
+                             ) == ["attention"]
+    assert fqnnames.segments(r"(?:feed_forward|moe\.shared)\.w[123]$", pattern=True) == [
+        "feed_forward", "moe", "shared"]
     assert fqnnames.segments("layers.{}.moe.experts.w1", pattern=False) == [
         "moe", "experts", "w1"]

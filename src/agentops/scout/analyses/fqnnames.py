@@ -43,8 +43,12 @@ _DEFINES = (
 )
 # Segments every FQN carries whatever the model calls its modules.
 _GENERIC = frozenset({"weight", "bias", "model", "layers"})
-_REGEX_NOISE = re.compile(r"\\.|\(\?P?<[^>]*>|\(\?[:=!]|\[[^\]]*\]|\{\d*,?\d*\}")
+_REGEX_GROUP = re.compile(r"\(\?P?<[^>]*>|\(\?[:=!]")
+_REGEX_PART = re.compile(r"\\[^.]|\[[^\]]*\]|\{\d*,?\d*\}")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+# A word of a regex is a whole name only between separators; one touching a character
+# class, an escape or a quantifier (``w[123]``, ``\dx``, ``ab*``) is part of a name.
+_WHOLE = re.compile(r"(?<![\w\x00])([A-Za-z_]\w*)(?![\w\x00*+?{])")
 MAX_SITES = 200
 
 
@@ -80,7 +84,8 @@ def defined_names(tree: Tree, roots: tuple[str, ...]) -> frozenset[str]:
 def segments(literal: str, *, pattern: bool) -> list[str]:
     """The module-name parts of an FQN string; of a regex, its literal words only."""
     if pattern:
-        return [s for s in _IDENT.findall(_REGEX_NOISE.sub(" ", literal))
+        return [s for s in _WHOLE.findall(
+            _REGEX_PART.sub("\x00", _REGEX_GROUP.sub(" ", literal)))
                 if s not in _GENERIC]
     return [s for s in literal.split(".") if _IDENT.fullmatch(s) and s not in _GENERIC]
 
@@ -88,6 +93,14 @@ def segments(literal: str, *, pattern: bool) -> list[str]:
 def _strings(node: ast.AST) -> list[ast.Constant]:
     return [n for n in ast.walk(node) if isinstance(n, ast.Constant)
             and isinstance(n.value, str) and len(n.value) <= 200]
+
+
+def _listed(node: ast.AST) -> list[ast.Constant]:
+    """The strings a filter value spells out: itself, or the items of a list/tuple/set
+    literal; a string inside other code (a subscript key, a call) names something else."""
+    items = node.elts if isinstance(node, (ast.List, ast.Tuple, ast.Set)) else [node]
+    return [c for c in items if isinstance(c, ast.Constant) and isinstance(c.value, str)
+            and len(c.value) <= 200]
 
 
 def _target_name(node: ast.AST) -> str:
@@ -113,7 +126,7 @@ def uses(path: str, text: str) -> list[tuple[int, str, str, bool]]:
         for name, value in pairs:
             if _FILTER_NAME.search(name):
                 pat = "pattern" in name
-                out += [(c.lineno, c.value, "filters", pat) for c in _strings(value)]
+                out += [(c.lineno, c.value, "filters", pat) for c in _listed(value)]
             elif adapter and isinstance(value, ast.Dict) and ("from_hf" in name
                                                               or "to_hf" in name):
                 # Only the model's side: the values of a from-HF map, the keys of a
