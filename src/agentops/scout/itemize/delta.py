@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentops.scout.itemize.common import code, listed, names, plural, short
+from agentops.scout.itemize.common import code, listed, names, plural, rel, short
 from agentops.scout.model import PRIORITY_OF, Inputs, Item, stable_id
 
 
@@ -45,7 +45,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         if d.severity == "nice-to-have" and f"{d.source}.{d.field}" not in said:
             quiet.append(f"{code(f'{d.source}.{d.field}')} (new field, copied as is)")
     out += _use_checks(inp, res, adapted, said)
-    out += _body_drift(inp, res) + _new_copy(res)
+    out += _body_drift(inp, res) + _new_copy(res) + _fqn_names(inp, res)
     if adapted:
         out.append(Item(
             id=stable_id("surface-adapted", inp.target.name), section="S-1", kind="fyi",
@@ -263,4 +263,43 @@ def _new(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             id=stable_id("new-model", model), section="S-1", kind="opportunity",
             title=f"New upstream model variant {code(model)}",
             why="consider supporting it", facts=(model,)))
+    return out
+
+
+def _fqn_names(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22 defect 8: key maps and module-name filters that still name what the model
+    renamed in the window: an action per file (file:line, old and new name), so the
+    delta is never "nothing actionable" while one exists; names no model code defines
+    at either commit: one opportunity per file, never an action."""
+    by: dict[tuple[str, str], list[Any]] = {}
+    for f in sorted(res.get("fqn_names", ()), key=lambda f: (f.file, f.line, f.name)):
+        by.setdefault((f.how, f.file), []).append(f)
+    out: list[Item] = []
+    sub = inp.target.subproject
+    for (how, file), fs in sorted(by.items()):
+        shown = "; ".join(
+            f"{rel(file, sub)}:{f.line} {'keys' if f.use == 'keys' else 'filters'} "
+            f"{code(f.literal)}" + (f" (the model now names {code(f.name)} "
+                                     f"{code(f.now)})" if f.now else "") for f in fs[:6])
+        more = f"; and {len(fs) - 6} more" if len(fs) > 6 else ""
+        olds = names(sorted({f.name for f in fs}))
+        facts = tuple(sorted(f"{f.line}:{f.literal}"[:80] for f in fs))
+        if how == "lagged":
+            out.append(Item(
+                id=stable_id("fqn-lag", file), section="S-1", kind="action",
+                title=f"{rel(file, sub)} still names {olds}, which the model code defined "
+                      f"at {inp.baseline.since} and no longer defines: {shown}{more}",
+                why="a key map entry for a parameter the model no longer has is skipped or "
+                    "mis-keyed at checkpoint conversion; a filter naming it matches nothing",
+                where=f"{file}:{fs[0].line}", priority="P1", severity="should-fix",
+                files=(file,), fix="rename the literal(s) to the model's current name(s)",
+                facts=facts))
+        else:
+            out.append(Item(
+                id=stable_id("fqn-unknown", file), section="S-4", kind="opportunity",
+                title=f"{rel(file, sub)} names {olds} as a module, but no model code defines "
+                      f"that name at HEAD or at {inp.baseline.since}: {shown}{more}",
+                why="a filter or key naming no module matches nothing; check the name "
+                    "against the model's module tree",
+                files=(file,), facts=facts))
     return out

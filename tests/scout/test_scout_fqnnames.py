@@ -1,0 +1,144 @@
+"""#22 defect 8: key maps and module-name filters that lag a rename of the model's
+modules (``fqnnames``). Match (renamed in the window: action, no all-clear on the
+delta), no-match (names the model still defines, the HF side of a key map), and a name
+defined at neither commit (an opportunity, never an action)."""
+
+from __future__ import annotations
+
+from agentops.scout.analyses import fqnnames
+from agentops.scout.analyses.ci import CiResult
+from agentops.scout.itemize import clear, delta
+from tests.scout import minirepo
+
+MODEL_BASE = '''\
+class Experts:
+    def __init__(self):
+        self.w1 = Param()
+        self.w2 = Param()
+
+
+class Dense:
+    def __init__(self):
+        self.w1 = Linear()
+
+
+class MoE:
+    def __init__(self):
+        self.experts = Experts()
+
+
+class Block:
+    def __init__(self):
+        self.moe = MoE()
+        self.feed_forward = Dense()
+
+
+class Model:
+    def __init__(self):
+        self.layers = [Block()]
+        self.tok_embeddings = Embedding()
+        self.output = Linear()
+'''
+
+MODEL_HEAD = (MODEL_BASE.replace("self.w1 = Param()", "self.w1_EFD = Param()")
+              .replace("self.w2 = Param()", "self.w2_EDF = Param()")
+              .replace("self.output = Linear()", "self.lm_head = Linear()"))
+
+ADAPTER = '''\
+class SubStateDictAdapter:
+    def __init__(self):
+        self.from_hf_map = {
+            "model.layers.{}.mlp.experts.{}.gate_proj.weight": "layers.{}.moe.experts.w1",
+            "model.layers.{}.mlp.gate_proj.weight": "layers.{}.feed_forward.w1.weight",
+            "model.embed_tokens.weight": "tok_embeddings.weight",
+        }
+'''
+
+CONFIGS = '''\
+def big():
+    return Config(filter_fqns=["output"], targets=1)
+
+
+def groups():
+    return Group(pattern=r"(?:tok_embeddings|output)\\.", lr=1.0)
+
+
+def lora():
+    return LoRA(target_modules=["w1", "wqkv_fused"])
+
+
+def muon(kw):
+    compute_sharding_by_fqn = kw["not_a_module_name"]
+    return compute_sharding_by_fqn
+'''
+
+
+def _inp(tmp_path, head_files: dict[str, str]):
+    base = {"sub/__init__.py": "", "sub/model.py": MODEL_BASE,
+            "sub/state_dict_adapter.py": ADAPTER, "sub/configs.py": CONFIGS}
+    return minirepo.build(tmp_path, base=base, head=head_files)
+
+
+def _res(inp, found):
+    return {"upstream_commits": list(inp.commits) or ["x"], "monkey_patches": [],
+            "stale_patches": [], "config_drift": [], "lossy_config_copies": [],
+            "graph_passes": [], "passes_without_tests": [], "doc_inaccuracies": [],
+            "ci": CiResult((), (), (), ()), "fragile_surface_changes": [],
+            "listed_patches": [], "new_apis": [], "new_models": [], "fqn_names": found}
+
+
+def test_names_renamed_in_the_window_are_actions(tmp_path) -> None:
+    inp = _inp(tmp_path, {"sub/model.py": MODEL_HEAD})
+    found = fqnnames.analyse(inp)
+    got = sorted((f.file, f.line, f.name, f.use, f.how, f.now) for f in found)
+    assert got == [
+        # The dense FFN still defines w1, yet the experts' w1 was renamed: the segment
+        # before it (experts) says which module is meant.
+        ("sub/configs.py", 2, "output", "filters", "lagged", ""),
+        ("sub/configs.py", 6, "output", "filters", "lagged", ""),
+        ("sub/configs.py", 10, "wqkv_fused", "filters", "unknown", ""),
+        ("sub/state_dict_adapter.py", 4, "w1", "keys", "lagged", "w1_EFD"),
+    ]
+    items = delta.items(inp, _res(inp, found))
+    acts = [i for i in items if i.kind == "action"]
+    assert {(i.section, i.priority, i.where) for i in acts} == {
+        ("S-1", "P1", "sub/configs.py:2"), ("S-1", "P1", "sub/state_dict_adapter.py:4")}
+    [keys] = [i for i in acts if "adapter" in i.where]
+    assert "`w1_EFD`" in keys.title
+    [opp] = [i for i in items if i.kind == "opportunity"]
+    assert "`wqkv_fused`" in opp.title and opp.section == "S-4"
+    clears = clear.items(inp, _res(inp, found), items)
+    assert not [c for c in clears if "nothing actionable" in c.title]
+
+
+def test_names_the_model_still_defines_are_fine(tmp_path) -> None:
+    """Adapter and filters follow the rename; the HF side (gate_proj, embed_tokens) is
+    never read; the all-clear stands."""
+    adapter = ADAPTER.replace("moe.experts.w1\"", "moe.experts.w1_EFD\"")
+    configs = (CONFIGS.replace("output", "lm_head")
+               .replace('"wqkv_fused"', '"w2_EDF"'))
+    inp = _inp(tmp_path, {"sub/model.py": MODEL_HEAD, "sub/state_dict_adapter.py": adapter,
+                          "sub/configs.py": configs})
+    assert fqnnames.analyse(inp) == []
+    items = delta.items(inp, _res(inp, []))
+    clears = clear.items(inp, _res(inp, []), items)
+    assert [c for c in clears if "nothing actionable" in c.title]
+
+
+def test_unchanged_model_reports_no_lag(tmp_path) -> None:
+    """Without a rename in the window the same literals are not lagging: ``output`` is
+    still a module, and a name defined nowhere stays an opportunity."""
+    inp = _inp(tmp_path, {"sub/other.py": "X = 1\n"})
+    assert [(f.name, f.how) for f in fqnnames.analyse(inp)] == [("wqkv_fused", "unknown")]
+
+
+def test_regex_patterns_are_judged_by_their_literal_words() -> None:
+    assert fqnnames.segments(r"(?:tok_embeddings|output)\.", pattern=True) == [
+        "tok_embeddings", "output"]
+    # w[qk] and \d+ are parts of names, not names.
+    assert fqnnames.segments(r"layers\.\d+\.(?P<n>attention)\.w[qk]\.weight", pattern=True
+                             ) == ["attention"]
+    assert fqnnames.segments(r"(?:feed_forward|moe\.shared)\.w[123]$", pattern=True) == [
+        "feed_forward", "moe", "shared"]
+    assert fqnnames.segments("layers.{}.moe.experts.w1", pattern=False) == [
+        "moe", "experts", "w1"]
