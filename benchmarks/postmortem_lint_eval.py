@@ -109,6 +109,7 @@ import yaml  # noqa: E402
 # The bars (#24) and the figure format: the corpus benchmark's, so both read alike.
 from postmortem_lint_corpus import TARGETS, _fmt  # noqa: E402
 
+from agentops.errors import DataError  # noqa: E402
 from agentops.postmortem import datafiles  # noqa: E402
 from agentops.postmortem import lint as lint_mod  # noqa: E402
 
@@ -301,6 +302,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"recorded {len(docs)} documents in {args.split_file}")
         return 0
     recorded = load_split(Path(args.split_file))
+    # A rule file that does not load would make every document a "crash" and every figure
+    # n/a, which reads like a result: stop instead, naming the file and key.
+    try:
+        datafiles.lint_rules()
+        datafiles.sections()
+    except DataError as exc:
+        print(f"error: the lint's data does not load: {exc}", file=sys.stderr)
+        return 2
     for split in [args.split] if args.split else ["fit", "heldout", "all"]:
         result = measure(root, split, recorded)
         if args.json:
