@@ -13,7 +13,7 @@ import ast
 import re
 from dataclasses import dataclass
 
-from agentops.scout.analyses import pysource as ps
+from agentops.scout.analyses import callsites
 from agentops.scout.model import Inputs
 
 
@@ -27,48 +27,13 @@ class DeadParam:
 
 
 def analyse(inp: Inputs) -> list[DeadParam]:
-    sub = inp.target.subproject + "/"
-    tests = inp.target.tests_dir + "/"
-    defs: dict[str, list[tuple[str, ps.FuncDef]]] = {}
-    calls: dict[str, list[ast.Call]] = {}
-    referenced: set[str] = set()  # passed around as a value: callers we cannot see
-    test_texts: list[str] = []
-    for path, text in sorted(inp.head.files.items()):
-        if not ((path.startswith(sub) or path.startswith(tests)) and path.endswith(".py")):
-            continue
-        if path.startswith(tests) or "/tests/" in path:
-            # Tests are read as text (walking large test modules costs more than all the
-            # rest): a keyword a test passes makes the parameter settable.
-            test_texts.append(text)
-            continue
-        mod = ps.parse(text)
-        if mod is None:
-            continue
-        if path.startswith(sub) and "/tests/" not in path:
-            for node in mod.body:
-                # A decorated function may be registered and called by a framework.
-                if isinstance(node, ps.FuncDef.__args__) and not node.name.startswith("_") \
-                        and not node.decorator_list:
-                    defs.setdefault(node.name, []).append((path, node))
-        called_ids: set[int] = set()
-        loads: list[ast.Name] = []
-        for node in ps.walk(mod):
-            if isinstance(node, ast.Call):
-                name = node.func.id if isinstance(node.func, ast.Name) else (
-                    node.func.attr if isinstance(node.func, ast.Attribute) else "")
-                if name:
-                    calls.setdefault(name, []).append(node)
-                called_ids.add(id(node.func))
-            elif isinstance(node, ast.Name | ast.Attribute) and isinstance(node.ctx,
-                                                                          ast.Load):
-                loads.append(node)
-            elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
-                    and node.value.isidentifier():
-                referenced.add(node.value)  # looked up by name (a registry key, getattr)
-        # A name used other than by calling it (in a list of passes, a registry, an
-        # argument, ``module.fn`` handed on): called from places this scan cannot see.
-        referenced |= {n.id if isinstance(n, ast.Name) else n.attr for n in loads
-                       if id(n) not in called_ids}
+    # Public, undecorated functions only: a decorated one may be registered and called by
+    # a framework. A name looked up as a string (a registry key, getattr) is a use too.
+    scanned = callsites.scan(
+        inp, lambda node: not node.name.startswith("_") and not node.decorator_list,
+        strings_refer=True)
+    defs, calls, referenced = scanned.defs, scanned.calls, scanned.referenced
+    test_texts = scanned.test_texts
     # Any call setting that keyword (``partial(fn, dyn_map=…)`` included) may set it.
     set_by_kw = {k.arg for cs in calls.values() for c in cs for k in c.keywords}
     out = []

@@ -19,6 +19,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from agentops.scout.analyses import callsites
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.model import Inputs
 
@@ -53,40 +54,13 @@ def _used_in_branch(fn: ps.FuncDef, name: str) -> bool:
 
 
 def analyse(inp: Inputs) -> list[PinnedParam]:
-    sub = inp.target.subproject + "/"
-    tests = inp.target.tests_dir + "/"
-    defs: dict[str, list[tuple[str, ps.FuncDef]]] = {}
-    calls: dict[str, list[ast.Call]] = {}
-    escaped: set[str] = set()  # used as a value somewhere: callers we cannot see
-    test_texts: list[str] = []
-    for path, text in sorted(inp.head.files.items()):
-        if not ((path.startswith(sub) or path.startswith(tests)) and path.endswith(".py")):
-            continue
-        if path.startswith(tests) or "/tests/" in path:
-            test_texts.append(text)  # read as text, as deadparams does (cost)
-            continue
-        mod = ps.parse(text)
-        if mod is None:
-            continue
-        for node in mod.body:
-            if isinstance(node, ps.FuncDef.__args__) and not node.decorator_list \
-                    and node.name.startswith("_") and not node.name.startswith("__"):
-                defs.setdefault(node.name, []).append((path, node))
-        called: set[int] = set()
-        loads: list[ast.Name | ast.Attribute] = []
-        for node in ps.walk(mod):
-            if isinstance(node, ast.Call):
-                f = node.func
-                name = f.id if isinstance(f, ast.Name) else (
-                    f.attr if isinstance(f, ast.Attribute) else "")
-                if name:
-                    calls.setdefault(name, []).append(node)
-                called.add(id(f))
-            elif isinstance(node, ast.Name | ast.Attribute) and isinstance(node.ctx,
-                                                                          ast.Load):
-                loads.append(node)
-        escaped |= {n.id if isinstance(n, ast.Name) else n.attr for n in loads
-                    if id(n) not in called}
+    # Private helpers only (``_name``, not dunders), undecorated: all their callers are
+    # in view. ``escaped``: used as a value somewhere, so called where we cannot see.
+    scanned = callsites.scan(
+        inp, lambda node: not node.decorator_list and node.name.startswith("_")
+        and not node.name.startswith("__"))
+    defs, calls, escaped = scanned.defs, scanned.calls, scanned.referenced
+    test_texts = scanned.test_texts
     out = []
     for name, found in sorted(defs.items()):
         sites = calls.get(name, [])
