@@ -25,13 +25,17 @@ A third blind set, benchmarks/data/triage_blind3.yaml (texts in ~/.cache/agentop
 extra3-texts.jsonl or $AGENTOPS_TRIAGE_BLIND3_CACHE), gathered once blind2 had become fit
 material, is reported the same way as its own column ("blind3"): same thresholds, never
 fitted on, never merged into "held-all". Nobody reads it to write rules; ``--no-blind3``
-leaves it out, and without its cache it is skipped with a message.
+leaves it out, and without its cache it is skipped with a message. A fourth,
+benchmarks/data/triage_blind4.yaml (texts in ~/.cache/agentops/triage/extra4-texts.jsonl
+or $AGENTOPS_TRIAGE_BLIND4_CACHE), gathered after blind3, is its own column ("blind4") on
+the same terms; ``--no-blind4`` leaves it out.
 
   python benchmarks/triage_kfold.py                      # dev sets next to the repo
   python benchmarks/triage_kfold.py A.jsonl B.jsonl      # other labelled sets
   python benchmarks/triage_kfold.py --write              # store the fit part's thresholds
   python benchmarks/triage_kfold.py --fit-blind2         # blind2 joins the fit part
   python benchmarks/triage_kfold.py --no-blind3          # leave the third blind set out
+  python benchmarks/triage_kfold.py --no-blind4          # leave the fourth blind set out
 
 Pure CPU: no network, no token; writes only with --write.
 """
@@ -75,6 +79,9 @@ BLIND2_CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_BLIND2_CACHE")
 BLIND3 = ROOT / "benchmarks" / "data" / "triage_blind3.yaml"
 BLIND3_CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_BLIND3_CACHE")
                     or Path.home() / ".cache" / "agentops" / "triage" / "extra3-texts.jsonl")
+BLIND4 = ROOT / "benchmarks" / "data" / "triage_blind4.yaml"
+BLIND4_CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_BLIND4_CACHE")
+                    or Path.home() / ".cache" / "agentops" / "triage" / "extra4-texts.jsonl")
 # The labelled-set files: numbers, the labels humans set, our own note; nothing else.
 LABELLED_SCHEMA = {
     "type": "object", "additionalProperties": False, "required": ["issues"],
@@ -187,6 +194,12 @@ def blind3_records(queue: Queue) -> tuple[list[Record], str]:
                             env="AGENTOPS_TRIAGE_BLIND3_CACHE")
 
 
+def blind4_records(queue: Queue) -> tuple[list[Record], str]:
+    """The fourth blind set joined with its text cache, or ([], why it is skipped)."""
+    return labelled_records(BLIND4, BLIND4_CACHE, queue, name="blind4",
+                            env="AGENTOPS_TRIAGE_BLIND4_CACHE")
+
+
 def _shown(path: Path) -> str:
     try:
         return str(path.relative_to(ROOT))
@@ -251,6 +264,8 @@ def main(argv: list[str] | None = None) -> int:
                          "--write): it was read to write rules, so it is no longer blind")
     ap.add_argument("--no-blind3", action="store_true",
                     help="leave the third blind set (triage_blind3.yaml) out")
+    ap.add_argument("--no-blind4", action="store_true",
+                    help="leave the fourth blind set (triage_blind4.yaml) out")
     ap.add_argument("--write", action="store_true",
                     help="store the thresholds fitted on the fit part, at the chosen operating "
                          "scale, in the queue's labels.json")
@@ -281,6 +296,9 @@ def main(argv: list[str] | None = None) -> int:
     blind3, note3 = ([], "blind3 set left out (--no-blind3)") if args.no_blind3 \
         else blind3_records(queue)
     print(note3)
+    blind4, note4 = ([], "blind4 set left out (--no-blind4)") if args.no_blind4 \
+        else blind4_records(queue)
+    print(note4)
     target = queue.confidence.target_precision if args.target is None else args.target
     raw = fit_thresholds(fit, queue, target=args.target)
     out: dict[str, object] = {}
@@ -331,6 +349,9 @@ def main(argv: list[str] | None = None) -> int:
     if blind3:
         evals["blind3"] = _report_separate(
             "blind3", blind3, fitted, "blind: never read to write rules")
+    if blind4:
+        evals["blind4"] = _report_separate(
+            "blind4", blind4, fitted, "blind: never read to write rules")
     out["held_out"] = {n: e.to_json() for n, e in evals.items()}
     out["calibration"] = [{"low": x.low, "high": x.high, "judged": x.judged,
                            "right": x.right} for x in bands]

@@ -1,5 +1,5 @@
 """The triage benchmark's labelled-set files (issue #23 item 1): benchmarks/data/
-triage_extra.yaml, triage_blind2.yaml and triage_blind3.yaml validate, errors name the file
+triage_extra.yaml and triage_blind2/3/4.yaml validate, errors name the file
 and the key, the blind sets stay separate from the first held-out set and from each other,
 and a missing text cache is a skip with a message, never a crash (no network, no real cache
 needed)."""
@@ -49,6 +49,26 @@ def test_third_blind_set_is_disjoint_and_has_both_kinds_of_truth() -> None:
     kept = [i for i in blind3 if trigger in i["labels"]]
     assert kept and len(kept) < len(blind3)
     assert all(i["note"].strip() for i in blind3)
+
+
+def test_fourth_blind_set_is_disjoint_and_has_both_kinds_of_truth() -> None:
+    """blind4 must not repeat an issue of the extra set or of an earlier blind set, and
+    must hold both truths."""
+    blind4 = kf.load_labelled(kf.BLIND4)
+    numbers4 = {i["number"] for i in blind4}
+    assert len(numbers4) == len(blind4)
+    for earlier in (kf.EXTRA, kf.BLIND2, kf.BLIND3):
+        assert not numbers4 & {i["number"] for i in kf.load_labelled(earlier)}
+    trigger = load_queue("distributed").trigger_label
+    kept = [i for i in blind4 if trigger in i["labels"]]
+    assert kept and len(kept) < len(blind4)
+    assert all(i["note"].strip() for i in blind4)
+
+
+@pytest.fixture(autouse=True)
+def _no_real_blind4_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runs below never read a real fourth-set cache (a local one may exist)."""
+    monkeypatch.setattr(kf, "BLIND4_CACHE", tmp_path / "absent4.jsonl")
 
 
 @pytest.mark.parametrize(("body", "key", "words"), [
