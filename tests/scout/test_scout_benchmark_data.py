@@ -246,3 +246,38 @@ def test_fourth_unseen_truth_validates_in_windows_no_earlier_set_used() -> None:
     assert sum(1 for s in subprojects if s.startswith("torchtitan/models/")) >= 3
     assert sum(len(r["truth"]) for r in spec["runs"]) >= 25
     assert all(j["note"].strip() for j in spec["judgements"])
+
+
+def test_fifth_unseen_truth_uses_init_drafts_in_a_window_no_earlier_set_used() -> None:
+    """The fifth blind set (#22): three model folders and forge in a window new to sets 1-4
+    for each folder, every target an unedited `scout.py init` draft of that folder, late
+    entries say so and stay few, and every unmatched action item has a reasoned verdict."""
+    from agentops.scout import config
+    from benchmarks import scout_unseen as unseen
+
+    data = unseen.ROOT / "benchmarks" / "data"
+    spec = unseen.load(data / "scout_unseen5.yaml")
+    earlier: dict[str, set[tuple[str, str]]] = {}
+    for name in ("scout_unseen.yaml", "scout_unseen2.yaml", "scout_unseen3.yaml",
+                 "scout_unseen4.yaml"):
+        for run in unseen.load(data / name)["runs"]:
+            sub = config.load_target(str(unseen.ROOT / run["target"])).subproject
+            earlier.setdefault(sub, set()).add((run["prior"]["head"], run["head"]["head"]))
+    subprojects = []
+    blind = late = 0
+    for run in spec["runs"]:
+        target = unseen.ROOT / run["target"]
+        assert target.read_text().startswith("# Draft scout target written by `scout.py init`")
+        sub = config.load_target(str(target)).subproject
+        subprojects.append(sub)
+        assert (run["prior"]["head"], run["head"]["head"]) not in earlier.get(sub, set()), sub
+        assert run["truth"] and run["negatives"], run["target"]
+        for entry in run["truth"]:
+            if entry.get("late"):
+                late += 1
+                assert entry["what"].lower().startswith("late"), entry["id"]
+            else:
+                blind += 1
+    assert sum(1 for s in subprojects if s.startswith("torchtitan/models/")) >= 3
+    assert blind >= 24 and late <= blind // 4
+    assert spec["judgements"] and all(j["note"].strip() for j in spec["judgements"])
