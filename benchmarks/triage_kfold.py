@@ -28,7 +28,10 @@ fitted on, never merged into "held-all". Nobody reads it to write rules; ``--no-
 leaves it out, and without its cache it is skipped with a message. A fourth,
 benchmarks/data/triage_blind4.yaml (texts in ~/.cache/agentops/triage/extra4-texts.jsonl
 or $AGENTOPS_TRIAGE_BLIND4_CACHE), gathered after blind3, is its own column ("blind4") on
-the same terms; ``--no-blind4`` leaves it out.
+the same terms; ``--no-blind4`` leaves it out. A fifth,
+benchmarks/data/triage_blind5.yaml (texts in ~/.cache/agentops/triage/extra5-texts.jsonl
+or $AGENTOPS_TRIAGE_BLIND5_CACHE), gathered after blind4, is its own column ("blind5") on
+the same terms; ``--no-blind5`` leaves it out.
 
   python benchmarks/triage_kfold.py                      # dev sets next to the repo
   python benchmarks/triage_kfold.py A.jsonl B.jsonl      # other labelled sets
@@ -36,6 +39,7 @@ the same terms; ``--no-blind4`` leaves it out.
   python benchmarks/triage_kfold.py --fit-blind2         # blind2 joins the fit part
   python benchmarks/triage_kfold.py --no-blind3          # leave the third blind set out
   python benchmarks/triage_kfold.py --no-blind4          # leave the fourth blind set out
+  python benchmarks/triage_kfold.py --no-blind5          # leave the fifth blind set out
 
 Pure CPU: no network, no token; writes only with --write.
 """
@@ -82,6 +86,9 @@ BLIND3_CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_BLIND3_CACHE")
 BLIND4 = ROOT / "benchmarks" / "data" / "triage_blind4.yaml"
 BLIND4_CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_BLIND4_CACHE")
                     or Path.home() / ".cache" / "agentops" / "triage" / "extra4-texts.jsonl")
+BLIND5 = ROOT / "benchmarks" / "data" / "triage_blind5.yaml"
+BLIND5_CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_BLIND5_CACHE")
+                    or Path.home() / ".cache" / "agentops" / "triage" / "extra5-texts.jsonl")
 # The labelled-set files: numbers, the labels humans set, our own note; nothing else.
 LABELLED_SCHEMA = {
     "type": "object", "additionalProperties": False, "required": ["issues"],
@@ -200,6 +207,12 @@ def blind4_records(queue: Queue) -> tuple[list[Record], str]:
                             env="AGENTOPS_TRIAGE_BLIND4_CACHE")
 
 
+def blind5_records(queue: Queue) -> tuple[list[Record], str]:
+    """The fifth blind set joined with its text cache, or ([], why it is skipped)."""
+    return labelled_records(BLIND5, BLIND5_CACHE, queue, name="blind5",
+                            env="AGENTOPS_TRIAGE_BLIND5_CACHE")
+
+
 def _shown(path: Path) -> str:
     try:
         return str(path.relative_to(ROOT))
@@ -266,6 +279,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="leave the third blind set (triage_blind3.yaml) out")
     ap.add_argument("--no-blind4", action="store_true",
                     help="leave the fourth blind set (triage_blind4.yaml) out")
+    ap.add_argument("--no-blind5", action="store_true",
+                    help="leave the fifth blind set (triage_blind5.yaml) out")
     ap.add_argument("--write", action="store_true",
                     help="store the thresholds fitted on the fit part, at the chosen operating "
                          "scale, in the queue's labels.json")
@@ -299,6 +314,9 @@ def main(argv: list[str] | None = None) -> int:
     blind4, note4 = ([], "blind4 set left out (--no-blind4)") if args.no_blind4 \
         else blind4_records(queue)
     print(note4)
+    blind5, note5 = ([], "blind5 set left out (--no-blind5)") if args.no_blind5 \
+        else blind5_records(queue)
+    print(note5)
     target = queue.confidence.target_precision if args.target is None else args.target
     raw = fit_thresholds(fit, queue, target=args.target)
     out: dict[str, object] = {}
@@ -352,6 +370,9 @@ def main(argv: list[str] | None = None) -> int:
     if blind4:
         evals["blind4"] = _report_separate(
             "blind4", blind4, fitted, "blind: never read to write rules")
+    if blind5:
+        evals["blind5"] = _report_separate(
+            "blind5", blind5, fitted, "blind: never read to write rules")
     out["held_out"] = {n: e.to_json() for n, e in evals.items()}
     out["calibration"] = [{"low": x.low, "high": x.high, "judged": x.judged,
                            "right": x.right} for x in bands]

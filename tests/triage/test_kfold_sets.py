@@ -1,5 +1,5 @@
 """The triage benchmark's labelled-set files (issue #23 item 1): benchmarks/data/
-triage_extra.yaml and triage_blind2/3/4.yaml validate, errors name the file
+triage_extra.yaml and triage_blind2/3/4/5.yaml validate, errors name the file
 and the key, the blind sets stay separate from the first held-out set and from each other,
 and a missing text cache is a skip with a message, never a crash (no network, no real cache
 needed)."""
@@ -65,10 +65,26 @@ def test_fourth_blind_set_is_disjoint_and_has_both_kinds_of_truth() -> None:
     assert all(i["note"].strip() for i in blind4)
 
 
+def test_fifth_blind_set_is_disjoint_and_has_both_kinds_of_truth() -> None:
+    """blind5 must not repeat an issue of the extra set or of an earlier blind set, and
+    must hold both truths."""
+    blind5 = kf.load_labelled(kf.BLIND5)
+    numbers5 = {i["number"] for i in blind5}
+    assert len(numbers5) == len(blind5)
+    for earlier in (kf.EXTRA, kf.BLIND2, kf.BLIND3, kf.BLIND4):
+        assert not numbers5 & {i["number"] for i in kf.load_labelled(earlier)}
+    trigger = load_queue("distributed").trigger_label
+    kept = [i for i in blind5 if trigger in i["labels"]]
+    assert kept and len(kept) < len(blind5)
+    assert all(i["note"].strip() for i in blind5)
+
+
 @pytest.fixture(autouse=True)
 def _no_real_blind4_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The runs below never read a real fourth-set cache (a local one may exist)."""
+    """The runs below never read a real fourth- or fifth-set cache (a local one may
+    exist)."""
     monkeypatch.setattr(kf, "BLIND4_CACHE", tmp_path / "absent4.jsonl")
+    monkeypatch.setattr(kf, "BLIND5_CACHE", tmp_path / "absent5.jsonl")
 
 
 @pytest.mark.parametrize(("body", "key", "words"), [
@@ -227,3 +243,44 @@ def test_blind3_is_its_own_column_and_is_skipped_without_its_cache(
     assert kf.main([*base, "--no-blind3"]) == 0
     out = capsys.readouterr().out
     assert "blind3 set left out (--no-blind3)" in out and "== blind3:" not in out
+
+
+def test_blind5_is_its_own_column_and_no_blind5_leaves_it_out(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue #23: the fifth blind set is reported on its own with the fitted thresholds,
+    never in the fit part nor in held-all; without its cache it is skipped with the
+    variable named; --no-blind5 leaves it out."""
+    fsdp = "FSDP fully_shard hangs in all_gather on 8 GPUs\n```python\nfully_shard(m)\n```"
+    dev = _write(tmp_path, "dev.jsonl", "\n".join(
+        _dev_line(n, fsdp) for n in (1, 2, 3, 4, 5, 6, 7)) + "\n")
+    b5 = _write(tmp_path, "b5.yaml", (
+        "issues:\n"
+        "  - {number: 501, labels: ['oncall: distributed', 'module: fsdp'], note: x}\n"
+        "  - {number: 502, labels: ['module: rocm', 'skipped'], note: y}\n"))
+    cache = _write(tmp_path, "b5.jsonl", "".join(json.dumps(x) + "\n" for x in [
+        {"number": 501, "title": "FSDP hang", "text": fsdp},
+        {"number": 502, "title": "DISABLED test_fsdp_x (__main__.T)",
+         "text": "Platforms: rocm\n\nThis test was disabled because it is failing."}]))
+    for name in ("BLIND2", "BLIND3"):
+        monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
+    monkeypatch.setattr(kf, "BLIND5", b5)
+    base = [str(dev), "--no-extra", "--k", "2", "--json"]
+
+    assert kf.main(base) == 0
+    out = capsys.readouterr().out
+    assert "blind5 set skipped" in out and "AGENTOPS_TRIAGE_BLIND5_CACHE" in out
+    assert "== blind5:" not in out
+
+    monkeypatch.setattr(kf, "BLIND5_CACHE", cache)
+    assert kf.main(base) == 0
+    out = capsys.readouterr().out
+    result = json.loads(out.strip().splitlines()[-1])
+    assert "== blind5: 2 issues (1 distributed, 1 not)" in out and "blind: never read" in out
+    assert result["held_out"]["blind5"]["n"] == 2
+    assert "== fit part: 4 issues, k=2" in out
+    assert result["held_out"]["held-all"]["n"] == 3
+
+    assert kf.main([*base, "--no-blind5"]) == 0
+    out = capsys.readouterr().out
+    assert "blind5 set left out (--no-blind5)" in out and "== blind5:" not in out
