@@ -3,6 +3,8 @@ data, and its scoring rules do what they say (no torchtitan checkout needed)."""
 
 from __future__ import annotations
 
+import re
+
 from benchmarks import scout_vs_reviewer as bench
 
 
@@ -281,3 +283,38 @@ def test_fifth_unseen_truth_uses_init_drafts_in_a_window_no_earlier_set_used() -
     assert sum(1 for s in subprojects if s.startswith("torchtitan/models/")) >= 3
     assert blind >= 24 and late <= blind // 4
     assert spec["judgements"] and all(j["note"].strip() for j in spec["judgements"])
+
+
+def test_sixth_unseen_truth_validates_with_init_drafts_in_a_new_window() -> None:
+    """The sixth blind set (#22): the model folders plus forge in one window no earlier set
+    used for the folder, each run's target an unedited `scout.py init` draft that loads and
+    names that folder, late entries say so, and at least 25 truth entries in all."""
+    from agentops.scout import config
+    from benchmarks import scout_unseen as unseen
+
+    data = unseen.ROOT / "benchmarks" / "data"
+    spec = unseen.load(data / "scout_unseen6.yaml")
+    earlier: dict[str, set[tuple[str, str]]] = {}
+    for name in ("scout_unseen.yaml", "scout_unseen2.yaml", "scout_unseen3.yaml",
+                 "scout_unseen4.yaml"):
+        for run in unseen.load(data / name)["runs"]:
+            sub = config.load_target(str(unseen.ROOT / run["target"])).subproject
+            earlier.setdefault(sub, set()).add((run["prior"]["head"], run["head"]["head"]))
+    subprojects = []
+    for run in spec["runs"]:
+        path = unseen.ROOT / run["target"]
+        assert "drafted by scout.py init" in path.read_text(), run["target"]
+        sub = config.load_target(str(path)).subproject
+        subprojects.append(sub)
+        window = (run["prior"]["head"], run["head"]["head"])
+        assert window not in earlier.get(sub, set()), (sub, window)
+        assert run["truth"] and run["negatives"], run["target"]
+        for entry in run["truth"] + run["negatives"]:
+            # file:line, in the folder or the core code it relies on
+            assert re.search(r"\.(py|md|sh|yaml):\d+", entry["where"]), entry["id"]
+            if entry.get("late"):
+                assert entry["what"].lower().startswith("late"), entry["id"]
+    assert {"torchtitan/models/llama3", "torchtitan/models/qwen3",
+            "torchtitan/models/deepseek_v3"} <= set(subprojects)
+    assert sum(len(r["truth"]) for r in spec["runs"]) >= 25
+    assert all(j["note"].strip() for j in spec["judgements"])
