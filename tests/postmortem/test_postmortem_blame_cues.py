@@ -43,9 +43,17 @@ def _cases(agents: list[dict[str, str]]) -> list[tuple[str, str]]:
     return out
 
 
-POSITIVE = _cases(MATRIX["persons"]) + [
+def _narrowed(agents: list[dict[str, str]]) -> list[tuple[str, str]]:
+    return [(cls, _fill(shape, agent, "")) for cls, shapes in MATRIX["narrowed"].items()
+            for agent in agents for shape in shapes]
+
+
+_TEAM = [p for p in MATRIX["persons"] if p["s"] == "We"]
+POSITIVE = _cases(MATRIX["persons"]) + _narrowed(
+    [p for p in MATRIX["persons"] if p not in _TEAM]) + [
     (cls, s) for cls, shapes in MATRIX["self"].items() for s in shapes]
-NEGATIVE = [s for _, s in _cases(MATRIX["systems"])] + list(MATRIX["clean"])
+NEGATIVE = [s for _, s in _cases(MATRIX["systems"]) + _narrowed(MATRIX["systems"])] + [
+    s for _, s in _narrowed(_TEAM)] + list(MATRIX["clean"])
 
 
 def _blamed(sentence: str, rules: tuple[lint.Rule, ...] = RULES) -> bool:
@@ -57,8 +65,8 @@ def test_matrix_covers_every_cue_class() -> None:
     assert BLAME.cues is not None
     assert {c.name for c in BLAME.cues.classes} == {cls for cls, _ in POSITIVE}
     # 7 persons x (6 safeguard x 5 acts + 3 wrong x 5 acts + 2 causation + 3 unready
-    # + 1 do-better) + 8 self shapes.
-    assert len(POSITIVE) == 7 * (6 * 5 + 3 * 5 + 2 + 3 + 1) + 8
+    # + 1 do-better) + 6 persons (all but "We") x 6 unawareness shapes + 14 self shapes.
+    assert len(POSITIVE) == 7 * (6 * 5 + 3 * 5 + 2 + 3 + 1) + 6 * 6 + 14
     assert len(set(POSITIVE)) == len(POSITIVE)
 
 
@@ -83,6 +91,38 @@ def test_the_cue_reading_carries_the_matrix() -> None:
     missed = [(c, s) for c, s in POSITIVE if not _blamed(s, bare)]
     assert len(missed) >= len(POSITIVE) // 3
     assert {c for c, _ in missed} == {c for c, _ in POSITIVE}
+
+
+def test_a_class_narrows_the_agents_it_blames() -> None:
+    # The same unawareness shape: the writer's is a fault, the team's a belief of the
+    # time; without the class's own agents the team's would be blamed too.
+    assert BLAME.cues is not None and BLAME.grammar is not None
+    cls = next(c for c in BLAME.cues.classes if c.name == "owned_unawareness")
+    assert "we" in BLAME.cues.agents and "we" not in cls.agents
+    assert _blamed("I did not expect a second tag on the branch.")
+    assert not _blamed("We did not expect a second tag on the branch.")
+    wide = lint.replace(BLAME, cues=lint.replace(BLAME.cues, classes=tuple(
+        lint.replace(c, agents=frozenset()) if c.name == cls.name else c
+        for c in BLAME.cues.classes)))
+    rules = tuple(wide if r.id == "blame" else r for r in RULES)
+    assert _blamed("We did not expect a second tag on the branch.", rules)
+
+
+def test_a_class_may_not_widen_the_agents(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    content = yaml.safe_load(datafiles.LINT_RULES.read_text("utf-8"))
+    rule = next(r for r in content["rules"] if r["id"] == "blame")
+    rule["cues"]["classes"][0]["agents"] = ["system"]
+    bad = tmp_path / "lint_rules.yaml"
+    bad.write_text(yaml.safe_dump(content), "utf-8")
+    monkeypatch.setattr(datafiles, "LINT_RULES", bad)
+    datafiles.lint_rules.cache_clear()
+    try:
+        with pytest.raises(DataError, match=re.escape("cues.classes[0].agents")):
+            datafiles.lint_rules()
+    finally:
+        monkeypatch.undo()
+        datafiles.lint_rules.cache_clear()
 
 
 @pytest.mark.parametrize(("sentence", "agent"), [

@@ -49,6 +49,10 @@ class CueClass:
     # of the acts that put it out ("pushed a broken wheel"), while running, installing
     # or building a broken thing is how a reporter reproduces it.
     acts: frozenset[str] = frozenset()
+    # The agent classes this cue blames, when fewer than the reading's: a belief owned
+    # ("I assumed the flag was off") is the writer's fault, while the team's ("we
+    # assumed the network was at fault") tells what was believed at the time.
+    agents: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -70,7 +74,8 @@ def compile_cues(content: Mapping[str, Any]) -> Cues:
                  reach=int(c.get("reach", 80)), attach=bool(c.get("attach", False)),
                  not_before=re.compile(c["not_before"], re.IGNORECASE)
                  if "not_before" in c else None,
-                 acts=frozenset(c.get("acts") or ()))
+                 acts=frozenset(c.get("acts") or ()),
+                 agents=frozenset(c.get("agents") or ()))
         for c in content["classes"])
     return Cues(frozenset(content["agents"]), acts, classes)
 
@@ -102,7 +107,8 @@ def spans(text: str, grammar: Grammar, cues: Cues) -> Iterator[tuple[int, int, s
                         text, max(clause.start, m.start() - 40), m.start()):
                     continue
                 hit = _tie(text, parts, k, m, cls, grammar=grammar, cues=cues)
-                if hit is not None:
+                if hit is not None and (not cls.agents or hit[1] in cls.agents
+                                        or cls.tie == "self"):
                     yield hit[0], m.end(), cls.name, hit[1]
 
 

@@ -146,6 +146,8 @@ _CUES = {
             "properties": {
                 "class": {"type": "string", "pattern": "^[a-z][a-z_]*$"},
                 "tie": {"enum": ["act", "subject", "self"]},
+                "agents": {"type": "array", "minItems": 1,
+                           "items": {"type": "string", "pattern": "^[a-z_]+$"}},
                 "pattern": _REGEX, "not_before": _REGEX,
                 "reach": {"type": "integer", "minimum": 1, "maximum": 200},
                 "attach": {"type": "boolean"},
@@ -430,6 +432,11 @@ def _check_cues(name: str, key: str, cues: dict[str, Any] | None,
                         f"unknown agent classes {unknown}; known: {sorted(classes)}")
     for j, cls in enumerate(cues["classes"]):
         where = f"{key}.classes[{j}]"
+        narrower = sorted(set(cls.get("agents") or ()) - set(cues["agents"]))
+        if narrower:
+            raise DataError(name, f"{where}.agents",
+                            f"{narrower} are not among the cue agents {cues['agents']}",
+                            fix="a class may only narrow cues.agents")
         extra = sorted(set(cls.get("acts") or ()) - set(cues["acts"]))
         if extra:
             raise DataError(name, f"{where}.acts", f"{extra} are not among the cue acts",
