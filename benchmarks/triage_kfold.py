@@ -26,7 +26,7 @@ extra3-texts.jsonl or $AGENTOPS_TRIAGE_BLIND3_CACHE), gathered once blind2 had b
 material, is reported the same way as its own column ("blind3"): same thresholds, never
 fitted on, never merged into "held-all"; ``--no-blind3`` leaves it out, and without its
 cache it is skipped with a message. It was measured blind twice and then released as fit
-material (issue #23, round 3: its per-issue errors are read to write general rules).
+material (issue #23, round 4: its per-issue errors are read to write general rules).
 ``--fit-blind3`` says so: it adds blind3 to the fit part (threshold fitting, k-fold,
 --write) and still prints its block, marked as fit material; without the flag the block
 stays separate, marked the same way.

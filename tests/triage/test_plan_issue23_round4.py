@@ -1,0 +1,71 @@
+"""Issue #23, round 4: general rules found on the fit part's errors once blind3 became fit
+material, each with a case it must change and a case it must leave alone. Written for this
+file (no labelled issue's text); every plan also passes the constraint checker."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.triage.plankit import INFRA, make_issue, plan_ok
+from tests.triage.test_plan_issue23 import step1_evidence
+
+TRIAGED = "triaged"
+REVIEW = "triage review"
+MARKER = "bot-triaged"
+
+
+# ------------------------------------------------------------------ step 1: a platform's test
+
+def _disabled(platforms: str, why: str, cc: str = "cc @alice @bob") -> str:
+    return f"Platforms: {platforms}\n\nThis test was disabled because {why}.\n\n{cc}\n"
+
+
+@pytest.mark.parametrize(("title", "body"), [
+    ("DISABLED test_all_reduce_coalesced (__main__.ProcessGroupNCCLTest)",
+     _disabled("rocm", "it is failing on main branch (recent examples in CI)")),
+    ("DISABLED test_fully_shard_grad_acc (__main__.TestFullyShardGradAcc)",
+     _disabled("rocm", "it is failing in CI")),
+    # The handles the disable bot copies in are people, not a platform named as the cause.
+    ("DISABLED test_one_shot_all_reduce (__main__.SymmMemCollectiveTest)",
+     _disabled("rocm", "it is failing on main branch",
+               cc="cc @jane-amd @ROCmSupport @xpu_bot")),
+])
+def test_the_platforms_line_alone_leaves_a_distributed_test_to_a_human(queue, title, body):
+    # The "Platforms:" line says where a test failed, not why: humans keep about as many
+    # of these in the distributed queue as they give to the platform's team (round 4).
+    # Neither "not distributed" nor `triaged`: contested, for review.
+    plan = plan_ok(make_issue(title, body), queue)
+    assert plan.decision != "not_distributed", plan.reasoning
+    assert REVIEW in plan.add_labels and TRIAGED not in plan.add_labels
+    assert "platform_test_header" in step1_evidence(plan, "against")
+    assert "contested" in plan.reasoning
+
+
+@pytest.mark.parametrize(("title", "body", "signal"), [
+    ("DISABLED test_all_reduce_coalesced (__main__.ProcessGroupNCCLTest)",
+     _disabled("rocm", "it is failing in ROCm6.1"), "platform_named_as_cause"),
+    ("DISABLED test_all_reduce_coalesced (__main__.ProcessGroupNCCLTest)",
+     _disabled("rocm", "it failed on the MI300 runners"), "platform_owned_test"),
+    ("DISABLED test_all_gather (__main__.ProcessGroupXCCLTest)",
+     _disabled("xpu", "it is flaky on XPU"), "platform_named_as_cause"),
+    ("DISABLED test_fully_shard_grad_acc (__main__.TestFullyShardGradAcc)",
+     _disabled("rocm", "it is failing on main branch")
+     + "\nA maintainer notes: only shows up on the gfx942 runners.", "platform_named_as_cause"),
+])
+def test_a_report_naming_the_platform_as_the_cause_goes_to_the_platform(
+        queue, title, body, signal):
+    plan = plan_ok(make_issue(title, body), queue)
+    assert plan.decision == "not_distributed", plan.reasoning
+    assert set(plan.add_labels) == {REVIEW, MARKER}
+    assert signal in step1_evidence(plan, "against")
+
+
+def test_a_person_naming_a_platform_without_the_disable_bot_line_reports_a_bug(queue):
+    # platform_named_as_cause needs a platform's disabled-test report: a person's "FSDP
+    # hangs on MI300 with ROCm 6.2" is a distributed report that names its hardware.
+    plan = plan_ok(make_issue("all_reduce hangs on MI300 with ROCm 6.2",
+                              "dist.all_reduce never returns on 8 GPUs with RCCL."), queue)
+    assert plan.decision != "not_distributed", plan.reasoning
+    assert plan.add_labels[0] == INFRA
+    assert not {"platform_named_as_cause", "platform_test_header"} & step1_evidence(
+        plan, "against")
