@@ -69,3 +69,44 @@ def test_a_person_naming_a_platform_without_the_disable_bot_line_reports_a_bug(q
     assert plan.add_labels[0] == INFRA
     assert not {"platform_named_as_cause", "platform_test_header"} & step1_evidence(
         plan, "against")
+
+
+# ------------------------------------------------------------------ step 6: a CI test id
+
+def test_a_ci_test_report_is_its_own_reproduction(queue):
+    # The failing test is named: running it reproduces the failure (T-16 never asks when
+    # there are steps to follow), so no `needs reproduction` and no request.
+    plan = plan_ok(make_issue("DISABLED test_dtensor_redistribute (__main__.TestDTensorCompile)",
+                              "This test was disabled because it is failing on main branch."),
+                   queue)
+    assert "needs reproduction" not in plan.add_labels
+    assert plan.comments == ()
+    assert "module: dtensor" in plan.add_labels
+
+
+def test_a_report_that_only_mentions_a_test_is_still_asked_for_a_reproduction(queue):
+    # A person's title that merely names a test (not CI's test id) holds no steps.
+    plan = plan_ok(make_issue("test_dtensor fails on my machine with DTensor redistribute",
+                              "It fails sometimes, no idea why."), queue)
+    assert "needs reproduction" in plan.add_labels
+    assert plan.comments
+
+
+# ------------------------------------------------------------------ step 3: a backend named
+
+@pytest.mark.parametrize("title", [
+    "`all_gather_object` not working with NCCL Backend",
+    "`torch.distributed.all_reduce` allocates excess GPU memory when using NCCL backend",
+])
+def test_a_title_giving_the_nccl_backend_as_the_condition_proposes_nccl(queue, title):
+    plan = plan_ok(make_issue(title, "Works with gloo; fails as described with nccl.\n"),
+                   queue)
+    assert plan.add_labels[0] == INFRA
+    assert "module: nccl" in plan.add_labels
+    assert any(e.signal == "nccl_backend_named" for e in plan.evidence)
+
+
+def test_nccl_named_in_passing_in_a_title_is_not_the_backend_condition(queue):
+    plan = plan_ok(make_issue("`all_gather_object` prints the NCCL version twice",
+                              "Both ranks print it.\n"), queue)
+    assert not any(e.signal == "nccl_backend_named" for e in plan.evidence)
