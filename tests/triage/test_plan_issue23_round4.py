@@ -110,3 +110,41 @@ def test_nccl_named_in_passing_in_a_title_is_not_the_backend_condition(queue):
     plan = plan_ok(make_issue("`all_gather_object` prints the NCCL version twice",
                               "Both ranks print it.\n"), queue)
     assert not any(e.signal == "nccl_backend_named" for e in plan.evidence)
+
+
+# ------------------------------------------------------------------ step 3: short reports' APIs
+
+@pytest.mark.parametrize(("title", "body", "module"), [
+    ("ShardedGradScaler skips every step after the first overflow",
+     "The scale never recovers; loss stays at inf.", "module: fsdp"),
+    ("set_requires_gradient_sync(False) still reduce-scatters",
+     "Gradient accumulation over 4 micro-batches still communicates each time.",
+     "module: fsdp"),
+    ("convert_sync_batchnorm drops my BatchNorm subclass's extra behaviour",
+     "After conversion the custom forward of the subclass is gone.", "module: ddp"),
+    ("static_graph=True breaks with unused parameters after the first iteration",
+     "The second iteration raises.", "module: ddp"),
+])
+def test_a_short_report_naming_one_api_gets_its_module(queue, title, body, module):
+    plan = plan_ok(make_issue(title, body), queue)
+    assert plan.decision != "not_distributed", plan.reasoning
+    assert module in plan.add_labels
+
+
+def test_a_plain_batchnorm_report_names_no_ddp(queue):
+    plan = plan_ok(make_issue("BatchNorm2d running_var is wrong after eval()",
+                              "model = nn.BatchNorm2d(64) gives a wrong running_var."), queue)
+    assert "module: ddp" not in plan.add_labels
+
+
+def test_a_reducer_frame_is_ddps_not_the_process_group_layers(queue):
+    # The C++ trace alone names the reducer: no DDP word anywhere else.
+    body = ("Training on 8 GPUs crashes in backward:\n```\n"
+            "RuntimeError: a variable was marked ready twice.\n"
+            "Exception raised from mark_variable_ready at "
+            "../torch/csrc/distributed/c10d/reducer.cpp:712 (most recent call first):\n"
+            "frame #0: c10::Error::Error + 0x8d (0x7f01 in libc10.so)\n"
+            "frame #1: <unknown function> + 0x5a1 (0x7f02 in libtorch_cuda.so)\n```\n")
+    plan = plan_ok(make_issue("Crash in backward on 8 GPUs", body), queue)
+    assert "module: ddp" in plan.add_labels
+    assert "module: c10d" not in plan.add_labels
