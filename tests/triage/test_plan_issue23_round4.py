@@ -148,3 +148,15 @@ def test_a_reducer_frame_is_ddps_not_the_process_group_layers(queue):
     plan = plan_ok(make_issue("Crash in backward on 8 GPUs", body), queue)
     assert "module: ddp" in plan.add_labels
     assert "module: c10d" not in plan.add_labels
+
+
+# ------------------------------------------------------------------ the plan's reasoning
+
+def test_a_lean_route_says_why_it_is_not_confident_without_a_threshold(queue):
+    # A lean route is unsure by construction: the reasoning says so instead of naming a
+    # threshold it would have to be "below" (issue #23 item 5: a readable plan).
+    plan = plan_ok(make_issue("`all_reduce` never returns in a two-process script",
+                              "Both processes print their rank and then wait forever."), queue)
+    assert plan.add_labels[0] == INFRA and REVIEW in plan.add_labels
+    assert "below the threshold" not in plan.reasoning
+    assert "the evidence only leans to it" in plan.reasoning
