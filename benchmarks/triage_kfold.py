@@ -24,14 +24,23 @@ as no longer blind.
 A third blind set, benchmarks/data/triage_blind3.yaml (texts in ~/.cache/agentops/triage/
 extra3-texts.jsonl or $AGENTOPS_TRIAGE_BLIND3_CACHE), gathered once blind2 had become fit
 material, is reported the same way as its own column ("blind3"): same thresholds, never
-fitted on, never merged into "held-all". Nobody reads it to write rules; ``--no-blind3``
-leaves it out, and without its cache it is skipped with a message. A fourth,
-benchmarks/data/triage_blind4.yaml (texts in ~/.cache/agentops/triage/extra4-texts.jsonl
-or $AGENTOPS_TRIAGE_BLIND4_CACHE), gathered after blind3, is its own column ("blind4") on
-the same terms; ``--no-blind4`` leaves it out. A fifth,
+fitted on, never merged into "held-all"; ``--no-blind3`` leaves it out, and without its
+cache it is skipped with a message. It was measured blind twice and then released as fit
+material (issue #23, round 4: its per-issue errors are read to write general rules).
+``--fit-blind3`` says so: it adds blind3 to the fit part (threshold fitting, k-fold,
+--write) and still prints its block, marked as fit material; without the flag the block
+stays separate, marked the same way.
+
+A fourth blind set, benchmarks/data/triage_blind4.yaml (texts in
+~/.cache/agentops/triage/extra4-texts.jsonl or $AGENTOPS_TRIAGE_BLIND4_CACHE), gathered
+after blind3, is its own column ("blind4") on the same terms; ``--no-blind4`` leaves it out.
+A fifth,
 benchmarks/data/triage_blind5.yaml (texts in ~/.cache/agentops/triage/extra5-texts.jsonl
 or $AGENTOPS_TRIAGE_BLIND5_CACHE), gathered after blind4, is its own column ("blind5") on
 the same terms; ``--no-blind5`` leaves it out.
+
+``--errors`` prints the fit part's per-issue errors (the material rules are written
+from); held-out issues' results are never listed.
 
   python benchmarks/triage_kfold.py                      # dev sets next to the repo
   python benchmarks/triage_kfold.py A.jsonl B.jsonl      # other labelled sets
@@ -40,6 +49,8 @@ the same terms; ``--no-blind5`` leaves it out.
   python benchmarks/triage_kfold.py --no-blind3          # leave the third blind set out
   python benchmarks/triage_kfold.py --no-blind4          # leave the fourth blind set out
   python benchmarks/triage_kfold.py --no-blind5          # leave the fifth blind set out
+  python benchmarks/triage_kfold.py --fit-blind2 --fit-blind3 --errors  # fit on both,
+                                                         # list the fit part's errors
 
 Pure CPU: no network, no token; writes only with --write.
 """
@@ -241,14 +252,15 @@ def _table(rows: dict[str, dict[str, object]]) -> list[str]:
 
 
 def _report_separate(name: str, recs: list[Record], fitted: Queue,
-                     status: str) -> Evaluation:
+                     status: str, *, in_fit: bool = False) -> Evaluation:
     """A set reported as its own part: never merged into held-all, so the first blind
     set's figures stay comparable across runs and this one answers "does it hold on new
     issues". Prints its table, F1 ratio and curve; returns its evaluation."""
     ev = evaluate(recs, fitted, scales=CURVE)
     n_dist = sum(r.is_distributed for r in recs)
     print(f"\n== {name}: {len(recs)} issues ({n_dist} distributed, "
-          f"{len(recs) - n_dist} not), same thresholds, not in the fit part; {status} ==")
+          f"{len(recs) - n_dist} not), same thresholds, "
+          f"{'in' if in_fit else 'not in'} the fit part; {status} ==")
     print("\n".join(_table({f"{name}({len(recs)})": ev.planner.figures(),
                             "baseline": ev.baseline.figures()})))
     p, b = ev.planner.figures(), ev.baseline.figures()
@@ -281,6 +293,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="leave the fourth blind set (triage_blind4.yaml) out")
     ap.add_argument("--no-blind5", action="store_true",
                     help="leave the fifth blind set (triage_blind5.yaml) out")
+    ap.add_argument("--fit-blind3", action="store_true",
+                    help="add the third blind set to the fit part (threshold fitting, k-fold, "
+                         "--write) and still print its block: it was released as fit material "
+                         "after two blind runs")
+    ap.add_argument("--errors", action="store_true",
+                    help="list the fit part's per-issue errors (never a held-out issue's)")
     ap.add_argument("--write", action="store_true",
                     help="store the thresholds fitted on the fit part, at the chosen operating "
                          "scale, in the queue's labels.json")
@@ -317,6 +335,12 @@ def main(argv: list[str] | None = None) -> int:
     blind5, note5 = ([], "blind5 set left out (--no-blind5)") if args.no_blind5 \
         else blind5_records(queue)
     print(note5)
+    n_b3_fit = 0
+    if args.fit_blind3 and blind3:
+        fit += blind3
+        n_b3_fit = len(blind3)
+        print(f"blind3 set: {len(blind3)} issues added to the fit part (--fit-blind3): "
+              "thresholds and k-fold include them; its block is still printed")
     target = queue.confidence.target_precision if args.target is None else args.target
     raw = fit_thresholds(fit, queue, target=args.target)
     out: dict[str, object] = {}
@@ -366,7 +390,9 @@ def main(argv: list[str] | None = None) -> int:
             "read to write rules since its one blind run (--fit-blind2 to fit on it)")
     if blind3:
         evals["blind3"] = _report_separate(
-            "blind3", blind3, fitted, "blind: never read to write rules")
+            "blind3", blind3, fitted,
+            "fit material since its second blind run"
+            + ("" if n_b3_fit else " (--fit-blind3 to fit on it)"), in_fit=bool(n_b3_fit))
     if blind4:
         evals["blind4"] = _report_separate(
             "blind4", blind4, fitted, "blind: never read to write rules")
@@ -379,11 +405,14 @@ def main(argv: list[str] | None = None) -> int:
 
     kfig = next(c["figures"] for c in curve if c["scale"] == chosen)
     full = evaluate(fit, fitted).planner.figures()
-    b2_fit = len(fit) - sum(not held_out(r.number) for r in dev)
+    b2_fit = len(fit) - sum(not held_out(r.number) for r in dev) - n_b3_fit
+    parts = ([f"{b2_fit} of them blind2, --fit-blind2"] if b2_fit else []) + (
+        [f"{n_b3_fit} of them blind3, --fit-blind3"] if n_b3_fit else [])
     print(f"\n== fit part: {len(fit)} issues"
-          + (f" ({b2_fit} of them blind2, --fit-blind2)" if b2_fit else "")
+          + (f" ({'; '.join(parts)})" if parts else "")
           + f", k={args.k} folds by issue (x{chosen:g}) ==")
     out["fit_blind2"] = b2_fit
+    out["fit_blind3"] = n_b3_fit
     print("\n".join(_table({"k-fold": kfig, "full-fit": full,
                             "shipped": evaluate(fit, queue).planner.figures()})))
     out["kfold"] = kfig
@@ -396,6 +425,12 @@ def main(argv: list[str] | None = None) -> int:
     out["kfold_curve"] = [{k: v for k, v in c.items() if k != "figures"} for c in curve]
     out["operating_scale"] = chosen
 
+    if args.errors:
+        fit_scores = evaluate(fit, fitted, scales=()).planner
+        print(f"\n== fit part's errors ({len(fit_scores.errors)} of {len(fit)} issues; "
+              f"thresholds as fitted, x{chosen:g}) ==")
+        for line in fit_scores.errors:
+            print(f"  {line}")
     if args.ablate:
         print(f"\n== ablation on the fit part ({len(fit)} issues, thresholds off) ==")
         for eff in sorted(ablation(fit, queue, k=args.k),
@@ -413,6 +448,7 @@ def main(argv: list[str] | None = None) -> int:
         conf["fitted_on"] = (f"{len(fit)} labelled issues, the fit part of "
                              + ", ".join(p.name for p in paths)
                              + (f" plus {BLIND2.name} (--fit-blind2)" if b2_fit else "")
+                             + (f" plus {BLIND3.name} (--fit-blind3)" if n_b3_fit else "")
                              + f" (benchmarks/triage_kfold.py split), scaled x{chosen:g}: the "
                              "lowest scale whose out-of-fold precision reaches the target")
         doc["config"]["confidence"] = conf

@@ -234,11 +234,27 @@ def test_blind3_is_its_own_column_and_is_skipped_without_its_cache(
     assert kf.main(base) == 0
     out = capsys.readouterr().out
     result = json.loads(out.strip().splitlines()[-1])
-    assert "== blind3: 2 issues (1 distributed, 1 not)" in out and "blind: never read" in out
+    assert "== blind3: 2 issues (1 distributed, 1 not), same thresholds, not in the fit " \
+        "part; fit material since its second blind run (--fit-blind3" in out
     assert result["held_out"]["blind3"]["n"] == 2
     # Separate: the fit part is the dev split alone, and held-all does not absorb blind3.
     assert "== fit part: 4 issues, k=2" in out
-    assert result["held_out"]["held-all"]["n"] == 3
+    assert result["held_out"]["held-all"]["n"] == 3 and result["fit_blind3"] == 0
+
+    # Released as fit material (issue #23, round 3): --fit-blind3 fits on it and still
+    # prints its block, marked as in the fit part; held-all never absorbs it.
+    assert kf.main([*base, "--fit-blind3", "--errors"]) == 0
+    out = capsys.readouterr().out
+    result = json.loads(out.strip().splitlines()[-1])
+    assert "2 issues added to the fit part (--fit-blind3)" in out
+    assert "== fit part: 6 issues (2 of them blind3, --fit-blind3), k=2" in out
+    assert "== blind3: 2 issues (1 distributed, 1 not), same thresholds, in the fit part" in out
+    assert result["fit_blind3"] == 2 and result["fit_blind2"] == 0
+    assert result["held_out"]["blind3"]["n"] == 2 and result["held_out"]["held-all"]["n"] == 3
+    # --errors lists fit-part issues only: the held-out dev issues (1, 3, 4) never appear.
+    errors = out.split("== fit part's errors", 1)[1]
+    assert "of 6 issues" in errors
+    assert not any(f"#{n} " in errors for n in (1, 3, 4))
 
     assert kf.main([*base, "--no-blind3"]) == 0
     out = capsys.readouterr().out

@@ -69,10 +69,11 @@ SINGLE_PROCESS = ("### 🐛 Describe the bug\nA plain training loop in a single 
 @pytest.mark.parametrize(("title", "body"), [
     # The issue's own failing case: "no DDP or FSDP" was read as DDP + FSDP.
     ("Loss becomes NaN after a few steps", SINGLE_PROCESS),
-    # A test disabled on ROCm only belongs to the ROCm team, whatever it exercises.
+    # A test disabled on ROCm only, failing there for ROCm's reasons, belongs to the ROCm
+    # team whatever it exercises (the "Platforms:" line alone is contested: round 4).
     ("DISABLED test_allreduce_coalesced (__main__.ProcessGroupNCCLTest)",
      "Platforms: rocm\n\nThis test was disabled because it is failing on main branch "
-     "(recent examples in CI)."),
+     "since the ROCm 6.3 upgrade (recent examples in CI)."),
     # A torch.compile failure where DDP is only the wrapper: the compiler is the subject.
     ("Inductor lowering fails for my model",
      "The model is wrapped in DistributedDataParallel and compiled with torch.compile; "

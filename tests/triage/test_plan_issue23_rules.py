@@ -222,11 +222,13 @@ def test_dtensor_methods_name_dtensor(queue, title):
     ("Segfault in conv2d backward",
      "This is not a distributed setup: one process, one GPU. conv2d backward segfaults.\n"
      + fence("x = torch.randn(8, 3, 224, 224, device='cuda')\nconv(x).sum().backward()")),
-    # Platform-owned disabled tests, whatever component they exercise.
+    # Platform-owned disabled tests, whatever component they exercise: the report names
+    # the platform as where it fails, beyond the disable bot's "Platforms:" line.
     ("DISABLED test_fsdp_grad_acc (__main__.TestFSDPGradAcc)",
-     "Platforms: rocm\n\nThis test was disabled because it is failing on main branch."),
+     "Platforms: rocm\n\nThis test was disabled because it is failing on main branch "
+     "on MI300."),
     ("DISABLED test_all_gather (__main__.ProcessGroupXCCLTest)",
-     "Platforms: xpu\n\nThis test was disabled because it is flaky."),
+     "Platforms: xpu\n\nThis test was disabled because it is flaky on XPU."),
     # Data loading, shared memory, torch.multiprocessing, another device.
     ("DataLoader with num_workers=4 crashes",
      "RuntimeError: unable to open shared memory object </torch_123> in read-write mode"),

@@ -833,9 +833,17 @@ def _finish_route(st: _State, route: _Route, mods: _Modules, high: list[Hit]) ->
     # `triaged` claims a complete classification. A confident route is one (T-12); a
     # route plus the bot's module proposal is not, until the sub-team confirms it.
     if not route.confident(q):
-        b.reasons.append(f"Route evidence {route.strength:g} is below the threshold "
-                         f"{q.confidence.threshold(route.sub):g} of {route.sub!r}: "
-                         "flagged for a human.")
+        if route.how == "fit" and route.strength < q.confidence.threshold(route.sub):
+            b.reasons.append(f"Route evidence {route.strength:g} is below the threshold "
+                             f"{q.confidence.threshold(route.sub):g} of {route.sub!r}: "
+                             "flagged for a human.")
+        else:
+            # A lean route is a guess by construction, and a fit whose evidence is all
+            # in the repro's code names no subject: neither is a threshold's call.
+            why = ("all of its evidence is in the repro's code" if route.how == "fit"
+                   else "no sub-oncall fits, the evidence only leans to it")
+            b.reasons.append(f"The route to {route.sub!r} is not confident ({why}; "
+                             f"evidence {route.strength:g}): flagged for a human.")
         b.add(q.review_label, rule="selective threshold")
     elif st.unsure:
         b.reasons.append("Not sure enough to call it done: " + "; ".join(st.unsure) + ".")
