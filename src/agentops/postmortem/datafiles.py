@@ -127,6 +127,8 @@ MOODS_SCHEMA: dict[str, Any] = {
         "nouns": {"type": "object", "minProperties": 1,
                   "propertyNames": {"pattern": "^[a-z][a-z_]*$"},
                   "additionalProperties": _PROVEN},
+        # The past tense of a judgement's verb group (mood.PAST_STATE).
+        "past": _PROVEN,
         # The test matrix (tests/postmortem/test_postmortem_mood.py) is data too.
         "matrix": {"type": "object"},
     }}
@@ -298,6 +300,8 @@ def moods() -> MoodGrammar:
     proven += [(f"cancels.{m}[{j}]", c) for m, v in (content.get("cancels") or {}).items()
                for j, c in enumerate(v)]
     proven += [(f"nouns.{k}", v) for k, v in content["nouns"].items()]
+    if "past" in content:
+        proven.append(("past", content["past"]))
     for key, item in proven:
         _regex(name, f"{key}.pattern", item["pattern"])
         _prove_examples(name, key, re.compile(item["pattern"], re.IGNORECASE), item)
