@@ -197,6 +197,7 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                 "yield_to": {"type": "array", "items": {"type": "string"}},
                 "yield_within": {"type": "array", "items": _REGEX},
                 "concede": {"type": "array", "items": _REGEX},
+                "beside_links": {"type": "array", "items": _REGEX},
                 "keep_in": {"type": "object",
                             "propertyNames": {"pattern": "^[a-z_]+$"},
                             "additionalProperties": {"type": "array", "minItems": 1,
@@ -390,6 +391,8 @@ def lint_rules() -> tuple[Rule, ...]:
             _regex(name, f"rules[{i}].yield_within[{j}]", pattern)
         for j, pattern in enumerate(rule.get("concede", [])):
             _regex(name, f"rules[{i}].concede[{j}]", pattern)
+        for j, pattern in enumerate(rule.get("beside_links", [])):
+            _regex(name, f"rules[{i}].beside_links[{j}]", pattern)
         for section, patterns in (rule.get("keep_in") or {}).items():
             for j, pattern in enumerate(patterns):
                 _regex(name, f"rules[{i}].keep_in.{section}[{j}]", pattern)
