@@ -404,3 +404,31 @@ def test_a_prevention_label_opens_the_list_of_what_will_be_done() -> None:
     assert [ln.section for ln in lint.parse(plan, SECTIONS).lines][4] == "action_items"
     poorly = f"# Thread\n\nMaintainer: The build broke. What went poorly:\n\n- {norm}\n"
     assert _lint(poorly) == [(5, "advocacy")]
+
+
+# Doubt x what it is about (#24, P-5): doubt whose object is the writer's own next step
+# weighs a decision; the same doubt about a fact of the incident is a hedge.
+_DOUBTS = ["I'm not sure", "We are not sure", "I don't know"]
+_DECISIONS = ["whether we can reuse the version number", "whether to move the old tags",
+              "if I should publish the wheel again", "what we should tell the mirrors"]
+_FACTS = ["whether the tag was moved after the rebase", "if the upload had finished",
+          "what the mirror served at noon"]
+_PLANS = ["Maybe I'll cut a new release tomorrow.", "We'll probably move the tag today.",
+          "Perhaps we can yank 2.1.0 tonight.", "I will probably rebuild the wheels."]
+_GUESSES = ["Maybe the mirror served the old wheel.", "The tag probably moved twice.",
+            "Perhaps the upload was cut short."]
+
+
+@pytest.mark.parametrize("doubt", _DOUBTS)
+@pytest.mark.parametrize(("what", "hedge"), [(d, False) for d in _DECISIONS]
+                         + [(f, True) for f in _FACTS])
+def test_doubt_about_a_decision_is_no_hedge(doubt: str, what: str, hedge: bool) -> None:
+    text = f"### Root cause\n\nMaintainer: {doubt} {what}.\n"
+    assert ((3, "hedging") in _lint(text)) == hedge, text
+
+
+@pytest.mark.parametrize(("sentence", "hedge"), [(p, False) for p in _PLANS]
+                         + [(g, True) for g in _GUESSES])
+def test_a_hedged_plan_of_the_writer_is_no_hedge(sentence: str, hedge: bool) -> None:
+    text = f"### Root cause\n\nMaintainer: {sentence}\n"
+    assert ((3, "hedging") in _lint(text)) == hedge, text

@@ -127,6 +127,8 @@ MOODS_SCHEMA: dict[str, Any] = {
         "nouns": {"type": "object", "minProperties": 1,
                   "propertyNames": {"pattern": "^[a-z][a-z_]*$"},
                   "additionalProperties": _PROVEN},
+        # The past tense of a judgement's verb group (mood.PAST_STATE).
+        "past": _PROVEN,
         # The test matrix (tests/postmortem/test_postmortem_mood.py) is data too.
         "matrix": {"type": "object"},
     }}
@@ -197,6 +199,7 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                 "yield_to": {"type": "array", "items": {"type": "string"}},
                 "yield_within": {"type": "array", "items": _REGEX},
                 "concede": {"type": "array", "items": _REGEX},
+                "beside_links": {"type": "array", "items": _REGEX},
                 "keep_in": {"type": "object",
                             "propertyNames": {"pattern": "^[a-z_]+$"},
                             "additionalProperties": {"type": "array", "minItems": 1,
@@ -300,6 +303,8 @@ def moods() -> MoodGrammar:
     proven += [(f"cancels.{m}[{j}]", c) for m, v in (content.get("cancels") or {}).items()
                for j, c in enumerate(v)]
     proven += [(f"nouns.{k}", v) for k, v in content["nouns"].items()]
+    if "past" in content:
+        proven.append(("past", content["past"]))
     for key, item in proven:
         _regex(name, f"{key}.pattern", item["pattern"])
         _prove_examples(name, key, re.compile(item["pattern"], re.IGNORECASE), item)
@@ -388,6 +393,8 @@ def lint_rules() -> tuple[Rule, ...]:
             _regex(name, f"rules[{i}].yield_within[{j}]", pattern)
         for j, pattern in enumerate(rule.get("concede", [])):
             _regex(name, f"rules[{i}].concede[{j}]", pattern)
+        for j, pattern in enumerate(rule.get("beside_links", [])):
+            _regex(name, f"rules[{i}].beside_links[{j}]", pattern)
         for section, patterns in (rule.get("keep_in") or {}).items():
             for j, pattern in enumerate(patterns):
                 _regex(name, f"rules[{i}].keep_in.{section}[{j}]", pattern)

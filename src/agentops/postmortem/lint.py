@@ -96,6 +96,11 @@ class Rule:
     # what the policy is, but I would suggest ..."): such a hit in a clause whose next
     # clause opens with "but" and is claimed by a ``yield_to`` rule is that opinion's.
     concede: tuple[re.Pattern[str], ...] = ()
+    # A hit in the clause right after one a ``yield_to`` rule flags is an afterthought on
+    # that opinion ("the process needs a second reviewer; probably two"), unless one of
+    # these links opens it: a reason or a contrast ("because", "but", "so") makes the hit
+    # a claim of its own, and a claim can be hedged.
+    beside_links: tuple[re.Pattern[str], ...] = ()
     # A hit in a question is not a claim ("could this be the driver?").
     skip_questions: bool = False
     # ... except a statement said with a question mark ("You merged it without a
@@ -216,6 +221,8 @@ def compile_rules(content: Mapping[str, Any], moods: MoodGrammar | None = None
             yield_within=tuple(re.compile(p, re.IGNORECASE)
                                for p in r.get("yield_within", [])),
             concede=tuple(re.compile(p, re.IGNORECASE) for p in r.get("concede", [])),
+            beside_links=tuple(re.compile(p, re.IGNORECASE)
+                               for p in r.get("beside_links", [])),
             skip_questions=bool(r.get("skip_questions", False)),
             accusing_questions=bool(r.get("accusing_questions", False)),
             skip_quoted=bool(r.get("skip_quoted", False)),
@@ -649,6 +656,7 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
         k = bisect.bisect_left(claimed_at, clause.start)
         return k < len(claimed_at) and claimed_at[k] < clause.end
 
+    opinions: list[int] | None = None
     out = []
     for s, e in spans:
         at = bisect.bisect_right(starts, s) - 1
@@ -662,6 +670,14 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
             continue
         if taken(clause):
             continue
+        if rule.beside_links and at > 0 and not any(
+                m.start() < e and s < m.end() for p in rule.always for m in p.finditer(text)):
+            if opinions is None:  # what the other rules flag here, with their exemptions
+                opinions = sorted(os for other in others if other.id in rule.yield_to
+                                  and other.applies_to(sentence.section)
+                                  for os, _ in hits(other, sentence, others))
+            if _beside(rule, text, parts, at, opinions):
+                continue
         # A concession before an opinion ("not sure what the policy is, but I would
         # suggest ...") belongs to that opinion: the clause after it opens with "but"
         # and another rule claims it.
@@ -672,6 +688,18 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
             continue
         out.append((s, e))
     return out
+
+
+def _beside(rule: Rule, text: str, parts: Sequence[clause_mod.Clause], at: int,
+            opinions: Sequence[int]) -> bool:
+    """Whether clause ``at`` follows a clause holding one of ``opinions`` (hit starts of
+    the rules it yields to) with no link of ``rule.beside_links`` opening it."""
+    if at == 0:
+        return False
+    before = parts[at - 1]
+    k = bisect.bisect_left(opinions, before.start)
+    return k < len(opinions) and opinions[k] < before.end \
+        and not any(p.match(text, parts[at].start) for p in rule.beside_links)
 
 
 _CONCESSION = re.compile(r"\s*(?:but|though|although|however|yet)\b", re.IGNORECASE)

@@ -35,6 +35,10 @@ EPISTEMIC = "epistemic"
 MOODS = (NORMATIVE, EVALUATIVE, EPISTEMIC)
 # The topic of a clause whose subject and object name no class of ``moods.yaml``.
 UNCLASSED = "unclassed"
+# The topic of a judgement of an unclassed thing in the past tense ("the lock was too
+# fragile under load"): how the incident's own object was, a fact of its narrative, where
+# the present tense ("the lock is fragile") is a standing verdict.
+PAST_STATE = "past_state"
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,8 @@ class MoodGrammar:
     markers: Mapping[str, re.Pattern[str]]  # mood -> its verb groups and words
     cancels: Mapping[str, tuple[re.Pattern[str], ...]]  # mood -> readings that undo it
     nouns: Mapping[str, re.Pattern[str]]  # noun class -> its nouns, in priority order
+    # A past-tense verb group in a judgement's clause ("was", "were run"), or None.
+    past: re.Pattern[str] | None = None
     # Markers that make a clause an opinion: a hedge word there softens the opinion.
     opinion: tuple[str, ...] = (NORMATIVE, EVALUATIVE)
 
@@ -68,7 +74,8 @@ def compile_moods(content: Mapping[str, Any]) -> MoodGrammar:
         markers={m: rx(v["pattern"]) for m, v in content["markers"].items()},
         cancels={m: tuple(rx(c["pattern"]) for c in v)
                  for m, v in (content.get("cancels") or {}).items()},
-        nouns={k: rx(v["pattern"]) for k, v in content["nouns"].items()})
+        nouns={k: rx(v["pattern"]) for k, v in content["nouns"].items()},
+        past=rx(content["past"]["pattern"]) if "past" in content else None)
 
 
 def topic(words: str, moods: MoodGrammar) -> str | None:
@@ -143,6 +150,9 @@ def readings(text: str, grammar: Grammar, moods: MoodGrammar) -> Iterator[Readin
                 about = modified or topic(part[:m.start()], moods) \
                     or object_topic(part[m.end():], moods) or topic(m.group(0), moods) \
                     or UNCLASSED
+                if about == UNCLASSED and mood == EVALUATIVE and moods.past is not None \
+                        and moods.past.search(part):
+                    about = PAST_STATE
                 yield Reading(mood, clause.start + m.start(), clause.start + m.end(), about)
                 break
 
