@@ -21,6 +21,7 @@ from agentops.scout.analyses import (
     deadclasses,
     deadparams,
     debt,
+    docargs,
     docparts,
     docs,
     duplicates,
@@ -86,7 +87,8 @@ REGISTRY: dict[str, Analysis] = {
     "private_api_uses": lambda inp, _: debt.private_api_uses(inp),
     "duplicate_logic_changes": lambda inp, _: debt.duplicate_changes(inp),
     "doc_inaccuracies": lambda inp, done: docs.analyse(inp, done)
-    + commentrefs.analyse(inp) + docparts.analyse(inp) + staleopts.analyse(inp),
+    + commentrefs.analyse(inp) + docparts.analyse(inp) + staleopts.analyse(inp)
+    + docargs.analyse(inp),
     "open_work": _open_work,
 }
 
