@@ -219,3 +219,25 @@ def test_a_quoted_support_claim_is_shown_inert(tmp_path) -> None:
     said = render._docs_status(rep)
     assert "only support" in said
     assert "@maintainer" not in said and "https://evil" not in said and "<b>" not in said
+
+
+def test_a_function_the_window_removed_is_named(tmp_path) -> None:
+    """A code span naming a function the code defined at the baseline and names nowhere
+    at HEAD is stale; one still defined, one still used elsewhere (a re-export kept), and
+    one defined at neither commit (a field, a variable) are not."""
+    core_base = LIB + "\n\ndef apply_moe_ep_tp(model):\n    return model\n\n\n" \
+                      "def apply_kept(model):\n    return model\n"
+    core_head = LIB + "\n\ndef apply_kept_v2(model):\n    return model\n"
+    readme = ("# Sub\n\n- (MoE) call `apply_moe_ep_tp` for experts.\n"
+              "- then `apply_kept(model)`, set `param_init`, and `build(model)`.\n")
+    user = "from core.lib import build\n\nalias = 'apply_kept'\n"
+    files = {"core/__init__.py": "", "sub/__init__.py": "", "sub/README.md": readme,
+             "sub/user.py": user}
+    inp = minirepo.build(tmp_path, base={**files, "core/lib.py": core_base},
+                         head={"core/lib.py": core_head}, target="docs: [sub/README.md]\n")
+    found = [(p.line, p.problem) for p in docnames.check(inp) if "no longer" in p.problem]
+    assert [(line, "`apply_moe_ep_tp`" in problem) for line, problem in found] == [(3, True)]
+    # No baseline commit: nothing to compare with, nothing said.
+    inp = minirepo.build(tmp_path / "b", head={**files, "core/lib.py": core_head},
+                         target="docs: [sub/README.md]\n")
+    assert not [p for p in docnames.check(inp) if "no longer" in p.problem]

@@ -160,6 +160,37 @@ def _renamed_class(inp: Inputs, doc: str, n: int, line: str, seen: set[str], *,
     return out
 
 
+# ``apply_moe_ep_tp`` / ``build_x(...)``: a snake_case name with an underscore (a plain
+# word is prose), alone in a code span, optionally called.
+_FUNC_SPAN = re.compile(r"^([a-z_][a-z0-9]*(?:_[a-z0-9]+)+)(?:\([^()]{0,80}\))?$")
+
+
+def _removed_function(inp: Inputs, doc: str, n: int, span: str, seen: set[str]
+                      ) -> list[NameProblem]:
+    """A function or class name in a code span that the code defined at the baseline and
+    no longer names anywhere at HEAD (no definition, no use): the doc tells readers to
+    call something the window removed. A name defined at neither commit is left alone
+    (it may be a field, a flag, a variable of an example)."""
+    m = _FUNC_SPAN.match(span.strip())
+    if m is None or inp.base is None or m.group(1) in seen:
+        return []
+    name = m.group(1)
+    seen.add(name)
+    key = ("docnames-removed", name)
+    if key not in inp.head.cache:
+        word = re.compile(rf"\b{re.escape(name)}\b")
+        gone = not any(name in t and word.search(t) for p, t in inp.head.files.items()
+                       if p.endswith(".py"))
+        inp.head.cache[key] = gone and any(
+            name in t and _defines_here(t, name) for p, t in inp.base.files.items()
+            if p.endswith(".py"))
+    if not inp.head.cache[key]:
+        return []
+    return [NameProblem(doc, n, f"names `{name}`, which the code defined at "
+                                f"{inp.baseline.since} and no longer defines or uses anywhere "
+                                "(removed or renamed since)", "reference")]
+
+
 # "`Trainer` class from [train.py](x/train.py)", "`foo()` in `bar.py`", "`Foo` (defined
 # in `x/foo.py`)": a symbol span, a few connecting words, then a Python file (a code
 # span or a link).
@@ -314,6 +345,7 @@ def check(inp: Inputs) -> list[NameProblem]:
         # Names the doc defines itself (``class MyRollouter(Rollouter):`` in an example)
         # are the reader's, not the code's.
         seen: set[str] = set(_CLASS_DEF.findall(text))
+        gone_seen: set[str] = set()
         for n, line in enumerate(lines, 1):
             fence = line.lstrip()
             if fence.startswith("```"):
@@ -323,6 +355,8 @@ def check(inp: Inputs) -> list[NameProblem]:
                 out += _imports(inp, doc, n, line, packages)
             for span in (re.findall(r"`([^`]+)`", line) if not in_code else [line]):
                 out += _renamed_class(inp, doc, n, span, seen)
+                if not in_code:
+                    out += _removed_function(inp, doc, n, span, gone_seen)
             if not in_code:
                 out += _renamed_class(inp, doc, n, _prose(line), seen, prose=True)
             if not in_code and ".py" in line:
