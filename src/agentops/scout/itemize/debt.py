@@ -19,7 +19,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out = _drift(res) + _lossy(res) + _calls(res, sub) + _divergence(res, sub)
     out += _factories(inp, res)
     out += _bypasses(res) + _private(inp, res) + _duplicates(inp, res) + _dead(inp, res)
-    out += _pinned(inp, res) + _compiled_checks(inp, res)
+    out += _pinned(inp, res) + _compiled_checks(inp, res) + _sibling_guards(inp, res)
     out += _lags(res) + _stale(res) + _dead_classes(inp, res)
     return out
 
@@ -364,6 +364,25 @@ def _pinned(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                 "drop the parameter or add a config/test that selects it",
             files=(file,),
             facts=tuple(f"{file}:{p.line}:{fn}:{p.param}={p.value}" for p in ps_)))
+    return out
+
+
+def _sibling_guards(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22: a rejection the sibling folders' same method makes and the sub-project's
+    lacks; one Opportunity per method, the siblings' file:line named."""
+    out = []
+    for g in res.get("sibling_guards", ()):
+        where = f"{g.file}:{g.line}"
+        out.append(Item(
+            id=stable_id("sibling-guard", g.file, g.method, g.guard), section="S-4",
+            kind="opportunity",
+            title=f"{code(g.method)} ({rel(g.file, inp.target.subproject)}:{g.line}) does "
+                  f"not reject what {len(g.siblings)} sibling folders reject in the same "
+                  f"method: `if {g.guard}: raise` ({', '.join(g.siblings[:4])})",
+            why="the combination the siblings refuse early may fail late or silently "
+                "here; add the same check, or note why this model supports it",
+            where=where, files=(g.file, *sorted({s.rsplit(':', 1)[0] for s in g.siblings})),
+            facts=(g.guard, *g.siblings)))
     return out
 
 
