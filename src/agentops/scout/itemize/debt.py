@@ -20,6 +20,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out += _factories(inp, res)
     out += _bypasses(res) + _private(inp, res) + _duplicates(inp, res) + _dead(inp, res)
     out += _pinned(inp, res) + _compiled_checks(inp, res) + _sibling_guards(inp, res)
+    out += _ignored_settings(inp, res)
     out += _lags(res) + _stale(res) + _dead_classes(inp, res)
     return out
 
@@ -383,6 +384,25 @@ def _sibling_guards(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                 "here; add the same check, or note why this model supports it",
             where=where, files=(g.file, *sorted({s.rsplit(':', 1)[0] for s in g.siblings})),
             facts=(g.guard, *g.siblings)))
+    return out
+
+
+def _ignored_settings(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22: a derivation computed where other code of the sub-project prefers an
+    explicit setting first; one Opportunity per function."""
+    out = []
+    for s in res.get("ignored_settings", ()):
+        out.append(Item(
+            id=stable_id("ignored-setting", s.file, s.function, s.field), section="S-4",
+            kind="opportunity",
+            title=f"{code(s.function)} ({rel(s.file, inp.target.subproject)}:{s.line}) "
+                  f"derives {code(s.expr)} and never reads {code(s.field)}, which "
+                  f"{', '.join(s.honoured[:3])} prefer(s) when it is set",
+            why=f"wrong for every configuration that sets {code(s.field)} explicitly; "
+                f"use the same `{s.field} or …` fallback",
+            where=f"{s.file}:{s.line}", files=(s.file, *sorted({h.rsplit(':', 1)[0]
+                                                               for h in s.honoured})),
+            facts=(s.expr, s.field)))
     return out
 
 
