@@ -241,3 +241,22 @@ def test_a_function_the_window_removed_is_named(tmp_path) -> None:
     inp = minirepo.build(tmp_path / "b", head={**files, "core/lib.py": core_head},
                          target="docs: [sub/README.md]\n")
     assert not [p for p in docnames.check(inp) if "no longer" in p.problem]
+
+
+def test_a_feature_placed_in_a_file_that_never_mentions_it(tmp_path) -> None:
+    """"CP is enabled via a context manager in `core/train.py`" while train.py never
+    mentions CP: stale. No match: the file names it inside a longer name (apply_cp),
+    a sentence with no abbreviation, a shouted word (NOTE), a file that does not exist
+    (the path check's business)."""
+    train = "def main():\n    run()\n"
+    par = "def apply_cp_to_forward(model):\n    return model\n"
+    readme = ("# Sub\n\n"
+              "- NOTE: CP support is enabled via a context manager in `core/train.py`.\n"
+              "- CP is wired per model in `core/par.py`.\n"
+              "- Training starts in `core/train.py`.\n"
+              "- NOTE: see the loop in `core/train.py`.\n"
+              "- FSDP is applied in `core/gone.py`.\n")
+    inp = _inp(tmp_path, readme, {"core/train.py": train, "core/par.py": par})
+    found = [(p.line, p.problem) for p in docnames.check(inp) if "never mentions" in p.problem]
+    assert found == [(3, "places CP in `core/train.py`, which never mentions CP: the claim "
+                         "is stale or points at the wrong file")]

@@ -238,6 +238,42 @@ def _resolve_file(ref: str, doc: str, inp: Inputs) -> str | None:
     return None
 
 
+# An abbreviation a sentence is about (CP, FSDP, MoE); words every doc shouts are not.
+_ACRONYM = re.compile(r"(?<![\w./-])([A-Z][A-Za-z]?[A-Z]{1,4})(?![\w/-])")
+_SHOUTED = frozenset({"NOTE", "TODO", "API", "APIs", "CLI", "GPU", "CPU", "HF", "PR", "OK",
+                      "README", "FIXME", "WIP", "TBD", "URL", "IO", "OSS", "FAQ", "PT",
+                      "MD", "UI", "ID", "IDs", "CI", "E2E", "YAML", "JSON", "TOML"})
+# "… is enabled via a context manager in `x/train.py`": the file a claim places it in.
+_PLACED_IN = re.compile(r"\b(?:in|inside|by|from)\s+(?:the\s+)?(?:file\s+)?$")
+
+
+def _absent_topic(inp: Inputs, doc: str, n: int, line: str) -> list[NameProblem]:
+    """A sentence placing a feature (named by its abbreviation) in a file that never
+    mentions it, not even inside a longer name (``apply_cp``): the feature lives
+    elsewhere now. Only files that exist are judged (a missing one is the path check's)."""
+    out = []
+    for ref in _FILE_REF.finditer(line):
+        if not _PLACED_IN.search(line[:ref.start()]):
+            continue
+        start = max(line.rfind(". ", 0, ref.start()) + 1, 0)
+        topics = [a for a in dict.fromkeys(_ACRONYM.findall(line[start:ref.start()]))
+                  if a not in _SHOUTED]
+        given = next(g for g in ref.groups() if g)
+        path = given if ref.group(3) and given in inp.head.paths else \
+            _resolve_file(given, doc, inp)
+        text = inp.head.text(path) if path else None
+        if not topics or text is None:
+            continue
+        missing = [a for a in topics if not re.search(
+            rf"(?<![A-Za-z]){re.escape(a)}(?![a-z])", text, re.I)]
+        if missing and len(missing) == len(topics):
+            names = ", ".join(missing)
+            out.append(NameProblem(doc, n, f"places {names} in `{given}`, which never "
+                                           f"mentions {names}: the claim is stale or "
+                                           "points at the wrong file", "reference"))
+    return out
+
+
 def _misplaced(inp: Inputs, doc: str, n: int, line: str) -> list[NameProblem]:
     """A sentence that places a symbol in a file the code shows does not define it,
     while another file does: the right file is the fix."""
@@ -361,6 +397,7 @@ def check(inp: Inputs) -> list[NameProblem]:
                 out += _renamed_class(inp, doc, n, _prose(line), seen, prose=True)
             if not in_code and ".py" in line:
                 out += _misplaced(inp, doc, n, line)
+                out += _absent_topic(inp, doc, n, line)
         out += _unverified(doc, lines)
     return out + _unlisted(inp) + _usage_comments(inp)
 
