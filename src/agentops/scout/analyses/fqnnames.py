@@ -5,10 +5,7 @@ key map, and module-name filter lists (float8 ``filter_fqns``, parameter-group
 defines (``self.<name> =`` in the model classes, config keywords, registered
 parameter names, string keys of module dicts).
 
-A name that is only a config field of the model code, built into modules of other
-names (``self.wk = config.wkv.build()``), is no module at all: a filter or key naming
-it matches nothing whatever the window (``field``, an action naming the modules it
-builds). A name the model code defined at the baseline and defines nowhere at HEAD was renamed
+A name the model code defined at the baseline and defines nowhere at HEAD was renamed
 or removed in the window: the adapter keys a weight the model no longer has, or the
 filter silently matches nothing (``lagged``). A name defined at neither commit matches
 no module at all (``unknown``): worth a look, never an action, because the name may come
@@ -45,9 +42,6 @@ _DEFINES = (
     re.compile(r"[\"']([A-Za-z_]\w*)[\"']\s*:\s*(?:nn\.|spmd\.|partial\()"),
 )
 # Segments every FQN carries whatever the model calls its modules.
-# ``self.wk = config.wkv.build()``: the module ``wk`` built from the config field ``wkv``.
-_BUILDS = re.compile(r"\bself\.([A-Za-z_]\w*)\s*(?::[^=\n]{1,80})?=\s*"
-                     r"[A-Za-z_][\w.]*\.([A-Za-z_]\w*)\.build\(")
 _GENERIC = frozenset({"weight", "bias", "model", "layers"})
 _REGEX_GROUP = re.compile(r"\(\?P?<[^>]*>|\(\?[:=!]")
 _REGEX_PART = re.compile(r"\\[^.]|\[[^\]]*\]|\{\d*,?\d*\}")
@@ -65,10 +59,8 @@ class FqnName:
     name: str  # the segment that names no module at HEAD
     literal: str  # the whole string it came from
     use: str  # "keys" (adapter map) or "filters" (a filter list / pattern)
-    # "lagged" (defined at the baseline, gone at HEAD), "field" (a config field that
-    # builds modules of other names) or "unknown" (defined at neither commit)
-    how: str
-    now: str = ""  # the HEAD name(s) that replaced it or that it builds, when evident
+    how: str  # "lagged" (defined at the baseline, gone at HEAD) or "unknown"
+    now: str = ""  # the HEAD name that replaced it, when one is evident
 
 
 def _model_files(tree: Tree, roots: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -86,23 +78,6 @@ def defined_names(tree: Tree, roots: tuple[str, ...]) -> frozenset[str]:
             for rx in _DEFINES:
                 names.update(rx.findall(text))
         tree.cache[key] = frozenset(names)
-    return tree.cache[key]
-
-
-def config_fields(tree: Tree, roots: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
-    """Config field -> the modules it builds, for fields the model code builds only
-    into attributes of other names and never defines as a module themselves."""
-    key = ("fqnnames-fields", roots)
-    if key not in tree.cache:
-        built: dict[str, set[str]] = {}
-        modules: set[str] = set()
-        for _path, text in _model_files(tree, roots):
-            for attr, fld in _BUILDS.findall(text):
-                built.setdefault(fld, set()).add(attr)
-            for rx in (_DEFINES[0], *_DEFINES[2:]):
-                modules.update(rx.findall(text))
-        tree.cache[key] = {f: tuple(sorted(a)) for f, a in built.items()
-                           if f not in modules and f not in a}
     return tree.cache[key]
 
 
@@ -217,7 +192,6 @@ def analyse(inp: Inputs) -> list[FqnName]:
     now = defined_names(inp.head, roots)
     then = defined_names(inp.base, roots)
     renames = class_renames(inp, roots)
-    fields = config_fields(inp.head, roots)
     out: list[FqnName] = []
     for path, text in sorted(inp.head.files.items()):
         if not (path.startswith(sub) and path.endswith(".py")) or len(text) > MAX_FILE_CHARS:
@@ -234,10 +208,6 @@ def analyse(inp: Inputs) -> list[FqnName]:
                     if _holds(inp.head, roots, segs[segs.index(seg) - 1], cls):
                         out.append(FqnName(path, line, seg, literal, use, "lagged", new))
                         continue
-                if seg in fields:
-                    out.append(FqnName(path, line, seg, literal, use, "field",
-                                       ", ".join(fields[seg])))
-                    continue
                 if seg in now:
                     continue
                 how = "lagged" if seg in then else "unknown"

@@ -269,9 +269,8 @@ def _new(inp: Inputs, res: dict[str, Any]) -> list[Item]:
 def _fqn_names(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """#22 defect 8: key maps and module-name filters that still name what the model
     renamed in the window: an action per file (file:line, old and new name), so the
-    delta is never "nothing actionable" while one exists; a config field's name used as
-    a module name: an action naming the modules the field builds; names no model code
-    defines at either commit: one opportunity per file, never an action."""
+    delta is never "nothing actionable" while one exists; names no model code defines
+    at either commit: one opportunity per file, never an action."""
     by: dict[tuple[str, str], list[Any]] = {}
     for f in sorted(res.get("fqn_names", ()), key=lambda f: (f.file, f.line, f.name)):
         by.setdefault((f.how, f.file), []).append(f)
@@ -281,8 +280,7 @@ def _fqn_names(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         shown = "; ".join(
             f"{rel(file, sub)}:{f.line} {'keys' if f.use == 'keys' else 'filters'} "
             f"{code(f.literal)}" + (f" (the model now names {code(f.name)} "
-                                     f"{code(f.now)})" if f.now and how == "lagged" else "")
-            for f in fs[:6])
+                                     f"{code(f.now)})" if f.now else "") for f in fs[:6])
         more = f"; and {len(fs) - 6} more" if len(fs) > 6 else ""
         olds = names(sorted({f.name for f in fs}))
         facts = tuple(sorted(f"{f.line}:{f.literal}"[:80] for f in fs))
@@ -295,20 +293,6 @@ def _fqn_names(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                     "mis-keyed at checkpoint conversion; a filter naming it matches nothing",
                 where=f"{file}:{fs[0].line}", priority="P1", severity="should-fix",
                 files=(file,), fix="rename the literal(s) to the model's current name(s)",
-                facts=facts))
-        elif how == "field":
-            built = "; ".join(f"{code(f.name)} builds {names(f.now.split(', '))}"
-                              for f in {f.name: f for f in fs}.values())
-            out.append(Item(
-                id=stable_id("fqn-field", file), section="S-1", kind="action",
-                title=f"{rel(file, sub)} names {olds} as a module, but in the model code "
-                      f"that is a config field, and the modules it builds have other names "
-                      f"({built}): {shown}{more}",
-                why="a filter or key is matched against module names (FQN segments); a "
-                    "config field's name is none, so it matches nothing and the modules "
-                    "meant are left out without an error",
-                where=f"{file}:{fs[0].line}", priority="P2", severity="should-fix",
-                files=(file,), fix="name the module(s) the field builds instead",
                 facts=facts))
         else:
             out.append(Item(
