@@ -260,3 +260,13 @@ def test_a_feature_placed_in_a_file_that_never_mentions_it(tmp_path) -> None:
     found = [(p.line, p.problem) for p in docnames.check(inp) if "never mentions" in p.problem]
     assert found == [(3, "places CP in `core/train.py`, which never mentions CP: the claim "
                          "is stale or points at the wrong file")]
+
+
+def test_a_limit_stated_as_temporary_is_a_claim_not_checked(tmp_path) -> None:
+    """"(single-turn only for now)" limits what the code does, like "only supports":
+    quoted as not checked. "only" in other phrasings ("only the trainer", "for now
+    only the loop runs") is not such a sentence."""
+    doc = ("# Sub\n\n1. **Loop** (`train.py`): GRPO training (single-turn only for now)\n"
+           "2. Only the trainer logs metrics.\n3. For now only the loop runs on GPUs.\n")
+    problems = [p for p in docnames.check(_inp(tmp_path, doc)) if p.kind == "unverified"]
+    assert [(p.line, "single-turn only for now" in p.problem) for p in problems] == [(3, True)]

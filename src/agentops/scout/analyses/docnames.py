@@ -43,7 +43,10 @@ _LIST_MARK = re.compile(r"^\s*[-*]\s+\[[ xX]\]|[✅❌🚧✔✗]")
 # keeps the Docs status from saying "current".
 _LIMIT_CLAIM = re.compile(r"(?i)\b(only\s+supports?|supports?\s+only|(?:is|are)\s+not\s+"
                           r"(?:yet\s+)?supported|(?:does|do)\s*(?:n't|\s+not)\s+(?:yet\s+)?"
-                          r"support|unsupported|not\s+yet\s+supported)\b")
+                          r"support|unsupported|not\s+yet\s+supported"
+                          # "(single-turn only for now)": a limit stated as temporary
+                          r"|[\w-]+\s+only\s+(?:for\s+now|at\s+(?:the\s+)?moment|currently|"
+                          r"so\s+far))\b")
 
 
 def _repo_packages(inp: Inputs) -> set[str]:
