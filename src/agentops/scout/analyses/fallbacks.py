@@ -51,11 +51,11 @@ def _shape(node: ast.AST) -> tuple[str, str, str] | None:
     return None
 
 
-def _fallbacks(fn: ast.AST) -> list[tuple[str, ast.BinOp]]:
+def _fallbacks(mod: ast.AST) -> list[tuple[str, ast.BinOp]]:
     """(field, derivation) for ``x.field or derivation`` and
     ``x.field if x.field is not None else derivation``."""
     out: list[tuple[str, ast.BinOp]] = []
-    for n in ast.walk(fn):
+    for n in ps.walk(mod):
         if isinstance(n, ast.BoolOp) and isinstance(n.op, ast.Or) and len(n.values) == 2:
             first, second = n.values
             if _leaf(first) and isinstance(second, ast.BinOp):
@@ -83,18 +83,20 @@ def _functions(mod: ast.Module) -> list[tuple[str, ast.AST]]:
 def analyse(inp: Inputs) -> list[IgnoredSetting]:
     sub = inp.target.subproject.rstrip("/") + "/"
     funcs: list[tuple[str, str, ast.AST]] = []
+    preferred: dict[tuple[str, str, str], tuple[str, set[str]]] = {}
+    guarded: set[int] = set()
     for path, text in sorted(inp.head.files.items()):
         if not (path.startswith(sub) and path.endswith(".py")) or len(text) > MAX_FILE_CHARS:
             continue
         if "/tests/" in path or path.rsplit("/", 1)[-1].startswith("test_"):
             continue
         mod = ps.parse(text)
-        if mod is not None:
-            funcs += [(path, name, fn) for name, fn in _functions(mod)]
-    preferred: dict[tuple[str, str, str], tuple[str, set[str]]] = {}
-    guarded: set[int] = set()
-    for path, _name, fn in funcs:
-        for field, derived in _fallbacks(fn):
+        if mod is None:
+            continue
+        funcs += [(path, name, fn) for name, fn in _functions(mod)]
+        if " or " not in text and " else " not in text:
+            continue
+        for field, derived in _fallbacks(mod):
             shape = _shape(derived)
             if shape is None or field in shape[1:]:
                 continue
@@ -104,8 +106,11 @@ def analyse(inp: Inputs) -> list[IgnoredSetting]:
         return []
     out: list[IgnoredSetting] = []
     for path, name, fn in sorted(funcs, key=lambda f: (f[0], f[2].lineno)):
-        reads = {_leaf(n) for n in ast.walk(fn)}
-        for n in ast.walk(fn):
+        reads: set[str] | None = None
+        hits: list[ast.BinOp] = []
+        for n in ps.walk(fn):
+            if not isinstance(n, ast.BinOp):
+                continue
             shape = _shape(n)
             if shape is None or shape not in preferred or id(n) in guarded:
                 continue
@@ -114,12 +119,15 @@ def analyse(inp: Inputs) -> list[IgnoredSetting]:
             # is that function's choice.
             if not any(isinstance(x, ast.Attribute) for x in (n.left, n.right)):
                 continue
-            field, where = preferred[shape]
-            if field in reads:
-                continue
+            if reads is None:
+                reads = {_leaf(x) for x in ps.walk(fn)}
+            if preferred[shape][0] not in reads:
+                hits.append(n)
+        if hits:
+            n = min(hits, key=lambda h: (h.lineno, h.col_offset))
+            field, where = preferred[_shape(n)]  # type: ignore[index]
             out.append(IgnoredSetting(path, n.lineno, name, ast.unparse(n), field,
                                       tuple(sorted(where))))
             if len(out) >= MAX_FINDINGS:
                 return out
-            break
     return out

@@ -145,10 +145,12 @@ def _methods(path: str, text: str) -> dict[tuple[str, str], tuple[str, int, list
 _DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:class|def)[ \t]+(\w+)", re.M)
 
 
-def _folder(tree_files: dict[str, str], folder: str, wanted: set[str] | None = None
+def _folder(tree_files: dict[str, str], folder: str, wanted: set[str] | None = None,
+            bases: set[str] | None = None
             ) -> tuple[dict[tuple[str, str], tuple[str, str, int, list[Guard]]], set[str]]:
     """A folder's methods by (bases, name) and the names its own code defines; with
-    ``wanted``, only files defining one of those methods are parsed."""
+    ``wanted``/``bases``, only files that raise, define one of those methods and spell
+    one of those base classes are parsed (a method can match no other way)."""
     methods: dict[tuple[str, str], tuple[str, str, int, list[Guard]]] = {}
     defined: set[str] = set()
     for path, text in sorted(tree_files.items()):
@@ -159,6 +161,8 @@ def _folder(tree_files: dict[str, str], folder: str, wanted: set[str] | None = N
         names = set(_DEF.findall(text))
         defined |= names
         if wanted is not None and not (names & wanted):
+            continue
+        if bases is not None and ("raise" not in text or not any(b in text for b in bases)):
             continue
         for key, (name, line, guards) in _methods(path, text).items():
             methods.setdefault(key, (path, name, line, guards))
@@ -181,8 +185,9 @@ def analyse(inp: Inputs) -> list[MissingGuard]:
     if len(siblings) < MIN_SIBLINGS:
         return []
     ours, _ = _folder(files, sub + "/")
-    wanted = {k[1] for k, v in ours.items()}
-    others = [_folder(files, f"{parent}/{s}/", wanted) for s in siblings]
+    wanted = {k[1] for k in ours}
+    spelled = {b for k in ours for b in k[0].split(",")}
+    others = [_folder(files, f"{parent}/{s}/", wanted, spelled) for s in siblings]
     out: list[MissingGuard] = []
     for key, (path, name, line, guards) in sorted(ours.items()):
         theirs = [(m[key], own) for m, own in others if key in m]
