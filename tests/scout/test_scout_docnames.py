@@ -219,3 +219,54 @@ def test_a_quoted_support_claim_is_shown_inert(tmp_path) -> None:
     said = render._docs_status(rep)
     assert "only support" in said
     assert "@maintainer" not in said and "https://evil" not in said and "<b>" not in said
+
+
+def test_a_function_the_window_removed_is_named(tmp_path) -> None:
+    """A code span naming a function the code defined at the baseline and names nowhere
+    at HEAD is stale; one still defined, one still used elsewhere (a re-export kept), and
+    one defined at neither commit (a field, a variable) are not."""
+    core_base = LIB + "\n\ndef apply_moe_ep_tp(model):\n    return model\n\n\n" \
+                      "def apply_kept(model):\n    return model\n"
+    core_head = LIB + "\n\ndef apply_kept_v2(model):\n    return model\n"
+    readme = ("# Sub\n\n- (MoE) call `apply_moe_ep_tp` for experts.\n"
+              "- then `apply_kept(model)`, set `param_init`, and `build(model)`.\n")
+    user = "from core.lib import build\n\nalias = 'apply_kept'\n"
+    files = {"core/__init__.py": "", "sub/__init__.py": "", "sub/README.md": readme,
+             "sub/user.py": user}
+    inp = minirepo.build(tmp_path, base={**files, "core/lib.py": core_base},
+                         head={"core/lib.py": core_head}, target="docs: [sub/README.md]\n")
+    found = [(p.line, p.problem) for p in docnames.check(inp) if "no longer" in p.problem]
+    assert [(line, "`apply_moe_ep_tp`" in problem) for line, problem in found] == [(3, True)]
+    # No baseline commit: nothing to compare with, nothing said.
+    inp = minirepo.build(tmp_path / "b", head={**files, "core/lib.py": core_head},
+                         target="docs: [sub/README.md]\n")
+    assert not [p for p in docnames.check(inp) if "no longer" in p.problem]
+
+
+def test_a_feature_placed_in_a_file_that_never_mentions_it(tmp_path) -> None:
+    """"CP is enabled via a context manager in `core/train.py`" while train.py never
+    mentions CP: stale. No match: the file names it inside a longer name (apply_cp),
+    a sentence with no abbreviation, a shouted word (NOTE), a file that does not exist
+    (the path check's business)."""
+    train = "def main():\n    run()\n"
+    par = "def apply_cp_to_forward(model):\n    return model\n"
+    readme = ("# Sub\n\n"
+              "- NOTE: CP support is enabled via a context manager in `core/train.py`.\n"
+              "- CP is wired per model in `core/par.py`.\n"
+              "- Training starts in `core/train.py`.\n"
+              "- NOTE: see the loop in `core/train.py`.\n"
+              "- FSDP is applied in `core/gone.py`.\n")
+    inp = _inp(tmp_path, readme, {"core/train.py": train, "core/par.py": par})
+    found = [(p.line, p.problem) for p in docnames.check(inp) if "never mentions" in p.problem]
+    assert found == [(3, "places CP in `core/train.py`, which never mentions CP: the claim "
+                         "is stale or points at the wrong file")]
+
+
+def test_a_limit_stated_as_temporary_is_a_claim_not_checked(tmp_path) -> None:
+    """"(single-turn only for now)" limits what the code does, like "only supports":
+    quoted as not checked. "only" in other phrasings ("only the trainer", "for now
+    only the loop runs") is not such a sentence."""
+    doc = ("# Sub\n\n1. **Loop** (`train.py`): GRPO training (single-turn only for now)\n"
+           "2. Only the trainer logs metrics.\n3. For now only the loop runs on GPUs.\n")
+    problems = [p for p in docnames.check(_inp(tmp_path, doc)) if p.kind == "unverified"]
+    assert [(p.line, "single-turn only for now" in p.problem) for p in problems] == [(3, True)]

@@ -142,3 +142,49 @@ def test_regex_patterns_are_judged_by_their_literal_words() -> None:
         "feed_forward", "moe", "shared"]
     assert fqnnames.segments("layers.{}.moe.experts.w1", pattern=False) == [
         "moe", "experts", "w1"]
+
+
+ATTENTION = '''\
+class QKV:
+    class Config:
+        wq: Linear.Config
+        wkv: Linear.Config
+
+    def __init__(self, config):
+        self.wq = config.wq.build()
+        self.wk = config.wkv.build()
+        self.wv = config.wkv.build()
+
+
+def qkv_config(dim):
+    return QKV.Config(wq=Linear.Config(dim), wkv=Linear.Config(dim))
+'''
+
+
+def test_a_config_field_name_is_a_name_the_model_defines(tmp_path) -> None:
+    """No match: ``wkv`` is the config field that builds ``wk`` and ``wv``. Converters
+    such as LoRA walk the model's config tree, whose paths carry the field names, so a
+    target list naming ``wkv`` does match (read at torchtitan's components/lora.py:
+    ``traverse(Linear.Config)`` yields ``…attention.qkv_linear.wkv``); it is neither an
+    action nor an opportunity, and the delta's all-clear stands."""
+    lora = 'def lora():\n    return LoRA(target_modules=["wq", "wkv", "wo"])\n'
+    base = {"sub/__init__.py": "", "sub/attention.py": ATTENTION,
+            "sub/model.py": "class M:\n    def __init__(self):\n        self.wo = L()\n",
+            "sub/configs.py": lora}
+    inp = minirepo.build(tmp_path, base=base, head={"sub/other.py": "X = 1\n"})
+    assert fqnnames.analyse(inp) == []
+    items = delta.items(inp, _res(inp, []))
+    assert [c for c in clear.items(inp, _res(inp, []), items) if "nothing actionable" in c.title]
+
+
+def test_a_name_no_model_code_defines_is_no_all_clear(tmp_path) -> None:
+    """A filter name defined at neither commit stays an opportunity, and the delta line
+    says it is not settled instead of "nothing actionable"."""
+    inp = _inp(tmp_path, {"sub/other.py": "X = 1\n"})
+    found = fqnnames.analyse(inp)
+    items = delta.items(inp, _res(inp, found))
+    assert not [i for i in items if i.kind == "action"]
+    [line] = [c.title for c in clear.items(inp, _res(inp, found), items)
+              if c.title.startswith("Upstream delta")]
+    assert "nothing actionable" not in line
+    assert "not settled" in line and "`wqkv_fused`" in line

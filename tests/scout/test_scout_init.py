@@ -235,3 +235,23 @@ def test_no_workflow_naming_the_folder_drafts_only_the_broadest_pytest_one(tmp_p
     d = draft.build(inp.head, "lonely", repo="o/r")
     assert [e.value for e in d.workflows] == [".github/workflows/broad.yaml"]
     assert "no workflow runs the folder's tests" in d.notes
+
+
+def test_a_parent_guide_linking_the_folder_is_among_its_docs(tmp_path) -> None:
+    """#22: a model folder with no README of its own is described by the models guide
+    one folder up ("refer to the [Llama folder](llama) as an example"); the draft lists
+    that guide, with why. A parent doc that does not link the folder (`deep`, which
+nothing links) is not listed."""
+    head = {"pkg/__init__.py": "", "pkg/models/__init__.py": "",
+            "pkg/models/llama/__init__.py": "", "pkg/models/llama/model.py": "X = 1\n",
+            "pkg/models/qwen/__init__.py": "", "pkg/models/deep/__init__.py": "",
+            "pkg/models/README.md": "# Adding a model\n\nRefer to the [Llama folder](llama) "
+                                    "as an example.\n",
+            "pkg/models/NOTES.md": "Links [elsewhere](qwen) and [docs](/docs/x.md).\n"}
+    inp = minirepo.build(tmp_path, head=head)
+    doc = yaml.safe_load(draft.to_yaml(draft.build(inp.head, "pkg/models/llama", repo="o/r")))
+    assert doc["docs"] == ["pkg/models/README.md"]
+    doc = yaml.safe_load(draft.to_yaml(draft.build(inp.head, "pkg/models/qwen", repo="o/r")))
+    assert doc["docs"] == ["pkg/models/NOTES.md"]
+    doc = yaml.safe_load(draft.to_yaml(draft.build(inp.head, "pkg/models/deep", repo="o/r")))
+    assert not doc.get("docs")

@@ -310,3 +310,29 @@ def test_check_added_to_a_compiled_forward(tmp_path) -> None:
     opt_in = MODEL_HEAD.replace('if backend() == "typed":', "if spmd.is_type_checking():")
     inp = minirepo.build(tmp_path / "d", base=base, head={"sub/model.py": opt_in})
     assert compilechecks.analyse(inp) == []
+
+
+def test_guide_layout_example_the_window_removed(tmp_path) -> None:
+    """#22 defect 7: the layout's `configs.py` bullet offers `flex_attn` and
+    `fused_qkv` variants as examples; the example folder's configs.py named both at the
+    baseline and only `fused_qkv` at HEAD. An example never there (`my_variant`, the
+    reader's) is not claimed; without a baseline nothing is said."""
+    from agentops.scout.analyses import docparts
+
+    guide = LAYOUT_GUIDE.replace(
+        "- `README.md`\n",
+        "- `configs.py`\n  - one function per config\n"
+        "  - variants derive by mutation (e.g. flex_attn, fused_qkv, my_variant, float8)\n"
+        "- `README.md`\n")
+    then = "def debug():\n    pass\n\n\ndef debug_flex_attn():\n    pass\n\n\n" \
+           "def debug_fused_qkv():\n    pass\n"
+    now = "def debug():\n    pass\n\n\ndef debug_fused_qkv():\n    pass\n"
+    files = {"sub/__init__.py": "", "sub/ex/__init__.py": "", "sub/ex/model.py": "",
+             "sub/ex/README.md": "x\n", "sub/GUIDE.md": guide}
+    inp = minirepo.build(tmp_path / "a", base={**files, "sub/ex/configs.py": then},
+                         head={"sub/ex/configs.py": now}, target="docs: [sub/GUIDE.md]")
+    assert [(p.line, p.problem.split(",")[0]) for p in docparts.analyse(inp)] == [
+        (12, "gives `flex_attn` as an example for `sub/ex/configs.py`")]
+    inp = minirepo.build(tmp_path / "b", head={**files, "sub/ex/configs.py": now},
+                         target="docs: [sub/GUIDE.md]")
+    assert docparts.analyse(inp) == []

@@ -287,3 +287,36 @@ def run(m):
                                "    build(1, fused=True)\n"})
     assert [(d.function, d.params) for d in deadparams.analyse(inp)] == [
         ("build", ("legacy_mode",))]
+
+
+def test_dead_parameters_of_private_helpers(tmp_path) -> None:
+    """#22 defect 8: a private helper whose callers (all in the sub-project) never set a
+    defaulted parameter has a dead one (a capacity factor forwarded to the experts but
+    passed by no flavor: the helper's own forward sets nothing); a private helper
+    handed around as a value is not judged."""
+    from agentops.scout.analyses import deadparams
+
+    sub = '''\
+def _build_layers(n, dim, capacity_factor=None, bias=False):
+    return [Experts(n, dim, capacity_factor=capacity_factor), bias]
+
+
+def _hook(x, scale=1.0):
+    return x
+
+
+def _small():
+    return _build_layers(2, 8, bias=True)
+
+
+def _large():
+    register(_hook)
+    return _build_layers(8, 64)
+'''
+    inp = minirepo.build(tmp_path, head={"sub/__init__.py": "", "sub/flavors.py": sub})
+    assert [(d.function, d.params, d.line) for d in deadparams.analyse(inp)] == [
+        ("_build_layers", ("capacity_factor",), 1)]
+    # No match: once a flavor passes it, the parameter is live.
+    live = sub.replace("_build_layers(8, 64)", "_build_layers(8, 64, capacity_factor=1.5)")
+    inp = minirepo.build(tmp_path / "b", head={"sub/__init__.py": "", "sub/flavors.py": live})
+    assert deadparams.analyse(inp) == []

@@ -29,6 +29,7 @@ from agentops.scout.gitrepo import Tree
 
 MAX_FUNCTIONS = 12  # called upstream functions listed as fragile surfaces
 MAX_DOCS = 10
+_MD_LINK = re.compile(r"\]\(([^)\s#]{1,200})(?:#[^)\s]*)?\)")
 MIN_COPY_STATEMENTS = 4  # a copy shorter than this is a coincidence of names
 
 
@@ -407,6 +408,19 @@ def _docs(draft: Draft, tree: Tree, sub: str) -> None:
     docs = sorted(p for p in tree.paths if p.startswith(sub) and p.endswith(".md"))
     for d in docs[:MAX_DOCS]:
         draft.docs.append(Entry(d, "documentation in the folder"))
+    # A guide one folder up that links this folder (“refer to the [X folder](x) as an
+    # example”) makes claims about it: checked with the folder's own docs.
+    parent = posixpath.dirname(sub.rstrip("/"))
+    for p in sorted(tree.paths):
+        if not (p.endswith(".md") and parent and posixpath.dirname(p) == parent):
+            continue
+        for target in _MD_LINK.findall(tree.text(p) or ""):
+            where = target.strip("/") if target.startswith("/") else posixpath.normpath(
+                posixpath.join(parent, target))
+            if where == sub.rstrip("/"):
+                draft.docs.append(Entry(p, f"a guide in the parent folder that links this "
+                                           f"folder ({target}); its claims about it count"))
+                break
     if not docs:
         return
     best: tuple[int, dict, str] | None = None

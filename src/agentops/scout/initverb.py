@@ -48,7 +48,10 @@ def init_command(args: argparse.Namespace) -> int:
     if not sub or not any(p.startswith(sub + "/") for p in paths_only.paths):
         raise InputError("--subproject", f"{args.subproject!r} is no folder of the checkout at "
                          "HEAD", fix="give the folder's path relative to the repository root")
-    tree = git.tree(head, lambda p: _want(p) or (p.startswith(sub + "/") and p.endswith(".md")))
+    parent = sub.rsplit("/", 1)[0] if "/" in sub else ""
+    # The folder's docs, and the parent folder's (a guide that may link this folder).
+    tree = git.tree(head, lambda p: _want(p) or (p.endswith(".md") and (
+        p.startswith(sub + "/") or (bool(parent) and p.rsplit("/", 1)[0] == parent))))
     text = draft.to_yaml(draft.build(tree, sub, repo=repo))
     # The draft must load as a target as written (report runs on it unedited): the same
     # parse, schema and cross-key checks ``load_target`` applies, in memory.

@@ -21,14 +21,17 @@ from agentops.scout.analyses import (
     deadclasses,
     deadparams,
     debt,
+    docargs,
     docparts,
     docs,
     duplicates,
     factories,
+    fallbacks,
     fqnnames,
     newcopy,
     patches,
     pinnedparams,
+    siblingguards,
     stalecopy,
     staleopts,
     todos,
@@ -82,11 +85,14 @@ REGISTRY: dict[str, Analysis] = {
     "fqn_names": lambda inp, _: fqnnames.analyse(inp),
     "pinned_parameters": lambda inp, _: pinnedparams.analyse(inp),
     "compiled_checks": lambda inp, _: compilechecks.analyse(inp),
+    "sibling_guards": lambda inp, _: siblingguards.analyse(inp),
+    "ignored_settings": lambda inp, _: fallbacks.analyse(inp),
     "dead_classes": lambda inp, _: deadclasses.analyse(inp),
     "private_api_uses": lambda inp, _: debt.private_api_uses(inp),
     "duplicate_logic_changes": lambda inp, _: debt.duplicate_changes(inp),
     "doc_inaccuracies": lambda inp, done: docs.analyse(inp, done)
-    + commentrefs.analyse(inp) + docparts.analyse(inp) + staleopts.analyse(inp),
+    + commentrefs.analyse(inp) + docparts.analyse(inp) + staleopts.analyse(inp)
+    + docargs.analyse(inp),
     "open_work": _open_work,
 }
 

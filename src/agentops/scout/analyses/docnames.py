@@ -43,7 +43,10 @@ _LIST_MARK = re.compile(r"^\s*[-*]\s+\[[ xX]\]|[✅❌🚧✔✗]")
 # keeps the Docs status from saying "current".
 _LIMIT_CLAIM = re.compile(r"(?i)\b(only\s+supports?|supports?\s+only|(?:is|are)\s+not\s+"
                           r"(?:yet\s+)?supported|(?:does|do)\s*(?:n't|\s+not)\s+(?:yet\s+)?"
-                          r"support|unsupported|not\s+yet\s+supported)\b")
+                          r"support|unsupported|not\s+yet\s+supported"
+                          # "(single-turn only for now)": a limit stated as temporary
+                          r"|[\w-]+\s+only\s+(?:for\s+now|at\s+(?:the\s+)?moment|currently|"
+                          r"so\s+far))\b")
 
 
 def _repo_packages(inp: Inputs) -> set[str]:
@@ -160,6 +163,37 @@ def _renamed_class(inp: Inputs, doc: str, n: int, line: str, seen: set[str], *,
     return out
 
 
+# ``apply_moe_ep_tp`` / ``build_x(...)``: a snake_case name with an underscore (a plain
+# word is prose), alone in a code span, optionally called.
+_FUNC_SPAN = re.compile(r"^([a-z_][a-z0-9]*(?:_[a-z0-9]+)+)(?:\([^()]{0,80}\))?$")
+
+
+def _removed_function(inp: Inputs, doc: str, n: int, span: str, seen: set[str]
+                      ) -> list[NameProblem]:
+    """A function or class name in a code span that the code defined at the baseline and
+    no longer names anywhere at HEAD (no definition, no use): the doc tells readers to
+    call something the window removed. A name defined at neither commit is left alone
+    (it may be a field, a flag, a variable of an example)."""
+    m = _FUNC_SPAN.match(span.strip())
+    if m is None or inp.base is None or m.group(1) in seen:
+        return []
+    name = m.group(1)
+    seen.add(name)
+    key = ("docnames-removed", name)
+    if key not in inp.head.cache:
+        word = re.compile(rf"\b{re.escape(name)}\b")
+        gone = not any(name in t and word.search(t) for p, t in inp.head.files.items()
+                       if p.endswith(".py"))
+        inp.head.cache[key] = gone and any(
+            name in t and _defines_here(t, name) for p, t in inp.base.files.items()
+            if p.endswith(".py"))
+    if not inp.head.cache[key]:
+        return []
+    return [NameProblem(doc, n, f"names `{name}`, which the code defined at "
+                                f"{inp.baseline.since} and no longer defines or uses anywhere "
+                                "(removed or renamed since)", "reference")]
+
+
 # "`Trainer` class from [train.py](x/train.py)", "`foo()` in `bar.py`", "`Foo` (defined
 # in `x/foo.py`)": a symbol span, a few connecting words, then a Python file (a code
 # span or a link).
@@ -205,6 +239,42 @@ def _resolve_file(ref: str, doc: str, inp: Inputs) -> str | None:
         if cand in inp.head.paths:
             return cand
     return None
+
+
+# An abbreviation a sentence is about (CP, FSDP, MoE); words every doc shouts are not.
+_ACRONYM = re.compile(r"(?<![\w./-])([A-Z][A-Za-z]?[A-Z]{1,4})(?![\w/-])")
+_SHOUTED = frozenset({"NOTE", "TODO", "API", "APIs", "CLI", "GPU", "CPU", "HF", "PR", "OK",
+                      "README", "FIXME", "WIP", "TBD", "URL", "IO", "OSS", "FAQ", "PT",
+                      "MD", "UI", "ID", "IDs", "CI", "E2E", "YAML", "JSON", "TOML"})
+# "… is enabled via a context manager in `x/train.py`": the file a claim places it in.
+_PLACED_IN = re.compile(r"\b(?:in|inside|by|from)\s+(?:the\s+)?(?:file\s+)?$")
+
+
+def _absent_topic(inp: Inputs, doc: str, n: int, line: str) -> list[NameProblem]:
+    """A sentence placing a feature (named by its abbreviation) in a file that never
+    mentions it, not even inside a longer name (``apply_cp``): the feature lives
+    elsewhere now. Only files that exist are judged (a missing one is the path check's)."""
+    out = []
+    for ref in _FILE_REF.finditer(line):
+        if not _PLACED_IN.search(line[:ref.start()]):
+            continue
+        start = max(line.rfind(". ", 0, ref.start()) + 1, 0)
+        topics = [a for a in dict.fromkeys(_ACRONYM.findall(line[start:ref.start()]))
+                  if a not in _SHOUTED]
+        given = next(g for g in ref.groups() if g)
+        path = given if ref.group(3) and given in inp.head.paths else \
+            _resolve_file(given, doc, inp)
+        text = inp.head.text(path) if path else None
+        if not topics or text is None:
+            continue
+        missing = [a for a in topics if not re.search(
+            rf"(?<![A-Za-z]){re.escape(a)}(?![a-z])", text, re.I)]
+        if missing and len(missing) == len(topics):
+            names = ", ".join(missing)
+            out.append(NameProblem(doc, n, f"places {names} in `{given}`, which never "
+                                           f"mentions {names}: the claim is stale or "
+                                           "points at the wrong file", "reference"))
+    return out
 
 
 def _misplaced(inp: Inputs, doc: str, n: int, line: str) -> list[NameProblem]:
@@ -314,6 +384,7 @@ def check(inp: Inputs) -> list[NameProblem]:
         # Names the doc defines itself (``class MyRollouter(Rollouter):`` in an example)
         # are the reader's, not the code's.
         seen: set[str] = set(_CLASS_DEF.findall(text))
+        gone_seen: set[str] = set()
         for n, line in enumerate(lines, 1):
             fence = line.lstrip()
             if fence.startswith("```"):
@@ -323,10 +394,13 @@ def check(inp: Inputs) -> list[NameProblem]:
                 out += _imports(inp, doc, n, line, packages)
             for span in (re.findall(r"`([^`]+)`", line) if not in_code else [line]):
                 out += _renamed_class(inp, doc, n, span, seen)
+                if not in_code:
+                    out += _removed_function(inp, doc, n, span, gone_seen)
             if not in_code:
                 out += _renamed_class(inp, doc, n, _prose(line), seen, prose=True)
             if not in_code and ".py" in line:
                 out += _misplaced(inp, doc, n, line)
+                out += _absent_topic(inp, doc, n, line)
         out += _unverified(doc, lines)
     return out + _unlisted(inp) + _usage_comments(inp)
 

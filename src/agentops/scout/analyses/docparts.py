@@ -58,6 +58,35 @@ def _parts(item: str) -> list[str]:
     return [p.strip() for p in re.split(r",|\band\b|/", item) if p.strip()]
 
 
+_EG = re.compile(r"\be\.g\.,?\s*([^)]{1,200})")
+_SNAKE = re.compile(r"(?<![\w.-])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w-])")
+
+
+def _gone_examples(inp: Inputs, doc: str, lines: list[str], k: int, *, indent: int,
+                   path: str) -> list[DocProblem]:
+    """Examples (``e.g. flex_attn, float8``) under a layout bullet for ``path`` that the
+    example folder's file named at the baseline (as a name or part of one) and names
+    nowhere at HEAD: a variant the window removed, still offered as the model to copy."""
+    if inp.base is None:
+        return []
+    now, then = inp.head.text(path), inp.base.text(path)
+    if now is None or then is None:
+        return []
+    out: list[DocProblem] = []
+    for j in range(k + 1, len(lines)):
+        b = _BULLET.match(lines[j])
+        if lines[j].startswith("#") or (b and len(b.group(1)) <= indent):
+            break
+        for eg in _EG.findall(lines[j]):
+            for word in dict.fromkeys(_SNAKE.findall(eg)):
+                part = re.compile(rf"(?<![A-Za-z0-9]){re.escape(word)}(?![A-Za-z0-9])")
+                if part.search(then) and not part.search(now):
+                    out.append(DocProblem(
+                        doc, j + 1, f"gives `{word}` as an example for `{path}`, which "
+                        f"named it at {inp.baseline.since} and no longer does"))
+    return out
+
+
 def layout(inp: Inputs, doc: str, lines: list[str]) -> list[DocProblem]:
     """Files a guide's folder layout lists that the example folder it links lacks."""
     out: list[DocProblem] = []
@@ -85,6 +114,7 @@ def layout(inp: Inputs, doc: str, lines: list[str]) -> list[DocProblem]:
             if len(fb.group(1)) != indent or "optional" in fb.group(3).lower():
                 continue
             name = fb.group(2)
+            out += _gone_examples(inp, doc, lines, k, indent=indent, path=f"{example[1]}/{name}")
             if f"{example[1]}/{name}" not in inp.head.paths:
                 out.append(DocProblem(doc, k + 1, f"the folder layout lists `{name}`, but "
                                       f"the example folder it points to (`{example[1]}/`, "

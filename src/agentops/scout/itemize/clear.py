@@ -29,7 +29,17 @@ def items(inp: Inputs, res: dict[str, Any], built: list[Item]) -> list[Item]:
         # Copies upstream rewrote were not compared: no all-clear over them, and none
         # over an empty window either (a rewrite can come from outside watched paths).
         uncompared = [d.function for d in res.get("body_drift", ()) if d.rewritten]
-        if uncompared:
+        # A module name the model code defines nowhere was not settled by any check:
+        # no all-clear over it (the filter may be a no-op, or name code not read).
+        unsettled = sorted({f.name for f in res.get("fqn_names", ()) if f.how == "unknown"})
+        if unsettled:
+            out.append(("S-1", f"Upstream delta: {n} commit(s) on watched paths since "
+                               f"{since}, no action found; not settled: module name(s) "
+                               f"{names(unsettled)} that no model code defines at either "
+                               "commit (see Opportunities)" + (
+                                   "; not compared (upstream rewrote them, compare by "
+                                   f"hand): {names(uncompared)}" if uncompared else "")))
+        elif uncompared:
             out.append(("S-1", f"Upstream delta: {n} commit(s) on watched paths since "
                                f"{since}, no action found in what was compared; not "
                                "compared (upstream rewrote them, compare by hand): "

@@ -19,7 +19,8 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out = _drift(res) + _lossy(res) + _calls(res, sub) + _divergence(res, sub)
     out += _factories(inp, res)
     out += _bypasses(res) + _private(inp, res) + _duplicates(inp, res) + _dead(inp, res)
-    out += _pinned(inp, res) + _compiled_checks(inp, res)
+    out += _pinned(inp, res) + _compiled_checks(inp, res) + _sibling_guards(inp, res)
+    out += _ignored_settings(inp, res)
     out += _lags(res) + _stale(res) + _dead_classes(inp, res)
     return out
 
@@ -364,6 +365,44 @@ def _pinned(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                 "drop the parameter or add a config/test that selects it",
             files=(file,),
             facts=tuple(f"{file}:{p.line}:{fn}:{p.param}={p.value}" for p in ps_)))
+    return out
+
+
+def _sibling_guards(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22: a rejection the sibling folders' same method makes and the sub-project's
+    lacks; one Opportunity per method, the siblings' file:line named."""
+    out = []
+    for g in res.get("sibling_guards", ()):
+        where = f"{g.file}:{g.line}"
+        out.append(Item(
+            id=stable_id("sibling-guard", g.file, g.method, g.guard), section="S-4",
+            kind="opportunity",
+            title=f"{code(g.method)} ({rel(g.file, inp.target.subproject)}:{g.line}) does "
+                  f"not reject what {len(g.siblings)} sibling folders reject in the same "
+                  f"method: `if {g.guard}: raise` ({', '.join(g.siblings[:4])})",
+            why="the combination the siblings refuse early may fail late or silently "
+                "here; add the same check, or note why this model supports it",
+            where=where, files=(g.file, *sorted({s.rsplit(':', 1)[0] for s in g.siblings})),
+            facts=(g.guard, *g.siblings)))
+    return out
+
+
+def _ignored_settings(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22: a derivation computed where other code of the sub-project prefers an
+    explicit setting first; one Opportunity per function."""
+    out = []
+    for s in res.get("ignored_settings", ()):
+        out.append(Item(
+            id=stable_id("ignored-setting", s.file, s.function, s.field), section="S-4",
+            kind="opportunity",
+            title=f"{code(s.function)} ({rel(s.file, inp.target.subproject)}:{s.line}) "
+                  f"derives {code(s.expr)} and never reads {code(s.field)}, which "
+                  f"{', '.join(s.honoured[:3])} prefer(s) when it is set",
+            why=f"wrong for every configuration that sets {code(s.field)} explicitly; "
+                f"use the same `{s.field} or …` fallback",
+            where=f"{s.file}:{s.line}", files=(s.file, *sorted({h.rsplit(':', 1)[0]
+                                                               for h in s.honoured})),
+            facts=(s.expr, s.field)))
     return out
 
 

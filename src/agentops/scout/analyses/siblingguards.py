@@ -1,0 +1,218 @@
+"""Guards the sibling folders agree on and the sub-project lacks (#22, copies that lag):
+a model folder's ``update_from_config`` that never rejects an unsupported combination
+(CP with varlen attention) which the other model folders beside it all reject. The
+sub-project is compared with the folders next to it (``models/<name>`` with the other
+``models/*``): for each method it overrides, found under the same base class and name
+in at least two siblings, a check (``if …: raise``) that at least two
+siblings — and at least a third of those that override the method — make, and that no
+check of the sub-project's method or of the base method it inherits resembles, is
+reported with the siblings' file:line.
+
+Precision first: a guard is compared by the names its condition reads (a rename of a
+local does not hide it); a guard that reads a name the sibling folder defines itself
+(its own classes, helpers) is that model's business and never counted; only a method
+the sub-project overrides is judged. An Opportunity, never an action: the sibling's
+reason may not apply.
+
+Pure: the HEAD tree in, ``MissingGuard`` records out.
+"""
+
+from __future__ import annotations
+
+import ast
+import posixpath
+import re
+from dataclasses import dataclass
+
+from agentops.scout.analyses import classindex
+from agentops.scout.analyses import pysource as ps
+from agentops.scout.analyses.commentrefs import MAX_FILE_CHARS
+from agentops.scout.model import Inputs
+
+# Names a condition reads that say nothing about what it guards.
+_NEUTRAL = frozenset({"self", "cls", "isinstance", "len", "getattr", "hasattr", "type",
+                      "config", "cfg", "Config", "None", "True", "False", "kwargs"})
+MIN_SIBLINGS = 2
+SIMILAR = 0.5
+MAX_SIBLINGS = 40
+MAX_FINDINGS = 20
+
+
+@dataclass(frozen=True)
+class Guard:
+    file: str
+    line: int
+    text: str  # the condition, unparsed and shortened
+    names: frozenset[str]
+
+
+@dataclass(frozen=True)
+class MissingGuard:
+    file: str  # the sub-project's method
+    line: int
+    method: str  # Class.method
+    guard: str  # the siblings' condition (the first one's text)
+    siblings: tuple[str, ...]  # file:line of each sibling's guard
+
+
+def _names(node: ast.AST) -> frozenset[str]:
+    out = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    out |= {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
+    return frozenset(out - _NEUTRAL)
+
+
+def _guards(path: str, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Guard]:
+    out = []
+    for st in fn.body:
+        # An explicit rejection only: an ``assert isinstance(...)`` mostly narrows a
+        # type for the checker and says nothing about a supported combination.
+        if not (isinstance(st, ast.If) and st.body and isinstance(st.body[-1], ast.Raise)
+                and not st.orelse):
+            continue
+        test = st.test
+        names = _names(test)
+        if len(names) >= 2:
+            text = ast.unparse(test)
+            out.append(Guard(path, st.lineno, text if len(text) <= 160 else text[:157] + "...",
+                             names))
+    return out
+
+
+def _nested_guards(fn: ast.AST, outer: frozenset[str] = frozenset()) -> list[frozenset[str]]:
+    """The names of every raising check anywhere in a function, each with the names of
+    the conditions around it (``if cp > 1:`` … ``if varlen: raise``)."""
+    out: list[frozenset[str]] = []
+    for st in getattr(fn, "body", []) + getattr(fn, "orelse", []):
+        if isinstance(st, ast.Assert):
+            out.append(outer | _names(st.test))
+        elif isinstance(st, ast.If):
+            inner = outer | _names(st.test)
+            if any(isinstance(s, ast.Raise) for s in st.body):
+                out.append(inner)
+            out += _nested_guards(ast.Module(body=st.body, type_ignores=[]), inner)
+            out += _nested_guards(ast.Module(body=st.orelse, type_ignores=[]), outer)
+        elif isinstance(st, (ast.With, ast.For, ast.While, ast.Try)):
+            out += _nested_guards(st, outer)
+    return out
+
+
+def _covered(g: frozenset[str], by: list[frozenset[str]]) -> bool:
+    """Whether a check reading at least half of ``g``'s names is among ``by``."""
+    return any(len(g & b) * 2 >= len(g) for b in by)
+
+
+def _base_guards(inp: Inputs, bases: list[str], method: str) -> list[frozenset[str]]:
+    """Checks the method of the classes the sub-project's class derives from already
+    makes: what the sub-project inherits (or calls through ``super``) is not missing."""
+    index = classindex.for_tree(inp.head)
+    out: list[frozenset[str]] = []
+    for base in bases:
+        for cls in index.resolve(base)[:4]:
+            for fn in cls.body:
+                if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                        and fn.name == method:
+                    out += _nested_guards(fn)
+    return out
+
+
+def _bases(cls: ast.ClassDef) -> str:
+    return ",".join(sorted(ast.unparse(b) for b in cls.bases))
+
+
+def _methods(path: str, text: str) -> dict[tuple[str, str], tuple[str, int, list[Guard]]]:
+    """(bases of the class, method) -> (Outer.Class.method, line, guards) of one file."""
+    mod = ps.parse(text)
+    if mod is None:
+        return {}
+    out: dict[tuple[str, str], tuple[str, int, list[Guard]]] = {}
+    stack: list[tuple[str, ast.AST]] = [("", mod)]
+    while stack:
+        prefix, node = stack.pop()
+        for cls in getattr(node, "body", []):
+            if not isinstance(cls, ast.ClassDef):
+                continue
+            stack.append((f"{prefix}{cls.name}.", cls))
+            if not cls.bases:
+                continue
+            bases = _bases(cls)
+            for fn in cls.body:
+                if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    out[(bases, fn.name)] = (f"{prefix}{cls.name}.{fn.name}", fn.lineno,
+                                             _guards(path, fn))
+    return out
+
+
+_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:class|def)[ \t]+(\w+)", re.M)
+
+
+def _folder(tree_files: dict[str, str], folder: str, wanted: set[str] | None = None,
+            bases: set[str] | None = None
+            ) -> tuple[dict[tuple[str, str], tuple[str, str, int, list[Guard]]], set[str]]:
+    """A folder's methods by (bases, name) and the names its own code defines; with
+    ``wanted``/``bases``, only files that raise, define one of those methods and spell
+    one of those base classes are parsed (a method can match no other way)."""
+    methods: dict[tuple[str, str], tuple[str, str, int, list[Guard]]] = {}
+    defined: set[str] = set()
+    for path, text in sorted(tree_files.items()):
+        if not (path.startswith(folder) and path.endswith(".py")) or len(text) > MAX_FILE_CHARS:
+            continue
+        if "/tests/" in path or path.rsplit("/", 1)[-1].startswith("test_"):
+            continue
+        names = set(_DEF.findall(text))
+        defined |= names
+        if wanted is not None and not (names & wanted):
+            continue
+        if bases is not None and ("raise" not in text or not any(b in text for b in bases)):
+            continue
+        for key, (name, line, guards) in _methods(path, text).items():
+            methods.setdefault(key, (path, name, line, guards))
+    return methods, defined
+
+
+def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
+    return len(a & b) / len(a | b) >= SIMILAR
+
+
+def analyse(inp: Inputs) -> list[MissingGuard]:
+    sub = inp.target.subproject.rstrip("/")
+    parent = posixpath.dirname(sub)
+    if not parent:
+        return []
+    files = inp.head.files
+    siblings = sorted({p[len(parent) + 1:].split("/", 1)[0] for p in inp.head.paths
+                       if p.startswith(parent + "/") and p.count("/") > parent.count("/") + 1
+                       and p.endswith(".py")} - {posixpath.basename(sub)})[:MAX_SIBLINGS]
+    if len(siblings) < MIN_SIBLINGS:
+        return []
+    ours, _ = _folder(files, sub + "/")
+    wanted = {k[1] for k in ours}
+    spelled = {b for k in ours for b in k[0].split(",")}
+    others = [_folder(files, f"{parent}/{s}/", wanted, spelled) for s in siblings]
+    out: list[MissingGuard] = []
+    for key, (path, name, line, guards) in sorted(ours.items()):
+        theirs = [(m[key], own) for m, own in others if key in m]
+        if len(theirs) < MIN_SIBLINGS:
+            continue
+        # Each sibling's guards that read no name of the sibling's own code.
+        shared = [[g for g in m[3] if not (g.names & own)] for m, own in theirs]
+        seen: list[frozenset[str]] = []
+        for i, gs in enumerate(shared):
+            for g in gs:
+                if any(_similar(g.names, s) for s in seen):
+                    continue
+                seen.append(g.names)
+                alike = [h for j, hs in enumerate(shared) if j != i for h in hs
+                         if _similar(g.names, h.names)]
+                holders = [g, *alike[:MAX_SIBLINGS]]
+                folders = {h.file for h in holders}
+                if len(folders) < MIN_SIBLINGS or 3 * len(folders) < len(theirs):
+                    continue
+                if any(_similar(g.names, h.names) for h in guards):
+                    continue
+                if _covered(g.names, _base_guards(inp, key[0].split(","), key[1])):
+                    continue
+                out.append(MissingGuard(path, line, name, g.text,
+                                        tuple(sorted(f"{h.file}:{h.line}" for h in holders))))
+                if len(out) >= MAX_FINDINGS:
+                    return out
+    return out

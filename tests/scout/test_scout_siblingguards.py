@@ -1,0 +1,99 @@
+"""#22: a rejection the sibling folders' same method makes and the sub-project's lacks
+(``siblingguards``): match (two model folders beside it reject CP with varlen attention
+in ``update_from_config``, this one does not: an Opportunity naming both), and the
+no-match cases (the sub-project makes the check under other local names, the base
+method it inherits already makes it, only one sibling makes it, a check reading the
+sibling's own names, a type-narrowing ``assert``)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from agentops.scout.analyses import siblingguards
+from agentops.scout.itemize import debt
+from tests.scout import minirepo
+
+BASE = '''\
+class Decoder:
+    class Config:
+        def update_from_config(self, *, config):
+            self.seq_len = config.seq_len
+'''
+
+GUARDED = '''\
+from core.decoder import Decoder
+from core.attention import VarlenAttention
+
+
+class {name}Model(Decoder):
+    class Config(Decoder.Config):
+        def update_from_config(self, *, config):
+            Decoder.Config.update_from_config(self, config=config)
+            parallelism = config.parallelism
+            assert isinstance(self.layers[0].attention, GQAttention.Config)
+            if parallelism.context_parallel_degree > 1 and isinstance(
+                self.layers[0].attention.inner_attention, VarlenAttention.Config
+            ):
+                raise NotImplementedError("CP does not support varlen")
+            if parallelism.pipeline_parallel_degree > 1 and isinstance(
+                self.layers[0].moe, {name}Experts.Config
+            ):
+                raise NotImplementedError("our own experts cannot be pipelined")
+'''
+
+BARE = '''\
+from core.decoder import Decoder
+
+
+class DeepModel(Decoder):
+    class Config(Decoder.Config):
+        def update_from_config(self, *, config):
+            Decoder.Config.update_from_config(self, config=config)
+            self.dim = config.dim
+'''
+
+SAME_CHECK = BARE.replace(
+    "            self.dim = config.dim\n",
+    "            par = config.parallelism\n"
+    "            if par.context_parallel_degree > 1 and isinstance(\n"
+    "                    self.layers[0].attention.inner_attention, VarlenAttention.Config):\n"
+    "                raise ValueError('no CP with varlen')\n")
+
+
+def _files(deep: str, siblings=("llama", "qwen"), base: str = BASE) -> dict[str, str]:
+    files = {"core/__init__.py": "", "core/decoder.py": base, "models/__init__.py": "",
+             "models/deep/__init__.py": "", "models/deep/model.py": deep}
+    for s in siblings:
+        files[f"models/{s}/__init__.py"] = ""
+        files[f"models/{s}/model.py"] = GUARDED.format(name=s.title())
+        files[f"models/{s}/experts.py"] = f"class {s.title()}Experts:\n    pass\n"
+    return files
+
+
+def _inp(tmp_path, files):
+    inp = minirepo.build(tmp_path, head=files)
+    return dataclasses.replace(inp, target=dataclasses.replace(inp.target,
+                                                               subproject="models/deep"))
+
+
+def test_a_rejection_both_siblings_make_is_missing(tmp_path) -> None:
+    inp = _inp(tmp_path, _files(BARE))
+    [g] = siblingguards.analyse(inp)
+    assert (g.file, g.line, g.method) == ("models/deep/model.py", 6,
+                                          "DeepModel.Config.update_from_config")
+    assert "VarlenAttention" in g.guard
+    assert g.siblings == ("models/llama/model.py:11", "models/qwen/model.py:11")
+    [item] = debt._sibling_guards(inp, {"sibling_guards": [g]})
+    assert item.kind == "opportunity" and "models/qwen/model.py:11" in item.title
+
+
+def test_checks_present_inherited_or_not_shared_are_fine(tmp_path) -> None:
+    # The same check under another local name.
+    assert siblingguards.analyse(_inp(tmp_path / "a", _files(SAME_CHECK))) == []
+    # The base method the sub-project calls already rejects it (nested under CP).
+    base = BASE + ("            if config.parallelism.context_parallel_degree > 1:\n"
+                   "                if any(self.traverse(VarlenAttention.Config)):\n"
+                   "                    raise NotImplementedError('no')\n")
+    assert siblingguards.analyse(_inp(tmp_path / "b", _files(BARE, base=base))) == []
+    # One sibling is no agreement.
+    assert siblingguards.analyse(_inp(tmp_path / "c", _files(BARE, ("llama",)))) == []
