@@ -11,6 +11,7 @@ import fnmatch
 from typing import Any
 
 from agentops.scout.analyses import ci as ci_analysis
+from agentops.scout.analyses import testowner
 from agentops.scout.itemize.common import base, code, listed, names, plural, rel
 from agentops.scout.model import Inputs, Item, stable_id
 
@@ -137,10 +138,14 @@ def _no_tests(inp: Inputs) -> list[Item]:
                        if fnmatch.fnmatch(base(p), "test_*.py") and not p.startswith(sub + "/")
                        and (f"import {dotted}" in text or f"from {dotted}" in text))
     scope = f"`{inp.target.tests_dir}/{inp.target.test_glob}`"
+    other = ""
+    if testowner.relation(inp.target.tests_dir, sub, is_dir=True) == testowner.FOREIGN:
+        other = (f"; `tests_dir` is {code(testowner.owner_of(inp.target.tests_dir, is_dir=True))}"
+                 "'s tests folder, not its own")
     return [Item(
         id=stable_id("no-own-tests", sub), section="S-3", kind="opportunity",
         title=f"{code(sub + '/')} has no tests of its own (nothing matches {scope}, no "
-              "runner script)" + (f"; {len(elsewhere)} test file(s) elsewhere import it: "
+              "runner script)" + other + (f"; {len(elsewhere)} test file(s) elsewhere import it: "
                                   + names(elsewhere, limit=3) if elsewhere else
                                   "; no test file of the repository imports it"),
         why="no CI run exercises its code, so a core change that breaks it is found by a "
@@ -184,10 +189,28 @@ def _path_gaps(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     return out
 
 
+def _foreign(inp: Inputs, ci: Any) -> list[Item]:
+    """Configured workflows that are another sub-project's CI (``testowner``): one FYI
+    line naming them, never an action — their gaps belong in that sub-project's report
+    (#22: graph_trainer's workflows are not a model folder's CI because graph_trainer's
+    tests import the model)."""
+    if not ci.foreign:
+        return []
+    owners = sorted({o for f in ci.foreign for o in f.owners})
+    return [Item(
+        id=stable_id("ci-foreign", inp.target.name), section="S-3", kind="fyi",
+        title=f"{plural(len(ci.foreign), 'configured workflow')} "
+              f"({names(base(f.workflow) for f in ci.foreign)}) run only tests of "
+              f"{names(owners)}, not of the sub-project: not checked here (that "
+              "sub-project's report covers them; drop them from `workflows`)",
+        files=tuple(f.workflow for f in ci.foreign),
+        facts=tuple(f"{f.workflow}: {', '.join(f.owners)}" for f in ci.foreign))]
+
+
 def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     ci = res["ci"]
     out: list[Item] = []
-    out += _no_tests(inp) + _path_gaps(inp, res)
+    out += _no_tests(inp) + _path_gaps(inp, res) + _foreign(inp, ci)
     out += _missing(inp, ci)
     for g in ci.class_gaps:
         how = ("; ".join(g.filters[:2]) if g.filters else "no invocation names them")
