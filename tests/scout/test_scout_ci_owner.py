@@ -195,8 +195,35 @@ def test_a_tests_dir_in_another_sub_project_gives_no_own_tests(tmp_path) -> None
     assert cipaths.analyse(alpha, res) == []
     items = _ci_items(alpha)
     assert not [i for i in items if i.kind == "action"]
-    [none] = [i for i in items if "has no tests of its own" in i.title]
-    assert "`experiments/beta`'s tests folder" in none.title
+    # Its shared test exercises it outside its test scope: one FYI line, no claim.
+    [none] = [i for i in items if "has no test file in its test scope" in i.title]
+    assert none.kind == "fyi" and "`tests/unit/test_alpha_shapes.py`" in none.title
+    assert "`tests_dir` is `experiments/beta`'s tests folder" in none.title
+    assert "tests of `experiments/beta` import it" in none.title
+
+
+def test_no_own_tests_names_who_exercises_it(tmp_path) -> None:
+    """Only beta's tests import alpha: an opportunity that names them as beta's, not
+    alpha's. A shared integration definition launching alpha by name (``--module
+    alpha``) makes it one FYI line instead (its shared tests are not checked), and a
+    flag value that merely starts with the name does not."""
+    inp = _repo(tmp_path / "a", shared=False)
+    alpha = _alpha(tmp_path / "a", inp, tests_dir="models/alpha/tests")
+    [item] = [i for i in _ci_items(alpha) if "tests of its own" in i.title]
+    assert item.kind == "opportunity"
+    assert "tests of `experiments/beta` import it" in item.title
+    assert "only another sub-project's tests exercise its code" in item.why
+
+    runs = 'CASES = [dict(cmd="--module alpha --config alpha_debug")]\n'
+    near = 'CASES = [dict(cmd="--module alpha_v2 --config x")]\n'
+    for name, text, kind in (("b", runs, "fyi"), ("c", near, "opportunity")):
+        head = {**CORE, **ALPHA, **BETA, **WORKFLOWS, "tests/integration/models.py": text}
+        inp = minirepo.build(tmp_path / name, base=CORE, head=head)
+        alpha = _alpha(tmp_path / name, inp, tests_dir="models/alpha/tests")
+        [item] = [i for i in _ci_items(alpha) if "test scope" in i.title
+                  or "tests of its own" in i.title]
+        assert item.kind == kind, name
+        assert ("`tests/integration/models.py`" in item.title) == (kind == "fyi")
 
 
 def test_init_drafts_the_folders_own_tests_and_workflows_only(tmp_path) -> None:

@@ -41,6 +41,11 @@ def home(path: str, *, is_dir: bool = False) -> str:
     return "/".join(folders)
 
 
+def in_test_folder(path: str) -> bool:
+    """Whether a file lies in a test folder (not merely in a folder holding tests)."""
+    return any(_is_test_folder(p) for p in path.strip("/").split("/")[:-1])
+
+
 def relation(path: str, subproject: str, *, is_dir: bool = False) -> str:
     """``own`` / ``shared`` / ``foreign`` of a test path for ``subproject``."""
     sub = subproject.strip("/")
