@@ -102,7 +102,11 @@ jobs:
     steps:
       - run: pytest tests/unit -v
 """
-WORKFLOWS = {".github/workflows/beta.yaml": BETA_WF, ".github/workflows/unit.yaml": UNIT_WF}
+SCRIPT_WF = UNIT_WF.replace("name: unit", "name: gpu").replace(
+    "pytest tests/unit -v", "bash .github/scripts/run_gpu_tests.sh")
+WORKFLOWS = {".github/workflows/beta.yaml": BETA_WF, ".github/workflows/unit.yaml": UNIT_WF,
+             ".github/workflows/gpu.yaml": SCRIPT_WF,
+             ".github/scripts/run_gpu_tests.sh": "python -m pytest tests/unit\n"}
 
 
 def _repo(tmp_path, *, shared: bool = True):
@@ -125,7 +129,8 @@ def _beta(tmp_path, inp):
 
 def _alpha(tmp_path, inp, tests_dir: str = "tests/unit"):
     return _target(tmp_path, inp, "alpha", f"subproject: models/alpha\ntests_dir: {tests_dir}\n"
-                   "workflows: [.github/workflows/beta.yaml, .github/workflows/unit.yaml]\n")
+                   "workflows: [.github/workflows/beta.yaml, .github/workflows/unit.yaml, "
+                   ".github/workflows/gpu.yaml]\n")
 
 
 def _ci_items(inp):
@@ -142,6 +147,9 @@ def test_the_rule_on_paths() -> None:
     assert testowner.relation("experiments/beta/tests", sub, is_dir=True) == "foreign"
     assert testowner.relation("models", sub, is_dir=True) == "shared"
     assert testowner.relation("experiments", sub, is_dir=True) == "foreign"
+    # Not tests: a repository script, another folder's training module.
+    assert testowner.relation(".github/scripts/run_gpu_tests.sh", sub) == "shared"
+    assert testowner.relation("experiments/beta/train.py", sub) == "shared"
     assert testowner.owner_of("experiments/beta/tests/test_trace.py") == "experiments/beta"
     assert testowner.module_path("experiments.beta.tests.run_cases") == \
         "experiments/beta/tests/run_cases"
@@ -177,6 +185,7 @@ def test_another_sub_projects_steps_are_its_own_gaps_not_the_importers(tmp_path)
                 and "beta.yaml" in " ".join((i.where or "", *i.files))]
     [fyi] = [i for i in items if "run only tests of" in i.title]
     assert fyi.kind == "fyi" and "`beta.yaml`" in fyi.title
+    assert "gpu.yaml" not in fyi.title  # a repository script is nobody's tests
     assert "`experiments/beta`" in fyi.title
     # Its own shared test still runs in CI (unit.yaml is its CI): an all-clear stays.
     assert "tests/unit/test_alpha_shapes.py" in [c.file for c in res.covered]

@@ -15,6 +15,9 @@ folder holding it. Against a target sub-project that folder is
   only such tests is that sub-project's CI; its gaps belong in that sub-project's
   report, and here at most in one FYI line naming the workflow.
 
+A file elsewhere that is no test (not named like one, not in a test folder: a
+``.github/scripts/*.sh`` launcher, a training module) is nobody's tests: ``shared``.
+
 Pure: paths in, a word out.
 """
 
@@ -57,7 +60,14 @@ def relation(path: str, subproject: str, *, is_dir: bool = False) -> str:
     folder = home(p, is_dir=is_dir)
     if not folder or sub.startswith(folder + "/"):
         return SHARED
+    if not is_dir and not (in_test_folder(p) or _test_named(p)):
+        return SHARED  # a script or module, not a test: no sub-project's tests
     return FOREIGN
+
+
+def _test_named(path: str) -> bool:
+    name = path.rsplit("/", 1)[-1]
+    return name.startswith("test_") or name.removesuffix(".py").endswith("_test")
 
 
 def module_path(target: str) -> str:
