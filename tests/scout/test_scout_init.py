@@ -201,13 +201,15 @@ def test_a_folder_without_tests_or_workflows_still_drafts_a_runnable_target(
 
 
 def test_tests_importing_the_folder_from_unrelated_trees_give_one_tests_dir(tmp_path) -> None:
-    """(#22) Core's tests/unit and another experiment's tests both import the folder:
+    """(#22) Core's tests/unit and another shared test tree both import the folder:
     their common path is the repository root, which is no tests_dir; the draft keeps
-    the folder holding most of them and still loads."""
+    the folder holding most of them and still loads. (A test under another
+    sub-project's folder is never the folder's: tests/scout/test_scout_ci_owner.py.)"""
     head = {**SUB,
             "tests/unit/test_a.py": "import sub.mod\n\n\ndef test_a():\n    assert sub\n",
             "tests/unit/test_b.py": "import sub.mod\n\n\ndef test_b():\n    assert sub\n",
-            "exp/other/tests/test_c.py": "import sub.mod\n\n\ndef test_c():\n    assert 1\n"}
+            "integration_tests/test_c.py": "import sub.mod\n\n\ndef test_c():\n"
+                                           "    assert 1\n"}
     head = {k: v for k, v in head.items() if not k.startswith("sub/tests/")}
     inp = minirepo.build(tmp_path, base=CORE, head=head)
     d = draft.build(inp.head, "sub", repo="o/r")

@@ -13,6 +13,7 @@ Pure: a loaded tree in, a ``Draft`` (and its YAML text) out.
 from __future__ import annotations
 
 import ast
+import fnmatch
 import json
 import posixpath
 import re
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 import yaml
 
 from agentops import untrusted_yaml
-from agentops.scout.analyses import bodydrift, duplicates
+from agentops.scout.analyses import bodydrift, duplicates, testowner
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.workflows import invocations
 from agentops.scout.gitrepo import Tree
@@ -325,14 +326,25 @@ def _tests(draft: Draft, tree: Tree, sub: str, dotted: str) -> None:
     if inside:
         draft.tests_dir = Entry(sub.rstrip("/"), f"{len(inside)} test file(s) in the folder")
         return
-    # Tests that live in a shared folder: those that import the folder's package.
+    # Tests that live in a shared folder: those that import the folder's package. A test
+    # under another sub-project's folder that imports it is that sub-project's test (its
+    # workflows are that sub-project's CI), never this folder's (``testowner``).
     importing = sorted(p for p, t in tree.files.items()
                        if re.fullmatch(r"test_.*\.py", p.rsplit("/", 1)[-1])
                        and not p.startswith(sub) and dotted in t)
+    foreign = [p for p in importing if testowner.relation(p, sub) == testowner.FOREIGN]
+    if foreign:
+        owners = sorted({testowner.owner_of(p) for p in foreign})
+        draft.notes.append(f"tests of {', '.join(owners)} import it ({foreign[0]}"
+                           + (f" and {len(foreign) - 1} more" if len(foreign) > 1 else "")
+                           + "): that sub-project's tests and CI, not this folder's")
+        importing = [p for p in importing if p not in foreign]
     if not importing:
         draft.tests_dir = Entry(own, "no test imports the folder (nothing to check: the "
                                      "report says no test file is found)")
-        draft.notes.append(f"no test file imports {dotted}")
+        draft.notes.append(f"no test file imports {dotted}" if not foreign else
+                           f"no test file of its own or of a shared tests folder imports "
+                           f"{dotted}")
         return
     common = posixpath.commonpath([p.rsplit("/", 1)[0] for p in importing])
     if not common:
@@ -361,8 +373,28 @@ def _common_prefix(names: list[str]) -> str:
     return out
 
 
+def _runs_own_tests(tree: Tree, target: str, sub: str, tests: str, glob: str) -> bool:
+    """Whether a workflow target selects the folder's own tests (``testowner``): one in
+    the folder; in a shared tree, the tests folder, a folder holding it or inside it,
+    or one of its files the glob names. Never a target under another sub-project's
+    folder."""
+    t = testowner.module_path(target).rstrip("/")
+    if not t:
+        return False
+    is_dir = any(p.startswith(t + "/") for p in tree.paths)
+    rel = testowner.relation(t, sub, is_dir=is_dir)
+    if rel != testowner.SHARED:
+        return rel == testowner.OWN
+    if is_dir:
+        return t == tests or tests.startswith(t + "/") or t.startswith(tests + "/")
+    name = t.rsplit("/", 1)[-1]
+    return t.startswith(tests + "/") and (fnmatch.fnmatch(name, glob)
+                                          or fnmatch.fnmatch(name + ".py", glob))
+
+
 def _workflows(draft: Draft, tree: Tree, sub: str, dotted: str) -> None:
-    tests = str(draft.tests_dir.value)
+    tests = str(draft.tests_dir.value).rstrip("/")
+    glob = str(draft.test_glob.value) if draft.test_glob else "test_*.py"
     wfs = sorted(p for p in tree.files if p.startswith(".github/workflows/")
                  and p.endswith((".yml", ".yaml")))
     pytest_any: list[tuple[int, str]] = []
@@ -376,9 +408,7 @@ def _workflows(draft: Draft, tree: Tree, sub: str, dotted: str) -> None:
         reason = ""
         for inv in invs:
             for target in inv.targets:
-                t = target.removeprefix("pyargs:").split("::")[0].removeprefix("./")
-                if t.startswith((sub, dotted)) or (t and (tests.startswith(t.rstrip("/"))
-                                                          or t.startswith(tests))):
+                if _runs_own_tests(tree, target, sub, tests, glob):
                     reason = f"runs `{inv.command[:70]}` (line {inv.line})"
                     break
             if reason:
@@ -386,8 +416,11 @@ def _workflows(draft: Draft, tree: Tree, sub: str, dotted: str) -> None:
         if reason:
             draft.workflows.append(Entry(wf, reason))
         else:
+            # (Not a step of another sub-project: it cannot run this folder's tests.)
             widths = [len(t.split("::")[0]) for i in invs if i.kind == "pytest"
-                      for t in (i.targets or ("",))]
+                      for t in (i.targets or ("",))
+                      if testowner.relation(testowner.module_path(t), sub)
+                      != testowner.FOREIGN]
             if widths:
                 pytest_any.append((min(widths), wf))
     if not draft.workflows and pytest_any:

@@ -393,6 +393,7 @@ def _analyses_json(res: dict[str, Any]) -> dict[str, Any]:
     out["ci_class_gaps"] = _jsonable(ci.class_gaps)
     out["ci_runner_gaps"] = _jsonable(ci.runner_gaps)
     out["ci_disabled"] = _jsonable(ci.missing_detail)
+    out["ci_foreign_workflows"] = _jsonable(ci.foreign)
     return out
 
 

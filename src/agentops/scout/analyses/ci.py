@@ -20,7 +20,7 @@ import yaml
 
 from agentops import untrusted_yaml
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.analyses import testsel
+from agentops.scout.analyses import testowner, testsel
 from agentops.scout.analyses.workflows import (  # noqa: F401 - re-exported for callers
     Disabled,
     Invocation,
@@ -81,6 +81,15 @@ class RunnerGap:
 
 
 @dataclass(frozen=True)
+class ForeignWorkflow:
+    """A configured workflow whose steps run only another sub-project's tests: its
+    CI, not this one's (``testowner``); named in one FYI line, never an action."""
+
+    workflow: str
+    owners: tuple[str, ...]  # the folders whose tests its steps select
+
+
+@dataclass(frozen=True)
 class CiResult:
     invocations: tuple[Invocation, ...]
     covered: tuple[Coverage, ...]
@@ -91,13 +100,19 @@ class CiResult:
     runner_gaps: tuple[RunnerGap, ...] = ()
     missing_detail: tuple[MissingFile, ...] = ()
     workflows_read: int = 0
+    foreign: tuple[ForeignWorkflow, ...] = ()
 
 
 def _test_files(inp: Inputs) -> list[str]:
+    """Test files of the target's test scope; never another sub-project's (a
+    ``tests_dir`` under a folder beside the sub-project holds that folder's tests, even
+    when they import this one: ``testowner``)."""
     tests = inp.target.tests_dir + "/"
     glob = inp.target.test_glob
+    sub = inp.target.subproject
     return sorted(p for p in inp.head.paths if p.startswith(tests) and p.endswith(".py")
-                  and fnmatch.fnmatch(p.rsplit("/", 1)[-1], glob))
+                  and fnmatch.fnmatch(p.rsplit("/", 1)[-1], glob)
+                  and testowner.relation(p, sub) != testowner.FOREIGN)
 
 
 def _absolute(module: str, importer: str) -> str:
@@ -249,21 +264,61 @@ def step_is_ours(inv: Invocation, inp: Inputs) -> bool:
     return _step_is_ours(inv, inp)
 
 
+def _is_dir(path: str, inp: Inputs) -> bool:
+    return path not in inp.head.paths and any(p.startswith(path + "/")
+                                              for p in inp.head.paths)
+
+
+def _target_owner(target: str, inp: Inputs) -> tuple[str, str, bool]:
+    """(path, ``testowner`` relation, is_dir) of one invocation target."""
+    t = testowner.module_path(target).rstrip("/")
+    if t and "/" in t and t not in inp.head.paths and t + ".py" in inp.head.paths:
+        t += ".py"  # a dotted module
+    is_dir = bool(t) and _is_dir(t, inp)
+    if not t:
+        return t, testowner.SHARED, True  # bare `pytest`: the rootdir
+    return t, testowner.relation(t, inp.target.subproject, is_dir=is_dir), is_dir
+
+
 def _step_is_ours(inv: Invocation, inp: Inputs) -> bool:
-    """Whether a pytest step is the sub-project's business: one of its targets lies in
-    the sub-project or its tests folder (or contains them). A configured workflow also
-    runs other folders' tests; an empty step there is theirs to fix, not this report's."""
-    sub = inp.target.subproject.rstrip("/")
+    """Whether a CI step is the sub-project's CI: a test it selects is the sub-project's
+    own (#22) — a target in the sub-project's folder; in a shared tree (``testowner``),
+    a folder holding the sub-project or its test scope, a folder inside that scope, or
+    a file of its test scope (``tests_dir`` + ``test_glob``, or a runner that refers to
+    it). A target under another sub-project's folder never is, even when its tests
+    import this one or ``tests_dir`` points there: an empty step there is that
+    sub-project's to fix, not this report's."""
     tests = inp.target.tests_dir.rstrip("/")
-    dotted = sub.replace("/", ".")
-    for target in inv.targets or ("",):
-        t = target.removeprefix("pyargs:").split("::")[0].removeprefix("./").rstrip("/")
-        if not t or t.startswith(dotted):
+    targets = (inv.targets or ("",)) if inv.kind == "pytest" else inv.targets[:1]
+    for target in targets:
+        t, rel, is_dir = _target_owner(target, inp)
+        if rel == testowner.OWN or not t:
             return True
-        for own in (sub, tests):
-            if t == own or t.startswith(own + "/") or own.startswith(t + "/"):
-                return True
+        if rel == testowner.FOREIGN:
+            continue
+        if is_dir and (t == tests or tests.startswith(t + "/") or t.startswith(tests + "/")):
+            return True
+        if not is_dir and t.startswith(tests + "/") and t in own_tests(inp):
+            return True
     return False
+
+
+def _foreign_workflows(invs: list[Invocation], inp: Inputs) -> list[ForeignWorkflow]:
+    """Configured workflows none of whose steps is the sub-project's while some select
+    another sub-project's tests (``testowner``)."""
+    by_wf: dict[str, list[Invocation]] = {}
+    for inv in invs:
+        by_wf.setdefault(inv.workflow, []).append(inv)
+    out = []
+    for wf, steps in by_wf.items():
+        if any(_step_is_ours(inv, inp) for inv in steps):
+            continue
+        owners = sorted({testowner.owner_of(t, is_dir=is_dir) for inv in steps
+                         for t, rel, is_dir in (_target_owner(x, inp) for x in inv.targets)
+                         if rel == testowner.FOREIGN})
+        if owners:
+            out.append(ForeignWorkflow(wf, tuple(owners)))
+    return out
 
 
 def analyse(inp: Inputs) -> CiResult:
@@ -363,7 +418,7 @@ def analyse(inp: Inputs) -> CiResult:
             invoked.append(path)
             chosen_keys |= {(c.origin or c.path, c.cls) for c in sel.cases(path)}
             problem = _runner_test_name_problem(inv, inp.head.text(path) or "")
-            if problem:
+            if problem and _step_is_ours(inv, inp):
                 empty.append(EmptyStep(inv.workflow, inv.step, inv.command, problem, inv.line))
         for f in invoked:
             for imp in _imported_files(f, inp):
@@ -400,7 +455,7 @@ def analyse(inp: Inputs) -> CiResult:
         missing_detail=tuple(MissingFile(f, tuple(off_by_file.get((f, ""), ())),
                                          _first_test_line(inp.head.text(f) or ""))
                              for f in missing),
-        workflows_read=read)
+        workflows_read=read, foreign=tuple(_foreign_workflows(invs, inp)))
 
 
 def _first_test_line(text: str) -> int:
@@ -545,10 +600,12 @@ def defines_tests(text: str) -> bool:
 
 def _in_scope(inp: Inputs, path: str, text: str) -> bool:
     """A runner in a tests folder the sub-project shares with others (``tests/``) is the
-    sub-project's only when it refers to it (imports its package or names its folder)."""
+    sub-project's only when it refers to it (imports its package or names its folder);
+    one under another sub-project's folder never is (``testowner``)."""
     sub = inp.target.subproject.rstrip("/")
-    if inp.target.tests_dir.startswith(sub + "/") or inp.target.tests_dir == sub:
-        return True
+    rel = testowner.relation(path, sub)
+    if rel != testowner.SHARED:
+        return rel == testowner.OWN
     return sub in text or sub.replace("/", ".") in text
 
 

@@ -8,9 +8,11 @@ Pure: results in, ``Item`` records out.
 from __future__ import annotations
 
 import fnmatch
+import re
 from typing import Any
 
 from agentops.scout.analyses import ci as ci_analysis
+from agentops.scout.analyses import testowner
 from agentops.scout.itemize.common import base, code, listed, names, plural, rel
 from agentops.scout.model import Inputs, Item, stable_id
 
@@ -125,26 +127,63 @@ def _missing(inp: Inputs, ci: Any) -> list[Item]:
     return out
 
 
+def _launch_re(name: str) -> re.Pattern[str]:
+    """``--module NAME`` / ``--module=NAME`` / ``"--module", "NAME"``: a test that runs
+    the folder by its name (an integration test definition, a config test)."""
+    return re.compile(r"--[\w.-]+(?:[ \t]+|=|[\"'],[ \t]*[\"'])" + re.escape(name)
+                      + r"(?![\w.])")
+
+
 def _no_tests(inp: Inputs) -> list[Item]:
-    """A sub-project with no tests of its own gets no "every test is reached" (#22):
-    it is an opportunity, with the repository's test files that import it (which
-    exercise it, but are not in its test scope)."""
+    """A sub-project with no tests of its own gets no "every test is reached" (#22).
+    When test files of a shared tree import it or launch it by name, they exercise it
+    outside its test scope: one FYI line naming them (its CI is not checked, nothing is
+    claimed about it). Otherwise an opportunity; another sub-project's tests importing
+    it are named as such, never as its tests (``testowner``)."""
     if ci_analysis.own_tests(inp):
         return []
     sub = inp.target.subproject.rstrip("/")
     dotted = sub.replace("/", ".")
-    elsewhere = sorted(p for p, text in inp.head.files.items()
-                       if fnmatch.fnmatch(base(p), "test_*.py") and not p.startswith(sub + "/")
-                       and (f"import {dotted}" in text or f"from {dotted}" in text))
+    launch = _launch_re(sub.rsplit("/", 1)[-1])
+    importers: list[str] = []
+    launchers: list[str] = []
+    for p, text in sorted(inp.head.files.items()):
+        if not p.endswith(".py") or p.startswith(sub + "/"):
+            continue
+        if fnmatch.fnmatch(base(p), "test_*.py") and (f"import {dotted}" in text
+                                                      or f"from {dotted}" in text):
+            importers.append(p)
+        elif testowner.in_test_folder(p) and launch.search(text) \
+                and testowner.relation(p, sub) == testowner.SHARED:
+            launchers.append(p)
+    foreign = [p for p in importers if testowner.relation(p, sub) == testowner.FOREIGN]
+    shared = sorted({*launchers, *(p for p in importers if p not in foreign)})
     scope = f"`{inp.target.tests_dir}/{inp.target.test_glob}`"
+    other = ""
+    if testowner.relation(inp.target.tests_dir, sub, is_dir=True) == testowner.FOREIGN:
+        other = (f"; `tests_dir` is {code(testowner.owner_of(inp.target.tests_dir, is_dir=True))}"
+                 "'s tests folder, not its own")
+    if foreign:
+        owners = sorted({testowner.owner_of(p) for p in foreign})
+        other += (f"; tests of {names(owners, limit=2)} import it ({names(foreign, limit=2)}): "
+                  "that sub-project's tests, not its own")
+    if shared:
+        return [Item(
+            id=stable_id("no-own-tests-shared", sub), section="S-3", kind="fyi",
+            title=f"{code(sub + '/')} has no test file in its test scope ({scope}, no runner "
+                  f"script), but {plural(len(shared), 'test file')} of a shared tree import "
+                  f"it or launch it by name: {names(shared, limit=3)} — whether CI runs "
+                  "them is not checked here; point `tests_dir`/`test_glob` (or "
+                  "`ci.runners`) at them" + other,
+            files=(sub,), facts=(scope, *shared[:8]))]
     return [Item(
         id=stable_id("no-own-tests", sub), section="S-3", kind="opportunity",
         title=f"{code(sub + '/')} has no tests of its own (nothing matches {scope}, no "
-              "runner script)" + (f"; {len(elsewhere)} test file(s) elsewhere import it: "
-                                  + names(elsewhere, limit=3) if elsewhere else
-                                  "; no test file of the repository imports it"),
-        why="no CI run exercises its code, so a core change that breaks it is found by a "
-            "user", files=(sub,), facts=(scope, *elsewhere[:8]))]
+              "runner script)" + other + ("" if foreign else
+                                          "; no test file of the repository imports it"),
+        why=("only another sub-project's tests exercise its code" if foreign else
+             "no CI run exercises its code") + ", so a core change that breaks it is found "
+            "by a user", files=(sub,), facts=(scope, *foreign[:8]))]
 
 
 def _path_gaps(inp: Inputs, res: dict[str, Any]) -> list[Item]:
@@ -184,10 +223,28 @@ def _path_gaps(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     return out
 
 
+def _foreign(inp: Inputs, ci: Any) -> list[Item]:
+    """Configured workflows that are another sub-project's CI (``testowner``): one FYI
+    line naming them, never an action — their gaps belong in that sub-project's report
+    (#22: graph_trainer's workflows are not a model folder's CI because graph_trainer's
+    tests import the model)."""
+    if not ci.foreign:
+        return []
+    owners = sorted({o for f in ci.foreign for o in f.owners})
+    return [Item(
+        id=stable_id("ci-foreign", inp.target.name), section="S-3", kind="fyi",
+        title=f"{plural(len(ci.foreign), 'configured workflow')} "
+              f"({names(base(f.workflow) for f in ci.foreign)}) run only tests of "
+              f"{names(owners)}, not of the sub-project: not checked here (that "
+              "sub-project's report covers them; drop them from `workflows`)",
+        files=tuple(f.workflow for f in ci.foreign),
+        facts=tuple(f"{f.workflow}: {', '.join(f.owners)}" for f in ci.foreign))]
+
+
 def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     ci = res["ci"]
     out: list[Item] = []
-    out += _no_tests(inp) + _path_gaps(inp, res)
+    out += _no_tests(inp) + _path_gaps(inp, res) + _foreign(inp, ci)
     out += _missing(inp, ci)
     for g in ci.class_gaps:
         how = ("; ".join(g.filters[:2]) if g.filters else "no invocation names them")
