@@ -130,6 +130,19 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   adjectives, excess ("too slow", "not ... enough"), a hedge before an opinion's clause
   (it drops a hedged cause set before a norm with a semicolon), a question anywhere in the
   sentence, past appearances, "you" with a hedge, first-person plans with any modal.
+- round 9, set22 released as fit (#24, branch pm-fit22; set22 read blind twice, then fitted
+  on; check part set19-21, one root per set, and the shared held-out half, figures only; a
+  change kept only if no figure there fell). The general reason for set22's low hedging:
+  conversational threads. Belief frames before an opinion of any topic, doubt conceded
+  before one, hedged own plans and obligations, a fix's effect expected or put to the
+  test, guesses after a comment's role prefix, irregular and hyphenated participles. set22
+  (fit now) H 0.36/0.38 -> 0.69/0.77, B 0.83/0.41 -> 0.85/0.46, A 0.59/0.39 -> 0.61/0.42;
+  set20 H 0.65/0.87 -> 0.67/0.87, every other check figure unchanged (set19 H 0.80/0.74,
+  B 0.88/0.50, A 0.76/0.74; set20 B 0.92/0.67, A 0.86/0.67; set21 H 0.60/0.91, B
+  0.80/0.36, A 0.60/0.31); shared held-out half H 0.83/0.90, B 0.77/0.73, A 0.60/0.83
+  unchanged; writing part (sets 12-18, shared fit half) unchanged. Dropped: "problematic"
+  as a judgement (+1 advocacy false flag on set21); "not sure" as a belief frame with "the
+  right place" as a judgement (+1 advocacy false flag on set22).
 """
 
 from __future__ import annotations

@@ -142,6 +142,24 @@ def test_a_hedge_inside_a_norm_is_advocacy_not_hedging() -> None:
     assert got == ["hedging"]
 
 
+def test_a_belief_framing_an_opinion_of_any_topic_is_no_hedge() -> None:
+    # P-5, #24 (pm-fit22): "I do think" before a norm or a judgement frames the opinion,
+    # even when its topic is no process the advocacy rule claims; the doubt conceded
+    # before it ("I don't know ..., but I do think ...") goes with it.
+    rules = [BY_ID["hedging"], BY_ID["advocacy"]]
+
+    def hedges(sentence: str) -> int:
+        return sum(f.rule == "hedging" for f in lint.lint(
+            f"### Root cause\n\n{sentence}\n", rules, sections=SECTIONS))
+
+    assert hedges("I do think some things need to change here.") == 0
+    assert hedges("I don't know the answer, but I do think some things need to change.") == 0
+    # Sanity: the same frame over a fact, or over how the incident's object was, doubts.
+    assert hedges("I do think some things changed here.") == 1
+    assert hedges("I think the lock was too fragile under load.") == 1
+    assert hedges("I don't know the answer, but the cache changed.") == 1
+
+
 def test_a_question_is_not_a_hedge() -> None:
     rules = [BY_ID["hedging"]]
     assert lint.lint("### Root cause\n\nCould this be the driver?\n", rules,

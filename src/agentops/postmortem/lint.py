@@ -649,12 +649,33 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
                                                    dict(other.moods)))
     claimed += [m.span() for p in rule.yield_within for m in p.finditer(text)
                 if m.end() > m.start()]
+    # The writer's belief whose complement prescribes or judges ("I do think some changes
+    # need to happen", "I think this is fragile") frames an opinion, whatever it is
+    # about: the belief verb doubts no fact. Only the belief frame yields so; a hedge
+    # adverb inside a judgement ("the lock was probably too fragile") still hedges.
+    opinions_here: list[int] = []
+    if rule.moods and rule.mood_grammar is not None and any(
+            mood == mood_mod.EPISTEMIC for mood, _ in rule.moods):
+        opinions_here = sorted(r.start for r in mood_mod.readings(
+            text, rule.grammar, rule.mood_grammar)
+            if r.mood in rule.mood_grammar.opinion and r.topic != mood_mod.PAST_STATE)
     starts = [c.start for c in parts]
     claimed_at = sorted(cs for cs, _ in claimed)
 
     def taken(clause: clause_mod.Clause) -> bool:
         k = bisect.bisect_left(claimed_at, clause.start)
         return k < len(claimed_at) and claimed_at[k] < clause.end
+
+    def believed(at: int, end: int) -> bool:
+        # A belief frame at ``at`` whose clause (up to ``end``) prescribes or judges.
+        k = bisect.bisect_left(opinions_here, at)
+        return bool(_BELIEF.match(text, at)) and k < len(opinions_here) \
+            and opinions_here[k] < end
+
+    def opens_belief(clause: clause_mod.Clause) -> bool:
+        # The clause opens with an opinion under the writer's belief ("but I do think").
+        lead = _LEAD.match(text, clause.start)
+        return believed(lead.end() if lead else clause.start, clause.end)
 
     opinions: list[int] | None = None
     out = []
@@ -670,6 +691,8 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
             continue
         if taken(clause):
             continue
+        if believed(s, clause.end):
+            continue
         if rule.beside_links and at > 0 and not any(
                 m.start() < e and s < m.end() for p in rule.always for m in p.finditer(text)):
             if opinions is None:  # what the other rules flag here, with their exemptions
@@ -682,7 +705,7 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
         # suggest ...") belongs to that opinion: the clause after it opens with "but"
         # and another rule claims it.
         if at + 1 < len(parts) and _CONCESSION.match(text, parts[at + 1].start) \
-                and taken(parts[at + 1]) and any(
+                and (taken(parts[at + 1]) or opens_belief(parts[at + 1])) and any(
                     m.start() < e and s < m.end() for p in rule.concede
                     for m in p.finditer(text, clause.start, clause.end)):
             continue
@@ -702,6 +725,11 @@ def _beside(rule: Rule, text: str, parts: Sequence[clause_mod.Clause], at: int,
         and not any(p.match(text, parts[at].start) for p in rule.beside_links)
 
 
+# The writer's present belief as a frame ("I think", "I do think", "we believe").
+_BELIEF = re.compile(r"(?:I|we)\s+(?:\w+\s+)?(?:think|believe|feel|guess|reckon)\b",
+                     re.IGNORECASE)
+# Space and a contrast word opening a clause, before what it says.
+_LEAD = re.compile(r"[\s,]*(?:(?:but|though|although|however|yet)\b[\s,]*)?", re.IGNORECASE)
 _CONCESSION = re.compile(r"\s*(?:but|though|although|however|yet)\b", re.IGNORECASE)
 
 
