@@ -37,7 +37,9 @@ after blind3, is its own column ("blind4") on the same terms; ``--no-blind4`` le
 A fifth,
 benchmarks/data/triage_blind5.yaml (texts in ~/.cache/agentops/triage/extra5-texts.jsonl
 or $AGENTOPS_TRIAGE_BLIND5_CACHE), gathered after blind4, is its own column ("blind5") on
-the same terms; ``--no-blind5`` leaves it out.
+the same terms; ``--no-blind5`` leaves it out. It was measured blind twice and then
+released as fit material (issue #23, round 5); ``--fit-blind5`` adds it to the fit part
+as ``--fit-blind3`` does for blind3, and its block is still printed.
 
 ``--errors`` prints the fit part's per-issue errors (the material rules are written
 from); held-out issues' results are never listed.
@@ -49,7 +51,8 @@ from); held-out issues' results are never listed.
   python benchmarks/triage_kfold.py --no-blind3          # leave the third blind set out
   python benchmarks/triage_kfold.py --no-blind4          # leave the fourth blind set out
   python benchmarks/triage_kfold.py --no-blind5          # leave the fifth blind set out
-  python benchmarks/triage_kfold.py --fit-blind2 --fit-blind3 --errors  # fit on both,
+  python benchmarks/triage_kfold.py --fit-blind2 --fit-blind3 --fit-blind5 --no-blind4 \
+      --errors                                           # fit on the released sets,
                                                          # list the fit part's errors
 
 Pure CPU: no network, no token; writes only with --write.
@@ -297,6 +300,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="add the third blind set to the fit part (threshold fitting, k-fold, "
                          "--write) and still print its block: it was released as fit material "
                          "after two blind runs")
+    ap.add_argument("--fit-blind5", action="store_true",
+                    help="add the fifth blind set to the fit part (threshold fitting, k-fold, "
+                         "--write) and still print its block: it was released as fit material "
+                         "after two blind runs")
     ap.add_argument("--errors", action="store_true",
                     help="list the fit part's per-issue errors (never a held-out issue's)")
     ap.add_argument("--write", action="store_true",
@@ -340,6 +347,12 @@ def main(argv: list[str] | None = None) -> int:
         fit += blind3
         n_b3_fit = len(blind3)
         print(f"blind3 set: {len(blind3)} issues added to the fit part (--fit-blind3): "
+              "thresholds and k-fold include them; its block is still printed")
+    n_b5_fit = 0
+    if args.fit_blind5 and blind5:
+        fit += blind5
+        n_b5_fit = len(blind5)
+        print(f"blind5 set: {len(blind5)} issues added to the fit part (--fit-blind5): "
               "thresholds and k-fold include them; its block is still printed")
     target = queue.confidence.target_precision if args.target is None else args.target
     raw = fit_thresholds(fit, queue, target=args.target)
@@ -398,21 +411,25 @@ def main(argv: list[str] | None = None) -> int:
             "blind4", blind4, fitted, "blind: never read to write rules")
     if blind5:
         evals["blind5"] = _report_separate(
-            "blind5", blind5, fitted, "blind: never read to write rules")
+            "blind5", blind5, fitted,
+            "fit material since its second blind run"
+            + ("" if n_b5_fit else " (--fit-blind5 to fit on it)"), in_fit=bool(n_b5_fit))
     out["held_out"] = {n: e.to_json() for n, e in evals.items()}
     out["calibration"] = [{"low": x.low, "high": x.high, "judged": x.judged,
                            "right": x.right} for x in bands]
 
     kfig = next(c["figures"] for c in curve if c["scale"] == chosen)
     full = evaluate(fit, fitted).planner.figures()
-    b2_fit = len(fit) - sum(not held_out(r.number) for r in dev) - n_b3_fit
+    b2_fit = len(fit) - sum(not held_out(r.number) for r in dev) - n_b3_fit - n_b5_fit
     parts = ([f"{b2_fit} of them blind2, --fit-blind2"] if b2_fit else []) + (
-        [f"{n_b3_fit} of them blind3, --fit-blind3"] if n_b3_fit else [])
+        [f"{n_b3_fit} of them blind3, --fit-blind3"] if n_b3_fit else []) + (
+        [f"{n_b5_fit} of them blind5, --fit-blind5"] if n_b5_fit else [])
     print(f"\n== fit part: {len(fit)} issues"
           + (f" ({'; '.join(parts)})" if parts else "")
           + f", k={args.k} folds by issue (x{chosen:g}) ==")
     out["fit_blind2"] = b2_fit
     out["fit_blind3"] = n_b3_fit
+    out["fit_blind5"] = n_b5_fit
     print("\n".join(_table({"k-fold": kfig, "full-fit": full,
                             "shipped": evaluate(fit, queue).planner.figures()})))
     out["kfold"] = kfig
@@ -449,6 +466,7 @@ def main(argv: list[str] | None = None) -> int:
                              + ", ".join(p.name for p in paths)
                              + (f" plus {BLIND2.name} (--fit-blind2)" if b2_fit else "")
                              + (f" plus {BLIND3.name} (--fit-blind3)" if n_b3_fit else "")
+                             + (f" plus {BLIND5.name} (--fit-blind5)" if n_b5_fit else "")
                              + f" (benchmarks/triage_kfold.py split), scaled x{chosen:g}: the "
                              "lowest scale whose out-of-fold precision reaches the target")
         doc["config"]["confidence"] = conf

@@ -281,7 +281,7 @@ def test_blind5_is_its_own_column_and_no_blind5_leaves_it_out(
     for name in ("BLIND2", "BLIND3"):
         monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
     monkeypatch.setattr(kf, "BLIND5", b5)
-    base = [str(dev), "--no-extra", "--k", "2", "--json"]
+    base = [str(dev), "--no-extra", "--no-blind4", "--k", "2", "--json"]
 
     assert kf.main(base) == 0
     out = capsys.readouterr().out
@@ -292,10 +292,25 @@ def test_blind5_is_its_own_column_and_no_blind5_leaves_it_out(
     assert kf.main(base) == 0
     out = capsys.readouterr().out
     result = json.loads(out.strip().splitlines()[-1])
-    assert "== blind5: 2 issues (1 distributed, 1 not)" in out and "blind: never read" in out
+    assert "== blind5: 2 issues (1 distributed, 1 not), same thresholds, not in the fit " \
+        "part; fit material since its second blind run (--fit-blind5" in out
     assert result["held_out"]["blind5"]["n"] == 2
     assert "== fit part: 4 issues, k=2" in out
-    assert result["held_out"]["held-all"]["n"] == 3
+    assert result["held_out"]["held-all"]["n"] == 3 and result["fit_blind5"] == 0
+
+    # Released as fit material (issue #23, round 5): --fit-blind5 fits on it and still
+    # prints its block; held-all never absorbs it; --errors lists fit-part issues only.
+    assert kf.main([*base, "--fit-blind5", "--errors"]) == 0
+    out = capsys.readouterr().out
+    result = json.loads(out.strip().splitlines()[-1])
+    assert "2 issues added to the fit part (--fit-blind5)" in out
+    assert "== fit part: 6 issues (2 of them blind5, --fit-blind5), k=2" in out
+    assert "== blind5: 2 issues (1 distributed, 1 not), same thresholds, in the fit part" in out
+    assert result["fit_blind5"] == 2 and result["fit_blind2"] == 0
+    assert result["held_out"]["blind5"]["n"] == 2 and result["held_out"]["held-all"]["n"] == 3
+    errors = out.split("== fit part's errors", 1)[1]
+    assert "of 6 issues" in errors
+    assert not any(f"#{n} " in errors for n in (1, 3, 4))
 
     assert kf.main([*base, "--no-blind5"]) == 0
     out = capsys.readouterr().out

@@ -830,6 +830,10 @@ def _finish_route(st: _State, route: _Route, mods: _Modules, high: list[Hit]) ->
     if high:
         return step5_high_priority(st, high, confidence)
     b.add(q.marker_label, rule="T-24")
+    rivals = _rival_owner_modules(st, route, mods)
+    if rivals:
+        st.unsure.append("a module of another sub-oncall has explicit evidence: "
+                         + ", ".join(f"{m!r} ({q.module_suboncall[m]!r})" for m in rivals))
     # `triaged` claims a complete classification. A confident route is one (T-12); a
     # route plus the bot's module proposal is not, until the sub-team confirms it.
     if not route.confident(q):
@@ -862,6 +866,27 @@ def _finish_route(st: _State, route: _Route, mods: _Modules, high: list[Hit]) ->
     else:
         st.add_triaged("T-12 confident route")
     return st.done("route", confidence, st.labelled_request())
+
+
+def _rival_owner_modules(st: _State, route: _Route, mods: _Modules) -> list[str]:
+    """Modules step 3's own rules select with an explicit API, import or frame (HIGH)
+    that another sub-oncall owns, beside a route the bot chose to a team that ends
+    triage (T-12). Precedence picks one team, but such a module is a rival reading of
+    who owns the root cause (an all_gather failure inside a DDP script, a DCP prefix bug
+    of an FSDP-wrapped model), so `triaged`, which would close the choice for good, is
+    left to a human (issue #23, round 5). A human's route has no rival, and neither has a
+    route that an explicit (high-weight) subject signal of the sub-oncall itself makes
+    outside the repro's code: the failure is the team's own (a collective timeout, a
+    launch or backend failure; T-12's edge cases, "NCCL timeout during FSDP training ->
+    infra"), not a collective in passing, a topic or an API its modules name."""
+    strong = st.t["high_weight"]
+    if route.how == "existing" or any(
+            h.subject and h.label == route.sub and h.weight >= strong
+            and h.places - {"code"} for h in route.hits):
+        return []
+    owner = st.queue.module_suboncall
+    return [m for m in mods.keep
+            if owner.get(m) not in (None, route.sub) and mods.confidence.get(m) == "high"]
 
 
 def _titled_rival(st: _State, sub: str) -> bool:
