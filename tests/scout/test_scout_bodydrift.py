@@ -96,6 +96,29 @@ def test_logging_upstream_added_is_not_drift(tmp_path) -> None:
     assert bodydrift.analyse(inp) == []
 
 
+def test_instrumentation_upstream_added_is_not_drift_but_a_guard_beside_it_is(tmp_path) -> None:
+    # #22 precision: structured-logging / tracing calls (a module imported from an
+    # observability package, under a short alias) change no behaviour; a copy need not
+    # adopt them. The guard added in the same commit still is drift.
+    new = "from core.observability import structured_logger as sl\n" + CORE_OLD.replace(
+        "        model = self.build(state)\n",
+        "        sl.log_trace_scalar('load', 1, step=state)\n"
+        "        sl.set_step(relative_step=2)\n"
+        "        model = self.build(state)\n")
+    quiet = minirepo.build(tmp_path / "q", base={"core/__init__.py": "", "core/load.py": CORE_OLD},
+                           head={"sub/__init__.py": "", "core/load.py": new,
+                                 "sub/l.py": OVERRIDE})
+    assert bodydrift.analyse(quiet) == []
+    guarded = new.replace("        model = self.build(state)\n",
+                          "        if state is None:\n            state = {}\n"
+                          "        model = self.build(state)\n")
+    inp = minirepo.build(tmp_path / "g", base={"core/__init__.py": "", "core/load.py": CORE_OLD},
+                         head={"sub/__init__.py": "", "core/load.py": guarded,
+                               "sub/l.py": OVERRIDE})
+    [d] = bodydrift.analyse(inp)
+    assert d.units == ("guard `if state is None`",)
+
+
 def _empty() -> dict:
     return {"fragile_surface_changes": [], "config_drift": [], "stale_patches": [],
             "listed_patches": [], "new_apis": [], "new_models": []}

@@ -203,8 +203,16 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
                                    before=before, before_tests=before_tests)
         tests: dict[str, ast.expr] = {}
         mine_tests: dict[str, ast.expr] = {}
-        after, copy = units(new, tests, dead), units(mine, mine_tests)
+        at: dict[str, list[ast.AST]] = {}
+        after, copy = units(new, tests, dead, at), units(mine, mine_tests)
+        # Instrumentation upstream added (structured logging, metrics, tracing,
+        # profiling) changes no behaviour: a copy need not adopt it (#22, precision).
+        up_imports = ps.imports(ps.parse(new_text or ""))
+        asks = _capability_kws(inp, new, up_imports, inp.head.text(ours_file) or "")
+        observing = {k for k, nodes in at.items() if k.startswith(("call:", "kw:"))
+                     and all(_observes(n, up_imports) for n in nodes)}
         added = [k for k in after if k not in before and not _has(copy, k)
+                 and (k in asks or not (_quiet(k) or k in observing))
                  and not (k in tests and (_unreachable(tests[k], refused)
                                           or _renamed(tests[k], mine_tests.values())
                                           # upstream renamed a local in its own guard
