@@ -184,6 +184,42 @@ def test_config_drift_explicit_copy_and_subclass(tmp_path) -> None:
     assert "Compile no longer has" in found[("subclass", "old_flag")].problem
 
 
+def test_config_drift_an_override_already_of_the_new_type_is_adapted(tmp_path) -> None:
+    # #22 precision: the override is compared with upstream's type after the window,
+    # resolved through each file's imports (an alias or a module prefix is the same
+    # type); only an override still of another type drifts.
+    target = _target(tmp_path, DRIFT)
+    core_old = """\
+        class Module:
+            class Config:
+                pass
+        class Inner(Module):
+            pass
+        class Compile:
+            inner: Inner.Config = None
+            mode: str = "x"
+    """
+    core_new = core_old.replace("inner: Inner.Config", "inner: Module.Config").replace(
+        'mode: str = "x"', "mode: int = 0")
+    sub = """\
+        from core.base import Module as M
+        from core import base
+        class MyCompile(Compile):
+            inner: M.Config = None
+            mode: base.Inner = None
+    """
+    inp = inputs(target, {"core/base.py": core_new, "sub/conv.py": sub},
+                 {"core/base.py": core_old, "sub/conv.py": sub})
+    found = {(d.kind, d.field): d for d in upstream.config_drift(inp)}
+    assert ("subclass", "inner") not in found
+    assert "changed type upstream (str -> int)" in found[("subclass", "mode")].problem
+    stale = sub.replace("M.Config = None", "base.Inner.Config = None")
+    inp = inputs(target, {"core/base.py": core_new, "sub/conv.py": stale},
+                 {"core/base.py": core_old, "sub/conv.py": stale})
+    found = {(d.kind, d.field): d for d in upstream.config_drift(inp)}
+    assert "(Inner.Config -> Module.Config)" in found[("subclass", "inner")].problem
+
+
 def test_config_drift_dict_spread_copies_new_fields(fixture_repo) -> None:
     inp = repo_inputs(fixture_repo, "c2", "2026-03-02")
     drift = upstream.config_drift(inp)

@@ -531,7 +531,8 @@ def config_drift(inp: Inputs) -> list[DriftFinding]:
                                         f"{sub.name} inherits new field {base.name}.{name} "
                                         f"({now[name]}); check the sub-project handles it",
                                         "nice-to-have", sub.file))
-            elif name in mine and before[name] != now[name]:
+            elif name in mine and before[name] != now[name] and not _same_type(
+                    now[name], base.file, mine[name], sub.file, inp.head):
                 out.append(DriftFinding("subclass", base.name, sub.name, name,
                                         f"{base.name}.{name} changed type upstream "
                                         f"({before[name]} -> {now[name]}) but {sub.name} "
@@ -542,6 +543,51 @@ def config_drift(inp: Inputs) -> list[DriftFinding]:
                                     "has (now a field only the sub-project defines)",
                                     "should-fix", sub.file))
     return out
+
+
+def _resolved(ann: str, file: str, tree: Tree) -> str:
+    """An annotation with each name replaced by where the file imports it from, so
+    ``nn.Module.Config`` and ``Module.Config`` imported from the same place compare
+    equal; string annotations are unquoted first."""
+    try:
+        node = ast.parse(ann.strip().strip("'\""), mode="eval")
+    except SyntaxError:
+        return ann
+    mod = ps.parse(tree.text(file) or "")
+    imports = ps.imports(mod)
+    # a class the file defines itself resolves to the file's own module path
+    here = file.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+    local = {n.name for n in (mod.body if mod is not None else ())
+             if isinstance(n, ast.ClassDef)}
+
+    def full(n: ast.AST) -> str:
+        if isinstance(n, ast.Name):
+            module, name = imports.get(n.id, ("", ""))
+            if module:
+                return f"{module}.{name}".rstrip(".")
+            return f"{here}.{n.id}" if n.id in local else n.id
+        if isinstance(n, ast.Attribute):
+            return f"{full(n.value)}.{n.attr}"
+        return ast.unparse(n)
+
+    def walk(n: ast.AST) -> str:
+        if isinstance(n, ast.Name | ast.Attribute):
+            return full(n)
+        if isinstance(n, ast.Subscript):
+            return f"{walk(n.value)}[{walk(n.slice)}]"
+        if isinstance(n, ast.Tuple):
+            return ", ".join(walk(e) for e in n.elts)
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.BitOr):
+            return f"{walk(n.left)} | {walk(n.right)}"
+        return ast.unparse(n)
+
+    return walk(node.body)
+
+
+def _same_type(up: str, up_file: str, mine: str, my_file: str, tree: Tree) -> bool:
+    """The override already has upstream's new type (compared resolved, after the
+    window): the copy is adapted, no drift (#22, precision)."""
+    return _resolved(up, up_file, tree) == _resolved(mine, my_file, tree)
 
 
 _DEF_RE = re.compile(r"^(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z]\w*)", re.M)
