@@ -353,6 +353,16 @@ def _coverage(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                   + listed((f"{code(u.name)} (:{u.line})" for u in at), 6),
             why="a registered config nobody runs rots silently", files=(file,),
             facts=tuple(found)))
+    for d in res.get("duplicate_configs", ()):
+        shown = listed((f"{code(n)} (:{line})" for n, line in zip(d.names, d.lines,
+                                                                   strict=True)), 6)
+        out.append(Item(
+            id=stable_id("config-duplicate", d.file, *d.names), section="S-3",
+            kind="opportunity",
+            title=f"configs in {code(d.file)} build the same config: {shown}",
+            why="a variant whose name promises a difference but builds what its sibling "
+                "builds misleads whoever picks it (often left behind when core removed the "
+                "field that set it apart)", files=(d.file,), facts=d.names))
     branches = res.get("untested_branches", ())
     if branches:
         shown = "; ".join(f"`{b.condition}` ({rel(b.file, inp.target.subproject)}:{b.line})"
