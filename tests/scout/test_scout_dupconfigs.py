@@ -70,4 +70,7 @@ def test_a_variant_whose_override_differs_is_no_duplicate(tmp_path) -> None:
         'config.spec = registry("debug", attn="flex")\n    config.steps = 5\n'
         '    return config\n\n\ndef big')
     assert dupconfigs.analyse(_inp(tmp_path, differs)) == []
+    # placeholders returning the same literal build no config worth comparing
+    literal = "def a() -> dict:\n    return {}\n\n\ndef b() -> dict:\n    return {}\n"
+    assert dupconfigs.analyse(_inp(tmp_path / "l", literal)) == []
 

@@ -68,7 +68,7 @@ def _derived(fn: ps.FuncDef, funcs: dict[str, ps.FuncDef]) -> str | None:
         [ast.dump(a) for a in call.args])
 
 
-def _canonical(fn: ps.FuncDef, funcs: dict[str, ps.FuncDef]) -> str:
+def _canonical(fn: ps.FuncDef, funcs: dict[str, ps.FuncDef]) -> str | None:
     derived = _derived(fn, funcs)
     if derived is not None:
         return derived
@@ -77,7 +77,10 @@ def _canonical(fn: ps.FuncDef, funcs: dict[str, ps.FuncDef]) -> str:
         return "call:" + ast.dump(call.func) + repr(sorted(
             (k.arg, ast.dump(k.value)) for k in call.keywords if k.arg)) + repr(
             [ast.dump(a) for a in call.args])
-    return "body:" + repr([ast.dump(s) for s in _body(fn)])
+    body = _body(fn)
+    if not any(isinstance(n, ast.Call) for s in body for n in ast.walk(s)):
+        return None  # a literal or placeholder builds no config worth comparing
+    return "body:" + repr([ast.dump(s) for s in body])
 
 
 def analyse(inp: Inputs) -> list[DuplicateConfig]:
@@ -95,7 +98,9 @@ def analyse(inp: Inputs) -> list[DuplicateConfig]:
             continue
         groups: dict[str, list[ps.FuncDef]] = {}
         for fn in funcs.values():
-            groups.setdefault(_canonical(fn, funcs), []).append(fn)
+            form = _canonical(fn, funcs)
+            if form is not None:
+                groups.setdefault(form, []).append(fn)
         for same in groups.values():
             if len(same) > 1:
                 same.sort(key=lambda f: f.lineno)
