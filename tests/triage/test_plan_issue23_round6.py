@@ -26,6 +26,8 @@ _BODY = ("### The feature, motivation and pitch\n\nOnly four signals are forward
     ("torch/nn/parallel/distributed.py", "module: ddp", PAR),
     ("torch/distributed/pipelining/schedules.py", "module: pipelining", PAR),
     ("torch/distributed/tensor/_redistribute.py", "module: dtensor", PAR),
+    ("torch/distributed/device_mesh.py", "module: DeviceMesh", INFRA),
+    ("torch/distributed/rpc/api.py", "module: rpc", INFRA),
 ])
 def test_a_source_link_names_its_module(queue, path, module, sub):
     plan = plan_ok(make_issue(_TITLE, _BODY.format(path=path, blob=_BLOB)), queue)
@@ -41,6 +43,8 @@ def test_a_source_link_names_its_module(queue, path, module, sub):
     "torch/nn/parallel/data_parallel.py",
     # DTensor's tensor-parallel styles are not DTensor's own code.
     "torch/distributed/tensor/parallel/style.py",
+    # Autograd's own engine is not distributed autograd (rpc).
+    "torch/autograd/graph.py",
 ])
 def test_no_module_without_a_link_to_its_code(queue, path):
     if path == "plain":
@@ -50,5 +54,5 @@ def test_no_module_without_a_link_to_its_code(queue, path):
         body = _BODY.format(path=path, blob=_BLOB)
     plan = plan_ok(make_issue(_TITLE, body), queue)
     for module in ("module: elastic", "module: fsdp", "module: ddp", "module: pipelining",
-                   "module: dtensor"):
+                   "module: dtensor", "module: DeviceMesh", "module: rpc"):
         assert module not in plan.add_labels, plan.reasoning
