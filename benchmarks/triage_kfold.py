@@ -227,6 +227,15 @@ def blind5_records(queue: Queue) -> tuple[list[Record], str]:
                             env="AGENTOPS_TRIAGE_BLIND5_CACHE")
 
 
+# Blind sets reported as their own blocks after blind2, in order: the loader, and whether
+# the set was released as fit material (then `--fit-NAME` adds it to the fit part).
+SEPARATE_SETS = {
+    "blind3": (blind3_records, True),
+    "blind4": (blind4_records, False),
+    "blind5": (blind5_records, True),
+}
+
+
 def _shown(path: Path) -> str:
     try:
         return str(path.relative_to(ROOT))
@@ -333,27 +342,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"blind2 set: {len(blind2)} issues added to the fit part (--fit-blind2): "
               "thresholds and k-fold include them; no blind2 column")
         blind2 = []
-    blind3, note3 = ([], "blind3 set left out (--no-blind3)") if args.no_blind3 \
-        else blind3_records(queue)
-    print(note3)
-    blind4, note4 = ([], "blind4 set left out (--no-blind4)") if args.no_blind4 \
-        else blind4_records(queue)
-    print(note4)
-    blind5, note5 = ([], "blind5 set left out (--no-blind5)") if args.no_blind5 \
-        else blind5_records(queue)
-    print(note5)
-    n_b3_fit = 0
-    if args.fit_blind3 and blind3:
-        fit += blind3
-        n_b3_fit = len(blind3)
-        print(f"blind3 set: {len(blind3)} issues added to the fit part (--fit-blind3): "
-              "thresholds and k-fold include them; its block is still printed")
-    n_b5_fit = 0
-    if args.fit_blind5 and blind5:
-        fit += blind5
-        n_b5_fit = len(blind5)
-        print(f"blind5 set: {len(blind5)} issues added to the fit part (--fit-blind5): "
-              "thresholds and k-fold include them; its block is still printed")
+    separate: dict[str, list[Record]] = {}
+    for name, (loader, _released) in SEPARATE_SETS.items():
+        recs, note_s = ([], f"{name} set left out (--no-{name})") \
+            if getattr(args, f"no_{name}") else loader(queue)
+        print(note_s)
+        separate[name] = recs
+    # Sets released as fit material join the fit part on request and keep their block.
+    in_fit: dict[str, int] = {}
+    for name, (_loader, released) in SEPARATE_SETS.items():
+        recs = separate[name]
+        if released and getattr(args, f"fit_{name}") and recs:
+            fit += recs
+            in_fit[name] = len(recs)
+            print(f"{name} set: {len(recs)} issues added to the fit part (--fit-{name}): "
+                  "thresholds and k-fold include them; its block is still printed")
     target = queue.confidence.target_precision if args.target is None else args.target
     raw = fit_thresholds(fit, queue, target=args.target)
     out: dict[str, object] = {}
@@ -401,35 +404,30 @@ def main(argv: list[str] | None = None) -> int:
         evals["blind2"] = _report_separate(
             "blind2", blind2, fitted,
             "read to write rules since its one blind run (--fit-blind2 to fit on it)")
-    if blind3:
-        evals["blind3"] = _report_separate(
-            "blind3", blind3, fitted,
-            "fit material since its second blind run"
-            + ("" if n_b3_fit else " (--fit-blind3 to fit on it)"), in_fit=bool(n_b3_fit))
-    if blind4:
-        evals["blind4"] = _report_separate(
-            "blind4", blind4, fitted, "blind: never read to write rules")
-    if blind5:
-        evals["blind5"] = _report_separate(
-            "blind5", blind5, fitted,
-            "fit material since its second blind run"
-            + ("" if n_b5_fit else " (--fit-blind5 to fit on it)"), in_fit=bool(n_b5_fit))
+    for name, (_loader, released) in SEPARATE_SETS.items():
+        if not separate[name]:
+            continue
+        status = ("fit material since its second blind run"
+                  + ("" if name in in_fit else f" (--fit-{name} to fit on it)")) \
+            if released else "blind: never read to write rules"
+        evals[name] = _report_separate(name, separate[name], fitted, status,
+                                       in_fit=name in in_fit)
     out["held_out"] = {n: e.to_json() for n, e in evals.items()}
     out["calibration"] = [{"low": x.low, "high": x.high, "judged": x.judged,
                            "right": x.right} for x in bands]
 
     kfig = next(c["figures"] for c in curve if c["scale"] == chosen)
     full = evaluate(fit, fitted).planner.figures()
-    b2_fit = len(fit) - sum(not held_out(r.number) for r in dev) - n_b3_fit - n_b5_fit
-    parts = ([f"{b2_fit} of them blind2, --fit-blind2"] if b2_fit else []) + (
-        [f"{n_b3_fit} of them blind3, --fit-blind3"] if n_b3_fit else []) + (
-        [f"{n_b5_fit} of them blind5, --fit-blind5"] if n_b5_fit else [])
+    b2_fit = len(fit) - sum(not held_out(r.number) for r in dev) - sum(in_fit.values())
+    parts = ([f"{b2_fit} of them blind2, --fit-blind2"] if b2_fit else []) + [
+        f"{n} of them {name}, --fit-{name}" for name, n in in_fit.items()]
     print(f"\n== fit part: {len(fit)} issues"
           + (f" ({'; '.join(parts)})" if parts else "")
           + f", k={args.k} folds by issue (x{chosen:g}) ==")
     out["fit_blind2"] = b2_fit
-    out["fit_blind3"] = n_b3_fit
-    out["fit_blind5"] = n_b5_fit
+    for name, (_loader, released) in SEPARATE_SETS.items():
+        if released:
+            out[f"fit_{name}"] = in_fit.get(name, 0)
     print("\n".join(_table({"k-fold": kfig, "full-fit": full,
                             "shipped": evaluate(fit, queue).planner.figures()})))
     out["kfold"] = kfig
@@ -465,8 +463,8 @@ def main(argv: list[str] | None = None) -> int:
         conf["fitted_on"] = (f"{len(fit)} labelled issues, the fit part of "
                              + ", ".join(p.name for p in paths)
                              + (f" plus {BLIND2.name} (--fit-blind2)" if b2_fit else "")
-                             + (f" plus {BLIND3.name} (--fit-blind3)" if n_b3_fit else "")
-                             + (f" plus {BLIND5.name} (--fit-blind5)" if n_b5_fit else "")
+                             + "".join(f" plus triage_{name}.yaml (--fit-{name})"
+                                       for name in in_fit)
                              + f" (benchmarks/triage_kfold.py split), scaled x{chosen:g}: the "
                              "lowest scale whose out-of-fold precision reaches the target")
         doc["config"]["confidence"] = conf
