@@ -34,6 +34,8 @@ stays separate, marked the same way.
 A fourth blind set, benchmarks/data/triage_blind4.yaml (texts in
 ~/.cache/agentops/triage/extra4-texts.jsonl or $AGENTOPS_TRIAGE_BLIND4_CACHE), gathered
 after blind3, is its own column ("blind4") on the same terms; ``--no-blind4`` leaves it out.
+It was measured blind three times (aggregates only) and then released as fit material
+(issue #23, round 6); ``--fit-blind4`` adds it to the fit part as ``--fit-blind3`` does.
 A fifth,
 benchmarks/data/triage_blind5.yaml (texts in ~/.cache/agentops/triage/extra5-texts.jsonl
 or $AGENTOPS_TRIAGE_BLIND5_CACHE), gathered after blind4, is its own column ("blind5") on
@@ -51,7 +53,7 @@ from); held-out issues' results are never listed.
   python benchmarks/triage_kfold.py --no-blind3          # leave the third blind set out
   python benchmarks/triage_kfold.py --no-blind4          # leave the fourth blind set out
   python benchmarks/triage_kfold.py --no-blind5          # leave the fifth blind set out
-  python benchmarks/triage_kfold.py --fit-blind2 --fit-blind3 --fit-blind5 --no-blind4 \
+  python benchmarks/triage_kfold.py --fit-blind2 --fit-blind3 --fit-blind4 --fit-blind5 \
       --errors                                           # fit on the released sets,
                                                          # list the fit part's errors
 
@@ -231,7 +233,7 @@ def blind5_records(queue: Queue) -> tuple[list[Record], str]:
 # the set was released as fit material (then `--fit-NAME` adds it to the fit part).
 SEPARATE_SETS = {
     "blind3": (blind3_records, True),
-    "blind4": (blind4_records, False),
+    "blind4": (blind4_records, True),
     "blind5": (blind5_records, True),
 }
 
@@ -309,6 +311,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="add the third blind set to the fit part (threshold fitting, k-fold, "
                          "--write) and still print its block: it was released as fit material "
                          "after two blind runs")
+    ap.add_argument("--fit-blind4", action="store_true",
+                    help="add the fourth blind set to the fit part (threshold fitting, k-fold, "
+                         "--write) and still print its block: it was released as fit material "
+                         "after three blind runs")
     ap.add_argument("--fit-blind5", action="store_true",
                     help="add the fifth blind set to the fit part (threshold fitting, k-fold, "
                          "--write) and still print its block: it was released as fit material "
