@@ -43,6 +43,12 @@ the same terms; ``--no-blind5`` leaves it out. It was measured blind twice and t
 released as fit material (issue #23, round 5); ``--fit-blind5`` adds it to the fit part
 as ``--fit-blind3`` does for blind3, and its block is still printed.
 
+A sixth blind set, benchmarks/data/triage_blind6.yaml (texts in
+~/.cache/agentops/triage/extra6-texts.jsonl or $AGENTOPS_TRIAGE_BLIND6_CACHE), gathered
+after blind5, is its own column ("blind6") on the same terms; ``--no-blind6`` leaves it
+out. It is blind: never fitted on, never merged into held-all, and there is no
+``--fit-blind6``.
+
 ``--errors`` prints the fit part's per-issue errors (the material rules are written
 from); held-out issues' results are never listed.
 
@@ -53,6 +59,7 @@ from); held-out issues' results are never listed.
   python benchmarks/triage_kfold.py --no-blind3          # leave the third blind set out
   python benchmarks/triage_kfold.py --no-blind4          # leave the fourth blind set out
   python benchmarks/triage_kfold.py --no-blind5          # leave the fifth blind set out
+  python benchmarks/triage_kfold.py --no-blind6          # leave the sixth blind set out
   python benchmarks/triage_kfold.py --fit-blind2 --fit-blind3 --fit-blind4 --fit-blind5 \
       --errors                                           # fit on the released sets,
                                                          # list the fit part's errors
@@ -105,6 +112,9 @@ BLIND4_CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_BLIND4_CACHE")
 BLIND5 = ROOT / "benchmarks" / "data" / "triage_blind5.yaml"
 BLIND5_CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_BLIND5_CACHE")
                     or Path.home() / ".cache" / "agentops" / "triage" / "extra5-texts.jsonl")
+BLIND6 = ROOT / "benchmarks" / "data" / "triage_blind6.yaml"
+BLIND6_CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_BLIND6_CACHE")
+                    or Path.home() / ".cache" / "agentops" / "triage" / "extra6-texts.jsonl")
 # The labelled-set files: numbers, the labels humans set, our own note; nothing else.
 LABELLED_SCHEMA = {
     "type": "object", "additionalProperties": False, "required": ["issues"],
@@ -229,12 +239,19 @@ def blind5_records(queue: Queue) -> tuple[list[Record], str]:
                             env="AGENTOPS_TRIAGE_BLIND5_CACHE")
 
 
+def blind6_records(queue: Queue) -> tuple[list[Record], str]:
+    """The sixth blind set joined with its text cache, or ([], why it is skipped)."""
+    return labelled_records(BLIND6, BLIND6_CACHE, queue, name="blind6",
+                            env="AGENTOPS_TRIAGE_BLIND6_CACHE")
+
+
 # Blind sets reported as their own blocks after blind2, in order: the loader, and whether
 # the set was released as fit material (then `--fit-NAME` adds it to the fit part).
 SEPARATE_SETS = {
     "blind3": (blind3_records, True),
     "blind4": (blind4_records, True),
     "blind5": (blind5_records, True),
+    "blind6": (blind6_records, False),
 }
 
 
@@ -307,6 +324,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="leave the fourth blind set (triage_blind4.yaml) out")
     ap.add_argument("--no-blind5", action="store_true",
                     help="leave the fifth blind set (triage_blind5.yaml) out")
+    ap.add_argument("--no-blind6", action="store_true",
+                    help="leave the sixth blind set (triage_blind6.yaml) out")
     ap.add_argument("--fit-blind3", action="store_true",
                     help="add the third blind set to the fit part (threshold fitting, k-fold, "
                          "--write) and still print its block: it was released as fit material "

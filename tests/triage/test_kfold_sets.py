@@ -79,12 +79,27 @@ def test_fifth_blind_set_is_disjoint_and_has_both_kinds_of_truth() -> None:
     assert all(i["note"].strip() for i in blind5)
 
 
+def test_sixth_blind_set_is_disjoint_and_has_both_kinds_of_truth() -> None:
+    """blind6 must not repeat an issue of the extra set or of an earlier blind set, and
+    must hold both truths."""
+    blind6 = kf.load_labelled(kf.BLIND6)
+    numbers6 = {i["number"] for i in blind6}
+    assert len(numbers6) == len(blind6)
+    for earlier in (kf.EXTRA, kf.BLIND2, kf.BLIND3, kf.BLIND4, kf.BLIND5):
+        assert not numbers6 & {i["number"] for i in kf.load_labelled(earlier)}
+    trigger = load_queue("distributed").trigger_label
+    kept = [i for i in blind6 if trigger in i["labels"]]
+    assert kept and len(kept) < len(blind6)
+    assert all(i["note"].strip() for i in blind6)
+
+
 @pytest.fixture(autouse=True)
 def _no_real_blind4_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The runs below never read a real fourth- or fifth-set cache (a local one may
     exist)."""
     monkeypatch.setattr(kf, "BLIND4_CACHE", tmp_path / "absent4.jsonl")
     monkeypatch.setattr(kf, "BLIND5_CACHE", tmp_path / "absent5.jsonl")
+    monkeypatch.setattr(kf, "BLIND6_CACHE", tmp_path / "absent6.jsonl")
 
 
 @pytest.mark.parametrize(("body", "key", "words"), [
@@ -315,3 +330,53 @@ def test_blind5_is_its_own_column_and_no_blind5_leaves_it_out(
     assert kf.main([*base, "--no-blind5"]) == 0
     out = capsys.readouterr().out
     assert "blind5 set left out (--no-blind5)" in out and "== blind5:" not in out
+
+
+def test_blind6_is_blind_its_own_column_and_no_blind6_leaves_it_out(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue #23: the sixth blind set is reported on its own with the fitted thresholds,
+    marked blind, never in the fit part nor in held-all, and has no --fit flag; without
+    its cache it is skipped with the variable named; --no-blind6 leaves it out."""
+    fsdp = "FSDP fully_shard hangs in all_gather on 8 GPUs\n```python\nfully_shard(m)\n```"
+    dev = _write(tmp_path, "dev.jsonl", "\n".join(
+        _dev_line(n, fsdp) for n in (1, 2, 3, 4, 5, 6, 7)) + "\n")
+    b6 = _write(tmp_path, "b6.yaml", (
+        "issues:\n"
+        "  - {number: 601, labels: ['oncall: distributed', 'module: fsdp'], note: x}\n"
+        "  - {number: 602, labels: ['module: rocm', 'skipped'], note: y}\n"
+        "  - {number: 603, labels: ['module: ci', 'unstable'], note: z}\n"))
+    cache = _write(tmp_path, "b6.jsonl", "".join(json.dumps(x) + "\n" for x in [
+        {"number": 601, "title": "FSDP hang", "text": fsdp},
+        {"number": 602, "title": "DISABLED test_fsdp_x (__main__.T)",
+         "text": "Platforms: rocm\n\nThis test was disabled because it is failing."},
+        {"number": 603, "title": "UNSTABLE trunk / test (distributed)",
+         "text": "Marking the distributed job unstable while runners are down."}]))
+    for name in ("BLIND2", "BLIND3"):
+        monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
+    monkeypatch.setattr(kf, "BLIND6", b6)
+    base = [str(dev), "--no-extra", "--no-blind4", "--no-blind5", "--k", "2", "--json"]
+
+    assert kf.main(base) == 0
+    out = capsys.readouterr().out
+    assert "blind6 set skipped" in out and "AGENTOPS_TRIAGE_BLIND6_CACHE" in out
+    assert "== blind6:" not in out
+
+    monkeypatch.setattr(kf, "BLIND6_CACHE", cache)
+    assert kf.main(base) == 0
+    out = capsys.readouterr().out
+    result = json.loads(out.strip().splitlines()[-1])
+    assert "== blind6: 3 issues (1 distributed, 2 not), same thresholds, not in the fit " \
+        "part; blind: never read to write rules ==" in out
+    assert result["held_out"]["blind6"]["n"] == 3
+    assert "fit_blind6" not in result
+    assert "== fit part: 4 issues, k=2" in out
+    assert result["held_out"]["held-all"]["n"] == 3
+
+    with pytest.raises(SystemExit):
+        kf.main([*base, "--fit-blind6"])
+    capsys.readouterr()
+
+    assert kf.main([*base, "--no-blind6"]) == 0
+    out = capsys.readouterr().out
+    assert "blind6 set left out (--no-blind6)" in out and "== blind6:" not in out
