@@ -432,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, (_loader, released) in SEPARATE_SETS.items():
         if not separate[name]:
             continue
-        status = ("fit material since its second blind run"
+        status = ("fit material since its blind runs ended"
                   + ("" if name in in_fit else f" (--fit-{name} to fit on it)")) \
             if released else "blind: never read to write rules"
         evals[name] = _report_separate(name, separate[name], fitted, status,
