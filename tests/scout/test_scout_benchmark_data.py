@@ -353,3 +353,40 @@ def test_seventh_unseen_truth_validates_with_init_drafts_in_a_new_window() -> No
             "torchtitan/models/deepseek_v3"} <= set(subprojects)
     assert sum(len(r["truth"]) + len(r["negatives"]) for r in spec["runs"]) >= 25
     assert all(j["note"].strip() for j in spec["judgements"])
+
+
+def test_eighth_unseen_truth_validates_with_init_drafts_in_a_new_window() -> None:
+    """The eighth blind set (#22): the three model folders in a window no earlier set used
+    for the folder, each run's target an unedited `scout.py init` draft that names that
+    folder, every entry at file:line, late entries say so, at least 20 findings and 25
+    entries in all, every action item without an entry judged with a note."""
+    from agentops.scout import config
+    from benchmarks import scout_unseen as unseen
+
+    data = unseen.ROOT / "benchmarks" / "data"
+    spec = unseen.load(data / "scout_unseen8.yaml")
+    earlier: dict[str, set[tuple[str, str]]] = {}
+    for name in ("scout_unseen.yaml", "scout_unseen2.yaml", "scout_unseen3.yaml",
+                 "scout_unseen4.yaml", "scout_unseen5.yaml", "scout_unseen6.yaml",
+                 "scout_unseen7.yaml"):
+        for run in unseen.load(data / name)["runs"]:
+            sub = config.load_target(str(unseen.ROOT / run["target"])).subproject
+            earlier.setdefault(sub, set()).add((run["prior"]["head"], run["head"]["head"]))
+    subprojects = []
+    for run in spec["runs"]:
+        path = unseen.ROOT / run["target"]
+        assert "drafted by scout.py init" in path.read_text(), run["target"]
+        sub = config.load_target(str(path)).subproject
+        subprojects.append(sub)
+        window = (run["prior"]["head"], run["head"]["head"])
+        assert window not in earlier.get(sub, set()), (sub, window)
+        assert run["truth"] and run["negatives"], run["target"]
+        for entry in run["truth"] + run["negatives"]:
+            assert re.search(r"\.(py|md|sh|yaml):\d+", entry["where"]), entry["id"]
+            if entry.get("late"):
+                assert entry["what"].lower().startswith("late"), entry["id"]
+    assert {"torchtitan/models/llama3", "torchtitan/models/qwen3",
+            "torchtitan/models/deepseek_v3"} <= set(subprojects)
+    assert sum(len(r["truth"]) for r in spec["runs"]) >= 20
+    assert sum(len(r["truth"]) + len(r["negatives"]) for r in spec["runs"]) >= 25
+    assert all(j["note"].strip() for j in spec["judgements"])
