@@ -220,31 +220,70 @@ def test_third_unseen_truth_validates_and_every_target_file_loads() -> None:
     assert sum(len(r["truth"]) for r in spec["runs"]) >= 30
 
 
-def test_fourth_unseen_truth_validates_in_windows_no_earlier_set_used() -> None:
-    """The fourth blind set (#22): model-folder runs plus rl, each (folder, prior, head)
-    new to sets 1-3, no window shared with an earlier run of the same folder, targets load,
-    late entries say so, and every action item without a matching entry has a verdict."""
+# The blind truth sets in the order they were written; a later set must not reuse, for a
+# folder, a window an earlier set already measured (that window's code was read to fit).
+_UNSEEN = ("scout_unseen.yaml", "scout_unseen2.yaml", "scout_unseen3.yaml", "scout_unseen4.yaml",
+           "scout_unseen5.yaml", "scout_unseen6.yaml", "scout_unseen7.yaml", "scout_unseen8.yaml")
+
+
+def _load_set(number: int) -> dict:
+    from benchmarks import scout_unseen as unseen
+    return unseen.load(unseen.ROOT / "benchmarks" / "data" / _UNSEEN[number - 1])
+
+
+def _windows_before(number: int) -> dict[str, set[tuple[str, str]]]:
+    """(prior head, head) windows per folder of every set written before set ``number``."""
     from agentops.scout import config
     from benchmarks import scout_unseen as unseen
 
-    data = unseen.ROOT / "benchmarks" / "data"
-    spec = unseen.load(data / "scout_unseen4.yaml")
-    assert len(spec["runs"]) >= 4
     earlier: dict[str, set[tuple[str, str]]] = {}
-    for name in ("scout_unseen.yaml", "scout_unseen2.yaml", "scout_unseen3.yaml"):
-        for run in unseen.load(data / name)["runs"]:
+    for n in range(1, number):
+        for run in _load_set(n)["runs"]:
             sub = config.load_target(str(unseen.ROOT / run["target"])).subproject
             earlier.setdefault(sub, set()).add((run["prior"]["head"], run["head"]["head"]))
-    subprojects = []
-    for run in spec["runs"]:
-        sub = config.load_target(str(unseen.ROOT / run["target"])).subproject
+    return earlier
+
+
+def _check_runs(number: int, *, init_marker: str | None,
+                located: bool) -> tuple[list[str], int, int]:
+    """Every run of set ``number`` in a new window for its folder, with truth and negatives,
+    late entries saying so; with ``init_marker`` its target an unedited init draft, with
+    ``located`` every entry at file:line. Returns the folders, blind and late entry counts."""
+    from agentops.scout import config
+    from benchmarks import scout_unseen as unseen
+
+    earlier = _windows_before(number)
+    subprojects, blind, late = [], 0, 0
+    for run in _load_set(number)["runs"]:
+        path = unseen.ROOT / run["target"]
+        if init_marker is not None:
+            assert init_marker in path.read_text(), run["target"]
+        sub = config.load_target(str(path)).subproject
         subprojects.append(sub)
         window = (run["prior"]["head"], run["head"]["head"])
         assert window not in earlier.get(sub, set()), (sub, window)
         assert run["truth"] and run["negatives"], run["target"]
         for entry in run["truth"] + run["negatives"]:
+            if located:
+                # file:line, in the folder or the core code it relies on
+                assert re.search(r"\.(py|md|sh|yaml):\d+", entry["where"]), entry["id"]
             if entry.get("late"):
                 assert entry["what"].lower().startswith("late"), entry["id"]
+        for entry in run["truth"]:
+            late, blind = (late + 1, blind) if entry.get("late") else (late, blind + 1)
+    return subprojects, blind, late
+
+
+_MODELS = {"torchtitan/models/llama3", "torchtitan/models/qwen3", "torchtitan/models/deepseek_v3"}
+
+
+def test_fourth_unseen_truth_validates_in_windows_no_earlier_set_used() -> None:
+    """The fourth blind set (#22): model-folder runs plus rl, each (folder, prior, head)
+    new to sets 1-3, targets load, late entries say so, and every action item without a
+    matching entry has a verdict."""
+    spec = _load_set(4)
+    assert len(spec["runs"]) >= 4
+    subprojects, _blind, _late = _check_runs(4, init_marker=None, located=False)
     assert sum(1 for s in subprojects if s.startswith("torchtitan/models/")) >= 3
     assert sum(len(r["truth"]) for r in spec["runs"]) >= 25
     assert all(j["note"].strip() for j in spec["judgements"])
@@ -254,32 +293,9 @@ def test_fifth_unseen_truth_uses_init_drafts_in_a_window_no_earlier_set_used() -
     """The fifth blind set (#22): three model folders and forge in a window new to sets 1-4
     for each folder, every target an unedited `scout.py init` draft of that folder, late
     entries say so and stay few, and every unmatched action item has a reasoned verdict."""
-    from agentops.scout import config
-    from benchmarks import scout_unseen as unseen
-
-    data = unseen.ROOT / "benchmarks" / "data"
-    spec = unseen.load(data / "scout_unseen5.yaml")
-    earlier: dict[str, set[tuple[str, str]]] = {}
-    for name in ("scout_unseen.yaml", "scout_unseen2.yaml", "scout_unseen3.yaml",
-                 "scout_unseen4.yaml"):
-        for run in unseen.load(data / name)["runs"]:
-            sub = config.load_target(str(unseen.ROOT / run["target"])).subproject
-            earlier.setdefault(sub, set()).add((run["prior"]["head"], run["head"]["head"]))
-    subprojects = []
-    blind = late = 0
-    for run in spec["runs"]:
-        target = unseen.ROOT / run["target"]
-        assert target.read_text().startswith("# Draft scout target written by `scout.py init`")
-        sub = config.load_target(str(target)).subproject
-        subprojects.append(sub)
-        assert (run["prior"]["head"], run["head"]["head"]) not in earlier.get(sub, set()), sub
-        assert run["truth"] and run["negatives"], run["target"]
-        for entry in run["truth"]:
-            if entry.get("late"):
-                late += 1
-                assert entry["what"].lower().startswith("late"), entry["id"]
-            else:
-                blind += 1
+    spec = _load_set(5)
+    subprojects, blind, late = _check_runs(
+        5, init_marker="# Draft scout target written by `scout.py init`", located=False)
     assert sum(1 for s in subprojects if s.startswith("torchtitan/models/")) >= 3
     assert blind >= 24 and late <= blind // 4
     assert spec["judgements"] and all(j["note"].strip() for j in spec["judgements"])
@@ -289,33 +305,10 @@ def test_sixth_unseen_truth_validates_with_init_drafts_in_a_new_window() -> None
     """The sixth blind set (#22): the model folders plus forge in one window no earlier set
     used for the folder, each run's target an unedited `scout.py init` draft that loads and
     names that folder, late entries say so, and at least 25 truth entries in all."""
-    from agentops.scout import config
-    from benchmarks import scout_unseen as unseen
-
-    data = unseen.ROOT / "benchmarks" / "data"
-    spec = unseen.load(data / "scout_unseen6.yaml")
-    earlier: dict[str, set[tuple[str, str]]] = {}
-    for name in ("scout_unseen.yaml", "scout_unseen2.yaml", "scout_unseen3.yaml",
-                 "scout_unseen4.yaml"):
-        for run in unseen.load(data / name)["runs"]:
-            sub = config.load_target(str(unseen.ROOT / run["target"])).subproject
-            earlier.setdefault(sub, set()).add((run["prior"]["head"], run["head"]["head"]))
-    subprojects = []
-    for run in spec["runs"]:
-        path = unseen.ROOT / run["target"]
-        assert "drafted by scout.py init" in path.read_text(), run["target"]
-        sub = config.load_target(str(path)).subproject
-        subprojects.append(sub)
-        window = (run["prior"]["head"], run["head"]["head"])
-        assert window not in earlier.get(sub, set()), (sub, window)
-        assert run["truth"] and run["negatives"], run["target"]
-        for entry in run["truth"] + run["negatives"]:
-            # file:line, in the folder or the core code it relies on
-            assert re.search(r"\.(py|md|sh|yaml):\d+", entry["where"]), entry["id"]
-            if entry.get("late"):
-                assert entry["what"].lower().startswith("late"), entry["id"]
-    assert {"torchtitan/models/llama3", "torchtitan/models/qwen3",
-            "torchtitan/models/deepseek_v3"} <= set(subprojects)
+    spec = _load_set(6)
+    subprojects, _blind, _late = _check_runs(6, init_marker="drafted by scout.py init",
+                                             located=True)
+    assert set(subprojects) >= _MODELS
     assert sum(len(r["truth"]) for r in spec["runs"]) >= 25
     assert all(j["note"].strip() for j in spec["judgements"])
 
@@ -325,32 +318,10 @@ def test_seventh_unseen_truth_validates_with_init_drafts_in_a_new_window() -> No
     window no earlier set used for the folder, each run's target an unedited `scout.py init`
     draft that names that folder, every entry at file:line, late entries say so, every action
     item without an entry judged with a note."""
-    from agentops.scout import config
-    from benchmarks import scout_unseen as unseen
-
-    data = unseen.ROOT / "benchmarks" / "data"
-    spec = unseen.load(data / "scout_unseen7.yaml")
-    earlier: dict[str, set[tuple[str, str]]] = {}
-    for name in ("scout_unseen.yaml", "scout_unseen2.yaml", "scout_unseen3.yaml",
-                 "scout_unseen4.yaml", "scout_unseen5.yaml", "scout_unseen6.yaml"):
-        for run in unseen.load(data / name)["runs"]:
-            sub = config.load_target(str(unseen.ROOT / run["target"])).subproject
-            earlier.setdefault(sub, set()).add((run["prior"]["head"], run["head"]["head"]))
-    subprojects = []
-    for run in spec["runs"]:
-        path = unseen.ROOT / run["target"]
-        assert "drafted by scout.py init" in path.read_text(), run["target"]
-        sub = config.load_target(str(path)).subproject
-        subprojects.append(sub)
-        window = (run["prior"]["head"], run["head"]["head"])
-        assert window not in earlier.get(sub, set()), (sub, window)
-        assert run["truth"] and run["negatives"], run["target"]
-        for entry in run["truth"] + run["negatives"]:
-            assert re.search(r"\.(py|md|sh|yaml):\d+", entry["where"]), entry["id"]
-            if entry.get("late"):
-                assert entry["what"].lower().startswith("late"), entry["id"]
-    assert {"torchtitan/models/llama3", "torchtitan/models/qwen3",
-            "torchtitan/models/deepseek_v3"} <= set(subprojects)
+    spec = _load_set(7)
+    subprojects, _blind, _late = _check_runs(7, init_marker="drafted by scout.py init",
+                                             located=True)
+    assert set(subprojects) >= _MODELS
     assert sum(len(r["truth"]) + len(r["negatives"]) for r in spec["runs"]) >= 25
     assert all(j["note"].strip() for j in spec["judgements"])
 
@@ -360,33 +331,10 @@ def test_eighth_unseen_truth_validates_with_init_drafts_in_a_new_window() -> Non
     for the folder, each run's target an unedited `scout.py init` draft that names that
     folder, every entry at file:line, late entries say so, at least 20 findings and 25
     entries in all, every action item without an entry judged with a note."""
-    from agentops.scout import config
-    from benchmarks import scout_unseen as unseen
-
-    data = unseen.ROOT / "benchmarks" / "data"
-    spec = unseen.load(data / "scout_unseen8.yaml")
-    earlier: dict[str, set[tuple[str, str]]] = {}
-    for name in ("scout_unseen.yaml", "scout_unseen2.yaml", "scout_unseen3.yaml",
-                 "scout_unseen4.yaml", "scout_unseen5.yaml", "scout_unseen6.yaml",
-                 "scout_unseen7.yaml"):
-        for run in unseen.load(data / name)["runs"]:
-            sub = config.load_target(str(unseen.ROOT / run["target"])).subproject
-            earlier.setdefault(sub, set()).add((run["prior"]["head"], run["head"]["head"]))
-    subprojects = []
-    for run in spec["runs"]:
-        path = unseen.ROOT / run["target"]
-        assert "drafted by scout.py init" in path.read_text(), run["target"]
-        sub = config.load_target(str(path)).subproject
-        subprojects.append(sub)
-        window = (run["prior"]["head"], run["head"]["head"])
-        assert window not in earlier.get(sub, set()), (sub, window)
-        assert run["truth"] and run["negatives"], run["target"]
-        for entry in run["truth"] + run["negatives"]:
-            assert re.search(r"\.(py|md|sh|yaml):\d+", entry["where"]), entry["id"]
-            if entry.get("late"):
-                assert entry["what"].lower().startswith("late"), entry["id"]
-    assert {"torchtitan/models/llama3", "torchtitan/models/qwen3",
-            "torchtitan/models/deepseek_v3"} <= set(subprojects)
+    spec = _load_set(8)
+    subprojects, _blind, _late = _check_runs(8, init_marker="drafted by scout.py init",
+                                             located=True)
+    assert set(subprojects) >= _MODELS
     assert sum(len(r["truth"]) for r in spec["runs"]) >= 20
     assert sum(len(r["truth"]) + len(r["negatives"]) for r in spec["runs"]) >= 25
     assert all(j["note"].strip() for j in spec["judgements"])
