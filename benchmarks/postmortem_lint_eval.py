@@ -143,6 +143,26 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   unchanged; writing part (sets 12-18, shared fit half) unchanged. Dropped: "problematic"
   as a judgement (+1 advocacy false flag on set21); "not sure" as a belief frame with "the
   right place" as a judgement (+1 advocacy false flag on set22).
+- round 10, advocacy from recurrence (#24, branch pm-advocacy; fit: sets 12-23, set23
+  released after three blind readings, one root per set; set24 blind, never opened).
+  Every advocacy miss and false flag of sets 12-23 (98 misses, 47 false flags) was
+  classed by its clause (norm, evaluation, imperative, wish, praise, agreement; the
+  text's own recovery, plans and reader guidance) and by text kind; only groups with
+  errors in three or more sets were fixed. Fixed: a modal that prescribes nothing
+  (expectation after fixes, ability, "has to do with", inference), the response's own
+  recovery, "can" of ability, a verdict on someone's past act (false flags); a verdict
+  of merit on a way of working, agreement opening a reply, a norm under the writer's
+  present belief, praise of a report or practice, a wish for prevention or for
+  others' act, an imperative made a habit by its complement (misses). Sets 12-23
+  pooled advocacy P 0.798 R 0.655 (186/284, 47 false) -> P 0.852 R 0.729 (207/284, 36
+  false); per set (A) set19 0.76/0.74 -> 0.80/0.77, set20 0.86/0.67 -> 0.91/0.73,
+  set21 0.60/0.31 -> 0.81/0.45, set22 0.61/0.42 -> 0.74/0.61, set23 0.50/0.27 ->
+  0.68/0.50; hedging false flags 54 -> 53 (set20), blame unchanged on every set;
+  shared held-out half as figures only, unchanged: H 0.83/0.90, B 0.77/0.73, A
+  0.60/0.83. Left (recurring, not solved by a clause reading here): evaluations of a
+  design in formal reports ("not resilient to a full outage", "a lack of canary
+  testing"), negative imperatives inside a sentence, a counterfactual benefit ("would
+  have prevented"), and the writer's own plans in threads said with "we should".
 """
 
 from __future__ import annotations
