@@ -49,6 +49,12 @@ after blind5, is its own column ("blind6") on the same terms; ``--no-blind6`` le
 out. It is blind: never fitted on, never merged into held-all, and there is no
 ``--fit-blind6``.
 
+A seventh blind set, benchmarks/data/triage_blind7.yaml (texts in
+~/.cache/agentops/triage/extra7-texts.jsonl or $AGENTOPS_TRIAGE_BLIND7_CACHE), gathered
+after blind6, is its own column ("blind7") on the same terms; ``--no-blind7`` leaves it
+out. It is blind: never fitted on, never merged into held-all, and there is no
+``--fit-blind7``.
+
 ``--errors`` prints the fit part's per-issue errors (the material rules are written
 from); held-out issues' results are never listed.
 
@@ -60,6 +66,7 @@ from); held-out issues' results are never listed.
   python benchmarks/triage_kfold.py --no-blind4          # leave the fourth blind set out
   python benchmarks/triage_kfold.py --no-blind5          # leave the fifth blind set out
   python benchmarks/triage_kfold.py --no-blind6          # leave the sixth blind set out
+  python benchmarks/triage_kfold.py --no-blind7          # leave the seventh blind set out
   python benchmarks/triage_kfold.py --fit-blind2 --fit-blind3 --fit-blind4 --fit-blind5 \
       --errors                                           # fit on the released sets,
                                                          # list the fit part's errors
@@ -115,6 +122,9 @@ BLIND5_CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_BLIND5_CACHE")
 BLIND6 = ROOT / "benchmarks" / "data" / "triage_blind6.yaml"
 BLIND6_CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_BLIND6_CACHE")
                     or Path.home() / ".cache" / "agentops" / "triage" / "extra6-texts.jsonl")
+BLIND7 = ROOT / "benchmarks" / "data" / "triage_blind7.yaml"
+BLIND7_CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_BLIND7_CACHE")
+                    or Path.home() / ".cache" / "agentops" / "triage" / "extra7-texts.jsonl")
 # The labelled-set files: numbers, the labels humans set, our own note; nothing else.
 LABELLED_SCHEMA = {
     "type": "object", "additionalProperties": False, "required": ["issues"],
@@ -245,6 +255,12 @@ def blind6_records(queue: Queue) -> tuple[list[Record], str]:
                             env="AGENTOPS_TRIAGE_BLIND6_CACHE")
 
 
+def blind7_records(queue: Queue) -> tuple[list[Record], str]:
+    """The seventh blind set joined with its text cache, or ([], why it is skipped)."""
+    return labelled_records(BLIND7, BLIND7_CACHE, queue, name="blind7",
+                            env="AGENTOPS_TRIAGE_BLIND7_CACHE")
+
+
 # Blind sets reported as their own blocks after blind2, in order: the loader, and whether
 # the set was released as fit material (then `--fit-NAME` adds it to the fit part).
 SEPARATE_SETS = {
@@ -252,6 +268,7 @@ SEPARATE_SETS = {
     "blind4": (blind4_records, True),
     "blind5": (blind5_records, True),
     "blind6": (blind6_records, False),
+    "blind7": (blind7_records, False),
 }
 
 
@@ -326,6 +343,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="leave the fifth blind set (triage_blind5.yaml) out")
     ap.add_argument("--no-blind6", action="store_true",
                     help="leave the sixth blind set (triage_blind6.yaml) out")
+    ap.add_argument("--no-blind7", action="store_true",
+                    help="leave the seventh blind set (triage_blind7.yaml) out")
     ap.add_argument("--fit-blind3", action="store_true",
                     help="add the third blind set to the fit part (threshold fitting, k-fold, "
                          "--write) and still print its block: it was released as fit material "

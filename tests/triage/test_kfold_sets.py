@@ -40,7 +40,7 @@ def test_shipped_sets_validate_and_do_not_overlap() -> None:
 # The blind sets in the order they were gathered: each must repeat no issue of the extra set
 # or of an earlier blind set (an earlier set may have been read to write rules, so a shared
 # issue would not be blind), and must hold both truths.
-_GATHERED = ("EXTRA", "BLIND2", "BLIND3", "BLIND4", "BLIND5", "BLIND6")
+_GATHERED = ("EXTRA", "BLIND2", "BLIND3", "BLIND4", "BLIND5", "BLIND6", "BLIND7")
 
 
 @pytest.mark.parametrize("name", _GATHERED[2:])
@@ -65,6 +65,7 @@ def _no_real_blind4_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(kf, "BLIND4_CACHE", tmp_path / "absent4.jsonl")
     monkeypatch.setattr(kf, "BLIND5_CACHE", tmp_path / "absent5.jsonl")
     monkeypatch.setattr(kf, "BLIND6_CACHE", tmp_path / "absent6.jsonl")
+    monkeypatch.setattr(kf, "BLIND7_CACHE", tmp_path / "absent7.jsonl")
 
 
 @pytest.mark.parametrize(("body", "key", "words"), [
@@ -345,3 +346,60 @@ def test_blind6_is_blind_its_own_column_and_no_blind6_leaves_it_out(
     assert kf.main([*base, "--no-blind6"]) == 0
     out = capsys.readouterr().out
     assert "blind6 set left out (--no-blind6)" in out and "== blind6:" not in out
+
+
+def test_blind7_is_blind_its_own_column_and_no_blind7_leaves_it_out(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue #23: the seventh blind set is reported on its own with the fitted thresholds,
+    marked blind, never in the fit part nor in held-all, and has no --fit flag; without
+    its cache it is skipped with the variable named; --no-blind7 leaves it out, and the
+    sixth set's block is unaffected by it."""
+    fsdp = "FSDP fully_shard hangs in all_gather on 8 GPUs\n```python\nfully_shard(m)\n```"
+    dev = _write(tmp_path, "dev.jsonl", "\n".join(
+        _dev_line(n, fsdp) for n in (1, 2, 3, 4, 5, 6, 7)) + "\n")
+    b7 = _write(tmp_path, "b7.yaml", (
+        "issues:\n"
+        "  - {number: 701, labels: ['oncall: distributed', 'module: dtensor'], note: x}\n"
+        "  - {number: 702, labels: ['oncall: distributed', 'module: c10d'], note: w}\n"
+        "  - {number: 703, labels: ['module: dataloader', 'triaged'], note: y}\n"
+        "  - {number: 704, labels: ['module: mps'], note: z}\n"))
+    cache = _write(tmp_path, "b7.jsonl", "".join(json.dumps(x) + "\n" for x in [
+        {"number": 701, "title": "DTensor redistribute gives wrong values",
+         "text": "Shard(0) to Replicate() on 4 ranks returns stale data."},
+        {"number": 702, "title": "ProcessGroupNCCL watchdog timeout in all_reduce",
+         "text": "init_process_group('nccl') then all_reduce hangs on rank 3."},
+        {"number": 703, "title": "DataLoader worker killed by signal: Bus error",
+         "text": "num_workers=8 under torchrun; shared memory is too small."},
+        {"number": 704, "title": "MPS matmul gives NaN",
+         "text": "On an M2, torch.mm on mps returns NaN for float16."}]))
+    for name in ("BLIND2", "BLIND3"):
+        monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
+    monkeypatch.setattr(kf, "BLIND7", b7)
+    base = [str(dev), "--no-extra", "--no-blind4", "--no-blind5", "--no-blind6", "--k", "2",
+            "--json"]
+
+    assert kf.main(base) == 0
+    out = capsys.readouterr().out
+    assert "blind7 set skipped" in out and "AGENTOPS_TRIAGE_BLIND7_CACHE" in out
+    assert "== blind7:" not in out
+
+    monkeypatch.setattr(kf, "BLIND7_CACHE", cache)
+    assert kf.main(base) == 0
+    out = capsys.readouterr().out
+    result = json.loads(out.strip().splitlines()[-1])
+    assert "== blind7: 4 issues (2 distributed, 2 not), same thresholds, not in the fit " \
+        "part; blind: never read to write rules ==" in out
+    assert result["held_out"]["blind7"]["n"] == 4
+    assert "fit_blind7" not in result
+    assert "== fit part: 4 issues, k=2" in out
+    assert result["held_out"]["held-all"]["n"] == 3
+    assert "blind6" not in result["held_out"]
+
+    with pytest.raises(SystemExit):
+        kf.main([*base, "--fit-blind7"])
+    capsys.readouterr()
+
+    assert kf.main([*base, "--no-blind7"]) == 0
+    out = capsys.readouterr().out
+    assert "blind7 set left out (--no-blind7)" in out and "== blind7:" not in out
