@@ -55,6 +55,10 @@ after blind6, is its own column ("blind7") on the same terms; ``--no-blind7`` le
 out. It is blind: never fitted on, never merged into held-all, and there is no
 ``--fit-blind7``.
 
+When more than one set is still blind (blind6 and blind7 now), their union is printed as
+one more block, "blind-all": each set is small and holds few issues of any one module, so
+the bars are read on the union as well as on each set.
+
 ``--errors`` prints the fit part's per-issue errors (the material rules are written
 from); held-out issues' results are never listed.
 
@@ -456,6 +460,14 @@ def main(argv: list[str] | None = None) -> int:
             if released else "blind: never read to write rules"
         evals[name] = _report_separate(name, separate[name], fitted, status,
                                        in_fit=name in in_fit)
+    # Small blind sets each hold few issues of a module; their union is the larger sample
+    # the bars are read on (each set was gathered apart, none was read to write rules).
+    still_blind = [n for n, (_l, released) in SEPARATE_SETS.items()
+                   if not released and separate[n]]
+    if len(still_blind) > 1:
+        evals["blind-all"] = _report_separate(
+            "blind-all", [r for n in still_blind for r in separate[n]], fitted,
+            f"the blind sets {' + '.join(still_blind)} together")
     out["held_out"] = {n: e.to_json() for n, e in evals.items()}
     out["calibration"] = [{"low": x.low, "high": x.high, "judged": x.judged,
                            "right": x.right} for x in bands]

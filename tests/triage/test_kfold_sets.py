@@ -403,3 +403,42 @@ def test_blind7_is_blind_its_own_column_and_no_blind7_leaves_it_out(
     assert kf.main([*base, "--no-blind7"]) == 0
     out = capsys.readouterr().out
     assert "blind7 set left out (--no-blind7)" in out and "== blind7:" not in out
+
+
+def test_the_still_blind_sets_are_also_reported_together(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue #23: with two blind sets present, their union is one more block ("blind-all")
+    whose figures count every issue of both; a released set never joins it, and with one
+    blind set left there is no union block."""
+    fsdp = "FSDP fully_shard hangs in all_gather on 8 GPUs\n```python\nfully_shard(m)\n```"
+    dev = _write(tmp_path, "dev.jsonl", "\n".join(
+        _dev_line(n, fsdp) for n in (1, 2, 3, 4, 5, 6, 7)) + "\n")
+    sets = {
+        "BLIND5": [(501, ["oncall: distributed", "module: fsdp"], "FSDP hang", fsdp)],
+        "BLIND6": [(601, ["oncall: distributed", "module: fsdp"], "FSDP hang", fsdp),
+                   (602, ["module: rocm"], "DISABLED test_x (__main__.T)",
+                    "Platforms: rocm\n\nThis test was disabled because it is failing.")],
+        "BLIND7": [(701, ["module: mps"], "MPS matmul gives NaN",
+                    "On an M2, torch.mm on mps returns NaN for float16.")]}
+    for name, rows in sets.items():
+        monkeypatch.setattr(kf, name, _write(tmp_path, f"{name}.yaml", "issues:\n" + "".join(
+            f"  - {{number: {n}, labels: {labels!r}, note: x}}\n" for n, labels, _t, _x in rows)))
+        monkeypatch.setattr(kf, f"{name}_CACHE", _write(tmp_path, f"{name}.jsonl", "".join(
+            json.dumps({"number": n, "title": t, "text": x}) + "\n" for n, _l, t, x in rows)))
+    for name in ("BLIND2", "BLIND3"):
+        monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
+    base = [str(dev), "--no-extra", "--no-blind4", "--k", "2", "--json"]
+
+    assert kf.main(base) == 0
+    out = capsys.readouterr().out
+    result = json.loads(out.strip().splitlines()[-1])
+    assert "== blind-all: 3 issues (1 distributed, 2 not)" in out
+    assert "the blind sets blind6 + blind7 together" in out
+    held = result["held_out"]
+    assert held["blind-all"]["n"] == held["blind6"]["n"] + held["blind7"]["n"] == 3
+    assert held["blind5"]["n"] == 1
+
+    assert kf.main([*base, "--no-blind7"]) == 0
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert "blind-all" not in result["held_out"]
