@@ -420,6 +420,30 @@ def test_a_statement_with_a_question_mark_accuses_and_a_question_asks() -> None:
     assert lint.apply_rule(rule, doc, facts=None, file="x.md", others=RULES) == []
 
 
+def _hedges(text: str, rule: lint.Rule | None = None) -> list[int]:
+    doc = lint.parse(f"### Root cause\n\n{text}\n", SECTIONS)
+    return [f.line for f in lint.apply_rule(rule or BY_ID["hedging"], doc, facts=None,
+                                            file="x.md", others=RULES)]
+
+
+def test_a_guess_said_with_a_question_mark_hedges_and_a_question_does_not() -> None:
+    """#24 round 11 (misses in sets 17, 19, 23): a clause that opens with a guess word,
+    or a statement before a closing request, is a guess whatever its question mark; a
+    question that asks (an auxiliary or a question word first) stays a question."""
+    assert _hedges("Possibly related to GC pauses?") == [3]
+    assert _hedges("Reply: I'm guessing a disk somewhere is full?") == [3]
+    assert _hedges("Reply: It looks possibly related to this PR, can you check it out?") == [3]
+    assert _hedges("Reply: Is it possibly related to this PR, can you check it out?") == []
+    assert _hedges("Reply: Could this possibly be the driver?") == []
+    # Only the part before the request is a statement: a guess inside the request asks.
+    assert _hedges("Reply: The build broke, could you see if it is possibly the cache?") == []
+    # The rule's own patterns decide: without them every question is skipped.
+    rule = replace(BY_ID["hedging"], guess_questions=())
+    assert _hedges("Possibly related to GC pauses?", rule) == []
+    assert _hedges("Reply: It looks possibly related to this PR, can you check it out?",
+                   rule) == []
+
+
 def test_a_subject_is_read_across_a_parenthetical_aside() -> None:
     """A longer aside between a subject and its predicate is neither the subject nor a
     clause boundary for it: the sentence is read again without it."""

@@ -206,6 +206,7 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                                                      "items": _REGEX}},
                 "skip_questions": {"type": "boolean"},
                 "accusing_questions": {"type": "boolean"},
+                "guess_questions": {"type": "array", "items": _REGEX},
                 "skip_quoted": {"type": "boolean"},
                 "always": {"type": "array", "items": _REGEX},
                 # Clause moods (moods.yaml) the rule reads: mood -> topics (noun classes).
@@ -395,6 +396,8 @@ def lint_rules() -> tuple[Rule, ...]:
             _regex(name, f"rules[{i}].concede[{j}]", pattern)
         for j, pattern in enumerate(rule.get("beside_links", [])):
             _regex(name, f"rules[{i}].beside_links[{j}]", pattern)
+        for j, pattern in enumerate(rule.get("guess_questions", [])):
+            _regex(name, f"rules[{i}].guess_questions[{j}]", pattern)
         for section, patterns in (rule.get("keep_in") or {}).items():
             for j, pattern in enumerate(patterns):
                 _regex(name, f"rules[{i}].keep_in.{section}[{j}]", pattern)

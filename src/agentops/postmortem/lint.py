@@ -106,6 +106,10 @@ class Rule:
     # ... except a statement said with a question mark ("You merged it without a
     # review?"): it accuses rather than asks, so its hits stay.
     accusing_questions: bool = False
+    # ... and a guess said with a question mark ("Possibly related to GC pauses?", "I'm
+    # guessing a disk is full?", "looks possibly related to this PR, can you check it
+    # out?"): a hit that a match of one of these, searched in its clause, covers stays.
+    guess_questions: tuple[re.Pattern[str], ...] = ()
     # Patterns that still apply inside a section the scope leaves out (the writer's
     # present doubt inside a timeline: "I suspect node age is related").
     keep_in: tuple[tuple[str, tuple[re.Pattern[str], ...]], ...] = ()
@@ -225,6 +229,8 @@ def compile_rules(content: Mapping[str, Any], moods: MoodGrammar | None = None
                                for p in r.get("beside_links", [])),
             skip_questions=bool(r.get("skip_questions", False)),
             accusing_questions=bool(r.get("accusing_questions", False)),
+            guess_questions=tuple(re.compile(p, re.IGNORECASE)
+                                  for p in r.get("guess_questions", [])),
             skip_quoted=bool(r.get("skip_quoted", False)),
             always=tuple(re.compile(p, re.IGNORECASE) for p in r.get("always", [])),
             moods=tuple((m, tuple(t)) for m, t in (r.get("moods") or {}).items()),
@@ -687,7 +693,8 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
         clause = parts[at]
         if rule.skip_questions and text[clause.start:clause.end].rstrip(" )*_\"'").endswith("?") \
                 and not (rule.accusing_questions
-                         and not clause_mod.asks(text, clause, rule.grammar)):
+                         and not clause_mod.asks(text, clause, rule.grammar)) \
+                and not _guessed(rule, text, clause, s, e):
             continue
         if taken(clause):
             continue
@@ -711,6 +718,15 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
             continue
         out.append((s, e))
     return out
+
+
+def _guessed(rule: Rule, text: str, clause: clause_mod.Clause, s: int, e: int) -> bool:
+    """Whether the hit ``text[s:e]`` of a clause ending in "?" lies in a guess said
+    with a question mark (a match of ``rule.guess_questions`` in the clause covers it)
+    rather than in what the clause asks."""
+    part = text[clause.start:clause.end]
+    return any(m.start() <= s - clause.start and e - clause.start <= m.end()
+               for p in rule.guess_questions for m in p.finditer(part))
 
 
 def _beside(rule: Rule, text: str, parts: Sequence[clause_mod.Clause], at: int,
