@@ -56,7 +56,7 @@ def test_an_override_lacking_what_upstream_added_is_an_action(tmp_path) -> None:
     # No false all-clear on the upstream delta while a drift exists.
     res = {**_clear_res(), "body_drift": [d]}
     clears = clear.items(inp, res, items)
-    assert not [c for c in clears if "nothing actionable" in c.title]
+    assert not [c for c in clears if "no action in what was compared" in c.title]
 
 
 def test_a_copy_that_already_has_the_change_is_fine(tmp_path) -> None:
@@ -349,7 +349,7 @@ def test_a_copy_upstream_rewrote_is_no_all_clear(tmp_path) -> None:
                                   "override", rewritten=True)
     [line] = [c.title for c in clear.items(inp, {**_clear_res(), "body_drift": [rewrite]}, [])
               if c.title.startswith("Upstream delta")]
-    assert "nothing actionable" not in line and "`Loader.load`" in line
+    assert "no action in what was compared" not in line and "`Loader.load`" in line
     assert "compare by hand" in line
     # No match: nothing rewritten, nothing found: the delta is clear (here the window
     # holds no commit, which the line says instead of "nothing actionable").

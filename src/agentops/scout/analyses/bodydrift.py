@@ -90,8 +90,23 @@ def _has(mine: dict[str, str], key: str) -> bool:
     return False
 
 
+def pair_count(inp: Inputs) -> int:
+    """How many (copy or override, upstream function) pairs ``analyse`` compares: what
+    an all-clear on the upstream delta may say was compared (#22)."""
+    return len({(f"{f}:{fn.lineno}", f"{up}:{q}") for fn, f, up, q in _pairs(inp)})
+
+
 def _pairs(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
-    """(our function, its file, upstream file, upstream qualname)."""
+    """(our function, its file, upstream file, upstream qualname); computed once per
+    tree (the all-clear line counts them too)."""
+    key = "bodydrift-pairs"
+    cached = inp.head.cache.get(key)
+    if cached is None or cached[0] is not inp.target:  # a tree read with another target
+        cached = inp.head.cache[key] = (inp.target, _find_pairs(inp))
+    return cached[1]
+
+
+def _find_pairs(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
     out: list[tuple[ps.FuncDef, str, str, str]] = []
     for ours, up, _why in duplicates._pairs(inp):
         o_text, u_text = inp.head.text(ours), inp.head.text(up)
