@@ -14,9 +14,10 @@ them). Prints per target and in total:
 - action-item precision on night 1: an action item matching a truth entry is valid, one
   matching only a negative is noise, the rest need a verdict in ``judgements``
   (``--unjudged`` prints them as YAML to paste after reading the code);
-- first-night action count (night 1), false all-clears ("docs are current" while a docs
-  entry is open, "nothing actionable" while an action entry is), the delta of an
-  unchanged tree (night 2 must have an empty upstream delta);
+- first-night action count (night 1), false all-clears (a line saying docs or the
+  upstream delta hold nothing, "docs are current" / "nothing actionable" / "no action",
+  while the truth holds an entry of that kind, unless the line says what it did not
+  check), the delta of an unchanged tree (night 2 must have an empty upstream delta);
 - nights 1-4: FYI/Opportunity items listed on night 4 against night 1, and how many
   nights (0-4) each unchanged action item is written out in full (never a fourth time);
 - report time, median and max.
@@ -192,6 +193,31 @@ def listed_in(doc: dict[str, Any], item: dict[str, Any]) -> bool:
     return bool(title) and title in body
 
 
+# An all-clear: a report line saying a kind of finding is absent. It is false when the
+# truth holds an entry of that kind and the line does not say what it did not check
+# (#22 item 7: "nothing found" only for what was checked, and say what was not).
+CLAIMS = {"action": ("upstream delta", ("nothing actionable", "no action")),
+          "docs": ("docs", ("docs are current", "no inaccuracy"))}
+SCOPED = ("not checked", "not compared", "not settled")
+
+
+def false_clears(run: dict[str, Any], markdown: str) -> list[str]:
+    """The night's all-clear lines that claim more than the checks had: an absence
+    claim of a kind the truth holds an entry of, with no word of what was not checked.
+    A line that states its limit is no all-clear; the benchmark cannot tell whether the
+    missed entry lies inside that limit (the header notes say so where it matters)."""
+    kinds = {e.get("kind") for e in run["truth"]}
+    body = markdown.split("<!-- agentops:scout-report", 1)[0]
+    out: list[str] = []
+    for line in body.lower().splitlines():
+        for kind, (label, phrases) in CLAIMS.items():
+            said = next((ph for ph in phrases if ph in line), "")
+            if kind in kinds and said and not any(w in line for w in SCOPED) \
+                    and (kind == "docs" or label in line):
+                out.append(said if said.startswith(label) else f"{label}: {said}")
+    return list(dict.fromkeys(out))
+
+
 def score_run(run: dict[str, Any], nights: list[dict[str, Any]], verdicts: dict[str, str],
               unjudged: dict[str, str], show: bool) -> Score:
     s = Score()
@@ -238,11 +264,7 @@ def score_run(run: dict[str, Any], nights: list[dict[str, Any]], verdicts: dict[
             mark = {"valid": "+", "noise": "-"}.get(verdict, "?")
             why = ",".join(pos or neg) or "judged" if verdict else "unjudged"
             print(f"   {mark} {i['id']} {i.get('priority', ''):2} {i['title'][:100]}  [{why}]")
-    md = n1["markdown"]
-    if "docs are current" in md and any(e.get("kind") == "docs" for e in run["truth"]):
-        s.false_clears.append("docs are current")
-    if "nothing actionable" in md and any(e.get("kind") == "action" for e in run["truth"]):
-        s.false_clears.append("upstream delta: nothing actionable")
+    s.false_clears = false_clears(run, n1["markdown"])
     s.delta_unchanged = len(nights[2].get("upstream_commits") or [])
     s.listed_night1 = sum(1 for i in n1["items"] if i["kind"] in LISTED and listed_in(n1, i))
     last = nights[NIGHTS]

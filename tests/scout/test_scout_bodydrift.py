@@ -56,7 +56,7 @@ def test_an_override_lacking_what_upstream_added_is_an_action(tmp_path) -> None:
     # No false all-clear on the upstream delta while a drift exists.
     res = {**_clear_res(), "body_drift": [d]}
     clears = clear.items(inp, res, items)
-    assert not [c for c in clears if "nothing actionable" in c.title]
+    assert not [c for c in clears if "no action in what was compared" in c.title]
 
 
 def test_a_copy_that_already_has_the_change_is_fine(tmp_path) -> None:
@@ -349,7 +349,7 @@ def test_a_copy_upstream_rewrote_is_no_all_clear(tmp_path) -> None:
                                   "override", rewritten=True)
     [line] = [c.title for c in clear.items(inp, {**_clear_res(), "body_drift": [rewrite]}, [])
               if c.title.startswith("Upstream delta")]
-    assert "nothing actionable" not in line and "`Loader.load`" in line
+    assert "no action in what was compared" not in line and "`Loader.load`" in line
     assert "compare by hand" in line
     # No match: nothing rewritten, nothing found: the delta is clear (here the window
     # holds no commit, which the line says instead of "nothing actionable").
@@ -540,3 +540,37 @@ def test_setting_up_a_component_the_copy_never_has_is_no_drift(tmp_path) -> None
     owns = mine + "        self.loader = cfg.loader.build(rank=0)\n"
     [d] = bodydrift.analyse(_copy_inp(tmp_path / "b", old, new, owns))
     assert d.units == ("keyword `build(tokens=…)`",)
+
+
+PP_OLD = '''\
+def step(self, losses, ok):
+    loss = (sum(losses) / 2) if ok else -1.0
+    return loss
+'''
+PP_NEW = '''\
+def step(self, losses, ok):
+    if ok:
+        assert losses is not None
+        loss = sum(losses) / 2
+    else:
+        loss = -1.0
+    return loss
+'''
+
+
+def test_a_conditional_expression_rewritten_as_an_if_is_not_drift(tmp_path) -> None:
+    """#22 precision: upstream turned ``a if ok else b`` into ``if ok: … else: …`` with
+    an ``assert losses is not None`` for its type checker; the copy, still the
+    conditional expression, tests the same condition: nothing to port."""
+    target = "duplicate_logic:\n  - {ours: [sub/pp.py], upstream: [core/pp.py]}\n"
+    inp = minirepo.build(tmp_path / "a", base={"core/pp.py": PP_OLD},
+                         head={"core/pp.py": PP_NEW, "sub/pp.py": PP_OLD}, target=target)
+    assert bodydrift.analyse(inp) == []
+    # No match: a condition tested nowhere before, and an assertion on something other
+    # than a local being None, are what upstream added.
+    new = PP_NEW.replace("    if ok:\n", "    if ok and losses:\n").replace(
+        "assert losses is not None", "assert len(losses) > 0")
+    inp = minirepo.build(tmp_path / "b", base={"core/pp.py": PP_OLD},
+                         head={"core/pp.py": new, "sub/pp.py": PP_OLD}, target=target)
+    [d] = bodydrift.analyse(inp)
+    assert set(d.units) == {"guard `if ok and losses`", "assertion `assert len(losses) > 0`"}

@@ -111,7 +111,7 @@ def test_an_upstream_delta_without_commits_says_so(tmp_path) -> None:
     inp = minirepo.build(tmp_path, base={**CORE, **SUB}, head={"sub/x.py": "X = 1\n"})
     titles = [i.title for i in build(inp, run_all(inp)) if i.kind == "all_clear"]
     assert "Upstream delta: no commit on the watched paths since 2026-03-03" in titles
-    assert not [t for t in titles if "nothing actionable" in t]
+    assert not [t for t in titles if "no action in what was compared" in t]
 
 
 def test_a_pattern_built_to_backtrack_is_not_evaluated_and_makes_no_finding() -> None:

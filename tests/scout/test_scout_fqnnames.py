@@ -108,7 +108,7 @@ def test_names_renamed_in_the_window_are_actions(tmp_path) -> None:
     [opp] = [i for i in items if i.kind == "opportunity"]
     assert "`wqkv_fused`" in opp.title and opp.section == "S-4"
     clears = clear.items(inp, _res(inp, found), items)
-    assert not [c for c in clears if "nothing actionable" in c.title]
+    assert not [c for c in clears if "no action in what was compared" in c.title]
 
 
 def test_names_the_model_still_defines_are_fine(tmp_path) -> None:
@@ -122,7 +122,7 @@ def test_names_the_model_still_defines_are_fine(tmp_path) -> None:
     assert fqnnames.analyse(inp) == []
     items = delta.items(inp, _res(inp, []))
     clears = clear.items(inp, _res(inp, []), items)
-    assert [c for c in clears if "nothing actionable" in c.title]
+    assert [c for c in clears if "no action in what was compared" in c.title]
 
 
 def test_unchanged_model_reports_no_lag(tmp_path) -> None:
@@ -174,7 +174,8 @@ def test_a_config_field_name_is_a_name_the_model_defines(tmp_path) -> None:
     inp = minirepo.build(tmp_path, base=base, head={"sub/other.py": "X = 1\n"})
     assert fqnnames.analyse(inp) == []
     items = delta.items(inp, _res(inp, []))
-    assert [c for c in clear.items(inp, _res(inp, []), items) if "nothing actionable" in c.title]
+    assert [c for c in clear.items(inp, _res(inp, []), items)
+            if "no action in what was compared" in c.title]
 
 
 def test_a_name_no_model_code_defines_is_no_all_clear(tmp_path) -> None:
@@ -186,5 +187,5 @@ def test_a_name_no_model_code_defines_is_no_all_clear(tmp_path) -> None:
     assert not [i for i in items if i.kind == "action"]
     [line] = [c.title for c in clear.items(inp, _res(inp, found), items)
               if c.title.startswith("Upstream delta")]
-    assert "nothing actionable" not in line
+    assert "no action in what was compared" not in line
     assert "not settled" in line and "`wqkv_fused`" in line

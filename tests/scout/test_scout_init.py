@@ -257,3 +257,37 @@ nothing links) is not listed."""
     assert doc["docs"] == ["pkg/models/NOTES.md"]
     doc = yaml.safe_load(draft.to_yaml(draft.build(inp.head, "pkg/models/deep", repo="o/r")))
     assert not doc.get("docs")
+
+
+MERGE = '''\
+def merge(a, b):
+    out = dict(a)
+    for k, v in b.items():
+        if k in out:
+            out[k] = out[k] + v
+        else:
+            out[k] = v
+    return out
+'''
+
+
+def test_a_copy_in_code_built_on_the_folder_is_not_its_upstream(tmp_path) -> None:
+    """#22 precision: an experiment that imports the folder (its registry does) and
+    keeps its own copy of one of the folder's functions is downstream: the draft never
+    names that copy as the folder's upstream; a copy in core still is."""
+    files = {"pkg/__init__.py": "", "pkg/models/__init__.py": "",
+             "pkg/models/a/__init__.py": "", "pkg/models/a/merge.py": MERGE,
+             "pkg/exp/b/__init__.py": "",
+             "pkg/exp/b/registry.py": "from pkg.models.a import merge as m\n",
+             "pkg/exp/b/parts/par.py": MERGE.replace("out = dict(a)", "out = dict(a)  # b")}
+    inp = minirepo.build(tmp_path / "a", head=files)
+    d = yaml.safe_load(draft.to_yaml(draft.build(inp.head, "pkg/models/a", repo="o/r")))
+    assert not d.get("duplicate_logic")
+    # No match: the same copy with nothing in its folders importing the folder (here a
+    # core helper the folder copied) is drafted as the upstream.
+    files["pkg/exp/b/registry.py"] = "from pkg.models import other\n"
+    inp = minirepo.build(tmp_path / "b", head=files)
+    d = yaml.safe_load(draft.to_yaml(draft.build(inp.head, "pkg/models/a", repo="o/r")))
+    assert d["duplicate_logic"] == [{"ours": ["pkg/models/a/merge.py"],
+                                     "upstream": ["pkg/exp/b/parts/par.py"],
+                                     "why": "copies merge (100%)"}]

@@ -81,6 +81,21 @@ def units(func: ps.FuncDef, tests: dict[str, ast.expr] | None = None,
     return out
 
 
+def _conditions(func: ps.FuncDef) -> set[str]:
+    """Conditions ``func`` tests in conditional expressions (``a if c else b``), as the
+    guard keys of ``units`` spell them."""
+    return {_norm(ast.unparse(n.test)) for n in ps.walk(func) if isinstance(n, ast.IfExp)}
+
+
+_NARROWING = re.compile(r"^assert:[A-Za-z_][A-Za-z0-9_]* is not None$")
+
+
+def _narrowing(key: str) -> bool:
+    """``assert name is not None`` on a local: a hint for the type checker; a copy
+    without it does the same, a None only fails one line later (#22, precision)."""
+    return bool(_NARROWING.match(key))
+
+
 def _has(mine: dict[str, str], key: str) -> bool:
     if key in mine:
         return True
@@ -90,8 +105,23 @@ def _has(mine: dict[str, str], key: str) -> bool:
     return False
 
 
+def pair_count(inp: Inputs) -> int:
+    """How many (copy or override, upstream function) pairs ``analyse`` compares: what
+    an all-clear on the upstream delta may say was compared (#22)."""
+    return len({(f"{f}:{fn.lineno}", f"{up}:{q}") for fn, f, up, q in _pairs(inp)})
+
+
 def _pairs(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
-    """(our function, its file, upstream file, upstream qualname)."""
+    """(our function, its file, upstream file, upstream qualname); computed once per
+    tree (the all-clear line counts them too)."""
+    key = "bodydrift-pairs"
+    cached = inp.head.cache.get(key)
+    if cached is None or cached[0] is not inp.target:  # a tree read with another target
+        cached = inp.head.cache[key] = (inp.target, _find_pairs(inp))
+    return cached[1]
+
+
+def _find_pairs(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
     out: list[tuple[ps.FuncDef, str, str, str]] = []
     for ours, up, _why in duplicates._pairs(inp):
         o_text, u_text = inp.head.text(ours), inp.head.text(up)
@@ -211,8 +241,13 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
         asks = _capability_kws(inp, new, up_imports, inp.head.text(ours_file) or "")
         observing = {k for k, nodes in at.items() if k.startswith(("call:", "kw:"))
                      and all(_observes(n, up_imports) for n in nodes)}
+        # Upstream rewrote a conditional expression as an ``if`` (a typing or style
+        # change): the condition was tested before, in upstream's or the copy's body.
+        tested = _conditions(old) | _conditions(mine)
         added = [k for k in after if k not in before and not _has(copy, k)
                  and (k in asks or not (_quiet(k) or k in observing))
+                 and not (k.startswith("if:") and k[3:] in tested)
+                 and not _narrowing(k)
                  and not (k in tests and (_unreachable(tests[k], refused)
                                           or _renamed(tests[k], mine_tests.values())
                                           # upstream renamed a local in its own guard

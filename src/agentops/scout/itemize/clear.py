@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentops.scout.analyses import bodydrift
 from agentops.scout.analyses import ci as ci_analysis
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.itemize import corerefs
-from agentops.scout.itemize.common import names
+from agentops.scout.itemize.common import names, plural, short
 from agentops.scout.model import Inputs, Item, stable_id
 
 
@@ -45,8 +46,7 @@ def items(inp: Inputs, res: dict[str, Any], built: list[Item]) -> list[Item]:
                                "compared (upstream rewrote them, compare by hand): "
                                f"{names(uncompared)}"))
         elif n:
-            out.append(("S-1", f"Upstream delta: {n} commit(s) on watched paths since "
-                               f"{since}, nothing actionable"))
+            out.append(("S-1", delta_scope(inp, res)))
         else:
             out.append(("S-1", f"Upstream delta: no commit on the watched paths since {since}"))
     out += _lost_symbols(inp)
@@ -68,6 +68,39 @@ def items(inp: Inputs, res: dict[str, Any], built: list[Item]) -> list[Item]:
         out.append(("S-2", "TODOs: no referenced upstream PR has merged"))
     return [Item(id=stable_id("clear", s, t.split(":")[0]), section=s, kind="all_clear",
                  title=t, fingerprint=stable_id(t)) for s, t in out]
+
+
+MAX_MIGRATED_SHOWN = 2
+
+
+def delta_scope(inp: Inputs, res: dict[str, Any]) -> str:
+    """The upstream delta with no action: what was compared, and what was not (#22 item
+    7, no false all-clear). The checks compare signatures and fields the sub-project
+    uses and the bodies it copies or overrides; a change with no signature change (a
+    setting now read elsewhere, a hook to register) is seen by none, so the line names
+    the window's commits that also edited the sub-project (core changes migrated into
+    it, where a half-done migration hides) for a reader to check. One line, within the
+    400 characters a title is shown with."""
+    n = len(res["upstream_commits"])
+    uses = len(res.get("use_checks", ())) + len(
+        {ch.symbol for ch in res.get("fragile_surface_changes", ()) if ch.adapted})
+    bodies = bodydrift.pair_count(inp)
+    checked = [f"{plural(uses, 'changed signature')} it uses, each use checked" if uses
+               else "no changed signature it uses"]
+    if bodies:
+        checked.append(f"{bodies} copied/overriding bod{'y' if bodies == 1 else 'ies'}")
+    sub = inp.target.subproject.rstrip("/") + "/"
+    migrated = [c for c in inp.commits
+                if any(f.startswith(sub) for f in inp.commit_files.get(c.sha, c.files))]
+    shown = "; ".join(f"`{short(c.sha)}` {c.subject[:36]}"
+                      for c in migrated[:MAX_MIGRATED_SHOWN])
+    more = (f"; and {len(migrated) - MAX_MIGRATED_SHOWN} more"
+            if len(migrated) > MAX_MIGRATED_SHOWN else "")
+    read = (f"read the {plural(len(migrated), 'commit')} that also edited the sub-project: "
+            f"{shown}{more}" if migrated else "none of them edited the sub-project")
+    return (f"Upstream delta: {n} commit(s) on watched paths since {inp.baseline.since}, "
+            f"no action in what was compared ({', '.join(checked)}); not checked: behaviour "
+            f"changed with no signature change — {read}")
 
 
 def _lost_symbols(inp: Inputs) -> list[tuple[str, str]]:
