@@ -105,6 +105,10 @@ def test_the_verb_group_reading_carries_the_matrix() -> None:
     ("I must have forgotten it", "forget", ("past", True, False, False, False)),
     ("we’ve not yet managed to do it", "manage", ("present", True, False, True, False)),
     ("we'd forgotten it", "forget", ("past", True, False, False, False)),
+    # A regular past is a participle too: "'d failed" is "had failed" (#24, pm-blame);
+    # before a base form "'d" stays "would".
+    ("we'd failed to upgrade it", "fail", ("past", True, False, False, False)),
+    ("we'd fail to upgrade it", "fail", ("past", False, False, False, True)),
     ("I forgot it", "forget", ("past", False, False, False, False)),
     ("she omits it", "omit", ("present", False, False, False, False)),
     ("I seem to have forgotten it", "forget", ("present", True, False, False, False)),

@@ -239,8 +239,9 @@ def read(text: str, start: int, end: int, lexicon: Lexicon) -> Iterator[VerbGrou
             group = [carried, *group]
         infinitive = group[:1] == ["to"]
         first = tokens[j + 1][0] if j + 1 < i else vs
-        if "'d" in group and kinds == {"participle"}:
-            # "we'd forgotten": before a participle, "'d" is "had", not "would".
+        if "'d" in group and "participle" in kinds and "base" not in kinds:
+            # "we'd forgotten", "we'd failed to": before a participle (a regular past is
+            # one too), "'d" is "had", not "would", which takes a base form.
             group = ["had" if g == "'d" else g for g in group]
         auxes = [g for g in group if g in _BE or g in _HAVE or g in _DO or g in _MODAL]
         negated = any(g in _NEGATION or g.endswith("n't") or g == "cannot" for g in group)
