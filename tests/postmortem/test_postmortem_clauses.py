@@ -50,6 +50,9 @@ def _agent(sentence: str, predicate: str) -> str:
     ("It came from my refactor, which broke the loader.", "broke", "first_person"),
     ("The PR that fixed the guard broke the loader.", "broke", "system"),
     ("The PR that I merged broke the loader.", "broke", "first_person"),
+    # An antecedent is a noun phrase: the main clause's verb ends it (#24, pm-blame).
+    ("We had some latencies that caused drops.", "caused", "system"),
+    ("It was my refactor that broke the loader.", "broke", "first_person"),
     # A role noun modifying the next noun names a thing, not a person.
     ("The admin setting overlooked the second branch.", "overlooked", "system"),
     ("The reviewers of the launcher change overlooked it.", "overlooked", "role"),
@@ -76,6 +79,10 @@ def _agent(sentence: str, predicate: str) -> str:
     ("My lead missed the page.", "missed", "role"),
     ("Our refactor missed the page.", "missed", "we"),
     ("Our registrar forgot the renewal.", "forgot", "provider"),
+    # ... but a tool or a process behind a possessive is still a system (#24, pm-blame).
+    ("My upload script failed to attach the tarball.", "failed", "system"),
+    ("An error in our release process that screwed up the tag.", "screwed", "system"),
+    ("Our deploy job broke the mirror.", "broke", "system"),
     ("The VM provider accidentally assigned the address.", "accidentally", "provider"),
     # "..., then <verb>" coordinates like "and": the verb shares the clause's subject.
     ("I merged it into the branch, then messed up the commits.", "messed", "first_person"),

@@ -61,6 +61,9 @@ _POSSESSIVE = re.compile(r"(my|our|your)", re.IGNORECASE)
 # Agent classes a possessive hands the agency to ("our reviewer", "our registrar").
 _OWNED_AGENTS = ("role", "provider")
 _NEVER = re.compile(r"(?!)")
+# Verbs that end a relative clause's antecedent, read backwards ("had some latencies").
+_AUXILIARY = re.compile(r"(had|has|have|was|were|is|are|did|does|do|got|saw|found|"
+                        r"hit|noticed)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,9 @@ class Grammar:
     # it by mistake"): a capitalised word inside a longer phrase is a product or a
     # place ("the Windows runner") as often as a person.
     solo: frozenset[str] = frozenset()
+    # Head nouns of a tool or a process a person owns ("my upload script", "our release
+    # process"): behind a possessive they are still a system, not their owner.
+    owned_things: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -120,7 +126,8 @@ def compile_grammar(content: Mapping[str, Any]) -> Grammar:
         postmodifiers=rx(content["postmodifiers"]) if "postmodifiers" in content else None,
         determiners=rx(content["determiners"]) if "determiners" in content else None,
         classes={k: rx(v["pattern"]) for k, v in (content.get("classes") or {}).items()},
-        solo=frozenset(content.get("solo_agents") or ()))
+        solo=frozenset(content.get("solo_agents") or ()),
+        owned_things=rx(content["owned_things"]) if "owned_things" in content else None)
 
 
 def flatten_asides(text: str) -> str:
@@ -162,6 +169,11 @@ def classify(words: Sequence[str], grammar: Grammar) -> str:
             if pattern.fullmatch(w):
                 if name in ("role", "contribution") and _modifier(w, words[i + 1:]):
                     break
+                if name in _OWNERS and _POSSESSIVE.fullmatch(w) \
+                        and grammar.owned_things is not None \
+                        and grammar.owned_things.fullmatch(words[-1].replace("’", "'")):
+                    # "my upload script failed to attach it": the owner's tool acted.
+                    return SYSTEM
                 if name in _OWNERS and _POSSESSIVE.fullmatch(w) and any(
                         grammar.agents.get(kind, _NEVER).fullmatch(x)
                         for kind in _OWNED_AGENTS for x in words[i + 1:]):
@@ -257,6 +269,10 @@ def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
             i -= 1
             continue
         if grammar.stop.fullmatch(w) or w in ",;()[]—–!?\"":
+            break
+        if relative and out and _AUXILIARY.fullmatch(w):
+            # An antecedent is a noun phrase: a verb before it belongs to the main clause
+            # ("we had some latencies that caused ...": the latencies caused it).
             break
         out.append(w)
         i -= 1
