@@ -46,6 +46,11 @@ def _agent(sentence: str, predicate: str) -> str:
     ("I think the scheduler change broke the fence.", "broke", "contribution"),
     # A verb coordinated with an earlier one shares the clause's first subject.
     ("I rebased the branch and missed the conflict.", "missed", "first_person"),
+    # ... across ", but" too, when the clause is only the coordinator and its verb, and
+    # not past a belief verb (#24, pm-blame).
+    ("I rebased main, but forgot to move the tag.", "forgot", "first_person"),
+    ("The job ran, but forgot to upload the wheel.", "forgot", "system"),
+    ("I think the PR passed, but broke the nightly.", "broke", "system"),
     # A relative clause acts for its antecedent.
     ("It came from my refactor, which broke the loader.", "broke", "first_person"),
     ("The PR that fixed the guard broke the loader.", "broke", "system"),

@@ -238,6 +238,21 @@ def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
             out.append(w)
             if len(out) >= grammar.subject_words:
                 break
+        if not out and clause.start > 0:
+            # The clause is only the coordinator and its verb ("I rebased main, but forgot
+            # the tag"): the verb shares the subject of the clause before it.
+            lo = max(0, clause.start - _WINDOW)
+            before = clauses(text[lo:clause.start], grammar)
+            if before:
+                prev = text[lo:clause.start]
+                shared = head_subject(prev, before[-1], grammar)
+                # Not past a belief or a report ("I think #847 passed, but broke CI": the
+                # PR broke it): the subject must be the one of the verb right after it.
+                after = re.match(r"\W*(?:\w+ly\s+)?([\w'’]+)",
+                                 prev[prev.find(shared[-1], before[-1].start) + len(shared[-1]):]
+                                 ) if shared else None
+                if shared and not (after and grammar.stop.fullmatch(after.group(1))):
+                    return shared
         return out
     relative = i >= 0 and bool(grammar.relative.fullmatch(words[i][1]))
     if relative:
