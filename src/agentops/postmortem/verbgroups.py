@@ -59,6 +59,9 @@ _ACT = re.compile(r"[a-z][a-z-]*ed|ran|set|put|wrote|rewrote|overwrote|sent|made
 _VERB = re.compile(r"(?!(?:the|a|an|this|that|these|those|it|its|their|our|my|your|his|her|"
                    r"them|us|me|and|or|but|with|in|on|to|of|for|by|at|from|as|so|not)\b)"
                    r"[a-z][a-z-]+")
+# A question opening after an introductory phrase ("In retrospect, how could we ...?").
+_ASKS_LATER = re.compile(r",\s*(?:how|why|what|when|where|who|which|did|do|does|could|would|"
+                         r"can|should|shall|will|is|are|was|were|have|has|had)\b", re.IGNORECASE)
 _CONTRACTED = re.compile(r"^(\w+)(['’](?:ve|s|re|m|ll|d))$", re.IGNORECASE)
 
 
@@ -337,9 +340,12 @@ def faults(text: str, grammar: Grammar, lexicon: Lexicon
 def _faults(text: str, grammar: Grammar, lexicon: Lexicon
             ) -> Iterator[tuple[int, int, str, str]]:
     for clause in clause_mod.clauses(text, grammar):
-        if text[clause.start:clause.end].rstrip(" )*_\"'.").endswith("?"):
-            # A fault in a question asks or supposes ("how could we forget to ...?"); the
-            # rule's own patterns read the questions that accuse.
+        if text[clause.start:clause.end].rstrip(" )*_\"'.").endswith("?") \
+                and (clause_mod.asks(text, clause, grammar)
+                     or _ASKS_LATER.search(text, clause.start, clause.end)):
+            # A fault in a question asks or supposes ("how could we forget to ...?"); a
+            # statement said with a question mark accuses ("it seems you forget to
+            # compile the files for the release?").
             continue
         for g in read(text, clause.start, clause.end, lexicon):
             for cls in lexicon.classes:
