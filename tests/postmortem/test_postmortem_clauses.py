@@ -511,3 +511,17 @@ def test_a_solo_agent_must_be_an_agent_class(tmp_path: Path, monkeypatch) -> Non
 def test_person_agents_with_faults_are_blame_and_others_are_not(sentence: str,
                                                                  blamed: bool) -> None:
     assert bool(_blame(sentence)) is blamed, sentence
+
+
+# #24, pm-blame: a question that presupposes a careless act accuses though a question
+# word opens it (the grammar's ``accusing``); other questions still ask.
+@pytest.mark.parametrize(("question", "asks"), [
+    ("how did you review this PR in 10s?", False),
+    ("can we stop blindly merging stuff?", False),
+    ("how did you find the bug?", True),
+    ("can we stop the runner?", True),
+])
+def test_a_question_presupposing_a_careless_act_accuses(question: str, asks: bool) -> None:
+    clause = clauses.Clause(0, len(question))
+    assert clauses.asks(question, clause, GRAMMAR) is asks
+    assert clauses.asks(question, clause, replace(GRAMMAR, accusing=None)) is True

@@ -93,6 +93,9 @@ class Grammar:
     # Head nouns of a tool or a process a person owns ("my upload script", "our release
     # process"): behind a possessive they are still a system, not their owner.
     owned_things: re.Pattern[str] | None = None
+    # Questions that accuse though they open with a question word ("how did you review
+    # this PR in 10s?", "can we stop blindly merging stuff?"): they presuppose the act.
+    accusing: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -127,7 +130,8 @@ def compile_grammar(content: Mapping[str, Any]) -> Grammar:
         determiners=rx(content["determiners"]) if "determiners" in content else None,
         classes={k: rx(v["pattern"]) for k, v in (content.get("classes") or {}).items()},
         solo=frozenset(content.get("solo_agents") or ()),
-        owned_things=rx(content["owned_things"]) if "owned_things" in content else None)
+        owned_things=rx(content["owned_things"]) if "owned_things" in content else None,
+        accusing=rx(content["accusing"]) if "accusing" in content else None)
 
 
 def flatten_asides(text: str) -> str:
@@ -474,6 +478,9 @@ def asks(text: str, clause: Clause, grammar: Grammar) -> bool:
     without review?" accuse, and "Could you please ...?" requests."""
     if _PLEASE.search(text, clause.start, clause.end):
         return False  # "could you please be more careful?" requests, it does not ask
+    if grammar.accusing is not None and grammar.accusing.search(text, clause.start,
+                                                                clause.end):
+        return False
     for _, w in _words(text[clause.start:clause.start + _WINDOW]):
         if _OPENER.fullmatch(w) or _LABEL.fullmatch(w) or not re.match(r"[@\w]", w) \
                 or grammar.coordinators.fullmatch(w):
