@@ -105,6 +105,10 @@ def test_the_verb_group_reading_carries_the_matrix() -> None:
     ("I must have forgotten it", "forget", ("past", True, False, False, False)),
     ("we’ve not yet managed to do it", "manage", ("present", True, False, True, False)),
     ("we'd forgotten it", "forget", ("past", True, False, False, False)),
+    # A regular past is a participle too: "'d failed" is "had failed" (#24, pm-blame);
+    # before a base form "'d" stays "would".
+    ("we'd failed to upgrade it", "fail", ("past", True, False, False, False)),
+    ("we'd fail to upgrade it", "fail", ("past", False, False, False, True)),
     ("I forgot it", "forget", ("past", False, False, False, False)),
     ("she omits it", "omit", ("present", False, False, False, False)),
     ("I seem to have forgotten it", "forget", ("present", True, False, False, False)),
@@ -180,3 +184,20 @@ def test_bad_fault_data_names_the_key(tmp_path: Path, monkeypatch, old: str, new
             datafiles.lint_rules()
     finally:
         datafiles.lint_rules.cache_clear()
+
+
+# #24, pm-blame: a fault said as a statement with a question mark accuses, so the
+# verb-group reading keeps it; a question, also one opening after an introductory
+# phrase, asks or supposes and is left.
+@pytest.mark.parametrize(("sentence", "blamed"), [
+    ("But it seems like you forget to compile the files for the release?", True),
+    ("You forgot to run the tests?", True),
+    ("Did you forget to bump it?", False),
+    ("How could we forget to bump it?", False),
+    ("In retrospect, how could we forget to build this?", False),
+])
+def test_a_fault_with_a_question_mark_accuses_unless_it_asks(sentence: str,
+                                                             blamed: bool) -> None:
+    assert BLAME.faults is not None and BLAME.grammar is not None
+    hits = list(verbgroups.faults(sentence, BLAME.grammar, BLAME.faults))
+    assert bool(hits) == blamed, hits

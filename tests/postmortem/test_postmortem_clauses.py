@@ -46,10 +46,18 @@ def _agent(sentence: str, predicate: str) -> str:
     ("I think the scheduler change broke the fence.", "broke", "contribution"),
     # A verb coordinated with an earlier one shares the clause's first subject.
     ("I rebased the branch and missed the conflict.", "missed", "first_person"),
+    # ... across ", but" too, when the clause is only the coordinator and its verb, and
+    # not past a belief verb (#24, pm-blame).
+    ("I rebased main, but forgot to move the tag.", "forgot", "first_person"),
+    ("The job ran, but forgot to upload the wheel.", "forgot", "system"),
+    ("I think the PR passed, but broke the nightly.", "broke", "system"),
     # A relative clause acts for its antecedent.
     ("It came from my refactor, which broke the loader.", "broke", "first_person"),
     ("The PR that fixed the guard broke the loader.", "broke", "system"),
     ("The PR that I merged broke the loader.", "broke", "first_person"),
+    # An antecedent is a noun phrase: the main clause's verb ends it (#24, pm-blame).
+    ("We had some latencies that caused drops.", "caused", "system"),
+    ("It was my refactor that broke the loader.", "broke", "first_person"),
     # A role noun modifying the next noun names a thing, not a person.
     ("The admin setting overlooked the second branch.", "overlooked", "system"),
     ("The reviewers of the launcher change overlooked it.", "overlooked", "role"),
@@ -76,6 +84,10 @@ def _agent(sentence: str, predicate: str) -> str:
     ("My lead missed the page.", "missed", "role"),
     ("Our refactor missed the page.", "missed", "we"),
     ("Our registrar forgot the renewal.", "forgot", "provider"),
+    # ... but a tool or a process behind a possessive is still a system (#24, pm-blame).
+    ("My upload script failed to attach the tarball.", "failed", "system"),
+    ("An error in our release process that screwed up the tag.", "screwed", "system"),
+    ("Our deploy job broke the mirror.", "broke", "system"),
     ("The VM provider accidentally assigned the address.", "accidentally", "provider"),
     # "..., then <verb>" coordinates like "and": the verb shares the clause's subject.
     ("I merged it into the branch, then messed up the commits.", "messed", "first_person"),
@@ -523,3 +535,17 @@ def test_a_solo_agent_must_be_an_agent_class(tmp_path: Path, monkeypatch) -> Non
 def test_person_agents_with_faults_are_blame_and_others_are_not(sentence: str,
                                                                  blamed: bool) -> None:
     assert bool(_blame(sentence)) is blamed, sentence
+
+
+# #24, pm-blame: a question that presupposes a careless act accuses though a question
+# word opens it (the grammar's ``accusing``); other questions still ask.
+@pytest.mark.parametrize(("question", "asks"), [
+    ("how did you review this PR in 10s?", False),
+    ("can we stop blindly merging stuff?", False),
+    ("how did you find the bug?", True),
+    ("can we stop the runner?", True),
+])
+def test_a_question_presupposing_a_careless_act_accuses(question: str, asks: bool) -> None:
+    clause = clauses.Clause(0, len(question))
+    assert clauses.asks(question, clause, GRAMMAR) is asks
+    assert clauses.asks(question, clause, replace(GRAMMAR, accusing=None)) is True

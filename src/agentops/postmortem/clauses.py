@@ -61,6 +61,9 @@ _POSSESSIVE = re.compile(r"(my|our|your)", re.IGNORECASE)
 # Agent classes a possessive hands the agency to ("our reviewer", "our registrar").
 _OWNED_AGENTS = ("role", "provider")
 _NEVER = re.compile(r"(?!)")
+# Verbs that end a relative clause's antecedent, read backwards ("had some latencies").
+_AUXILIARY = re.compile(r"(had|has|have|was|were|is|are|did|does|do|got|saw|found|"
+                        r"hit|noticed)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,12 @@ class Grammar:
     # it by mistake"): a capitalised word inside a longer phrase is a product or a
     # place ("the Windows runner") as often as a person.
     solo: frozenset[str] = frozenset()
+    # Head nouns of a tool or a process a person owns ("my upload script", "our release
+    # process"): behind a possessive they are still a system, not their owner.
+    owned_things: re.Pattern[str] | None = None
+    # Questions that accuse though they open with a question word ("how did you review
+    # this PR in 10s?", "can we stop blindly merging stuff?"): they presuppose the act.
+    accusing: re.Pattern[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -120,7 +129,9 @@ def compile_grammar(content: Mapping[str, Any]) -> Grammar:
         postmodifiers=rx(content["postmodifiers"]) if "postmodifiers" in content else None,
         determiners=rx(content["determiners"]) if "determiners" in content else None,
         classes={k: rx(v["pattern"]) for k, v in (content.get("classes") or {}).items()},
-        solo=frozenset(content.get("solo_agents") or ()))
+        solo=frozenset(content.get("solo_agents") or ()),
+        owned_things=rx(content["owned_things"]) if "owned_things" in content else None,
+        accusing=rx(content["accusing"]) if "accusing" in content else None)
 
 
 def flatten_asides(text: str) -> str:
@@ -162,6 +173,11 @@ def classify(words: Sequence[str], grammar: Grammar) -> str:
             if pattern.fullmatch(w):
                 if name in ("role", "contribution") and _modifier(w, words[i + 1:]):
                     break
+                if name in _OWNERS and _POSSESSIVE.fullmatch(w) \
+                        and grammar.owned_things is not None \
+                        and grammar.owned_things.fullmatch(words[-1].replace("’", "'")):
+                    # "my upload script failed to attach it": the owner's tool acted.
+                    return SYSTEM
                 if name in _OWNERS and _POSSESSIVE.fullmatch(w) and any(
                         grammar.agents.get(kind, _NEVER).fullmatch(x)
                         for kind in _OWNED_AGENTS for x in words[i + 1:]):
@@ -226,6 +242,21 @@ def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
             out.append(w)
             if len(out) >= grammar.subject_words:
                 break
+        if not out and clause.start > 0:
+            # The clause is only the coordinator and its verb ("I rebased main, but forgot
+            # the tag"): the verb shares the subject of the clause before it.
+            lo = max(0, clause.start - _WINDOW)
+            before = clauses(text[lo:clause.start], grammar)
+            if before:
+                prev = text[lo:clause.start]
+                shared = head_subject(prev, before[-1], grammar)
+                # Not past a belief or a report ("I think #847 passed, but broke CI": the
+                # PR broke it): the subject must be the one of the verb right after it.
+                after = re.match(r"\W*(?:\w+ly\s+)?([\w'’]+)",
+                                 prev[prev.find(shared[-1], before[-1].start) + len(shared[-1]):]
+                                 ) if shared else None
+                if shared and not (after and grammar.stop.fullmatch(after.group(1))):
+                    return shared
         return out
     relative = i >= 0 and bool(grammar.relative.fullmatch(words[i][1]))
     if relative:
@@ -257,6 +288,10 @@ def subject(text: str, clause: Clause, at: int, grammar: Grammar) -> list[str]:
             i -= 1
             continue
         if grammar.stop.fullmatch(w) or w in ",;()[]—–!?\"":
+            break
+        if relative and out and _AUXILIARY.fullmatch(w):
+            # An antecedent is a noun phrase: a verb before it belongs to the main clause
+            # ("we had some latencies that caused ...": the latencies caused it).
             break
         out.append(w)
         i -= 1
@@ -443,6 +478,9 @@ def asks(text: str, clause: Clause, grammar: Grammar) -> bool:
     without review?" accuse, and "Could you please ...?" requests."""
     if _PLEASE.search(text, clause.start, clause.end):
         return False  # "could you please be more careful?" requests, it does not ask
+    if grammar.accusing is not None and grammar.accusing.search(text, clause.start,
+                                                                clause.end):
+        return False
     for _, w in _words(text[clause.start:clause.start + _WINDOW]):
         if _OPENER.fullmatch(w) or _LABEL.fullmatch(w) or not re.match(r"[@\w]", w) \
                 or grammar.coordinators.fullmatch(w):

@@ -89,7 +89,7 @@ _GRAMMAR = {
                    "propertyNames": {"pattern": "^[a-z][a-z_]*$"},
                    "additionalProperties": _REGEX},
         "filler": _REGEX, "stop": _REGEX, "coordinators": _REGEX, "relative": _REGEX,
-        "postmodifiers": _REGEX, "determiners": _REGEX,
+        "postmodifiers": _REGEX, "determiners": _REGEX, "owned_things": _REGEX, "accusing": _REGEX,
         "subject_words": {"type": "integer", "minimum": 1, "maximum": 20},
         # Agent classes that name a subject only when it is that one word ("Robin").
         "solo_agents": {"type": "array", "items": {"type": "string",
@@ -461,7 +461,9 @@ def _grammar_patterns(grammar: dict[str, Any]) -> list[tuple[str, str]]:
     out = [(f"boundaries[{j}]", p) for j, p in enumerate(grammar.get("boundaries", []))]
     out += [(f"agents.{k}", p) for k, p in (grammar.get("agents") or {}).items()]
     out += [(k, grammar[k]) for k in ("filler", "stop", "coordinators", "relative",
-                                      "postmodifiers", "determiners") if k in grammar]
+                                      "postmodifiers", "determiners", "owned_things",
+                                      "accusing")
+            if k in grammar]
     out += [(f"classes.{k}.pattern", v["pattern"])
             for k, v in (grammar.get("classes") or {}).items()]
     return out

@@ -59,6 +59,9 @@ _ACT = re.compile(r"[a-z][a-z-]*ed|ran|set|put|wrote|rewrote|overwrote|sent|made
 _VERB = re.compile(r"(?!(?:the|a|an|this|that|these|those|it|its|their|our|my|your|his|her|"
                    r"them|us|me|and|or|but|with|in|on|to|of|for|by|at|from|as|so|not)\b)"
                    r"[a-z][a-z-]+")
+# A question opening after an introductory phrase ("In retrospect, how could we ...?").
+_ASKS_LATER = re.compile(r",\s*(?:how|why|what|when|where|who|which|did|do|does|could|would|"
+                         r"can|should|shall|will|is|are|was|were|have|has|had)\b", re.IGNORECASE)
 _CONTRACTED = re.compile(r"^(\w+)(['’](?:ve|s|re|m|ll|d))$", re.IGNORECASE)
 
 
@@ -239,8 +242,9 @@ def read(text: str, start: int, end: int, lexicon: Lexicon) -> Iterator[VerbGrou
             group = [carried, *group]
         infinitive = group[:1] == ["to"]
         first = tokens[j + 1][0] if j + 1 < i else vs
-        if "'d" in group and kinds == {"participle"}:
-            # "we'd forgotten": before a participle, "'d" is "had", not "would".
+        if "'d" in group and "participle" in kinds and "base" not in kinds:
+            # "we'd forgotten", "we'd failed to": before a participle (a regular past is
+            # one too), "'d" is "had", not "would", which takes a base form.
             group = ["had" if g == "'d" else g for g in group]
         auxes = [g for g in group if g in _BE or g in _HAVE or g in _DO or g in _MODAL]
         negated = any(g in _NEGATION or g.endswith("n't") or g == "cannot" for g in group)
@@ -336,9 +340,12 @@ def faults(text: str, grammar: Grammar, lexicon: Lexicon
 def _faults(text: str, grammar: Grammar, lexicon: Lexicon
             ) -> Iterator[tuple[int, int, str, str]]:
     for clause in clause_mod.clauses(text, grammar):
-        if text[clause.start:clause.end].rstrip(" )*_\"'.").endswith("?"):
-            # A fault in a question asks or supposes ("how could we forget to ...?"); the
-            # rule's own patterns read the questions that accuse.
+        if text[clause.start:clause.end].rstrip(" )*_\"'.").endswith("?") \
+                and (clause_mod.asks(text, clause, grammar)
+                     or _ASKS_LATER.search(text, clause.start, clause.end)):
+            # A fault in a question asks or supposes ("how could we forget to ...?"); a
+            # statement said with a question mark accuses ("it seems you forget to
+            # compile the files for the release?").
             continue
         for g in read(text, clause.start, clause.end, lexicon):
             for cls in lexicon.classes:
