@@ -395,6 +395,33 @@ def test_plans_procedures_and_requests_are_not_advocacy_but_norms_still_are() ->
     assert pushes("- **Context**:\n  - We should split this repository up.\n") == [4]
 
 
+def test_a_present_verdict_of_inadequacy_on_a_design_or_process_is_advocacy() -> None:
+    """#24 (recurrence over sets 20-23): a design or process denied its adequacy in the
+    present, a worsening way of working, "leaves a lot to be desired" and the writer's
+    problems with a workflow judge how the work is done; a component's own property, a
+    past verdict on the fix, the disk filling up and an action item do not push."""
+    def pushes(text: str, heading: str = "Root cause") -> list[int]:
+        return [n for n, rule in _lint(f"### {heading}\n\n{text}\n") if rule == "advocacy"]
+
+    assert pushes("We run two regions, but our infrastructure is not resilient to a full "
+                  "outage of the provider.") == [3]
+    assert pushes("The upgrade notes are not helpful and the docs are not helpful either.") \
+        == [3]
+    assert pushes("This is getting more painful for users as we grow.") == [3]
+    assert pushes("- there\u2019s a lot to be desired on the packaging side") == [3]
+    assert pushes("Reporter: I have several problems with the workflow on this project.") \
+        == [3]
+    assert pushes("The loader is not robust to a missing key, so it crashed.") == []
+    assert pushes("The first fix was not sufficient, so we shipped a second one.") == []
+    assert pushes("The disk is getting full again after the restart.") == []
+    assert pushes("We ordered spare parts for the routers that are not redundant.") == []
+    assert pushes("I have several problems with installing the wheel on Windows.") == []
+    assert pushes("Our infrastructure is not resilient to a full outage.",
+                  heading="Action items") == []
+    assert _lint("# Incident\n\n## Our infrastructure is not resilient\n\nThe disk "
+                 "filled up.\n") == []
+
+
 def test_a_prevention_label_opens_the_list_of_what_will_be_done() -> None:
     """#24: "To avoid this in the future:" closing a line opens a plan; its items may argue
     for a change like action items may. The same norm under "What went poorly" pushes."""
