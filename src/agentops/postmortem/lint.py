@@ -31,8 +31,9 @@ _QUOTE = re.compile(r"^ {0,3}>")
 _LIST = re.compile(r"^(\s*)(?:[-*+]|\d{1,9}[.)])(?:\s+|$)")
 _RULE_LINE = re.compile(r"^ {0,3}([-*_])(?:\s*\1){2,}\s*$")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
-# A line that is only bold (or only italic) text is a heading in many write-ups.
-_BOLD_LINE = re.compile(r"^\s*(\*\*|__)([^*_\n]{1,80}?)\1\s*:?\s*$")
+# A line that is only bold (or only italic) text is a heading in many write-ups; a
+# single marker inside is nested emphasis ("**_Alice_ broke it**"), a pair closes it.
+_BOLD_LINE = re.compile(r"^\s*(\*\*|__)((?:(?!\*\*|__)[^\n]){1,80}?)\1\s*:?\s*$")
 # A run-in heading: "**Root cause.** The fast path ..." / "**Impact:** ...".
 _RUN_IN = re.compile(r"^(\s*(\*\*|__)([^*_\n]{1,60}?)([.:])?\2([.:])?)(?=\s|$)")
 _INLINE_CODE = re.compile(r"(`+)(.+?)\1", re.DOTALL)
@@ -59,6 +60,15 @@ _LABEL = re.compile(r"^\s*(?:\*\*|__)?([A-Za-z][\w /&'’()-]{1,60}?)(?:\*\*|__)
 _TRAILING_LABEL = re.compile(
     r"(?:^|[.!?]\s+)(?:\*\*|__)?([A-Za-z][\w /&'’()-]{1,40}?)(?:\*\*|__)?:\s*(?:\*\*|__)?\s*$")
 _QUOTED = re.compile(r'["“]([^"”\n]{1,200})["”]')
+# Emphasis (Markdown): a run of one to three "_" or "*" that opens after no word character
+# and closes, on the same line and within 300 characters, before none. "_" is a word
+# character to every rule's \b, so "_I think_" would hide "I" and "think"; an identifier's
+# inner underscore (snake_case) neither opens nor closes. Bounded, so a long line of
+# unmatched openers stays linear.
+_EMPHASIS_SPANS = (
+    re.compile(r"(?<![\w\\])(_{1,3})(?=[^\s_])(.{0,300}?[^\s_\\])\1(?!\w)"),
+    re.compile(r"(?<![\w\\*])(\*{1,3})(?=[^\s*])(.{0,300}?[^\s*\\])\1(?![\w*])"),
+)
 _HEADING_STRIP = re.compile(r"^(?:[\dIVX]+[.)]|\d+(?:\.\d+)*)\s+|[*_`]+|[:.]\s*$")
 
 
@@ -294,6 +304,21 @@ def prose(raw: str) -> str:
     return _HTML.sub(_blank, text)
 
 
+def _unemphasise(m: re.Match[str]) -> str:
+    before = m.string[m.start() - 1] if m.start() else " "
+    # The opener goes; a space keeps two words apart ("done.**We**" -> "done. We").
+    return ("" if before.isspace() or before in "([{\"'“‘*_" else " ") + m.group(2)
+
+
+def words(body: str) -> str:
+    """A line's prose with emphasis markers taken away, so an emphasised word reads as
+    the word ("_I think_" -> "I think", "__must__" -> "must"); code spans were blanked
+    before and stay blank. Only characters of markers go, so the line stays the line."""
+    for pattern in (*_EMPHASIS_SPANS, _EMPHASIS_SPANS[0]):  # "**_must_**" nests
+        body = pattern.sub(_unemphasise, body)
+    return body
+
+
 def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Document:
     """Read Markdown into lines with their section, headings, and prose sentences."""
     raw_lines = text.splitlines()
@@ -472,6 +497,7 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
                 # Sanity: a bold lead-in label ("**Impact:**") is a heading, not prose.
                 cut = (lm.end() if lm else 0) + len(run_in.group(1))
                 body = " " * cut + body[cut:]
+        body = words(body)
         if body.lstrip().startswith("|"):
             # Sanity: a table row is its own unit; cells never join into one sentence.
             close()
@@ -787,7 +813,7 @@ def lint_prose(text: str, rules: Sequence[Rule], *, section: str | None) -> list
         tuple[Rule, str]]:
     """The lexicon findings of a piece of prose taken as one paragraph of ``section``
     (the facts checked before drafting): (rule, phrase) pairs."""
-    body = [(n, prose(raw)) for n, raw in enumerate(text.splitlines(), start=1)]
+    body = [(n, words(prose(raw))) for n, raw in enumerate(text.splitlines(), start=1)]
     sentences = list(_sentences(body, section))
     return [(rule, phrase) for rule in rules if rule.kind == "lexicon"
             for _, phrase in _lexicon(rule, sentences, rules)]
