@@ -1,7 +1,9 @@
 """#24, P-5: how the lint reads Markdown text before any rule sees it. Emphasis markers
 ("_I think_", "__must__", "*should*") are taken off so an emphasised word reads as the
 word, at its own line; code spans stay code; an identifier's underscores are not
-emphasis; no heading is flagged; hostile markup never crashes."""
+emphasis; no heading is flagged; hostile markup never crashes. A quote behind a thread's
+role label or a speaker's attribution ("Reply: > ...", "**bob** wrote: > ...") is somebody
+else's words and is read as a block quote is: not as the replier's prose."""
 
 from __future__ import annotations
 
@@ -98,3 +100,51 @@ def test_no_flag_on_an_emphasised_heading() -> None:
 def test_hostile_emphasis_never_crashes(line: str) -> None:
     found = _lint(_doc(line))
     assert all(n == 5 for n, _ in found), found
+
+
+@pytest.mark.parametrize("prefix", [
+    "> ",                                   # a plain block quote, for reference
+    "Reply: > ",
+    "Maintainer: >",
+    "**Author:** > ",
+    "**bob** wrote: > ",
+    "@bob commented: > ",
+    "Reply: @bob wrote: > ",
+    "Reviewer: On 3 May 2021, at 10:22, Bob Jones wrote: > ",
+])
+@pytest.mark.parametrize("quoted", [
+    "I think the cache was stale.",
+    "We should rewrite the launcher.",
+    "Alice broke the launcher.",
+])
+def test_a_quote_behind_a_label_or_speaker_is_not_the_replier_s_prose(
+        prefix: str, quoted: str) -> None:
+    own = _lint(_doc(f"Reply: {quoted}"))
+    assert own and all(n == 5 for n, _ in own), own  # the replier's own words are read
+    assert _lint(_doc(prefix + quoted)) == [], prefix
+
+
+def test_the_replier_s_own_words_after_a_prefixed_quote_are_read_at_their_line() -> None:
+    text = ("# Cache outage\n\nThe nightly job stopped.\n\n"
+            "Reply: > We should rewrite the launcher.\n\n"
+            "I think the cache was stale.\n")
+    assert _lint(text) == [(7, "hedging")]
+
+
+@pytest.mark.parametrize("line", [
+    "Result: > 100 jobs failed, probably because of the cache.",   # a comparison
+    "Latency went from 3 s > 9 s, probably because of the cache.",
+    "Reply: the p99 was > 9 s, probably because of the cache.",
+])
+def test_a_greater_than_sign_in_prose_is_not_a_quote(line: str) -> None:
+    assert (5, "hedging") in _lint(_doc(line)), line
+
+
+def test_hostile_prefixed_quotes_never_crash() -> None:
+    lines = ["Reply: " + "x" * 50000 + " wrote: > I think so.",
+             "Reply: " * 5000 + "> I think so.",
+             "wrote: " * 5000 + ">",
+             "Reply: > " + "_a " * 3000]
+    for line in lines:
+        found = _lint(_doc(line))
+        assert all(n == 5 for n, _ in found), found

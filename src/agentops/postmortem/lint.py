@@ -6,7 +6,9 @@ examples live in ``lint_rules.yaml``, the headings each section goes by in
 ``sections.yaml``; this module only knows how to read Markdown into sentences and
 apply them. Lexicon rules decide per sentence, never per physical line: wrapped lines
 are joined (a finding names the line where its phrase starts), and headings, code
-blocks, inline code, block quotes, link targets and HTML are never prose.
+blocks, inline code, block quotes (also behind a thread's role label or a speaker's
+"wrote:"), link targets and HTML are never prose; emphasis markers are taken off, so an
+emphasised word reads as the word.
 """
 
 from __future__ import annotations
@@ -28,6 +30,16 @@ _ATX = re.compile(r"^ {0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)\s*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _QUOTE = re.compile(r"^ {0,3}>")
+# A quote behind a thread's role label or a speaker's attribution is a block quote too:
+# "Reply: > ...", "**Author:** > ...", "**bob** wrote: > ...", "Reply: @bob commented:
+# > ...". Role labels are the transcription's comment openers (and the usual thread
+# roles); an attribution is up to 120 characters ending in a saying verb and a colon, so
+# "Result: > 100 jobs" or "x > y" stay prose.
+_PREFIXED_QUOTE = re.compile(
+    r"^\s*(?:(?:\*\*|__)?(?:Reply|Author|Maintainer|Reporter|Reviewer|Commenter|Contributor|"
+    r"Collaborator|Member|Owner|OP)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*"
+    r"(?:[^>\n]{1,120}?\b(?:wrote|writes|said|says|commented|replied)\s*:\s*)?"
+    r"|[^>\n]{0,120}?\b(?:wrote|writes|said|says|commented|replied)\s*:\s*)>")
 _LIST = re.compile(r"^(\s*)(?:[-*+]|\d{1,9}[.)])(?:\s+|$)")
 _RULE_LINE = re.compile(r"^ {0,3}([-*_])(?:\s*\1){2,}\s*$")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
@@ -414,7 +426,8 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
         nxt = raw_lines[i + 1] if i + 1 < len(raw_lines) else ""
         h = _ATX.match(raw)
         setext = (not para and _SETEXT.match(nxt) and not _LIST.match(raw)
-                  and not _QUOTE.match(raw) and not _RULE_LINE.match(raw))
+                  and not _QUOTE.match(raw) and not _PREFIXED_QUOTE.match(raw)
+                  and not _RULE_LINE.match(raw))
         bold = _BOLD_LINE.match(raw)
         if h or setext or (bold and prev_blank):
             close()
@@ -440,7 +453,8 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
             continue
         indented_code = (prev_blank and not in_list and not para
                          and len(raw.expandtabs(4)) - len(raw.expandtabs(4).lstrip()) >= 4)
-        if _QUOTE.match(raw) or indented_code or _RULE_LINE.match(raw) \
+        if _QUOTE.match(raw) or _PREFIXED_QUOTE.match(raw) or indented_code \
+                or _RULE_LINE.match(raw) \
                 or _TABLE_SEP.match(raw):
             close()
             lines.append(Line(number, "", raw, current[0]))
