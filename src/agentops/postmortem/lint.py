@@ -6,7 +6,9 @@ examples live in ``lint_rules.yaml``, the headings each section goes by in
 ``sections.yaml``; this module only knows how to read Markdown into sentences and
 apply them. Lexicon rules decide per sentence, never per physical line: wrapped lines
 are joined (a finding names the line where its phrase starts), and headings, code
-blocks, inline code, block quotes, link targets and HTML are never prose.
+blocks, inline code, block quotes (also behind a thread's role label or a speaker's
+"wrote:"), link targets and HTML are never prose; emphasis markers are taken off, so an
+emphasised word reads as the word.
 """
 
 from __future__ import annotations
@@ -28,11 +30,22 @@ _ATX = re.compile(r"^ {0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)\s*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _QUOTE = re.compile(r"^ {0,3}>")
+# A quote behind a thread's role label or a speaker's attribution is a block quote too:
+# "Reply: > ...", "**Author:** > ...", "**bob** wrote: > ...", "Reply: @bob commented:
+# > ...". Role labels are the transcription's comment openers (and the usual thread
+# roles); an attribution is up to 120 characters ending in a saying verb and a colon, so
+# "Result: > 100 jobs" or "x > y" stay prose.
+_PREFIXED_QUOTE = re.compile(
+    r"^\s*(?:(?:\*\*|__)?(?:Reply|Author|Maintainer|Reporter|Reviewer|Commenter|Contributor|"
+    r"Collaborator|Member|Owner|OP)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*"
+    r"(?:[^>\n]{1,120}?\b(?:wrote|writes|said|says|commented|replied)\s*:\s*)?"
+    r"|[^>\n]{0,120}?\b(?:wrote|writes|said|says|commented|replied)\s*:\s*)>")
 _LIST = re.compile(r"^(\s*)(?:[-*+]|\d{1,9}[.)])(?:\s+|$)")
 _RULE_LINE = re.compile(r"^ {0,3}([-*_])(?:\s*\1){2,}\s*$")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
-# A line that is only bold (or only italic) text is a heading in many write-ups.
-_BOLD_LINE = re.compile(r"^\s*(\*\*|__)([^*_\n]{1,80}?)\1\s*:?\s*$")
+# A line that is only bold (or only italic) text is a heading in many write-ups; a
+# single marker inside is nested emphasis ("**_Alice_ broke it**"), a pair closes it.
+_BOLD_LINE = re.compile(r"^\s*(\*\*|__)((?:(?!\*\*|__)[^\n]){1,80}?)\1\s*:?\s*$")
 # A run-in heading: "**Root cause.** The fast path ..." / "**Impact:** ...".
 _RUN_IN = re.compile(r"^(\s*(\*\*|__)([^*_\n]{1,60}?)([.:])?\2([.:])?)(?=\s|$)")
 _INLINE_CODE = re.compile(r"(`+)(.+?)\1", re.DOTALL)
@@ -59,6 +72,15 @@ _LABEL = re.compile(r"^\s*(?:\*\*|__)?([A-Za-z][\w /&'’()-]{1,60}?)(?:\*\*|__)
 _TRAILING_LABEL = re.compile(
     r"(?:^|[.!?]\s+)(?:\*\*|__)?([A-Za-z][\w /&'’()-]{1,40}?)(?:\*\*|__)?:\s*(?:\*\*|__)?\s*$")
 _QUOTED = re.compile(r'["“]([^"”\n]{1,200})["”]')
+# Emphasis (Markdown): a run of one to three "_" or "*" that opens after no word character
+# and closes, on the same line and within 300 characters, before none. "_" is a word
+# character to every rule's \b, so "_I think_" would hide "I" and "think"; an identifier's
+# inner underscore (snake_case) neither opens nor closes. Bounded, so a long line of
+# unmatched openers stays linear.
+_EMPHASIS_SPANS = (
+    re.compile(r"(?<![\w\\])(_{1,3})(?=[^\s_])(.{0,300}?[^\s_\\])\1(?!\w)"),
+    re.compile(r"(?<![\w\\*])(\*{1,3})(?=[^\s*])(.{0,300}?[^\s*\\])\1(?![\w*])"),
+)
 _HEADING_STRIP = re.compile(r"^(?:[\dIVX]+[.)]|\d+(?:\.\d+)*)\s+|[*_`]+|[:.]\s*$")
 
 
@@ -294,6 +316,21 @@ def prose(raw: str) -> str:
     return _HTML.sub(_blank, text)
 
 
+def _unemphasise(m: re.Match[str]) -> str:
+    before = m.string[m.start() - 1] if m.start() else " "
+    # The opener goes; a space keeps two words apart ("done.**We**" -> "done. We").
+    return ("" if before.isspace() or before in "([{\"'“‘*_" else " ") + m.group(2)
+
+
+def words(body: str) -> str:
+    """A line's prose with emphasis markers taken away, so an emphasised word reads as
+    the word ("_I think_" -> "I think", "__must__" -> "must"); code spans were blanked
+    before and stay blank. Only characters of markers go, so the line stays the line."""
+    for pattern in (*_EMPHASIS_SPANS, _EMPHASIS_SPANS[0]):  # "**_must_**" nests
+        body = pattern.sub(_unemphasise, body)
+    return body
+
+
 def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Document:
     """Read Markdown into lines with their section, headings, and prose sentences."""
     raw_lines = text.splitlines()
@@ -389,7 +426,8 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
         nxt = raw_lines[i + 1] if i + 1 < len(raw_lines) else ""
         h = _ATX.match(raw)
         setext = (not para and _SETEXT.match(nxt) and not _LIST.match(raw)
-                  and not _QUOTE.match(raw) and not _RULE_LINE.match(raw))
+                  and not _QUOTE.match(raw) and not _PREFIXED_QUOTE.match(raw)
+                  and not _RULE_LINE.match(raw))
         bold = _BOLD_LINE.match(raw)
         if h or setext or (bold and prev_blank):
             close()
@@ -415,7 +453,8 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
             continue
         indented_code = (prev_blank and not in_list and not para
                          and len(raw.expandtabs(4)) - len(raw.expandtabs(4).lstrip()) >= 4)
-        if _QUOTE.match(raw) or indented_code or _RULE_LINE.match(raw) \
+        if _QUOTE.match(raw) or _PREFIXED_QUOTE.match(raw) or indented_code \
+                or _RULE_LINE.match(raw) \
                 or _TABLE_SEP.match(raw):
             close()
             lines.append(Line(number, "", raw, current[0]))
@@ -472,6 +511,7 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
                 # Sanity: a bold lead-in label ("**Impact:**") is a heading, not prose.
                 cut = (lm.end() if lm else 0) + len(run_in.group(1))
                 body = " " * cut + body[cut:]
+        body = words(body)
         if body.lstrip().startswith("|"):
             # Sanity: a table row is its own unit; cells never join into one sentence.
             close()
@@ -787,7 +827,7 @@ def lint_prose(text: str, rules: Sequence[Rule], *, section: str | None) -> list
         tuple[Rule, str]]:
     """The lexicon findings of a piece of prose taken as one paragraph of ``section``
     (the facts checked before drafting): (rule, phrase) pairs."""
-    body = [(n, prose(raw)) for n, raw in enumerate(text.splitlines(), start=1)]
+    body = [(n, words(prose(raw))) for n, raw in enumerate(text.splitlines(), start=1)]
     sentences = list(_sentences(body, section))
     return [(rule, phrase) for rule in rules if rule.kind == "lexicon"
             for _, phrase in _lexicon(rule, sentences, rules)]
