@@ -22,6 +22,7 @@ from agentops.scout.analyses import (
     deadparams,
     debt,
     docargs,
+    docparity,
     docparts,
     docs,
     dupconfigs,
@@ -96,7 +97,8 @@ REGISTRY: dict[str, Analysis] = {
     "duplicate_logic_changes": lambda inp, _: debt.duplicate_changes(inp),
     "doc_inaccuracies": lambda inp, done: docs.analyse(inp, done)
     + commentrefs.analyse(inp) + docparts.analyse(inp) + staleopts.analyse(inp)
-    + docargs.analyse(inp),
+    + docargs.analyse(inp)
+    + docparity.analyse(inp, done["body_drift"], done["copy_lag"]),
     "open_work": _open_work,
 }
 
