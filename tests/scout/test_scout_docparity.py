@@ -17,8 +17,8 @@ from tests.scout import minirepo
 README = """\
 # Sub
 
-The example in `train.py` has the same functionality as [core/train.py](/core/train.py)
-(except <b>quantization</b>).
+The example in [train.py](./train.py) shows how to use the engine for pretraining, \
+with the same functionality as [core/train.py](/core/train.py) (except for <b>quantization</b>).
 It is built on core/train.py too.
 The helper is identical to sub/train.py in spirit.
 """
@@ -43,10 +43,14 @@ def test_a_parity_claim_while_copies_lag_upstream(tmp_path) -> None:
     [p] = docparity.analyse(inp, [DRIFT], [LAG])
     assert (p.file, p.line) == ("sub/README.md", 3)
     assert "parity with `core/train.py`" in p.problem
-    assert "same functionality as" in p.problem
+    # The claim is quoted from just before it to the end of its sentence, its
+    # exception included, markup removed (inert).
+    quoted = p.problem.split('("', 1)[1].split('")', 1)[0]
+    assert quoted.startswith("…") and "same functionality as core/train.py" in quoted
+    assert "except for b quantization /b" in quoted
+    assert not set("[]()<>`") & set(quoted)
     assert "`Trainer.train` (guard if not finite)" in p.problem
     assert "`Trainer.step` (keyword step(return_outputs=…))" in p.problem
-    assert "[" not in p.problem.split("(\"", 1)[1].split("\")", 1)[0]  # quoted inert
     [item] = doc_items.items(inp, {"doc_inaccuracies": [p]})
     assert item.kind == "docs" and item.title.startswith("`sub/README.md:3`")
 

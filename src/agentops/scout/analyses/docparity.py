@@ -28,9 +28,14 @@ _PATH = re.compile(r"(?<![\w/.-])((?:[A-Za-z_][\w-]{0,60}/){0,12}[A-Za-z_][\w-]{
                    r"(?![\w/-])")
 
 
-def _quote(line: str) -> str:
-    text = re.sub(r"[`<>\[\]()*_|]", " ", line)
-    text = " ".join(text.split())
+def _quote(line: str, start: int) -> str:
+    """The claim from a few words before it to the end of its sentence (bounded),
+    markup removed: what the claim says, its exceptions included ("except …")."""
+    begin = line.rfind(" ", 0, max(0, start - 24)) + 1
+    end = line.find(". ", start)
+    text = line[begin:end + 1 if end >= 0 else len(line)]
+    text = " ".join(re.sub(r"[`<>\[\]()*_|]", " ", text).split())
+    text = ("…" if begin else "") + text
     return text if len(text) <= MAX_QUOTE else text[:MAX_QUOTE - 1] + "…"
 
 
@@ -80,7 +85,7 @@ def analyse(inp: Inputs, drifts: Sequence[BodyDrift], lags: Sequence[Lag]
             if ref is None:
                 continue
             out.append(DocProblem(
-                doc, n, f"claims parity with `{ref}` (\"{_quote(line)}\"), but "
+                doc, n, f"claims parity with `{ref}` (\"{_quote(line, claim.start())}\"), but "
                 f"{len(named)} function(s) copied from upstream lack what upstream's do: "
                 + ", ".join(named[:MAX_NAMED]) + ("…" if len(named) > MAX_NAMED else "")))
     return out
