@@ -25,6 +25,7 @@ from agentops.scout.analyses import (
     docparity,
     docparts,
     docs,
+    doctypes,
     dupconfigs,
     duplicates,
     factories,
@@ -98,7 +99,7 @@ REGISTRY: dict[str, Analysis] = {
     "doc_inaccuracies": lambda inp, done: docs.analyse(inp, done)
     + commentrefs.analyse(inp) + docparts.analyse(inp) + staleopts.analyse(inp)
     + docargs.analyse(inp)
-    + docparity.analyse(inp, done["body_drift"], done["copy_lag"]),
+    + docparity.analyse(inp, done["body_drift"], done["copy_lag"]) + doctypes.analyse(inp),
     "open_work": _open_work,
 }
 
