@@ -298,8 +298,12 @@ def main() -> int:
                    help="the truth file (default benchmarks/data/scout_unseen.yaml; "
                         "benchmarks/data/scout_unseen2.yaml is the second blind set)")
     p.add_argument("--config-from-init", action="store_true",
-                   help="draft each target with `scout.py init` at the later commit "
-                        "instead of the hand-written file")
+                   help="draft each target with `scout.py init` (at the commit --init-at "
+                        "names) instead of the hand-written file")
+    p.add_argument("--init-at", choices=("head", "prior"), default="head",
+                   help="with --config-from-init: draft at the later commit (head, the "
+                        "default) or at the earlier one (prior), the way the sets' stored "
+                        "*-init-* drafts were written")
     args = p.parse_args()
     mirror = git_repository(p, args.mirror)
     try:
@@ -323,7 +327,8 @@ def main() -> int:
                 import yaml  # only for reading the subproject key
 
                 hand = yaml.safe_load(target.read_text())
-                drafted = draft_target(hand["subproject"], hand["repo"], late,
+                at = early if args.init_at == "prior" else late
+                drafted = draft_target(hand["subproject"], hand["repo"], at,
                                        work / f"{n}-init.yaml")
                 if drafted is None:
                     rows.append(f"{stem:14} init draft failed")

@@ -342,6 +342,13 @@ def test_a_mode_the_copy_handles_its_own_way_is_not_lacking(tmp_path) -> None:
     [lag] = run(tmp_path / "b", copy.replace("dims.fsdp_enabled and dims.dp > 1",
                                              "dims.dp > 1"))
     assert lag.units == ("guard `if dims.fsdp_enabled`",)
+    # Its own branch for the mode calling the same function without upstream's keyword
+    # (forge's ``if pp_enabled:`` … ``schedule.step(...)`` without return_outputs):
+    # the keyword is lacking, the guard is not.
+    same = copy.replace("dims.fsdp_enabled and dims.dp > 1", "dims.fsdp_enabled")
+    [lag] = run(tmp_path / "c", same.replace("data_parallel(model, mode='fsdp')",
+                                             "apply_fsdp(model)"))
+    assert lag.units == ("keyword `apply_fsdp(cpu_offload=…)`",)
 
 
 CAP_CORE = CORE_BASE.replace(

@@ -134,3 +134,21 @@ class Manager:
                                          "sub/config_registry.py": registry})
     assert [(b.line, b.condition) for b in cov.untested_branches(inp)] == [
         (5, "config.group == 'mccl'"), (7, "config.method == 'local_sgd'")]
+
+
+def test_a_config_named_only_in_a_commented_out_test_case_runs_nowhere(tmp_path) -> None:
+    # #22 untested configuration: a registry entry whose only test case was commented
+    # out ("hanging in CI") is run by no test; a live case, or a trailing comment on a
+    # live line, still counts as a use.
+    registry = ("def sub_debug():\n    return 1\n\n\ndef sub_opt_in():\n    return 2\n\n\n"
+                "def sub_flex():\n    return 3\n")
+    tests = ("CASES = [\n"
+             "    Case('sub_debug'),  # the default\n"
+             "    # disabled: hangs in CI\n"
+             "    # Case('sub_opt_in'),\n"
+             "    Case('sub_flex'),\n"
+             "]\n")
+    inp = minirepo.build(tmp_path, head={"sub/config_registry.py": registry,
+                                         "sub/tests/test_cases.py": tests})
+    assert [(u.name, u.line) for u in coverage.configs_without_tests(inp)] == [
+        ("sub_opt_in", 5)]

@@ -336,3 +336,23 @@ def test_guide_layout_example_the_window_removed(tmp_path) -> None:
     inp = minirepo.build(tmp_path / "b", head={**files, "sub/ex/configs.py": now},
                          target="docs: [sub/GUIDE.md]")
     assert docparts.analyse(inp) == []
+
+
+def test_comment_path_anchored_at_a_sibling_folder(tmp_path) -> None:
+    """#22 comment claims: "adapted from other/infra/par.py" written in a folder next to
+    `other/` names a sibling's file; `other/infra/` is gone, so the pointer is stale.
+    The same pointer to a file that exists, and a path whose first folder is no folder
+    near the file (could mean anything), are left alone."""
+    import dataclasses
+
+    par = ("# Adapted from other/infra/par.py\n# Shares other/par.py; see vendor/x/y.py\n"
+           "def f():\n    return 1\n")
+    inp = minirepo.build(tmp_path, head={
+        "pkg/__init__.py": "", "pkg/models/__init__.py": "",
+        "pkg/models/other/__init__.py": "", "pkg/models/other/par.py": "X = 1\n",
+        "pkg/models/deep/__init__.py": "", "pkg/models/deep/par.py": par})
+    inp = dataclasses.replace(inp, target=dataclasses.replace(inp.target,
+                                                              subproject="pkg/models/deep"))
+    found = [(p.file, p.line, p.problem) for p in commentrefs.analyse(inp)]
+    assert found == [("pkg/models/deep/par.py", 1, "comment names `other/infra/par.py`, "
+                      "which does not exist (nor does `other/infra/`)")]

@@ -49,6 +49,7 @@ class DeepModel(Decoder):
     class Config(Decoder.Config):
         def update_from_config(self, *, config):
             Decoder.Config.update_from_config(self, config=config)
+            self.inner_attention = config.inner_attention
             self.dim = config.dim
 '''
 
@@ -97,3 +98,60 @@ def test_checks_present_inherited_or_not_shared_are_fine(tmp_path) -> None:
     assert siblingguards.analyse(_inp(tmp_path / "b", _files(BARE, base=base))) == []
     # One sibling is no agreement.
     assert siblingguards.analyse(_inp(tmp_path / "c", _files(BARE, ("llama",)))) == []
+
+
+NESTED = '''\
+from core.decoder import Decoder
+
+
+class {name}Model(Decoder):
+    class Config(Decoder.Config):
+        def update_from_config(self, *, config):
+            tp = config.parallelism.tensor_parallel_degree
+            if tp > 1:
+                for layer in self.layers:
+                    if layer.n_heads % tp != 0:
+                        raise ValueError("n_heads must divide by the TP degree")
+'''
+
+HEADS = '''\
+from core.decoder import Decoder
+
+
+class DeepModel(Decoder):
+    class Config(Decoder.Config):
+        def update_from_config(self, *, config):
+            self.dim = config.dim
+            self.n_heads = config.n_heads
+'''
+
+
+def _nested(deep: str, siblings=("llama", "qwen")) -> dict[str, str]:
+    files = {"core/__init__.py": "", "core/decoder.py": BASE, "models/__init__.py": "",
+             "models/deep/__init__.py": "", "models/deep/model.py": deep}
+    for s in siblings:
+        files[f"models/{s}/__init__.py"] = ""
+        files[f"models/{s}/model.py"] = NESTED.format(name=s.title())
+    return files
+
+
+def test_a_rejection_nested_under_a_condition_and_a_loop_counts(tmp_path) -> None:
+    # The siblings' check sits inside `if tp > 1:` and a loop over the layers: the
+    # guard is the conditions together, and the sub-project (which has heads) lacks it.
+    [g] = siblingguards.analyse(_inp(tmp_path, _nested(HEADS)))
+    assert g.guard == "tp > 1 and layer.n_heads % tp != 0"
+    assert g.siblings == ("models/llama/model.py:10", "models/qwen/model.py:10")
+    # The sub-project making the same nested check is fine.
+    same = HEADS + ("            tp = config.parallelism.tensor_parallel_degree\n"
+                    "            if tp > 1:\n"
+                    "                if self.n_heads % tp:\n"
+                    "                    raise ValueError('heads')\n")
+    assert siblingguards.analyse(_inp(tmp_path / "b", _nested(same))) == []
+
+
+def test_a_sibling_check_on_a_setting_the_subproject_never_reads_is_not_its_concern(
+        tmp_path) -> None:
+    # A model that never spells `n_heads` (no attention heads of that kind) is not
+    # asked to reject a head count.
+    no_heads = HEADS.replace("            self.n_heads = config.n_heads\n", "")
+    assert siblingguards.analyse(_inp(tmp_path, _nested(no_heads))) == []

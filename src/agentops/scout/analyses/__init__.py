@@ -22,8 +22,10 @@ from agentops.scout.analyses import (
     deadparams,
     debt,
     docargs,
+    docparity,
     docparts,
     docs,
+    doctypes,
     dupconfigs,
     duplicates,
     factories,
@@ -33,6 +35,7 @@ from agentops.scout.analyses import (
     patches,
     pinnedparams,
     siblingguards,
+    siblinghooks,
     stalecopy,
     staleopts,
     todos,
@@ -88,13 +91,15 @@ REGISTRY: dict[str, Analysis] = {
     "pinned_parameters": lambda inp, _: pinnedparams.analyse(inp),
     "compiled_checks": lambda inp, _: compilechecks.analyse(inp),
     "sibling_guards": lambda inp, _: siblingguards.analyse(inp),
+    "sibling_hooks": lambda inp, _: siblinghooks.analyse(inp),
     "ignored_settings": lambda inp, _: fallbacks.analyse(inp),
     "dead_classes": lambda inp, _: deadclasses.analyse(inp),
     "private_api_uses": lambda inp, _: debt.private_api_uses(inp),
     "duplicate_logic_changes": lambda inp, _: debt.duplicate_changes(inp),
     "doc_inaccuracies": lambda inp, done: docs.analyse(inp, done)
     + commentrefs.analyse(inp) + docparts.analyse(inp) + staleopts.analyse(inp)
-    + docargs.analyse(inp),
+    + docargs.analyse(inp)
+    + docparity.analyse(inp, done["body_drift"], done["copy_lag"]) + doctypes.analyse(inp),
     "open_work": _open_work,
 }
 

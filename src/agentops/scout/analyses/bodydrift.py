@@ -775,13 +775,19 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
         said = _comments(inp.head.text(ours_file) or "", mine)
         branched = {n for g in ps.walk(mine) if isinstance(g, ast.If | ast.While)
                     for n in _settings(g.test)}
+        made = {_callee(n) for n in ps.walk(mine) if isinstance(n, ast.Call)}
         for node in ps.walk(new):
             # A guard the copy's comments explain, or on settings the copy branches on
-            # itself (its own design for that mode), with all it holds.
-            if isinstance(node, ast.If) and id(node) not in dead and (
-                    _explained(node.test, said)
-                    or (_settings(node.test) and _settings(node.test) <= branched)):
-                dead.update(id(n) for n in ps.walk(node))
+            # itself (its own design for that mode), with all it holds; except, in the
+            # latter, the keywords of a call the copy makes too: its own branch for the
+            # mode (``if pp_enabled:`` … ``schedule.step(...)``) calling the same thing
+            # without upstream's keyword (``return_outputs=False``) lags it.
+            if isinstance(node, ast.If) and id(node) not in dead:
+                if _explained(node.test, said):
+                    dead.update(id(n) for n in ps.walk(node))
+                elif _settings(node.test) and _settings(node.test) <= branched:
+                    dead.update(id(n) for n in ps.walk(node) if not (
+                        isinstance(n, ast.Call) and _callee(n) in made))
         tests: dict[str, ast.expr] = {}
         mine_tests: dict[str, ast.expr] = {}
         at: dict[str, list[ast.AST]] = {}
@@ -793,7 +799,6 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
         asks = _capability_kws(inp, new, up_imports, inp.head.text(ours_file) or "")
         tests.update(_assert_tests(new))
         mine_tests.update(_assert_tests(mine))
-        made = {_callee(n) for n in ps.walk(mine) if isinstance(n, ast.Call)}
         wraps = _wrapped(inp, up_file, inp.head.text(up_file),
                          {k.split(":")[1].rsplit(".", 1)[-1] for k in theirs
                           if k.startswith(("call:", "kw:"))})

@@ -3,8 +3,10 @@ sub-project's Python code that names a repository file (``pkg/dir/file.py``) or 
 module (``pkg.dir.module``) that does not exist at HEAD: a pointer left behind by a
 move ("adapted from …", "see …").
 
-Only references whose first folder is a top-level folder of the repository are checked
-(a bare ``model.py`` could mean anything), and one is stale only when no file of that
+Only references whose first folder is a top-level folder of the repository, or a
+folder beside one of the commenting file's folders (``llama4/infra/parallelize.py``
+written in ``models/deepseek_v3/``, where ``models/llama4/`` exists), are checked (a
+bare ``model.py`` could mean anything), and one is stale only when no file of that
 path exists from the root, from the commenting file's folder or one above it, from the
 sub-project, or deeper down the tree.
 
@@ -78,13 +80,24 @@ def analyse(inp: Inputs) -> list[DocProblem]:
     tops = {p.split("/", 1)[0] for p in paths if "/" in p}
     dirs = {t for t in tops if f"{t}/__init__.py" in paths}
     folders = {p.rsplit("/", 1)[0] for p in paths if "/" in p}
+    children: dict[str, set[str]] = {}
+    for f in folders:
+        for i in range(1, f.count("/") + 1):  # every ancestor folder of a file is one too
+            d = f.rsplit("/", i)[0]
+            head, _, name = d.rpartition("/")
+            children.setdefault(head, set()).add(name)
+        head, _, name = f.rpartition("/")
+        children.setdefault(head, set()).add(name)
     out: list[DocProblem] = []
     for path, text in sorted(inp.head.files.items()):
         if not (path.startswith(sub) and path.endswith(".py")) or len(text) > MAX_FILE_CHARS:
             continue
+        parts = path.split("/")[:-1]
+        anchors = tops | {c for i in range(1, len(parts) + 1)
+                          for c in children.get("/".join(parts[:i]), ())}
         # Tokenizing is the cost: only a file with a reference that does not resolve
         # (wherever it is: code lines name modules that exist) is tokenized.
-        if not any(r.split("/", 1)[0] in tops and not _resolves(r, path, sub, paths)
+        if not any(r.split("/", 1)[0] in anchors and not _resolves(r, path, sub, paths)
                    for r in _PATH.findall(text)) and not any(
                 _module_exists(r, paths, dirs) is False for r in _MODULE.findall(text)):
             continue
@@ -92,7 +105,7 @@ def analyse(inp: Inputs) -> list[DocProblem]:
         for line, chunk in _texts(text):
             for m in _PATH.finditer(chunk):
                 ref = m.group(1)
-                if ref.split("/", 1)[0] not in tops or _resolves(ref, path, sub, paths):
+                if ref.split("/", 1)[0] not in anchors or _resolves(ref, path, sub, paths):
                     continue
                 near = ref.rsplit("/", 1)[0]
                 out.append(DocProblem(path, line, f"comment names `{ref}`, which does not "

@@ -61,20 +61,28 @@ def _names(node: ast.AST) -> frozenset[str]:
     return frozenset(out - _NEUTRAL)
 
 
-def _guards(path: str, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Guard]:
+def _guards(path: str, fn: ast.AST, outer: tuple[ast.expr, ...] = ()) -> list[Guard]:
+    """Every explicit rejection in the function, with the conditions around it: a check
+    written ``if tp > 1:`` … ``if n_heads % tp != 0: raise`` (or inside a loop over the
+    layers) is the same guard as a flat ``if tp > 1 and n_heads % tp: raise``."""
     out = []
-    for st in fn.body:
+    for st in getattr(fn, "body", []):
+        if isinstance(st, (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith)):
+            out += _guards(path, st, outer)
+            continue
+        if not isinstance(st, ast.If):
+            continue
+        tests = (*outer, st.test)
         # An explicit rejection only: an ``assert isinstance(...)`` mostly narrows a
         # type for the checker and says nothing about a supported combination.
-        if not (isinstance(st, ast.If) and st.body and isinstance(st.body[-1], ast.Raise)
-                and not st.orelse):
+        if st.body and isinstance(st.body[-1], ast.Raise) and not st.orelse:
+            names = frozenset().union(*(_names(t) for t in tests))
+            if len(names) >= 2:
+                text = " and ".join(ast.unparse(t) for t in tests)
+                out.append(Guard(path, st.lineno,
+                                 text if len(text) <= 160 else text[:157] + "...", names))
             continue
-        test = st.test
-        names = _names(test)
-        if len(names) >= 2:
-            text = ast.unparse(test)
-            out.append(Guard(path, st.lineno, text if len(text) <= 160 else text[:157] + "...",
-                             names))
+        out += _guards(path, st, tests)
     return out
 
 
@@ -169,6 +177,28 @@ def _folder(tree_files: dict[str, str], folder: str, wanted: set[str] | None = N
     return methods, defined
 
 
+_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def _words(tree_files: dict[str, str], folder: str) -> frozenset[str]:
+    """Every identifier-like word the folder's Python sources spell."""
+    out: set[str] = set()
+    for path, text in tree_files.items():
+        if path.startswith(folder) and path.endswith(".py") and len(text) <= MAX_FILE_CHARS:
+            out.update(_WORD.findall(text))
+    return frozenset(out)
+
+
+def _concerns(names: frozenset[str], spoken: frozenset[str]) -> bool:
+    """Whether a sibling's check is about something the sub-project has: at least half
+    of the specific names it reads (``expert_parallel_degree``, ``n_kv_heads``; a
+    compound name, not a short local like ``tp``) are spelled somewhere in the
+    sub-project. A dense model is not asked to reject an MoE backend setting it never
+    reads, nor a model without KV heads to check their count."""
+    specific = [n for n in names if "_" in n.strip("_")]
+    return 2 * sum(n in spoken for n in specific) >= len(specific)
+
+
 def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
     return len(a & b) / len(a | b) >= SIMILAR
 
@@ -185,6 +215,7 @@ def analyse(inp: Inputs) -> list[MissingGuard]:
     if len(siblings) < MIN_SIBLINGS:
         return []
     ours, _ = _folder(files, sub + "/")
+    spoken = _words(files, sub + "/")
     wanted = {k[1] for k in ours}
     spelled = {b for k in ours for b in k[0].split(",")}
     others = [_folder(files, f"{parent}/{s}/", wanted, spelled) for s in siblings]
@@ -208,6 +239,8 @@ def analyse(inp: Inputs) -> list[MissingGuard]:
                 if len(folders) < MIN_SIBLINGS or 3 * len(folders) < len(theirs):
                     continue
                 if any(_similar(g.names, h.names) for h in guards):
+                    continue
+                if not _concerns(g.names, spoken):
                     continue
                 if _covered(g.names, _base_guards(inp, key[0].split(","), key[1])):
                     continue

@@ -20,6 +20,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out += _factories(inp, res)
     out += _bypasses(res) + _private(inp, res) + _duplicates(inp, res) + _dead(inp, res)
     out += _pinned(inp, res) + _compiled_checks(inp, res) + _sibling_guards(inp, res)
+    out += _sibling_hooks(inp, res)
     out += _ignored_settings(inp, res)
     out += _lags(res) + _stale(res) + _dead_classes(inp, res)
     return out
@@ -384,6 +385,29 @@ def _sibling_guards(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                 "here; add the same check, or note why this model supports it",
             where=where, files=(g.file, *sorted({s.rsplit(':', 1)[0] for s in g.siblings})),
             facts=(g.guard, *g.siblings)))
+    return out
+
+
+def _sibling_hooks(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22: a hook slot the sub-project leaves ``None`` where the siblings with the same
+    feature register a repository function; one Opportunity per slot, file:line of
+    the sub-project's call, the function and the siblings' calls."""
+    out = []
+    for h in res.get("sibling_hooks", ()):
+        where = f"{h.file}:{h.line}"
+        out.append(Item(
+            id=stable_id("sibling-hook", h.file, h.callee, h.keyword, h.value),
+            section="S-4", kind="opportunity",
+            title=f"{code(h.callee + '(' + h.keyword + '=None)')} at "
+                  f"{rel(h.file, inp.target.subproject)}:{h.line}, while "
+                  f"{len(h.siblings)} sibling folders pass {code(h.value)} ({h.defined}) "
+                  f"there ({', '.join(h.siblings[:4])}), which reads "
+                  f"{', '.join(code(m) for m in h.markers)} this folder also has",
+            why="what the siblings with the same feature run at that point never runs "
+                "here; register it, or note why this model does not need it",
+            where=where, files=(h.file, h.defined.rsplit(":", 1)[0],
+                                *sorted({s.rsplit(':', 1)[0] for s in h.siblings})),
+            facts=(h.keyword, h.value, *h.markers)))
     return out
 
 
