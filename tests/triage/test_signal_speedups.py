@@ -317,3 +317,82 @@ def test_error_lines_are_looked_for_only_where_a_needle_is() -> None:
     assert cut > 500  # error lines are found, not only skipped
     folded = dataclasses.replace(rubric, error_line=re.compile("(?i)" + rubric.error_line.pattern))
     assert folded.error_needles is None
+
+
+def _plain_drop_sections(text: str, rubric) -> str:  # type: ignore[no-untyped-def]
+    """_drop_sections as it was: the line filter's sub on every text."""
+    text = rubric.drop_lines.sub("", text)
+    out, dropping = [], False
+    for line in text.split("\n"):
+        if any(p.match(line) for p in rubric.drop_sections):
+            dropping = True
+            continue
+        if dropping and rubric.section_end.match(line):
+            dropping = False
+        if not dropping:
+            out.append(line)
+    return "\n".join(out)
+
+
+def test_drop_lines_run_only_where_a_line_matches() -> None:
+    # The environment-line filter leads with ^ under re.M; it runs only where a by-line
+    # search finds a line to drop (issue #23, planner speed): the same text either way,
+    # with the lines at the start, after a newline, indented, or not there at all.
+    from agentops.triage.signals import _drop_sections
+
+    rubric = load_queue("distributed").rubric
+    pieces = ["[pip3] torch==2.5\n", "  [conda] numpy\n", "PyTorch version: 2.4\n",
+              "OS: Ubuntu\n", "Is CUDA available: True", "## Versions\n", "### Next\n",
+              "DDP hangs on rank 1\n", "\n", " ", "x", "é", "🐛 "]
+    rng = random.Random(23)
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 10)))
+             for _ in range(3000)]
+    dropped = 0
+    for text in texts:
+        assert rubric.drop_lines_found(text) == (rubric.drop_lines.search(text) is not None)
+        assert _drop_sections(text, rubric) == _plain_drop_sections(text, rubric), repr(text)
+        dropped += rubric.drop_lines.search(text) is not None
+    assert 300 < dropped < len(texts) - 300  # both kinds of text are exercised
+
+
+def test_hump_words_are_the_joined_parts() -> None:
+    # Place.of grows each run of CamelCase parts from the last (issue #23, planner
+    # speed): the words of a plain join of every slice of one to four parts.
+    from agentops.triage.signals import _HUMP_RE, _camel_identifiers, word_tokens
+
+    texts = [*_random_texts(12, 400), "NCCLSymmMemAllocator and TensorPipeDistAutogradTest",
+             "ProcessGroupNCCL2Backend XMLHttpRequest aB ÉcoleNormale café İstanbulX",
+             "ΑΣProcessGroupΣ"]
+    for text in texts:
+        want = set(word_tokens(text.lower()))
+        for ident in _camel_identifiers(text):
+            parts = _HUMP_RE.findall(ident)
+            for i in range(len(parts)):
+                for j in range(i + 1, min(len(parts), i + 4) + 1):
+                    want.add("".join(parts[i:j]).lower())
+        assert Place.of(text).words == frozenset(want), repr(text[:80])
+    assert {"symmmem", "nccl", "processgroupnccl", "tensorpipedistautograd"} <= \
+        Place.of(texts[-3]).words | Place.of(texts[-2]).words
+
+
+def test_step1_reuses_the_traceback_paths_split_issue_parsed() -> None:
+    # IssueText keeps each traceback's frame paths (issue #23, planner speed): they are
+    # the paths parsed from the regions, and a text built without them parses them.
+    import dataclasses
+
+    from agentops.triage.signals import _region_paths, region_paths, split_issue
+
+    rubric = load_queue("distributed").rubric
+    tb = ('Traceback (most recent call last):\n'
+          '  File "/x/torch/_dynamo/eval_frame.py", line 1, in _fn\n'
+          '  File "/x/torch/distributed/fsdp/_fully_shard.py", line 2, in f\n'
+          'RuntimeError: boom\n\nmore\n\n'
+          'Traceback (most recent call last):\n'
+          '  File "/x/torch/distributed/c10d.py", line 3, in g\nValueError: x\n')
+    text = split_issue("FSDP fails", tb, [tb], rubric)
+    assert len(text.tracebacks) >= 2
+    want = _region_paths(text.tracebacks, rubric)
+    assert [list(p) for p in region_paths(text, rubric)] == want
+    assert any(want)
+    bare = dataclasses.replace(text, region_paths=())
+    assert [list(p) for p in region_paths(bare, rubric)] == want

@@ -24,6 +24,7 @@ from agentops.triage.signals import (
     IssueText,
     index_places,
     match_signals,
+    region_paths,
     split_issue,
 )
 
@@ -741,15 +742,10 @@ def _distributed_inside_other_owner(text: IssueText, queue: Queue) -> Hit | None
     in one traceback, as a step-1 hit, or ``None``. Another owner's frames are the
     frames the rubric's ``not_distributed`` signals recognise at the top of a trace."""
     r = queue.rubric
-    owners = [regex for sig in r.signals
-              if sig.role == "not_distributed" and "top_frame" in sig.where
-              for _, regex in sig.patterns]
+    owners = r.owner_frames
     if not owners or not text.tracebacks:
         return None
-    for region in text.tracebacks:
-        paths = [m.group("path") or m.group("cpath") for m in r.frame.finditer(region)]
-        if r.innermost_first.search(region):
-            paths.reverse()  # outermost first, as a Python traceback prints them
+    for paths in region_paths(text, r):  # outermost first, as Python prints them
         entered = False
         for path in paths:
             if not entered:

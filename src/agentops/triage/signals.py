@@ -250,10 +250,15 @@ class Place:
                        norm=f" {' '.join(toks)} ", ascii=folds_like_ascii(text))
         words = set(toks)
         for ident in _camel_identifiers(text):
-            parts = _HUMP_RE.findall(ident)
+            # Runs of one to four parts. The parts are ASCII (``_HUMP_RE``), so each one
+            # lowercases alone as it would joined: lowered once, and each run is the one
+            # before it plus a part, not a join of a slice (issue #23, planner speed).
+            parts = [p.lower() for p in _HUMP_RE.findall(ident)]
             for i in range(len(parts)):
-                for j in range(i + 1, min(len(parts), i + 4) + 1):
-                    words.add("".join(parts[i:j]).lower())
+                run = ""
+                for part in parts[i:i + 4]:
+                    run += part
+                    words.add(run)
         return cls(text=text, lower=lower, words=frozenset(words),
                    norm=f" {' '.join(toks)} ", ascii=folds_like_ascii(text))
 
@@ -481,8 +486,16 @@ class Rubric:
     # ``drop_sections``' searches by line (matcher.line_search): most bodies have none.
     section_found: tuple[Callable[[str], bool], ...] = field(init=False, repr=False,
                                                              compare=False)
+    # Whether ``drop_lines`` matches a text at all, searched by line the same way: its
+    # ``sub`` tries the line filter at every position of a body (it leads with ``^``),
+    # and most bodies hold no line to drop (issue #23, planner speed).
+    drop_lines_found: Callable[[str], bool] | None = field(init=False, repr=False,
+                                                           compare=False)
     # The not_distributed signals that name no other owner (``names_owner: false``).
     ownerless: frozenset[str] = field(init=False, repr=False, compare=False)
+    # Another owner's frames: the patterns of the not_distributed signals that read the
+    # top of a trace (step 1 looks for a distributed frame called from inside them).
+    owner_frames: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         named = {x for sig in self.signals for x in sig.suppresses}
@@ -496,8 +509,14 @@ class Rubric:
                                                       for sig in self.signals if sig.suppresses))
         object.__setattr__(self, "section_found", tuple(line_search(p)
                                                         for p in self.drop_sections))
+        object.__setattr__(self, "drop_lines_found", None if self.drop_lines is None
+                           else line_search(self.drop_lines))
         object.__setattr__(self, "error_needles", None if self.error_line.flags & re.I
                            else pattern_needles(self.error_line.pattern, lower=False))
+        object.__setattr__(self, "owner_frames", tuple(
+            regex for sig in self.signals
+            if sig.role == "not_distributed" and "top_frame" in sig.where
+            for _, regex in sig.patterns))
         object.__setattr__(self, "ownerless", frozenset(
             sig.id for sig in self.signals
             if sig.role == "not_distributed" and not sig.names_owner))
@@ -628,6 +647,10 @@ class IssueText:
     # The title is a test id (a CI report: "DISABLED test_x (__main__.TestY)"): the
     # component words in it name the test, not what a person reports (issue #23).
     test_report: bool = False
+    # The frame paths of each of ``tracebacks``, outermost first (``_region_paths``):
+    # step 1 walks them again, and parsing the frames once is the cheap way (issue #23,
+    # planner speed). Empty when the text was built without them: they are then parsed.
+    region_paths: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass
@@ -640,8 +663,8 @@ class _Parts:
 def _drop_sections(text: str, rubric: Rubric) -> str:
     """Cut environment dumps: from a matching line to the next heading, and single
     lines of one (a pasted ``collect_env`` report without its heading)."""
-    if rubric.drop_lines is not None:
-        text = rubric.drop_lines.sub("", text)
+    if rubric.drop_lines_found is not None and rubric.drop_lines_found(text):
+        text = rubric.drop_lines.sub("", text)  # type: ignore[union-attr]
     if not any(found(text) for found in rubric.section_found):
         return text
     out: list[str] = []
@@ -751,6 +774,14 @@ def _split_markdown(text: str, rubric: Rubric) -> _Parts:
         last = fence.end
     _split_lines(text[last:], rubric, parts, in_code=False)
     return parts
+
+
+def region_paths(text: IssueText, rubric: Rubric) -> Sequence[Sequence[str]]:
+    """The frame paths of each traceback region of ``text``, outermost first: those
+    ``split_issue`` found, or parsed now for a text built without them."""
+    if len(text.region_paths) == len(text.tracebacks):
+        return text.region_paths
+    return _region_paths(text.tracebacks, rubric)
 
 
 def _region_paths(regions: Sequence[str], rubric: Rubric) -> list[list[str]]:
@@ -978,7 +1009,8 @@ def split_issue(title: str, body: str, comments: Iterable[str], rubric: Rubric) 
     test_report = bool(rubric.test_report is not None and title
                        and rubric.test_report.search(title))
     return IssueText(places=places, full=full, frame=frame, tracebacks=regions,
-                     top_frame=top, test_report=test_report)
+                     top_frame=top, test_report=test_report,
+                     region_paths=tuple(tuple(p) for p in paths))
 
 
 
