@@ -1,0 +1,359 @@
+#!/usr/bin/env python3
+"""Third-party text in the repository (#24, #23): quoted strings and rule examples of
+tracked files that occur word for word in a local cache of texts other people wrote.
+
+The brief's rule: the judged post-mortems and the triage issue texts stay outside the
+repository; only identifiers and our own paraphrase go in. This check lists every quoted
+string ("..", \u201c..\u201d, '..'; in Python files every string constant, also each of its
+lines) and every rule example (quoted strings and ``text:`` values of YAML files under
+src/ and tests/) whose words run verbatim through a cache text: case-, whitespace- and
+punctuation-insensitive, edge punctuation stripped. Reported per hit: file:line, the
+number of words shared, the kind of cache and the cache file.
+
+    python benchmarks/quote_check.py                      # the default caches below
+    python benchmarks/quote_check.py --cache DIR_OR_FILE  # only these caches
+    python benchmarks/quote_check.py --all                # also hits below the limits
+
+Caches (a missing one is skipped with a message, so the check runs anywhere):
+``~/.cache/agentops/postmortem`` and ``/work/shared/eval/postmortem`` (``*.md`` texts),
+``~/.cache/agentops/triage/*.jsonl`` and ``/work/shared/eval/triage-dev*.jsonl`` (the
+``title`` and ``text`` of each issue). A hit counts as a failure when the whole quote (or
+a run of it) is at least --min-words long (default 6), or at least --min-example-words
+(default 4) inside a rule example or a test string. Software strings (exception
+messages, NCCL/CUDA texts, code, paths, issue-template headings) are listed as
+``software`` and never fail: they are the program's words, not a writer's prose.
+
+Exit codes: 0 no failing hit, 1 at least one failing hit, 2 bad arguments or no
+repository to scan.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCANNED = ("src", "scripts", "tests", "benchmarks", "docs", "README.md", "actions")
+DEFAULT_CACHES = (
+    "~/.cache/agentops/postmortem",
+    "/work/shared/eval/postmortem",
+    "~/.cache/agentops/triage",
+    "/work/shared/eval/triage-dev.jsonl",
+    "/work/shared/eval/triage-dev2.jsonl",
+)
+MAX_FILE_BYTES = 2_000_000   # one tracked file or one cache file read at most this much
+MAX_LINE_BYTES = 1_000_000   # one JSONL record
+MAX_CACHE_FILES = 20_000
+MAX_TOTAL_BYTES = 200_000_000
+GIT_TIMEOUT_S = 30
+SEED = 4                     # word n-grams indexed; shorter quotes are never hits
+
+WORD = re.compile(r"[a-z0-9]+(?:['\u2019][a-z]+)*")
+QUOTED = re.compile(r'"([^"\n]{3,})"|\u201c([^\u201d\n]{3,})\u201d|'
+                    r"(?<![A-Za-z0-9])'([^'\n]{3,})'(?![A-Za-z0-9])")
+YAML_TEXT = re.compile(r"^\s*-?\s*text:\s*([^\s\"'#|>].*?)\s*$")
+# Words and shapes of a program's output or code rather than a writer's sentence.
+SOFTWARE = re.compile(
+    r"\b\w*(?:Error|Exception|Warning|Interrupt)\b|\bNCCL\b|\bCUDA\b|\bcuda\w*|\bc10\b|"
+    r"\bTraceback\b|\w\.\w|::|\w+_\w+|/\w+/|\bline \d+\b|--\w|`|=|\(\)|"
+    r"\bsegmentation fault\b|\bcore dumped\b|\bSIG[A-Z]+\b|"
+    # a rule's own pattern (alternation, groups, escapes) is code as well
+    r"\w\|\w|\(\?|\\[bswd]")
+TEMPLATE_HEADINGS = frozenset({
+    "describe the bug", "to reproduce", "expected behavior", "expected behaviour",
+    "steps to reproduce", "versions", "environment", "additional context",
+    "collecting environment information", "alternatives", "motivation", "pitch",
+    "minified repro", "error logs", "the feature, motivation and pitch",
+})
+
+
+@dataclass(frozen=True)
+class CacheText:
+    kind: str       # "postmortem" or "triage"
+    source: str     # cache file (and record number for JSONL)
+    words: str      # the text's words, one space apart, with a space at both ends
+
+
+@dataclass(frozen=True)
+class Quote:
+    path: str
+    line: int
+    text: str
+    kind: str       # "example", "test" or "other"
+
+
+@dataclass(frozen=True)
+class Hit:
+    quote: Quote
+    words: int      # length of the verbatim run shared with the cache
+    whole: bool     # the whole quote (edge punctuation stripped) is the run
+    cache_kind: str
+    source: str
+    software: bool
+
+    def fails(self, min_words: int, min_example_words: int) -> bool:
+        if self.software:
+            return False
+        # The lower limit holds for a whole example: four words of a common phrase inside a
+        # longer string of our own are no quote.
+        short = self.whole and self.quote.kind in ("example", "test")
+        return self.words >= (min_example_words if short else min_words)
+
+
+def words_of(text: str) -> list[str]:
+    return WORD.findall(text.lower().replace("\u2019", "'"))
+
+
+def is_software(text: str) -> bool:
+    plain = " ".join(words_of(text))
+    return bool(SOFTWARE.search(text)) or plain in TEMPLATE_HEADINGS
+
+
+# ---------------------------------------------------------------- caches
+
+
+def _read_bounded(path: Path, limit: int = MAX_FILE_BYTES) -> str:
+    with path.open("rb") as fh:
+        return fh.read(limit).decode("utf-8", errors="replace")
+
+
+def _jsonl_texts(path: Path, raw: str) -> Iterator[tuple[str, str]]:
+    for n, line in enumerate(raw.splitlines(), 1):
+        if not line.strip() or len(line) > MAX_LINE_BYTES:
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(record, dict):
+            continue
+        parts = [record.get(k) for k in ("title", "text", "body")]
+        text = "\n".join(p for p in parts if isinstance(p, str))
+        if text:
+            yield f"{path}#{n}", text
+
+
+def _cache_files(spec: Path) -> list[Path]:
+    if spec.is_file():
+        return [spec]
+    found = [p for p in sorted(spec.rglob("*"))
+             if p.is_file() and p.suffix in (".md", ".jsonl") and p.name != "README.md"]
+    return found[:MAX_CACHE_FILES]
+
+
+def load_caches(specs: Iterable[str], say=print) -> list[CacheText]:
+    texts: list[CacheText] = []
+    total = 0
+    for spec in specs:
+        root = Path(spec).expanduser()
+        if not root.exists():
+            say(f"cache {spec}: missing, skipped")
+            continue
+        files = _cache_files(root)
+        for path in files:
+            if total >= MAX_TOTAL_BYTES:
+                say(f"cache {spec}: byte budget reached, rest skipped")
+                break
+            try:
+                raw = _read_bounded(path)
+            except OSError as exc:
+                say(f"cache {path}: unreadable ({exc.strerror}), skipped")
+                continue
+            total += len(raw)
+            if path.suffix == ".jsonl":
+                for source, text in _jsonl_texts(path, raw):
+                    texts.append(CacheText("triage", source, f" {' '.join(words_of(text))} "))
+            else:
+                texts.append(CacheText("postmortem", str(path),
+                                       f" {' '.join(words_of(raw))} "))
+        say(f"cache {spec}: {len(files)} files")
+    return texts
+
+
+class CacheIndex:
+    """Word 4-grams of every cache text, so a quote's verbatim runs are found without
+    scanning every text for every quote; a run is then confirmed by a plain search."""
+
+    def __init__(self, texts: list[CacheText]) -> None:
+        self.texts = texts
+        self.grams: set[tuple[str, ...]] = set()
+        for t in texts:
+            w = t.words.split()
+            self.grams.update(tuple(w[i:i + SEED]) for i in range(len(w) - SEED + 1))
+
+    def where(self, run: list[str]) -> CacheText | None:
+        needle = f" {' '.join(run)} "
+        for t in self.texts:
+            if needle in t.words:
+                return t
+        return None
+
+    def longest_run(self, words: list[str]) -> tuple[int, CacheText | None]:
+        """Longest run of consecutive words of ``words`` found verbatim in one text."""
+        present = [tuple(words[i:i + SEED]) in self.grams
+                   for i in range(len(words) - SEED + 1)]
+        best: tuple[int, CacheText | None] = (0, None)
+        i = 0
+        while i < len(present):
+            if not present[i]:
+                i += 1
+                continue
+            j = i
+            while j + 1 < len(present) and present[j + 1]:
+                j += 1
+            # Consecutive n-grams may come from different texts: shrink until one holds it.
+            length = j - i + SEED
+            for start in range(i, j + 1):
+                if length - (start - i) <= best[0]:
+                    break
+                run = words[start:j + SEED]
+                hit = self.where(run)
+                while hit is None and len(run) > max(SEED, best[0]):
+                    run = run[:-1]
+                    hit = self.where(run)
+                if hit is not None and len(run) > best[0]:
+                    best = (len(run), hit)
+            i = j + 1
+        return best
+
+
+# ---------------------------------------------------------------- quotes
+
+
+def tracked_files(root: Path) -> list[str]:
+    try:
+        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--", *SCANNED],
+                             capture_output=True, timeout=GIT_TIMEOUT_S, check=True)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise SystemExit(f"error: cannot list the tracked files of {root}: {exc}") from exc
+    return [p for p in out.stdout.decode("utf-8", "replace").split("\0") if p]
+
+
+def _kind(rel: str) -> str:
+    if rel.endswith((".yaml", ".yml")) and rel.startswith(("src/", "tests/")):
+        return "example"
+    if rel.startswith("tests/"):
+        return "test"
+    return "other"
+
+
+def _line_quotes(rel: str, text: str, kind: str) -> Iterator[Quote]:
+    for n, line in enumerate(text.splitlines(), 1):
+        for m in QUOTED.finditer(line):
+            yield Quote(rel, n, next(g for g in m.groups() if g), kind)
+        if kind == "example":
+            m = YAML_TEXT.match(line)
+            if m:
+                yield Quote(rel, n, m.group(1), kind)
+
+
+def _python_quotes(rel: str, text: str, kind: str) -> Iterator[Quote]:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        yield from _line_quotes(rel, text, kind)
+        return
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            value = node.value
+            yield Quote(rel, node.lineno, value, kind)
+            lines = value.splitlines()
+            if len(lines) > 1:
+                for k, part in enumerate(lines):
+                    yield Quote(rel, node.lineno + k, part, kind)
+    # quotes inside comments and docstrings: “..” and the like on each line
+    for n, line in enumerate(text.splitlines(), 1):
+        if "#" in line or "\u201c" in line:
+            for m in QUOTED.finditer(line):
+                yield Quote(rel, n, next(g for g in m.groups() if g), kind)
+
+
+def quotes_of(root: Path, rel: str) -> Iterator[Quote]:
+    path = root / rel
+    if not path.is_file() or path.suffix not in (".py", ".md", ".yaml", ".yml", ".txt",
+                                                 ".toml", ".json", ".tsv", ".sh"):
+        return
+    try:
+        text = _read_bounded(path)
+    except OSError:
+        return
+    kind = _kind(rel)
+    if path.suffix == ".py":
+        yield from _python_quotes(rel, text, kind)
+    else:
+        yield from _line_quotes(rel, text, kind)
+
+
+def find_hits(root: Path, files: list[str], index: CacheIndex) -> list[Hit]:
+    hits: dict[tuple[str, int, str], Hit] = {}
+    for rel in files:
+        for q in quotes_of(root, rel):
+            words = words_of(q.text)
+            if len(words) < SEED:
+                continue
+            length, where = index.longest_run(words)
+            if where is None:
+                continue
+            hit = Hit(q, length, length == len(words), where.kind, where.source,
+                      is_software(q.text))
+            key = (q.path, q.line, " ".join(words))
+            if key not in hits or hits[key].words < length:
+                hits[key] = hit
+    # one line, one hit: the longest run among its quotes
+    best: dict[tuple[str, int], Hit] = {}
+    for h in hits.values():
+        k = (h.quote.path, h.quote.line)
+        if k not in best or best[k].words < h.words:
+            best[k] = h
+    return sorted(best.values(), key=lambda h: (h.quote.path, h.quote.line))
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=__doc__.split("\n\n", 1)[1])
+    p.add_argument("--cache", action="append", metavar="PATH",
+                   help="a cache folder (*.md, *.jsonl inside) or file; repeatable "
+                        "(default: the caches listed below)")
+    p.add_argument("--root", default=str(ROOT), help="repository to scan (default: %(default)s)")
+    p.add_argument("--min-words", type=int, default=6,
+                   help="a shared run this long fails anywhere (default: %(default)s)")
+    p.add_argument("--min-example-words", type=int, default=4,
+                   help="... and this long in a rule example or test string (default: "
+                        "%(default)s)")
+    p.add_argument("--all", action="store_true",
+                   help="list hits below the limits and software strings too")
+    args = p.parse_args(argv)
+    if args.min_words < SEED or args.min_example_words < SEED:
+        p.error(f"--min-words and --min-example-words must be at least {SEED}")
+    root = Path(args.root)
+    if not (root / ".git").exists():
+        p.error(f"--root {root}: not a git repository (give the repository to scan)")
+    texts = load_caches(args.cache or DEFAULT_CACHES)
+    index = CacheIndex(texts)
+    hits = find_hits(root, tracked_files(root), index)
+    failing = [h for h in hits if h.fails(args.min_words, args.min_example_words)]
+    by_kind: dict[str, int] = {}
+    for h in hits:
+        if h in failing or args.all:
+            tag = "FAIL" if h in failing else ("software" if h.software else "below")
+            print(f"{h.quote.path}:{h.quote.line}: {h.words} words ({h.quote.kind}, "
+                  f"{'whole' if h.whole else 'part'}) {tag} in {h.cache_kind} "
+                  f"{h.source}: {h.quote.text.strip()[:100]!r}")
+        if h in failing:
+            by_kind[h.cache_kind] = by_kind.get(h.cache_kind, 0) + 1
+    summary = ", ".join(f"{k} {v}" for k, v in sorted(by_kind.items())) or "none"
+    print(f"{len(texts)} cache texts; {len(hits)} quotes share words with them; "
+          f"failing: {len(failing)} ({summary})")
+    return 1 if failing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
