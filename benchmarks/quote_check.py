@@ -18,8 +18,10 @@ Caches (a missing one is skipped with a message, so the check runs anywhere):
 ``~/.cache/agentops/postmortem`` and ``/work/shared/eval/postmortem`` (``*.md`` texts),
 ``~/.cache/agentops/triage/*.jsonl`` and ``/work/shared/eval/triage-dev*.jsonl`` (the
 ``title`` and ``text`` of each issue). A hit counts as a failure when the whole quote (or
-a run of it) is at least --min-words long (default 6), or at least --min-example-words
-(default 4) inside a rule example or a test string. Software strings (exception
+one of its sentences, with or without a role prefix such as "Reply:") is at least
+--min-words long (default 6), or at least --min-example-words (default 4) in a rule
+example or a test string; a run inside a longer string of ours fails from
+--min-run-words (default 8). Software strings (exception
 messages, NCCL/CUDA texts, code, paths, issue-template headings) are listed as
 ``software`` and never fail: they are the program's words, not a writer's prose.
 
@@ -55,6 +57,8 @@ MAX_TOTAL_BYTES = 200_000_000
 GIT_TIMEOUT_S = 30
 SEED = 4                     # word n-grams indexed; shorter quotes are never hits
 
+ROLE_PREFIX = re.compile(r"^\W*[A-Za-z@][\w@-]{0,30}:\s+")
+SENTENCE_END = re.compile(r"(?<=[.;!?])\s+|\\n|\n")
 WORD = re.compile(r"[a-z0-9]+(?:['\u2019][a-z]+)*")
 QUOTED = re.compile(r'"([^"\n]{3,})"|\u201c([^\u201d\n]{3,})\u201d|'
                     r"(?<![A-Za-z0-9])'([^'\n]{3,})'(?![A-Za-z0-9])")
@@ -71,6 +75,9 @@ TEMPLATE_HEADINGS = frozenset({
     "steps to reproduce", "versions", "environment", "additional context",
     "collecting environment information", "alternatives", "motivation", "pitch",
     "minified repro", "error logs", "the feature, motivation and pitch",
+    # headings of the common post-mortem templates
+    "where we got lucky", "what went well", "what went wrong", "lessons learned",
+    "action items", "root cause", "root causes", "supporting information",
 })
 
 
@@ -98,12 +105,14 @@ class Hit:
     source: str
     software: bool
 
-    def fails(self, min_words: int, min_example_words: int) -> bool:
+    def fails(self, min_words: int, min_example_words: int, min_run_words: int) -> bool:
         if self.software:
             return False
-        # The lower limit holds for a whole example: four words of a common phrase inside a
-        # longer string of our own are no quote.
-        short = self.whole and self.quote.kind in ("example", "test")
+        if not self.whole:
+            return self.words >= min_run_words
+        # The lower limit holds for a whole example or test string (or one sentence of
+        # it): four words of a common phrase inside a longer string of our own are no quote.
+        short = self.quote.kind in ("example", "test")
         return self.words >= (min_example_words if short else min_words)
 
 
@@ -291,27 +300,49 @@ def quotes_of(root: Path, rel: str) -> Iterator[Quote]:
         yield from _line_quotes(rel, text, kind)
 
 
-def find_hits(root: Path, files: list[str], index: CacheIndex) -> list[Hit]:
-    hits: dict[tuple[str, int, str], Hit] = {}
+def segments(text: str) -> list[list[str]]:
+    """The quote, the quote without a role prefix ("Reply: ..."), and each sentence of
+    it: a copied sentence counts whole whatever our own string puts around it."""
+    parts = [text, ROLE_PREFIX.sub("", text, count=1)]
+    for sentence in SENTENCE_END.split(text):
+        parts += [sentence, ROLE_PREFIX.sub("", sentence, count=1)]
+    out: list[list[str]] = []
+    for part in parts:
+        w = words_of(part)
+        if len(w) >= SEED and w not in out:
+            out.append(w)
+    return out
+
+
+def hit_of(q: Quote, index: CacheIndex) -> Hit | None:
+    words = words_of(q.text)
+    if len(words) < SEED:
+        return None
+    best: Hit | None = None
+    for seg in segments(q.text):
+        where = index.where(seg) if tuple(seg[:SEED]) in index.grams else None
+        if where is not None and (best is None or len(seg) > best.words):
+            best = Hit(q, len(seg), True, where.kind, where.source, is_software(q.text))
+    length, where = index.longest_run(words)
+    if where is not None and (best is None or length > best.words):
+        best = Hit(q, length, length == len(words), where.kind, where.source,
+                   is_software(q.text))
+    return best
+
+
+def find_hits(root: Path, files: list[str], index: CacheIndex,
+              limits: tuple[int, int, int]) -> list[Hit]:
+    """Per line the worst hit: a failing one before the longest."""
+    best: dict[tuple[str, int], Hit] = {}
     for rel in files:
         for q in quotes_of(root, rel):
-            words = words_of(q.text)
-            if len(words) < SEED:
+            hit = hit_of(q, index)
+            if hit is None:
                 continue
-            length, where = index.longest_run(words)
-            if where is None:
-                continue
-            hit = Hit(q, length, length == len(words), where.kind, where.source,
-                      is_software(q.text))
-            key = (q.path, q.line, " ".join(words))
-            if key not in hits or hits[key].words < length:
-                hits[key] = hit
-    # one line, one hit: the longest run among its quotes
-    best: dict[tuple[str, int], Hit] = {}
-    for h in hits.values():
-        k = (h.quote.path, h.quote.line)
-        if k not in best or best[k].words < h.words:
-            best[k] = h
+            k = (q.path, q.line)
+            old = best.get(k)
+            if old is None or (hit.fails(*limits), hit.words) > (old.fails(*limits), old.words):
+                best[k] = hit
     return sorted(best.values(), key=lambda h: (h.quote.path, h.quote.line))
 
 
@@ -328,18 +359,22 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--min-example-words", type=int, default=4,
                    help="... and this long in a rule example or test string (default: "
                         "%(default)s)")
+    p.add_argument("--min-run-words", type=int, default=8,
+                   help="a run this long inside a longer string of ours fails (default: "
+                        "%(default)s; shorter runs are mostly common phrases)")
     p.add_argument("--all", action="store_true",
                    help="list hits below the limits and software strings too")
     args = p.parse_args(argv)
-    if args.min_words < SEED or args.min_example_words < SEED:
-        p.error(f"--min-words and --min-example-words must be at least {SEED}")
+    limits = (args.min_words, args.min_example_words, args.min_run_words)
+    if min(limits) < SEED:
+        p.error(f"--min-words, --min-example-words and --min-run-words must be at least {SEED}")
     root = Path(args.root)
     if not (root / ".git").exists():
         p.error(f"--root {root}: not a git repository (give the repository to scan)")
     texts = load_caches(args.cache or DEFAULT_CACHES)
     index = CacheIndex(texts)
-    hits = find_hits(root, tracked_files(root), index)
-    failing = [h for h in hits if h.fails(args.min_words, args.min_example_words)]
+    hits = find_hits(root, tracked_files(root), index, limits)
+    failing = [h for h in hits if h.fails(*limits)]
     by_kind: dict[str, int] = {}
     for h in hits:
         if h in failing or args.all:

@@ -81,11 +81,21 @@ def test_four_words_fail_in_a_rule_example_but_not_in_prose(tmp_path, capsys):
     assert code == 0
 
 
-def test_a_test_string_with_a_role_prefix_is_caught_by_its_run(tmp_path, capsys):
-    test = 'TEXT = "Maintainer: the west mirror lost its lease twice, sorry"\n'
+def test_a_sentence_copied_behind_a_role_prefix_counts_whole(tmp_path, capsys):
+    test = 'TEXT = "Maintainer: the west mirror lost its lease twice. Sorry!"\n'
     code, out = _run(_repo(tmp_path, {"tests/t.py": test}), _cache(tmp_path), capsys)
     assert code == 1
-    assert "tests/t.py:1: 7 words (test, part)" in out
+    assert "tests/t.py:1: 7 words (test, whole)" in out
+
+
+def test_a_short_run_inside_our_own_sentence_fails_only_from_the_run_limit(tmp_path, capsys):
+    own = 'X = "yesterday the west mirror lost its lease again, oddly enough"\n'
+    cache = _cache(tmp_path)
+    root = _repo(tmp_path, {"src/x.py": own})
+    code, out = _run(root, cache, capsys)
+    assert code == 0
+    code, out = _run(root, cache, capsys, "--min-run-words", "6")
+    assert code == 1 and "src/x.py:1: 6 words (other, part)" in out
 
 
 def test_yaml_text_values_without_quotes_are_examples(tmp_path, capsys):
