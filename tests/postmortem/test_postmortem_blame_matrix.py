@@ -190,7 +190,7 @@ def test_bad_fault_data_names_the_key(tmp_path: Path, monkeypatch, old: str, new
 # verb-group reading keeps it; a question, also one opening after an introductory
 # phrase, asks or supposes and is left.
 @pytest.mark.parametrize(("sentence", "blamed"), [
-    ("But it seems like you forget to compile the files for the release?", True),
+    ("But it seems like you forget to build the docs for the tag?", True),
     ("You forgot to run the tests?", True),
     ("Did you forget to bump it?", False),
     ("How could we forget to bump it?", False),

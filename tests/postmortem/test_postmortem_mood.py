@@ -195,13 +195,13 @@ def test_epistemic_spans_matrix(kind: str, frame: str, hedge: bool, marker: str,
     # A judgement inside a causal adjunct names a cause.
     ("It flaked due to insufficient waiting for deployments.", set()),
     # Norms and judgements about how the work is done.
-    ("These two teams need to have a better working relationship.",
+    ("These two groups need to have a closer relationship.",
      {("normative", "organisation")}),
     ("I strongly suggest that you publish releases as promised.",
      {("normative", "process")}),
     ("Our release tooling is clearly lacking in tests.", {("evaluative", "process")}),
     ("Our last test is clearly lacking in asserts.", {("evaluative", "concrete")}),
-    ("This should be the norm for any team.", {("normative", "policy")}),
+    ("This should be standard for every project.", {("normative", "policy")}),
     # A norm that the incident must not recur is about the work (P-5, #24); bound to a
     # fix ("so this should not happen again") it is the fix's expected outcome.
     ("This must never happen again.", {("normative", "policy")}),
