@@ -516,7 +516,7 @@ def test_a_solo_agent_must_be_an_agent_class(tmp_path: Path, monkeypatch) -> Non
     ("Spent far too much time on the wrong lead.", True),
     ("The job spent too much time in garbage collection.", False),
     # A counterfactual passive about a person's act, not about software behaviour.
-    ("The upgrade was approved when it should not have been.", True),
+    ("The upgrade got approved although it should not have been.", True),
     ("It should not have been possible to tag from a dirty tree.", False),
     # The set18 round's forms (#24): an agreed rule broken, review gone around, an old
     # version as the cause, an act judged as a fault, an act done carelessly; each by a
