@@ -69,12 +69,19 @@ SOFTWARE = re.compile(
     r"\bTraceback\b|\w\.\w|::|\w+_\w+|/\w+/|\bline \d+\b|--\w|`|=|\(\)|"
     r"\bsegmentation fault\b|\bcore dumped\b|\bSIG[A-Z]+\b|"
     # a rule's own pattern (alternation, groups, escapes) is code as well
-    r"\w\|\w|\(\?|\\[bswd]")
+    r"\w\|\w|\(\?|\\[bswd.()\[\]]|"
+    # source lines and the text a bot files (disabled-test issues), not a reporter's
+    r"\bdef \w+\(|\bfrom [\w.]+ import\b|^import \w|\bexit status\b|"
+    r"\bPlatforms: \w|\bThis test was disabled because\b|\bit is (?:failing|flaky) (?:on|in)\b|"
+    r"\bROCm-skipped\b|"
+    # error texts of PyTorch, the C library and the kernel, quoted as such
+    r"\bExpected to have finished reduction\b|\bdoes not have a sharding strategy\b|"
+    r"\bUnable to find \w+ backend\b|\bToo many open files\b|\bconnection reset by peer\b")
 TEMPLATE_HEADINGS = frozenset({
     "describe the bug", "to reproduce", "expected behavior", "expected behaviour",
     "steps to reproduce", "versions", "environment", "additional context",
     "collecting environment information", "alternatives", "motivation", "pitch",
-    "minified repro", "error logs", "the feature, motivation and pitch",
+    "minified repro", "error logs", "the feature motivation and pitch",
     # headings of the common post-mortem templates
     "where we got lucky", "what went well", "what went wrong", "lessons learned",
     "action items", "root cause", "root causes", "supporting information",
@@ -322,7 +329,9 @@ def hit_of(q: Quote, index: CacheIndex) -> Hit | None:
     for seg in segments(q.text):
         where = index.where(seg) if tuple(seg[:SEED]) in index.grams else None
         if where is not None and (best is None or len(seg) > best.words):
-            best = Hit(q, len(seg), True, where.kind, where.source, is_software(q.text))
+            # a template heading at the head of our own text is the template's
+            software = is_software(q.text) or " ".join(seg) in TEMPLATE_HEADINGS
+            best = Hit(q, len(seg), True, where.kind, where.source, software)
     length, where = index.longest_run(words)
     if where is not None and (best is None or length > best.words):
         best = Hit(q, length, length == len(words), where.kind, where.source,

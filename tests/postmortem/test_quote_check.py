@@ -140,3 +140,15 @@ def test_not_a_repository_is_exit_2(tmp_path, capsys):
         qc.main(["--root", str(tmp_path), "--cache", str(tmp_path)])
     assert exc.value.code == 2
     assert "not a git repository" in capsys.readouterr().err
+
+
+def test_an_issue_template_heading_is_the_templates_not_a_quote(tmp_path, capsys):
+    cache = tmp_path / "c"
+    cache.mkdir()
+    (cache / "t.jsonl").write_text(json.dumps({"title": "x", "text": "### The feature, "
+                                               "motivation and pitch\nsomeone else's words"})
+                                   + "\n", encoding="utf-8")
+    own = 'BODY = "### \U0001f680 The feature, motivation and pitch\\nour own made-up ask"\n'
+    code, out = _run(_repo(tmp_path, {"tests/t.py": own}), cache, capsys, "--all")
+    assert code == 0
+    assert "software" in out
