@@ -48,7 +48,7 @@ def _agent(sentence: str, predicate: str) -> str:
     ("I rebased the branch and missed the conflict.", "missed", "first_person"),
     # ... across ", but" too, when the clause is only the coordinator and its verb, and
     # not past a belief verb (#24, pm-blame).
-    ("I rebased main, but forgot to move the tag.", "forgot", "first_person"),
+    ("I squashed the branch, but forgot to push the tag.", "forgot", "first_person"),
     ("The job ran, but forgot to upload the wheel.", "forgot", "system"),
     ("I think the PR passed, but broke the nightly.", "broke", "system"),
     # A relative clause acts for its antecedent.
@@ -85,12 +85,12 @@ def _agent(sentence: str, predicate: str) -> str:
     ("Our refactor missed the page.", "missed", "we"),
     ("Our registrar forgot the renewal.", "forgot", "provider"),
     # ... but a tool or a process behind a possessive is still a system (#24, pm-blame).
-    ("My upload script failed to attach the tarball.", "failed", "system"),
+    ("My release script failed to attach the checksum.", "failed", "system"),
     ("A bug in our upload job that screwed up the wheel.", "screwed", "system"),
     ("Our deploy job broke the mirror.", "broke", "system"),
-    ("The VM provider accidentally assigned the address.", "accidentally", "provider"),
+    ("The DNS vendor accidentally deleted the record.", "accidentally", "provider"),
     # "..., then <verb>" coordinates like "and": the verb shares the clause's subject.
-    ("I merged it into the branch, then messed up the commits.", "messed", "first_person"),
+    ("I landed it on main, then messed up the rebase.", "messed", "first_person"),
     ("The job merged it, then messed up the commits.", "messed", "system"),
     # A verb coordinated inside a subordinate clause with a pronoun subject is that
     # clause's ("before we move too fast and break things"); a noun subject there leaves
@@ -412,7 +412,7 @@ def test_a_statement_with_a_question_mark_accuses_and_a_question_asks() -> None:
     assert asks("How did you conclude that I broke the loader?")
     assert asks("Reviewer: Maybe you pushed it without the soak?")
     assert not asks("You merged the bump without a review?")
-    assert not asks("Reviewer: So, merged a big PR without a review?")
+    assert not asks("Reviewer: So, landed a huge refactor without a review?")
     assert _blame("You merged the bump without a review?")
     assert _blame("Landed a huge refactor without a review?")
     assert not _blame("Did you merge the bump without a review?")
@@ -523,10 +523,10 @@ def test_a_solo_agent_must_be_an_agent_class(tmp_path: Path, monkeypatch) -> Non
     # person, and the same words of a job, a runner or a passive with no person.
     ("You're going against the release etiquette.", True),
     ("The bot goes against the release etiquette on every bump.", False),
-    ("You made some direct commits to the main branch.", True),
-    ("The mirror job made some direct commits to the main branch.", False),
+    ("You made several direct commits to the stable branch.", True),
+    ("The mirror job made several direct commits to the stable branch.", False),
     ("I think you are running an outdated copy of the plugin.", True),
-    ("The runner is using a very old version of the step.", False),
+    ("The runner is running an outdated copy of the plugin.", False),
     ("Filing an issue that calls our work stupid is not productive.", True),
     ("Testing the loader on ARM is not productive.", False),
     ("And yes, I did the bump imprecisely.", True),
