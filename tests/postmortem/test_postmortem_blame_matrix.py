@@ -160,7 +160,7 @@ def test_no_consequence_without_the_writers_act_and_its_breakage(pair: str) -> N
 
 
 def test_a_consequence_needs_the_same_paragraph() -> None:
-    text = "# T\n\nI merged it into master.\n\nIt broke everything.\n"
+    text = "# T\n\nI landed it on main.\n\nIt broke the nightly.\n"
     assert [f for f in lint.lint(text, RULES, sections=SECTIONS) if f.rule == "blame"] == []
 
 
@@ -190,11 +190,11 @@ def test_bad_fault_data_names_the_key(tmp_path: Path, monkeypatch, old: str, new
 # verb-group reading keeps it; a question, also one opening after an introductory
 # phrase, asks or supposes and is left.
 @pytest.mark.parametrize(("sentence", "blamed"), [
-    ("But it seems like you forget to compile the files for the release?", True),
+    ("But it seems like you forget to build the docs for the tag?", True),
     ("You forgot to run the tests?", True),
     ("Did you forget to bump it?", False),
     ("How could we forget to bump it?", False),
-    ("In retrospect, how could we forget to build this?", False),
+    ("Looking back, how could we forget to tag this?", False),
 ])
 def test_a_fault_with_a_question_mark_accuses_unless_it_asks(sentence: str,
                                                              blamed: bool) -> None:

@@ -48,7 +48,7 @@ def _agent(sentence: str, predicate: str) -> str:
     ("I rebased the branch and missed the conflict.", "missed", "first_person"),
     # ... across ", but" too, when the clause is only the coordinator and its verb, and
     # not past a belief verb (#24, pm-blame).
-    ("I rebased main, but forgot to move the tag.", "forgot", "first_person"),
+    ("I squashed the branch, but forgot to push the tag.", "forgot", "first_person"),
     ("The job ran, but forgot to upload the wheel.", "forgot", "system"),
     ("I think the PR passed, but broke the nightly.", "broke", "system"),
     # A relative clause acts for its antecedent.
@@ -85,12 +85,12 @@ def _agent(sentence: str, predicate: str) -> str:
     ("Our refactor missed the page.", "missed", "we"),
     ("Our registrar forgot the renewal.", "forgot", "provider"),
     # ... but a tool or a process behind a possessive is still a system (#24, pm-blame).
-    ("My upload script failed to attach the tarball.", "failed", "system"),
-    ("An error in our release process that screwed up the tag.", "screwed", "system"),
+    ("My release script failed to attach the checksum.", "failed", "system"),
+    ("A bug in our upload job that screwed up the wheel.", "screwed", "system"),
     ("Our deploy job broke the mirror.", "broke", "system"),
-    ("The VM provider accidentally assigned the address.", "accidentally", "provider"),
+    ("The DNS vendor accidentally deleted the record.", "accidentally", "provider"),
     # "..., then <verb>" coordinates like "and": the verb shares the clause's subject.
-    ("I merged it into the branch, then messed up the commits.", "messed", "first_person"),
+    ("I landed it on main, then messed up the rebase.", "messed", "first_person"),
     ("The job merged it, then messed up the commits.", "messed", "system"),
     # A verb coordinated inside a subordinate clause with a pronoun subject is that
     # clause's ("before we move too fast and break things"); a noun subject there leaves
@@ -350,7 +350,7 @@ def test_a_predicate_opening_its_clause_has_the_unstated_agent() -> None:
     def found(text: str) -> list[str]:
         return [a for _, _, a in clauses.matches(text, GRAMMAR, cond)]
 
-    assert found("Forgot to bump the version.") == ["unstated"]
+    assert found("Forgot to update the lockfile.") == ["unstated"]
     assert found("Sorry, forgot to bump the version.") == ["unstated"]
     assert found("Reviewer: Ugh, forgot the changelog.") == ["unstated"]
     # A subject anywhere before it, even one read as a system, is no unstated agent.
@@ -360,7 +360,7 @@ def test_a_predicate_opening_its_clause_has_the_unstated_agent() -> None:
     assert found("The release job ran twice; forgot the version both times.") == []
     # A one-word label before the note is no subject ("Problem: forgot ..."), after a
     # speaker label too; a word before a colon further in is one.
-    assert found("Problem: forgot to bump the version.") == ["unstated"]
+    assert found("Problem: forgot to update the lockfile.") == ["unstated"]
     assert found("Author: Edit: forgot to bump the version.") == ["unstated"]
     assert found("The release job: forgot to bump the version.") == []
 
@@ -412,9 +412,9 @@ def test_a_statement_with_a_question_mark_accuses_and_a_question_asks() -> None:
     assert asks("How did you conclude that I broke the loader?")
     assert asks("Reviewer: Maybe you pushed it without the soak?")
     assert not asks("You merged the bump without a review?")
-    assert not asks("Reviewer: So, merged a big PR without a review?")
+    assert not asks("Reviewer: So, landed a huge refactor without a review?")
     assert _blame("You merged the bump without a review?")
-    assert _blame("Merged a big PR without a review?")
+    assert _blame("Landed a huge refactor without a review?")
     assert not _blame("Did you merge the bump without a review?")
     assert not _blame("How did you conclude that I broke the loader?")
     # "Why" presupposes the act it asks about; "who" may only ask for a name.
@@ -442,17 +442,17 @@ def test_a_guess_said_with_a_question_mark_hedges_and_a_question_does_not() -> N
     """#24 round 11 (misses in sets 17, 19, 23): a clause that opens with a guess word,
     or a statement before a closing request, is a guess whatever its question mark; a
     question that asks (an auxiliary or a question word first) stays a question."""
-    assert _hedges("Possibly related to GC pauses?") == [3]
-    assert _hedges("Reply: I'm guessing a disk somewhere is full?") == [3]
-    assert _hedges("Reply: It looks possibly related to this PR, can you check it out?") == [3]
-    assert _hedges("Reply: Is it possibly related to this PR, can you check it out?") == []
+    assert _hedges("Possibly related to the disk quota?") == [3]
+    assert _hedges("Reply: I'm guessing a cert somewhere expired?") == [3]
+    assert _hedges("Reply: It looks possibly related to this change, could you have a look?") == [3]
+    assert _hedges("Reply: Is it possibly related to this change, could you have a look?") == []
     assert _hedges("Reply: Could this possibly be the driver?") == []
     # Only the part before the request is a statement: a guess inside the request asks.
     assert _hedges("Reply: The build broke, could you see if it is possibly the cache?") == []
     # The rule's own patterns decide: without them every question is skipped.
     rule = replace(BY_ID["hedging"], guess_questions=())
-    assert _hedges("Possibly related to GC pauses?", rule) == []
-    assert _hedges("Reply: It looks possibly related to this PR, can you check it out?",
+    assert _hedges("Possibly related to the disk quota?", rule) == []
+    assert _hedges("Reply: It looks possibly related to this change, could you have a look?",
                    rule) == []
 
 
@@ -511,22 +511,22 @@ def test_a_solo_agent_must_be_an_agent_class(tmp_path: Path, monkeypatch) -> Non
     # Plain causation by the writer's group; the response is no cause.
     ("We caused this outage with the 3.2 tag.", True),
     ("We triggered a failover and created an issue.", False),
-    ("We received a report that we had introduced a regression.", False),
+    ("A user reported that we had introduced a slowdown.", False),
     # An act judged by its manner, by a person; the same time spent by a job is a symptom.
     ("Spent far too much time on the wrong lead.", True),
     ("The job spent too much time in garbage collection.", False),
     # A counterfactual passive about a person's act, not about software behaviour.
-    ("The bump was approved when it should not have been.", True),
+    ("The upgrade got approved although it should not have been.", True),
     ("It should not have been possible to tag from a dirty tree.", False),
     # The set18 round's forms (#24): an agreed rule broken, review gone around, an old
     # version as the cause, an act judged as a fault, an act done carelessly; each by a
     # person, and the same words of a job, a runner or a passive with no person.
     ("You're going against the release etiquette.", True),
     ("The bot goes against the release etiquette on every bump.", False),
-    ("You made some direct commits to the main branch.", True),
-    ("The mirror job made some direct commits to the main branch.", False),
-    ("I think you are using a very old version of the step.", True),
-    ("The runner is using a very old version of the step.", False),
+    ("You made several direct commits to the stable branch.", True),
+    ("The mirror job made several direct commits to the stable branch.", False),
+    ("I think you are running an outdated copy of the plugin.", True),
+    ("The runner is running an outdated copy of the plugin.", False),
     ("Filing an issue that calls our work stupid is not productive.", True),
     ("Testing the loader on ARM is not productive.", False),
     ("And yes, I did the bump imprecisely.", True),
@@ -540,8 +540,8 @@ def test_person_agents_with_faults_are_blame_and_others_are_not(sentence: str,
 # #24, pm-blame: a question that presupposes a careless act accuses though a question
 # word opens it (the grammar's ``accusing``); other questions still ask.
 @pytest.mark.parametrize(("question", "asks"), [
-    ("how did you review this PR in 10s?", False),
-    ("can we stop blindly merging stuff?", False),
+    ("how did you approve this diff in 5 seconds?", False),
+    ("can we stop blindly approving bumps?", False),
     ("how did you find the bug?", True),
     ("can we stop the runner?", True),
 ])

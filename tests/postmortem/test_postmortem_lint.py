@@ -155,10 +155,10 @@ def test_a_trailing_label_and_a_task_list_set_the_section_of_their_list() -> Non
 
 
 def test_a_conceded_doubt_before_an_opinion_is_the_opinions() -> None:
-    """#24: "not sure what the policy is, but I would suggest ..." is advocacy with a
+    """#24: "not certain what the rule is here, but I would suggest ..." is advocacy with a
     concession, not a hedge; a doubt about a fact before the same "but" still hedges,
     and so does the concession when no opinion follows it."""
-    opinion = "I'm not sure what the policy is, but I would suggest keeping issues open."
+    opinion = "I'm not certain what the rule is here, but I would suggest keeping it locked."
     assert _lint(f"### Fix\n\n{opinion}\n") == [(3, "advocacy")]
     fact = "The guard probably never ran, but we should protect the branch."
     assert _lint(f"### Fix\n\n{fact}\n") == [(3, "advocacy"), (3, "hedging")]
@@ -363,14 +363,14 @@ def test_a_judgement_behind_a_belief_word_is_not_a_hedge_but_doubt_still_is() ->
     def hedges(text: str) -> list[int]:
         return [n for n, rule in _lint(f"### Root cause\n\n{text}\n") if rule == "hedging"]
 
-    assert hedges("I don't think it's your fault, the branch was just old.") == []
+    assert hedges("I don't think this is your fault, the fork was simply stale.") == []
     assert hedges("I think it's my fault, the branch was just old.") == [3]
-    assert hedges("I don't think it's unreasonable that we ask for a test run.") == []
+    assert hedges("I don't think it's too much to ask for a dry run.") == []
     assert hedges("I don't think the cache was stale.") == [3]
-    assert hedges("I'm not quite sure, I'll poke around the loader.") == []
+    assert hedges("I'm not entirely sure, I'll dig into the scheduler.") == []
     assert hedges("I'm not quite sure why the loader stalls.") == [3]
-    assert hedges("It was difficult to figure out what was going on.") == []
-    assert hedges("It is difficult to tell exactly when the queue backed up.") == [3]
+    assert hedges("It was hard to work out what was happening.") == []
+    assert hedges("It is hard to say exactly when the index went stale.") == [3]
     assert hedges("Doing that is likely to break downstream installers.") == []
     assert hedges("The stale lock is likely to break the next run.") == [3]
 
@@ -386,13 +386,13 @@ def test_plans_procedures_and_requests_are_not_advocacy_but_norms_still_are() ->
     assert pushes("We must release more often.") == [3]
     assert pushes("Reviewer: Don't merge yet, I am checking the wheel list.") == []
     assert pushes("Reviewer: Don't merge on a red nightly.") == [3]
-    assert pushes("The pods that must complete for a job to merge stalled the queue.") == []
+    assert pushes("The shards that must finish for a run to land blocked the scheduler.") == []
     assert pushes("Every job must complete a soak before it merges.") == [3]
     assert pushes("Adding one more test isn't going to make much difference.") == [3]
     assert pushes("Adding one more test made the difference.") == []
-    label = "- **Actions following review**:\n  - We should split this repository up.\n"
+    label = "- **Actions following review**:\n  - We should break this monorepo apart.\n"
     assert pushes(label) == []
-    assert pushes("- **Context**:\n  - We should split this repository up.\n") == [4]
+    assert pushes("- **Context**:\n  - We should break this monorepo apart.\n") == [4]
 
 
 def test_a_present_verdict_of_inadequacy_on_a_design_or_process_is_advocacy() -> None:
@@ -403,30 +403,30 @@ def test_a_present_verdict_of_inadequacy_on_a_design_or_process_is_advocacy() ->
     def pushes(text: str, heading: str = "Root cause") -> list[int]:
         return [n for n, rule in _lint(f"### {heading}\n\n{text}\n") if rule == "advocacy"]
 
-    assert pushes("We run two regions, but our infrastructure is not resilient to a full "
-                  "outage of the provider.") == [3]
+    assert pushes("We host in three zones, but the serving infrastructure is not resilient to a "
+                  "lost zone for longer than an hour.") == [3]
     assert pushes("The upgrade notes are not helpful and the docs are not helpful either.") \
         == [3]
-    assert pushes("This is getting more painful for users as we grow.") == [3]
-    assert pushes("- there\u2019s a lot to be desired on the packaging side") == [3]
-    assert pushes("Reporter: I have several problems with the workflow on this project.") \
+    assert pushes("Each release week is getting more painful for the maintainers.") == [3]
+    assert pushes("- there\u2019s much to be desired in how the wheels are signed") == [3]
+    assert pushes("Reporter: we have serious problems with the merge workflow in this repo.") \
         == [3]
     assert pushes("The loader is not robust to a missing key, so it crashed.") == []
     assert pushes("The first fix was not sufficient, so we shipped a second one.") == []
     assert pushes("The disk is getting full again after the restart.") == []
     assert pushes("We ordered spare parts for the routers that are not redundant.") == []
     assert pushes("I have several problems with installing the wheel on Windows.") == []
-    assert pushes("Our infrastructure is not resilient to a full outage.",
+    assert pushes("The cluster infrastructure is not resilient to a lost zone.",
                   heading="Action items") == []
-    assert _lint("# Incident\n\n## Our infrastructure is not resilient\n\nThe disk "
+    assert _lint("# Incident\n\n## The backup infrastructure is not robust\n\nThe disk "
                  "filled up.\n") == []
 
 
 def test_a_prevention_label_opens_the_list_of_what_will_be_done() -> None:
-    """#24: "To avoid this in the future:" closing a line opens a plan; its items may argue
+    """#24: "To prevent a repeat:" closing a line opens a plan; its items may argue
     for a change like action items may. The same norm under "What went poorly" pushes."""
     norm = "We should gate every release on the soak run."
-    plan = f"# Thread\n\nMaintainer: The build broke. To avoid this in the future:\n\n- {norm}\n"
+    plan = f"# Thread\n\nMaintainer: The build broke. To prevent a repeat:\n\n- {norm}\n"
     assert [r for _, r in _lint(plan)] == []
     assert [ln.section for ln in lint.parse(plan, SECTIONS).lines][4] == "action_items"
     poorly = f"# Thread\n\nMaintainer: The build broke. What went poorly:\n\n- {norm}\n"

@@ -195,17 +195,17 @@ def test_epistemic_spans_matrix(kind: str, frame: str, hedge: bool, marker: str,
     # A judgement inside a causal adjunct names a cause.
     ("It flaked due to insufficient waiting for deployments.", set()),
     # Norms and judgements about how the work is done.
-    ("These two teams need to have a better working relationship.",
+    ("These two groups need to have a closer relationship.",
      {("normative", "organisation")}),
-    ("I strongly suggest that you publish releases as promised.",
+    ("I really suggest that you ship releases on the announced dates.",
      {("normative", "process")}),
     ("Our release tooling is clearly lacking in tests.", {("evaluative", "process")}),
     ("Our last test is clearly lacking in asserts.", {("evaluative", "concrete")}),
-    ("This should be the norm for any team.", {("normative", "policy")}),
+    ("This should be standard for every project.", {("normative", "policy")}),
     # A norm that the incident must not recur is about the work (P-5, #24); bound to a
     # fix ("so this should not happen again") it is the fix's expected outcome.
     ("This must never happen again.", {("normative", "policy")}),
-    ("This should not happen, as it confuses every user.", {("normative", "policy")}),
+    ("This should not happen, as it misleads every packager.", {("normative", "policy")}),
     ("I fixed the CI, so this should not happen again.", set()),
     # A problem-list item and a lessons imperative with no subject.
     ("Lack of log retention for crashed pods.", {("evaluative", "design")}),
@@ -213,8 +213,8 @@ def test_epistemic_spans_matrix(kind: str, frame: str, hedge: bool, marker: str,
     ("We reduce the batch size to a bare minimum.", set()),
     # A prevention purpose before an imperative is a practice to adopt; a present
     # verdict of harm judges what it names, a past state of a thing does not.
-    ("To avoid this in the future, use the merge queue.", {("normative", "process")}),
-    ("To avoid this in the future, we added a check.", set()),
+    ("To prevent this in future, use the merge queue.", {("normative", "process")}),
+    ("To prevent this in future, we added a check.", set()),
     ("Self-merging is bad for three reasons.", {("evaluative", "process")}),
     ("The disk on the builder was bad.", set()),
     # A stressed modal is still a modal.

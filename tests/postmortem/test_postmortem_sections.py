@@ -31,8 +31,8 @@ def test_not_example_heading_does_not(key: str, heading: str) -> None:
 
 
 def test_first_meaning_names_the_part_and_all_count_as_present() -> None:
-    assert lint.heading_keys("Root cause and fix", SECTIONS)[:1] == ("root_cause",)
-    doc = lint.parse("## Root cause and fix\n\nA.\n", SECTIONS)
+    assert lint.heading_keys("Root cause and fixes", SECTIONS)[:1] == ("root_cause",)
+    doc = lint.parse("## Root cause and fixes\n\nA.\n", SECTIONS)
     assert {"root_cause", "fix"} <= doc.present()
     assert lint.heading_keys("Why the symptom", SECTIONS)[0] == "why_symptom"
     assert lint.heading_keys("Appendix", SECTIONS) == ()

@@ -233,12 +233,12 @@ def test_an_infra_route_from_the_prose_is_triaged(queue):
 def test_infra_route_with_several_module_guesses_is_not_triaged(queue):
     # Flight recorder, NCCL and the process group all named: the route is sure, the
     # module proposal is a guess among three, and the sub-team often sets none.
-    body = ("The flight recorder dump misses rank 3, which is blocked in ProcessGroupNCCL "
-            "teardown; TORCH_NCCL_TRACE_BUFFER_SIZE is set and NCCL error logs show a "
+    body = ("The flight recorder dump skips rank 3, which is stuck in ProcessGroupNCCL "
+            "shutdown; TORCH_NCCL_TRACE_BUFFER_SIZE is set and NCCL error logs show a "
             "watchdog timeout.")
     # Thresholds off, so only the several-modules rule can withhold `triaged` here.
     lenient = replace(queue, confidence=Selective(target_precision=0.95, default=0.0))
-    title = "[c10d] Flight Recorder misses a rank blocked in ProcessGroupNCCL teardown"
+    title = "[c10d] Flight Recorder skips a rank stuck in ProcessGroupNCCL shutdown"
     plan = plan_ok(make_issue(title, body), lenient)
     assert plan.add_labels[0] == INFRA
     assert sum(lb.startswith("module: ") for lb in plan.add_labels) > 1

@@ -45,7 +45,7 @@ def test_the_platforms_line_alone_leaves_a_distributed_test_to_a_human(queue, ti
     ("DISABLED test_all_reduce_coalesced (__main__.ProcessGroupNCCLTest)",
      _disabled("rocm", "it is failing in ROCm6.1"), "platform_named_as_cause"),
     ("DISABLED test_all_reduce_coalesced (__main__.ProcessGroupNCCLTest)",
-     _disabled("rocm", "it failed on the MI300 runners"), "platform_owned_test"),
+     _disabled("rocm", "it broke on the MI250 runners"), "platform_owned_test"),
     ("DISABLED test_all_gather (__main__.ProcessGroupXCCLTest)",
      _disabled("xpu", "it is flaky on XPU"), "platform_named_as_cause"),
     ("DISABLED test_fully_shard_grad_acc (__main__.TestFullyShardGradAcc)",

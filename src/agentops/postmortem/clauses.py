@@ -94,7 +94,7 @@ class Grammar:
     # process"): behind a possessive they are still a system, not their owner.
     owned_things: re.Pattern[str] | None = None
     # Questions that accuse though they open with a question word ("how did you review
-    # this PR in 10s?", "can we stop blindly merging stuff?"): they presuppose the act.
+    # this diff in 5 seconds?", "can we stop blindly approving bumps?"): they presuppose the act.
     accusing: re.Pattern[str] | None = None
 
 

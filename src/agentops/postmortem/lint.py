@@ -488,7 +488,7 @@ def parse(text: str, sections: Sequence[SectionKind] = _DEFAULT_SECTIONS) -> Doc
             continue
         if not lm and label is None and label_block is None:
             trailing = _TRAILING_LABEL.search(body)
-            # Up to six words: "Next steps:" and "To avoid this in the future:" alike.
+            # Up to six words: "Next steps:" and "To prevent a repeat:" alike.
             if trailing and len(trailing.group(1).split()) <= 6 \
                     and _LIST.match(next_text(i)):
                 found = heading_keys(trailing.group(1), sections)
