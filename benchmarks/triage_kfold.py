@@ -111,24 +111,22 @@ DEFAULT_SETS = [base / "shared" / "eval" / f"triage-dev{s}.jsonl"
 EXTRA = ROOT / "benchmarks" / "data" / "triage_extra.yaml"
 CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_CACHE")
              or Path.home() / ".cache" / "agentops" / "triage" / "extra-texts.jsonl")
-BLIND2 = ROOT / "benchmarks" / "data" / "triage_blind2.yaml"
-BLIND2_CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_BLIND2_CACHE")
-                    or Path.home() / ".cache" / "agentops" / "triage" / "extra2-texts.jsonl")
-BLIND3 = ROOT / "benchmarks" / "data" / "triage_blind3.yaml"
-BLIND3_CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_BLIND3_CACHE")
-                    or Path.home() / ".cache" / "agentops" / "triage" / "extra3-texts.jsonl")
-BLIND4 = ROOT / "benchmarks" / "data" / "triage_blind4.yaml"
-BLIND4_CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_BLIND4_CACHE")
-                    or Path.home() / ".cache" / "agentops" / "triage" / "extra4-texts.jsonl")
-BLIND5 = ROOT / "benchmarks" / "data" / "triage_blind5.yaml"
-BLIND5_CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_BLIND5_CACHE")
-                    or Path.home() / ".cache" / "agentops" / "triage" / "extra5-texts.jsonl")
-BLIND6 = ROOT / "benchmarks" / "data" / "triage_blind6.yaml"
-BLIND6_CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_BLIND6_CACHE")
-                    or Path.home() / ".cache" / "agentops" / "triage" / "extra6-texts.jsonl")
-BLIND7 = ROOT / "benchmarks" / "data" / "triage_blind7.yaml"
-BLIND7_CACHE = Path(os.environ.get("AGENTOPS_TRIAGE_BLIND7_CACHE")
-                    or Path.home() / ".cache" / "agentops" / "triage" / "extra7-texts.jsonl")
+
+
+def _cache(n: int) -> Path:
+    """The local text cache of blind set ``n``: $AGENTOPS_TRIAGE_BLIND<n>_CACHE, or
+    ~/.cache/agentops/triage/extra<n>-texts.jsonl."""
+    return Path(os.environ.get(f"AGENTOPS_TRIAGE_BLIND{n}_CACHE")
+                or Path.home() / ".cache" / "agentops" / "triage" / f"extra{n}-texts.jsonl")
+
+
+# Module-level names, one pair per set, so a test can point a set at its own files.
+BLIND2, BLIND2_CACHE = ROOT / "benchmarks" / "data" / "triage_blind2.yaml", _cache(2)
+BLIND3, BLIND3_CACHE = ROOT / "benchmarks" / "data" / "triage_blind3.yaml", _cache(3)
+BLIND4, BLIND4_CACHE = ROOT / "benchmarks" / "data" / "triage_blind4.yaml", _cache(4)
+BLIND5, BLIND5_CACHE = ROOT / "benchmarks" / "data" / "triage_blind5.yaml", _cache(5)
+BLIND6, BLIND6_CACHE = ROOT / "benchmarks" / "data" / "triage_blind6.yaml", _cache(6)
+BLIND7, BLIND7_CACHE = ROOT / "benchmarks" / "data" / "triage_blind7.yaml", _cache(7)
 # The labelled-set files: numbers, the labels humans set, our own note; nothing else.
 LABELLED_SCHEMA = {
     "type": "object", "additionalProperties": False, "required": ["issues"],
@@ -229,51 +227,26 @@ def extra_records(queue: Queue) -> tuple[list[Record], str]:
     return labelled_records(EXTRA, CACHE, queue, name="extra", env="AGENTOPS_TRIAGE_CACHE")
 
 
-def blind2_records(queue: Queue) -> tuple[list[Record], str]:
-    """The second blind set joined with its text cache, or ([], why it is skipped)."""
-    return labelled_records(BLIND2, BLIND2_CACHE, queue, name="blind2",
-                            env="AGENTOPS_TRIAGE_BLIND2_CACHE")
+def blind_records(name: str, queue: Queue) -> tuple[list[Record], str]:
+    """Blind set ``name`` ("blind2" ... "blind7") joined with its text cache, or ([], why
+    it is skipped). The files are read from the module's names when called."""
+    upper = name.upper()
+    return labelled_records(globals()[upper], globals()[f"{upper}_CACHE"], queue, name=name,
+                            env=f"AGENTOPS_TRIAGE_{upper}_CACHE")
 
 
-def blind3_records(queue: Queue) -> tuple[list[Record], str]:
-    """The third blind set joined with its text cache, or ([], why it is skipped)."""
-    return labelled_records(BLIND3, BLIND3_CACHE, queue, name="blind3",
-                            env="AGENTOPS_TRIAGE_BLIND3_CACHE")
-
-
-def blind4_records(queue: Queue) -> tuple[list[Record], str]:
-    """The fourth blind set joined with its text cache, or ([], why it is skipped)."""
-    return labelled_records(BLIND4, BLIND4_CACHE, queue, name="blind4",
-                            env="AGENTOPS_TRIAGE_BLIND4_CACHE")
-
-
-def blind5_records(queue: Queue) -> tuple[list[Record], str]:
-    """The fifth blind set joined with its text cache, or ([], why it is skipped)."""
-    return labelled_records(BLIND5, BLIND5_CACHE, queue, name="blind5",
-                            env="AGENTOPS_TRIAGE_BLIND5_CACHE")
-
-
-def blind6_records(queue: Queue) -> tuple[list[Record], str]:
-    """The sixth blind set joined with its text cache, or ([], why it is skipped)."""
-    return labelled_records(BLIND6, BLIND6_CACHE, queue, name="blind6",
-                            env="AGENTOPS_TRIAGE_BLIND6_CACHE")
-
-
-def blind7_records(queue: Queue) -> tuple[list[Record], str]:
-    """The seventh blind set joined with its text cache, or ([], why it is skipped)."""
-    return labelled_records(BLIND7, BLIND7_CACHE, queue, name="blind7",
-                            env="AGENTOPS_TRIAGE_BLIND7_CACHE")
-
-
-# Blind sets reported as their own blocks after blind2, in order: the loader, and whether
-# the set was released as fit material (then `--fit-NAME` adds it to the fit part).
-SEPARATE_SETS = {
-    "blind3": (blind3_records, True),
-    "blind4": (blind4_records, True),
-    "blind5": (blind5_records, True),
-    "blind6": (blind6_records, False),
-    "blind7": (blind7_records, False),
+# Blind sets reported as their own blocks after blind2, in order, each with the number of
+# blind runs after which it was released as fit material (then `--fit-NAME` adds it to the
+# fit part), or None while it is still blind.
+SEPARATE_SETS: dict[str, int | None] = {
+    "blind3": 2,
+    "blind4": 3,
+    "blind5": 2,
+    "blind6": None,
+    "blind7": None,
 }
+_ORDINAL = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh"}
+_COUNT = {1: "one", 2: "two", 3: "three", 4: "four"}
 
 
 def _shown(path: Path) -> str:
@@ -339,28 +312,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fit-blind2", action="store_true",
                     help="add the second blind set to the fit part (threshold fitting, k-fold, "
                          "--write): it was read to write rules, so it is no longer blind")
-    ap.add_argument("--no-blind3", action="store_true",
-                    help="leave the third blind set (triage_blind3.yaml) out")
-    ap.add_argument("--no-blind4", action="store_true",
-                    help="leave the fourth blind set (triage_blind4.yaml) out")
-    ap.add_argument("--no-blind5", action="store_true",
-                    help="leave the fifth blind set (triage_blind5.yaml) out")
-    ap.add_argument("--no-blind6", action="store_true",
-                    help="leave the sixth blind set (triage_blind6.yaml) out")
-    ap.add_argument("--no-blind7", action="store_true",
-                    help="leave the seventh blind set (triage_blind7.yaml) out")
-    ap.add_argument("--fit-blind3", action="store_true",
-                    help="add the third blind set to the fit part (threshold fitting, k-fold, "
-                         "--write) and still print its block: it was released as fit material "
-                         "after two blind runs")
-    ap.add_argument("--fit-blind4", action="store_true",
-                    help="add the fourth blind set to the fit part (threshold fitting, k-fold, "
-                         "--write) and still print its block: it was released as fit material "
-                         "after three blind runs")
-    ap.add_argument("--fit-blind5", action="store_true",
-                    help="add the fifth blind set to the fit part (threshold fitting, k-fold, "
-                         "--write) and still print its block: it was released as fit material "
-                         "after two blind runs")
+    for name in SEPARATE_SETS:
+        nth = _ORDINAL[int(name.removeprefix("blind"))]
+        ap.add_argument(f"--no-{name}", action="store_true",
+                        help=f"leave the {nth} blind set (triage_{name}.yaml) out")
+    for name, runs in SEPARATE_SETS.items():
+        if runs is not None:
+            nth = _ORDINAL[int(name.removeprefix("blind"))]
+            ap.add_argument(f"--fit-{name}", action="store_true",
+                            help=f"add the {nth} blind set to the fit part (threshold fitting, "
+                                 "k-fold, --write) and still print its block: it was released "
+                                 f"as fit material after {_COUNT[runs]} blind runs")
     ap.add_argument("--errors", action="store_true",
                     help="list the fit part's per-issue errors (never a held-out issue's)")
     ap.add_argument("--write", action="store_true",
@@ -383,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
         else extra_records(queue)
     print(note)
     blind2, note2 = ([], "blind2 set left out (--no-blind2)") if args.no_blind2 \
-        else blind2_records(queue)
+        else blind_records("blind2", queue)
     print(note2)
     if args.fit_blind2 and blind2:
         fit += blind2
@@ -391,16 +353,16 @@ def main(argv: list[str] | None = None) -> int:
               "thresholds and k-fold include them; no blind2 column")
         blind2 = []
     separate: dict[str, list[Record]] = {}
-    for name, (loader, _released) in SEPARATE_SETS.items():
+    for name in SEPARATE_SETS:
         recs, note_s = ([], f"{name} set left out (--no-{name})") \
-            if getattr(args, f"no_{name}") else loader(queue)
+            if getattr(args, f"no_{name}") else blind_records(name, queue)
         print(note_s)
         separate[name] = recs
     # Sets released as fit material join the fit part on request and keep their block.
     in_fit: dict[str, int] = {}
-    for name, (_loader, released) in SEPARATE_SETS.items():
+    for name, runs in SEPARATE_SETS.items():
         recs = separate[name]
-        if released and getattr(args, f"fit_{name}") and recs:
+        if runs is not None and getattr(args, f"fit_{name}") and recs:
             fit += recs
             in_fit[name] = len(recs)
             print(f"{name} set: {len(recs)} issues added to the fit part (--fit-{name}): "
@@ -452,18 +414,17 @@ def main(argv: list[str] | None = None) -> int:
         evals["blind2"] = _report_separate(
             "blind2", blind2, fitted,
             "read to write rules since its one blind run (--fit-blind2 to fit on it)")
-    for name, (_loader, released) in SEPARATE_SETS.items():
+    for name, runs in SEPARATE_SETS.items():
         if not separate[name]:
             continue
         status = ("fit material since its blind runs ended"
                   + ("" if name in in_fit else f" (--fit-{name} to fit on it)")) \
-            if released else "blind: never read to write rules"
+            if runs is not None else "blind: never read to write rules"
         evals[name] = _report_separate(name, separate[name], fitted, status,
                                        in_fit=name in in_fit)
     # Small blind sets each hold few issues of a module; their union is the larger sample
     # the bars are read on (each set was gathered apart, none was read to write rules).
-    still_blind = [n for n, (_l, released) in SEPARATE_SETS.items()
-                   if not released and separate[n]]
+    still_blind = [n for n, runs in SEPARATE_SETS.items() if runs is None and separate[n]]
     if len(still_blind) > 1:
         evals["blind-all"] = _report_separate(
             "blind-all", [r for n in still_blind for r in separate[n]], fitted,
@@ -481,8 +442,8 @@ def main(argv: list[str] | None = None) -> int:
           + (f" ({'; '.join(parts)})" if parts else "")
           + f", k={args.k} folds by issue (x{chosen:g}) ==")
     out["fit_blind2"] = b2_fit
-    for name, (_loader, released) in SEPARATE_SETS.items():
-        if released:
+    for name, runs in SEPARATE_SETS.items():
+        if runs is not None:
             out[f"fit_{name}"] = in_fit.get(name, 0)
     print("\n".join(_table({"k-fold": kfig, "full-fit": full,
                             "shipped": evaluate(fit, queue).planner.figures()})))

@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     queue = tk.load_queue("distributed")
     fit = [r for p in paths for r in tk.read_records(str(p)) if not tk.held_out(r.number)]
-    blind2, note = tk.blind2_records(queue)
+    blind2, note = tk.blind_records("blind2", queue)
     print(note)
     fit += blind2
     n_nd = sum(not r.is_distributed for r in fit)
