@@ -1,5 +1,5 @@
 """The triage benchmark's labelled-set files (issue #23 item 1): benchmarks/data/
-triage_extra.yaml and triage_blind2/3/4/5.yaml validate, errors name the file
+triage_extra.yaml and triage_blind2-7.yaml validate, errors name the file
 and the key, the blind sets stay separate from the first held-out set and from each other,
 and a missing text cache is a skip with a message, never a crash (no network, no real cache
 needed)."""
@@ -149,22 +149,37 @@ def _dev_line(number: int, text: str) -> str:
                                     "suboncall": "parallelisms", "type": None}})
 
 
+_FSDP = "FSDP fully_shard hangs in all_gather on 8 GPUs\n```python\nfully_shard(m)\n```"
+_ROCM_DISABLED = ("DISABLED test_fsdp_x (__main__.T)",
+                  "Platforms: rocm\n\nThis test was disabled because it is failing.")
+
+
+def _fsdp_dev(tmp: Path) -> Path:
+    """Seven FSDP dev issues: 1, 3, 4 fall in the held-out quarter, 2, 5, 6, 7 in the fit
+    part."""
+    return _write(tmp, "dev.jsonl", "\n".join(
+        _dev_line(n, _FSDP) for n in (1, 2, 3, 4, 5, 6, 7)) + "\n")
+
+
+def _labelled_set(tmp: Path, name: str,
+                  rows: list[tuple[int, list[str], str, str]]) -> tuple[Path, Path]:
+    """A labelled-set file and its text cache for rows of (number, labels, title, text)."""
+    labels = _write(tmp, f"{name}.yaml", "issues:\n" + "".join(
+        f"  - {{number: {n}, labels: {lab!r}, note: x}}\n" for n, lab, _t, _x in rows))
+    cache = _write(tmp, f"{name}.jsonl", "".join(
+        json.dumps({"number": n, "title": t, "text": x}) + "\n" for n, _l, t, x in rows))
+    return labels, cache
+
+
 @pytest.mark.parametrize("flag", [False, True])
 def test_fit_blind2_moves_the_second_set_into_the_fit_part(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         flag: bool) -> None:
     """Issue #23: once blind2 was read to write rules it is fit material; --fit-blind2
     fits thresholds and k-fold on it and drops its blind column, and says so."""
-    fsdp = "FSDP fully_shard hangs in all_gather on 8 GPUs\n```python\nfully_shard(m)\n```"
-    # 1, 3, 4 fall in the held-out quarter of the split; 2, 5, 6, 7 in the fit part.
-    dev = _write(tmp_path, "dev.jsonl", "\n".join(
-        _dev_line(n, fsdp) for n in (1, 2, 3, 4, 5, 6, 7)) + "\n")
-    b2 = _write(tmp_path, "b2.yaml", "issues:\n" + "".join(
-        f"  - {{number: {n}, labels: ['oncall: distributed', 'module: fsdp'], note: x}}\n"
-        for n in (101, 102, 103)))
-    cache = _write(tmp_path, "b2.jsonl", "".join(
-        json.dumps({"number": n, "title": "FSDP hang", "text": fsdp}) + "\n"
-        for n in (101, 102, 103)))
+    dev = _fsdp_dev(tmp_path)
+    b2, cache = _labelled_set(tmp_path, "b2", [
+        (n, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP) for n in (101, 102, 103)])
     monkeypatch.setattr(kf, "BLIND2", b2)
     monkeypatch.setattr(kf, "BLIND2_CACHE", cache)
     monkeypatch.setattr(kf, "BLIND3_CACHE", tmp_path / "absent3.jsonl")
@@ -189,17 +204,10 @@ def test_blind3_is_its_own_column_and_is_skipped_without_its_cache(
     """Issue #23: the third blind set is reported on its own (table and JSON), with the
     fitted thresholds, never in the fit part nor in held-all; without its cache the run
     says it skipped it and names the variable to set; --no-blind3 leaves it out."""
-    fsdp = "FSDP fully_shard hangs in all_gather on 8 GPUs\n```python\nfully_shard(m)\n```"
-    dev = _write(tmp_path, "dev.jsonl", "\n".join(
-        _dev_line(n, fsdp) for n in (1, 2, 3, 4, 5, 6, 7)) + "\n")
-    b3 = _write(tmp_path, "b3.yaml", (
-        "issues:\n"
-        "  - {number: 201, labels: ['oncall: distributed', 'module: fsdp'], note: x}\n"
-        "  - {number: 202, labels: ['module: rocm', 'skipped'], note: y}\n"))
-    cache = _write(tmp_path, "b3.jsonl", "".join(json.dumps(x) + "\n" for x in [
-        {"number": 201, "title": "FSDP hang", "text": fsdp},
-        {"number": 202, "title": "DISABLED test_fsdp_x (__main__.T)",
-         "text": "Platforms: rocm\n\nThis test was disabled because it is failing."}]))
+    dev = _fsdp_dev(tmp_path)
+    b3, cache = _labelled_set(tmp_path, "b3", [
+        (201, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP),
+        (202, ["module: rocm", "skipped"], *_ROCM_DISABLED)])
     monkeypatch.setattr(kf, "BLIND2_CACHE", tmp_path / "absent2.jsonl")
     monkeypatch.setattr(kf, "BLIND3", b3)
     base = [str(dev), "--no-extra", "--k", "2", "--json"]
@@ -248,17 +256,10 @@ def test_blind5_is_its_own_column_and_no_blind5_leaves_it_out(
     """Issue #23: the fifth blind set is reported on its own with the fitted thresholds,
     never in the fit part nor in held-all; without its cache it is skipped with the
     variable named; --no-blind5 leaves it out."""
-    fsdp = "FSDP fully_shard hangs in all_gather on 8 GPUs\n```python\nfully_shard(m)\n```"
-    dev = _write(tmp_path, "dev.jsonl", "\n".join(
-        _dev_line(n, fsdp) for n in (1, 2, 3, 4, 5, 6, 7)) + "\n")
-    b5 = _write(tmp_path, "b5.yaml", (
-        "issues:\n"
-        "  - {number: 501, labels: ['oncall: distributed', 'module: fsdp'], note: x}\n"
-        "  - {number: 502, labels: ['module: rocm', 'skipped'], note: y}\n"))
-    cache = _write(tmp_path, "b5.jsonl", "".join(json.dumps(x) + "\n" for x in [
-        {"number": 501, "title": "FSDP hang", "text": fsdp},
-        {"number": 502, "title": "DISABLED test_fsdp_x (__main__.T)",
-         "text": "Platforms: rocm\n\nThis test was disabled because it is failing."}]))
+    dev = _fsdp_dev(tmp_path)
+    b5, cache = _labelled_set(tmp_path, "b5", [
+        (501, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP),
+        (502, ["module: rocm", "skipped"], *_ROCM_DISABLED)])
     for name in ("BLIND2", "BLIND3"):
         monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
     monkeypatch.setattr(kf, "BLIND5", b5)
@@ -304,20 +305,12 @@ def test_blind6_is_blind_its_own_column_and_no_blind6_leaves_it_out(
     """Issue #23: the sixth blind set is reported on its own with the fitted thresholds,
     marked blind, never in the fit part nor in held-all, and has no --fit flag; without
     its cache it is skipped with the variable named; --no-blind6 leaves it out."""
-    fsdp = "FSDP fully_shard hangs in all_gather on 8 GPUs\n```python\nfully_shard(m)\n```"
-    dev = _write(tmp_path, "dev.jsonl", "\n".join(
-        _dev_line(n, fsdp) for n in (1, 2, 3, 4, 5, 6, 7)) + "\n")
-    b6 = _write(tmp_path, "b6.yaml", (
-        "issues:\n"
-        "  - {number: 601, labels: ['oncall: distributed', 'module: fsdp'], note: x}\n"
-        "  - {number: 602, labels: ['module: rocm', 'skipped'], note: y}\n"
-        "  - {number: 603, labels: ['module: ci', 'unstable'], note: z}\n"))
-    cache = _write(tmp_path, "b6.jsonl", "".join(json.dumps(x) + "\n" for x in [
-        {"number": 601, "title": "FSDP hang", "text": fsdp},
-        {"number": 602, "title": "DISABLED test_fsdp_x (__main__.T)",
-         "text": "Platforms: rocm\n\nThis test was disabled because it is failing."},
-        {"number": 603, "title": "UNSTABLE trunk / test (distributed)",
-         "text": "Marking the distributed job unstable while runners are down."}]))
+    dev = _fsdp_dev(tmp_path)
+    b6, cache = _labelled_set(tmp_path, "b6", [
+        (601, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP),
+        (602, ["module: rocm", "skipped"], *_ROCM_DISABLED),
+        (603, ["module: ci", "unstable"], "UNSTABLE trunk / test (distributed)",
+         "Marking the distributed job unstable while runners are down.")])
     for name in ("BLIND2", "BLIND3"):
         monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
     monkeypatch.setattr(kf, "BLIND6", b6)
@@ -355,24 +348,18 @@ def test_blind7_is_blind_its_own_column_and_no_blind7_leaves_it_out(
     marked blind, never in the fit part nor in held-all, and has no --fit flag; without
     its cache it is skipped with the variable named; --no-blind7 leaves it out, and the
     sixth set's block is unaffected by it."""
-    fsdp = "FSDP fully_shard hangs in all_gather on 8 GPUs\n```python\nfully_shard(m)\n```"
-    dev = _write(tmp_path, "dev.jsonl", "\n".join(
-        _dev_line(n, fsdp) for n in (1, 2, 3, 4, 5, 6, 7)) + "\n")
-    b7 = _write(tmp_path, "b7.yaml", (
-        "issues:\n"
-        "  - {number: 701, labels: ['oncall: distributed', 'module: dtensor'], note: x}\n"
-        "  - {number: 702, labels: ['oncall: distributed', 'module: c10d'], note: w}\n"
-        "  - {number: 703, labels: ['module: dataloader', 'triaged'], note: y}\n"
-        "  - {number: 704, labels: ['module: mps'], note: z}\n"))
-    cache = _write(tmp_path, "b7.jsonl", "".join(json.dumps(x) + "\n" for x in [
-        {"number": 701, "title": "DTensor redistribute gives wrong values",
-         "text": "Shard(0) to Replicate() on 4 ranks returns stale data."},
-        {"number": 702, "title": "ProcessGroupNCCL watchdog timeout in all_reduce",
-         "text": "init_process_group('nccl') then all_reduce hangs on rank 3."},
-        {"number": 703, "title": "DataLoader worker killed by signal: Bus error",
-         "text": "num_workers=8 under torchrun; shared memory is too small."},
-        {"number": 704, "title": "MPS matmul gives NaN",
-         "text": "On an M2, torch.mm on mps returns NaN for float16."}]))
+    dev = _fsdp_dev(tmp_path)
+    b7, cache = _labelled_set(tmp_path, "b7", [
+        (701, ["oncall: distributed", "module: dtensor"],
+         "DTensor redistribute gives wrong values",
+         "Shard(0) to Replicate() on 4 ranks returns stale data."),
+        (702, ["oncall: distributed", "module: c10d"],
+         "ProcessGroupNCCL watchdog timeout in all_reduce",
+         "init_process_group('nccl') then all_reduce hangs on rank 3."),
+        (703, ["module: dataloader", "triaged"], "DataLoader worker killed by signal: Bus error",
+         "num_workers=8 under torchrun; shared memory is too small."),
+        (704, ["module: mps"], "MPS matmul gives NaN",
+         "On an M2, torch.mm on mps returns NaN for float16.")])
     for name in ("BLIND2", "BLIND3"):
         monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
     monkeypatch.setattr(kf, "BLIND7", b7)
@@ -411,21 +398,17 @@ def test_the_still_blind_sets_are_also_reported_together(
     """Issue #23: with two blind sets present, their union is one more block ("blind-all")
     whose figures count every issue of both; a released set never joins it, and with one
     blind set left there is no union block."""
-    fsdp = "FSDP fully_shard hangs in all_gather on 8 GPUs\n```python\nfully_shard(m)\n```"
-    dev = _write(tmp_path, "dev.jsonl", "\n".join(
-        _dev_line(n, fsdp) for n in (1, 2, 3, 4, 5, 6, 7)) + "\n")
+    dev = _fsdp_dev(tmp_path)
     sets = {
-        "BLIND5": [(501, ["oncall: distributed", "module: fsdp"], "FSDP hang", fsdp)],
-        "BLIND6": [(601, ["oncall: distributed", "module: fsdp"], "FSDP hang", fsdp),
-                   (602, ["module: rocm"], "DISABLED test_x (__main__.T)",
-                    "Platforms: rocm\n\nThis test was disabled because it is failing.")],
+        "BLIND5": [(501, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP)],
+        "BLIND6": [(601, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP),
+                   (602, ["module: rocm"], *_ROCM_DISABLED)],
         "BLIND7": [(701, ["module: mps"], "MPS matmul gives NaN",
                     "On an M2, torch.mm on mps returns NaN for float16.")]}
     for name, rows in sets.items():
-        monkeypatch.setattr(kf, name, _write(tmp_path, f"{name}.yaml", "issues:\n" + "".join(
-            f"  - {{number: {n}, labels: {labels!r}, note: x}}\n" for n, labels, _t, _x in rows)))
-        monkeypatch.setattr(kf, f"{name}_CACHE", _write(tmp_path, f"{name}.jsonl", "".join(
-            json.dumps({"number": n, "title": t, "text": x}) + "\n" for n, _l, t, x in rows)))
+        labels, cache = _labelled_set(tmp_path, name, rows)
+        monkeypatch.setattr(kf, name, labels)
+        monkeypatch.setattr(kf, f"{name}_CACHE", cache)
     for name in ("BLIND2", "BLIND3"):
         monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
     base = [str(dev), "--no-extra", "--no-blind4", "--k", "2", "--json"]
