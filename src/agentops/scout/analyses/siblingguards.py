@@ -203,17 +203,26 @@ def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
     return len(a & b) / len(a | b) >= SIMILAR
 
 
-def analyse(inp: Inputs) -> list[MissingGuard]:
+def sibling_folders(inp: Inputs) -> tuple[str, list[str]]:
+    """The sub-project's parent folder and the folders beside the sub-project that hold
+    Python code (by name, at most MAX_SIBLINGS); none when fewer than MIN_SIBLINGS, or
+    when the sub-project sits at the repository's root."""
     sub = inp.target.subproject.rstrip("/")
     parent = posixpath.dirname(sub)
     if not parent:
-        return []
-    files = inp.head.files
+        return parent, []
     siblings = sorted({p[len(parent) + 1:].split("/", 1)[0] for p in inp.head.paths
                        if p.startswith(parent + "/") and p.count("/") > parent.count("/") + 1
                        and p.endswith(".py")} - {posixpath.basename(sub)})[:MAX_SIBLINGS]
-    if len(siblings) < MIN_SIBLINGS:
+    return parent, siblings if len(siblings) >= MIN_SIBLINGS else []
+
+
+def analyse(inp: Inputs) -> list[MissingGuard]:
+    sub = inp.target.subproject.rstrip("/")
+    parent, siblings = sibling_folders(inp)
+    if not siblings:
         return []
+    files = inp.head.files
     ours, _ = _folder(files, sub + "/")
     spoken = _words(files, sub + "/")
     wanted = {k[1] for k in ours}

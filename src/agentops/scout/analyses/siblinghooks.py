@@ -20,16 +20,14 @@ tree in, ``MissingHook`` records out.
 from __future__ import annotations
 
 import ast
-import posixpath
 import re
 from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.commentrefs import MAX_FILE_CHARS
+from agentops.scout.analyses.siblingguards import MIN_SIBLINGS, sibling_folders
 from agentops.scout.model import Inputs
 
-MIN_SIBLINGS = 2
-MAX_SIBLINGS = 40
 MAX_FINDINGS = 10
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
@@ -118,15 +116,10 @@ def _reads(fn: ast.AST) -> set[str]:
 
 def analyse(inp: Inputs) -> list[MissingHook]:
     sub = inp.target.subproject.rstrip("/")
-    parent = posixpath.dirname(sub)
-    if not parent:
+    parent, siblings = sibling_folders(inp)
+    if not siblings:
         return []
     files = inp.head.files
-    siblings = sorted({p[len(parent) + 1:].split("/", 1)[0] for p in inp.head.paths
-                       if p.startswith(parent + "/") and p.count("/") > parent.count("/") + 1
-                       and p.endswith(".py")} - {posixpath.basename(sub)})[:MAX_SIBLINGS]
-    if len(siblings) < MIN_SIBLINGS:
-        return []
     ours = _py(files, sub + "/")
     empty = _none_keywords(ours)
     if not empty:
