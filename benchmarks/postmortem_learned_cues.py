@@ -158,6 +158,9 @@ def package() -> Package:
     assert blame.grammar is not None
     return Package(blame.grammar, datafiles.moods())
 
+# Surface marks of a sentence, each a feature when its pattern occurs.
+_MARKS = (("modal", _MODAL), ("negation", _NEG), ("person:first", _FIRST),
+          ("person:we", _WE), ("person:second", _SECOND), ("person:handle", _HANDLE))
 
 def structural(sentence: lint_mod.Sentence, pk: Package) -> set[str]:
     """The package's readings of a sentence, as feature names (no text)."""
@@ -165,18 +168,7 @@ def structural(sentence: lint_mod.Sentence, pk: Package) -> set[str]:
     out = {f"sec:{sentence.section or 'none'}"}
     if text.rstrip(" )*_\"'").endswith("?"):
         out.add("question")
-    if _MODAL.search(text):
-        out.add("modal")
-    if _NEG.search(text):
-        out.add("negation")
-    if _FIRST.search(text):
-        out.add("person:first")
-    if _WE.search(text):
-        out.add("person:we")
-    if _SECOND.search(text):
-        out.add("person:second")
-    if _HANDLE.search(text):
-        out.add("person:handle")
+    out.update(name for name, pattern in _MARKS if pattern.search(text))
     flat = clause_mod.flatten_asides(text)
     for clause in clause_mod.clauses(flat, pk.grammar)[:50]:
         head = clause_mod.head_subject(flat, clause, pk.grammar)
