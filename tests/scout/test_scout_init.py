@@ -15,6 +15,19 @@ from agentops.scout.gitrepo import GitRepo
 from scripts import scout as cli
 from tests.scout import minirepo
 
+# A function core and two sub-projects hold (the init draft finds copies of it).
+MERGE = '''\
+def merge(a, b):
+    out = dict(a)
+    for k, v in b.items():
+        if k in out:
+            out[k] = out[k] + v
+        else:
+            out[k] = v
+    return out
+'''
+
+
 CORE = {
     "core/__init__.py": "",
     "core/trainer.py": '''\
@@ -45,15 +58,7 @@ def _hidden():
     return 1
 
 
-def merge(a, b):
-    out = dict(a)
-    for k, v in b.items():
-        if k in out:
-            out[k] = out[k] + v
-        else:
-            out[k] = v
-    return out
-''',
+''' + MERGE,
     "core/other.py": "class Unrelated:\n    pass\n",
 }
 SUB = {
@@ -258,17 +263,6 @@ nothing links) is not listed."""
     doc = yaml.safe_load(draft.to_yaml(draft.build(inp.head, "pkg/models/deep", repo="o/r")))
     assert not doc.get("docs")
 
-
-MERGE = '''\
-def merge(a, b):
-    out = dict(a)
-    for k, v in b.items():
-        if k in out:
-            out[k] = out[k] + v
-        else:
-            out[k] = v
-    return out
-'''
 
 
 def test_a_copy_in_code_built_on_the_folder_is_not_its_upstream(tmp_path) -> None:
