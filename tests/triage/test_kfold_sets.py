@@ -198,158 +198,76 @@ def test_fit_blind2_moves_the_second_set_into_the_fit_part(
         assert result["held_out"]["blind2"]["n"] == 3 and result["fit_blind2"] == 0
 
 
-def test_blind3_is_its_own_column_and_is_skipped_without_its_cache(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+def _only_this_set(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str,
+                   labels: Path) -> None:
+    """Point set ``name`` at ``labels`` and every other blind set's cache at nothing."""
+    for other in ("blind2", *kf.SEPARATE_SETS):
+        if other != name:
+            monkeypatch.setattr(kf, f"{other.upper()}_CACHE", tmp_path / f"absent-{other}.jsonl")
+    monkeypatch.setattr(kf, name.upper(), labels)
+    monkeypatch.setattr(kf, f"{name.upper()}_CACHE", tmp_path / f"absent-{name}.jsonl")
+
+
+@pytest.mark.parametrize("name", ["blind3", "blind4", "blind5"])
+def test_a_released_set_is_its_own_column_fits_on_request_and_can_be_left_out(
+        name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue #23: the third blind set is reported on its own (table and JSON), with the
-    fitted thresholds, never in the fit part nor in held-all; without its cache the run
-    says it skipped it and names the variable to set; --no-blind3 leaves it out."""
+    """Issue #23: a blind set released as fit material is reported on its own (table and
+    JSON), with the fitted thresholds, never in the fit part nor in held-all; without its
+    cache the run says it skipped it and names the variable to set; --fit-NAME fits on it
+    and still prints its block; --no-NAME leaves it out."""
     dev = _fsdp_dev(tmp_path)
-    b3, cache = _labelled_set(tmp_path, "b3", [
-        (201, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP),
-        (202, ["module: rocm", "skipped"], *_ROCM_DISABLED)])
-    monkeypatch.setattr(kf, "BLIND2_CACHE", tmp_path / "absent2.jsonl")
-    monkeypatch.setattr(kf, "BLIND3", b3)
+    first = 100 * int(name.removeprefix("blind"))
+    labels, cache = _labelled_set(tmp_path, name, [
+        (first + 1, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP),
+        (first + 2, ["module: rocm", "skipped"], *_ROCM_DISABLED)])
+    _only_this_set(monkeypatch, tmp_path, name, labels)
     base = [str(dev), "--no-extra", "--k", "2", "--json"]
 
-    monkeypatch.setattr(kf, "BLIND3_CACHE", tmp_path / "absent3.jsonl")
     assert kf.main(base) == 0
     out = capsys.readouterr().out
-    assert "blind3 set skipped" in out and "AGENTOPS_TRIAGE_BLIND3_CACHE" in out
-    assert "== blind3:" not in out
-    assert "blind3" not in json.loads(out.strip().splitlines()[-1])["held_out"]
+    assert f"{name} set skipped" in out and f"AGENTOPS_TRIAGE_{name.upper()}_CACHE" in out
+    assert f"== {name}:" not in out
+    assert name not in json.loads(out.strip().splitlines()[-1])["held_out"]
 
-    monkeypatch.setattr(kf, "BLIND3_CACHE", cache)
+    monkeypatch.setattr(kf, f"{name.upper()}_CACHE", cache)
     assert kf.main(base) == 0
     out = capsys.readouterr().out
     result = json.loads(out.strip().splitlines()[-1])
-    assert "== blind3: 2 issues (1 distributed, 1 not), same thresholds, not in the fit " \
-        "part; fit material since its blind runs ended (--fit-blind3" in out
-    assert result["held_out"]["blind3"]["n"] == 2
-    # Separate: the fit part is the dev split alone, and held-all does not absorb blind3.
+    assert f"== {name}: 2 issues (1 distributed, 1 not), same thresholds, not in the fit " \
+        f"part; fit material since its blind runs ended (--fit-{name}" in out
+    assert result["held_out"][name]["n"] == 2
+    # Separate: the fit part is the dev split alone, and held-all does not absorb the set.
     assert "== fit part: 4 issues, k=2" in out
-    assert result["held_out"]["held-all"]["n"] == 3 and result["fit_blind3"] == 0
+    assert result["held_out"]["held-all"]["n"] == 3 and result[f"fit_{name}"] == 0
 
-    # Released as fit material (issue #23, round 3): --fit-blind3 fits on it and still
-    # prints its block, marked as in the fit part; held-all never absorbs it.
-    assert kf.main([*base, "--fit-blind3", "--errors"]) == 0
+    # Released as fit material: --fit-NAME fits on it and still prints its block, marked
+    # as in the fit part; held-all never absorbs it.
+    assert kf.main([*base, f"--fit-{name}", "--errors"]) == 0
     out = capsys.readouterr().out
     result = json.loads(out.strip().splitlines()[-1])
-    assert "2 issues added to the fit part (--fit-blind3)" in out
-    assert "== fit part: 6 issues (2 of them blind3, --fit-blind3), k=2" in out
-    assert "== blind3: 2 issues (1 distributed, 1 not), same thresholds, in the fit part" in out
-    assert result["fit_blind3"] == 2 and result["fit_blind2"] == 0
-    assert result["held_out"]["blind3"]["n"] == 2 and result["held_out"]["held-all"]["n"] == 3
+    assert f"2 issues added to the fit part (--fit-{name})" in out
+    assert f"== fit part: 6 issues (2 of them {name}, --fit-{name}), k=2" in out
+    assert f"== {name}: 2 issues (1 distributed, 1 not), same thresholds, in the fit part" in out
+    assert result[f"fit_{name}"] == 2 and result["fit_blind2"] == 0
+    assert result["held_out"][name]["n"] == 2 and result["held_out"]["held-all"]["n"] == 3
     # --errors lists fit-part issues only: the held-out dev issues (1, 3, 4) never appear.
     errors = out.split("== fit part's errors", 1)[1]
     assert "of 6 issues" in errors
     assert not any(f"#{n} " in errors for n in (1, 3, 4))
 
-    assert kf.main([*base, "--no-blind3"]) == 0
+    assert kf.main([*base, f"--no-{name}"]) == 0
     out = capsys.readouterr().out
-    assert "blind3 set left out (--no-blind3)" in out and "== blind3:" not in out
+    assert f"{name} set left out (--no-{name})" in out and f"== {name}:" not in out
 
 
-def test_blind5_is_its_own_column_and_no_blind5_leaves_it_out(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue #23: the fifth blind set is reported on its own with the fitted thresholds,
-    never in the fit part nor in held-all; without its cache it is skipped with the
-    variable named; --no-blind5 leaves it out."""
-    dev = _fsdp_dev(tmp_path)
-    b5, cache = _labelled_set(tmp_path, "b5", [
-        (501, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP),
-        (502, ["module: rocm", "skipped"], *_ROCM_DISABLED)])
-    for name in ("BLIND2", "BLIND3"):
-        monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
-    monkeypatch.setattr(kf, "BLIND5", b5)
-    base = [str(dev), "--no-extra", "--no-blind4", "--k", "2", "--json"]
-
-    assert kf.main(base) == 0
-    out = capsys.readouterr().out
-    assert "blind5 set skipped" in out and "AGENTOPS_TRIAGE_BLIND5_CACHE" in out
-    assert "== blind5:" not in out
-
-    monkeypatch.setattr(kf, "BLIND5_CACHE", cache)
-    assert kf.main(base) == 0
-    out = capsys.readouterr().out
-    result = json.loads(out.strip().splitlines()[-1])
-    assert "== blind5: 2 issues (1 distributed, 1 not), same thresholds, not in the fit " \
-        "part; fit material since its blind runs ended (--fit-blind5" in out
-    assert result["held_out"]["blind5"]["n"] == 2
-    assert "== fit part: 4 issues, k=2" in out
-    assert result["held_out"]["held-all"]["n"] == 3 and result["fit_blind5"] == 0
-
-    # Released as fit material (issue #23, round 5): --fit-blind5 fits on it and still
-    # prints its block; held-all never absorbs it; --errors lists fit-part issues only.
-    assert kf.main([*base, "--fit-blind5", "--errors"]) == 0
-    out = capsys.readouterr().out
-    result = json.loads(out.strip().splitlines()[-1])
-    assert "2 issues added to the fit part (--fit-blind5)" in out
-    assert "== fit part: 6 issues (2 of them blind5, --fit-blind5), k=2" in out
-    assert "== blind5: 2 issues (1 distributed, 1 not), same thresholds, in the fit part" in out
-    assert result["fit_blind5"] == 2 and result["fit_blind2"] == 0
-    assert result["held_out"]["blind5"]["n"] == 2 and result["held_out"]["held-all"]["n"] == 3
-    errors = out.split("== fit part's errors", 1)[1]
-    assert "of 6 issues" in errors
-    assert not any(f"#{n} " in errors for n in (1, 3, 4))
-
-    assert kf.main([*base, "--no-blind5"]) == 0
-    out = capsys.readouterr().out
-    assert "blind5 set left out (--no-blind5)" in out and "== blind5:" not in out
-
-
-def test_blind6_is_blind_its_own_column_and_no_blind6_leaves_it_out(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue #23: the sixth blind set is reported on its own with the fitted thresholds,
-    marked blind, never in the fit part nor in held-all, and has no --fit flag; without
-    its cache it is skipped with the variable named; --no-blind6 leaves it out."""
-    dev = _fsdp_dev(tmp_path)
-    b6, cache = _labelled_set(tmp_path, "b6", [
+_STILL_BLIND = {
+    "blind6": [
         (601, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP),
         (602, ["module: rocm", "skipped"], *_ROCM_DISABLED),
         (603, ["module: ci", "unstable"], "UNSTABLE trunk / test (distributed)",
-         "Marking the distributed job unstable while runners are down.")])
-    for name in ("BLIND2", "BLIND3"):
-        monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
-    monkeypatch.setattr(kf, "BLIND6", b6)
-    base = [str(dev), "--no-extra", "--no-blind4", "--no-blind5", "--k", "2", "--json"]
-
-    assert kf.main(base) == 0
-    out = capsys.readouterr().out
-    assert "blind6 set skipped" in out and "AGENTOPS_TRIAGE_BLIND6_CACHE" in out
-    assert "== blind6:" not in out
-
-    monkeypatch.setattr(kf, "BLIND6_CACHE", cache)
-    assert kf.main(base) == 0
-    out = capsys.readouterr().out
-    result = json.loads(out.strip().splitlines()[-1])
-    assert "== blind6: 3 issues (1 distributed, 2 not), same thresholds, not in the fit " \
-        "part; blind: never read to write rules ==" in out
-    assert result["held_out"]["blind6"]["n"] == 3
-    assert "fit_blind6" not in result
-    assert "== fit part: 4 issues, k=2" in out
-    assert result["held_out"]["held-all"]["n"] == 3
-
-    with pytest.raises(SystemExit):
-        kf.main([*base, "--fit-blind6"])
-    capsys.readouterr()
-
-    assert kf.main([*base, "--no-blind6"]) == 0
-    out = capsys.readouterr().out
-    assert "blind6 set left out (--no-blind6)" in out and "== blind6:" not in out
-
-
-def test_blind7_is_blind_its_own_column_and_no_blind7_leaves_it_out(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue #23: the seventh blind set is reported on its own with the fitted thresholds,
-    marked blind, never in the fit part nor in held-all, and has no --fit flag; without
-    its cache it is skipped with the variable named; --no-blind7 leaves it out, and the
-    sixth set's block is unaffected by it."""
-    dev = _fsdp_dev(tmp_path)
-    b7, cache = _labelled_set(tmp_path, "b7", [
+         "Marking the distributed job unstable while runners are down.")],
+    "blind7": [
         (701, ["oncall: distributed", "module: dtensor"],
          "DTensor redistribute gives wrong values",
          "Shard(0) to Replicate() on 4 ranks returns stale data."),
@@ -359,37 +277,48 @@ def test_blind7_is_blind_its_own_column_and_no_blind7_leaves_it_out(
         (703, ["module: dataloader", "triaged"], "DataLoader worker killed by signal: Bus error",
          "num_workers=8 under torchrun; shared memory is too small."),
         (704, ["module: mps"], "MPS matmul gives NaN",
-         "On an M2, torch.mm on mps returns NaN for float16.")])
-    for name in ("BLIND2", "BLIND3"):
-        monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
-    monkeypatch.setattr(kf, "BLIND7", b7)
-    base = [str(dev), "--no-extra", "--no-blind4", "--no-blind5", "--no-blind6", "--k", "2",
-            "--json"]
+         "On an M2, torch.mm on mps returns NaN for float16.")]}
+
+
+@pytest.mark.parametrize(("name", "counts"), [
+    ("blind6", "3 issues (1 distributed, 2 not)"), ("blind7", "4 issues (2 distributed, 2 not)")])
+def test_a_still_blind_set_is_its_own_column_has_no_fit_flag_and_can_be_left_out(
+        name: str, counts: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue #23: a set still blind is reported on its own with the fitted thresholds,
+    marked blind, never in the fit part nor in held-all, and has no --fit flag; without
+    its cache it is skipped with the variable named; --no-NAME leaves it out, and no other
+    set's block appears with it."""
+    dev = _fsdp_dev(tmp_path)
+    rows = _STILL_BLIND[name]
+    labels, cache = _labelled_set(tmp_path, name, rows)
+    _only_this_set(monkeypatch, tmp_path, name, labels)
+    base = [str(dev), "--no-extra", "--k", "2", "--json"]
 
     assert kf.main(base) == 0
     out = capsys.readouterr().out
-    assert "blind7 set skipped" in out and "AGENTOPS_TRIAGE_BLIND7_CACHE" in out
-    assert "== blind7:" not in out
+    assert f"{name} set skipped" in out and f"AGENTOPS_TRIAGE_{name.upper()}_CACHE" in out
+    assert f"== {name}:" not in out
 
-    monkeypatch.setattr(kf, "BLIND7_CACHE", cache)
+    monkeypatch.setattr(kf, f"{name.upper()}_CACHE", cache)
     assert kf.main(base) == 0
     out = capsys.readouterr().out
     result = json.loads(out.strip().splitlines()[-1])
-    assert "== blind7: 4 issues (2 distributed, 2 not), same thresholds, not in the fit " \
+    assert f"== {name}: {counts}, same thresholds, not in the fit " \
         "part; blind: never read to write rules ==" in out
-    assert result["held_out"]["blind7"]["n"] == 4
-    assert "fit_blind7" not in result
+    assert result["held_out"][name]["n"] == len(rows)
+    assert f"fit_{name}" not in result
     assert "== fit part: 4 issues, k=2" in out
     assert result["held_out"]["held-all"]["n"] == 3
-    assert "blind6" not in result["held_out"]
+    assert set(result["held_out"]) == {"dev-held", "held-all", name}
 
     with pytest.raises(SystemExit):
-        kf.main([*base, "--fit-blind7"])
+        kf.main([*base, f"--fit-{name}"])
     capsys.readouterr()
 
-    assert kf.main([*base, "--no-blind7"]) == 0
+    assert kf.main([*base, f"--no-{name}"]) == 0
     out = capsys.readouterr().out
-    assert "blind7 set left out (--no-blind7)" in out and "== blind7:" not in out
+    assert f"{name} set left out (--no-{name})" in out and f"== {name}:" not in out
 
 
 def test_the_still_blind_sets_are_also_reported_together(
