@@ -46,8 +46,8 @@ as ``--fit-blind3`` does for blind3, and its block is still printed.
 A sixth blind set, benchmarks/data/triage_blind6.yaml (texts in
 ~/.cache/agentops/triage/extra6-texts.jsonl or $AGENTOPS_TRIAGE_BLIND6_CACHE), gathered
 after blind5, is its own column ("blind6") on the same terms; ``--no-blind6`` leaves it
-out. It is blind: never fitted on, never merged into held-all, and there is no
-``--fit-blind6``.
+out. It was measured blind twice and then released as fit material (issue #23, stop 32);
+``--fit-blind6`` adds it to the fit part, and its block is still printed.
 
 A seventh blind set, benchmarks/data/triage_blind7.yaml (texts in
 ~/.cache/agentops/triage/extra7-texts.jsonl or $AGENTOPS_TRIAGE_BLIND7_CACHE), gathered
@@ -55,7 +55,7 @@ after blind6, is its own column ("blind7") on the same terms; ``--no-blind7`` le
 out. It is blind: never fitted on, never merged into held-all, and there is no
 ``--fit-blind7``.
 
-When more than one set is still blind (blind6 and blind7 now), their union is printed as
+When more than one set is still blind, their union is printed as
 one more block, "blind-all": each set is small and holds few issues of any one module, so
 the bars are read on the union as well as on each set.
 
@@ -242,7 +242,7 @@ SEPARATE_SETS: dict[str, int | None] = {
     "blind3": 2,
     "blind4": 3,
     "blind5": 2,
-    "blind6": None,
+    "blind6": 2,
     "blind7": None,
 }
 _ORDINAL = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh"}
