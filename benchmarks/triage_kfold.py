@@ -55,6 +55,12 @@ after blind6, is its own column ("blind7") on the same terms; ``--no-blind7`` le
 out. It is blind: never fitted on, never merged into held-all, and there is no
 ``--fit-blind7``.
 
+An eighth blind set, benchmarks/data/triage_blind8.yaml (texts in
+~/.cache/agentops/triage/extra8-texts.jsonl or $AGENTOPS_TRIAGE_BLIND8_CACHE), gathered
+after blind7, is its own column ("blind8") on the same terms; ``--no-blind8`` leaves it
+out. It is blind like blind7: never fitted on, never merged into held-all, no
+``--fit-blind8``.
+
 When more than one set is still blind, their union is printed as
 one more block, "blind-all": each set is small and holds few issues of any one module, so
 the bars are read on the union as well as on each set.
@@ -71,6 +77,7 @@ from); held-out issues' results are never listed.
   python benchmarks/triage_kfold.py --no-blind5          # leave the fifth blind set out
   python benchmarks/triage_kfold.py --no-blind6          # leave the sixth blind set out
   python benchmarks/triage_kfold.py --no-blind7          # leave the seventh blind set out
+  python benchmarks/triage_kfold.py --no-blind8          # leave the eighth blind set out
   python benchmarks/triage_kfold.py --fit-blind2 --fit-blind3 --fit-blind4 --fit-blind5 \
       --errors                                           # fit on the released sets,
                                                          # list the fit part's errors
@@ -127,6 +134,7 @@ BLIND4, BLIND4_CACHE = ROOT / "benchmarks" / "data" / "triage_blind4.yaml", _cac
 BLIND5, BLIND5_CACHE = ROOT / "benchmarks" / "data" / "triage_blind5.yaml", _cache(5)
 BLIND6, BLIND6_CACHE = ROOT / "benchmarks" / "data" / "triage_blind6.yaml", _cache(6)
 BLIND7, BLIND7_CACHE = ROOT / "benchmarks" / "data" / "triage_blind7.yaml", _cache(7)
+BLIND8, BLIND8_CACHE = ROOT / "benchmarks" / "data" / "triage_blind8.yaml", _cache(8)
 # The labelled-set files: numbers, the labels humans set, our own note; nothing else.
 LABELLED_SCHEMA = {
     "type": "object", "additionalProperties": False, "required": ["issues"],
@@ -228,7 +236,7 @@ def extra_records(queue: Queue) -> tuple[list[Record], str]:
 
 
 def blind_records(name: str, queue: Queue) -> tuple[list[Record], str]:
-    """Blind set ``name`` ("blind2" ... "blind7") joined with its text cache, or ([], why
+    """Blind set ``name`` ("blind2" ... "blind8") joined with its text cache, or ([], why
     it is skipped). The files are read from the module's names when called."""
     upper = name.upper()
     return labelled_records(globals()[upper], globals()[f"{upper}_CACHE"], queue, name=name,
@@ -244,8 +252,9 @@ SEPARATE_SETS: dict[str, int | None] = {
     "blind5": 2,
     "blind6": 2,
     "blind7": None,
+    "blind8": None,
 }
-_ORDINAL = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh"}
+_ORDINAL = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth"}
 _COUNT = {1: "one", 2: "two", 3: "three", 4: "four"}
 
 

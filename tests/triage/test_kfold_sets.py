@@ -40,7 +40,8 @@ def test_shipped_sets_validate_and_do_not_overlap() -> None:
 # The blind sets in the order they were gathered: each must repeat no issue of the extra set
 # or of an earlier blind set (an earlier set may have been read to write rules, so a shared
 # issue would not be blind), and must hold both truths.
-_GATHERED = ("EXTRA", "BLIND2", "BLIND3", "BLIND4", "BLIND5", "BLIND6", "BLIND7")
+_GATHERED = ("EXTRA", "BLIND2", "BLIND3", "BLIND4", "BLIND5", "BLIND6", "BLIND7",
+             "BLIND8")
 
 
 @pytest.mark.parametrize("name", _GATHERED[2:])
@@ -66,6 +67,7 @@ def _no_real_blind4_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(kf, "BLIND5_CACHE", tmp_path / "absent5.jsonl")
     monkeypatch.setattr(kf, "BLIND6_CACHE", tmp_path / "absent6.jsonl")
     monkeypatch.setattr(kf, "BLIND7_CACHE", tmp_path / "absent7.jsonl")
+    monkeypatch.setattr(kf, "BLIND8_CACHE", tmp_path / "absent8.jsonl")
 
 
 @pytest.mark.parametrize(("body", "key", "words"), [
@@ -272,10 +274,17 @@ _STILL_BLIND = {
         (703, ["module: dataloader", "triaged"], "DataLoader worker killed by signal: Bus error",
          "num_workers=8 under torchrun; shared memory is too small."),
         (704, ["module: mps"], "MPS matmul gives NaN",
-         "On an M2, torch.mm on mps returns NaN for float16.")]}
+         "On an M2, torch.mm on mps returns NaN for float16.")],
+    "blind8": [
+        (801, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP),
+        (802, ["oncall: pt2", "triaged"], "torch.compile fails with DDP",
+         "Dynamo raises while tracing the DDP-wrapped model; eager works."),
+        (803, ["quantization", "triaged"], "QAT model fails in DDP broadcast",
+         "prepare_qat then DistributedDataParallel: _broadcast_coalesced TypeError.")]}
 
 
-@pytest.mark.parametrize(("name", "counts"), [("blind7", "4 issues (2 distributed, 2 not)")])
+@pytest.mark.parametrize(("name", "counts"), [("blind7", "4 issues (2 distributed, 2 not)"),
+                                              ("blind8", "3 issues (1 distributed, 2 not)")])
 def test_a_still_blind_set_is_its_own_column_has_no_fit_flag_and_can_be_left_out(
         name: str, counts: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -318,18 +327,19 @@ def test_a_still_blind_set_is_its_own_column_has_no_fit_flag_and_can_be_left_out
 def test_the_still_blind_sets_are_also_reported_together(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue #23: with two blind sets present, their union is one more block ("blind-all")
-    whose figures count every issue of both; a released set never joins it, and with one
-    blind set left there is no union block."""
+    """Issue #23: with two blind sets present (blind7 and blind8), their union is one more
+    block ("blind-all") whose figures count every issue of both; released sets (blind5,
+    blind6) never join it, and with one blind set left there is no union block."""
     dev = _fsdp_dev(tmp_path)
-    # blind6 has been released; treat it as still blind here so that two blind sets exist.
-    monkeypatch.setitem(kf.SEPARATE_SETS, "blind6", None)
     sets = {
         "BLIND5": [(501, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP)],
         "BLIND6": [(601, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP),
                    (602, ["module: rocm"], *_ROCM_DISABLED)],
         "BLIND7": [(701, ["module: mps"], "MPS matmul gives NaN",
-                    "On an M2, torch.mm on mps returns NaN for float16.")]}
+                    "On an M2, torch.mm on mps returns NaN for float16.")],
+        "BLIND8": [(801, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP),
+                   (802, ["module: xpu", "triaged"], "send/recv hangs on XCCL",
+                    "CCL_SEND=direct works around it.")]}
     for name, rows in sets.items():
         labels, cache = _labelled_set(tmp_path, name, rows)
         monkeypatch.setattr(kf, name, labels)
@@ -342,11 +352,12 @@ def test_the_still_blind_sets_are_also_reported_together(
     out = capsys.readouterr().out
     result = json.loads(out.strip().splitlines()[-1])
     assert "== blind-all: 3 issues (1 distributed, 2 not)" in out
-    assert "the blind sets blind6 + blind7 together" in out
+    assert "the blind sets blind7 + blind8 together" in out
     held = result["held_out"]
-    assert held["blind-all"]["n"] == held["blind6"]["n"] + held["blind7"]["n"] == 3
-    assert held["blind5"]["n"] == 1
+    assert held["blind-all"]["n"] == held["blind7"]["n"] + held["blind8"]["n"] == 3
+    assert held["blind5"]["n"] == 1 and held["blind6"]["n"] == 2
 
-    assert kf.main([*base, "--no-blind7"]) == 0
-    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert "blind-all" not in result["held_out"]
+    for left_out in ("--no-blind7", "--no-blind8"):
+        assert kf.main([*base, left_out]) == 0
+        result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+        assert "blind-all" not in result["held_out"]
