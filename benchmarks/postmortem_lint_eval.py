@@ -188,7 +188,7 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   written only from sets 12-23 and the shared fit half, each scored on set24 (released
   after two blind readings) as aggregate figures only; kept only with more spans found on
   set24 and no new false flag there, a gain in three or more writing sets, and no drop on
-  the shared held-out half. Twenty-six candidates measured (table in
+  the shared held-out half. Twenty-eight candidates measured (table in
   data/postmortem_lint_gathered/blame_recurrence.md); none kept, no rule changed. Only
   readings moved set24: the typographic apostrophe read as "'" (+2 spans, one writing
   set, +1 held-out false flag) and a subjectless reply's transitive breakage as the
