@@ -184,6 +184,17 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   0.74/0.61 -> 0.75/0.64, set23 0.68/0.50 -> 0.71/0.58, set19 0.80/0.77 unchanged;
   hedging and blame unchanged on sets 19-23; shared held-out half, figures only,
   unchanged: H 0.83/0.90, B 0.77/0.73, A 0.60/0.83.
+- round 12, blame under a strict validation split (#24, branch pm-blame3): candidates
+  written only from sets 12-23 and the shared fit half, each scored on set24 (released
+  after two blind readings) as aggregate figures only; kept only with more spans found on
+  set24 and no new false flag there, a gain in three or more writing sets, and no drop on
+  the shared held-out half. Twenty-eight candidates measured (table in
+  data/postmortem_lint_gathered/blame_recurrence.md); none kept, no rule changed. Only
+  readings moved set24: the typographic apostrophe read as "'" (+2 spans, one writing
+  set, +1 held-out false flag) and a subjectless reply's transitive breakage as the
+  writer's (+1 span, two writing sets); every phrase class from the writing sets gained
+  0 there. Figures unchanged: set24 blame P 0.90 R 0.46 (18/39, 2 false); shared
+  held-out half H 0.83/0.90, B 0.77/0.73, A 0.60/0.83.
 """
 
 from __future__ import annotations
