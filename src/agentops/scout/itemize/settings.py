@@ -1,5 +1,6 @@
-"""S-3 items for branches a setting selects that nothing running the folder sets
-(``settingbranches``): one Opportunity per target, each branch with ``file:line``.
+"""S-3 items for configuration nothing runs: branches a setting selects that nothing
+running the folder sets (``settingbranches``, one Opportunity per target, each branch
+with ``file:line``) and table entries no config or test selects (``flavors``).
 
 Pure: results in, ``Item`` records out.
 """
@@ -15,6 +16,10 @@ _SHOWN = 6
 
 
 def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    return _branches(inp, res) + flavor_items(inp, res)
+
+
+def _branches(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     result = res.get("setting_branches")
     found = result.branches if result is not None else ()
     if not found:
@@ -42,3 +47,21 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             "(add a test case that sets it, or say where it is run)",
         files=tuple(sorted({g[0] for g in keys})),
         facts=tuple(sorted(f"{g[0]}:{g[1]}" for g in keys)))]
+
+
+def flavor_items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """One Opportunity per table with keys nothing selects (``flavors``)."""
+    out: list[Item] = []
+    for f in res.get("unreached_flavors", ()):
+        shown = ", ".join(f"`{k}` (:{line})" for k, line in zip(f.keys, f.lines, strict=True))
+        out.append(Item(
+            id=stable_id("unreached-flavors", f.file, f.table), section="S-3",
+            kind="opportunity",
+            title=f"{plural(len(f.keys), 'key')} of `{f.table}` in "
+                  f"{code(rel(f.file, inp.target.subproject))} that no config or test "
+                  f"selects through `{f.lookup}(…)`: {shown}",
+            why=f"{f.reached} other keys are chosen by a call with the name or by a test; "
+                "these exist only for a command line nobody runs, so a break in them shows "
+                "first on a cluster (add a config or test that builds them, or drop them)",
+            files=(f.file,), facts=tuple(f"{f.table}:{k}" for k in f.keys)))
+    return out
