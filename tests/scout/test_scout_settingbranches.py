@@ -22,6 +22,10 @@ class Dims:
     cp: int
     tp: int
 
+    @classmethod
+    def from_config(cls, parallelism):
+        return cls(cp=parallelism.context_parallel_degree, tp=parallelism.tensor_parallel_degree)
+
     @property
     def cp_enabled(self):
         return self.cp > 1
@@ -36,8 +40,16 @@ from core.dims import Dims
 
 
 def build(parallelism_config):
-    return Dims(cp=parallelism_config.context_parallel_degree,
-                tp=parallelism_config.tensor_parallel_degree)
+    return Dims.from_config(parallelism_config)
+'''
+
+# A second place builds the class from other settings (a serving path).
+SERVE = '''\
+from core.dims import Dims
+
+
+def serve_dims(serve_config):
+    return Dims(cp=serve_config.decode_cp_size, tp=serve_config.tp_size)
 '''
 
 PARALLELIZE = '''\
@@ -81,7 +93,7 @@ def _case(*flags: str, disabled: bool = False) -> str:
 
 
 def _inp(tmp_path, cases: str, launcher: str | None = None):
-    head = {"core/dims.py": DIMS, "core/trainer.py": TRAINER,
+    head = {"core/dims.py": DIMS, "core/trainer.py": TRAINER, "core/serve.py": SERVE,
             "sub/parallelize.py": PARALLELIZE, "sub/config_registry.py": REGISTRY,
             "tests/integration_tests/models.py": cases}
     if launcher is not None:
@@ -103,13 +115,13 @@ def test_branches_no_case_of_the_folder_selects_are_found(tmp_path) -> None:
     inp = _inp(tmp_path, cases)
     assert _found(inp) == [(6, "comm_backend", "'fast', 'faster'"),
                            (8, "layout", "'blocked'"),
-                           (10, "context_parallel_degree", "above 1")]
+                           (10, "context_parallel_degree or decode_cp_size", "above 1")]
     result = sb.analyse(inp)
     assert result.cases == ("tests/integration_tests/models.py",)
     [item] = setting_items.items(inp, {"setting_branches": result})
     assert item.kind == "opportunity"
-    assert "`parallel_dims.cp_enabled` (parallelize.py:10; needs `context_parallel_degree` " \
-           "set above 1)" in item.title
+    assert "`parallel_dims.cp_enabled` (parallelize.py:10; needs `context_parallel_degree or " \
+           "decode_cp_size` set above 1)" in item.title
     assert "`backend in ('fast', 'faster')` (parallelize.py:6" in item.title
     assert item.files == ("sub/parallelize.py",)
 
@@ -130,8 +142,9 @@ def test_a_degree_set_to_one_or_a_disabled_case_or_an_unrun_config_runs_nothing(
                          "--parallelism.layout blocked", "--parallelism.tensor_parallel_degree 2"),
                    _case("--module sub", "--parallelism.context_parallel_degree 4",
                          disabled=True))
-    assert _found(_inp(tmp_path, cases)) == [(6, "comm_backend", "'fast', 'faster'"),
-                                             (10, "context_parallel_degree", "above 1")]
+    assert _found(_inp(tmp_path, cases)) == [
+        (6, "comm_backend", "'fast', 'faster'"),
+        (10, "context_parallel_degree or decode_cp_size", "above 1")]
 
 
 def test_cases_without_a_module_run_the_launchers_default(tmp_path) -> None:

@@ -178,19 +178,27 @@ def _degree_properties(inp: Inputs, cls: str) -> dict[str, str]:
     return {}
 
 
-def _built_from(inp: Inputs, cls: str, keyword: str) -> str:
-    """The setting a ``cls(keyword=<x>.<setting>)`` call in the repository passes."""
+def _built_from(inp: Inputs, cls: str, keyword: str) -> tuple[str, ...]:
+    """The settings ``cls(keyword=<x>.<setting>)`` calls in the repository pass: every
+    place that builds the class may read another one (the trainer, a serving path)."""
     needle = f"{cls}("
+    own = re.compile(rf"^class {re.escape(cls)}\b", re.M)
+    out: set[str] = set()
     for path, text in sorted(inp.head.files.items()):
-        if not path.endswith(".py") or needle not in text or testowner.in_test_folder(path):
+        if not path.endswith(".py") or testowner.in_test_folder(path):
+            continue
+        # The class's own classmethods build it as ``cls(...)`` (``from_config``).
+        home = bool(own.search(text))
+        if needle not in text and not home:
             continue
         mod = ps.parse(text)
         for node in ps.nodes(mod) if mod is not None else ():
-            if isinstance(node, ast.Call) and ast.unparse(node.func).rsplit(".", 1)[-1] == cls:
-                for k in node.keywords:
-                    if k.arg == keyword and isinstance(k.value, ast.Attribute):
-                        return k.value.attr
-    return ""
+            if isinstance(node, ast.Call) and (
+                    ast.unparse(node.func).rsplit(".", 1)[-1] == cls
+                    or (home and ast.unparse(node.func) == "cls")):
+                out |= {k.value.attr for k in node.keywords
+                        if k.arg == keyword and isinstance(k.value, ast.Attribute)}
+    return tuple(sorted(out))
 
 
 def _values(node: ast.expr) -> list[str]:
@@ -250,14 +258,13 @@ def _function_branches(inp: Inputs, path: str, fn: ast.AST, run: Runs,
             keyword = props[cls].get(test.attr)
             if not keyword:
                 continue
-            name = _built_from(inp, cls, keyword)
-            if not name:
+            names = _built_from(inp, cls, keyword)
+            # Selected when the folder's runs set any setting the class is built from.
+            if not names or any(
+                    any(v != "1" for v in run.flags.get(name, ()))
+                    or re.search(rf"\b{re.escape(name)}\s*=", run.text) for name in names):
                 continue
-            set_to = run.flags.get(name, set())
-            if any(v != "1" for v in set_to) or re.search(rf"\b{re.escape(name)}\s*=",
-                                                           run.text):
-                continue
-            out.append(SettingBranch(path, st.lineno, cond, name, "above 1"))
+            out.append(SettingBranch(path, st.lineno, cond, " or ".join(names), "above 1"))
     return out
 
 
