@@ -178,27 +178,31 @@ def _degree_properties(inp: Inputs, cls: str) -> dict[str, str]:
     return {}
 
 
-def _built_from(inp: Inputs, cls: str, keyword: str) -> tuple[str, ...]:
-    """The settings ``cls(keyword=<x>.<setting>)`` calls in the repository pass: every
-    place that builds the class may read another one (the trainer, a serving path)."""
+def _constructions(inp: Inputs, cls: str) -> dict[str, tuple[str, ...]]:
+    """Keyword → the settings ``cls(keyword=<x>.<setting>)`` calls in the repository
+    pass: every place that builds the class may read another one (the trainer, a
+    serving path), and the class's own classmethods build it as ``cls(...)``."""
     needle = f"{cls}("
     own = re.compile(rf"^class {re.escape(cls)}\b", re.M)
-    out: set[str] = set()
+    out: dict[str, set[str]] = {}
     for path, text in sorted(inp.head.files.items()):
         if not path.endswith(".py") or testowner.in_test_folder(path):
             continue
-        # The class's own classmethods build it as ``cls(...)`` (``from_config``).
-        home = bool(own.search(text))
+        home = "cls(" in text and bool(own.search(text))
         if needle not in text and not home:
             continue
         mod = ps.parse(text)
         for node in ps.nodes(mod) if mod is not None else ():
-            if isinstance(node, ast.Call) and (
-                    ast.unparse(node.func).rsplit(".", 1)[-1] == cls
-                    or (home and ast.unparse(node.func) == "cls")):
-                out |= {k.value.attr for k in node.keywords
-                        if k.arg == keyword and isinstance(k.value, ast.Attribute)}
-    return tuple(sorted(out))
+            if not isinstance(node, ast.Call):
+                continue
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(
+                f, ast.Attribute) else ""
+            if name == cls or (home and name == "cls" and isinstance(f, ast.Name)):
+                for k in node.keywords:
+                    if k.arg and isinstance(k.value, ast.Attribute):
+                        out.setdefault(k.arg, set()).add(k.value.attr)
+    return {k: tuple(sorted(v)) for k, v in out.items()}
 
 
 def _values(node: ast.expr) -> list[str]:
@@ -207,8 +211,9 @@ def _values(node: ast.expr) -> list[str]:
     return [v for v in vals if isinstance(v, str) and v]
 
 
-def _function_branches(inp: Inputs, path: str, fn: ast.AST, run: Runs,
-                       props: dict[str, dict[str, str]]) -> list[SettingBranch]:
+def _function_branches(inp: Inputs, path: str, fn: ast.AST, run: Runs, *,
+                       props: dict[str, dict[str, str]],
+                       built: dict[str, dict[str, tuple[str, ...]]]) -> list[SettingBranch]:
     args = fn.args  # type: ignore[attr-defined]
     typed = {a.arg: _config_class(a.annotation)
              for a in args.posonlyargs + args.args + args.kwonlyargs}
@@ -258,7 +263,9 @@ def _function_branches(inp: Inputs, path: str, fn: ast.AST, run: Runs,
             keyword = props[cls].get(test.attr)
             if not keyword:
                 continue
-            names = _built_from(inp, cls, keyword)
+            if cls not in built:
+                built[cls] = _constructions(inp, cls)
+            names = built[cls].get(keyword, ())
             # Selected when the folder's runs set any setting the class is built from.
             if not names or any(
                     any(v != "1" for v in run.flags.get(name, ()))
@@ -286,10 +293,11 @@ def analyse(inp: Inputs) -> Found:
     if not run.cases:
         return Found((), ())  # nothing runs it: the no-tests item says so, once
     props: dict[str, dict[str, str]] = {}
+    built: dict[str, dict[str, tuple[str, ...]]] = {}
     out: list[SettingBranch] = []
     for path in candidates:
         mod = ps.parse(inp.head.files[path])
         for node in ps.nodes(mod) if mod is not None else ():
             if isinstance(node, ps.FuncDef.__args__):
-                out += _function_branches(inp, path, node, run, props)
+                out += _function_branches(inp, path, node, run, props=props, built=built)
     return Found(tuple(sorted(set(out), key=lambda b: (b.file, b.line))), run.cases)
