@@ -244,7 +244,8 @@ class Engine:
     # unrelated error (OSError) does not handle the call's failure either.
     for name, mine in (("c", MASKS_OLD), ("d", caught.replace("TypeError", "OSError"))):
         [d] = bodydrift.analyse(_copy_inp(tmp_path / name, MASKS_OLD, MASKS_NEW, mine))
-        assert d.units == ("guard `if isinstance(backend, (Flex, Varlen))`",), name
+        assert d.units == ("guard `if isinstance(backend, (Flex, Varlen))` "
+                           "(calls `model.masks`)",), name
 
 
 def test_a_guard_upstream_only_renamed_is_not_added(tmp_path) -> None:
@@ -574,3 +575,19 @@ def test_a_conditional_expression_rewritten_as_an_if_is_not_drift(tmp_path) -> N
                          head={"core/pp.py": new, "sub/pp.py": PP_OLD}, target=target)
     [d] = bodydrift.analyse(inp)
     assert set(d.units) == {"guard `if ok and losses`", "assertion `assert len(losses) > 0`"}
+
+
+def test_a_lacking_guard_names_the_call_whose_result_it_takes(tmp_path) -> None:
+    """#22 defect 4: a lacking guard says what the copy skips. ``x = f(…)`` under it is
+    named (an assignment is no unit of its own); a bare call is its own unit and the
+    guard around it is not renamed; logging is never what a guard is about."""
+    old = "def prep(cfg, x):\n    return x\n"
+    new = ("def prep(cfg, x):\n    if cfg.backend == 'typed':\n        logger.info('typed')\n"
+           "        x = annotate_inputs(cfg, x)\n    if cfg.trace:\n        record(x)\n"
+           "    return x\n")
+    target = "duplicate_logic:\n  - {ours: [sub/prep.py], upstream: [core/prep.py]}\n"
+    inp = minirepo.build(tmp_path, base={"core/prep.py": old},
+                         head={"core/prep.py": new, "sub/prep.py": old}, target=target)
+    [d] = bodydrift.analyse(inp)
+    assert set(d.units) == {"guard `if cfg.backend == 'typed'` (calls `annotate_inputs`)",
+                            "guard `if cfg.trace`", "call `record(…)`"}

@@ -341,7 +341,7 @@ def test_a_mode_the_copy_handles_its_own_way_is_not_lacking(tmp_path) -> None:
     # Not branching on it at all: the guard is lacking (the keyword stays the call's).
     [lag] = run(tmp_path / "b", copy.replace("dims.fsdp_enabled and dims.dp > 1",
                                              "dims.dp > 1"))
-    assert lag.units == ("guard `if dims.fsdp_enabled`",)
+    assert lag.units == ("guard `if dims.fsdp_enabled` (calls `apply_fsdp`)",)
     # Its own branch for the mode calling the same function without upstream's keyword
     # (forge's ``if pp_enabled:`` … ``schedule.step(...)`` without return_outputs):
     # the keyword is lacking, the guard is not.
@@ -413,7 +413,7 @@ class Trainer(Engine):
         target="duplicate_logic:\n  - {ours: [sub/example.py], upstream: [core/train.py]}\n")
     [lag] = bodydrift.lags(inp, [], [])
     assert lag.ours == "sub/example.py:5" and lag.function == "Trainer.step"
-    assert lag.lacking == ("guard `if config.mode == 'typed'`",)
+    assert lag.lacking == ("guard `if config.mode == 'typed'` (calls `annotate`)",)
 
 
 def test_what_a_prior_action_named_is_not_repeated_as_a_lag(tmp_path) -> None:

@@ -54,7 +54,9 @@ def units(func: ps.FuncDef, tests: dict[str, ast.expr] | None = None,
         found: dict[str, str] = {}
         if isinstance(node, ast.If | ast.While):
             test = _norm(ast.unparse(node.test))
-            found[f"if:{test}"] = f"guard `if {test[:80]}`"
+            callee = _guarded_call(node)
+            found[f"if:{test}"] = f"guard `if {test[:80]}`" + (
+                f" (calls `{callee}`)" if callee else "")
             if tests is not None:
                 tests[f"if:{test}"] = node.test
         elif isinstance(node, ast.Assert):
@@ -79,6 +81,20 @@ def units(func: ps.FuncDef, tests: dict[str, ast.expr] | None = None,
             for key in found:
                 at.setdefault(key, []).append(node)
     return out
+
+
+def _guarded_call(node: ast.If | ast.While) -> str:
+    """The callee whose result the first assignment of a guard's body takes (``x =
+    f(…)``): a condition alone does not say what the copy skips (``if backend ==
+    "typed"`` guarding ``inputs = annotate_inputs(…)``). A bare call statement is a unit
+    of its own and is named there."""
+    for st in node.body:
+        value = st.value if isinstance(st, ast.Assign | ast.AnnAssign) else None
+        if isinstance(value, ast.Call):
+            text = _norm(ast.unparse(value.func))
+            if not _LOG.search(text + "("):
+                return text[:60]
+    return ""
 
 
 def _conditions(func: ps.FuncDef) -> set[str]:

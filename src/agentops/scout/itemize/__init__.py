@@ -16,6 +16,7 @@ from agentops.scout.itemize import (
     delta,
     docs,
     openwork,
+    settings,
     tests,
     todos,
 )
@@ -25,7 +26,7 @@ from agentops.scout.model import Inputs, Item
 def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """Candidate items of this run (before reconciliation with the priors)."""
     items: list[Item] = []
-    for area in (delta, todos, tests, debt, corerefs, docs, openwork):
+    for area in (delta, todos, tests, settings, debt, corerefs, docs, openwork):
         items += area.items(inp, res)
     items += clear.items(inp, res, items)
     seen: set[str] = set()

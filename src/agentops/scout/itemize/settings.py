@@ -1,0 +1,67 @@
+"""S-3 items for configuration nothing runs: branches a setting selects that nothing
+running the folder sets (``settingbranches``, one Opportunity per target, each branch
+with ``file:line``) and table entries no config or test selects (``flavors``).
+
+Pure: results in, ``Item`` records out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentops.scout.itemize.common import code, names, plural, rel
+from agentops.scout.model import Inputs, Item, stable_id
+
+_SHOWN = 6
+
+
+def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    return _branches(inp, res) + flavor_items(inp, res)
+
+
+def _branches(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    result = res.get("setting_branches")
+    found = result.branches if result is not None else ()
+    if not found:
+        return []
+    sub = inp.target.subproject
+    # The same test in several places of one file is one untested setting, several lines.
+    groups: dict[tuple[str, str, str, str], list[int]] = {}
+    for b in found:
+        groups.setdefault((b.file, b.condition, b.setting, b.wanted), []).append(b.line)
+    shown = "; ".join(
+        f"{code(cond)} ({rel(file, sub)}:{', '.join(map(str, lines))}; needs `{setting}` "
+        f"{'set ' + wanted if wanted == 'above 1' else 'in ' + wanted})"
+        for (file, cond, setting, wanted), lines in list(groups.items())[:_SHOWN])
+    keys = list(groups)
+    more = f" and {len(keys) - _SHOWN} more" if len(keys) > _SHOWN else ""
+    cases = result.cases
+    ran = (f"the folder's test cases in {names(cases, limit=3)} and the registry configs "
+           "they run" if cases else "no integration test case launches the folder")
+    return [Item(
+        id=stable_id("setting-branches", inp.target.name), section="S-3",
+        kind="opportunity",
+        title=f"{plural(len(keys), 'branch')} selected by a setting no test running "
+              f"{code(sub + '/')} sets: {shown}{more}",
+        why=f"searched: its own tests, {ran}; a branch no CI job selects breaks unnoticed "
+            "(add a test case that sets it, or say where it is run)",
+        files=tuple(sorted({g[0] for g in keys})),
+        facts=tuple(sorted(f"{g[0]}:{g[1]}" for g in keys)))]
+
+
+def flavor_items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """One Opportunity per table with keys nothing selects (``flavors``)."""
+    out: list[Item] = []
+    for f in res.get("unreached_flavors", ()):
+        shown = ", ".join(f"`{k}` (:{line})" for k, line in zip(f.keys, f.lines, strict=True))
+        out.append(Item(
+            id=stable_id("unreached-flavors", f.file, f.table), section="S-3",
+            kind="opportunity",
+            title=f"{plural(len(f.keys), 'key')} of `{f.table}` in "
+                  f"{code(rel(f.file, inp.target.subproject))} that no config or test "
+                  f"selects through `{f.lookup}(…)`: {shown}",
+            why=f"{f.reached} other keys are chosen by a call with the name or by a test; "
+                "these exist only for a command line nobody runs, so a break in them shows "
+                "first on a cluster (add a config or test that builds them, or drop them)",
+            files=(f.file,), facts=tuple(f"{f.table}:{k}" for k in f.keys)))
+    return out
