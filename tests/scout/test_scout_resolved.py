@@ -40,7 +40,7 @@ def _dropped_line(kept) -> str:
     assert not [i for i in kept if i.kind in ("action", "carried")]
     [it] = kept
     assert it.kind == "fyi" and it.facts == (PRIOR_ITEM["id"],)
-    return it.title
+    return f"{it.title} — {it.why}"
 
 
 def test_upstream_definition_renamed_is_dropped_in_one_line_never_resolved(tmp_path) -> None:
@@ -50,7 +50,7 @@ def test_upstream_definition_renamed_is_dropped_in_one_line_never_resolved(tmp_p
     title = _dropped_line(kept)
     assert title.startswith("1 prior action item(s) dropped: what they compared changed "
                             "since 2026-03-02")
-    assert PRIOR_ITEM["title"][:40] in title and "first reported 2026-03-01" in title
+    assert PRIOR_ITEM["title"][:40] in title and "(first reported 2026-03-01)" in title
     assert "`from_config` (core/dims.py) no longer defined there" in title
 
 
@@ -119,7 +119,7 @@ def test_sub_project_function_renamed_is_dropped(tmp_path) -> None:
     renamed = COPY.replace("def build_dims", "def make_parallel_dims")
     kept, resolved, _ = _reconcile_copy(tmp_path, {"sub/copy.py": renamed})
     assert resolved == [] and [i.kind for i in kept] == ["fyi"]
-    assert "`build_dims` (sub/copy.py) looks renamed to `make_parallel_dims`" in kept[0].title
+    assert "`build_dims` (sub/copy.py) looks renamed to `make_parallel_dims`" in kept[0].why
 
 
 def test_sub_project_function_removed_or_rewritten_is_resolved(tmp_path) -> None:
@@ -127,3 +127,26 @@ def test_sub_project_function_removed_or_rewritten_is_resolved(tmp_path) -> None
             "    return ParallelDims.from_config(cfg)\n"
     kept, resolved, _ = _reconcile_copy(tmp_path, {"sub/copy.py": other})
     assert kept == [] and len(resolved) == 1
+
+
+def test_items_of_one_vanished_file_share_one_reason_in_the_line(tmp_path) -> None:
+    """#22: the three items a vanished upstream file took with it are one reason and
+    three titles, short enough that the rendered line shows each of them."""
+    inp = minirepo.build(tmp_path, base={"core/dims.py": DIMS, "sub/wrapper.py": WRAPPER},
+                         head={"core/dims.py": None})
+    prior_items = tuple({**PRIOR_ITEM, "id": f"{n:012x}", "title": f"finding number {n}"}
+                        for n in range(3))
+    kept, resolved, _ = items.reconcile(
+        [], (PriorPayload(date="2026-03-02", head="x", items=prior_items),), "2026-03-06", inp)
+    [it] = kept
+    assert resolved == [] and it.title.startswith("3 prior action item(s) dropped")
+    assert it.why.count("core/dims.py not at HEAD") == 1
+    assert all(f"finding number {n} (first reported 2026-03-01)" in it.why for n in range(3))
+    assert it.facts == tuple(p["id"] for p in prior_items)
+
+
+def test_a_long_title_is_cut_outside_its_code_spans() -> None:
+    title = "`SequenceParallel` call omits `use_local_output`, which upstream passes"
+    cut = items._short(title, 40)
+    assert cut == "`SequenceParallel` call omits…" and cut.count("`") % 2 == 0
+    assert items._short("short", 40) == "short"

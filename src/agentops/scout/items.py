@@ -203,20 +203,39 @@ def _dropped(gone: list[tuple[dict[str, Any], str]], first: dict[str, str], sinc
     compared) changed or vanished and that this run did not re-derive: said once, with
     why, never re-posted as an action; the board item, if any, is the maintainer's to
     close or re-point (#22: no stale action item carried on)."""
-    shown = "; ".join(
-        f"{str(it.get('title') or it['id'])[:120]} (first reported "
-        f"{first.get(it['id'], since)}; {why})" for it, why in gone[:3])
-    more = f"; and {len(gone) - 3} more" if len(gone) > 3 else ""
+    # Grouped by why: the items of one vanished file share it, and the line stays short
+    # enough to show every title.
+    by_why: dict[str, list[str]] = {}
+    for it, why in gone:
+        by_why.setdefault(why, []).append(
+            f"{_short(str(it.get('title') or it['id']), 60)} (first reported "
+            f"{first.get(it['id'], since)})")
+    shown = "; ".join(f"{why}: {', '.join(ts[:3])}" + (f" and {len(ts) - 3} more"
+                                                       if len(ts) > 3 else "")
+                      for why, ts in list(by_why.items())[:3])
+    more = f"; and {len(by_why) - 3} more reason(s)" if len(by_why) > 3 else ""
     return Item(
         id=stable_id("dropped-basis", *sorted(str(it["id"]) for it, _ in gone)),
         section="S-0", kind="fyi",
         title=f"{len(gone)} prior action item(s) dropped: what they compared changed "
-              f"since {since} and this run did not find them again: {shown}{more} — "
-              "re-point the target if the finding still holds, else close its board item",
+              f"since {since} and this run did not find them again (re-point the target "
+              "if a finding still holds, else close its board item)",
+        why=f"{shown}{more}",
         files=tuple(dict.fromkeys(str(f) for it, _ in gone for f in it.get("files") or ()
                                   if isinstance(f, str))),
         first_reported=date,
         facts=tuple(sorted(str(it["id"]) for it, _ in gone)))
+
+
+def _short(title: str, limit: int) -> str:
+    """``title`` cut to ``limit`` characters, never inside a backtick span (an open
+    one would turn the rest of the line into code)."""
+    if len(title) <= limit:
+        return title
+    cut = title[:limit]
+    if cut.count("`") % 2:
+        cut = cut[:cut.rindex("`")]
+    return cut.rstrip() + "…"
 
 
 def _posted(prior: PriorPayload, it: Item) -> bool:
