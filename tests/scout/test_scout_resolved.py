@@ -1,8 +1,9 @@
 """S-7 / #22: a prior action item is "Resolved since …" only when the analysis could
 look at its site again and the finding is gone. When the comparison could not be made
 at HEAD (an upstream definition it names renamed or wrapped, an upstream file moved,
-a sub-project file moved), it is carried "not checked (why)". Fixture repositories,
-match and no-match."""
+a sub-project file moved), its basis changed: it is neither resolved nor re-posted
+unchanged, but dropped in one FYI line saying why. Fixture repositories, match and
+no-match."""
 
 from __future__ import annotations
 
@@ -33,35 +34,57 @@ def _reconcile(tmp_path, head):
     return items.reconcile([], (prior,), "2026-03-06", inp)
 
 
-def test_upstream_definition_renamed_is_not_checked_never_resolved(tmp_path) -> None:
+def _dropped_line(kept) -> str:
+    """The one FYI line a prior action item whose basis changed becomes: never an
+    action or carried item again."""
+    assert not [i for i in kept if i.kind in ("action", "carried")]
+    [it] = kept
+    assert it.kind == "fyi" and it.facts == (PRIOR_ITEM["id"],)
+    return f"{it.title} — {it.why}"
+
+
+def test_upstream_definition_renamed_is_dropped_in_one_line_never_resolved(tmp_path) -> None:
     renamed = DIMS.replace("from_config", "from_parallelism_config")
     kept, resolved, _ = _reconcile(tmp_path, {"core/dims.py": renamed})
     assert resolved == []
-    [it] = kept
-    assert it.id == PRIOR_ITEM["id"] and it.kind == "carried"
-    assert it.status.startswith("not checked at HEAD: `from_config` (core/dims.py) no "
-                                "longer defined there")
-    assert it.first_reported == "2026-03-01" and it.fix == PRIOR_ITEM["fix"]
+    title = _dropped_line(kept)
+    assert title.startswith("1 prior action item(s) dropped: what they compared changed "
+                            "since 2026-03-02")
+    assert PRIOR_ITEM["title"][:40] in title and "(first reported 2026-03-01)" in title
+    assert "`from_config` (core/dims.py) no longer defined there" in title
 
 
-def test_upstream_function_wrapped_is_not_checked(tmp_path) -> None:
+def test_upstream_function_wrapped_is_dropped(tmp_path) -> None:
     wrapped = ("def _from_config(cls, cfg):\n    return cls()\n\n\nclass ParallelDims:\n"
                "    from_config = classmethod(_from_config)\n")
     kept, resolved, _ = _reconcile(tmp_path, {"core/dims.py": wrapped})
-    assert resolved == [] and "`from_config` (core/dims.py)" in kept[0].status
+    assert resolved == [] and "`from_config` (core/dims.py)" in _dropped_line(kept)
 
 
-def test_upstream_file_moved_is_not_checked(tmp_path) -> None:
+def test_upstream_file_moved_is_dropped(tmp_path) -> None:
     kept, resolved, _ = _reconcile(tmp_path, {"core/dims.py": None,
                                               "core/parallel/dims.py": DIMS})
     assert resolved == []
-    assert "core/dims.py not at HEAD (moved or removed upstream?)" in kept[0].status
+    assert "core/dims.py not at HEAD (moved or removed upstream?)" in _dropped_line(kept)
 
 
-def test_sub_project_file_moved_is_not_checked_removed_is_resolved(tmp_path) -> None:
+def test_a_dropped_item_is_said_once_not_on_the_next_night(tmp_path) -> None:
+    """#22: the night after, the prior holds only the FYI line: nothing re-raises the
+    item (no fourth listing of an action nothing re-checked)."""
+    inp = minirepo.build(tmp_path, base={"core/dims.py": DIMS, "sub/wrapper.py": WRAPPER},
+                         head={"core/dims.py": None, "core/parallel/dims.py": DIMS})
+    night1 = PriorPayload(date="2026-03-02", head="x", items=(PRIOR_ITEM,))
+    kept, _, _ = items.reconcile([], (night1,), "2026-03-06", inp)
+    night2 = PriorPayload(date="2026-03-06", head="y",
+                          items=tuple(i.to_json() for i in kept))
+    kept2, resolved2, _ = items.reconcile([], (night1, night2), "2026-03-07", inp)
+    assert kept2 == [] and resolved2 == []
+
+
+def test_sub_project_file_moved_is_dropped_removed_is_resolved(tmp_path) -> None:
     kept, resolved, _ = _reconcile(tmp_path / "moved", {"sub/wrapper.py": None,
                                                         "sub/models/wrapper.py": WRAPPER})
-    assert resolved == [] and "sub/models/wrapper.py" in kept[0].status
+    assert resolved == [] and "sub/models/wrapper.py" in _dropped_line(kept)
     kept, resolved, _ = _reconcile(tmp_path / "removed", {"sub/wrapper.py": None})
     assert kept == [] and [r.title for r in resolved] == [
         f"Resolved since 2026-03-02: {PRIOR_ITEM['title']}"]
@@ -92,11 +115,11 @@ def _reconcile_copy(tmp_path, head):
     return items.reconcile([], (prior,), "2026-03-06", inp)
 
 
-def test_sub_project_function_renamed_is_not_checked(tmp_path) -> None:
+def test_sub_project_function_renamed_is_dropped(tmp_path) -> None:
     renamed = COPY.replace("def build_dims", "def make_parallel_dims")
     kept, resolved, _ = _reconcile_copy(tmp_path, {"sub/copy.py": renamed})
-    assert resolved == []
-    assert "`build_dims` (sub/copy.py) looks renamed to `make_parallel_dims`" in kept[0].status
+    assert resolved == [] and [i.kind for i in kept] == ["fyi"]
+    assert "`build_dims` (sub/copy.py) looks renamed to `make_parallel_dims`" in kept[0].why
 
 
 def test_sub_project_function_removed_or_rewritten_is_resolved(tmp_path) -> None:
@@ -104,3 +127,26 @@ def test_sub_project_function_removed_or_rewritten_is_resolved(tmp_path) -> None
             "    return ParallelDims.from_config(cfg)\n"
     kept, resolved, _ = _reconcile_copy(tmp_path, {"sub/copy.py": other})
     assert kept == [] and len(resolved) == 1
+
+
+def test_items_of_one_vanished_file_share_one_reason_in_the_line(tmp_path) -> None:
+    """#22: the three items a vanished upstream file took with it are one reason and
+    three titles, short enough that the rendered line shows each of them."""
+    inp = minirepo.build(tmp_path, base={"core/dims.py": DIMS, "sub/wrapper.py": WRAPPER},
+                         head={"core/dims.py": None})
+    prior_items = tuple({**PRIOR_ITEM, "id": f"{n:012x}", "title": f"finding number {n}"}
+                        for n in range(3))
+    kept, resolved, _ = items.reconcile(
+        [], (PriorPayload(date="2026-03-02", head="x", items=prior_items),), "2026-03-06", inp)
+    [it] = kept
+    assert resolved == [] and it.title.startswith("3 prior action item(s) dropped")
+    assert it.why.count("core/dims.py not at HEAD") == 1
+    assert all(f"finding number {n} (first reported 2026-03-01)" in it.why for n in range(3))
+    assert it.facts == tuple(p["id"] for p in prior_items)
+
+
+def test_a_long_title_is_cut_outside_its_code_spans() -> None:
+    title = "`SequenceParallel` call omits `use_local_output`, which upstream passes"
+    cut = items._short(title, 40)
+    assert cut == "`SequenceParallel` call omits…" and cut.count("`") % 2 == 0
+    assert items._short("short", 40) == "short"

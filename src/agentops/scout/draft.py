@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import yaml
 
 from agentops import untrusted_yaml
-from agentops.scout.analyses import bodydrift, duplicates, testowner
+from agentops.scout.analyses import bodydrift, direction, duplicates, testowner
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.workflows import invocations
 from agentops.scout.gitrepo import Tree
@@ -283,7 +283,7 @@ def _duplicates(draft: Draft, tree: Tree, mods: dict[str, ast.Module], sub: str,
                 index.setdefault(m.group(1), []).append(path)
     pairs: dict[tuple[str, str], list[str]] = {}
     defs: dict[str, dict[str, ps.FuncDef]] = {}  # upstream file -> its functions, parsed once
-    downstream: dict[str, bool] = {}  # folder -> whether one of its modules imports ours
+    downstream: dict[str, str] = {}  # folder -> an import of ours in it ("" none)
     for path, mod in mods.items():
         if "/tests/" in path:
             continue
@@ -296,7 +296,7 @@ def _duplicates(draft: Draft, tree: Tree, mods: dict[str, ast.Module], sub: str,
             for up in sorted(set(index.get(fn.name, ())))[:20]:
                 if up.startswith(siblings):
                     continue  # another folder beside this one: a fellow copy, not core
-                if _downstream(tree, up, sub, downstream):
+                if direction.built_on(tree.files, up, sub, downstream):
                     continue  # code built on the folder: a copy of ours, not its source
                 if up not in defs:
                     defs[up] = {}
@@ -317,33 +317,6 @@ def _duplicates(draft: Draft, tree: Tree, mods: dict[str, ast.Module], sub: str,
                                        "why": f"copies {', '.join(fns[:4])}"},
                                       f"{', '.join(fns[:4])} repeat most of upstream's "
                                       "statements (share shown)"))
-
-
-def _downstream(tree: Tree, path: str, sub: str, seen: dict[str, bool]) -> bool:
-    """Whether ``path`` belongs to code built on the sub-project: a module in its folder,
-    or in a folder above it below the folder it shares with the sub-project, imports the
-    sub-project (an experiment that imports the model folder and keeps its own copy of
-    a function is downstream; its copy is never the upstream of ours, #22 precision)."""
-    dotted = sub.strip("/").replace("/", ".")
-    parent, _, leaf = dotted.rpartition(".")
-    uses = re.compile(rf"^\s*(?:from\s+{re.escape(dotted)}\b|import\s+{re.escape(dotted)}\b"
-                      + (rf"|from\s+{re.escape(parent)}\s+import\s+(?:.*\b)?{re.escape(leaf)}\b"
-                         if parent else "") + ")", re.M)
-    shared = 0
-    for a, b in zip(path.split("/"), sub.strip("/").split("/"), strict=False):
-        if a != b:
-            break
-        shared += 1
-    parts = path.split("/")[:-1]
-    for depth in range(len(parts), shared, -1):
-        folder = "/".join(parts[:depth]) + "/"
-        if folder not in seen:
-            seen[folder] = any(
-                p.endswith(".py") and "/" not in p[len(folder):] and uses.search(text)
-                for p, text in tree.files.items() if p.startswith(folder))
-        if seen[folder]:
-            return True
-    return False
 
 
 def _tests(draft: Draft, tree: Tree, sub: str, dotted: str) -> None:

@@ -18,11 +18,10 @@ from agentops.scout.livedata import BoardItem
 from agentops.scout.model import (
     FACT_CHARS,
     MAX_FACTS,
-    PRIORITIES,
-    SEVERITIES,
     Inputs,
     Item,
     PriorPayload,
+    stable_id,
 )
 
 # Findings about a change between the baseline and HEAD: reported once, then tracked on
@@ -44,9 +43,10 @@ def reconcile(candidates: list[Item], priors: tuple[PriorPayload, ...], date: st
     found again, with what changed since; resolved = a prior action item (not a
     one-time delta) no longer found where the analysis could look again; one it could
     not re-examine at HEAD (``inp`` shows a file of it gone, or an upstream definition
-    it was about renamed, moved or wrapped) is carried "not checked (why)", never
-    resolved (#22); an FYI or opportunity unchanged in the three newest prior reports
-    (or already suppressed) is dropped.
+    it was about renamed, moved or wrapped) is never resolved and never re-posted
+    unchanged: its basis changed, so it is dropped in one FYI line saying why (#22);
+    an FYI or opportunity unchanged in the three newest prior reports (or already
+    suppressed) is dropped.
     """
     first: dict[str, str] = {}
     last_fp: dict[str, tuple[str, str, tuple[str, ...]]] = {}
@@ -90,20 +90,24 @@ def reconcile(candidates: list[Item], priors: tuple[PriorPayload, ...], date: st
         items.append(Item(**{**it.__dict__, "first_reported": it.first_reported or date}))
     current = {i.id for i in items}
     resolved: list[Item] = []
+    dropped: list[tuple[dict[str, Any], str]] = []
     if newest is not None:
         for it in newest.items:
             if it.get("kind") in ("action", "carried") and it["id"] not in current \
                     and it.get("section") not in DELTA_SECTIONS:
                 why_not = unexamined(it, inp) if inp is not None else ""
                 if why_not:
-                    items.append(_not_checked(it, why_not, first.get(it["id"], newest.date),
-                                              last_fp[it["id"]][1]))
+                    # Its basis changed and this run did not re-derive it: re-posting
+                    # the old text would assert what nothing checked (#22).
+                    dropped.append((it, why_not))
                     continue
                 resolved.append(Item(
                     id=it["id"], section=it.get("section", ""), kind="all_clear",
                     title=f"Resolved since {newest.date}: {it.get('title', '')}",
                     files=tuple(it.get("files", ())),
                     first_reported=it.get("first_reported", "")))
+    if dropped and newest is not None:
+        items.append(_dropped(dropped, first, newest.date, date))
     return items, resolved, sorted(suppressed)
 
 
@@ -193,20 +197,45 @@ def _defined(text: str | None) -> set[str]:
             if isinstance(n, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)}
 
 
-def _not_checked(prior_item: dict[str, Any], why: str, first: str, when: str) -> Item:
-    """A prior action item carried forward because it could not be re-examined."""
-    def field(key: str, choices: tuple[str, ...] = ()) -> str:
-        value = str(prior_item.get(key) or "")
-        return value if not choices or value in choices else ""
+def _dropped(gone: list[tuple[dict[str, Any], str]], first: dict[str, str], since: str,
+             date: str) -> Item:
+    """One FYI line for the prior action items whose basis (a file or definition they
+    compared) changed or vanished and that this run did not re-derive: said once, with
+    why, never re-posted as an action; the board item, if any, is the maintainer's to
+    close or re-point (#22: no stale action item carried on)."""
+    # Grouped by why: the items of one vanished file share it, and the line stays short
+    # enough to show every title.
+    by_why: dict[str, list[str]] = {}
+    for it, why in gone:
+        by_why.setdefault(why, []).append(
+            f"{_short(str(it.get('title') or it['id']), 60)} (first reported "
+            f"{first.get(it['id'], since)})")
+    shown = "; ".join(f"{why}: {', '.join(ts[:3])}" + (f" and {len(ts) - 3} more"
+                                                       if len(ts) > 3 else "")
+                      for why, ts in list(by_why.items())[:3])
+    more = f"; and {len(by_why) - 3} more reason(s)" if len(by_why) > 3 else ""
     return Item(
-        id=str(prior_item["id"]), section=field("section"), kind="carried",
-        title=field("title"), why=field("why"), where=field("where"),
-        priority=field("priority", PRIORITIES), severity=field("severity", SEVERITIES),
-        files=tuple(str(f) for f in prior_item.get("files") or ()),
-        fingerprint=field("fingerprint"), first_reported=first,
-        status=f"not checked at HEAD: {why}; last found {when}, kept open until it can "
-               "be re-examined",
-        fix=field("fix"), facts=tuple(str(f) for f in prior_item.get("facts") or ()))
+        id=stable_id("dropped-basis", *sorted(str(it["id"]) for it, _ in gone)),
+        section="S-0", kind="fyi",
+        title=f"{len(gone)} prior action item(s) dropped: what they compared changed "
+              f"since {since} and this run did not find them again (re-point the target "
+              "if a finding still holds, else close its board item)",
+        why=f"{shown}{more}",
+        files=tuple(dict.fromkeys(str(f) for it, _ in gone for f in it.get("files") or ()
+                                  if isinstance(f, str))),
+        first_reported=date,
+        facts=tuple(sorted(str(it["id"]) for it, _ in gone)))
+
+
+def _short(title: str, limit: int) -> str:
+    """``title`` cut to ``limit`` characters, never inside a backtick span (an open
+    one would turn the rest of the line into code)."""
+    if len(title) <= limit:
+        return title
+    cut = title[:limit]
+    if cut.count("`") % 2:
+        cut = cut[:cut.rindex("`")]
+    return cut.rstrip() + "…"
 
 
 def _posted(prior: PriorPayload, it: Item) -> bool:

@@ -21,6 +21,7 @@ from agentops.scout.analyses import (
     deadclasses,
     deadparams,
     debt,
+    direction,
     docargs,
     docparity,
     docparts,
@@ -100,6 +101,7 @@ REGISTRY: dict[str, Analysis] = {
     "dead_classes": lambda inp, _: deadclasses.analyse(inp),
     "private_api_uses": lambda inp, _: debt.private_api_uses(inp),
     "duplicate_logic_changes": lambda inp, _: debt.duplicate_changes(inp),
+    "reversed_copies": lambda inp, _: direction.reversed_pairs(inp),
     "doc_inaccuracies": lambda inp, done: docs.analyse(inp, done)
     + commentrefs.analyse(inp) + docparts.analyse(inp) + staleopts.analyse(inp)
     + docargs.analyse(inp)

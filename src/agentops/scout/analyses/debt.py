@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from agentops.scout.analyses import direction
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.model import Inputs
 
@@ -81,9 +82,11 @@ def duplicate_changes(inp: Inputs) -> list[DuplicateChange]:
     if inp.base is None:
         return []
     out = []
+    downstream = direction.downstream_files(inp)  # a copy of ours: its changes are its own
     for pair in inp.target.raw.get("duplicate_logic", []):
         changed = tuple(u for u in pair["upstream"]
-                        if inp.head.text(u) is not None and inp.base.text(u) != inp.head.text(u))
+                        if inp.head.text(u) is not None and inp.base.text(u) != inp.head.text(u)
+                        and u not in downstream)
         if changed:
             shas = tuple(dict.fromkeys(c.sha for c in inp.commits
                                        if any(u in c.files for u in changed)))

@@ -19,6 +19,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from agentops.scout.analyses import direction
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses import refs as refindex
 from agentops.scout.model import Inputs
@@ -55,11 +56,15 @@ _LOGGING = re.compile(r"^(logger|logging|log|warnings|print)\b")
 
 def _pairs(inp: Inputs) -> list[tuple[str, str, str]]:
     """(ours file, upstream file, why) for each configured duplicate pair: by position
-    when each side has one file, else by the longest common path suffix."""
+    when each side has one file, else by the longest common path suffix. An "upstream"
+    built on the sub-project (it imports it) is a copy of ours, never compared as our
+    source (``direction``; the report says so in one line)."""
     out: list[tuple[str, str, str]] = []
+    downstream = direction.downstream_files(inp)
     for pair in inp.target.raw.get("duplicate_logic", []):
         ours = [f for f in pair["ours"] if inp.head.text(f) is not None]
-        ups = [f for f in pair["upstream"] if inp.head.text(f) is not None]
+        ups = [f for f in pair["upstream"] if inp.head.text(f) is not None
+               and f not in downstream]
         why = pair.get("why", "")
         if len(pair["ours"]) == 1 and len(pair["upstream"]) == 1:
             out += [(o, u, why) for o in ours for u in ups]

@@ -319,16 +319,34 @@ def _private(inp: Inputs, res: dict[str, Any]) -> list[Item]:
 
 def _duplicates(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     changed = res["duplicate_logic_changes"]
-    if not changed:
-        return []
-    return [Item(
+    return _reversed(inp, res) + ([] if not changed else [Item(
         id=stable_id("dup-changed", inp.target.name), section="S-4", kind="fyi",
         title="Upstream side of duplicated logic changed since "
               f"{inp.baseline.since}: " + "; ".join(
                   f"{', '.join(code(u) for u in d.upstream)} ({d.why or 'logic'})"
                   for d in changed) + " (compared call by call above)",
         files=tuple(f for d in changed for f in d.upstream),
-        facts=tuple(sorted(c for d in changed for c in d.commits)))]
+        facts=tuple(sorted(c for d in changed for c in d.commits)))])
+
+
+def _reversed(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22 precision: a configured "upstream" that is built on the sub-project is not
+    compared; one line says which and why, so the entry can be swapped or dropped."""
+    rev = res.get("reversed_copies", ())
+    if not rev:
+        return []
+    sub = inp.target.subproject
+    shown = "; ".join(f"{code(r.upstream)} (imports the folder at {r.evidence})"
+                      for r in rev[:4])
+    return [Item(
+        id=stable_id("dup-reversed", inp.target.name), section="S-4", kind="fyi",
+        title=f"{len(rev)} configured duplicate_logic upstream(s) are built on "
+              f"`{sub}/` itself, so their copy follows ours, not the reverse; not compared "
+              f"(what they add is their own): {shown}"
+              + (f" and {len(rev) - 4} more" if len(rev) > 4 else "")
+              + " — swap the entry's sides or drop it",
+        files=tuple(r.upstream for r in rev),
+        facts=tuple(sorted(f"{r.upstream}<-{','.join(r.ours)}" for r in rev)))]
 
 
 def _dead(inp: Inputs, res: dict[str, Any]) -> list[Item]:
