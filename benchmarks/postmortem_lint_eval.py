@@ -202,10 +202,12 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   rhetorical "can we stop ...-ing", elliptical "Worth doing", maxims ("what counts is",
   generic plurals that require), a third party's norm ("<Name> should"), courtesy
   formulas and a contributor's steps exempt (-1 and -2 false flags in one set each),
-  questions skipped (-2 spans). Hedging, none validated (set24 gain 0 each): "cannot
+  questions skipped (-2 spans), a capitalised bare verb or any deontic word inside
+  Lessons (+2 spans, +2 false; +0). Hedging, none validated (set24 gain 0 each): "cannot
   possibly" and a hedged superlative as emphasis, reassurance of the addressee,
   expected effects ("should help"), evidential "suggesting", "attributing", and a hedge
-  yielding to advocacy anywhere in its sentence (-3 spans). Figures, before -> after:
+  yielding to advocacy anywhere in its sentence (-3 spans), the writer's belief about
+  a past act of their own ("I think I pushed ...", +2 in 2 sets). Figures, before -> after:
   set24 A 0.58/0.30 (14/46, 10 false) -> 0.62/0.35 (16/46, 10), H 0.52/0.55 (15 false)
   -> 0.53/0.55 (14 false), B 0.90/0.46 unchanged; sets 12-23 pooled A 0.85/0.75
   (212/284, 36 false) -> 0.86/0.76 (217/284, 36); sets 19-23 and the shared halves
