@@ -195,6 +195,34 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   writer's (+1 span, two writing sets); every phrase class from the writing sets gained
   0 there. Figures unchanged: set24 blame P 0.90 R 0.46 (18/39, 2 false); shared
   held-out half H 0.83/0.90, B 0.77/0.73, A 0.60/0.83.
+- round 12, advocacy then hedging under a strict validation split (#24, branch pm-adv3):
+  candidates written only from sets 12-23 and the shared fit half (every advocacy and
+  hedging miss and false flag there listed and classed by clause), each then scored on
+  set24 (released after two blind readings) as aggregate figures only; kept only with
+  new spans found on set24, no new false flag there, gains in three or more writing sets,
+  and the shared held-out half unchanged. Writing gain / set24 gain (found, false flags):
+  kept: a present verdict of weight as the predicate ("... is a really bad thing", "a bit
+  problematic", "important", "better because"), +3 in 3 sets (14, 20, 22) / +2, +0; a
+  verdict on an act as a way of working (a gerund or a removal as subject), +3 in 3 sets
+  (14, 19, 23) / +1 (the same span), +0. The verdict with "wrong" added a held-out false
+  flag and with "good"/"great" a writing one: left out. Dropped, no set24 gain (advocacy):
+  a lesson frame (+2 spans, +2 false), norms of care or reliance (+4 in 2 sets), a
+  suggestion without a modal of norm ("there could be", "is an option", "please
+  consider", "would prevent these bugs", "the only way to catch", +7 in 4 sets), thread
+  verdicts (docs "wrong", "I don't mind", "most annoying part", +6 in 5 sets), a
+  rhetorical "can we stop ...-ing", elliptical "Worth doing", maxims ("what counts is",
+  generic plurals that require), a third party's norm ("<Name> should"), courtesy
+  formulas and a contributor's steps exempt (-1 and -2 false flags in one set each),
+  questions skipped (-2 spans), a capitalised bare verb or any deontic word inside
+  Lessons (+2 spans, +2 false; +0). Hedging, none validated (set24 gain 0 each): "cannot
+  possibly" and a hedged superlative as emphasis, reassurance of the addressee,
+  expected effects ("should help"), evidential "suggesting", "attributing", and a hedge
+  yielding to advocacy anywhere in its sentence (-3 spans), the writer's belief about
+  a past act of their own ("I think I pushed ...", +2 in 2 sets). Figures, before -> after:
+  set24 A 0.58/0.30 (14/46, 10 false) -> 0.62/0.35 (16/46, 10), H 0.52/0.55 (15 false)
+  -> 0.53/0.55 (14 false), B 0.90/0.46 unchanged; sets 12-23 pooled A 0.85/0.75
+  (212/284, 36 false) -> 0.86/0.76 (217/284, 36); sets 19-23 and the shared halves
+  unchanged otherwise (held-out H 0.83/0.90, B 0.77/0.73, A 0.60/0.83).
 """
 
 from __future__ import annotations
