@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from agentops.triage.calibrate import unthresholded
 from tests.triage.plankit import fence, make_issue, plan_ok
 from tests.triage.test_plan_issue23 import step1_evidence, trace
 
@@ -203,18 +204,26 @@ def test_a_module_proposal_beside_another_titled_module_is_not_triaged(queue):
     # The title names the object collective (c10d) and the backend it fails on (NCCL):
     # which one is the root cause is the sub-team's call, so no `triaged`. Since round 4
     # the backend given as the condition ("with the NCCL backend") is proposed too.
+    # Thresholds off: the rival rule, not a module's threshold, withholds `triaged`.
     plan = plan_ok(make_issue("all_gather_object fails with the NCCL backend", OBJ_BODY),
-                   queue)
+                   unthresholded(queue))
     assert "oncall: distributed infra" in plan.add_labels
     assert "module: c10d" in plan.add_labels and "module: nccl" in plan.add_labels
     assert TRIAGED not in plan.add_labels, plan.reasoning
 
 
 def test_a_single_titled_module_proposal_is_still_triaged(queue):
-    plan = plan_ok(make_issue("all_gather_object fails with a pickling error", OBJ_BODY),
-                   queue)
+    # The rival-module rule alone does not withhold `triaged` from one titled module:
+    # with selective thresholds off, the plan is triaged. With the shipped thresholds
+    # the module's own threshold decides, as for any other proposal.
+    issue = make_issue("all_gather_object fails with a pickling error", OBJ_BODY)
+    plan = plan_ok(issue, unthresholded(queue))
     assert "module: c10d" in plan.add_labels
     assert TRIAGED in plan.add_labels, plan.reasoning
+    shipped = plan_ok(issue, queue)
+    assert "module: c10d" in shipped.add_labels
+    sure = shipped.scores["module: c10d"] >= queue.confidence.threshold("module: c10d")
+    assert (TRIAGED in shipped.add_labels) == sure, shipped.reasoning
 
 
 @pytest.mark.parametrize("title", [

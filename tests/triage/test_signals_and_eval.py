@@ -155,3 +155,27 @@ def test_keyword_baseline(queue):
     p = base(snapshot_of(r, queue))
     assert p.add_labels[0] == INFRA  # precedence over parallelisms
     assert {"module: fsdp", "module: nccl", "triaged"} <= set(p.add_labels)
+
+
+def test_calibration_judges_modules_the_way_triaged_precision_does(queue):
+    """Issue #23: a module the plan proposes where the humans routed the issue and set
+    no module makes a `triaged` plan wrong in evaluate; the thresholds are fitted on the
+    same judgement, so that mistake is seen. With no human route and no module the
+    labels cannot judge the module, and a non-distributed issue judges nothing."""
+    from agentops.triage.calibrate import judged_labels
+    records = [
+        rec(1, [], "infra", True),                 # routed, no module: module judged wrong
+        rec(2, ["module: c10d"], "infra", True),   # module set: judged right
+        rec(3, [], None, True),                    # neither: the module is not judged
+        rec(4, [], None, False),                   # not distributed: nothing judged
+    ]
+    plans = [Plan(repo="acme/w", issue=r.number, decision="route",
+                  add_labels=(INFRA, "module: c10d", "bot-triaged", "triaged"),
+                  scores={INFRA: 9.0, "module: c10d": 6.0}) for r in records]
+    judged = {(j.label, j.score, j.right) for j in judged_labels(records, plans, queue)}
+    points = judged_labels(records, plans, queue)
+    assert len(points) == 4  # issue 1: sub + module; issue 2: sub + module
+    assert ("module: c10d", 6.0, False) in judged and ("module: c10d", 6.0, True) in judged
+    assert sorted(j.right for j in points if j.label == INFRA) == [True, True]
+    # The same plan on issue 1 is a wrong `triaged` in evaluate: the two agree.
+    assert score(records[:1], plans[:1], queue).figures()["triaged_precision"] == 0.0

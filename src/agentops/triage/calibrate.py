@@ -42,8 +42,8 @@ PRIOR_WEIGHT = 1.0
 @dataclass(frozen=True)
 class Judged:
     """One label the planner added, with its evidence score and whether the humans
-    agreed (only where the labelled issue says: modules where the humans set some,
-    the sub-oncall where it is known)."""
+    agreed (only where the labelled issue says: modules where the humans set some or
+    routed the issue, the sub-oncall where it is known)."""
 
     label: str
     score: float
@@ -68,7 +68,10 @@ def judged_labels(records: Sequence[Record], plans: Sequence[Plan],
         for label, value in plan.scores.items():
             if label not in plan.add_labels:
                 continue
-            if label in modules and rec.modules:
+            if label in modules and (rec.modules or want_sub is not None):
+                # A module proposed where the humans routed the issue and set none is
+                # judged wrong, as evaluate's `triaged` precision judges that plan: the
+                # thresholds must see the mistake the figure they are fitted for counts.
                 out.append(Judged(label, value, label in rec.modules))
             elif label in queue.suboncalls and want_sub is not None:
                 out.append(Judged(label, value, label == want_sub))
