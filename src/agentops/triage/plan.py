@@ -588,6 +588,10 @@ def step1_is_distributed(st: _State) -> Step1:
                      if ((h.subject and h.places - {"code"}) or "top_frame" in h.places)
                      and (title_free or not _weak_title_only(h, t) or h is tag)]
     title_only_owner = title_free and any(_weak_title_only(h, t) for h in other_subject)
+    # The same when the title opens with another owner's tag ("MPS: interpolate gives
+    # wrong values") and names nothing distributed: the writer filed it against that
+    # owner, so a component in the prose ("we normally train with DDP") is background.
+    title_only_owner = title_only_owner or (title_free and tag is not None)
     title_against = any("title" in h.places for h in against) and not text.test_report
     ruled_out = text.places.get("negated", "").lower()
     # The tag alone is a weak word: it makes the title's weak distributed words context
@@ -620,6 +624,13 @@ def step1_is_distributed(st: _State) -> Step1:
             # component named after the tag (FSDP2, DTensor) stays a subject, as in any
             # title naming the compiler and a component both.
             incidental.append(h)
+        elif other_subject and h.found and h.found.lower() in ruled_out \
+                and (in_title or not places & _TRACE_PLACES):
+            # The report says the failure happens without the component too ("fails the
+            # same way without DDP", "also in one process, no torchrun") and another
+            # owner raised it: the component is where it was seen, not what is wrong,
+            # even when it is a launcher or collective word ("… under torchrun").
+            incidental.append(h)
         elif h.subject and places - {"code"}:
             subject.append(h)  # a distributed error, collective or per-rank behaviour
         elif owner_titled and in_title and not places & _TRACE_PLACES:
@@ -629,12 +640,6 @@ def step1_is_distributed(st: _State) -> Step1:
             incidental.append(h)
         elif in_title and not title_against:
             subject.append(h)  # a person's title names the component
-        elif in_title and other_subject and h.found \
-                and h.found.lower() in ruled_out:
-            # The title names the component, but the report says the failure happens
-            # without it too ("fails the same way without DDP") and another owner
-            # raised it: the component is where it was seen, not what is wrong.
-            incidental.append(h)
         elif in_title:
             # The title names a distributed component and another subject both
             # ("torch.compile + DDP crashes"): distributed stays, but it is contested.
