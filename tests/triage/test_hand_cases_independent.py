@@ -510,6 +510,50 @@ CASES: list[Case] = [
       # the high-priority path (T-15 counts only distributed code).
       ND, comment="not_distributed", triaged=False, mods=()),
 
+    # ---- third batch (issue #23), written before running the planner on it: the reverse
+    # ---- of the second batch's rules, where the distributed part is the subject -------
+    C("d-rendezvous-after-dataloader-title", "1",
+      "DataLoader workers never start under torchrun: rendezvous timed out on node 2",
+      "On 2 nodes, node 2's agent gives up before any worker starts, so the DataLoader "
+      "never runs:\n" + FENCE + "\ntorch.distributed.elastic.rendezvous.api."
+      "RendezvousTimeoutError\n" + FENCE + "\nLaunch: `torchrun --nnodes 2 --rdzv-backend "
+      "c10d --rdzv-endpoint head:29400 train.py`",
+      # The launcher's own failure is the subject whatever the title leads with (T-12).
+      ("route", "high_priority", "low_confidence"), sub=INFRA,
+      mods_out=("module: ddp", "module: fsdp")),
+    C("hp-pg-segfault-dataloader-word", "5",
+      "Segfault in ProcessGroupNCCL when the DataLoader uses pin_memory=True",
+      "Every rank segfaults inside NCCL during the first all_reduce:\n" + FENCE +
+      "\nFatal Python error: Segmentation fault\n#0 ncclProxyProgress\n#1 c10d::"
+      "ProcessGroupNCCL::WorkNCCL::synchronize()\n" + FENCE + "\n" + FENCE + "python\n"
+      "loader = DataLoader(ds, num_workers=2, pin_memory=True)\ndist.init_process_group("
+      "'nccl')\ndist.all_reduce(torch.ones(1, device='cuda'))\n" + FENCE,
+      # A crash in distributed code (T-15); the DataLoader is only the condition.
+      "high_priority", sub=INFRA, triaged=False),
+    C("d-c10d-frame-top-compile-word", "1",
+      "Error after torch.compile warm-up: broadcast raises 'Tensors must be CUDA and dense'",
+      "After compiling the model, broadcasting a buffer fails:\n" + FENCE + "\n"
+      "Traceback (most recent call last):\n  File \"train.py\", line 12, in <module>\n"
+      "  File \"/opt/torch/distributed/c10d_logger.py\", line 81, in wrapper\n"
+      "  File \"/opt/torch/distributed/distributed_c10d.py\", line 2720, in broadcast\n"
+      "ValueError: Tensors must be CUDA and dense\n" + FENCE + "\n" + FENCE + "python\n"
+      "dist.broadcast(model.buf, src=0)\n" + FENCE,
+      ("route", "low_confidence", "needs_reproduction"), sub=INFRA,
+      mods_out=("module: ddp", "module: fsdp")),
+    C("nd-mps-tag-with-ddp-code", "1", "MPS: DDP with the gloo backend hangs on a Mac with two processes",
+      "On an Apple M2, two processes with the gloo backend hang in DDP's constructor.\n"
+      + FENCE + "python\ndist.init_process_group('gloo', rank=rank, world_size=2)\n"
+      "model = DDP(net.to('mps'))\n" + FENCE,
+      # The title names DDP and the code runs it: distributed, whatever the MPS tag.
+      ("route", "classify", "low_confidence", "needs_reproduction", "high_priority"),
+      sub=ANY, comment=ANY, triaged=None),
+    C("nd-vision-tag-ddp-prose", "1", "[torchvision] resize antialias=True gives different output on CUDA and CPU",
+      "`v2.Resize((224, 224), antialias=True)` gives outputs differing by 2/255 between CPU "
+      "and CUDA tensors. We saw it in our DDP pipeline, but it is one call on one tensor.\n"
+      + FENCE + "python\nfrom torchvision.transforms import v2\nv2.Resize((224, 224), "
+      "antialias=True)(img.cuda())\n" + FENCE,
+      ND, comment="not_distributed", triaged=False, mods=()),
+
     # ---- step 6: reproduction (T-16) and the comment constraints (T-26) ---------------------
     C("rep-needs", "6", "FSDP with CPU offload fails in the optimizer step",
       "When I turn on CPU offload in FSDP the optimizer step fails with a device mismatch "
