@@ -589,8 +589,12 @@ CASES: list[Case] = [
       "Building from source on Windows with MSVC 19.38:\n" + FENCE + "\ntorch/csrc/distributed/"
       "c10d/ProcessGroupNCCL.hpp(45): error C2065: 'ncclComm_t': undeclared identifier\n"
       "ninja: build stopped: subcommand failed.\n" + FENCE,
-      # A build failure is T-11's build/packaging case even when the file is c10d's.
-      ND, comment="not_distributed", triaged=False, mods=()),
+      # Corrected after the first run: T-11 flags "not distributed" only with no
+      # distributed evidence, and the title names ProcessGroupNCCL (c10d's own header).
+      # A build failure in distributed sources is contested, not elsewhere: routed to
+      # infra (T-12), with `triage review` for a human and never `triaged`.
+      ("route", "low_confidence"), sub=INFRA, triaged=False, comment=None,
+      extra={"review": True}),
 
     # ---- step 6: reproduction (T-16) and the comment constraints (T-26) ---------------------
     C("rep-needs", "6", "FSDP with CPU offload fails in the optimizer step",
@@ -656,6 +660,8 @@ def test_hand_case(case: Case) -> None:
         assert got["triaged"] == case.triaged, why
     if case.comment != ANY:
         assert got["comments"] == ([case.comment] if case.comment else []), why
+    if case.extra.get("review"):
+        assert QUEUE.review_label in got["labels"], why
     if case.extra.get("no_repro_label"):
         assert QUEUE.needs_repro_label not in got["labels"], why
     # Per decision, what the seed fixes whatever the case (T-11, T-15, T-24).
