@@ -539,6 +539,9 @@ class Step1:
     reason: str
     # Enough evidence against, but none naming another owner: kept, for a human.
     unowned: bool = False
+    # Another owner's error or frame that is a subject of the report too (a DataLoader
+    # worker killed, the compiler raising): a crash the report shows is theirs (step 5).
+    owner_subject: tuple[Hit, ...] = ()
 
     @property
     def contested(self) -> bool:
@@ -588,12 +591,21 @@ def step1_is_distributed(st: _State) -> Step1:
                      if ((h.subject and h.places - {"code"}) or "top_frame" in h.places)
                      and (title_free or not _weak_title_only(h, t) or h is tag)]
     title_only_owner = title_free and any(_weak_title_only(h, t) for h in other_subject)
+    # The same when the title opens with another owner's tag ("MPS: interpolate gives
+    # wrong values") and names nothing distributed: the writer filed it against that
+    # owner, so a component in the prose ("we normally train with DDP") is background.
+    title_only_owner = title_only_owner or (title_free and tag is not None)
     title_against = any("title" in h.places for h in against) and not text.test_report
     ruled_out = text.places.get("negated", "").lower()
     # The tag alone is a weak word: it makes the title's weak distributed words context
     # (below), not a component named after it ("Inductor: … breaks FSDP2 overlap").
     owner_titled = _other_owner_leads_title(text, [h for h in other_subject if h is not tag],
                                             for_hits)
+    # Where in the title another owner is first named (any owner-naming evidence
+    # against, weak kinds included: "CUDA OOM when launching with torchrun").
+    title_lc = text.places.get("title", "").lower()
+    owner_at = min((a for h in against if h.signal not in st.queue.rubric.ownerless
+                    and (a := _title_pos(title_lc, h)) is not None), default=None)
     # A platform's test tracker (a test id for a title, a platform-owned test in the
     # prose): the component words in its body name the test, not a failure of it.
     platform_test = text.test_report and any(
@@ -620,6 +632,21 @@ def step1_is_distributed(st: _State) -> Step1:
             # component named after the tag (FSDP2, DTensor) stays a subject, as in any
             # title naming the compiler and a component both.
             incidental.append(h)
+        elif other_subject and h.found and h.found.lower() in ruled_out \
+                and (in_title or not places & _TRACE_PLACES):
+            # The report says the failure happens without the component too ("fails the
+            # same way without DDP", "also in one process, no torchrun") and another
+            # owner raised it: the component is where it was seen, not what is wrong,
+            # even when it is a launcher or collective word ("… under torchrun").
+            incidental.append(h)
+        elif in_title and owner_at is not None and h.score < t["evidence_min"] \
+                and not places & _TRACE_PLACES \
+                and (at := _title_pos(title_lc, h)) is not None and at > owner_at:
+            # A weak distributed word after another owner in the title ("CUDA OOM when
+            # launching with torchrun", "DataLoader crash under torchrun") says where the
+            # failure was seen, not what failed; a component or error strong enough to
+            # block the verdict on its own, or one in a trace, still counts.
+            incidental.append(h)
         elif h.subject and places - {"code"}:
             subject.append(h)  # a distributed error, collective or per-rank behaviour
         elif owner_titled and in_title and not places & _TRACE_PLACES:
@@ -629,12 +656,6 @@ def step1_is_distributed(st: _State) -> Step1:
             incidental.append(h)
         elif in_title and not title_against:
             subject.append(h)  # a person's title names the component
-        elif in_title and other_subject and h.found \
-                and h.found.lower() in ruled_out:
-            # The title names the component, but the report says the failure happens
-            # without it too ("fails the same way without DDP") and another owner
-            # raised it: the component is where it was seen, not what is wrong.
-            incidental.append(h)
         elif in_title:
             # The title names a distributed component and another subject both
             # ("torch.compile + DDP crashes"): distributed stays, but it is contested.
@@ -673,10 +694,12 @@ def step1_is_distributed(st: _State) -> Step1:
                      f"{told}; no distributed evidence since")
     if st.existing_modules or st.existing_subs:
         return Step1(False, tuple(subject), tuple(incidental), tuple(against), against_score,
-                     "a distributed label is already on the issue")
+                     "a distributed label is already on the issue",
+                     owner_subject=tuple(other_subject))
     if subject:
         return Step1(False, tuple(subject), tuple(incidental), tuple(against), against_score,
-                     "distributed evidence is the subject: " + _signals(subject))
+                     "distributed evidence is the subject: " + _signals(subject),
+                     owner_subject=tuple(other_subject))
     # Sent elsewhere only on positive evidence of another owner (a component, error or
     # frame owned elsewhere): what the report rules out or "single process" alone says
     # what it is not, never whose it is, so such a report goes to a human (issue #23).
@@ -951,7 +974,16 @@ def step5_criteria(st: _State, verdict: Step1) -> list[Hit]:
         return []
     distributed = bool(verdict.subject or verdict.incidental or st.existing_modules
                        or st.existing_subs)
-    return list(hits) if distributed else []
+    if not distributed:
+        return []
+    if verdict.owner_subject:
+        # T-15 counts a crash in distributed code; when another owner's error or frame
+        # is a subject of the report (a DataLoader worker killed by a segfault in a DDP
+        # run), the crash it shows is that owner's, not the distributed code's.
+        hits = [h for h in hits if h.signal not in st.queue.rubric.in_distributed_code]
+        if sum(h.score for h in hits) < t["high_priority_min"]:
+            return []
+    return list(hits)
 
 
 def step5_high_priority(st: _State, high: list[Hit], confidence: str) -> Plan:

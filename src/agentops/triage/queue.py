@@ -108,6 +108,7 @@ _SIGNAL_SCHEMA: dict[str, Any] = {
         "evidence": {"type": "boolean"},
         "subject": {"type": "boolean"},
         "names_owner": {"type": "boolean"},
+        "in_distributed_code": {"type": "boolean"},
         "examples": {
             "type": "object",
             "additionalProperties": False,
@@ -323,6 +324,10 @@ def _check_rubric(content: Mapping[str, Any], file: str, *, labels_file: str,
             raise DataError(file, f"{key}.names_owner", "only a not_distributed signal "
                             "says whether it names another owner",
                             fix="drop the key, or give the signal role 'not_distributed'")
+        if "in_distributed_code" in sig and sig.get("role") != "high_priority":
+            raise DataError(file, f"{key}.in_distributed_code", "only a high_priority "
+                            "criterion says whether it holds only for distributed code",
+                            fix="drop the key, or give the signal role 'high_priority'")
         if not sig.get("keywords") and not sig.get("patterns"):
             raise DataError(file, key, "needs 'keywords' or 'patterns'")
         for j, p in enumerate(sig.get("patterns") or ()):

@@ -119,6 +119,9 @@ class Signal:
     # report rules out, "single process") argues against distributed but cannot by
     # itself send the issue elsewhere: a not-distributed verdict needs one that does.
     names_owner: bool = True
+    # Step 5 (issue #23): a high_priority criterion that holds only for distributed code
+    # (a crash): it does not count when another owner's error or frame is a subject.
+    in_distributed_code: bool = False
     keywords: tuple[str, ...] = ()
     multi_first: frozenset[str] = frozenset()  # the first words of ``multi``
     # The cheap test ``match_signals`` makes before calling ``fire``: words that start a
@@ -493,6 +496,8 @@ class Rubric:
                                                            compare=False)
     # The not_distributed signals that name no other owner (``names_owner: false``).
     ownerless: frozenset[str] = field(init=False, repr=False, compare=False)
+    # The high_priority signals with ``in_distributed_code: true``.
+    in_distributed_code: frozenset[str] = field(init=False, repr=False, compare=False)
     # Another owner's frames: the patterns of the not_distributed signals that read the
     # top of a trace (step 1 looks for a distributed frame called from inside them).
     owner_frames: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
@@ -520,6 +525,8 @@ class Rubric:
         object.__setattr__(self, "ownerless", frozenset(
             sig.id for sig in self.signals
             if sig.role == "not_distributed" and not sig.names_owner))
+        object.__setattr__(self, "in_distributed_code", frozenset(
+            sig.id for sig in self.signals if sig.in_distributed_code))
 
     def index_for(self, signals: Sequence[Signal] | None = None) -> SignalIndex:
         """The engine's index of ``signals`` (all of them when None): built with the
@@ -593,6 +600,7 @@ def compile_signal(raw: Mapping[str, Any]) -> Signal:
         suppresses=tuple(raw.get("suppresses") or ()),
         evidence=bool(raw.get("evidence", True)), subject=bool(raw.get("subject", False)),
         names_owner=bool(raw.get("names_owner", True)),
+        in_distributed_code=bool(raw.get("in_distributed_code", False)),
         keywords=tuple(keywords),
         multi_first=frozenset(first for first, _ in multi),
         starts=frozenset(single) | frozenset(first for first, _ in multi),
