@@ -115,12 +115,6 @@ TOLD_ND = _comment(2, "This doesn't look like it is related to distributed train
                       "moving it to the right team.", login="maint", assoc="MEMBER")
 
 ND = "not_distributed"
-# T-16 says never ask when the issue has a code snippet; these snippets are short API
-# calls. Strict: the test fails as soon as the planner gets them right, so the mark goes.
-T16_SNIPPET = ("known planner miss in T-16 (reproduction coverage, another helper's area "
-               "in issue #23): a snippet of method calls (`sd = model.state_dict()`, a bare "
-               "`fully_shard(model, ...)`) is not read as code to run, so a reproduction is "
-               "asked for")
 
 CASES: list[Case] = [
     # ---- step 0: human already classified (T-10) --------------------------------------
@@ -309,7 +303,7 @@ CASES: list[Case] = [
       "\nthe sharded tensors in `sd` are still on cuda. The config field is read in "
       "`_sharded_pre_state_dict_hook` but never applied.",
       # FSDP's own state-dict config internals -> parallelisms, not checkpointing (T-12).
-      ("classify",), sub=PAR, mods_in=("module: fsdp",), triaged=True, xfail=T16_SNIPPET),
+      ("classify",), sub=PAR, mods_in=("module: fsdp",), triaged=True),
     C("r-torchrun-ddp-after-launch", "2",
       "DDP under torchrun: 'Expected to have finished reduction in the prior iteration'",
       "torchrun starts all 4 ranks fine; the second iteration raises in DDP:\n" + FENCE +
@@ -347,8 +341,7 @@ CASES: list[Case] = [
       "line 212, in redistribute_local_tensor\nRuntimeError: redistribute from Shard(0) to "
       "_StridedShard(dim=0, sf=2) is not supported\n" + FENCE + "\n" + FENCE + "python\n"
       "fully_shard(model, mesh=mesh['dp'])\n" + FENCE,
-      ("classify",), sub=PAR, mods=("module: fsdp", "module: dtensor"), triaged=True,
-      xfail=T16_SNIPPET),
+      ("classify",), sub=PAR, mods=("module: fsdp", "module: dtensor"), triaged=True),
     C("m-sharding-not-fsdp", "3", "DTensor sharding propagation for aten.index_put is wrong with Shard(1)",
       "The output placement is `Replicate()` but the local values are only one shard:\n" + FENCE +
       "python\ndt = distribute_tensor(t, mesh, [Shard(1)])\nout = dt.index_put((idx,), v)\n"
