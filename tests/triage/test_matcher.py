@@ -28,6 +28,7 @@ from agentops.triage.signals import (
     Signal,
     compile_signal,
     index_places,
+    keyword_regex,
     match_signals,
     split_issue,
 )
@@ -287,7 +288,7 @@ def test_rubric_searches_find_what_the_plain_regexes_find() -> None:
     accelerated = 0
     for sig in rubric.signals:
         twins = sig.lowered or (None,) * len(sig.patterns)
-        for (_, regex), twin, (_, _, search, twin_search) in zip(sig.patterns, twins,
+        for (_, regex), twin, (_, _, search, twin_search, *_) in zip(sig.patterns, twins,
                                                                   sig.searches, strict=True):
             accelerated += search is not regex.search
             for t in texts:
@@ -335,7 +336,7 @@ def test_required_strings_hold_for_the_rubric_on_ascii_text() -> None:
              for t in _variants(e, rng)]
     checked = 0
     for sig in rubric.signals:
-        for (_, regex), (_, required, _, _) in zip(sig.patterns, sig.searches, strict=True):
+        for (_, regex), (_, required, *_) in zip(sig.patterns, sig.searches, strict=True):
             if required is None:
                 continue
             for t in texts:
@@ -350,3 +351,79 @@ def matcher_ok(text: str) -> bool:
     from agentops.triage.signals import folds_like_ascii
 
     return folds_like_ascii(text)
+
+
+# ------------------------------------------------------------------ whole words
+
+@pytest.mark.parametrize("pattern,flags,want", [
+    (r"\b(?:TP|PP|EP)\b", 0, {"tp", "pp", "ep"}),
+    (r"\bTP\b|\bPP\b", 0, {"tp", "pp"}),  # the parser factors the leading edge out
+    (r"\bregress(?:ion|ed)\b", re.I, {"regression", "regressed"}),
+    (r"torch\.distributed\b", 0, {"distributed"}),  # a literal "." is an edge too
+    (keyword_regex("DDP"), 0, {"ddp"}),  # the keyword look-arounds are edges
+    (r"\bfoo\b\s+bar", 0, {"foo"}),  # what comes after a repeat is not spelled
+    (r"\bTP", 0, None),  # no edge after it: "TPU" holds it
+    (r"TP\b", 0, None),
+    (r"\b(?:TP|a+)\b", 0, None),  # one alternative is not spelled out
+    (r"(?:a|\bxx\b)", 0, None),  # one alternative has no whole word
+    (r"\b(?i:TP)\b", 0, None),  # scoped flags: not read
+    (r"(?<![a-z])TP(?![a-z])", 0, None),  # a letter class is not a word edge
+])
+def test_whole_words_of_a_pattern(pattern: str, flags: int, want: set[str] | None) -> None:
+    got = matcher.whole_words(pattern, flags)
+    assert (set(got) if got is not None else None) == want
+
+
+def test_whole_words_hold_for_the_rubric_wherever_a_pattern_matches() -> None:
+    # fire() skips a pattern whose whole words are not among the place's words, and the
+    # index makes a case-sensitive pattern without needles a candidate by them (issue
+    # #23): every match must hold one of them as a word of the place, on any text for a
+    # case-sensitive pattern, on text that folds like ASCII for a case-insensitive one.
+    rubric = load_queue("distributed").rubric
+    rng = random.Random(13)
+    texts = [t for ex in rubric.examples.values() for kind in ex.values() for e in kind
+             for t in _variants(e, rng)]
+    texts += [f"{g}{t}{g}" for t in texts[::7] for g in (*UNCASED, *CASED)]
+    texts += [hostile.random_text(rng) for _ in range(50)]
+    checked = 0
+    for sig in rubric.signals:
+        for (_, regex), (*_, words, sure) in zip(sig.patterns, sig.searches, strict=True):
+            if words is None:
+                continue
+            for t in texts:
+                if regex.search(t) is None or not (sure or matcher_ok(t)):
+                    continue
+                for humps in (True, False):
+                    assert not words.isdisjoint(Place.of(t, humps=humps).words), (
+                        sig.id, regex.pattern, t)
+                checked += 1
+    assert checked > 100
+
+
+def test_a_short_whole_word_makes_a_signal_a_candidate_only_where_it_is() -> None:
+    base = load_queue("distributed").rubric
+    sig = compile_signal({"id": "abbrev", "role": "bug", "where": ["body"], "weight": 1,
+                          "case_sensitive": True, "patterns": [r"\b(?:TP|PP)\b"]})
+    rubric = dataclasses.replace(base, signals=(sig,), examples={})
+    index = rubric.index_for()
+    assert not sig.unindexed and sig.pattern_words == {"tp", "pp"}
+    for body, want in [("TP + FSDP", True), ("[PP] schedule", True), ("an HTTP error", False),
+                       ("the tp of it", False), ("éTP", False), ("—TP—", True)]:
+        text = split_issue("t", body, [], rubric)
+        place = index_places(text)["body"]
+        got = engine_hits(text, rubric)
+        assert got == plain_hits(text, rubric), body
+        assert bool(got) == want, body
+        # No candidate where none of its words is: the regex does not run at all.
+        assert (0 in index.candidates("body", place)) == ("tp" in place.words
+                                                          or "pp" in place.words), body
+
+
+def test_an_emoji_is_a_needle() -> None:
+    # Issue templates' 🐛 and 🚀 are rare in other text and have no case: patterns
+    # holding only them no longer run in every place (issue #23).
+    from agentops.triage.signals import pattern_needles
+    assert pattern_needles("🐛") == {"🐛"}
+    assert pattern_needles("a🚀") is None  # two characters, one of them ASCII
+    assert pattern_needles("é") is None  # a character with case: folds are not exact
+    assert pattern_needles("(?:ab|xyz)") is None

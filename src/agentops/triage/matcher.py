@@ -3,8 +3,10 @@ place instead of a test per signal (issue #23: the planner's speed).
 
 A signal can fire in a place only when one of its one-word keywords, or every word of
 one of its longer keywords, is among the place's words, or one of its patterns'
-needles is in the place's lowercase, or one of its patterns has no needle at all
-(``Signal.needles is None``): ``Signal.fire`` tests nothing else first. ``SignalIndex``
+needles is in the place's lowercase, or one of the whole words of a case-sensitive
+pattern without needles is among the place's words (``whole_words``), or one of its
+patterns has neither (``Signal.unindexed``): ``Signal.fire`` tests nothing else first.
+``SignalIndex``
 answers that question for every signal reading a place at once: one set intersection
 for the words, and one regex (a trie of the needles) searched along the lowercase for
 the needles. The candidates then run ``Signal.fire``, which alone decides; a candidate
@@ -122,14 +124,14 @@ def _table(signals: Sequence[Signal], place: str) -> _PlaceTable | None:
     reading = [k for k, s in enumerate(signals) if place in s.where]
     if not reading:
         return None
-    always = frozenset(k for k in reading if signals[k].needles is None)
+    always = frozenset(k for k in reading if signals[k].unindexed)
     words: dict[str, list[int]] = {}
     of_needle: dict[str, set[int]] = {}
     for k in reading:
         sig = signals[k]
-        for w in (*sig.single, *(_key_word(seq) for _, seq in sig.multi)):
+        for w in (*sig.single, *(_key_word(seq) for _, seq in sig.multi), *sig.pattern_words):
             words.setdefault(w, []).append(k)
-        for n in signals[k].needles or ():
+        for n in () if sig.unindexed else sig.strings:
             of_needle.setdefault(_trim(n), set()).add(k)
     if of_needle:
         # Where the place is scanned anyway, the scan also finds each pattern's needles,
@@ -462,3 +464,82 @@ def required_strings(pattern: str, flags: int) -> frozenset[str] | None:
     if not found or not all(s.isascii() for s in found):
         return None
     return frozenset(found)
+
+
+# ------------------------------------------------------------------ whole words a match holds
+
+# What stands for a word edge in ``_spelled``'s strings: a ``\b``, or a look-around that
+# the next or previous character is not an ASCII word character (``keyword_regex``).
+# Either way that character, if any, separates words for ``signals.word_tokens``.
+_EDGE = "\x00"
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_ASCII_WORD_CLASS = sorted([(_C.RANGE, (97, 122)), (_C.RANGE, (65, 90)),
+                            (_C.RANGE, (48, 57)), (_C.LITERAL, 95)])
+
+
+def _is_edge(op: Any, av: Any) -> bool:
+    """``\\b``, or ``(?<![A-Za-z0-9_])`` / ``(?![A-Za-z0-9_])`` (any order of the class)."""
+    if op is _C.AT:
+        return av is _C.AT_BOUNDARY
+    if op is not _C.ASSERT_NOT or len(av[1]) != 1:
+        return False
+    iop, iav = av[1][0]
+    return iop is _C.IN and sorted(iav) == _ASCII_WORD_CLASS
+
+
+def _spelled(items: Any, heads: list[str]) -> tuple[list[str], bool]:
+    """``heads`` each extended by what ``items`` spell (ASCII literals, word edges as
+    ``_EDGE``, every alternative of a branch), and whether that is all of ``items``:
+    else the strings are how the matches start, as far as they are that simple."""
+    for op, av in items:
+        if op is _C.LITERAL and av < 128:
+            heads = [h + chr(av) for h in heads]
+        elif _is_edge(op, av):
+            heads = [h + _EDGE for h in heads]
+        elif op is _C.BRANCH or (op is _C.SUBPATTERN and not (av[1] or av[2])):
+            out: list[str] = []
+            whole = True
+            for alt in (av[1] if op is _C.BRANCH else [av[3]]):
+                got, done = _spelled(alt, heads)
+                out += got
+                whole = whole and done
+            if len(out) > MAX_REQUIRED:
+                return heads, False
+            heads = out
+            if not whole:
+                return heads, False
+        else:
+            return heads, False
+    return heads, True
+
+
+def _edged_words(spelled: str) -> list[str]:
+    """The runs of ASCII word characters in ``spelled`` with a word edge or a literal
+    other character on both sides: whole words of the text wherever it matches."""
+    out = []
+    for m in re.finditer(r"[A-Za-z0-9_]+", spelled):
+        a, b = m.span()
+        if a > 0 and b < len(spelled):
+            out.append(m.group())
+    return out
+
+
+def whole_words(pattern: str, flags: int) -> frozenset[str] | None:
+    """Lowercase words one of which every match of ``pattern`` holds as a whole word of
+    the text (one of its ``signals.word_tokens``), or None when the parse does not say:
+    ``\\b(?:TP|PP|EP)\\b`` -> {"tp", "pp", "ep"}. Sure for a case-sensitive pattern on
+    any text; for a case-insensitive one only on text that folds like ASCII
+    (``signals.folds_like_ascii``: elsewhere IGNORECASE also matches a long s for "s").
+    A word too short to be a needle still tells a place's words apart (issue #23: a
+    pattern without needles ran in every place of every issue)."""
+    try:
+        tree = _parser.parse(pattern, flags)
+    except Exception:
+        return None
+    out: set[str] = set()
+    for spelled in _spelled(tree.data, [""])[0]:
+        words = _edged_words(spelled)
+        if not words:
+            return None
+        out.add(max(words, key=len).lower())
+    return frozenset(out) or None

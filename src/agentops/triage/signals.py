@@ -26,6 +26,7 @@ from agentops.triage.matcher import (
     line_search,
     literal_starts,
     required_strings,
+    whole_words,
 )
 
 # ``frame``: the root-cause distributed frame of the tracebacks (T-13); ``top_frame``:
@@ -128,23 +129,39 @@ class Signal:
     # Per pattern: its needles, as a test the place's scan can answer; the finer
     # strings one of which a match on ASCII text holds (matcher.required_strings, None:
     # none); its search, and its lowered twin's (None: no twin), by matcher.fast_search,
-    # straight to where a match can start.
+    # straight to where a match can start; the whole words one of which a match holds
+    # (matcher.whole_words, None: none), and whether that is sure on any text (a
+    # case-sensitive pattern) rather than only on text that folds like ASCII.
     searches: tuple[tuple[StringTest | None, frozenset[str] | None, Search,
-                          Search | None], ...] = field(init=False, repr=False, compare=False)
+                          Search | None, frozenset[str] | None, bool], ...] = field(
+        init=False, repr=False, compare=False)
     # Every pattern's needles, for the index to find (``SignalIndex.scan``): ``needles``
     # is None when one pattern has none, and the others' then still count.
     strings: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    # What makes the signal a candidate in a place besides its keywords (``SignalIndex``):
+    # ``strings``, and the whole words of each case-sensitive pattern without needles
+    # (``\b(?:TP|PP|EP)\b`` is too short for a needle, issue #23); ``unindexed``: a
+    # pattern has neither, so the signal is a candidate everywhere it reads.
+    pattern_words: frozenset[str] = field(init=False, repr=False, compare=False)
+    unindexed: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         twins = self.lowered or (None,) * len(self.patterns)
+        words = [whole_words(rx.pattern, rx.flags) for _, rx in self.patterns]
         object.__setattr__(self, "searches", tuple(
             (StringTest.of(needles), required_strings(rx.pattern, rx.flags),
              fast_search(rx, literal_starts(rx.pattern, rx.flags, lower=False)),
              None if tw is None
-             else fast_search(tw, literal_starts(rx.pattern, rx.flags, lower=True)))
-            for (needles, rx), tw in zip(self.patterns, twins, strict=True)))
+             else fast_search(tw, literal_starts(rx.pattern, rx.flags, lower=True)),
+             ws, not rx.flags & re.IGNORECASE)
+            for (needles, rx), tw, ws in zip(self.patterns, twins, words, strict=True)))
         object.__setattr__(self, "strings", tuple(sorted(
             {n for needles, _ in self.patterns for n in needles or ()})))
+        by_words = [ws for (needles, rx), ws in zip(self.patterns, words, strict=True)
+                    if needles is None and ws is not None and not rx.flags & re.IGNORECASE]
+        object.__setattr__(self, "pattern_words", frozenset().union(*by_words))
+        object.__setattr__(self, "unindexed", len(by_words) < sum(
+            needles is None for needles, _ in self.patterns))
 
     def fire(self, place: Place, found: frozenset[str] | None = None) -> str | None:
         """The matched text if the signal fires in this place, else ``None``; ``found``:
@@ -159,8 +176,10 @@ class Signal:
                     return seq.strip()
         lower = place.lower
         ascii_place = place.ascii
-        for needles, required, search, twin in self.searches:
+        for needles, required, search, twin, whole, sure in self.searches:
             if needles is not None and not needles.any_in(lower, found):
+                continue
+            if whole is not None and (sure or ascii_place) and whole.isdisjoint(place.words):
                 continue
             if ascii_place and required is not None:
                 # On ASCII text the finer strings are as exact (matcher.required_strings).
@@ -329,10 +348,19 @@ def _needles(items: Any) -> set[str] | None:
                 cands.append(sub)
     if run:
         cands.append({run})
-    cands = [c for c in cands if min(len(x) for x in c) >= _MIN_NEEDLE]
+    cands = [c for c in cands if all(map(_usable, c))]
     if not cands:
         return None
     return max(cands, key=lambda c: (min(len(x) for x in c), -len(c)))
+
+
+def _usable(needle: str) -> bool:
+    """A needle worth testing for: _MIN_NEEDLE characters or more, or shorter but all
+    non-ASCII characters without case (an issue template's 🐛 or 🚀: rare in other
+    text, and IGNORECASE matches them only as they are, so the test stays exact). A
+    pattern with no needle ran in every place of every issue (issue #23)."""
+    return len(needle) >= _MIN_NEEDLE or (bool(needle) and all(
+        not c.isascii() and c.lower() == c == c.upper() for c in needle))
 
 
 def _branch_starts(op: Any, av: Any) -> list[str] | None:
