@@ -173,13 +173,15 @@ def _toy_rubric(*patterns: str) -> Rubric:
     (("xyzw", "wqq"), "aa xyzwqq", {"s0", "s1"}),
 ])
 @pytest.mark.parametrize("padding", [0, matcher.MAX_NEEDLE_STEPS - 1, matcher.MAX_NEEDLE_STEPS + 5])
+@pytest.mark.parametrize("glue", [" ", ""])
 def test_overlapping_needles_are_all_found(patterns: tuple[str, ...], body: str,
-                                           want: set[str], padding: int) -> None:
+                                           want: set[str], padding: int, glue: str) -> None:
     # With padding, a needle of another signal repeated up to MAX_NEEDLE_STEPS comes
-    # first, and the overlaps are found by the one-pass tail of the scan (from the last
-    # needle stepped through, or after it).
+    # first: as words of their own, or glued into one long word with the first word of
+    # the body, where past MAX_NEEDLE_STEPS occurrences each needle is looked for in
+    # the word instead (and the word is too long to be remembered).
     rubric = _toy_rubric(*patterns, "qqqq")
-    text = split_issue("t", "qqqq " * padding + body, [], rubric)
+    text = split_issue("t", f"qqqq{glue}" * padding + body, [], rubric)
     got = engine_hits(text, rubric)
     assert got == plain_hits(text, rubric)
     assert {h[0] for h in got} - {"s2"} == want
@@ -427,3 +429,32 @@ def test_an_emoji_is_a_needle() -> None:
     assert pattern_needles("a🚀") is None  # two characters, one of them ASCII
     assert pattern_needles("é") is None  # a character with case: folds are not exact
     assert pattern_needles("(?:ab|xyz)") is None
+
+
+def test_what_a_word_holds_is_the_plain_substring_test_and_the_memo_is_bounded(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The scan finds the needles of word characters among a place's words, each word
+    # searched once and remembered (issue #23, planner speed): what it remembers must
+    # be what a substring test of every needle says, for words holding overlapping
+    # needles, needles many times over (past MAX_NEEDLE_STEPS), and none.
+    monkeypatch.setattr(matcher, "MAX_REMEMBERED_WORDS", 50)
+    strings = ["rank", "ran", "ank", "all_reduce", "reduce", "reduce_scatter", "dist", "qq"]
+    memo = matcher._WordNeedles(strings)
+    rng = random.Random(3)
+    pieces = [*strings, "x", "_", "9", "e", "r"]
+    words = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 6))) for _ in range(400)]
+    words += ["qq" * (matcher.MAX_NEEDLE_STEPS + 3) + "rank", "ranran" * 300, "zzz", ""]
+    for word in words + words:  # the second time from the memo
+        assert memo[word] == {n for n in strings if n in word}, word
+        assert len(memo) <= 50
+    assert all(len(w) <= matcher.MAX_REMEMBERED_WORD for w in memo)
+
+
+def test_a_place_keeps_its_own_words_apart_from_the_humps() -> None:
+    from agentops.triage.signals import word_tokens
+    text = "ProcessGroupNCCL fails: éFooBar x_y"
+    for humps in (True, False):
+        place = Place.of(text, humps=humps)
+        tokens = place.words if place.tokens is None else place.tokens
+        assert tokens == set(word_tokens(text.lower()))
+    assert "processgroup" in Place.of(text).words - set(word_tokens(text.lower()))

@@ -6,15 +6,18 @@ one of its longer keywords, is among the place's words, or one of its patterns'
 needles is in the place's lowercase, or one of the whole words of a case-sensitive
 pattern without needles is among the place's words (``whole_words``), or one of its
 patterns has neither (``Signal.unindexed``): ``Signal.fire`` tests nothing else first.
-``SignalIndex``
-answers that question for every signal reading a place at once: one set intersection
-for the words, and one regex (a trie of the needles) searched along the lowercase for
-the needles. The candidates then run ``Signal.fire``, which alone decides; a candidate
-that does not fire costs time, never a verdict, and a signal that can fire is always a
-candidate (tests/triage/test_matcher.py holds the engine to a plain loop).
+``SignalIndex`` answers that question for every signal reading a place at once: one
+set intersection for the words; for the needles, a look at the place's words (a needle
+of word characters is in the lowercase exactly when it is in one of its words, and
+what each word holds is searched once and remembered, ``_WordNeedles``), then a
+substring test for each other needle whose longest run of word characters is there.
+The candidates then run ``Signal.fire``, which alone decides; a candidate that does
+not fire costs time, never a verdict, and a signal that can fire is always a candidate
+(tests/triage/test_matcher.py holds the engine to a plain loop).
 
-Pure: built once per rubric (``signals.Rubric``), no I/O. Every search is over a place
-the planner already bounded (``signals.bounded``), once per position at most.
+Pure: built once per rubric (``signals.Rubric``), no I/O; the only state is the memo of
+what each word holds, which gives the same answer as the search it saves. Every search
+is over a place the planner already bounded (``signals.bounded``).
 """
 
 from __future__ import annotations
@@ -43,9 +46,14 @@ _RANK = {c: k for k, c in enumerate(_FREQ)}
 _LEAD = " \t\n[(/.'\"`-"
 
 
-# Sanity: needle occurrences a place's scan steps through one by one before the rest of
-# the place is read in one pass (a few dozen in a real issue; thousands in a hostile one).
+# Sanity: needle occurrences a word's search steps through one by one before each
+# needle is looked for in it instead (a few in a real word; thousands in a hostile one).
 MAX_NEEDLE_STEPS = 256
+# Sanity: the words whose needles are remembered (``_WordNeedles``), and the longest
+# one remembered: a hostile text of new or huge words costs its searches, not memory.
+MAX_REMEMBERED_WORDS = 65_536
+MAX_REMEMBERED_WORD = 64
+_WORD_RUN = re.compile(r"[a-z0-9_]+")
 
 
 def needle_regex(needles: Iterable[str]) -> re.Pattern[str] | None:
@@ -81,16 +89,16 @@ class _PlaceTable:
     # A one-word keyword, or a longer keyword's key word -> the signals that have it.
     words: Mapping[str, tuple[int, ...]]
     keys: frozenset[str]  # ``words``' keys
-    needles: re.Pattern[str] | None  # the trie of the (trimmed) needles
-    # The longest needle the trie matched at a position -> the signals of every needle
-    # that matched there too (it and its needle prefixes).
-    after: Mapping[str, frozenset[int]]
-    # A needle the trie matched without overlaps (findall) -> the signals of every
-    # needle that may occur there unmatched (``_overlaps``).
-    across: Mapping[str, frozenset[int]]
-    # The longest string the trie matched at a position -> every string of the trie
-    # that starts there (it and its prefixes), for ``StringTest.any_in``.
-    starting: Mapping[str, frozenset[str]]
+    # The (trimmed) needles of the signals reading the place -> the signals they make
+    # candidates (none for a needle of a signal that is always one): those of word
+    # characters only (``spelled``), found among the place's words; the others by a
+    # run of word characters they hold (``by_run``: found in the words first, then the
+    # needle in the lowercase), or by the lowercase alone (``runless``: an emoji).
+    of_needle: Mapping[str, frozenset[int]]
+    spelled: frozenset[str]
+    by_run: Mapping[str, tuple[str, ...]]
+    runs: frozenset[str]  # ``by_run``'s keys
+    runless: tuple[str, ...]
 
 
 # Words too common to tell a multi-word keyword apart ("on all ranks", "the other
@@ -111,15 +119,6 @@ def _trim(needle: str) -> str:
     return needle.lstrip(_LEAD) or needle
 
 
-def _overlaps(found: str, other: str) -> bool:
-    """Whether ``other`` may occur where ``found`` was matched without a match of its
-    own: at the same position (a prefix of it), or starting inside it (``other`` and
-    what follows that point of ``found`` agree as far as both go)."""
-    if found.startswith(other):
-        return True
-    return any(found.startswith(other[:len(found) - o], o) for o in range(1, len(found)))
-
-
 def _table(signals: Sequence[Signal], place: str) -> _PlaceTable | None:
     reading = [k for k, s in enumerate(signals) if place in s.where]
     if not reading:
@@ -133,21 +132,74 @@ def _table(signals: Sequence[Signal], place: str) -> _PlaceTable | None:
             words.setdefault(w, []).append(k)
         for n in () if sig.unindexed else sig.strings:
             of_needle.setdefault(_trim(n), set()).add(k)
-    if of_needle:
-        # Where the place is scanned anyway, the scan also finds each pattern's needles,
-        # so that ``fire`` need not look for them again (``StringTest``); they make no
-        # signal a candidate (one with a pattern without needles is one anyway).
-        for k in reading:
-            for n in signals[k].strings:
-                of_needle.setdefault(_trim(n), set())
-    after = {n: frozenset().union(*(ks for p, ks in of_needle.items() if n.startswith(p)))
-             for n in of_needle}
-    across = {n: frozenset().union(*(ks for p, ks in of_needle.items() if _overlaps(n, p)))
-              for n in of_needle}
-    starting = {n: frozenset(p for p in of_needle if n.startswith(p)) for n in of_needle}
+    # The scan also finds every pattern's needles, so that ``fire`` need not look for
+    # them again (``StringTest``); they make no signal a candidate (one with a pattern
+    # without needles is one anyway).
+    for k in reading:
+        for n in signals[k].strings:
+            of_needle.setdefault(_trim(n), set())
+    by_run: dict[str, list[str]] = {}
+    runless = []
+    for n in of_needle:
+        if _WORD_RUN.fullmatch(n):
+            continue
+        runs = _WORD_RUN.findall(n)
+        if runs:
+            by_run.setdefault(max(runs, key=len), []).append(n)
+        else:
+            runless.append(n)
     return _PlaceTable(always=always, words={w: tuple(ks) for w, ks in words.items()},
-                       keys=frozenset(words), needles=needle_regex(of_needle), after=after,
-                       across=across, starting=starting)
+                       keys=frozenset(words),
+                       of_needle={n: frozenset(ks) for n, ks in of_needle.items()},
+                       spelled=frozenset(n for n in of_needle if _WORD_RUN.fullmatch(n)),
+                       by_run={r: tuple(ns) for r, ns in by_run.items()},
+                       runs=frozenset(by_run), runless=tuple(runless))
+
+
+class _WordNeedles(dict[str, frozenset[str]]):
+    """A word of a place -> the strings of ``strings`` in it (``word in table``). A
+    needle of word characters only is in a place's lowercase exactly when it is in one
+    of the place's words (``Place.tokens``: the runs of word characters of the
+    lowercase), and most words recur from issue to issue ("the", "torch", "rank"), so
+    each is searched once (issue #23, planner speed: the scan had searched every
+    position of every place for the needles). Only a memo: a word's strings are the
+    same whenever it is looked up, and the memo is bounded (MAX_REMEMBERED_*)."""
+
+    def __init__(self, strings: Iterable[str]) -> None:
+        super().__init__()
+        self.strings = frozenset(strings)
+        self.regex = needle_regex(self.strings)
+        # The longest string the trie matches at a position -> every string starting there.
+        self.starting = {n: frozenset(p for p in self.strings if n.startswith(p))
+                         for n in self.strings}
+
+    def __missing__(self, word: str) -> frozenset[str]:
+        got = self.search(word)
+        if len(word) <= MAX_REMEMBERED_WORD:
+            if len(self) >= MAX_REMEMBERED_WORDS:
+                self.clear()
+            self[word] = got
+        return got
+
+    def search(self, word: str) -> frozenset[str]:
+        """The strings in ``word``: the trie tried at each position where one starts
+        (one search per occurrence), or past MAX_NEEDLE_STEPS each string looked for."""
+        if self.regex is None:
+            return _NONE
+        found: set[str] = set()
+        search = self.regex.search
+        m = search(word)
+        steps = 0
+        while m is not None:
+            found |= self.starting[m.group()]
+            steps += 1
+            if steps >= MAX_NEEDLE_STEPS:
+                return frozenset(n for n in self.strings if n in word)
+            m = search(word, m.start() + 1)
+        return frozenset(found) if found else _NONE
+
+
+_NONE: frozenset[str] = frozenset()
 
 
 class SignalIndex:
@@ -158,16 +210,17 @@ class SignalIndex:
         names = dict.fromkeys(p for s in self.signals for p in s.where)
         tables = {p: _table(self.signals, p) for p in names}
         self.tables = {p: t for p, t in tables.items() if t is not None}
+        self.in_word = _WordNeedles({*(n for t in self.tables.values() for n in t.spelled),
+                                     *(r for t in self.tables.values() for r in t.runs)})
 
     def candidates(self, name: str, place: Place) -> set[int]:
         """Positions (in ``signals``) of the signals that may fire in ``place``."""
         return self.scan(name, place)[0]
 
     def scan(self, name: str, place: Place) -> tuple[set[int], frozenset[str] | None]:
-        """``candidates``, and the strings of the place's trie (the trimmed needles of
-        every pattern of its signals) found in ``place.lower``: all of those it holds,
-        and no other (None: the place has no trie, or the scan had to read the rest of
-        a hostile text in one pass, which only bounds them)."""
+        """``candidates``, and the strings of the place's table (the trimmed needles of
+        every pattern of its signals) in ``place.lower``: all of those it holds, and no
+        other (None: the place's signals have no needles)."""
         table = self.tables.get(name)
         if table is None:
             return set(), None
@@ -175,30 +228,17 @@ class SignalIndex:
         words = table.words
         for w in table.keys & place.words:
             out.update(words[w])
-        regex = table.needles
-        if regex is None:
+        if not table.of_needle:
             return out, None
+        tokens = place.words if place.tokens is None else place.tokens
+        held = set().union(*map(self.in_word.__getitem__, tokens))
+        found = held & table.spelled
         lower = place.lower
-        after = table.after
-        starting = table.starting
-        found: set[str] = set()
-        search = regex.search
-        m = search(lower)
-        steps = 0
-        while m is not None:
-            # One search per position where a needle starts: a needle inside or
-            # across another's occurrence is found at its own position.
-            out |= after[m.group()]
-            found |= starting[m.group()]
-            steps += 1
-            if steps >= MAX_NEEDLE_STEPS:
-                # Sanity: a (hostile) text naming needles thousands of times costs
-                # one pass of the regex engine over the rest, and a step per
-                # distinct needle, each standing for those that may hide in it.
-                for longest in set(regex.findall(lower, m.start() + 1)):
-                    out |= table.across[longest]
-                return out, None
-            m = search(lower, m.start() + 1)
+        for run in table.runs & held:
+            found.update(n for n in table.by_run[run] if n in lower)
+        found.update(n for n in table.runless if n in lower)
+        if found:
+            out.update(*map(table.of_needle.__getitem__, found))
         return out, frozenset(found)
 
 

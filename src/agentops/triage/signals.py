@@ -257,6 +257,10 @@ class Place:
     # Lowercasing kept every position and IGNORECASE folds nothing else onto the text
     # (``folds_like_ascii``): the lowered twins and required strings may run.
     ascii: bool = False
+    # The words of ``lower`` alone (``word_tokens``), without the parts of CamelCase
+    # identifiers: every one is a run of ``lower``, so a string of word characters is in
+    # ``lower`` exactly when it is in one of them (the index's scan). None: ``words``.
+    tokens: frozenset[str] | None = None
 
     @classmethod
     def of(cls, text: str, *, humps: bool = True) -> Place:
@@ -267,7 +271,8 @@ class Place:
         if not humps:
             return cls(text=text, lower=lower, words=frozenset(toks),
                        norm=f" {' '.join(toks)} ", ascii=folds_like_ascii(text))
-        words = set(toks)
+        tokens = frozenset(toks)
+        words = set(tokens)
         for ident in _camel_identifiers(text):
             # Runs of one to four parts. The parts are ASCII (``_HUMP_RE``), so each one
             # lowercases alone as it would joined: lowered once, and each run is the one
@@ -279,7 +284,7 @@ class Place:
                     run += part
                     words.add(run)
         return cls(text=text, lower=lower, words=frozenset(words),
-                   norm=f" {' '.join(toks)} ", ascii=folds_like_ascii(text))
+                   norm=f" {' '.join(toks)} ", ascii=folds_like_ascii(text), tokens=tokens)
 
 
 _NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
