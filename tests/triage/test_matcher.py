@@ -226,6 +226,10 @@ def test_multi_word_keywords_are_indexed_by_one_of_their_words() -> None:
         got = engine_hits(text, rubric)
         assert got == plain_hits(text, rubric)
         assert [h[4] for h in got] == ([hit] if hit else [])
+        # A candidate only where the whole keyword is: its key word alone ("ranks on
+        # all") does not make fire() run (issue #23, planner speed).
+        place = index_places(text)["body"]
+        assert (0 in rubric.index_for().candidates("body", place)) == (hit is not None)
 
 
 def test_needle_regex_finds_the_longest_needle_at_a_position() -> None:

@@ -1,13 +1,14 @@
 """Which rubric signals can fire in each place of an issue, found in one pass over the
 place instead of a test per signal (issue #23: the planner's speed).
 
-A signal can fire in a place only when one of its one-word keywords, or every word of
-one of its longer keywords, is among the place's words, or one of its patterns'
+A signal can fire in a place only when one of its one-word keywords is among the
+place's words, or one of its longer keywords is in their sequence, or one of its patterns'
 needles is in the place's lowercase, or one of the whole words of a case-sensitive
 pattern without needles is among the place's words (``whole_words``), or one of its
 patterns has neither (``Signal.unindexed``): ``Signal.fire`` tests nothing else first.
 ``SignalIndex`` answers that question for every signal reading a place at once: one
-set intersection for the words; for the needles, a look at the place's words (a needle
+set intersection for the words (a longer keyword by one of its words, then whole);
+for the needles, a look at the place's words (a needle
 of word characters is in the lowercase exactly when it is in one of its words, and
 what each word holds is searched once and remembered, ``_WordNeedles``), then a
 substring test for each other needle whose longest run of word characters is there.
@@ -86,9 +87,15 @@ class _PlaceTable:
     """How to find the candidates among the signals that read one place."""
 
     always: frozenset[int]  # signals with a pattern that has no needle: always candidates
-    # A one-word keyword, or a longer keyword's key word -> the signals that have it.
+    # A one-word keyword, or a whole word of a pattern -> the signals that have it.
     words: Mapping[str, tuple[int, ...]]
     keys: frozenset[str]  # ``words``' keys
+    # A longer keyword's key word -> (" w1 w2 … ", the signal) of each keyword it is in:
+    # the signal is a candidate only where the place's words hold the whole keyword,
+    # as ``fire`` tests (a key word alone, "distributed" of "distributed autograd",
+    # made a third of the candidates that did not fire, issue #23).
+    multis: Mapping[str, tuple[tuple[str, int], ...]]
+    multi_keys: frozenset[str]  # ``multis``' keys
     # The (trimmed) needles of the signals reading the place -> the signals they make
     # candidates (none for a needle of a signal that is always one): those of word
     # characters only (``spelled``), found among the place's words; the others by a
@@ -125,11 +132,14 @@ def _table(signals: Sequence[Signal], place: str) -> _PlaceTable | None:
         return None
     always = frozenset(k for k in reading if signals[k].unindexed)
     words: dict[str, list[int]] = {}
+    multis: dict[str, list[tuple[str, int]]] = {}
     of_needle: dict[str, set[int]] = {}
     for k in reading:
         sig = signals[k]
-        for w in (*sig.single, *(_key_word(seq) for _, seq in sig.multi), *sig.pattern_words):
+        for w in (*sig.single, *sig.pattern_words):
             words.setdefault(w, []).append(k)
+        for _, seq in sig.multi:
+            multis.setdefault(_key_word(seq), []).append((seq, k))
         for n in () if sig.unindexed else sig.strings:
             of_needle.setdefault(_trim(n), set()).add(k)
     # The scan also finds every pattern's needles, so that ``fire`` need not look for
@@ -150,6 +160,8 @@ def _table(signals: Sequence[Signal], place: str) -> _PlaceTable | None:
             runless.append(n)
     return _PlaceTable(always=always, words={w: tuple(ks) for w, ks in words.items()},
                        keys=frozenset(words),
+                       multis={w: tuple(seqs) for w, seqs in multis.items()},
+                       multi_keys=frozenset(multis),
                        of_needle={n: frozenset(ks) for n, ks in of_needle.items()},
                        spelled=frozenset(n for n in of_needle if _WORD_RUN.fullmatch(n)),
                        by_run={r: tuple(ns) for r, ns in by_run.items()},
@@ -228,6 +240,8 @@ class SignalIndex:
         words = table.words
         for w in table.keys & place.words:
             out.update(words[w])
+        for w in table.multi_keys & place.words:
+            out.update(k for seq, k in table.multis[w] if k not in out and seq in place.norm)
         if not table.of_needle:
             return out, None
         tokens = place.words if place.tokens is None else place.tokens
