@@ -450,8 +450,10 @@ def test_what_a_word_holds_is_the_plain_substring_test_and_the_memo_is_bounded(
     words += ["qq" * (matcher.MAX_NEEDLE_STEPS + 3) + "rank", "ranran" * 300, "zzz", ""]
     for word in words + words:  # the second time from the memo
         assert memo[word] == {n for n in strings if n in word}, word
-        assert len(memo) <= 50
-    assert all(len(w) <= matcher.MAX_REMEMBERED_WORD for w in memo)
+        assert len(memo) + len(memo.empty) <= 50
+    assert memo and memo.empty  # both kinds remembered
+    assert all(len(w) <= matcher.MAX_REMEMBERED_WORD for w in (*memo, *memo.empty))
+    assert all(memo[w] == set() for w in memo.empty)
 
 
 def test_a_place_keeps_its_own_words_apart_from_the_humps() -> None:

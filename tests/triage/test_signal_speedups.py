@@ -396,3 +396,21 @@ def test_step1_reuses_the_traceback_paths_split_issue_parsed() -> None:
     assert any(want)
     bare = dataclasses.replace(text, region_paths=())
     assert [list(p) for p in region_paths(bare, rubric)] == want
+
+
+def test_a_hit_made_without_init_is_the_hit_init_makes() -> None:
+    # match_signals builds its hits with Hit.made (issue #23, planner speed): every
+    # field set, and equal, hashed and shown as Hit(...) would be.
+    import dataclasses
+
+    from agentops.triage.signals import Hit
+    fields = {"signal": "s", "label": "module: x", "role": None, "where": "body",
+              "weight": 3.0, "score": 4.5, "places": frozenset({"body", "title"}),
+              "evidence": False, "subject": True, "source": "Some Text", "found": "Text",
+              "source_lower": "some text"}
+    assert set(fields) == {f.name for f in dataclasses.fields(Hit)}
+    made, init = Hit.made(**fields), Hit(**fields)
+    assert made == init and hash(made) == hash(init) and repr(made) == repr(init)
+    assert vars(made) == vars(init) and made.excerpt == init.excerpt == "Some Text"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.score = 1.0  # type: ignore[misc]

@@ -169,7 +169,7 @@ def _table(signals: Sequence[Signal], place: str) -> _PlaceTable | None:
 
 
 class _WordNeedles(dict[str, frozenset[str]]):
-    """A word of a place -> the strings of ``strings`` in it (``word in table``). A
+    """A word of a place -> the strings of ``strings`` it holds (as substrings). A
     needle of word characters only is in a place's lowercase exactly when it is in one
     of the place's words (``Place.tokens``: the runs of word characters of the
     lowercase), and most words recur from issue to issue ("the", "torch", "rank"), so
@@ -184,13 +184,19 @@ class _WordNeedles(dict[str, frozenset[str]]):
         # The longest string the trie matches at a position -> every string starting there.
         self.starting = {n: frozenset(p for p in self.strings if n.startswith(p))
                          for n in self.strings}
+        # The remembered words that hold none of the strings (not kept in the dict).
+        self.empty: set[str] = set()
 
     def __missing__(self, word: str) -> frozenset[str]:
         got = self.search(word)
         if len(word) <= MAX_REMEMBERED_WORD:
-            if len(self) >= MAX_REMEMBERED_WORDS:
+            if len(self) + len(self.empty) >= MAX_REMEMBERED_WORDS:
                 self.clear()
-            self[word] = got
+                self.empty.clear()
+            if got:
+                self[word] = got
+            else:
+                self.empty.add(word)
         return got
 
     def search(self, word: str) -> frozenset[str]:
@@ -240,17 +246,27 @@ class SignalIndex:
         words = table.words
         for w in table.keys & place.words:
             out.update(words[w])
+        norm = place.norm
         for w in table.multi_keys & place.words:
-            out.update(k for seq, k in table.multis[w] if k not in out and seq in place.norm)
+            for seq, k in table.multis[w]:
+                if seq in norm:
+                    out.add(k)
         if not table.of_needle:
             return out, None
+        memo = self.in_word
         tokens = place.words if place.tokens is None else place.tokens
-        held = set().union(*map(self.in_word.__getitem__, tokens))
+        # Most words hold no needle ("the", "model"): the memo's set of those takes them
+        # out in one set difference, and only the rest are looked up one by one.
+        held = set().union(*map(memo.__getitem__, tokens - memo.empty))
         found = held & table.spelled
         lower = place.lower
         for run in table.runs & held:
-            found.update(n for n in table.by_run[run] if n in lower)
-        found.update(n for n in table.runless if n in lower)
+            for n in table.by_run[run]:
+                if n in lower:
+                    found.add(n)
+        for n in table.runless:
+            if n in lower:
+                found.add(n)
         if found:
             out.update(*map(table.of_needle.__getitem__, found))
         return out, frozenset(found)

@@ -177,8 +177,13 @@ class Signal:
         lower = place.lower
         ascii_place = place.ascii
         for needles, required, search, twin, whole, sure in self.searches:
-            if needles is not None and not needles.any_in(lower, found):
-                continue
+            if needles is not None:
+                # ``needles.any_in`` inline for the common case (none of them trimmed).
+                if found is not None and not needles.trimmed:
+                    if needles.whole.isdisjoint(found):
+                        continue
+                elif not needles.any_in(lower, found):
+                    continue
             if whole is not None and (sure or ascii_place) and whole.isdisjoint(place.words):
                 continue
             if ascii_place and required is not None:
@@ -1075,6 +1080,21 @@ class Hit:
         """Up to 80 characters of the place around what matched."""
         return _excerpt(self.source, self.found, self.source_lower)
 
+    @classmethod
+    def made(cls, *, signal: str, label: str | None, role: str | None, where: str,
+             weight: float, score: float, places: frozenset[str], evidence: bool,
+             subject: bool, source: str, found: str, source_lower: str | None) -> Hit:
+        """``Hit(...)`` with every field given, without the frozen dataclass's
+        ``__init__`` and its ``object.__setattr__`` per field (three times the cost):
+        ``match_signals`` makes one per signal that fires, on every plan (issue #23,
+        planner speed). The same object: equal, hashed and shown alike."""
+        hit = object.__new__(cls)
+        hit.__dict__.update(signal=signal, label=label, role=role, where=where,
+                            weight=weight, score=score, places=places, evidence=evidence,
+                            subject=subject, source=source, found=found,
+                            source_lower=source_lower)
+        return hit
+
 
 def _excerpt(text: str, found: str, lower: str | None = None) -> str:
     if lower is None:
@@ -1137,11 +1157,11 @@ def match_signals(text: IssueText, rubric: Rubric, *,
             if not sig.gate(text.full, full_lower):
                 continue
         score, name, found = best
-        hits.append(Hit(signal=sig.id, label=sig.label, role=sig.role, where=name,
-                        weight=sig.weight, score=score, places=frozenset(fired_in),
-                        evidence=sig.evidence, subject=sig.subject,
-                        source=places[name].text, found=found,
-                        source_lower=places[name].lower))
+        hits.append(Hit.made(signal=sig.id, label=sig.label, role=sig.role, where=name,
+                             weight=sig.weight, score=score, places=frozenset(fired_in),
+                             evidence=sig.evidence, subject=sig.subject,
+                             source=places[name].text, found=found,
+                             source_lower=places[name].lower))
     fired = {h.signal for h in hits}
     suppressed = {s for sid, gone in rubric.suppressing if sid in fired for s in gone}
     return [h for h in hits if h.signal not in suppressed] if suppressed else hits
