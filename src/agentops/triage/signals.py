@@ -720,13 +720,18 @@ def _drop_sections(text: str, rubric: Rubric) -> str:
 
 def _split_lines(text: str, rubric: Rubric, parts: _Parts, *, in_code: bool) -> None:
     """Route each line to prose/code or to a traceback region."""
+    # One scan of the whole text saves a per-line test in the common no-trace case.
+    has_start = any(p.search(text) for p in rubric.tb_start)
+    has_error = rubric.error_needles is None or any(n in text for n in rubric.error_needles)
+    if not (has_start or has_error):
+        # No line starts a traceback or is an error line: every line is kept, and the
+        # lines joined again are the text (most pieces of most issues, issue #23).
+        (parts.code if in_code else parts.prose).append(text)
+        return
     lines = text.split("\n")
     keep: list[str] = []
     i = 0
     n = len(lines)
-    # One scan of the whole text saves a per-line test in the common no-trace case.
-    has_start = any(p.search(text) for p in rubric.tb_start)
-    has_error = rubric.error_needles is None or any(n in text for n in rubric.error_needles)
     while i < n:
         line = lines[i]
         if has_start and any(p.search(line) for p in rubric.tb_start):
