@@ -277,7 +277,7 @@ class Place:
             return cls(text=text, lower=lower, words=frozenset(toks),
                        norm=f" {' '.join(toks)} ", ascii=folds_like_ascii(text))
         tokens = frozenset(toks)
-        words = set(tokens)
+        runs: list[str] = []
         for ident in _camel_identifiers(text):
             # Runs of one to four parts. The parts are ASCII (``_HUMP_RE``), so each one
             # lowercases alone as it would joined: lowered once, and each run is the one
@@ -287,8 +287,8 @@ class Place:
                 run = ""
                 for part in parts[i:i + 4]:
                     run += part
-                    words.add(run)
-        return cls(text=text, lower=lower, words=frozenset(words),
+                    runs.append(run)
+        return cls(text=text, lower=lower, words=tokens.union(runs) if runs else tokens,
                    norm=f" {' '.join(toks)} ", ascii=folds_like_ascii(text), tokens=tokens)
 
 
@@ -514,10 +514,10 @@ class Rubric:
     eager: tuple[Signal, ...] = field(init=False, repr=False, compare=False)
     deferred: tuple[Signal, ...] = field(init=False, repr=False, compare=False)
     # The matching engine's index of each of those three signal sets (``index_for``),
-    # and the signals that suppress others (id, the ids suppressed).
+    # and the signals that suppress others (id -> every id it suppresses: looked up by
+    # the few signals that fired, not walked whole on every plan).
     indexes: Mapping[int, SignalIndex] = field(init=False, repr=False, compare=False)
-    suppressing: tuple[tuple[str, tuple[str, ...]], ...] = field(init=False, repr=False,
-                                                                 compare=False)
+    suppressing: Mapping[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
     # Literals one of which every ``error_line`` match holds, as written (None: none,
     # or the regex ignores case): a text without any has no error line to look for.
     error_needles: frozenset[str] | None = field(init=False, repr=False, compare=False)
@@ -543,8 +543,11 @@ class Rubric:
         object.__setattr__(self, "eager", tuple(s for s in self.signals if s not in later))
         object.__setattr__(self, "indexes", {id(group): SignalIndex(group) for group in
                                              (self.signals, self.eager, self.deferred)})
-        object.__setattr__(self, "suppressing", tuple((sig.id, sig.suppresses)
-                                                      for sig in self.signals if sig.suppresses))
+        suppressing: dict[str, tuple[str, ...]] = {}
+        for sig in self.signals:
+            if sig.suppresses:
+                suppressing[sig.id] = suppressing.get(sig.id, ()) + sig.suppresses
+        object.__setattr__(self, "suppressing", suppressing)
         object.__setattr__(self, "section_found", tuple(line_search(p)
                                                         for p in self.drop_sections))
         object.__setattr__(self, "drop_lines_found", None if self.drop_lines is None
@@ -1168,5 +1171,6 @@ def match_signals(text: IssueText, rubric: Rubric, *,
                              source=places[name].text, found=found,
                              source_lower=places[name].lower))
     fired = {h.signal for h in hits}
-    suppressed = {s for sid, gone in rubric.suppressing if sid in fired for s in gone}
+    suppressing = rubric.suppressing
+    suppressed = {s for sid in fired if sid in suppressing for s in suppressing[sid]}
     return [h for h in hits if h.signal not in suppressed] if suppressed else hits
