@@ -464,3 +464,15 @@ def test_a_place_keeps_its_own_words_apart_from_the_humps() -> None:
         tokens = place.words if place.tokens is None else place.tokens
         assert tokens == set(word_tokens(text.lower()))
     assert "processgroup" in Place.of(text).words - set(word_tokens(text.lower()))
+
+
+def test_a_rubrics_indexes_share_one_memo_that_covers_them() -> None:
+    # A word is searched once for the eager and the deferred signals both (issue #23:
+    # the first plan of an issue meets most of its words for the first time); an index
+    # whose strings a memo does not cover gets its own.
+    rubric = load_queue("distributed").rubric
+    whole, eager, deferred = (rubric.index_for(g) for g in
+                              (rubric.signals, rubric.eager, rubric.deferred))
+    assert eager.in_word is whole.in_word and deferred.in_word is whole.in_word
+    small = matcher.SignalIndex(rubric.deferred)
+    assert matcher.SignalIndex(rubric.eager, memo=small.in_word).in_word is not small.in_word

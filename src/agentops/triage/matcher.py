@@ -223,13 +223,19 @@ _NONE: frozenset[str] = frozenset()
 class SignalIndex:
     """The signals of a rubric (or a subset), indexed per place for ``candidates``."""
 
-    def __init__(self, signals: Sequence[Signal]) -> None:
+    def __init__(self, signals: Sequence[Signal], *, memo: _WordNeedles | None = None) -> None:
+        """``memo``: another index's memo of what each word holds, shared when it looks
+        for every string this one needs (each table takes its own strings from what a
+        word holds): a word is then searched once for all of a rubric's indexes, which
+        is what a plan of an issue with new words pays for."""
         self.signals = tuple(signals)
         names = dict.fromkeys(p for s in self.signals for p in s.where)
         tables = {p: _table(self.signals, p) for p in names}
         self.tables = {p: t for p, t in tables.items() if t is not None}
-        self.in_word = _WordNeedles({*(n for t in self.tables.values() for n in t.spelled),
-                                     *(r for t in self.tables.values() for r in t.runs)})
+        needed = {*(n for t in self.tables.values() for n in t.spelled),
+                  *(r for t in self.tables.values() for r in t.runs)}
+        self.in_word = memo if memo is not None and needed <= memo.strings \
+            else _WordNeedles(needed)
 
     def candidates(self, name: str, place: Place) -> set[int]:
         """Positions (in ``signals``) of the signals that may fire in ``place``."""

@@ -541,8 +541,13 @@ class Rubric:
                       and not sig.suppresses and sig.id not in named)
         object.__setattr__(self, "deferred", later)
         object.__setattr__(self, "eager", tuple(s for s in self.signals if s not in later))
-        object.__setattr__(self, "indexes", {id(group): SignalIndex(group) for group in
-                                             (self.signals, self.eager, self.deferred)})
+        # One memo of what each word holds for the three (``SignalIndex``): the whole
+        # rubric's index looks for every string the other two do.
+        whole = SignalIndex(self.signals)
+        object.__setattr__(self, "indexes", {
+            id(self.signals): whole,
+            **{id(group): SignalIndex(group, memo=whole.in_word)
+               for group in (self.eager, self.deferred)}})
         suppressing: dict[str, tuple[str, ...]] = {}
         for sig in self.signals:
             if sig.suppresses:
