@@ -28,6 +28,7 @@ from agentops.triage.signals import (
     Signal,
     compile_signal,
     index_places,
+    keyword_regex,
     match_signals,
     split_issue,
 )
@@ -172,13 +173,15 @@ def _toy_rubric(*patterns: str) -> Rubric:
     (("xyzw", "wqq"), "aa xyzwqq", {"s0", "s1"}),
 ])
 @pytest.mark.parametrize("padding", [0, matcher.MAX_NEEDLE_STEPS - 1, matcher.MAX_NEEDLE_STEPS + 5])
+@pytest.mark.parametrize("glue", [" ", ""])
 def test_overlapping_needles_are_all_found(patterns: tuple[str, ...], body: str,
-                                           want: set[str], padding: int) -> None:
+                                           want: set[str], padding: int, glue: str) -> None:
     # With padding, a needle of another signal repeated up to MAX_NEEDLE_STEPS comes
-    # first, and the overlaps are found by the one-pass tail of the scan (from the last
-    # needle stepped through, or after it).
+    # first: as words of their own, or glued into one long word with the first word of
+    # the body, where past MAX_NEEDLE_STEPS occurrences each needle is looked for in
+    # the word instead (and the word is too long to be remembered).
     rubric = _toy_rubric(*patterns, "qqqq")
-    text = split_issue("t", "qqqq " * padding + body, [], rubric)
+    text = split_issue("t", f"qqqq{glue}" * padding + body, [], rubric)
     got = engine_hits(text, rubric)
     assert got == plain_hits(text, rubric)
     assert {h[0] for h in got} - {"s2"} == want
@@ -223,6 +226,10 @@ def test_multi_word_keywords_are_indexed_by_one_of_their_words() -> None:
         got = engine_hits(text, rubric)
         assert got == plain_hits(text, rubric)
         assert [h[4] for h in got] == ([hit] if hit else [])
+        # A candidate only where the whole keyword is: its key word alone ("ranks on
+        # all") does not make fire() run (issue #23, planner speed).
+        place = index_places(text)["body"]
+        assert (0 in rubric.index_for().candidates("body", place)) == (hit is not None)
 
 
 def test_needle_regex_finds_the_longest_needle_at_a_position() -> None:
@@ -287,7 +294,7 @@ def test_rubric_searches_find_what_the_plain_regexes_find() -> None:
     accelerated = 0
     for sig in rubric.signals:
         twins = sig.lowered or (None,) * len(sig.patterns)
-        for (_, regex), twin, (_, _, search, twin_search) in zip(sig.patterns, twins,
+        for (_, regex), twin, (_, _, search, twin_search, *_) in zip(sig.patterns, twins,
                                                                   sig.searches, strict=True):
             accelerated += search is not regex.search
             for t in texts:
@@ -335,7 +342,7 @@ def test_required_strings_hold_for_the_rubric_on_ascii_text() -> None:
              for t in _variants(e, rng)]
     checked = 0
     for sig in rubric.signals:
-        for (_, regex), (_, required, _, _) in zip(sig.patterns, sig.searches, strict=True):
+        for (_, regex), (_, required, *_) in zip(sig.patterns, sig.searches, strict=True):
             if required is None:
                 continue
             for t in texts:
@@ -350,3 +357,122 @@ def matcher_ok(text: str) -> bool:
     from agentops.triage.signals import folds_like_ascii
 
     return folds_like_ascii(text)
+
+
+# ------------------------------------------------------------------ whole words
+
+@pytest.mark.parametrize("pattern,flags,want", [
+    (r"\b(?:TP|PP|EP)\b", 0, {"tp", "pp", "ep"}),
+    (r"\bTP\b|\bPP\b", 0, {"tp", "pp"}),  # the parser factors the leading edge out
+    (r"\bregress(?:ion|ed)\b", re.I, {"regression", "regressed"}),
+    (r"torch\.distributed\b", 0, {"distributed"}),  # a literal "." is an edge too
+    (keyword_regex("DDP"), 0, {"ddp"}),  # the keyword look-arounds are edges
+    (r"\bfoo\b\s+bar", 0, {"foo"}),  # what comes after a repeat is not spelled
+    (r"\bTP", 0, None),  # no edge after it: "TPU" holds it
+    (r"TP\b", 0, None),
+    (r"\b(?:TP|a+)\b", 0, None),  # one alternative is not spelled out
+    (r"(?:a|\bxx\b)", 0, None),  # one alternative has no whole word
+    (r"\b(?i:TP)\b", 0, None),  # scoped flags: not read
+    (r"(?<![a-z])TP(?![a-z])", 0, None),  # a letter class is not a word edge
+])
+def test_whole_words_of_a_pattern(pattern: str, flags: int, want: set[str] | None) -> None:
+    got = matcher.whole_words(pattern, flags)
+    assert (set(got) if got is not None else None) == want
+
+
+def test_whole_words_hold_for_the_rubric_wherever_a_pattern_matches() -> None:
+    # fire() skips a pattern whose whole words are not among the place's words, and the
+    # index makes a case-sensitive pattern without needles a candidate by them (issue
+    # #23): every match must hold one of them as a word of the place, on any text for a
+    # case-sensitive pattern, on text that folds like ASCII for a case-insensitive one.
+    rubric = load_queue("distributed").rubric
+    rng = random.Random(13)
+    texts = [t for ex in rubric.examples.values() for kind in ex.values() for e in kind
+             for t in _variants(e, rng)]
+    texts += [f"{g}{t}{g}" for t in texts[::7] for g in (*UNCASED, *CASED)]
+    texts += [hostile.random_text(rng) for _ in range(50)]
+    checked = 0
+    for sig in rubric.signals:
+        for (_, regex), (*_, words, sure) in zip(sig.patterns, sig.searches, strict=True):
+            if words is None:
+                continue
+            for t in texts:
+                if regex.search(t) is None or not (sure or matcher_ok(t)):
+                    continue
+                for humps in (True, False):
+                    assert not words.isdisjoint(Place.of(t, humps=humps).words), (
+                        sig.id, regex.pattern, t)
+                checked += 1
+    assert checked > 100
+
+
+def test_a_short_whole_word_makes_a_signal_a_candidate_only_where_it_is() -> None:
+    base = load_queue("distributed").rubric
+    sig = compile_signal({"id": "abbrev", "role": "bug", "where": ["body"], "weight": 1,
+                          "case_sensitive": True, "patterns": [r"\b(?:TP|PP)\b"]})
+    rubric = dataclasses.replace(base, signals=(sig,), examples={})
+    index = rubric.index_for()
+    assert not sig.unindexed and sig.pattern_words == {"tp", "pp"}
+    for body, want in [("TP + FSDP", True), ("[PP] schedule", True), ("an HTTP error", False),
+                       ("the tp of it", False), ("éTP", False), ("—TP—", True)]:
+        text = split_issue("t", body, [], rubric)
+        place = index_places(text)["body"]
+        got = engine_hits(text, rubric)
+        assert got == plain_hits(text, rubric), body
+        assert bool(got) == want, body
+        # No candidate where none of its words is: the regex does not run at all.
+        assert (0 in index.candidates("body", place)) == ("tp" in place.words
+                                                          or "pp" in place.words), body
+
+
+def test_an_emoji_is_a_needle() -> None:
+    # Issue templates' 🐛 and 🚀 are rare in other text and have no case: patterns
+    # holding only them no longer run in every place (issue #23).
+    from agentops.triage.signals import pattern_needles
+    assert pattern_needles("🐛") == {"🐛"}
+    assert pattern_needles("a🚀") is None  # two characters, one of them ASCII
+    assert pattern_needles("é") is None  # a character with case: folds are not exact
+    assert pattern_needles("(?:ab|xyz)") is None
+
+
+def test_what_a_word_holds_is_the_plain_substring_test_and_the_memo_is_bounded(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The scan finds the needles of word characters among a place's words, each word
+    # searched once and remembered (issue #23, planner speed): what it remembers must
+    # be what a substring test of every needle says, for words holding overlapping
+    # needles, needles many times over (past MAX_NEEDLE_STEPS), and none.
+    monkeypatch.setattr(matcher, "MAX_REMEMBERED_WORDS", 50)
+    strings = ["rank", "ran", "ank", "all_reduce", "reduce", "reduce_scatter", "dist", "qq"]
+    memo = matcher._WordNeedles(strings)
+    rng = random.Random(3)
+    pieces = [*strings, "x", "_", "9", "e", "r"]
+    words = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 6))) for _ in range(400)]
+    words += ["qq" * (matcher.MAX_NEEDLE_STEPS + 3) + "rank", "ranran" * 300, "zzz", ""]
+    for word in words + words:  # the second time from the memo
+        assert memo[word] == {n for n in strings if n in word}, word
+        assert len(memo) + len(memo.empty) <= 50
+    assert memo and memo.empty  # both kinds remembered
+    assert all(len(w) <= matcher.MAX_REMEMBERED_WORD for w in (*memo, *memo.empty))
+    assert all(memo[w] == set() for w in memo.empty)
+
+
+def test_a_place_keeps_its_own_words_apart_from_the_humps() -> None:
+    from agentops.triage.signals import word_tokens
+    text = "ProcessGroupNCCL fails: éFooBar x_y"
+    for humps in (True, False):
+        place = Place.of(text, humps=humps)
+        tokens = place.words if place.tokens is None else place.tokens
+        assert tokens == set(word_tokens(text.lower()))
+    assert "processgroup" in Place.of(text).words - set(word_tokens(text.lower()))
+
+
+def test_a_rubrics_indexes_share_one_memo_that_covers_them() -> None:
+    # A word is searched once for the eager and the deferred signals both (issue #23:
+    # the first plan of an issue meets most of its words for the first time); an index
+    # whose strings a memo does not cover gets its own.
+    rubric = load_queue("distributed").rubric
+    whole, eager, deferred = (rubric.index_for(g) for g in
+                              (rubric.signals, rubric.eager, rubric.deferred))
+    assert eager.in_word is whole.in_word and deferred.in_word is whole.in_word
+    small = matcher.SignalIndex(rubric.deferred)
+    assert matcher.SignalIndex(rubric.eager, memo=small.in_word).in_word is not small.in_word

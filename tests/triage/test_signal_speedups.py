@@ -294,8 +294,9 @@ def test_line_search_is_the_regex_search() -> None:
 
 def test_error_lines_are_looked_for_only_where_a_needle_is() -> None:
     # _split_lines tries the error-line regex on each line only when the text holds one
-    # of its literals as written (issue #23, planner speed): the same split as trying
-    # every line, and no shortcut at all for a regex that ignores case.
+    # of its literals as written, and keeps a text whole when it holds neither one nor a
+    # traceback start (issue #23, planner speed): the same split as trying every line,
+    # and no shortcut at all for a regex that ignores case.
     import dataclasses
 
     from agentops.triage.signals import _split_markdown
@@ -306,7 +307,7 @@ def test_error_lines_are_looked_for_only_where_a_needle_is() -> None:
     object.__setattr__(plain, "error_needles", None)
     pieces = ["RuntimeError: x", "  [rank0]: ValueError: y", "error: z", "ERROR",
               "KeyboardInterrupt", "Exception", "AssertionFailure:", "text", "\n", "\n",
-              "```\n", " ", "é", "Errors"]
+              "```\n", " ", "é", "Errors", "Traceback (most recent call last):"]
     rng = random.Random(3)
     texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 16))) for _ in range(3000)]
     cut = 0
@@ -396,3 +397,21 @@ def test_step1_reuses_the_traceback_paths_split_issue_parsed() -> None:
     assert any(want)
     bare = dataclasses.replace(text, region_paths=())
     assert [list(p) for p in region_paths(bare, rubric)] == want
+
+
+def test_a_hit_made_without_init_is_the_hit_init_makes() -> None:
+    # match_signals builds its hits with Hit.made (issue #23, planner speed): every
+    # field set, and equal, hashed and shown as Hit(...) would be.
+    import dataclasses
+
+    from agentops.triage.signals import Hit
+    fields = {"signal": "s", "label": "module: x", "role": None, "where": "body",
+              "weight": 3.0, "score": 4.5, "places": frozenset({"body", "title"}),
+              "evidence": False, "subject": True, "source": "Some Text", "found": "Text",
+              "source_lower": "some text"}
+    assert set(fields) == {f.name for f in dataclasses.fields(Hit)}
+    made, init = Hit.made(**fields), Hit(**fields)
+    assert made == init and hash(made) == hash(init) and repr(made) == repr(init)
+    assert vars(made) == vars(init) and made.excerpt == init.excerpt == "Some Text"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.score = 1.0  # type: ignore[misc]

@@ -1,18 +1,24 @@
 """Which rubric signals can fire in each place of an issue, found in one pass over the
 place instead of a test per signal (issue #23: the planner's speed).
 
-A signal can fire in a place only when one of its one-word keywords, or every word of
-one of its longer keywords, is among the place's words, or one of its patterns'
-needles is in the place's lowercase, or one of its patterns has no needle at all
-(``Signal.needles is None``): ``Signal.fire`` tests nothing else first. ``SignalIndex``
-answers that question for every signal reading a place at once: one set intersection
-for the words, and one regex (a trie of the needles) searched along the lowercase for
-the needles. The candidates then run ``Signal.fire``, which alone decides; a candidate
-that does not fire costs time, never a verdict, and a signal that can fire is always a
-candidate (tests/triage/test_matcher.py holds the engine to a plain loop).
+A signal can fire in a place only when one of its one-word keywords is among the
+place's words, or one of its longer keywords is in their sequence, or one of its patterns'
+needles is in the place's lowercase, or one of the whole words of a case-sensitive
+pattern without needles is among the place's words (``whole_words``), or one of its
+patterns has neither (``Signal.unindexed``): ``Signal.fire`` tests nothing else first.
+``SignalIndex`` answers that question for every signal reading a place at once: one
+set intersection for the words (a longer keyword by one of its words, then whole);
+for the needles, a look at the place's words (a needle
+of word characters is in the lowercase exactly when it is in one of its words, and
+what each word holds is searched once and remembered, ``_WordNeedles``), then a
+substring test for each other needle whose longest run of word characters is there.
+The candidates then run ``Signal.fire``, which alone decides; a candidate that does
+not fire costs time, never a verdict, and a signal that can fire is always a candidate
+(tests/triage/test_matcher.py holds the engine to a plain loop).
 
-Pure: built once per rubric (``signals.Rubric``), no I/O. Every search is over a place
-the planner already bounded (``signals.bounded``), once per position at most.
+Pure: built once per rubric (``signals.Rubric``), no I/O; the only state is the memo of
+what each word holds, which gives the same answer as the search it saves. Every search
+is over a place the planner already bounded (``signals.bounded``).
 """
 
 from __future__ import annotations
@@ -41,9 +47,14 @@ _RANK = {c: k for k, c in enumerate(_FREQ)}
 _LEAD = " \t\n[(/.'\"`-"
 
 
-# Sanity: needle occurrences a place's scan steps through one by one before the rest of
-# the place is read in one pass (a few dozen in a real issue; thousands in a hostile one).
+# Sanity: needle occurrences a word's search steps through one by one before each
+# needle is looked for in it instead (a few in a real word; thousands in a hostile one).
 MAX_NEEDLE_STEPS = 256
+# Sanity: the words whose needles are remembered (``_WordNeedles``), and the longest
+# one remembered: a hostile text of new or huge words costs its searches, not memory.
+MAX_REMEMBERED_WORDS = 65_536
+MAX_REMEMBERED_WORD = 64
+_WORD_RUN = re.compile(r"[a-z0-9_]+")
 
 
 def needle_regex(needles: Iterable[str]) -> re.Pattern[str] | None:
@@ -76,19 +87,25 @@ class _PlaceTable:
     """How to find the candidates among the signals that read one place."""
 
     always: frozenset[int]  # signals with a pattern that has no needle: always candidates
-    # A one-word keyword, or a longer keyword's key word -> the signals that have it.
+    # A one-word keyword, or a whole word of a pattern -> the signals that have it.
     words: Mapping[str, tuple[int, ...]]
     keys: frozenset[str]  # ``words``' keys
-    needles: re.Pattern[str] | None  # the trie of the (trimmed) needles
-    # The longest needle the trie matched at a position -> the signals of every needle
-    # that matched there too (it and its needle prefixes).
-    after: Mapping[str, frozenset[int]]
-    # A needle the trie matched without overlaps (findall) -> the signals of every
-    # needle that may occur there unmatched (``_overlaps``).
-    across: Mapping[str, frozenset[int]]
-    # The longest string the trie matched at a position -> every string of the trie
-    # that starts there (it and its prefixes), for ``StringTest.any_in``.
-    starting: Mapping[str, frozenset[str]]
+    # A longer keyword's key word -> (" w1 w2 … ", the signal) of each keyword it is in:
+    # the signal is a candidate only where the place's words hold the whole keyword,
+    # as ``fire`` tests (a key word alone, "distributed" of "distributed autograd",
+    # made a third of the candidates that did not fire, issue #23).
+    multis: Mapping[str, tuple[tuple[str, int], ...]]
+    multi_keys: frozenset[str]  # ``multis``' keys
+    # The (trimmed) needles of the signals reading the place -> the signals they make
+    # candidates (none for a needle of a signal that is always one): those of word
+    # characters only (``spelled``), found among the place's words; the others by a
+    # run of word characters they hold (``by_run``: found in the words first, then the
+    # needle in the lowercase), or by the lowercase alone (``runless``: an emoji).
+    of_needle: Mapping[str, frozenset[int]]
+    spelled: frozenset[str]
+    by_run: Mapping[str, tuple[str, ...]]
+    runs: frozenset[str]  # ``by_run``'s keys
+    runless: tuple[str, ...]
 
 
 # Words too common to tell a multi-word keyword apart ("on all ranks", "the other
@@ -109,63 +126,125 @@ def _trim(needle: str) -> str:
     return needle.lstrip(_LEAD) or needle
 
 
-def _overlaps(found: str, other: str) -> bool:
-    """Whether ``other`` may occur where ``found`` was matched without a match of its
-    own: at the same position (a prefix of it), or starting inside it (``other`` and
-    what follows that point of ``found`` agree as far as both go)."""
-    if found.startswith(other):
-        return True
-    return any(found.startswith(other[:len(found) - o], o) for o in range(1, len(found)))
-
-
 def _table(signals: Sequence[Signal], place: str) -> _PlaceTable | None:
     reading = [k for k, s in enumerate(signals) if place in s.where]
     if not reading:
         return None
-    always = frozenset(k for k in reading if signals[k].needles is None)
+    always = frozenset(k for k in reading if signals[k].unindexed)
     words: dict[str, list[int]] = {}
+    multis: dict[str, list[tuple[str, int]]] = {}
     of_needle: dict[str, set[int]] = {}
     for k in reading:
         sig = signals[k]
-        for w in (*sig.single, *(_key_word(seq) for _, seq in sig.multi)):
+        for w in (*sig.single, *sig.pattern_words):
             words.setdefault(w, []).append(k)
-        for n in signals[k].needles or ():
+        for _, seq in sig.multi:
+            multis.setdefault(_key_word(seq), []).append((seq, k))
+        for n in () if sig.unindexed else sig.strings:
             of_needle.setdefault(_trim(n), set()).add(k)
-    if of_needle:
-        # Where the place is scanned anyway, the scan also finds each pattern's needles,
-        # so that ``fire`` need not look for them again (``StringTest``); they make no
-        # signal a candidate (one with a pattern without needles is one anyway).
-        for k in reading:
-            for n in signals[k].strings:
-                of_needle.setdefault(_trim(n), set())
-    after = {n: frozenset().union(*(ks for p, ks in of_needle.items() if n.startswith(p)))
-             for n in of_needle}
-    across = {n: frozenset().union(*(ks for p, ks in of_needle.items() if _overlaps(n, p)))
-              for n in of_needle}
-    starting = {n: frozenset(p for p in of_needle if n.startswith(p)) for n in of_needle}
+    # The scan also finds every pattern's needles, so that ``fire`` need not look for
+    # them again (``StringTest``); they make no signal a candidate (one with a pattern
+    # without needles is one anyway).
+    for k in reading:
+        for n in signals[k].strings:
+            of_needle.setdefault(_trim(n), set())
+    by_run: dict[str, list[str]] = {}
+    runless = []
+    for n in of_needle:
+        if _WORD_RUN.fullmatch(n):
+            continue
+        runs = _WORD_RUN.findall(n)
+        if runs:
+            by_run.setdefault(max(runs, key=len), []).append(n)
+        else:
+            runless.append(n)
     return _PlaceTable(always=always, words={w: tuple(ks) for w, ks in words.items()},
-                       keys=frozenset(words), needles=needle_regex(of_needle), after=after,
-                       across=across, starting=starting)
+                       keys=frozenset(words),
+                       multis={w: tuple(seqs) for w, seqs in multis.items()},
+                       multi_keys=frozenset(multis),
+                       of_needle={n: frozenset(ks) for n, ks in of_needle.items()},
+                       spelled=frozenset(n for n in of_needle if _WORD_RUN.fullmatch(n)),
+                       by_run={r: tuple(ns) for r, ns in by_run.items()},
+                       runs=frozenset(by_run), runless=tuple(runless))
+
+
+class _WordNeedles(dict[str, frozenset[str]]):
+    """A word of a place -> the strings of ``strings`` it holds (as substrings). A
+    needle of word characters only is in a place's lowercase exactly when it is in one
+    of the place's words (``Place.tokens``: the runs of word characters of the
+    lowercase), and most words recur from issue to issue ("the", "torch", "rank"), so
+    each is searched once (issue #23, planner speed: the scan had searched every
+    position of every place for the needles). Only a memo: a word's strings are the
+    same whenever it is looked up, and the memo is bounded (MAX_REMEMBERED_*)."""
+
+    def __init__(self, strings: Iterable[str]) -> None:
+        super().__init__()
+        self.strings = frozenset(strings)
+        self.regex = needle_regex(self.strings)
+        # The longest string the trie matches at a position -> every string starting there.
+        self.starting = {n: frozenset(p for p in self.strings if n.startswith(p))
+                         for n in self.strings}
+        # The remembered words that hold none of the strings (not kept in the dict).
+        self.empty: set[str] = set()
+
+    def __missing__(self, word: str) -> frozenset[str]:
+        got = self.search(word)
+        if len(word) <= MAX_REMEMBERED_WORD:
+            if len(self) + len(self.empty) >= MAX_REMEMBERED_WORDS:
+                self.clear()
+                self.empty.clear()
+            if got:
+                self[word] = got
+            else:
+                self.empty.add(word)
+        return got
+
+    def search(self, word: str) -> frozenset[str]:
+        """The strings in ``word``: the trie tried at each position where one starts
+        (one search per occurrence), or past MAX_NEEDLE_STEPS each string looked for."""
+        if self.regex is None:
+            return _NONE
+        found: set[str] = set()
+        search = self.regex.search
+        m = search(word)
+        steps = 0
+        while m is not None:
+            found |= self.starting[m.group()]
+            steps += 1
+            if steps >= MAX_NEEDLE_STEPS:
+                return frozenset(n for n in self.strings if n in word)
+            m = search(word, m.start() + 1)
+        return frozenset(found) if found else _NONE
+
+
+_NONE: frozenset[str] = frozenset()
 
 
 class SignalIndex:
     """The signals of a rubric (or a subset), indexed per place for ``candidates``."""
 
-    def __init__(self, signals: Sequence[Signal]) -> None:
+    def __init__(self, signals: Sequence[Signal], *, memo: _WordNeedles | None = None) -> None:
+        """``memo``: another index's memo of what each word holds, shared when it looks
+        for every string this one needs (each table takes its own strings from what a
+        word holds): a word is then searched once for all of a rubric's indexes, which
+        is what a plan of an issue with new words pays for."""
         self.signals = tuple(signals)
         names = dict.fromkeys(p for s in self.signals for p in s.where)
         tables = {p: _table(self.signals, p) for p in names}
         self.tables = {p: t for p, t in tables.items() if t is not None}
+        needed = {*(n for t in self.tables.values() for n in t.spelled),
+                  *(r for t in self.tables.values() for r in t.runs)}
+        self.in_word = memo if memo is not None and needed <= memo.strings \
+            else _WordNeedles(needed)
 
     def candidates(self, name: str, place: Place) -> set[int]:
         """Positions (in ``signals``) of the signals that may fire in ``place``."""
         return self.scan(name, place)[0]
 
     def scan(self, name: str, place: Place) -> tuple[set[int], frozenset[str] | None]:
-        """``candidates``, and the strings of the place's trie (the trimmed needles of
-        every pattern of its signals) found in ``place.lower``: all of those it holds,
-        and no other (None: the place has no trie, or the scan had to read the rest of
-        a hostile text in one pass, which only bounds them)."""
+        """``candidates``, and the strings of the place's table (the trimmed needles of
+        every pattern of its signals) in ``place.lower``: all of those it holds, and no
+        other (None: the place's signals have no needles)."""
         table = self.tables.get(name)
         if table is None:
             return set(), None
@@ -173,30 +252,29 @@ class SignalIndex:
         words = table.words
         for w in table.keys & place.words:
             out.update(words[w])
-        regex = table.needles
-        if regex is None:
+        norm = place.norm
+        for w in table.multi_keys & place.words:
+            for seq, k in table.multis[w]:
+                if seq in norm:
+                    out.add(k)
+        if not table.of_needle:
             return out, None
+        memo = self.in_word
+        tokens = place.words if place.tokens is None else place.tokens
+        # Most words hold no needle ("the", "model"): the memo's set of those takes them
+        # out in one set difference, and only the rest are looked up one by one.
+        held = set().union(*map(memo.__getitem__, tokens - memo.empty))
+        found = held & table.spelled
         lower = place.lower
-        after = table.after
-        starting = table.starting
-        found: set[str] = set()
-        search = regex.search
-        m = search(lower)
-        steps = 0
-        while m is not None:
-            # One search per position where a needle starts: a needle inside or
-            # across another's occurrence is found at its own position.
-            out |= after[m.group()]
-            found |= starting[m.group()]
-            steps += 1
-            if steps >= MAX_NEEDLE_STEPS:
-                # Sanity: a (hostile) text naming needles thousands of times costs
-                # one pass of the regex engine over the rest, and a step per
-                # distinct needle, each standing for those that may hide in it.
-                for longest in set(regex.findall(lower, m.start() + 1)):
-                    out |= table.across[longest]
-                return out, None
-            m = search(lower, m.start() + 1)
+        for run in table.runs & held:
+            for n in table.by_run[run]:
+                if n in lower:
+                    found.add(n)
+        for n in table.runless:
+            if n in lower:
+                found.add(n)
+        if found:
+            out.update(*map(table.of_needle.__getitem__, found))
         return out, frozenset(found)
 
 
@@ -462,3 +540,82 @@ def required_strings(pattern: str, flags: int) -> frozenset[str] | None:
     if not found or not all(s.isascii() for s in found):
         return None
     return frozenset(found)
+
+
+# ------------------------------------------------------------------ whole words a match holds
+
+# What stands for a word edge in ``_spelled``'s strings: a ``\b``, or a look-around that
+# the next or previous character is not an ASCII word character (``keyword_regex``).
+# Either way that character, if any, separates words for ``signals.word_tokens``.
+_EDGE = "\x00"
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_ASCII_WORD_CLASS = sorted([(_C.RANGE, (97, 122)), (_C.RANGE, (65, 90)),
+                            (_C.RANGE, (48, 57)), (_C.LITERAL, 95)])
+
+
+def _is_edge(op: Any, av: Any) -> bool:
+    """``\\b``, or ``(?<![A-Za-z0-9_])`` / ``(?![A-Za-z0-9_])`` (any order of the class)."""
+    if op is _C.AT:
+        return av is _C.AT_BOUNDARY
+    if op is not _C.ASSERT_NOT or len(av[1]) != 1:
+        return False
+    iop, iav = av[1][0]
+    return iop is _C.IN and sorted(iav) == _ASCII_WORD_CLASS
+
+
+def _spelled(items: Any, heads: list[str]) -> tuple[list[str], bool]:
+    """``heads`` each extended by what ``items`` spell (ASCII literals, word edges as
+    ``_EDGE``, every alternative of a branch), and whether that is all of ``items``:
+    else the strings are how the matches start, as far as they are that simple."""
+    for op, av in items:
+        if op is _C.LITERAL and av < 128:
+            heads = [h + chr(av) for h in heads]
+        elif _is_edge(op, av):
+            heads = [h + _EDGE for h in heads]
+        elif op is _C.BRANCH or (op is _C.SUBPATTERN and not (av[1] or av[2])):
+            out: list[str] = []
+            whole = True
+            for alt in (av[1] if op is _C.BRANCH else [av[3]]):
+                got, done = _spelled(alt, heads)
+                out += got
+                whole = whole and done
+            if len(out) > MAX_REQUIRED:
+                return heads, False
+            heads = out
+            if not whole:
+                return heads, False
+        else:
+            return heads, False
+    return heads, True
+
+
+def _edged_words(spelled: str) -> list[str]:
+    """The runs of ASCII word characters in ``spelled`` with a word edge or a literal
+    other character on both sides: whole words of the text wherever it matches."""
+    out = []
+    for m in re.finditer(r"[A-Za-z0-9_]+", spelled):
+        a, b = m.span()
+        if a > 0 and b < len(spelled):
+            out.append(m.group())
+    return out
+
+
+def whole_words(pattern: str, flags: int) -> frozenset[str] | None:
+    """Lowercase words one of which every match of ``pattern`` holds as a whole word of
+    the text (one of its ``signals.word_tokens``), or None when the parse does not say:
+    ``\\b(?:TP|PP|EP)\\b`` -> {"tp", "pp", "ep"}. Sure for a case-sensitive pattern on
+    any text; for a case-insensitive one only on text that folds like ASCII
+    (``signals.folds_like_ascii``: elsewhere IGNORECASE also matches a long s for "s").
+    A word too short to be a needle still tells a place's words apart (issue #23: a
+    pattern without needles ran in every place of every issue)."""
+    try:
+        tree = _parser.parse(pattern, flags)
+    except Exception:
+        return None
+    out: set[str] = set()
+    for spelled in _spelled(tree.data, [""])[0]:
+        words = _edged_words(spelled)
+        if not words:
+            return None
+        out.add(max(words, key=len).lower())
+    return frozenset(out) or None

@@ -26,6 +26,7 @@ from agentops.triage.matcher import (
     line_search,
     literal_starts,
     required_strings,
+    whole_words,
 )
 
 # ``frame``: the root-cause distributed frame of the tracebacks (T-13); ``top_frame``:
@@ -131,23 +132,39 @@ class Signal:
     # Per pattern: its needles, as a test the place's scan can answer; the finer
     # strings one of which a match on ASCII text holds (matcher.required_strings, None:
     # none); its search, and its lowered twin's (None: no twin), by matcher.fast_search,
-    # straight to where a match can start.
+    # straight to where a match can start; the whole words one of which a match holds
+    # (matcher.whole_words, None: none), and whether that is sure on any text (a
+    # case-sensitive pattern) rather than only on text that folds like ASCII.
     searches: tuple[tuple[StringTest | None, frozenset[str] | None, Search,
-                          Search | None], ...] = field(init=False, repr=False, compare=False)
+                          Search | None, frozenset[str] | None, bool], ...] = field(
+        init=False, repr=False, compare=False)
     # Every pattern's needles, for the index to find (``SignalIndex.scan``): ``needles``
     # is None when one pattern has none, and the others' then still count.
     strings: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    # What makes the signal a candidate in a place besides its keywords (``SignalIndex``):
+    # ``strings``, and the whole words of each case-sensitive pattern without needles
+    # (``\b(?:TP|PP|EP)\b`` is too short for a needle, issue #23); ``unindexed``: a
+    # pattern has neither, so the signal is a candidate everywhere it reads.
+    pattern_words: frozenset[str] = field(init=False, repr=False, compare=False)
+    unindexed: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         twins = self.lowered or (None,) * len(self.patterns)
+        words = [whole_words(rx.pattern, rx.flags) for _, rx in self.patterns]
         object.__setattr__(self, "searches", tuple(
             (StringTest.of(needles), required_strings(rx.pattern, rx.flags),
              fast_search(rx, literal_starts(rx.pattern, rx.flags, lower=False)),
              None if tw is None
-             else fast_search(tw, literal_starts(rx.pattern, rx.flags, lower=True)))
-            for (needles, rx), tw in zip(self.patterns, twins, strict=True)))
+             else fast_search(tw, literal_starts(rx.pattern, rx.flags, lower=True)),
+             ws, not rx.flags & re.IGNORECASE)
+            for (needles, rx), tw, ws in zip(self.patterns, twins, words, strict=True)))
         object.__setattr__(self, "strings", tuple(sorted(
             {n for needles, _ in self.patterns for n in needles or ()})))
+        by_words = [ws for (needles, rx), ws in zip(self.patterns, words, strict=True)
+                    if needles is None and ws is not None and not rx.flags & re.IGNORECASE]
+        object.__setattr__(self, "pattern_words", frozenset().union(*by_words))
+        object.__setattr__(self, "unindexed", len(by_words) < sum(
+            needles is None for needles, _ in self.patterns))
 
     def fire(self, place: Place, found: frozenset[str] | None = None) -> str | None:
         """The matched text if the signal fires in this place, else ``None``; ``found``:
@@ -162,8 +179,15 @@ class Signal:
                     return seq.strip()
         lower = place.lower
         ascii_place = place.ascii
-        for needles, required, search, twin in self.searches:
-            if needles is not None and not needles.any_in(lower, found):
+        for needles, required, search, twin, whole, sure in self.searches:
+            if needles is not None:
+                # ``needles.any_in`` inline for the common case (none of them trimmed).
+                if found is not None and not needles.trimmed:
+                    if needles.whole.isdisjoint(found):
+                        continue
+                elif not needles.any_in(lower, found):
+                    continue
+            if whole is not None and (sure or ascii_place) and whole.isdisjoint(place.words):
                 continue
             if ascii_place and required is not None:
                 # On ASCII text the finer strings are as exact (matcher.required_strings).
@@ -241,6 +265,10 @@ class Place:
     # Lowercasing kept every position and IGNORECASE folds nothing else onto the text
     # (``folds_like_ascii``): the lowered twins and required strings may run.
     ascii: bool = False
+    # The words of ``lower`` alone (``word_tokens``), without the parts of CamelCase
+    # identifiers: every one is a run of ``lower``, so a string of word characters is in
+    # ``lower`` exactly when it is in one of them (the index's scan). None: ``words``.
+    tokens: frozenset[str] | None = None
 
     @classmethod
     def of(cls, text: str, *, humps: bool = True) -> Place:
@@ -251,7 +279,8 @@ class Place:
         if not humps:
             return cls(text=text, lower=lower, words=frozenset(toks),
                        norm=f" {' '.join(toks)} ", ascii=folds_like_ascii(text))
-        words = set(toks)
+        tokens = frozenset(toks)
+        runs: list[str] = []
         for ident in _camel_identifiers(text):
             # Runs of one to four parts. The parts are ASCII (``_HUMP_RE``), so each one
             # lowercases alone as it would joined: lowered once, and each run is the one
@@ -261,9 +290,9 @@ class Place:
                 run = ""
                 for part in parts[i:i + 4]:
                     run += part
-                    words.add(run)
-        return cls(text=text, lower=lower, words=frozenset(words),
-                   norm=f" {' '.join(toks)} ", ascii=folds_like_ascii(text))
+                    runs.append(run)
+        return cls(text=text, lower=lower, words=tokens.union(runs) if runs else tokens,
+                   norm=f" {' '.join(toks)} ", ascii=folds_like_ascii(text), tokens=tokens)
 
 
 _NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
@@ -332,10 +361,19 @@ def _needles(items: Any) -> set[str] | None:
                 cands.append(sub)
     if run:
         cands.append({run})
-    cands = [c for c in cands if min(len(x) for x in c) >= _MIN_NEEDLE]
+    cands = [c for c in cands if all(map(_usable, c))]
     if not cands:
         return None
     return max(cands, key=lambda c: (min(len(x) for x in c), -len(c)))
+
+
+def _usable(needle: str) -> bool:
+    """A needle worth testing for: _MIN_NEEDLE characters or more, or shorter but all
+    non-ASCII characters without case (an issue template's 🐛 or 🚀: rare in other
+    text, and IGNORECASE matches them only as they are, so the test stays exact). A
+    pattern with no needle ran in every place of every issue (issue #23)."""
+    return len(needle) >= _MIN_NEEDLE or (bool(needle) and all(
+        not c.isascii() and c.lower() == c == c.upper() for c in needle))
 
 
 def _branch_starts(op: Any, av: Any) -> list[str] | None:
@@ -479,10 +517,10 @@ class Rubric:
     eager: tuple[Signal, ...] = field(init=False, repr=False, compare=False)
     deferred: tuple[Signal, ...] = field(init=False, repr=False, compare=False)
     # The matching engine's index of each of those three signal sets (``index_for``),
-    # and the signals that suppress others (id, the ids suppressed).
+    # and the signals that suppress others (id -> every id it suppresses: looked up by
+    # the few signals that fired, not walked whole on every plan).
     indexes: Mapping[int, SignalIndex] = field(init=False, repr=False, compare=False)
-    suppressing: tuple[tuple[str, tuple[str, ...]], ...] = field(init=False, repr=False,
-                                                                 compare=False)
+    suppressing: Mapping[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
     # Literals one of which every ``error_line`` match holds, as written (None: none,
     # or the regex ignores case): a text without any has no error line to look for.
     error_needles: frozenset[str] | None = field(init=False, repr=False, compare=False)
@@ -508,10 +546,18 @@ class Rubric:
                       and not sig.suppresses and sig.id not in named)
         object.__setattr__(self, "deferred", later)
         object.__setattr__(self, "eager", tuple(s for s in self.signals if s not in later))
-        object.__setattr__(self, "indexes", {id(group): SignalIndex(group) for group in
-                                             (self.signals, self.eager, self.deferred)})
-        object.__setattr__(self, "suppressing", tuple((sig.id, sig.suppresses)
-                                                      for sig in self.signals if sig.suppresses))
+        # One memo of what each word holds for the three (``SignalIndex``): the whole
+        # rubric's index looks for every string the other two do.
+        whole = SignalIndex(self.signals)
+        object.__setattr__(self, "indexes", {
+            id(self.signals): whole,
+            **{id(group): SignalIndex(group, memo=whole.in_word)
+               for group in (self.eager, self.deferred)}})
+        suppressing: dict[str, tuple[str, ...]] = {}
+        for sig in self.signals:
+            if sig.suppresses:
+                suppressing[sig.id] = suppressing.get(sig.id, ()) + sig.suppresses
+        object.__setattr__(self, "suppressing", suppressing)
         object.__setattr__(self, "section_found", tuple(line_search(p)
                                                         for p in self.drop_sections))
         object.__setattr__(self, "drop_lines_found", None if self.drop_lines is None
@@ -690,13 +736,18 @@ def _drop_sections(text: str, rubric: Rubric) -> str:
 
 def _split_lines(text: str, rubric: Rubric, parts: _Parts, *, in_code: bool) -> None:
     """Route each line to prose/code or to a traceback region."""
+    # One scan of the whole text saves a per-line test in the common no-trace case.
+    has_start = any(p.search(text) for p in rubric.tb_start)
+    has_error = rubric.error_needles is None or any(n in text for n in rubric.error_needles)
+    if not (has_start or has_error):
+        # No line starts a traceback or is an error line: every line is kept, and the
+        # lines joined again are the text (most pieces of most issues, issue #23).
+        (parts.code if in_code else parts.prose).append(text)
+        return
     lines = text.split("\n")
     keep: list[str] = []
     i = 0
     n = len(lines)
-    # One scan of the whole text saves a per-line test in the common no-trace case.
-    has_start = any(p.search(text) for p in rubric.tb_start)
-    has_error = rubric.error_needles is None or any(n in text for n in rubric.error_needles)
     while i < n:
         line = lines[i]
         if has_start and any(p.search(line) for p in rubric.tb_start):
@@ -1050,6 +1101,21 @@ class Hit:
         """Up to 80 characters of the place around what matched."""
         return _excerpt(self.source, self.found, self.source_lower)
 
+    @classmethod
+    def made(cls, *, signal: str, label: str | None, role: str | None, where: str,
+             weight: float, score: float, places: frozenset[str], evidence: bool,
+             subject: bool, source: str, found: str, source_lower: str | None) -> Hit:
+        """``Hit(...)`` with every field given, without the frozen dataclass's
+        ``__init__`` and its ``object.__setattr__`` per field (three times the cost):
+        ``match_signals`` makes one per signal that fires, on every plan (issue #23,
+        planner speed). The same object: equal, hashed and shown alike."""
+        hit = object.__new__(cls)
+        hit.__dict__.update(signal=signal, label=label, role=role, where=where,
+                            weight=weight, score=score, places=places, evidence=evidence,
+                            subject=subject, source=source, found=found,
+                            source_lower=source_lower)
+        return hit
+
 
 def _excerpt(text: str, found: str, lower: str | None = None) -> str:
     if lower is None:
@@ -1112,11 +1178,12 @@ def match_signals(text: IssueText, rubric: Rubric, *,
             if not sig.gate(text.full, full_lower):
                 continue
         score, name, found = best
-        hits.append(Hit(signal=sig.id, label=sig.label, role=sig.role, where=name,
-                        weight=sig.weight, score=score, places=frozenset(fired_in),
-                        evidence=sig.evidence, subject=sig.subject,
-                        source=places[name].text, found=found,
-                        source_lower=places[name].lower))
+        hits.append(Hit.made(signal=sig.id, label=sig.label, role=sig.role, where=name,
+                             weight=sig.weight, score=score, places=frozenset(fired_in),
+                             evidence=sig.evidence, subject=sig.subject,
+                             source=places[name].text, found=found,
+                             source_lower=places[name].lower))
     fired = {h.signal for h in hits}
-    suppressed = {s for sid, gone in rubric.suppressing if sid in fired for s in gone}
+    suppressing = rubric.suppressing
+    suppressed = {s for sid in fired if sid in suppressing for s in suppressing[sid]}
     return [h for h in hits if h.signal not in suppressed] if suppressed else hits
