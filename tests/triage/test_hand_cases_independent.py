@@ -413,7 +413,7 @@ CASES: list[Case] = [
       "high_priority", sub=INFRA, triaged=False),
     C("hp-segfault-pg-destructor", "5", "Segmentation fault in ProcessGroupNCCL destructor at exit",
       "Every rank segfaults at interpreter exit when `destroy_process_group()` is not called:\n"
-      + FENCE + "\nFatal Python error: Segmentation fault\n#0 c10d::ProcessGroupNCCL::"
+      + FENCE + "\nSegmentation fault (core dumped)\n#0 c10d::ProcessGroupNCCL::"
       "~ProcessGroupNCCL()\n" + FENCE + "\n" + FENCE + "python\ndist.init_process_group('nccl')\n"
       "dist.barrier()\n" + FENCE,
       "high_priority", sub=INFRA, triaged=False),
@@ -517,7 +517,7 @@ CASES: list[Case] = [
     C("hp-pg-segfault-dataloader-word", "5",
       "Segfault in ProcessGroupNCCL when the DataLoader uses pin_memory=True",
       "Every rank segfaults inside NCCL during the first all_reduce:\n" + FENCE +
-      "\nFatal Python error: Segmentation fault\n#0 ncclProxyProgress\n#1 c10d::"
+      "\nSegmentation fault (core dumped)\n#0 ncclProxyProgress\n#1 c10d::"
       "ProcessGroupNCCL::WorkNCCL::synchronize()\n" + FENCE + "\n" + FENCE + "python\n"
       "loader = DataLoader(ds, num_workers=2, pin_memory=True)\ndist.init_process_group("
       "'nccl')\ndist.all_reduce(torch.ones(1, device='cuda'))\n" + FENCE,

@@ -26,7 +26,7 @@ WORKER_SEGFAULT = ("Segmentation fault in DataLoader worker during DDP training"
                        "Segmentation fault.") + "\n" + DDP_LOOP)
 PG_SEGFAULT = ("Segmentation fault in ProcessGroupNCCL during DDP training",
                "With DDP on 8 GPUs, after some steps every rank dies:\n" + fence(
-                   "Fatal Python error: Segmentation fault\n#0 c10d::ProcessGroupNCCL::"
+                   "Segmentation fault (core dumped)\n#0 c10d::ProcessGroupNCCL::"
                    "WorkNCCL::isCompleted()") + "\n" + DDP_LOOP)
 
 
