@@ -36,7 +36,10 @@ from agentops.scout.model import Inputs
 _FLAG = re.compile(r"--([\w.-]+)(?:[ \t]*=[ \t]*|[ \t]+)?(['\"]?)([^\s'\"-][^\s'\"]*)?\2")
 # A launcher's default for a variable a test case's flag of the same name overrides
 # (``MODULE=${MODULE:-"llama3"}`` in run_train.sh, ``--module qwen3`` in a case).
-_DEFAULT = re.compile(r"^\s*(\w+)=\$\{\1:-[\"']?([\w.-]+)", re.M)
+# Security: the indent is ``[ \t]*``, never ``\s*``: ``\s`` also takes newlines, so every
+# line start would rescan all the blank lines after it, quadratic in a launcher of
+# blank lines (20,000 of them took 35 s).
+_DEFAULT = re.compile(r"^[ \t]*(\w+)=\$\{\1:-[\"']?([\w.-]+)", re.M)
 _MAX_CONDITION = 120
 
 
