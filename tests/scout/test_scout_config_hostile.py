@@ -9,9 +9,6 @@ keep judging the rest, and its item must render inert.
 from __future__ import annotations
 
 import re
-import signal
-from collections.abc import Callable
-from typing import Any
 
 from agentops.scout import gitrepo, render
 from agentops.scout.analyses import direction, flavors, run_all
@@ -20,30 +17,14 @@ from agentops.scout.itemize import settings as setting_items
 from agentops.scout.items import build
 from agentops.scout.livedata import LiveData
 from agentops.scout.model import Baseline, Item, Report
-from tests.scout import minirepo
+from tests.scout import minirepo, watchdog
 from tests.scout import test_scout_direction as dirfix
 from tests.scout import test_scout_flavors as flavorfix
 from tests.scout import test_scout_settingbranches as sbfix
 
-# A watchdog, not a speed target: both inputs below take under half a second with the
-# patterns as written, and minutes with the quadratic ones they replaced.
-WATCHDOG_SECONDS = 10.0
 # Past the parser guard's 150 levels and past where ``ast.unparse`` recurses too deep.
 DEEP = 400
 HOSTILE = "@octocat <img src=x onerror=alert(1)> [x](https://e.example) ::warning::x"
-
-
-def _within(seconds: float, fn: Callable[[], Any]) -> Any:
-    def _timeout(signum, frame):  # type: ignore[no-untyped-def]
-        raise TimeoutError(f"still running after {seconds:.0f} s")
-
-    old = signal.signal(signal.SIGALRM, _timeout)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        return fn()
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def _rendered(items: list[Item]) -> str:
@@ -113,7 +94,7 @@ def test_settingbranches_reads_a_launcher_of_blank_lines_in_linear_time(tmp_path
                                      "--parallelism.context_parallel_degree 2"))
     inp = _sb_inp(tmp_path, **{"run_train.sh": launcher,
                                 "tests/integration_tests/models.py": cases})
-    found = _within(WATCHDOG_SECONDS, lambda: _settings(inp))
+    found = watchdog.within(watchdog.SECONDS, lambda: _settings(inp))
     assert found == [s for s in ALL_SETTINGS if not s.startswith("context")]
 
 
@@ -155,7 +136,7 @@ def test_flavors_reads_a_test_of_long_blank_runs_in_linear_time(tmp_path) -> Non
     # per split of it; the case after it still selects "large".
     case = "flavor" + " " * 200_000 + "\nCASES = [['--model.flavor large']]\n"
     inp = flavorfix._inp(tmp_path, **{"tests/integration/cases.py": case})
-    assert _within(WATCHDOG_SECONDS, lambda: _keys(inp)) == [("small_flex",)]
+    assert watchdog.within(watchdog.SECONDS, lambda: _keys(inp)) == [("small_flex",)]
 
 
 def test_flavors_item_renders_keys_from_the_repo_inert(tmp_path) -> None:
@@ -189,7 +170,7 @@ def test_direction_reads_unparseable_deep_and_long_lines_by_text(tmp_path) -> No
     importer = (long_line + f"z = {'-' * DEEP}1\n" + "def broken(:\n"
                 + "from sub import par\n")
     inp = dirfix._inp(tmp_path, importer)
-    [rev] = _within(WATCHDOG_SECONDS, lambda: direction.reversed_pairs(inp))
+    [rev] = watchdog.within(watchdog.SECONDS, lambda: direction.reversed_pairs(inp))
     assert rev.evidence == "exp/rl/models/utils.py:4"
 
 

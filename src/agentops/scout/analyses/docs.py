@@ -239,7 +239,8 @@ def misplaced_flag(flag: str, inp: Inputs, index: ClassIndex, roots: list[str]
 # the config object (a name that is, or ends in, config/cfg/conf), set to something.
 _CONFIG_ASSIGN = re.compile(r"^\s*((?:\w+_)?(?:config|cfg|conf))((?:\.[A-Za-z_]\w*)+)"
                             r"\s*=(?!=)\s*\S")
-_BINDING = re.compile(r"^\s*((?:\w+_)?(?:config|cfg|conf))\s*(?::[^=]+)?=(?!=)", re.M)
+# Security: the indent is ``[ \t]*`` (``\s*`` crossed newlines: quadratic in blank lines).
+_BINDING = re.compile(r"^[ \t]*((?:\w+_)?(?:config|cfg|conf))\s*(?::[^=]+)?=(?!=)", re.M)
 
 
 def _bound_names(text: str) -> set[str]:
