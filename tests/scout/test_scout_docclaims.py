@@ -114,3 +114,10 @@ def test_a_doc_of_blank_lines_is_scanned_for_config_bindings_in_linear_time() ->
     # no line start rescans (a watchdog, not a speed target: minutes with ``^\s*``).
     text = "\n" * 100_000 + "x\ncfg = ParallelismConfig()\n"
     assert watchdog.within(watchdog.SECONDS, lambda: docs._bound_names(text)) == {"cfg"}
+
+
+def test_a_doc_of_annotated_lines_without_a_value_is_scanned_in_linear_time() -> None:
+    # ``config:`` lines (a YAML block) with no ``=`` after them bind nothing; each used
+    # to be read on to the end of the doc. The annotated binding after them counts.
+    text = "config:\n" * 100_000 + "x == 1\ncfg: JobConfig = JobConfig()\nconf == 2\n"
+    assert watchdog.within(watchdog.SECONDS, lambda: docs._bound_names(text)) == {"cfg"}
