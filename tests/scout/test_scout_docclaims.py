@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from agentops.scout.analyses import docclaims, docs
 from agentops.scout.analyses.duplicates import CallDrift, Divergence
-from tests.scout import minirepo
+from tests.scout import minirepo, watchdog
 
 TARGET = """\
 docs: [sub/README.md]
@@ -107,3 +107,17 @@ def test_docs_that_document_neither_passes_nor_tests_are_not_asked_to(tmp_path) 
     got = _claims(tmp_path, "# Sub\n\nA project about llama.\n", {"sub/passes.py": passes},
                   passes=[("a_pass", "sub/passes.py", 1)], runners=["sub/tests/run_all.py"])
     assert got == []
+
+
+def test_a_doc_of_blank_lines_is_scanned_for_config_bindings_in_linear_time() -> None:
+    # Security: the doc's own ``cfg = …`` is still found after 100,000 blank lines that
+    # no line start rescans (a watchdog, not a speed target: minutes with ``^\s*``).
+    text = "\n" * 100_000 + "x\ncfg = ParallelismConfig()\n"
+    assert watchdog.within(watchdog.SECONDS, lambda: docs._bound_names(text)) == {"cfg"}
+
+
+def test_a_doc_of_annotated_lines_without_a_value_is_scanned_in_linear_time() -> None:
+    # ``config:`` lines (a YAML block) with no ``=`` after them bind nothing; each used
+    # to be read on to the end of the doc. The annotated binding after them counts.
+    text = "config:\n" * 100_000 + "x == 1\ncfg: JobConfig = JobConfig()\nconf == 2\n"
+    assert watchdog.within(watchdog.SECONDS, lambda: docs._bound_names(text)) == {"cfg"}

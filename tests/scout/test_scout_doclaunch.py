@@ -7,7 +7,7 @@ checkable. Fixture trees, match and no-match."""
 from __future__ import annotations
 
 from agentops.scout.analyses import doclaunch, docs
-from tests.scout import minirepo
+from tests.scout import minirepo, watchdog
 
 LAUNCHER = '''\
 #!/usr/bin/bash
@@ -56,3 +56,14 @@ def test_commands_all_set_or_disagreeing_say_nothing(tmp_path) -> None:
     mixed = README.replace("MODULE=sub.model CONFIG=sub_debug NGPU=4 ./run_train.sh "
                            "--sub.replica=1", "MODULE=core NGPU=4 ./run_train.sh")
     assert _check(tmp_path / "b", mixed)[1] == []
+
+
+def test_a_launcher_of_blank_lines_is_read_in_linear_time(tmp_path) -> None:
+    # Security: the defaults are still read after 100,000 blank lines that no line start
+    # rescans (a watchdog, not a speed target: minutes with the old ``^\s*``).
+    launcher = LAUNCHER + "\n" * 100_000 + "exit 0\n"
+    inp = minirepo.build(tmp_path, head={"run_train.sh": launcher, "sub/README.md": README,
+                                         "sub/__init__.py": "", "core/train.py": ""},
+                         target="docs: [sub/README.md]\n")
+    [found] = watchdog.within(watchdog.SECONDS, lambda: doclaunch.check(inp))
+    assert "MODULE=sub.model (default 'core')" in found.problem

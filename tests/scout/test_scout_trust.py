@@ -243,6 +243,11 @@ def test_a_prior_dated_in_the_future_is_ignored_with_a_warning(fixture_repo, env
 @pytest.mark.parametrize(("block", "expected"), [
     ({"date": "2026-13-45"}, (1, "the embedded block's date '2026-13-45' is not a date")),
     ({"date": "2026-03-02", "items": 5, "todos": "x", "suppressed": 7, "head": "<b>"}, (0, "")),
+    # An action item whose list fields were edited into a number and a string: read as
+    # empty, never iterated (a crash) or read letter by letter (a file named "s").
+    ({"date": "2026-03-02", "items": [{"id": "abc123", "kind": "action", "section": "S-4",
+                                       "title": "t", "files": 5, "facts": "sub/x.py"}]},
+     (0, "")),
 ])
 def test_a_malformed_prior_file_is_refused_or_read_safely(fixture_repo, tmp_path, capsys,
                                                           block, expected) -> None:

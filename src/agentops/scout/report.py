@@ -47,11 +47,24 @@ def _valid_date(value: object) -> str | None:
         return None
 
 
+# The list fields of a prior entry that reconcile iterates (carried, resolved, dropped).
+_LIST_FIELDS = ("files", "facts")
+
+
 def _records(value: object) -> tuple[dict[str, Any], ...]:
     # Sanity: the block is JSON someone may have edited; keep only well-formed entries.
     if not isinstance(value, list):
         return ()
-    return tuple(i for i in value if isinstance(i, dict) and _ID_RE.fullmatch(str(i.get("id"))))
+    return tuple(_strings_in_lists(i) for i in value
+                 if isinstance(i, dict) and _ID_RE.fullmatch(str(i.get("id"))))
+
+
+def _strings_in_lists(entry: dict[str, Any]) -> dict[str, Any]:
+    # A number there would stop the run when iterated, and a string be read letter by
+    # letter (a "file" named "s"): a list field keeps only its strings, else is empty.
+    fixed = {key: [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+             for key in _LIST_FIELDS if (value := entry.get(key)) is not None}
+    return {**entry, **fixed}
 
 
 def prior_from_markdown(text: str, *, name: str) -> PriorPayload:

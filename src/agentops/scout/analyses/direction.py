@@ -61,7 +61,10 @@ def built_on(files: Mapping[str, str], path: str, sub: str,
 
 def _first_use(uses: re.Pattern[str], path: str, text: str) -> str:
     m = uses.search(text)
-    return f"{path}:{text.count(chr(10), 0, m.start()) + 1}" if m else ""
+    if m is None:
+        return ""
+    line = text.count("\n", 0, m.start()) + 1
+    return f"{path}:{line}"
 
 
 @dataclass(frozen=True)

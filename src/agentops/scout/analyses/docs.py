@@ -239,13 +239,37 @@ def misplaced_flag(flag: str, inp: Inputs, index: ClassIndex, roots: list[str]
 # the config object (a name that is, or ends in, config/cfg/conf), set to something.
 _CONFIG_ASSIGN = re.compile(r"^\s*((?:\w+_)?(?:config|cfg|conf))((?:\.[A-Za-z_]\w*)+)"
                             r"\s*=(?!=)\s*\S")
-_BINDING = re.compile(r"^\s*((?:\w+_)?(?:config|cfg|conf))\s*(?::[^=]+)?=(?!=)", re.M)
+# A binding's start: the name, then ``=`` or the ``:`` of an annotation. Security: the
+# indent is ``[ \t]*`` (``\s*`` crosses newlines, quadratic in blank lines), and the
+# annotation up to its ``=`` is found by ``_bound_names``, not by the pattern: as
+# ``(?::[^=]+)?=`` every ``config:`` line read on to the next ``=``, quadratic in a doc
+# of such lines (10,000 of them: 13 s).
+_BINDING_START = re.compile(r"^[ \t]*((?:\w+_)?(?:config|cfg|conf))\s*([:=])", re.M)
 
 
 def _bound_names(text: str) -> set[str]:
-    """Config-like names the doc binds itself (``cfg = ParallelismConfig()``): their
-    class is the doc's choice, not necessarily the configured root."""
-    return set(_BINDING.findall(text))
+    """Config-like names the doc binds itself (``cfg = ParallelismConfig()``,
+    ``cfg: JobConfig = …``): their class is the doc's choice, not necessarily the
+    configured root. A ``==`` is a comparison, not a binding."""
+    names: set[str] = set()
+    pos = 0
+    next_eq = -1  # the first "=" after the annotation being read; -2: none is left
+    while (m := _BINDING_START.search(text, pos)) is not None:
+        end = m.end()
+        if m.group(2) == ":":
+            if next_eq != -2 and next_eq < end:
+                found = text.find("=", end)
+                next_eq = found if found >= 0 else -2
+            if next_eq <= end:  # no "=" after it, or an empty annotation
+                pos = m.start() + 1
+                continue
+            end = next_eq + 1
+        if text.startswith("=", end):
+            pos = m.start() + 1
+            continue
+        names.add(m.group(1))
+        pos = end  # what a binding spans is not searched again
+    return names
 
 
 def config_assignment_problem(var: str, path: str, index: ClassIndex, roots: list[str]

@@ -25,6 +25,11 @@ from agentops.scout.analyses import testowner
 from agentops.scout.model import Inputs
 
 MIN_KEYS = 3
+# Between a test's parameter name and its value: ``=`` or ``:`` with any spacing around,
+# or spacing with at least one blank. Security: written so a run of blanks splits one
+# way only; ``\s*[=: ]\s*`` tries every split of it, quadratic in a test file with a
+# long run of blanks after ``flavor`` (20,000 of them took 9 s per key).
+_SEPARATOR = r"(?:\s*[=:]|[^\S ]*[ ])\s*"
 
 
 @dataclass(frozen=True)
@@ -99,7 +104,7 @@ def _named_by_tests(inp: Inputs, param: str, keys: list[str]) -> set[str]:
              if testowner.in_test_folder(p) or p in inp.target.workflows]
     out: set[str] = set()
     for key in keys:
-        rx = re.compile(rf"{re.escape(param)}['\"]?\s*[=: ]\s*['\"]?{re.escape(key)}(?![\w.])")
+        rx = re.compile(rf"{re.escape(param)}['\"]?{_SEPARATOR}['\"]?{re.escape(key)}(?![\w.])")
         if any(rx.search(t) for t in texts):
             out.add(key)
     return out

@@ -36,7 +36,10 @@ from agentops.scout.model import Inputs
 _FLAG = re.compile(r"--([\w.-]+)(?:[ \t]*=[ \t]*|[ \t]+)?(['\"]?)([^\s'\"-][^\s'\"]*)?\2")
 # A launcher's default for a variable a test case's flag of the same name overrides
 # (``MODULE=${MODULE:-"llama3"}`` in run_train.sh, ``--module qwen3`` in a case).
-_DEFAULT = re.compile(r"^\s*(\w+)=\$\{\1:-[\"']?([\w.-]+)", re.M)
+# Security: the indent is ``[ \t]*``, never ``\s*``: ``\s`` also takes newlines, so every
+# line start would rescan all the blank lines after it, quadratic in a launcher of
+# blank lines (20,000 of them took 35 s).
+_DEFAULT = re.compile(r"^[ \t]*(\w+)=\$\{\1:-[\"']?([\w.-]+)", re.M)
 _MAX_CONDITION = 120
 
 
@@ -65,6 +68,10 @@ class Runs:
     cases: tuple[str, ...]  # file of each shared test tree that launches the folder
 
 
+def _registry_name(inp: Inputs) -> str:
+    return inp.target.section("coverage").get("config_registry_name", "config_registry.py")
+
+
 def _registry_functions(inp: Inputs, registry: str) -> dict[str, str]:
     """Config function name → its source, for the folder's registry."""
     text = inp.head.files.get(registry) or ""
@@ -83,22 +90,28 @@ def _case_strings(call: ast.Call) -> list[str]:
             and isinstance(n.value, str)] if first is not None else []
 
 
+def _launcher_defaults(inp: Inputs) -> dict[str, str]:
+    """Variable (lower case) → the default a top-level launcher script gives it: cases
+    that name no module run the launcher's default one."""
+    return {m.group(1).lower(): m.group(2) for p, t in inp.head.files.items()
+            if "/" not in p and p.endswith(".sh") for m in _DEFAULT.finditer(t)}
+
+
+def _disabled(call: ast.Call) -> bool:
+    return any(k.arg == "disabled" and isinstance(k.value, ast.Constant)
+               and k.value.value is True for k in call.keywords)
+
+
 def runs(inp: Inputs) -> Runs:
     sub = inp.target.subproject.rstrip("/")
     folder = sub.rsplit("/", 1)[-1]
-    registry_name = inp.target.section("coverage").get("config_registry_name",
-                                                         "config_registry.py")
-    registry = f"{sub}/{registry_name}"
-    configs = _registry_functions(inp, registry)
+    configs = _registry_functions(inp, f"{sub}/{_registry_name(inp)}")
     dotted = sub.replace("/", ".")
     own: list[str] = []
     flags: dict[str, set[str]] = {}
     named: set[str] = set()
     cases: set[str] = set()
-    # Cases that name no module run the launcher's default one.
-    defaults = {m.group(1).lower(): m.group(2) for p, t in inp.head.files.items()
-                if "/" not in p and p.endswith(".sh") for m in _DEFAULT.finditer(t)}
-    is_default = defaults.get("module") == folder
+    is_default = _launcher_defaults(inp).get("module") == folder
     for path, text in inp.head.files.items():
         if not path.endswith(".py"):
             continue
@@ -123,8 +136,7 @@ def runs(inp: Inputs) -> Runs:
                     or (k == "config" and v in configs) or f"{sub}/" in v]
             if not mine and not (is_default and not any(k == "module" for k, _ in pairs)):
                 continue
-            if any(k.arg == "disabled" and isinstance(k.value, ast.Constant)
-                   and k.value.value is True for k in node.keywords):
+            if _disabled(node):
                 continue
             cases.add(path)
             # A config file the case loads sets what its flags do not.
@@ -211,10 +223,10 @@ def _values(node: ast.expr) -> list[str]:
     return [v for v in vals if isinstance(v, str) and v]
 
 
-def _function_branches(inp: Inputs, path: str, fn: ast.AST, run: Runs, *,
+def _function_branches(inp: Inputs, path: str, fn: ps.FuncDef, run: Runs, *,
                        props: dict[str, dict[str, str]],
                        built: dict[str, dict[str, tuple[str, ...]]]) -> list[SettingBranch]:
-    args = fn.args  # type: ignore[attr-defined]
+    args = fn.args
     typed = {a.arg: _config_class(a.annotation)
              for a in args.posonlyargs + args.args + args.kwonlyargs}
     configs = {a for a, c in typed.items() if c.endswith("Config")}
@@ -242,7 +254,6 @@ def _function_branches(inp: Inputs, path: str, fn: ast.AST, run: Runs, *,
         if not isinstance(st, ast.If):
             continue
         test = st.test
-        cond = ast.unparse(test)[:_MAX_CONDITION]
         if isinstance(test, ast.Compare) and len(test.ops) == 1 \
                 and isinstance(test.ops[0], ast.Eq | ast.In):
             field = setting(test.left)
@@ -252,7 +263,7 @@ def _function_branches(inp: Inputs, path: str, fn: ast.AST, run: Runs, *,
             if any(v in run.flags.get(field.attr, ()) or re.search(
                     rf"(?<![\w-]){re.escape(v)}(?![\w-])", run.text) for v in values):
                 continue
-            out.append(SettingBranch(path, st.lineno, cond, field.attr,
+            out.append(SettingBranch(path, st.lineno, _condition(test), field.attr,
                                      ", ".join(repr(v) for v in values)))
         elif isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name):
             cls = typed.get(test.value.id, "")
@@ -271,14 +282,19 @@ def _function_branches(inp: Inputs, path: str, fn: ast.AST, run: Runs, *,
                     any(v != "1" for v in run.flags.get(name, ()))
                     or re.search(rf"\b{re.escape(name)}\s*=", run.text) for name in names):
                 continue
-            out.append(SettingBranch(path, st.lineno, cond, " or ".join(names), "above 1"))
+            out.append(SettingBranch(path, st.lineno, _condition(test), " or ".join(names),
+                                     "above 1"))
     return out
+
+
+def _condition(test: ast.expr) -> str:
+    # Unparsed only for a branch reported: most ``if``s of a folder are not.
+    return ast.unparse(test)[:_MAX_CONDITION]
 
 
 def analyse(inp: Inputs) -> Found:
     sub = inp.target.subproject.rstrip("/") + "/"
-    registry = inp.target.section("coverage").get("config_registry_name",
-                                                    "config_registry.py")
+    registry = _registry_name(inp)
     candidates = []
     for path in sorted(inp.head.files):
         if not (path.startswith(sub) and path.endswith(".py")) \
