@@ -12,7 +12,7 @@ import yaml
 
 from agentops.errors import DataError, InputError
 from agentops.triage import datafiles
-from agentops.triage.queue import QUEUES_DIR, load_queue
+from agentops.triage.queue import QUEUES_DIR, ROLE_FLAGS, load_queue
 
 
 @pytest.fixture
@@ -228,3 +228,17 @@ def test_labelled_set_with_an_unknown_suboncall_or_a_repeated_issue(folder):
     _labelled(folder, lambda rows: rows[0]["expected"].update(suboncall="infra"))
     with pytest.raises(DataError, match="appears twice"):
         datafiles.validate_labelled(folder / "labelled.jsonl", load_queue(str(folder)))
+
+
+@pytest.mark.parametrize(("flag", "value"), [("names_owner", False),
+                                             ("in_distributed_code", True)])
+def test_a_role_flag_on_a_signal_of_another_role_names_the_key(folder, flag, value):
+    """Issue #23: ``names_owner`` belongs to not_distributed signals (step 1), and
+    ``in_distributed_code`` to high_priority criteria (step 5); on a module signal the
+    loader names the key and the role it belongs to."""
+    doc = yaml.safe_load((folder / "rubric.yml").read_text())
+    i = next(k for k, s in enumerate(doc["signals"]) if s.get("label"))
+    edit_yaml(folder / "rubric.yml", lambda r: r["signals"][i].update({flag: value}))
+    error = error_of(folder)
+    assert f"signals[{i}].{flag}" in error
+    assert ROLE_FLAGS[flag][0] in error

@@ -31,6 +31,12 @@ SINGLE_ROLES = ("triaged", "review", "needs_reproduction", "feature", "enhanceme
 SIGNAL_ROLES = ("distributed", "not_distributed", "high_priority", "request", "enhancement",
                 "performance", "bug", "reproduction")
 COMMENT_KINDS = ("not_distributed", "needs_reproduction")
+# Signal flags that mean something for one role only: flag -> (that role, what it says).
+ROLE_FLAGS = {
+    "names_owner": ("not_distributed", "says whether it names another owner"),
+    "in_distributed_code": ("high_priority",
+                            "says whether it holds only for distributed code"),
+}
 
 _STR = {"type": "string", "minLength": 1}
 _STRS = {"type": "array", "items": _STR}
@@ -320,14 +326,10 @@ def _check_rubric(content: Mapping[str, Any], file: str, *, labels_file: str,
             if label["role"] not in ("module", "suboncall"):
                 raise DataError(file, f"{key}.label", f"{sig['label']!r} has role "
                                 f"{label['role']!r}; signals point at modules or sub-oncalls")
-        if "names_owner" in sig and sig.get("role") != "not_distributed":
-            raise DataError(file, f"{key}.names_owner", "only a not_distributed signal "
-                            "says whether it names another owner",
-                            fix="drop the key, or give the signal role 'not_distributed'")
-        if "in_distributed_code" in sig and sig.get("role") != "high_priority":
-            raise DataError(file, f"{key}.in_distributed_code", "only a high_priority "
-                            "criterion says whether it holds only for distributed code",
-                            fix="drop the key, or give the signal role 'high_priority'")
+        for flag, (role, says) in ROLE_FLAGS.items():
+            if flag in sig and sig.get("role") != role:
+                raise DataError(file, f"{key}.{flag}", f"only a {role} signal {says}",
+                                fix=f"drop the key, or give the signal role {role!r}")
         if not sig.get("keywords") and not sig.get("patterns"):
             raise DataError(file, key, "needs 'keywords' or 'patterns'")
         for j, p in enumerate(sig.get("patterns") or ()):
