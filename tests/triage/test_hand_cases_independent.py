@@ -115,6 +115,9 @@ TOLD_ND = _comment(2, "This doesn't look like it is related to distributed train
                       "moving it to the right team.", login="maint", assoc="MEMBER")
 
 ND = "not_distributed"
+# What the spec expects of every not-distributed verdict (T-11): the notice, no
+# `triaged`, no module.
+ND_PLAN: dict[str, Any] = {"comment": "not_distributed", "triaged": False, "mods": ()}
 
 CASES: list[Case] = [
     # ---- step 0: human already classified (T-10) --------------------------------------
@@ -155,7 +158,7 @@ CASES: list[Case] = [
       "total capacity of 23.65 GiB of which 1.10 GiB is free.\n" + FENCE + "\n" + FENCE +
       "python\nmodel = torchvision.models.resnet50().cuda()\nout = model(torch.randn(64, 3, "
       "224, 224, device='cuda'))\n" + FENCE,
-      ND, comment="not_distributed", triaged=False, mods=()),
+      ND, **ND_PLAN),
     C("nd-single-process-nn", "1", "nn.LayerNorm backward gives NaN with bf16 autocast",
       "This is a plain single-process run on one GPU: I am not using DDP, FSDP or any "
       "process group.\n\n" + FENCE + "python\nln = torch.nn.LayerNorm(4096).cuda()\nwith "
@@ -165,18 +168,18 @@ CASES: list[Case] = [
       # Corrected after the first run: the first expectation also accepted a routed
       # plan while requiring no comment, which contradicts itself; the seed's own
       # example is not distributed, so that (with its notice) is now required.
-      ND, comment="not_distributed", triaged=False, mods=()),
+      ND, **ND_PLAN),
     C("nd-rocm-disabled-test", "1", "DISABLED test_fsdp_mixed_precision_bf16 (__main__.TestFSDPMixedPrecision)",
       "Platforms: rocm\n\nThis test started failing on the MI300 ROCm 6.3 runners after the "
       "ROCm stack upgrade; it passes on CUDA. The failure is a HIP error in a hipBLASLt "
       "kernel:\n" + FENCE + "\nRuntimeError: HIP error: invalid device function\n" + FENCE +
       "\nDisabling on rocm until the ROCm team looks at the hipBLASLt regression.",
-      ND, comment="not_distributed", triaged=False, mods=()),
+      ND, **ND_PLAN),
     C("nd-xpu-flaky", "1", "[XPU] test_ddp_comm_hook_allreduce is flaky on Intel Max 1550 runners",
       "On the XPU CI runners this test fails about one run in five with a Level Zero driver "
       "error, `UR_RESULT_ERROR_DEVICE_LOST`; the same test is green on CUDA and CPU. It looks "
       "like the XPU driver on those runners.",
-      ND, comment="not_distributed", triaged=False, mods=()),
+      ND, **ND_PLAN),
     C("nd-compile-ddp-wrapper", "1",
       "torch.compile: inductor LoweringException for aten.scatter_reduce when the model is wrapped in DDP",
       "Compiling the model raises a LoweringException in inductor. It fails the same way "
@@ -188,14 +191,14 @@ CASES: list[Case] = [
       "  File \"/usr/lib/python3.11/site-packages/torch/_inductor/lowering.py\", line 388, in wrapped\n"
       "torch._inductor.exc.LoweringException: AssertionError: scatter_reduce with reduce='amax'\n"
       + FENCE + "\n" + FENCE + "python\ncmodel = torch.compile(model)\ncmodel(x)\n" + FENCE,
-      ND, comment="not_distributed", triaged=False, mods=()),
+      ND, **ND_PLAN),
     C("nd-pure-compile-env", "1", "Dynamo recompiles every step when a dict input changes key order",
       "`torch.compile` recompiles the function on every call when the input dict's key "
       "order differs.\n\n" + FENCE + "python\n@torch.compile\ndef f(d):\n    return d['a'] + "
       "d['b']\n" + FENCE + "\n\nRecompile reason: `___check_obj_id`.\n\n### Versions\n"
       "PyTorch version: 2.6.0\nIs CUDA available: True\nNCCL version: 2.21.5\n"
       "[pip3] torch==2.6.0\n[pip3] triton==3.2.0",
-      ND, comment="not_distributed", triaged=False, mods=()),
+      ND, **ND_PLAN),
     C("nd-dataloader-shm", "1", "DataLoader worker killed by bus error (shared memory) under torchrun",
       "Under `torchrun --nproc-per-node 8` our DataLoader workers die with a bus error. It also "
       "happens in a single process with `python train.py`, no torchrun: the container's "
@@ -203,12 +206,12 @@ CASES: list[Case] = [
       "by signal: Bus error. It is possible that dataloader's workers are out of shared memory. "
       "Please try to raise your shared memory limit.\n" + FENCE,
       # A crash, but in a DataLoader worker, not in distributed code: not high priority.
-      ND, comment="not_distributed", triaged=False, mods=()),
+      ND, **ND_PLAN),
     C("nd-mp-cuda-ipc", "1", "torch.multiprocessing: CUDA tensor shared via Queue is freed early in the consumer",
       "A producer process puts CUDA tensors on a `torch.multiprocessing.Queue`; the consumer "
       "reads garbage once the producer drops its reference. No process group, no "
       "collectives: just `mp.spawn` of two processes sharing tensors over CUDA IPC.",
-      ND, comment="not_distributed", triaged=False, mods=()),
+      ND, **ND_PLAN),
     C("nd-build-nccl-symbol", "1", "import torch fails: undefined symbol: ncclCommRegister with the 2.6 wheel",
       "After `pip install torch==2.6.0` in a fresh venv:\n\n" + FENCE + "\n>>> import torch\n"
       "Traceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\n"
@@ -217,14 +220,14 @@ CASES: list[Case] = [
       "torch/lib/libtorch_cuda.so: undefined symbol: ncclCommRegister\n" + FENCE +
       "\nThe system has an older libnccl in LD_LIBRARY_PATH. No distributed code is run; "
       "the import itself fails.",
-      ND, comment="not_distributed", triaged=False, mods=()),
+      ND, **ND_PLAN),
     C("nd-vision-flag", "1", "torchvision RandomIoUCrop drops every box on small images",
       "Using the detection references (`references/detection/train.py`, which supports "
       "`--distributed`, not used here: I run on one GPU), `transforms.v2.RandomIoUCrop` "
       "returns images with zero boxes for inputs below 300 px.\n\n" + FENCE + "python\n"
       "from torchvision.transforms import v2\nout = v2.RandomIoUCrop()(img, target)\n"
       "print(out[1]['boxes'].shape)  # torch.Size([0, 4])\n" + FENCE,
-      ND, comment="not_distributed", triaged=False, mods=()),
+      ND, **ND_PLAN),
     C("nd-already-told", "1", "torchaudio.load returns the wrong sample rate for some MP3 files",
       "`torchaudio.load('a.mp3')` returns 44100 for a 48000 Hz file. We load audio for a "
       "distributed training job, but this is one call in one process.\n" + FENCE +
@@ -234,7 +237,7 @@ CASES: list[Case] = [
       "On an Apple M2 with the MPS device, bicubic interpolate differs from CPU by up to 0.3. "
       "We normally train with DDP on CUDA, but this is a Mac laptop, one device.\n" + FENCE +
       "python\ny = F.interpolate(x.to('mps'), scale_factor=2, mode='bicubic')\n" + FENCE,
-      ND, comment="not_distributed", triaged=False, mods=()),
+      ND, **ND_PLAN),
 
     # ---- step 1 the reverse: distributed evidence that is the subject wins ----------------
     C("d-collective-with-compile-word", "1",
@@ -427,7 +430,7 @@ CASES: list[Case] = [
       "\nTraceback (most recent call last):\n"
       "  File \"/opt/torch/_inductor/codecache.py\", line 2054, in compile_file\n"
       "torch._inductor.exc.CppCompileError: C++ compile error\n" + FENCE,
-      ND, comment="not_distributed", triaged=False, mods=()),
+      ND, **ND_PLAN),
     C("dl-segfault-in-ddp-run", "5",
       "Segmentation fault in DataLoader worker with pin_memory=True during DDP training",
       "Training with DDP on 8 GPUs (torchrun). After a few hundred steps:\n" + FENCE +
@@ -473,12 +476,12 @@ CASES: list[Case] = [
       "third_party/gloo/CMakeLists.txt:12 (cmake_minimum_required):\n  Compatibility with "
       "CMake < 3.5 has been removed from CMake.\n-- Configuring incomplete, errors occurred!\n"
       + FENCE,
-      ND, comment="not_distributed", triaged=False, mods=()),
+      ND, **ND_PLAN),
     C("nd-compile-fsdp1-same-without", "1", "torch.compile raises Unsupported on a custom autograd.Function under FSDP",
       "Compiling the model raises `torch._dynamo.exc.Unsupported` at our custom "
       "autograd.Function. The same error happens without FSDP, on one GPU.\n" + FENCE +
       "\ntorch._dynamo.exc.Unsupported: call_function UserDefinedClassVariable() [] {}\n" + FENCE,
-      ND, comment="not_distributed", triaged=False, mods=()),
+      ND, **ND_PLAN),
     C("d-fsdp2-under-compile", "1", "fully_shard model fails under torch.compile: DTensor redistribute in backward",
       "FSDP2 (`fully_shard`) + `torch.compile` fails in the backward:\n" + FENCE + "\n"
       "  File \"/opt/torch/distributed/tensor/_redistribute.py\", line 212, in redistribute_local_tensor\n"
@@ -494,14 +497,14 @@ CASES: list[Case] = [
       "Same out-of-memory error with plain `python train.py` on one GPU. The model is a "
       "plain nn.Transformer, there is no DDP or FSDP in the script.\n" + FENCE + "\n"
       "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 4.00 GiB.\n" + FENCE,
-      ND, comment="not_distributed", triaged=False, mods=()),
+      ND, **ND_PLAN),
     C("nd-vision-regression", "5", "torchvision 0.20 regression: ops.nms is 3x slower than in 0.19",
       "`torchvision.ops.nms` on 10k boxes takes 12 ms in 0.20 and 4 ms in 0.19 on one A100.\n"
       + FENCE + "python\nfrom torchvision.ops import nms\nkeep = nms(boxes, scores, 0.5)\n"
       + FENCE,
       # A regression, but in a domain library on one device: not distributed, and never
       # the high-priority path (T-15 counts only distributed code).
-      ND, comment="not_distributed", triaged=False, mods=()),
+      ND, **ND_PLAN),
 
     # ---- third batch (issue #23), written before running the planner on it: the reverse
     # ---- of the second batch's rules, where the distributed part is the subject -------
@@ -545,7 +548,7 @@ CASES: list[Case] = [
       "and CUDA tensors. We saw it in our DDP pipeline, but it is one call on one tensor.\n"
       + FENCE + "python\nfrom torchvision.transforms import v2\nv2.Resize((224, 224), "
       "antialias=True)(img.cuda())\n" + FENCE,
-      ND, comment="not_distributed", triaged=False, mods=()),
+      ND, **ND_PLAN),
 
     # ---- fourth batch (issue #23), written before running the planner on it: the issue's
     # ---- own examples in other words --------------------------------------------------
@@ -555,16 +558,16 @@ CASES: list[Case] = [
       "a single GPU: `python train.py --model resnet18 --data-path /data`. PIL images in "
       "mode L make `transforms.Normalize` fail:\n" + FENCE + "\nRuntimeError: output with "
       "shape [1, 224, 224] doesn't match the broadcast shape [3, 224, 224]\n" + FENCE,
-      ND, comment="not_distributed", triaged=False, mods=()),
+      ND, **ND_PLAN),
     C("nd-rocm-disabled-ddp-test", "1", "DISABLED test_ddp_uneven_inputs (__main__.TestDistBackendWithSpawn)",
       "Platforms: rocm\n\nThis test was disabled because it is failing on ROCm 6.2 on the "
       "MI250 runners since the ROCm upgrade; it passes on CUDA.",
-      ND, comment="not_distributed", triaged=False, mods=()),
+      ND, **ND_PLAN),
     C("nd-ddp-title-dataloader-error", "1",
       "DDP training: DataLoader worker exited unexpectedly (shared memory)",
       "```\nRuntimeError: DataLoader worker (pid(s) 5120) exited unexpectedly\n```\nIt is the "
       "same on a single GPU with no DDP, so the container's /dev/shm is probably too small.",
-      ND, comment="not_distributed", triaged=False, mods=()),
+      ND, **ND_PLAN),
     C("hp-collective-regression", "5", "all_gather_into_tensor is 2x slower in 2.5 than in 2.4 on 8 nodes",
       "Same script and NCCL version; `dist.all_gather_into_tensor` of 256 MB takes 41 ms on "
       "2.4 and 85 ms on 2.5 across 8 nodes.\n" + FENCE + "python\ndist.init_process_group("
