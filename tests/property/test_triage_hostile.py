@@ -12,9 +12,6 @@ property test over the real planner/applier runs once they are merged.
 from __future__ import annotations
 
 import random
-import signal
-from collections.abc import Callable
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,6 +21,7 @@ from agentops.console import inert_line
 from agentops.ghactions import inert_markdown
 from agentops.triage.model import Comment, IssueSnapshot, Plan, Queue, Template
 from tests.property import hostile
+from tests.watchdog import within
 
 # Hypothesis draws a seed and the shared generator (hostile.py, also used by the
 # 10,000-case benchmark) does the rest: drawing every character through hypothesis
@@ -184,25 +182,12 @@ PATHOLOGICAL_BODIES = {
 }
 
 
-def _within(seconds: float, fn: Callable[[], Any]) -> Any:
-    def _timeout(signum, frame):  # type: ignore[no-untyped-def]
-        raise TimeoutError(f"still running after {seconds:.0f} s")
-
-    old = signal.signal(signal.SIGALRM, _timeout)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        return fn()
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
 @pytest.mark.parametrize("kind", sorted(PATHOLOGICAL_BODIES))
 def test_pathological_bodies_do_not_stall_the_planner(kind: str, triage) -> None:
     body = PATHOLOGICAL_BODIES[kind]
     snap = IssueSnapshot(repo=hostile.REPO, number=1, title="hang", body=body,
                          labels=(triage.queue.trigger_label,))
-    plan = _within(WATCHDOG_SECONDS, lambda: triage.plan_issue(snap, triage.queue))
+    plan = within(WATCHDOG_SECONDS, lambda: triage.plan_issue(snap, triage.queue))
     assert plan.issue == 1
 
 

@@ -17,7 +17,8 @@ from agentops.scout.itemize import settings as setting_items
 from agentops.scout.items import build
 from agentops.scout.livedata import LiveData
 from agentops.scout.model import Baseline, Item, Report
-from tests.scout import minirepo, watchdog
+from tests import watchdog
+from tests.scout import minirepo
 from tests.scout import test_scout_direction as dirfix
 from tests.scout import test_scout_flavors as flavorfix
 from tests.scout import test_scout_settingbranches as sbfix

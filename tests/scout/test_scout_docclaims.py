@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from agentops.scout.analyses import docclaims, docs
 from agentops.scout.analyses.duplicates import CallDrift, Divergence
-from tests.scout import minirepo, watchdog
+from tests import watchdog
+from tests.scout import minirepo
 
 TARGET = """\
 docs: [sub/README.md]

@@ -7,7 +7,8 @@ checkable. Fixture trees, match and no-match."""
 from __future__ import annotations
 
 from agentops.scout.analyses import doclaunch, docs
-from tests.scout import minirepo, watchdog
+from tests import watchdog
+from tests.scout import minirepo
 
 LAUNCHER = '''\
 #!/usr/bin/bash
