@@ -87,16 +87,7 @@ class Local:
 
 Unrelated.run = lambda self: 1
 ''',
-    "sub/merge.py": '''\
-def merge(a, b):
-    out = dict(a)
-    for k, v in b.items():
-        if k in out:
-            out[k] = out[k] + v
-        else:
-            out[k] = v
-    return out
-
+    "sub/merge.py": MERGE + '''
 
 def log(x):
     print(x)
