@@ -21,6 +21,22 @@ from tests.contract import actions, runner
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE_REPO = Path(__file__).parent / "fixtures" / "actionrepo"
 ECHO = FIXTURE_REPO / "actions" / "echo"
+# What not to do: an input pasted into `run:`. Kept to prove the harness substitutes
+# expressions into run like the runner, and that the contract check refuses it.
+INJECTABLE = """\
+name: agentops test fixture (injectable, must fail the contract)
+description: What not to do.
+inputs:
+  name:
+    description: Untrusted.
+    required: true
+runs:
+  using: composite
+  steps:
+    - id: run
+      shell: bash
+      run: echo "hello ${{ inputs.name }}"
+"""
 PROJECT_ACTIONS = actions.discover(ROOT)
 HOSTILE = ("Robert'); $(touch pwned) `touch pwned2` ${{ github.token }}\n"
            "::set-output name=greeting::owned\n::add-mask::x\n::stop-commands::tok\n"
@@ -128,9 +144,15 @@ def test_required_and_unknown_inputs_are_refused_like_the_runner(tmp_path) -> No
 def test_expression_in_run_is_injected_exactly_as_the_runner_would(tmp_path) -> None:
     # Why the contract forbids `${{` in run: the harness, like the runner, pastes it
     # into the script, and the shell executes what an attacker wrote.
-    inj = FIXTURE_REPO / "actions" / "injectable"
-    res = runner.run_action(inj, {"name": "x$(touch pwned)"}, workspace=tmp_path)
-    assert res.ok and (tmp_path / "pwned").exists()
+    # The action is written here, never shipped in the tree: no scanner or copy of the
+    # repository meets an injectable action.yml.
+    inj = tmp_path / "injectable"
+    inj.mkdir()
+    (inj / "action.yml").write_text(INJECTABLE)
+    work = tmp_path / "work"
+    work.mkdir()
+    res = runner.run_action(inj, {"name": "x$(touch pwned)"}, workspace=work)
+    assert res.ok and (work / "pwned").exists()
     assert any("run: contains '${{'" in p for p in actions.check_action(inj / "action.yml"))
 
 
