@@ -52,14 +52,13 @@ out. It was measured blind twice and then released as fit material (issue #23, s
 A seventh blind set, benchmarks/data/triage_blind7.yaml (texts in
 ~/.cache/agentops/triage/extra7-texts.jsonl or $AGENTOPS_TRIAGE_BLIND7_CACHE), gathered
 after blind6, is its own column ("blind7") on the same terms; ``--no-blind7`` leaves it
-out. It is blind: never fitted on, never merged into held-all, and there is no
-``--fit-blind7``.
+out. It was measured blind three times and then released as fit material (issue #23, stop
+33); ``--fit-blind7`` adds it to the fit part, and its block is still printed.
 
 An eighth blind set, benchmarks/data/triage_blind8.yaml (texts in
 ~/.cache/agentops/triage/extra8-texts.jsonl or $AGENTOPS_TRIAGE_BLIND8_CACHE), gathered
 after blind7, is its own column ("blind8") on the same terms; ``--no-blind8`` leaves it
-out. It is blind like blind7: never fitted on, never merged into held-all, no
-``--fit-blind8``.
+out. It is blind: never fitted on, never merged into held-all, no ``--fit-blind8``.
 
 When more than one set is still blind, their union is printed as
 one more block, "blind-all": each set is small and holds few issues of any one module, so
@@ -251,7 +250,7 @@ SEPARATE_SETS: dict[str, int | None] = {
     "blind4": 3,
     "blind5": 2,
     "blind6": 2,
-    "blind7": None,
+    "blind7": 3,
     "blind8": None,
 }
 _ORDINAL = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth"}
