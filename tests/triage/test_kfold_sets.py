@@ -1,5 +1,5 @@
 """The triage benchmark's labelled-set files (issue #23 item 1): benchmarks/data/
-triage_extra.yaml and triage_blind2-7.yaml validate, errors name the file
+triage_extra.yaml and triage_blind2-9.yaml validate, errors name the file
 and the key, the blind sets stay separate from the first held-out set and from each other,
 and a missing text cache is a skip with a message, never a crash (no network, no real cache
 needed)."""
@@ -41,7 +41,7 @@ def test_shipped_sets_validate_and_do_not_overlap() -> None:
 # or of an earlier blind set (an earlier set may have been read to write rules, so a shared
 # issue would not be blind), and must hold both truths.
 _GATHERED = ("EXTRA", "BLIND2", "BLIND3", "BLIND4", "BLIND5", "BLIND6", "BLIND7",
-             "BLIND8")
+             "BLIND8", "BLIND9")
 
 
 @pytest.mark.parametrize("name", _GATHERED[2:])
@@ -68,6 +68,7 @@ def _no_real_blind4_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(kf, "BLIND6_CACHE", tmp_path / "absent6.jsonl")
     monkeypatch.setattr(kf, "BLIND7_CACHE", tmp_path / "absent7.jsonl")
     monkeypatch.setattr(kf, "BLIND8_CACHE", tmp_path / "absent8.jsonl")
+    monkeypatch.setattr(kf, "BLIND9_CACHE", tmp_path / "absent9.jsonl")
 
 
 @pytest.mark.parametrize(("body", "key", "words"), [
@@ -269,10 +270,19 @@ _STILL_BLIND = {
         (802, ["oncall: pt2", "triaged"], "torch.compile fails with DDP",
          "Dynamo raises while tracing the DDP-wrapped model; eager works."),
         (803, ["quantization", "triaged"], "QAT model fails in DDP broadcast",
-         "prepare_qat then DistributedDataParallel: _broadcast_coalesced TypeError.")]}
+         "prepare_qat then DistributedDataParallel: _broadcast_coalesced TypeError.")],
+    "blind9": [
+        (901, ["oncall: distributed", "module: c10d"], "gloo all_reduce hangs",
+         "dist.all_reduce on the gloo backend never returns on rank 1."),
+        (902, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP),
+        (903, ["module: compiled autograd", "oncall: pt2"], "compiled autograd hook order",
+         "Hooks that all_reduce param.grad all run at the end of the compiled backward."),
+        (904, ["module: build"], "c10d link error",
+         "undefined reference to ncclGroupStart while linking ProcessGroupNCCL.")]}
 
 
-@pytest.mark.parametrize(("name", "counts"), [("blind8", "3 issues (1 distributed, 2 not)")])
+@pytest.mark.parametrize(("name", "counts"), [("blind8", "3 issues (1 distributed, 2 not)"),
+                                              ("blind9", "4 issues (2 distributed, 2 not)")])
 def test_a_still_blind_set_is_its_own_column_has_no_fit_flag_and_can_be_left_out(
         name: str, counts: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -315,9 +325,9 @@ def test_a_still_blind_set_is_its_own_column_has_no_fit_flag_and_can_be_left_out
 def test_the_still_blind_sets_are_also_reported_together(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue #23: with two blind sets present (blind7 and blind8), their union is one more
+    """Issue #23: with two blind sets present (blind8 and blind9), their union is one more
     block ("blind-all") whose figures count every issue of both; released sets (blind5,
-    blind6) never join it, and with one blind set left there is no union block."""
+    blind6, blind7) never join it, and with one blind set left there is no union block."""
     dev = _fsdp_dev(tmp_path)
     sets = {
         "BLIND5": [(501, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP)],
@@ -327,7 +337,11 @@ def test_the_still_blind_sets_are_also_reported_together(
                     "On an M2, torch.mm on mps returns NaN for float16.")],
         "BLIND8": [(801, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP),
                    (802, ["module: xpu", "triaged"], "send/recv hangs on XCCL",
-                    "CCL_SEND=direct works around it.")]}
+                    "CCL_SEND=direct works around it.")],
+        "BLIND9": [(901, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP),
+                   (902, ["module: rocm", "skipped"], *_ROCM_DISABLED),
+                   (903, ["oncall: pt2"], "compile of all_reduce graph-breaks",
+                    "Dynamo graph-breaks on dist.all_reduce with async_op=True.")]}
     for name, rows in sets.items():
         labels, cache = _labelled_set(tmp_path, name, rows)
         monkeypatch.setattr(kf, name, labels)
@@ -336,24 +350,24 @@ def test_the_still_blind_sets_are_also_reported_together(
         monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
     base = [str(dev), "--no-extra", "--no-blind4", "--k", "2", "--json"]
 
-    # As the table stands, blind8 alone is blind (blind7 was released): no union block.
-    assert kf.main(base) == 0
-    out = capsys.readouterr().out
-    assert "== blind-all:" not in out and "blind-all" not in json.loads(
-        out.strip().splitlines()[-1])["held_out"]
-
-    # The union mechanism, with blind7 marked blind again as it was before its release.
-    monkeypatch.setitem(kf.SEPARATE_SETS, "blind7", None)
+    # As the table stands, blind8 and blind9 are blind (blind7 was released): their union
+    # is a block of its own, and no released set joins it.
     assert kf.main(base) == 0
     out = capsys.readouterr().out
     result = json.loads(out.strip().splitlines()[-1])
-    assert "== blind-all: 3 issues (1 distributed, 2 not)" in out
-    assert "the blind sets blind7 + blind8 together" in out
+    assert "== blind-all: 5 issues (2 distributed, 3 not)" in out
+    assert "the blind sets blind8 + blind9 together" in out
     held = result["held_out"]
-    assert held["blind-all"]["n"] == held["blind7"]["n"] + held["blind8"]["n"] == 3
+    assert held["blind-all"]["n"] == held["blind8"]["n"] + held["blind9"]["n"] == 5
     assert held["blind5"]["n"] == 1 and held["blind6"]["n"] == 2
+    assert held["blind7"]["n"] == 1
 
-    for left_out in ("--no-blind7", "--no-blind8"):
+    # Leaving out a released set changes nothing in the union.
+    assert kf.main([*base, "--no-blind7"]) == 0
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert result["held_out"]["blind-all"]["n"] == 5 and "blind7" not in result["held_out"]
+
+    for left_out in ("--no-blind8", "--no-blind9"):
         assert kf.main([*base, left_out]) == 0
         result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
         assert "blind-all" not in result["held_out"]
