@@ -224,7 +224,7 @@ def test_third_unseen_truth_validates_and_every_target_file_loads() -> None:
 # folder, a window an earlier set already measured (that window's code was read to fit).
 _UNSEEN = ("scout_unseen.yaml", "scout_unseen2.yaml", "scout_unseen3.yaml", "scout_unseen4.yaml",
            "scout_unseen5.yaml", "scout_unseen6.yaml", "scout_unseen7.yaml", "scout_unseen8.yaml",
-           "scout_unseen9.yaml")
+           "scout_unseen9.yaml", "scout_unseen10.yaml")
 
 
 def _load_set(number: int) -> dict:
@@ -357,4 +357,23 @@ def test_ninth_unseen_truth_validates_with_init_drafts_in_a_new_window() -> None
     windows = {(r["prior"]["head"], r["head"]["head"]) for r in spec["runs"]}
     assert len(windows) == 1
     assert {r["prior"]["head"] for r in _load_set(8)["runs"]} == {w[1] for w in windows}
+    assert all(j["note"].strip() for j in spec["judgements"])
+
+
+def test_tenth_unseen_truth_validates_with_init_drafts_in_a_new_window() -> None:
+    """The tenth blind set (#22): the three model folders and experiments/forge in a window
+    no earlier set used for the folder (the month before set 9's), each run's target an
+    unedited `scout.py init` draft that names that folder, every entry at file:line, late
+    entries say so and stay few, at least 20 findings and 35 entries in all, every action
+    item without an entry judged with a note."""
+    spec = _load_set(10)
+    subprojects, blind, late = _check_runs(10, init_marker="drafted by scout.py init",
+                                           located=True)
+    assert set(subprojects) >= _MODELS | {"torchtitan/experiments/forge"}
+    assert blind >= 20 and late <= blind // 4
+    assert sum(len(r["truth"]) + len(r["negatives"]) for r in spec["runs"]) >= 35
+    # every run of this set measures the same window, and set 9 starts where it ends
+    windows = {(r["prior"]["head"], r["head"]["head"]) for r in spec["runs"]}
+    assert len(windows) == 1
+    assert {r["prior"]["head"] for r in _load_set(9)["runs"]} == {w[1] for w in windows}
     assert all(j["note"].strip() for j in spec["judgements"])
