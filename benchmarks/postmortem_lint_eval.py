@@ -223,6 +223,19 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   -> 0.53/0.55 (14 false), B 0.90/0.46 unchanged; sets 12-23 pooled A 0.85/0.75
   (212/284, 36 false) -> 0.86/0.76 (217/284, 36); sets 19-23 and the shared halves
   unchanged otherwise (held-out H 0.83/0.90, B 0.77/0.73, A 0.60/0.83).
+- round 13, blame as whole cells (#24, branch pm-blame4): writing part sets 12-22 and the
+  shared fit half, validation part set23 + set24 (aggregate figures only), set25/26 never
+  opened. Every judged blame span of the writing part (240) classed by agent x predicate
+  (table in data/postmortem_lint_gathered/blame_recurrence.md): main finds 187; the 53
+  misses spread over 30 cells, none above 6. Kept, one cell each, the same predicate for
+  every agent of the cell: a person-like agent with a verb that is a fault of an act
+  (alone 13 writing spans in 6 sets, no false flag; validation +2, 0 false), and the
+  writer's denied diligence with either apostrophe (alone 6 spans in 4 sets; +1 in
+  set21; validation +2, 0 false). 23 other readings measured, none moved the validation
+  part without a false flag. Blame before -> after: set24 0.90/0.46 (18/39, 2 false) ->
+  0.92/0.56 (22/39, 2), set21 0.97/0.66 -> 0.97/0.68, set23 1.00/0.71 unchanged; every
+  hedging and advocacy figure and the shared held-out half (H 0.83/0.90, B 0.77/0.73, A
+  0.60/0.83) unchanged.
 """
 
 from __future__ import annotations
