@@ -227,7 +227,7 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   pm-advh4): candidates written only from sets 12-22 and the shared fit half, after the
   clause-form shares of their advocacy spans and hedging false flags were measured
   (``postmortem_clause_forms.py``); each scored on set23 + set24 as aggregate figures.
-  Nineteen candidates (table in data/postmortem_lint_gathered/advocacy_hedging_recurrence.md);
+  Twenty candidates (table in data/postmortem_lint_gathered/advocacy_hedging_recurrence.md);
   none kept, no rule changed. Every reading written from the writing sets' remaining
   errors fired on neither validation set (0 new flags there); only the two broad mood
   readings (a norm of unclassed or any topic) reached them, +4 spans for +9 and +12 false
