@@ -236,6 +236,18 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   0.92/0.56 (22/39, 2), set21 0.97/0.66 -> 0.97/0.68, set23 1.00/0.71 unchanged; every
   hedging and advocacy figure and the shared held-out half (H 0.83/0.90, B 0.77/0.73, A
   0.60/0.83) unchanged.
+- round 13, advocacy then hedging under a strict validation split (#24, branch
+  pm-advh4): candidates written only from sets 12-22 and the shared fit half, after the
+  clause-form shares of their advocacy spans and hedging false flags were measured
+  (``postmortem_clause_forms.py``); each scored on set23 + set24 as aggregate figures.
+  Twenty candidates (table in data/postmortem_lint_gathered/advocacy_hedging_recurrence.md);
+  none kept, no rule changed. Every reading written from the writing sets' remaining
+  errors fired on neither validation set (0 new flags there); only the two broad mood
+  readings (a norm of unclassed or any topic) reached them, +4 spans for +9 and +12 false
+  flags, and narrowing them by their writing-set false flags (40 -> 14 there) left the
+  validation's 9 and the held-out half's 7 as they were. Figures unchanged: set23 H
+  0.90/0.84, B 1.00/0.71, A 0.73/0.62; set24 H 0.53/0.55, B 0.90/0.46, A 0.62/0.35;
+  shared held-out half H 0.83/0.90, B 0.77/0.73, A 0.60/0.83.
 """
 
 from __future__ import annotations

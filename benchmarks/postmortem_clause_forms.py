@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Which clause forms the judged advocacy spans and the hedging false flags take, per set
+(#24, P-5): a measure to run BEFORE writing candidate rules, so that readings are built for
+the forms that recur across most sets rather than for words one set holds.
+
+Each set under ROOT (``setN/texts/*.md`` and ``judged.tsv``, as for
+``postmortem_lint_eval.py``) is linted once. Then:
+
+- every judged advocacy span is put in the first clause form of ``ADVOCACY_FORMS`` its
+  lines show (a verdict on a proposal, a wish, a conditional norm, a passive norm, a modal
+  norm, a bare imperative, an evaluation; else a maxim or other generic statement), and
+  counted as found or missed by the lint;
+- every hedging flag outside the judged hedging spans is put in the first false-flag form
+  of ``hedge_form`` its sentence shows (a question, a hedge inside an opinion or a norm,
+  a symptom as it looked, a belief at the time in a timeline, reader guidance, the
+  writer's own next step, an expected effect; else other).
+
+The forms are surface cues of the clause, not a second lint: the table says where the
+errors concentrate, and a hand reading of the errors decides what a rule should read.
+Only counts are printed, never a line of text, so it may be read on any set whose
+figures may be read.
+
+    python benchmarks/postmortem_clause_forms.py ROOT [ROOT ...] [--split fit]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from postmortem_lint_eval import MAX_TEXT, read_sets, split_of  # noqa: E402
+
+from agentops.postmortem import datafiles  # noqa: E402
+from agentops.postmortem import lint as lint_mod  # noqa: E402
+from agentops.postmortem import mood as mood_mod  # noqa: E402
+
+_I = re.IGNORECASE
+_LABEL = r"(?:(?:Reply|Author|Maintainer|Reviewer|Reporter):\s*)"
+# Ordered: the first form whose cue the span shows is its form.
+ADVOCACY_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("verdict on a proposal", re.compile(
+        r"\b(agree|\+1|(good|great|bad|nice) (idea|call|proposal|point)|sounds (good|great|"
+        r"reasonable)|makes? sense|worth (doing|it|\w+ing)|in favou?r|I second|love (this|"
+        r"that|the))\b", _I)),
+    ("wish", re.compile(r"\b(would like|'d like|wish|hope|(we|you|they|I) (\w+ly )?need "
+                        r"(?!to)|want to see|would love|'d love)\b", _I)),
+    ("conditional norm", re.compile(r"\b((would|could|might|'d) (also )?(be|make|have)|"
+                                    r"it'd|would (prevent|help)|there could)\b", _I)),
+    ("passive norm", re.compile(r"\b(should|must|ought to|needs? to|has to|have to|shall)"
+                                r"( \w+)? (be|get) \w+(ed|en|wn)\b", _I)),
+    ("modal norm", re.compile(r"\b(should|must|ought to|needs? to|has to|have to|shall|"
+                              r"mustn't|shouldn't)\b", _I)),
+    ("bare imperative", re.compile(
+        rf"(?:^|[.!;]\s+)\s*(?:[-*]|\d+\.)?\s*{_LABEL}?(?:(?:please|also|just|so)\s+)*"
+        r"(don'?t|do not|never|always|make sure|ensure|avoid|use|test|check|merge|wait|"
+        r"keep|prepare|have|define|grant|know|prefer|reduce|stop|protect|revert|publish|"
+        r"run|require|consider|let's)\b", _I)),
+    ("evaluation", re.compile(
+        r"\b(bad|fragile|brittle|wrong|annoying|painful|unacceptable|difficult|hard|"
+        r"lack(ing)? of|missing|only (way|safe)|best|better|worse|worst|important|good|"
+        r"great|problem(atic)?|unclear|risk\w*|dangerous|single point|insufficient|poor|"
+        r"relying|overdue|fine|mess|terrible|inadequate|resilient|robust|limitation|"
+        r"irrelevant|relevant)\b", _I)),
+)
+OTHER = "maxim or other"
+HEDGE_OTHER = "other"
+
+_QUESTION = re.compile(r"\?")
+# Opinion cues the mood grammar may not mark: a bet or a guess framing a verdict, a
+# comparison or superlative, an alternative put forward, a verdict of need or merit.
+_OPINION = re.compile(r"\b(I bet|I'd say|odds are|worse|worst|better|best|(a )?(good|bad|"
+                      r"great) idea|(could|might) (also )?be (a|an|some|branches)|there "
+                      r"could be|nice to have|(is|are|'s) (necessary|needed|urgent)|"
+                      r"does not have a process|doesn't have a process|the problem that)\b",
+                      _I)
+# Talk between the people of a thread rather than a claim about the incident.
+_CONVERSATION = re.compile(r"\b(not sure (why|if|whether|yet)|I think (this|that|it) "
+                           r"(is|used)|sorry|thanks?|good to go|;\)|:\))", _I)
+_APPEARANCE = re.compile(r"\b(seem(s|ed)?|appear(s|ed)?|look(s|ed)?|apparently)\b", _I)
+_AT_THE_TIME = re.compile(r"\b(thought|believed|suspected|assumed|expected|at the time)\b",
+                          _I)
+_GUIDANCE = re.compile(r"\b(you|users?) (should|may|might|can|could)\b|\bif you\b", _I)
+_OWN_STEP = re.compile(r"\b(I|we)('m| am| are|'re)? (not sure|unsure)\b|\b(I|we)('ll| will|"
+                       r" might| may| could) (\w+ )?(release|tag|revert|merge|try|look|"
+                       r"reset|fix)\b", _I)
+_EXPECTED = re.compile(r"\b(should|will|would) (now |no longer |hopefully )?(work|fix|help|"
+                       r"be (fixed|fine|good|resolved)|fail|recur|happen)\b|\bexpect\b", _I)
+HEDGE_FORMS = ("question", "hedge inside an opinion or norm", "symptom as it looked",
+               "belief at the time (timeline)", "reader guidance", "own next step",
+               "expected effect", "conversation", HEDGE_OTHER)
+
+
+def advocacy_form(text: str) -> str:
+    """The clause form of a judged advocacy span's text."""
+    for name, pattern in ADVOCACY_FORMS:
+        if pattern.search(text):
+            return name
+    return OTHER
+
+
+def hedge_form(sentence: str, section: str | None, opinion: bool) -> str:
+    """The false-flag form of a hedging flag's sentence; ``opinion``: the lint's own mood
+    reading finds a norm or an evaluation in it."""
+    if _QUESTION.search(sentence):
+        return "question"
+    if opinion or _OPINION.search(sentence):
+        return "hedge inside an opinion or norm"
+    if section == "timeline" and _AT_THE_TIME.search(sentence):
+        return "belief at the time (timeline)"
+    if _APPEARANCE.search(sentence) and not re.search(r"\b(I|we)\b", sentence, _I):
+        return "symptom as it looked"
+    if _GUIDANCE.search(sentence):
+        return "reader guidance"
+    if _OWN_STEP.search(sentence):
+        return "own next step"
+    if _EXPECTED.search(sentence):
+        return "expected effect"
+    if _CONVERSATION.search(sentence):
+        return "conversation"
+    return HEDGE_OTHER
+
+
+def tally(roots: list[Path], split: str) -> tuple[dict[str, Counter[str]],
+                                                 dict[str, Counter[str]],
+                                                 dict[str, Counter[str]]]:
+    """Per form and set: advocacy spans, advocacy spans missed, hedging false flags."""
+    rules = [r for r in datafiles.lint_rules() if r.kind == "lexicon"]
+    sections = datafiles.sections()
+    advocacy = next(r for r in rules if r.id == "advocacy")
+    spans_of: dict[str, Counter[str]] = defaultdict(Counter)
+    missed: dict[str, Counter[str]] = defaultdict(Counter)
+    false_h: dict[str, Counter[str]] = defaultdict(Counter)
+    for root in roots:
+        docs, spans = read_sets(root)
+        for (set_name, doc), path in sorted(docs.items()):
+            if split != "all" and split_of(set_name, doc) != split:
+                continue
+            text = path.read_bytes()[:MAX_TEXT].decode("utf-8", errors="replace")
+            lines = text.splitlines()
+            flagged: dict[str, set[int]] = {"advocacy": set(), "hedging": set()}
+            for f in lint_mod.lint(text, rules, file=doc, sections=sections):
+                if f.rule in flagged:
+                    flagged[f.rule].add(f.line)
+            mine = [s for s in spans if s.set_name == set_name and s.doc == doc]
+            for s in (s for s in mine if s.category == "advocacy"):
+                form = advocacy_form(" ".join(lines[s.start - 1:s.end]))
+                spans_of[form][set_name] += 1
+                if not any(s.start <= n <= s.end for n in flagged["advocacy"]):
+                    missed[form][set_name] += 1
+            hedges = [s for s in mine if s.category == "hedging"]
+            parsed = lint_mod.parse(text, sections)
+            for sentence in parsed.sentences:
+                for n in set(sentence.lines) & flagged["hedging"]:
+                    if any(s.start <= n <= s.end for s in hedges):
+                        continue
+                    opinion = any(r.mood in (mood_mod.NORMATIVE, mood_mod.EVALUATIVE)
+                                  for r in mood_mod.readings(sentence.text, advocacy.grammar,
+                                                             advocacy.mood_grammar))
+                    false_h[hedge_form(sentence.text, sentence.section, opinion)][
+                        set_name] += 1
+                    flagged["hedging"].discard(n)  # one count per flagged line
+    return spans_of, missed, false_h
+
+
+def _table(title: str, forms: tuple[str, ...], counts: dict[str, Counter[str]],
+           missed: dict[str, Counter[str]] | None, sets: list[str]) -> None:
+    print(title)
+    cell = "n/miss" if missed is not None else "n"
+    print(f"{'form':34} " + " ".join(f"{s:>8}" for s in sets) + f"  {'total':>6} {'sets':>4}"
+          f"  ({cell})")
+    for form in forms:
+        row = counts.get(form, Counter())
+        cells = [f"{row[s]}/{missed[form][s]}" if missed is not None else str(row[s])
+                 for s in sets]
+        lost = f" missed {sum(missed[form].values())}" if missed is not None else ""
+        print(f"{form:34} " + " ".join(f"{c:>8}" for c in cells)
+              + f"  {sum(row.values()):6} {sum(1 for s in sets if row[s]):4}{lost}")
+    print()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=__doc__.split("\n\n", 1)[1])
+    p.add_argument("roots", nargs="+", help="folders holding setN/ (judged.tsv, texts/)")
+    p.add_argument("--split", choices=("fit", "heldout", "all"), default="all",
+                   help="documents of one split of the hash rule (default: all)")
+    args = p.parse_args(argv)
+    roots = [Path(r) for r in args.roots]
+    for root in roots:
+        if not root.is_dir():
+            p.error(f"{root} is not a folder")
+    spans_of, missed, false_h = tally(roots, args.split)
+    sets = sorted({s for c in (*spans_of.values(), *false_h.values()) for s in c},
+                  key=lambda s: (len(s), s))
+    _table("advocacy spans by clause form", (*(n for n, _ in ADVOCACY_FORMS), OTHER),
+           spans_of, missed, sets)
+    _table("hedging false flags by form", HEDGE_FORMS, false_h, None, sets)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
