@@ -25,7 +25,10 @@ _INFRA_DDP = _PROSE + fence(
     "device_ids=[rank])\nout = torch.empty(4, device='cuda')\n"
     "dist.reduce_scatter_tensor(out, torch.ones(8, device='cuda'))")
 
-_CKPT_TITLE = "State dict keys keep a stale prefix after saving"
+# The title names DCP: the route then clears the checkpointing threshold refitted with
+# blind7 in the fit part (a DCP call in the prose alone no longer does), so the plain
+# case is a confident route and only the rival can withhold `triaged`.
+_CKPT_TITLE = "State dict keys keep a stale prefix after saving with DCP"
 _CKPT_PLAIN = ("The saved keys still carry the wrapper's prefix when I call "
                "torch.distributed.checkpoint.save on the model's state dict.\n"
                "Steps: save, then load into a fresh model; the load fails on the keys.\n")

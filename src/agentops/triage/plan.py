@@ -811,6 +811,13 @@ def step2_route(st: _State, mods: _Modules, verdict: Step1) -> _Route:
         st.unsure.append("step 1 is contested")
         b.reasons.append("Step 1 is contested (as much evidence against as for): a human "
                          "confirms before it counts as triaged.")
+    else:
+        owner = _owner_titled_beside_one_mention(st, verdict, route, mods)
+        if owner is not None:
+            st.unsure.append("the title names another owner beside a component named once")
+            b.reasons.append(f"The title names another owner ({owner.signal}) beside a "
+                             "component the report names once: which of the two is at fault "
+                             "is a human's call, not `triaged`.")
     if route.how == "existing":
         b.reasons.append(f"Step 2: keeps the existing {route.sub!r}.")
     elif route.how == "fit":
@@ -828,6 +835,30 @@ def step2_route(st: _State, mods: _Modules, verdict: Step1) -> _Route:
         b.add_evidence(b.labels[0], verdict.subject, step="1", stance="for")
         b.add_evidence(b.labels[0], verdict.against, step="1", stance="against")
     return route
+
+
+def _owner_titled_beside_one_mention(st: _State, verdict: Step1, route: _Route,
+                                     mods: _Modules) -> Hit | None:
+    """Another owner named in the title (the compiler, the build, a platform: evidence
+    against of a kind that names an owner) beside a distributed component that one
+    signal alone names ("DDP gives NaN loss with torch.compile"). The spec keeps both
+    subjects of such a title, contested; but one strong mention outscores a title word,
+    so the score-based contested verdict does not fire, and the plan looked sure. Out
+    of fold on the fit part (issue #23, confidence round), of these plans marked
+    `triaged`, more were on issues humans sent away from the queue (five, in four sets)
+    than were right (two): not `triaged`, a human decides. A component the report shows
+    twice (its API and its frame) is not one mention."""
+    q = st.queue
+    # (What the title rules out names no owner, but it makes step 1 contested already.)
+    owner = next((h for h in verdict.against if "title" in h.places), None)
+    if owner is None:
+        return None
+    proposed = [m for m in mods.keep if m not in st.existing_modules
+                and (route.sub == q.rubric.default_route
+                     or q.module_suboncall.get(m) == route.sub)]
+    if proposed and all(len(st.reading.label_hits.get(m, ())) < 2 for m in proposed):
+        return owner
+    return None
 
 
 def _finish_route(st: _State, route: _Route, mods: _Modules, high: list[Hit]) -> Plan:

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Calibration of `triaged` (issue #23): precision per confidence band and the
+coverage/precision curve, out of fold on the fit part as a whole and on each fit set, and
+on the held-out part (the dev sets' held-out quarter plus the extra set).
+
+The material is triage_kfold.py's: the same split, the same fit flags (only sets released
+as fit material can be named; a set still blind is never loaded here), the same k folds
+and the same choice of operating scale (the lowest of OPERATING whose out-of-fold `triaged`
+precision reaches the target). Thresholds are fitted on the fit part only; the held-out
+part is planned with them and never fitted on, and only its aggregates are printed.
+
+Two calibration tables per part:
+
+- "planner": selective triage off, every plan the planner would call done, grouped by its
+  confidence (the weakest evidence score among the labels it decides): whether the score
+  separates right from wrong plans at all (what thresholds can act on);
+- "shipped": the plans marked `triaged` at the operating scale (out of fold on the fit
+  part), grouped the same way: the precision the bot would have had.
+
+A right plan's modules are within the humans' and its sub-oncall is theirs (evaluate's
+`triaged` precision); a plan marked `triaged` on an issue the humans sent away from the
+queue is counted apart ("off-queue"), since evaluate's figure cannot judge it.
+
+  python benchmarks/triage_calibration.py --fit-blind2 --fit-blind3 --fit-blind4 \\
+      --fit-blind5 --fit-blind6 --fit-blind7
+
+Pure CPU: no network, no token; writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from triage_kfold import (  # noqa: E402
+    CURVE,
+    DEFAULT_SETS,
+    OPERATING,
+    SEPARATE_SETS,
+    blind_records,
+    extra_records,
+    held_out,
+)
+
+from agentops.triage.calibrate import (  # noqa: E402
+    BANDS,
+    fit_thresholds,
+    kfold,
+    plan_confidence,
+    unthresholded,
+)
+from agentops.triage.evaluate import Record, score, snapshot_of  # noqa: E402
+from agentops.triage.model import Plan, Queue, Selective  # noqa: E402
+from agentops.triage.offline import read_records  # noqa: E402
+from agentops.triage.plan import plan_issue  # noqa: E402
+from agentops.triage.queue import load_queue  # noqa: E402
+
+
+def _scaled(sel: Selective, factor: float) -> Selective:
+    return replace(sel, default=sel.default * factor,
+                   thresholds={k: v * factor for k, v in sel.thresholds.items()})
+
+
+def _fmt(v: float | None) -> str:
+    return "n/a" if v is None else f"{v:.3f}"
+
+
+def bands(records: Sequence[Record], plans: Sequence[Plan], queue: Queue) -> list[list[int]]:
+    """Per band of BANDS: [judged, right, off-queue] among the plans marked `triaged`."""
+    out = [[0, 0, 0] for _ in BANDS]
+    for rec, plan in zip(records, plans, strict=True):
+        if queue.triaged_label not in plan.add_labels:
+            continue
+        conf = plan_confidence(plan, queue)
+        i = max((k for k, lo in enumerate(BANDS) if conf is not None and conf >= lo),
+                default=0)
+        if not rec.is_distributed:
+            out[i][2] += 1
+            continue
+        s = score([rec], [plan], queue)
+        out[i][0] += s.triaged_total
+        out[i][1] += s.triaged_right
+    return out
+
+
+def print_bands(title: str, rows: list[list[int]]) -> None:
+    print(f"  {title}")
+    for k, (judged, right, off) in enumerate(rows):
+        hi = f"{BANDS[k + 1]:g}" if k + 1 < len(BANDS) else "+"
+        prec = right / judged if judged else None
+        print(f"    {f'[{BANDS[k]:g}, {hi})':<10} judged {judged:>3}  right {right:>3}  "
+              f"precision {_fmt(prec):>5}  off-queue {off:>2}")
+
+
+def curve_row(records: Sequence[Record], plans: Sequence[Plan], queue: Queue,
+              ) -> tuple[float | None, float | None, int]:
+    fig = score(records, plans, queue).figures()
+    off = sum(1 for r, p in zip(records, plans, strict=True)
+              if not r.is_distributed and queue.triaged_label in p.add_labels)
+    return fig["triaged_coverage"], fig["triaged_precision"], off
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("datasets", nargs="*", type=Path)
+    ap.add_argument("--k", type=int, default=5)
+    ap.add_argument("--queue", default="distributed")
+    ap.add_argument("--no-extra", action="store_true", help="leave the extra set out")
+    fit_sets = ["blind2", *(n for n, runs in SEPARATE_SETS.items() if runs is not None)]
+    for name in fit_sets:
+        ap.add_argument(f"--fit-{name}", action="store_true",
+                        help=f"add {name} (released as fit material) to the fit part")
+    args = ap.parse_args(argv)
+    paths = args.datasets or [p for p in DEFAULT_SETS if p.is_file()]
+    if not paths:
+        print("no labelled sets given or found next to the repository", file=sys.stderr)
+        return 2
+    queue = load_queue(args.queue)
+    dev = [r for p in paths for r in read_records(str(p))]
+    parts: dict[str, list[Record]] = {"dev": [r for r in dev if not held_out(r.number)]}
+    for name in fit_sets:
+        if getattr(args, f"fit_{name}"):
+            recs, note = blind_records(name, queue)
+            print(note)
+            if recs:
+                parts[name] = recs
+    fit = [r for recs in parts.values() for r in recs]
+    extra, note = ([], "extra set left out (--no-extra)") if args.no_extra \
+        else extra_records(queue)
+    print(note)
+    held = [r for r in dev if held_out(r.number)] + extra
+    target = queue.confidence.target_precision
+
+    oof = {s: kfold(fit, queue, k=args.k, scale=s) for s in CURVE}
+    ok = [s for s in OPERATING if (p := oof[s].scores.figures()["triaged_precision"])
+          is not None and p >= target]
+    chosen = min(ok, default=1.0)
+    raw = fit_thresholds(fit, queue)
+    base = unthresholded(queue)
+    off_plans = [plan_issue(snapshot_of(r, base), base) for r in fit]
+    where = {id(r): name for name, recs in parts.items() for r in recs}
+
+    def subset(name: str | None, plans: Sequence[Plan]) -> tuple[list[Record], list[Plan]]:
+        pairs = [(r, p) for r, p in zip(fit, plans, strict=True)
+                 if name is None or where[id(r)] == name]
+        return [r for r, _ in pairs], [p for _, p in pairs]
+
+    print(f"\nfit part: {len(fit)} issues ({', '.join(f'{n} {len(v)}' for n, v in parts.items())});"
+          f" k={args.k}; operating scale x{chosen:g} (lowest of {list(OPERATING)} at "
+          f"out-of-fold precision >= {target:g})")
+    for name in (None, *parts):
+        label = "k-fold, fit part whole" if name is None else f"k-fold, {name} (fit set)"
+        recs, plans = subset(name, off_plans)
+        print(f"\n== {label}: {len(recs)} issues ==")
+        print_bands("calibration, planner (selective triage off):", bands(recs, plans, base))
+        recs, plans = subset(name, oof[chosen].plans)
+        print_bands(f"calibration, shipped (out of fold, x{chosen:g}):",
+                    bands(recs, plans, queue))
+        print(f"  curve (out of fold): {'scale':>6}{'coverage':>10}{'precision':>11}"
+              f"{'off-queue':>11}")
+        for s in CURVE:
+            cov, prec, off = curve_row(*subset(name, oof[s].plans), queue)
+            mark = "  <- chosen" if s == chosen else ""
+            print(f"  {'':<21}x{s:<5g}{_fmt(cov):>10}{_fmt(prec):>11}{off:>11}{mark}")
+
+    print(f"\n== held out: {len(held)} issues (thresholds fitted on the fit part, never on "
+          "these; aggregates only) ==")
+    held_off = [plan_issue(snapshot_of(r, base), base) for r in held]
+    print_bands("calibration, planner (selective triage off):", bands(held, held_off, base))
+    shipped = replace(queue, confidence=_scaled(raw, chosen))
+    held_on = [plan_issue(snapshot_of(r, shipped), shipped) for r in held]
+    print_bands(f"calibration, shipped (x{chosen:g}):", bands(held, held_on, shipped))
+    print(f"  curve (fitted thresholds scaled): {'scale':>6}{'coverage':>10}{'precision':>11}"
+          f"{'off-queue':>11}")
+    for s in CURVE:
+        q = replace(queue, confidence=_scaled(raw, s))
+        plans = [plan_issue(snapshot_of(r, q), q) for r in held]
+        cov, prec, off = curve_row(held, plans, q)
+        mark = "  <- chosen" if s == chosen else ""
+        print(f"  {'':<34}x{s:<5g}{_fmt(cov):>10}{_fmt(prec):>11}{off:>11}{mark}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
