@@ -9,18 +9,25 @@ Where the spec leaves a choice open the expectation says so (a set of decisions,
 `None` for "not asserted") instead of guessing. Expectations corrected after the first
 run say why in a comment starting "CORRECTED:".
 
-The planner runs through the public CLI (`scripts/triage.py plan FILE`), the same
-surface a user has offline, so these cases do not depend on the package's internals.
+The planner reads each issue as `scripts/triage.py plan FILE` does (GitHub REST issue
+JSON -> snapshot -> plan JSON; one case goes through the CLI itself), so the cases do
+not depend on the planner's internals.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+
+from agentops.triage.offline import issue_from_json
+from agentops.triage.plan import plan_issue
+from agentops.triage.queue import load_queue
+from agentops.triage.signals import split_negated
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -110,10 +117,15 @@ CASES: list[Case] = [
     ),
     Case(
         "s0-both-labels-marker-present", "0",
-        "dcp.save writes an extra .metadata file per rank",
-        "See title, happens with every planner.",
-        labels=(TRIGGER, CHECKPOINTING, "module: distributed_checkpoint", MARKER),
-        decision=D("already_classified"), suboncall=CHECKPOINTING, no_modules=True,
+        "torchrun --standalone leaves zombie workers after SIGTERM",
+        "See title, happens with every entrypoint.",
+        # CORRECTED: first written with `module: distributed_checkpoint` beside the
+        # checkpointing sub-oncall; that label is not in the queue's labels.json, and
+        # T-10 needs an allowlisted module label, so the planner rightly went on to step
+        # 2 (existing checkpointing route: `triaged` only). The case now uses an
+        # allowlisted module so that it tests what it was written for.
+        labels=(TRIGGER, INFRA, "module: elastic", MARKER),
+        decision=D("already_classified"), suboncall=INFRA, no_modules=True,
         type_label=None, triaged=True, review=False, repro=False, comment=(),
         extra={"add_exactly": [TRIAGED]},
         note="bot-triaged already there: only triaged is added (add-only, nothing twice)",
@@ -436,6 +448,11 @@ CASES: list[Case] = [
     ),
     Case(
         "r-fsdp-state-dict-dcp-load", "2",
+        # Fails today (strict xfail, reported to the triaged-gate work, not fixed here to
+        # avoid colliding with it): the route is right, but the guard "a module of another
+        # sub-oncall has explicit evidence" counts `module: fsdp` against a checkpointing
+        # route although T-12 settles exactly this pair (FSDP state_dict save/load ->
+        # checkpointing), so a confident routing gets `triage review`.
         "dcp.load of an FSDP SHARDED_STATE_DICT raises KeyError for optimizer state",
         "Saving works, loading the optimizer state back fails.\n\n```python\nimport "
         "torch.distributed.checkpoint as dcp\nfrom torch.distributed.checkpoint.state_dict import "
@@ -445,6 +462,7 @@ CASES: list[Case] = [
         "```\n```\nKeyError: 'state.layers.0.attn.wq.weight.exp_avg'\n```",
         suboncall=CHECKPOINTING, decision=D("route"), review=False, repro=False, comment=(),
         modules_out=M("module: fsdp"),
+        extra={"xfail": "rival-module guard ignores T-12's FSDP state_dict edge case"},
         note="FSDP state_dict save/load -> checkpointing; a complete, confident routing. "
              "triaged not asserted: the built-in queue's modules_after_route withholds it "
              "(docs/triage.md) while T-12 as written adds it",
@@ -572,6 +590,12 @@ CASES: list[Case] = [
         "distributed training slower than expected",
         "My distributed training is a lot slower than I expected. Any ideas what to check?",
         decision=D("low_confidence", "needs_reproduction"), no_modules=True, triaged=False,
+        # CORRECTED: first written as "bug, no type"; docs/triage.md counts "is slow" as an
+        # enhancement request (+ module: performance), and the seed leaves a vague speed
+        # complaint's type open, so the type is not asserted. (The sub-oncall it gets is
+        # step 2's unsure default, which the spec requires: no_modules checks component
+        # modules only.)
+        type_label=None,
         extra={"not_decision": "not_distributed"},
         note="vague, no code, no trace: LOW -> no module label, a human looks",
     ),
@@ -767,18 +791,33 @@ def _load_cli():
     return mod
 
 
-CLI = _load_cli()
+@functools.cache
+def _queue():  # type: ignore[no-untyped-def]
+    return load_queue("distributed")
 
 
-def plan_for(case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict:
+def plan_for(case: Case) -> dict:
+    """The plan `triage.py plan ISSUE.json` prints, by the same steps (REST issue ->
+    snapshot -> plan JSON) with the queue loaded once for the batch."""
+    number = 900 + CASES.index(case)
+    snapshot = issue_from_json(_issue(case, number), path=f"issue-{number}.json")
+    return json.loads(json.dumps(plan_issue(snapshot, _queue()).to_json()))
+
+
+def test_cli_prints_the_same_plan(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The batch's shortcut is the CLI's path: one case through `triage.py plan FILE`."""
+    case = next(c for c in CASES if c.id == "nd-dataloader-shm-torchrun")
     number = 900 + CASES.index(case)
     path = tmp_path / f"issue-{number}.json"
     path.write_text(json.dumps(_issue(case, number)), encoding="utf-8")
     capsys.readouterr()
-    rc = CLI.main(["plan", str(path)])
+    rc = _load_cli().main(["plan", str(path)])
     out = capsys.readouterr().out
     assert rc == 0, out
-    return json.loads(out)
+    cli_plan = json.loads(out)
+    direct = plan_for(case)
+    for key in ("decision", "add_labels", "comments", "confidence"):
+        assert cli_plan[key] == direct[key], key
 
 
 def _check_constraints(case: Case, plan: dict) -> None:
@@ -801,14 +840,20 @@ def _check_constraints(case: Case, plan: dict) -> None:
     if subs and mods:
         assert max(subs) < min(mods), "sub-oncall before modules (T-25)"
     assert len(plan["comments"]) <= 1, "at most one comment (T-28)"
+    if plan["decision"] == "not_distributed":
+        # T-11: flag and stop: no routing, no module, keep oncall: distributed.
+        assert not [lab for lab in add if lab in SUBONCALLS or lab.startswith("module:")]
+        assert REVIEW in after and TRIAGED not in add
     for lab in add:
         assert lab in {MARKER, TRIAGED, REVIEW, NEEDS_REPRO, "feature", "enhancement",
                        *SUBONCALLS} or lab.startswith("module:"), lab
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-def test_hand_case(case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    plan = plan_for(case, tmp_path, capsys)
+@pytest.mark.parametrize("case", [
+    pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=c.extra["xfail"]))
+    if "xfail" in c.extra else c for c in CASES], ids=[c.id for c in CASES])
+def test_hand_case(case: Case) -> None:
+    plan = plan_for(case)
     add = list(plan["add_labels"])
     after = set(case.labels) | set(add)
     why = f"{case.id} [{case.note}]\nplan: {plan['decision']} {add} {plan['comments']}"
@@ -829,7 +874,6 @@ def test_hand_case(case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert not case.modules_out & set(add), why
     if case.no_modules:
         assert not added_modules, why
-        assert not set(add) & set(SUBONCALLS), why
     if case.type_label == "none":
         assert not {"feature", "enhancement"} & set(add), why
     elif case.type_label is not None:
@@ -854,3 +898,50 @@ def test_every_step_is_covered() -> None:
     assert steps >= {"0", "1", "2", "3", "4", "5", "6"}
     assert 40 <= len(CASES) <= 50
     assert len({c.id for c in CASES}) == len(CASES)
+
+
+# ------------------------------------------------ the general fixes these cases found
+# (after the batch above was written and run; each fix was checked on the fit sets)
+
+@pytest.mark.parametrize(("text", "gone", "kept"), [
+    # A two-word term in a negated list is ruled out whole, and the list goes on past it.
+    ("No process group or collectives are used here.", ["process group", "collectives"], []),
+    ("The run uses no tensor parallel or data parallel.", ["tensor parallel", "data parallel"],
+     []),
+    ("without any process group", ["process group"], []),
+    ("the process group is not used", ["process group"], []),
+    # … but never a word after the term, nor the clause after a comma.
+    ("without FSDP training hangs.", ["FSDP"], ["training hangs"]),
+    ("without FSDP, training hangs", ["FSDP"], ["hangs"]),
+])
+def test_negation_rules_out_two_word_terms(text: str, gone: list[str], kept: list[str]) -> None:
+    out, ruled_out = split_negated(text)
+    joined = " | ".join(ruled_out)
+    for word in gone:
+        assert word not in out and word in joined, (out, ruled_out)
+    for word in kept:
+        assert word in out, (out, ruled_out)
+
+
+TRACE_FSDP_CALLS_C10D = (
+    "```\nTraceback (most recent call last):\n  File \"/venv/lib/python3.11/site-packages/"
+    "torch/distributed/fsdp/_flat_param.py\", line 1380, in _all_gather_flat_param\n"
+    "    dist.all_gather_into_tensor(out, inp, pg)\n  File \"/venv/lib/python3.11/"
+    "site-packages/torch/distributed/distributed_c10d.py\", line 3709, in "
+    "all_gather_into_tensor\nValueError: output tensor size must be equal to world_size "
+    "times input tensor size\n```\n")
+
+
+@pytest.mark.parametrize(("title", "sub", "c10d"), [
+    # The title leads with FSDP: the collective after it is what FSDP called (T-13).
+    ("FSDP use_orig_params=True: all_gather_into_tensor size mismatch", PARALLELISMS, False),
+    # The title leads with the collective: the process-group layer is its subject.
+    ("all_gather_into_tensor size mismatch under FSDP use_orig_params=True", INFRA, True),
+])
+def test_c10d_in_the_title_counts_only_before_the_module_that_calls_it(
+        title: str, sub: str, c10d: bool) -> None:
+    snapshot = issue_from_json(_issue(Case("t", "3", title, TRACE_FSDP_CALLS_C10D), 1),
+                               path="issue-1.json")
+    plan = plan_issue(snapshot, _queue())
+    assert sub in plan.add_labels
+    assert ("module: c10d" in plan.add_labels) is c10d
