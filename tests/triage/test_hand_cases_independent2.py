@@ -315,8 +315,11 @@ CASES: list[Case] = [
         "nd-one-liner-linalg", "1",
         "segfault in torch.linalg.eigh for a 20000x20000 matrix on CPU",
         "Just `torch.linalg.eigh(torch.randn(20000, 20000))` segfaults, 2.6.0, MKL.",
-        decision=D("not_distributed", "low_confidence", "route", "needs_reproduction"),
-        triaged=False,
+        # TIGHTENED after the first run: the decision set first allowed
+        # needs_reproduction, and the planner asked for one; but the body is a runnable
+        # one-liner, and T-16 never asks when the issue has a code snippet.
+        decision=D("not_distributed", "low_confidence", "route"),
+        triaged=False, repro=False, comment=(),
         note="short one-liner, nothing distributed: may be flagged or left for a human, but "
              "never triaged and never the high-priority path (the crash is not in distributed "
              "code)",
