@@ -948,3 +948,24 @@ def test_c10d_in_the_title_counts_only_before_the_module_that_calls_it(
     plan = plan_issue(snapshot, _queue())
     assert sub in plan.add_labels
     assert ("module: c10d" in plan.add_labels) is c10d
+
+
+ONE_GPU_BODY = ("Single GPU, triton kernel: `RuntimeError: CUDA error: an illegal memory access "
+                "was encountered`. We normally run it inside FSDP but I reproduced it without FSDP "
+                "on one GPU.\n\n```python\n{code}\ntorch.cuda.synchronize()\n```\n")
+
+
+@pytest.mark.parametrize(("code", "distributed"), [
+    # FSDP only in the prose, and ruled out there: where it was first seen.
+    ("out = my_attn(q, k, v)", False),
+    # The repro's own code wraps the model in FSDP: that is distributed code (T-11).
+    ("model = FSDP(Attn().cuda())\nout = model(q)", True),
+])
+def test_a_component_the_report_rules_out_is_context_once_another_owner_is_named(
+        code: str, distributed: bool) -> None:
+    case = Case("t", "1", "cuda illegal memory access in my custom attention kernel",
+                ONE_GPU_BODY.format(code=code))
+    plan = plan_issue(issue_from_json(_issue(case, 1), path="issue-1.json"), _queue())
+    assert (plan.decision == "not_distributed") is not distributed, plan.reasoning
+    # Never the crash-in-distributed-code path for a crash the report pins elsewhere.
+    assert plan.decision != "high_priority" or distributed
