@@ -969,3 +969,20 @@ def test_a_component_the_report_rules_out_is_context_once_another_owner_is_named
     assert (plan.decision == "not_distributed") is not distributed, plan.reasoning
     # Never the crash-in-distributed-code path for a crash the report pins elsewhere.
     assert plan.decision != "high_priority" or distributed
+
+
+DDP_AMP_CODE = ("No error is raised.\n\n```python\nmodel = DDP(m, device_ids=[rank])\n"
+                "scaler = torch.amp.GradScaler()\nscaler.scale(loss).backward()\n```\n")
+
+
+@pytest.mark.parametrize(("title", "high"), [
+    # One rank's numbers going bad alone is a silent correctness bug across ranks (T-15).
+    ("DDP + AMP: GradScaler produces inf on rank 2 only", True),
+    ("DDP + AMP: only rank 1 gets NaN gradients after the first step", True),
+    # One rank doing something else is not, by itself, a wrong result.
+    ("DDP + AMP: only rank 0 prints the loss", False),
+])
+def test_one_rank_going_wrong_alone_is_high_priority(title: str, high: bool) -> None:
+    case = Case("t", "5", title, DDP_AMP_CODE)
+    plan = plan_issue(issue_from_json(_issue(case, 1), path="issue-1.json"), _queue())
+    assert (plan.decision == "high_priority") is high, plan.reasoning
