@@ -608,6 +608,11 @@ def step1_is_distributed(st: _State) -> Step1:
                     and (a := _title_pos(title_lc, h)) is not None), default=None)
     # A platform's test tracker (a test id for a title, a platform-owned test in the
     # prose): the component words in its body name the test, not a failure of it.
+    # A component the report rules out for the failure itself ("I reproduced it without
+    # FSDP on one GPU") and names elsewhere only in its prose ("we normally run it inside
+    # FSDP") is where the failure was first seen, once the report names another owner
+    # (one device's error, a library): hand cases 2, issue #23.
+    owner_named = any(h.signal not in st.queue.rubric.ownerless for h in against)
     platform_test = text.test_report and any(
         h.places & {"body", "comment"} and not h.places & _TRACE_PLACES for h in other_subject)
     subject: list[Hit] = []
@@ -632,7 +637,8 @@ def step1_is_distributed(st: _State) -> Step1:
             # component named after the tag (FSDP2, DTensor) stays a subject, as in any
             # title naming the compiler and a component both.
             incidental.append(h)
-        elif other_subject and h.found and h.found.lower() in ruled_out \
+        elif (other_subject or (owner_named and not places & {"title", "code"})) \
+                and h.found and h.found.lower() in ruled_out \
                 and (in_title or not places & _TRACE_PLACES):
             # The report says the failure happens without the component too ("fails the
             # same way without DDP", "also in one process, no torchrun") and another

@@ -917,8 +917,17 @@ def bounded(title: str, body: str, comments: Iterable[str]) -> tuple[str, str, l
 # as evidence for the component and are not counted against it.
 _W = r"[`'\"]?+-{0,2}[A-Za-z][\w.]*+(?:-[\w.]++)*+[`'\"]?+"
 _ART = r"(?:(?:a|an|any|the|my|our)[ \t]++)?"
-_LIST = (rf"{_W}(?:[ \t]*+/[ \t]*+{_W}|(?:[ \t]*+,)?[ \t]++(?:or|nor)[ \t]++{_ART}"
-         rf"(?!(?:no|not|nor|without|non)\b){_W}|[ \t]*+,[ \t]*+(?!(?:no|not|but)\b){_W}){{0,4}}")
+# An item of the list may be a two-word term ("process group", "tensor parallel",
+# "multiple GPUs"; issue #23: "no process group or collectives are used" ruled out
+# "process" alone and left "collectives" as evidence for) when the list, the clause or
+# a postfix negation's verb follows it: a word after the term is never eaten ("without
+# FSDP training hangs" rules out FSDP only), nor is a clause after a comma ("without
+# FSDP, training hangs").
+_ITEM = (rf"{_W}(?:[ \t]++{_W}(?=[ \t]*+(?:[/,.;:!?)\n]|(?:or|nor|is|are|was|were|isn't"
+         r"|aren't|wasn't|weren't)\b|$)))?+")
+_LIST = (rf"{_ITEM}(?:[ \t]*+/[ \t]*+{_ITEM}|(?:[ \t]*+,)?[ \t]++(?:or|nor)[ \t]++{_ART}"
+         rf"(?!(?:no|not|nor|without|non)\b){_ITEM}|[ \t]*+,[ \t]*+(?!(?:no|not|but)\b)"
+         rf"{_W}){{0,4}}")
 _USE = (r"(?:using|use|uses|used|running|run|involving|involve|involves|need|needs|needed"
         r"|requiring|launching|launch)")
 _NEGATED_SRC = (
