@@ -86,7 +86,8 @@ def is_fence(line: str) -> bool:
         len(text) > 6 and text.endswith("```") and bool(text.strip("`").strip()))
 
 
-def wired(inp: Inputs) -> dict[str, tuple[str, int, str]]:
+def wired(inp: Inputs, caps: tuple[Capability, ...] = CAPABILITIES
+          ) -> dict[str, tuple[str, int, str]]:
     """Capability -> (file, line, callee) of the first call in the sub-project's own
     code (tests left out) that wires it: calls the function, or passes it to a call."""
     sub = inp.target.subproject.rstrip("/") + "/"
@@ -106,7 +107,7 @@ def wired(inp: Inputs) -> dict[str, tuple[str, int, str]]:
             for ref in (node.func, *handed):
                 name = ref.attr if isinstance(ref, ast.Attribute) else (
                     ref.id if isinstance(ref, ast.Name) else "")
-                for cap in CAPABILITIES:
+                for cap in caps:
                     if cap.name not in out and name and cap.calls.match(name):
                         out[cap.name] = (path, node.lineno, name)
     return out
