@@ -104,3 +104,29 @@ def test_one_line_fence_opens_no_block_and_to_be_added_is_a_todo_heading(tmp_pat
         (6, "`CP support` is listed as not done")]
     assert doclists.is_fence("```") and doclists.is_fence("```python")
     assert not doclists.is_fence("```python scripts/x.py```")
+
+
+def test_hostile_lines_are_read_in_bounded_time(tmp_path) -> None:
+    """A test file or workflow of dash runs and flag-like repeats, long single lines and
+    many short ones: each launch pattern search stays linear (``--[\\w.-]+`` before
+    the name backtracked quadratically on a run of dashes: 16,000 took 36 s)."""
+    from tests import watchdog
+
+    hostile = "\n".join(["-" * 200_000, "--a" * 600, *(["--a" * 600] * 300)]) + "\n"
+    got = watchdog.within(watchdog.SECONDS, lambda: _check(
+        tmp_path, cases=hostile + CASES, workflow=WORKFLOW + "# " + "-" * 200_000 + "\n"))
+    assert [line for _f, line, _t in got] == [11]
+    launch = doctodotests._launch("sub")
+    assert watchdog.within(watchdog.SECONDS, lambda: launch.search("-" * 200_000)) is None
+    assert launch.search('"--module", "sub"') and not launch.search("---module sub")
+
+
+def test_the_no_own_tests_launch_pattern_is_bounded_too() -> None:
+    """The FYI "a shared test launches it by name" (itemize/tests) searches whole test
+    files with the same kind of pattern: a dash run must not make it backtrack."""
+    from agentops.scout.itemize import tests as itemize_tests
+    from tests import watchdog
+
+    launch = itemize_tests._launch_re("sub")
+    assert watchdog.within(watchdog.SECONDS, lambda: launch.search("-" * 200_000)) is None
+    assert launch.search("--module=sub") and not launch.search("--module subx")

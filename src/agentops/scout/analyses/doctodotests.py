@@ -29,6 +29,7 @@ _TESTING = re.compile(r"(?i)\bCI\b|\bcontinuous[- ]integration\b|\b(?:unit|integ
 _TEST_KIND = {"integration", "coverage", "e2e", "unit", "more"}
 _COMMENT = re.compile(r"^[ \t]*#")
 MAX_TEST_FILES = 400
+MAX_LINE = 2_000  # a test case or a workflow step; longer lines are data, not read
 
 
 @dataclass(frozen=True)
@@ -63,14 +64,14 @@ def _is_group_label(lines: list[str], n: int) -> bool:
 
 def _launch(name: str) -> re.Pattern[str]:
     """``--module NAME`` / ``--module=NAME`` / ``"--module", "NAME"`` on one line."""
-    return re.compile(r"--[\w.-]+(?:[ \t]+|=|[\"'],[ \t]*[\"'])" + re.escape(name)
+    return re.compile(r"(?<!-)--\w[\w.-]{0,80}(?:[ \t]+|=|[\"'],[ \t]*[\"'])" + re.escape(name)
                       + r"(?![\w.])")
 
 
 def _use(text: str, dotted: str, launch: re.Pattern[str]) -> tuple[int, str] | None:
     """(line, how) of the first uncommented line that imports or launches the folder."""
     for n, line in enumerate(text.splitlines(), 1):
-        if _COMMENT.match(line):
+        if _COMMENT.match(line) or len(line) > MAX_LINE:
             continue
         if re.search(rf"\b(?:from|import)[ \t]+{re.escape(dotted)}\b", line):
             return n, f"imports `{dotted}`"
@@ -93,7 +94,7 @@ def _runner(inp: Inputs, test: str) -> tuple[str, int] | None:
         if not (path.startswith(".github/workflows/") and path.endswith((".yml", ".yaml"))):
             continue
         for n, line in enumerate(text.splitlines(), 1):
-            if _COMMENT.match(line):
+            if _COMMENT.match(line) or len(line) > MAX_LINE:
                 continue
             if test in line or re.search(rf"\b{re.escape(module)}\b(?![\w.])", line):
                 return path, n
