@@ -64,9 +64,9 @@ _STOP = {"add", "adding", "added", "support", "supports", "supported", "supporti
          "for", "and", "with", "yet", "not", "todo", "tbd", "wip", "training", "to", "be",
          "of", "a", "an", "in", "is", "are", "feature", "features", "coming", "soon",
          "parallelism", "parallel", "full", "fully", "proper", "basic", "no", "x"}
-_PENDING_HEAD = re.compile(r"(?i)^\s{0,3}#{1,6}\s.*\b(todo|roadmap|road map|further work|"
-                           r"future work|next steps|planned|coming soon|not (yet )?supported|"
-                           r"work in progress|wip)\b")
+_PENDING_HEAD = re.compile(r"(?i)^\s{0,3}#{1,6}\s.*\b(todo|to be added|roadmap|road map|"
+                           r"further work|future work|next steps|planned|coming soon|"
+                           r"not (yet )?supported|work in progress|wip)\b")
 # A heading that announces what is supported (not one that merely mentions a
 # parallelism, such as "Training with 2D parallelism (FSDP and TP)": an example).
 _FEATURE_HEAD = re.compile(r"(?i)^\s{0,3}#{1,6}\s.*\b(features?|supported|support|"
@@ -78,7 +78,16 @@ _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*)$|^\s*\|(.+)\|\s*$")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s")
 
 
-def wired(inp: Inputs) -> dict[str, tuple[str, int, str]]:
+def is_fence(line: str) -> bool:
+    """Whether a line opens or closes a fenced block: a line that also closes its own
+    fence (```cmd```, a one-line command) toggles nothing."""
+    text = line.strip()
+    return text.startswith("```") and not (
+        len(text) > 6 and text.endswith("```") and bool(text.strip("`").strip()))
+
+
+def wired(inp: Inputs, caps: tuple[Capability, ...] = CAPABILITIES
+          ) -> dict[str, tuple[str, int, str]]:
     """Capability -> (file, line, callee) of the first call in the sub-project's own
     code (tests left out) that wires it: calls the function, or passes it to a call."""
     sub = inp.target.subproject.rstrip("/") + "/"
@@ -98,7 +107,7 @@ def wired(inp: Inputs) -> dict[str, tuple[str, int, str]]:
             for ref in (node.func, *handed):
                 name = ref.attr if isinstance(ref, ast.Attribute) else (
                     ref.id if isinstance(ref, ast.Name) else "")
-                for cap in CAPABILITIES:
+                for cap in caps:
                     if cap.name not in out and name and cap.calls.match(name):
                         out[cap.name] = (path, node.lineno, name)
     return out
@@ -139,7 +148,7 @@ def check(inp: Inputs, docs: list[str] | None = None) -> list[ListProblem]:
                          for n in range(start + 1, end)}
         in_code = False
         for n, line in enumerate(lines, 1):
-            if line.lstrip().startswith("```"):
+            if is_fence(line):
                 in_code = not in_code
                 continue
             item = _ITEM.match(line)
@@ -167,7 +176,7 @@ def check(inp: Inputs, docs: list[str] | None = None) -> list[ListProblem]:
             fence = False
             listed = []
             for line in lines[start:end - 1]:
-                if line.lstrip().startswith("```"):
+                if is_fence(line):
                     fence = not fence
                 elif not fence and _ITEM.match(line):
                     listed.append(line)

@@ -22,9 +22,11 @@ from agentops.scout.analyses import (
     ci,
     classindex,
     docclaims,
+    docfeatures,
     doclaunch,
     doclists,
     docnames,
+    doctodotests,
     fielddocs,
     testsel,
 )
@@ -383,7 +385,7 @@ def analyse(inp: Inputs, done: dict[str, Any] | None = None) -> list[DocProblem]
                                      for u in done.get("graph_passes", [])],
                              runners=ci.runner_files(inp))
     names = docnames.check(inp)
-    stale = doclists.check(inp)
+    stale = [*doclists.check(inp), *doctodotests.check(inp), *docfeatures.check(inp)]
     fields = [*fielddocs.check(inp), *doclaunch.check(inp)]
     return out + [DocProblem(c.file, c.line, c.problem, c.kind) for c in claims] + [
         DocProblem(c.file, c.line, c.problem, c.kind) for c in names] + [

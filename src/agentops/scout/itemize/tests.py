@@ -130,7 +130,7 @@ def _missing(inp: Inputs, ci: Any) -> list[Item]:
 def _launch_re(name: str) -> re.Pattern[str]:
     """``--module NAME`` / ``--module=NAME`` / ``"--module", "NAME"``: a test that runs
     the folder by its name (an integration test definition, a config test)."""
-    return re.compile(r"--[\w.-]+(?:[ \t]+|=|[\"'],[ \t]*[\"'])" + re.escape(name)
+    return re.compile(r"(?<!-)--\w[\w.-]{0,80}(?:[ \t]+|=|[\"'],[ \t]*[\"'])" + re.escape(name)
                       + r"(?![\w.])")
 
 

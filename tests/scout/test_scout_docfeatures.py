@@ -1,0 +1,73 @@
+"""#22 defect 7 (S-5), the claim side of a features list: an item of a supported-features
+list that names a parallelism no code of the sub-project handles (a DDP claim after the
+replicate path went) is possibly stale, with the doc's file:line. Nothing for a
+parallelism a call or a setting read names (``apply_ddp``, ``context_parallel_degree``),
+for a negated item, a to-do section, or a folder whose handling is not visible (fewer
+than two of the named parallelisms found). ``Replicate()``, a tensor placement, is no DDP.
+Fixture repositories, match and no-match."""
+
+from __future__ import annotations
+
+from agentops.scout.analyses import docfeatures
+from tests.scout import minirepo
+
+README = """\
+# Sub
+
+## Available features
+- Dense model:
+    - supports FSDP/HSDP, TP, CP, DDP.
+- MoE model:
+    - no PP support for the MoE model; DDP
+"""
+PARALLELIZE = """\
+from core.dist import Replicate, apply_tp, fully_shard
+
+
+def parallelize(model, parallelism):
+    apply_tp(model, layout=Replicate())
+    if parallelism.context_parallel_degree > 1:
+        model.flag = True
+    fully_shard(model)
+"""
+
+
+def _check(tmp_path, readme=README, parallelize=PARALLELIZE):
+    inp = minirepo.build(tmp_path, head={
+        "core/__init__.py": "", "core/dist.py": "def apply_tp(m, layout=None):\n    return m\n",
+        "sub/parallelize.py": parallelize, "sub/README.md": readme},
+        target="docs: [sub/README.md]\n")
+    return [(p.line, p.problem) for p in docfeatures.check(inp)]
+
+
+def test_a_claimed_parallelism_no_code_handles_is_possibly_stale(tmp_path) -> None:
+    assert _check(tmp_path) == [(
+        5, "the Available features section claims DDP (`supports FSDP/HSDP, TP, CP, DDP.`), "
+           "but no code of the sub-project handles it (no call or setting naming "
+           "ddp/replicate); possibly stale: drop it, or say where it is wired")]
+
+
+def test_a_ddp_call_clears_the_claim(tmp_path) -> None:
+    code = PARALLELIZE + "\n\ndef wrap(model):\n    return apply_ddp(model)\n"
+    assert _check(tmp_path, parallelize=code) == []
+
+
+def test_claims_without_visible_handling_or_in_a_todo_list_are_not_judged(tmp_path) -> None:
+    # The folder hands its model to another module's plan: nothing here names TP or
+    # FSDP, so a missing DDP call says nothing.
+    assert _check(tmp_path, parallelize="def parallelize(model, plan):\n"
+                                        "    return plan.run(model)\n") == []
+    todo = "# Sub\n\n## Features to be added\n- FSDP, TP, DDP\n"
+    assert _check(tmp_path / "t", readme=todo) == []
+    negated = "# Sub\n\n## Supported features\n- FSDP, TP\n- not yet DDP\n"
+    assert _check(tmp_path / "n", readme=negated) == []
+
+
+def test_a_setting_read_counts_as_handling_context_parallelism(tmp_path) -> None:
+    # CP is named in the list and handled only through the setting read: no CP finding.
+    got = _check(tmp_path)
+    assert not [text for _n, text in got if "context parallelism" in text]
+    # Without that read, the CP claim is reported too.
+    bare = PARALLELIZE.replace("parallelism.context_parallel_degree > 1", "model.ready")
+    got = _check(tmp_path / "b", parallelize=bare)
+    assert [n for n, text in got if "claims context parallelism" in text] == [5]

@@ -1,0 +1,132 @@
+"""#22 defect 7 (S-5): a doc's to-do item that asks for tests or CI, while a shared test
+launches the sub-project and a workflow runs that test, is possibly stale; the item and
+both file:line are named. Nothing without the workflow, for a commented-out test case,
+for an item naming more than testing, or for an item not marked as to do. Also the
+list scans' fence rule (a one-line ```cmd``` opens no block) and the "To be added"
+heading as a to-do section. Fixture repositories, match and no-match."""
+
+from __future__ import annotations
+
+from agentops.scout.analyses import doclists, doctodotests
+from tests.scout import minirepo
+
+README = """\
+# Sub
+
+## Download
+```python scripts/download.py --repo x```
+
+## To be added
+- Modeling
+    - CP is not supported because of the RoPE layout.
+- Testing
+    - Verify the learning rate against published runs
+    - CI integration
+"""
+CASES = """\
+CASES = [
+    ("--module sub --config sub_debug", "sub_fsdp"),
+]
+"""
+WORKFLOW = """\
+jobs:
+  run:
+    steps:
+      - run: |
+          python -m tests.integration_tests.run_tests --test_suite models out --ngpu 8
+"""
+
+
+def _check(tmp_path, readme=README, cases=CASES, workflow=WORKFLOW):
+    head = {"sub/__init__.py": "", "sub/parallelize.py": "def p(m):\n    return m\n",
+            "sub/README.md": readme, "tests/__init__.py": "",
+            "tests/integration_tests/__init__.py": "",
+            "tests/integration_tests/models.py": cases,
+            "tests/integration_tests/run_tests.py": "import sys\n",
+            ".github/workflows/models.yaml": workflow}
+    inp = minirepo.build(tmp_path, head=head, target="docs: [sub/README.md]\n")
+    return [(p.file, p.line, p.problem) for p in doctodotests.check(inp)]
+
+
+def test_a_ci_todo_is_stale_when_a_workflow_runs_a_test_that_launches_the_folder(
+        tmp_path) -> None:
+    assert _check(tmp_path) == [(
+        "sub/README.md", 11,
+        "`CI integration` is listed as not done, but tests/integration_tests/models.py:2 "
+        "launches it with `--module sub` and .github/workflows/models.yaml:5 runs that "
+        "test in CI; possibly stale: update the list if it is done")]
+
+
+def test_an_import_by_a_test_the_workflow_names_by_path_is_evidence_too(tmp_path) -> None:
+    got = _check(tmp_path, cases="from sub.parallelize import p\n\np(1)\n",
+                 workflow="jobs:\n  t:\n    steps:\n      - run: python "
+                          "tests/integration_tests/models.py\n")
+    assert [(line, "imports `sub`" in text and "models.yaml:4" in text)
+            for _f, line, text in got] == [(11, True)]
+
+
+def test_no_workflow_running_the_test_means_nothing_is_said(tmp_path) -> None:
+    assert _check(tmp_path, workflow="jobs:\n  t:\n    steps:\n      - run: pytest "
+                                     "tests/unit_tests\n") == []
+    # A workflow line that is a comment runs nothing.
+    assert _check(tmp_path / "c", workflow="jobs:\n  t:\n    steps:\n      # - run: python "
+                                           "-m tests.integration_tests.run_tests models\n"
+                                           "      - run: echo\n") == []
+
+
+def test_a_commented_out_case_is_no_evidence(tmp_path) -> None:
+    assert _check(tmp_path, cases='CASES = [\n    # ("--module sub --config d", "x"),\n]\n'
+                  ) == []
+
+
+def test_items_naming_more_than_testing_or_not_pending_are_left_alone(tmp_path) -> None:
+    assert _check(tmp_path, readme="# Sub\n\n## To be added\n- Test against published "
+                                   "benchmarks\n- CI for the MoE flavors\n") == []
+    assert _check(tmp_path / "b", readme="# Sub\n\n## Status\n- CI integration\n") == []
+    assert _check(tmp_path / "c", readme="# Sub\n\n## Roadmap\n- [x] CI integration\n") == []
+
+
+def test_pending_mark_outside_a_todo_section_counts(tmp_path) -> None:
+    got = _check(tmp_path, readme="# Sub\n\n| What | Status |\n|---|---|\n"
+                                  "| Unit tests | 🚧 |\n")
+    assert [(line, text.startswith("`Unit tests   🚧` is listed as not done"))
+            for _f, line, text in got] == [(5, True)]
+
+
+def test_one_line_fence_opens_no_block_and_to_be_added_is_a_todo_heading(tmp_path) -> None:
+    readme = "# Sub\n\n```bash run.sh```\n\n## To be added\n- CP support\n"
+    inp = minirepo.build(tmp_path, head={
+        "sub/parallelize.py": "from core.dist import apply_cp\n\n\ndef p(m):\n"
+                              "    apply_cp(m)\n",
+        "core/__init__.py": "", "core/dist.py": "def apply_cp(m):\n    return m\n",
+        "sub/README.md": readme}, target="docs: [sub/README.md]\n")
+    assert [(p.line, p.problem.split(",")[0]) for p in doclists.check(inp)] == [
+        (6, "`CP support` is listed as not done")]
+    assert doclists.is_fence("```") and doclists.is_fence("```python")
+    assert not doclists.is_fence("```python scripts/x.py```")
+
+
+def test_hostile_lines_are_read_in_bounded_time(tmp_path) -> None:
+    """A test file or workflow of dash runs and flag-like repeats, long single lines and
+    many short ones: each launch pattern search stays linear (``--[\\w.-]+`` before
+    the name backtracked quadratically on a run of dashes: 16,000 took 36 s)."""
+    from tests import watchdog
+
+    hostile = "\n".join(["-" * 200_000, "--a" * 600, *(["--a" * 600] * 300)]) + "\n"
+    got = watchdog.within(watchdog.SECONDS, lambda: _check(
+        tmp_path, cases=hostile + CASES, workflow=WORKFLOW + "# " + "-" * 200_000 + "\n"))
+    assert [line for _f, line, _t in got] == [11]
+    launch = doctodotests._launch("sub")
+    assert watchdog.within(watchdog.SECONDS, lambda: launch.search("-" * 200_000)) is None
+    assert launch.search('"--module", "sub"') and not launch.search("---module sub")
+
+
+def test_the_no_own_tests_launch_pattern_is_bounded_too() -> None:
+    """The FYI "a shared test launches it by name" (itemize/tests) searches whole test
+    files with the same kind of pattern: a dash run must not make it backtrack."""
+    from agentops.scout.itemize import tests as itemize_tests
+    from tests import watchdog
+
+    launch = itemize_tests._launch_re("sub")
+    assert watchdog.within(watchdog.SECONDS, lambda: launch.search("-" * 200_000)) is None
+    assert launch.search("--module=sub") and not launch.search("--module subx")
