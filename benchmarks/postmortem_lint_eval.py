@@ -253,8 +253,8 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   and no-match); per form a general clause reading, kept only if set23 + set24 (aggregate
   figures only) gained spans with no more false flags and no lower precision, the shared
   held-out half (figures only) lost nothing and sets 12-22 no category more than one false
-  flag. 41 readings (table in data/postmortem_lint_gathered/advocacy_hedging_recurrence.md);
-  32 match no validation line at all. Kept: a suggestion put as a question ("why not / how
+  flag. 43 readings (table in data/postmortem_lint_gathered/advocacy_hedging_recurrence.md);
+  34 match no validation line at all. Kept: a suggestion put as a question ("why not / how
   about" a practice, "could we make X a required check?"), +1 advocacy span, +0 false; a
   fix whose rightness is left open ("remains to be seen", "may or may not", "time will
   tell", "we'll see if"), +1 hedging span, +0 false. Dropped: hope frames (+0 / +1 or +2
