@@ -248,6 +248,21 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   validation's 9 and the held-out half's 7 as they were. Figures unchanged: set23 H
   0.90/0.84, B 1.00/0.71, A 0.73/0.62; set24 H 0.53/0.55, B 0.90/0.46, A 0.62/0.35;
   shared held-out half H 0.83/0.90, B 0.77/0.73, A 0.60/0.83.
+- round 14, the issue's forms as made-up evidence (#24, branch pm-forms): the writing
+  evidence was the issue's list of miss forms, each written out as made-up sentences (match
+  and no-match); per form a general clause reading, kept only if set23 + set24 (aggregate
+  figures only) gained spans with no more false flags and no lower precision, the shared
+  held-out half (figures only) lost nothing and sets 12-22 no category more than one false
+  flag. 43 readings (table in data/postmortem_lint_gathered/advocacy_hedging_recurrence.md);
+  34 match no validation line at all. Kept: a suggestion put as a question ("why not / how
+  about" a practice, "could we make X a required check?"), +1 advocacy span, +0 false; a
+  fix whose rightness is left open ("remains to be seen", "may or may not", "time will
+  tell", "we'll see if"), +1 hedging span, +0 false. Dropped: hope frames (+0 / +1 or +2
+  false), an unproven reproduction (+1 false on the fit half), a bare-plural passive norm
+  (+1 false on the fit half), and every reading that matched no validation line. Before ->
+  after: set23 A 0.73/0.62 (16/26, 6 false) -> 0.74/0.65 (17/26, 6); set24 H 0.53/0.55
+  (16/29, 14 false) -> 0.55/0.59 (17/29, 14); every other figure of sets 12-24 and both
+  shared halves unchanged (held-out H 0.83/0.90, B 0.77/0.73, A 0.60/0.83).
 """
 
 from __future__ import annotations
