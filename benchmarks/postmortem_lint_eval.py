@@ -263,6 +263,20 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   after: set23 A 0.73/0.62 (16/26, 6 false) -> 0.74/0.65 (17/26, 6); set24 H 0.53/0.55
   (16/29, 14 false) -> 0.55/0.59 (17/29, 14); every other figure of sets 12-24 and both
   shared halves unchanged (held-out H 0.83/0.90, B 0.77/0.73, A 0.60/0.83).
+- round 14, blame from the issue's forms (#24, branch pm-bforms): the writing evidence
+  is #24's list of blame forms written as made-up sentences (163, match and no-match;
+  main reads 65 of the 76 written straight from the list right), each gap given a clause
+  reading (agent x predicate) and scored with every rule on set23 + set24 (aggregate
+  figures only) and the shared held-out half (figures only); set25/26 never opened.
+  Fourteen readings (table in data/postmortem_lint_gathered/blame_recurrence.md): 13
+  added no flag on any set (a copula of cause on the writer's change, an apology with
+  "I introduced it", "that's on us", a role's job, a leftover left on, a passive fault
+  with a person in the by-phrase, a terse "that was me", a release act done half-done,
+  a vendor's fault act, verdicts on conduct, two exemptions for machine messages
+  "unanswered" and for misreading the other side's comment); kept: a reply opening on
+  a fault verb with no subject, validation +1 span and no false flag (set24 B 0.92/0.56
+  -> 0.92/0.59), writing set14 +1 span, set18 +1 false flag. Hedging, advocacy and the
+  shared held-out half unchanged (H 0.83/0.90, B 0.77/0.73, A 0.60/0.83).
 """
 
 from __future__ import annotations
