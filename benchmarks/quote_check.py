@@ -74,6 +74,11 @@ SOFTWARE = re.compile(
     r"\bdef \w+\(|\bfrom [\w.]+ import\b|^import \w|\bexit status\b|"
     r"\bPlatforms: \w|\bThis test was disabled because\b|\bit is (?:failing|flaky) (?:on|in)\b|"
     r"\bROCm-skipped\b|"
+    # the field lines of PyTorch's environment report (collect_env) and a shell prompt's
+    # command: a program's output and a command, whoever pasted them
+    r"^(?:Is debug build|ROCM used to build PyTorch|GPU models and configuration|"
+    r"Is XPU available|Versions of relevant libraries):|^\[(?:conda|pip3?)\] |"
+    r"^GPU \d+: |^\$ \w|"
     # error texts of PyTorch, the C library and the kernel, quoted as such
     r"\bExpected to have finished reduction\b|\bdoes not have a sharding strategy\b|"
     r"\bUnable to find \w+ backend\b|\bToo many open files\b|\bconnection reset by peer\b")

@@ -166,3 +166,22 @@ def test_an_issue_template_heading_is_the_templates_not_a_quote(tmp_path, capsys
     code, out = _run(_repo(tmp_path, {"tests/t.py": own}), cache, capsys, "--all")
     assert code == 0
     assert "software" in out
+
+
+def test_an_environment_report_line_is_the_programs_but_a_sentence_beside_it_is_not(
+        tmp_path, capsys):
+    """collect_env's field lines and a shell prompt's command are a program's words and a
+    command, not a writer's; the reporter's own sentence in the same record still fails."""
+    cache = tmp_path / "c"
+    cache.mkdir()
+    (cache / "t.jsonl").write_text(json.dumps({"title": "x", "text": (
+        "Is debug build: False\nGPU models and configuration: none\n"
+        "$ python -c \"import torch\"\nthe west mirror lost its lease twice today")})
+        + "\n", encoding="utf-8")
+    own = ('ENV = "Is debug build: False"\nGPU = "GPU models and configuration:"\n'
+           'CMD = \'$ python -c "import torch"\'\n')
+    code, out = _run(_repo(tmp_path, {"tests/t.py": own}), cache, capsys, "--all")
+    assert code == 0 and out.count("software") >= 3, out
+    copied = 'S = "the west mirror lost its lease twice today"\n'
+    code, out = _run(_repo(tmp_path / "b", {"tests/t.py": copied}), cache, capsys)
+    assert code == 1 and "tests/t.py:1:" in out
