@@ -277,6 +277,20 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   a fault verb with no subject, validation +1 span and no false flag (set24 B 0.92/0.56
   -> 0.92/0.59), writing set14 +1 span, set18 +1 false flag. Hedging, advocacy and the
   shared held-out half unchanged (H 0.83/0.90, B 0.77/0.73, A 0.60/0.83).
+- round 15, round 14's dropped readings on a third validation set (#24, branch
+  pm-forms2): set27 (43 texts judged by hand for this round) joined set23 + set24 as the
+  validation part, aggregate figures only; set25 and set26 blind. Same keep rule as round
+  14. None of the 34 readings dropped for want of a matching line matches a line of set27
+  either; the hope frame (H2, and its "we hope this fixes" half alone) fires there only as
+  false flags (+0 spans, +3 / +2 hedging false over the three sets). Four wider made-up
+  advocacy forms ("we might want to gate ...", "far too easy to ship ...", "is not
+  scalable") and the readings of round 14's two made-up false flags (a fix's own to-do,
+  "the flag should be removed now that the fix is out"; a process evaluation read as
+  blame, "the way we cut releases is broken", whose agent is the process phrase, not the
+  "we" inside it) match no line of any gathered set. Nothing kept, no rule changed;
+  table in data/postmortem_lint_gathered/advocacy_hedging_recurrence.md. Figures: set27 H
+  0.77/0.71 (24/34, 7 false), B 0.53/0.36 (8/22, 7), A 0.71/0.41 (12/29, 5); held-out H
+  0.83/0.90, B 0.77/0.73, A 0.60/0.83; sets 12-24 and the fit half as in round 14.
 """
 
 from __future__ import annotations
