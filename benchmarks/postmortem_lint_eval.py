@@ -290,7 +290,8 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   "we" inside it) match no line of any gathered set. Nothing kept, no rule changed;
   table in data/postmortem_lint_gathered/advocacy_hedging_recurrence.md. Figures: set27 H
   0.77/0.71 (24/34, 7 false), B 0.53/0.36 (8/22, 7), A 0.71/0.41 (12/29, 5); held-out H
-  0.83/0.90, B 0.77/0.73, A 0.60/0.83; sets 12-24 and the fit half as in round 14.
+  0.83/0.90, B 0.77/0.73, A 0.60/0.83; sets 12-24 and the fit half as on main after
+  pm-bforms (set24 B 0.92/0.59).
 """
 
 from __future__ import annotations
