@@ -108,3 +108,16 @@ def test_layout_bullets_are_no_paths_for_the_reference_check(tmp_path) -> None:
     prose = GUIDE.replace("## Testing\n", "## Testing\nRun `pipeline.py` first.\n")
     assert _problems(tmp_path / "b", {**NESTED, "pkg/models/GUIDE.md": prose},
                      "pkg/models/GUIDE.md") == [(19, "path pipeline.py does not exist")]
+
+
+def test_an_optional_layout_file_no_folder_has_is_said_once(tmp_path) -> None:
+    """An optional file the layout offers that neither the example nor any folder
+    beside it has (every model pipelines through shared code) is said, optional as it
+    is; one a sibling folder has is a real option and not claimed."""
+    other = {"pkg/models/other/__init__.py": "", "pkg/models/other/job_config.py": "",
+             "pkg/models/other/train.py": ""}
+    assert _layout(tmp_path, other) == [
+        (12, "the folder layout lists `infra/pipeline.py` (optional), but neither the "
+             "example folder (`pkg/models/ex/`) nor any of the 1 folder beside it under "
+             "`pkg/models/` has one")]
+    assert _layout(tmp_path / "b", {**other, "pkg/models/other/pipeline.py": ""}) == []

@@ -170,7 +170,10 @@ def layout(inp: Inputs, doc: str, lines: list[str]) -> list[DocProblem]:
         missing_folders: set[str] = set()
         for e in mine:
             path = f"{root}/{e.rel}"
-            if e.optional or any(e.rel.startswith(f + "/") for f in missing_folders):
+            if any(e.rel.startswith(f + "/") for f in missing_folders):
+                continue
+            if e.optional:
+                out += _nowhere(inp, doc, e, root)
                 continue
             if e.folder:
                 if any(p.startswith(path + "/") for p in inp.head.paths):
@@ -194,6 +197,22 @@ def layout(inp: Inputs, doc: str, lines: list[str]) -> list[DocProblem]:
                                       + (f"; it has {other}" if other else "")))
         example = None
     return out
+
+
+def _nowhere(inp: Inputs, doc: str, e: LayoutEntry, root: str) -> list[DocProblem]:
+    """An optional file of the layout that neither the example nor any folder beside it
+    has: the guide offers a file no model writes (its job is done elsewhere now)."""
+    parent = posixpath.dirname(root)
+    beside = {p[len(parent) + 1:].split("/", 1)[0] for p in inp.head.paths
+              if parent and p.startswith(parent + "/") and p.count("/") > parent.count("/") + 1}
+    if e.folder or len(beside) < 2 or any(
+            p.startswith(parent + "/") and posixpath.basename(p) == e.name
+            for p in inp.head.paths):
+        return []
+    return [DocProblem(doc, e.line, f"the folder layout lists `{e.rel}` (optional), but "
+                       f"neither the example folder (`{root}/`) nor any of the "
+                       f"{len(beside) - 1} folder{'s' if len(beside) != 2 else ''} beside "
+                       f"it under `{parent}/` has one")]
 
 
 def _elsewhere(inp: Inputs, root: str, name: str) -> str:
