@@ -25,7 +25,8 @@ def test_a_link_label_is_not_a_second_path(tmp_path) -> None:
     # link target is checked, and a link to a file that is gone is still reported.
     text = ("Reuse [`run.py`](../../scripts/run.py) as it is.\n"
             "See [`gone.py`](../../scripts/gone.py).\n"
-            "Or call `run.py` directly.\n")
+            "Or call `run.py` directly.\n"
+            "Start [the `run.py` script](../../scripts/run.py).\n")
     assert _problems(tmp_path, {"pkg/experiments/README.md": text},
                      "pkg/experiments/README.md") == [
         (2, "path ../../scripts/gone.py does not exist"),

@@ -302,8 +302,8 @@ def _words(text: str) -> list[str]:
 
 
 # ``[`train.py`](../train.py)``: the label of a link is what the reader sees; the link
-# target is the reference, resolved from the doc's folder.
-_LINK_LABEL = re.compile(r"\[`[^`\n\]]*`\]\([^)\s]+\)")
+# target is the reference, resolved from the doc's folder. Bounded: untrusted text.
+_LINK_LABEL = re.compile(r"\[[^\]\n]{0,300}\]\([^)\s]{1,300}\)")
 
 
 def _candidates(line: str, in_code: bool) -> list[str]:
