@@ -12,6 +12,7 @@ from agentops.scout.analyses import bodydrift, upstream, usecheck
 from agentops.scout.analyses.ci import CiResult
 from agentops.scout.gitrepo import GitRepo
 from agentops.scout.itemize import clear
+from agentops.scout.model import Item
 from tests.scout import minirepo
 
 CORE_OLD = '''\
@@ -102,3 +103,50 @@ def test_delta_all_clear_claims_no_comparison_that_did_not_run(tmp_path) -> None
     assert "each use checked" not in line
     assert "none of them edited the sub-project" in line and inp.commits[0].sha[:9] not in line
     assert "not checked:" in line
+
+
+def _window(tmp_path):
+    """core/load.py changes in the window; core/old.py does not."""
+    plain = "def go(m):\n    return m\n"
+    inp = minirepo.build(
+        tmp_path, base={"core/__init__.py": "", "core/load.py": CORE_OLD,
+                        "core/old.py": "def f():\n    pass\n",
+                        "sub/__init__.py": "", "sub/a.py": plain},
+        head={"core/load.py": CORE_NEW})
+    git = GitRepo(tmp_path / "repo")
+    return dataclasses.replace(inp, commit_files=git.files_of([c.sha for c in inp.commits]))
+
+
+def _action(files: tuple[str, ...], title: str = "our copy lacks a guard") -> Item:
+    return Item(id="a1", section="S-4", kind="action", title=title, where="sub/a.py:2",
+                files=files)
+
+
+def _line(inp, built) -> str:
+    [line] = [c.title for c in clear.items(inp, _res(inp), built)
+              if c.title.startswith("Upstream")]
+    return line
+
+
+def test_no_all_clear_on_a_delta_an_action_item_is_about(tmp_path) -> None:
+    """#22 (false all-clear): an action item of another area on a core file the window
+    changed (or naming a window commit) is an action on the delta: the S-1 line says
+    it is listed, never "no action"."""
+    inp = _window(tmp_path)
+    line = _line(inp, [_action(("sub/a.py", "core/load.py"))])
+    assert "no action" not in line and "nothing actionable" not in line
+    assert "not all clear: 1 action item on code it changed listed above (sub/a.py:2)" in line
+    assert "not checked: behaviour changed with no signature change" in line
+    sha = inp.commits[0].sha[:9]
+    line = _line(inp, [_action(("sub/a.py",), f"core changed `x` in `{sha}`; ours lags")])
+    assert "no action" not in line and "not all clear" in line
+
+
+def test_an_action_on_code_the_window_left_alone_keeps_the_all_clear(tmp_path) -> None:
+    # The action's core file did not change in the window, an opportunity is no
+    # action, and the sub-project's own file is not the delta: "no action" stands.
+    inp = _window(tmp_path)
+    built = [_action(("sub/a.py", "core/old.py")),
+             dataclasses.replace(_action(("core/load.py",)), id="o1", kind="opportunity")]
+    line = _line(inp, built)
+    assert "no action in what was compared" in line and "not all clear" not in line

@@ -155,3 +155,125 @@ def test_a_sibling_check_on_a_setting_the_subproject_never_reads_is_not_its_conc
     # asked to reject a head count.
     no_heads = HEADS.replace("            self.n_heads = config.n_heads\n", "")
     assert siblingguards.analyse(_inp(tmp_path, _nested(no_heads))) == []
+
+
+# The sub-project refuses CP with varlen attention outside the method its siblings use.
+ELSEWHERE = {
+    "an if-raise in its parallelize function": '''\
+from core.attention import VarlenAttention
+
+
+def parallelize_deep(model, config):
+    attn = model.layers[0].attention.inner_attention
+    if config.parallelism.context_parallel_degree > 1 and isinstance(
+            attn, VarlenAttention.Config):
+        raise NotImplementedError("CP does not support varlen")
+    return model
+''',
+    "a helper that returns early, then raises": '''\
+from core.attention import VarlenAttention
+
+
+def _check_cp(parallelism, inner_attention):
+    if parallelism.context_parallel_degree <= 1:
+        return
+    if not isinstance(inner_attention, VarlenAttention.Config):
+        return
+    raise NotImplementedError("CP does not support varlen")
+''',
+    "an else branch that raises": '''\
+from core.attention import VarlenAttention
+
+
+def parallelize_deep(model, config):
+    attn = model.layers[0].attention.inner_attention
+    if config.parallelism.context_parallel_degree == 1 or not isinstance(
+            attn, VarlenAttention.Config):
+        return model
+    else:
+        raise NotImplementedError("CP does not support varlen")
+''',
+    "an assert": '''\
+from core.attention import VarlenAttention
+
+
+def parallelize_deep(model, config):
+    inner_attention = model.layers[0].attention.inner_attention
+    assert not (config.parallelism.context_parallel_degree > 1 and isinstance(
+        inner_attention, VarlenAttention.Config)), "CP does not support varlen"
+    return model
+''',
+}
+
+
+def test_a_refusal_written_elsewhere_or_otherwise_is_not_missing(tmp_path) -> None:
+    """#22 (sibling-guard noise): the siblings reject CP with varlen in
+    ``update_from_config``; a sub-project that rejects the same combination in its
+    parallelize function, a helper, an ``else`` or an ``assert`` has the guard."""
+    for n, (how, text) in enumerate(ELSEWHERE.items()):
+        files = {**_files(BARE), "models/deep/parallelize.py": text}
+        assert siblingguards.analyse(_inp(tmp_path / str(n), files)) == [], how
+
+
+def test_a_refusal_of_another_combination_elsewhere_does_not_hide_it(tmp_path) -> None:
+    # CP is refused elsewhere, but with another attention (flex, a string compare):
+    # the varlen refusal the siblings make is still missing.
+    other = '''\
+def parallelize_deep(model, config):
+    if config.parallelism.context_parallel_degree > 1 and model.attn_type == "flex":
+        raise NotImplementedError("CP does not support flex")
+    return model
+'''
+    files = {**_files(BARE), "models/deep/parallelize.py": other}
+    [g] = siblingguards.analyse(_inp(tmp_path, files))
+    assert g.method == "DeepModel.Config.update_from_config"
+    assert "VarlenAttention" in g.guard
+
+
+STRING_GUARD = '''\
+from core.decoder import Decoder
+
+
+class {name}Model(Decoder):
+    class Config(Decoder.Config):
+        def update_from_config(self, *, config):
+            if (
+                config.parallelism.context_parallel_degree > 1
+                and self.attn_type != "sdpa"
+            ):
+                raise NotImplementedError("CP support is only supported for SDPA.")
+'''
+ATTN = '''\
+from core.decoder import Decoder
+
+
+class DeepModel(Decoder):
+    class Config(Decoder.Config):
+        def update_from_config(self, *, config):
+            self.attn_type = config.attn_type
+'''
+
+
+def test_a_refusal_is_matched_with_the_value_it_compares(tmp_path) -> None:
+    """The siblings refuse CP unless attention is 'sdpa'; a parallelize function that
+    refuses CP unless it is 'sdpa' has the guard; one refusing CP with 'varlen' only
+    does not (the same names, another combination)."""
+    def files(par: str) -> dict[str, str]:
+        out = {"core/__init__.py": "", "core/decoder.py": BASE, "models/__init__.py": "",
+               "models/deep/__init__.py": "", "models/deep/model.py": ATTN,
+               "models/deep/parallelize.py": par}
+        for s in ("llama", "qwen"):
+            out[f"models/{s}/__init__.py"] = ""
+            out[f"models/{s}/model.py"] = STRING_GUARD.format(name=s.title())
+        return out
+
+    par = ('def parallelize_deep(model, job_config):\n'
+           '    attn_type = getattr(model.model_args, "attn_type", "sdpa")\n'
+           '    if job_config.parallelism.context_parallel_degree > 1 and attn_type != "sdpa":\n'
+           '        raise NotImplementedError("CP support is only supported for SDPA.")\n'
+           '    return model\n')
+    assert siblingguards.analyse(_inp(tmp_path / "a", files(par))) == []
+    varlen = par.replace('attn_type != "sdpa"', 'attn_type == "varlen"')
+    [g] = siblingguards.analyse(_inp(tmp_path / "b", files(varlen)))
+    assert "'sdpa'" in g.guard and g.siblings == ("models/llama/model.py:7",
+                                                  "models/qwen/model.py:7")

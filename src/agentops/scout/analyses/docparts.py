@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
+from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.docs import DocProblem
@@ -30,7 +31,13 @@ _LINK = re.compile(r"\[`?([A-Za-z_]\w{0,80})`?\]\(([^)\s]{1,300})\)")
 _EXAMPLE = re.compile(r"\[[^\]]{1,80}\]\(([^)\s:#]{1,200})\)[^.]{0,40}\bexample\b", re.I)
 _LAYOUT = re.compile(r"\b(folder|directory)\b.{0,40}\b(organi[sz]ed|structured|contain)",
                      re.I)
-_FILE_BULLET = re.compile(r"^(\s*)[-*+]\s+`([\w.-]{1,80}\.[a-z]{1,5})`(.*)$")
+_NAME_BULLET = re.compile(r"^(\s*)[-*+]\s+`([\w.-]{1,80}/?)`(.*)$")
+_FILE_NAME = re.compile(r"^[\w.-]*\w\.[a-z]{1,5}$")
+_FOLDER_WORD = re.compile(r"^\s*(?:folder|directory|dir)\b", re.I)
+# A bullet that says its file is not always there: "(optional …)", "(if necessary)",
+# "(only if absolutely necessary)".
+_OPTIONAL = re.compile(r"\boptional\b|\bif (?:absolutely )?(?:necessary|needed|required)\b|"
+                       r"\bonly if\b", re.I)
 _BULLET = re.compile(r"^(\s*)[-*+]\s+(.*)$")
 # Words that say what kind of thing a part is, not which one.
 _GENERIC = {"function", "functions", "builder", "builders", "build", "callable", "fn",
@@ -87,10 +94,63 @@ def _gone_examples(inp: Inputs, doc: str, lines: list[str], k: int, *, indent: i
     return out
 
 
+@dataclass(frozen=True)
+class LayoutEntry:
+    line: int  # 1-based
+    folders: tuple[str, ...]  # the folder bullets it sits in, outermost first
+    name: str
+    folder: bool
+    optional: bool  # its bullet, or a folder it sits in, says optional / if necessary
+    indent: int
+
+    @property
+    def rel(self) -> str:
+        return "/".join((*self.folders, self.name))
+
+
+def layout_entries(lines: list[str]) -> list[LayoutEntry]:
+    """The entries of every folder layout in a doc ("the folder should be organized as
+    follows" and its bullets), each with the folders it sits in: a bullet nests in the
+    bullets above it with less indent, so `` - `args.py` `` under `` - `model` folder``
+    is ``model/args.py``. A name bullet under a file or prose bullet describes that
+    file, not the layout, and is no entry."""
+    out: list[LayoutEntry] = []
+    for n, raw in enumerate(lines):
+        if not _LAYOUT.search(raw) or _BULLET.match(raw):
+            continue
+        stack: list[tuple[int, str | None, bool]] = []  # indent, folder name, optional
+        for k in range(n + 1, len(lines)):
+            if lines[k].startswith("#"):
+                break
+            b = _BULLET.match(lines[k])
+            if not b:
+                continue
+            indent = len(b.group(1))
+            while stack and stack[-1][0] >= indent:
+                stack.pop()
+            nb = _NAME_BULLET.match(lines[k])
+            name = nb.group(2).rstrip("/") if nb else ""
+            folder = bool(nb) and (nb.group(2).endswith("/") or _FOLDER_WORD.match(
+                nb.group(3)) is not None)
+            under_folders = all(f is not None for _i, f, _o in stack)
+            optional = bool(nb) and _OPTIONAL.search(nb.group(3)) is not None
+            if nb and under_folders and (folder or _FILE_NAME.match(name)):
+                parents = tuple(f for _i, f, _o in stack if f is not None)
+                out.append(LayoutEntry(k + 1, parents, name, folder,
+                                       optional or any(o for _i, _f, o in stack),
+                                       indent))
+            stack.append((indent, name if folder and under_folders else None, optional))
+    return out
+
+
 def layout(inp: Inputs, doc: str, lines: list[str]) -> list[DocProblem]:
-    """Files a guide's folder layout lists that the example folder it links lacks."""
+    """Files (and folders) a guide's folder layout lists that the example folder it
+    links lacks, each at the place the layout nests it; a listed file the example keeps
+    elsewhere is said with where it is."""
     out: list[DocProblem] = []
+    entries = layout_entries(lines)
     example: tuple[int, str] | None = None
+    taken: set[int] = set()
     for n, raw in enumerate(lines):
         m = _EXAMPLE.search(raw)
         if m:
@@ -100,27 +160,66 @@ def layout(inp: Inputs, doc: str, lines: list[str]) -> list[DocProblem]:
             if any(p.startswith(folder + "/") for p in inp.head.paths):
                 example = (n + 1, folder)
             continue
-        if example is None or not _LAYOUT.search(raw):
+        if example is None or not _LAYOUT.search(raw) or _BULLET.match(raw):
             continue
-        indent: int | None = None
-        for k in range(n + 1, len(lines)):
-            if lines[k].startswith("#"):
-                break
-            fb = _FILE_BULLET.match(lines[k])
-            if not fb:
+        start, root = example
+        end = next((k for k in range(n + 1, len(lines)) if lines[k].startswith("#")),
+                   len(lines))
+        mine = [e for e in entries if n + 1 < e.line <= end and e.line not in taken]
+        taken |= {e.line for e in mine}
+        missing_folders: set[str] = set()
+        for e in mine:
+            path = f"{root}/{e.rel}"
+            if any(e.rel.startswith(f + "/") for f in missing_folders):
                 continue
-            if indent is None:
-                indent = len(fb.group(1))
-            if len(fb.group(1)) != indent or "optional" in fb.group(3).lower():
+            if e.optional:
+                out += _nowhere(inp, doc, e, root)
                 continue
-            name = fb.group(2)
-            out += _gone_examples(inp, doc, lines, k, indent=indent, path=f"{example[1]}/{name}")
-            if f"{example[1]}/{name}" not in inp.head.paths:
-                out.append(DocProblem(doc, k + 1, f"the folder layout lists `{name}`, but "
-                                      f"the example folder it points to (`{example[1]}/`, "
-                                      f"line {example[0]}) has no {name}"))
+            if e.folder:
+                if any(p.startswith(path + "/") for p in inp.head.paths):
+                    continue
+                missing_folders.add(e.rel)
+                files = [f.name for f in mine if f.folders[:len(e.folders) + 1]
+                         == (*e.folders, e.name) and not f.folder]
+                where = "; ".join(f"{f} sits at {w}" for f in files
+                                  if (w := _elsewhere(inp, root, f)))
+                out.append(DocProblem(doc, e.line, f"the folder layout lists a `{e.rel}/` "
+                                      f"folder, but the example folder it points to "
+                                      f"(`{root}/`, line {start}) has no {e.rel}/"
+                                      + (f" ({where})" if where else "")))
+                continue
+            out += _gone_examples(inp, doc, lines, e.line - 1, indent=e.indent, path=path)
+            if path not in inp.head.paths:
+                other = _elsewhere(inp, root, e.name)
+                out.append(DocProblem(doc, e.line, f"the folder layout lists `{e.rel}`, but "
+                                      f"the example folder it points to (`{root}/`, "
+                                      f"line {start}) has no {e.rel}"
+                                      + (f"; it has {other}" if other else "")))
         example = None
     return out
+
+
+def _nowhere(inp: Inputs, doc: str, e: LayoutEntry, root: str) -> list[DocProblem]:
+    """An optional file of the layout that neither the example nor any folder beside it
+    has: the guide offers a file no model writes (its job is done elsewhere now)."""
+    parent = posixpath.dirname(root)
+    beside = {p[len(parent) + 1:].split("/", 1)[0] for p in inp.head.paths
+              if parent and p.startswith(parent + "/") and p.count("/") > parent.count("/") + 1}
+    if e.folder or len(beside) < 2 or any(
+            p.startswith(parent + "/") and posixpath.basename(p) == e.name
+            for p in inp.head.paths):
+        return []
+    return [DocProblem(doc, e.line, f"the folder layout lists `{e.rel}` (optional), but "
+                       f"neither the example folder (`{root}/`) nor any of the "
+                       f"{len(beside) - 1} folder{'s' if len(beside) != 2 else ''} beside "
+                       f"it under `{parent}/` has one")]
+
+
+def _elsewhere(inp: Inputs, root: str, name: str) -> str:
+    """Where, inside the example folder, a file of that name sits (relative), or ""."""
+    found = sorted(p[len(root) + 1:] for p in inp.head.paths
+                   if p.startswith(root + "/") and posixpath.basename(p) == name)
+    return ", ".join(found[:2])
 
 
 def analyse(inp: Inputs) -> list[DocProblem]:

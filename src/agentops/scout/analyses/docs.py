@@ -303,9 +303,14 @@ def _words(text: str) -> list[str]:
         return text.split()
 
 
+# ``[`train.py`](../train.py)``: the label of a link is what the reader sees; the link
+# target is the reference, resolved from the doc's folder. Bounded: untrusted text.
+_LINK_LABEL = re.compile(r"\[[^\]\n]{0,300}\]\([^)\s]{1,300}\)")
+
+
 def _candidates(line: str, in_code: bool) -> list[str]:
     spans = _LINK.findall(line)
-    for span in _CODE_SPAN.findall(line):
+    for span in _CODE_SPAN.findall(_LINK_LABEL.sub(" ", line)):
         spans += [span, *_words(span)] if " " in span else [span]
     if in_code:
         spans += _words(line)
@@ -323,6 +328,8 @@ def _path_problem(token: str, doc: str, inp: Inputs) -> str | None:
     path = path.rstrip("/")
     doc_dir = posixpath.dirname(doc)
     tops = {p.split("/", 1)[0] for p in inp.head.paths}
+    if "/" not in path and not node and _named_below(path, doc_dir, inp):
+        return None
     bases = ["", doc_dir, inp.target.subproject]
     for base in bases:
         cand = posixpath.normpath(posixpath.join(base, path)) if base else posixpath.normpath(path)
@@ -340,6 +347,27 @@ def _path_problem(token: str, doc: str, inp: Inputs) -> str | None:
             or (("/" not in path) and path.endswith(".py")):
         return f"path {token.strip()} does not exist"
     return None
+
+
+def _packages(inp: Inputs) -> list[str]:
+    """The repository's top-level Python packages (a top folder with ``__init__.py``)."""
+    found = inp.head.cache.get("doc-packages")
+    if found is None:
+        found = inp.head.cache["doc-packages"] = sorted(
+            {p.split("/", 1)[0] for p in inp.head.paths
+             if p.count("/") == 1 and p.endswith("/__init__.py")})
+    return found
+
+
+def _named_below(name: str, doc_dir: str, inp: Inputs) -> bool:
+    """A bare file name (``args.py``) names a file without saying where: it resolves
+    when a file of that name sits anywhere beneath the doc's folder or the
+    sub-project, or at the top of a package (a shared guide's ``args.py`` is every
+    model folder's, nested as they nest it)."""
+    roots = [r.rstrip("/") + "/" for r in (doc_dir, inp.target.subproject) if r]
+    tops = {f"{p}/{name}" for p in _packages(inp)}
+    return any(p in tops or (posixpath.basename(p) == name and any(
+        p.startswith(r) for r in roots)) for p in inp.head.paths)
 
 
 def _module_problem(line: str, inp: Inputs) -> str | None:
@@ -428,6 +456,7 @@ def produced_paths(text: str) -> set[str]:
 def references(inp: Inputs) -> list[DocProblem]:
     """Paths, test ids, ``python -m`` modules and flags in the configured docs that do
     not exist or parse."""
+    from agentops.scout.analyses import docparts  # it builds on this module's records
     roots = [s["name"] for s in inp.target.raw.get("doc_config_roots", [])]
     known = set(inp.target.raw.get("known_flags", []))
     index: ClassIndex | None = None
@@ -439,6 +468,10 @@ def references(inp: Inputs) -> list[DocProblem]:
             out.append(DocProblem(doc, 0, "not at HEAD", "absent"))
             continue
         made = produced_paths(text)
+        # A folder layout's bullets name files a folder should have, not files that
+        # exist: the layout check (``docparts``) judges them against its example.
+        planned = {(e.line, e.name) for e in docparts.layout_entries(
+            [ln[:docparts.MAX_LINE] for ln in text.splitlines()])}
         in_code = False
         bound = _bound_names(text)
         for n, raw in enumerate(text.splitlines(), 1):
@@ -465,6 +498,8 @@ def references(inp: Inputs) -> list[DocProblem]:
                 bare = tok.strip().rstrip(".,:;").removeprefix("./").rstrip("/")
                 if any(bare == p or bare.startswith(p + "/") for p in made):
                     continue  # created by a command of this doc
+                if (n, bare) in planned:
+                    continue
                 problem = _path_problem(tok, doc, inp)
                 if problem and problem not in seen:
                     seen.add(problem)

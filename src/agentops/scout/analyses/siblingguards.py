@@ -44,6 +44,7 @@ class Guard:
     line: int
     text: str  # the condition, unparsed and shortened
     names: frozenset[str]
+    key: frozenset[str] = frozenset()  # what it tests: leaf names and compared strings
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,8 @@ def _guards(path: str, fn: ast.AST, outer: tuple[ast.expr, ...] = ()) -> list[Gu
             if len(names) >= 2:
                 text = " and ".join(ast.unparse(t) for t in tests)
                 out.append(Guard(path, st.lineno,
-                                 text if len(text) <= 160 else text[:157] + "...", names))
+                                 text if len(text) <= 160 else text[:157] + "...", names,
+                                 frozenset().union(*(_key(t) for t in tests))))
             continue
         out += _guards(path, st, tests)
     return out
@@ -102,6 +104,95 @@ def _nested_guards(fn: ast.AST, outer: frozenset[str] = frozenset()) -> list[fro
         elif isinstance(st, (ast.With, ast.For, ast.While, ast.Try)):
             out += _nested_guards(st, outer)
     return out
+
+
+def _leaf(node: ast.expr) -> str | None:
+    """The specific part of a name or attribute chain: ``job_config.parallelism.
+    context_parallel_degree`` is ``context_parallel_degree``; ``VarlenAttention.Config``
+    is ``VarlenAttention`` (a generic last part names nothing)."""
+    parts: list[str] = []
+    while isinstance(node, (ast.Attribute, ast.Subscript, ast.Call)):
+        if isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+        node = node.value if not isinstance(node, ast.Call) else node.func
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    return next((p for p in parts if p not in _NEUTRAL), None)
+
+
+def _key(test: ast.expr) -> frozenset[str]:
+    """What a condition tests, whatever its shape: the leaf of each name it reads and
+    each string it compares with (``attn_type != "sdpa"`` -> attn_type, 'sdpa')."""
+    out: set[str] = set()
+    inner: set[int] = set()
+    for node in ast.walk(test):
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and id(node) not in inner:
+            leaf = _leaf(node)
+            if leaf:
+                out.add(leaf)
+            inner |= {id(n) for n in ast.walk(node) if n is not node
+                      and isinstance(n, (ast.Attribute, ast.Subscript, ast.Name))}
+        elif isinstance(node, ast.Name) and id(node) not in inner \
+                and node.id not in _NEUTRAL:
+            out.add(node.id)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            out.add(repr(node.value))
+    return frozenset(out)
+
+
+def _refusals(files: dict[str, str], folder: str) -> list[frozenset[str]]:
+    """What every raising check of the folder's own code tests, in any function or
+    file: an ``if …: raise`` (the raise in its body or its ``else``, under the
+    conditions around it), a raise after ``if …: return``, or an ``assert``. A
+    sub-project that refuses a combination in its parallelize function, in a helper
+    or at the top of a function refuses it, whichever method its siblings check in."""
+    out: list[frozenset[str]] = []
+
+    def visit(body: list[ast.stmt], outer: frozenset[str]) -> None:
+        exits: frozenset[str] = frozenset()  # ``if ok: return`` before a bare raise
+        for st in body:
+            if isinstance(st, ast.Raise) and exits:
+                out.append(outer | exits)
+            elif isinstance(st, ast.If) and st.body and isinstance(
+                    st.body[-1], (ast.Return, ast.Continue)) and not st.orelse:
+                exits |= _key(st.test)
+            if isinstance(st, ast.Assert):
+                out.append(outer | _key(st.test))
+            elif isinstance(st, ast.If):
+                inner = outer | _key(st.test)
+                if any(isinstance(x, ast.Raise) for x in st.body + st.orelse):
+                    out.append(inner)
+                visit(st.body, inner)
+                visit(st.orelse, inner)
+            elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                visit(st.body, frozenset())
+            elif isinstance(st, (ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While,
+                                 ast.Try)):
+                visit(st.body, outer)
+                visit(getattr(st, "orelse", []), outer)
+                for h in getattr(st, "handlers", []):
+                    visit(h.body, outer)
+                visit(getattr(st, "finalbody", []), outer)
+
+    for path, text in sorted(files.items()):
+        if not (path.startswith(folder) and path.endswith(".py")) \
+                or len(text) > MAX_FILE_CHARS or ("raise" not in text and "assert" not in text):
+            continue
+        if "/tests/" in path or path.rsplit("/", 1)[-1].startswith("test_"):
+            continue
+        mod = ps.parse(text)
+        if mod is not None:
+            visit(mod.body, frozenset())
+    return out
+
+
+def _refused(key: frozenset[str], refusals: list[frozenset[str]]) -> bool:
+    """Whether one of ``refusals`` tests what a sibling's guard tests: every string it
+    compares with, and at least two thirds of the names (all of two)."""
+    consts = {k for k in key if k.startswith("'")}
+    names = key - consts
+    return bool(key) and any(consts <= r and 3 * len(names & r) >= 2 * len(names)
+                             for r in refusals)
 
 
 def _covered(g: frozenset[str], by: list[frozenset[str]]) -> bool:
@@ -225,6 +316,7 @@ def analyse(inp: Inputs) -> list[MissingGuard]:
     files = inp.head.files
     ours, _ = _folder(files, sub + "/")
     spoken = _words(files, sub + "/")
+    refusals: list[frozenset[str]] | None = None
     wanted = {k[1] for k in ours}
     spelled = {b for k in ours for b in k[0].split(",")}
     others = [_folder(files, f"{parent}/{s}/", wanted, spelled) for s in siblings]
@@ -252,6 +344,10 @@ def analyse(inp: Inputs) -> list[MissingGuard]:
                 if not _concerns(g.names, spoken):
                     continue
                 if _covered(g.names, _base_guards(inp, key[0].split(","), key[1])):
+                    continue
+                if refusals is None:
+                    refusals = _refusals(files, sub + "/")
+                if _refused(g.key, refusals):
                     continue
                 out.append(MissingGuard(path, line, name, g.text,
                                         tuple(sorted(f"{h.file}:{h.line}" for h in holders))))

@@ -33,7 +33,23 @@ def items(inp: Inputs, res: dict[str, Any], built: list[Item]) -> list[Item]:
         # A module name the model code defines nowhere was not settled by any check:
         # no all-clear over it (the filter may be a no-op, or name code not read).
         unsettled = sorted({f.name for f in res.get("fqn_names", ()) if f.how == "unknown"})
-        if unsettled:
+        on_delta = delta_actions(inp, built)
+        if on_delta:
+            # Never "no action" over a delta an action item of another area is about.
+            shown = "; ".join(i.where or (i.files[0] if i.files else i.title[:60])
+                              for i in on_delta[:MAX_DELTA_SHOWN])
+            more = (f"; and {len(on_delta) - MAX_DELTA_SHOWN} more"
+                    if len(on_delta) > MAX_DELTA_SHOWN else "")
+            out.append(("S-1", f"Upstream delta: {n} commit(s) on watched paths since "
+                               f"{since}; not all clear: "
+                               f"{plural(len(on_delta), 'action item')} on code it changed "
+                               f"listed above ({shown}{more})" + (
+                                   "; not settled: module name(s) "
+                                   f"{names(unsettled)}" if unsettled else "") + (
+                                   "; not compared (upstream rewrote them, compare by "
+                                   f"hand): {names(uncompared)}" if uncompared else "")
+                               + f"; {_unseen(inp)}"))
+        elif unsettled:
             out.append(("S-1", f"Upstream delta: {n} commit(s) on watched paths since "
                                f"{since}, no action found; not settled: module name(s) "
                                f"{names(unsettled)} that no model code defines at either "
@@ -71,6 +87,21 @@ def items(inp: Inputs, res: dict[str, Any], built: list[Item]) -> list[Item]:
 
 
 MAX_MIGRATED_SHOWN = 2
+MAX_DELTA_SHOWN = 3
+
+
+def delta_actions(inp: Inputs, built: list[Item]) -> list[Item]:
+    """Action items outside S-1 that are about the upstream delta: one of their files
+    is outside the sub-project and changed in the window, or their text names a
+    window commit (a copy that lacks what core added, a call core's new signature
+    breaks, a name core removed)."""
+    sub = inp.target.subproject.rstrip("/") + "/"
+    changed = {f for c in inp.commits for f in inp.commit_files.get(c.sha, c.files)
+               if not f.startswith(sub)}
+    shas = {short(c.sha) for c in inp.commits}
+    return [i for i in built if i.kind == "action" and i.section != "S-1" and (
+        any(f in changed for f in i.files)
+        or any(sha in f"{i.title} {i.why} {i.fix}" for sha in shas))]
 
 
 def delta_scope(inp: Inputs, res: dict[str, Any]) -> str:
@@ -89,6 +120,13 @@ def delta_scope(inp: Inputs, res: dict[str, Any]) -> str:
                else "no changed signature it uses"]
     if bodies:
         checked.append(f"{bodies} copied/overriding bod{'y' if bodies == 1 else 'ies'}")
+    return (f"Upstream delta: {n} commit(s) on watched paths since {inp.baseline.since}, "
+            f"no action in what was compared ({', '.join(checked)}); {_unseen(inp)}")
+
+
+def _unseen(inp: Inputs) -> str:
+    """What no check of the delta sees, and the window's commits that also edited the
+    sub-project (core changes migrated into it) for a reader to check."""
     sub = inp.target.subproject.rstrip("/") + "/"
     migrated = [c for c in inp.commits
                 if any(f.startswith(sub) for f in inp.commit_files.get(c.sha, c.files))]
@@ -98,9 +136,7 @@ def delta_scope(inp: Inputs, res: dict[str, Any]) -> str:
             if len(migrated) > MAX_MIGRATED_SHOWN else "")
     read = (f"read the {plural(len(migrated), 'commit')} that also edited the sub-project: "
             f"{shown}{more}" if migrated else "none of them edited the sub-project")
-    return (f"Upstream delta: {n} commit(s) on watched paths since {inp.baseline.since}, "
-            f"no action in what was compared ({', '.join(checked)}); not checked: behaviour "
-            f"changed with no signature change — {read}")
+    return f"not checked: behaviour changed with no signature change — {read}"
 
 
 def _lost_symbols(inp: Inputs) -> list[tuple[str, str]]:
