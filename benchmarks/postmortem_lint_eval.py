@@ -292,6 +292,17 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   0.77/0.71 (24/34, 7 false), B 0.53/0.36 (8/22, 7), A 0.71/0.41 (12/29, 5); held-out H
   0.83/0.90, B 0.77/0.73, A 0.60/0.83; sets 12-24 and the fit half as on main after
   pm-bforms (set24 B 0.92/0.59).
+- round 15, the dropped blame readings on set27 (#24, branch pm-bforms2): the 13
+  readings round 14 dropped and the 23 round 13 dropped, scored with set23 + set24 +
+  set27 as the validation part (aggregate figures only), the held-out half as figures
+  only, set25/26 blind; kept if validation spans added >= false flags added, no held-out
+  drop, at most one false flag more on sets 12-22. None adds a set27 span; one is kept:
+  the writer as the agent of a clause with a fault noun or adjective (validation +1 span
+  / +1 false flag: set23 B 1.00/0.71 -> 0.96/0.71, set24 B 0.92/0.59 -> 0.92/0.62); an
+  apology then a past act (+2 / +1) fails on sets 12-22 (+4 false flags). The grammar's
+  role class gains "packagers" (no figure moves). Held-out H 0.83/0.90, B 0.77/0.73, A
+  0.60/0.83 and set27 B 0.53/0.36 unchanged; table in
+  data/postmortem_lint_gathered/blame_recurrence.md.
 """
 
 from __future__ import annotations
