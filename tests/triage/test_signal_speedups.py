@@ -415,3 +415,26 @@ def test_a_hit_made_without_init_is_the_hit_init_makes() -> None:
     assert vars(made) == vars(init) and made.excerpt == init.excerpt == "Some Text"
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.score = 1.0  # type: ignore[misc]
+
+
+def test_after_cue_search_from_negations_is_the_substring_test_per_cue() -> None:
+    """``_any_after_cue`` looks only where "not "/"n't " occurs; it must say what one
+    ``in`` per cue says, on texts with and without a cue, with a cue after more
+    negations than it looks at one by one (then the per-cue tests decide), and with
+    the parenthesised forms alone."""
+    from agentops.triage.signals import _AFTER_CUES, MAX_NEG_TRIED, _any_after_cue
+    pieces = ["not ", "n't ", "not", "used", "in", "involved", "enabled", "needed",
+              "required", "(unused", "(not", "nothing ", "isn't", " x ", "\n", "kno",
+              "unused", "(", "notin"]
+    rng = random.Random(23)
+    texts = ["", "not", "not used", "isn't in", "(unused)", "(not enabled)", "knot us",
+             "not " * (MAX_NEG_TRIED + 3) + "used", "n't " * (MAX_NEG_TRIED * 2) + "in",
+             "not x " * (MAX_NEG_TRIED + 1), "not " * (MAX_NEG_TRIED - 1) + "required"]
+    texts += ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 40)))
+              for _ in range(3000)]
+    seen = {True: 0, False: 0}
+    for text in texts:
+        want = any(cue in text for cue in _AFTER_CUES)
+        assert _any_after_cue(text) is want, text
+        seen[want] += 1
+    assert seen[True] > 100 and seen[False] > 100
