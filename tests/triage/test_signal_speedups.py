@@ -438,3 +438,21 @@ def test_after_cue_search_from_negations_is_the_substring_test_per_cue() -> None
         assert _any_after_cue(text) is want, text
         seen[want] += 1
     assert seen[True] > 100 and seen[False] > 100
+
+
+def test_a_cited_hit_keeps_its_excerpt_outside_its_fields() -> None:
+    # Hit.excerpt is cut once and kept (issue #23, planner speed): a hit whose excerpt
+    # was read is still equal, hashed and shown as one whose was not, and a copy with
+    # another source cuts its own excerpt.
+    import dataclasses
+
+    from agentops.triage.signals import Hit, _excerpt
+    source = "x" * 50 + " the all_reduce HANGS on rank 3 " + "y" * 50
+    cited = Hit(signal="s", label=None, role="hang", where="body", weight=1.0, score=1.0,
+                places=frozenset({"body"}), source=source, found="hangs")
+    fresh = dataclasses.replace(cited)
+    assert cited.excerpt == _excerpt(source, "hangs") and "HANGS on rank 3" in cited.excerpt
+    assert cited.excerpt is cited.excerpt
+    assert cited == fresh and hash(cited) == hash(fresh) and repr(cited) == repr(fresh)
+    other = dataclasses.replace(cited, source="it hangs at init")
+    assert other.excerpt == "it hangs at init" != cited.excerpt

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 # The regex parser gives each pattern's literal needles (an optimisation only: if a
 # Python release changes it, pattern_needles returns None and the regex just runs).
@@ -1127,9 +1128,12 @@ class Hit:
     # ``source.lower()``, which the place already has (None: lowered when cited).
     source_lower: str | None = field(default=None, repr=False, compare=False)
 
-    @property
+    @cached_property
     def excerpt(self) -> str:
-        """Up to 80 characters of the place around what matched."""
+        """Up to 80 characters of the place around what matched. Kept once made: a plan
+        cites a hit twice on average (its label, then step 1's evidence), and each cut
+        searches the whole place (issue #23, planner speed). The hit is immutable, and
+        the cache is outside its fields (not compared, hashed or shown)."""
         return _excerpt(self.source, self.found, self.source_lower)
 
     @classmethod
