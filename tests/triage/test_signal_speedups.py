@@ -415,3 +415,44 @@ def test_a_hit_made_without_init_is_the_hit_init_makes() -> None:
     assert vars(made) == vars(init) and made.excerpt == init.excerpt == "Some Text"
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.score = 1.0  # type: ignore[misc]
+
+
+def test_after_cue_search_from_negations_is_the_substring_test_per_cue() -> None:
+    """``_any_after_cue`` looks only where "not "/"n't " occurs; it must say what one
+    ``in`` per cue says, on texts with and without a cue, with a cue after more
+    negations than it looks at one by one (then the per-cue tests decide), and with
+    the parenthesised forms alone."""
+    from agentops.triage.signals import _AFTER_CUES, MAX_NEG_TRIED, _any_after_cue
+    pieces = ["not ", "n't ", "not", "used", "in", "involved", "enabled", "needed",
+              "required", "(unused", "(not", "nothing ", "isn't", " x ", "\n", "kno",
+              "unused", "(", "notin"]
+    rng = random.Random(23)
+    texts = ["", "not", "not used", "isn't in", "(unused)", "(not enabled)", "knot us",
+             "not " * (MAX_NEG_TRIED + 3) + "used", "n't " * (MAX_NEG_TRIED * 2) + "in",
+             "not x " * (MAX_NEG_TRIED + 1), "not " * (MAX_NEG_TRIED - 1) + "required"]
+    texts += ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 40)))
+              for _ in range(3000)]
+    seen = {True: 0, False: 0}
+    for text in texts:
+        want = any(cue in text for cue in _AFTER_CUES)
+        assert _any_after_cue(text) is want, text
+        seen[want] += 1
+    assert seen[True] > 100 and seen[False] > 100
+
+
+def test_a_cited_hit_keeps_its_excerpt_outside_its_fields() -> None:
+    # Hit.excerpt is cut once and kept (issue #23, planner speed): a hit whose excerpt
+    # was read is still equal, hashed and shown as one whose was not, and a copy with
+    # another source cuts its own excerpt.
+    import dataclasses
+
+    from agentops.triage.signals import Hit, _excerpt
+    source = "x" * 50 + " the all_reduce HANGS on rank 3 " + "y" * 50
+    cited = Hit(signal="s", label=None, role="hang", where="body", weight=1.0, score=1.0,
+                places=frozenset({"body"}), source=source, found="hangs")
+    fresh = dataclasses.replace(cited)
+    assert cited.excerpt == _excerpt(source, "hangs") and "HANGS on rank 3" in cited.excerpt
+    assert cited.excerpt is cited.excerpt
+    assert cited == fresh and hash(cited) == hash(fresh) and repr(cited) == repr(fresh)
+    other = dataclasses.replace(cited, source="it hangs at init")
+    assert other.excerpt == "it hangs at init" != cited.excerpt

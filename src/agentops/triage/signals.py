@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 # The regex parser gives each pattern's literal needles (an optimisation only: if a
 # Python release changes it, pattern_needles returns None and the regex just runs).
@@ -982,16 +983,38 @@ def _cue_matches(regex: re.Pattern[str], lower: str) -> list[re.Match[str]]:
     return out
 
 
-_AFTER_CUES = tuple(f"{neg} {word}" for neg in ("not", "n't")
-                    for word in ("used", "involved", "enabled", "needed", "required", "in"))
+_AFTER_NEGS = ("not ", "n't ")
+_AFTER_WORDS = ("used", "involved", "enabled", "needed", "required", "in")
+_AFTER_CUES = tuple(f"{neg}{word}" for neg in _AFTER_NEGS for word in _AFTER_WORDS)
 _AFTER_CUES += ("(unused", "(not")
+# Sanity: occurrences of "not "/"n't " looked at one by one before ``_any_after_cue``
+# hands over to one substring test per cue (a text of "not not not ..." stays linear).
+MAX_NEG_TRIED = 16
+
+
+def _any_after_cue(lower: str) -> bool:
+    """``any(cue in lower for cue in _AFTER_CUES)``, from the few places where "not " or
+    "n't " occurs instead of fourteen passes over the whole text: the prose places of
+    every plan go through here, and a long body made it most of ``split_negated``'s
+    time (issue #23, planner speed)."""
+    tried = 0
+    for neg in _AFTER_NEGS:
+        i = lower.find(neg)
+        while i >= 0:
+            if lower.startswith(_AFTER_WORDS, i + len(neg)):
+                return True
+            tried += 1
+            if tried >= MAX_NEG_TRIED:
+                return any(cue in lower for cue in _AFTER_CUES)
+            i = lower.find(neg, i + 1)
+    return "(unused" in lower or "(not" in lower
 
 
 def _has_after_cue(lower: str) -> bool:
     """Whether the postfix negation can match at all (substring tests first: cheap)."""
     if "not" not in lower and "n't" not in lower and "unused" not in lower:
         return False
-    return any(cue in lower for cue in _AFTER_CUES) and _AFTER_CUE_RE.search(lower) is not None
+    return _any_after_cue(lower) and _AFTER_CUE_RE.search(lower) is not None
 
 
 def _clause(text: str, start: int, end: int) -> str:
@@ -1105,9 +1128,12 @@ class Hit:
     # ``source.lower()``, which the place already has (None: lowered when cited).
     source_lower: str | None = field(default=None, repr=False, compare=False)
 
-    @property
+    @cached_property
     def excerpt(self) -> str:
-        """Up to 80 characters of the place around what matched."""
+        """Up to 80 characters of the place around what matched. Kept once made: a plan
+        cites a hit twice on average (its label, then step 1's evidence), and each cut
+        searches the whole place (issue #23, planner speed). The hit is immutable, and
+        the cache is outside its fields (not compared, hashed or shown)."""
         return _excerpt(self.source, self.found, self.source_lower)
 
     @classmethod
