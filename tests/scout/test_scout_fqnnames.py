@@ -5,6 +5,9 @@ defined at neither commit (an opportunity, never an action)."""
 
 from __future__ import annotations
 
+import re
+
+from agentops.scout import render
 from agentops.scout.analyses import fqnnames
 from agentops.scout.analyses.ci import CiResult
 from agentops.scout.itemize import clear, delta
@@ -189,3 +192,38 @@ def test_a_name_no_model_code_defines_is_no_all_clear(tmp_path) -> None:
               if c.title.startswith("Upstream delta")]
     assert "no action in what was compared" not in line
     assert "not settled" in line and "`wqkv_fused`" in line
+
+
+def test_a_lagging_name_says_which_use_breaks(tmp_path) -> None:
+    """Stated, not only located (#22 defect 8): the action's reason names the keyword that
+    holds the literal, its file:line and what goes wrong for that use (a filter selects
+    nothing; a key map mis-keys a checkpoint weight), and only for the uses it has. The
+    opportunity for a name defined at neither commit keeps its own reason."""
+    inp = _inp(tmp_path, {"sub/model.py": MODEL_HEAD})
+    items = delta.items(inp, _res(inp, fqnnames.analyse(inp)))
+    acts = {i.where: i for i in items if i.kind == "action"}
+    flt = acts["sub/configs.py:2"].why
+    assert "`filter_fqns` at configs.py:2 names `output`" in flt
+    assert "the filter matches nothing" in flt and "checkpoint" not in flt
+    keys = acts["sub/state_dict_adapter.py:4"].why
+    assert "`from_hf_map` at state_dict_adapter.py:4 maps a checkpoint weight to `w1`" in keys
+    assert "mis-keys" in keys and "filter" not in keys
+    [opp] = [i for i in items if i.kind == "opportunity"]
+    assert opp.why == ("a filter or key naming no module matches nothing; check the name "
+                       "against the model's module tree")
+
+
+def test_a_hostile_holder_name_renders_inert(tmp_path) -> None:
+    """The holder and the name come from the sub-project's code: the reason that now
+    carries them goes through the renderer's escaping like every other reason."""
+    inp = _inp(tmp_path, {"sub/model.py": MODEL_HEAD})
+    hostile = [fqnnames.FqnName(f.file, f.line, "<img src=x>", f.literal, f.use, f.how,
+                                f.now, "@team") for f in fqnnames.analyse(inp)
+               if f.how == "lagged"]
+    [act, *_] = [i for i in delta.items(inp, _res(inp, hostile)) if i.kind == "action"]
+    assert "@team" in act.why and "<img src=x>" in act.why
+    # Inside a code span Markdown shows the text as it is: no tag, no mention; outside
+    # one neither may appear.
+    outside = re.sub(r"`[^`]*`", "", render._action(act).split(" — ", 1)[1])
+    assert "<img" not in outside and "@team" not in outside
+    assert "`@team`" in render._action(act)

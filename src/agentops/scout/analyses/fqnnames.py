@@ -61,6 +61,7 @@ class FqnName:
     use: str  # "keys" (adapter map) or "filters" (a filter list / pattern)
     how: str  # "lagged" (defined at the baseline, gone at HEAD) or "unknown"
     now: str = ""  # the HEAD name that replaced it, when one is evident
+    via: str = ""  # the keyword or variable holding the literal (``filter_fqns``, ``from_hf_map``)
 
 
 def _model_files(tree: Tree, roots: tuple[str, ...]) -> list[tuple[str, str]]:
@@ -109,13 +110,14 @@ def _target_name(node: ast.AST) -> str:
     return node.attr if isinstance(node, ast.Attribute) else ""
 
 
-def uses(path: str, text: str) -> list[tuple[int, str, str, bool]]:
-    """(line, literal, use, is_pattern) for each FQN-naming literal of one file."""
+def uses(path: str, text: str) -> list[tuple[int, str, str, bool, str]]:
+    """(line, literal, use, is_pattern, holder) for each FQN-naming literal of one file;
+    the holder is the keyword or variable the literal is given to."""
     mod = ps.parse(text)
     if mod is None:
         return []
     adapter = "state_dict_adapter" in path.rsplit("/", 1)[-1]
-    out: list[tuple[int, str, str, bool]] = []
+    out: list[tuple[int, str, str, bool, str]] = []
     for n in ps.walk(mod):
         pairs: list[tuple[str, ast.AST]] = []
         if isinstance(n, ast.keyword) and n.arg:
@@ -126,13 +128,13 @@ def uses(path: str, text: str) -> list[tuple[int, str, str, bool]]:
         for name, value in pairs:
             if _FILTER_NAME.search(name):
                 pat = "pattern" in name
-                out += [(c.lineno, c.value, "filters", pat) for c in _listed(value)]
+                out += [(c.lineno, c.value, "filters", pat, name) for c in _listed(value)]
             elif adapter and isinstance(value, ast.Dict) and ("from_hf" in name
                                                               or "to_hf" in name):
                 # Only the model's side: the values of a from-HF map, the keys of a
                 # to-HF map; the HF names are the other project's.
                 side = value.values if "from_hf" in name else value.keys
-                out += [(c.lineno, c.value, "keys", False)
+                out += [(c.lineno, c.value, "keys", False, name)
                         for s in side if s is not None for c in _strings(s)]
     return out[:MAX_SITES]
 
@@ -198,7 +200,7 @@ def analyse(inp: Inputs) -> list[FqnName]:
             continue
         if "/tests/" in path or path.rsplit("/", 1)[-1].startswith("test_"):
             continue
-        for line, literal, use, pat in uses(path, text):
+        for line, literal, use, pat, via in uses(path, text):
             segs = segments(literal, pattern=pat)
             for i, seg in enumerate(dict.fromkeys(segs)):
                 if seg in renames and not pat and i > 0:
@@ -206,11 +208,11 @@ def analyse(inp: Inputs) -> list[FqnName]:
                     # experts' renamed w1): the segment before it says which module.
                     cls, new = renames[seg]
                     if _holds(inp.head, roots, segs[segs.index(seg) - 1], cls):
-                        out.append(FqnName(path, line, seg, literal, use, "lagged", new))
+                        out.append(FqnName(path, line, seg, literal, use, "lagged", new, via))
                         continue
                 if seg in now:
                     continue
                 how = "lagged" if seg in then else "unknown"
                 out.append(FqnName(path, line, seg, literal, use, how,
-                                   _renamed_to(seg, then, now) if how == "lagged" else ""))
+                                   _renamed_to(seg, then, now) if how == "lagged" else "", via))
     return out

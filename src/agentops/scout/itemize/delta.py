@@ -266,6 +266,28 @@ def _new(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     return out
 
 
+def _lag_why(fs: list[Any], sub: str) -> str:
+    """What each lagging use now does wrong, from the first site of each use: the
+    analysis knows whether the literal feeds a module filter or a checkpoint key map,
+    and which keyword holds it, so the item says which of the two breaks."""
+    parts: list[str] = []
+    for use in ("filters", "keys"):
+        f = next((f for f in fs if f.use == use), None)
+        if f is None:
+            continue
+        holder = f"{code(f.via)} at " if f.via else ""
+        spot = f"{holder}{rel(f.file, sub)}:{f.line}"
+        if use == "filters":
+            parts.append(f"{spot} names {code(f.name)} to single out a module, but no module "
+                         "has that name at HEAD: the filter matches nothing, so the module it "
+                         "was written for is silently handled like every other one")
+        else:
+            parts.append(f"{spot} maps a checkpoint weight to {code(f.name)}, a name the "
+                         "model no longer has: converting a checkpoint skips or mis-keys "
+                         "that weight")
+    return "; ".join(parts)
+
+
 def _fqn_names(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """#22 defect 8: key maps and module-name filters that still name what the model
     renamed in the window: an action per file (file:line, old and new name), so the
@@ -289,8 +311,7 @@ def _fqn_names(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                 id=stable_id("fqn-lag", file), section="S-1", kind="action",
                 title=f"{rel(file, sub)} still names {olds}, which the model code defined "
                       f"at {inp.baseline.since} and no longer defines: {shown}{more}",
-                why="a key map entry for a parameter the model no longer has is skipped or "
-                    "mis-keyed at checkpoint conversion; a filter naming it matches nothing",
+                why=_lag_why(fs, sub),
                 where=f"{file}:{fs[0].line}", priority="P1", severity="should-fix",
                 files=(file,), fix="rename the literal(s) to the model's current name(s)",
                 facts=facts))
