@@ -71,3 +71,18 @@ def test_a_setting_read_counts_as_handling_context_parallelism(tmp_path) -> None
     bare = PARALLELIZE.replace("parallelism.context_parallel_degree > 1", "model.ready")
     got = _check(tmp_path / "b", parallelize=bare)
     assert [n for n, text in got if "claims context parallelism" in text] == [5]
+
+
+def test_a_doc_of_many_feature_sections_is_read_in_linear_time(tmp_path) -> None:
+    """A README someone else wrote: tens of thousands of feature headings with their
+    lists, and one item of a very long line. Each section's end was found over a copy of
+    the later headings, quadratic (``test_scout_doctodotests`` times that scan alone);
+    every claim is still found, and a long item's line costs no more than its length."""
+    from tests import watchdog
+
+    many = "## Features\n- FSDP, TP, DDP\n" * 20_000
+    got = watchdog.within(watchdog.SECONDS, lambda: _check(tmp_path / "m", readme=many))
+    assert [line for line, _p in got][:2] == [2, 4] and len(got) == 20_000
+    long_item = "## Features\n- FSDP, TP, DDP " + "(`<" * 400_000 + "\n"
+    got = watchdog.within(watchdog.SECONDS, lambda: _check(tmp_path / "l", readme=long_item))
+    assert [line for line, _p in got] == [2]

@@ -125,13 +125,22 @@ def _only(text: str, cap: Capability) -> bool:
 def _sections(lines: list[str]) -> list[tuple[int, int, str]]:
     """(first line, end line, heading) of each heading's section (to the next heading
     of the same or a higher level), 1-based, end exclusive."""
-    heads = [(n, len(m.group(1)), line) for n, line in enumerate(lines, 1)
-             if (m := _HEADING.match(line))]
-    out = []
-    for i, (n, level, line) in enumerate(heads):
-        end = next((m for m, lv, _l in heads[i + 1:] if lv <= level), len(lines) + 1)
-        out.append((n, end, line))
-    return out
+    heads: list[tuple[int, int, str]] = []  # (line, level, heading)
+    ends: list[int] = []
+    # The sections still open (indexes into heads), levels rising: a heading closes each
+    # one of its level or deeper. One pass; a search of the later headings for each
+    # heading, over a copy of the rest, was quadratic in a doc of many headings.
+    still_open: list[int] = []
+    for n, line in enumerate(lines, 1):
+        if (m := _HEADING.match(line)) is None:
+            continue
+        level = len(m.group(1))
+        while still_open and heads[still_open[-1]][1] >= level:
+            ends[still_open.pop()] = n
+        still_open.append(len(heads))
+        heads.append((n, level, line))
+        ends.append(len(lines) + 1)
+    return [(n, end, line) for (n, _level, line), end in zip(heads, ends, strict=True)]
 
 
 def check(inp: Inputs, docs: list[str] | None = None) -> list[ListProblem]:
