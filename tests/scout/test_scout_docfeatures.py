@@ -8,7 +8,10 @@ Fixture repositories, match and no-match."""
 
 from __future__ import annotations
 
+import re
+
 from agentops.scout.analyses import docfeatures
+from agentops.scout.analyses.docs import DocProblem
 from tests.scout import minirepo
 
 README = """\
@@ -86,3 +89,31 @@ def test_a_doc_of_many_feature_sections_is_read_in_linear_time(tmp_path) -> None
     long_item = "## Features\n- FSDP, TP, DDP " + "(`<" * 400_000 + "\n"
     got = watchdog.within(watchdog.SECONDS, lambda: _check(tmp_path / "l", readme=long_item))
     assert [line for line, _p in got] == [2]
+
+
+def _strip_code_spans(markdown: str) -> str:
+    """What GitHub renders as text: the line without its backtick code spans."""
+    return re.sub(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", "", markdown)
+
+
+def test_a_hostile_heading_and_item_are_rendered_inert(tmp_path) -> None:
+    """Security (untrusted doc text): the finding quotes the section's heading and the
+    item, which may carry a mention, a link, an image or HTML, and a backtick that
+    closes the item's code span early; the report line shows them as inert text."""
+    from agentops.scout import render
+    from agentops.scout.itemize import docs as itemize_docs
+
+    readme = ("# Sub\n\n## Features @maintainer <img src=x>\n- FSDP, TP\n"
+              "- DDP ` @evil [x](https://evil.example) <b>bold</b> #12\n")
+    inp = minirepo.build(tmp_path, head={
+        "core/__init__.py": "", "core/dist.py": "def apply_tp(m, layout=None):\n    return m\n",
+        "sub/parallelize.py": PARALLELIZE, "sub/README.md": readme},
+        target="docs: [sub/README.md]\n")
+    problems = docfeatures.check(inp)
+    assert [p.line for p in problems] == [5]
+    lines = [render._plain(it) for it in itemize_docs.items(inp, {"doc_inaccuracies": [
+        DocProblem(p.file, p.line, p.problem) for p in problems]})]
+    shown = _strip_code_spans(lines[0])
+    assert "DDP" in lines[0] and "evil" in shown
+    for live in ("@evil", "@maintainer", "[x](", "https://", "<b>", "<img", " #12"):
+        assert live not in shown, live

@@ -164,3 +164,33 @@ def test_a_doc_of_many_todo_items_and_headings_is_read_in_linear_time(tmp_path) 
     headed = "## TODO\n- unit tests\n" * 20_000
     got = watchdog.within(watchdog.SECONDS, lambda: _check(tmp_path, readme=headed))
     assert [line for _f, line, _t in got][:2] == [2, 4] and len(got) == 20_000
+
+
+def test_a_hostile_todo_item_is_rendered_inert(tmp_path) -> None:
+    """Security (untrusted doc text): the finding quotes the to-do item, whose asides may
+    carry a mention, a link, HTML or a backtick that ends the quote's code span early;
+    the report line shows them as inert text."""
+    import re
+
+    from agentops.scout import render
+    from agentops.scout.analyses.docs import DocProblem
+    from agentops.scout.itemize import docs as itemize_docs
+
+    readme = README.replace("- CI integration", "- CI integration (` @evil "
+                            "<img src=x> [y](https://evil.example) #12 `)")
+    head = {"sub/__init__.py": "", "sub/parallelize.py": "def p(m):\n    return m\n",
+            "sub/README.md": readme, "tests/__init__.py": "",
+            "tests/integration_tests/__init__.py": "",
+            "tests/integration_tests/models.py": CASES,
+            "tests/integration_tests/run_tests.py": "import sys\n",
+            ".github/workflows/models.yaml": WORKFLOW}
+    inp = minirepo.build(tmp_path, head=head, target="docs: [sub/README.md]\n")
+    problems = doctodotests.check(inp)
+    assert [p.line for p in problems] == [11]
+    items = itemize_docs.items(inp, {"doc_inaccuracies": [
+        DocProblem(p.file, p.line, p.problem) for p in problems]})
+    line = render._plain(items[0])
+    shown = re.sub(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", "", line)
+    assert "CI integration" in line and "evil" in shown
+    for live in ("@evil", "[y](", "https://", "<img", " #12"):
+        assert live not in shown, live
