@@ -117,3 +117,18 @@ def test_a_hostile_heading_and_item_are_rendered_inert(tmp_path) -> None:
     assert "DDP" in lines[0] and "evil" in shown
     for live in ("@evil", "@maintainer", "[x](", "https://", "<b>", "<img", " #12"):
         assert live not in shown, live
+
+
+def test_an_empty_list_item_is_no_crash(tmp_path) -> None:
+    """Malformed input (#22, no traceback): an empty item ("- ") matched the list form
+    with nothing after the marker and left None for its text, which stopped the doc
+    scans with a TypeError. Every list scan reads it as an empty item."""
+    from agentops.scout.analyses import doclists, doctodotests
+
+    readme = "# Sub\n\n## TODO\n- \n-\t\n\n## Features\n- \n- FSDP, TP, DDP\n|  |\n"
+    inp = minirepo.build(tmp_path, head={
+        "core/__init__.py": "", "core/dist.py": "def apply_tp(m, layout=None):\n    return m\n",
+        "sub/parallelize.py": PARALLELIZE, "sub/README.md": readme},
+        target="docs: [sub/README.md]\n")
+    assert [p.line for p in docfeatures.check(inp)] == [9]
+    assert doclists.check(inp) == [] and doctodotests.check(inp) == []

@@ -97,7 +97,7 @@ def _feature_lists(lines: list[str]) -> Iterator[tuple[str, list[tuple[int, str]
                 fence = not fence
             elif not fence and (m := doclists._ITEM.match(line)) \
                     and not doclists._HEADING.match(line):
-                items.append((n, m.group(1) or m.group(2)))
+                items.append((n, doclists.item_text(m)))
         yield head, items
 
 

@@ -78,6 +78,13 @@ _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*)$|^\s*\|(.+)\|\s*$")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s")
 
 
+def item_text(item: re.Match[str]) -> str:
+    """The text of an ``_ITEM`` match: a list item's after its marker, a table row's
+    between its outer pipes; "" for an empty item ("- "), which matched the list form
+    with nothing after the marker (and the table group is then None)."""
+    return item.group(1) or item.group(2) or ""
+
+
 def is_fence(line: str) -> bool:
     """Whether a line opens or closes a fenced block: a line that also closes its own
     fence (```cmd```, a one-line command) toggles nothing."""
@@ -163,7 +170,7 @@ def check(inp: Inputs, docs: list[str] | None = None) -> list[ListProblem]:
             item = _ITEM.match(line)
             if in_code or item is None:
                 continue
-            body = item.group(1) or item.group(2)
+            body = item_text(item)
             if (n not in pending_lines and not _PENDING_MARK.search(line)) or \
                     _DONE_MARK.search(line):
                 continue  # not marked as to do, or marked done

@@ -167,7 +167,7 @@ def check(inp: Inputs, docs: list[str] | None = None) -> list[doclists.ListProbl
             item = doclists._ITEM.match(line)
             if fence or item is None:
                 continue
-            body = (item.group(1) or item.group(2)).replace("|", " ")
+            body = doclists.item_text(item).replace("|", " ")
             if (n not in pending and not doclists._PENDING_MARK.search(line)) \
                     or doclists._DONE_MARK.search(line) or not _names_only_testing(body) \
                     or _is_group_label(lines, n):
