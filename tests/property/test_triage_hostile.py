@@ -179,6 +179,19 @@ PATHOLOGICAL_BODIES = {
     "fences": "```\n" * 16_384,
     "colons": ":" * 65_536,
     "one long word": "a" * 65_536,
+    # The postfix negation ("X is not used") tried a list at every part of a dotted
+    # name: 32 KB of "a." took 20 s (issue #23 review, rev33).
+    "a dotted run after a postfix negation": "DDP is not used.\n" + "a." * 32_000,
+    "a dotted run after a prefix negation": "no " + "a." * 32_000,
+    # The step-1 negation's two-word list items (issue #23, tr-hand2).
+    "negated two-word lists": "no process group, tensor parallel or multiple GPUs / " * 1_200,
+    # The rubric signals of this stop (#23): a skip tracker's item, one rank's numbers,
+    # an inline one-liner of nested torch calls.
+    "skip tracker lines": "- Test name: `test_x`\n- Parent issue: #1\n" * 1_500,
+    "runs after a tracker's parent line": "Parent issue:" + " " * 65_000 + "#1",
+    "one rank's numbers": "nan on rank 1 only, " * 3_000,
+    "nested torch calls in a code span": "`torch.a(torch.b(" * 3_800,
+    "digits inside a one-liner": "`torch.a(torch.b(1), " + "1," * 32_000 + "`",
 }
 
 

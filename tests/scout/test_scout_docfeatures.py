@@ -8,7 +8,10 @@ Fixture repositories, match and no-match."""
 
 from __future__ import annotations
 
+import re
+
 from agentops.scout.analyses import docfeatures
+from agentops.scout.analyses.docs import DocProblem
 from tests.scout import minirepo
 
 README = """\
@@ -71,3 +74,61 @@ def test_a_setting_read_counts_as_handling_context_parallelism(tmp_path) -> None
     bare = PARALLELIZE.replace("parallelism.context_parallel_degree > 1", "model.ready")
     got = _check(tmp_path / "b", parallelize=bare)
     assert [n for n, text in got if "claims context parallelism" in text] == [5]
+
+
+def test_a_doc_of_many_feature_sections_is_read_in_linear_time(tmp_path) -> None:
+    """A README someone else wrote: tens of thousands of feature headings with their
+    lists, and one item of a very long line. Each section's end was found over a copy of
+    the later headings, quadratic (``test_scout_doctodotests`` times that scan alone);
+    every claim is still found, and a long item's line costs no more than its length."""
+    from tests import watchdog
+
+    many = "## Features\n- FSDP, TP, DDP\n" * 20_000
+    got = watchdog.within(watchdog.SECONDS, lambda: _check(tmp_path / "m", readme=many))
+    assert [line for line, _p in got][:2] == [2, 4] and len(got) == 20_000
+    long_item = "## Features\n- FSDP, TP, DDP " + "(`<" * 400_000 + "\n"
+    got = watchdog.within(watchdog.SECONDS, lambda: _check(tmp_path / "l", readme=long_item))
+    assert [line for line, _p in got] == [2]
+
+
+def _strip_code_spans(markdown: str) -> str:
+    """What GitHub renders as text: the line without its backtick code spans."""
+    return re.sub(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", "", markdown)
+
+
+def test_a_hostile_heading_and_item_are_rendered_inert(tmp_path) -> None:
+    """Security (untrusted doc text): the finding quotes the section's heading and the
+    item, which may carry a mention, a link, an image or HTML, and a backtick that
+    closes the item's code span early; the report line shows them as inert text."""
+    from agentops.scout import render
+    from agentops.scout.itemize import docs as itemize_docs
+
+    readme = ("# Sub\n\n## Features @maintainer <img src=x>\n- FSDP, TP\n"
+              "- DDP ` @evil [x](https://evil.example) <b>bold</b> #12\n")
+    inp = minirepo.build(tmp_path, head={
+        "core/__init__.py": "", "core/dist.py": "def apply_tp(m, layout=None):\n    return m\n",
+        "sub/parallelize.py": PARALLELIZE, "sub/README.md": readme},
+        target="docs: [sub/README.md]\n")
+    problems = docfeatures.check(inp)
+    assert [p.line for p in problems] == [5]
+    lines = [render._plain(it) for it in itemize_docs.items(inp, {"doc_inaccuracies": [
+        DocProblem(p.file, p.line, p.problem) for p in problems]})]
+    shown = _strip_code_spans(lines[0])
+    assert "DDP" in lines[0] and "evil" in shown
+    for live in ("@evil", "@maintainer", "[x](", "https://", "<b>", "<img", " #12"):
+        assert live not in shown, live
+
+
+def test_an_empty_list_item_is_no_crash(tmp_path) -> None:
+    """Malformed input (#22, no traceback): an empty item ("- ") matched the list form
+    with nothing after the marker and left None for its text, which stopped the doc
+    scans with a TypeError. Every list scan reads it as an empty item."""
+    from agentops.scout.analyses import doclists, doctodotests
+
+    readme = "# Sub\n\n## TODO\n- \n-\t\n\n## Features\n- \n- FSDP, TP, DDP\n|  |\n"
+    inp = minirepo.build(tmp_path, head={
+        "core/__init__.py": "", "core/dist.py": "def apply_tp(m, layout=None):\n    return m\n",
+        "sub/parallelize.py": PARALLELIZE, "sub/README.md": readme},
+        target="docs: [sub/README.md]\n")
+    assert [p.line for p in docfeatures.check(inp)] == [9]
+    assert doclists.check(inp) == [] and doctodotests.check(inp) == []

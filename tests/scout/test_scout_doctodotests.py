@@ -7,7 +7,8 @@ heading as a to-do section. Fixture repositories, match and no-match."""
 
 from __future__ import annotations
 
-from agentops.scout.analyses import doclists, doctodotests
+from agentops.scout.analyses import doclists, doctodotests, testowner
+from tests import watchdog
 from tests.scout import minirepo
 
 README = """\
@@ -110,23 +111,86 @@ def test_hostile_lines_are_read_in_bounded_time(tmp_path) -> None:
     """A test file or workflow of dash runs and flag-like repeats, long single lines and
     many short ones: each launch pattern search stays linear (``--[\\w.-]+`` before
     the name backtracked quadratically on a run of dashes: 16,000 took 36 s)."""
-    from tests import watchdog
-
     hostile = "\n".join(["-" * 200_000, "--a" * 600, *(["--a" * 600] * 300)]) + "\n"
     got = watchdog.within(watchdog.SECONDS, lambda: _check(
         tmp_path, cases=hostile + CASES, workflow=WORKFLOW + "# " + "-" * 200_000 + "\n"))
     assert [line for _f, line, _t in got] == [11]
-    launch = doctodotests._launch("sub")
+    launch = testowner.launch_pattern("sub")
     assert watchdog.within(watchdog.SECONDS, lambda: launch.search("-" * 200_000)) is None
     assert launch.search('"--module", "sub"') and not launch.search("---module sub")
-
-
-def test_the_no_own_tests_launch_pattern_is_bounded_too() -> None:
-    """The FYI "a shared test launches it by name" (itemize/tests) searches whole test
-    files with the same kind of pattern: a dash run must not make it backtrack."""
-    from agentops.scout.itemize import tests as itemize_tests
-    from tests import watchdog
-
-    launch = itemize_tests._launch_re("sub")
-    assert watchdog.within(watchdog.SECONDS, lambda: launch.search("-" * 200_000)) is None
     assert launch.search("--module=sub") and not launch.search("--module subx")
+
+
+def test_the_no_own_tests_fyi_reads_a_dash_run_in_bounded_time(tmp_path) -> None:
+    """The FYI "a shared test launches it by name" (itemize/tests) searches whole test
+    files with the shared launch pattern: a dash run must not make it backtrack, and
+    the launching file is still named."""
+    from agentops.scout.itemize import tests as itemize_tests
+
+    inp = minirepo.build(tmp_path, head={
+        "sub/__init__.py": "", "sub/train.py": "def main():\n    return 0\n",
+        "tests/integration_tests/models.py": "-" * 200_000 + "\n" + CASES},
+        target="docs: [sub/README.md]\n")
+    items = watchdog.within(watchdog.SECONDS, lambda: itemize_tests._no_tests(inp))
+    assert any("tests/integration_tests/models.py" in str(i) for i in items)
+
+
+def test_a_run_of_unclosed_openers_in_a_todo_item_is_read_in_linear_time(tmp_path) -> None:
+    """An item's code spans and asides are blanked before its words are judged; the
+    regex that did it rescanned to the line's end from every unclosed "(" or "<"
+    (20,000: 2 s, quadratic). The item is judged the same way after the run."""
+    for n, opener in enumerate("(<`"):
+        readme = README.replace("- CI integration", "- CI integration " + opener * 200_000)
+        where = tmp_path / str(n)
+        got = watchdog.within(watchdog.SECONDS, lambda readme=readme, where=where: _check(
+            where, readme=readme))
+        assert [line for _f, line, _t in got] == [11], opener
+    assert doctodotests._without_asides("CI (see `x)` y) <a> z ((") == "CI  ` y)   z (("
+
+
+def test_a_doc_of_many_todo_items_and_headings_is_read_in_linear_time(tmp_path) -> None:
+    """Each item looked for the next line over a copy of the rest of the doc, and each
+    heading for its section's end over a copy of the later headings: both quadratic
+    (200,000 items of a 4 MB doc: 40 s for the item scan alone). Every item is still
+    judged, and a group label still tells its items apart."""
+    lines = ["- [ ] CI integration"] * 200_000
+    labels = watchdog.within(watchdog.SECONDS, lambda: [
+        doctodotests._is_group_label(lines, n) for n in range(1, len(lines) + 1)])
+    assert not any(labels)
+    assert doctodotests._is_group_label(["- Testing", "", "    - CI"], 1)
+    heads = ["## TODO", "- unit tests"] * 200_000
+    sections = watchdog.within(watchdog.SECONDS, lambda: doclists._sections(heads))
+    assert sections[:2] == [(1, 3, "## TODO"), (3, 5, "## TODO")] and len(sections) == 200_000
+    headed = "## TODO\n- unit tests\n" * 20_000
+    got = watchdog.within(watchdog.SECONDS, lambda: _check(tmp_path, readme=headed))
+    assert [line for _f, line, _t in got][:2] == [2, 4] and len(got) == 20_000
+
+
+def test_a_hostile_todo_item_is_rendered_inert(tmp_path) -> None:
+    """Security (untrusted doc text): the finding quotes the to-do item, whose asides may
+    carry a mention, a link, HTML or a backtick that ends the quote's code span early;
+    the report line shows them as inert text."""
+    import re
+
+    from agentops.scout import render
+    from agentops.scout.analyses.docs import DocProblem
+    from agentops.scout.itemize import docs as itemize_docs
+
+    readme = README.replace("- CI integration", "- CI integration (` @evil "
+                            "<img src=x> [y](https://evil.example) #12 `)")
+    head = {"sub/__init__.py": "", "sub/parallelize.py": "def p(m):\n    return m\n",
+            "sub/README.md": readme, "tests/__init__.py": "",
+            "tests/integration_tests/__init__.py": "",
+            "tests/integration_tests/models.py": CASES,
+            "tests/integration_tests/run_tests.py": "import sys\n",
+            ".github/workflows/models.yaml": WORKFLOW}
+    inp = minirepo.build(tmp_path, head=head, target="docs: [sub/README.md]\n")
+    problems = doctodotests.check(inp)
+    assert [p.line for p in problems] == [11]
+    items = itemize_docs.items(inp, {"doc_inaccuracies": [
+        DocProblem(p.file, p.line, p.problem) for p in problems]})
+    line = render._plain(items[0])
+    shown = re.sub(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", "", line)
+    assert "CI integration" in line and "evil" in shown
+    for live in ("@evil", "[y](", "https://", "<img", " #12"):
+        assert live not in shown, live

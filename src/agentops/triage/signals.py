@@ -941,8 +941,11 @@ _NEGATED_SRC = (
 # str.find, then the regex is tried there only: the planner's hottest text pass).
 _NEGATION_CUES = ("no", "without", "w/o", "never", "n't", "unrelated")
 # The postfix form: "DDP is not used", "FSDP isn't involved", "--distributed (not used)".
+# A list starts only where a word does, never after a dot inside one: a start at each
+# part of "a.b.c…" re-read the rest of the word, quadratic on a dotted run (32 KB: 20 s);
+# the word's own start reads the whole dotted name anyway.
 _NEGATED_AFTER_SRC = (
-    rf"(?<![\w-])((?:--?)?{_LIST})[ \t]*+(?:(?:is|are|was|were)(?:n't|[ \t]+not)[ \t]+"
+    rf"(?<![\w.-])((?:--?)?{_LIST})[ \t]*+(?:(?:is|are|was|were)(?:n't|[ \t]+not)[ \t]+"
     r"(?:used|involved|enabled|needed|required|in[ \t]+use)\b"
     r"|\((?:not[ \t]+used|unused|not[ \t]+enabled)[^)\n]{0,30}\))")
 # Sanity: matched on the lowercased text without IGNORECASE, which lets the regex engine

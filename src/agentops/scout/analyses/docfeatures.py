@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 
 from agentops.scout.analyses import doclists
 from agentops.scout.analyses import pysource as ps
@@ -44,7 +45,23 @@ _TOKENS = {"pipeline parallelism": {"pp", "pipeline", "pipelining"},
 _SPELLED = {"pipeline parallelism": "pipeline", "context parallelism": "context_parallel",
             "tensor parallelism": "tensor_parallel", "expert parallelism": "expert_parallel",
             "FSDP": "fully_shard"}
+# A section is a list of parallelisms when its items name this many of them, and it is
+# judged when the code visibly handles this many of those it names.
+MIN_LISTED = 2
 MIN_HANDLED = 2
+
+
+def _named_by(name: str, called: bool) -> set[str]:
+    """Capabilities a name of the code handles: by one of its ``_``-separated parts or a
+    spelled-out form; DDP only by a call, matched case-sensitively, since
+    ``Replicate()`` is a tensor placement, not a replicating wrapper."""
+    parts = set(name.split("_")) if name else set()
+    lowered = {p.lower() for p in parts}
+    out = {cap for cap, spelled in _SPELLED.items()
+           if lowered & _TOKENS[cap] or spelled in name.lower()}
+    if called and (parts & _TOKENS["DDP"] or name == "DistributedDataParallel"):
+        out.add("DDP")
+    return out
 
 
 def handled(inp: Inputs) -> set[str]:
@@ -62,59 +79,65 @@ def handled(inp: Inputs) -> set[str]:
             ref = node.func if called else node
             name = ref.attr if isinstance(ref, ast.Attribute) else (
                 ref.id if isinstance(ref, ast.Name) and called else "")
-            parts = set(name.split("_")) if name else set()
-            lowered = {p.lower() for p in parts}
-            for cap, tokens in _TOKENS.items():
-                # DDP by a call of a function (lower case): ``Replicate()`` is a
-                # tensor placement, not a replicating wrapper.
-                ddp = called and bool(parts & tokens or name == "DistributedDataParallel")
-                if ddp if cap == "DDP" else bool(
-                        lowered & tokens or _SPELLED[cap] in name.lower()):
-                    out.add(cap)
+            out |= _named_by(name, called)
+    return out
+
+
+def _feature_lists(lines: list[str]) -> Iterator[tuple[str, list[tuple[int, str]]]]:
+    """(heading, [(line, item text)]) of each features / supported section that is not
+    a to-do one, its list items outside fenced blocks."""
+    for start, end, head in doclists._sections(lines):
+        if not doclists._FEATURE_HEAD.match(head) or doclists._PENDING_HEAD.match(head):
+            continue
+        fence = False
+        items: list[tuple[int, str]] = []
+        for n in range(start + 1, end):
+            line = lines[n - 1]
+            if doclists.is_fence(line):
+                fence = not fence
+            elif not fence and (m := doclists._ITEM.match(line)) \
+                    and not doclists._HEADING.match(line):
+                items.append((n, doclists.item_text(m)))
+        yield head, items
+
+
+def _unhandled_claims(doc: str, head: str, items: list[tuple[int, str]],
+                      caps: tuple[Capability, ...], handled_caps: set[str]
+                      ) -> list[doclists.ListProblem]:
+    """The list's items that claim a capability none of the code handles."""
+    out: list[doclists.ListProblem] = []
+    for n, body in items:
+        if _NEGATED.search(body):
+            continue
+        for cap in caps:
+            if cap.words.search(body) and cap.name not in handled_caps:
+                out.append(doclists.ListProblem(doc, n, (
+                    f"the {head.strip('# ').strip()[:60]} section claims {cap.name} "
+                    f"(`{body.strip()[:80]}`), but no code of the sub-project "
+                    f"handles it (no call or setting naming "
+                    f"{'/'.join(sorted(_TOKENS[cap.name]))}); possibly stale: drop "
+                    "it, or say where it is wired")))
     return out
 
 
 def check(inp: Inputs, docs: list[str] | None = None) -> list[doclists.ListProblem]:
     """Feature-list items of the configured docs that claim an unwired parallelism."""
     caps = (*(c for c in doclists.CAPABILITIES if c.parallelism), DDP)
-    found: set[str] | None = None
+    found: set[str] | None = None  # read from the code once, when a list needs it
     out: list[doclists.ListProblem] = []
     for doc in docs if docs is not None else inp.target.docs:
         text = inp.head.text(doc)
         if text is None:
             continue
-        lines = text.splitlines()
-        for start, end, head in doclists._sections(lines):
-            if not doclists._FEATURE_HEAD.match(head) or doclists._PENDING_HEAD.match(head):
-                continue
-            fence = False
-            items: list[tuple[int, str]] = []
-            for n in range(start + 1, end):
-                line = lines[n - 1]
-                if doclists.is_fence(line):
-                    fence = not fence
-                elif not fence and (m := doclists._ITEM.match(line)) \
-                        and not doclists._HEADING.match(line):
-                    items.append((n, m.group(1) or m.group(2)))
+        for head, items in _feature_lists(text.splitlines()):
             named = {c.name for c in caps for _n, body in items if c.words.search(body)}
-            if len(named) < 2:
-                continue  # not a list of parallelisms
+            if len(named) < MIN_LISTED:
+                continue
             if found is None:
                 found = handled(inp)
             # Judge only where the code's handling is visible: most of what the list
             # names is found; a folder that parallelizes through another module's
             # plan shows none of it and is not judged.
-            if len(named & found) < MIN_HANDLED:
-                continue
-            for n, body in items:
-                if _NEGATED.search(body):
-                    continue
-                for cap in caps:
-                    if cap.words.search(body) and cap.name not in found:
-                        out.append(doclists.ListProblem(doc, n, (
-                            f"the {head.strip('# ').strip()[:60]} section claims {cap.name} "
-                            f"(`{body.strip()[:80]}`), but no code of the sub-project "
-                            f"handles it (no call or setting naming "
-                            f"{'/'.join(sorted(_TOKENS[cap.name]))}); possibly stale: drop "
-                            "it, or say where it is wired")))
+            if len(named & found) >= MIN_HANDLED:
+                out += _unhandled_claims(doc, head, items, caps, found)
     return list({(p.file, p.line, p.problem): p for p in out}.values())

@@ -78,6 +78,13 @@ _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*)$|^\s*\|(.+)\|\s*$")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s")
 
 
+def item_text(item: re.Match[str]) -> str:
+    """The text of an ``_ITEM`` match: a list item's after its marker, a table row's
+    between its outer pipes; "" for an empty item ("- "), which matched the list form
+    with nothing after the marker (and the table group is then None)."""
+    return item.group(1) or item.group(2) or ""
+
+
 def is_fence(line: str) -> bool:
     """Whether a line opens or closes a fenced block: a line that also closes its own
     fence (```cmd```, a one-line command) toggles nothing."""
@@ -125,13 +132,22 @@ def _only(text: str, cap: Capability) -> bool:
 def _sections(lines: list[str]) -> list[tuple[int, int, str]]:
     """(first line, end line, heading) of each heading's section (to the next heading
     of the same or a higher level), 1-based, end exclusive."""
-    heads = [(n, len(m.group(1)), line) for n, line in enumerate(lines, 1)
-             if (m := _HEADING.match(line))]
-    out = []
-    for i, (n, level, line) in enumerate(heads):
-        end = next((m for m, lv, _l in heads[i + 1:] if lv <= level), len(lines) + 1)
-        out.append((n, end, line))
-    return out
+    heads: list[tuple[int, int, str]] = []  # (line, level, heading)
+    ends: list[int] = []
+    # The sections still open (indexes into heads), levels rising: a heading closes each
+    # one of its level or deeper. One pass; a search of the later headings for each
+    # heading, over a copy of the rest, was quadratic in a doc of many headings.
+    still_open: list[int] = []
+    for n, line in enumerate(lines, 1):
+        if (m := _HEADING.match(line)) is None:
+            continue
+        level = len(m.group(1))
+        while still_open and heads[still_open[-1]][1] >= level:
+            ends[still_open.pop()] = n
+        still_open.append(len(heads))
+        heads.append((n, level, line))
+        ends.append(len(lines) + 1)
+    return [(n, end, line) for (n, _level, line), end in zip(heads, ends, strict=True)]
 
 
 def check(inp: Inputs, docs: list[str] | None = None) -> list[ListProblem]:
@@ -154,7 +170,7 @@ def check(inp: Inputs, docs: list[str] | None = None) -> list[ListProblem]:
             item = _ITEM.match(line)
             if in_code or item is None:
                 continue
-            body = item.group(1) or item.group(2)
+            body = item_text(item)
             if (n not in pending_lines and not _PENDING_MARK.search(line)) or \
                     _DONE_MARK.search(line):
                 continue  # not marked as to do, or marked done

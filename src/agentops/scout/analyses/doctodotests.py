@@ -41,10 +41,34 @@ class Exercised:
     workflow_line: int
 
 
+_OPENERS = re.compile(r"[`(<]")
+_CLOSERS = {"`": "`", "(": ")", "<": ">"}
+
+
+def _without_asides(text: str) -> str:
+    """``text`` with each code span, parenthesis and angle-bracketed part blanked, left
+    to right, each to the first closer after it. Linear: a regex of the same reading
+    (``\\([^)]*\\)``) rescans to the line's end from every unclosed opener, quadratic
+    on a run of them (20,000 "(": 2 s; a 4 MB doc line: hours)."""
+    kept: list[str] = []
+    unclosed: set[str] = set()  # no closer of this kind is left: stop looking for one
+    last = 0
+    for m in _OPENERS.finditer(text):
+        if m.start() < last or m.group(0) in unclosed:
+            continue
+        end = text.find(_CLOSERS[m.group(0)], m.start() + 1)
+        if end < 0:
+            unclosed.add(m.group(0))
+            continue
+        kept += [text[last:m.start()], " "]
+        last = end + 1
+    return "".join(kept) + text[last:]
+
+
 def _names_only_testing(text: str) -> bool:
     if not _TESTING.search(text):
         return False
-    rest = _TESTING.sub(" ", re.sub(r"`[^`]*`|\([^)]*\)|<[^>]*>", " ", text))
+    rest = _TESTING.sub(" ", _without_asides(text))
     words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9+]*", rest)]
     return not [w for w in words if len(w) > 1 and w not in doclists._STOP
                 and w not in _TEST_KIND]
@@ -57,15 +81,11 @@ def _indent(line: str) -> int:
 def _is_group_label(lines: list[str], n: int) -> bool:
     """Whether list item ``n`` (1-based) heads a nested list ("- Testing" over its
     items): a label, not a to-do of its own; its items are judged one by one."""
-    following = next((ln for ln in lines[n:] if ln.strip()), "")
+    # By index, not ``lines[n:]``: a copy of the rest for every item was quadratic in
+    # a doc of many to-do items.
+    following = next((lines[i] for i in range(n, len(lines)) if lines[i].strip()), "")
     return bool(doclists._ITEM.match(following)) and \
         _indent(following) > _indent(lines[n - 1])
-
-
-def _launch(name: str) -> re.Pattern[str]:
-    """``--module NAME`` / ``--module=NAME`` / ``"--module", "NAME"`` on one line."""
-    return re.compile(r"(?<!-)--\w[\w.-]{0,80}(?:[ \t]+|=|[\"'],[ \t]*[\"'])" + re.escape(name)
-                      + r"(?![\w.])")
 
 
 def _use(text: str, dotted: str, launch: re.Pattern[str]) -> tuple[int, str] | None:
@@ -108,7 +128,7 @@ def exercised(inp: Inputs) -> Exercised | None:
     """The first shared test file that uses the sub-project and that a workflow runs."""
     sub = inp.target.subproject.rstrip("/")
     dotted = sub.replace("/", ".")
-    launch = _launch(sub.rsplit("/", 1)[-1])
+    launch = testowner.launch_pattern(sub.rsplit("/", 1)[-1])
     seen = 0
     for path, text in sorted(inp.head.files.items()):
         if not path.endswith(".py") or path.startswith(sub + "/") \
@@ -147,7 +167,7 @@ def check(inp: Inputs, docs: list[str] | None = None) -> list[doclists.ListProbl
             item = doclists._ITEM.match(line)
             if fence or item is None:
                 continue
-            body = (item.group(1) or item.group(2)).replace("|", " ")
+            body = doclists.item_text(item).replace("|", " ")
             if (n not in pending and not doclists._PENDING_MARK.search(line)) \
                     or doclists._DONE_MARK.search(line) or not _names_only_testing(body) \
                     or _is_group_label(lines, n):

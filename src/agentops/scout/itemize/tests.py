@@ -8,7 +8,6 @@ Pure: results in, ``Item`` records out.
 from __future__ import annotations
 
 import fnmatch
-import re
 from typing import Any
 
 from agentops.scout.analyses import ci as ci_analysis
@@ -127,13 +126,6 @@ def _missing(inp: Inputs, ci: Any) -> list[Item]:
     return out
 
 
-def _launch_re(name: str) -> re.Pattern[str]:
-    """``--module NAME`` / ``--module=NAME`` / ``"--module", "NAME"``: a test that runs
-    the folder by its name (an integration test definition, a config test)."""
-    return re.compile(r"(?<!-)--\w[\w.-]{0,80}(?:[ \t]+|=|[\"'],[ \t]*[\"'])" + re.escape(name)
-                      + r"(?![\w.])")
-
-
 def _no_tests(inp: Inputs) -> list[Item]:
     """A sub-project with no tests of its own gets no "every test is reached" (#22).
     When test files of a shared tree import it or launch it by name, they exercise it
@@ -144,7 +136,7 @@ def _no_tests(inp: Inputs) -> list[Item]:
         return []
     sub = inp.target.subproject.rstrip("/")
     dotted = sub.replace("/", ".")
-    launch = _launch_re(sub.rsplit("/", 1)[-1])
+    launch = testowner.launch_pattern(sub.rsplit("/", 1)[-1])
     importers: list[str] = []
     launchers: list[str] = []
     for p, text in sorted(inp.head.files.items()):
