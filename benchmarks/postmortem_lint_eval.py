@@ -312,7 +312,8 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   owned, a longer reach for a wrong value put out, a slip adverb before the subject)
   take set27 blame from 0.53/0.36 (8/22, 7 false) to 0.76/0.59 (13/22, 4) but move no
   flag on set23, set24, set28, sets 12-22 or the held-out half: neutral on validation,
-  so none is kept under the strict rule (they sit on branch pm-fit27-neutral). Figures
+  so none is kept under the strict rule (they sit on branch pm-fit27-neutral); four
+  hedging readings (set27 hedging 7 -> 3 false flags) are likewise neutral. Figures
   unchanged: set28 H 0.57/0.57, B 0.64/0.64, A 0.58/0.33; held-out H 0.83/0.90, B
   0.77/0.73, A 0.60/0.83; class table in data/postmortem_lint_gathered/blame_recurrence.md.
 """
