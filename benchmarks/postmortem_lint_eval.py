@@ -303,6 +303,19 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   role class gains "packagers" (no figure moves). Held-out H 0.83/0.90, B 0.77/0.73, A
   0.60/0.83 and set27 B 0.53/0.36 unchanged; table in
   data/postmortem_lint_gathered/blame_recurrence.md.
+- round 16, set27 released as writing material (#24, branch pm-fit27): rounds 13-15
+  showed readings from the old writing sets or made-up forms no longer move new
+  material, so set27's errors were read and classed (agent x predicate); the validation
+  part is now set23 + set24 + set28 (29 texts judged blind for this round), aggregate
+  figures only; set25/26 blind. Five general blame readings (a passive "caused by", the
+  reader as experiencer of "should not have", a slip noun in the predicate or a defect
+  owned, a longer reach for a wrong value put out, a slip adverb before the subject)
+  take set27 blame from 0.53/0.36 (8/22, 7 false) to 0.76/0.59 (13/22, 4) but move no
+  flag on set23, set24, set28, sets 12-22 or the held-out half: neutral on validation,
+  so none is kept under the strict rule (they sit on branch pm-fit27-neutral); four
+  hedging readings (set27 hedging 7 -> 3 false flags) are likewise neutral. Figures
+  unchanged: set28 H 0.57/0.57, B 0.64/0.64, A 0.58/0.33; held-out H 0.83/0.90, B
+  0.77/0.73, A 0.60/0.83; class table in data/postmortem_lint_gathered/blame_recurrence.md.
 """
 
 from __future__ import annotations
