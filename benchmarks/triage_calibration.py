@@ -41,12 +41,13 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from triage_kfold import (  # noqa: E402
     CURVE,
-    DEFAULT_SETS,
     OPERATING,
     SEPARATE_SETS,
     blind_records,
+    dev_paths,
     extra_records,
     held_out,
+    scaled_selective,
 )
 
 from agentops.triage.calibrate import (  # noqa: E402
@@ -57,15 +58,10 @@ from agentops.triage.calibrate import (  # noqa: E402
     unthresholded,
 )
 from agentops.triage.evaluate import Record, score, snapshot_of  # noqa: E402
-from agentops.triage.model import Plan, Queue, Selective  # noqa: E402
+from agentops.triage.model import Plan, Queue  # noqa: E402
 from agentops.triage.offline import read_records  # noqa: E402
 from agentops.triage.plan import plan_issue  # noqa: E402
 from agentops.triage.queue import load_queue  # noqa: E402
-
-
-def _scaled(sel: Selective, factor: float) -> Selective:
-    return replace(sel, default=sel.default * factor,
-                   thresholds={k: v * factor for k, v in sel.thresholds.items()})
 
 
 def _fmt(v: float | None) -> str:
@@ -118,9 +114,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.add_argument(f"--fit-{name}", action="store_true",
                         help=f"add {name} (released as fit material) to the fit part")
     args = ap.parse_args(argv)
-    paths = args.datasets or [p for p in DEFAULT_SETS if p.is_file()]
-    if not paths:
-        print("no labelled sets given or found next to the repository", file=sys.stderr)
+    paths = dev_paths(args.datasets)
+    if paths is None:
         return 2
     queue = load_queue(args.queue)
     dev = [r for p in paths for r in read_records(str(p))]
@@ -174,13 +169,13 @@ def main(argv: list[str] | None = None) -> int:
           "these; aggregates only) ==")
     held_off = [plan_issue(snapshot_of(r, base), base) for r in held]
     print_bands("calibration, planner (selective triage off):", bands(held, held_off, base))
-    shipped = replace(queue, confidence=_scaled(raw, chosen))
+    shipped = replace(queue, confidence=scaled_selective(raw, chosen))
     held_on = [plan_issue(snapshot_of(r, shipped), shipped) for r in held]
     print_bands(f"calibration, shipped (x{chosen:g}):", bands(held, held_on, shipped))
     print(f"  curve (fitted thresholds scaled): {'scale':>6}{'coverage':>10}{'precision':>11}"
           f"{'off-queue':>11}")
     for s in CURVE:
-        q = replace(queue, confidence=_scaled(raw, s))
+        q = replace(queue, confidence=scaled_selective(raw, s))
         plans = [plan_issue(snapshot_of(r, q), q) for r in held]
         cov, prec, off = curve_row(held, plans, q)
         mark = "  <- chosen" if s == chosen else ""

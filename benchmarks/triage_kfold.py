@@ -274,6 +274,16 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
+def dev_paths(given: list[Path]) -> list[Path] | None:
+    """The labelled dev sets named on the command line, else those found next to the
+    repository; None (after saying so on stderr) when there are none."""
+    paths = given or [p for p in DEFAULT_SETS if p.is_file()]
+    if not paths:
+        print("no labelled sets given or found next to the repository", file=sys.stderr)
+        return None
+    return paths
+
+
 def scaled_selective(sel: Selective, scale: float) -> Selective:
     """Every threshold (and the default) of ``sel`` times ``scale``."""
     return replace(sel, default=round(sel.default * scale, 3),
@@ -351,9 +361,8 @@ def main(argv: list[str] | None = None) -> int:
                          "issues it fixes and breaks, and in how many folds it fixes any")
     ap.add_argument("--json", action="store_true", help="end with one JSON line")
     args = ap.parse_args(argv)
-    paths = args.datasets or [p for p in DEFAULT_SETS if p.is_file()]
-    if not paths:
-        print("no labelled sets given or found next to the repository", file=sys.stderr)
+    paths = dev_paths(args.datasets)
+    if paths is None:
         return 2
     queue = load_queue(args.queue)
     dev = [r for p in paths for r in read_records(str(p))]
