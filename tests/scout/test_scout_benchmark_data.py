@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from benchmarks import scout_vs_reviewer as bench
 
 
@@ -341,39 +343,24 @@ def test_eighth_unseen_truth_validates_with_init_drafts_in_a_new_window() -> Non
     assert all(j["note"].strip() for j in spec["judgements"])
 
 
-def test_ninth_unseen_truth_validates_with_init_drafts_in_a_new_window() -> None:
-    """The ninth blind set (#22): the three model folders in a window no earlier set used for
-    the folder (the month before set 8's), each run's target an unedited `scout.py init`
-    draft that names that folder, every entry at file:line, late entries say so and stay
-    few, at least 20 findings and 35 entries in all, every action item without an entry
-    judged with a note."""
-    spec = _load_set(9)
-    subprojects, blind, late = _check_runs(9, init_marker="drafted by scout.py init",
+@pytest.mark.parametrize(("number", "folders"), [
+    (9, _MODELS), (10, _MODELS | {"torchtitan/experiments/forge"})])
+def test_a_month_window_set_validates_with_init_drafts_before_the_set_after_it(
+        number: int, folders: set[str]) -> None:
+    """The ninth and tenth blind sets (#22): the model folders (the tenth also
+    experiments/forge), each in a window no earlier set used for the folder (the month
+    before the following set's), each run's target an unedited `scout.py init` draft that
+    names that folder, every entry at file:line, late entries say so and stay few, at
+    least 20 findings and 35 entries in all, every action item without an entry judged
+    with a note."""
+    spec = _load_set(number)
+    subprojects, blind, late = _check_runs(number, init_marker="drafted by scout.py init",
                                            located=True)
-    assert set(subprojects) >= _MODELS
+    assert set(subprojects) >= folders
     assert blind >= 20 and late <= blind // 4
     assert sum(len(r["truth"]) + len(r["negatives"]) for r in spec["runs"]) >= 35
-    # every run of this set measures the same window, and set 8 starts where it ends
+    # every run of this set measures the same window, and the set before starts where it ends
     windows = {(r["prior"]["head"], r["head"]["head"]) for r in spec["runs"]}
     assert len(windows) == 1
-    assert {r["prior"]["head"] for r in _load_set(8)["runs"]} == {w[1] for w in windows}
-    assert all(j["note"].strip() for j in spec["judgements"])
-
-
-def test_tenth_unseen_truth_validates_with_init_drafts_in_a_new_window() -> None:
-    """The tenth blind set (#22): the three model folders and experiments/forge in a window
-    no earlier set used for the folder (the month before set 9's), each run's target an
-    unedited `scout.py init` draft that names that folder, every entry at file:line, late
-    entries say so and stay few, at least 20 findings and 35 entries in all, every action
-    item without an entry judged with a note."""
-    spec = _load_set(10)
-    subprojects, blind, late = _check_runs(10, init_marker="drafted by scout.py init",
-                                           located=True)
-    assert set(subprojects) >= _MODELS | {"torchtitan/experiments/forge"}
-    assert blind >= 20 and late <= blind // 4
-    assert sum(len(r["truth"]) + len(r["negatives"]) for r in spec["runs"]) >= 35
-    # every run of this set measures the same window, and set 9 starts where it ends
-    windows = {(r["prior"]["head"], r["head"]["head"]) for r in spec["runs"]}
-    assert len(windows) == 1
-    assert {r["prior"]["head"] for r in _load_set(9)["runs"]} == {w[1] for w in windows}
+    assert {r["prior"]["head"] for r in _load_set(number - 1)["runs"]} == {w[1] for w in windows}
     assert all(j["note"].strip() for j in spec["judgements"])

@@ -38,14 +38,18 @@ jobs:
 """
 
 
-def _check(tmp_path, readme=README, cases=CASES, workflow=WORKFLOW):
+def _build(tmp_path, readme=README, cases=CASES, workflow=WORKFLOW):
     head = {"sub/__init__.py": "", "sub/parallelize.py": "def p(m):\n    return m\n",
             "sub/README.md": readme, "tests/__init__.py": "",
             "tests/integration_tests/__init__.py": "",
             "tests/integration_tests/models.py": cases,
             "tests/integration_tests/run_tests.py": "import sys\n",
             ".github/workflows/models.yaml": workflow}
-    inp = minirepo.build(tmp_path, head=head, target="docs: [sub/README.md]\n")
+    return minirepo.build(tmp_path, head=head, target="docs: [sub/README.md]\n")
+
+
+def _check(tmp_path, readme=README, cases=CASES, workflow=WORKFLOW):
+    inp = _build(tmp_path, readme, cases, workflow)
     return [(p.file, p.line, p.problem) for p in doctodotests.check(inp)]
 
 
@@ -178,13 +182,7 @@ def test_a_hostile_todo_item_is_rendered_inert(tmp_path) -> None:
 
     readme = README.replace("- CI integration", "- CI integration (` @evil "
                             "<img src=x> [y](https://evil.example) #12 `)")
-    head = {"sub/__init__.py": "", "sub/parallelize.py": "def p(m):\n    return m\n",
-            "sub/README.md": readme, "tests/__init__.py": "",
-            "tests/integration_tests/__init__.py": "",
-            "tests/integration_tests/models.py": CASES,
-            "tests/integration_tests/run_tests.py": "import sys\n",
-            ".github/workflows/models.yaml": WORKFLOW}
-    inp = minirepo.build(tmp_path, head=head, target="docs: [sub/README.md]\n")
+    inp = _build(tmp_path, readme)
     problems = doctodotests.check(inp)
     assert [p.line for p in problems] == [11]
     items = itemize_docs.items(inp, {"doc_inaccuracies": [
