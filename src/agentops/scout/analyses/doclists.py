@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
@@ -150,6 +151,27 @@ def _sections(lines: list[str]) -> list[tuple[int, int, str]]:
     return [(n, end, line) for (n, _level, line), end in zip(heads, ends, strict=True)]
 
 
+def pending_items(lines: list[str], sections: list[tuple[int, int, str]],
+                  ) -> Iterator[tuple[int, str]]:
+    """(line number, item text) of each list item still to do: inside a to-do section
+    (``sections`` as ``_sections`` gives them) or carrying a to-do mark, outside code
+    fences, and not marked done."""
+    pending_lines = {n for start, end, head in sections if _PENDING_HEAD.match(head)
+                     for n in range(start + 1, end)}
+    in_code = False
+    for n, line in enumerate(lines, 1):
+        if is_fence(line):
+            in_code = not in_code
+            continue
+        item = _ITEM.match(line)
+        if in_code or item is None:
+            continue
+        if (n not in pending_lines and not _PENDING_MARK.search(line)) or \
+                _DONE_MARK.search(line):
+            continue  # not marked as to do, or marked done
+        yield n, item_text(item)
+
+
 def check(inp: Inputs, docs: list[str] | None = None) -> list[ListProblem]:
     """Stale items of the configured docs' TODO and feature lists."""
     found: dict[str, tuple[str, int, str]] | None = None
@@ -160,20 +182,7 @@ def check(inp: Inputs, docs: list[str] | None = None) -> list[ListProblem]:
             continue
         lines = text.splitlines()
         sections = _sections(lines)
-        pending_lines = {n for start, end, head in sections if _PENDING_HEAD.match(head)
-                         for n in range(start + 1, end)}
-        in_code = False
-        for n, line in enumerate(lines, 1):
-            if is_fence(line):
-                in_code = not in_code
-                continue
-            item = _ITEM.match(line)
-            if in_code or item is None:
-                continue
-            body = item_text(item)
-            if (n not in pending_lines and not _PENDING_MARK.search(line)) or \
-                    _DONE_MARK.search(line):
-                continue  # not marked as to do, or marked done
+        for n, body in pending_items(lines, sections):
             for cap in CAPABILITIES:
                 if not _only(body.replace("|", " "), cap):
                     continue

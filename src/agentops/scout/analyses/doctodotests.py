@@ -157,20 +157,9 @@ def check(inp: Inputs, docs: list[str] | None = None) -> list[doclists.ListProbl
         if text is None:
             continue
         lines = text.splitlines()
-        pending = {n for start, end, head in doclists._sections(lines)
-                   if doclists._PENDING_HEAD.match(head) for n in range(start + 1, end)}
-        fence = False
-        for n, line in enumerate(lines, 1):
-            if doclists.is_fence(line):
-                fence = not fence
-                continue
-            item = doclists._ITEM.match(line)
-            if fence or item is None:
-                continue
-            body = doclists.item_text(item).replace("|", " ")
-            if (n not in pending and not doclists._PENDING_MARK.search(line)) \
-                    or doclists._DONE_MARK.search(line) or not _names_only_testing(body) \
-                    or _is_group_label(lines, n):
+        for n, item in doclists.pending_items(lines, doclists._sections(lines)):
+            body = item.replace("|", " ")
+            if not _names_only_testing(body) or _is_group_label(lines, n):
                 continue
             if not looked:
                 evidence, looked = exercised(inp), True
