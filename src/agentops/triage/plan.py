@@ -601,18 +601,18 @@ def step1_is_distributed(st: _State) -> Step1:
     # (below), not a component named after it ("Inductor: … breaks FSDP2 overlap").
     owner_titled = _other_owner_leads_title(text, [h for h in other_subject if h is not tag],
                                             for_hits)
-    # Where in the title another owner is first named (any owner-naming evidence
-    # against, weak kinds included: "CUDA OOM when launching with torchrun").
+    # Evidence against that names another owner, weak kinds included. A component the
+    # report rules out for the failure itself ("I reproduced it without FSDP on one GPU")
+    # and names elsewhere only in its prose ("we normally run it inside FSDP") is where
+    # the failure was first seen, once the report names another owner (one device's
+    # error, a library): hand cases 2, issue #23. Where in the title an owner is first
+    # named decides for weak words after it ("CUDA OOM when launching with torchrun").
     title_lc = text.places.get("title", "").lower()
-    owner_at = min((a for h in against if h.signal not in st.queue.rubric.ownerless
-                    and (a := _title_pos(title_lc, h)) is not None), default=None)
+    owners = [h for h in against if h.signal not in st.queue.rubric.ownerless]
+    owner_at = min((a for h in owners if (a := _title_pos(title_lc, h)) is not None),
+                   default=None)
     # A platform's test tracker (a test id for a title, a platform-owned test in the
     # prose): the component words in its body name the test, not a failure of it.
-    # A component the report rules out for the failure itself ("I reproduced it without
-    # FSDP on one GPU") and names elsewhere only in its prose ("we normally run it inside
-    # FSDP") is where the failure was first seen, once the report names another owner
-    # (one device's error, a library): hand cases 2, issue #23.
-    owner_named = any(h.signal not in st.queue.rubric.ownerless for h in against)
     platform_test = text.test_report and any(
         h.places & {"body", "comment"} and not h.places & _TRACE_PLACES for h in other_subject)
     subject: list[Hit] = []
@@ -637,7 +637,7 @@ def step1_is_distributed(st: _State) -> Step1:
             # component named after the tag (FSDP2, DTensor) stays a subject, as in any
             # title naming the compiler and a component both.
             incidental.append(h)
-        elif (other_subject or (owner_named and not places & {"title", "code"})) \
+        elif (other_subject or (owners and not places & {"title", "code"})) \
                 and h.found and h.found.lower() in ruled_out \
                 and (in_title or not places & _TRACE_PLACES):
             # The report says the failure happens without the component too ("fails the
