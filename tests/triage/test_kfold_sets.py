@@ -1,5 +1,5 @@
 """The triage benchmark's labelled-set files (issue #23 item 1): benchmarks/data/
-triage_extra.yaml and triage_blind2-9.yaml validate, errors name the file
+triage_extra.yaml and triage_blind2-10.yaml validate, errors name the file
 and the key, the blind sets stay separate from the first held-out set and from each other,
 and a missing text cache is a skip with a message, never a crash (no network, no real cache
 needed)."""
@@ -41,7 +41,7 @@ def test_shipped_sets_validate_and_do_not_overlap() -> None:
 # or of an earlier blind set (an earlier set may have been read to write rules, so a shared
 # issue would not be blind), and must hold both truths.
 _GATHERED = ("EXTRA", "BLIND2", "BLIND3", "BLIND4", "BLIND5", "BLIND6", "BLIND7",
-             "BLIND8", "BLIND9")
+             "BLIND8", "BLIND9", "BLIND10")
 
 
 @pytest.mark.parametrize("name", _GATHERED[2:])
@@ -69,6 +69,7 @@ def _no_real_blind4_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(kf, "BLIND7_CACHE", tmp_path / "absent7.jsonl")
     monkeypatch.setattr(kf, "BLIND8_CACHE", tmp_path / "absent8.jsonl")
     monkeypatch.setattr(kf, "BLIND9_CACHE", tmp_path / "absent9.jsonl")
+    monkeypatch.setattr(kf, "BLIND10_CACHE", tmp_path / "absent10.jsonl")
 
 
 @pytest.mark.parametrize(("body", "key", "words"), [
@@ -273,10 +274,17 @@ _STILL_BLIND = {
         (903, ["module: compiled autograd", "oncall: pt2"], "compiled autograd hook order",
          "Hooks that all_reduce param.grad all run at the end of the compiled backward."),
         (904, ["module: build"], "c10d link error",
-         "undefined reference to ncclGroupStart while linking ProcessGroupNCCL.")]}
+         "undefined reference to ncclGroupStart while linking ProcessGroupNCCL.")],
+    "blind10": [
+        (1001, ["oncall: distributed", "module: symm_mem"], "symm_mem.rendezvous fails",
+         "CUDA driver error: invalid device ordinal in symm_mem.rendezvous on two GPUs."),
+        (1002, ["module: rocm", "skipped"], *_ROCM_DISABLED),
+        (1003, ["quantization", "triaged"], "QAT observers under DDP",
+         "Observers keep non-tensor attributes, so DDP does not broadcast them.")]}
 
 
-@pytest.mark.parametrize(("name", "counts"), [("blind9", "4 issues (2 distributed, 2 not)")])
+@pytest.mark.parametrize(("name", "counts"), [("blind9", "4 issues (2 distributed, 2 not)"),
+                                              ("blind10", "3 issues (1 distributed, 2 not)")])
 def test_a_still_blind_set_is_its_own_column_has_no_fit_flag_and_can_be_left_out(
         name: str, counts: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -320,10 +328,9 @@ def test_the_still_blind_sets_are_also_reported_together(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     """Issue #23: with two blind sets present their union is one more block ("blind-all")
-    whose figures count every issue of both; released sets (blind5, blind6, blind7) never
-    join it, and with one blind set left there is no union block. As the table stands only
-    blind9 is blind (blind8 was released at stop 34), so the union is checked with blind8
-    marked blind again as it was before its release."""
+    whose figures count every issue of both; released sets (blind5 ... blind8) never join
+    it, and with one blind set left there is no union block. As the table stands blind9 and
+    blind10 are blind (blind8 was released at stop 34), so the union is theirs."""
     dev = _fsdp_dev(tmp_path)
     sets = {
         "BLIND5": [(501, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP)],
@@ -337,7 +344,11 @@ def test_the_still_blind_sets_are_also_reported_together(
         "BLIND9": [(901, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP),
                    (902, ["module: rocm", "skipped"], *_ROCM_DISABLED),
                    (903, ["oncall: pt2"], "compile of all_reduce graph-breaks",
-                    "Dynamo graph-breaks on dist.all_reduce with async_op=True.")]}
+                    "Dynamo graph-breaks on dist.all_reduce with async_op=True.")],
+        "BLIND10": [(1001, ["oncall: distributed", "module: c10d"], "gloo all_reduce hangs",
+                     "dist.all_reduce on the gloo backend never returns on rank 1."),
+                    (1002, ["module: data parallel", "triaged"], "DataParallel replicas",
+                     "parameters() on a replicated nn.DataParallel module is empty.")]}
     for name, rows in sets.items():
         labels, cache = _labelled_set(tmp_path, name, rows)
         monkeypatch.setattr(kf, name, labels)
@@ -346,31 +357,27 @@ def test_the_still_blind_sets_are_also_reported_together(
         monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
     base = [str(dev), "--no-extra", "--no-blind4", "--k", "2", "--json"]
 
-    # As the table stands, blind9 alone is blind: no union block.
-    assert kf.main(base) == 0
-    out = capsys.readouterr().out
-    assert "== blind-all:" not in out and "blind-all" not in json.loads(
-        out.strip().splitlines()[-1])["held_out"]
-
-    # The union mechanism, with blind8 blind again: their union is a block of its own, and
-    # no released set joins it.
-    monkeypatch.setitem(kf.SEPARATE_SETS, "blind8", None)
+    # As the table stands, blind9 and blind10 are blind: their union is a block of its
+    # own, and no released set (blind8 included) joins it.
     assert kf.main(base) == 0
     out = capsys.readouterr().out
     result = json.loads(out.strip().splitlines()[-1])
     assert "== blind-all: 5 issues (2 distributed, 3 not)" in out
-    assert "the blind sets blind8 + blind9 together" in out
+    assert "the blind sets blind9 + blind10 together" in out
     held = result["held_out"]
-    assert held["blind-all"]["n"] == held["blind8"]["n"] + held["blind9"]["n"] == 5
+    assert held["blind-all"]["n"] == held["blind9"]["n"] + held["blind10"]["n"] == 5
     assert held["blind5"]["n"] == 1 and held["blind6"]["n"] == 2
-    assert held["blind7"]["n"] == 1
+    assert held["blind7"]["n"] == 1 and held["blind8"]["n"] == 2
 
     # Leaving out a released set changes nothing in the union.
-    assert kf.main([*base, "--no-blind7"]) == 0
-    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert result["held_out"]["blind-all"]["n"] == 5 and "blind7" not in result["held_out"]
+    for released in ("--no-blind7", "--no-blind8"):
+        assert kf.main([*base, released]) == 0
+        result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+        assert result["held_out"]["blind-all"]["n"] == 5
+        assert released.removeprefix("--no-") not in result["held_out"]
 
-    for left_out in ("--no-blind8", "--no-blind9"):
+    # With one blind set left there is no union block.
+    for left_out in ("--no-blind9", "--no-blind10"):
         assert kf.main([*base, left_out]) == 0
         result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
         assert "blind-all" not in result["held_out"]
