@@ -17,6 +17,14 @@ Two calibration tables per part:
 - "shipped": the plans marked `triaged` at the operating scale (out of fold on the fit
   part), grouped the same way: the precision the bot would have had.
 
+With ``--shapes``, for the fit part as a whole it also prints the `triaged` plans out of
+fold by shape (calibrate.plan_shape: which step decided, how many modules, where and how
+often the report names them, evidence against), with the fit sets that hold a wrong or
+off-queue one of each shape: on new issues the wrong plans were confident (issue #23,
+calibration round), so a gate is read off shapes with a record of being right, not off
+scores. A cell is often one issue, so the table is read as ``--errors`` is (not for a set
+still under validation); the held-out part never gets one.
+
 A right plan's modules are within the humans' and its sub-oncall is theirs (evaluate's
 `triaged` precision); a plan marked `triaged` on an issue the humans sent away from the
 queue is counted apart ("off-queue"), since evaluate's figure cannot judge it.
@@ -55,6 +63,7 @@ from agentops.triage.calibrate import (  # noqa: E402
     fit_thresholds,
     kfold,
     plan_confidence,
+    shape_record,
     unthresholded,
 )
 from agentops.triage.evaluate import Record, score, snapshot_of  # noqa: E402
@@ -103,12 +112,51 @@ def curve_row(records: Sequence[Record], plans: Sequence[Plan], queue: Queue,
     return fig["triaged_coverage"], fig["triaged_precision"], off
 
 
+# The scales the shape table reads (issue #23, calibration round): the operating points
+# a refit has chosen so far lie among them.
+SHAPE_SCALES = (0.5, 0.75, 1.0)
+
+
+def print_shapes(records: Sequence[Record], by_scale: Sequence[Sequence[Plan]],
+                 where: Sequence[str], queue: Queue) -> None:
+    """The plans marked `triaged` out of fold, each issue once (at the lowest of
+    SHAPE_SCALES that marks it), by shape, with the fit sets holding a wrong or
+    off-queue one of each shape."""
+    picked: list[tuple[Record, Plan, str]] = []
+    for i, rec in enumerate(records):
+        plan = next((plans[i] for plans in by_scale
+                     if queue.triaged_label in plans[i].add_labels), None)
+        if plan is not None:
+            picked.append((rec, plan, where[i]))
+    rows: dict[object, list[int]] = {}
+    bad_sets: dict[object, set[str]] = {}
+    for rec, plan, name in picked:
+        for shape, row in shape_record([rec], [plan], queue).items():
+            total = rows.setdefault(shape, [0, 0, 0, 0])
+            for k in range(4):
+                total[k] += row[k]
+            if row[1] or row[2]:
+                bad_sets.setdefault(shape, set()).add(name)
+    scales = ", ".join(f"x{s:g}" for s in SHAPE_SCALES)
+    print(f"  by shape (out of fold, each issue at the lowest of {scales} that marks it "
+          "`triaged`):")
+    for shape in sorted(rows, key=str):
+        right, wrong, off, unj = rows[shape]
+        sets = ", ".join(sorted(bad_sets.get(shape, ()))) or "-"
+        print(f"    {shape!s:<52} right {right:>3}  wrong {wrong:>2}  off-queue {off:>2}  "
+              f"unjudged {unj:>3}  wrong/off-queue in: {sets}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("datasets", nargs="*", type=Path)
     ap.add_argument("--k", type=int, default=5)
     ap.add_argument("--queue", default="distributed")
     ap.add_argument("--no-extra", action="store_true", help="leave the extra set out")
+    ap.add_argument("--shapes", action="store_true",
+                    help="also print the fit part's `triaged` plans by shape, naming the fit "
+                         "sets that hold a wrong or off-queue one (one issue per cell is "
+                         "common: read it as --errors is read)")
     fit_sets = ["blind2", *(n for n, runs in SEPARATE_SETS.items() if runs is not None)]
     for name in fit_sets:
         ap.add_argument(f"--fit-{name}", action="store_true",
@@ -133,7 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     held = [r for r in dev if held_out(r.number)] + extra
     target = queue.confidence.target_precision
 
-    oof = {s: kfold(fit, queue, k=args.k, scale=s) for s in CURVE}
+    oof = {s: kfold(fit, queue, k=args.k, scale=s)
+           for s in (*CURVE, *(SHAPE_SCALES if args.shapes else ()))}
     ok = [s for s in OPERATING if (p := oof[s].scores.figures()["triaged_precision"])
           is not None and p >= target]
     chosen = min(ok, default=1.0)
@@ -164,6 +213,9 @@ def main(argv: list[str] | None = None) -> int:
             cov, prec, off = curve_row(*subset(name, oof[s].plans), queue)
             mark = "  <- chosen" if s == chosen else ""
             print(f"  {'':<21}x{s:<5g}{_fmt(cov):>10}{_fmt(prec):>11}{off:>11}{mark}")
+        if name is None and args.shapes:
+            print_shapes(fit, [oof[s].plans for s in SHAPE_SCALES],
+                         [where[id(r)] for r in fit], queue)
 
     print(f"\n== held out: {len(held)} issues (thresholds fitted on the fit part, never on "
           "these; aggregates only) ==")

@@ -31,7 +31,7 @@ from agentops.triage.evaluate import (
     suboncall_label,
 )
 from agentops.triage.model import Plan, Queue, Selective
-from agentops.triage.plan import plan_issue
+from agentops.triage.plan import Reading, plan_issue, read
 
 # How many judged issues a label's own estimate needs before it replaces its kind's pool.
 MIN_SUPPORT = 5
@@ -294,3 +294,70 @@ def calibration(records: Sequence[Record], queue: Queue,
     return [Band(low=lo, high=bands[k + 1] if k + 1 < len(bands) else None,
                  judged=n, right=r) for k, (lo, (n, r)) in enumerate(zip(bands, counts,
                                                                          strict=True))]
+
+
+# ------------------------------------------------------------------ shapes (issue #23)
+
+_SHOWN_PLACES = frozenset({"title", "traceback", "frame", "top_frame"})
+
+
+@dataclass(frozen=True, order=True)
+class Shape:
+    """The general shape of a plan marked `triaged` (issue #23, calibration round): on
+    new issues the wrong plans were confident, so the calibration asks which shapes have
+    a record of being right, not which scores. Nothing about one issue is kept."""
+
+    decided_by: str  # "route" (T-12, infra or checkpointing), "classify" (T-13), "human"
+    modules: int  # modules the plan adds: 0, 1, or 2 for two or more
+    shown: bool  # every decided label is named in the title or a trace, not only prose/code
+    mentions: int  # signals naming the least-named decided label: 1, or 2 for two or more
+    against: str  # evidence against in step 1: "-", "contender", "owner" or "ownerless"
+
+    def __str__(self) -> str:
+        return (f"{self.decided_by} mods={self.modules}{'+' if self.modules == 2 else ''} "
+                f"{'title/trace' if self.shown else 'prose/code'} "
+                f"{self.mentions}{'+' if self.mentions == 2 else ''}x against={self.against}")
+
+
+def plan_shape(plan: Plan, reading: Reading, queue: Queue) -> Shape | None:
+    """The shape of ``plan`` (None unless it is marked `triaged`); ``reading`` is the
+    issue's text as the planner read it (``plan.read``)."""
+    added = set(plan.add_labels)
+    if queue.triaged_label not in added:
+        return None
+    mods = [m for m in queue.modules if m in added]
+    sub = next((x for x in queue.suboncalls if x in added), None)
+    decided = mods or ([sub] if sub else [])
+    hits = [reading.label_hits.get(lb, []) for lb in decided]
+    shown = bool(hits) and all(any(h.places & _SHOWN_PLACES for h in hs) for hs in hits)
+    mentions = min((len(hs) for hs in hits), default=0)
+    signals = {e.signal for e in plan.evidence if e.stance == "against"}
+    rubric = queue.rubric
+    against = ("contender" if signals & rubric.contenders
+               else "owner" if signals - rubric.ownerless
+               else "ownerless" if signals else "-")
+    by = {"route": "route", "classify": "classify"}.get(plan.decision, "human")
+    return Shape(decided_by=by, modules=min(len(mods), 2), shown=shown,
+                 mentions=min(max(mentions, 1), 2), against=against)
+
+
+def shape_record(records: Sequence[Record], plans: Sequence[Plan],
+                 queue: Queue) -> dict[Shape, list[int]]:
+    """Per shape of the plans marked `triaged`: [right, wrong, off-queue, unjudged] as
+    evaluate judges them (off-queue: the humans sent the issue away from the queue;
+    unjudged: in the queue, but with no human module or sub-oncall to judge by)."""
+    out: dict[Shape, list[int]] = {}
+    for rec, plan in zip(records, plans, strict=True):
+        shape = plan_shape(plan, read(snapshot_of(rec, queue), queue), queue)
+        if shape is None:
+            continue
+        row = out.setdefault(shape, [0, 0, 0, 0])
+        if not rec.is_distributed:
+            row[2] += 1
+            continue
+        s = score([rec], [plan], queue)
+        if not s.triaged_total:
+            row[3] += 1
+        else:
+            row[0 if s.triaged_right else 1] += 1
+    return out

@@ -818,10 +818,11 @@ def step2_route(st: _State, mods: _Modules, verdict: Step1) -> _Route:
         b.reasons.append("Step 1 is contested (as much evidence against as for): a human "
                          "confirms before it counts as triaged.")
     else:
-        owner = _owner_titled_beside_one_mention(st, verdict, route, mods)
+        owner = _other_owner_beside_one_mention(st, verdict, route, mods)
         if owner is not None:
-            st.unsure.append("the title names another owner beside a component named once")
-            b.reasons.append(f"The title names another owner ({owner.signal}) beside a "
+            named = "the title names" if "title" in owner.places else "the report names"
+            st.unsure.append(f"{named} another owner beside a component named once")
+            b.reasons.append(f"{named.capitalize()} another owner ({owner.signal}) beside a "
                              "component the report names once: which of the two is at fault "
                              "is a human's call, not `triaged`.")
     if route.how == "existing":
@@ -843,8 +844,8 @@ def step2_route(st: _State, mods: _Modules, verdict: Step1) -> _Route:
     return route
 
 
-def _owner_titled_beside_one_mention(st: _State, verdict: Step1, route: _Route,
-                                     mods: _Modules) -> Hit | None:
+def _other_owner_beside_one_mention(st: _State, verdict: Step1, route: _Route,
+                                    mods: _Modules) -> Hit | None:
     """Another owner named in the title (the compiler, the build, a platform: evidence
     against of a kind that names an owner) beside a distributed component that one
     signal alone names ("DDP gives NaN loss with torch.compile"). The spec keeps both
@@ -853,10 +854,19 @@ def _owner_titled_beside_one_mention(st: _State, verdict: Step1, route: _Route,
     of fold on the fit part (issue #23, confidence round), of these plans marked
     `triaged`, more were on issues humans sent away from the queue (five, in four sets)
     than were right (two): not `triaged`, a human decides. A component the report shows
-    twice (its API and its frame) is not one mention."""
+    twice (its API and its frame) is not one mention.
+
+    An owner whose code runs in the same failure (``contends`` in the rubric: the
+    compiler tracing a DTensor or DDP program) contends from anywhere outside the
+    repro's code, the prose or a trace, not only from the title (issue #23, calibration
+    round: out of fold on dev + blind2-7, three such plans marked `triaged` were on
+    issues humans sent off the queue, in three sets, and none was right; a
+    ``torch.compile`` call in the repro's code alone is how the component was run)."""
     q = st.queue
     # (What the title rules out names no owner, but it makes step 1 contested already.)
-    owner = next((h for h in verdict.against if "title" in h.places), None)
+    contenders = q.rubric.contenders
+    owner = next((h for h in verdict.against if "title" in h.places), None) or next(
+        (h for h in verdict.against if h.signal in contenders and h.places - {"code"}), None)
     if owner is None:
         return None
     proposed = [m for m in mods.keep if m not in st.existing_modules

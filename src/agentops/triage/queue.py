@@ -34,6 +34,8 @@ COMMENT_KINDS = ("not_distributed", "needs_reproduction")
 # Signal flags that mean something for one role only: flag -> (that role, what it says).
 ROLE_FLAGS = {
     "names_owner": ("not_distributed", "says whether it names another owner"),
+    "contends": ("not_distributed",
+                 "says whether its owner contends with a component named anywhere"),
     "in_distributed_code": ("high_priority",
                             "says whether it holds only for distributed code"),
 }
@@ -114,6 +116,7 @@ _SIGNAL_SCHEMA: dict[str, Any] = {
         "evidence": {"type": "boolean"},
         "subject": {"type": "boolean"},
         "names_owner": {"type": "boolean"},
+        "contends": {"type": "boolean"},
         "in_distributed_code": {"type": "boolean"},
         "examples": {
             "type": "object",

@@ -121,6 +121,11 @@ class Signal:
     # report rules out, "single process") argues against distributed but cannot by
     # itself send the issue elsewhere: a not-distributed verdict needs one that does.
     names_owner: bool = True
+    # The `triaged` gate (issue #23, calibration round): a not_distributed signal whose
+    # owner's code runs in the same failure as the distributed code (the compiler
+    # tracing a DTensor or DDP program). Named outside code anywhere in the report, not
+    # only in its title, it contends with a component the report names once.
+    contends: bool = False
     # Step 5 (issue #23): a high_priority criterion that holds only for distributed code
     # (a crash): it does not count when another owner's error or frame is a subject.
     in_distributed_code: bool = False
@@ -537,6 +542,8 @@ class Rubric:
     ownerless: frozenset[str] = field(init=False, repr=False, compare=False)
     # The high_priority signals with ``in_distributed_code: true``.
     in_distributed_code: frozenset[str] = field(init=False, repr=False, compare=False)
+    # The not_distributed signals with ``contends: true``.
+    contenders: frozenset[str] = field(init=False, repr=False, compare=False)
     # Another owner's frames: the patterns of the not_distributed signals that read the
     # top of a trace (step 1 looks for a distributed frame called from inside them).
     owner_frames: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
@@ -574,6 +581,8 @@ class Rubric:
             if sig.role == "not_distributed" and not sig.names_owner))
         object.__setattr__(self, "in_distributed_code", frozenset(
             sig.id for sig in self.signals if sig.in_distributed_code))
+        object.__setattr__(self, "contenders", frozenset(
+            sig.id for sig in self.signals if sig.role == "not_distributed" and sig.contends))
 
     def index_for(self, signals: Sequence[Signal] | None = None) -> SignalIndex:
         """The engine's index of ``signals`` (all of them when None): built with the
@@ -647,6 +656,7 @@ def compile_signal(raw: Mapping[str, Any]) -> Signal:
         suppresses=tuple(raw.get("suppresses") or ()),
         evidence=bool(raw.get("evidence", True)), subject=bool(raw.get("subject", False)),
         names_owner=bool(raw.get("names_owner", True)),
+        contends=bool(raw.get("contends", False)),
         in_distributed_code=bool(raw.get("in_distributed_code", False)),
         keywords=tuple(keywords),
         multi_first=frozenset(first for first, _ in multi),
