@@ -292,8 +292,51 @@ def _route(reading: Reading, queue: Queue, modules: list[str], existing_subs: li
             continue
         owns_module = any(queue.module_suboncall.get(m) == sub for m in modules)
         if strength[sub] >= r.thresholds["route_fit"] or owns_module:
+            if sub != r.default_route and _outweighed_by_default_team(
+                    reading, queue, hits[sub], strength[sub]):
+                continue
             return _Route(sub, "fit", hits[sub], strength[sub])
     return _lean_route(reading, queue)
+
+
+def _outweighed_by_default_team(reading: Reading, queue: Queue, sub_hits: list[Hit],
+                                sub_strength: float) -> bool:
+    """Precedence orders teams that each fit; it does not hand an issue to a team that
+    a single signal makes fit (one backend word: "`torch.distributed.pipelining` hangs
+    ... in the CPU gloo backend"; one API call: a `get_state_dict` in a report about
+    FSDP-wrapped submodules) when the default team's evidence outside the repro's code
+    outweighs it. Out of fold (issue #23, module round 3), humans kept such reports with
+    the default team and its module in two fit sets. The route stands when two or more
+    signals show the team, when the repro's code calls the team's API (T-12's "FSDP
+    state_dict save/load -> checkpointing": the script saves and loads with DCP), when
+    its evidence is an explicit failure signal of the team (a collective timeout, a
+    launch or backend failure: "NCCL timeout during FSDP training -> infra"), or when the
+    title names the team before the default team's components (the title's subject)."""
+    default = queue.rubric.default_route
+    strong = queue.rubric.thresholds["high_weight"]
+    if len({h.signal for h in sub_hits}) > 1 or any(
+            "code" in h.places or (h.subject and h.weight >= strong and h.places - {"code"})
+            for h in sub_hits):
+        return False
+    # As in the lean route: every label of the default team counts, a module that
+    # layering or the relative cut left out of the proposal included (its evidence
+    # still points at the team).
+    shown = [h for lb in (default, *queue.modules)
+             if lb == default or queue.module_suboncall.get(lb) == default
+             for h in reading.label_hits.get(lb, ()) if h.places - {"code"}]
+    if sum(h.score for h in shown) <= sub_strength:
+        return False
+    theirs = _first_in_title(reading, sub_hits)
+    mine = _first_in_title(reading, shown)
+    return theirs is None or (mine is not None and mine < theirs)
+
+
+def _first_in_title(reading: Reading, hits: Iterable[Hit]) -> int | None:
+    """Where the title first shows any of ``hits`` (None: it shows none)."""
+    title = reading.text.places.get("title", "").lower()
+    at = [title.find(h.found.lower()) for h in hits if "title" in h.places and h.found]
+    at = [a for a in at if a >= 0]
+    return min(at) if at else None
 
 
 def _lean_route(reading: Reading, queue: Queue) -> _Route:
