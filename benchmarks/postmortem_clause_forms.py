@@ -268,15 +268,16 @@ def tally(roots: list[Path], split: str) -> Tally:
 def _table(title: str, forms: tuple[str, ...], counts: dict[str, Counter[str]],
            missed: dict[str, Counter[str]] | None, sets: list[str]) -> None:
     print(title)
+    width = max(38, *(len(f) + 1 for f in forms))
     cell = "n/miss" if missed is not None else "n"
-    print(f"{'form':38} " + " ".join(f"{s:>8}" for s in sets) + f"  {'total':>6} {'sets':>4}"
+    print(f"{'form':{width}} " + " ".join(f"{s:>8}" for s in sets) + f"  {'total':>6} {'sets':>4}"
           f"  ({cell})")
     for form in forms:
         row = counts.get(form, Counter())
         cells = [f"{row[s]}/{missed[form][s]}" if missed is not None else str(row[s])
                  for s in sets]
         lost = f" missed {sum(missed[form].values())}" if missed is not None else ""
-        print(f"{form:38} " + " ".join(f"{c:>8}" for c in cells)
+        print(f"{form:{width}} " + " ".join(f"{c:>8}" for c in cells)
               + f"  {sum(row.values()):6} {sum(1 for s in sets if row[s]):4}{lost}")
     print()
 
