@@ -15,10 +15,14 @@ from benchmarks import postmortem_clause_forms as forms
     ("We badly need canary builds.", "wish"),
     ("It would be wiser to freeze merges first.", "conditional norm"),
     ("Releases ought to be gated on the nightly.", "passive norm"),
-    ("Maintainers should wait for a second review.", "modal norm"),
+    ("Maintainers should wait for a second review.", "modal norm, people subject"),
+    ("The rollout script must refuse an unsigned tag.", "modal norm, process/design subject"),
     ("Reviewer: Never merge on a Friday.", "bare imperative"),
+    ("A hotfix always gets a second pair of eyes here.", "maxim or generic present"),
     ("The current rollout scheme is fragile.", "evaluation"),
-    ("A hotfix always gets a second pair of eyes here.", forms.OTHER),
+    ("- A staging mirror for the wheel index", "proposal list item"),
+    ("Why don't we run the soak test on tags too?", "rhetorical question"),
+    ("Thanks for the quick turnaround on this one.", forms.OTHER),
 ])
 def test_each_advocacy_form_is_read_from_its_clause(text: str, form: str) -> None:
     assert forms.advocacy_form(text) == form
@@ -59,15 +63,53 @@ def _root(tmp_path: Path) -> Path:
 
 
 def test_tally_counts_spans_misses_per_form_and_set(tmp_path: Path) -> None:
-    spans_of, missed, _ = forms.tally([_root(tmp_path)], "all")
-    assert spans_of["passive norm"]["set9"] == 1
-    assert missed["passive norm"]["set9"] == 0  # the lint reads the passive norm
-    assert spans_of[forms.OTHER]["set9"] == 1
-    assert missed[forms.OTHER]["set9"] == 1  # no norm word: a maxim the lint misses
+    t = forms.tally([_root(tmp_path)], "all")
+    assert t.spans["passive norm"]["set9"] == 1
+    assert t.missed["passive norm"]["set9"] == 0  # the lint reads the passive norm
+    assert t.spans["maxim or generic present"]["set9"] == 1
+    assert t.missed["maxim or generic present"]["set9"] == 1  # no norm word: missed
+    assert t.where["body"]["set9"] == 2 and t.where_missed["body"]["set9"] == 1
+
+
+@pytest.mark.parametrize(("sentence", "form"), [
+    ("We will add a canary stage next week.", "own commitment"),
+    ("- [ ] gate tags on the nightly", "TODO"),
+    ("If you pinned 2.1 you should upgrade to 2.2.", "reader guidance"),
+    ("We should see the flag set once we bisect it.", "debugging step"),
+    ("This PR should get a changelog entry.", "the fix's own to-do"),
+    ("Should the canary run on every tag?", "question"),
+    ("Releases ought to be gated on the nightly.", "form: passive norm"),
+])
+def test_each_advocacy_false_flag_class(sentence: str, form: str) -> None:
+    assert forms.false_form(sentence) == form
+
+
+def test_where_a_line_sits(tmp_path: Path) -> None:
+    from agentops.postmortem import datafiles
+    from agentops.postmortem import lint as lint_mod
+    text = ("# A made-up outage\n\nThe tag went out early.\n\n## Action items\n\n"
+            "- Gate tags on the nightly.\n\n## Notes\n\nReply: > quoted push\n\n"
+            "Reply: a later push\n")
+    doc = lint_mod.parse(text, datafiles.sections())
+    assert forms.where_of(doc, 3) == "body"
+    assert forms.where_of(doc, 7) == "action items"
+    assert forms.where_of(doc, 11) == "quoted"
+    assert forms.where_of(doc, 13) == "reply"
+
+
+def test_false_flags_are_counted_by_class_and_place(tmp_path: Path) -> None:
+    root = _root(tmp_path)
+    d = root / "set9" / "texts" / "d.md"
+    d.write_text(d.read_text(encoding="utf-8") + "\nReply: Maintainers should wait for a "
+                 "second review on every release.\n", encoding="utf-8")
+    t = forms.tally([root], "all")
+    assert sum(c["set9"] for c in t.false_a.values()) == 1
+    assert t.false_where["reply"]["set9"] == 1
 
 
 def test_main_prints_counts_and_never_a_line_of_text(tmp_path: Path, capsys) -> None:
     assert forms.main([str(_root(tmp_path))]) == 0
     out = capsys.readouterr().out
     assert "advocacy spans by clause form" in out and "set9" in out
+    assert "advocacy spans by place" in out and "advocacy false flags by class" in out
     assert "nightly" not in out and "hotfix" not in out
