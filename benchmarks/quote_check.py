@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import os
 import re
 import subprocess
 import sys
@@ -132,9 +133,14 @@ def words_of(text: str) -> list[str]:
     return WORD.findall(text.lower().replace("\u2019", "'"))
 
 
+# The C library's error texts ("No space left on device"), whoever quotes them: the
+# words are the system's, the same in a test's fake error and in a pasted log.
+OS_ERRORS = frozenset(" ".join(words_of(os.strerror(n))) for n in range(1, 134))
+
+
 def is_software(text: str) -> bool:
     plain = " ".join(words_of(text))
-    return bool(SOFTWARE.search(text)) or plain in TEMPLATE_HEADINGS
+    return bool(SOFTWARE.search(text)) or plain in TEMPLATE_HEADINGS or plain in OS_ERRORS
 
 
 # ---------------------------------------------------------------- caches

@@ -185,3 +185,12 @@ def test_an_environment_report_line_is_the_programs_but_a_sentence_beside_it_is_
     copied = 'S = "the west mirror lost its lease twice today"\n'
     code, out = _run(_repo(tmp_path / "b", {"tests/t.py": copied}), cache, capsys)
     assert code == 1 and "tests/t.py:1:" in out
+
+
+def test_the_c_library_error_texts_are_software_but_a_sentence_around_them_is_not():
+    # A test's fake OSError carries the system's words; a writer's sentence that merely
+    # contains them is still prose.
+    assert qc.is_software("No space left on device")
+    assert qc.is_software("Permission denied")
+    assert not qc.is_software("The runner had no space left on device after the upgrade")
+    assert not qc.is_software("Kettle rota skips the west mirror")
