@@ -321,7 +321,7 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   + set24 + set28, aggregate figures only; set26 and set29 blind. All 276 writing blame
   spans classed agent x predicate (main missed 83); per large missed cell one reading with
   a predicate class from a general verb list, kept only with validation spans added >=
-  false flags added, spans added in three or more writing sets, no held-out drop. 17
+  false flags added, spans added in three or more writing sets, no held-out drop. 18
   readings measured (table in data/postmortem_lint_gathered/blame_recurrence.md); kept
   one: the writer's act told with no fault word, its object (a destroy or wipe verb on
   what cannot be rebuilt) or its aftermath (regretted right after) carrying the fault,
