@@ -316,6 +316,22 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   hedging readings (set27 hedging 7 -> 3 false flags) are likewise neutral. Figures
   unchanged: set28 H 0.57/0.57, B 0.64/0.64, A 0.58/0.33; held-out H 0.83/0.90, B
   0.77/0.73, A 0.60/0.83; class table in data/postmortem_lint_gathered/blame_recurrence.md.
+- round 17, blame as a closed agent class x an open predicate class (#24, branch
+  pm-blame5): writing part sets 12-22, 25 (released as fit) and 27; validation part set23
+  + set24 + set28, aggregate figures only; set26 and set29 blind. All 276 writing blame
+  spans classed agent x predicate (main missed 83); per large missed cell one reading with
+  a predicate class from a general verb list, kept only with validation spans added >=
+  false flags added, spans added in three or more writing sets, no held-out drop. 18
+  readings measured (table in data/postmortem_lint_gathered/blame_recurrence.md); kept
+  one: the writer's act told with no fault word, its object (a destroy or wipe verb on
+  what cannot be rebuilt) or its aftermath (regretted right after) carrying the fault,
+  writing +5 spans in sets 22, 25, 27, validation +1 span, +0 false. The brief's three
+  broad readings (a possessive contribution with any causal predicate, the writer or
+  "you" with a negated completion verb) add nothing on any set. Blame before -> after:
+  validation pooled 0.88/0.66 (58/88, 8 false) -> 0.88/0.67 (59/88, 8); set24 0.92/0.62
+  -> 0.93/0.64; set25 0.79/0.45 -> 0.82/0.55; set22 0.93/0.76 -> 0.94/0.78; set27
+  0.53/0.36 -> 0.56/0.41; every hedging and advocacy figure and the shared held-out half
+  (H 0.83/0.90, B 0.77/0.73, A 0.60/0.83) unchanged.
 """
 
 from __future__ import annotations

@@ -48,11 +48,21 @@ def _narrowed(agents: list[dict[str, str]]) -> list[tuple[str, str]]:
             for agent in agents for shape in shapes]
 
 
+def _narrowed_to(agents: list[dict[str, str]] | None) -> list[tuple[str, str]]:
+    """The classes that name their persons; ``None`` takes each class's own."""
+    return [(cls, _fill(shape, agent, ""))
+            for cls, spec in MATRIX["narrowed_to"].items()
+            for agent in (agents if agents is not None else [
+                p for p in MATRIX["persons"] if p["s"] in spec["persons"]])
+            for shape in spec["shapes"]]
+
+
 _TEAM = [p for p in MATRIX["persons"] if p["s"] == "We"]
 POSITIVE = _cases(MATRIX["persons"]) + _narrowed(
-    [p for p in MATRIX["persons"] if p not in _TEAM]) + [
+    [p for p in MATRIX["persons"] if p not in _TEAM]) + _narrowed_to(None) + [
     (cls, s) for cls, shapes in MATRIX["self"].items() for s in shapes]
-NEGATIVE = [s for _, s in _cases(MATRIX["systems"]) + _narrowed(MATRIX["systems"])] + [
+NEGATIVE = [s for _, s in _cases(MATRIX["systems"]) + _narrowed(MATRIX["systems"])
+            + _narrowed_to(MATRIX["systems"])] + [
     s for _, s in _narrowed(_TEAM)] + list(MATRIX["clean"])
 
 
@@ -65,8 +75,9 @@ def test_matrix_covers_every_cue_class() -> None:
     assert BLAME.cues is not None
     assert {c.name for c in BLAME.cues.classes} == {cls for cls, _ in POSITIVE}
     # 7 persons x (6 safeguard x 5 acts + 3 wrong x 5 acts + 2 causation + 3 unready
-    # + 1 do-better) + 6 persons (all but "We") x 6 unawareness shapes + 14 self shapes.
-    assert len(POSITIVE) == 7 * (6 * 5 + 3 * 5 + 2 + 3 + 1) + 6 * 6 + 14
+    # + 1 do-better) + 6 persons (all but "We") x 6 unawareness shapes + 6 persons x 4
+    # destroyed-data shapes + 2 persons x 2 regretted-act shapes + 14 self shapes.
+    assert len(POSITIVE) == 7 * (6 * 5 + 3 * 5 + 2 + 3 + 1) + 6 * 6 + 6 * 4 + 2 * 2 + 14
     assert len(set(POSITIVE)) == len(POSITIVE)
 
 
