@@ -569,6 +569,89 @@ case("ci-bot-disabled-c10d", "1",
      why="a c10d test disabled on linux only names no other owner: stays distributed")
 
 
+# ------------------------------------------------ probes (written after the first run,
+# before the planner ran on them; same rule: expectation from the spec alone)
+case("p-zh-multinode-timeout", "5",
+     "多机训练 NCCL 超时 hang (2 nodes, torchrun)",
+     "两台机器 16 卡，训练到 3000 step 卡住：\n```\n[rank11]:[E ProcessGroupNCCL.cpp:632] "
+     "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4410, OpType=ALLREDUCE, "
+     "Timeout(ms)=600000) ran for 600321 milliseconds before timing out.\n```",
+     "high_priority", sub=INF, triaged=False,
+     why="multi-node collective hang, whatever the language (T-15)")
+case("p-zh-single-gpu-oom", "1",
+     "单卡推理 CUDA out of memory",
+     "只用一张 4090，没有分布式。\n```\ntorch.OutOfMemoryError: CUDA out of memory. Tried to "
+     "allocate 2.00 GiB. GPU 0 has a total capacity of 23.64 GiB\n```",
+     "not_distributed", comment=ND_T,
+     why="one device's OOM and no distributed code (seed's own example)")
+case("p-dcp-async-nfs-hang", "5",
+     "dcp.async_save hangs on 2 nodes when checkpoint_id is on NFS",
+     "2 nodes x 8 GPUs. `dcp.async_save(state_dict, checkpoint_id='/nfs/ckpt/step_500')` "
+     "never completes on node 1 and training stalls at the next save; the staging "
+     "thread is stuck in FileSystemWriter.write_data.\n```python\nfut = dcp.async_save(sd, "
+     "checkpoint_id=path)\nfut.result()\n```",
+     "high_priority", sub=CKP, triaged=False,
+     why="checkpointing; multi-node training hang (T-12, T-15)")
+case("p-devicemesh-slice", "3",
+     "init_device_mesh: KeyError slicing a flattened mesh dim",
+     "```python\nmesh = init_device_mesh('cuda', (2, 2, 2), mesh_dim_names=('pp', 'dp', 'tp'))"
+     "\nmesh['dp', 'tp']._flatten('dp_tp')\nsub = mesh['dp_tp']\n```\n```\nKeyError: "
+     "'dp_tp'\n  File \"torch/distributed/device_mesh.py\", line 630, in __getitem__\n```",
+     "route", sub=INF, triaged=None,
+     why="the bug is in DeviceMesh itself -> infra")
+case("p-threaded-pg-wrong", "5",
+     "threaded pg: all_reduce returns rank 0's tensor on every rank",
+     "In a MultiThreadedTestCase with the threaded process group, `dist.all_reduce(t)` "
+     "silently returns rank 0's input on all ranks instead of the sum.\n```python\nt = "
+     "torch.ones(2) * (self.rank + 1)\ndist.all_reduce(t)\nprint(t)  # tensor([1., 1.])\n```",
+     "high_priority", sub=INF, triaged=False,
+     why="silent wrong collective result (T-15)")
+case("p-fsdp-trace-only", "6",
+     "AssertionError in FSDP flat param",
+     "```\nTraceback (most recent call last):\n  File \"train.py\", line 201, in step\n    "
+     "loss.backward()\n  File \"torch/distributed/fsdp/_runtime_utils.py\", line 712, in "
+     "_post_backward_hook\n  File \"torch/distributed/fsdp/_flat_param.py\", line 1566, in "
+     "_use_sharded_grad_views\nAssertionError: Expects the flat parameter to be sharded\n```",
+     "needs_reproduction", sub=PAR, modules=_m("fsdp"), triaged=False, comment=REP_T,
+     why="FSDP frame at the top, no code: parallelisms, fsdp, ask (T-13, T-16)")
+case("p-mpi-segfault", "5",
+     "Segfault in ProcessGroupMPI allreduce with CUDA tensors",
+     "`mpirun -np 2 python t.py` with backend='mpi' (PyTorch built from source against "
+     "OpenMPI 4.1 without CUDA-aware support):\n```\n[node1:12345] *** Process received signal "
+     "***\nSignal: Segmentation fault (11)\n#3 c10d::ProcessGroupMPI::allreduce\n```\n"
+     "```python\ndist.init_process_group('mpi')\nt = torch.ones(4, device='cuda')\n"
+     "dist.all_reduce(t)\n```",
+     "high_priority", sub=INF, triaged=False,
+     why="segfault in distributed code (T-15)")
+case("p-feature-barrier-timeout", "4",
+     "[c10d] Add a per-call timeout argument to dist.monitored_barrier for NCCL groups",
+     "Today monitored_barrier only supports gloo. Request: a new NCCL-group variant with a "
+     "per-call timeout that reports which ranks did not arrive.",
+     ("route", "classify"), sub=INF, type_="feature", triaged=None,
+     why="a new capability -> feature, infra; no repro request")
+case("p-enh-gloo-slow", "4",
+     "ProcessGroupGloo allreduce on CPU works, but is 5x slower than MPI",
+     "For 256 MB float32 tensors allreduce with gloo takes 1.9 s and with MPI 0.35 s on the "
+     "same 4 CPU nodes. It would be faster with a ring/halving-doubling choice by size.",
+     ("route", "classify"), sub=INF, type_="enhancement", performance=True, triaged=None,
+     why="works today, wanted faster -> enhancement + module: performance")
+case("p-pp-stage-kwargs", "3",
+     "PipelineStage shape inference fails when forward takes kwargs",
+     "```python\nstage = PipelineStage(submod, stage_index=1, num_stages=4, device=dev)\n"
+     "schedule = Schedule1F1B(stage, n_microbatches=4)\nschedule.step(x, attention_mask=m)\n```"
+     "\n```\nTypeError: forward() missing 1 required positional argument: 'attention_mask'\n"
+     "  File \"torch/distributed/pipelining/stage.py\", line 1404, in _shape_inference\n```",
+     "classify", sub=PAR, modules=_m("pipelining"), triaged=True,
+     why="pipelining API and frame")
+case("p-quote-regression-ddp", "5",
+     "Re #88888: still broken in 2.8 - DDP gradient_as_bucket_view gives different gradients",
+     "> DDP with gradient_as_bucket_view=True gives different gradients across ranks\n\n"
+     "This was fine in 2.5; with 2.8 the grads differ across ranks after the first step:\n"
+     "```python\nmodel = DDP(net, device_ids=[rank], gradient_as_bucket_view=True)\n"
+     "loss.backward()\ndist.all_gather(gs, net.fc.weight.grad)\n```",
+     "high_priority", sub=PAR, modules=_m("ddp"), triaged=False,
+     why="silent wrong gradients across ranks and a regression (T-15)")
+
 IDS = [c.cid for c in CASES]
 
 
