@@ -652,6 +652,53 @@ case("p-quote-regression-ddp", "5",
      "high_priority", sub=PAR, modules=_m("ddp"), triaged=False,
      why="silent wrong gradients across ranks and a regression (T-15)")
 
+# ------------------------------------------------ probes, round 2 (written after the
+# rubric fixes, before the planner ran on them)
+case("p2-works-fine-but-nan", "5",
+     "FSDP works fine with bf16 but gives NaN loss with fp16 on rank 3 only",
+     "Same script, MixedPrecision(param_dtype=torch.float16): loss is NaN on rank 3 only from "
+     "step 40, the other ranks are finite.\n```python\nmodel = FSDP(net, mixed_precision="
+     "MixedPrecision(param_dtype=torch.float16))\n```",
+     "high_priority", sub=PAR, modules=_m("fsdp"), triaged=False,
+     why="NaN on one rank: silent wrong result; the 'works fine but' contrast is a bug")
+case("p2-export-before-ddp", "1",
+     "torch.export fails with GuardOnDataDependentSymNode before DDP wrapping",
+     "We export the model in a single process before wrapping it in DDP for training; the "
+     "export itself fails:\n```\ntorch.fx.experimental.symbolic_shapes."
+     "GuardOnDataDependentSymNode: Could not guard on data-dependent expression Eq(u0, 1)\n"
+     "  File \"torch/_dynamo/variables/tensor.py\", line 1021\n```\n```python\nep = "
+     "torch.export.export(model, (x,))\n```",
+     "not_distributed", comment=ND_T,
+     why="an export/compiler error in one process; DDP comes after, not on the path")
+case("p2-barrier-hang-dataloader", "5",
+     "dist.barrier() hangs on 2 nodes after the first DataLoader epoch",
+     "2 nodes x 4 GPUs, torchrun. After epoch 1, rank 0 waits forever in `dist.barrier()`; "
+     "ranks 4-7 already passed it. num_workers=4 DataLoader with DistributedSampler.\n"
+     "```python\nfor epoch in range(3):\n    for b in loader: step(b)\n    dist.barrier()\n```",
+     "high_priority", sub=INF, triaged=False,
+     why="a collective hang on multiple nodes; the DataLoader is context")
+case("p2-rdzv-socket-timeout", "2",
+     "torchrun works on 1 node, but with --nnodes 2 the rendezvous times out",
+     "`torchrun --nnodes 2 --nproc-per-node 8 --rdzv-endpoint node0:29500 train.py` on "
+     "both nodes:\n```\ntorch.distributed.DistNetworkError: The client socket has timed out "
+     "after 900s while trying to connect to (node0, 29500).\n```\nThe training script never "
+     "starts; port 29500 is open in the security group.",
+     "route", sub=INF, triaged=None,
+     why="launch/rendezvous failure before training -> infra; not a training hang")
+case("p2-feature-gloo-xpu", "4",
+     "Support XPU tensors in the gloo backend",
+     "The gloo process group only takes CPU and CUDA tensors. Please add XPU tensor support "
+     "(staging through host memory) so CPU-side collectives work in XPU jobs.",
+     ("route", "classify"), sub=INF, type_="feature", triaged=None,
+     why="wholly new support -> feature, infra")
+case("p2-mha-wrong-one-gpu", "1",
+     "nn.MultiheadAttention gives wrong output with need_weights=False on one GPU",
+     "Single GPU, no distributed: output differs from need_weights=True by 1e-1.\n```python\n"
+     "mha = nn.MultiheadAttention(64, 8, batch_first=True).cuda()\na, _ = mha(q, k, v, "
+     "need_weights=False)\n```",
+     "not_distributed", comment=ND_T,
+     why="a wrong result in non-distributed code on one device: not ours (step 1 first)")
+
 IDS = [c.cid for c in CASES]
 
 
