@@ -319,7 +319,7 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
 - round 17, hedging precision first (#24, branch pm-hprec): writing part sets 12-22, set25
   (released as fit) and set27 and the shared fit half, every hedging false flag (48) and
   miss (41) classed by clause form per set; validation part set23 + set24 + set28,
-  aggregate figures only; set26 and set29 blind. Sixteen candidates (table in
+  aggregate figures only; set26 and set29 blind. Eighteen candidates (table in
   data/postmortem_lint_gathered/advocacy_hedging_recurrence.md); six false-flag readings
   (plans, ability with a limiter, a belief framing a verdict, hedged proposals, hedged
   reasons, symptoms as seen) each took 2-3 writing false flags in three sets and moved
