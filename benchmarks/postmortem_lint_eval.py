@@ -332,6 +332,22 @@ How the splits were used (#24, 2026-12-04; P / R per hedging, blame, advocacy):
   -> 0.93/0.64; set25 0.79/0.45 -> 0.82/0.55; set22 0.93/0.76 -> 0.94/0.78; set27
   0.53/0.36 -> 0.56/0.41; every hedging and advocacy figure and the shared held-out half
   (H 0.83/0.90, B 0.77/0.73, A 0.60/0.83) unchanged.
+- round 17 too, hedging precision first (#24, branch pm-hprec): writing part sets 12-22, set25
+  (released as fit) and set27 and the shared fit half, every hedging false flag (48) and
+  miss (41) classed by clause form per set; validation part set23 + set24 + set28,
+  aggregate figures only; set26 and set29 blind. Eighteen candidates (table in
+  data/postmortem_lint_gathered/advocacy_hedging_recurrence.md); six false-flag readings
+  (plans, ability with a limiter, a belief framing a verdict, hedged proposals, hedged
+  reasons, symptoms as seen) each took 2-3 writing false flags in three sets and moved
+  nothing on the validation part; the broad ones (a hedge yields to any opinion in its
+  clause, or before any future auxiliary) lost spans there. Kept: the writer's present
+  guess in any frame (an assumption in the progressive or conditional, "makes me think",
+  a belief or inference about their own act that put something out), writing +6 spans in
+  sets 19, 22, 25, validation +1 span, +0 false flags. Hedging before -> after: set24
+  0.55/0.59 (17/29, 14 false) -> 0.56/0.62 (18/29, 14); set25 0.63/0.57 -> 0.68/0.70
+  (fit); set19 0.88/0.86 -> 0.88/0.88; set22 0.85/0.85 -> 0.85/0.88; set23 0.90/0.84,
+  set28 0.57/0.57, set27 0.77/0.71 unchanged; blame, advocacy and the shared held-out
+  half (H 0.83/0.90, B 0.77/0.73, A 0.60/0.83) unchanged everywhere.
 """
 
 from __future__ import annotations
