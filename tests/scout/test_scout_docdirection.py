@@ -42,8 +42,8 @@ def test_a_one_direction_limit_is_stale_when_the_folder_converts_back(tmp_path) 
     got = docdirection.analyse(_inp(tmp_path))
     assert [(p.file, p.line) for p in got] == [("sub/README.md", 5)]
     text = got[0].problem
-    assert text.startswith("says only HF -> DCP is supported")
-    assert "also converts DCP -> HF: `to_hf` (sub/adapter.py:2)" in text
+    assert text.startswith("says only conversion from HF to DCP is supported")
+    assert "also converts DCP to HF: `to_hf` (sub/adapter.py:2)" in text
     assert "`scripts/convert_to_hf.py` runs it" in text
     assert "convert_from_hf" not in text  # the documented direction is no evidence
 
@@ -79,7 +79,7 @@ def test_a_settled_claim_leaves_the_unverified_list_and_the_report_states_it(
     probs = [p for p in done["doc_inaccuracies"] if p.file == "sub/README.md"
              and p.line == 5]
     assert [p.kind for p in probs] == ["reference"]
-    assert "also converts DCP -> HF" in probs[0].problem
+    assert "also converts DCP to HF" in probs[0].problem
     # Without the reverse direction the claim stays listed as unverified.
     only_from = "class Adapter:\n    def from_hf(self, sd):\n        return dict(sd)\n"
     done = run_all(_inp(tmp_path / "b", adapter=only_from))

@@ -127,9 +127,9 @@ def analyse(inp: Inputs) -> list[DocProblem]:
             runs = (f"; {', '.join(f'`{s}`' for s in scripts[:MAX_SHOWN])} runs it"
                     if scripts else "")
             out.append(DocProblem(
-                doc, n, f'says only {src} -> {dst} is supported ("{said}"), but the '
-                f"sub-project also converts {dst} -> {src}: {shown}{runs}; possibly stale: "
-                "drop the limit or say what the other direction lacks"))
+                doc, n, f'says only conversion from {src} to {dst} is supported ("{said}"), '
+                f"but the sub-project also converts {dst} to {src}: {shown}{runs}; possibly "
+                "stale: drop the limit or say what the other direction lacks"))
             if len(out) >= MAX_FINDINGS:
                 return out
     return out
