@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from agentops.scout.analyses import docdirection, run_all
 from agentops.scout.analyses.docs import DocProblem
+from tests import watchdog
 from tests.scout import minirepo
 
 README = """\
@@ -93,3 +94,14 @@ def test_settled_drops_only_support_claims_at_a_judged_line() -> None:
             DocProblem("d.md", 3, "features list", "unverified"),
             DocProblem("d.md", 4, 'support claim "y"', "unverified")]
     assert docdirection.settled(kept, found) == kept[1:]
+
+
+def test_hostile_lines_are_read_in_bounded_time(tmp_path) -> None:
+    # Untrusted doc text: long lines of near-claims ("only from a to" repeated, arrows
+    # without words) are cut and scanned in bounded time; no claim comes of them.
+    lines = ["only from " * 5000, "a -> " * 20_000, "only " + "x" * 100_000,
+             "-" * 200_000]
+    assert watchdog.within(watchdog.SECONDS, lambda: docdirection.claims(
+        "\n".join(lines))) == []
+    # The limit itself, past the line cut, is not read.
+    assert docdirection.claims("x" * 3000 + " only from HF to DCP") == []
