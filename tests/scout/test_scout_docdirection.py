@@ -62,6 +62,8 @@ def test_a_refusing_stub_a_test_helper_or_no_reverse_says_nothing(tmp_path) -> N
     assert docdirection.analyse(_inp(tmp_path / "a", adapter=stub)) == []
     only_from = "class Adapter:\n    def from_hf(self, sd):\n        return dict(sd)\n"
     assert docdirection.analyse(_inp(tmp_path / "b", adapter=only_from)) == []
+    key_helper = only_from + "\n    def _map_to_hf_key(self, k):\n        return k\n"
+    assert docdirection.analyse(_inp(tmp_path / "d", adapter=key_helper)) == []
     in_tests = {"sub/tests/test_back.py": "def to_hf(sd):\n    return sd\n"}
     assert docdirection.analyse(_inp(tmp_path / "c", adapter=only_from,
                                      extra=in_tests)) == []

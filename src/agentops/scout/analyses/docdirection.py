@@ -74,12 +74,12 @@ def claims(text: str) -> list[tuple[int, str, str, str]]:
 
 
 def _reverse_name(src: str, dst: str) -> re.Pattern[str]:
-    """A name for converting ``dst`` back into ``src``: ``to_src``, ``dst_to_src``,
-    ``dst2src`` (any alias of each word), as a whole snake-case part."""
+    """A name for converting ``dst`` back into ``src``: ending in ``to_src``,
+    ``dst_to_src`` or ``dst2src`` (any alias of each word) after a snake-case break; a
+    helper that only maps part of the way (``_map_to_src_key``) is no converter."""
     s = "|".join(sorted(aliases(src)))
     d = "|".join(sorted(aliases(dst)))
-    return re.compile(rf"(?:^|_)(?:(?:{d})_)?to_(?:{s})(?:$|_)|(?:^|_)(?:{d})2(?:{s})(?:$|_)",
-                      re.I)
+    return re.compile(rf"(?:^|_)(?:(?:{d})_)?to_(?:{s})$|(?:^|_)(?:{d})2(?:{s})$", re.I)
 
 
 def _refuses(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
