@@ -96,3 +96,21 @@ def test_a_function_handed_over_to_be_called_wires_its_capability(tmp_path) -> N
     imported_only = PARALLELIZE + "\n\nfrom core.dist import pipeline_llm  # noqa\n"
     assert not any("pipeline" in text for _l, text in
                    _check(tmp_path / "b", parallelize=imported_only))
+
+
+def test_a_reason_clause_does_not_narrow_a_not_supported_item(tmp_path) -> None:
+    # "CP is not supported currently because of …" says why CP is missing; the item
+    # still names CP alone. A scope ("for MoE") before the reason still narrows it, and
+    # a capability named only inside the reason is not the item's subject.
+    readme = ("# Sub\n\n## To be added\n- Modeling\n    - CP is not supported currently "
+              "because of RoPE embedding implementation details.\n"
+              "    - CP for MoE is not supported, due to the router.\n"
+              "    - Sequence packing is not supported because of CP.\n")
+    assert _check(tmp_path, readme=readme) == [
+        (5, "`CP is not supported currently because of RoPE embedding implementation "
+            "details.` is listed as not done, but the sub-project now wires context "
+            "parallelism: `apply_cp(…)` at sub/parallelize.py:7; possibly stale: update "
+            "the list if it is done")]
+    # Without the call that wires CP, nothing.
+    no_cp = PARALLELIZE.replace("        apply_cp(model)\n", "        raise ValueError\n")
+    assert _check(tmp_path / "b", readme=readme, parallelize=no_cp) == []

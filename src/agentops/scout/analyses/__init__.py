@@ -23,6 +23,7 @@ from agentops.scout.analyses import (
     debt,
     direction,
     docargs,
+    docdirection,
     docparity,
     docparts,
     docs,
@@ -52,6 +53,13 @@ Analysis = Callable[[Inputs, dict[str, Any]], Any]
 
 def _open_work(inp: Inputs, _done: dict[str, Any]) -> Any:
     return inp.live.open_work
+
+
+def _checked_docs(inp: Inputs, done: dict[str, Any]) -> list[Any]:
+    """The doc checks, and the support claims judged against the code: a claim one of
+    them settles is no longer listed as unverified."""
+    found = docdirection.analyse(inp)
+    return docdirection.settled(docs.analyse(inp, done), found) + found
 
 
 REGISTRY: dict[str, Analysis] = {
@@ -102,7 +110,7 @@ REGISTRY: dict[str, Analysis] = {
     "private_api_uses": lambda inp, _: debt.private_api_uses(inp),
     "duplicate_logic_changes": lambda inp, _: debt.duplicate_changes(inp),
     "reversed_copies": lambda inp, _: direction.reversed_pairs(inp),
-    "doc_inaccuracies": lambda inp, done: docs.analyse(inp, done)
+    "doc_inaccuracies": lambda inp, done: _checked_docs(inp, done)
     + commentrefs.analyse(inp) + docparts.analyse(inp) + staleopts.analyse(inp)
     + docargs.analyse(inp)
     + docparity.analyse(inp, done["body_drift"], done["copy_lag"]) + doctypes.analyse(inp),

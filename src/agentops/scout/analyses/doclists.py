@@ -121,8 +121,16 @@ def wired(inp: Inputs, caps: tuple[Capability, ...] = CAPABILITIES
     return out
 
 
+# A reason given for a limit ("… because of the RoPE layout", "due to …") says why, not
+# what for: the claim's scope ends where it starts. "currently"/"now" date the claim.
+_REASON = re.compile(r"(?i)[,;(]?\s*\b(?:because|due\s+to|owing\s+to)\b.*$")
+_WHEN = re.compile(r"(?i)\b(?:currently|for\s+now|right\s+now|at\s+the\s+moment)\b")
+
+
 def _only(text: str, cap: Capability) -> bool:
-    """Whether the item names ``cap`` and nothing else (beyond to-do words)."""
+    """Whether the item names ``cap`` and nothing else (beyond to-do words, a reason
+    clause and a word dating the claim)."""
+    text = _WHEN.sub(" ", _REASON.sub("", text))
     if not cap.words.search(text):
         return False
     rest = cap.words.sub(" ", re.sub(r"`[^`]*`|\([^)]*\)|<[^>]*>", " ", text))
