@@ -591,3 +591,58 @@ def test_a_lacking_guard_names_the_call_whose_result_it_takes(tmp_path) -> None:
     [d] = bodydrift.analyse(inp)
     assert set(d.units) == {"guard `if cfg.backend == 'typed'` (calls `annotate_inputs`)",
                             "guard `if cfg.trace`", "call `record(…)`"}
+
+
+NESTED_OLD = '''\
+class Runner:
+    class Config:
+        steps: int = 1
+        batch: int = 8
+        micro: int = 2
+
+        def __post_init__(self):
+            if self.steps < 0:
+                raise ValueError("steps")
+
+    def run(self):
+        return self.config
+'''
+NESTED_NEW = NESTED_OLD.replace(
+    '                raise ValueError("steps")\n',
+    '                raise ValueError("steps")\n'
+    '            if self.batch % self.micro != 0:\n'
+    '                raise ValueError("micro batches")\n')
+NESTED_COPY = '''\
+class Engine:
+    class Config:
+        steps: int = 1
+        batch: int = 8
+        micro: int = 2
+
+        def __post_init__(self):
+            if self.steps < 0:
+                raise ValueError("steps")
+'''
+
+
+def test_a_method_of_a_nested_config_class_is_compared_under_its_full_name(tmp_path) -> None:
+    # #22 defect 4: a copied engine's nested ``Config.__post_init__`` is paired with
+    # upstream's ``Runner.Config.__post_init__``; the validation upstream added there
+    # is drift. Before, the pair was looked up as a top-level ``__post_init__``, found
+    # nothing upstream and was silently dropped.
+    target = "duplicate_logic:\n  - {ours: [sub/engine.py], upstream: [core/run.py]}\n"
+    inp = minirepo.build(tmp_path, base={"core/__init__.py": "", "core/run.py": NESTED_OLD},
+                         head={"sub/__init__.py": "", "core/run.py": NESTED_NEW,
+                               "sub/engine.py": NESTED_COPY}, target=target)
+    [d] = bodydrift.analyse(inp)
+    assert (d.ours, d.upstream, d.function) == ("sub/engine.py:7", "core/run.py:7",
+                                                "Runner.Config.__post_init__")
+    assert d.units == ("guard `if batch % micro != 0`",)
+    # The copy that has the check too: nothing.
+    adapted = NESTED_COPY + ('            if self.batch % self.micro != 0:\n'
+                             '                raise ValueError("micro")\n')
+    inp2 = minirepo.build(tmp_path / "b", base={"core/__init__.py": "",
+                                                "core/run.py": NESTED_OLD},
+                          head={"sub/__init__.py": "", "core/run.py": NESTED_NEW,
+                                "sub/engine.py": adapted}, target=target)
+    assert bodydrift.analyse(inp2) == []
