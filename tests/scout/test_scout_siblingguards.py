@@ -277,3 +277,69 @@ def test_a_refusal_is_matched_with_the_value_it_compares(tmp_path) -> None:
     [g] = siblingguards.analyse(_inp(tmp_path / "b", files(varlen)))
     assert "'sdpa'" in g.guard and g.siblings == ("models/llama/model.py:7",
                                                   "models/qwen/model.py:7")
+
+
+PAR_GUARDED = '''\
+def parallelize_{name}(model, parallel_dims, parallelism):
+    if parallel_dims.cp_enabled:
+        if parallel_dims.tp_enabled:
+            raise NotImplementedError("CP with TP is not supported")
+        model.apply_cp(parallelism.context_parallel_degree)
+    return model
+'''
+PAR_BARE = '''\
+def parallelize_deep(model, parallel_dims, parallelism):
+    if parallel_dims.cp_enabled:
+        model.apply_cp(parallelism.context_parallel_degree)
+    if parallel_dims.tp_enabled:
+        model.apply_tp(parallelism.tensor_parallel_degree)
+    return model
+'''
+SPEC = '''\
+from core.spec import ModelSpec
+from models.{name}.parallelize import parallelize_{name}
+
+
+def model_registry(flavor):
+    return ModelSpec(name="{name}", parallelize_fn=parallelize_{name})
+'''
+
+
+def _registered_files(deep_parallelize: str, spec_keyword: str = "parallelize_fn"
+                      ) -> dict[str, str]:
+    files = {"core/__init__.py": "", "core/spec.py": "class ModelSpec:\n    pass\n",
+             "models/__init__.py": "", "models/deep/__init__.py": SPEC.format(name="deep"),
+             "models/deep/parallelize.py": deep_parallelize}
+    for s in ("llama", "qwen"):
+        files[f"models/{s}/__init__.py"] = SPEC.format(name=s).replace(
+            "parallelize_fn=", f"{spec_keyword}=")
+        files[f"models/{s}/parallelize.py"] = PAR_GUARDED.format(name=s)
+    return files
+
+
+def test_a_rejection_the_siblings_make_in_the_function_they_register_alike(tmp_path) -> None:
+    # Module-level functions with different names (parallelize_llama, parallelize_qwen,
+    # parallelize_deep) are the same step when each folder registers its own as
+    # ModelSpec(parallelize_fn=...): the CP-with-TP refusal both siblings make there
+    # and this folder's function lacks is reported, naming the slot.
+    [g] = siblingguards.analyse(_inp(tmp_path, _registered_files(PAR_BARE)))
+    assert (g.file, g.line, g.method) == ("models/deep/parallelize.py", 1,
+                                          "parallelize_deep")
+    assert g.role == "ModelSpec(parallelize_fn=…)"
+    assert g.siblings == ("models/llama/parallelize.py:3", "models/qwen/parallelize.py:3")
+    [item] = debt._sibling_guards(_inp(tmp_path / "i", _registered_files(PAR_BARE)),
+                                  {"sibling_guards": [g]})
+    assert "registers as `ModelSpec(parallelize_fn=…)`" in item.title
+    assert "parallel_dims.cp_enabled and parallel_dims.tp_enabled" in item.title
+
+
+def test_registered_functions_in_other_slots_or_already_refusing_are_fine(tmp_path) -> None:
+    # The siblings register theirs in another slot: not the same step.
+    assert siblingguards.analyse(_inp(tmp_path / "a", _registered_files(
+        PAR_BARE, spec_keyword="pipelining_fn"))) == []
+    # The sub-project's function refuses the same combination (under other names).
+    refusing = PAR_BARE.replace(
+        "    if parallel_dims.cp_enabled:\n",
+        "    if parallel_dims.cp_enabled and parallel_dims.tp_enabled:\n"
+        "        raise ValueError('no CP with TP')\n    if parallel_dims.cp_enabled:\n")
+    assert siblingguards.analyse(_inp(tmp_path / "b", _registered_files(refusing))) == []
