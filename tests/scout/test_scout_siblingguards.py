@@ -343,21 +343,3 @@ def test_registered_functions_in_other_slots_or_already_refusing_are_fine(tmp_pa
         "    if parallel_dims.cp_enabled and parallel_dims.tp_enabled:\n"
         "        raise ValueError('no CP with TP')\n    if parallel_dims.cp_enabled:\n")
     assert siblingguards.analyse(_inp(tmp_path / "b", _registered_files(refusing))) == []
-
-
-def test_a_feature_siblings_refuse_outright_that_this_step_handles_is_no_gap(tmp_path) -> None:
-    # Siblings without CP raise on cp_enabled; the sub-project's registered step
-    # applies CP in a branch of its own: supported, nothing to report. Their refusal
-    # of CP *with TP* stays a gap (no branch here handles both together).
-    cp_only = '''\
-def parallelize_{name}(model, parallel_dims, parallelism):
-    if parallel_dims.cp_enabled:
-        raise NotImplementedError("no CP")
-    return model
-'''
-    files = _registered_files(PAR_BARE)
-    for s in ("llama", "qwen"):
-        files[f"models/{s}/parallelize.py"] = cp_only.format(name=s)
-    assert siblingguards.analyse(_inp(tmp_path / "a", files)) == []
-    [g] = siblingguards.analyse(_inp(tmp_path / "b", _registered_files(PAR_BARE)))
-    assert "tp_enabled" in g.guard

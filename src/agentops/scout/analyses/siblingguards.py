@@ -9,9 +9,7 @@ check of the sub-project's method or of the base method it inherits resembles, i
 reported with the siblings' file:line. Module-level functions correspond by the slot
 they are registered in: the function each folder passes as the same keyword of the
 same call (``ModelSpec(parallelize_fn=parallelize_llama)`` against the siblings'
-``parallelize_fn``) is the same step under another name; there a sibling's refusal of
-a case the sub-project's step handles in a branch of its own (``if cp_enabled:``
-applying CP, where siblings without CP raise) is support, not a missing check.
+``parallelize_fn``) is the same step under another name.
 
 Precision first: a guard is compared by the names its condition reads (a rename of a
 local does not hide it); a guard that reads a name the sibling folder defines itself
@@ -247,25 +245,7 @@ def _methods(path: str, text: str) -> dict[tuple[str, str], tuple[str, int, list
     return out
 
 
-def _handled(fn: ast.AST, outer: frozenset[str] = frozenset()) -> list[frozenset[str]]:
-    """What each non-raising branch of a function tests, with the conditions around it
-    (``if cp_enabled:`` … ``apply_cp(…)``): the cases the function handles."""
-    out: list[frozenset[str]] = []
-    for st in getattr(fn, "body", []) + getattr(fn, "orelse", []):
-        if isinstance(st, ast.If):
-            inner = outer | _key(st.test)
-            if not (st.body and isinstance(st.body[-1], ast.Raise)):
-                out.append(inner)
-            out += _handled(ast.Module(body=st.body, type_ignores=[]), inner)
-            out += _handled(ast.Module(body=st.orelse, type_ignores=[]), outer)
-        elif isinstance(st, (ast.With, ast.AsyncWith, ast.For, ast.AsyncFor, ast.While,
-                             ast.Try)):
-            out += _handled(st, outer)
-    return out
-
-
-def _registered(tree_files: dict[str, str], folder: str,
-                handled: dict[tuple[str, str], list[frozenset[str]]] | None = None
+def _registered(tree_files: dict[str, str], folder: str
                 ) -> dict[tuple[str, str], tuple[str, str, int, list[Guard]]]:
     """A folder's module-level functions by the slot they are registered in:
     (``Callee()``, keyword) -> (file, name, line, guards) for every call of the folder
@@ -299,7 +279,6 @@ def _registered(tree_files: dict[str, str], folder: str,
                     name = imported.get(k.value.id, ("", k.value.id))[1] or k.value.id
                     slots.setdefault((f"{callee}()", k.arg), set()).add(name)
     out: dict[tuple[str, str], tuple[str, str, int, list[Guard]]] = {}
-    handled = {} if handled is None else handled
     for key, names in sorted(slots.items()):
         if len(names) != 1:
             continue
@@ -307,7 +286,6 @@ def _registered(tree_files: dict[str, str], folder: str,
         if name in defs:
             path, fn = defs[name]
             out[key] = (path, name, fn.lineno, _guards(path, fn))
-            handled[key] = _handled(fn)
     return out
 
 
@@ -390,8 +368,7 @@ def analyse(inp: Inputs) -> list[MissingGuard]:
     wanted = {k[1] for k in ours}
     spelled = {b for k in ours for b in k[0].split(",")}
     others = [_folder(files, f"{parent}/{s}/", wanted, spelled) for s in siblings]
-    cases: dict[tuple[str, str], list[frozenset[str]]] = {}
-    roles = _registered(files, sub + "/", cases)
+    roles = _registered(files, sub + "/")
     if roles:
         ours = {**ours, **roles}
         others = [({**m, **_registered(files, f"{parent}/{s}/")}, own)
@@ -419,12 +396,6 @@ def analyse(inp: Inputs) -> list[MissingGuard]:
                 if any(_similar(g.names, h.names) for h in guards):
                     continue
                 if not _concerns(g.names, spoken):
-                    continue
-                # A registered step is a whole pipeline: a feature a sibling refuses
-                # outright (CP in a model without it) and this step handles in a
-                # branch of its own is supported here, not missing a check.
-                tested = {k for k in g.key if not k.startswith("'")}
-                if key in cases and any(tested <= c for c in cases[key]):
                     continue
                 if _covered(g.names, _base_guards(inp, key[0].split(","), key[1])):
                     continue
