@@ -6,10 +6,7 @@ sub-project is compared with the folders next to it (``models/<name>`` with the 
 in at least two siblings, a check (``if …: raise``) that at least two
 siblings — and at least a third of those that override the method — make, and that no
 check of the sub-project's method or of the base method it inherits resembles, is
-reported with the siblings' file:line. Module-level functions correspond by the slot
-they are registered in: the function each folder passes as the same keyword of the
-same call (``ModelSpec(parallelize_fn=parallelize_llama)`` against the siblings'
-``parallelize_fn``) is the same step under another name.
+reported with the siblings' file:line.
 
 Precision first: a guard is compared by the names its condition reads (a rename of a
 local does not hide it); a guard that reads a name the sibling folder defines itself
@@ -57,7 +54,6 @@ class MissingGuard:
     method: str  # Class.method
     guard: str  # the siblings' condition (the first one's text)
     siblings: tuple[str, ...]  # file:line of each sibling's guard
-    role: str = ""  # for a registered function: the slot, ``ModelSpec(parallelize_fn=…)``
 
 
 def _names(node: ast.AST) -> frozenset[str]:
@@ -245,50 +241,6 @@ def _methods(path: str, text: str) -> dict[tuple[str, str], tuple[str, int, list
     return out
 
 
-def _registered(tree_files: dict[str, str], folder: str
-                ) -> dict[tuple[str, str], tuple[str, str, int, list[Guard]]]:
-    """A folder's module-level functions by the slot they are registered in:
-    (``Callee()``, keyword) -> (file, name, line, guards) for every call of the folder
-    passing one of its own functions by name as a keyword (``ModelSpec(parallelize_fn=
-    parallelize_qwen3)``, the function defined in another file of the folder). A slot
-    filled with two different functions is ambiguous and left out."""
-    defs: dict[str, tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]] = {}
-    slots: dict[tuple[str, str], set[str]] = {}
-    for path, text in sorted(tree_files.items()):
-        if not (path.startswith(folder) and path.endswith(".py")) or len(text) > MAX_FILE_CHARS:
-            continue
-        if "/tests/" in path or path.rsplit("/", 1)[-1].startswith("test_"):
-            continue
-        mod = ps.parse(text)
-        if mod is None:
-            continue
-        for node in mod.body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                defs.setdefault(node.name, (path, node))
-        if "=" not in text:
-            continue
-        imported = ps.imports(mod)
-        for node in ps.nodes(mod):
-            if not isinstance(node, ast.Call):
-                continue
-            f = node.func
-            callee = f.id if isinstance(f, ast.Name) else f.attr if isinstance(
-                f, ast.Attribute) else ""
-            for k in node.keywords if callee else ():
-                if k.arg and isinstance(k.value, ast.Name):
-                    name = imported.get(k.value.id, ("", k.value.id))[1] or k.value.id
-                    slots.setdefault((f"{callee}()", k.arg), set()).add(name)
-    out: dict[tuple[str, str], tuple[str, str, int, list[Guard]]] = {}
-    for key, names in sorted(slots.items()):
-        if len(names) != 1:
-            continue
-        [name] = names
-        if name in defs:
-            path, fn = defs[name]
-            out[key] = (path, name, fn.lineno, _guards(path, fn))
-    return out
-
-
 _DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:class|def)[ \t]+(\w+)", re.M)
 
 
@@ -368,14 +320,8 @@ def analyse(inp: Inputs) -> list[MissingGuard]:
     wanted = {k[1] for k in ours}
     spelled = {b for k in ours for b in k[0].split(",")}
     others = [_folder(files, f"{parent}/{s}/", wanted, spelled) for s in siblings]
-    roles = _registered(files, sub + "/")
-    if roles:
-        ours = {**ours, **roles}
-        others = [({**m, **_registered(files, f"{parent}/{s}/")}, own)
-                  for (m, own), s in zip(others, siblings, strict=True)]
     out: list[MissingGuard] = []
     for key, (path, name, line, guards) in sorted(ours.items()):
-        role = f"{key[0][:-2]}({key[1]}=…)" if key in roles else ""
         theirs = [(m[key], own) for m, own in others if key in m]
         if len(theirs) < MIN_SIBLINGS:
             continue
@@ -404,8 +350,7 @@ def analyse(inp: Inputs) -> list[MissingGuard]:
                 if _refused(g.key, refusals):
                     continue
                 out.append(MissingGuard(path, line, name, g.text,
-                                        tuple(sorted(f"{h.file}:{h.line}" for h in holders)),
-                                        role))
+                                        tuple(sorted(f"{h.file}:{h.line}" for h in holders))))
                 if len(out) >= MAX_FINDINGS:
                     return out
     return out

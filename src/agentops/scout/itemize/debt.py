@@ -398,9 +398,7 @@ def _sibling_guards(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             kind="opportunity",
             title=f"{code(g.method)} ({rel(g.file, inp.target.subproject)}:{g.line}) does "
                   f"not reject what {len(g.siblings)} sibling folders reject in the same "
-                  + (f"step (the function each registers as {code(g.role)})" if g.role
-                     else "method")
-                  + f": `if {g.guard}: raise` ({', '.join(g.siblings[:4])})",
+                  f"method: `if {g.guard}: raise` ({', '.join(g.siblings[:4])})",
             why="the combination the siblings refuse early may fail late or silently "
                 "here; add the same check, or note why this model supports it",
             where=where, files=(g.file, *sorted({s.rsplit(':', 1)[0] for s in g.siblings})),
