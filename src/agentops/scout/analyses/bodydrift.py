@@ -48,7 +48,6 @@ def units(func: ps.FuncDef, tests: dict[str, ast.expr] | None = None,
     arguments in ``func`` (logging left out: it changes no behaviour); ``tests``
     collects each guard's condition by key, ``at`` the nodes each key comes from."""
     out: dict[str, str] = {}
-    settings: dict[str, str] | None = None
     for node in ps.walk(func):
         if node is func or (skip and id(node) in skip):
             continue
@@ -56,14 +55,8 @@ def units(func: ps.FuncDef, tests: dict[str, ast.expr] | None = None,
         if isinstance(node, ast.If | ast.While):
             test = _norm(ast.unparse(node.test))
             callee = _guarded_call(node)
-            if settings is None:
-                settings = _setting_locals(func)
-            read = [f"`{n}` is `{settings[n]}`" for n in sorted(
-                {x.id for x in ast.walk(node.test) if isinstance(x, ast.Name)})
-                if n in settings][:2]
             found[f"if:{test}"] = f"guard `if {test[:80]}`" + (
-                f" (calls `{callee}`)" if callee else "") + (
-                f" ({', '.join(read)})" if read else "")
+                f" (calls `{callee}`)" if callee else "")
             if tests is not None:
                 tests[f"if:{test}"] = node.test
         elif isinstance(node, ast.Assert):
@@ -88,19 +81,6 @@ def units(func: ps.FuncDef, tests: dict[str, ast.expr] | None = None,
             for key in found:
                 at.setdefault(key, []).append(node)
     return out
-
-
-def _setting_locals(func: ps.FuncDef) -> dict[str, str]:
-    """Locals the function binds once from an attribute chain (``size = self.
-    parallelism.microbatch_size``): a guard over such a local names the setting it
-    checks, which the local's name alone does not say."""
-    bound: dict[str, list[ast.expr]] = {}
-    for st in ps.statements(func):
-        if isinstance(st, ast.Assign) and len(st.targets) == 1 \
-                and isinstance(st.targets[0], ast.Name):
-            bound.setdefault(st.targets[0].id, []).append(st.value)
-    return {name: _norm(ast.unparse(vals[0]))[:80] for name, vals in bound.items()
-            if len(vals) == 1 and isinstance(vals[0], ast.Attribute)}
 
 
 def _guarded_call(node: ast.If | ast.While) -> str:
