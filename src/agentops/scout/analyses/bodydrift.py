@@ -152,19 +152,10 @@ def _find_pairs(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
 
 
 def _qualname(mod: ast.Module | None, func: ps.FuncDef) -> str:
-    """``A.B.f`` for a method of a nested class (``Trainer.Config.__post_init__``):
-    the path ``ps.find`` walks; a name-only path would find no method at all."""
-    def path(body: list[ast.stmt], prefix: str) -> str | None:
-        for node in body:
-            if isinstance(node, ast.ClassDef):
-                if func in node.body:
-                    return f"{prefix}{node.name}.{func.name}"
-                found = path(node.body, f"{prefix}{node.name}.")
-                if found is not None:
-                    return found
-        return None
-
-    return (path(mod.body, "") if mod is not None else None) or func.name
+    for node in mod.body if mod is not None else ():
+        if isinstance(node, ast.ClassDef) and func in node.body:
+            return f"{node.name}.{func.name}"
+    return func.name
 
 
 def _overrides(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
