@@ -47,6 +47,7 @@ from postmortem_lint_eval import MAX_TEXT, read_sets, split_of  # noqa: E402
 from agentops.postmortem import datafiles  # noqa: E402
 from agentops.postmortem import lint as lint_mod  # noqa: E402
 from agentops.postmortem import mood as mood_mod  # noqa: E402
+from agentops.postmortem import speechacts as speech_mod  # noqa: E402
 
 _I = re.IGNORECASE
 _LABEL = r"(?:(?:Reply|Author|Maintainer|Reviewer|Reporter):\s*)"
@@ -171,6 +172,16 @@ def false_form(sentence: str) -> str:
     return "form: " + advocacy_form(sentence)
 
 
+NO_ACT = "no act cue"
+
+
+def speech_act(text: str, acts: tuple[speech_mod.Act, ...]) -> str:
+    """The first speech act (the advocacy rule's own ``speech_acts``) whose cue ``text``
+    holds, whatever its context, else ``NO_ACT``: how many spans a reading of what a
+    sentence does could reach at most."""
+    return next((a.name for a in acts if a.cue.search(text)), NO_ACT)
+
+
 def advocacy_form(text: str) -> str:
     """The clause form of a judged advocacy span's text."""
     for name, pattern in ADVOCACY_FORMS:
@@ -214,6 +225,9 @@ class Tally:
     false_where: dict[str, Counter[str]] = field(
         default_factory=lambda: defaultdict(Counter))
     false_h: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    # Speech act by place ("request, reply"), spans and misses.
+    acts: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    acts_missed: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
 
 
 def tally(roots: list[Path], split: str) -> Tally:
@@ -239,11 +253,15 @@ def tally(roots: list[Path], split: str) -> Tally:
             for s in (s for s in mine if s.category == "advocacy"):
                 form = advocacy_form(" ".join(lines[s.start - 1:s.end]))
                 place = where_of(parsed, s.start)
+                act = speech_act(" ".join(lines[s.start - 1:s.end]), advocacy.speech_acts) \
+                    + (", reply" if place == "reply" else ", elsewhere")
                 t.spans[form][set_name] += 1
                 t.where[place][set_name] += 1
+                t.acts[act][set_name] += 1
                 if not any(s.start <= n <= s.end for n in flagged["advocacy"]):
                     t.missed[form][set_name] += 1
                     t.where_missed[place][set_name] += 1
+                    t.acts_missed[act][set_name] += 1
             judged_a = [s for s in mine if s.category == "advocacy"]
             for n in sorted(flagged["advocacy"]):
                 if any(s.start <= n <= s.end for s in judged_a):
@@ -300,6 +318,11 @@ def main(argv: list[str] | None = None) -> int:
     _table("advocacy spans by clause form", (*(n for n, _ in ADVOCACY_FORMS), OTHER),
            t.spans, t.missed, sets)
     _table("advocacy spans by place", WHERE, t.where, t.where_missed, sets)
+    acts = (*(a.name for a in next(r for r in datafiles.lint_rules()
+                                   if r.id == "advocacy").speech_acts), NO_ACT)
+    _table("advocacy spans by speech act cue and place",
+           tuple(f"{a}, {w}" for a in acts for w in ("reply", "elsewhere")),
+           t.acts, t.acts_missed, sets)
     forms_seen = tuple(sorted(k for k in t.false_a if k not in FALSE_FORMS))
     _table("advocacy false flags by class", (*FALSE_FORMS, *forms_seen), t.false_a, None,
            sets)

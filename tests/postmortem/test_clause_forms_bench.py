@@ -69,6 +69,20 @@ def test_tally_counts_spans_misses_per_form_and_set(tmp_path: Path) -> None:
     assert t.spans["maxim or generic present"]["set9"] == 1
     assert t.missed["maxim or generic present"]["set9"] == 1  # no norm word: missed
     assert t.where["body"]["set9"] == 2 and t.where_missed["body"]["set9"] == 1
+    # Neither span makes a request or an agreement; both sit outside a thread.
+    assert t.acts["no act cue, elsewhere"]["set9"] == 2
+    assert t.acts_missed["no act cue, elsewhere"]["set9"] == 1
+
+
+@pytest.mark.parametrize(("text", "act"), [
+    ("Reviewer: please make sure each tag passes the smoke job before you publish it.",
+     "request"),
+    ("Reply: +1, a frozen branch would have saved us here.", "agreement"),
+    ("The loader failed on the nightly wheels.", forms.NO_ACT),
+])
+def test_speech_act_cue_of_a_span(text: str, act: str) -> None:
+    advocacy = next(r for r in forms.datafiles.lint_rules() if r.id == "advocacy")
+    assert forms.speech_act(text, advocacy.speech_acts) == act
 
 
 @pytest.mark.parametrize(("sentence", "form"), [
@@ -112,4 +126,5 @@ def test_main_prints_counts_and_never_a_line_of_text(tmp_path: Path, capsys) -> 
     out = capsys.readouterr().out
     assert "advocacy spans by clause form" in out and "set9" in out
     assert "advocacy spans by place" in out and "advocacy false flags by class" in out
+    assert "advocacy spans by speech act cue and place" in out and "request, reply" in out
     assert "nightly" not in out and "hotfix" not in out

@@ -213,6 +213,20 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                 "moods": {"type": "object", "propertyNames": {"enum": list(MOODS_NAMES)},
                           "additionalProperties": {"type": "array", "minItems": 1, "items": {
                               "type": "string", "pattern": "^[a-z_]+$"}}},
+                # What a thread's sentence does (speechacts.py); each act proves itself
+                # on made-up sentences both ways.
+                "speech_acts": {"type": "array", "items": {
+                    "type": "object", "additionalProperties": False,
+                    "required": ["act", "cue", "match", "no_match"],
+                    "properties": {
+                        "act": {"enum": ["request", "agreement"]},
+                        "cue": _REGEX, "needs": _REGEX, "unless": _REGEX,
+                        "after_push": {"type": "boolean"},
+                        "in_thread": {"type": "boolean"},
+                        "match": {"type": "array", "minItems": 1,
+                                  "items": {"type": "string", "minLength": 1}},
+                        "no_match": {"type": "array", "minItems": 1,
+                                     "items": {"type": "string", "minLength": 1}}}}},
                 # Sanity: every rule proves itself both ways (style §12.6).
                 "match": {"type": "array", "minItems": 1, "items": _EXAMPLE},
                 "no_match": {"type": "array", "minItems": 1, "items": _EXAMPLE},
@@ -398,6 +412,10 @@ def lint_rules() -> tuple[Rule, ...]:
             _regex(name, f"rules[{i}].beside_links[{j}]", pattern)
         for j, pattern in enumerate(rule.get("guess_questions", [])):
             _regex(name, f"rules[{i}].guess_questions[{j}]", pattern)
+        for j, act in enumerate(rule.get("speech_acts", [])):
+            for key in ("cue", "needs", "unless"):
+                if key in act:
+                    _regex(name, f"rules[{i}].speech_acts[{j}].{key}", act[key])
         for section, patterns in (rule.get("keep_in") or {}).items():
             for j, pattern in enumerate(patterns):
                 _regex(name, f"rules[{i}].keep_in.{section}[{j}]", pattern)

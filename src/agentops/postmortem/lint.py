@@ -22,6 +22,7 @@ from typing import Any
 from agentops.postmortem import blamecues, verbgroups
 from agentops.postmortem import clauses as clause_mod
 from agentops.postmortem import mood as mood_mod
+from agentops.postmortem import speechacts as speech_mod
 from agentops.postmortem.clauses import Condition, Grammar
 from agentops.postmortem.model import REQUIRED, TITLES
 from agentops.postmortem.mood import MoodGrammar
@@ -40,6 +41,10 @@ _PREFIXED_QUOTE = re.compile(
     r"Collaborator|Member|Owner|OP)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*"
     r"(?:[^>\n]{1,120}?\b(?:wrote|writes|said|says|commented|replied)\s*:\s*)?"
     r"|[^>\n]{0,120}?\b(?:wrote|writes|said|says|commented|replied)\s*:\s*)>")
+# A thread comment's role label opening a sentence: the thread's comments have begun.
+_ROLE_LABEL = re.compile(
+    r"^\s*(?:\*\*|__)?(?:Reply|Author|Maintainer|Reporter|Reviewer|Commenter|Contributor|"
+    r"Collaborator|Member|Owner)(?:\*\*|__)?\s*:")
 _LIST = re.compile(r"^(\s*)(?:[-*+]|\d{1,9}[.)])(?:\s+|$)")
 _RULE_LINE = re.compile(r"^ {0,3}([-*_])(?:\s*\1){2,}\s*$")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
@@ -146,6 +151,9 @@ class Rule:
     # a hedge unless its clause is an opinion).
     moods: tuple[tuple[str, tuple[str, ...]], ...] = ()
     mood_grammar: MoodGrammar | None = None
+    # What a sentence of a thread does (speechacts.py): a request for a change of
+    # practice, or an agreement with a push made earlier in the thread.
+    speech_acts: tuple[speech_mod.Act, ...] = ()
 
     def applies_to(self, section: str | None) -> bool:
         if self.scope == "all":
@@ -257,6 +265,7 @@ def compile_rules(content: Mapping[str, Any], moods: MoodGrammar | None = None
             always=tuple(re.compile(p, re.IGNORECASE) for p in r.get("always", [])),
             moods=tuple((m, tuple(t)) for m, t in (r.get("moods") or {}).items()),
             mood_grammar=moods if r.get("moods") else None,
+            speech_acts=speech_mod.compile_acts(r.get("speech_acts") or ()),
             keep_in=tuple((section, tuple(re.compile(p, re.IGNORECASE) for p in pats))
                           for section, pats in (r.get("keep_in") or {}).items())))
     return tuple(rules)
@@ -809,7 +818,11 @@ def _lexicon(rule: Rule, sentences: Sequence[Sentence],
              others: Sequence[Rule] = ()) -> list[tuple[int, str]]:
     out = []
     kept = dict(rule.keep_in)
+    # Whether a thread's comments have begun, and whether anything before was a push
+    # (what an agreement endorses).
+    in_thread = pushed = False
     for k, sentence in enumerate(sentences):
+        in_thread = in_thread or bool(_ROLE_LABEL.match(sentence.text))
         if not rule.applies_to(sentence.section):
             if sentence.section not in kept:
                 continue
@@ -821,8 +834,26 @@ def _lexicon(rule: Rule, sentences: Sequence[Sentence],
             found = hits(rule, sentence, others)
             if k and rule.faults is not None and rule.grammar is not None:
                 found += _consequence(rule, sentences[k - 1], sentence, found)
+            if rule.speech_acts:
+                found += _acts(rule, sentence, found, in_thread=in_thread, pushed=pushed)
+            pushed = pushed or bool(found)
         for s, e in found:
             out.append((sentence.line_at(s), " ".join(sentence.text[s:e].split())))
+    return out
+
+
+def _acts(rule: Rule, sentence: Sentence, found: Sequence[tuple[int, int]], *,
+          in_thread: bool, pushed: bool) -> list[tuple[int, int]]:
+    """The cues of the speech acts ``sentence`` performs that no other hit of the rule
+    overlaps and no quotation holds (a cited request is a mention)."""
+    quoted = [m.span(1) for m in _QUOTED.finditer(sentence.text)]
+    out: list[tuple[int, int]] = []
+    for s, e, _ in speech_mod.spans(sentence.text, rule.speech_acts, in_thread=in_thread,
+                                    pushed=pushed):
+        if any(a < e and s < b for a, b in [*found, *out]) or \
+                any(a <= s and e <= b for a, b in quoted):
+            continue
+        out.append((s, e))
     return out
 
 
