@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import postmortem_clause_forms as forms
+from tests import watchdog
 
 
 @pytest.mark.parametrize(("text", "form"), [
@@ -128,3 +129,23 @@ def test_main_prints_counts_and_never_a_line_of_text(tmp_path: Path, capsys) -> 
     assert "advocacy spans by place" in out and "advocacy false flags by class" in out
     assert "advocacy spans by speech act cue and place" in out and "request, reply" in out
     assert "nightly" not in out and "hotfix" not in out
+
+
+# Security (#24, rev34 review): a judged span's text comes from a write-up anyone can
+# write. The question form rescanned to the end from every opening, and the imperative
+# read one blank run three ways; each run below stalled the old pattern (500 blanks after
+# a full stop: 40 s), and each still finds its form once the run ends as the form does.
+HOSTILE_SPANS = {
+    "openings with no question mark": ("why not " * 40_000, forms.OTHER),
+    "openings ending in a question": ("why not " * 40_000 + "?", "rhetorical question"),
+    "blanks after a full stop": ("Done." + " " * 20_000 + "x", forms.OTHER),
+    "blanks then an imperative": ("Done." + " " * 20_000 + "- never merge.",
+                                  "bare imperative"),
+    "numbered blanks": ("Done.\t" + "1. " * 20_000 + "x", forms.OTHER),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_SPANS))
+def test_a_hostile_span_is_read_in_linear_time(case: str) -> None:
+    text, form = HOSTILE_SPANS[case]
+    assert watchdog.within(watchdog.SECONDS, lambda: forms.advocacy_form(text)) == form

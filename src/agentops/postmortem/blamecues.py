@@ -33,6 +33,9 @@ from agentops.postmortem.clauses import Grammar
 TIES = ("act", "subject", "self")
 # How far before its main verb a verb group may start ("had not even been ... pushed").
 _GROUP_CHARS = 80
+# How far before a cue its ``not_before`` words are looked for: a clause of thousands of
+# cues stays linear, each cue reading only its own neighbourhood.
+_NOT_BEFORE_CHARS = 40
 
 
 @dataclass(frozen=True)
@@ -104,7 +107,7 @@ def spans(text: str, grammar: Grammar, cues: Cues) -> Iterator[tuple[int, int, s
         for cls in cues.classes:
             for m in cls.pattern.finditer(text, clause.start, clause.end):
                 if cls.not_before is not None and cls.not_before.search(
-                        text, max(clause.start, m.start() - 40), m.start()):
+                        text, max(clause.start, m.start() - _NOT_BEFORE_CHARS), m.start()):
                     continue
                 hit = _tie(text, parts, k, m, cls, grammar=grammar, cues=cues)
                 if hit is not None and (not cls.agents or hit[1] in cls.agents

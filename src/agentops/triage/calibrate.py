@@ -328,17 +328,22 @@ def plan_shape(plan: Plan, reading: Reading, queue: Queue) -> Shape | None:
     mods = [m for m in queue.modules if m in added]
     sub = next((x for x in queue.suboncalls if x in added), None)
     decided = mods or ([sub] if sub else [])
-    hits = [reading.label_hits.get(lb, []) for lb in decided]
-    shown = bool(hits) and all(any(h.places & _SHOWN_PLACES for h in hs) for hs in hits)
-    mentions = min((len(hs) for hs in hits), default=0)
+    hits_per_label = [reading.label_hits.get(lb, []) for lb in decided]
+    shown = bool(hits_per_label) and all(any(h.places & _SHOWN_PLACES for h in hs)
+                                         for hs in hits_per_label)
+    mentions = min((len(hs) for hs in hits_per_label), default=0)
     signals = {e.signal for e in plan.evidence if e.stance == "against"}
     rubric = queue.rubric
     against = ("contender" if signals & rubric.contenders
                else "owner" if signals - rubric.ownerless
                else "ownerless" if signals else "-")
-    by = {"route": "route", "classify": "classify"}.get(plan.decision, "human")
-    return Shape(decided_by=by, modules=min(len(mods), 2), shown=shown,
+    decided_by = {"route": "route", "classify": "classify"}.get(plan.decision, "human")
+    return Shape(decided_by=decided_by, modules=min(len(mods), 2), shown=shown,
                  mentions=min(max(mentions, 1), 2), against=against)
+
+
+# The columns of a shape's record, in the order shape_record counts them.
+RIGHT, WRONG, OFF_QUEUE, UNJUDGED = range(4)
 
 
 def shape_record(records: Sequence[Record], plans: Sequence[Plan],
@@ -351,13 +356,15 @@ def shape_record(records: Sequence[Record], plans: Sequence[Plan],
         shape = plan_shape(plan, read(snapshot_of(rec, queue), queue), queue)
         if shape is None:
             continue
-        row = out.setdefault(shape, [0, 0, 0, 0])
-        if not rec.is_distributed:
-            row[2] += 1
-            continue
-        s = score([rec], [plan], queue)
-        if not s.triaged_total:
-            row[3] += 1
-        else:
-            row[0 if s.triaged_right else 1] += 1
+        out.setdefault(shape, [0, 0, 0, 0])[_judged(rec, plan, queue)] += 1
     return out
+
+
+def _judged(rec: Record, plan: Plan, queue: Queue) -> int:
+    """The column of ``shape_record`` one triaged plan counts in."""
+    if not rec.is_distributed:
+        return OFF_QUEUE
+    judged = score([rec], [plan], queue)
+    if not judged.triaged_total:
+        return UNJUDGED
+    return RIGHT if judged.triaged_right else WRONG

@@ -312,31 +312,42 @@ def _outweighed_by_default_team(reading: Reading, queue: Queue, sub_hits: list[H
     its evidence is an explicit failure signal of the team (a collective timeout, a
     launch or backend failure: "NCCL timeout during FSDP training -> infra"), or when the
     title names the team before the default team's components (the title's subject)."""
+    if _team_shown_beyond_one_signal(sub_hits, queue.rubric.thresholds["high_weight"]):
+        return False
+    default_hits = _default_team_hits_outside_code(reading, queue)
+    if sum(h.score for h in default_hits) <= sub_strength:
+        return False
+    team_at = _first_in_title(reading, sub_hits)
+    default_at = _first_in_title(reading, default_hits)
+    return team_at is None or (default_at is not None and default_at < team_at)
+
+
+def _team_shown_beyond_one_signal(sub_hits: list[Hit], high_weight: float) -> bool:
+    """The exceptions of ``_outweighed_by_default_team`` that keep the precedence route:
+    two signals, the team's API in the repro's code, or an explicit failure of the team
+    (a heavy subject signal) outside the code."""
+    return len({h.signal for h in sub_hits}) > 1 or any(
+        "code" in h.places or (h.subject and h.weight >= high_weight and h.places - {"code"})
+        for h in sub_hits)
+
+
+def _default_team_hits_outside_code(reading: Reading, queue: Queue) -> list[Hit]:
+    """The default team's evidence outside the repro's code. As in the lean route, every
+    label of the team counts, a module that layering or the relative cut left out of the
+    proposal included: its evidence still points at the team."""
     default = queue.rubric.default_route
-    strong = queue.rubric.thresholds["high_weight"]
-    if len({h.signal for h in sub_hits}) > 1 or any(
-            "code" in h.places or (h.subject and h.weight >= strong and h.places - {"code"})
-            for h in sub_hits):
-        return False
-    # As in the lean route: every label of the default team counts, a module that
-    # layering or the relative cut left out of the proposal included (its evidence
-    # still points at the team).
-    shown = [h for lb in (default, *queue.modules)
-             if lb == default or queue.module_suboncall.get(lb) == default
-             for h in reading.label_hits.get(lb, ()) if h.places - {"code"}]
-    if sum(h.score for h in shown) <= sub_strength:
-        return False
-    theirs = _first_in_title(reading, sub_hits)
-    mine = _first_in_title(reading, shown)
-    return theirs is None or (mine is not None and mine < theirs)
+    return [h for lb in (default, *queue.modules)
+            if lb == default or queue.module_suboncall.get(lb) == default
+            for h in reading.label_hits.get(lb, ()) if h.places - {"code"}]
 
 
 def _first_in_title(reading: Reading, hits: Iterable[Hit]) -> int | None:
-    """Where the title first shows any of ``hits`` (None: it shows none)."""
+    """Where the title first shows any of ``hits`` (None: it shows none): the title's
+    subject is what it names first."""
     title = reading.text.places.get("title", "").lower()
-    at = [title.find(h.found.lower()) for h in hits if "title" in h.places and h.found]
-    at = [a for a in at if a >= 0]
-    return min(at) if at else None
+    found_at = [title.find(h.found.lower()) for h in hits if "title" in h.places and h.found]
+    shown_at = [a for a in found_at if a >= 0]
+    return min(shown_at) if shown_at else None
 
 
 def _lean_route(reading: Reading, queue: Queue) -> _Route:
@@ -907,9 +918,12 @@ def _other_owner_beside_one_mention(st: _State, verdict: Step1, route: _Route,
     ``torch.compile`` call in the repro's code alone is how the component was run)."""
     q = st.queue
     # (What the title rules out names no owner, but it makes step 1 contested already.)
-    contenders = q.rubric.contenders
-    owner = next((h for h in verdict.against if "title" in h.places), None) or next(
-        (h for h in verdict.against if h.signal in contenders and h.places - {"code"}), None)
+    owner = next((h for h in verdict.against if "title" in h.places), None)
+    if owner is None:
+        # A contender counts from the prose or a trace too; in the code alone it is how
+        # the component was run.
+        owner = next((h for h in verdict.against
+                      if h.signal in q.rubric.contenders and h.places - {"code"}), None)
     if owner is None:
         return None
     proposed = [m for m in mods.keep if m not in st.existing_modules
