@@ -211,6 +211,21 @@ def test_unreadable_draft_is_exit_1_naming_the_file(tmp_path: Path, capsys) -> N
     assert "Traceback" not in err
 
 
+def test_a_draft_past_the_size_cap_is_exit_1_naming_the_file_and_the_cap(
+        tmp_path: Path, capsys) -> None:
+    from agentops.postmortem.commands import MAX_DRAFT_BYTES
+    path = tmp_path / "huge.md"
+    path.write_text("### Summary\n\n" + "We think it broke. " * (MAX_DRAFT_BYTES // 18))
+    assert path.stat().st_size > MAX_DRAFT_BYTES
+    assert script.main(["lint", str(path)]) == ExitStatus.INPUT == 1
+    err = capsys.readouterr().err
+    assert f"{path} is larger than {MAX_DRAFT_BYTES} bytes" in err and "DRAFT.md" in err
+    assert "Traceback" not in err
+    # At the cap it is read and linted as usual.
+    path.write_text("### Summary\n\nWe think it broke.\n".ljust(MAX_DRAFT_BYTES - 1) + "\n")
+    assert script.main(["lint", str(path)]) == ExitStatus.FINDINGS
+
+
 @pytest.mark.parametrize(("heading", "line"), [
     ("### Why it slipped", "We think the reviewers glossed over the May launcher change."),
     # #24: first-person fault tied to the breakage, hedged, in the root cause.

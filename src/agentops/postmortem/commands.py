@@ -258,10 +258,16 @@ def _summary(ticket: str, fmt: str, data: bytes, out: str | None) -> str:
     return f"{head}\n{text}\n---\n"
 
 
+# Security: the clause readings are linear but not cheap (about 4 KB of hostile clause
+# words a second on a small runner), so a draft past 16x the longest real write-up
+# measured (about 16 KB) is refused rather than read for minutes.
+MAX_DRAFT_BYTES = 256 * 1024
+
+
 def lint_command(args: argparse.Namespace) -> int:
     """P-5: exit 0 when clean, 6 with ``file:line: rule: message`` per finding (1 is
-    only for input that could not be read)."""
-    text = files.read_text(args.draft, field="DRAFT.md",
+    only for input that could not be read, or a draft past ``MAX_DRAFT_BYTES``)."""
+    text = files.read_text(args.draft, field="DRAFT.md", limit=MAX_DRAFT_BYTES,
                            fix="lint the Markdown draft `draft --out` wrote")
     facts = datafiles.load_facts(args.facts).content if args.facts else None
     rules = datafiles.lint_rules()
