@@ -96,3 +96,14 @@ def test_a_function_handed_over_to_be_called_wires_its_capability(tmp_path) -> N
     imported_only = PARALLELIZE + "\n\nfrom core.dist import pipeline_llm  # noqa\n"
     assert not any("pipeline" in text for _l, text in
                    _check(tmp_path / "b", parallelize=imported_only))
+
+
+def test_wired_skips_a_file_that_does_not_parse_and_reads_the_rest(tmp_path) -> None:
+    # A file mid-rewrite (a syntax error) must not stop the scan or the report.
+    inp = minirepo.build(tmp_path, head={
+        "sub/__init__.py": "", "sub/broken.py": "def f(:\n",
+        "sub/moe.py": "from core.dist import apply_moe_ep\n\n\ndef p(m):\n"
+                      "    apply_moe_ep(m)\n",
+        "core/__init__.py": "", "core/dist.py": "def apply_moe_ep(m):\n    return m\n"},
+        target="docs: []\n")
+    assert doclists.wired(inp) == {"expert parallelism": ("sub/moe.py", 5, "apply_moe_ep")}
