@@ -161,3 +161,12 @@ def test_any_other_read_error_is_an_input_error(tmp_path: Path, monkeypatch) -> 
         files.read_bytes(path, field="--in", fix="copy it elsewhere")
     assert err.value.message == f"--in: cannot read {path}: input/output error"
     assert err.value.fix == "copy it elsewhere"
+
+
+def test_an_existing_output_folder_is_accepted(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    assert files.check_folder(out, field="--out-dir") == out
+    (out / "f").write_text("x")
+    with pytest.raises(InputError, match="is a file; this writes into a folder"):
+        files.check_folder(out / "f", field="--out-dir")
