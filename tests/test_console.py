@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from agentops import cli, console, ghactions
+from agentops import cli, console, ghactions, redaction
 from agentops.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -136,6 +136,56 @@ def test_a_library_warning_goes_through_the_gate(capsys) -> None:
                                     "msg": "file ##[add-mask]x\n::error::y"})
     logging.lastResort.handle(record)
     assert capsys.readouterr().err == f"file ##{Z}[add-mask]x\n:{Z}:error::y\n"
+
+
+
+def test_a_library_warning_that_cannot_be_formatted_still_goes_through_the_gate(
+        capsys) -> None:
+    # A library's format string that does not fit its arguments ("%d" with text):
+    # logging's own error report would print the arguments raw (a legacy command, a
+    # registered secret) and a traceback on stderr, past the gate.
+    secret = "s3cr3t-gate-value-1234"
+    redaction.register(secret)
+    record = logging.makeLogRecord({"name": "lib", "levelno": logging.WARNING,
+                                    "levelname": "WARNING", "msg": "cached %d files",
+                                    "args": (f"##[add-mask]x {secret}",)})
+    logging.lastResort.handle(record)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a log message could not be printed (TypeError)" in err
+    assert "##[" not in err and secret not in err and "Traceback" not in err
+    assert f"##{Z}[add-mask]x" in err and redaction.REDACTED in err
+
+
+def test_a_gate_on_a_closed_stream_does_not_raise(monkeypatch) -> None:
+    import io
+
+    closed = io.StringIO()
+    closed.close()
+    monkeypatch.setattr("sys.stderr", closed)
+    record = logging.makeLogRecord({"name": "lib", "levelno": logging.WARNING,
+                                    "levelname": "WARNING", "msg": "x"})
+    logging.lastResort.handle(record)  # no exception into the caller
+
+
+
+@pytest.mark.parametrize(("call", "out"), [
+    (lambda: console.say("a"), b"a\n"),
+    (lambda: console.say("b", err=True), b"b\n"),
+    (lambda: console.say_json({"k": 1}), b'{"k": 1}\n'),
+    (lambda: console.say_json([2], err=True), b"[2]\n"),
+    (lambda: console.command("::group::x"), b"::group::x\n"),
+])
+def test_each_line_is_out_before_the_call_returns(call, out, monkeypatch) -> None:
+    # Flushed at once: the runner's log keeps stdout and stderr lines in the order they
+    # were said, and a step killed at its timeout loses no line already said.
+    import io
+
+    raw = io.BytesIO()
+    buffered = io.TextIOWrapper(raw, encoding="utf-8")  # holds text until a flush
+    monkeypatch.setattr("sys.stdout", buffered)
+    monkeypatch.setattr("sys.stderr", buffered)
+    call()
+    assert raw.getvalue() == out
 
 
 # --- nothing bypasses the gate -------------------------------------------------------------

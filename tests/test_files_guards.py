@@ -25,6 +25,28 @@ def test_read_limit_is_inclusive(tmp_path: Path, size: int, ok: bool) -> None:
     assert files.read_bytes(path, field="--in") == b"x" * size  # no limit: all of it
 
 
+
+def test_a_limited_read_takes_one_byte_past_the_limit_and_no_more(tmp_path: Path,
+                                                                   monkeypatch) -> None:
+    # A file far larger than the limit (one that grows while read, too) costs the limit
+    # plus the one byte that tells it is too large, never its whole size.
+    path = tmp_path / "big.bin"
+    path.write_bytes(b"x" * 4096)
+    asked: list[int] = []
+    real_open = Path.open
+
+    def counting_open(self, *args, **kwargs):
+        fh = real_open(self, *args, **kwargs)
+        real_read = fh.read
+        fh.read = lambda n=-1: (asked.append(n), real_read(n))[1]  # type: ignore[method-assign]
+        return fh
+
+    monkeypatch.setattr(Path, "open", counting_open)
+    with pytest.raises(InputError, match="is larger than 8 bytes"):
+        files.read_bytes(path, field="--in", limit=8)
+    assert asked == [9]
+
+
 @pytest.mark.skipif(not Path("/dev/null").exists(), reason="no /dev/null on this system")
 def test_a_device_is_refused_before_reading(tmp_path: Path) -> None:
     with pytest.raises(InputError) as err:
@@ -139,3 +161,12 @@ def test_any_other_read_error_is_an_input_error(tmp_path: Path, monkeypatch) -> 
         files.read_bytes(path, field="--in", fix="copy it elsewhere")
     assert err.value.message == f"--in: cannot read {path}: input/output error"
     assert err.value.fix == "copy it elsewhere"
+
+
+def test_an_existing_output_folder_is_accepted(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    assert files.check_folder(out, field="--out-dir") == out
+    (out / "f").write_text("x")
+    with pytest.raises(InputError, match="is a file; this writes into a folder"):
+        files.check_folder(out / "f", field="--out-dir")

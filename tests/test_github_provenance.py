@@ -123,3 +123,34 @@ def test_a_malformed_run_claim_is_no_claim():
     for run_field in ({"repository": REPO, "id": True}, {"repository": REPO, "id": -1},
                       {"repository": "not a repo", "id": 1}, {"id": 1}, "x", None):
         assert provenance.run_claim({"run": run_field}) is None
+
+
+@pytest.mark.parametrize(("when", "ours"), [
+    ("2026-07-09T05:50:00Z", True), ("2026-07-09T05:49:59Z", False),  # before the start
+    ("2026-07-09T06:40:00Z", True), ("2026-07-09T06:40:01Z", False),  # after the end
+])
+def test_the_clock_slack_is_ten_minutes_either_side_of_the_run(when, ours):
+    assert prov(Runs({1: run(1)})).judge(*comment(1, when)).ours is ours
+
+
+@pytest.mark.parametrize(("env", "ref"), [
+    ({"GITHUB_REPOSITORY": "my-org/my.repo", "GITHUB_RUN_ID": "42"},
+     provenance.RunRef("my-org/my.repo", 42)),
+    ({"GITHUB_REPOSITORY": "o/r", "GITHUB_RUN_ID": "1"}, provenance.RunRef("o/r", 1)),
+    ({"GITHUB_REPOSITORY": "o/r", "GITHUB_RUN_ID": "0"}, None),  # no run has id 0
+    ({"GITHUB_REPOSITORY": "o/r", "GITHUB_RUN_ID": "12a"}, None),
+    ({"GITHUB_REPOSITORY": "o/r", "GITHUB_RUN_ID": "-3"}, None),
+    ({"GITHUB_REPOSITORY": "o r", "GITHUB_RUN_ID": "5"}, None),
+    ({"GITHUB_RUN_ID": "5"}, None),
+])
+def test_the_current_run_comes_only_from_a_well_formed_environment(env, ref):
+    assert provenance.current_run(env) == ref
+
+
+def test_a_run_line_round_trips_for_owners_and_names_with_dashes_and_dots():
+    body = provenance.with_run_line("report", {"repository": "my-org/my.repo-x", "id": 77})
+    assert provenance.run_line_payload(body) == {
+        "run": {"repository": "my-org/my.repo-x", "id": 77}}
+    # Re-stamping replaces the line rather than adding a second one.
+    again = provenance.with_run_line(body, {"repository": "my-org/my.repo-x", "id": 78})
+    assert again.count("agentops:run") == 1

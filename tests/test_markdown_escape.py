@@ -153,6 +153,10 @@ def test_code_span_shows_exactly(raw: str) -> None:
     ("gh-7 and Gh-42", "gh-\u200b7 and Gh-\u200b42"),
     ("GH-x stays", "GH-x stays"),
     ("see #5", "see #\u200b5"),
+    # A URI scheme may hold letters, digits, "+", "-" and "." (RFC 3986), its last
+    # character too: each is cut from its "://"; a bare "://" has no scheme to cut.
+    ("a+b://x a-b://x x.://y v2://z", "a+b\u200b://x a-b\u200b://x x.\u200b://y v2\u200b://z"),
+    ("see :// alone", "see :// alone"),
     # A workflow command after leading white space, and a legacy one.
     ("  ::add-mask::x", "  :\u200b:add-mask::x"),
     ("\t::error::x", " :\u200b:error::x"),

@@ -146,6 +146,42 @@ def test_shapes_are_scrubbed_without_registration() -> None:
         assert redaction.scrub(plain) == plain
 
 
+
+@pytest.mark.parametrize("prefix", ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"])
+def test_every_github_token_prefix_is_a_shape(prefix: str) -> None:
+    # Lower case, upper case and digits mixed: the token is one run only with all three.
+    assert redaction.scrub(f"a {prefix}{'aB3' * 12} b") == "a *** b"
+    assert redaction.scrub(f"a github_pat_{'aB3_' * 9} b") == "a *** b"
+
+
+@pytest.mark.parametrize(("scheme", "signs"), [
+    ("Basic", "0+/="), ("token", "0+/="), ("Bearer", "0+/=._~-")])
+def test_a_credential_after_its_scheme_is_one_run_of_its_alphabet(scheme: str,
+                                                                  signs: str) -> None:
+    # Every character of the scheme's alphabet inside one value: the whole value goes.
+    mixed = "aZ9" + "".join(c + "aZ9" for c in signs.replace("0", "")) + "aZ9qQ7"
+    assert redaction.scrub(f"x {scheme} {mixed} y") == f"x {scheme} *** y"
+    # A value with a single digit or sign in it is a credential, whichever it is.
+    for c in signs:
+        assert redaction.scrub(f"x {scheme} abcdefgh{c}ijklmnop y") == f"x {scheme} *** y", c
+
+
+@pytest.mark.parametrize("end", [" ", "'", '"', ",", ";", "}"])
+def test_an_authorization_value_ends_at_a_quote_separator_or_brace(end: str) -> None:
+    assert redaction.scrub(f"Authorization: abc{end}keep") == f"Authorization: ***{end}keep"
+
+
+@pytest.mark.parametrize(("header", "kept"), [
+    ('"Authorization": "x1"', '"Authorization": "'),
+    ("'authorization'='x1'", "'authorization'='"),
+    ("AUTHORIZATION = token x1", "AUTHORIZATION = token "),
+    ("authorization:bearer x1", "authorization:bearer "),
+])
+def test_an_authorization_header_in_any_quoting_keeps_its_name(header: str, kept: str) -> None:
+    assert redaction.scrub(header).startswith(kept + "***")
+    assert "x1" not in redaction.scrub(header)
+
+
 def test_short_secrets_are_masked_but_not_scrubbed(monkeypatch, capsys) -> None:
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     ghactions.secret("abc")

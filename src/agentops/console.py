@@ -27,6 +27,7 @@ whose value is escaped by ``ghactions``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
@@ -111,6 +112,16 @@ class _Gate(logging.Handler):
             say(self.format(record), err=True)
         except Exception:  # logging must never raise into the caller
             self.handleError(record)
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        # logging's own version writes a traceback and the record's message and
+        # arguments (outside text: a ``##[`` command, a registered secret) straight to
+        # stderr, past the gate. One line through the gate instead; if even that fails
+        # (a closed stream), nothing: logging must not raise.
+        failure = sys.exc_info()[1]
+        with contextlib.suppress(Exception):
+            say(f"{record.levelname}: {record.name}: a log message could not be printed "
+                f"({type(failure).__name__}): {record.msg!r} {record.args!r}", err=True)
 
 
 logging.lastResort = _Gate(logging.WARNING)

@@ -419,3 +419,18 @@ def test_the_security_doc_states_the_rule():
     for needle in ("trusted_repro.py", "SCOUT_REPRO_COMMAND", "shell-quoted",
                    "test_no_workflow_feeds_a_job_output_to_repro_command"):
         assert needle in section
+
+
+def test_the_refusal_counts_words_after_the_program_from_one():
+    logged = "NGPU=2 ./run_train.sh --module sub.llama3 --config sub_llama3_debug stray"
+    assert trusted_repro.propose(logged, TEMPLATE, REGS).refused == (
+        "word 5 after the program is not a --flag")
+
+
+def test_a_flag_value_may_hold_every_character_of_its_alphabet():
+    # Letters, digits and _ . , : + = / - are what config values (paths, dotted names,
+    # lists, a "bf16+fp8" recipe) are written with; each one passes through.
+    value = "aZ9_.,:+=/-x"
+    p = trusted_repro.propose("NGPU=2 ./run_train.sh --module sub.llama3 --config "
+                              f"sub_llama3_debug --compile.passes={value}", TEMPLATE, REGS)
+    assert p.refused == "" and p.command.endswith(f"--compile.passes {value}")

@@ -114,3 +114,14 @@ def test_a_reason_clause_does_not_narrow_a_not_supported_item(tmp_path) -> None:
     # Without the call that wires CP, nothing.
     no_cp = PARALLELIZE.replace("        apply_cp(model)\n", "        raise ValueError\n")
     assert _check(tmp_path / "b", readme=readme, parallelize=no_cp) == []
+
+
+def test_wired_skips_a_file_that_does_not_parse_and_reads_the_rest(tmp_path) -> None:
+    # A file mid-rewrite (a syntax error) must not stop the scan or the report.
+    inp = minirepo.build(tmp_path, head={
+        "sub/__init__.py": "", "sub/broken.py": "def f(:\n",
+        "sub/moe.py": "from core.dist import apply_moe_ep\n\n\ndef p(m):\n"
+                      "    apply_moe_ep(m)\n",
+        "core/__init__.py": "", "core/dist.py": "def apply_moe_ep(m):\n    return m\n"},
+        target="docs: []\n")
+    assert doclists.wired(inp) == {"expert parallelism": ("sub/moe.py", 5, "apply_moe_ep")}

@@ -192,3 +192,57 @@ def test_a_hostile_todo_item_is_rendered_inert(tmp_path) -> None:
     assert "CI integration" in line and "evil" in shown
     for live in ("@evil", "[y](", "https://", "<img", " #12"):
         assert live not in shown, live
+
+
+def _todo(item: str) -> str:
+    return f"# Sub\n\n## To be added\n- {item}\n"
+
+
+def test_a_testing_item_with_to_do_words_or_spelled_out_kinds_is_only_testing(
+        tmp_path) -> None:
+    # To-do words ("add", "more", "for") and "end to end" written with spaces leave
+    # nothing but testing: each item is named.
+    for k, item in enumerate(("Add unit tests", "End to end tests",
+                              "More regression tests")):
+        got = _check(tmp_path / str(k), readme=_todo(item))
+        assert [(line, text.split(" is listed")[0]) for _f, line, text in got] == [
+            (4, f"`{item}`")], item
+
+
+def test_a_workflow_running_the_package_runner_by_its_path_runs_the_test(tmp_path) -> None:
+    # The runner named by its file path with the test file's stem as its argument.
+    got = _check(tmp_path, workflow="jobs:\n  t:\n    steps:\n      - run: python "
+                                    "tests/integration_tests/run_tests.py --test_suite "
+                                    "models out\n")
+    assert [(line, "models.yaml:4 runs that test" in text) for _f, line, text in got] == [
+        (11, True)]
+    # The same folder with another stem runs another suite.
+    assert _check(tmp_path / "b", workflow="jobs:\n  t:\n    steps:\n      - run: python "
+                                           "tests/integration_tests/run_tests.py "
+                                           "--test_suite features out\n") == []
+
+
+def test_lines_longer_than_2000_characters_are_not_read(tmp_path) -> None:
+    limit = 2_000  # the bound, written out: a test line or a workflow step, not data
+    line = "from sub.parallelize import p  # "
+    for k, size in enumerate((limit, limit + 1)):
+        cases = line + "x" * (size - len(line)) + "\n"
+        got = _check(tmp_path / str(k), cases=cases)
+        assert len(got) == (1 if size <= limit else 0), size
+
+
+def test_at_most_400_shared_test_files_are_read(tmp_path) -> None:
+    # The folder is used only by the last shared test file in path order: found when it
+    # is the 400th (the bound, written out), not when one more file comes before it.
+    limit = 400
+    head = {"sub/__init__.py": "", "sub/README.md": README,
+            ".github/workflows/t.yaml": "jobs:\n  t:\n    steps:\n      - run: pytest "
+                                        "tests/test_z.py\n"}
+    head |= {f"tests/test_a{i:04d}.py": "import os\n" for i in range(limit - 1)}
+    head["tests/test_z.py"] = "import os\nfrom sub import p\n"
+    inp = minirepo.build(tmp_path / "at", head=head, target="docs: [sub/README.md]\n")
+    found = doctodotests.exercised(inp)
+    assert found is not None and (found.test, found.line) == ("tests/test_z.py", 2)
+    head["tests/test_b.py"] = "import os\n"
+    inp = minirepo.build(tmp_path / "over", head=head, target="docs: [sub/README.md]\n")
+    assert doctodotests.exercised(inp) is None
