@@ -68,3 +68,33 @@ def test_the_context_pattern_is_rubric_data():
     ends = [text.index("FSDP") + 4, text.rindex("FSDP") + 4]
     assert rubric.context_mention.match(text, ends[0])
     assert not rubric.context_mention.match(text, ends[1])
+
+
+# collective_timeout (T-12: a collective timeout is infra, and the route's own failure
+# signal) fires on a timeout that happened, not on an identifier or a setting.
+def _signals(plan) -> set[str]:
+    return {e.signal for e in plan.evidence}
+
+
+@pytest.mark.parametrize("title, body", [
+    ("DISABLED test_gloo_allreduce_timeout_recovery (__main__.SomeGlooTest)",
+     "Platforms: linux\n\nThis test was disabled because it is failing in CI."),
+    ("[c10d] Let all_gather_into_tensor take a per-call timeout",
+     "The all_gather uses the group's setting; we want a per-call timeout for this collective."),
+    ("[c10d] Expose a barrier timeout parameter on every backend",
+     "A barrier timeout parameter exists only for gloo groups."),
+])
+def test_an_identifier_or_a_timeout_setting_is_no_collective_timeout(queue, title, body):
+    plan = plan_ok(make_issue(title, body), queue)
+    assert "collective_timeout" not in _signals(plan), plan.reasoning
+
+
+@pytest.mark.parametrize("title, body", [
+    ("allreduce timed out on the second node after 30 minutes",
+     "Two nodes, 8 GPUs each; rank 9 never returns from the allreduce."),
+    ("Barrier hits the default timeout when one rank loads data slowly",
+     "With 16 ranks the barrier after data loading ends in the timeout."),
+])
+def test_a_timeout_that_happened_is_a_collective_timeout(queue, title, body):
+    plan = plan_ok(make_issue(title, body), queue)
+    assert "collective_timeout" in _signals(plan), plan.reasoning
