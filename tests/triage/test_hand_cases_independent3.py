@@ -387,11 +387,9 @@ case("r-fsdp-state-dict-load", "2",
      "get_model_state_dict(model)\ndcp.load(sd, checkpoint_id=path)\nset_model_state_dict("
      "model, sd)\n```\n```\nRuntimeError: Missing key(s) in state_dict: "
      "\"layers.0.attn.wq.weight\"\n```",
-     # Expectation changed after the run: T-12 reads `triaged` here, but issue #23 item 4
-     # and T-23 ("when in doubt, triage review") let the documented rival-owner gate
-     # withhold it (FSDP named beside the checkpointing route); routing is what T-12's
-     # edge case decides, and it is right. Reported, not judged.
-     "route", sub=CKP, triaged=None,
+     # Judged again (issue #23, tr-gate2): FSDP is named only as where the checkpoint
+     # came from ("from an FSDP model"), which the rival-owner gate no longer counts.
+     "route", sub=CKP, triaged=True,
      why="FSDP state_dict save/load -> checkpointing (T-12 edge)")
 case("r-sharded-state-dict-config", "2",
      "ShardedStateDictConfig(offload_to_cpu=True) ignored by FSDP",

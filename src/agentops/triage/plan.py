@@ -12,7 +12,8 @@ do not change what the text says.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
@@ -1007,9 +1008,29 @@ def _rival_owner_modules(st: _State, route: _Route, mods: _Modules) -> list[str]
             h.subject and h.label == route.sub and h.weight >= strong
             and h.places - {"code"} for h in route.hits):
         return []
-    owner = st.queue.module_suboncall
+    owner, context = st.queue.module_suboncall, st.queue.rubric.context_mention
     return [m for m in mods.keep
-            if owner.get(m) not in (None, route.sub) and mods.confidence.get(m) == "high"]
+            if owner.get(m) not in (None, route.sub) and mods.confidence.get(m) == "high"
+            and not _context_only(st.reading.label_hits.get(m, ()), context)]
+
+
+def _context_only(hits: Sequence[Hit], context: re.Pattern[str] | None) -> bool:
+    """Whether a module's evidence only names where the object the failing call handles
+    came from ("dcp.load of a checkpoint saved from an FSDP model"): each hit in one
+    place of prose, every mention there followed by the rubric's ``context_mention``
+    (issue #23, T-12: an FSDP state_dict load is checkpointing's). Such a module is no
+    rival owner of the root cause; a mention in the title, code or a trace, or one
+    sentence where the component itself acts, is."""
+    if context is None or not hits:
+        return False
+    for h in hits:
+        if h.places != {h.where} or h.where not in _PROSE or not h.found:
+            return False
+        word = re.compile(r"(?<!\w)" + re.escape(h.found) + r"(?!\w)", re.IGNORECASE)
+        ends = [m.end() for m in word.finditer(h.source)]
+        if not ends or not all(context.match(h.source, e) for e in ends):
+            return False
+    return True
 
 
 def _titled_rival(st: _State, sub: str) -> bool:

@@ -138,7 +138,8 @@ RUBRIC_SCHEMA: dict[str, Any] = {
         "text": {"type": "object", "additionalProperties": False,
                  "required": ["drop_sections", "section_end"],
                  "properties": {"drop_sections": _STRS, "section_end": _STR,
-                                "drop_lines": _STRS, "test_report": _STR}},
+                                "drop_lines": _STRS, "test_report": _STR,
+                                "context_mention": _STR}},
         "traceback": {"type": "object", "additionalProperties": False,
                       "required": ["start", "innermost_first", "error_line", "frame",
                                    "distributed_frame", "substrate_frame", "ignore_frame"],
@@ -302,8 +303,9 @@ def _check_rubric(content: Mapping[str, Any], file: str, *, labels_file: str,
     for key in ("top_frame", "generic_frame"):
         if key in tb:
             _regex(tb[key], file, f"traceback.{key}")
-    if "test_report" in content["text"]:
-        _regex(content["text"]["test_report"], file, "text.test_report")
+    for key in ("test_report", "context_mention"):
+        if key in content["text"]:
+            _regex(content["text"][key], file, f"text.{key}")
     for i, p in enumerate(tb["start"]):
         _regex(p, file, f"traceback.start[{i}]")
     frame = _regex(tb["frame"], file, "traceback.frame")

@@ -515,6 +515,9 @@ class Rubric:
     top_frame: re.Pattern[str] | None = None  # frames that can be the top of a trace
     generic_frame: re.Pattern[str] | None = None  # plumbing frames never the top
     test_report: re.Pattern[str] | None = None  # a title that is a test id (CI reports)
+    # What follows a component's name when it only says where the handled object came
+    # from ("an FSDP model", "a DDP-wrapped module's checkpoint"), matched at the name's end.
+    context_mention: re.Pattern[str] | None = None
     comment_templates: Mapping[str, str] = field(default_factory=dict)  # kind -> template
     examples: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
     # Derived from ``signals`` (``dataclasses.replace`` with other signals rebuilds them):
@@ -686,6 +689,8 @@ def compile_rubric(raw: Mapping[str, Any]) -> Rubric:
         generic_frame=re.compile(tb["generic_frame"]) if tb.get("generic_frame") else None,
         test_report=(re.compile(raw["text"]["test_report"]) if raw["text"].get("test_report")
                      else None),
+        context_mention=(re.compile(raw["text"]["context_mention"])
+                         if raw["text"].get("context_mention") else None),
         where_factor={**{p: 1.0 for p in (*PLACES, "labels")}, **sc["where_factor"]},
         thresholds={k: float(v) for k, v in sc.items() if k != "where_factor"},
         precedence=tuple(raw["routing"]["precedence"]),
