@@ -6,8 +6,11 @@ the source — a flipped comparison, an ``if``/``while`` condition forced True o
 an ``and``/``or`` swapped or one operand dropped, ``not`` removed, an integer constant
 ±1, a regex alternation branch or character-class member removed, a guard (``raise``,
 a call statement) dropped, a return value replaced by None/True/False, ``break`` and
-``continue`` swapped — and runs, against each mutant, only the test files that mention
-the module (its dotted name, or an import of it), with ``pytest -x`` and a timeout.
+``continue`` swapped — and runs, against each mutant, only the test files that reach
+the module, with ``pytest -x`` and a timeout: a test file reaches it when it mentions the
+module (its dotted name, or an import of it) or imports a test helper module that does
+(``from tests.triage.plankit import plan_ok``, where plankit.py imports
+``agentops.triage.plan``; helpers are followed one level, conftest.py fixtures are not).
 A mutant is caught when those tests fail (or time out), survives when they pass.
 
 Mutants run in a temporary copy of the tree (one per job), never in the worktree; the
@@ -362,22 +365,58 @@ def generate(target: Target, root: Path = ROOT) -> list[Mutant]:
 
 # --- which tests -----------------------------------------------------------------------------
 
-def tests_for(module: str, root: Path = ROOT) -> list[str]:
-    """Test files (tests/**/test_*.py) that mention ``module``: its dotted name in the
-    text, or an import of it (``from agentops.triage import apply``)."""
+def _mentions(text: str, module: str) -> bool:
+    """``module``'s dotted name in ``text``, or an import of it (``from agentops.triage
+    import apply``)."""
+    if module in text:
+        return True
     parent, _, leaf = module.rpartition(".")
+    if leaf not in text:
+        return False
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return False
+    return any(isinstance(n, ast.ImportFrom) and n.module == parent
+               and any(a.name == leaf for a in n.names) for n in ast.walk(tree))
+
+
+def _helper_imports(text: str) -> set[str]:
+    """Dotted names of the ``tests.…`` modules a test file imports (``from
+    tests.triage.plankit import plan_ok``, ``import tests.ci_fixtures``,
+    ``from tests.triage import plankit``)."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return set()
+    out: set[str] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            out.update(a.name for a in n.names if a.name.startswith("tests."))
+        elif isinstance(n, ast.ImportFrom) and n.level == 0 and n.module and (
+                n.module == "tests" or n.module.startswith("tests.")):
+            out.add(n.module)
+            out.update(f"{n.module}.{a.name}" for a in n.names)
+    return out
+
+
+def tests_for(module: str, root: Path = ROOT) -> list[str]:
+    """Test files (tests/**/test_*.py) that reach ``module``: they mention it (its dotted
+    name in the text, or an import of it), or they import a test helper module (a
+    non-test ``tests/**/*.py`` such as tests/triage/plankit.py) that mentions it. Helpers
+    are followed one level: a helper's own helpers are not."""
+    leaf = module.rpartition(".")[2]
+    helpers = set()
+    for path in (root / "tests").rglob("*.py"):
+        if path.name.startswith("test_"):
+            continue
+        if _mentions(path.read_text(encoding="utf-8", errors="replace"), module):
+            rel = path.relative_to(root).with_suffix("")
+            helpers.add(".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts))
     found = []
     for path in sorted((root / "tests").rglob("test_*.py")):
         text = path.read_text(encoding="utf-8", errors="replace")
-        hit = module in text
-        if not hit and leaf in text:
-            try:
-                tree = ast.parse(text)
-            except SyntaxError:
-                continue
-            hit = any(isinstance(n, ast.ImportFrom) and n.module == parent
-                      and any(a.name == leaf for a in n.names) for n in ast.walk(tree))
-        if hit:
+        if _mentions(text, module) or (helpers and _helper_imports(text) & helpers):
             found.append(path)
     # With -x the first failure ends the run: the module's own test files first, then
     # the smaller ones, so a caught mutant costs seconds (the set is the same).
@@ -487,7 +526,7 @@ def main(argv: list[str] | None = None) -> int:
             mutants = sorted(rng.sample(mutants, args.max_mutants), key=lambda m: m.line)
         plan.append((t, mutants, tests_for(t.module)))
         print(f"{t.module}: {total} mutants, running {len(mutants)}; "
-              f"{len(plan[-1][2])} test file(s) mention it", flush=True)
+              f"{len(plan[-1][2])} test file(s) reach it", flush=True)
     if args.list:
         for t, mutants, tests in plan:
             print(f"\n== {t.module}  tests: {' '.join(tests) or '(none)'}")
@@ -501,7 +540,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for t, mutants, tests in plan:
             if not tests:
-                print(f"{t.module}: no test file mentions it; every mutant survives")
+                print(f"{t.module}: no test file reaches it; every mutant survives")
                 results[t.module] = [(m, "pass") for m in mutants]
                 continue
             status, clean = runner.run(tests, None, timeout=1800)
