@@ -157,6 +157,9 @@ def test_code_span_shows_exactly(raw: str) -> None:
     # character too: each is cut from its "://"; a bare "://" has no scheme to cut.
     ("a+b://x a-b://x x.://y v2://z", "a+b\u200b://x a-b\u200b://x x.\u200b://y v2\u200b://z"),
     ("see :// alone", "see :// alone"),
+    # An underscore stays bare only between two letters or digits: one beside another
+    # underscore is escaped, in a word too (a double underscore is no word character).
+    ("a__b and __init__ and snake_case", "a\\_\\_b and \\_\\_init\\_\\_ and snake_case"),
     # A workflow command after leading white space, and a legacy one.
     ("  ::add-mask::x", "  :\u200b:add-mask::x"),
     ("\t::error::x", " :\u200b:error::x"),

@@ -129,6 +129,27 @@ def test_graphql_failures_rest_shares_are_not_retried_over_rest(status):
     assert client.rest == [] and checker.rest_only is False
 
 
+class _HiddenRepoClient(_BatchClient):
+    """GraphQL answers ``repository: null``: the repository does not exist, or the token
+    cannot see it (GitHub answers both with data, not an HTTP error)."""
+
+    def graphql(self, query: str, variables: Mapping[str, Any] | None = None,
+                **_: Any) -> dict[str, Any]:
+        self.documents.append([str(v) for k, v in (variables or {}).items() if k[1:].isdigit()])
+        return {"repository": None}
+
+
+def test_a_repository_graphql_does_not_show_is_an_api_error_naming_it():
+    # Not a traceback on the missing object, and not a label that "does not exist":
+    # the run stops with the repository and the fix named, before any write.
+    client = _HiddenRepoClient({"a"})
+    checker = LabelChecker(client, "o/hidden")  # type: ignore[arg-type]
+    with pytest.raises(ApiError) as err:
+        checker.missing(["a"])
+    assert "o/hidden" in err.value.message and "--repo" in (err.value.fix or "")
+    assert client.documents == [["a"]] and client.rest == [] and checker.known == {}
+
+
 @pytest.mark.parametrize("status", [400, 404, 405, 410, 415, 422, 501])
 def test_graphql_unavailable_falls_back_to_rest_for_the_rest_of_the_run(status):
     client = _BatchClient({"a", "b"}, graphql_status=status)
