@@ -82,7 +82,9 @@ SOFTWARE = re.compile(
     r"^GPU \d+: |^\$ \w|"
     # error texts of PyTorch, the C library and the kernel, quoted as such
     r"\bExpected to have finished reduction\b|\bdoes not have a sharding strategy\b|"
-    r"\bUnable to find \w+ backend\b|\bToo many open files\b|\bconnection reset by peer\b")
+    r"\bUnable to find \w+ backend\b|\bToo many open files\b|\bconnection reset by peer\b|"
+    # CPython's own last words before it aborts
+    r"\bFatal Python error\b")
 TEMPLATE_HEADINGS = frozenset({
     "describe the bug", "to reproduce", "expected behavior", "expected behaviour",
     "steps to reproduce", "versions", "environment", "additional context",

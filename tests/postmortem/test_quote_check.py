@@ -192,5 +192,6 @@ def test_the_c_library_error_texts_are_software_but_a_sentence_around_them_is_no
     # contains them is still prose.
     assert qc.is_software("No space left on device")
     assert qc.is_software("Permission denied")
+    assert qc.is_software("Fatal Python error: Aborted")
     assert not qc.is_software("The runner had no space left on device after the upgrade")
     assert not qc.is_software("Kettle rota skips the west mirror")

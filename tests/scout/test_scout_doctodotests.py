@@ -202,7 +202,7 @@ def test_a_testing_item_with_to_do_words_or_spelled_out_kinds_is_only_testing(
         tmp_path) -> None:
     # To-do words ("add", "more", "for") and "end to end" written with spaces leave
     # nothing but testing: each item is named.
-    for k, item in enumerate(("Add unit tests", "End to end tests",
+    for k, item in enumerate(("Add unit tests", "Add more end to end tests",
                               "More regression tests")):
         got = _check(tmp_path / str(k), readme=_todo(item))
         assert [(line, text.split(" is listed")[0]) for _f, line, text in got] == [
