@@ -226,12 +226,10 @@ def _select_modules(reading: Reading, queue: Queue, existing_modules: set[str]) 
 
 
 def _title_at(reading: Reading, label: str) -> int | None:
-    """Where the title first names ``label`` (None: it does not)."""
-    title = reading.text.places.get("title", "").lower()
-    at = [title.find(h.found.lower()) for h in reading.label_hits.get(label, ())
-          if h.where == "title" and h.found]
-    at = [a for a in at if a >= 0]
-    return min(at) if at else None
+    """Where the title first names ``label`` (None: it does not), from the hits whose
+    best place is the title."""
+    return _first_in_title(reading, (h for h in reading.label_hits.get(label, ())
+                                     if h.where == "title"))
 
 
 def _leads_title(reading: Reading, label: str, over: Iterable[str]) -> bool:
@@ -346,9 +344,7 @@ def _first_in_title(reading: Reading, hits: Iterable[Hit]) -> int | None:
     """Where the title first shows any of ``hits`` (None: it shows none): the title's
     subject is what it names first."""
     title = reading.text.places.get("title", "").lower()
-    found_at = [title.find(h.found.lower()) for h in hits if "title" in h.places and h.found]
-    shown_at = [a for a in found_at if a >= 0]
-    return min(shown_at) if shown_at else None
+    return min((a for h in hits if (a := _title_pos(title, h)) is not None), default=None)
 
 
 def _lean_route(reading: Reading, queue: Queue) -> _Route:
