@@ -36,15 +36,14 @@ _QUOTE = re.compile(r"^ {0,3}>")
 # > ...". Role labels are the transcription's comment openers (and the usual thread
 # roles); an attribution is up to 120 characters ending in a saying verb and a colon, so
 # "Result: > 100 jobs" or "x > y" stay prose.
+_THREAD_ROLES = (r"Reply|Author|Maintainer|Reporter|Reviewer|Commenter|Contributor|"
+                 r"Collaborator|Member|Owner")
 _PREFIXED_QUOTE = re.compile(
-    r"^\s*(?:(?:\*\*|__)?(?:Reply|Author|Maintainer|Reporter|Reviewer|Commenter|Contributor|"
-    r"Collaborator|Member|Owner|OP)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*"
+    rf"^\s*(?:(?:\*\*|__)?(?:{_THREAD_ROLES}|OP)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*"
     r"(?:[^>\n]{1,120}?\b(?:wrote|writes|said|says|commented|replied)\s*:\s*)?"
     r"|[^>\n]{0,120}?\b(?:wrote|writes|said|says|commented|replied)\s*:\s*)>")
 # A thread comment's role label opening a sentence: the thread's comments have begun.
-_ROLE_LABEL = re.compile(
-    r"^\s*(?:\*\*|__)?(?:Reply|Author|Maintainer|Reporter|Reviewer|Commenter|Contributor|"
-    r"Collaborator|Member|Owner)(?:\*\*|__)?\s*:")
+_ROLE_LABEL = re.compile(rf"^\s*(?:\*\*|__)?(?:{_THREAD_ROLES})(?:\*\*|__)?\s*:")
 _LIST = re.compile(r"^(\s*)(?:[-*+]|\d{1,9}[.)])(?:\s+|$)")
 _RULE_LINE = re.compile(r"^ {0,3}([-*_])(?:\s*\1){2,}\s*$")
 _TABLE_SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
