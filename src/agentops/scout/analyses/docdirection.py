@@ -21,6 +21,7 @@ import ast
 import posixpath
 import re
 
+from agentops.scout.analyses import docclaims
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.commentrefs import MAX_FILE_CHARS
 from agentops.scout.analyses.docs import DocProblem
@@ -53,14 +54,10 @@ def claims(text: str) -> list[tuple[int, str, str, str]]:
     """(line, from-word, to-word, the claim as said) of the doc's one-direction limits,
     outside code blocks."""
     out = []
-    in_code = False
-    for n, raw in enumerate(text.splitlines(), 1):
-        line = raw[:MAX_LINE]
-        if line.lstrip().startswith("```"):
-            in_code = not in_code
-            continue
+    for n, raw, in_code in docclaims.lines(text):
         if in_code:
             continue
+        line = raw[:MAX_LINE]
         m = _FROM_TO.search(line)
         pair = (m.group(1), m.group(2)) if m else None
         if pair is None and (a := _ARROW.search(line)):
