@@ -41,7 +41,7 @@ def test_shipped_sets_validate_and_do_not_overlap() -> None:
 # or of an earlier blind set (an earlier set may have been read to write rules, so a shared
 # issue would not be blind), and must hold both truths.
 _GATHERED = ("EXTRA", "BLIND2", "BLIND3", "BLIND4", "BLIND5", "BLIND6", "BLIND7",
-             "BLIND8", "BLIND9", "BLIND10")
+             "BLIND8", "BLIND9", "BLIND10", "BLIND11")
 
 
 @pytest.mark.parametrize("name", _GATHERED[2:])
@@ -70,6 +70,7 @@ def _no_real_blind4_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(kf, "BLIND8_CACHE", tmp_path / "absent8.jsonl")
     monkeypatch.setattr(kf, "BLIND9_CACHE", tmp_path / "absent9.jsonl")
     monkeypatch.setattr(kf, "BLIND10_CACHE", tmp_path / "absent10.jsonl")
+    monkeypatch.setattr(kf, "BLIND11_CACHE", tmp_path / "absent11.jsonl")
 
 
 @pytest.mark.parametrize(("body", "key", "words"), [
@@ -272,10 +273,18 @@ _STILL_BLIND = {
          "CUDA driver error: invalid device ordinal in symm_mem.rendezvous on two GPUs."),
         (1002, ["module: rocm", "skipped"], *_ROCM_DISABLED),
         (1003, ["quantization", "triaged"], "QAT observers under DDP",
-         "Observers keep non-tensor attributes, so DDP does not broadcast them.")]}
+         "Observers keep non-tensor attributes, so DDP does not broadcast them.")],
+    "blind11": [
+        (1101, ["oncall: distributed", "module: pipelining"], "pipeline stage shapes",
+         "ScheduleGPipe raises a shape mismatch on the second stage with four microbatches."),
+        (1102, ["oncall: distributed", "module: ddp"], "DDP bucket warning",
+         "Grad strides do not match bucket view strides after a transpose in forward."),
+        (1103, ["module: build", "triaged"], "NCCL submodule build fails",
+         "cmake stops while building nccl_external from a fresh clone.")]}
 
 
-@pytest.mark.parametrize(("name", "counts"), [("blind10", "3 issues (1 distributed, 2 not)")])
+@pytest.mark.parametrize(("name", "counts"), [("blind10", "3 issues (1 distributed, 2 not)"),
+                                              ("blind11", "3 issues (2 distributed, 1 not)")])
 def test_a_still_blind_set_is_its_own_column_has_no_fit_flag_and_can_be_left_out(
         name: str, counts: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -319,10 +328,9 @@ def test_the_still_blind_sets_are_also_reported_together(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     """Issue #23: with two blind sets present their union is one more block ("blind-all")
-    whose figures count every issue of both; released sets (blind5 ... blind8) never join
+    whose figures count every issue of both; released sets (blind5 ... blind9) never join
     it, and with one blind set left there is no union block. As the table stands blind10
-    alone is blind (blind9 was released at stop 35), so the union is checked with blind9
-    marked blind again as it was before its release."""
+    and blind11 are blind (blind9 was released at stop 35), so the union is theirs."""
     dev = _fsdp_dev(tmp_path)
     sets = {
         "BLIND5": [(501, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP)],
@@ -340,7 +348,14 @@ def test_the_still_blind_sets_are_also_reported_together(
         "BLIND10": [(1001, ["oncall: distributed", "module: c10d"], "gloo all_reduce hangs",
                      "dist.all_reduce on the gloo backend never returns on rank 1."),
                     (1002, ["module: data parallel", "triaged"], "DataParallel replicas",
-                     "parameters() on a replicated nn.DataParallel module is empty.")]}
+                     "parameters() on a replicated nn.DataParallel module is empty.")],
+        "BLIND11": [(1101, ["oncall: distributed", "module: pipelining"],
+                     "pipeline stage shapes",
+                     "ScheduleGPipe raises a shape mismatch on the second stage."),
+                    (1102, ["module: build", "triaged"], "NCCL submodule build fails",
+                     "cmake stops while building nccl_external from a fresh clone."),
+                    (1103, ["oncall: quantization"], "QAT under DDP docs",
+                     "How do I run quantization aware training with DDP?")]}
     for name, rows in sets.items():
         labels, cache = _labelled_set(tmp_path, name, rows)
         monkeypatch.setattr(kf, name, labels)
@@ -349,34 +364,28 @@ def test_the_still_blind_sets_are_also_reported_together(
         monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
     base = [str(dev), "--no-extra", "--no-blind4", "--k", "2", "--json"]
 
-    # As the table stands, blind10 alone is blind: no union block.
-    assert kf.main(base) == 0
-    out = capsys.readouterr().out
-    assert "== blind-all:" not in out and "blind-all" not in json.loads(
-        out.strip().splitlines()[-1])["held_out"]
-
-    # The union mechanism, with blind9 blind again: blind9 and blind10 make a block of
-    # their own, and no released set (blind8 included) joins it.
-    monkeypatch.setitem(kf.SEPARATE_SETS, "blind9", None)
+    # As the table stands, blind10 and blind11 make a block of their own, and no
+    # released set (blind9 included) joins it.
     assert kf.main(base) == 0
     out = capsys.readouterr().out
     result = json.loads(out.strip().splitlines()[-1])
     assert "== blind-all: 5 issues (2 distributed, 3 not)" in out
-    assert "the blind sets blind9 + blind10 together" in out
+    assert "the blind sets blind10 + blind11 together" in out
     held = result["held_out"]
-    assert held["blind-all"]["n"] == held["blind9"]["n"] + held["blind10"]["n"] == 5
+    assert held["blind-all"]["n"] == held["blind10"]["n"] + held["blind11"]["n"] == 5
     assert held["blind5"]["n"] == 1 and held["blind6"]["n"] == 2
     assert held["blind7"]["n"] == 1 and held["blind8"]["n"] == 2
+    assert held["blind9"]["n"] == 3
 
     # Leaving out a released set changes nothing in the union.
-    for released in ("--no-blind7", "--no-blind8"):
+    for released in ("--no-blind7", "--no-blind8", "--no-blind9"):
         assert kf.main([*base, released]) == 0
         result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
         assert result["held_out"]["blind-all"]["n"] == 5
         assert released.removeprefix("--no-") not in result["held_out"]
 
     # With one blind set left there is no union block.
-    for left_out in ("--no-blind9", "--no-blind10"):
+    for left_out in ("--no-blind10", "--no-blind11"):
         assert kf.main([*base, left_out]) == 0
         result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
         assert "blind-all" not in result["held_out"]
