@@ -226,7 +226,8 @@ def test_third_unseen_truth_validates_and_every_target_file_loads() -> None:
 # folder, a window an earlier set already measured (that window's code was read to fit).
 _UNSEEN = ("scout_unseen.yaml", "scout_unseen2.yaml", "scout_unseen3.yaml", "scout_unseen4.yaml",
            "scout_unseen5.yaml", "scout_unseen6.yaml", "scout_unseen7.yaml", "scout_unseen8.yaml",
-           "scout_unseen9.yaml", "scout_unseen10.yaml", "scout_unseen11.yaml")
+           "scout_unseen9.yaml", "scout_unseen10.yaml", "scout_unseen11.yaml",
+           "scout_unseen12.yaml")
 
 
 def _load_set(number: int) -> dict:
@@ -345,11 +346,12 @@ def test_eighth_unseen_truth_validates_with_init_drafts_in_a_new_window() -> Non
 
 @pytest.mark.parametrize(("number", "folders"), [
     (9, _MODELS), (10, _MODELS | {"torchtitan/experiments/forge"}),
-    (11, _MODELS | {"torchtitan/experiments/forge"})])
+    (11, _MODELS | {"torchtitan/experiments/forge"}),
+    (12, _MODELS | {"torchtitan/experiments/forge"})])
 def test_a_month_window_set_validates_with_init_drafts_before_the_set_after_it(
         number: int, folders: set[str]) -> None:
-    """The ninth, tenth and eleventh blind sets (#22): the model folders (the tenth and
-    eleventh also experiments/forge), each in a window no earlier set used for the folder (the month
+    """The ninth to twelfth blind sets (#22): the model folders (the tenth to twelfth also
+    experiments/forge), each in a window no earlier set used for the folder (the month
     before the following set's), each run's target an unedited `scout.py init` draft that
     names that folder, every entry at file:line, late entries say so and stay few, at
     least 20 findings and 35 entries in all, every action item without an entry judged
