@@ -1057,6 +1057,12 @@ def step3_modules(st: _State, mods: _Modules) -> str:
         confidence = "low"
         b.reasons.append("Step 3: no module can be told from the text (low): a human decides.")
         st.unsure.append("no module (T-13 low confidence)")
+    by_test_id = _named_only_by_test_id(st, mods, new_modules)
+    if by_test_id:
+        b.reasons.append(f"{by_test_id} only proposed: the CI report's test id names the "
+                         "suite of the failing test, a clue for the team to confirm, not a "
+                         "diagnosis.")
+        st.unsure.append("a module named only by the test id")
     if mods.dropped:
         b.reasons.append(f"{mods.dropped} more module(s) had evidence too: more than "
                          f"{MAX_PROPOSED_MODULES} modules is no classification to be sure of; "
@@ -1073,6 +1079,17 @@ def step3_modules(st: _State, mods: _Modules) -> str:
     if kept:
         b.reasons.append(f"Keeps {kept}.")
     return confidence
+
+
+def _named_only_by_test_id(st: _State, mods: _Modules, new_modules: list[str]) -> list[str]:
+    """Modules of a CI test report (a test id for a title) that only the test id names,
+    and without an explicit API, import or frame (MEDIUM): the suite the failing test
+    belongs to (issue #23, stop 36). A component the id spells out (``TestFSDP…``) or
+    the report shows elsewhere is more than the suite."""
+    if not st.reading.text.test_report:
+        return []
+    return [m for m in new_modules if mods.confidence.get(m) != "high"
+            and all(h.places <= {"title"} for h in st.reading.label_hits.get(m, ()))]
 
 
 # ------------------------------------------------------------------ step 4 (T-14)
