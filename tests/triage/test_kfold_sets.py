@@ -278,7 +278,7 @@ _STILL_BLIND = {
         (1101, ["oncall: distributed", "module: pipelining"], "pipeline stage shapes",
          "ScheduleGPipe raises a shape mismatch on the second stage with four microbatches."),
         (1102, ["oncall: distributed", "module: ddp"], "DDP bucket warning",
-         "Grad strides do not match bucket view strides after a transpose in forward."),
+         "After a permute in forward, DDP warns that gradient layout differs from its buckets."),
         (1103, ["module: build", "triaged"], "NCCL submodule build fails",
          "cmake stops while building nccl_external from a fresh clone.")]}
 
