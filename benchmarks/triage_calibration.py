@@ -27,7 +27,8 @@ still under validation); the held-out part never gets one.
 
 A right plan's modules are within the humans' and its sub-oncall is theirs (evaluate's
 `triaged` precision); a plan marked `triaged` on an issue the humans sent away from the
-queue is counted apart ("off-queue"), since evaluate's figure cannot judge it.
+queue is judged wrong, as evaluate's figure judges it, and also counted in its own column
+("off-queue").
 
   python benchmarks/triage_calibration.py --fit-blind2 --fit-blind3 --fit-blind4 \\
       --fit-blind5 --fit-blind6 --fit-blind7
@@ -78,7 +79,8 @@ def _fmt(v: float | None) -> str:
 
 
 def bands(records: Sequence[Record], plans: Sequence[Plan], queue: Queue) -> list[list[int]]:
-    """Per band of BANDS: [judged, right, off-queue] among the plans marked `triaged`."""
+    """Per band of BANDS: [judged, right, off-queue] among the plans marked `triaged`; an
+    off-queue plan is judged (wrong) as evaluate judges it, and counted in its column."""
     out = [[0, 0, 0] for _ in BANDS]
     for rec, plan in zip(records, plans, strict=True):
         if queue.triaged_label not in plan.add_labels:
@@ -86,12 +88,10 @@ def bands(records: Sequence[Record], plans: Sequence[Plan], queue: Queue) -> lis
         conf = plan_confidence(plan, queue)
         i = max((k for k, lo in enumerate(BANDS) if conf is not None and conf >= lo),
                 default=0)
-        if not rec.is_distributed:
-            out[i][2] += 1
-            continue
         s = score([rec], [plan], queue)
         out[i][0] += s.triaged_total
         out[i][1] += s.triaged_right
+        out[i][2] += s.triaged_off_queue
     return out
 
 
@@ -106,10 +106,9 @@ def print_bands(title: str, rows: list[list[int]]) -> None:
 
 def curve_row(records: Sequence[Record], plans: Sequence[Plan], queue: Queue,
               ) -> tuple[float | None, float | None, int]:
-    fig = score(records, plans, queue).figures()
-    off = sum(1 for r, p in zip(records, plans, strict=True)
-              if not r.is_distributed and queue.triaged_label in p.add_labels)
-    return fig["triaged_coverage"], fig["triaged_precision"], off
+    s = score(records, plans, queue)
+    fig = s.figures()
+    return fig["triaged_coverage"], fig["triaged_precision"], s.triaged_off_queue
 
 
 # The scales the shape table reads (issue #23, calibration round): the operating points

@@ -84,6 +84,12 @@ When more than one set is still blind, their union is printed as
 one more block, "blind-all": each set is small and holds few issues of any one module, so
 the bars are read on the union as well as on each set.
 
+`triaged` precision judges every plan marked `triaged` that the labels can judge: on a
+distributed issue against the humans' modules and sub-oncall, and on an issue the humans
+routed away from the queue as wrong (no human would look at it again); the count of the
+latter is its own row, ``triaged_off_queue``, and a column of every curve. Coverage stays
+the triaged share of the distributed issues.
+
 ``--errors`` prints the fit part's per-issue errors (the material rules are written
 from); held-out issues' results are never listed.
 
@@ -340,10 +346,10 @@ def _report_separate(name: str, recs: list[Record], fitted: Queue,
     if p["module_f1"] and b["module_f1"]:
         print(f"{'module F1 / baseline':<28}{p['module_f1'] / b['module_f1']:>11.2f}x")
     print(f"coverage/precision curve ({name}; the shipped thresholds scaled):")
-    print(f"  {'scale':>6}{'coverage':>10}{'precision':>11}{'triaged':>9}")
+    print(f"  {'scale':>6}{'coverage':>10}{'precision':>11}{'triaged':>9}{'off-queue':>11}")
     for op in ev.points:
         print(f"  x{op.scale:<5g}{_fmt(op.coverage):>10}{_fmt(op.precision):>11}"
-              f"{op.triaged:>9}")
+              f"{op.triaged:>9}{op.off_queue:>11}")
     return ev
 
 
@@ -426,7 +432,8 @@ def main(argv: list[str] | None = None) -> int:
     for scale in CURVE:
         fig = kfold(fit, queue, k=args.k, target=args.target, scale=scale).scores.figures()
         curve.append({"scale": scale, "coverage": fig["triaged_coverage"],
-                      "precision": fig["triaged_precision"], "figures": fig})
+                      "precision": fig["triaged_precision"],
+                      "off_queue": fig["triaged_off_queue"], "figures": fig})
     ok = [c for c in curve if c["scale"] in OPERATING and c["precision"] is not None
           and c["precision"] >= target]
     chosen = min((c["scale"] for c in ok), default=1.0)
@@ -446,9 +453,10 @@ def main(argv: list[str] | None = None) -> int:
     if p["module_f1"] and b["module_f1"]:
         print(f"{'module F1 / baseline':<28}{p['module_f1'] / b['module_f1']:>11.2f}x")
     print("\ncoverage/precision curve (held out; the shipped thresholds scaled):")
-    print(f"  {'scale':>6}{'coverage':>10}{'precision':>11}{'triaged':>9}")
+    print(f"  {'scale':>6}{'coverage':>10}{'precision':>11}{'triaged':>9}{'off-queue':>11}")
     for op in main_eval.points:
-        print(f"  x{op.scale:<5g}{_fmt(op.coverage):>10}{_fmt(op.precision):>11}{op.triaged:>9}")
+        print(f"  x{op.scale:<5g}{_fmt(op.coverage):>10}{_fmt(op.precision):>11}{op.triaged:>9}"
+              f"{op.off_queue:>11}")
     held_recs = groups.get("held-all") or hold
     print("\ncalibration (held out, selective triage off): precision per confidence band "
           "(confidence = the weakest evidence score among the labels a plan decides)")
@@ -497,10 +505,11 @@ def main(argv: list[str] | None = None) -> int:
     out["kfold"] = kfig
     print("\nout-of-fold coverage/precision curve (fit part; every fitted threshold scaled; "
           f"operating point: the lowest of {list(OPERATING)} at precision >= {target:g}):")
-    print(f"  {'scale':>6}{'coverage':>10}{'precision':>11}")
+    print(f"  {'scale':>6}{'coverage':>10}{'precision':>11}{'off-queue':>11}")
     for c in curve:
         mark = "  <- chosen" if c["scale"] == chosen else ""
-        print(f"  x{c['scale']:<5g}{_fmt(c['coverage']):>10}{_fmt(c['precision']):>11}{mark}")
+        print(f"  x{c['scale']:<5g}{_fmt(c['coverage']):>10}{_fmt(c['precision']):>11}"
+              f"{c['off_queue']:>11}{mark}")
     out["kfold_curve"] = [{k: v for k, v in c.items() if k != "figures"} for c in curve]
     out["operating_scale"] = chosen
 

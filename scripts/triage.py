@@ -149,7 +149,9 @@ def build() -> cli.argparse.ArgumentParser:
                         description="T-32: plan each labelled issue with only the labels the "
                                     "first-level bot would have set, and compare with the "
                                     "human labels; a keyword baseline side by side, and "
-                                    "selective triage's precision at coverage. With --repo, "
+                                    "selective triage's precision at coverage (a `triaged` plan "
+                                    "on an issue the humans routed away from the queue counts "
+                                    "as wrong, and is counted apart). With --repo, "
                                     "the labelled issues are the queue's issues that humans "
                                     "already triaged in that repository (read live, in "
                                     "batches; needs a token that can read issues).",

@@ -1,7 +1,7 @@
 """benchmarks/triage_calibration.py (issue #23): its calibration table counts a `triaged`
 plan in the band of the plan's weakest decided score, judges it as evaluate does, and
-counts one on an issue the humans sent off the queue apart ("off-queue"), never as
-right. Made-up records and plans, no labelled issue."""
+judges one on an issue the humans sent off the queue wrong, as evaluate does, and also
+counts it in its own column ("off-queue"). Made-up records and plans, no labelled issue."""
 
 from __future__ import annotations
 
@@ -50,8 +50,8 @@ def test_bands_judge_right_wrong_and_off_queue_apart(queue):
     low, mid = _band(4.5), _band(7.5)
     assert low != mid
     # The weakest decided score (4.5, not the route's 9) places the right plan; the
-    # off-queue plan shares its band but is neither judged nor right.
-    assert rows[low] == [1, 1, 1]
+    # off-queue plan shares its band, judged and wrong.
+    assert rows[low] == [2, 1, 1]
     assert rows[mid] == [1, 0, 0]
     # Nothing else is counted (the untriaged plan stays out).
-    assert sum(r[0] for r in rows) == 2 and sum(r[2] for r in rows) == 1
+    assert sum(r[0] for r in rows) == 3 and sum(r[2] for r in rows) == 1

@@ -134,8 +134,9 @@ def test_evaluate_json_line(capsys, tmp_path):
     last = json.loads(out.strip().splitlines()[-1])
     assert set(last) == {"n", "module_precision", "module_recall", "module_f1",
                          "suboncall_accuracy", "triaged_precision", "triaged_coverage",
-                         "not_distributed_precision", "not_distributed_recall", "violations",
-                         "baseline", "precision_at_coverage"}
+                         "triaged_off_queue", "not_distributed_precision",
+                         "not_distributed_recall", "violations", "baseline",
+                         "precision_at_coverage"}
     assert set(last["baseline"]) == set(last) - {"n", "baseline", "precision_at_coverage"}
     # Selective triage: coverage = triaged share of the distributed issues (#1 of #1, #3).
     assert last["triaged_coverage"] == 0.5

@@ -179,3 +179,27 @@ def test_calibration_judges_modules_the_way_triaged_precision_does(queue):
     assert sorted(j.right for j in points if j.label == INFRA) == [True, True]
     # The same plan on issue 1 is a wrong `triaged` in evaluate: the two agree.
     assert score(records[:1], plans[:1], queue).figures()["triaged_precision"] == 0.0
+
+
+def test_triaged_on_an_issue_routed_away_is_a_wrong_triaged(queue):
+    """Issue #23: a `triaged` plan on an issue the humans did not keep in the queue is
+    the worst error (no human looks again): `triaged` precision judges it wrong, the
+    figures count it apart, --errors names it; coverage stays the share of the
+    distributed issues. Made-up records."""
+    records = [rec(1, ["module: fsdp"], "parallelisms", True),   # right triaged
+               rec(2, [], None, False),                          # routed away
+               rec(3, [], None, False)]                          # routed away, not triaged
+    plans = [plan(1, [PAR, "module: fsdp", "bot-triaged", "triaged"]),
+             plan(2, [INFRA, "module: c10d", "bot-triaged", "triaged"], "route"),
+             plan(3, [INFRA, "module: c10d", "bot-triaged", "triage review"], "route")]
+    s = score(records, plans, queue)
+    f = s.figures()
+    assert f["triaged_precision"] == 0.5
+    assert f["triaged_off_queue"] == 1
+    assert f["triaged_coverage"] == 1.0  # 1 of the 1 distributed issue
+    off = [e for e in s.errors if e.startswith("#2 ")]
+    assert len(off) == 1 and "marked triaged off the queue" in off[0]
+    assert not any("triaged off the queue" in e for e in s.errors if not e.startswith("#2 "))
+    # Alone, the routed-away plan is judged (precision 0), not left out (None).
+    alone = score(records[1:2], plans[1:2], queue).figures()
+    assert alone["triaged_precision"] == 0.0 and alone["triaged_off_queue"] == 1

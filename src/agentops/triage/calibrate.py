@@ -276,7 +276,8 @@ def calibration(records: Sequence[Record], queue: Queue,
                 bands: Sequence[float] = BANDS) -> list[Band]:
     """Precision per confidence band on ``records`` (held-out ones: fit nothing here).
     Plans are made with selective triage off, so every plan the planner would call done
-    is in a band; a right one has modules within the humans' and the right sub-oncall."""
+    is in a band; a right one has modules within the humans' and the right sub-oncall,
+    and one on an issue the humans routed away from the queue is judged wrong."""
     base = unthresholded(queue)
     counts = [[0, 0] for _ in bands]
     for rec in records:

@@ -19,7 +19,8 @@ from agentops.triage.plan import plan_issue
 from agentops.triage.signals import keyword_regex
 
 FIGURES = ("module_precision", "module_recall", "module_f1", "suboncall_accuracy",
-           "triaged_precision", "triaged_coverage", "not_distributed_precision",
+           "triaged_precision", "triaged_coverage", "triaged_off_queue",
+           "not_distributed_precision",
            "not_distributed_recall", "violations")
 
 
@@ -127,6 +128,9 @@ class Scores:
     sub_total: int = 0
     triaged_right: int = 0
     triaged_total: int = 0
+    # `triaged` plans on issues the humans did not keep in the queue: judged, and wrong
+    # (in triaged_total, never in triaged_right); counted apart as well.
+    triaged_off_queue: int = 0
     # Selective triage: distributed issues, and those the plan marks triaged (judged
     # against the human labels or not): the share triaged without a human.
     distributed: int = 0
@@ -146,6 +150,7 @@ class Scores:
             "suboncall_accuracy": _ratio(self.sub_right, self.sub_total),
             "triaged_precision": _ratio(self.triaged_right, self.triaged_total),
             "triaged_coverage": _ratio(self.triaged_any, self.distributed),
+            "triaged_off_queue": self.triaged_off_queue,
             "not_distributed_precision": _ratio(self.nd_tp, self.nd_tp + self.nd_fp),
             "not_distributed_recall": _ratio(self.nd_tp, self.nd_tp + self.nd_fn),
             "violations": self.violations,
@@ -199,6 +204,12 @@ def score(records: Sequence[Record], plans: Sequence[Plan], queue: Queue) -> Sco
             s.triaged_right += ok
             if not ok:
                 problems.append("marked triaged wrongly")
+        elif not rec.is_distributed and queue.triaged_label in added:
+            # The humans routed it away from the queue: the worst error issue #23 names,
+            # since a `triaged` issue gets no second human look. Judged, and wrong.
+            s.triaged_total += 1
+            s.triaged_off_queue += 1
+            problems.append("marked triaged off the queue")
         said_nd = plan.decision == "not_distributed"
         if said_nd and not rec.is_distributed:
             s.nd_tp += 1
@@ -220,12 +231,13 @@ class OperatingPoint:
 
     scale: float
     coverage: float | None  # distributed issues marked triaged, without a human
-    precision: float | None  # of those the labels can judge
+    precision: float | None  # of those the labels can judge, off-queue ones as wrong
     triaged: int
+    off_queue: int = 0  # `triaged` plans on issues the humans routed away from the queue
 
     def to_json(self) -> dict[str, Any]:
         return {"scale": self.scale, "coverage": self.coverage, "precision": self.precision,
-                "triaged": self.triaged}
+                "triaged": self.triaged, "off_queue": self.off_queue}
 
 
 @dataclass(frozen=True)
@@ -264,7 +276,8 @@ def evaluate(records: Iterable[Record], queue: Queue, *,
         s = score(recs, plans, q)
         f = s.figures()
         points.append(OperatingPoint(scale=factor, coverage=f["triaged_coverage"],
-                                     precision=f["triaged_precision"], triaged=s.triaged_any))
+                                     precision=f["triaged_precision"], triaged=s.triaged_any,
+                                     off_queue=s.triaged_off_queue))
     return Evaluation(n=len(recs), planner=score(recs, ours, queue),
                       baseline=score(recs, theirs, queue), points=tuple(points))
 
@@ -295,18 +308,20 @@ def render_text(ev: Evaluation, *, source: str, modules_after_route: bool = Fals
     if ev.points:
         lines += ["", "selective triage: precision at coverage (coverage = share of the "
                       "distributed issues marked", "triaged without a human; precision = of "
-                      "those the human labels can judge)"]
+                      "those the human labels can judge, a `triaged` plan on an issue the",
+                  "humans routed away from the queue counted wrong; off-queue = those)"]
         if confidence is not None:
             lines.append(f"  thresholds: labels.json config.confidence, aimed at "
                          f"{confidence.target_precision:.0%} precision"
                          + (f", fitted on {confidence.fitted_on}" if confidence.fitted_on
                             else ""))
-        lines.append(f"  {'thresholds':<16}{'coverage':>10}{'precision':>11}{'triaged':>9}")
+        lines.append(f"  {'thresholds':<16}{'coverage':>10}{'precision':>11}{'triaged':>9}"
+                     f"{'off-queue':>11}")
         for p in ev.points:
             name = ("off" if p.scale == 0 else "as shipped" if p.scale == 1
                     else f"x{p.scale:g}")
             lines.append(f"  {name:<16}{_fmt(p.coverage):>10}{_fmt(p.precision):>11}"
-                         f"{p.triaged:>9}")
+                         f"{p.triaged:>9}{p.off_queue:>11}")
     lines += ["", "per module (planner | baseline): tp fp fn  P  R"]
     for m in sorted(set(ev.planner.per_module) | set(ev.baseline.per_module)):
         a = ev.planner.per_module.get(m, [0, 0, 0])
