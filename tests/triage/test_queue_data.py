@@ -232,7 +232,8 @@ def test_labelled_set_with_an_unknown_suboncall_or_a_repeated_issue(folder):
 
 @pytest.mark.parametrize(("flag", "value"), [("names_owner", False),
                                              ("in_distributed_code", True),
-                                             ("contends", True)])
+                                             ("contends", True),
+                                             ("fails_build", True)])
 def test_a_role_flag_on_a_signal_of_another_role_names_the_key(folder, flag, value):
     """Issue #23: ``names_owner`` belongs to not_distributed signals (step 1), and
     ``in_distributed_code`` to high_priority criteria (step 5); on a module signal the

@@ -876,6 +876,12 @@ def step2_route(st: _State, mods: _Modules, verdict: Step1) -> _Route:
             b.reasons.append(f"{named.capitalize()} another owner ({owner.signal}) beside a "
                              "component the report names once: which of the two is at fault "
                              "is a human's call, not `triaged`.")
+        build = _failing_build(st, verdict)
+        if build is not None:
+            st.unsure.append("a build, link or import step fails in the report")
+            b.reasons.append(f"A pasted log shows a build, link or import step failing "
+                             f"({build.signal}): whether that is the component's bug or the "
+                             "build's is a human's call, not `triaged`.")
     if route.how == "existing":
         b.reasons.append(f"Step 2: keeps the existing {route.sub!r}.")
     elif route.how == "fit":
@@ -929,6 +935,25 @@ def _other_owner_beside_one_mention(st: _State, verdict: Step1, route: _Route,
     if proposed and all(len(st.reading.label_hits.get(m, ())) < 2 for m in proposed):
         return owner
     return None
+
+
+def _failing_build(st: _State, verdict: Step1) -> Hit | None:
+    """Step 1's evidence against that shows a build, link or import step failing in a
+    pasted log (the repro's code block or a trace: a compiler diagnostic, an undefined
+    reference, a missing shared library; rubric ``fails_build``). Distributed still won
+    step 1 (the title names a component), but humans route such reports both ways: the
+    build team for a missing header of a distributed library, the component's team for
+    its own code failing to compile (issue #23, off-queue round: out of fold on the
+    writing sets, four `triaged` plans of this kind were on issues sent off the queue, in
+    two sets). `triaged` would end the choice without a human, so the plan goes to review.
+    A build word in the prose alone ("built from source") is context, not the failure."""
+    fails = st.queue.rubric.build_failures
+    return next((h for h in verdict.against
+                 if h.signal in fails and h.places & _PASTED_LOG), None)
+
+
+# Where a hit is in something the reporter pasted, not wrote: the code blocks and traces.
+_PASTED_LOG = frozenset({"code", "traceback"})
 
 
 def _finish_route(st: _State, route: _Route, mods: _Modules, high: list[Hit]) -> Plan:

@@ -36,6 +36,8 @@ ROLE_FLAGS = {
     "names_owner": ("not_distributed", "says whether it names another owner"),
     "contends": ("not_distributed",
                  "says whether its owner contends with a component named anywhere"),
+    "fails_build": ("not_distributed",
+                    "says whether it shows a build, link or import step failing"),
     "in_distributed_code": ("high_priority",
                             "says whether it holds only for distributed code"),
 }
@@ -117,6 +119,7 @@ _SIGNAL_SCHEMA: dict[str, Any] = {
         "subject": {"type": "boolean"},
         "names_owner": {"type": "boolean"},
         "contends": {"type": "boolean"},
+        "fails_build": {"type": "boolean"},
         "in_distributed_code": {"type": "boolean"},
         "examples": {
             "type": "object",

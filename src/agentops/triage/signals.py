@@ -126,6 +126,11 @@ class Signal:
     # tracing a DTensor or DDP program). Named outside code anywhere in the report, not
     # only in its title, it contends with a component the report names once.
     contends: bool = False
+    # The `triaged` gate (issue #23, off-queue round): a not_distributed signal whose hit
+    # in a pasted log (the repro's code block, a trace) shows a build, link or import
+    # step failing. Which team owns that failure is a human's call, whatever component
+    # the report names: humans send some to the build team, keep others.
+    fails_build: bool = False
     # Step 5 (issue #23): a high_priority criterion that holds only for distributed code
     # (a crash): it does not count when another owner's error or frame is a subject.
     in_distributed_code: bool = False
@@ -547,6 +552,8 @@ class Rubric:
     in_distributed_code: frozenset[str] = field(init=False, repr=False, compare=False)
     # The not_distributed signals with ``contends: true``.
     contenders: frozenset[str] = field(init=False, repr=False, compare=False)
+    # The not_distributed signals with ``fails_build: true``.
+    build_failures: frozenset[str] = field(init=False, repr=False, compare=False)
     # Another owner's frames: the patterns of the not_distributed signals that read the
     # top of a trace (step 1 looks for a distributed frame called from inside them).
     owner_frames: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
@@ -586,6 +593,9 @@ class Rubric:
             sig.id for sig in self.signals if sig.in_distributed_code))
         object.__setattr__(self, "contenders", frozenset(
             sig.id for sig in self.signals if sig.role == "not_distributed" and sig.contends))
+        object.__setattr__(self, "build_failures", frozenset(
+            sig.id for sig in self.signals
+            if sig.role == "not_distributed" and sig.fails_build))
 
     def index_for(self, signals: Sequence[Signal] | None = None) -> SignalIndex:
         """The engine's index of ``signals`` (all of them when None): built with the
@@ -660,6 +670,7 @@ def compile_signal(raw: Mapping[str, Any]) -> Signal:
         evidence=bool(raw.get("evidence", True)), subject=bool(raw.get("subject", False)),
         names_owner=bool(raw.get("names_owner", True)),
         contends=bool(raw.get("contends", False)),
+        fails_build=bool(raw.get("fails_build", False)),
         in_distributed_code=bool(raw.get("in_distributed_code", False)),
         keywords=tuple(keywords),
         multi_first=frozenset(first for first, _ in multi),
