@@ -164,3 +164,45 @@ def test_the_prose_cap_is_the_one_the_docs_state() -> None:
     root = Path(__file__).resolve().parents[2]
     for doc in ("docs/postmortem.md", "docs/security.md", "scripts/postmortem.py"):
         assert f"{stated} of" in (root / doc).read_text(encoding="utf-8"), doc
+
+
+def _line_by_loop(raw: list[str], text: str, phrase: str) -> int:
+    """The placement rule, read line by line: the first line at or after the value's
+    first line (the one holding its first 30 characters) with the phrase's first word."""
+    head = text.strip().splitlines()[0][:30] if text.strip() else ""
+    start = next((i for i, ln in enumerate(raw) if head and head in ln), 0)
+    words = phrase.lower().split()
+    return next((i + 1 for i in range(start, len(raw))
+                 if words and words[0] in raw[i].lower()), start + 1)
+
+
+@pytest.mark.parametrize(("raw", "text", "phrase"), [
+    (["ticket: J-1", "impact: >-", "  All good.", "  We think it", "  broke."],
+     "All good. We think it broke.", "We think"),
+    (["a: x", "why: We think", "b: We think"], "We think", "we THINK"),       # first hit
+    (["a: x", "b: y"], "absent value", "Apparently"),                         # fallback
+    (["a: x", "b: Ünïcode İs here", "c: x"], "Ünïcode İs here", "i̇s here"),  # lowered
+    ([], "", "We think"),
+    (["a: one", "b: two"], "  ", ""),
+])
+def test_a_finding_is_placed_where_the_line_loop_places_it(raw: list[str], text: str,
+                                                           phrase: str) -> None:
+    from agentops.postmortem.commands import FactsLines
+
+    lines = FactsLines(raw)
+    assert lines.phrase_line(lines.value_start(text), phrase) == _line_by_loop(raw, text,
+                                                                                phrase)
+
+
+def test_placing_thousands_of_findings_in_a_long_facts_file_is_bounded() -> None:
+    """Security: 20,000 lines (the node cap allows as many identifiers) and 8,000
+    findings whose word sits at the end; read line by line per finding it took minutes."""
+    from agentops.postmortem.commands import FactsLines
+
+    raw = [f"  - ident{i}" for i in range(20_000)] + ["why: We think so"]
+    lines = watchdog.within(watchdog.SECONDS, lambda: FactsLines(raw))
+    start = lines.value_start("ident0")
+    assert start == 0
+    placed = watchdog.within(watchdog.SECONDS, lambda: {
+        lines.phrase_line(start, f"we{'' if i % 2 else ' think'}") for i in range(8_000)})
+    assert placed == {20_001}

@@ -8,6 +8,7 @@ Decisions live in validate.py, render.py and lint.py.
 from __future__ import annotations
 
 import argparse
+import bisect
 import datetime as dt
 import json
 import os
@@ -153,29 +154,59 @@ def bound_prose(path: str, content: dict[str, Any]) -> None:
                     "its telling lines (a real facts file holds a few KB of prose)")
 
 
-def _facts_line(raw: list[str], text: str, phrase: str) -> int:
-    """The line of the facts file where ``phrase`` of the value ``text`` is written."""
-    head = text.strip().splitlines()[0][:30] if text.strip() else ""
-    start = next((i for i, ln in enumerate(raw) if head and head in ln), 0)
-    words = phrase.lower().split()
-    for i in range(start, len(raw)):
-        if words and words[0] in raw[i].lower():
-            return i + 1
-    return start + 1
+class FactsLines:
+    """The facts file's lines, searched as one string to place each finding: one
+    C-level ``find`` per value and per (value, first word). Security: the Python loop it
+    replaces lowered and read every line from the value's start per finding, and a facts
+    file may hold 20,000 lines (identifier lists) and thousands of findings (one per
+    hedged sentence, most starting with the same few words)."""
+
+    def __init__(self, raw: list[str]) -> None:
+        self._text = "\n".join(raw)
+        self._low = "\n".join(ln.lower() for ln in raw)
+        self._starts = _line_starts(self._text)
+        self._low_starts = _line_starts(self._low)
+        self._placed: dict[tuple[int, str], int] = {}
+
+    def value_start(self, text: str) -> int:
+        """The index of the first line holding the start of the value ``text``
+        (its first 30 characters), else 0."""
+        head = text.strip().splitlines()[0][:30] if text.strip() else ""
+        pos = self._text.find(head) if head else -1
+        return bisect.bisect_right(self._starts, pos) - 1 if pos >= 0 else 0
+
+    def phrase_line(self, start: int, phrase: str) -> int:
+        """The line (from 1) at or after the line index ``start`` where the first word
+        of ``phrase`` is written, else ``start + 1``."""
+        words = phrase.lower().split()
+        if not words or start >= len(self._low_starts):
+            return start + 1
+        key = (start, words[0])
+        if key not in self._placed:
+            pos = self._low.find(words[0], self._low_starts[start])
+            self._placed[key] = bisect.bisect_right(self._low_starts, pos) if pos >= 0 \
+                else start + 1
+        return self._placed[key]
+
+
+def _line_starts(text: str) -> list[int]:
+    return [0, *(m.end() for m in re.finditer("\n", text))]
 
 
 def lint_facts(path: str, content: dict[str, Any]) -> list[lint.Finding]:
     """P-5 before drafting: the lint's own lexicon rules over the facts' prose, so a
     hedge (or blame, or advocacy outside the action items) is found in the facts file
     that would carry it into the draft."""
-    raw = files.read_text(path, field="FACTS.yml", limit=datafiles.MAX_FACTS_BYTES).splitlines()
+    raw = FactsLines(files.read_text(path, field="FACTS.yml",
+                                     limit=datafiles.MAX_FACTS_BYTES).splitlines())
     rules = [r for r in datafiles.lint_rules() if r.kind == "lexicon"]
     out = []
     for key_path, text in _facts_prose(content, ""):
         top = re.split(r"[.\[]", key_path, maxsplit=1)[0]
         section = _FACTS_SECTION.get(top, top)
+        start = raw.value_start(text)
         for rule, phrase in lint.lint_prose(text, rules, section=section):
-            out.append(lint.Finding(path, _facts_line(raw, text, phrase), rule.id,
+            out.append(lint.Finding(path, raw.phrase_line(start, phrase), rule.id,
                                     f"{rule.message} ({phrase!r}, in {key_path})"))
     return sorted(out, key=lambda f: (f.line, f.rule))
 
