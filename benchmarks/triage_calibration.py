@@ -52,10 +52,9 @@ from triage_kfold import (  # noqa: E402
     CURVE,
     OPERATING,
     SEPARATE_SETS,
+    add_dev_arguments,
     blind_records,
-    dev_paths,
-    extra_records,
-    held_out,
+    read_dev_sets,
     scaled_selective,
 )
 
@@ -69,9 +68,7 @@ from agentops.triage.calibrate import (  # noqa: E402
 )
 from agentops.triage.evaluate import Record, score, snapshot_of  # noqa: E402
 from agentops.triage.model import Plan, Queue  # noqa: E402
-from agentops.triage.offline import read_records  # noqa: E402
 from agentops.triage.plan import plan_issue  # noqa: E402
-from agentops.triage.queue import load_queue  # noqa: E402
 
 
 def _fmt(v: float | None) -> str:
@@ -148,10 +145,7 @@ def print_shapes(records: Sequence[Record], by_scale: Sequence[Sequence[Plan]],
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("datasets", nargs="*", type=Path)
-    ap.add_argument("--k", type=int, default=5)
-    ap.add_argument("--queue", default="distributed")
-    ap.add_argument("--no-extra", action="store_true", help="leave the extra set out")
+    add_dev_arguments(ap)
     ap.add_argument("--shapes", action="store_true",
                     help="also print the fit part's `triaged` plans by shape, naming the fit "
                          "sets that hold a wrong or off-queue one (one issue per cell is "
@@ -161,12 +155,11 @@ def main(argv: list[str] | None = None) -> int:
         ap.add_argument(f"--fit-{name}", action="store_true",
                         help=f"add {name} (released as fit material) to the fit part")
     args = ap.parse_args(argv)
-    paths = dev_paths(args.datasets)
-    if paths is None:
+    sets = read_dev_sets(args)
+    if sets is None:
         return 2
-    queue = load_queue(args.queue)
-    dev = [r for p in paths for r in read_records(str(p))]
-    parts: dict[str, list[Record]] = {"dev": [r for r in dev if not held_out(r.number)]}
+    queue = sets.queue
+    parts: dict[str, list[Record]] = {"dev": sets.fit}
     for name in fit_sets:
         if getattr(args, f"fit_{name}"):
             recs, note = blind_records(name, queue)
@@ -174,10 +167,8 @@ def main(argv: list[str] | None = None) -> int:
             if recs:
                 parts[name] = recs
     fit = [r for recs in parts.values() for r in recs]
-    extra, note = ([], "extra set left out (--no-extra)") if args.no_extra \
-        else extra_records(queue)
-    print(note)
-    held = [r for r in dev if held_out(r.number)] + extra
+    print(sets.extra_note)
+    held = sets.held + sets.extra
     target = queue.confidence.target_precision
 
     oof = {s: kfold(fit, queue, k=args.k, scale=s)

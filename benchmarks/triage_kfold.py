@@ -120,7 +120,7 @@ import hashlib
 import json
 import os
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -310,6 +310,43 @@ def dev_paths(given: list[Path]) -> list[Path] | None:
     return paths
 
 
+def add_dev_arguments(ap: argparse.ArgumentParser) -> None:
+    """The options every triage benchmark reads its labelled sets with (DevSets)."""
+    ap.add_argument("datasets", nargs="*", type=Path)
+    ap.add_argument("--k", type=int, default=5)
+    ap.add_argument("--queue", default="distributed")
+    ap.add_argument("--no-extra", action="store_true", help="leave the extra set out")
+
+
+@dataclass(frozen=True)
+class DevSets:
+    """What the triage benchmarks read first: the dev sets split by ``held_out`` (the
+    split decided before fitting) and the extra set, with the line saying how it was
+    read (each benchmark prints it where its report has it)."""
+
+    paths: list[Path]
+    queue: Queue
+    fit: list[Record]
+    held: list[Record]
+    extra: list[Record]
+    extra_note: str
+
+
+def read_dev_sets(args: argparse.Namespace) -> DevSets | None:
+    """The sets named by ``add_dev_arguments``' options; None when there are none
+    (dev_paths has said so on stderr: exit 2)."""
+    paths = dev_paths(args.datasets)
+    if paths is None:
+        return None
+    queue = load_queue(args.queue)
+    dev = [r for p in paths for r in read_records(str(p))]
+    extra, note = ([], "extra set left out (--no-extra)") if args.no_extra \
+        else extra_records(queue)
+    return DevSets(paths=paths, queue=queue,
+                   fit=[r for r in dev if not held_out(r.number)],
+                   held=[r for r in dev if held_out(r.number)], extra=extra, extra_note=note)
+
+
 def scaled_selective(sel: Selective, scale: float) -> Selective:
     """Every threshold (and the default) of ``sel`` times ``scale``."""
     return replace(sel, default=round(sel.default * scale, 3),
@@ -355,12 +392,9 @@ def _report_separate(name: str, recs: list[Record], fitted: Queue,
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("datasets", nargs="*", type=Path)
-    ap.add_argument("--k", type=int, default=5)
+    add_dev_arguments(ap)
     ap.add_argument("--target", type=float, default=None,
                     help="precision each label's threshold aims at (default: the queue's)")
-    ap.add_argument("--queue", default="distributed")
-    ap.add_argument("--no-extra", action="store_true", help="leave the extra set out")
     ap.add_argument("--no-blind2", action="store_true",
                     help="leave the second blind set (triage_blind2.yaml) out")
     ap.add_argument("--fit-blind2", action="store_true",
@@ -387,16 +421,12 @@ def main(argv: list[str] | None = None) -> int:
                          "issues it fixes and breaks, and in how many folds it fixes any")
     ap.add_argument("--json", action="store_true", help="end with one JSON line")
     args = ap.parse_args(argv)
-    paths = dev_paths(args.datasets)
-    if paths is None:
+    sets = read_dev_sets(args)
+    if sets is None:
         return 2
-    queue = load_queue(args.queue)
-    dev = [r for p in paths for r in read_records(str(p))]
-    fit = [r for r in dev if not held_out(r.number)]
-    hold = [r for r in dev if held_out(r.number)]
-    extra, note = ([], "extra set left out (--no-extra)") if args.no_extra \
-        else extra_records(queue)
-    print(note)
+    paths, queue, hold, extra = sets.paths, sets.queue, sets.held, sets.extra
+    fit = list(sets.fit)
+    print(sets.extra_note)
     blind2, note2 = ([], "blind2 set left out (--no-blind2)") if args.no_blind2 \
         else blind_records("blind2", queue)
     print(note2)
@@ -490,7 +520,7 @@ def main(argv: list[str] | None = None) -> int:
 
     kfig = next(c["figures"] for c in curve if c["scale"] == chosen)
     full = evaluate(fit, fitted).planner.figures()
-    b2_fit = len(fit) - sum(not held_out(r.number) for r in dev) - sum(in_fit.values())
+    b2_fit = len(fit) - len(sets.fit) - sum(in_fit.values())
     parts = ([f"{b2_fit} of them blind2, --fit-blind2"] if b2_fit else []) + [
         f"{n} of them {name}, --fit-{name}" for name, n in in_fit.items()]
     print(f"\n== fit part: {len(fit)} issues"

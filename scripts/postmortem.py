@@ -4,8 +4,9 @@ sections as Markdown or JIRA ADF (P-4), lint them (P-5), and publish only the
 approved artifact, byte for byte (P-6).
 
 verbs:
-  check    exit 0 when drafting may start, 3 listing what is missing (1: bad facts file),
-           6 when the facts carry a hedge, blame or advocacy lint would flag
+  check    exit 0 when drafting may start, 3 listing what is missing (1: bad facts file,
+           or more than 64 KiB of prose), 6 when the facts carry a hedge, blame or
+           advocacy lint would flag
   draft    the document (refuses exactly like check); --out also records FILE.sha256
   lint     exit 0 clean, 6 with file:line: rule: message per finding (1: unreadable draft)
   publish  post the approved ADF to JIRA, or write docs/postmortems/<ticket>.md
@@ -83,7 +84,8 @@ def build() -> cli.argparse.ArgumentParser:
                                     "(outage, trivial fix); exit 6 printing file:line: rule: "
                                     "message for each hedge, blame or advocacy in the facts' "
                                     "prose (the lint's own rules, before drafting); exit 1 on "
-                                    "a malformed facts file.",
+                                    "a malformed facts file, or one whose prose is past "
+                                    "64 KiB (the key to shorten is named).",
                         epilog="example:\n  python scripts/postmortem.py check "
                                "examples/postmortem/tada-hang.facts.yml")
     _facts_args(cp)

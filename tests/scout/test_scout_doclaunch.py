@@ -6,7 +6,7 @@ checkable. Fixture trees, match and no-match."""
 
 from __future__ import annotations
 
-from agentops.scout.analyses import doclaunch, docs
+from agentops.scout.analyses import docclaims, doclaunch, docs
 from tests import watchdog
 from tests.scout import minirepo
 
@@ -68,3 +68,20 @@ def test_a_launcher_of_blank_lines_is_read_in_linear_time(tmp_path) -> None:
                          target="docs: [sub/README.md]\n")
     [found] = watchdog.within(watchdog.SECONDS, lambda: doclaunch.check(inp))
     assert "MODULE=sub.model (default 'core')" in found.problem
+
+
+def test_the_doc_is_walked_by_the_fence_aware_iterator_the_doc_checks_share(
+        tmp_path, monkeypatch) -> None:
+    """Review (#22): one reader of fences for every doc check (docclaims.lines, as
+    docdirection), so a doc's code blocks are the same blocks for all of them; a
+    private copy of the fence toggle drifts when the shared one learns a new fence."""
+    walked = []
+    shared = docclaims.lines
+
+    def spy(text):
+        walked.append(text)
+        yield from shared(text)
+
+    monkeypatch.setattr(docclaims, "lines", spy)
+    _inp, [found] = _check(tmp_path)
+    assert walked == [README] and found.line == 11

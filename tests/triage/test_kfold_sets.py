@@ -389,3 +389,44 @@ def test_the_still_blind_sets_are_also_reported_together(
         assert kf.main([*base, left_out]) == 0
         result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
         assert "blind-all" not in result["held_out"]
+
+
+def test_both_benchmarks_read_the_dev_sets_through_one_helper(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Review (#23): triage_kfold and triage_calibration share read_dev_sets, so the
+    held-out quarter, the fit part and the extra set are the same in both reports."""
+    import argparse
+    import sys
+
+    from benchmarks import triage_calibration as tc
+
+    dev = _fsdp_dev(tmp_path)
+    extra, cache = _labelled_set(tmp_path, "extra", [
+        (201, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP),
+        (202, ["module: rocm"], *_ROCM_DISABLED)])
+    # triage_calibration imports the module as `triage_kfold` (its own folder on the path).
+    for module in {kf, sys.modules[tc.read_dev_sets.__module__]}:
+        monkeypatch.setattr(module, "EXTRA", extra)
+        monkeypatch.setattr(module, "CACHE", cache)
+        monkeypatch.setattr(module, "DEFAULT_SETS", [tmp_path / "absent.jsonl"])
+    ap = argparse.ArgumentParser()
+    kf.add_dev_arguments(ap)
+    sets = kf.read_dev_sets(ap.parse_args([str(dev)]))
+    assert sets is not None and sets.paths == [dev]
+    assert [r.number for r in sets.fit] == [2, 5, 6, 7]
+    assert [r.number for r in sets.held] == [1, 3, 4]
+    assert [r.number for r in sets.extra] == [201, 202]
+    assert sets.extra_note == f"extra set: 2 issues from {cache}"
+    left_out = kf.read_dev_sets(ap.parse_args([str(dev), "--no-extra"]))
+    assert left_out is not None and left_out.extra == []
+    assert left_out.extra_note == "extra set left out (--no-extra)"
+    # The calibration report is planned on that split: 4 fit issues, 3 + 2 held out.
+    assert tc.main([str(dev), "--k", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"extra set: 2 issues from {cache}\n")
+    assert "fit part: 4 issues (dev 4)" in out and "== held out: 5 issues" in out
+    # No set given or found: both say so and exit 2.
+    assert kf.read_dev_sets(ap.parse_args([])) is None
+    assert kf.main([]) == 2 and tc.main([]) == 2
+    assert "no labelled sets given" in capsys.readouterr().err

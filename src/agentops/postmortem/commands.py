@@ -8,6 +8,7 @@ Decisions live in validate.py, render.py and lint.py.
 from __future__ import annotations
 
 import argparse
+import bisect
 import datetime as dt
 import json
 import os
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from agentops import cli, console, files, flag_values, ghactions
-from agentops.errors import ExitStatus, InputError, RefusedError, UsageError
+from agentops.errors import DataError, ExitStatus, InputError, RefusedError, UsageError
 from agentops.postmortem import datafiles, lint, publish, render, validate
 from agentops.postmortem.model import TITLES, Facts, Gathered, merge
 
@@ -25,8 +26,11 @@ MANAGEMENT_OFFER = ("Want a management-facing version? Hand this post-mortem to 
 _REVISION = re.compile(r"([A-Z][A-Z0-9_]*-[0-9]+) r([0-9]+) facts:([0-9a-f]{12}|none)")
 
 
-def _facts(args: argparse.Namespace) -> tuple[Facts, Any]:
+def _facts(args: argparse.Namespace) -> tuple[Facts, Any, dict[str, Any]]:
+    """The merged facts, the GitHub client (None offline) and the facts file's own
+    content, read once: check lints exactly what it gated."""
     loaded = datafiles.load_facts(args.facts)
+    bound_prose(args.facts, loaded.content)  # before any GitHub read or gate runs
     ticket = getattr(args, "ticket", None)
     if ticket and ticket != loaded.content["ticket"]:
         raise InputError("--ticket", f"{ticket} does not match the facts file's ticket "
@@ -64,7 +68,7 @@ def _facts(args: argparse.Namespace) -> tuple[Facts, Any]:
                            field="--gathered-out")
     facts = merge(loaded.content, gathered, facts_path=Path(args.facts).name,
                   facts_sha256=loaded.sha256)
-    return facts, client
+    return facts, client, loaded.content
 
 
 def _ref(args: argparse.Namespace, dest: str) -> str | None:
@@ -127,42 +131,96 @@ def _facts_prose(value: Any, path: str) -> list[tuple[str, str]]:
     return out
 
 
-def _facts_line(raw: list[str], text: str, phrase: str) -> int:
-    """The line of the facts file where ``phrase`` of the value ``text`` is written."""
-    head = text.strip().splitlines()[0][:30] if text.strip() else ""
-    start = next((i for i, ln in enumerate(raw) if head and head in ln), 0)
-    words = phrase.lower().split()
-    for i in range(start, len(raw)):
-        if words and words[0] in raw[i].lower():
-            return i + 1
-    return start + 1
+# Security: the facts' prose goes through the gate's hedging reading and check's lint,
+# whose clause readings are linear but not cheap (about 4 KB of hostile clause words a
+# second, MAX_DRAFT_BYTES below); a 512 KiB facts file of them took about two minutes.
+# The prose of a real facts file is a few KB, and the longest real write-up measured is
+# about 16 KB, so four times that is read and more is refused before anything runs.
+MAX_FACTS_PROSE_BYTES = 64 * 1024
+
+
+def bound_prose(path: str, content: dict[str, Any]) -> None:
+    """Refuse (exit 1, nothing read from GitHub, nothing written) facts whose prose, the
+    strings check lints and draft renders, is past ``MAX_FACTS_PROSE_BYTES``; the error
+    names the longest value, the one to shorten."""
+    sizes = [(len(text.encode("utf-8")), key) for key, text in _facts_prose(content, "")]
+    total = sum(size for size, _key in sizes)
+    if total <= MAX_FACTS_PROSE_BYTES:
+        return
+    size, key = max(sizes)
+    raise DataError(path, key, f"the facts' prose is {total} bytes, more than the "
+                    f"{MAX_FACTS_PROSE_BYTES} bytes check and draft read ({key} alone is "
+                    f"{size} bytes)", fix=f"shorten {key}: link a long log or paste only "
+                    "its telling lines (a real facts file holds a few KB of prose)")
+
+
+class FactsLines:
+    """The facts file's lines, searched as one string to place each finding: one
+    C-level ``find`` per value and per (value, first word). Security: the Python loop it
+    replaces lowered and read every line from the value's start per finding, and a facts
+    file may hold 20,000 lines (identifier lists) and thousands of findings (one per
+    hedged sentence, most starting with the same few words)."""
+
+    def __init__(self, raw: list[str]) -> None:
+        self._text = "\n".join(raw)
+        self._low = "\n".join(ln.lower() for ln in raw)
+        self._starts = _line_starts(self._text)
+        self._low_starts = _line_starts(self._low)
+        self._placed: dict[tuple[int, str], int] = {}
+
+    def value_start(self, text: str) -> int:
+        """The index of the first line holding the start of the value ``text``
+        (its first 30 characters), else 0."""
+        head = text.strip().splitlines()[0][:30] if text.strip() else ""
+        pos = self._text.find(head) if head else -1
+        return bisect.bisect_right(self._starts, pos) - 1 if pos >= 0 else 0
+
+    def phrase_line(self, start: int, phrase: str) -> int:
+        """The line (from 1) at or after the line index ``start`` where the first word
+        of ``phrase`` is written, else ``start + 1``."""
+        words = phrase.lower().split()
+        if not words or start >= len(self._low_starts):
+            return start + 1
+        key = (start, words[0])
+        if key not in self._placed:
+            pos = self._low.find(words[0], self._low_starts[start])
+            self._placed[key] = bisect.bisect_right(self._low_starts, pos) if pos >= 0 \
+                else start + 1
+        return self._placed[key]
+
+
+def _line_starts(text: str) -> list[int]:
+    return [0, *(m.end() for m in re.finditer("\n", text))]
 
 
 def lint_facts(path: str, content: dict[str, Any]) -> list[lint.Finding]:
     """P-5 before drafting: the lint's own lexicon rules over the facts' prose, so a
     hedge (or blame, or advocacy outside the action items) is found in the facts file
     that would carry it into the draft."""
-    raw = files.read_text(path, field="FACTS.yml").splitlines()
+    raw = FactsLines(files.read_text(path, field="FACTS.yml",
+                                     limit=datafiles.MAX_FACTS_BYTES).splitlines())
     rules = [r for r in datafiles.lint_rules() if r.kind == "lexicon"]
     out = []
     for key_path, text in _facts_prose(content, ""):
         top = re.split(r"[.\[]", key_path, maxsplit=1)[0]
         section = _FACTS_SECTION.get(top, top)
+        start = raw.value_start(text)
         for rule, phrase in lint.lint_prose(text, rules, section=section):
-            out.append(lint.Finding(path, _facts_line(raw, text, phrase), rule.id,
+            out.append(lint.Finding(path, raw.phrase_line(start, phrase), rule.id,
                                     f"{rule.message} ({phrase!r}, in {key_path})"))
     return sorted(out, key=lambda f: (f.line, f.rule))
 
 
 def check_command(args: argparse.Namespace) -> int:
     """P-3: exit 0 when drafting may start, 3 (listing what is missing) when not, 6 when
-    the facts carry what lint would flag in the draft (printed as findings)."""
-    facts, client = _facts(args)
+    the facts carry what lint would flag in the draft (printed as findings); 1 for a
+    facts file that cannot be read or whose prose is past ``MAX_FACTS_PROSE_BYTES``."""
+    facts, client, content = _facts(args)
     try:
         _gate(facts)
     finally:
         _api_line(client)
-    findings = lint_facts(args.facts, datafiles.load_facts(args.facts).content)
+    findings = lint_facts(args.facts, content)
     for f in findings:
         console.say(f)
     if findings:
@@ -202,7 +260,7 @@ def draft_command(args: argparse.Namespace) -> int:
     if args.out:  # both files, before anything is read or written
         files.check_writable(args.out, field="--out")
         files.check_writable(publish.sidecar(args.out), field="--out")
-    facts, client = _facts(args)
+    facts, client, _content = _facts(args)
     try:
         _gate(facts)
     finally:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agentops.scout.analyses import docs
+from agentops.scout.analyses import docclaims, docs
 from agentops.scout.model import Inputs
 
 # Security: the indent is ``[ \t]*``: ``\s*`` crosses newlines under ``re.M``, so each line
@@ -35,11 +35,7 @@ def _commands(text: str) -> list[tuple[int, dict[str, str], list[str], str]]:
     """(line, variables set, words, the command) of each command: code-block lines and
     inline code spans with a space."""
     out = []
-    in_code = False
-    for n, raw in enumerate(text.splitlines(), 1):
-        if raw.lstrip().startswith("```"):
-            in_code = not in_code
-            continue
+    for n, raw, in_code in docclaims.lines(text):
         for cmd in [raw] if in_code else [s for s in docs._CODE_SPAN.findall(raw) if " " in s]:
             words = docs._words(cmd)
             env: dict[str, str] = {}
