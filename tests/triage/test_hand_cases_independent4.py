@@ -740,7 +740,9 @@ CASES: list[Case] = [
         4082, "distributed training slow?",
         "my distributed training is slower than I expected, what should I check?"),
         {"low_confidence", "needs_reproduction", "classify", "route"}, sub=None,
-        modules=(), triaged=False, review=None, repro=None,
+        # The request for a reproduction is open here, so is the comment that goes with
+        # it (corrected after the fix of the type below exposed it).
+        modules=(), triaged=False, review=None, repro=None, comments=None,
         why="T-13 LOW: vague, no code, no trace: no module label, never triaged; the "
             "default parallelisms route is unsure, so the sub-oncall is left open"),
 ]
