@@ -11,6 +11,7 @@ from typing import Any
 
 from agentops.scout.analyses import (
     bodydrift,
+    callparity,
     ci,
     cipaths,
     commentrefs,
@@ -80,6 +81,7 @@ REGISTRY: dict[str, Analysis] = {
     "new_models": lambda inp, _: upstream.new_models(inp),
     "hand_rolled_constructions": lambda inp, _: factories.hand_rolled(inp),
     "call_drift": lambda inp, _: duplicates.call_drift(inp),
+    "call_parity": lambda inp, _: callparity.analyse(inp),
     "divergences": lambda inp, done: duplicates.divergences(inp, done["call_drift"]),
     "copy_lag": lambda inp, done: bodydrift.lags(inp, done["body_drift"],
                                                  done["divergences"], done["call_drift"]),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from agentops.scout.itemize import (
+    callparity,
     clear,
     corerefs,
     debt,
@@ -26,7 +27,8 @@ from agentops.scout.model import Inputs, Item
 def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """Candidate items of this run (before reconciliation with the priors)."""
     items: list[Item] = []
-    for area in (delta, todos, tests, settings, debt, corerefs, docs, openwork):
+    for area in (delta, todos, tests, settings, debt, callparity, corerefs, docs,
+                 openwork):
         items += area.items(inp, res)
     items += clear.items(inp, res, items)
     seen: set[str] = set()

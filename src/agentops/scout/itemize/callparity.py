@@ -1,0 +1,47 @@
+"""#22 defect 4 items: calls a copied module makes differently from upstream's module
+(a component pinned to ``None``, a keyword left out, a returned value thrown away), one
+Opportunity per call and keyword, naming both call sites.
+
+Pure: results in, ``Item`` records out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentops.scout.itemize.common import code, rel
+from agentops.scout.model import Inputs, Item, stable_id
+
+
+def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    sub = inp.target.subproject
+    # A call call_drift already reports (a configured pair's omitted keyword) is not
+    # repeated.
+    drifted = {(d.ours, k) for d in res.get("call_drift", ()) for k in d.missing}
+    out = []
+    for p in res.get("call_parity", ()):
+        where = f"{p.file}:{p.line}"
+        if p.how == "omitted" and (where, p.keyword) in drifted:
+            continue
+        at = f"{code(p.callee)} at {rel(p.file, sub)}:{p.line}"
+        if p.how == "pinned":
+            title = (f"{at} passes {code(p.keyword + '=None')}, where upstream's call "
+                     f"({p.upstream}) passes {code(p.keyword + '=' + p.upstream_value)}")
+            why = f"what upstream hands over as {code(p.keyword)} is switched off in the copy"
+        elif p.how == "omitted":
+            title = (f"{at} omits {code(p.keyword)}, which upstream's call ({p.upstream}) "
+                     f"passes as {code(p.upstream_value)} (not the callee's default)")
+            why = "the copy runs the callee with its default where upstream does not"
+        else:
+            title = (f"{at} discards the value it returns, which upstream's call "
+                     f"({p.upstream}) binds to {code(p.keyword)}; the copy sets "
+                     f"{code(p.keyword)} from {p.ours_instead} instead")
+            why = ("the copy's own source may disagree with what the call computed "
+                   "(another launcher, a debug mode)")
+        out.append(Item(
+            id=stable_id("call-parity", p.file, p.callee, p.how, p.keyword), section="S-4",
+            kind="opportunity", title=title,
+            why=why + "; do the same as upstream, or note why the copy differs",
+            where=where, files=(p.file, p.upstream.rsplit(":", 1)[0]),
+            facts=(p.callee, p.how, p.keyword, p.upstream_value)))
+    return out

@@ -1,0 +1,160 @@
+"""#22 defect 4 (``callparity``): a module of the sub-project that calls many of the same
+repository functions as an upstream module is compared with it call by call.
+Match: a component pinned to ``None`` where upstream hands one over, a keyword left out
+whose upstream value is not the callee's default (through a module-qualified call), a
+returned value thrown away while the copy computes the same name another way. No-match:
+the same calls written like upstream's, a value equal to the default, a component the
+copy does not have, a ``None`` upstream passes too, a bare call with no rival binding,
+and a module that shares too few callees with upstream to be a copy of it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from agentops.scout.analyses import callparity
+from agentops.scout.itemize import callparity as callparity_items
+from tests.scout import minirepo
+
+PARTS = '''\
+def build_tokens(cfg):
+    return cfg
+
+
+def build_batches(cfg, tokens):
+    return tokens
+
+
+def build_steps(cfg):
+    return 1
+
+
+def build_clock(cfg):
+    return 0
+
+
+def start_cluster(cfg, dump_to="", verbose=False):
+    return 8
+
+
+class Saver:
+    def __init__(self, batches=None, folder="", keeper=None):
+        self.batches = batches
+'''
+
+UPSTREAM = '''\
+from core import parts
+from core.parts import Saver, build_batches, build_clock, build_steps, build_tokens
+
+
+class Runner:
+    def __init__(self, cfg):
+        size = parts.start_cluster(cfg, dump_to=cfg.dump, verbose=False)
+        self.tokens = build_tokens(cfg)
+        self.batches = build_batches(cfg, self.tokens)
+        self.steps = build_steps(cfg)
+        self.clock = build_clock(cfg)
+        self.keeper = cfg.keeper
+        self.saver = Saver(batches=self.batches, folder=cfg.dump, keeper=self.keeper)
+        self.size = size
+'''
+
+OURS = '''\
+import os
+
+from core import parts
+from core.parts import Saver, build_batches, build_clock, build_steps, build_tokens
+
+
+class Engine:
+    def __init__(self, cfg):
+        parts.start_cluster(cfg)
+        size = int(os.environ["NODES"])
+        self.tokens = build_tokens(cfg)
+        self.steps = build_steps(cfg)
+        self.clock = build_clock(cfg)
+        self.saver = Saver(batches=None, folder=cfg.dump)
+        self.size = size
+
+    def loader(self, cfg):
+        return build_batches(cfg, self.tokens)
+'''
+
+
+def _files(ours: str = OURS, upstream: str = UPSTREAM) -> dict[str, str]:
+    return {"core/__init__.py": "", "core/parts.py": PARTS, "core/runner.py": upstream,
+            "sub/__init__.py": "", "sub/engine.py": ours}
+
+
+def _run(tmp_path, files):
+    return callparity.analyse(minirepo.build(tmp_path, head=files))
+
+
+def test_a_copied_engine_that_pins_omits_and_discards_what_upstream_hands_over(
+        tmp_path) -> None:
+    inp = minirepo.build(tmp_path, head=_files())
+    found = {(f.how, f.keyword): f for f in callparity.analyse(inp)}
+    assert set(found) == {("pinned", "batches"), ("omitted", "dump_to"),
+                          ("discarded", "size")}
+    pinned = found["pinned", "batches"]
+    assert (pinned.file, pinned.line, pinned.callee) == ("sub/engine.py", 14, "Saver")
+    assert pinned.upstream == "core/runner.py:13"
+    assert pinned.upstream_value == "self.batches"
+    omitted = found["omitted", "dump_to"]
+    assert omitted.callee == "parts.start_cluster" and omitted.upstream_value == "cfg.dump"
+    discarded = found["discarded", "size"]
+    assert discarded.line == 9 and discarded.ours_instead.startswith("sub/engine.py:10 ")
+    assert "os.environ" in discarded.ours_instead
+    items = callparity_items.items(inp, {"call_parity": list(found.values())})
+    titles = sorted(i.title for i in items)
+    assert all(i.kind == "opportunity" for i in items)
+    assert any("`batches=None`" in t and "core/runner.py:13" in t for t in titles)
+    assert any("omits `dump_to`" in t and "`cfg.dump`" in t for t in titles)
+    assert any("discards the value it returns" in t and "`size`" in t for t in titles)
+
+
+def test_the_same_calls_written_like_upstreams_are_not_reported(tmp_path) -> None:
+    ours = OURS.replace("        parts.start_cluster(cfg)\n        size = int("
+                        "os.environ[\"NODES\"])\n",
+                        "        size = parts.start_cluster(cfg, dump_to=cfg.dump)\n")
+    ours = ours.replace("Saver(batches=None, folder=cfg.dump)",
+                        "Saver(batches=self.loader(cfg), folder=cfg.dump)")
+    assert _run(tmp_path, _files(ours=ours)) == []
+
+
+def test_defaults_absent_components_and_shared_nones_are_no_drift(tmp_path) -> None:
+    # Upstream passes the callee's default for `verbose`, its own `self.keeper` the
+    # engine never has, and `batches=None` in a second call: none is a lag.
+    upstream = UPSTREAM + "        self.spare = Saver(batches=None, folder=cfg.dump, " \
+                          "keeper=self.keeper)\n"
+    found = {(f.how, f.keyword) for f in _run(tmp_path, _files(upstream=upstream))}
+    assert ("pinned", "batches") not in found
+    assert ("omitted", "verbose") not in found and ("omitted", "keeper") not in found
+    assert ("omitted", "dump_to") in found
+
+
+def test_a_bare_call_without_a_rival_binding_is_not_a_discarded_result(tmp_path) -> None:
+    ours = OURS.replace("        size = int(os.environ[\"NODES\"])\n", "").replace(
+        "        self.size = size\n", "")
+    found = {(f.how, f.keyword) for f in _run(tmp_path, _files(ours=ours))}
+    assert ("discarded", "size") not in found and ("pinned", "batches") in found
+
+
+def test_a_module_sharing_too_few_callees_is_not_paired_unless_configured(tmp_path) -> None:
+    few = OURS.replace("        self.steps = build_steps(cfg)\n", "").replace(
+        "        self.clock = build_clock(cfg)\n", "")
+    assert _run(tmp_path / "a", _files(ours=few)) == []
+    inp = minirepo.build(tmp_path / "b", head=_files(ours=few), target=(
+        "duplicate_logic:\n  - {ours: [sub/engine.py], upstream: [core/runner.py], "
+        "why: copy}\n"))
+    assert {f.how for f in callparity.analyse(inp)} == {"pinned", "omitted", "discarded"}
+
+
+def test_an_omission_call_drift_already_reports_is_not_repeated(tmp_path) -> None:
+    inp = minirepo.build(tmp_path, head=_files())
+    found = callparity.analyse(inp)
+    omitted = next(f for f in found if f.how == "omitted")
+    drift = dataclasses.make_dataclass("D", ["ours", "missing"])(
+        f"{omitted.file}:{omitted.line}", (omitted.keyword,))
+    items = callparity_items.items(inp, {"call_parity": found, "call_drift": [drift]})
+    assert len(items) == len(found) - 1
+    assert not any("omits" in i.title for i in items)
