@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 from agentops.scout.analyses import callparity
-from agentops.scout.itemize import callparity as callparity_items
+from agentops.scout.itemize import parity as callparity_items
 from tests.scout import minirepo
 
 PARTS = '''\
@@ -104,7 +104,7 @@ def test_a_copied_engine_that_pins_omits_and_discards_what_upstream_hands_over(
     discarded = found["discarded", "size"]
     assert discarded.line == 9 and discarded.ours_instead.startswith("sub/engine.py:10 ")
     assert "os.environ" in discarded.ours_instead
-    items = callparity_items.items(inp, {"call_parity": list(found.values())})
+    items = callparity_items.call_items(inp, {"call_parity": list(found.values())})
     titles = sorted(i.title for i in items)
     assert all(i.kind == "opportunity" for i in items)
     assert any("`batches=None`" in t and "core/runner.py:13" in t for t in titles)
@@ -155,6 +155,6 @@ def test_an_omission_call_drift_already_reports_is_not_repeated(tmp_path) -> Non
     omitted = next(f for f in found if f.how == "omitted")
     drift = dataclasses.make_dataclass("D", ["ours", "missing"])(
         f"{omitted.file}:{omitted.line}", (omitted.keyword,))
-    items = callparity_items.items(inp, {"call_parity": found, "call_drift": [drift]})
+    items = callparity_items.call_items(inp, {"call_parity": found, "call_drift": [drift]})
     assert len(items) == len(found) - 1
     assert not any("omits" in i.title for i in items)

@@ -10,13 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from agentops.scout.itemize import (
-    callparity,
     clear,
     corerefs,
     debt,
     delta,
     docs,
     openwork,
+    parity,
     settings,
     tests,
     todos,
@@ -27,7 +27,7 @@ from agentops.scout.model import Inputs, Item
 def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """Candidate items of this run (before reconciliation with the priors)."""
     items: list[Item] = []
-    for area in (delta, todos, tests, settings, debt, callparity, corerefs, docs,
+    for area in (delta, todos, tests, settings, debt, parity, corerefs, docs,
                  openwork):
         items += area.items(inp, res)
     items += clear.items(inp, res, items)
