@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 from agentops.scout.analyses import callparity
-from agentops.scout.itemize import parity as callparity_items
+from agentops.scout.itemize import parity
 from tests.scout import minirepo
 
 PARTS = '''\
@@ -104,7 +104,7 @@ def test_a_copied_engine_that_pins_omits_and_discards_what_upstream_hands_over(
     discarded = found["discarded", "size"]
     assert discarded.line == 9 and discarded.ours_instead.startswith("sub/engine.py:10 ")
     assert "os.environ" in discarded.ours_instead
-    items = callparity_items.call_items(inp, {"call_parity": list(found.values())})
+    items = parity.call_items(inp, {"call_parity": list(found.values())})
     titles = sorted(i.title for i in items)
     assert all(i.kind == "opportunity" for i in items)
     assert any("`batches=None`" in t and "core/runner.py:13" in t for t in titles)
@@ -155,6 +155,17 @@ def test_an_omission_call_drift_already_reports_is_not_repeated(tmp_path) -> Non
     omitted = next(f for f in found if f.how == "omitted")
     drift = dataclasses.make_dataclass("D", ["ours", "missing"])(
         f"{omitted.file}:{omitted.line}", (omitted.keyword,))
-    items = callparity_items.call_items(inp, {"call_parity": found, "call_drift": [drift]})
+    items = parity.call_items(inp, {"call_parity": found, "call_drift": [drift]})
     assert len(items) == len(found) - 1
     assert not any("omits" in i.title for i in items)
+
+
+def test_a_binding_stale_copies_already_names_is_not_repeated(tmp_path) -> None:
+    inp = minirepo.build(tmp_path, head=_files())
+    found = callparity.analyse(inp)
+    discarded = next(f for f in found if f.how == "discarded")
+    env = dataclasses.make_dataclass("E", ["ours"])(discarded.ours_instead.split(" ")[0])
+    stale = dataclasses.make_dataclass("S", ["envs"])((env,))
+    items = parity.call_items(inp, {"call_parity": found, "stale_copies": stale})
+    assert len(items) == len(found) - 1
+    assert not any("discards" in i.title for i in items)

@@ -23,10 +23,15 @@ def call_items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     # A call call_drift already reports (a configured pair's omitted keyword) is not
     # repeated.
     drifted = {(d.ours, k) for d in res.get("call_drift", ()) for k in d.missing}
+    # A binding stale copies already names (read from the environment where upstream
+    # takes the call's value) is the same finding.
+    stale = {e.ours for e in getattr(res.get("stale_copies"), "envs", ())}
     out = []
     for p in res.get("call_parity", ()):
         where = f"{p.file}:{p.line}"
         if p.how == "omitted" and (where, p.keyword) in drifted:
+            continue
+        if p.how == "discarded" and p.ours_instead.split(" ", 1)[0] in stale:
             continue
         at = f"{code(p.callee)} at {rel(p.file, sub)}:{p.line}"
         if p.how == "pinned":
