@@ -169,3 +169,19 @@ def test_a_binding_stale_copies_already_names_is_not_repeated(tmp_path) -> None:
     items = parity.call_items(inp, {"call_parity": found, "stale_copies": stale})
     assert len(items) == len(found) - 1
     assert not any("discards" in i.title for i in items)
+
+
+def test_a_method_reached_through_the_same_config_chain_is_compared(tmp_path) -> None:
+    # `cfg.store.build(…)`: no import resolves it, the chain as written pairs the calls;
+    # a keyword the copy leaves out there is not judged (no known default), nor is a
+    # two-part chain (`cfg.make(…)`), too generic to pair two calls.
+    upstream = UPSTREAM + ("        self.store = cfg.store.build(batches=self.batches, "
+                           "folder=cfg.dump)\n"
+                           "        self.made = cfg.make(batches=self.batches)\n")
+    ours = OURS.replace("        self.size = size\n", "        self.size = size\n"
+                        "        self.store = cfg.store.build(batches=None)\n"
+                        "        self.made = cfg.make(batches=None)\n")
+    found = [f for f in _run(tmp_path, _files(ours=ours, upstream=upstream))
+             if f.callee.startswith("cfg.")]
+    assert [(f.callee, f.how, f.keyword, f.upstream_value) for f in found] == [
+        ("cfg.store.build", "pinned", "batches", "self.batches")]

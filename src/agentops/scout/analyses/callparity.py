@@ -1,7 +1,8 @@
 """Calls a copy makes differently from upstream (#22 defect 4, copies that lag): a
 module of the sub-project that calls many of the same repository functions as an
 upstream module (an engine copied from the trainer) is compared with it call by call,
-module-qualified calls (``dist_utils.init_distributed(…)``) included. For a callee both
+module-qualified calls (``dist_utils.init_distributed(…)``) and methods reached through
+the same chain (``config.checkpoint.build(…)``) included. For a callee both
 modules call:
 
 - ``pinned``: ours passes ``k=None`` where every upstream call passes a value for ``k``
@@ -17,7 +18,8 @@ modules call:
 Which modules correspond: the configured ``duplicate_logic`` pairs, and any upstream
 module of the watched paths sharing at least ``MIN_SHARED`` distinct repository callees
 with the sub-project's module, and at least ``MIN_SHARE`` of the module's own. Calls
-through ``self``/locals are never compared: only names imported from the repository.
+through ``self``/locals are compared only as a chain of three parts or more written the
+same way on both sides (never ``omitted``: the callee's defaults are unknown).
 
 An Opportunity: the copy may differ on purpose. Pure: the HEAD tree in,
 ``CallParity`` records out.
@@ -34,6 +36,8 @@ from agentops.scout.model import Inputs
 
 MIN_SHARED = 5
 MIN_SHARE = 0.4
+CHAIN = "chain:"
+CHAIN_PARTS = 3
 
 
 @dataclass(frozen=True)
@@ -72,7 +76,26 @@ def _key(call: ast.Call, imported: dict[str, tuple[str, str]], paths: frozenset[
         dotted = f"{module}.{name}" if name else module
         if ps.module_path(dotted, paths) is not None:
             return f"{dotted}.{f.attr}"
+        return ""
+    # A method reached through a config object (``config.checkpoint.build``): matched
+    # by the chain as written, ``self.`` aside; three parts at least, so a generic
+    # ``x.append`` never pairs two unrelated calls.
+    chain = _chain(f)
+    if chain and chain[0] not in imported and len(chain) >= CHAIN_PARTS:
+        return CHAIN + ".".join(chain)
     return ""
+
+
+def _chain(node: ast.expr) -> list[str]:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return []
+    parts.append(node.id)
+    parts.reverse()
+    return parts[1:] if parts[0] == "self" else parts
 
 
 def _module(inp: Inputs, path: str) -> _Module | None:
@@ -100,7 +123,9 @@ def _pairs(inp: Inputs) -> list[tuple[str, str]]:
     theirs = [p for p in sorted(inp.head.files) if p.endswith(".py") and watched
               and p.startswith(watched) and not p.startswith(sub) and "/tests/" not in p
               and p not in downstream]
-    keys = {p: set(m.calls) for p in ours + theirs if (m := _cached(inp, p)) is not None}
+    # Modules are paired by what they call from the repository, not by chains.
+    keys = {p: {k for k in m.calls if not k.startswith(CHAIN)} for p in ours + theirs
+            if (m := _cached(inp, p)) is not None}
     for o in ours:
         mine = keys.get(o, set())
         if len(mine) < MIN_SHARED:
@@ -136,6 +161,8 @@ def _is_none(text: str) -> bool:
 
 def _signature(inp: Inputs, key: str) -> ps.FuncDef | None:
     """The callee's definition (a class: its ``__init__``), or None when not found."""
+    if key.startswith(CHAIN):
+        return None
     module, _, name = key.rpartition(".")
     for _ in range(4):
         path = ps.module_path(module, inp.head.paths)
