@@ -122,10 +122,13 @@ def test_the_same_calls_written_like_upstreams_are_not_reported(tmp_path) -> Non
 
 
 def test_defaults_absent_components_and_shared_nones_are_no_drift(tmp_path) -> None:
-    # Upstream passes the callee's default for `verbose`, its own `self.keeper` the
-    # engine never has, and `batches=None` in a second call: none is a lag.
+    # Upstream passes a local for `verbose`, its own `self.keeper` the engine never
+    # has, and `batches=None` in a second call: none is a lag.
     upstream = UPSTREAM + "        self.spare = Saver(batches=None, folder=cfg.dump, " \
                           "keeper=self.keeper)\n"
+    # A bare local of upstream's may hold the default: not judged.
+    upstream = upstream.replace("parts.start_cluster(cfg, dump_to=cfg.dump, verbose=False)",
+                                "parts.start_cluster(cfg, dump_to=cfg.dump, verbose=loud)")
     found = {(f.how, f.keyword) for f in _run(tmp_path, _files(upstream=upstream))}
     assert ("pinned", "batches") not in found
     assert ("omitted", "verbose") not in found and ("omitted", "keeper") not in found

@@ -9,8 +9,9 @@ modules call:
   (the copy switched a component off: a checkpointer built with ``dataloader=None``);
 - ``omitted``: every upstream call passes ``k``, ours does not, and upstream's value is
   not the callee's default (resolved in the repository; an unresolved callee, or a
-  keyword without a default, is not judged) nor one of upstream's own components the
-  copy's module never has (``self.ft_manager`` in a copy without one);
+  keyword without a default, is not judged), nor a bare local of upstream's (its value
+  may be the default), nor one of upstream's own components the copy's module never
+  has (``self.ft_manager`` in a copy without one);
 - ``discarded``: every upstream call binds the result to a name, ours calls it as a bare
   statement and its function binds that same name from something else (a world size
   read from the environment instead of the value the call returns).
@@ -254,6 +255,12 @@ def _absent_component(value: str, text: str) -> bool:
     return f"self.{attr}" not in text
 
 
+def _is_local(call: ast.Call, keyword: str) -> bool:
+    """Upstream passes a bare local (``leaf_folder=leaf_folder``): what it holds is
+    decided in upstream's function and may well be the callee's default."""
+    return any(k.arg == keyword and isinstance(k.value, ast.Name) for k in call.keywords)
+
+
 def _compare(inp: Inputs, ours: _Module, up: _Module) -> list[CallParity]:
     out: list[CallParity] = []
     o_bare, _ = _bindings(ours.tree)
@@ -282,7 +289,8 @@ def _compare(inp: Inputs, ours: _Module, up: _Module) -> list[CallParity]:
                 # through **kwargs has no default to compare with.
                 if func is None or k in _positional(func, call) or k not in defaults \
                         or defaults[k] == values[k] or _is_none(values[k]) \
-                        or _absent_component(values[k], ours.text):
+                        or _absent_component(values[k], ours.text) \
+                        or _is_local(ref, k):
                     continue
                 out.append(CallParity(ours.path, call.lineno, callee, "omitted", k,
                                       values[k], where_up))
