@@ -1,7 +1,6 @@
 """#22 parity items: calls a copied module makes differently from upstream's module
 (a component pinned to ``None``, a keyword left out, a returned value thrown away), one
-Opportunity per call and keyword, naming both call sites; and refusals the sibling
-folders raise word for word under unrelated conditions.
+Opportunity per call and keyword, naming both call sites.
 
 Pure: results in, ``Item`` records out.
 """
@@ -15,7 +14,7 @@ from agentops.scout.model import Inputs, Item, stable_id
 
 
 def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
-    return call_items(inp, res) + refusal_items(inp, res)
+    return call_items(inp, res)
 
 
 def call_items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
@@ -56,23 +55,3 @@ def call_items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             facts=(p.callee, p.how, p.keyword, p.upstream_value)))
     return out
 
-
-def refusal_items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
-    """#22 sibling parity: a refusal the sibling folders raise word for word under a
-    condition that shares no name with ours; one Opportunity per check."""
-    out = []
-    for s in res.get("sibling_refusals", ()):
-        others = ", ".join(s.siblings[:3])
-        out.append(Item(
-            id=stable_id("refusal-split", s.file, s.message), section="S-4",
-            kind="opportunity",
-            title=f"`if {s.condition[:80]}: raise` at {rel(s.file, inp.target.subproject)}:"
-                  f"{s.line} refuses \"{s.message[:60]}\" under a condition that shares no "
-                  f"name with the same refusal in {len(s.siblings)} sibling folder(s) "
-                  f"({others}): they cannot stop the same setups",
-            why="one of the checks lets through what it means to refuse, or refuses what "
-                "it means to allow; align them, or note why this model differs",
-            where=f"{s.file}:{s.line}",
-            files=(s.file, *sorted({x.split(":", 1)[0] for x in s.siblings})),
-            facts=(s.condition, s.message, *s.siblings)))
-    return out
