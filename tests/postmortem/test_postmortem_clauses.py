@@ -227,6 +227,18 @@ def test_an_adverbial_fault_takes_the_clause_subject(sentence: str, agent: str) 
     assert clauses.classify(clauses.head_subject(sentence, clause, GRAMMAR), GRAMMAR) == agent
 
 
+
+@pytest.mark.parametrize(("words", "agent"), [
+    (["Cronjob"], "system"),
+    (["Script"], "system"),
+    (["Pipeline"], "system"),
+    (["Robin"], "name"),
+])
+def test_a_lone_capitalised_tool_noun_is_no_first_name(words: list[str], agent: str) -> None:
+    # #24 pm-bprec6: "Cronjob is wrongly started twice" -- the solo name class reads a
+    # capitalised word alone as a person unless it is a tool or process noun.
+    assert clauses.classify(words, GRAMMAR) == agent
+
 def _class_examples(key: str) -> list[tuple[str, str]]:
     import yaml
 

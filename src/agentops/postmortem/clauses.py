@@ -170,6 +170,11 @@ def classify(words: Sequence[str], grammar: Grammar) -> str:
         for name, pattern in grammar.agents.items():
             if name in grammar.solo and not alone:
                 continue
+            if name in grammar.solo and grammar.owned_things is not None \
+                    and grammar.owned_things.fullmatch(w):
+                # "Cronjob is wrongly started": a capitalised tool or process noun
+                # standing alone is a system, not a first name (#24, pm-bprec6).
+                continue
             if pattern.fullmatch(w):
                 if name in ("role", "contribution") and _modifier(w, words[i + 1:]):
                     break
