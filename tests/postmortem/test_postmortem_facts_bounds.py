@@ -225,6 +225,8 @@ _ALPHA = "abcdefghijklmnopqrstuvwxyz1234"  # 30 characters, the head a value is 
     ([f"a: {_ALPHA[:-1]} We", f"why: {_ALPHA} We"], f"{_ALPHA} We", 2),
     # The value wraps right after its 30th character: the wrapped line still holds it.
     (["a: We", "why: >-", f"  {_ALPHA}", "  We end"], f"{_ALPHA} We end", 4),
+    # A value of several lines is found by its first line, not its last.
+    (["why: |", "  We think first", "  then second"], "We think first\nthen second", 2),
 ])
 def test_a_finding_is_placed_in_the_value_that_holds_it(raw: list[str], text: str,
                                                         line: int) -> None:
