@@ -55,6 +55,58 @@ def test_a_device_is_refused_before_reading(tmp_path: Path) -> None:
     assert err.value.fix == "give the path of a regular file"
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")
+def test_a_named_pipe_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    # Opening a named pipe for reading blocks until something writes to it: the read
+    # must refuse it by its kind first, with the caller's fix, and return at once.
+    import threading
+
+    pipe = tmp_path / "draft.md"
+    os.mkfifo(pipe)
+    outcome: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            files.read_bytes(pipe, field="--draft", fix="pass the file that draft wrote")
+        except BaseException as exc:  # handed to the test thread
+            outcome.append(exc)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(timeout=20)
+    if reader.is_alive():  # blocked in open(): a writer lets it go, then fail
+        os.close(os.open(pipe, os.O_WRONLY | os.O_NONBLOCK))
+        reader.join(timeout=5)
+        pytest.fail("read_bytes waited for a writer on a named pipe")
+    [err] = outcome
+    assert isinstance(err, InputError)
+    assert err.message == f"--draft: {pipe} is not a regular file"
+    assert err.fix == "pass the file that draft wrote"
+
+
+@pytest.mark.skipif(not Path("/dev/null").exists(), reason="no /dev/null on this system")
+def test_what_was_opened_is_checked_not_only_what_the_path_was(tmp_path: Path,
+                                                              monkeypatch) -> None:
+    # The path is a regular file when looked at and a device when opened (replaced in
+    # between): the opened file's own kind decides, and the caller's fix is kept.
+    regular = os.stat(tmp_path)  # a stand-in result, made a regular file below
+    real_stat = os.stat
+
+    def stat_says_regular(path, *args, **kwargs):
+        if str(path) == "/dev/null":
+            return os.stat_result((0o100644, *tuple(regular)[1:10]))
+        return real_stat(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", stat_says_regular)
+    with pytest.raises(InputError) as err:
+        files.read_bytes("/dev/null", field="--in", fix="give the log file")
+    assert err.value.message == "--in: /dev/null is not a regular file"
+    assert err.value.fix == "give the log file"
+    with pytest.raises(InputError) as err:
+        files.read_bytes("/dev/null", field="--in")
+    assert err.value.fix == "give the path of a regular file"
+
+
 def test_check_folder(tmp_path: Path) -> None:
     missing = tmp_path / "new" / "deeper"
     assert files.check_folder(missing, field="--out-dir") == missing

@@ -160,6 +160,11 @@ def test_code_span_shows_exactly(raw: str) -> None:
     # An underscore stays bare only between two letters or digits: one beside another
     # underscore is escaped, in a word too (a double underscore is no word character).
     ("a__b and __init__ and snake_case", "a\\_\\_b and \\_\\_init\\_\\_ and snake_case"),
+    # An underscore after a space or a sign opens emphasis whatever follows it, so it is
+    # escaped on its own: the text stays inert beside whatever the program writes next.
+    ("x _y and (_z) and -_w", "x \\_y and (\\_z) and -\\_w"),
+    # Outside a table cell a pipe is plain text and stays as written (cell=True escapes it).
+    ("int | None", "int | None"),
     # A workflow command after leading white space, and a legacy one.
     ("  ::add-mask::x", "  :\u200b:add-mask::x"),
     ("\t::error::x", " :\u200b:error::x"),

@@ -187,3 +187,21 @@ def test_short_secrets_are_masked_but_not_scrubbed(monkeypatch, capsys) -> None:
     ghactions.secret("abc")
     assert capsys.readouterr().err == "::add-mask::abc\n"
     assert redaction.scrub("abc abcdef") == "abc abcdef"
+
+
+@pytest.mark.parametrize("secret", ['qu"ote\\slash-77', "p\u00e4ssw\u00f6rt-9"])
+def test_a_secret_in_json_text_goes_whole_and_its_quotes_stay(secret: str) -> None:
+    # The JSON-escaped form is the secret between its quotes, exactly: one character
+    # short leaves it showing, one long eats the quote that closes the JSON string.
+    escaped = json.dumps(secret)[1:-1]
+    assert escaped != secret  # the escaped form is a form of its own
+    assert escaped in redaction.register(secret)
+    text = json.dumps({"token": secret, "next": 1})
+    assert redaction.scrub(text) == '{"token": "***", "next": 1}'
+
+
+def test_forgetting_the_registry_stops_scrubbing_a_secret() -> None:
+    redaction.register("made-up-secret-31")
+    assert redaction.scrub("a made-up-secret-31 b") == "a *** b"
+    redaction.forget_all()
+    assert redaction.scrub("a made-up-secret-31 b") == "a made-up-secret-31 b"

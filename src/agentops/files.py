@@ -40,9 +40,14 @@ def read_bytes(path: str | os.PathLike[str], *, field: str, fix: str | None = No
         if p.is_dir():
             raise InputError(field, f"{path} is a folder, not a file",
                              fix="give the path of a file")
+        # Security: a device or FIFO (`/dev/zero`, a named pipe) never ends; only a
+        # regular file has a size worth reading. A named pipe is refused before it is
+        # opened: opening one for reading waits for a writer that may never come.
+        if not stat.S_ISREG(os.stat(p).st_mode):
+            raise InputError(field, f"{path} is not a regular file",
+                             fix=fix or "give the path of a regular file")
         with p.open("rb") as fh:
-            # Security: a device or FIFO (`/dev/zero`, a named pipe) never ends; only a
-            # regular file has a size worth reading.
+            # Checked again on what was opened: the path may have changed in between.
             if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
                 raise InputError(field, f"{path} is not a regular file",
                                  fix=fix or "give the path of a regular file")

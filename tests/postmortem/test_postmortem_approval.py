@@ -66,3 +66,19 @@ def test_no_environment_approval_refused(all_played, run, capsys) -> None:
     assert script.main(argv) == 3
     assert server.requests == []
     assert "no approval of environment 'postmortem-publish'" in capsys.readouterr().err
+
+
+def test_a_named_approver_beside_the_environment_is_refused_before_any_read(
+        run, monkeypatch, capsys) -> None:
+    # Two sources of the approver would leave one silently ignored: exit 2 naming the
+    # flag, before the Environment's approvals are read and before JIRA hears anything.
+    from agentops.postmortem import gather
+
+    asked: list[str] = []
+    monkeypatch.setattr(gather, "environment_approver",
+                        lambda client, **kw: asked.append(kw["environment"]) or "maria-maint")
+    server, argv = run
+    assert script.main([*argv, "--approved-by", "someone-else"]) == 2
+    assert asked == [] and server.requests == []
+    assert "--approved-by: does not apply to --approved-by-environment" in \
+        capsys.readouterr().err

@@ -289,3 +289,24 @@ def test_an_approval_that_is_not_a_sha256_is_named(tmp_path: Path, approved: str
     with pytest.raises(RefusedError) as err:
         publish.load_approved(str(path), approved_sha256=approved, approved_by="m")
     assert err.value.reasons == [f"--approved-sha256 is not a sha256: {approved!r}"]
+
+
+@pytest.mark.parametrize("key", ["OPS2-7", "ML_OPS-7", "A9_B-12"])
+def test_the_docs_destination_takes_a_ticket_key_with_a_digit_or_underscore(
+        tmp_path: Path, key: str) -> None:
+    md = _artifact(tmp_path, f"# PM\n\nDraft id: {key} r1 facts:none\n".encode())
+    path, op = publish.write_docs(md, ticket=key, root=tmp_path / "repo")
+    assert op == "created" and path.name == f"{key}.md" and path.read_bytes() == md.data
+
+
+def test_an_approved_draft_without_its_recorded_hash_is_refused_for_that_alone(
+        tmp_path: Path) -> None:
+    # Right bytes, right sha256, a named approver: only the sidecar that `draft --out`
+    # writes is missing, and that alone refuses it (P-6: only what the draft run wrote).
+    path = tmp_path / "d.md"
+    path.write_bytes(b"# PM\n\nDraft id: OPS-3 r1 facts:none\n")
+    with pytest.raises(RefusedError) as err:
+        publish.load_approved(str(path), approved_sha256=hashlib.sha256(path.read_bytes())
+                              .hexdigest(), approved_by="maria")
+    assert err.value.reasons == [f"no recorded hash: {path}.sha256 is missing (publish takes "
+                                 "only what `draft --out` wrote)"]

@@ -206,3 +206,32 @@ def test_placing_thousands_of_findings_in_a_long_facts_file_is_bounded() -> None
     placed = watchdog.within(watchdog.SECONDS, lambda: {
         lines.phrase_line(start, f"we{'' if i % 2 else ' think'}") for i in range(8_000)})
     assert placed == {20_001}
+
+
+def test_the_prose_cap_is_exactly_the_kib_the_docs_state() -> None:
+    # The docs give the cap in whole KiB: a cap off by bytes would not be the one stated.
+    from agentops.postmortem.commands import MAX_FACTS_PROSE_BYTES
+
+    assert MAX_FACTS_PROSE_BYTES % 1024 == 0 and MAX_FACTS_PROSE_BYTES // 1024 == 64
+
+
+_ALPHA = "abcdefghijklmnopqrstuvwxyz1234"  # 30 characters, the head a value is found by
+
+
+@pytest.mark.parametrize(("raw", "text", "line"), [
+    # An earlier value holds the phrase's first word: the finding is in the value's own.
+    (["a: We think not", "why: We think so"], "We think so", 2),
+    # An earlier line holds the head's first 29 characters only: 30 decide.
+    ([f"a: {_ALPHA[:-1]} We", f"why: {_ALPHA} We"], f"{_ALPHA} We", 2),
+    # The value wraps right after its 30th character: the wrapped line still holds it.
+    (["a: We", "why: >-", f"  {_ALPHA}", "  We end"], f"{_ALPHA} We end", 4),
+    # A value of several lines is found by its first line, not its last.
+    (["why: |", "  We think first", "  then second"], "We think first\nthen second", 2),
+])
+def test_a_finding_is_placed_in_the_value_that_holds_it(raw: list[str], text: str,
+                                                        line: int) -> None:
+    from agentops.postmortem.commands import FactsLines
+
+    lines = FactsLines(raw)
+    assert lines.phrase_line(lines.value_start(text), "We think") == line
+    assert _line_by_loop(raw, text, "We think") == line

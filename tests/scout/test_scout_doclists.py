@@ -125,3 +125,39 @@ def test_wired_skips_a_file_that_does_not_parse_and_reads_the_rest(tmp_path) -> 
         "core/__init__.py": "", "core/dist.py": "def apply_moe_ep(m):\n    return m\n"},
         target="docs: []\n")
     assert doclists.wired(inp) == {"expert parallelism": ("sub/moe.py", 5, "apply_moe_ep")}
+
+
+def test_each_name_of_the_expert_parallel_step_wires_expert_parallelism(tmp_path) -> None:
+    # The combined EP+TP step alone wires it as surely as the EP-only steps.
+    for k, callee in enumerate(("apply_moe_ep_tp", "apply_moe_ep", "apply_ep")):
+        inp = minirepo.build(tmp_path / str(k), head={
+            "sub/__init__.py": "",
+            "sub/moe.py": f"from core.dist import {callee}\n\n\ndef p(m):\n    {callee}(m)\n",
+            "core/__init__.py": "", "core/dist.py": f"def {callee}(m):\n    return m\n"},
+            target="docs: []\n")
+        assert doclists.wired(inp) == {"expert parallelism": ("sub/moe.py", 5, callee)}
+
+
+def test_each_pending_mark_alone_makes_an_item_outside_a_todo_section_pending() -> None:
+    # Under a plain heading only the item's own mark says it is still to do.
+    marks = ["🚧", "❌", "[ ]", "TODO", "to be added", "not yet", "coming soon", "WIP",
+             "planned"]
+    lines = ["# Notes", *(f"- widget {m} here" for m in marks), "- widget done here"]
+    got = list(doclists.pending_items(lines, doclists._sections(lines)))
+    assert got == [(k + 2, f"widget {m} here") for k, m in enumerate(marks)]
+
+
+def test_every_list_marker_and_a_table_row_are_items() -> None:
+    lines = ["## TODO", "1. widget one", "2) widget two", "3: not an item", "* widget four",
+             "+ widget five", "- widget six", "| widget seven | soon |"]
+    got = list(doclists.pending_items(lines, doclists._sections(lines)))
+    assert got == [(2, "widget one"), (3, "widget two"), (5, "widget four"),
+                   (6, "widget five"), (7, "widget six"), (8, " widget seven | soon ")]
+
+
+def test_each_done_mark_alone_takes_an_item_out_of_a_todo_section() -> None:
+    done = ["- widget ✅", "- widget ✔", "- [x] widget", "- [X] widget", "| widget | yes |",
+            "| widget | Done |"]
+    lines = ["## TODO", *done, "- widget left"]
+    got = list(doclists.pending_items(lines, doclists._sections(lines)))
+    assert got == [(len(done) + 2, "widget left")]

@@ -246,3 +246,16 @@ def test_at_most_400_shared_test_files_are_read(tmp_path) -> None:
     head["tests/test_b.py"] = "import os\n"
     inp = minirepo.build(tmp_path / "over", head=head, target="docs: [sub/README.md]\n")
     assert doctodotests.exercised(inp) is None
+
+
+def test_a_workflow_running_the_test_by_its_dotted_module_runs_the_test(tmp_path) -> None:
+    # `python -m pkg.mod` runs pkg/mod.py as surely as its path does.
+    got = _check(tmp_path, workflow="jobs:\n  t:\n    steps:\n      - run: python -m "
+                                    "tests.integration_tests.models --ngpu 8\n")
+    assert [(line, "models.yaml:4 runs that test" in text) for _f, line, text in got] == [
+        (11, True)]
+    # A longer dotted name that only starts like it is another module.
+    for k, other in enumerate(("tests.integration_tests.models_fast",
+                               "tests.integration_tests.models.extra")):
+        assert _check(tmp_path / str(k), workflow="jobs:\n  t:\n    steps:\n      - run: "
+                                                  f"python -m {other}\n") == [], other

@@ -77,3 +77,36 @@ def test_the_record_judges_as_evaluate_does(queue):
     plans = [plan_ok(snapshot_of(r, queue), queue) for r in recs]
     rows = shape_record(recs, plans, queue)
     assert list(rows.values()) == [[1, 1, 1, 1]], rows
+
+
+def test_a_decided_label_the_report_never_names_counts_as_named_once(queue):
+    # The humans set the module; the plan adds only the sub-oncall it implies, which no
+    # signal names. Shapes have one or two-plus mentions, nothing below: this plan sits
+    # in the weakest row with the other once-named plans.
+    snap = make_issue(_TITLE, _BODY, labels=("oncall: distributed", "module: dtensor"))
+    shape = plan_shape(plan_ok(snap, queue), read(snap, queue), queue)
+    assert shape == Shape(decided_by="classify", modules=0, shown=False, mentions=1,
+                          against="-")
+    assert str(shape) == "classify mods=0 prose/code 1x against=-"
+
+
+def test_kfold_plans_every_issue_once_with_thresholds_fitted_without_its_fold(queue):
+    from agentops.triage.calibrate import fold_of, kfold
+
+    # Some plans wrong (the humans set another module), so the thresholds are not 0.
+    recs = [_record(n, ("module: dtensor" if n % 3 else "module: fsdp",), "parallelisms")
+            for n in range(11, 20)]
+    k = 3
+    out = kfold(recs, queue, k=k)
+    assert [p.issue for p in out.plans] == [r.number for r in recs]
+    in_fold = [sum(fold_of(r.number, k) == i for r in recs) for i in range(k)]
+    # Every fold holds issues, and a fold's size differs from the rest's: fitting on
+    # the fold itself instead of the others would show in the count.
+    assert 0 not in in_fold and any(2 * n != len(recs) for n in in_fold)
+    assert [f.fitted_on for f in out.folds] == [
+        f"{len(recs) - n} labelled issues" for n in in_fold]
+    # A scale multiplies every fitted threshold of every fold, the default too.
+    assert any(f.default for f in out.folds)
+    scaled = kfold(recs, queue, k=k, scale=2.0)
+    assert [(f.default, f.thresholds) for f in scaled.folds] == [
+        (2 * f.default, {lb: 2 * v for lb, v in f.thresholds.items()}) for f in out.folds]
