@@ -259,11 +259,7 @@ class SignalIndex:
                     out.add(k)
         if not table.of_needle:
             return out, None
-        memo = self.in_word
-        tokens = place.words if place.tokens is None else place.tokens
-        # Most words hold no needle ("the", "model"): the memo's set of those takes them
-        # out in one set difference, and only the rest are looked up one by one.
-        held = set().union(*map(memo.__getitem__, tokens - memo.empty))
+        held = self._held(place)
         found = held & table.spelled
         lower = place.lower
         for run in table.runs & held:
@@ -276,6 +272,21 @@ class SignalIndex:
         if found:
             out.update(*map(table.of_needle.__getitem__, found))
         return out, frozenset(found)
+
+    def _held(self, place: Place) -> set[str]:
+        """Every string of the word memo that one of the place's words holds. The same
+        for every index sharing the memo (what a word holds never changes), so it is
+        kept on the place for the next scan with that memo (the deferred signals')."""
+        memo = self.in_word
+        kept = place.held.get(id(memo))
+        if kept is not None and kept[0] is memo:
+            return kept[1]
+        tokens = place.words if place.tokens is None else place.tokens
+        # Most words hold no needle ("the", "model"): the memo's set of those takes them
+        # out in one set difference, and only the rest are looked up one by one.
+        held = set().union(*map(memo.__getitem__, tokens - memo.empty))
+        place.held[id(memo)] = (memo, held)
+        return held
 
 
 @dataclass(frozen=True)

@@ -280,6 +280,11 @@ class Place:
     # identifiers: every one is a run of ``lower``, so a string of word characters is in
     # ``lower`` exactly when it is in one of them (the index's scan). None: ``words``.
     tokens: frozenset[str] | None = None
+    # The index scans' memo of what the place's words hold (``SignalIndex.scan``): the
+    # eager and the deferred scan of a place share one word memo, so the second reuses
+    # the first's lookups (issue #23, planner speed). Not a field of the text's value.
+    held: dict[int, tuple[object, set[str]]] = field(
+        default_factory=dict, repr=False, compare=False, hash=False)
 
     @classmethod
     def of(cls, text: str, *, humps: bool = True) -> Place:
