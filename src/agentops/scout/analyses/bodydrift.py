@@ -759,7 +759,7 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
         diverged.setdefault(dv.ours, set()).update(dv.calls)
     # keywords a call-drift action already names for a call in that file
     omitted = {(c.ours.rsplit(":", 1)[0], c.callee.rsplit(".", 1)[-1], k)
-               for c in call_drifts or () for k in c.missing}
+               for c in call_drifts or () for k in (*c.missing, *c.gated)}
     named_before: dict[str, set[str]] = {}
     for prior in inp.priors:
         for it in prior.items:
