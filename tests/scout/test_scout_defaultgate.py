@@ -4,7 +4,7 @@ no action. Match and no-match on small fixture repositories; every name here is 
 
 from __future__ import annotations
 
-from agentops.scout.analyses import duplicates
+from agentops.scout.analyses import bodydrift, duplicates
 from agentops.scout.itemize import debt
 from tests.scout import minirepo
 
@@ -141,3 +141,38 @@ def test_self_test_is_reachable_when_our_class_inherits_from_core(tmp_path) -> N
                         ).replace("class Engine:", "class Engine(Base):")
     [d] = _drift(tmp_path, core_runner=core, ours=ours)
     assert (d.missing, d.gated) == (("tag",), ())
+
+
+# The same kind in a copied body: upstream added the keyword in the window.
+RUNNER_BEFORE = """\
+    from core.tools import open_trace
+
+
+    class Runner:
+        def run(self, cfg):
+            open_trace(cfg, step=self.step, folder=cfg.out)
+"""
+
+
+def _body(tmp_path, ours: str = OURS, core_runner: str = CORE_RUNNER):
+    return bodydrift.analyse(minirepo.build(
+        tmp_path, base={"core/tools.py": CORE_TOOLS, "core/runner.py": RUNNER_BEFORE,
+                        "sub/runner.py": ours},
+        head={"core/tools.py": CORE_TOOLS, "core/runner.py": core_runner,
+              "sub/runner.py": ours}, target=PAIR))
+
+
+def test_keyword_added_in_the_window_default_unless_unreferenced_feature(tmp_path) -> None:
+    assert _body(tmp_path) == []
+
+
+def test_keyword_added_in_the_window_stays_when_the_feature_is_reachable(tmp_path) -> None:
+    ours = OURS.replace("self.cfg = cfg", "self.cfg = cfg\n        self.mirror = None")
+    [d] = _body(tmp_path, ours=ours)
+    assert "keyword `open_trace(tag=…)`" in d.units
+    # ... and when upstream's value differs with no condition at all.
+    core = CORE_RUNNER.replace('"" if not self.mirror.active else f"copy_{self.mirror.index}"',
+                               'f"copy_{self.step}"')
+    (tmp_path / "u").mkdir()
+    [d] = _body(tmp_path / "u", core_runner=core)
+    assert "keyword `open_trace(tag=…)`" in d.units

@@ -337,7 +337,34 @@ _Gate = Callable[[ast.Call, str, str], "str | None"]
 
 
 def _known(inp: Inputs) -> frozenset[str]:
-    return defaultgate.known_names(inp.head.files, inp.target.subproject + "/")
+    key = "defaultgate-known"
+    cached = inp.head.cache.get(key)
+    if cached is None or cached[0] != inp.target.subproject:
+        cached = inp.head.cache[key] = (
+            inp.target.subproject,
+            defaultgate.known_names(inp.head.files, inp.target.subproject + "/"))
+    return cached[1]
+
+
+def omission_gated(inp: Inputs, up_file: str, call: ast.Call, keyword: str, *,
+                   ours_file: str, ours_at: ast.AST, inherited: bool = False) -> str | None:
+    """For a keyword upstream's ``call`` (in ``up_file``) passes and the copy at
+    ``ours_at`` (in ``ours_file``) lacks: the feature test under which upstream's value
+    differs from the callee's default, when the sub-project cannot reach it (#22 item
+    5); ``None`` when the omission may change behaviour. ``inherited``: the copy is an
+    override, so upstream's ``self.`` state is the copy's too."""
+    up_mod = ps.parse(inp.head.text(up_file) or "")
+    o_mod = ps.parse(inp.head.text(ours_file) or "")
+    if up_mod is None or o_mod is None or not isinstance(call.func, ast.Name):
+        return None
+    func = _resolve_def(inp, up_file, call.func.id)
+    default = _defaults(func).get(keyword) if func is not None else None
+    if default is None:
+        return None
+    inherits = inherited or _inherits_outside(inp, ours_file, o_mod, ours_at)
+    g = defaultgate.gate(up_mod, call, keyword, default, _known(inp),
+                         self_reachable=inherits)
+    return g.condition if g is not None else None
 
 
 def _gate_for(inp: Inputs, known: frozenset[str], ours: str, o_mod: ast.Module, *,
@@ -357,13 +384,14 @@ def _gate_for(inp: Inputs, known: frozenset[str], ours: str, o_mod: ast.Module, 
     return one
 
 
-def _inherits_outside(inp: Inputs, path: str, mod: ast.Module, call: ast.Call) -> bool:
-    """Whether the class holding ``call`` has, through the sub-project's own classes, a
-    base class defined in the repository outside the sub-project."""
+def _inherits_outside(inp: Inputs, path: str, mod: ast.Module, call: ast.AST) -> bool:
+    """Whether the class holding ``call`` (any node with a line) has, through the
+    sub-project's own classes, a base class defined in the repository outside it."""
     sub = inp.target.subproject + "/"
     cls = None
     for n in ps.statements(mod):
-        if isinstance(n, ast.ClassDef) and n.lineno <= call.lineno <= (n.end_lineno or 0):
+        if isinstance(n, ast.ClassDef) and n.lineno <= getattr(call, "lineno", 0) \
+                <= (n.end_lineno or 0):
             cls = n
     todo = [(path, mod, cls)] if cls is not None else []
     for _ in range(6):
