@@ -279,7 +279,9 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
         # apply_fsdp_to_decoder), nothing new to port.
         dropped = {_callee(n) for n in ps.walk(old) if isinstance(n, ast.Call)} - made
         added = [k for k in added if not _via_wrapper(k, wraps, made, copy)
-                 and not _via_wrapper(k, wraps, dropped, None)]
+                 and not _via_wrapper(k, wraps, dropped, None)
+                 and not _default_unless_unreached(inp, k, at.get(k, []), up_file,
+                                                   ours_file=ours_file, mine=mine)]
         if not added:
             continue
         if len(added) > MAX_UNITS:
@@ -291,6 +293,21 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
                              tuple(after[k] for k in added), commits,
                              _how(inp, ours_file, mine, qual)))
     return out
+
+
+def _default_unless_unreached(inp: Inputs, key: str, nodes: list[ast.AST], up_file: str,
+                              *, ours_file: str, mine: ps.FuncDef) -> bool:
+    """A keyword upstream added whose value, at every call that passes it, is the
+    callee's default unless a feature the sub-project never refers to is on: the copy
+    leaving it out changes nothing it can reach (#22 item 5)."""
+    if not key.startswith("kw:") or not nodes:
+        return False
+    keyword = key.rsplit(":", 1)[1]
+    calls = [n for n in nodes if isinstance(n, ast.Call)]
+    inherited = _how(inp, ours_file, mine, "") == "override"
+    return bool(calls) and all(
+        duplicates.omission_gated(inp, up_file, c, keyword, ours_file=ours_file,
+                                  ours_at=mine, inherited=inherited) for c in calls)
 
 
 def _by_effect(inp: Inputs, mine: ps.FuncDef, ours_file: str, up_file: str, qual: str,
@@ -759,7 +776,7 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
         diverged.setdefault(dv.ours, set()).update(dv.calls)
     # keywords a call-drift action already names for a call in that file
     omitted = {(c.ours.rsplit(":", 1)[0], c.callee.rsplit(".", 1)[-1], k)
-               for c in call_drifts or () for k in c.missing}
+               for c in call_drifts or () for k in (*c.missing, *c.gated)}
     named_before: dict[str, set[str]] = {}
     for prior in inp.priors:
         for it in prior.items:

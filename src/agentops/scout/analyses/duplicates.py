@@ -17,9 +17,10 @@ import ast
 import functools
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from agentops.scout.analyses import direction
+from agentops.scout.analyses import defaultgate, direction
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses import refs as refindex
 from agentops.scout.model import Inputs
@@ -35,6 +36,10 @@ class CallDrift:
     dropped: tuple[str, ...] = ()  # keywords upstream stopped passing since the baseline
     values: tuple[str, ...] = ()  # upstream's "k=value" for the missing ones
     why: str = ""  # the duplicate_logic pair's reason
+    # Keywords ours omits whose upstream value is the callee's default unless a feature
+    # the sub-project never refers to is on (#22 item 5: no drift), and those tests.
+    gated: tuple[str, ...] = ()
+    gated_by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -185,6 +190,7 @@ def call_drift(inp: Inputs) -> list[CallDrift]:
     """Keywords upstream's copy passes to the same callee that ours omits, and
     keywords ours passes that the callee no longer takes or upstream dropped."""
     out: list[CallDrift] = []
+    known = _known(inp)
     for ours, up, why in _pairs(inp):
         o_mod, u_mod = ps.parse(inp.head.text(ours) or ""), ps.parse(inp.head.text(up) or "")
         if o_mod is None or u_mod is None:
@@ -212,7 +218,9 @@ def call_drift(inp: Inputs) -> list[CallDrift]:
                 continue
             func = _resolve_def(inp, ours, name)
             found = _compare(call, theirs, func, where=(ours, up),
-                             before=b_calls.get(name, []), why=why)
+                             before=b_calls.get(name, []), why=why,
+                             gate=_gate_for(inp, known, ours, o_mod, call=call,
+                                            homes={id(c): u_mod for c in theirs}))
             if found is not None:
                 out.append(found)
     return _dedupe(out + _imported_call_drift(inp, {d.ours for d in out}))
@@ -228,6 +236,7 @@ def _imported_call_drift(inp: Inputs, seen: set[str]) -> list[CallDrift]:
                       and p.startswith(watched) and not p.startswith(sub)
                       and "/tests/" not in p]
     out: list[CallDrift] = []
+    known = _known(inp)
     cache: dict[str, list[tuple[str, ast.Call]]] = {}
     for path in sorted(inp.head.files):
         if not path.startswith(sub) or path.startswith(tests) or not path.endswith(".py"):
@@ -255,13 +264,16 @@ def _imported_call_drift(inp: Inputs, seen: set[str]) -> list[CallDrift]:
             theirs = cache[origin]
             if len(theirs) < 2:
                 continue  # one caller is an example, not a convention
+            homes = {id(c): ps.parse(inp.head.files[f]) for f, c in theirs}
             found = _compare(call, [c for _f, c in theirs], func,
                              where=(path, theirs[0][0]), before=[],
-                             why=f"upstream's {len(theirs)} callers")
-            if found is not None and found.missing:
+                             why=f"upstream's {len(theirs)} callers",
+                             gate=_gate_for(inp, known, path, mod, call=call, homes=homes))
+            if found is not None and (found.missing or found.gated):
                 out.append(CallDrift(found.callee, found.ours,
                                      f"{theirs[0][0]}:{theirs[0][1].lineno}", found.missing,
-                                     (), (), found.values, found.why))
+                                     (), (), found.values, found.why, found.gated,
+                                     found.gated_by))
     return out
 
 
@@ -286,7 +298,8 @@ def _upstream_calls(inp: Inputs, files: list[str], name: str, origin: str
 
 
 def _compare(call: ast.Call, theirs: list[ast.Call], func: ps.FuncDef | None, *,
-             where: tuple[str, str], before: list[ast.Call], why: str) -> CallDrift | None:
+             where: tuple[str, str], before: list[ast.Call], why: str,
+             gate: _Gate | None = None) -> CallDrift | None:
     ours, up = where
     mine = _kw(call)
     covered = set(mine) | _positional_names(func, call)
@@ -295,18 +308,118 @@ def _compare(call: ast.Call, theirs: list[ast.Call], func: ps.FuncDef | None, *,
     common = set.intersection(*(set(_kw(c)) for c in theirs))
     ref = theirs[0]
     values = _kw(ref)
-    missing = tuple(sorted(k for k in common if k not in covered
-                           and defaults.get(k) != values.get(k)))
+    omitted = sorted(k for k in common if k not in covered
+                     and defaults.get(k) != values.get(k))
+    # #22 item 5: equal to the default unless a feature the sub-project never refers to
+    # is on, in every one of upstream's calls, is no drift.
+    gates: dict[str, str] = {}
+    for k in omitted:
+        if gate is not None and k in defaults:
+            found = [gate(c, k, defaults[k]) for c in theirs]
+            if all(found):
+                gates[k] = " / ".join(sorted({g for g in found if g}))
+    missing = tuple(k for k in omitted if k not in gates)
     accepted = set(ps.param_names(func)) if func is not None else set()
     extra = tuple(sorted(k for k in mine if func is not None and k not in accepted
                          and func.args.kwarg is None))
     passed_before = set.intersection(*(set(_kw(c)) for c in before)) if before else set()
     dropped = tuple(sorted(k for k in mine if k in passed_before and k not in common
                            and k not in extra))
-    if not (missing or extra or dropped):
+    if not (missing or extra or dropped or gates):
         return None
     return CallDrift(_callee(call), f"{ours}:{call.lineno}", f"{up}:{ref.lineno}", missing,
-                     extra, dropped, tuple(f"{k}={values[k]}" for k in missing), why)
+                     extra, dropped, tuple(f"{k}={values[k]}" for k in missing), why,
+                     tuple(gates), tuple(gates.values()))
+
+
+# (upstream call, keyword, callee default as source) -> the unreachable feature test
+_Gate = Callable[[ast.Call, str, str], "str | None"]
+
+
+def _known(inp: Inputs) -> frozenset[str]:
+    key = "defaultgate-known"
+    cached = inp.head.cache.get(key)
+    if cached is None or cached[0] != inp.target.subproject:
+        cached = inp.head.cache[key] = (
+            inp.target.subproject,
+            defaultgate.known_names(inp.head.files, inp.target.subproject + "/"))
+    return cached[1]
+
+
+def omission_gated(inp: Inputs, up_file: str, call: ast.Call, keyword: str, *,
+                   ours_file: str, ours_at: ast.AST, inherited: bool = False) -> str | None:
+    """For a keyword upstream's ``call`` (in ``up_file``) passes and the copy at
+    ``ours_at`` (in ``ours_file``) lacks: the feature test under which upstream's value
+    differs from the callee's default, when the sub-project cannot reach it (#22 item
+    5); ``None`` when the omission may change behaviour. ``inherited``: the copy is an
+    override, so upstream's ``self.`` state is the copy's too."""
+    up_mod = ps.parse(inp.head.text(up_file) or "")
+    o_mod = ps.parse(inp.head.text(ours_file) or "")
+    if up_mod is None or o_mod is None or not isinstance(call.func, ast.Name):
+        return None
+    func = _resolve_def(inp, up_file, call.func.id)
+    default = _defaults(func).get(keyword) if func is not None else None
+    if default is None:
+        return None
+    inherits = inherited or _inherits_outside(inp, ours_file, o_mod, ours_at)
+    g = defaultgate.gate(up_mod, call, keyword, default, _known(inp),
+                         self_reachable=inherits)
+    return g.condition if g is not None else None
+
+
+def _gate_for(inp: Inputs, known: frozenset[str], ours: str, o_mod: ast.Module, *,
+              call: ast.Call, homes: dict[int, ast.Module | None]) -> _Gate:
+    """The gate test for one of our calls against upstream's calls (each parsed in
+    ``homes`` by id): ``self.`` tests count as reachable when our call's class inherits
+    from a repository class outside the sub-project."""
+    inherits = _inherits_outside(inp, ours, o_mod, call)
+
+    def one(theirs: ast.Call, keyword: str, default: str) -> str | None:
+        home = homes.get(id(theirs))
+        if home is None:
+            return None
+        g = defaultgate.gate(home, theirs, keyword, default, known,
+                             self_reachable=inherits)
+        return g.condition if g is not None else None
+    return one
+
+
+def _inherits_outside(inp: Inputs, path: str, mod: ast.Module, call: ast.AST) -> bool:
+    """Whether the class holding ``call`` (any node with a line) has, through the
+    sub-project's own classes, a base class defined in the repository outside it."""
+    sub = inp.target.subproject + "/"
+    cls = None
+    for n in ps.statements(mod):
+        if isinstance(n, ast.ClassDef) and n.lineno <= getattr(call, "lineno", 0) \
+                <= (n.end_lineno or 0):
+            cls = n
+    todo = [(path, mod, cls)] if cls is not None else []
+    for _ in range(6):
+        if not todo:
+            return False
+        at, at_mod, c = todo.pop()
+        for b in ps.class_bases(c):
+            parts = b.split(".")
+            local = ps.find(at_mod, b) if len(parts) == 1 else None
+            if isinstance(local, ast.ClassDef):
+                todo.append((at, at_mod, local))
+                continue
+            imported = ps.imports(at_mod).get(parts[0])
+            if imported is None:
+                continue
+            module = ".".join([x for x in imported if x] + parts[1:-1])
+            if len(parts) == 1:
+                module = imported[0]
+            where = ps.module_path(module, inp.head.paths)
+            if where is None:
+                continue  # outside the repository (torch, the standard library)
+            if not where.startswith(sub):
+                return True
+            other = ps.parse(inp.head.text(where) or "")
+            found = ps.find(other, parts[-1])
+            if isinstance(found, ast.ClassDef):
+                todo.append((where, other, found))
+    return False
 
 
 def _dedupe(found: list[CallDrift]) -> list[CallDrift]:

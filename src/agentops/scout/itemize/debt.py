@@ -158,8 +158,10 @@ def _lossy(res: dict[str, Any]) -> list[Item]:
 
 
 def _calls(res: dict[str, Any], sub: str) -> list[Item]:
-    out = []
+    out = _gated(res["call_drift"], sub)
     for d in res["call_drift"]:
+        if not (d.missing or d.extra or d.dropped):
+            continue  # only default-equal omissions: the FYI line above says so
         ours_file = d.ours.rsplit(":", 1)[0]
         parts, fixes = [], []
         severity = "should-fix"
@@ -187,6 +189,25 @@ def _calls(res: dict[str, Any], sub: str) -> list[Item]:
                          *(f"extra:{k}" for k in d.extra),
                          *(f"dropped:{k}" for k in d.dropped)])))
     return out
+
+
+def _gated(drifts: list[Any], sub: str) -> list[Item]:
+    """#22 item 5: arguments a copy omits whose upstream value is the callee's default
+    unless a feature the sub-project never refers to is on: one FYI line, no action."""
+    gated = [d for d in drifts if d.gated]
+    if not gated:
+        return []
+    shown = [f"{names(d.gated)} to {code(d.callee)} at {rel(d.ours, sub)} (unless "
+             f"{', '.join(code(g) for g in d.gated_by)})" for d in gated]
+    return [Item(
+        id=stable_id("call-drift-gated", sub),
+        section="S-4", kind="fyi",
+        title=f"{len(gated)} call(s) omit an argument upstream's copy passes, equal to the "
+              f"callee's default unless a feature the sub-project never refers to is on: "
+              + listed(shown, 4),
+        severity="nice-to-have",
+        files=tuple(sorted({d.ours.rsplit(":", 1)[0] for d in gated})),
+        facts=tuple(sorted(f"gated:{d.callee}:{k}" for d in gated for k in d.gated)))]
 
 
 def _divergence(res: dict[str, Any], sub: str) -> list[Item]:
