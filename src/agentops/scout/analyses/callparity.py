@@ -81,22 +81,11 @@ def _key(call: ast.Call, imported: dict[str, tuple[str, str]], paths: frozenset[
     # A method reached through a config object (``config.checkpoint.build``): matched
     # by the chain as written, ``self.`` aside; three parts at least, so a generic
     # ``x.append`` never pairs two unrelated calls.
-    chain = _chain(f)
+    chain = ps.name_chain(f)
+    chain = chain[1:] if chain[:1] == ["self"] else chain
     if chain and chain[0] not in imported and len(chain) >= CHAIN_PARTS:
         return CHAIN + ".".join(chain)
     return ""
-
-
-def _chain(node: ast.expr) -> list[str]:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return []
-    parts.append(node.id)
-    parts.reverse()
-    return parts[1:] if parts[0] == "self" else parts
 
 
 def _module(inp: Inputs, path: str) -> _Module | None:

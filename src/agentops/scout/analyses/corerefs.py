@@ -504,13 +504,7 @@ class _Checker:
 
 
 def _dotted(expr: ast.expr) -> str:
-    parts: list[str] = []
-    while isinstance(expr, ast.Attribute):
-        parts.append(expr.attr)
-        expr = expr.value
-    if not isinstance(expr, ast.Name):
-        return ""
-    return ".".join([expr.id, *reversed(parts)])
+    return ".".join(ps.name_chain(expr))
 
 
 def _is_self_attr(target: ast.expr, me: str, attr: str) -> bool:

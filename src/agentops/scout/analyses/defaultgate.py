@@ -177,7 +177,7 @@ class _Context:
             return None
         if isinstance(test, ast.Call):
             return self._unreachable(test.func)
-        names = _chain(test)
+        names = ps.name_chain(test)
         if len(names) < 2:
             return None  # a bare name: a local or global nothing here resolves
         if names[0] in _SELF:
@@ -198,18 +198,6 @@ def _strip_not(test: ast.expr) -> tuple[ast.expr, bool]:
     while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         test, negated = test.operand, not negated
     return test, negated
-
-
-def _chain(node: ast.expr) -> list[str]:
-    """``self.ft.enabled`` → [self, ft, enabled]; [] for anything but a name chain."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return []
-    parts.append(node.id)
-    return parts[::-1]
 
 
 def _equals(node: ast.expr, default: str) -> bool:

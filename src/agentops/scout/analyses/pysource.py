@@ -315,6 +315,19 @@ def top_level_names(module: ast.Module | None) -> dict[str, int]:
             if isinstance(n, (ast.ClassDef, *FuncDef.__args__)) and not n.name.startswith("_")}
 
 
+def name_chain(node: ast.expr) -> list[str]:
+    """``self.ft.enabled`` → [self, ft, enabled]; [] for anything but a chain of attributes
+    on a plain name (a call, subscript or literal anywhere in it)."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return []
+    parts.append(node.id)
+    return parts[::-1]
+
+
 def module_path(modname: str, paths: frozenset[str] | set[str]) -> str | None:
     """The repo file defining ``a.b.c``: ``a/b/c.py`` or ``a/b/c/__init__.py``."""
     base = modname.replace(".", "/")
