@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from agentops.triage.constraints import violations
 from agentops.triage.model import Comment, IssueSnapshot, Plan, Queue
@@ -27,6 +28,13 @@ def plan_ok(snapshot: IssueSnapshot, queue: Queue) -> Plan:
     bad = violations(plan, snapshot.labels, queue)
     assert bad == [], f"constraint violations: {bad}\n{plan.to_json()}"
     return plan
+
+
+def with_signal_flags(queue: Queue, **flags: bool) -> Queue:
+    """``queue`` with ``flags`` set on every rubric signal (the rubric's derived sets are
+    rebuilt): how a test shows that a flag, not the wording, decides a plan."""
+    sigs = tuple(replace(s, **flags) for s in queue.rubric.signals)
+    return replace(queue, rubric=replace(queue.rubric, signals=sigs))
 
 
 def fence(code: str, lang: str = "python") -> str:

@@ -10,10 +10,7 @@ labelled issue's text); every plan also passes the constraint checker."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from agentops.triage.model import Queue
-from tests.triage.plankit import INFRA, fence, make_issue, plan_ok
+from tests.triage.plankit import INFRA, fence, make_issue, plan_ok, with_signal_flags
 
 TRIAGED = "triaged"
 REVIEW = "triage review"
@@ -87,11 +84,6 @@ def test_a_build_word_in_the_prose_alone_is_context(queue):
     assert TRIAGED in plan.add_labels and REASON not in plan.reasoning, plan.reasoning
 
 
-def _without_build_flag(queue: Queue) -> Queue:
-    sigs = tuple(replace(s, fails_build=False) for s in queue.rubric.signals)
-    return replace(queue, rubric=replace(queue.rubric, signals=sigs))
-
-
 def test_the_rubric_flag_is_what_decides(queue):
     # The build signal carries the flag in the shipped rubric, only not_distributed
     # signals do, and with the flag off the build-log report is triaged again.
@@ -99,5 +91,5 @@ def test_the_rubric_flag_is_what_decides(queue):
     roles = {s.id: s.role for s in queue.rubric.signals}
     assert all(roles[i] == "not_distributed" for i in queue.rubric.build_failures)
     plan = plan_ok(make_issue(_TITLE, "Building from a fresh checkout:\n" + _BUILD_LOG),
-                   _without_build_flag(queue))
+                   with_signal_flags(queue, fails_build=False))
     assert TRIAGED in plan.add_labels and REASON not in plan.reasoning, plan.reasoning

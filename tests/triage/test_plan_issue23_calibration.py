@@ -9,12 +9,9 @@ passes the constraint checker."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
-from agentops.triage.model import Queue
-from tests.triage.plankit import PAR, fence, make_issue, plan_ok
+from tests.triage.plankit import PAR, fence, make_issue, plan_ok, with_signal_flags
 
 TRIAGED = "triaged"
 REVIEW = "triage review"
@@ -74,18 +71,13 @@ def test_a_component_shown_twice_is_not_one_mention(queue):
     assert TRIAGED in plan.add_labels and REASON not in plan.reasoning, plan.reasoning
 
 
-def _without_contenders(queue: Queue) -> Queue:
-    sigs = tuple(replace(s, contends=False) for s in queue.rubric.signals)
-    return replace(queue, rubric=replace(queue.rubric, signals=sigs))
-
-
 def test_the_rubric_flag_is_what_decides(queue):
     # The compiler signal carries the flag in the shipped rubric, and only
     # not_distributed signals do; with the flag off the same report is triaged again.
     assert "compiler_only" in queue.rubric.contenders
     roles = {s.id: s.role for s in queue.rubric.signals}
     assert all(roles[i] == "not_distributed" for i in queue.rubric.contenders)
-    plan = plan_ok(make_issue(_TITLE, _COMPILED_PROSE), _without_contenders(queue))
+    plan = plan_ok(make_issue(_TITLE, _COMPILED_PROSE), with_signal_flags(queue, contends=False))
     assert TRIAGED in plan.add_labels and REASON not in plan.reasoning, plan.reasoning
 
 

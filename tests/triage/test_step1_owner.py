@@ -5,12 +5,9 @@ issue to a human, never elsewhere; nor does a short report with no evidence eith
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
-from agentops.triage.model import Queue
-from tests.triage.plankit import PAR, fence, make_issue, plan_ok
+from tests.triage.plankit import PAR, fence, make_issue, plan_ok, with_signal_flags
 
 REVIEW, TRIAGED = "triage review", "triaged"
 CODE = fence("model = Net().cuda()\nfor x in data:\n    loss = model(x).sum()\n"
@@ -24,11 +21,6 @@ RULED_OUT = [
 ]
 
 
-def every_signal_names_an_owner(queue: Queue) -> Queue:
-    sigs = tuple(replace(s, names_owner=True) for s in queue.rubric.signals)
-    return replace(queue, rubric=replace(queue.rubric, signals=sigs))
-
-
 @pytest.mark.parametrize("title, body", RULED_OUT)
 def test_ruled_out_alone_goes_to_a_human_not_elsewhere(queue, title, body):
     plan = plan_ok(make_issue(title, body), queue)
@@ -37,7 +29,7 @@ def test_ruled_out_alone_goes_to_a_human_not_elsewhere(queue, title, body):
     assert REVIEW in plan.add_labels and TRIAGED not in plan.add_labels
     assert "none of another owner" in plan.reasoning
     # The same evidence counted as naming an owner is what sent it elsewhere before.
-    before = plan_ok(make_issue(title, body), every_signal_names_an_owner(queue))
+    before = plan_ok(make_issue(title, body), with_signal_flags(queue, names_owner=True))
     assert before.decision == "not_distributed"
 
 

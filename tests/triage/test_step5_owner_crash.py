@@ -6,10 +6,7 @@ by distributed code (ProcessGroupNCCL) still is."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from agentops.triage.model import Queue
-from tests.triage.plankit import fence, make_issue, plan_ok
+from tests.triage.plankit import fence, make_issue, plan_ok, with_signal_flags
 
 DDP_LOOP = fence("loader = DataLoader(ds, num_workers=4)\nmodel = DDP(model, device_ids=[rank])\n"
                  "for x in loader:\n    model(x).sum().backward()")
@@ -23,18 +20,13 @@ PG_SEGFAULT = ("Segmentation fault in ProcessGroupNCCL during DDP training",
                    "WorkNCCL::isCompleted()") + "\n" + DDP_LOOP)
 
 
-def crash_anywhere(queue: Queue) -> Queue:
-    sigs = tuple(replace(s, in_distributed_code=False) for s in queue.rubric.signals)
-    return replace(queue, rubric=replace(queue.rubric, signals=sigs))
-
-
 def test_a_crash_another_owner_raised_is_not_high_priority(queue):
     plan = plan_ok(make_issue(*WORKER_SEGFAULT), queue)
     assert plan.decision != "high_priority", plan.reasoning
     assert "triaged" not in plan.add_labels
     # Without the flag, the crash word alone put it on the high-priority path.
-    assert plan_ok(make_issue(*WORKER_SEGFAULT), crash_anywhere(queue)).decision \
-        == "high_priority"
+    crash_anywhere = with_signal_flags(queue, in_distributed_code=False)
+    assert plan_ok(make_issue(*WORKER_SEGFAULT), crash_anywhere).decision == "high_priority"
 
 
 def test_a_crash_in_distributed_code_stays_high_priority(queue):
