@@ -362,10 +362,11 @@ def shape_record(records: Sequence[Record], plans: Sequence[Plan],
 
 
 def _judged(rec: Record, plan: Plan, queue: Queue) -> int:
-    """The column of ``shape_record`` one triaged plan counts in."""
-    if not rec.is_distributed:
-        return OFF_QUEUE
+    """The column of ``shape_record`` one triaged plan counts in, as ``score`` judges it
+    (which also decides what is off the queue)."""
     judged = score([rec], [plan], queue)
+    if judged.triaged_off_queue:
+        return OFF_QUEUE
     if not judged.triaged_total:
         return UNJUDGED
     return RIGHT if judged.triaged_right else WRONG

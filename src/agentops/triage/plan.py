@@ -1109,7 +1109,7 @@ def step3_modules(st: _State, mods: _Modules) -> str:
 def _named_only_by_test_id(st: _State, mods: _Modules, new_modules: list[str]) -> list[str]:
     """Modules of a CI test report (a test id for a title) that only the test id names,
     and without an explicit API, import or frame (MEDIUM): the suite the failing test
-    belongs to (issue #23, stop 36). A component the id spells out (``TestFSDP…``) or
+    belongs to (issue #23, stop 35). A component the id spells out (``TestFSDP…``) or
     the report shows elsewhere is more than the suite."""
     if not st.reading.text.test_report:
         return []
