@@ -71,8 +71,9 @@ still printed.
 A tenth blind set, benchmarks/data/triage_blind10.yaml (texts in
 ~/.cache/agentops/triage/extra10-texts.jsonl or $AGENTOPS_TRIAGE_BLIND10_CACHE), gathered
 while blind9 is still blind, is its own column ("blind10") on the same terms;
-``--no-blind10`` leaves it out. It is blind: never fitted on, never merged into held-all,
-no ``--fit-blind10``.
+``--no-blind10`` leaves it out. It was measured blind three times and then released as
+fit material (issue #23, stop 36); ``--fit-blind10`` adds it to the fit part, and its
+block is still printed.
 
 An eleventh blind set, benchmarks/data/triage_blind11.yaml (texts in
 ~/.cache/agentops/triage/extra11-texts.jsonl or $AGENTOPS_TRIAGE_BLIND11_CACHE), gathered
@@ -285,7 +286,7 @@ SEPARATE_SETS: dict[str, int | None] = {
     "blind7": 3,
     "blind8": 3,
     "blind9": 3,
-    "blind10": None,
+    "blind10": 3,
     "blind11": None,
 }
 _ORDINAL = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
