@@ -41,7 +41,7 @@ def test_shipped_sets_validate_and_do_not_overlap() -> None:
 # or of an earlier blind set (an earlier set may have been read to write rules, so a shared
 # issue would not be blind), and must hold both truths.
 _GATHERED = ("EXTRA", "BLIND2", "BLIND3", "BLIND4", "BLIND5", "BLIND6", "BLIND7",
-             "BLIND8", "BLIND9", "BLIND10", "BLIND11")
+             "BLIND8", "BLIND9", "BLIND10", "BLIND11", "BLIND12")
 
 
 @pytest.mark.parametrize("name", _GATHERED[2:])
@@ -71,6 +71,7 @@ def _no_real_blind4_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(kf, "BLIND9_CACHE", tmp_path / "absent9.jsonl")
     monkeypatch.setattr(kf, "BLIND10_CACHE", tmp_path / "absent10.jsonl")
     monkeypatch.setattr(kf, "BLIND11_CACHE", tmp_path / "absent11.jsonl")
+    monkeypatch.setattr(kf, "BLIND12_CACHE", tmp_path / "absent12.jsonl")
 
 
 @pytest.mark.parametrize(("body", "key", "words"), [
@@ -274,10 +275,18 @@ _STILL_BLIND = {
         (1102, ["oncall: distributed", "module: ddp"], "DDP bucket warning",
          "After a permute in forward, DDP warns that gradient layout differs from its buckets."),
         (1103, ["module: build", "triaged"], "NCCL submodule build fails",
-         "cmake stops while building nccl_external from a fresh clone.")]}
+         "cmake stops while building nccl_external from a fresh clone.")],
+    "blind12": [
+        (1201, ["oncall: distributed", "module: nccl"], "coalesced collectives",
+         "Waiting on the handles of three batched all_reduce calls returns at once."),
+        (1202, ["module: cuda", "triaged"], "stray device-0 context",
+         "With only cuda:3 in use, nvidia-smi still lists a context on device 0."),
+        (1203, ["module: multiprocessing", "triaged"], "spawn error not picklable",
+         "The error raised by the spawn helper cannot be restored with pickle.loads.")]}
 
 
-@pytest.mark.parametrize(("name", "counts"), [("blind11", "3 issues (2 distributed, 1 not)")])
+@pytest.mark.parametrize(("name", "counts"), [("blind11", "3 issues (2 distributed, 1 not)"),
+                                              ("blind12", "3 issues (1 distributed, 2 not)")])
 def test_a_still_blind_set_is_its_own_column_has_no_fit_flag_and_can_be_left_out(
         name: str, counts: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -323,8 +332,8 @@ def test_the_still_blind_sets_are_also_reported_together(
     """Issue #23: with two blind sets present their union is one more block ("blind-all")
     whose figures count every issue of both; released sets (blind5 ... blind10) never join
     it, and with one blind set left there is no union block. As the table stands blind11
-    alone is blind (blind10 was released at stop 36), so the union is checked with blind10
-    marked blind again as it was before its release."""
+    and blind12 are blind (blind10 was released at stop 36); the union of three is checked
+    with blind10 marked blind again as it was before its release."""
     dev = _fsdp_dev(tmp_path)
     sets = {
         "BLIND5": [(501, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP)],
@@ -349,7 +358,11 @@ def test_the_still_blind_sets_are_also_reported_together(
                     (1102, ["module: build", "triaged"], "NCCL submodule build fails",
                      "cmake stops while building nccl_external from a fresh clone."),
                     (1103, ["oncall: quantization"], "QAT under DDP docs",
-                     "How do I run quantization aware training with DDP?")]}
+                     "How do I run quantization aware training with DDP?")],
+        "BLIND12": [(1201, ["oncall: distributed", "module: nccl"], "coalesced collectives",
+                     "Waiting on the handles of three batched all_reduce calls returns at once."),
+                    (1202, ["module: cuda", "triaged"], "stray device-0 context",
+                     "With only cuda:3 in use, nvidia-smi still lists a context on device 0.")]}
     for name, rows in sets.items():
         labels, cache = _labelled_set(tmp_path, name, rows)
         monkeypatch.setattr(kf, name, labels)
@@ -358,38 +371,40 @@ def test_the_still_blind_sets_are_also_reported_together(
         monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
     base = [str(dev), "--no-extra", "--no-blind4", "--k", "2", "--json"]
 
-    # As the table stands, blind11 alone is blind: no union block.
-    assert kf.main(base) == 0
-    out = capsys.readouterr().out
-    assert "== blind-all:" not in out and "blind-all" not in json.loads(
-        out.strip().splitlines()[-1])["held_out"]
-
-    # The union mechanism, with blind10 blind again: blind10 and blind11 make a block of
-    # their own, and no released set (blind9 included) joins it.
-    monkeypatch.setitem(kf.SEPARATE_SETS, "blind10", None)
+    # As the table stands, blind11 and blind12 are blind: they make a block of their own,
+    # and no released set (blind10 included) joins it.
     assert kf.main(base) == 0
     out = capsys.readouterr().out
     result = json.loads(out.strip().splitlines()[-1])
     assert "== blind-all: 5 issues (2 distributed, 3 not)" in out
-    assert "the blind sets blind10 + blind11 together" in out
+    assert "the blind sets blind11 + blind12 together" in out
     held = result["held_out"]
-    assert held["blind-all"]["n"] == held["blind10"]["n"] + held["blind11"]["n"] == 5
+    assert held["blind-all"]["n"] == held["blind11"]["n"] + held["blind12"]["n"] == 5
     assert held["blind5"]["n"] == 1 and held["blind6"]["n"] == 2
     assert held["blind7"]["n"] == 1 and held["blind8"]["n"] == 2
-    assert held["blind9"]["n"] == 3
+    assert held["blind9"]["n"] == 3 and held["blind10"]["n"] == 2
 
     # Leaving out a released set changes nothing in the union.
-    for released in ("--no-blind7", "--no-blind8", "--no-blind9"):
+    for released in ("--no-blind7", "--no-blind8", "--no-blind9", "--no-blind10"):
         assert kf.main([*base, released]) == 0
         result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
         assert result["held_out"]["blind-all"]["n"] == 5
         assert released.removeprefix("--no-") not in result["held_out"]
 
     # With one blind set left there is no union block.
-    for left_out in ("--no-blind10", "--no-blind11"):
+    for left_out in ("--no-blind11", "--no-blind12"):
         assert kf.main([*base, left_out]) == 0
         result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
         assert "blind-all" not in result["held_out"]
+
+    # The union mechanism takes every blind set: with blind10 blind again, three sets.
+    monkeypatch.setitem(kf.SEPARATE_SETS, "blind10", None)
+    assert kf.main(base) == 0
+    out = capsys.readouterr().out
+    result = json.loads(out.strip().splitlines()[-1])
+    assert "== blind-all: 7 issues (3 distributed, 4 not)" in out
+    assert "the blind sets blind10 + blind11 + blind12 together" in out
+    assert result["held_out"]["blind-all"]["n"] == 7
 
 
 def test_both_benchmarks_read_the_dev_sets_through_one_helper(
