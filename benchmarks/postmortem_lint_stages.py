@@ -241,8 +241,8 @@ def measure_corpus(corpus: Path, data_path: Path, split: str) -> dict[str, Any]:
         path = corpus / f"{doc}.md"
         if not path.is_file():
             continue
-        parsed, flagged = _flagged(path.read_text(encoding="utf-8", errors="replace"),
-                                   rules)
+        parsed = lint_mod.parse(path.read_text(encoding="utf-8", errors="replace"),
+                                datafiles.sections())
         for sentence in parsed.sentences:
             verdict = judged.get(key(sentence.text))
             if verdict is None:
@@ -252,7 +252,11 @@ def measure_corpus(corpus: Path, data_path: Path, split: str) -> dict[str, Any]:
                     continue
                 totals[category] += 1
                 lines = _lines(sentence)
-                if flagged[category] & lines:
+                rule = next(r for r in rules if r.id == category)
+                # Judged per sentence, found per sentence, as postmortem_lint_corpus.py
+                # counts it: two sentences may share a line.
+                if rule.applies_to(sentence.section) and lint_mod.hits(rule, sentence,
+                                                                       rules):
                     continue
                 where_lost, detail = stage(category, [sentence], lines, rules)
                 counts[category][where_lost] += 1

@@ -69,3 +69,25 @@ def test_a_hit_on_the_joined_sentences_is_a_split_loss() -> None:
              lint_mod.Sentence("forgot to bump the version.", "summary", (0,), (6,))]
     assert bench.stage("blame", parts, {5, 6}, rules)[0] == "split"
     assert bench.stage("blame", parts[1:], {6}, rules)[0] != "split"
+
+
+def test_the_corpus_is_judged_and_found_per_sentence(tmp_path: Path, capsys) -> None:
+    # Two judged sentences on one line: the flag on the first does not find the second.
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "d.md").write_text("# T\n\nI forgot to bump the version. The team was on "
+                                 "holiday that week.\n", encoding="utf-8")
+    judged = [bench.key("I forgot to bump the version."),
+              bench.key("The team was on holiday that week.")]
+    data = tmp_path / "judged.yaml"
+    data.write_text("version: 1\ndocuments:\n  d: {repo: x/y, commit: abc, path: d.md, "
+                    "split: fit}\njudgements:\n" + "".join(
+                        f"  {k}: {{doc: d, labels: [blame]}}\n" for k in judged),
+                    encoding="utf-8")
+    assert bench.main(["--corpus", str(corpus), "--data", str(data), "--split", "fit",
+                       "--json", "--verbose"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["categories"]["blame"]["spans"],
+            result["categories"]["blame"]["missed"]) == (2, 1)
+    # A role as subject with no fault read: the predicate stage.
+    assert result["missed"] == ["blame predicate d:3"]
