@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from agentops.triage.constraints import violations
-from agentops.triage.model import Comment, IssueSnapshot, Plan, Queue
+from agentops.triage.model import Comment, IssueSnapshot, Plan, Queue, Selective
 from agentops.triage.plan import plan_issue
 
 QUEUE_LABEL = "oncall: distributed"
@@ -35,6 +35,18 @@ def with_signal_flags(queue: Queue, **flags: bool) -> Queue:
     rebuilt): how a test shows that a flag, not the wording, decides a plan."""
     sigs = tuple(replace(s, **flags) for s in queue.rubric.signals)
     return replace(queue, rubric=replace(queue.rubric, signals=sigs))
+
+
+def with_thresholds(queue: Queue, thresholds: Mapping[str, float] | None = None, *,
+                    default: float = 0.0) -> Queue:
+    """``queue`` with its selective-triage thresholds set by the test (``default`` for
+    every label not in ``thresholds``; 0 switches them off) instead of read from
+    labels.json: a test of a rule (a gate, a route) then checks that rule, and a refit of
+    the shipped thresholds (benchmarks/triage_kfold.py --write) does not change what it
+    checks (issue #23, stop 36)."""
+    return replace(queue, confidence=Selective(
+        target_precision=queue.confidence.target_precision, default=default,
+        thresholds=dict(thresholds or {})))
 
 
 def fence(code: str, lang: str = "python") -> str:

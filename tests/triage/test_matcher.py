@@ -132,10 +132,11 @@ def test_engine_gives_the_plain_loops_hits_on_varied_issues() -> None:
     rubric = load_queue("distributed").rubric
     rng = random.Random(23)
     fired: set[str] = set()
-    # 500 issues: each signal's examples are a smaller share of the pool as the rubric
+    # 800 issues: each signal's examples are a smaller share of the pool as the rubric
     # grows (300 left two signals unexercised once issue #23's round 6 added seven; 400
-    # left two title-only ones once stop 36 added the test-suite signals).
-    for title, body, comments in _issues(rubric, rng, 500):
+    # left two title-only ones once stop 36 added the test-suite signals, 500 three once
+    # it added a title-only subsystem signal with five examples, until 800).
+    for title, body, comments in _issues(rubric, rng, 800):
         text = split_issue(title, body, comments, rubric)
         want = plain_hits(text, rubric)
         assert engine_hits(text, rubric) == want, (title, body[:300])
@@ -203,7 +204,7 @@ def test_scan_answers_each_pattern_string_test_as_the_place_would() -> None:
     rubric = load_queue("distributed").rubric
     rng = random.Random(5)
     checked = held = 0
-    for title, body, comments in _issues(rubric, rng, 30):
+    for title, body, comments in _issues(rubric, rng, 800):
         places = index_places(split_issue(title, body, comments, rubric))
         for group in (rubric.eager, rubric.deferred, rubric.signals):
             index = rubric.index_for(group)

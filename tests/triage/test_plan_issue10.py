@@ -11,7 +11,15 @@ import pytest
 
 from agentops.triage import plan as plan_mod
 from agentops.triage.model import Comment, Selective
-from tests.triage.plankit import INFRA, PAR, QUEUE_LABEL, fence, make_issue, plan_ok
+from tests.triage.plankit import (
+    INFRA,
+    PAR,
+    QUEUE_LABEL,
+    fence,
+    make_issue,
+    plan_ok,
+    with_thresholds,
+)
 
 REVIEW, MARKER, TRIAGED = "triage review", "bot-triaged", "triaged"
 
@@ -432,6 +440,8 @@ def test_keyword_soup_proposes_at_most_three_modules_and_asks_a_human(queue):
 
 def test_a_route_seen_only_in_the_repro_code_is_made_but_flagged(queue):
     # The FSDP state dict is the subject; DCP's helper is only how the repro gathers it.
+    # Thresholds off, set here: the code-only rule, not a fitted threshold, flags it.
+    queue = with_thresholds(queue)
     code = fence("from torch.distributed.checkpoint.state_dict import get_model_state_dict\n"
                  "sd = get_model_state_dict(model)\nprint(sorted(sd))")
     plan = plan_ok(make_issue("Missing keys after wrapping", "Some keys are missing.\n" + code),

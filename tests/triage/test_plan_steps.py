@@ -9,7 +9,16 @@ import pytest
 from agentops.triage.model import Comment
 from agentops.triage.plan import plan_issue
 from agentops.triage.queue import load_queue
-from tests.triage.plankit import CKPT, INFRA, PAR, QUEUE_LABEL, fence, make_issue, plan_ok
+from tests.triage.plankit import (
+    CKPT,
+    INFRA,
+    PAR,
+    QUEUE_LABEL,
+    fence,
+    make_issue,
+    plan_ok,
+    with_thresholds,
+)
 
 DDP_REPRO = fence("""
 import torch, torch.distributed as dist
@@ -196,7 +205,9 @@ def test_route_nccl_timeout_during_fsdp_training_is_infra(queue):
             + fence("[rank3]:[E ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught collective "
                     "operation timeout: WorkNCCL(SeqNum=9000, OpType=_ALLGATHER_BASE, "
                     "Timeout(ms)=600000) ran for 600001 milliseconds before timing out.", ""))
-    plan = plan_ok(make_issue("FSDP job dies with a watchdog timeout", body), queue)
+    # Thresholds off, set here: T-12's edge case, not a fitted threshold, is under test.
+    plan = plan_ok(make_issue("FSDP job dies with a watchdog timeout", body),
+                   with_thresholds(queue))
     assert plan.add_labels[0] == INFRA
     assert plan.decision == "route"
     assert "triaged" in plan.add_labels
@@ -590,7 +601,11 @@ def test_modules_after_route_propose_without_triaged_and_can_be_switched_off(tmp
     snap = make_issue("RRef.to_here returns a stale value", body)
     # Default for `distributed`: the infra route plus the module the text shows, as a
     # proposal; `triaged` is withheld until the sub-team confirms the module.
-    default = plan_ok(snap, load_queue("distributed"))
+    # Thresholds set here, the same in both: the module's above what its evidence
+    # reaches (a proposal the sub-team confirms), the route's off; the config switch is
+    # under test, not a fitted threshold.
+    held_module = {"module: rpc": 100.0}
+    default = plan_ok(snap, with_thresholds(load_queue("distributed"), held_module))
     assert default.decision == "route"
     assert default.add_labels == (INFRA, "module: rpc", "bot-triaged")
     assert "withheld" in default.reasoning
@@ -599,7 +614,7 @@ def test_modules_after_route_propose_without_triaged_and_can_be_switched_off(tmp
     labels = json.loads((folder / "labels.json").read_text())
     labels["config"]["modules_after_route"] = False
     (folder / "labels.json").write_text(json.dumps(labels))
-    strict = plan_ok(snap, load_queue(str(folder)))
+    strict = plan_ok(snap, with_thresholds(load_queue(str(folder)), held_module))
     assert strict.add_labels == (INFRA, "bot-triaged", "triaged")  # T-12 as written: stop
 
 

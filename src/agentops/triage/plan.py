@@ -617,9 +617,11 @@ def step1_is_distributed(st: _State) -> Step1:
     in sight and they name a component in the prose (then the report is about it)."""
     r, t = st.reading, st.t
     text = r.text
-    against = [h for h in r.role_hits.get("not_distributed", ()) if h.evidence]
-    against_score = sum(h.score for h in against)
     for_hits = [h for h in r.hits if h.evidence and (h.label or h.role == "distributed")]
+    against = _owners_leading_title(
+        text, [h for h in r.role_hits.get("not_distributed", ()) if h.evidence], for_hits,
+        st.queue.rubric.title_leaders)
+    against_score = sum(h.score for h in against)
     # Another subject in sight: evidence against at the top of the trace, or of a kind
     # that is a subject by itself (an error the compiler or the build raised, a
     # platform's disabled test). Weaker kinds (a library or device word in the title,
@@ -776,6 +778,20 @@ def step1_is_distributed(st: _State) -> Step1:
 
 _INSIDE_SIGNAL = "distributed_frame_inside_other_owner"
 _TRACE_PLACES = frozenset({"traceback", "frame", "top_frame"})
+
+
+def _owners_leading_title(text: IssueText, against: list[Hit], for_hits: list[Hit],
+                          leaders: frozenset[str]) -> list[Hit]:
+    """``against`` without the hits of a ``leads_title`` signal that the title names
+    only after a distributed word: "Cannot export a DataParallel model" is about the
+    export, "FSDP model fails to export" about FSDP (issue #23, stop 36)."""
+    if not leaders:
+        return against
+    title = text.places.get("title", "").lower()
+    ours = [a for h in for_hits if (a := _title_pos(title, h)) is not None]
+    first = min(ours, default=None)
+    return [h for h in against if h.signal not in leaders or first is None
+            or ((at := _title_pos(title, h)) is not None and at < first)]
 
 
 def _weak_title_only(h: Hit, t: Mapping[str, float]) -> bool:

@@ -38,6 +38,8 @@ ROLE_FLAGS = {
                  "says whether its owner contends with a component named anywhere"),
     "fails_build": ("not_distributed",
                     "says whether it shows a build, link or import step failing"),
+    "leads_title": ("not_distributed",
+                    "says whether it counts only before every distributed word of the title"),
     "in_distributed_code": ("high_priority",
                             "says whether it holds only for distributed code"),
 }
@@ -120,6 +122,7 @@ _SIGNAL_SCHEMA: dict[str, Any] = {
         "names_owner": {"type": "boolean"},
         "contends": {"type": "boolean"},
         "fails_build": {"type": "boolean"},
+        "leads_title": {"type": "boolean"},
         "in_distributed_code": {"type": "boolean"},
         "examples": {
             "type": "object",

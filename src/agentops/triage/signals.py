@@ -131,6 +131,11 @@ class Signal:
     # step failing. Which team owns that failure is a human's call, whatever component
     # the report names: humans send some to the build team, keep others.
     fails_build: bool = False
+    # Step 1 (issue #23, stop 36): a not_distributed title signal that names another
+    # owner only where it leads the title, before every distributed word there ("Cannot
+    # export a DataParallel model" is about exporting; "FSDP model fails to export" is
+    # FSDP's, the export being what the component was used for).
+    leads_title: bool = False
     # Step 5 (issue #23): a high_priority criterion that holds only for distributed code
     # (a crash): it does not count when another owner's error or frame is a subject.
     in_distributed_code: bool = False
@@ -559,6 +564,8 @@ class Rubric:
     contenders: frozenset[str] = field(init=False, repr=False, compare=False)
     # The not_distributed signals with ``fails_build: true``.
     build_failures: frozenset[str] = field(init=False, repr=False, compare=False)
+    # The not_distributed signals with ``leads_title: true``.
+    title_leaders: frozenset[str] = field(init=False, repr=False, compare=False)
     # Another owner's frames: the patterns of the not_distributed signals that read the
     # top of a trace (step 1 looks for a distributed frame called from inside them).
     owner_frames: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
@@ -601,6 +608,9 @@ class Rubric:
         object.__setattr__(self, "build_failures", frozenset(
             sig.id for sig in self.signals
             if sig.role == "not_distributed" and sig.fails_build))
+        object.__setattr__(self, "title_leaders", frozenset(
+            sig.id for sig in self.signals
+            if sig.role == "not_distributed" and sig.leads_title))
 
     def index_for(self, signals: Sequence[Signal] | None = None) -> SignalIndex:
         """The engine's index of ``signals`` (all of them when None): built with the
@@ -676,6 +686,7 @@ def compile_signal(raw: Mapping[str, Any]) -> Signal:
         names_owner=bool(raw.get("names_owner", True)),
         contends=bool(raw.get("contends", False)),
         fails_build=bool(raw.get("fails_build", False)),
+        leads_title=bool(raw.get("leads_title", False)),
         in_distributed_code=bool(raw.get("in_distributed_code", False)),
         keywords=tuple(keywords),
         multi_first=frozenset(first for first, _ in multi),
