@@ -117,20 +117,16 @@ def _steps(path: str, mod: ast.Module) -> list[Step]:
     return out
 
 
-def _folder_steps(files: dict[str, str], folder: str, wanted: set[str] | None = None
+def _folder_steps(files: dict[str, str], folder: str
                   ) -> tuple[list[Step], set[str], dict[str, str]]:
     """The folder's guarded call steps, the names its files define at top level, and
-    where it imports names from (local name → module); with ``wanted``, only the files
-    that name one of those callees are parsed (a sibling folder's other modules say
-    nothing about the steps compared)."""
+    where it imports names from (local name → module)."""
     steps: list[Step] = []
     defined: set[str] = set()
     imported: dict[str, str] = {}
     for path, text in sorted(files.items()):
         if not (path.startswith(folder) and path.endswith(".py")) \
                 or testowner.in_test_folder(path) or len(text) > MAX_FILE_CHARS:
-            continue
-        if wanted is not None and not any(f"{w}(" in text for w in wanted):
             continue
         mod = ps.parse(text)
         if mod is None:
@@ -154,7 +150,7 @@ def analyse(inp: Inputs) -> list[CallRefusal]:
         return []
     theirs: dict[str, list[Step]] = {}
     for name in siblings:
-        steps, defs, _imp = _folder_steps(files, f"{parent}/{name}/", wanted)
+        steps, defs, _imp = _folder_steps(files, f"{parent}/{name}/")
         # A sibling's own function of the same name is another step, unless ours
         # imports that very function from the sibling (qwen3 calls llama3's apply_ddp).
         package = f"{parent}/{name}".replace("/", ".")
