@@ -12,7 +12,6 @@ from typing import Any
 from agentops.scout.analyses import (
     bodydrift,
     callparity,
-    callrefusals,
     ci,
     cipaths,
     commentrefs,
@@ -111,7 +110,6 @@ REGISTRY: dict[str, Analysis] = {
     "pinned_parameters": lambda inp, _: pinnedparams.analyse(inp),
     "compiled_checks": lambda inp, _: compilechecks.analyse(inp),
     "sibling_guards": lambda inp, _: siblingguards.analyse(inp),
-    "call_refusals": lambda inp, _: callrefusals.analyse(inp),
     "sibling_hooks": lambda inp, _: siblinghooks.analyse(inp),
     "ignored_settings": lambda inp, _: fallbacks.analyse(inp),
     "dead_classes": lambda inp, _: deadclasses.analyse(inp),

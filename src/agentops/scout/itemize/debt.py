@@ -20,7 +20,6 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out += _factories(inp, res)
     out += _bypasses(res) + _private(inp, res) + _duplicates(inp, res) + _dead(inp, res)
     out += _pinned(inp, res) + _compiled_checks(inp, res) + _sibling_guards(inp, res)
-    out += _call_refusals(inp, res)
     out += _sibling_hooks(inp, res)
     out += _ignored_settings(inp, res)
     out += _lags(res) + _stale(res) + _dead_classes(inp, res)
@@ -425,32 +424,6 @@ def _sibling_guards(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                 "here; add the same check, or note why this model supports it",
             where=where, files=(g.file, *sorted({s.rsplit(':', 1)[0] for s in g.siblings})),
             facts=(g.guard, *g.siblings)))
-    return out
-
-
-def _call_refusals(inp: Inputs, res: dict[str, Any]) -> list[Item]:
-    """#22: a refusal most sibling folders make right before a step the sub-project
-    takes too, under the same condition; one Opportunity per step and refusal, with
-    the sub-project's own refusal there when it tests something else."""
-    out = []
-    sub = inp.target.subproject
-    for r in res.get("call_refusals", ()):
-        where = f"{r.file}:{r.line}"
-        own = [o.split(": ", 1) for o in r.ours]
-        instead = ("; here the block refuses only "
-                   + ", ".join(f"`if {cond}` (line {line})" for line, cond in own)
-                   if own else "")
-        out.append(Item(
-            id=stable_id("call-refusal", r.file, r.callee, r.refusal), section="S-4",
-            kind="opportunity",
-            title=f"{code(r.callee + '(…)')} at {rel(r.file, sub)}:{r.line} runs under "
-                  f"`if {r.guard}` without the refusal {len(r.siblings)} of the "
-                  f"{r.makers} sibling folders making that call there put before it: "
-                  f"`if {r.refusal}: raise` ({', '.join(r.siblings[:4])}){instead}",
-            why="the combination the siblings refuse before the same step may fail late or "
-                "silently here; add the same check, or note why this model supports it",
-            where=where, files=(r.file, *sorted({x.rsplit(':', 1)[0] for x in r.siblings})),
-            facts=(r.callee, r.refusal, *r.siblings)))
     return out
 
 
