@@ -33,6 +33,7 @@ from agentops.scout.analyses import (
     duplicates,
     factories,
     fallbacks,
+    fieldvalues,
     flavors,
     fqnnames,
     newcopy,
@@ -101,6 +102,9 @@ REGISTRY: dict[str, Analysis] = {
     "untested_branches": lambda inp, _: coverage.untested_branches(inp),
     "setting_branches": lambda inp, _: settingbranches.analyse(inp),
     "unreached_flavors": lambda inp, _: flavors.analyse(inp),
+    "unselected_values": lambda inp, done: fieldvalues.analyse(inp, frozenset(
+        (b.file, b.line) for b in [*done["untested_branches"],
+                                   *done["setting_branches"].branches])),
     "dead_parameters": lambda inp, _: deadparams.analyse(inp),
     "fqn_names": lambda inp, _: fqnnames.analyse(inp),
     "pinned_parameters": lambda inp, _: pinnedparams.analyse(inp),

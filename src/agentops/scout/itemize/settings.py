@@ -1,6 +1,7 @@
 """S-3 items for configuration nothing runs: branches a setting selects that nothing
 running the folder sets (``settingbranches``, one Opportunity per target, each branch
-with ``file:line``) and table entries no config or test selects (``flavors``).
+with ``file:line``), table entries no config or test selects (``flavors``), and
+branches on a model-args value no flavor sets (``fieldvalues``, one per field).
 
 Pure: results in, ``Item`` records out.
 """
@@ -16,7 +17,7 @@ _SHOWN = 6
 
 
 def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
-    return _branches(inp, res) + flavor_items(inp, res)
+    return _branches(inp, res) + flavor_items(inp, res) + value_items(inp, res)
 
 
 def _branches(inp: Inputs, res: dict[str, Any]) -> list[Item]:
@@ -64,4 +65,33 @@ def flavor_items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                 "these exist only for a command line nobody runs, so a break in them shows "
                 "first on a cluster (add a config or test that builds them, or drop them)",
             files=(f.file,), facts=tuple(f"{f.table}:{k}" for k in f.keys)))
+    return out
+
+
+def value_items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """One Opportunity per field whose branches select values nothing sets."""
+    sub = inp.target.subproject
+    groups: dict[str, list[Any]] = {}
+    for v in res.get("unselected_values", ()):
+        groups.setdefault(v.field, []).append(v)
+    out: list[Item] = []
+    for field, found in groups.items():
+        by_value: dict[str, list[str]] = {}
+        for v in found:
+            by_value.setdefault(v.value, []).append(f"{rel(v.file, sub)}:{v.line}")
+        shown = "; ".join(f"`{field} == {value!r}` ({', '.join(locs)})"
+                          for value, locs in by_value.items())
+        first = found[0]
+        out.append(Item(
+            id=stable_id("unselected-values", inp.target.name, field), section="S-3",
+            kind="opportunity",
+            title=f"{plural(len(found), 'branch')} on `{field}` that no flavor, config or "
+                  f"test of {code(sub + '/')} selects: {shown}",
+            why=f"`{field}` is declared at {rel(first.declared, sub)} with default "
+                f"{first.default!r}, and no flavor table, config registry, test or "
+                "integration case of the folder sets the values above, so these paths run "
+                "only for a hand-edited flavor (add a flavor and a test case that select "
+                "them, or drop them)",
+            files=tuple(sorted({v.file for v in found})),
+            facts=tuple(sorted(f"{v.file}:{v.line}:{v.value}" for v in found))))
     return out
