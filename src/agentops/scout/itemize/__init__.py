@@ -11,7 +11,6 @@ from typing import Any
 
 from agentops.scout.itemize import (
     clear,
-    componentuse,
     corerefs,
     debt,
     delta,
@@ -28,8 +27,8 @@ from agentops.scout.model import Inputs, Item
 def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """Candidate items of this run (before reconciliation with the priors)."""
     items: list[Item] = []
-    for area in (delta, todos, tests, settings, debt, parity, componentuse, corerefs,
-                 docs, openwork):
+    for area in (delta, todos, tests, settings, debt, parity, corerefs, docs,
+                 openwork):
         items += area.items(inp, res)
     items += clear.items(inp, res, items)
     seen: set[str] = set()
