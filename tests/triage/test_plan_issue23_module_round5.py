@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from agentops.triage.plan import read
 from tests.triage.plankit import fence, make_issue, plan_ok
 
 C10D = "module: c10d"
@@ -54,3 +55,45 @@ def test_the_process_group_layer_stays_when_more_than_the_collectives_name(
         queue, title, body):
     plan = plan_ok(make_issue(title, body), queue)
     assert C10D in plan.add_labels, plan.reasoning
+
+
+# ------------------------------------------------------------------ informational log lines
+
+PAR = "oncall: distributed parallelisms"
+INFRA = "oncall: distributed infra"
+DDP = "module: ddp"
+
+_DDP_BODY = ("With gradient accumulation over two steps, the second backward reports the "
+             "head's parameters as unused and the step raises. The log of both ranks:\n")
+_INFO_LOG = ("I1203 10:11:12.000123 4242 reducer.cpp:1300] [Rank 0]: Parameter head.bias at "
+             "index 7 is marked as unused.\n"
+             "I1203 10:11:12.500000 4250 ProcessGroupNCCL.cpp:900] [Rank 0] NCCL watchdog "
+             "thread terminated normally\n"
+             "gpu-node-07:5120:5188 [1] NCCL INFO Channel 00/02 :    0   1\n")
+
+
+def _signals(queue, title, body):
+    return {h.signal for h in read(make_issue(title, body), queue).hits}
+
+
+def test_informational_log_lines_are_not_evidence(queue):
+    title = "DistributedDataParallel reports unused parameters with gradient accumulation"
+    assert not _signals(queue, "Unused parameters", _INFO_LOG) & {"nccl_error", "nccl_word"}
+    plan = plan_ok(make_issue(title, _DDP_BODY + _INFO_LOG), queue)
+    # A normal shutdown of the watchdog in the log is no NCCL report: the title's DDP keeps
+    # the route and its module.
+    assert plan.add_labels[0] == PAR, plan.reasoning
+    assert DDP in plan.add_labels and INFRA not in plan.add_labels, plan.reasoning
+
+
+@pytest.mark.parametrize("line", [
+    # The same watchdog at ERROR severity: the log says what failed.
+    "E1203 10:11:12.500000 4250 ProcessGroupNCCL.cpp:900] [Rank 0] NCCL watchdog thread "
+    "terminated with exception: NCCL error: unhandled system error\n",
+    # NCCL's own warning lines are its report of a failure.
+    "gpu-node-07:5120:5188 [1] NCCL WARN Cuda failure 'out of memory'\n",
+    # An INFO word in prose is no log line.
+    "I checked the NCCL watchdog: it never fires.\n",
+])
+def test_warning_and_error_log_lines_stay_evidence(queue, line):
+    assert "nccl_error" in _signals(queue, "Training stops after an hour", line)
