@@ -244,3 +244,10 @@ def test_a_role_flag_on_a_signal_of_another_role_names_the_key(folder, flag, val
     error = error_of(folder)
     assert f"signals[{i}].{flag}" in error
     assert ROLE_FLAGS[flag][0] in error
+
+
+def test_layering_over_an_unknown_signal(folder):
+    edit_yaml(folder / "rubric.yml",
+              lambda r: r["layering"][0].update(over_signals=["nccl_api_missing"]))
+    assert error_of(folder) == (f"{folder}/rubric.yml: layering[0].over_signals[0]: no signal "
+                                "'nccl_api_missing'")

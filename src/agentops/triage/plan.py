@@ -186,12 +186,16 @@ def _select_modules(reading: Reading, queue: Queue, existing_modules: set[str]) 
     # Root cause over keywords: a substrate module under a higher-level one stays only
     # with evidence of its own in the places its layer names.
     for layer in r.layering:
-        if layer.label in cand and layer.label not in existing_modules \
-                and (cand - {layer.label}) & layer.under:
+        if layer.label not in cand or layer.label in existing_modules:
+            continue
+        above = (cand - {layer.label}) & layer.under
+        if layer.over_signals:
+            above = {m for m in above
+                     if any(h.signal in layer.over_signals for h in label_hits.get(m, ()))}
+        if above:
             own = set().union(*(h.places for h in reading.label_hits.get(layer.label, ())))
             if not own & layer.keep_if and not (
-                    TITLE_LEAD in layer.keep_if
-                    and _leads_title(reading, layer.label, (cand - {layer.label}) & layer.under)):
+                    TITLE_LEAD in layer.keep_if and _leads_title(reading, layer.label, above)):
                 cand.discard(layer.label)
     top = max((scores[m] for m in cand if m not in existing_modules), default=0.0)
     keep = [m for m in queue.modules if m in cand

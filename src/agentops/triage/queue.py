@@ -181,7 +181,9 @@ RUBRIC_SCHEMA: dict[str, Any] = {
             "required": ["label", "under", "keep_if"],
             "properties": {"label": _STR, "under": {"type": "array", "items": _STR, "minItems": 1},
                            "keep_if": {"type": "array",
-                                       "items": {"enum": [*PLACES, TITLE_LEAD]}}}}},
+                                       "items": {"enum": [*PLACES, TITLE_LEAD]}},
+                           "over_signals": {"type": "array", "items": _STR,
+                                            "minItems": 1}}}},
         "signals": {"type": "array", "minItems": 1, "items": _SIGNAL_SCHEMA},
     },
 }
@@ -352,6 +354,10 @@ def _check_rubric(content: Mapping[str, Any], file: str, *, labels_file: str,
         for j, other in enumerate(sig.get("suppresses") or ()):
             if other not in ids:
                 raise DataError(file, f"signals[{i}].suppresses[{j}]", f"no signal {other!r}")
+    for i, layer in enumerate(content.get("layering") or ()):
+        for j, name in enumerate(layer.get("over_signals") or ()):
+            if name not in ids:
+                raise DataError(file, f"layering[{i}].over_signals[{j}]", f"no signal {name!r}")
 
 
 def _templates(content: Mapping[str, Any], file: str) -> dict[str, Template]:

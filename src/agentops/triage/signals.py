@@ -505,6 +505,10 @@ class Layer:
     label: str
     under: frozenset[str]
     keep_if: frozenset[str]
+    # When set, a module of ``under`` counts as above only when one of these signals
+    # names it (how it is named, not that it is: "… with the NCCL backend" makes NCCL
+    # the condition of the failure, and the collective named before it context).
+    over_signals: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -723,7 +727,9 @@ def compile_rubric(raw: Mapping[str, Any]) -> Rubric:
         precedence=tuple(raw["routing"]["precedence"]),
         default_route=str(raw["routing"]["default"]),
         layering=tuple(Layer(label=x["label"], under=frozenset(x["under"]),
-                             keep_if=frozenset(x["keep_if"])) for x in raw.get("layering") or ()),
+                             keep_if=frozenset(x["keep_if"]),
+                             over_signals=frozenset(x.get("over_signals") or ()))
+                       for x in raw.get("layering") or ()),
         comment_templates=dict(raw["comments"]),
         examples={s["id"]: {k: tuple(v) for k, v in s["examples"].items()}
                   for s in raw["signals"]},
