@@ -130,7 +130,7 @@ def build() -> cli.argparse.ArgumentParser:
     ip.add_argument("--checkout", required=env_default("AGENTOPS_CHECKOUT") is None,
                     default=env_default("AGENTOPS_CHECKOUT"),
                     help="path of a git checkout (env AGENTOPS_CHECKOUT)")
-    ip.add_argument("--repo", default=None, metavar="OWNER/NAME",
+    ip.add_argument("--repo", default=None, metavar="OWNER/NAME", type=REPO,
                     help="the repository (default: from the checkout's origin remote)")
     ip.add_argument("--out", default=None, metavar="FILE",
                     help="write the draft to FILE (default: print it)")
