@@ -207,6 +207,21 @@ def test_help_of_a_verb_lists_the_options_shared_with_every_verb(
     assert cli.SHARED_GROUP in text and "--queue QUEUE" in text.split(cli.SHARED_GROUP)[1]
 
 
+@pytest.mark.parametrize("module", [triage, scout, nightly_bisect, postmortem],
+                         ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+def test_help_of_every_verb_ends_with_the_exit_code_table(
+        module, capsys: pytest.CaptureFixture[str]) -> None:
+    """README: every script shares one exit-code table and `--help` prints it; a user
+    reading `postmortem.py lint -h` learns there what exit 6 means."""
+    names = sorted(cli.verbs(module.build()))
+    assert names
+    for verb in names:
+        assert module.main([verb, "--help"]) == 0
+        text = capsys.readouterr().out
+        assert text.rstrip().endswith(cli.EXIT_CODES.rstrip()), verb
+        assert text.count("exit codes:") == 1, verb
+
+
 # --- item 7: no flag silently ignored ------------------------------------------------------
 
 def test_offline_plan_honours_plan_out_and_refuses_live_only_flags(
