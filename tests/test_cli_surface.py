@@ -222,6 +222,38 @@ def test_help_of_every_verb_ends_with_the_exit_code_table(
         assert text.count("exit codes:") == 1, verb
 
 
+def _env_defaults_missing_from_help() -> list[str]:
+    """``add_argument(..., default=env_default("AGENTOPS_X"...), help=...)`` calls of the
+    scripts whose help does not name AGENTOPS_X (the outermost variable; a fallback
+    nested inside it may go unsaid)."""
+    import ast
+
+    missing = []
+    for path in sorted((ROOT / "scripts").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "add_argument"):
+                continue
+            kw = {k.arg: k.value for k in node.keywords}
+            default, help_ = kw.get("default"), kw.get("help")
+            if not (isinstance(default, ast.Call) and getattr(default.func, "id", "") in
+                    ("env_default", "env_flag") and isinstance(default.args[0], ast.Constant)):
+                continue
+            if help_ is None or "SUPPRESS" in ast.unparse(help_):
+                continue
+            text = "".join(c.value for c in ast.walk(help_)
+                           if isinstance(c, ast.Constant) and isinstance(c.value, str))
+            if default.args[0].value not in text:
+                missing.append(f"{path.name}:{node.lineno} {default.args[0].value}")
+    return missing
+
+
+def test_every_flag_read_from_the_environment_says_which_variable() -> None:
+    """The epilog says AGENTOPS_* are the flags' defaults; each flag's help names its
+    own, so a user (or an action input) can set it without reading the code."""
+    assert _env_defaults_missing_from_help() == []
+
+
 # --- item 7: no flag silently ignored ------------------------------------------------------
 
 def test_offline_plan_honours_plan_out_and_refuses_live_only_flags(
