@@ -254,6 +254,19 @@ def test_every_flag_read_from_the_environment_says_which_variable() -> None:
     assert _env_defaults_missing_from_help() == []
 
 
+@pytest.mark.parametrize(("script", "argv"), [
+    ("postmortem", ["publish", "--jira-url", "your-site.atlassian.net"]),
+    ("nightly_bisect", ["versions", "--index-url", "example.org/simple"]),
+])
+def test_a_bad_url_is_told_without_another_flags_example(capsys, script, argv) -> None:
+    """--jira-url and --index-url share one check; its message used to show the PyTorch
+    nightly index as the example of a JIRA URL."""
+    code, err = _run(capsys, script, *argv)
+    assert code == ExitStatus.USAGE
+    assert f"argument {argv[1]}: expected an http(s) URL: https://HOST/PATH, got" in err
+    assert "pytorch.org" not in err
+
+
 # --- item 7: no flag silently ignored ------------------------------------------------------
 
 def test_offline_plan_honours_plan_out_and_refuses_live_only_flags(

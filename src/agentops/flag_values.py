@@ -154,7 +154,8 @@ def check_python(text: str) -> str:
 def check_url(text: str) -> str:
     value = text.strip()
     if not re.fullmatch(r"https?://[^\s/?#]+(?:[/?#]\S*)?", value):
-        raise _fail(text, "an http(s) URL, e.g. https://download.pytorch.org/whl/nightly/cpu")
+        # Shared by --index-url and --jira-url: an example of neither kind.
+        raise _fail(text, "an http(s) URL: https://HOST/PATH")
     return value
 
 
