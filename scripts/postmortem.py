@@ -4,12 +4,13 @@ sections as Markdown or JIRA ADF (P-4), lint them (P-5), and publish only the
 approved artifact, byte for byte (P-6).
 
 verbs:
-  check    exit 0 when drafting may start, 3 listing what is missing (1: bad facts file,
-           or more than 64 KiB of prose), 6 when the facts carry a hedge, blame or
-           advocacy lint would flag
-  draft    the document (refuses exactly like check); --out also records FILE.sha256
-  lint     exit 0 clean, 6 with file:line: rule: message per finding (1: unreadable draft)
-  publish  post the approved ADF to JIRA, or write docs/postmortems/<ticket>.md
+  check      exit 0 when drafting may start, 3 listing what is missing (1: bad facts
+             file, or more than 64 KiB of prose), 6 when the facts carry a hedge, blame
+             or advocacy lint would flag
+  draft      the document (refuses exactly like check); --out also records FILE.sha256
+  lint       exit 0 clean, 6 with file:line: rule: message per finding (1: unreadable
+             draft)
+  publish    post the approved ADF to JIRA, or write docs/postmortems/<ticket>.md
   authorize  comment path: check `/postmortem approve KEY SHA256 RUN` and its author
 """
 

@@ -4,8 +4,8 @@ that tracks a fast-moving upstream (S-0..S-8). Deterministic analysis of a git
 checkout plus GitHub API data; a Markdown report; board items for new action items.
 
 verbs:
-  init     draft a target for a folder by analysis of the checkout (commented YAML)
   report   analyse a checkout -> Markdown report (or --json); --offline needs no token
+  init     draft a target for a folder by analysis of the checkout (commented YAML)
   publish  post the report on the tracking issue (comment), job summary
   handoff  one Backlog board item per new action item, then link them in the comment
 """
