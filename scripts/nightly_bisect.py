@@ -134,12 +134,14 @@ def _probe_flags(p: cli.argparse.ArgumentParser) -> None:
                         "AGENTOPS_INTERPRETER; default: this interpreter)")
     g.add_argument("--extra-index-url", default=env_default("AGENTOPS_EXTRA_INDEX_URL"),
                    type=URL,
-                   help="another index for the nightly's dependencies")
+                   help="another index for the nightly's dependencies (env "
+                        "AGENTOPS_EXTRA_INDEX_URL)")
     g.add_argument("--timeout", type=MINUTES,
                    default=env_default("AGENTOPS_TIMEOUT", "30"),
                    help="minutes the repro may run (env AGENTOPS_TIMEOUT; default 30)")
     g.add_argument("--venv", default=env_default("AGENTOPS_VENV"),
-                   help="folder for the probe's venv (default: a new temporary folder)")
+                   help="folder for the probe's venv (env AGENTOPS_VENV; default: a new temporary "
+                        "folder)")
 
 
 def _wheel_url_flag(p: cli.argparse.ArgumentParser) -> None:
@@ -164,9 +166,9 @@ def build() -> cli.argparse.ArgumentParser:
               "python scripts/nightly_bisect.py versions --python 3.12 --since 20260701")
     _index_flags(v)
     v.add_argument("--since", default=env_default("AGENTOPS_SINCE"), type=NIGHTLY_DATE,
-                   help="YYYYMMDD, inclusive")
+                   help="YYYYMMDD, inclusive (env AGENTOPS_SINCE)")
     v.add_argument("--until", default=env_default("AGENTOPS_UNTIL"), type=NIGHTLY_DATE,
-                   help="YYYYMMDD, inclusive")
+                   help="YYYYMMDD, inclusive (env AGENTOPS_UNTIL)")
     v.add_argument("--json", action="store_true", help="a JSON list instead of lines")
 
     r = _verb(sub, "resolve", "one nightly's wheel and commit (JSON)",
@@ -189,9 +191,9 @@ def build() -> cli.argparse.ArgumentParser:
     _pair_flags(g, width=False)
     g.add_argument("--good-log", default=env_default("AGENTOPS_GOOD_LOG"),
                    help="a CI log of the passing run: the version comes from its "
-                        "`Successfully installed … torch-V` line")
+                        "`Successfully installed … torch-V` line (env AGENTOPS_GOOD_LOG)")
     g.add_argument("--bad-log", default=env_default("AGENTOPS_BAD_LOG"),
-                   help="a CI log of the failing run (as --good-log)")
+                   help="a CI log of the failing run (as --good-log; env AGENTOPS_BAD_LOG)")
     g.add_argument("--json", action="store_true", help="one JSON object instead of Markdown")
 
     pl = _verb(sub, "plan", "the first matrix of probes",

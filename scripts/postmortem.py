@@ -4,12 +4,13 @@ sections as Markdown or JIRA ADF (P-4), lint them (P-5), and publish only the
 approved artifact, byte for byte (P-6).
 
 verbs:
-  check    exit 0 when drafting may start, 3 listing what is missing (1: bad facts file,
-           or more than 64 KiB of prose), 6 when the facts carry a hedge, blame or
-           advocacy lint would flag
-  draft    the document (refuses exactly like check); --out also records FILE.sha256
-  lint     exit 0 clean, 6 with file:line: rule: message per finding (1: unreadable draft)
-  publish  post the approved ADF to JIRA, or write docs/postmortems/<ticket>.md
+  check      exit 0 when drafting may start, 3 listing what is missing (1: bad facts
+             file, or more than 64 KiB of prose), 6 when the facts carry a hedge, blame
+             or advocacy lint would flag
+  draft      the document (refuses exactly like check); --out also records FILE.sha256
+  lint       exit 0 clean, 6 with file:line: rule: message per finding (1: unreadable
+             draft)
+  publish    post the approved ADF to JIRA, or write docs/postmortems/<ticket>.md
   authorize  comment path: check `/postmortem approve KEY SHA256 RUN` and its author
 """
 
@@ -112,9 +113,11 @@ def build() -> cli.argparse.ArgumentParser:
                    help="write here (and FILE.sha256) instead of stdout; folders are created "
                         "(env AGENTOPS_OUT)")
     o.add_argument("--date", default=env_default("AGENTOPS_DATE"), type=DATE,
-                   help="document date YYYY-MM-DD (default: facts' date, else today, UTC)")
+                   help="document date YYYY-MM-DD (env AGENTOPS_DATE; default: facts' date, "
+                        "else today, UTC)")
     o.add_argument("--wrong-section", default=env_default("AGENTOPS_WRONG_SECTION"),
-                   help="P-8: the section a third revision fixes (e.g. 'Root cause')")
+                   help="P-8: the section a third revision fixes (e.g. 'Root cause'; env "
+                        "AGENTOPS_WRONG_SECTION)")
 
     lp = sub.add_parser("lint", help="P-5: hedging, blame, advocacy, lost identifiers, ...",
                         formatter_class=cli.HelpFormatter,
@@ -158,7 +161,8 @@ def build() -> cli.argparse.ArgumentParser:
                     help="jira: comment on the issue; docs: write docs/postmortems/<KEY>.md "
                          "for a pull request (env AGENTOPS_DESTINATION)")
     pp.add_argument("--root", default=env_default("AGENTOPS_ROOT", "."),
-                    help="repository root for the docs destination")
+                    help="repository root for the docs destination (env AGENTOPS_ROOT; "
+                         "default: the current folder)")
     a = pp.add_argument_group("approval (an approver and the approved sha256 are required)")
     a.add_argument("--approved-by", default=env_default("AGENTOPS_APPROVED_BY"),
                    help="login of the approver (env AGENTOPS_APPROVED_BY)")

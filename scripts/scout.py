@@ -4,8 +4,8 @@ that tracks a fast-moving upstream (S-0..S-8). Deterministic analysis of a git
 checkout plus GitHub API data; a Markdown report; board items for new action items.
 
 verbs:
-  init     draft a target for a folder by analysis of the checkout (commented YAML)
   report   analyse a checkout -> Markdown report (or --json); --offline needs no token
+  init     draft a target for a folder by analysis of the checkout (commented YAML)
   publish  post the report on the tracking issue (comment), job summary
   handoff  one Backlog board item per new action item, then link them in the comment
 """
@@ -88,10 +88,10 @@ def build() -> cli.argparse.ArgumentParser:
                      default=env_default("AGENTOPS_CHECKOUT"),
                      help="path of a git checkout of the target repo (env AGENTOPS_CHECKOUT)")
     src.add_argument("--date", default=env_default("AGENTOPS_DATE"), type=DATE,
-                     help="report date YYYY-MM-DD (default: today, UTC)")
+                     help="report date YYYY-MM-DD (env AGENTOPS_DATE; default: today, UTC)")
     src.add_argument("--since", default=env_default("AGENTOPS_SINCE"), type=DATE,
                      help="baseline date YYYY-MM-DD, before --date; default: the newest "
-                          "prior report's date, else date - 1 day (first run)")
+                          "prior report's date, else date - 1 day (first run; env AGENTOPS_SINCE)")
     src.add_argument("--prior", action="append", default=None, metavar="FILE",
                      help="an earlier report as posted (Markdown); repeat for several")
     src.add_argument("--prior-dir", default=env_default("AGENTOPS_PRIOR_DIR"), metavar="DIR",
@@ -100,14 +100,16 @@ def build() -> cli.argparse.ArgumentParser:
     src.add_argument("--torch", default=env_default("AGENTOPS_TORCH", "auto"),
                      metavar="auto|none|DIR",
                      help="installed torch to look named APIs up in (S-2, S-4): found on the "
-                          "path (auto), skipped (none), or a package directory")
+                          "path (auto), skipped (none), or a package directory (env "
+                          "AGENTOPS_TORCH)")
     src.add_argument("--upstream", action="append", default=None, metavar="NAME=DIR",
                      type=NAME_DIR,
                      help="source directory of a configured upstream (target key "
                           "upstreams:), instead of its installed distribution; repeat")
     mode = rp.add_argument_group("mode and output")
     mode.add_argument("--offline", action="store_true", default=env_flag("AGENTOPS_OFFLINE"),
-                      help="no network: API-backed sections say 'skipped — offline'")
+                      help="no network: API-backed sections say 'skipped — offline' (env "
+                           "AGENTOPS_OFFLINE)")
     mode.add_argument("--json", action="store_true",
                       help="print one JSON object (markdown, items, every analysis)")
     mode.add_argument("--out", default=env_default("AGENTOPS_REPORT_FILE",
@@ -130,7 +132,7 @@ def build() -> cli.argparse.ArgumentParser:
     ip.add_argument("--checkout", required=env_default("AGENTOPS_CHECKOUT") is None,
                     default=env_default("AGENTOPS_CHECKOUT"),
                     help="path of a git checkout (env AGENTOPS_CHECKOUT)")
-    ip.add_argument("--repo", default=None, metavar="OWNER/NAME",
+    ip.add_argument("--repo", default=None, metavar="OWNER/NAME", type=REPO,
                     help="the repository (default: from the checkout's origin remote)")
     ip.add_argument("--out", default=None, metavar="FILE",
                     help="write the draft to FILE (default: print it)")

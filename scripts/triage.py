@@ -98,8 +98,8 @@ def build() -> cli.argparse.ArgumentParser:
                     help="offline input (env AGENTOPS_ISSUE_FILE, the action's issue-file); "
                          "without it, --issue is read live (needs a token, writes nothing)")
     sp.add_argument("--repo", default=env_default("AGENTOPS_REPO"), type=REPO,
-                    help="OWNER/NAME, when the issue JSON has no repository_url (live: "
-                         "defaults to GITHUB_REPOSITORY)")
+                    help="OWNER/NAME, when the issue JSON has no repository_url (env "
+                         "AGENTOPS_REPO; live: defaults to GITHUB_REPOSITORY)")
     _live_issue_options(sp)
 
     rp = sub.add_parser("run", help="live: plan and apply issues",
@@ -138,7 +138,7 @@ def build() -> cli.argparse.ArgumentParser:
                     help="plan and report, write nothing (env AGENTOPS_DRY_RUN)")
     wp.add_argument("--state-file", default=env_default("AGENTOPS_STATE_FILE"),
                     help="resume file (JSON): issues done in earlier runs and the plan "
-                         "fingerprints of those awaiting humans")
+                         "fingerprints of those awaiting humans (env AGENTOPS_STATE_FILE)")
     wp.add_argument("--plan-out", default=env_default("AGENTOPS_PLAN_OUT"),
                     help="also write the plans as JSON to this file (folders are created; "
                          "env AGENTOPS_PLAN_OUT)")

@@ -207,6 +207,66 @@ def test_help_of_a_verb_lists_the_options_shared_with_every_verb(
     assert cli.SHARED_GROUP in text and "--queue QUEUE" in text.split(cli.SHARED_GROUP)[1]
 
 
+@pytest.mark.parametrize("module", [triage, scout, nightly_bisect, postmortem],
+                         ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+def test_help_of_every_verb_ends_with_the_exit_code_table(
+        module, capsys: pytest.CaptureFixture[str]) -> None:
+    """README: every script shares one exit-code table and `--help` prints it; a user
+    reading `postmortem.py lint -h` learns there what exit 6 means."""
+    names = sorted(cli.verbs(module.build()))
+    assert names
+    for verb in names:
+        assert module.main([verb, "--help"]) == 0
+        text = capsys.readouterr().out
+        assert text.rstrip().endswith(cli.EXIT_CODES.rstrip()), verb
+        assert text.count("exit codes:") == 1, verb
+
+
+def _env_defaults_missing_from_help() -> list[str]:
+    """``add_argument(..., default=env_default("AGENTOPS_X"...), help=...)`` calls of the
+    scripts whose help does not name AGENTOPS_X (the outermost variable; a fallback
+    nested inside it may go unsaid)."""
+    import ast
+
+    missing = []
+    for path in sorted((ROOT / "scripts").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "add_argument"):
+                continue
+            kw = {k.arg: k.value for k in node.keywords}
+            default, help_ = kw.get("default"), kw.get("help")
+            if not (isinstance(default, ast.Call) and getattr(default.func, "id", "") in
+                    ("env_default", "env_flag") and isinstance(default.args[0], ast.Constant)):
+                continue
+            if help_ is None or "SUPPRESS" in ast.unparse(help_):
+                continue
+            text = "".join(c.value for c in ast.walk(help_)
+                           if isinstance(c, ast.Constant) and isinstance(c.value, str))
+            if default.args[0].value not in text:
+                missing.append(f"{path.name}:{node.lineno} {default.args[0].value}")
+    return missing
+
+
+def test_every_flag_read_from_the_environment_says_which_variable() -> None:
+    """The epilog says AGENTOPS_* are the flags' defaults; each flag's help names its
+    own, so a user (or an action input) can set it without reading the code."""
+    assert _env_defaults_missing_from_help() == []
+
+
+@pytest.mark.parametrize(("script", "argv"), [
+    ("postmortem", ["publish", "--jira-url", "your-site.atlassian.net"]),
+    ("nightly_bisect", ["versions", "--index-url", "example.org/simple"]),
+])
+def test_a_bad_url_is_told_without_another_flags_example(capsys, script, argv) -> None:
+    """--jira-url and --index-url share one check; its message used to show the PyTorch
+    nightly index as the example of a JIRA URL."""
+    code, err = _run(capsys, script, *argv)
+    assert code == ExitStatus.USAGE
+    assert f"argument {argv[1]}: expected an http(s) URL: https://HOST/PATH, got" in err
+    assert "pytorch.org" not in err
+
+
 # --- item 7: no flag silently ignored ------------------------------------------------------
 
 def test_offline_plan_honours_plan_out_and_refuses_live_only_flags(

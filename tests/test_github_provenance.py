@@ -154,3 +154,12 @@ def test_a_run_line_round_trips_for_owners_and_names_with_dashes_and_dots():
     # Re-stamping replaces the line rather than adding a second one.
     again = provenance.with_run_line(body, {"repository": "my-org/my.repo-x", "id": 78})
     assert again.count("agentops:run") == 1
+
+
+@pytest.mark.parametrize("repo", ["o/..", "o/.", "../x", "-o/r", "o_x/r", "o/r/x"])
+def test_a_run_claim_or_environment_naming_no_github_repository_is_none(repo):
+    """One OWNER/NAME rule (flag_values.is_repo) for flags, API paths and provenance: a
+    name GitHub cannot have, e.g. a dot segment that would walk an API path, is no
+    claim and no current run."""
+    assert provenance.run_claim({"run": {"repository": repo, "id": 1}}) is None
+    assert provenance.current_run({"GITHUB_REPOSITORY": repo, "GITHUB_RUN_ID": "1"}) is None

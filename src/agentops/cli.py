@@ -82,6 +82,17 @@ def share_options(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return p
 
 
+def verb_exit_codes(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """End every verb's ``--help`` with the exit-code table too: ``triage.py plan -h``
+    is where a user looks for what exit 3 or 6 of that verb means. Structural, so a
+    verb added later needs nothing."""
+    for sub in {id(sp): sp for sp in verbs(p).values()}.values():
+        if "exit codes:" not in (sub.epilog or ""):
+            sub.epilog = f"{(sub.epilog or '').rstrip()}\n\n{EXIT_CODES}".lstrip("\n")
+            sub.formatter_class = HelpFormatter
+    return p
+
+
 def _arity(action: argparse.Action | None) -> int:
     if action is None or action.nargs == 0:
         return 0
@@ -129,7 +140,7 @@ def run(
     prog = os.path.basename(sys.argv[0] or "agentops")
     try:
         # Inside the handler: building the parser reads AGENTOPS_* defaults.
-        p = share_options(build())
+        p = verb_exit_codes(share_options(build()))
         prog = p.prog
         try:
             args = p.parse_args(order_argv(p, sys.argv[1:] if argv is None else argv))

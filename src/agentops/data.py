@@ -103,9 +103,11 @@ def parse_text(text: str, *, name: str, trusted: bool = False) -> Any:
 MAX_LISTED = 20  # errors listed in one message; a file with more has a systematic mistake
 
 
-def validate(content: Any, schema: Mapping[str, Any], *, name: str) -> None:
+def validate(content: Any, schema: Mapping[str, Any], *, name: str,
+             fix: str | None = None) -> None:
     """Validate against a JSON Schema; every error (deepest path first, up to
-    ``MAX_LISTED``) becomes one ``DataError`` naming the file and each key."""
+    ``MAX_LISTED``) becomes one ``DataError`` naming the file and each key; ``fix``
+    says where the file's format is described (a file users write needs one)."""
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(content),
                     key=lambda e: (list(e.absolute_path), e.message))
@@ -123,7 +125,7 @@ def validate(content: Any, schema: Mapping[str, Any], *, name: str) -> None:
         hidden = len(rest) - (MAX_LISTED - 1)
         message += (f" (also: {shown}" + (f"; and {hidden} more like these" if hidden > 0
                                           else "") + ")")
-    raise DataError(name, key, message)
+    raise DataError(name, key, message, fix=fix)
 
 
 def _explain(err: jsonschema.ValidationError) -> list[str]:
@@ -163,10 +165,11 @@ def _short(value: Any) -> str:
 
 
 def load(path: str | Path, schema: Mapping[str, Any] | None = None, *,
-         display: str | None = None) -> Loaded:
+         display: str | None = None, fix: str | None = None) -> Loaded:
     """Read, parse and validate one data file.
 
-    ``display`` is the name used in errors (defaults to the path as given)."""
+    ``display`` is the name used in errors (defaults to the path as given); ``fix``
+    goes with a schema error (see ``validate``)."""
     p = Path(path)
     name = display or str(path)
     try:
@@ -182,5 +185,5 @@ def load(path: str | Path, schema: Mapping[str, Any] | None = None, *,
     content = parse_text(text, name=name if name.endswith((".json", ".yml", ".yaml")) else str(p),
                          trusted=True)
     if schema is not None:
-        validate(content, schema, name=name)
+        validate(content, schema, name=name, fix=fix)
     return Loaded(path=name, sha256=hashlib.sha256(raw).hexdigest(), content=content)

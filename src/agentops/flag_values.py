@@ -58,9 +58,15 @@ def _fail(text: str, expected: str) -> argparse.ArgumentTypeError:
     return argparse.ArgumentTypeError(f"expected {expected}, got {shown!r}")
 
 
+def is_repo(text: str) -> bool:
+    """Whether ``text`` is a GitHub OWNER/NAME: the one rule every flag, API path and
+    provenance check uses (a looser copy would let ``../x`` into a request path)."""
+    return bool(REPO_RE.fullmatch(text)) and text.split("/", 1)[1] not in (".", "..")
+
+
 def check_repo(text: str) -> str:
     value = text.strip()
-    if not REPO_RE.fullmatch(value) or value.split("/", 1)[1] in (".", ".."):
+    if not is_repo(value):
         raise _fail(text, "OWNER/NAME, e.g. pytorch/pytorch")
     return value
 
@@ -148,7 +154,8 @@ def check_python(text: str) -> str:
 def check_url(text: str) -> str:
     value = text.strip()
     if not re.fullmatch(r"https?://[^\s/?#]+(?:[/?#]\S*)?", value):
-        raise _fail(text, "an http(s) URL, e.g. https://download.pytorch.org/whl/nightly/cpu")
+        # Shared by --index-url and --jira-url: an example of neither kind.
+        raise _fail(text, "an http(s) URL: https://HOST/PATH")
     return value
 
 

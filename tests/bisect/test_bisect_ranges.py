@@ -142,6 +142,22 @@ def test_probe_result_records_are_strict() -> None:
                                  source="r.json")
 
 
+@pytest.mark.parametrize(("key", "value", "said"), [
+    ("git_version", 5, "git_version: expected text or null, got int"),
+    ("wheel_url", ["u"], "wheel_url: expected text or null, got list"),
+    ("log_tail", {"a": 1}, "log_tail: expected text or null, got dict"),
+    ("exit_code", "0", "exit_code: expected a number or null, got str"),
+    ("seconds", True, "seconds: expected a number or null, got bool"),
+])
+def test_a_result_value_of_the_wrong_type_is_a_data_error(key, value, said) -> None:
+    """A made-up result artifact with one value of the wrong type: a DataError naming
+    the file and key (exit 1); a number as git_version used to raise TypeError (70)."""
+    with pytest.raises(DataError) as exc:
+        rg.ProbeResult.from_json({"version": "v", "status": "pass", key: value},
+                                 source="r.json")
+    assert str(exc.value) == f"r.json: {said}"
+
+
 def test_table_and_compare_link() -> None:
     good = rg.Row("2.10.0.dev20260701+cpu", "good", "a" * 40)
     bad = rg.Row("2.10.0.dev20260702+cpu", "bad", "b" * 40, note="<b>@team</b> | x")

@@ -235,3 +235,19 @@ def test_a_finding_is_placed_in_the_value_that_holds_it(raw: list[str], text: st
     lines = FactsLines(raw)
     assert lines.phrase_line(lines.value_start(text), "We think") == line
     assert _line_by_loop(raw, text, "We think") == line
+
+
+def test_a_facts_file_of_the_wrong_shape_says_where_the_keys_are_described(
+        tmp_path: Path, capsys) -> None:
+    """A schema error names the file and key and, since a person writes this file,
+    where its keys are listed and a complete example (style.md 12)."""
+    facts = tmp_path / "wrong.facts.yml"
+    facts.write_text("ticket: 5\n", encoding="utf-8")
+    rc, err = _draft(tmp_path, facts, capsys)
+    assert rc == 1
+    assert f"{facts}: (root): missing required key: 'owner'" in err
+    assert "ticket: expected string, got 5" in err
+    assert f"Fix: {datafiles.FACTS_FORMAT}" in err
+    for path in ("docs/postmortem.md", "examples/postmortem/tada-hang.facts.yml"):
+        assert (Path(script.__file__).resolve().parents[1] / path).is_file()
+        assert path in datafiles.FACTS_FORMAT

@@ -4,16 +4,18 @@ interaction must be played. People's facts win; GitHub fills gaps, and says so."
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
+from agentops.data import validate
 from agentops.errors import InputError
 from agentops.github.client import GitHubClient, RetryPolicy
 from agentops.postmortem import gather
-from agentops.postmortem.model import Gathered
+from agentops.postmortem.model import GATHERED_SCHEMA, CheckRun, Gathered
 from scripts import postmortem as script
 
 CASSETTE_SKILL = "postmortem"
@@ -126,3 +128,39 @@ def test_issue_body_parsing_is_inert() -> None:
         "ok line\n")
     assert lines == ("::error::RuntimeError from @\u200bsomeone",)
     assert blocks == ("Traceback (most recent call last)",)
+
+
+@pytest.mark.parametrize(("doc", "said"), [
+    ({"pr_merged": "no"}, 'pr_merged: expected boolean or null, got "no"'),
+    ({"commits": "a1b2c3d fix"}, 'commits: expected array, got "a1b2c3d fix"'),
+    ({"pr_title": 5}, "pr_title: expected string or null, got 5"),
+    ({"issue": "org/platform#1"}, "issue: unknown key"),
+    ({"check_runs": [{"name": "ci", "status": "completed"}]},
+     "check_runs[0]: missing required key: 'conclusion'"),
+])
+def test_a_replayed_gathered_file_of_another_shape_is_refused(tmp_path: Path, capsys, doc,
+                                                              said) -> None:
+    """A made-up --gathered file of the wrong shape is exit 1 naming the key, before
+    anything is drafted; before, it was half-read (pr_merged "no" counted as merged, a
+    commits string listed letter by letter, unknown keys dropped in silence)."""
+    snapshot = tmp_path / "gathered.json"
+    snapshot.write_text(json.dumps(doc), encoding="utf-8")
+    out = tmp_path / "draft.md"
+    code = script.main(["draft", str(TADA), "--gathered", str(snapshot), "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert f"--gathered: {snapshot}: {said}" in err
+    assert "Fix: pass a file written by --gathered-out" in err
+    assert not out.exists()
+
+
+def test_the_gathered_schema_and_the_record_stay_in_step() -> None:
+    full = Gathered(issue_ref="o/r#1", issue_title="t", error_lines=("e",), code_blocks=("c",),
+                    pr_ref="o/r#2", pr_url="u", pr_title="p", pr_body="b", pr_merged=True,
+                    merge_commit="m", head_sha="h", commits=("a x",), files=("f",),
+                    diff_identifiers=("i",),
+                    check_runs=(CheckRun(name="ci", status="completed", conclusion=None),))
+    assert set(GATHERED_SCHEMA["properties"]) == set(Gathered.__dataclass_fields__)
+    validate(full.to_json(), GATHERED_SCHEMA, name="round trip")
+    validate(Gathered().to_json(), GATHERED_SCHEMA, name="empty")
+    assert Gathered.from_json(full.to_json()) == full

@@ -60,6 +60,22 @@ def test_invalid_target_names_file_and_key(tmp_path, patch, message) -> None:
     assert str(exc.value).startswith(f"{path.parent}/{message}")
 
 
+def test_a_schema_error_says_where_the_keys_are_and_how_to_draft_a_target(
+        tmp_path, capsys) -> None:
+    """A target is written by a person: the error adds where its keys are listed and
+    the verb that drafts a valid one (style.md 12), on the CLI's one line too."""
+    path = tmp_path / "t.yaml"
+    path.write_text(GOOD + "colour: blue\n", encoding="utf-8")
+    with pytest.raises(DataError) as exc:
+        load_target(str(path))
+    assert exc.value.fix is not None
+    assert "docs/scout.md (Targets as data)" in exc.value.fix and "scout.py init" in exc.value.fix
+    code = cli.main(["--config", str(path), "report", "--checkout", str(tmp_path),
+                     "--offline"])
+    err = capsys.readouterr().err
+    assert code == 1 and "colour: unknown key" in err and "Fix: the keys are listed" in err
+
+
 def test_new_keys_of_issue_9_validate(tmp_path) -> None:
     path = tmp_path / "t.yaml"
     path.write_text(GOOD + "coverage: {passes_file: [a.py, b.py], pass_first_param: "

@@ -276,3 +276,37 @@ def test_a_copy_in_code_built_on_the_folder_is_not_its_upstream(tmp_path) -> Non
     assert d["duplicate_logic"] == [{"ours": ["pkg/models/a/merge.py"],
                                      "upstream": ["pkg/exp/b/parts/par.py"],
                                      "why": "copies merge (100%)"}]
+
+
+def test_init_on_a_folder_that_is_no_checkout_names_the_checkout(tmp_path, capsys) -> None:
+    """A plain folder has no origin either: the message is about --checkout, the
+    input to fix, not about the --repo a checkout's remote would have given."""
+    (tmp_path / "plain").mkdir()
+    code = cli.main(["init", "--subproject", "sub", "--checkout", str(tmp_path / "plain")])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "--checkout:" in err and "is not a git checkout" in err and "Fix:" in err
+    assert "--repo" not in err
+
+
+def test_init_repo_of_the_wrong_form_is_a_bad_command_line(tmp_path, capsys) -> None:
+    """`--repo pytorch` is exit 2 as on every other verb (one OWNER/NAME rule)."""
+    minirepo.build(tmp_path, base=CORE, head=SUB)
+    code = cli.main(["init", "--subproject", "sub", "--checkout", str(tmp_path / "repo"),
+                     "--repo", "pytorch"])
+    assert code == 2
+    assert "expected OWNER/NAME" in capsys.readouterr().err
+
+
+def test_init_checks_a_name_read_from_origin_with_the_same_rule(tmp_path, capsys) -> None:
+    import subprocess
+
+    minirepo.build(tmp_path, base=CORE, head=SUB)
+    checkout = tmp_path / "repo"
+    subprocess.run(["git", "-C", str(checkout), "remote", "add", "origin",
+                    "https://github.com/-bad-/r.git"], check=True)
+    code = cli.main(["init", "--subproject", "sub", "--checkout", str(checkout)])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "--repo: the checkout's origin: expected OWNER/NAME" in err
+    assert "Fix: pass --repo OWNER/NAME" in err

@@ -178,3 +178,53 @@ def test_help_teaches(capsys, verb):
     code, out, _ = run(capsys, verb, "--help")
     assert code == 0
     assert "example" in out
+
+
+@pytest.mark.parametrize(("record", "said"), [
+    ({"number": "7", "title": "x", "expected": {"is_distributed": True}},
+     'number: expected integer, got "7"'),
+    ({"number": 7, "title": "x", "expected": {"is_distributed": "yes"}},
+     'expected.is_distributed: expected boolean, got "yes"'),
+    ({"number": 7, "title": "x", "labels": "module: fsdp", "expected": {"is_distributed": True}},
+     'labels: expected array or null, got "module: fsdp"'),
+    ({"number": 7, "title": "x", "expected": {"is_distributed": True, "modules": [3]}},
+     "expected.modules[0]: expected string, got 3"),
+    ({"number": 7, "title": "x", "expected": 5}, "missing field 'expected.is_distributed'"),
+])
+def test_evaluate_a_field_of_the_wrong_type_is_bad_input_not_a_crash(capsys, tmp_path,
+                                                                       record, said):
+    """A made-up labelled line with one field of the wrong type: exit 1 naming the line
+    and the key, with the format to follow; before, a traceback (70) or a silent misread
+    ("yes" taken as true, a label string taken letter by letter)."""
+    f = tmp_path / "set.jsonl"
+    f.write_text(json.dumps(record) + "\n")
+    code, _, err = run(capsys, "evaluate", str(f))
+    assert code == 1, err
+    assert f"FILE.jsonl: {f}: line 1: {said}" in err
+    assert "Fix: one JSON object per line" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("patch", "said"), [
+    ({"user": 5}, "user is a JSON number, not a REST user object"),
+    ({"user": {"login": ["a"]}}, "user.login is a JSON list, not text"),
+    ({"comments": [{"body": "same here", "user": "someone"}]},
+     "comments[0].user is a JSON string, not a REST user object"),
+    ({"comments": [{"body": "same here", "user": {"login": "someone", "type": 1}}]},
+     "comments[0].user.type is a JSON number, not text"),
+    ({"comments": [{"body": "same here", "id": "c-1"}]},
+     "comments[0].id is a JSON string, not the comment's number"),
+])
+def test_plan_a_user_or_comment_id_of_the_wrong_shape_is_bad_input(capsys, tmp_path, patch,
+                                                                   said):
+    """Made-up issue objects whose author or a comment's author/id has the wrong shape:
+    exit 1 naming the field, nothing on stdout; before, a traceback (exit 70)."""
+    issue = {"number": 9, "title": "allreduce hangs with two process groups", "body": "x",
+             "labels": [{"name": "oncall: distributed"}], "comments": [],
+             "user": {"login": "someone", "type": "User"}}
+    issue.update(patch)
+    f = tmp_path / "issue.json"
+    f.write_text(json.dumps(issue))
+    code, out, err = run(capsys, "plan", str(f))
+    assert code == 1, err
+    assert f"ISSUE.json: {f}: {said}" in err and "Fix: " in err
+    assert out == "" and "Traceback" not in err

@@ -149,8 +149,15 @@ def test_template_earlier_version_must_be_older(folder):
 
 
 def test_missing_file(folder):
+    """A folder given as --queue that lacks a file is the flag's error, naming every
+    missing file and what a queue folder holds (not the loader's "check the path")."""
     (folder / "rubric.yml").unlink()
-    assert error_of(folder) == f"{folder}/rubric.yml: file not found"
+    (folder / "templates.json").unlink()
+    with pytest.raises(InputError) as exc:
+        load_queue(str(folder))
+    assert exc.value.message == f"--queue: {folder} lacks rubric.yml, templates.json"
+    assert exc.value.fix is not None
+    assert "a queue folder holds labels.json, rubric.yml, templates.json" in exc.value.fix
 
 
 def test_unknown_queue_name():

@@ -59,6 +59,18 @@ class ProbeResult:
         for key in ("version", "status"):
             if not isinstance(obj.get(key), str) or not obj[key]:
                 raise DataError(source, key, "required string is missing")
+        # Sanity: a result file is an artifact another job uploaded; a value of the wrong
+        # type is a data error here, not a TypeError (exit 70) further on.
+        for key in ("log_tail", "git_version", "wheel_url"):
+            if obj.get(key) is not None and not isinstance(obj[key], str):
+                raise DataError(source, key, f"expected text or null, got "
+                                f"{type(obj[key]).__name__}")
+        for key in ("exit_code", "seconds"):
+            value = obj.get(key)
+            if value is not None and (isinstance(value, bool)
+                                      or not isinstance(value, (int, float))):
+                raise DataError(source, key, f"expected a number or null, got "
+                                f"{type(value).__name__}")
         return cls(version=obj["version"], status=obj["status"],
                    log_tail=str(obj.get("log_tail") or "")[-LOG_TAIL_LIMIT:],
                    git_version=obj.get("git_version") or None,

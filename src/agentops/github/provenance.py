@@ -37,6 +37,7 @@ from typing import Any
 
 from agentops import ghactions
 from agentops.errors import ApiError, InputError
+from agentops.flag_values import is_repo
 from agentops.github.client import GitHubClient
 from agentops.github.identity import Identity
 
@@ -46,7 +47,6 @@ MAX_RUN_LOOKUPS = 20  # Sanity: a tracking issue holds a week of reports, not hu
 CLOCK_SLACK = dt.timedelta(minutes=10)
 SIG_LINE = "<!-- agentops:sig v1 hmac-sha256={mac} -->"
 _SIG_RE = re.compile(r"\n*<!-- agentops:sig v1 hmac-sha256=(?P<mac>[0-9a-f]{64}) -->\n*\Z")
-_REPO_RE = re.compile(r"[\w.-]+/[\w.-]+")
 _PATH_RE = re.compile(r"(?:^|/)(\.github/workflows/[^@\s]+?)(?:@.*)?$")
 MIN_KEY_BYTES = 16
 
@@ -86,7 +86,7 @@ def run_claim(payload: Mapping[str, Any] | None) -> RunRef | None:
     if not isinstance(run, Mapping):
         return None
     repo, rid = run.get("repository"), run.get("id")
-    if not isinstance(repo, str) or not _REPO_RE.fullmatch(repo):
+    if not isinstance(repo, str) or not is_repo(repo):
         return None
     if isinstance(rid, bool) or not isinstance(rid, int) or rid < 1:
         return None
@@ -98,7 +98,7 @@ def current_run(env: Mapping[str, str] | None = None) -> RunRef | None:
     env = os.environ if env is None else env
     repo = (env.get("GITHUB_REPOSITORY") or "").strip()
     rid = (env.get("GITHUB_RUN_ID") or "").strip()
-    if _REPO_RE.fullmatch(repo) and rid.isdigit() and int(rid) > 0:
+    if is_repo(repo) and rid.isdigit() and int(rid) > 0:
         return RunRef(repo, int(rid))
     return None
 
@@ -123,8 +123,8 @@ def scout_workflow(env: Mapping[str, str] | None = None,
         return None
     path = workflow_path(ref)
     head = ref.split("/.github/", 1)[0] if "/.github/" in ref else ""
-    repo = head if _REPO_RE.fullmatch(head) else (env.get("GITHUB_REPOSITORY") or "").strip()
-    if path is None or not _REPO_RE.fullmatch(repo):
+    repo = head if is_repo(head) else (env.get("GITHUB_REPOSITORY") or "").strip()
+    if path is None or not is_repo(repo):
         raise InputError(var, f"{ref[:120]!r} names no workflow file of a repository",
                          fix="give OWNER/NAME/.github/workflows/FILE.yml (the skill's own "
                              "workflow), or .github/workflows/FILE.yml with GITHUB_REPOSITORY "

@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from agentops import cli, console, files, flag_values, ghactions
+from agentops.data import validate as validate_shape
 from agentops.errors import DataError, ExitStatus, InputError, RefusedError, UsageError
 from agentops.postmortem import datafiles, lint, publish, render, validate
-from agentops.postmortem.model import TITLES, Facts, Gathered, merge
+from agentops.postmortem.model import GATHERED_SCHEMA, TITLES, Facts, Gathered, merge
 
 MANAGEMENT_OFFER = ("Want a management-facing version? Hand this post-mortem to "
                     "management-talk (a separate skill; nothing was sent to it).")
@@ -46,6 +47,10 @@ def _facts(args: argparse.Namespace) -> tuple[Facts, Any, dict[str, Any]]:
                          fix="drop them to replay, or drop --gathered to read GitHub again")
         fix = "pass a file written by --gathered-out"
         doc = files.read_json(args.gathered, field="--gathered", fix=fix)
+        try:
+            validate_shape(doc, GATHERED_SCHEMA, name=args.gathered)
+        except DataError as exc:
+            raise InputError("--gathered", exc.message, fix=fix) from None
         try:
             gathered = Gathered.from_json(doc)
         except (KeyError, TypeError, ValueError) as exc:

@@ -276,6 +276,10 @@ MAX_FACTS_NODES = 20_000
 MAX_FACTS_DEPTH = 32
 
 
+FACTS_FORMAT = ("the keys are listed in docs/postmortem.md (Facts file); "
+                "examples/postmortem/tada-hang.facts.yml is a complete one")
+
+
 def load_facts(path: str | Path) -> data.Loaded:
     """A facts file, validated; errors name the file and the key (exit 1).
 
@@ -303,7 +307,7 @@ def load_facts(path: str | Path) -> data.Loaded:
         except yaml.YAMLError:
             pass  # the strict parse below reports the syntax error with its line
     content = data.parse_text(text, name=name)
-    data.validate(content, facts_schema(), name=name)
+    data.validate(content, facts_schema(), name=name, fix=FACTS_FORMAT)
     return data.Loaded(path=name, sha256=hashlib.sha256(raw).hexdigest(), content=content)
 
 

@@ -183,6 +183,28 @@ class Gathered:
         return cls(**kwargs)
 
 
+_TEXT_OR_NULL: dict[str, Any] = {"type": ["string", "null"]}
+_TEXTS: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+# The shape Gathered.to_json writes (a test keeps the two in step): a replayed file of
+# another shape is refused, never half-read (pr_merged: "no" would read as merged).
+GATHERED_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "issue_ref": _TEXT_OR_NULL, "issue_title": _TEXT_OR_NULL,
+        "error_lines": _TEXTS, "code_blocks": _TEXTS,
+        "pr_ref": _TEXT_OR_NULL, "pr_url": _TEXT_OR_NULL, "pr_title": _TEXT_OR_NULL,
+        "pr_body": _TEXT_OR_NULL, "pr_merged": {"type": ["boolean", "null"]},
+        "merge_commit": _TEXT_OR_NULL, "head_sha": _TEXT_OR_NULL,
+        "commits": _TEXTS, "files": _TEXTS, "diff_identifiers": _TEXTS,
+        "check_runs": {"type": "array", "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["name", "status", "conclusion"],
+            "properties": {"name": {"type": "string"}, "status": {"type": "string"},
+                           "conclusion": _TEXT_OR_NULL, "url": {"type": "string"}}}},
+    },
+}
+
 PASSING = ("success", "neutral", "skipped")
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import requests
 
-from agentops import ghactions, untrusted_files
+from agentops import flag_values, ghactions, untrusted_files
 from agentops.errors import ApiError
 from agentops.github.client import GitHubClient, quote_path
 from agentops.github.identity import token_identity
@@ -38,7 +38,6 @@ REPORT_HEADING = "# Nightly Scout Report"
 # The renderer prints "skipped — <reason>"; these are the reasons.
 NOT_ALLOWLISTED = "GitHub API not allowlisted"
 _DATE_RE = re.compile(r"^# Nightly Scout Report\s*[—–-]\s*(\d{4}-\d\d-\d\d)")
-_REPO_RE = re.compile(r"^[\w.-]+/[\w.-]+$")
 # Sanity: a job log of a long GPU run can be tens of MB; the parts the parser needs (pip
 # output near the start, the failure near the end) fit well inside this.
 MAX_LOG_BYTES = 48 * 1024 * 1024
@@ -303,7 +302,7 @@ def collect_pulls(client: GitHubClient, targets: LiveTargets,
     out: dict[str, PullState] = {}
     for ref in refs:
         repo, _, num = ref.partition("#")
-        if not _REPO_RE.match(repo) or not num.isdigit():
+        if not flag_values.is_repo(repo) or not num.isdigit():
             continue
         try:
             pr = client.read(f"/repos/{repo}/pulls/{int(num)}")

@@ -275,7 +275,10 @@ def load_target(name_or_path: str) -> Target:
         display = f"targets/{path.name}"
     else:
         display = str(name_or_path)
-    loaded = data.load(path, SCHEMA, display=display)
+    loaded = data.load(path, SCHEMA, display=display,
+                       fix="the keys are listed in docs/scout.md (Targets as data); "
+                           "`scout.py init --subproject PATH --checkout DIR` drafts a "
+                           "valid target")
     raw = loaded.content
     _check(raw, display)
     return Target(name=raw["name"], repo=raw["repo"], subproject=raw["subproject"].rstrip("/"),

@@ -86,12 +86,6 @@ class GitRepo:
         """The full sha of HEAD."""
         return self._git("rev-parse", "HEAD").decode().strip()
 
-    def head_date(self) -> str:
-        """HEAD's committer date as YYYY-MM-DD (UTC)."""
-        out = self._git("show", "-s", "--format=%cd", "--date=format-local:%Y-%m-%d", "HEAD",
-                        ).decode().strip()
-        return out
-
     def commit_before(self, date: str) -> str | None:
         """The last commit on HEAD's first-parent line before ``date`` 00:00 UTC."""
         out = self._git("rev-list", "-1", "--first-parent", f"--before={date}T00:00:00Z",
@@ -130,11 +124,6 @@ class GitRepo:
             sha, _, names = record.partition("\n")
             files[sha.strip()] = tuple(n for n in names.splitlines() if n.strip())
         return files
-
-    def changed_paths(self, base: str, paths: list[str]) -> set[str]:
-        """Paths under ``paths`` that differ between ``base`` and HEAD."""
-        out = self._git("diff", "--name-only", base, "HEAD", "--", *paths)
-        return {line for line in out.decode("utf-8", "replace").splitlines() if line}
 
     def tree(self, commit: str, want: Callable[[str], bool]) -> Tree:
         """The paths of ``commit`` and the text of the regular files ``want`` selects

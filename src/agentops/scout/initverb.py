@@ -9,12 +9,10 @@ from __future__ import annotations
 import argparse
 import subprocess
 
-from agentops import console, data, files
+from agentops import console, data, files, flag_values
 from agentops.errors import InputError
 from agentops.scout import config, draft
 from agentops.scout.gitrepo import GitRepo
-
-_REPO_RE = r"^[\w.-]+/[\w.-]+$"
 
 
 def _want(path: str) -> bool:
@@ -31,17 +29,20 @@ def _remote_repo(checkout: str) -> str:
 
 def init_command(args: argparse.Namespace) -> int:
     """``scout.py init``: print (or ``--out``) a draft target for ``--subproject``."""
-    import re
-
     if args.out:
         files.check_writable(args.out, field="--out")
+    # The checkout first: a folder that is no git checkout has no origin to read either.
+    git = GitRepo(args.checkout)
     repo = args.repo or _remote_repo(args.checkout)
     if not repo:
         raise InputError("--repo", "the checkout's origin is not a GitHub repository",
                          fix="pass --repo OWNER/NAME")
-    if not re.fullmatch(_REPO_RE, repo):
-        raise InputError("--repo", f"{repo!r} is not OWNER/NAME", fix="e.g. pytorch/torchtitan")
-    git = GitRepo(args.checkout)
+    try:
+        # --repo was checked by argparse; a name read from the remote gets the same rule.
+        repo = flag_values.check_repo(repo)
+    except argparse.ArgumentTypeError as exc:
+        raise InputError("--repo", f"the checkout's origin: {exc}",
+                         fix="pass --repo OWNER/NAME") from None
     sub = args.subproject.strip().strip("/")
     head = git.head()
     paths_only = git.tree(head, lambda p: False)

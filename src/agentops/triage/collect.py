@@ -9,16 +9,15 @@ their labels and first 100 comments; only issues with more comments cost extra p
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from agentops.errors import ApiError, InputError
+from agentops.flag_values import is_repo
 from agentops.github.client import GitHubClient
 from agentops.triage.model import Comment, IssueSnapshot, Queue
 
-_REPO_RE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}$")
 # GitHub's search returns at most 1000 results per query; 10 pages of 100.
 MAX_SEARCH_PAGES = 10
 PAGE_SIZE = 100
@@ -36,7 +35,7 @@ def split_repo(repo: str | None, *, field: str = "--repo") -> tuple[str, str]:
     fix = "e.g. --repo pytorch/pytorch (in a workflow it defaults to GITHUB_REPOSITORY)"
     if not repo:
         raise InputError(field, "no repository given", fix=fix)
-    if not _REPO_RE.match(repo) or repo.endswith((".", "/..")):
+    if not is_repo(repo) or repo.endswith("."):
         raise InputError(field, f"expected OWNER/NAME, got {repo!r}", fix=fix)
     owner, name = repo.split("/", 1)
     return owner, name

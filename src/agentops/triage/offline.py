@@ -12,8 +12,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from agentops import cli, console, files, ghactions
-from agentops.errors import ExitStatus, InputError, UsageError
+from agentops import cli, console, data, files, ghactions
+from agentops.errors import DataError, ExitStatus, InputError, UsageError
 from agentops.triage import render
 from agentops.triage.evaluate import Record, evaluate, render_text
 from agentops.triage.model import IssueSnapshot
@@ -60,7 +60,9 @@ def issue_from_json(obj: Any, *, path: str, repo: str | None = None) -> IssueSna
         raise InputError("ISSUE.json", f"{path}: field 'title' is empty",
                          fix="set 'title' to the issue's title as text (the planner reads it)")
     if obj.get("body") is not None and not isinstance(obj["body"], str):
-        raise InputError("ISSUE.json", f"{path}: field 'body' should be a string or null")
+        raise InputError("ISSUE.json", f"{path}: field 'body' should be a string or null",
+                         fix="set 'body' to the issue's text (or null for none)")
+    _check_user(obj, path=path, where="user")
     if "pull_request" in obj:
         raise InputError("ISSUE.json", f"{path}: #{obj['number']} is a pull request, "
                          "not an issue", fix="triage issues only")
@@ -87,10 +89,31 @@ def issue_from_json(obj: Any, *, path: str, repo: str | None = None) -> IssueSna
         if not isinstance(c, Mapping) or not isinstance(c.get("body", ""), (str, type(None))):
             raise InputError("ISSUE.json", f"{path}: comments[{i}] is not a REST comment "
                              "object with a 'body'", fix=_FIX_ISSUE)
+        _check_user(c, path=path, where=f"comments[{i}].user")
+        if c.get("id") is not None and (not isinstance(c["id"], int)
+                                        or isinstance(c["id"], bool)):
+            raise InputError("ISSUE.json", f"{path}: comments[{i}].id is a JSON "
+                             f"{files.json_kind(c['id'])}, not the comment's number",
+                             fix=_FIX_ISSUE)
     if repo is not None and repo.count("/") != 1:
         raise InputError("--repo", f"{repo!r} is not OWNER/NAME",
                          fix="e.g. --repo octo-org/octo-repo")
     return IssueSnapshot.from_rest(obj, comments, repo=repo)
+
+
+def _check_user(obj: Mapping[str, Any], *, path: str, where: str) -> None:
+    """``user`` of an issue or comment: absent, null or a REST user object (its login
+    and type decide whose comment it is, so a wrong shape is an input error)."""
+    user = obj.get("user")
+    if user is None:
+        return
+    if not isinstance(user, Mapping):
+        raise InputError("ISSUE.json", f"{path}: {where} is a JSON {files.json_kind(user)}, "
+                         "not a REST user object", fix=_FIX_ISSUE)
+    for key in ("login", "type"):
+        if user.get(key) is not None and not isinstance(user[key], str):
+            raise InputError("ISSUE.json", f"{path}: {where}.{key} is a JSON "
+                             f"{files.json_kind(user[key])}, not text", fix=_FIX_ISSUE)
 
 
 def plan_command(args: argparse.Namespace) -> int:
@@ -130,6 +153,25 @@ def plan_command(args: argparse.Namespace) -> int:
     return int(ExitStatus.OK)
 
 
+LABELLED_FIX = ("one JSON object per line: number, title, labels, text and expected "
+                "{is_distributed, modules, suboncall, type}, as in "
+                "src/agentops/triage/queues/distributed/labelled.jsonl (or a file "
+                "`evaluate --repo ... --save` wrote)")
+_TEXT = {"type": ["string", "null"]}
+_TEXTS = {"type": ["array", "null"], "items": {"type": "string"}}
+# What Record.from_json reads, with the types it needs; other keys are left alone.
+RECORD_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "number": {"type": "integer"}, "title": _TEXT, "text": _TEXT, "url": _TEXT,
+        "state": _TEXT, "labels": _TEXTS,
+        "expected": {"type": "object", "properties": {
+            "is_distributed": {"type": "boolean"}, "modules": _TEXTS,
+            "suboncall": _TEXT, "type": _TEXT}},
+    },
+}
+
+
 def read_records(path: str) -> list[Record]:
     """Labelled issues, one JSON object per line (blank lines skipped)."""
     text = files.read_text(path, field="FILE.jsonl")
@@ -143,17 +185,24 @@ def read_records(path: str) -> list[Record]:
             raise InputError("FILE.jsonl", f"{path}: line {n}: not valid JSON: {exc.msg}",
                              fix="one JSON object per line") from exc
         if not isinstance(obj, Mapping):
-            raise InputError("FILE.jsonl", f"{path}: line {n}: not a JSON object")
+            raise InputError("FILE.jsonl", f"{path}: line {n}: not a JSON object",
+                             fix=LABELLED_FIX)
         for key in ("number", "title", "expected"):
             if key not in obj:
                 raise InputError("FILE.jsonl", f"{path}: line {n}: missing field {key!r}",
-                                 fix="see the format of the shipped evaluation set")
-        if "is_distributed" not in (obj["expected"] or {}):
+                                 fix=LABELLED_FIX)
+        if not isinstance(obj["expected"], Mapping) or "is_distributed" not in obj["expected"]:
             raise InputError("FILE.jsonl", f"{path}: line {n}: missing field "
-                             "'expected.is_distributed'")
+                             "'expected.is_distributed'", fix=LABELLED_FIX)
+        try:
+            # Sanity: a wrong type would crash from_json (exit 70) or, worse, be read
+            # as something else ("yes" as True, a string of labels as its letters).
+            data.validate(obj, RECORD_SCHEMA, name=f"{path}: line {n}")
+        except DataError as exc:
+            raise InputError("FILE.jsonl", exc.message, fix=LABELLED_FIX) from None
         records.append(Record.from_json(obj))
     if not records:
-        raise InputError("FILE.jsonl", f"{path}: no records")
+        raise InputError("FILE.jsonl", f"{path}: no records", fix=LABELLED_FIX)
     return records
 
 

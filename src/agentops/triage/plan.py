@@ -88,12 +88,6 @@ class Reading:
         request = self.request_score()
         return request >= t["request_min"] and request >= self.role_score("bug")
 
-    def distributed_evidence(self, t: Mapping[str, float]) -> list[Hit]:
-        """Hits that make an issue distributed: a module's or sub-oncall's API, import,
-        frame or error, or distributed code (launchers, process groups, rank logs)."""
-        return [h for h in self.hits if h.evidence and h.score >= t["evidence_min"]
-                and (h.label or h.role == "distributed")]
-
 
 def evidence_comments(snapshot: IssueSnapshot, queue: Queue) -> list[str]:
     """Comment bodies that are part of the report: not a bot's, and not triage
@@ -1227,8 +1221,3 @@ def _high_priority(b: _Builder, queue: Queue, hp_hits: list[Hit], done, confiden
                      + ", ".join(sorted({h.signal for h in hp_hits}))
                      + "): left for humans, without the marker.")
     return done("high_priority", confidence, awaiting=True)
-
-
-def plan_many(snapshots: Iterable[IssueSnapshot], queue: Queue) -> list[Plan]:
-    """Plan several issues (same queue)."""
-    return [plan_issue(s, queue) for s in snapshots]

@@ -224,6 +224,13 @@ def queue_dir(name_or_path: str) -> tuple[Path, bool]:
         return builtin, True
     path = Path(name_or_path)
     if path.is_dir():
+        missing = [f for f in FILES if not (path / f).is_file()]
+        if missing:
+            # Named as the flag the user gave, not as the first file the loader misses.
+            raise InputError("--queue", f"{name_or_path} lacks {', '.join(missing)}",
+                             fix="a queue folder holds " + ", ".join(FILES) + " (copy "
+                                 "src/agentops/triage/queues/distributed/ and edit it; "
+                                 "docs/triage.md says what each holds)")
         return path, False
     known = ", ".join(sorted(p.name for p in QUEUES_DIR.iterdir() if p.is_dir()))
     raise InputError("--queue", f"{name_or_path!r} is neither a built-in queue ({known}) "

@@ -1108,10 +1108,6 @@ def split_negated(text: str) -> tuple[str, list[str]]:
     return text, ruled_out
 
 
-def _drop_negated(text: str) -> str:
-    return split_negated(text)[0]
-
-
 def split_issue(title: str, body: str, comments: Iterable[str], rubric: Rubric) -> IssueText:
     """Split an issue (comments already filtered to people's) into places; reads only
     the bounded part of each text (``bounded``)."""

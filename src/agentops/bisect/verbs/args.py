@@ -23,12 +23,18 @@ def date_arg(text: str | None, field: str) -> dt.date | None:
     return date
 
 
-def pair(session: Session) -> tuple[list[idx.Nightly], int, int]:
-    a = session.args
-    if not a.good or not a.bad:
+def require_pair(good: str | None, bad: str | None) -> None:
+    """Exit 1 naming --good/--bad when either is missing: checked before the index is
+    read, so a forgotten flag costs no request and no retry wait."""
+    if not good or not bad:
         raise InputError("--good/--bad", "both are required",
                          fix="give the last good and the first bad nightly (versions or "
                              "dates such as dev20260709)")
+
+
+def pair(session: Session) -> tuple[list[idx.Nightly], int, int]:
+    a = session.args
+    require_pair(a.good, a.bad)
     ns = session.nightlies()
     g = session.find(a.good, field_name="--good")
     b = session.find(a.bad, field_name="--bad")

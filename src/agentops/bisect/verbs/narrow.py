@@ -12,7 +12,7 @@ from agentops import console, files, ghactions
 from agentops.bisect import index as idx
 from agentops.bisect import ranges as rg
 from agentops.bisect.session import Session
-from agentops.bisect.verbs.args import pair
+from agentops.bisect.verbs.args import pair, require_pair
 from agentops.bisect.verbs.output import emit, json_text, probe_matrix
 from agentops.bisect.verbs.range import build_range
 from agentops.errors import ExitStatus, InputError
@@ -40,12 +40,19 @@ def narrow_command(args: argparse.Namespace) -> int:
     """Narrow the range with the probe results; print the next matrix or the range."""
     session = Session(args)
     rg.check_width(args.width)
+    # Local files before the index: a wrong --results costs no request and no retry wait.
+    require_pair(args.good, args.bad)
+    if not args.results:
+        raise InputError("--results", "narrow needs the folder of probe result files",
+                         fix="pass --results DIR (env AGENTOPS_RESULTS_DIR; the action's "
+                             "results-dir) holding the probe jobs' downloaded artifacts")
+    probe_results = load_results(Path(args.results))
     ns, g, b = pair(session)
     labels = [str(n.version) for n in ns]
     results: dict[int, rg.ProbeResult] = {}
     problems: list[str] = []
     unknown: list[str] = []
-    for res in load_results(Path(args.results)):
+    for res in probe_results:
         try:
             pos = idx.find(ns, res.version, field_name=res.source)
         except InputError as exc:

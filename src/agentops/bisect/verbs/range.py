@@ -13,7 +13,7 @@ from agentops import files, ghactions
 from agentops.bisect import index as idx
 from agentops.bisect import ranges as rg
 from agentops.bisect.session import Session
-from agentops.bisect.verbs.args import version_date
+from agentops.bisect.verbs.args import require_pair, version_date
 from agentops.bisect.verbs.output import emit, json_text
 from agentops.errors import ExitStatus, InputError
 
@@ -106,6 +106,7 @@ def range_command(args: argparse.Namespace) -> int:
             good = found
         else:
             bad = found
+    require_pair(good, bad)
     rng = build_range(session, good, bad)
     _publish_range(rng, as_json=args.json)
     session.finish()

@@ -116,13 +116,6 @@ def value_problem(field: ast.AnnAssign, value: str, index: ClassIndex, *,
     return None
 
 
-def check_flag(flag: str, value: str | None, index: ClassIndex, roots: list[str],
-               explicit: bool = True) -> str | None:
-    """The problem with ``--a.b`` (and its value when the field is a ``Literal``, an
-    ``Enum`` or a ``bool``)."""
-    return flag_verdict(flag, value, index, roots, explicit=explicit)[0]
-
-
 def flag_verdict(flag: str, value: str | None, index: ClassIndex, roots: list[str], *,
                  explicit: bool = True) -> tuple[str | None, str | None]:
     """(problem, why not checked) for ``--a.b``: at most one is set; both None when

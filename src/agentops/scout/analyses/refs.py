@@ -45,13 +45,6 @@ class RefIndex:
             + self.strings.get(name, [])
         return sorted(set(found), key=_order)
 
-    def read_uses(self, name: str) -> list[str]:
-        """Like ``uses`` without keyword arguments: where the value is read, not set."""
-        if name in self.defined:
-            return []
-        return sorted(set(self.attrs.get(name, []) + self.strings.get(name, [])),
-                      key=_order)
-
     def imported(self, name: str) -> list[str]:
         return sorted(set(self.imports.get(name, [])), key=_order)
 
