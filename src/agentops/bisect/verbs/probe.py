@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from agentops import console, files, ghactions
@@ -150,14 +151,28 @@ def _installed_git_version(venv: Path) -> str | None:
         return None
 
 
-def _run_repro(venv: Path, command: str, *, version: str, timeout: float) -> tuple[int, str]:
-    # Security: the repro is the caller's code at an untested nightly; it gets no token.
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "GITHUB_TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN",
-                        "ACTIONS_ID_TOKEN_REQUEST_TOKEN")}
+# A variable whose name says it holds a credential. The repro imports a wheel built by a
+# server we do not control, so a job's other secrets (a JIRA token, a signing key, a cloud
+# key) must not reach it any more than the GitHub token; a name list would miss the next one.
+_SECRET_NAME = re.compile(
+    r"TOKEN|SECRET|PASSW|CREDENTIAL|PRIVATE|AUTH(?!OR)|(?:^|_)(?:API_?|ACCESS_?|SIGNING_?)?KEY(?:$|_)"
+    r"|^ACTIONS_|^JIRA_", re.IGNORECASE)
+
+
+def repro_env(environ: Mapping[str, str], venv: Path, version: str) -> dict[str, str]:
+    """The repro's environment: the job's, less every credential-named variable and
+    PYTHONPATH, with the probe's venv first on PATH and the nightly under test named."""
+    env = {k: v for k, v in environ.items()
+           if k != "PYTHONPATH" and not _SECRET_NAME.search(k)}
     env["VIRTUAL_ENV"] = str(venv)
     env["PATH"] = str(_venv_python(venv).parent) + os.pathsep + env.get("PATH", "")
     env["AGENTOPS_NIGHTLY_VERSION"] = version
+    return env
+
+
+def _run_repro(venv: Path, command: str, *, version: str, timeout: float) -> tuple[int, str]:
+    # Security: the repro is the caller's code at an untested nightly; it gets no secret.
+    env = repro_env(os.environ, venv, version)
     try:
         # Security: the command is the caller's own repro text; it reaches us through
         # env (never a workflow expression) and runs as one bash argument.
