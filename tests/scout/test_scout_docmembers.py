@@ -146,3 +146,30 @@ def test_attribute_sections_parse_like_argument_sections() -> None:
           "\n    Args:\n        d: no\n"
     assert docargs.documented(doc, docmembers._ATTRS, sphinx=False) == [(3, "a"), (5, "c")]
     assert docargs.documented(":param e: no", docmembers._ATTRS, sphinx=False) == []
+
+
+CYCLE = '''\
+class Loop(Loop):
+    """
+    Attributes:
+        ghost: a base that is the class itself cannot be resolved.
+    """
+
+
+class Lookup(object):
+    """
+    Attributes:
+        anything: served by __getattr__.
+    """
+
+    def __getattr__(self, name):
+        return name
+'''
+
+
+def test_cycles_and_computed_members_are_not_judged(tmp_path) -> None:
+    inp = _inp(tmp_path, {"sub/odd.py": CYCLE})
+    assert docmembers.analyse(inp) == []
+    index = docmembers.for_tree(inp.head)
+    assert docmembers.members(index.resolve("Loop")[0], index) is None
+    assert docmembers.members(index.resolve("Lookup")[0], index) is None

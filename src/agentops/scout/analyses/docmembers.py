@@ -78,7 +78,18 @@ def _own_members(cls: ast.ClassDef) -> set[str] | None:
 
 def members(cls: ast.ClassDef, index: ClassIndex, depth: int = 0) -> set[str] | None:
     """The class's members with those of its bases in the repository; ``None`` when
-    some cannot be known."""
+    some cannot be known. Cached per class in the index, so a base shared by many
+    classes (or a name several classes carry) is walked once; a cycle of bases, or one
+    deeper than ``MAX_DEPTH``, counts as unknown."""
+    key = ("docmembers", id(cls))
+    if key not in index.memo:
+        index.memo[key] = None  # an ancestor asking for itself again is a cycle: unknown
+        index.memo[key] = _members(cls, index, depth)
+    found = index.memo[key]
+    return None if found is None else set(found)  # type: ignore[call-overload]
+
+
+def _members(cls: ast.ClassDef, index: ClassIndex, depth: int) -> set[str] | None:
     own = _own_members(cls)
     if own is None or depth > MAX_DEPTH:
         return None
