@@ -25,6 +25,7 @@ from agentops.scout.analyses import (
     direction,
     docargs,
     docdirection,
+    docmembers,
     docparity,
     docparts,
     docs,
@@ -118,7 +119,7 @@ REGISTRY: dict[str, Analysis] = {
     "reversed_copies": lambda inp, _: direction.reversed_pairs(inp),
     "doc_inaccuracies": lambda inp, done: _checked_docs(inp, done)
     + commentrefs.analyse(inp) + docparts.analyse(inp) + staleopts.analyse(inp)
-    + docargs.analyse(inp)
+    + docargs.analyse(inp) + docmembers.analyse(inp)
     + docparity.analyse(inp, done["body_drift"], done["copy_lag"]) + doctypes.analyse(inp),
     "open_work": _open_work,
 }

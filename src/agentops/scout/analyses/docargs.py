@@ -27,18 +27,20 @@ _SPHINX = re.compile(r"^:param\s+(?:[\w.\[\], ]+\s+)?([A-Za-z_]\w*)\s*:")
 MAX_PER_FILE = 20
 
 
-def documented(doc: str) -> list[tuple[int, str]]:
-    """(line offset within the docstring, name) of each documented parameter."""
+def documented(doc: str, section: re.Pattern[str] = _SECTION, *, sphinx: bool = True
+               ) -> list[tuple[int, str]]:
+    """(line offset within the docstring, name) of each entry of a ``section`` (by
+    default the parameters; ``:param x:`` lines too while ``sphinx``)."""
     out: list[tuple[int, str]] = []
     lines = doc.splitlines()
     i = 0
     while i < len(lines):
         raw = lines[i]
         text = raw.strip()
-        m = _SPHINX.match(text)
+        m = _SPHINX.match(text) if sphinx else None
         if m:
             out.append((i, m.group(1)))
-        if not _SECTION.match(text):
+        if not section.match(text):
             i += 1
             continue
         head = len(raw) - len(raw.lstrip())
