@@ -201,3 +201,28 @@ def test_a_fault_with_a_question_mark_accuses_unless_it_asks(sentence: str,
     assert BLAME.faults is not None and BLAME.grammar is not None
     hits = list(verbgroups.faults(sentence, BLAME.grammar, BLAME.faults))
     assert bool(hits) == blamed, hits
+
+
+@pytest.mark.parametrize(("sentence", "blamed"), [
+    # #24, pm-fit8: the team's plain past lapse owns it; its pluperfect tells what held
+    # when the incident began (the cue matrix keeps "We hadn't tested ..." clean).
+    ("We did not verify the restore script on the staging copy.", True),
+    ("We had not verified the restore script on the staging copy.", False),
+    ("We haven't verified the restore script on the staging copy.", False),
+])
+def test_the_teams_denied_check_is_read_in_the_simple_past_only(sentence: str,
+                                                                  blamed: bool) -> None:
+    assert _blamed(sentence) is blamed, sentence
+
+
+def test_no_perfect_excludes_a_perfect_group() -> None:
+    assert BLAME.faults is not None
+    (cls,) = [c for c in BLAME.faults.classes if c.no_perfect]
+    text = "we had not verified it"
+    (g,) = [g for g in verbgroups.read(text, 0, len(text), BLAME.faults)
+            if g.lemma == "verify"]
+    assert g.perfect and g.negated
+    assert not verbgroups._fits(cls, g, text, len(text))
+    # The same class without the restriction admits it: the flag is what refuses it.
+    loose = verbgroups.FaultClass(**{**cls.__dict__, "no_perfect": False})
+    assert verbgroups._fits(loose, g, text, len(text))

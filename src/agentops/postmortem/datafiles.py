@@ -77,7 +77,7 @@ _FAULTS = {
                 "tenses": {"type": "array", "minItems": 1,
                            "items": {"enum": ["past", "present", "perfect"]}},
                 "after": _REGEX, "not_after": _REGEX,
-                "agent_from_by": {"type": "boolean"},
+                "agent_from_by": {"type": "boolean"}, "no_perfect": {"type": "boolean"},
             }}},
     }}
 _GRAMMAR = {

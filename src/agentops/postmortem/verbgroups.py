@@ -101,6 +101,9 @@ class FaultClass:
     after: re.Pattern[str] | None = None  # must follow the verb (its complement)
     not_after: re.Pattern[str] | None = None
     agent_from_by: bool = False  # the agent is the "by" phrase ("went unnoticed by us")
+    # Only the simple tense: the team's "we did not test it" owns a lapse, while its
+    # "we hadn't tested it" tells what was true when the incident began.
+    no_perfect: bool = False
 
 
 @dataclass(frozen=True)
@@ -163,7 +166,8 @@ def compile_lexicon(content: Mapping[str, Any]) -> Lexicon:
             tenses=frozenset(c.get("tenses", ["past", "present"])),
             after=rx("after"), not_after=rx("not_after"),
             not_adverbs=frozenset(x.lower() for x in c.get("not_adverbs", [])),
-            agent_from_by=bool(c.get("agent_from_by", False))))
+            agent_from_by=bool(c.get("agent_from_by", False)),
+            no_perfect=bool(c.get("no_perfect", False))))
     follow = content.get("consequence")
     consequence = None if follow is None else Consequence(
         agents=frozenset(follow["agents"]), acts=frozenset(follow["acts"]),
@@ -310,6 +314,8 @@ def _fits(cls: FaultClass, g: VerbGroup, text: str, clause_end: int) -> bool:
             g.adverbs):
         return False
     if g.tense not in cls.tenses and not (g.perfect and "perfect" in cls.tenses):
+        return False
+    if cls.no_perfect and g.perfect:
         return False
     if g.progressive:
         # "I'm merging this without review as it's urgent", "the PRs were missing the
