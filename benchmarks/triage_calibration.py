@@ -12,7 +12,7 @@ part is planned with them and never fitted on, and only its aggregates are print
 Two calibration tables per part:
 
 - "planner": selective triage off, every plan the planner would call done, grouped by its
-  confidence (the weakest evidence score among the labels it decides): whether the score
+  confidence (the weakest confidence score among the labels it decides): whether the score
   separates right from wrong plans at all (what thresholds can act on);
 - "shipped": the plans marked `triaged` at the operating scale (out of fold on the fit
   part), grouped the same way: the precision the bot would have had.

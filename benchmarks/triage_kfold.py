@@ -499,7 +499,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{op.off_queue:>11}")
     held_recs = groups.get("held-all") or hold
     print("\ncalibration (held out, selective triage off): precision per confidence band "
-          "(confidence = the weakest evidence score among the labels a plan decides)")
+          "(confidence = the weakest confidence score among the labels a plan decides)")
     bands = calibration(held_recs, fitted)
     for band in bands:
         hi = f"{band.high:g}" if band.high is not None else "+"

@@ -175,9 +175,10 @@ def test_place_index_matches_the_plain_tokenisation() -> None:
 
 
 def test_module_scores_are_the_label_scores() -> None:
-    # _select_modules sums each module's hits inline; it must give label_score's value
-    # (and type: 0 for a module without hits) on varied issues.
-    from agentops.triage.plan import _select_modules, read
+    # _select_modules sums each module's hits inline to choose modules; what it keeps
+    # must be what label_score's values choose, and the score it reports per module is
+    # the confidence of that module's hits (confidence_score), on varied issues.
+    from agentops.triage.plan import _select_modules, confidence_score, read
     from tests.property import hostile
 
     queue = load_queue("distributed")
@@ -187,9 +188,12 @@ def test_module_scores_are_the_label_scores() -> None:
         snap = hostile.random_snapshot(rng, queue, number=seed + 1)
         reading = read(snap, queue)
         mods = _select_modules(reading, queue, set())
-        want = {m: reading.label_score(m) for m in mods.keep}
+        t = queue.rubric.thresholds
+        want = {m: confidence_score(reading.label_hits.get(m, ()), queue.rubric.where_factor,
+                                    t["high_weight"]) for m in mods.keep}
         assert mods.scores == want
-        assert [type(v) for v in mods.scores.values()] == [type(v) for v in want.values()]
+        assert all(mods.scores[m] >= reading.label_score(m) >= t["module_min"]
+                   for m in mods.keep)
         seen_kept += len(mods.keep)
     assert seen_kept  # the inputs reach modules at all
 

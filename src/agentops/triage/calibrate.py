@@ -248,9 +248,10 @@ BANDS = (0.0, 3.0, 4.5, 6.0, 9.0)
 
 
 def plan_confidence(plan: Plan, queue: Queue) -> float | None:
-    """A plan's confidence score: the weakest evidence among the modules and the
-    sub-oncall it adds (a plan is as sure as its least sure part); None when it adds
-    none it scored (an existing route, a human's labels)."""
+    """A plan's confidence score: the weakest confidence (``plan.confidence_score``, what
+    the selective thresholds read) among the modules and the sub-oncall it adds (a plan
+    is as sure as its least sure part); None when it adds none it scored (an existing
+    route, a human's labels)."""
     added = set(plan.add_labels)
     scored = [v for k, v in plan.scores.items()
               if k in added and (k in queue.modules or k in queue.suboncalls)]

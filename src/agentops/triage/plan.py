@@ -38,6 +38,10 @@ _WHERE_OF = {"frame": "traceback", "top_frame": "traceback", "negated": "body"}
 # in passing (prose), for the second-module rule of _select_modules.
 _SHOWN = frozenset({"title", "code", "traceback", "frame", "top_frame"})
 _PROSE = frozenset({"body", "comment"})
+# Places where a hit shows its component in use (code, a traceback, a frame) or as the
+# report's subject (the title): an explicit hit found in more of these than its best one
+# is corroborated, not named once (``confidence_score``).
+_CORROBORATING = frozenset({"title", "code", "traceback", "frame", "top_frame"})
 # A proposal is one to three modules; more on the issue than this were not all the bot's.
 MAX_PROPOSED_MODULES = 3
 # Sanity: earlier states the step-0 self-check may try. Each costs microseconds (the text
@@ -111,6 +115,25 @@ def read(snapshot: IssueSnapshot, queue: Queue) -> Reading:
                    later=lambda: match_signals(text, r, signals=r.deferred, places=places))
 
 
+def confidence_score(hits: Iterable[Hit], factor: Mapping[str, float],
+                     high_weight: float) -> float:
+    """How sure the evidence of one label is, for its selective threshold (T-13, issue
+    #23): each hit's score at its best place, plus, for an explicit hit (an API, import,
+    frame or test id: weight >= ``high_weight``), its weight again at every other place
+    that shows it (title, code, traceback, frame). A report whose title names `DDP` and
+    whose repro calls it and whose traceback runs through it shows the component as its
+    subject; one word in a title, however explicit, or a name repeated in prose, does
+    not gain. Only the thresholds read this score: module choice and routing keep the
+    plain sum, so the plan's labels are the same and only `triaged` moves."""
+    total = 0.0
+    for h in hits:
+        total += h.score
+        if h.weight >= high_weight:
+            total += sum(h.weight * factor.get(p, 1.0)
+                         for p in h.places & _CORROBORATING if p != h.where)
+    return total
+
+
 class _Builder:
     """Collects labels (in applied order), evidence and reasons for one plan."""
 
@@ -159,7 +182,7 @@ class _Modules:
     keep: list[str]  # selected (existing ones included)
     held: list[str]  # selected but below their selective thresholds: proposed, for review
     confidence: dict[str, str]  # module -> high|medium
-    scores: dict[str, float]  # evidence score of every selected new module
+    scores: dict[str, float]  # confidence score of every selected new module
     dropped: int = 0  # modules past MAX_PROPOSED_MODULES: too many to be sure of any
 
 
@@ -212,14 +235,16 @@ def _select_modules(reading: Reading, queue: Queue, existing_modules: set[str]) 
         strongest = set(sorted(new, key=lambda m: (-scores[m], queue.modules.index(m)))
                         [:MAX_PROPOSED_MODULES])
         keep = [m for m in keep if m in existing_modules or m in strongest]
+    sure = {m: confidence_score(label_hits.get(m, ()), r.where_factor, t["high_weight"])
+            for m in keep if m not in existing_modules}
     held = [m for m in keep
-            if m not in existing_modules and scores[m] < queue.confidence.threshold(m)]
+            if m not in existing_modules and sure[m] < queue.confidence.threshold(m)]
     conf = {}
     for m in keep:
         strong = any(h.weight >= t["high_weight"] for h in reading.label_hits.get(m, ()))
         conf[m] = "high" if strong or m in existing_modules else "medium"
     return _Modules(keep=keep, held=held, confidence=conf,
-                    scores={m: scores[m] for m in keep if m not in existing_modules},
+                    scores=sure,
                     dropped=max(0, len(new) - MAX_PROPOSED_MODULES))
 
 
@@ -249,6 +274,8 @@ class _Route:
     how: str  # existing | fit | lean | default
     hits: list[Hit]
     strength: float
+    # What the selective threshold reads (``confidence_score`` of ``hits``): 0 unless fit.
+    sure: float = 0.0
 
     def confident(self, queue: Queue) -> bool:
         """A human's route, or a fit whose evidence reaches the sub-oncall's threshold.
@@ -258,7 +285,7 @@ class _Route:
         confidence decides, and an API in code is HIGH there)."""
         if self.how == "existing":
             return True
-        if self.how != "fit" or self.strength < queue.confidence.threshold(self.sub):
+        if self.how != "fit" or self.sure < queue.confidence.threshold(self.sub):
             return False
         return self.sub == queue.rubric.default_route or any(
             h.places - {"code"} for h in self.hits)
@@ -292,7 +319,8 @@ def _route(reading: Reading, queue: Queue, modules: list[str], existing_subs: li
             if sub != r.default_route and _outweighed_by_default_team(
                     reading, queue, hits[sub], strength[sub]):
                 continue
-            return _Route(sub, "fit", hits[sub], strength[sub])
+            return _Route(sub, "fit", hits[sub], strength[sub], confidence_score(
+                hits[sub], r.where_factor, r.thresholds["high_weight"]))
     return _lean_route(reading, queue)
 
 
@@ -874,7 +902,7 @@ def step2_route(st: _State, mods: _Modules, verdict: Step1) -> _Route:
     route = _route(st.reading, q, mods.keep, st.existing_subs)
     b.scores.update(mods.scores)
     if route.how == "fit":
-        b.scores[route.sub] = route.strength
+        b.scores[route.sub] = route.sure
     step1 = ("Step 1: distributed (" + verdict.reason
              + (f"; against: {_signals(verdict.against)}" if verdict.against else "") + ").")
     b.reasons.append(step1)
@@ -996,8 +1024,8 @@ def _finish_route(st: _State, route: _Route, mods: _Modules, high: list[Hit]) ->
     # `triaged` claims a complete classification. A confident route is one (T-12); a
     # route plus the bot's module proposal is not, until the sub-team confirms it.
     if not route.confident(q):
-        if route.how == "fit" and route.strength < q.confidence.threshold(route.sub):
-            b.reasons.append(f"Route evidence {route.strength:g} is below the threshold "
+        if route.how == "fit" and route.sure < q.confidence.threshold(route.sub):
+            b.reasons.append(f"Route confidence {route.sure:g} is below the threshold "
                              f"{q.confidence.threshold(route.sub):g} of {route.sub!r}: "
                              "flagged for a human.")
         else:
@@ -1110,7 +1138,7 @@ def step3_modules(st: _State, mods: _Modules) -> str:
     held = [m for m in mods.held if m not in st.existing_modules]
     if held:
         b.reasons.append("Selective triage: " + ", ".join(
-            f"{m!r} (evidence {mods.scores[m]:g} < {q.confidence.threshold(m):g})"
+            f"{m!r} (confidence {mods.scores[m]:g} < {q.confidence.threshold(m):g})"
             for m in held) + " only proposed: a human confirms before it counts as "
             "triaged.")
         st.unsure.append("a module below its threshold")
