@@ -119,6 +119,11 @@ def test_a_short_signing_key_is_refused_and_a_signature_binds_the_issue():
     assert not provenance.signature_ok("# report\n", key=key, repo=REPO, issue=1)
 
 
+def test_a_run_claim_of_a_repository_with_a_dashed_name_is_a_claim():
+    assert provenance.run_claim({"run": {"repository": "my-org/my-repo", "id": 3}}) == \
+        provenance.RunRef("my-org/my-repo", 3)
+
+
 def test_a_malformed_run_claim_is_no_claim():
     for run_field in ({"repository": REPO, "id": True}, {"repository": REPO, "id": -1},
                       {"repository": "not a repo", "id": 1}, {"id": 1}, "x", None):
@@ -137,6 +142,8 @@ def test_the_clock_slack_is_ten_minutes_either_side_of_the_run(when, ours):
     ({"GITHUB_REPOSITORY": "my-org/my.repo", "GITHUB_RUN_ID": "42"},
      provenance.RunRef("my-org/my.repo", 42)),
     ({"GITHUB_REPOSITORY": "o/r", "GITHUB_RUN_ID": "1"}, provenance.RunRef("o/r", 1)),
+    # A repository name may hold a dash as well as an owner (GitHub allows both).
+    ({"GITHUB_REPOSITORY": "o/r-x", "GITHUB_RUN_ID": "7"}, provenance.RunRef("o/r-x", 7)),
     ({"GITHUB_REPOSITORY": "o/r", "GITHUB_RUN_ID": "0"}, None),  # no run has id 0
     ({"GITHUB_REPOSITORY": "o/r", "GITHUB_RUN_ID": "12a"}, None),
     ({"GITHUB_REPOSITORY": "o/r", "GITHUB_RUN_ID": "-3"}, None),

@@ -76,6 +76,23 @@ def test_registries_hold_only_public_functions_of_registry_files():
     assert want == REGS
 
 
+@pytest.mark.parametrize("logged", ["NGPU=8 MODULE=llama3 CONFIG=llama3_debugmodel", ""])
+def test_a_logged_line_of_settings_only_runs_no_program_and_is_refused(logged):
+    # Nothing after the VAR=value words: a refusal naming the program, never a crash.
+    p = trusted_repro.propose(logged, TEMPLATE, REGS)
+    assert p.command == ""
+    assert "does not run ./run_train.sh" in p.refused
+
+
+def test_a_registry_file_that_does_not_parse_hides_no_other_registry():
+    # A checkout is someone else's: one broken registry file is skipped, and the
+    # registries after it are still read (made-up packages).
+    files = {"pkg/models/broken/config_registry.py": "def broken(:\n",
+             "pkg/models/tiny/config_registry.py": "def tiny_debug():\n    return 1\n"}
+    assert trusted_repro.registries(files) == {
+        "pkg.models.tiny": frozenset({"tiny_debug"})}
+
+
 HOSTILE = {
     "program in quotes": 'NGPU=8 "./run_train.sh; id > PWNED; #" --module llama3 '
                          '--config llama3_debugmodel',

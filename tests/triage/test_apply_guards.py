@@ -197,6 +197,22 @@ def test_a_graphql_error_without_status_falls_back_only_when_not_rest_shared(mes
         assert client.rest == []
 
 
+@pytest.mark.parametrize(("labels", "current", "why"), [
+    ((PAR, "triage review", "triaged", "bot-triaged"), [TRIGGER], "'triage review'"),
+    ((PAR, "triaged", "bot-triaged"), [TRIGGER, "needs reproduction"], "'needs reproduction'"),
+])
+def test_t23_names_the_label_that_keeps_triaged_off(labels, current, why):
+    # The adjustment says which label blocked `triaged` (T-23), so a reader of the summary
+    # knows what a human has to resolve; the high-priority wording is for that path only.
+    from agentops.triage.apply import plan_label_changes
+
+    p = Plan(repo="o/r", issue=7, decision="classify", add_labels=labels,
+             confidence="high", queue="distributed")
+    ch = plan_label_changes(p, current, Q)
+    assert "triaged" not in ch.add
+    assert f"T-23: dropped 'triaged' (with {why})" in ch.adjustments
+
+
 def test_t22_names_the_first_suboncall_the_issue_has():
     from agentops.triage.apply import plan_label_changes
 
