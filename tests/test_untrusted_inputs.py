@@ -138,3 +138,69 @@ def test_a_deeply_nested_hidden_block_is_not_a_crash() -> None:
     body = "# Nightly Scout Report\n<!-- agentops:scout-report v1\n" + "[" * 40_000 + \
         "]" * 40_000 + "\n-->\n"
     assert embedded.extract(body) is None
+
+
+def test_a_parent_step_under_the_root_is_refused(tmp_path: Path) -> None:
+    """docs/security.md: nothing outside the tree is read; a `..` component is refused
+    even when every directory on the way is real (Path does not fold it)."""
+    root = tmp_path / "tree"
+    (root / "pkg").mkdir(parents=True)
+    (tmp_path / "outside.txt").write_text("secret", encoding="utf-8")
+    for path in (root / ".." / "outside.txt", root / "pkg" / ".." / ".." / "outside.txt"):
+        with pytest.raises(untrusted_files.RefusedFile, match="not a plain relative path"):
+            untrusted_files.read_bytes(path, root=root)
+
+
+def test_the_cap_is_four_mebibytes_by_default(tmp_path: Path) -> None:
+    """docs/security.md's table: 4 MiB per file in the work tree; one byte more is refused,
+    not truncated."""
+    f = tmp_path / "big.py"
+    f.write_bytes(b"#" * (4 * 1024 * 1024))
+    assert len(untrusted_files.read_bytes(f)) == 4 * 1024 * 1024
+    with f.open("ab") as out:
+        out.write(b"#")
+    with pytest.raises(untrusted_files.RefusedFile, match="over the 4,194,304-byte cap"):
+        untrusted_files.read_bytes(f)
+
+
+def test_a_file_that_grows_while_read_is_refused(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The size checked before reading is not trusted: a file that is larger when read
+    than when measured (it grew in between) is refused, not truncated to the cap."""
+    import os as real_os
+    f = tmp_path / "growing.py"
+    f.write_bytes(b"x" * 64)
+    real_fstat = real_os.fstat
+
+    def measured_small(fd: int) -> real_os.stat_result:
+        st = real_fstat(fd)
+        return real_os.stat_result((st.st_mode, st.st_ino, st.st_dev, st.st_nlink, st.st_uid,
+                                    st.st_gid, 8, st.st_atime, st.st_mtime, st.st_ctime))
+
+    monkeypatch.setattr(untrusted_files.os, "fstat", measured_small)
+    with pytest.raises(untrusted_files.RefusedFile, match="over the 16-byte cap"):
+        untrusted_files.read_bytes(f, max_bytes=16)
+    assert untrusted_files.read_bytes(f, max_bytes=64) == b"x" * 64
+
+
+def test_a_walk_goes_on_past_a_link_and_an_unreadable_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A link or a folder that cannot be listed is passed over; the files after it, in
+    the same folder and in the next, are still found."""
+    root = tmp_path / "tree"
+    (root / "y_locked").mkdir(parents=True)
+    (root / "b_open").mkdir()
+    (root / "b_open" / "kept.py").write_text("x = 1\n", encoding="utf-8")
+    (root / "a_link.py").symlink_to(root / "b_open" / "kept.py")
+    (root / "z_last.py").write_text("y = 2\n", encoding="utf-8")
+    real_scandir = untrusted_files.os.scandir
+
+    def locked(path: object) -> object:
+        if str(path).endswith("y_locked"):
+            raise PermissionError(13, "Permission denied")
+        return real_scandir(path)
+
+    monkeypatch.setattr(untrusted_files.os, "scandir", locked)
+    walk = untrusted_files.walk(root, suffix=".py")
+    assert walk.files == (root / "b_open" / "kept.py", root / "z_last.py")
+    assert [r.reason for r in walk.refused] == ["a symbolic link (never followed)"]
