@@ -56,7 +56,7 @@ Nvidia driver version: 550.54.15
 cuDNN version: 9.5.1
 CPU:
 Architecture: x86_64
-Model name: AMD EPYC 7763 64-Core Processor
+Model name: Example Chip 9000 with 12 cores
 
 Versions of relevant libraries:
 [pip3] numpy==1.26.4

@@ -10,7 +10,7 @@ import pytest
 from tests.triage.plankit import PAR, fence, make_issue, plan_ok, with_signal_flags
 
 REVIEW, TRIAGED = "triage review", "triaged"
-CODE = fence("model = Net().cuda()\nfor x in data:\n    loss = model(x).sum()\n"
+CODE = fence("model = Net().cuda()\nfor batch in loader:\n    loss = model(batch).sum()\n"
              "    loss.backward()\n    print(loss)")
 RULED_OUT = [
     ("Loss becomes NaN after 10 steps",
