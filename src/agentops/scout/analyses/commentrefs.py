@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import re
 import tokenize
+from collections.abc import Iterator, Mapping
 
 from agentops.scout.analyses.docs import DocProblem
 from agentops.scout.model import Inputs
@@ -29,6 +30,17 @@ _PATH = re.compile(r"(?<![\w./-])((?:[A-Za-z_][\w-]{0,60}/){1,12}[A-Za-z_][\w-]{
                    r"\.(?:py|md|yaml|yml|toml|sh|json))(?![\w/-])")
 _MODULE = re.compile(r"(?<![\w./-])([A-Za-z_]\w{0,60}(?:\.[A-Za-z_]\w{0,60}){2,10})"
                      r"(?![\w/(-])")
+
+
+def own_sources(files: Mapping[str, str],
+                prefix: str | tuple[str, ...]) -> Iterator[tuple[str, str]]:
+    """(path, text) of the Python files under ``prefix`` that are not tests (nothing in
+    a ``tests/`` folder, no ``test_`` file) and within ``MAX_FILE_CHARS``, in path order:
+    the code of its own that an analysis reads in a sub-project or a sibling folder."""
+    for path, text in sorted(files.items()):
+        if path.startswith(prefix) and path.endswith(".py") and len(text) <= MAX_FILE_CHARS \
+                and "/tests/" not in path and not path.rsplit("/", 1)[-1].startswith("test_"):
+            yield path, text
 
 
 def _texts(text: str) -> list[tuple[int, str]]:

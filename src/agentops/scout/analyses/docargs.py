@@ -16,7 +16,7 @@ import ast
 import re
 
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.analyses.commentrefs import MAX_FILE_CHARS
+from agentops.scout.analyses.commentrefs import own_sources
 from agentops.scout.analyses.docs import DocProblem
 from agentops.scout.model import Inputs
 
@@ -84,11 +84,7 @@ def _docstring(node: ast.AST) -> ast.Constant | None:
 def analyse(inp: Inputs) -> list[DocProblem]:
     sub = inp.target.subproject.rstrip("/") + "/"
     out: list[DocProblem] = []
-    for path, text in sorted(inp.head.files.items()):
-        if not (path.startswith(sub) and path.endswith(".py")) or len(text) > MAX_FILE_CHARS:
-            continue
-        if "/tests/" in path or path.rsplit("/", 1)[-1].startswith("test_"):
-            continue
+    for path, text in own_sources(inp.head.files, sub):
         if "Args" not in text and "Arguments" not in text and "Parameters" not in text \
                 and ":param" not in text:
             continue

@@ -29,7 +29,7 @@ import tokenize
 
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.classindex import ClassIndex, for_tree
-from agentops.scout.analyses.commentrefs import MAX_FILE_CHARS
+from agentops.scout.analyses.commentrefs import own_sources
 from agentops.scout.analyses.docargs import documented
 from agentops.scout.analyses.docs import DocProblem
 from agentops.scout.model import Inputs
@@ -226,11 +226,7 @@ def analyse(inp: Inputs) -> list[DocProblem]:
     sub = inp.target.subproject.rstrip("/") + "/"
     index = for_tree(inp.head)
     out: list[DocProblem] = []
-    for path, text in sorted(inp.head.files.items()):
-        if not (path.startswith(sub) and path.endswith(".py")) or len(text) > MAX_FILE_CHARS:
-            continue
-        if "/tests/" in path or path.rsplit("/", 1)[-1].startswith("test_"):
-            continue
+    for path, text in own_sources(inp.head.files, sub):
         if "class " not in text:
             continue
         mod = ps.parse(text)

@@ -21,7 +21,7 @@ import ast
 from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.analyses.commentrefs import MAX_FILE_CHARS
+from agentops.scout.analyses.commentrefs import own_sources
 from agentops.scout.model import Inputs
 
 MAX_FINDINGS = 10
@@ -85,11 +85,7 @@ def analyse(inp: Inputs) -> list[IgnoredSetting]:
     funcs: list[tuple[str, str, ast.AST]] = []
     preferred: dict[tuple[str, str, str], tuple[str, set[str]]] = {}
     guarded: set[int] = set()
-    for path, text in sorted(inp.head.files.items()):
-        if not (path.startswith(sub) and path.endswith(".py")) or len(text) > MAX_FILE_CHARS:
-            continue
-        if "/tests/" in path or path.rsplit("/", 1)[-1].startswith("test_"):
-            continue
+    for path, text in own_sources(inp.head.files, sub):
         mod = ps.parse(text)
         if mod is None:
             continue

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.analyses.commentrefs import MAX_FILE_CHARS
+from agentops.scout.analyses.commentrefs import own_sources
 from agentops.scout.gitrepo import Tree
 from agentops.scout.model import Inputs
 
@@ -65,9 +65,7 @@ class FqnName:
 
 
 def _model_files(tree: Tree, roots: tuple[str, ...]) -> list[tuple[str, str]]:
-    return [(p, t) for p, t in sorted(tree.files.items())
-            if p.endswith(".py") and p.startswith(roots) and "/tests/" not in p
-            and not p.rsplit("/", 1)[-1].startswith("test_") and len(t) <= MAX_FILE_CHARS]
+    return list(own_sources(tree.files, roots))
 
 
 def defined_names(tree: Tree, roots: tuple[str, ...]) -> frozenset[str]:
@@ -195,11 +193,7 @@ def analyse(inp: Inputs) -> list[FqnName]:
     then = defined_names(inp.base, roots)
     renames = class_renames(inp, roots)
     out: list[FqnName] = []
-    for path, text in sorted(inp.head.files.items()):
-        if not (path.startswith(sub) and path.endswith(".py")) or len(text) > MAX_FILE_CHARS:
-            continue
-        if "/tests/" in path or path.rsplit("/", 1)[-1].startswith("test_"):
-            continue
+    for path, text in own_sources(inp.head.files, sub):
         for line, literal, use, pat, via in uses(path, text):
             segs = segments(literal, pattern=pat)
             for i, seg in enumerate(dict.fromkeys(segs)):

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from agentops.scout.analyses import classindex
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.analyses.commentrefs import MAX_FILE_CHARS
+from agentops.scout.analyses.commentrefs import MAX_FILE_CHARS, own_sources
 from agentops.scout.model import Inputs
 
 # Names a condition reads that say nothing about what it guards.
@@ -174,11 +174,8 @@ def _refusals(files: dict[str, str], folder: str) -> list[frozenset[str]]:
                     visit(h.body, outer)
                 visit(getattr(st, "finalbody", []), outer)
 
-    for path, text in sorted(files.items()):
-        if not (path.startswith(folder) and path.endswith(".py")) \
-                or len(text) > MAX_FILE_CHARS or ("raise" not in text and "assert" not in text):
-            continue
-        if "/tests/" in path or path.rsplit("/", 1)[-1].startswith("test_"):
+    for _path, text in own_sources(files, folder):
+        if "raise" not in text and "assert" not in text:
             continue
         mod = ps.parse(text)
         if mod is not None:
@@ -252,11 +249,7 @@ def _folder(tree_files: dict[str, str], folder: str, wanted: set[str] | None = N
     one of those base classes are parsed (a method can match no other way)."""
     methods: dict[tuple[str, str], tuple[str, str, int, list[Guard]]] = {}
     defined: set[str] = set()
-    for path, text in sorted(tree_files.items()):
-        if not (path.startswith(folder) and path.endswith(".py")) or len(text) > MAX_FILE_CHARS:
-            continue
-        if "/tests/" in path or path.rsplit("/", 1)[-1].startswith("test_"):
-            continue
+    for path, text in own_sources(tree_files, folder):
         names = set(_DEF.findall(text))
         defined |= names
         if wanted is not None and not (names & wanted):
