@@ -8,7 +8,15 @@ confidence of _finish_route). Issues written for this file."""
 
 from __future__ import annotations
 
+from agentops.triage.model import Plan
 from tests.triage.plankit import CKPT, INFRA, PAR, QUEUE_LABEL, fence, make_issue, plan_ok
+
+
+def _route_evidence(plan: Plan) -> float:
+    """The route's evidence, the plain sum that decides high or medium, as the plan's
+    reasoning names it ("routed to … (evidence 4.5: …)"); plan.scores holds the
+    corroborated score the selective threshold reads instead."""
+    return float(plan.reasoning.split("(evidence ", 1)[1].split(":", 1)[0])
 
 
 def test_a_default_route_whose_evidence_is_all_in_the_repro_code_is_triaged(queue):
@@ -34,7 +42,7 @@ def test_a_route_with_twice_the_fit_evidence_is_high(queue):
                               "dist.init_process_group('gloo')"))
     plan = plan_ok(snap, queue)
     assert plan.add_labels[0] == INFRA and plan.decision == "route", plan.reasoning
-    assert float(plan.reasoning.split("(evidence ", 1)[1].split(":", 1)[0]) >= 2 * route_fit
+    assert _route_evidence(plan) >= 2 * route_fit
     assert plan.confidence == "high"
 
 
@@ -47,10 +55,7 @@ def test_a_route_that_only_fits_is_medium(queue):
                               "dcp.save(state_dict, checkpoint_id='/tmp/ckpt')"))
     plan = plan_ok(snap, queue)
     assert plan.add_labels[0] == CKPT and plan.decision == "route", plan.reasoning
-    # The route's evidence (the plain sum the reasoning names) decides high or medium;
-    # plan.scores holds the corroborated score the selective threshold reads instead.
-    evidence = float(plan.reasoning.split("(evidence ", 1)[1].split(":", 1)[0])
-    assert route_fit <= evidence < 2 * route_fit, plan.reasoning
+    assert route_fit <= _route_evidence(plan) < 2 * route_fit, plan.reasoning
     assert queue.triaged_label in plan.add_labels, plan.reasoning
     assert plan.confidence == "medium"
 
