@@ -78,8 +78,9 @@ block is still printed.
 An eleventh blind set, benchmarks/data/triage_blind11.yaml (texts in
 ~/.cache/agentops/triage/extra11-texts.jsonl or $AGENTOPS_TRIAGE_BLIND11_CACHE), gathered
 after blind9's release to join blind10, is its own column ("blind11") on the same terms;
-``--no-blind11`` leaves it out. It is blind: never fitted on, never merged into held-all,
-no ``--fit-blind11``.
+``--no-blind11`` leaves it out. It was measured blind three times and then released as
+fit material (issue #23, stop 37); ``--fit-blind11`` adds it to the fit part, and its
+block is still printed.
 
 A twelfth blind set, benchmarks/data/triage_blind12.yaml (texts in
 ~/.cache/agentops/triage/extra12-texts.jsonl or $AGENTOPS_TRIAGE_BLIND12_CACHE), gathered
@@ -295,7 +296,7 @@ SEPARATE_SETS: dict[str, int | None] = {
     "blind8": 3,
     "blind9": 3,
     "blind10": 3,
-    "blind11": None,
+    "blind11": 3,
     "blind12": None,
 }
 _ORDINAL = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
