@@ -110,13 +110,9 @@ def _pairs(inp: Inputs) -> list[tuple[str, str]]:
     downstream = direction.downstream_files(inp)
     ours = [p for p in sorted(inp.head.files) if p.endswith(".py") and p.startswith(sub)
             and not p.startswith(tests)]
-    # A core module the target names as the source of a copy (``duplicate_logic``'s
-    # upstream, often outside the watched paths) may be the source of the folder's other
-    # modules too: an engine holding the trainer's constructor next to a copied loop.
-    sources = {u for _o, u in out}
-    theirs = [p for p in sorted(inp.head.files) if p.endswith(".py")
-              and ((watched and p.startswith(watched)) or p in sources)
-              and not p.startswith(sub) and "/tests/" not in p and p not in downstream]
+    theirs = [p for p in sorted(inp.head.files) if p.endswith(".py") and watched
+              and p.startswith(watched) and not p.startswith(sub) and "/tests/" not in p
+              and p not in downstream]
     # Modules are paired by what they call from the repository, not by chains.
     keys = {p: {k for k in m.calls if not k.startswith(CHAIN)} for p in ours + theirs
             if (m := _cached(inp, p)) is not None}
