@@ -102,3 +102,65 @@ def test_a_keyword_the_copy_passes_is_no_gap(tmp_path) -> None:
     ours = OURS.replace("self.board.write(x)", "self.board.write(x, extras={})")
     _inp, found = _run(tmp_path, ours=ours)
     assert "dropped" not in {g.how for g in found}
+
+
+UP_LOOP = '''\
+def make_tools(cfg):
+    return cfg
+
+
+class Runner:
+    def __init__(self, cfg):
+        self.opt = cfg.opt
+        self.net = cfg.net
+        tools = make_tools(cfg)
+        self.opt.on_step(lambda *a: tools.after(self.net))
+        head = self.net.head
+        self.opt.attach(head)
+
+    def step(self, batch, labels):
+        feats = {k: v for k, v in batch.items() if k != "x"}
+        opts = {}
+        self.net(batch["x"], **feats, **opts)
+        self.opt.apply(batch, **opts)
+'''
+
+OUR_LOOP = '''\
+class Engine:
+    def __init__(self, cfg):
+        self.opt = cfg.opt
+        self.net = cfg.net
+        self.opt.zero()
+
+    def step(self, batch, labels):
+        opts = {}
+        self.net(batch["x"], **opts)
+        self.opt.apply(batch, **opts)
+'''
+
+
+def test_a_dict_upstream_builds_and_spreads_that_the_copy_drops(tmp_path) -> None:
+    inp, found = _run(tmp_path, ours=OUR_LOOP, upstream=UP_LOOP)
+    got = {(g.how, g.component, g.method or g.keyword, g.line) for g in found}
+    # `feats` is built in upstream's step and spread into the model call; `opts` the
+    # copy spreads too. `on_step`'s hook needs `make_tools`, which the copy never
+    # names: not judged; `attach` needs only `net`, which the copy has.
+    assert got == {("spread", "self.net", "**feats", 9), ("skipped", "opt", "attach", 2)}
+    [item] = [i for i in items_of.items(inp, {"component_use": found})
+              if "feats" in i.title]
+    assert item.kind == "opportunity" and "core/runner.py:17" in item.title
+
+
+def test_a_spread_the_copy_passes_or_a_parameter_spread_is_no_gap(tmp_path) -> None:
+    ours = OUR_LOOP.replace('**opts)\n        self.opt.apply', '**opts, **extra)\n'
+                            '        self.opt.apply').replace(
+        "opts = {}", "opts = {}\n        extra = {}")
+    _inp, found = _run(tmp_path / "a", ours=ours, upstream=UP_LOOP.replace(
+        "self.net(batch[\"x\"], **feats", "self.net(batch[\"x\"], **extra"))
+    assert "spread" not in {g.how for g in found}
+    # A spread of the function's own parameter (not a dict it builds) is not judged.
+    up = UP_LOOP.replace("def step(self, batch, labels):", "def step(self, batch, labels, "
+                         "**feats):").replace(
+        '        feats = {k: v for k, v in batch.items() if k != "x"}\n', "")
+    _inp, found = _run(tmp_path / "b", ours=OUR_LOOP, upstream=up)
+    assert "spread" not in {g.how for g in found}

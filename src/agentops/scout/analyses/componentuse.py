@@ -8,7 +8,14 @@ against the copy's calls on its component of the same name:
 - ``skipped``: upstream calls the method, the copy never does, though it calls other
   methods on that component (so it is the same component, in use);
 - ``dropped``: both call it, every upstream call passes a keyword no call of the copy
-  passes (whatever the value: what core hands a component it logs or saves with).
+  passes (whatever the value: what core hands a component it logs or saves with);
+- ``spread``: a callee written the same way on both sides (``model_parts[0](…)``,
+  ``self.pp_schedule.step(…)``) to which every upstream call spreads a dict upstream's
+  function builds itself (``**extra_inputs``), while no call of the copy spreads it
+  (arguments core's loop now hands the model that the copy drops).
+
+A ``skipped`` call whose arguments need something the sub-project never names (a hook
+calling ``model_converters`` in a copy that builds no converters) is not judged.
 
 A component the copy never has is not judged. Opportunities: the copy may differ on
 purpose. Pure: the HEAD tree in, frozen records out.
@@ -17,6 +24,7 @@ purpose. Pure: the HEAD tree in, frozen records out.
 from __future__ import annotations
 
 import ast
+import builtins
 from dataclasses import dataclass
 
 from agentops.scout.analyses import callparity
@@ -63,6 +71,60 @@ def _calls_in(func: ps.FuncDef, *, uses_only: bool = False
     return calls
 
 
+def _locals(func: ps.FuncDef) -> set[str]:
+    """Names ``func`` binds by assignment (a tuple target included), not parameters."""
+    out: set[str] = set()
+    for n in ps.walk(func):
+        if isinstance(n, ast.Assign | ast.AnnAssign):
+            for t in n.targets if isinstance(n, ast.Assign) else [n.target]:
+                out |= {x.id for x in ast.walk(t) if isinstance(x, ast.Name)}
+    return out
+
+
+def _spreads(func: ps.FuncDef) -> dict[str, list[ast.Call]]:
+    """Callee as written -> calls in ``func`` (callees through ``self`` or a local)."""
+    out: dict[str, list[ast.Call]] = {}
+    for n in ps.walk(func):
+        if isinstance(n, ast.Call) and not isinstance(n.func, ast.Name):
+            out.setdefault(ast.unparse(n.func), []).append(n)
+    return out
+
+
+def _spread_names(call: ast.Call) -> set[str]:
+    return {k.value.id for k in call.keywords
+            if k.arg is None and isinstance(k.value, ast.Name)}
+
+
+def _needs_absent(call: ast.Call, mentioned: str, func: ps.FuncDef) -> bool:
+    """The call's arguments read something the sub-project's text never names: a name
+    (not a lambda's own parameter, not a builtin) or ``self`` attribute; a local of
+    upstream's function stands for what it is assigned from (``lm_head =
+    self.model_parts[0].lm_head`` needs only ``model_parts``)."""
+    params = {a.arg for n in ast.walk(call) if isinstance(n, ast.Lambda)
+              for a in (*n.args.args, *n.args.kwonlyargs, *filter(None, (
+                  n.args.vararg, n.args.kwarg)))}
+    assigned: dict[str, list[ast.expr]] = {}
+    for n in ps.walk(func):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 \
+                and isinstance(n.targets[0], ast.Name):
+            assigned.setdefault(n.targets[0].id, []).append(n.value)
+
+    def lacks(expr: ast.expr, depth: int) -> bool:
+        for n in ast.walk(expr):
+            name = n.id if isinstance(n, ast.Name) else (
+                n.attr if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+                and n.value.id == "self" else "")
+            if not name or name == "self" or name in params or hasattr(builtins, name) \
+                    or name in mentioned:
+                continue
+            values = assigned.get(name, []) if isinstance(n, ast.Name) else []
+            if depth or not values or any(lacks(v, depth + 1) for v in values):
+                return True
+        return False
+
+    return any(lacks(arg, 0) for arg in (*call.args, *(k.value for k in call.keywords)))
+
+
 def _components_used(func: ps.FuncDef) -> set[str]:
     return {n.attr for n in ps.walk(func) if isinstance(n, ast.Attribute)
             and isinstance(n.value, ast.Name) and n.value.id == "self"}
@@ -86,8 +148,9 @@ def _compare(up_path: str, up: ast.Module, ours: dict[str, list[tuple[str, ps.Fu
                 continue
             where = f"{up_path}:{calls[0].lineno}"
             if (comp, method) not in my_calls:
-                if (comp, method) in anywhere:
-                    continue  # the copy does it in another function
+                if (comp, method) in anywhere or any(_needs_absent(c, mentioned, func)
+                                                     for c in calls):
+                    continue  # the copy does it elsewhere, or lacks what it needs
                 path, f = next((p, f) for p, f in mine if comp in _components_used(f))
                 out.append(ComponentGap("skipped", comp, method, "", path, f.lineno, where))
                 continue
@@ -108,6 +171,25 @@ def _compare(up_path: str, up: ast.Module, ours: dict[str, list[tuple[str, ps.Fu
                     continue
                 path, c = my_calls[comp, method][0]
                 out.append(ComponentGap("dropped", comp, method, kw, path, c.lineno, where))
+        out += _spread_gaps(up_path, func, mine)
+    return out
+
+
+def _spread_gaps(up_path: str, func: ps.FuncDef, mine: list[tuple[str, ps.FuncDef]]
+                 ) -> list[ComponentGap]:
+    built = _locals(func)
+    theirs = _spreads(func)
+    out: list[ComponentGap] = []
+    for path, f in mine:
+        for callee, my_calls in sorted(_spreads(f).items()):
+            calls = theirs.get(callee)
+            if not calls:
+                continue
+            every = set.intersection(*(_spread_names(c) for c in calls)) & built
+            lacked = every - set().union(*(_spread_names(c) for c in my_calls))
+            for name in sorted(lacked):
+                out.append(ComponentGap("spread", callee, "", f"**{name}", path,
+                                        my_calls[0].lineno, f"{up_path}:{calls[0].lineno}"))
     return out
 
 

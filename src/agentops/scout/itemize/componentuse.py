@@ -22,13 +22,19 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     for g in res.get("component_use", ()):
         if g.how == "dropped" and (g.file, g.line, g.keyword) in parity:
             continue
-        call = code(f"self.{g.component}.{g.method}(…)")
+        call = code(f"self.{g.component}.{g.method}(…)") if g.method else ""
         if g.how == "skipped":
             title = (f"upstream calls {call} ({g.upstream}) in a function the copy "
                      f"re-implements, and the copy ({rel(g.file, sub)}:{g.line}) never "
                      f"calls {code(g.method)} on its {code(g.component)}")
             why = (f"what core does to {code(g.component)} after building it (logs, "
                    "registers, hands over) does not happen in the copy")
+        elif g.how == "spread":
+            title = (f"{code(g.component + '(…)')} at {rel(g.file, sub)}:{g.line} does not "
+                     f"get {code(g.keyword)}, which upstream's function of the same name "
+                     f"builds and spreads into every such call ({g.upstream})")
+            why = ("arguments core's loop hands this callee are dropped by the copy (inputs "
+                   "beyond the first, model keywords)")
         else:
             title = (f"{call} at {rel(g.file, sub)}:{g.line} omits {code(g.keyword)}, "
                      f"which every upstream call ({g.upstream}) passes")
