@@ -363,3 +363,122 @@ def test_an_import_of_a_moved_name_says_where_core_defines_it_now(tmp_path) -> N
     inp2, got2 = _run(tmp_path / "b", {"sub/f.py": "from core.spec import Nowhere\n"})
     [item2] = corerefs_items.items(inp2, {"core_refs": got2})
     assert "defined nowhere in core" in item2.fix
+
+
+SEED = '''\
+import torch
+
+
+def seed_all(mesh, device, debug{extra}):
+    return mesh
+
+
+class Helper:
+    def run(self, a, b{extra}):
+        return a
+'''
+
+
+def _seed_run(tmp_path, code: str, *, base_extra: str, head_extra: str,
+              more: dict[str, str] | None = None):
+    inp = minirepo.build(
+        tmp_path, base={**_core(), "core/seeding.py": SEED.format(extra=base_extra)},
+        head={**_core(), "core/seeding.py": SEED.format(extra=head_extra),
+              "sub/__init__.py": "", "sub/engine.py": code, **(more or {})})
+    return inp, corerefs.analyse(inp, usecheck.discover(inp))
+
+
+ENGINE_SEED = '''\
+from core import seeding as seed_utils
+from core.seeding import Helper
+
+
+class Engine:
+    def __init__(self, mesh, helper: Helper):
+        seed_utils.seed_all(
+            mesh,
+            "cpu",
+            None,
+        )
+        helper.run(1, 2)
+'''
+
+
+def test_a_call_through_a_module_alias_missing_a_now_required_parameter_breaks(
+        tmp_path) -> None:
+    inp, got = _seed_run(tmp_path, ENGINE_SEED, base_extra=", dims=None",
+                         head_extra=", dims")
+    found = sorted((r.kind, r.owner, r.name, r.loc, r.when) for r in got.broken)
+    assert found == [
+        ("argument", "Helper.run", "dims", "sub/engine.py:12", "in the window"),
+        ("argument", "seed_all", "dims", "sub/engine.py:7", "in the window")]
+    assert all(r.commit == inp.head.commit for r in got.broken)
+    [item] = [i for i in corerefs_items.items(inp, {"core_refs": got})
+              if "seed_all" in i.title]
+    assert item.kind == "action" and item.priority == "P0"
+    # Both sides of the break: the call and the callee's definition, and the commit.
+    assert "core/seeding.py:4" in item.title and "sub/engine.py:7" in item.title
+    assert "core/seeding.py" in item.files and inp.head.commit[:9] in item.why
+
+
+def test_a_call_that_binds_at_head_or_broke_before_the_window(tmp_path) -> None:
+    _inp, got = _seed_run(tmp_path / "a", ENGINE_SEED, base_extra="",
+                          head_extra=", dims=None")
+    assert got.broken == ()
+    # Required at the baseline already: a break, but not the window's.
+    _inp, got = _seed_run(tmp_path / "b", ENGINE_SEED, base_extra=", dims",
+                          head_extra=", dims")
+    assert {r.when for r in got.broken} == {"before the window"}
+
+
+def test_too_many_positional_arguments_break_and_spread_calls_are_not_judged(
+        tmp_path) -> None:
+    code = '''\
+    from core import seeding
+
+
+    def f(mesh, args, kw):
+        seeding.seed_all(mesh, "cpu", None, 4)
+        seeding.seed_all(*args)
+        seeding.seed_all(mesh, **kw)
+    '''
+    _inp, got = _seed_run(tmp_path, code, base_extra=", dims=None", head_extra="")
+    assert [(r.name, r.loc) for r in got.broken] == [("4 positional", "sub/engine.py:5")]
+
+
+def test_a_method_a_subclass_overrides_or_a_decorated_function_is_not_judged(
+        tmp_path) -> None:
+    more = {"core/other.py": '''\
+    import functools
+
+    from core.seeding import Helper
+
+
+    class Wider(Helper):
+        def run(self, a, b, dims=None):
+            return a
+
+
+    def deco(f):
+        @functools.wraps(f)
+        def inner(*a, **k):
+            return f(*a, **k)
+        return inner
+
+
+    @deco
+    def wrapped(a, b):
+        return a
+    '''}
+    code = '''\
+    from core.other import wrapped
+    from core.seeding import Helper
+
+
+    def f(helper: Helper):
+        helper.run(1, 2)
+        wrapped(1)
+    '''
+    _inp, got = _seed_run(tmp_path, code, base_extra=", dims=None", head_extra=", dims",
+                          more=more)
+    assert got.broken == ()

@@ -235,8 +235,10 @@ class _Checker:
             if isinstance(node, ast.Attribute):
                 if isinstance(node.ctx, ast.Load):
                     self._attribute(node, env)
-            elif isinstance(node, ast.Call) and node.keywords:
-                self._keywords(node, env)
+            elif isinstance(node, ast.Call):
+                if node.keywords:
+                    self._keywords(node, env)
+                self._arguments(node, env)
         for n in nested:
             if isinstance(n, ast.ClassDef):
                 inner = Obj("class", self.path, n, n.name)
@@ -353,6 +355,62 @@ class _Checker:
                 self.broken.append(BrokenRef(
                     "keyword", k.arg, name, obj.path, f"{self.path}:{node.lineno}",
                     self._severity(node), detail=f"`{ast.unparse(node.func)[:60]}(…)`"))
+
+    def _arguments(self, node: ast.Call, env: dict[str, Obj | None]) -> None:
+        """A call of a core function that cannot bind at HEAD: a required parameter it
+        does not pass, more positional arguments than the function takes (#22 defect
+        5: code that breaks now). Unknown keywords are ``_keywords``' finding. Only
+        plain functions and methods: a decorator may change the signature, and a
+        method some subclass overrides may be called on that subclass."""
+        obj, bound = self.callee(node.func, env)
+        if not self.core(obj) or obj is None or obj.kind != "func" \
+                or not isinstance(obj.node, ps.FuncDef.__args__):
+            return
+        fn = obj.node
+        decos = [ast.unparse(d.func if isinstance(d, ast.Call) else d)
+                 for d in fn.decorator_list]
+        if any(d not in _PLAIN_DECORATORS for d in decos):
+            return
+        if obj.qualname:
+            cls = self.idx.resolve(obj.path, obj.qualname)
+            if cls is None or cls.kind != "class" or self._overridden(cls, fn.name):
+                return
+        method = bound or "classmethod" in decos or (
+            bool(obj.qualname) and isinstance(node.func, ast.Attribute)
+            and self.type_of(node.func.value, env) is not None)
+        sig = usecheck.params(fn, method=method)
+        name = f"{obj.qualname}.{fn.name}" if obj.qualname else fn.name
+        for problem in usecheck.call_problems(node, sig):
+            if problem.startswith("passes `"):
+                continue  # an unknown keyword: reported by ``_keywords``
+            if problem.startswith("does not pass required `"):
+                what = problem.split("`")[1]
+            else:
+                what = f"{len(node.args)} positional"
+            self.broken.append(BrokenRef(
+                "argument", what, name, obj.path, f"{self.path}:{node.lineno}",
+                self._severity(node),
+                detail=f"{obj.path}:{fn.lineno} `{ps.signature(fn)[:100]}`"))
+
+    def _overridden(self, cls: Obj, method: str) -> bool:
+        """Whether a subclass of ``cls`` (anywhere in the repository) defines
+        ``method`` or may (members it cannot know)."""
+        index = classindex.for_tree(self.inp.head)
+        seen: set[int] = set()
+        todo = [cls.qualname]
+        for _ in range(4):
+            nxt: list[str] = []
+            for qual in todo:
+                for sub in index.subclasses(qual):
+                    if id(sub) in seen:
+                        continue
+                    seen.add(id(sub))
+                    names, why = CoreIndex.own_members(sub)
+                    if method in names or why:
+                        return True
+                    nxt.append(index.qualname(sub))
+            todo = nxt
+        return False
 
     def _accepted(self, obj: Obj, method: bool) -> tuple[set[str] | None, str]:
         """Keyword names a callable accepts (``None``: any), or why unknown."""
@@ -608,9 +666,16 @@ def scan(inp: Inputs) -> CoreRefs:
 
 
 def _existed(inp: Inputs, ref: BrokenRef) -> bool:
-    """Whether the name was there at the baseline (then the window removed it)."""
+    """Whether the name was there at the baseline (then the window removed it); for an
+    argument, whether the function was there and bound the call differently."""
     if inp.base is None:
         return False
+    if ref.kind == "argument":
+        if not ref.owner_file or ref.owner_file not in inp.head.files:
+            return False
+        state = _state(ref)
+        then = state(inp.base.text(ref.owner_file))
+        return then is not None and then != state(inp.head.files[ref.owner_file])
     base_idx = coreindex.for_tree(inp.base)
     if ref.kind == "import":
         found = base_idx.lookup(ref.owner, ref.name)
@@ -675,6 +740,8 @@ def _state(ref: BrokenRef):
         if ref.kind == "import":
             return ref.name in ps.top_level_defs(text) or ref.name in ps.imports(mod)
         node = ps.find(mod, ref.owner)
+        if ref.kind == "argument":
+            return _binding_state(node, ref.name)
         if isinstance(node, ast.ClassDef):
             if ref.kind == "attribute":
                 return ref.name in CoreIndex.own_members(node)[0]
@@ -688,6 +755,21 @@ def _state(ref: BrokenRef):
     return state
 
 
+def _binding_state(node: ast.AST | None, name: str) -> object:
+    """What decides whether a call binds: for ``N positional``, how many positional
+    parameters the function takes (None: any); else whether ``name`` is required."""
+    if not isinstance(node, ps.FuncDef.__args__):
+        return None
+    a = node.args
+    if name.endswith(" positional"):
+        return None if a.vararg else len(a.posonlyargs) + len(a.args)
+    defaulted = {p.arg for p in (*a.posonlyargs, *a.args)[len(a.posonlyargs) + len(a.args)
+                                                           - len(a.defaults):]}
+    defaulted |= {p.arg for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=True)
+                  if d is not None}
+    return name in ps.param_names(node) and name not in defaulted
+
+
 def analyse(inp: Inputs, use_checks: list[usecheck.UseCheck] | None = None) -> CoreRefs:
     """Broken references at HEAD, each with the commit that broke it (when the window
     shows it) and without the calls ``use_checks`` already reports as breaking."""
@@ -695,7 +777,7 @@ def analyse(inp: Inputs, use_checks: list[usecheck.UseCheck] | None = None) -> C
     reported = {s.loc for u in use_checks or () for s in u.sites if s.verdict == "breaks"}
     out = []
     for ref in found.broken:
-        if ref.kind == "keyword" and ref.loc in reported:
+        if ref.kind in ("keyword", "argument") and ref.loc in reported:
             continue
         if _existed(inp, ref):
             sha = attribution.introduced(inp, ref.owner_file, _state(ref)) \

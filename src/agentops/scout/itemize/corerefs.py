@@ -17,7 +17,7 @@ from agentops.scout.itemize.common import base, code, names, short
 from agentops.scout.model import PRIORITY_OF, Inputs, Item, stable_id
 
 _WHAT = {"attribute": "has no attribute", "keyword": "no longer accepts the keyword",
-         "import": "no longer defines"}
+         "import": "no longer defines", "argument": "requires"}
 
 
 def _near(inp: Inputs, ref: Any) -> str:
@@ -57,9 +57,10 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         severity = "blocking" if any(r.severity == "blocking" for r in refs) else "should-fix"
         sites = sorted({r.loc for r in refs})
         shown = names(sites, 4)
+        changed = "changed" if kind == "argument" else "removed"
         if first.when == "in the window":
-            when = (f"removed in the window by {short(first.commit)}" if first.commit
-                    else "removed in the window")
+            when = (f"{changed} in the window by {short(first.commit)}" if first.commit
+                    else f"{changed} in the window")
         elif first.when == "before the window":
             when = "gone before the window"
         else:
@@ -77,6 +78,17 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             how = "passes it" if len(refs) == 1 else "pass it"
             breaks = "raises TypeError when that call runs"
             fix = f"drop `{name}=` or pass what the callee takes now"
+        elif kind == "argument":
+            # The callee's own file:line next to the call's: both sides of the break.
+            target = f"{code(owner)} ({first.detail.split(' ', 1)[0]})"
+            positional = name.endswith(" positional")
+            how = (f"pass{'es' if len(refs) == 1 else ''} "
+                   + (f"{name.split()[0]} positional arguments" if positional
+                      else "no value for it"))
+            breaks = "raises TypeError when that call runs"
+            fix = (f"pass `{name}` the way core's own callers do" if not positional else
+                   f"bind the arguments to {code(owner)}'s signature at HEAD "
+                   f"({first.detail.split(' ', 1)[-1]})")
         else:
             how = "imports it" if len(refs) == 1 else "import it"
             breaks = "fails on import"
@@ -86,6 +98,8 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                       if len(homes) > 1 else "") if homes else
                    f"`{name}` is defined nowhere in core now: drop the import or vendor it")
         title = f"{target} {_WHAT[kind]} {code(name)} at HEAD; {shown} {how}"
+        if kind == "argument" and name.endswith(" positional"):
+            title = f"{target} takes fewer positional arguments at HEAD; {shown} {how}"
         if kind == "import" and first.detail:
             title = (f"core module {code(owner)} does not exist at HEAD; {shown} "
                      f"{how.replace(' it', '')} {code(name)} from it")
