@@ -1,8 +1,8 @@
 """Issue #23, module round 6 (T-13 layering): a layered module's title lead does not
 count when another owner's subject stands in the title before it. In a title that is
-the compiler's message ("Graph break on unsupported builtin
-torch._C._distributed_c10d.…", "Inductor error: cannot lower …"), the process-group
-symbol is where the compiled code called the collective: context, not the subject.
+the compiler's message ("Dynamo cannot trace torch._C._distributed_c10d._x",
+"Inductor error: cannot lower …"), the process-group symbol is where the compiled
+code called the collective: context, not the subject.
 The module that calls it (DDP, FSDP: the one the body shows) decides, and the issue
 is not routed to the process-group layer's team on that symbol alone.
 
@@ -34,8 +34,7 @@ _FSDP_BODY = ("Our FSDP2 job on eight GPUs stops compiling the block after this 
 
 
 @pytest.mark.parametrize("title, body, caller", [
-    ("Graph break on unsupported builtin "
-     "torch._C._distributed_c10d.PyCapsule._reduce_coalesced", _DDP_BODY, DDP),
+    ("Dynamo cannot trace torch._C._distributed_c10d._reduce_coalesced_hook", _DDP_BODY, DDP),
     ("Inductor error: cannot lower torch._C._distributed_c10d._allgather_base",
      _FSDP_BODY, FSDP),
     # The compiler named by a dotted keyword ("torch.compile" is read as two words).

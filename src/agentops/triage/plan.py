@@ -267,9 +267,10 @@ def _leads_title(reading: Reading, label: str, over: Iterable[str],
 
     Not when another owner's subject (a ``subject`` not_distributed signal that names an
     owner, outside ``ownerless``) stands in the title before it (issue #23, module round
-    6): in "Graph break due to unsupported builtin torch._C._distributed_c10d.X" the
-    title is the compiler's message and the process-group symbol is where the compiled
-    code called it, context, not the subject; the module that calls it decides. Both
+    6): in a title that is the compiler's warning about a process-group binding it
+    cannot trace ("Dynamo cannot trace torch._C._distributed_c10d._x"), the symbol is
+    where the compiled code called it, context, not the subject; the module that calls
+    it decides. Both
     are placed on the title's words, since a keyword hit holds its normalised words
     ("torch compile" for "torch.compile")."""
     mine = _title_at(reading, label)
