@@ -30,6 +30,9 @@ from agentops.triage.signals import (
 )
 
 _MAX_EVIDENCE_PER_LABEL = 3
+# What separates words for a keyword (``_title_words``); "_" stays in a word, as in
+# "_distributed_c10d".
+_NON_WORD = re.compile(r"[^\w]+")
 # Places a hit can have that the plan's evidence names by the part of the issue they are
 # in: the root-cause and top frames are in a traceback, what the report rules out is in
 # its prose.
@@ -212,7 +215,8 @@ def _select_modules(reading: Reading, queue: Queue, existing_modules: set[str]) 
         if above:
             own = set().union(*(h.places for h in reading.label_hits.get(layer.label, ())))
             if not own & layer.keep_if and not (
-                    TITLE_LEAD in layer.keep_if and _leads_title(reading, layer.label, above)):
+                    TITLE_LEAD in layer.keep_if
+                    and _leads_title(reading, layer.label, above, r.ownerless)):
                 cand.discard(layer.label)
     top = max((scores[m] for m in cand if m not in existing_modules), default=0.0)
     keep = [m for m in queue.modules if m in cand
@@ -255,15 +259,51 @@ def _title_at(reading: Reading, label: str) -> int | None:
                                      if h.where == "title"))
 
 
-def _leads_title(reading: Reading, label: str, over: Iterable[str]) -> bool:
+def _leads_title(reading: Reading, label: str, over: Iterable[str],
+                 ownerless: frozenset[str]) -> bool:
     """The title names ``label`` before any of ``over``: "DTensor does not support
     broadcast, breaking FSDP" is a DTensor report that FSDP runs into, while "FSDP's
-    DTensor state dict is not loaded" is an FSDP report (a layer's `title_lead`)."""
+    DTensor state dict is not loaded" is an FSDP report (a layer's `title_lead`).
+
+    Not when another owner's subject (a ``subject`` not_distributed signal that names an
+    owner, outside ``ownerless``) stands in the title before it (issue #23, module round
+    6): in a title that is the compiler's warning about a process-group binding it
+    cannot trace ("Dynamo cannot trace torch._C._distributed_c10d._x"), the symbol is
+    where the compiled code called it, context, not the subject; the module that calls
+    it decides. Both
+    are placed on the title's words, since a keyword hit holds its normalised words
+    ("torch compile" for "torch.compile")."""
     mine = _title_at(reading, label)
     if mine is None:
         return False
+    words = _title_words(reading.text.places.get("title", ""))
+    at = [a for h in reading.label_hits.get(label, ()) if "title" in h.places
+          and (a := _word_pos(words, h)) is not None]
+    owners = [a for h in reading.role_hits.get("not_distributed", ())
+              if h.subject and h.signal not in ownerless
+              and (a := _word_pos(words, h)) is not None]
+    if at and owners and min(owners) < min(at):
+        return False
     theirs = [a for a in (_title_at(reading, m) for m in over) if a is not None]
     return all(mine < a for a in theirs)
+
+
+def _title_words(title: str) -> str:
+    """The title as the signals' keywords see it: lowercase words, one space apart."""
+    return " " + " ".join(_NON_WORD.split(title.lower())) + " "
+
+
+def _word_pos(words: str, h: Hit) -> int | None:
+    """Where ``_title_words`` holds ``h``'s match, as whole words if it can (None: not
+    there): "dist" is not found inside "distributed"."""
+    found = " ".join(_NON_WORD.split(h.found.lower())).strip() if h.found else ""
+    if not found:
+        return None
+    at = words.find(f" {found} ")
+    if at >= 0:
+        return at + 1
+    at = words.find(found)
+    return at if at >= 0 else None
 
 
 @dataclass(frozen=True)
