@@ -60,7 +60,7 @@ def test_a_component_shown_twice_keeps_triaged_with_the_label(lenient):
     # signals, so the compiler team's label does not make it a guess.
     body = ("The second step raises inside DDP's reducer.\n" + fence(
         "model = DistributedDataParallel(net, static_graph=True)\n"
-        "for _ in range(2):\n    model(x).sum().backward()") + fence(
+        "for step in (1, 2):\n    model(x).sum().backward()") + fence(
         'Traceback (most recent call last):\n'
         '  File "train.py", line 40, in <module>\n    loss = model(x).sum()\n'
         '  File "/opt/venv/lib/python3.11/site-packages/torch/nn/parallel/distributed.py",'
