@@ -958,6 +958,18 @@ def step2_route(st: _State, mods: _Modules, verdict: Step1) -> _Route:
             b.reasons.append(f"{named.capitalize()} another owner ({owner.signal}) beside a "
                              "component the report names once: which of the two is at fault "
                              "is a human's call, not `triaged`.")
+        shared = _other_team_labels(st)
+        if owner is None and shared and _named_once(st, route, mods):
+            # Evidence of ownership the text does not carry: another team's oncall label
+            # (a keep label other than the trigger, `oncall: pt2`) says that team was
+            # handed the issue too, as another owner in the title does; beside a
+            # component the report names once, which team's bug it is stays a human's
+            # call (issue #23, step-1 round).
+            st.unsure.append("another team's oncall label is on the issue beside a "
+                             "component named once")
+            b.reasons.append(f"Another team's oncall label is on the issue ({', '.join(shared)})"
+                             " beside a component the report names once: which team's bug "
+                             "it is is a human's call, not `triaged`.")
         build = _failing_build(st, verdict)
         if build is not None:
             st.unsure.append("a build, link or import step fails in the report")
@@ -1011,12 +1023,24 @@ def _other_owner_beside_one_mention(st: _State, verdict: Step1, route: _Route,
                       if h.signal in q.rubric.contenders and h.places - {"code"}), None)
     if owner is None:
         return None
+    return owner if _named_once(st, route, mods) else None
+
+
+def _named_once(st: _State, route: _Route, mods: _Modules) -> bool:
+    """Every module the plan proposes on its route is named by one signal only (a
+    component the report shows twice, its API and its frame, is not named once)."""
+    q = st.queue
     proposed = [m for m in mods.keep if m not in st.existing_modules
                 and (route.sub == q.rubric.default_route
                      or q.module_suboncall.get(m) == route.sub)]
-    if proposed and all(len(st.reading.label_hits.get(m, ())) < 2 for m in proposed):
-        return owner
-    return None
+    return bool(proposed) and all(len(st.reading.label_hits.get(m, ())) < 2 for m in proposed)
+
+
+def _other_team_labels(st: _State) -> list[str]:
+    """The keep labels other than the trigger that the issue carries: another team's
+    oncall (``oncall: pt2``), which the plan keeps but does not own."""
+    q = st.queue
+    return [k for k in q.keep_labels if k != q.trigger_label and st.b.has(k)]
 
 
 def _failing_build(st: _State, verdict: Step1) -> Hit | None:
