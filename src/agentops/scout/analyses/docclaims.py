@@ -51,13 +51,39 @@ def lines(text: str) -> Iterator[tuple[int, str, bool]]:
 # --- Class.attr in backticks ----------------------------------------------------------------
 
 def members(cls: ast.ClassDef, idx: ClassIndex) -> set[str] | None:
-    """Names a class has, its bases' included (``None`` when they cannot all be known):
-    one definition for every analysis, ``docmembers.members`` (it knows ``nn.Module``
-    bases, registered buffers and ``setattr`` with a constant name)."""
-    # Imported here: docmembers imports docs, which imports this module.
-    from agentops.scout.analyses import docmembers
+    """Names a class has, its bases' included (``None`` when a base is not in the
+    repository)."""
+    return _members(cls, idx)
 
-    return docmembers.members(cls, idx)
+
+def _members(cls: ast.ClassDef, idx: ClassIndex, depth: int = 0) -> set[str] | None:
+    """Names a class has: fields, class attributes, methods, nested classes, ``self.x``
+    attributes, and its bases' (``None`` when a base is not in the repository)."""
+    out: set[str] = set()
+    for node in cls.body:
+        if isinstance(node, (ast.ClassDef, *ps.FuncDef.__args__)):
+            out.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            out.add(node.target.id)
+        elif isinstance(node, ast.Assign):
+            out |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    for node in ps.walk(cls):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id == "self" and isinstance(node.ctx, ast.Store):
+            out.add(node.attr)
+    for base in cls.bases:
+        src = ast.unparse(base)
+        if src in ("object", "ABC") or src.startswith(("Generic", "Protocol", "Enum")):
+            continue
+        resolved = idx.resolve(src.split("[")[0])
+        if not resolved or depth > 5:
+            return None
+        for b in resolved:
+            more = _members(b, idx, depth + 1)
+            if more is None:
+                return None
+            out |= more
+    return out
 
 
 def not_settable(classes: list[ast.ClassDef], name: str, idx: ClassIndex,
@@ -174,11 +200,11 @@ def attribute_problem(ref: str, idx: ClassIndex) -> str | None:
         return None
     cls = classes[0]
     for i, part in enumerate(parts[1:], 1):
-        known = members(cls, idx)
-        if known is None:
+        members = _members(cls, idx)
+        if members is None:
             return None
-        if part not in known:
-            close = difflib.get_close_matches(part, sorted(known), n=1, cutoff=0.8)
+        if part not in members:
+            close = difflib.get_close_matches(part, sorted(members), n=1, cutoff=0.8)
             return (f"`{ref}`: {'.'.join(parts[:i])} has no attribute {part!r}"
                     + (f"; use `{'.'.join(parts[:i])}.{close[0]}`" if close else ""))
         nested = next((n for n in cls.body if isinstance(n, ast.ClassDef) and n.name == part),
