@@ -29,6 +29,7 @@ from agentops.scout.analyses import (
     docmembers,
     docparity,
     docparts,
+    docpins,
     docs,
     doctypes,
     dupconfigs,
@@ -121,7 +122,7 @@ REGISTRY: dict[str, Analysis] = {
     "reversed_copies": lambda inp, _: direction.reversed_pairs(inp),
     "doc_inaccuracies": lambda inp, done: _checked_docs(inp, done)
     + commentrefs.analyse(inp) + docparts.analyse(inp) + staleopts.analyse(inp)
-    + docargs.analyse(inp) + docmembers.analyse(inp)
+    + docargs.analyse(inp) + docmembers.analyse(inp) + docpins.analyse(inp)
     + docparity.analyse(inp, done["body_drift"], done["copy_lag"]) + doctypes.analyse(inp),
     "open_work": _open_work,
 }
