@@ -165,7 +165,7 @@ def test_a_consequence_needs_the_same_paragraph() -> None:
 
 
 @pytest.mark.parametrize(("old", "new", "key"), [
-    ("agents: [second_person, first_person, named, role]", "agents: [robots]",
+    ("agents: [second_person, first_person, named, role, they]", "agents: [robots]",
      "faults.classes[1].agents"),
     ("results: [breakage, caused]", "results: [breakage, weather]",
      "faults.consequence.results"),

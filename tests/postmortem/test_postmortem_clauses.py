@@ -197,7 +197,7 @@ def test_headings_stay_silent_for_clause_findings() -> None:
 
 def test_unknown_agent_class_names_the_key(tmp_path: Path, monkeypatch) -> None:
     text = datafiles.LINT_RULES.read_text("utf-8")
-    bad_text = text.replace("agents: [first_person, second_person, named, role]",
+    bad_text = text.replace("agents: [first_person, second_person, named, role, they]",
                             "agents: [first_person, robots]", 1)
     assert bad_text != text
     bad = tmp_path / "lint_rules.yaml"
