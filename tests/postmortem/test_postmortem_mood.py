@@ -49,6 +49,9 @@ def _advocacy_expected(m: str, cls: str, section: str, phrase: str = "") -> bool
     # A judgement of a thing of no class, in the past tense, tells how it was.
     if cls in ADV["past_is_narrative"] and phrase.startswith(("was ", "were ")):
         return False
+    # A necessity predicate ("is essential ...") prescribes a thing of no class too.
+    if cls == "unclassed" and phrase in ADV.get("necessity_unclassed", ()):
+        return section not in ADV["free_sections"]
     return m != "none" and cls in ADV["topical"][m] and section not in ADV["free_sections"]
 
 
