@@ -11,6 +11,7 @@ from typing import Any
 
 from agentops.scout.itemize import (
     clear,
+    configfields,
     corerefs,
     debt,
     delta,
@@ -27,8 +28,8 @@ from agentops.scout.model import Inputs, Item
 def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """Candidate items of this run (before reconciliation with the priors)."""
     items: list[Item] = []
-    for area in (delta, todos, tests, settings, debt, parity, corerefs, docs,
-                 openwork):
+    for area in (delta, todos, tests, settings, debt, parity, configfields, corerefs,
+                 docs, openwork):
         items += area.items(inp, res)
     items += clear.items(inp, res, items)
     seen: set[str] = set()
