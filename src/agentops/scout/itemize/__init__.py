@@ -19,6 +19,7 @@ from agentops.scout.itemize import (
     openwork,
     parity,
     settings,
+    siblingsettings,
     tests,
     todos,
 )
@@ -28,8 +29,8 @@ from agentops.scout.model import Inputs, Item
 def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """Candidate items of this run (before reconciliation with the priors)."""
     items: list[Item] = []
-    for area in (delta, todos, tests, settings, debt, parity, configfields, corerefs,
-                 docs, openwork):
+    for area in (delta, todos, tests, settings, debt, parity, configfields, siblingsettings,
+                 corerefs, docs, openwork):
         items += area.items(inp, res)
     items += clear.items(inp, res, items)
     seen: set[str] = set()
