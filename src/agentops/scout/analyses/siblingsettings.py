@@ -157,9 +157,15 @@ def _value_setting(fn: ast.AST, value: ast.expr, roots: set[str]) -> str | None:
     return _setting_chain(value, roots)
 
 
-def _parsed(files: dict[str, str], folder: str) -> list[tuple[str, ast.Module]]:
+def _parsed(files: dict[str, str], folder: str,
+            wanted: tuple[str, ...] | None = None) -> list[tuple[str, ast.Module]]:
+    """The folder's own parsed sources; with ``wanted``, only files whose text names
+    one of those (a sibling file that never calls our helpers nor defines our methods
+    cannot hold a finding, and folders beside an experiment can be many)."""
     out = []
     for path, text in own_sources(files, folder):
+        if wanted is not None and not any(w in text for w in wanted):
+            continue
         mod = ps.parse(text)
         if mod is not None:
             out.append((path, mod))
@@ -175,16 +181,18 @@ def _names(path: str, mod: ast.Module) -> dict[str, tuple[str, str]]:
     return {**own, **ps.imports(mod)}
 
 
-def _our_calls(mods: list[tuple[str, ast.Module]]) -> dict[str, tuple[str, int, set[str]]]:
-    """callee -> (file, line of the first call, keywords any call passes); a call with
-    ``**kwargs`` passes everything, so its callee is left out."""
+def _our_calls(mods: list[tuple[str, ast.Module]], paths: frozenset[str]
+               ) -> dict[str, tuple[str, int, set[str]]]:
+    """callee -> (file, line of the first call, keywords any call passes), for the
+    functions the repository defines; a call with ``**kwargs`` passes everything, so
+    its callee is left out."""
     out: dict[str, tuple[str, int, set[str]]] = {}
     opaque: set[str] = set()
     for path, mod in mods:
         imported = _names(path, mod)
         for node in ps.nodes(mod):
             name = _callee(node, imported) if isinstance(node, ast.Call) else ""
-            if not name:
+            if not name or ps.module_path(name.split(":", 1)[0], paths) is None:
                 continue
             kws = {k.arg for k in node.keywords if k.arg}
             if any(k.arg is None for k in node.keywords):
@@ -196,9 +204,8 @@ def _our_calls(mods: list[tuple[str, ast.Module]]) -> dict[str, tuple[str, int, 
     return {k: v for k, v in out.items() if k not in opaque}
 
 
-def _keyword_rule(sub_mods: list[tuple[str, ast.Module]], words: set[str],
+def _keyword_rule(ours: dict[str, tuple[str, int, set[str]]], words: set[str],
                   theirs: dict[str, list[tuple[str, ast.Module]]]) -> list[IgnoredSetting]:
-    ours = _our_calls(sub_mods)
     # (callee, keyword) -> [(sibling, file:line, setting)]; callee -> siblings calling it
     passes: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
     callers: dict[str, set[str]] = {}
@@ -206,7 +213,7 @@ def _keyword_rule(sub_mods: list[tuple[str, ast.Module]], words: set[str],
         for path, mod in mods:
             imports = _names(path, mod)
             for _name, fn, _m in _functions(mod):
-                roots = _config_roots(fn)
+                roots: set[str] | None = None
                 for node in _own_nodes(fn):
                     name = _callee(node, imports) if isinstance(node, ast.Call) else ""
                     if name not in ours:
@@ -215,6 +222,8 @@ def _keyword_rule(sub_mods: list[tuple[str, ast.Module]], words: set[str],
                     for k in node.keywords:
                         if not k.arg or k.arg in ours[name][2]:
                             continue
+                        if roots is None:
+                            roots = _config_roots(fn)
                         setting = _value_setting(fn, k.value, roots)
                         if setting:
                             passes.setdefault((name, k.arg), []).append(
@@ -337,6 +346,10 @@ def analyse(inp: Inputs) -> list[IgnoredSetting]:
     if not sub_mods:
         return []
     words = {w for _p, t in own_sources(files, sub + "/") for w in _WORD.findall(t)}
-    theirs = {s: _parsed(files, f"{parent}/{s}/") for s in siblings}
-    out = _keyword_rule(sub_mods, words, theirs) + _fallback_rule(sub_mods, theirs)
+    ours = _our_calls(sub_mods, inp.head.paths)
+    methods = {name for _p, mod in sub_mods for name, _f, is_method in _functions(mod)
+               if is_method and not name.startswith("__")}
+    wanted = tuple(sorted({c.rsplit(".", 1)[-1].rsplit(":", 1)[-1] for c in ours} | methods))
+    theirs = {s: _parsed(files, f"{parent}/{s}/", wanted) for s in siblings}
+    out = _keyword_rule(ours, words, theirs) + _fallback_rule(sub_mods, theirs)
     return out[:MAX_FINDINGS]
