@@ -12,6 +12,7 @@ from typing import Any
 from agentops.scout.itemize import (
     clear,
     componentuse,
+    configfields,
     corerefs,
     debt,
     delta,
@@ -19,6 +20,7 @@ from agentops.scout.itemize import (
     openwork,
     parity,
     settings,
+    siblingsettings,
     tests,
     todos,
 )
@@ -28,8 +30,8 @@ from agentops.scout.model import Inputs, Item
 def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """Candidate items of this run (before reconciliation with the priors)."""
     items: list[Item] = []
-    for area in (delta, todos, tests, settings, debt, parity, componentuse, corerefs,
-                 docs, openwork):
+    for area in (delta, todos, tests, settings, debt, parity, componentuse, configfields,
+                 siblingsettings, corerefs, docs, openwork):
         items += area.items(inp, res)
     items += clear.items(inp, res, items)
     seen: set[str] = set()
