@@ -52,6 +52,24 @@ def test_each_missed_span_is_put_at_its_stage(tmp_path: Path, capsys) -> None:
     assert "advocacy section set1/d:13-13 [action_items]" in missed
     assert "advocacy suppression set1/d:9-9 [unless]" in missed
     assert not any(":8-8" in line for line in missed)  # found: not staged
+    # Losses by reading, as counts: the tool's "broke" and the writer with no fault.
+    assert "blame agent set1/d:5-5 [breakage:system]" in missed
+    assert "blame predicate set1/d:6-6 [first_person]" in missed
+    assert result["blame_agent_readings"] == {"agent breakage:system": 1,
+                                              "predicate first_person": 1}
+
+
+def test_a_duty_only_nobody_owes_is_no_agent_loss() -> None:
+    rules = bench._rules()
+    # "Reviewed" with no subject is no fault of anyone's; read with any agent, the class
+    # of "nobody reviewed it" would stage it at the agent.
+    line = [lint_mod.Sentence("Reviewed the logs twice and found nothing odd.", "summary",
+                              (0,), (5,))]
+    assert bench.stage("blame", line, {5}, rules)[0] == "agent+predicate"
+    # The fault class a person is left out of still stages at the agent.
+    tool = [lint_mod.Sentence("The cron job broke the nightly build.", "summary", (0,),
+                              (5,))]
+    assert bench.stage("blame", tool, {5}, rules) == ("agent", "breakage:system")
 
 
 def test_counts_only_without_verbose_and_none_on_heldout(tmp_path: Path, capsys) -> None:
@@ -90,4 +108,4 @@ def test_the_corpus_is_judged_and_found_per_sentence(tmp_path: Path, capsys) -> 
     assert (result["categories"]["blame"]["spans"],
             result["categories"]["blame"]["missed"]) == (2, 1)
     # A role as subject with no fault read: the predicate stage.
-    assert result["missed"] == ["blame predicate d:3"]
+    assert result["missed"] == ["blame predicate d:3 [role]"]
