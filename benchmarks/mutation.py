@@ -471,6 +471,12 @@ class Runner:
             except subprocess.TimeoutExpired:
                 _kill(proc)
                 status = "timeout"
+            except BaseException:
+                # Ctrl-C or SIGTERM while waiting (the clean run waits in the main
+                # thread): the pytest has a session of its own, so nothing else ends it,
+                # and close() no longer sees it once the finally below forgets it.
+                _kill(proc)
+                raise
             finally:
                 self.procs.discard(proc)
             return status, time.monotonic() - start

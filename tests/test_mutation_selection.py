@@ -7,8 +7,16 @@ against its mutants before helpers were followed. The trees below are made up.""
 
 from __future__ import annotations
 
+import _thread
+import os
+import threading
+import time
 from pathlib import Path
+from queue import Queue
 
+import pytest
+
+from benchmarks.mutation import Runner
 from benchmarks.mutation import tests_for as select_tests
 
 MODULE = "agentops.widget.gate"
@@ -70,3 +78,32 @@ def test_the_plan_tests_that_use_plankit_run_against_plan_mutants() -> None:
     # The module's own test files first (shortest run to the first failure under -x).
     own = [t for t in picked if "plan" in Path(t).name]
     assert picked[:len(own)] == own
+
+
+def test_an_interrupted_run_leaves_no_pytest_behind(tmp_path: Path) -> None:
+    # Ctrl-C must end the pytest a run started (the --help: copies are cleaned up on
+    # Ctrl-C too): the clean run of agentops.triage.plan's tests was left running, on
+    # a machine others share, when the benchmark was interrupted during it.
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    pid_file = tree / "pid"
+    (tree / "test_slow.py").write_text(
+        "import os, time\n\n\ndef test_slow():\n"
+        f"    open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n    time.sleep(120)\n")
+    runner = Runner.__new__(Runner)  # one tree of our own instead of a copy of the repo
+    runner.tmp, runner.free, runner.procs = tmp_path, Queue(), set()
+    runner.free.put(tree)
+
+    def interrupt_once_started() -> None:
+        deadline = time.monotonic() + 60
+        while not pid_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.2)
+        _thread.interrupt_main()
+
+    threading.Thread(target=interrupt_once_started, daemon=True).start()
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(["test_slow.py"], None, timeout=300)
+    pid = int(pid_file.read_text())
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)

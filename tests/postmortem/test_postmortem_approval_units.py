@@ -310,3 +310,30 @@ def test_an_approved_draft_without_its_recorded_hash_is_refused_for_that_alone(
                               .hexdigest(), approved_by="maria")
     assert err.value.reasons == [f"no recorded hash: {path}.sha256 is missing (publish takes "
                                  "only what `draft --out` wrote)"]
+
+
+def test_authorize_reads_the_runners_event_file_without_the_flag(authorize, monkeypatch,
+                                                                  tmp_path: Path) -> None:
+    # In the workflow the event is the runner's GITHUB_EVENT_PATH (docs/postmortem.md:
+    # the comment path runs `postmortem.py authorize` with no flag); the same approval
+    # is admitted from there as from --event.
+    from scripts import postmortem as script
+
+    _, answers = authorize
+    event = tmp_path / "runner-event.json"
+    event.write_text(json.dumps({"comment": {"body": f"/postmortem approve JIRA-1 {SHA} 42",
+                                             "user": {"login": "maria"}},
+                                 "repository": {"full_name": "o/r"}}))
+    monkeypatch.setenv("GITHUB_EVENT_PATH", str(event))
+    assert script.main(["authorize"]) == 0
+    answers["permission"] = "read"  # the same file, now refused: it was read, not skipped
+    assert script.main(["authorize"]) == 3
+
+
+def test_authorize_reports_its_api_calls(authorize, capsys) -> None:
+    # docs/http.md "Counting and errors": post-mortem's GitHub reads end with the
+    # `API calls: N …` line, the comment path's included (its two reads are answered
+    # here, so the count itself is the client's business).
+    run, _ = authorize
+    assert run("maria", f"/postmortem approve JIRA-1 {SHA} 42") == 0
+    assert "API calls: " in capsys.readouterr().err

@@ -168,3 +168,19 @@ def test_text_digest_sees_wording_and_block_boundaries() -> None:
     assert publish.adf_text_digest(doc("a", "b")) == publish.adf_text_digest(doc("a", "b"))
     assert publish.adf_text_digest(doc("a", "b")) != publish.adf_text_digest(doc("ab"))
     assert publish.adf_text_digest(doc("a", "b")) != publish.adf_text_digest(doc("a", "c"))
+
+
+def test_the_comment_url_output_names_the_posted_comment_and_no_look_alike_is_counted(
+        jira, draft, env) -> None:
+    # actions/postmortem/action.yml: `comment-url` is the URL of the JIRA comment; a
+    # rerun that finds it posts nothing and names the same comment. With no comment
+    # carrying the id, the summary counts no ignored ones (docs/postmortem.md).
+    assert _run(jira, draft) == 0
+    posted = jira.comments_on(KEY)[-1]["id"]
+    url = f"{jira.url}/browse/{KEY}?focusedCommentId={posted}"
+    assert _output(env, "comment-url") == url
+    summary = (env / "github_step_summary").read_text(encoding="utf-8")
+    assert url in summary and "ignored" not in summary
+    (env / "github_output").write_text("")
+    assert _run(jira, draft) == 0
+    assert _output(env, "operation") == "noop" and _output(env, "comment-url") == url

@@ -451,3 +451,28 @@ def test_a_flag_value_may_hold_every_character_of_its_alphabet():
     p = trusted_repro.propose("NGPU=2 ./run_train.sh --module sub.llama3 --config "
                               f"sub_llama3_debug --compile.passes={value}", TEMPLATE, REGS)
     assert p.refused == "" and p.command.endswith(f"--compile.passes {value}")
+
+
+_PAD = "./run_train.sh --module {module} --config {config} --tag="
+
+
+@pytest.mark.parametrize(("repro", "refused"), [
+    ({"template": _PAD + "a" * (500 - len(_PAD))}, None),
+    ({"template": _PAD + "a" * (501 - len(_PAD))}, "repro.template"),
+    ({"template": _PAD + "a", "max_ngpu": 1}, None),
+    ({"template": _PAD + "a", "max_ngpu": 0}, "repro.max_ngpu"),
+    ({"template": _PAD + "a", "max_ngpu": 9999}, None),
+    ({"template": _PAD + "a", "max_ngpu": 10000}, "repro.max_ngpu"),
+])
+def test_the_templates_bounds_are_checked_on_load(tmp_path, repro, refused):
+    # docs/scout.md "Repro": NGPU is 1 to max_ngpu, max_ngpu 1 to 9999 (a one-GPU
+    # target is a target), the template at most 500 characters; past a bound the target
+    # is refused on load, naming the file and the key.
+    path = minirepo.target_file(tmp_path, yaml.safe_dump({"repro": repro}))
+    if refused is None:
+        tmpl = load_target(str(path)).repro
+        assert tmpl is not None and tmpl.max_ngpu == repro.get("max_ngpu", 64)
+        return
+    with pytest.raises(DataError) as info:
+        load_target(str(path))
+    assert info.value.key == refused and str(path) in str(info.value)

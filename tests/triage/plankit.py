@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+
+import pytest
 
 from agentops.triage.constraints import violations
 from agentops.triage.model import Comment, IssueSnapshot, Plan, Queue, Selective
@@ -47,6 +49,26 @@ def with_thresholds(queue: Queue, thresholds: Mapping[str, float] | None = None,
     return replace(queue, confidence=Selective(
         target_precision=queue.confidence.target_precision, default=default,
         thresholds=dict(thresholds or {})))
+
+
+def queue_with_thresholds(thresholds: Mapping[str, float] | None = None, *,
+                          default: float = 0.0) -> Callable[..., Queue]:
+    """A module-scoped ``queue`` fixture that overrides the session one with the
+    thresholds given here (``with_thresholds``; no argument: every threshold off). A test
+    file whose rule, not a fitted threshold, decides its plans assigns it by name, so the
+    thresholds it runs at stay written in that file:
+
+        queue = queue_with_thresholds()  # thresholds off, set here
+
+    and a refit of labels.json does not change what the file checks (issue #23, stop 36).
+    """
+    # The override requests the conftest's ``queue``: pytest hands a fixture that asks
+    # for its own name the one it overrides.
+    @pytest.fixture(scope="module", name="queue")
+    def queue(queue: Queue) -> Queue:
+        return with_thresholds(queue, thresholds, default=default)
+
+    return queue
 
 
 def fence(code: str, lang: str = "python") -> str:

@@ -9,15 +9,11 @@ from __future__ import annotations
 import pytest
 
 from agentops.triage.queue import load_queue
-from tests.triage.plankit import CKPT, fence, make_issue, plan_ok, with_thresholds
+from tests.triage.plankit import CKPT, fence, make_issue, plan_ok, queue_with_thresholds
 
-
-@pytest.fixture(scope="module")
-def queue(queue):  # type: ignore[no-untyped-def]
-    """The built-in queue with its selective thresholds off, set here: the rule under test,
-    not a fitted threshold, decides these plans, so a refit of labels.json does not change
-    what this file checks (issue #23, stop 36)."""
-    return with_thresholds(queue)
+# The built-in queue with its selective thresholds off, set here: the rule under test,
+# not a fitted threshold, decides these plans.
+queue = queue_with_thresholds()
 
 
 TRIAGED = "triaged"

@@ -59,6 +59,9 @@ def test_a_shown_subject_is_triaged_where_a_title_mention_is_held() -> None:
     # one API signal, in the title both times.
     plain = [sum(h.score for h in read(s, queue).label_hits[DDP]) for s in (shown, once)]
     assert plain[0] == plain[1]
+    # The plan carries that plain sum by name beside the corroborated score (issue #23:
+    # module choice reads the one, the selective threshold the other).
+    assert plan_ok(shown, off).plain_scores[DDP] == plain[0] < shown_sure
     # One threshold between them: the shown report is triaged, the mention is not.
     q = with_thresholds(queue, {DDP: (shown_sure + once_sure) / 2})
     got = plan_ok(shown, q)

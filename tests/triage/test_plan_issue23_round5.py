@@ -17,16 +17,12 @@ from tests.triage.plankit import (
     fence,
     make_issue,
     plan_ok,
-    with_thresholds,
+    queue_with_thresholds,
 )
 
-
-@pytest.fixture(scope="module")
-def queue(queue):  # type: ignore[no-untyped-def]
-    """The built-in queue with its selective thresholds off, set here: the rule under test,
-    not a fitted threshold, decides these plans, so a refit of labels.json does not change
-    what this file checks (issue #23, stop 36)."""
-    return with_thresholds(queue)
+# The built-in queue with its selective thresholds off, set here: the rule under test,
+# not a fitted threshold, decides these plans.
+queue = queue_with_thresholds()
 
 
 TRIAGED = "triaged"

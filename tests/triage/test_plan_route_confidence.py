@@ -9,13 +9,21 @@ confidence of _finish_route). Issues written for this file."""
 from __future__ import annotations
 
 from agentops.triage.model import Plan
-from tests.triage.plankit import CKPT, INFRA, PAR, QUEUE_LABEL, fence, make_issue, plan_ok
+from tests.triage.plankit import (
+    CKPT,
+    INFRA,
+    PAR,
+    QUEUE_LABEL,
+    fence,
+    make_issue,
+    plan_ok,
+    with_thresholds,
+)
 
 
-def _route_evidence(plan: Plan) -> float:
-    """The route's evidence, the plain sum that decides high or medium, as the plan's
-    reasoning names it ("routed to … (evidence 4.5: …)"); plan.scores holds the
-    corroborated score the selective threshold reads instead."""
+def _reasoning_evidence(plan: Plan) -> float:
+    """The route's evidence as the plan's reasoning names it ("routed to … (evidence
+    4.5: …)")."""
     return float(plan.reasoning.split("(evidence ", 1)[1].split(":", 1)[0])
 
 
@@ -42,7 +50,7 @@ def test_a_route_with_twice_the_fit_evidence_is_high(queue):
                               "dist.init_process_group('gloo')"))
     plan = plan_ok(snap, queue)
     assert plan.add_labels[0] == INFRA and plan.decision == "route", plan.reasoning
-    assert _route_evidence(plan) >= 2 * route_fit
+    assert plan.plain_scores[INFRA] >= 2 * route_fit
     assert plan.confidence == "high"
 
 
@@ -55,7 +63,7 @@ def test_a_route_that_only_fits_is_medium(queue):
                               "dcp.save(state_dict, checkpoint_id='/tmp/ckpt')"))
     plan = plan_ok(snap, queue)
     assert plan.add_labels[0] == CKPT and plan.decision == "route", plan.reasoning
-    assert route_fit <= _route_evidence(plan) < 2 * route_fit, plan.reasoning
+    assert route_fit <= plan.plain_scores[CKPT] < 2 * route_fit, plan.reasoning
     assert queue.triaged_label in plan.add_labels, plan.reasoning
     assert plan.confidence == "medium"
 
@@ -69,3 +77,29 @@ def test_a_sub_oncall_a_human_set_is_high_without_evidence(queue):
     assert plan.decision == "route", plan.reasoning
     assert set(plan.add_labels) == {queue.marker_label, queue.triaged_label}
     assert plan.confidence == "high"
+
+
+def test_the_plan_names_the_plain_and_the_corroborated_route_scores_apart(queue):
+    # Issue #23's debt: `triaged` reads the corroborated score (`scores`, T-23 selective
+    # threshold), high/medium the plain evidence (`plain_scores`, T-30 confidence;
+    # docs/triage.md "The plan"). The DCP API in the title and in the repro's code: the
+    # code corroborates it, so the two differ, and each field must say which is which.
+    route_fit = queue.rubric.thresholds["route_fit"]
+    snap = make_issue("dcp.save writes an empty folder",
+                      "torch.distributed.checkpoint.save leaves the directory empty.\n"
+                      + fence("import torch.distributed.checkpoint as dcp\n"
+                              "dcp.save(state_dict, checkpoint_id='/tmp/ckpt')"))
+    plain = plan_ok(snap, with_thresholds(queue)).plain_scores[CKPT]
+    sure = plan_ok(snap, with_thresholds(queue)).scores[CKPT]
+    assert plain < 2 * route_fit <= sure  # the case separates the two readings
+    # A threshold between the two: the corroborated score reaches it, the plain does not.
+    plan = plan_ok(snap, with_thresholds(queue, {CKPT: (plain + sure) / 2}))
+    assert plan.add_labels[0] == CKPT and plan.decision == "route", plan.reasoning
+    assert queue.triaged_label in plan.add_labels, plan.reasoning  # read `scores`
+    assert plan.confidence == "medium"  # read `plain_scores`, below twice route_fit
+    assert plan.plain_scores[CKPT] == _reasoning_evidence(plan)
+    # Both reach the plan's JSON output by name, and come back from it.
+    out = plan.to_json()
+    assert (out["scores"][CKPT], out["plain_scores"][CKPT]) == (round(sure, 3), round(plain, 3))
+    back = Plan.from_json(out)
+    assert (back.scores[CKPT], back.plain_scores[CKPT]) == (sure, plain)

@@ -262,8 +262,13 @@ class Plan:
     awaiting_humans: bool = False  # the high-priority path: humans must look
     provenance: tuple[Mapping[str, str], ...] = field(default=(), compare=False)
     # Evidence score of each label the planner weighed (modules, the sub-oncall), added
-    # or not: what the selective thresholds compare, and what they are fitted on.
+    # or not: what the selective thresholds compare, and what they are fitted on (the
+    # corroborated score, plan.confidence_score).
     scores: Mapping[str, float] = field(default_factory=dict, compare=False)
+    # The same labels' plain evidence (each hit once, at its best place): what module
+    # choice, routing and the high/medium confidence read (issue #23). Carried by name so
+    # no reader takes one score for the other.
+    plain_scores: Mapping[str, float] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         # Sanity: structural invariants; the allowlist and live-state checks are the
@@ -297,6 +302,7 @@ class Plan:
             "awaiting_humans": self.awaiting_humans,
             "data": [dict(p) for p in self.provenance],
             "scores": {k: round(v, 3) for k, v in sorted(self.scores.items())},
+            "plain_scores": {k: round(v, 3) for k, v in sorted(self.plain_scores.items())},
         }
 
     @classmethod
@@ -309,9 +315,14 @@ class Plan:
             reasoning=str(obj.get("reasoning") or ""), queue=str(obj.get("queue") or ""),
             awaiting_humans=bool(obj.get("awaiting_humans")),
             provenance=tuple(obj.get("data") or ()),
-            scores={str(k): float(v) for k, v in _mapping(obj.get("scores")).items()
-                    if isinstance(v, (int, float)) and not isinstance(v, bool)},
+            scores=_scores(obj.get("scores")),
+            plain_scores=_scores(obj.get("plain_scores")),
         )
+
+
+def _scores(value: Any) -> dict[str, float]:
+    return {str(k): float(v) for k, v in _mapping(value).items()
+            if isinstance(v, (int, float)) and not isinstance(v, bool)}
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:

@@ -145,7 +145,8 @@ class _Builder:
         self.labels: list[str] = []
         self.evidence: list[Evidence] = []
         self.reasons: list[str] = []
-        self.scores: dict[str, float] = {}
+        self.scores: dict[str, float] = {}  # corroborated: what the thresholds read
+        self.plain_scores: dict[str, float] = {}  # plain sums: what high/medium read
 
     def has(self, label: str) -> bool:
         return label.casefold() in self.existing
@@ -186,6 +187,7 @@ class _Modules:
     held: list[str]  # selected but below their selective thresholds: proposed, for review
     confidence: dict[str, str]  # module -> high|medium
     scores: dict[str, float]  # confidence score of every selected new module
+    plain: dict[str, float]  # the plain evidence sum of the same modules
     dropped: int = 0  # modules past MAX_PROPOSED_MODULES: too many to be sure of any
 
 
@@ -248,7 +250,7 @@ def _select_modules(reading: Reading, queue: Queue, existing_modules: set[str]) 
         strong = any(h.weight >= t["high_weight"] for h in reading.label_hits.get(m, ()))
         conf[m] = "high" if strong or m in existing_modules else "medium"
     return _Modules(keep=keep, held=held, confidence=conf,
-                    scores=sure,
+                    scores=sure, plain={m: scores[m] for m in sure},
                     dropped=max(0, len(new) - MAX_PROPOSED_MODULES))
 
 
@@ -552,7 +554,8 @@ class _State:
                     add_labels=tuple(b.labels), comments=tuple(comments),
                     confidence=confidence, evidence=tuple(b.evidence),
                     reasoning=" ".join(b.reasons), queue=q.name, awaiting_humans=awaiting,
-                    provenance=q.provenance, scores=dict(b.scores))
+                    provenance=q.provenance, scores=dict(b.scores),
+                    plain_scores=dict(b.plain_scores))
 
     def add_triaged(self, rule: str) -> None:
         if self.blocked_triaged:
@@ -941,8 +944,10 @@ def step2_route(st: _State, mods: _Modules, verdict: Step1) -> _Route:
     q, b = st.queue, st.b
     route = _route(st.reading, q, mods.keep, st.existing_subs)
     b.scores.update(mods.scores)
+    b.plain_scores.update(mods.plain)
     if route.how == "fit":
         b.scores[route.sub] = route.sure
+        b.plain_scores[route.sub] = route.strength
     step1 = ("Step 1: distributed (" + verdict.reason
              + (f"; against: {_signals(verdict.against)}" if verdict.against else "") + ").")
     b.reasons.append(step1)
