@@ -23,13 +23,13 @@ queue = queue_with_thresholds()  # every threshold off, set here
 def test_dtensor_that_the_title_names_alone_is_kept(queue):
     # FSDP only in the prose, DTensor the title's subject: nothing in the title comes
     # before DTensor, so it leads the title.
-    plan = plan_ok(make_issue("DTensor does not support broadcast", _FSDP_DTENSOR_BODY), queue)
+    plan = plan_ok(make_issue("DTensor cannot run a scatter op", _FSDP_DTENSOR_BODY), queue)
     assert plan.add_labels[0] == PAR, plan.reasoning
     assert DTENSOR in plan.add_labels, plan.reasoning
 
 
 def test_dtensor_named_before_fsdp_in_the_title_is_kept_beside_it(queue):
-    plan = plan_ok(make_issue("DTensor does not support broadcast, breaking FSDP",
+    plan = plan_ok(make_issue("DTensor cannot run a scatter op, breaking FSDP",
                               _FSDP_DTENSOR_BODY), queue)
     assert {DTENSOR, FSDP} <= set(plan.add_labels), plan.reasoning
 
