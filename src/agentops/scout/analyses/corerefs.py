@@ -373,7 +373,7 @@ class _Checker:
             return
         if obj.qualname:
             cls = self.idx.resolve(obj.path, obj.qualname)
-            if cls is None or cls.kind != "class" or self._overridden(cls, fn.name):
+            if cls is None or cls.kind != "class" or self._on_subclass(cls, fn.name):
                 return
         method = bound or "classmethod" in decos or (
             bool(obj.qualname) and isinstance(node.func, ast.Attribute)
@@ -391,26 +391,6 @@ class _Checker:
                 "argument", what, name, obj.path, f"{self.path}:{node.lineno}",
                 self._severity(node),
                 detail=f"{obj.path}:{fn.lineno} `{ps.signature(fn)[:100]}`"))
-
-    def _overridden(self, cls: Obj, method: str) -> bool:
-        """Whether a subclass of ``cls`` (anywhere in the repository) defines
-        ``method`` or may (members it cannot know)."""
-        index = classindex.for_tree(self.inp.head)
-        seen: set[int] = set()
-        todo = [cls.qualname]
-        for _ in range(4):
-            nxt: list[str] = []
-            for qual in todo:
-                for sub in index.subclasses(qual):
-                    if id(sub) in seen:
-                        continue
-                    seen.add(id(sub))
-                    names, why = CoreIndex.own_members(sub)
-                    if method in names or why:
-                        return True
-                    nxt.append(index.qualname(sub))
-            todo = nxt
-        return False
 
     def _accepted(self, obj: Obj, method: bool) -> tuple[set[str] | None, str]:
         """Keyword names a callable accepts (``None``: any), or why unknown."""
@@ -513,10 +493,12 @@ class _Checker:
 
     # -- guards against false alarms ------------------------------------------------------
     def _on_subclass(self, owner: Obj, attr: str) -> bool:
+        """Whether a subclass of ``owner`` (anywhere in the repository, four levels down)
+        defines ``attr`` or may (members it cannot know): the object in hand, or the
+        method a call reaches, may then be that subclass's."""
         index = classindex.for_tree(self.inp.head)
         seen: set[int] = set()
-        todo = [owner.qualname.rsplit(".", 1)[-1] if "." not in owner.qualname
-                else owner.qualname]
+        todo = [owner.qualname]
         for _ in range(4):
             nxt: list[str] = []
             for name in todo:
