@@ -7,12 +7,9 @@ the compiler. Made-up issues only; thresholds off, so the rule decides."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
-from agentops.triage.model import Selective
-from tests.triage.plankit import PAR, fence, make_issue, plan_ok
+from tests.triage.plankit import PAR, fence, make_issue, plan_ok, queue_with_thresholds
 
 TRIAGED = "triaged"
 REVIEW = "triage review"
@@ -23,9 +20,7 @@ _BODY = ("The op works eagerly on the sharded input.\n" + fence(
     "out = step(t)\nprint(out.placements)"))
 
 
-@pytest.fixture(scope="module")
-def lenient(queue):  # type: ignore[no-untyped-def]
-    return replace(queue, confidence=Selective(target_precision=0.95, default=0.0))
+queue = queue_with_thresholds()  # every threshold off, set here: the rule decides
 
 
 def _against(plan) -> set[str]:  # type: ignore[no-untyped-def]
@@ -36,17 +31,17 @@ def _against(plan) -> set[str]:  # type: ignore[no-untyped-def]
     "[DTensor] slice op is not compiled when the input is a sharded DTensor",
     "Compiling a step over DTensor inputs drops the placements",
 ])
-def test_the_compile_verb_beside_a_component_named_once_withholds_triaged(lenient, title):
-    plan = plan_ok(make_issue(title, _BODY), lenient)
+def test_the_compile_verb_beside_a_component_named_once_withholds_triaged(queue, title):
+    plan = plan_ok(make_issue(title, _BODY), queue)
     assert SIGNAL in _against(plan), plan.to_json()
     assert plan.decision != "not_distributed", plan.reasoning
     assert PAR in plan.add_labels and "module: dtensor" in plan.add_labels, plan.reasoning
     assert TRIAGED not in plan.add_labels and REVIEW in plan.add_labels, plan.reasoning
 
 
-def test_the_same_title_without_the_verb_is_triaged(lenient):
+def test_the_same_title_without_the_verb_is_triaged(queue):
     plan = plan_ok(make_issue("[DTensor] slice op drops the placements of a sharded DTensor",
-                              _BODY), lenient)
+                              _BODY), queue)
     assert SIGNAL not in _against(plan), plan.to_json()
     assert TRIAGED in plan.add_labels, plan.reasoning
 
@@ -55,6 +50,6 @@ def test_the_same_title_without_the_verb_is_triaged(lenient):
     "DISABLED test_compile_slice (__main__.DTensorCompileTest)",
     "DTensor slice op fails on precompiled_kernels inputs",
 ])
-def test_a_test_id_or_an_identifier_is_not_the_verb(lenient, title):
-    plan = plan_ok(make_issue(title, _BODY), lenient)
+def test_a_test_id_or_an_identifier_is_not_the_verb(queue, title):
+    plan = plan_ok(make_issue(title, _BODY), queue)
     assert SIGNAL not in _against(plan), plan.to_json()

@@ -9,12 +9,16 @@ report a sure one. Made-up issues only; thresholds off, so the rule decides."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
-from agentops.triage.model import Selective
-from tests.triage.plankit import PAR, fence, make_issue, plan_ok, with_signal_flags
+from tests.triage.plankit import (
+    PAR,
+    fence,
+    make_issue,
+    plan_ok,
+    queue_with_thresholds,
+    with_signal_flags,
+)
 
 TRIAGED = "triaged"
 REVIEW = "triage review"
@@ -22,9 +26,7 @@ AC = "module: activation checkpointing"
 SIGNAL = "core_activation_checkpoint"
 
 
-@pytest.fixture(scope="module")
-def lenient(queue):  # type: ignore[no-untyped-def]
-    return replace(queue, confidence=Selective(target_precision=0.95, default=0.0))
+queue = queue_with_thresholds()  # every threshold off, set here: the rule decides
 
 
 def _against(plan) -> set[str]:  # type: ignore[no-untyped-def]
@@ -47,9 +49,9 @@ CORE = [
 
 
 @pytest.mark.parametrize("case", CORE, ids=["gradient-title", "prose-only"])
-def test_the_core_checkpoint_api_alone_is_routed_but_not_triaged(lenient, case):
+def test_the_core_checkpoint_api_alone_is_routed_but_not_triaged(queue, case):
     title, body = case
-    plan = plan_ok(make_issue(title, body), lenient)
+    plan = plan_ok(make_issue(title, body), queue)
     assert SIGNAL in _against(plan), plan.to_json()
     assert plan.decision != "not_distributed", plan.reasoning
     assert PAR in plan.add_labels and AC in plan.add_labels, plan.reasoning
@@ -60,29 +62,29 @@ def test_the_core_checkpoint_api_alone_is_routed_but_not_triaged(lenient, case):
     "Each rank runs it under DDP launched with torchrun.\n",
     "The blocks are FSDP units; the same happens with fully_shard.\n",
 ])
-def test_distributed_code_beside_the_core_api_keeps_it_ours(lenient, extra):
+def test_distributed_code_beside_the_core_api_keeps_it_ours(queue, extra):
     title, body = CORE[0]
-    plan = plan_ok(make_issue(title, extra + body), lenient)
+    plan = plan_ok(make_issue(title, extra + body), queue)
     assert SIGNAL not in _against(plan), plan.to_json()
 
 
-def test_the_distributed_wrapper_is_not_the_core_api(lenient):
+def test_the_distributed_wrapper_is_not_the_core_api(queue):
     body = ("The first wrapped block gets no gradient.\n" + fence(
         "from torch.distributed.algorithms._checkpoint.checkpoint_wrapper import "
         "apply_activation_checkpointing, checkpoint_wrapper\n"
         "apply_activation_checkpointing(net, checkpoint_wrapper_fn=checkpoint_wrapper)\n"
         "net(torch.randn(4, 64, device='cuda')).sum().backward()"))
     plan = plan_ok(make_issue("apply_activation_checkpointing leaves the first block "
-                              "without gradients", body), lenient)
+                              "without gradients", body), queue)
     assert SIGNAL not in _against(plan), plan.to_json()
     assert AC in plan.add_labels and TRIAGED in plan.add_labels, plan.reasoning
 
 
-def test_the_prose_case_needs_the_contends_flag(lenient):
+def test_the_prose_case_needs_the_contends_flag(queue):
     # With `contends` off on every signal, the core API named only in the prose and
     # code (not the title) no longer withholds `triaged`: the flag, not the wording,
     # carries that half of the rule.
     title, body = CORE[1]
-    plan = plan_ok(make_issue(title, body), with_signal_flags(lenient, contends=False))
+    plan = plan_ok(make_issue(title, body), with_signal_flags(queue, contends=False))
     assert SIGNAL in _against(plan)
     assert TRIAGED in plan.add_labels, plan.reasoning

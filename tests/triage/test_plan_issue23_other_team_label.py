@@ -9,21 +9,16 @@ fitted threshold decides."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
-from agentops.triage.model import Selective
-from tests.triage.plankit import PAR, QUEUE_LABEL, fence, make_issue, plan_ok
+from tests.triage.plankit import PAR, QUEUE_LABEL, fence, make_issue, plan_ok, queue_with_thresholds
 
 TRIAGED = "triaged"
 REVIEW = "triage review"
 PT2 = "oncall: pt2"
 
 
-@pytest.fixture(scope="module")
-def lenient(queue):  # type: ignore[no-untyped-def]
-    return replace(queue, confidence=Selective(target_precision=0.95, default=0.0))
+queue = queue_with_thresholds()  # every threshold off, set here: the rule decides
 
 
 # Reports that name their component once (one signal each), with no compiler word: the
@@ -42,20 +37,20 @@ ONCE = [
 
 
 @pytest.mark.parametrize("case", ONCE, ids=["dtensor", "fsdp"])
-def test_another_teams_label_beside_a_component_named_once_withholds_triaged(lenient, case):
+def test_another_teams_label_beside_a_component_named_once_withholds_triaged(queue, case):
     title, body, module = case
-    alone = plan_ok(make_issue(title, body), lenient)
+    alone = plan_ok(make_issue(title, body), queue)
     # Without the label the same report is a sure classification: the label decides.
     assert alone.decision == "classify" and TRIAGED in alone.add_labels, alone.reasoning
 
-    plan = plan_ok(make_issue(title, body, labels=(QUEUE_LABEL, PT2)), lenient)
+    plan = plan_ok(make_issue(title, body, labels=(QUEUE_LABEL, PT2)), queue)
     assert plan.decision != "not_distributed", plan.reasoning
     assert PAR in plan.add_labels and module in plan.add_labels, plan.reasoning
     assert TRIAGED not in plan.add_labels and REVIEW in plan.add_labels, plan.reasoning
     assert PT2 in plan.reasoning and "another team" in plan.reasoning.lower()
 
 
-def test_a_component_shown_twice_keeps_triaged_with_the_label(lenient):
+def test_a_component_shown_twice_keeps_triaged_with_the_label(queue):
     # The DDP API in the title and DDP's own frame at the top of the trace: named by two
     # signals, so the compiler team's label does not make it a guess.
     body = ("The second step raises inside DDP's reducer.\n" + fence(
@@ -67,15 +62,15 @@ def test_a_component_shown_twice_keeps_triaged_with_the_label(lenient):
         ' line 1600, in forward\n    inputs, kwargs = self._pre_forward(*inputs, **kwargs)\n'
         "RuntimeError: Expected to have finished reduction in the prior iteration", ""))
     title = "DistributedDataParallel with static_graph=True raises on the second step"
-    plan = plan_ok(make_issue(title, body, labels=(QUEUE_LABEL, PT2)), lenient)
+    plan = plan_ok(make_issue(title, body, labels=(QUEUE_LABEL, PT2)), queue)
     assert plan.decision == "classify", plan.reasoning
     assert "module: ddp" in plan.add_labels and TRIAGED in plan.add_labels, plan.reasoning
     assert PT2 not in plan.add_labels  # kept on the issue, never re-added
 
 
-def test_the_trigger_label_alone_is_not_another_team(lenient):
+def test_the_trigger_label_alone_is_not_another_team(queue):
     # The trigger is a keep label too; it is the queue's own, never another owner.
     title, body, _ = ONCE[0]
-    plan = plan_ok(make_issue(title, body, labels=(QUEUE_LABEL,)), lenient)
+    plan = plan_ok(make_issue(title, body, labels=(QUEUE_LABEL,)), queue)
     assert TRIAGED in plan.add_labels, plan.reasoning
     assert "another team" not in plan.reasoning.lower()

@@ -8,21 +8,23 @@ the rule and not a fitted threshold decides."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
-from agentops.triage.model import Selective
-from tests.triage.plankit import PAR, fence, make_issue, plan_ok, with_signal_flags
+from tests.triage.plankit import (
+    PAR,
+    fence,
+    make_issue,
+    plan_ok,
+    queue_with_thresholds,
+    with_signal_flags,
+)
 
 TRIAGED = "triaged"
 REVIEW = "triage review"
 SIGNAL = "core_subsystem_title"
 
 
-@pytest.fixture(scope="module")
-def lenient(queue):  # type: ignore[no-untyped-def]
-    return replace(queue, confidence=Selective(target_precision=0.95, default=0.0))
+queue = queue_with_thresholds()  # every threshold off, set here: the rule decides
 
 
 _DP_BODY = ("The model is wrapped in nn.DataParallel over two GPUs before the call.\n"
@@ -47,14 +49,14 @@ LED = [
 
 
 @pytest.mark.parametrize("case", LED, ids=["export", "vmap", "qat"])
-def test_a_subsystem_leading_the_title_withholds_triaged(lenient, case):
+def test_a_subsystem_leading_the_title_withholds_triaged(queue, case):
     led, plain, body, module = case
     # Without the subsystem in the title the same report is a sure classification:
     # the title word, not the body, is what withholds `triaged`.
-    alone = plan_ok(make_issue(plain, body), lenient)
+    alone = plan_ok(make_issue(plain, body), queue)
     assert alone.decision == "classify" and TRIAGED in alone.add_labels, alone.reasoning
 
-    plan = plan_ok(make_issue(led, body), lenient)
+    plan = plan_ok(make_issue(led, body), queue)
     # Still distributed, routed and classified: the component is in the title too ...
     assert plan.decision != "not_distributed", plan.reasoning
     assert PAR in plan.add_labels and module in plan.add_labels, plan.reasoning
@@ -68,28 +70,28 @@ def test_a_subsystem_leading_the_title_withholds_triaged(lenient, case):
     "FSDP model fails to export: fully_shard parameters are rejected",
     "fully_shard module raises when its state is saved with torch.save",
 ])
-def test_a_subsystem_named_after_the_component_is_not_evidence_against(lenient, title):
-    plan = plan_ok(make_issue(title, _FSDP_BODY), lenient)
+def test_a_subsystem_named_after_the_component_is_not_evidence_against(queue, title):
+    plan = plan_ok(make_issue(title, _FSDP_BODY), queue)
     against = {e.signal for e in plan.evidence if e.stance == "against"}
     assert SIGNAL not in against, plan.to_json()
     assert plan.decision == "classify" and TRIAGED in plan.add_labels, plan.reasoning
     assert "module: fsdp" in plan.add_labels
 
 
-def test_the_flag_decides_not_the_wording(lenient):
+def test_the_flag_decides_not_the_wording(queue):
     # With every signal's leads_title off, the subsystem counts wherever the title names
     # it: the same title, naming it after the component, is then withheld too.
     title = "A DataParallel model fails to export: the wrapper's forward is rejected"
-    kept = plan_ok(make_issue(title, _DP_BODY), lenient)
+    kept = plan_ok(make_issue(title, _DP_BODY), queue)
     assert TRIAGED in kept.add_labels, kept.reasoning
-    loose = with_signal_flags(lenient, leads_title=False)
+    loose = with_signal_flags(queue, leads_title=False)
     plan = plan_ok(make_issue(title, _DP_BODY), loose)
     assert TRIAGED not in plan.add_labels and REVIEW in plan.add_labels, plan.reasoning
 
 
-def test_a_subsystem_in_the_body_only_changes_nothing(lenient):
+def test_a_subsystem_in_the_body_only_changes_nothing(queue):
     body = ("After training we export the model to ONNX; before that, FSDP raises.\n"
             + _FSDP_BODY)
-    plan = plan_ok(make_issue("fully_shard raises on a tied embedding", body), lenient)
+    plan = plan_ok(make_issue("fully_shard raises on a tied embedding", body), queue)
     assert SIGNAL not in {e.signal for e in plan.evidence}
     assert TRIAGED in plan.add_labels, plan.reasoning

@@ -27,6 +27,15 @@ def _reasoning_evidence(plan: Plan) -> float:
     return float(plan.reasoning.split("(evidence ", 1)[1].split(":", 1)[0])
 
 
+def _dcp_save_issue():
+    """The DCP API in the title and in the repro's code: a checkpointing route above
+    route_fit on its plain evidence, below twice it."""
+    return make_issue("dcp.save writes an empty folder",
+                      "torch.distributed.checkpoint.save leaves the directory empty.\n"
+                      + fence("import torch.distributed.checkpoint as dcp\n"
+                              "dcp.save(state_dict, checkpoint_id='/tmp/ckpt')"))
+
+
 def test_a_default_route_whose_evidence_is_all_in_the_repro_code_is_triaged(queue):
     # Nothing distributed in the prose: the FSDP2 call and import are in the code only.
     # T-13: an explicit API is HIGH, and HIGH is triaged; the route is the default team's,
@@ -57,10 +66,7 @@ def test_a_route_with_twice_the_fit_evidence_is_high(queue):
 def test_a_route_that_only_fits_is_medium(queue):
     # Above route_fit (a confident route, triaged: T-12) but below twice it.
     route_fit = queue.rubric.thresholds["route_fit"]
-    snap = make_issue("dcp.save writes an empty folder",
-                      "torch.distributed.checkpoint.save leaves the directory empty.\n"
-                      + fence("import torch.distributed.checkpoint as dcp\n"
-                              "dcp.save(state_dict, checkpoint_id='/tmp/ckpt')"))
+    snap = _dcp_save_issue()
     plan = plan_ok(snap, queue)
     assert plan.add_labels[0] == CKPT and plan.decision == "route", plan.reasoning
     assert route_fit <= plan.plain_scores[CKPT] < 2 * route_fit, plan.reasoning
@@ -85,12 +91,9 @@ def test_the_plan_names_the_plain_and_the_corroborated_route_scores_apart(queue)
     # docs/triage.md "The plan"). The DCP API in the title and in the repro's code: the
     # code corroborates it, so the two differ, and each field must say which is which.
     route_fit = queue.rubric.thresholds["route_fit"]
-    snap = make_issue("dcp.save writes an empty folder",
-                      "torch.distributed.checkpoint.save leaves the directory empty.\n"
-                      + fence("import torch.distributed.checkpoint as dcp\n"
-                              "dcp.save(state_dict, checkpoint_id='/tmp/ckpt')"))
-    plain = plan_ok(snap, with_thresholds(queue)).plain_scores[CKPT]
-    sure = plan_ok(snap, with_thresholds(queue)).scores[CKPT]
+    snap = _dcp_save_issue()
+    unset = plan_ok(snap, with_thresholds(queue))
+    plain, sure = unset.plain_scores[CKPT], unset.scores[CKPT]
     assert plain < 2 * route_fit <= sure  # the case separates the two readings
     # A threshold between the two: the corroborated score reaches it, the plain does not.
     plan = plan_ok(snap, with_thresholds(queue, {CKPT: (plain + sure) / 2}))
