@@ -113,3 +113,18 @@ def test_pins_are_hex_with_letters_and_digits_outside_links() -> None:
     assert docpins._pins("# in step with 4f1e9a27c0") == ["4f1e9a27c0"]
     assert docpins._pins("# rope_theta 1000000 and deadbeefcafe") == []
     assert docpins._pins("# https://example.com/blob/4f1e9a27c0/x.py") == []
+
+
+def test_a_file_that_does_not_parse_hides_no_other_files_pin(tmp_path) -> None:
+    # Repository content is untrusted (docs/security.md): a file of the folder that does
+    # not parse, or is nested past the parser's bound, is skipped on its own; the pins of
+    # the files after it (path order) are still judged.
+    broken = "# Kept in step with the main tree at 4f1e9a27c0\ndef half(:\n"
+    deep = "# Kept in step with the main tree at 4f1e9a27c0\nx = " + "(" * 400 + ")" * 400 + "\n"
+    for bad in (broken, deep):
+        inp = minirepo.build(tmp_path / str(len(bad)),
+                             base={"core/settings.py": CORE_OLD, "sub/__init__.py": "",
+                                   "sub/a_first.py": bad, "sub/conf.py": MIRROR_OLD},
+                             head={"core/settings.py": CORE_NEW, "sub/conf.py": MIRROR})
+        got = docpins.analyse(inp)
+        assert [(p.file, p.line) for p in got] == [("sub/conf.py", 6)]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import re
 
+from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.commentrefs import _texts, own_sources
 from agentops.scout.analyses.docs import DocProblem
 from agentops.scout.gitrepo import Tree
@@ -76,11 +77,8 @@ def _imported(tree: ast.Module, paths: frozenset[str], sub: str) -> dict[str, tu
 
 
 def _top_defs(text: str | None) -> dict[str, ast.AST] | None:
-    if text is None:
-        return None
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    tree = ps.parse(text) if text is not None else None
+    if tree is None:
         return None
     return {n.name: n for n in tree.body if isinstance(n, _DEFS)}
 
@@ -129,18 +127,15 @@ def analyse(inp: Inputs) -> list[DocProblem]:
     for path, text in own_sources(inp.head.files, sub):
         if not _SHA.search(text):
             continue
+        tree = ps.parse(text)
+        if tree is None:
+            continue  # a file that does not parse: its pins attach to nothing
         old_text = base.text(path) or ""
         found = 0
-        tree: ast.Module | None = None
         for line, chunk in _texts(text):
             for pin in _pins(chunk):
                 if pin not in old_text or found >= MAX_PER_FILE:
                     continue  # written in the window: its order against a change is unknown
-                if tree is None:
-                    try:
-                        tree = ast.parse(text)
-                    except (SyntaxError, ValueError):
-                        return out
                 node = _attached(tree, line)
                 if node is None:
                     continue
