@@ -263,8 +263,8 @@ def _title_at(reading: Reading, label: str) -> int | None:
 
 def _leads_title(reading: Reading, label: str, over: Iterable[str],
                  ownerless: frozenset[str]) -> bool:
-    """The title names ``label`` before any of ``over``: "DTensor does not support
-    broadcast, breaking FSDP" is a DTensor report that FSDP runs into, while "FSDP's
+    """The title names ``label`` before any of ``over``: "DTensor cannot run a scatter
+    op, breaking FSDP" is a DTensor report that FSDP runs into, while "FSDP's
     DTensor state dict is not loaded" is an FSDP report (a layer's `title_lead`).
 
     Not when another owner's subject (a ``subject`` not_distributed signal that names an
@@ -272,9 +272,8 @@ def _leads_title(reading: Reading, label: str, over: Iterable[str],
     6): in a title that is the compiler's warning about a process-group binding it
     cannot trace ("Dynamo cannot trace torch._C._distributed_c10d._x"), the symbol is
     where the compiled code called it, context, not the subject; the module that calls
-    it decides. Both
-    are placed on the title's words, since a keyword hit holds its normalised words
-    ("torch compile" for "torch.compile")."""
+    it decides. Both are placed on the title's words, since a keyword hit holds its
+    normalised words ("torch compile" for "torch.compile")."""
     mine = _title_at(reading, label)
     if mine is None:
         return False
