@@ -85,8 +85,9 @@ block is still printed.
 A twelfth blind set, benchmarks/data/triage_blind12.yaml (texts in
 ~/.cache/agentops/triage/extra12-texts.jsonl or $AGENTOPS_TRIAGE_BLIND12_CACHE), gathered
 after blind10's release to join blind11, is its own column ("blind12") on the same terms;
-``--no-blind12`` leaves it out. It is blind: never fitted on, never merged into held-all,
-no ``--fit-blind12``.
+``--no-blind12`` leaves it out. It was measured blind three times and then released as
+fit material (issue #23, stop 38); ``--fit-blind12`` adds it to the fit part, and its
+block is still printed.
 
 A thirteenth blind set, benchmarks/data/triage_blind13.yaml (texts in
 ~/.cache/agentops/triage/extra13-texts.jsonl or $AGENTOPS_TRIAGE_BLIND13_CACHE), gathered
@@ -305,7 +306,7 @@ SEPARATE_SETS: dict[str, int | None] = {
     "blind9": 3,
     "blind10": 3,
     "blind11": 3,
-    "blind12": None,
+    "blind12": 3,
     "blind13": None,
 }
 _ORDINAL = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
