@@ -1,5 +1,5 @@
 """The triage benchmark's labelled-set files (issue #23 item 1): benchmarks/data/
-triage_extra.yaml and triage_blind2-13.yaml validate, errors name the file
+triage_extra.yaml and triage_blind2-14.yaml validate, errors name the file
 and the key, the blind sets stay separate from the first held-out set and from each other,
 and a missing text cache is a skip with a message, never a crash (no network, no real cache
 needed)."""
@@ -41,7 +41,7 @@ def test_shipped_sets_validate_and_do_not_overlap() -> None:
 # or of an earlier blind set (an earlier set may have been read to write rules, so a shared
 # issue would not be blind), and must hold both truths.
 _GATHERED = ("EXTRA", "BLIND2", "BLIND3", "BLIND4", "BLIND5", "BLIND6", "BLIND7",
-             "BLIND8", "BLIND9", "BLIND10", "BLIND11", "BLIND12", "BLIND13")
+             "BLIND8", "BLIND9", "BLIND10", "BLIND11", "BLIND12", "BLIND13", "BLIND14")
 
 
 @pytest.mark.parametrize("name", _GATHERED[2:])
@@ -73,6 +73,7 @@ def _no_real_blind4_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(kf, "BLIND11_CACHE", tmp_path / "absent11.jsonl")
     monkeypatch.setattr(kf, "BLIND12_CACHE", tmp_path / "absent12.jsonl")
     monkeypatch.setattr(kf, "BLIND13_CACHE", tmp_path / "absent13.jsonl")
+    monkeypatch.setattr(kf, "BLIND14_CACHE", tmp_path / "absent14.jsonl")
 
 
 @pytest.mark.parametrize(("body", "key", "words"), [
@@ -278,10 +279,19 @@ _STILL_BLIND = {
         (1303, ["module: rocm", "skipped"], "DISABLED test_mesh_slice (__main__.T)",
          "Platforms: rocm\n\nThis test was disabled because it is failing."),
         (1304, ["module: cpp-extensions", "triaged"], "custom backend binding",
-         "Registering a third-party collective backend raises a TypeError on creation.")]}
+         "Registering a third-party collective backend raises a TypeError on creation.")],
+    "blind14": [
+        (1401, ["oncall: distributed", "oncall: distributed checkpointing"],
+         "resharded load drops a shard",
+         "A checkpoint written by 4 ranks and read back on 6 ranks loses its last piece."),
+        (1402, ["module: ci", "unstable"], "UNSTABLE nightly / gpu-4 / test (dist)",
+         "The runner pool is being moved, so this job is marked unstable for a week."),
+        (1403, ["oncall: pt2", "module: dtensor"], "sharded tensor recompiles",
+         "Each new mesh shape triggers a fresh compile of the same small function.")]}
 
 
-@pytest.mark.parametrize(("name", "counts"), [("blind13", "4 issues (2 distributed, 2 not)")])
+@pytest.mark.parametrize(("name", "counts"), [("blind13", "4 issues (2 distributed, 2 not)"),
+                                               ("blind14", "3 issues (1 distributed, 2 not)")])
 def test_a_still_blind_set_is_its_own_column_has_no_fit_flag_and_can_be_left_out(
         name: str, counts: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -327,9 +337,9 @@ def test_the_still_blind_sets_are_also_reported_together(
     """Issue #23: with two blind sets present their union is one more block ("blind-all")
     whose figures count every issue of both; released sets (blind5 ... blind12) never join
     it, and with one blind set left there is no union block. As the table stands blind13
-    alone is blind (blind12 was released at stop 38), so the union is checked with blind12
-    marked blind again as it was before its release, and the union of three with blind11
-    marked blind too."""
+    and blind14 are blind (blind12 was released at stop 38, blind14 gathered then), so they
+    make the union; the mechanism is also checked with blind12 marked blind again as it was
+    before its release (three sets), and with blind11 marked blind too (four)."""
     dev = _fsdp_dev(tmp_path)
     sets = {
         "BLIND5": [(501, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP)],
@@ -361,7 +371,12 @@ def test_the_still_blind_sets_are_also_reported_together(
                      "With only cuda:3 in use, nvidia-smi still lists a context on device 0.")],
         "BLIND13": [(1301, ["oncall: distributed", "module: DeviceMesh"], "mesh slicing",
                      "Slicing a 3-d mesh by two names returns ranks of the wrong plane."),
-                    (1302, ["module: rocm", "skipped"], *_ROCM_DISABLED)]}
+                    (1302, ["module: rocm", "skipped"], *_ROCM_DISABLED)],
+        "BLIND14": [(1401, ["oncall: distributed", "oncall: distributed checkpointing"],
+                     "resharded load drops a shard",
+                     "A checkpoint written by 4 ranks and read back on 6 ranks loses a piece."),
+                    (1402, ["module: ci", "unstable"], "UNSTABLE nightly / gpu-4 / test (dist)",
+                     "The runner pool is being moved, so this job is marked unstable.")]}
     for name, rows in sets.items():
         labels, cache = _labelled_set(tmp_path, name, rows)
         monkeypatch.setattr(kf, name, labels)
@@ -370,49 +385,53 @@ def test_the_still_blind_sets_are_also_reported_together(
         monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
     base = [str(dev), "--no-extra", "--no-blind4", "--k", "2", "--json"]
 
-    # As the table stands, blind13 alone is blind: no union block.
-    assert kf.main(base) == 0
-    out = capsys.readouterr().out
-    assert "== blind-all:" not in out and "blind-all" not in json.loads(
-        out.strip().splitlines()[-1])["held_out"]
-
-    # The union mechanism, with blind12 blind again: blind12 and blind13 make a block of
-    # their own, and no released set (blind10, blind11 included) joins it.
-    monkeypatch.setitem(kf.SEPARATE_SETS, "blind12", None)
+    # As the table stands, blind13 and blind14 are blind: they make one union block, and no
+    # released set (blind10, blind11, blind12 included) joins it.
     assert kf.main(base) == 0
     out = capsys.readouterr().out
     result = json.loads(out.strip().splitlines()[-1])
     assert "== blind-all: 4 issues (2 distributed, 2 not)" in out
-    assert "the blind sets blind12 + blind13 together" in out
+    assert "the blind sets blind13 + blind14 together" in out
     held = result["held_out"]
-    assert held["blind-all"]["n"] == held["blind12"]["n"] + held["blind13"]["n"] == 4
+    assert held["blind-all"]["n"] == held["blind13"]["n"] + held["blind14"]["n"] == 4
     assert held["blind5"]["n"] == 1 and held["blind6"]["n"] == 2
     assert held["blind7"]["n"] == 1 and held["blind8"]["n"] == 2
     assert held["blind9"]["n"] == 3 and held["blind10"]["n"] == 2
-    assert held["blind11"]["n"] == 3
+    assert held["blind11"]["n"] == 3 and held["blind12"]["n"] == 2
 
     # Leaving out a released set changes nothing in the union.
     for released in ("--no-blind7", "--no-blind8", "--no-blind9", "--no-blind10",
-                     "--no-blind11"):
+                     "--no-blind11", "--no-blind12"):
         assert kf.main([*base, released]) == 0
         result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
         assert result["held_out"]["blind-all"]["n"] == 4
         assert released.removeprefix("--no-") not in result["held_out"]
 
     # With one blind set left there is no union block.
-    for left_out in ("--no-blind12", "--no-blind13"):
+    for left_out in ("--no-blind13", "--no-blind14"):
         assert kf.main([*base, left_out]) == 0
         result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
         assert "blind-all" not in result["held_out"]
 
-    # The union mechanism takes every blind set: with blind11 blind again, three sets.
+    # The union mechanism takes every blind set: with blind12 blind again, three sets.
+    monkeypatch.setitem(kf.SEPARATE_SETS, "blind12", None)
+    assert kf.main(base) == 0
+    out = capsys.readouterr().out
+    result = json.loads(out.strip().splitlines()[-1])
+    assert "== blind-all: 6 issues (3 distributed, 3 not)" in out
+    assert "the blind sets blind12 + blind13 + blind14 together" in out
+    held = result["held_out"]
+    assert held["blind-all"]["n"] == sum(held[n]["n"] for n in
+                                         ("blind12", "blind13", "blind14")) == 6
+
+    # And with blind11 blind again too, four sets.
     monkeypatch.setitem(kf.SEPARATE_SETS, "blind11", None)
     assert kf.main(base) == 0
     out = capsys.readouterr().out
     result = json.loads(out.strip().splitlines()[-1])
-    assert "== blind-all: 7 issues (3 distributed, 4 not)" in out
-    assert "the blind sets blind11 + blind12 + blind13 together" in out
-    assert result["held_out"]["blind-all"]["n"] == 7
+    assert "== blind-all: 9 issues (4 distributed, 5 not)" in out
+    assert "the blind sets blind11 + blind12 + blind13 + blind14 together" in out
+    assert result["held_out"]["blind-all"]["n"] == 9
 
 
 def test_both_benchmarks_read_the_dev_sets_through_one_helper(
