@@ -559,6 +559,44 @@ def test_a_class_whose_module_became_a_package_is_compared_where_it_went(tmp_pat
     assert "no longer found" in change.change and change.severity == "blocking"
 
 
+def test_a_symbol_its_file_now_imports_from_a_sibling_module_is_still_provided(
+        tmp_path) -> None:
+    """#22 ("when a configured symbol moves"): the configured file no longer defines
+    ``Spec`` but imports it from a sibling (``from .shapes import Spec``), so every
+    importer of the file still gets it. The scout compares with the definition it now
+    resolves to: a field added there is reported, the class and its method are not
+    "no longer found"."""
+    frag = ("fragile_surfaces:\n  classes: [{name: Spec, file: core/proto.py}]\n"
+            "  functions: [{name: Spec.resize, file: core/proto.py}]\n")
+    cls = "class Spec:\n    width: int = 4\n    def resize(self, n: int) -> int:\n" \
+          "        return n\n"
+    base = {"core/__init__.py": "", "core/proto.py": cls}
+    user = "from core.proto import Spec\n\nS = Spec().resize(2)\n"
+    head = {"core/__init__.py": "", "core/proto.py": "from .shapes import Spec as Spec\n",
+            "core/shapes.py": cls.replace("width: int = 4", "width: int = 4\n"
+                                          "    depth: int = 1"),
+            "sub/use.py": user}
+    changes = upstream.fragile_changes(inputs(_target(tmp_path, frag), head, base))
+    assert [c.change for c in changes] == ["field added: depth: int"]
+    # An absolute import of a renamed name resolves as well.
+    head["core/proto.py"] = "from core.shapes import Shape as Spec\n"
+    head["core/shapes.py"] = cls.replace("class Spec", "class Shape")
+    (tmp_path / "a").mkdir()
+    assert upstream.fragile_changes(inputs(_target(tmp_path / "a", frag), head, base)) == []
+    # No match: the file neither defines nor imports it any more: gone, blocking (used).
+    head["core/proto.py"] = "from .shapes import Other\n"
+    (tmp_path / "b").mkdir()
+    changes = upstream.fragile_changes(inputs(_target(tmp_path / "b", frag), head, base))
+    assert {c.symbol for c in changes} == {"Spec", "Spec.resize"}
+    assert all("no longer found" in c.change and c.severity == "blocking" for c in changes)
+    # Two modules importing the name from each other: bounded, still "no longer found".
+    head["core/proto.py"] = "from .shapes import Spec\n"
+    head["core/shapes.py"] = "from .proto import Spec\n"
+    (tmp_path / "c").mkdir()
+    changes = upstream.fragile_changes(inputs(_target(tmp_path / "c", frag), head, base))
+    assert {c.symbol for c in changes} == {"Spec", "Spec.resize"}
+
+
 # --- the installed torch (S-2 named APIs, S-4 public alternatives) ----------------------------
 
 def _fake_torch(tmp_path):

@@ -220,6 +220,24 @@ def test_a_configured_surface_that_moved_is_not_checked_never_silent(tmp_path) -
     assert "`build`" not in lines[0]
 
 
+def test_a_configured_surface_its_file_imports_from_elsewhere_is_checked(tmp_path) -> None:
+    """#22: a listed class the file now imports from a sibling module (``from .shapes
+    import Shape``) is still provided there and compared where it resolves, so All Clear
+    does not call it "not checked"; a name the file neither defines nor imports is."""
+    from agentops.scout.itemize import clear
+
+    target = ("fragile_surfaces:\n  classes:\n"
+              "    - {name: Shape, file: core/proto.py}\n"
+              "    - {name: Shape.grow, file: core/proto.py}\n"
+              "    - {name: Missing, file: core/proto.py}\n")
+    inp = _inp(tmp_path, {"core/proto.py": "from .shapes import Shape\n",
+                          "core/shapes.py": "class Shape:\n    def grow(self):\n"
+                                            "        return 1\n"}, target)
+    [line] = [t for s, t in clear._lost_symbols(inp)]
+    assert "`Missing` (not defined in core/proto.py)" in line
+    assert "`Shape" not in line
+
+
 def test_a_keyword_that_lags_a_parameter_rename_names_the_new_name(tmp_path) -> None:
     """#22 defect 8: a call still passing a parameter by its old name breaks, and the
     finding names the new one; a call passing it by position does not."""

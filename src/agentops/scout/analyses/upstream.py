@@ -100,10 +100,49 @@ def _func_state(name: str, how: Callable[[ps.FuncDef], object]
 
 
 def _symbol_at(tree: Tree | None, sym: Symbol) -> ast.ClassDef | ps.FuncDef | None:
+    """The configured symbol's definition in ``tree``, or None. A file that no longer
+    defines the name but imports it (``from .model import Name``) still provides it to
+    every importer, so the lookup follows that import, as Python would: a class moved to
+    another module and re-exported is not gone (#22: "when a configured symbol moves")."""
     if tree is None:
         return None
-    text = tree.text(sym.file)
-    return ps.find(ps.parse(text), sym.name) if text is not None else None
+    return provided(tree, sym.file, sym.name)
+
+
+# Re-export chains longer than this are not followed (a cycle, or a layout no
+# configuration relies on).
+_MAX_REEXPORTS = 3
+
+
+def provided(tree: Tree, file: str, dotted: str, depth: int = 0
+             ) -> ast.ClassDef | ps.FuncDef | None:
+    """The class or function ``dotted`` that ``file`` provides in ``tree``: its own
+    definition, else the one a ``from … import`` of its first part resolves to."""
+    text = tree.text(file)
+    module = ps.parse(text) if text is not None else None
+    if module is None:
+        return None
+    node = ps.find(module, dotted)
+    if node is not None or depth >= _MAX_REEXPORTS:
+        return node
+    head, _, rest = dotted.partition(".")
+    package = file.removesuffix(".py").removesuffix("/__init__").split("/")
+    if not file.endswith("/__init__.py"):
+        package = package[:-1]
+    for stmt in module.body:
+        if not isinstance(stmt, ast.ImportFrom):
+            continue
+        for alias in stmt.names:
+            if (alias.asname or alias.name) != head or alias.name == "*":
+                continue
+            base = package[:len(package) - (stmt.level - 1)] if stmt.level else []
+            target = ps.module_path(".".join([*base, *([stmt.module] if stmt.module else [])]),
+                                    tree.paths)
+            if target is None:
+                return None
+            return provided(tree, target, ".".join(filter(None, (alias.name, rest))),
+                             depth + 1)
+    return None
 
 
 def fragile_changes(inp: Inputs) -> list[SurfaceChange]:

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentops.scout.analyses import bodydrift
+from agentops.scout.analyses import bodydrift, upstream
 from agentops.scout.analyses import ci as ci_analysis
-from agentops.scout.analyses import pysource as ps
 from agentops.scout.itemize import corerefs
 from agentops.scout.itemize.common import names, plural, short
 from agentops.scout.model import Inputs, Item, stable_id
@@ -150,7 +149,9 @@ def _lost_symbols(inp: Inputs) -> list[tuple[str, str]]:
             text = inp.head.text(sym.file)
             if text is None:
                 lost.append(f"`{sym.name}` ({sym.file} is not at HEAD)")
-            elif ps.find(ps.parse(text), sym.name) is None:
+            elif upstream.provided(inp.head, sym.file, sym.name) is None:
+                # Imported into the file from elsewhere counts as there: it is compared
+                # where it resolves.
                 lost.append(f"`{sym.name}` (not defined in {sym.file})")
     if not lost:
         return []
