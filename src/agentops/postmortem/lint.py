@@ -755,7 +755,7 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
             out.append((s, e))
             continue
         clause = parts[at]
-        if rule.skip_questions and text[clause.start:clause.end].rstrip(" )*_\"'").endswith("?") \
+        if rule.skip_questions and text[clause.start:clause.end].rstrip(_CLOSERS).endswith("?") \
                 and not (rule.accusing_questions
                          and not clause_mod.asks(text, clause, rule.grammar)) \
                 and not _guessed(rule, text, clause, s, e):
@@ -805,6 +805,9 @@ def _beside(rule: Rule, text: str, parts: Sequence[clause_mod.Clause], at: int,
         and not any(p.match(text, parts[at].start) for p in rule.beside_links)
 
 
+# What may close a question after its mark: a bracket, emphasis, a quotation mark
+# ("[Should this go to a branch?]", "*why did it pass?*", "“is it the cache?”").
+_CLOSERS = " )]}*_\"'”’"
 # The writer's present belief as a frame ("I think", "I do think", "we believe").
 _BELIEF = re.compile(r"(?:I|we)\s+(?:\w+\s+)?(?:think|believe|feel|guess|reckon)\b",
                      re.IGNORECASE)
