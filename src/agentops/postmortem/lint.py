@@ -669,7 +669,9 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
             k = bisect.bisect_right(starts, s) - 1
             return k >= 0 and e <= quoted[k][1]
 
-        spans = [(s, e) for s, e in spans if not inside(s, e)]
+        tails = _quote_tails(text)
+        spans = [(s, e) for s, e in spans if not inside(s, e)
+                 and not any(ts <= s and e <= te for ts, te in tails)]
     if spans and rule.grammar is not None and (rule.skip_questions or rule.yield_to
                                                or rule.yield_within):
         spans = _own(rule, sentence, spans, others)
@@ -679,6 +681,21 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
             continue
         kept.append((s, e))
     return kept
+
+
+def _quote_tails(text: str) -> list[tuple[int, int]]:
+    """The parts of a sentence inside a quotation that opens or closes in another
+    sentence: before a closing curly quote with no opening one before it, and after an
+    opening curly quote with no closing one after it ('she said “just restart it. Maybe
+    add a probe too”' is split in two sentences, each holding half the quotation).
+    Straight quotes are left out: they do not tell opening from closing."""
+    out = []
+    close, opening = text.find("\u201d"), text.rfind("\u201c")
+    if close >= 0 and "\u201c" not in text[:close]:
+        out.append((0, close))
+    if opening >= 0 and "\u201d" not in text[opening:]:
+        out.append((opening + 1, len(text)))
+    return out
 
 
 class _Overlaps:
