@@ -669,7 +669,9 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
             k = bisect.bisect_right(starts, s) - 1
             return k >= 0 and e <= quoted[k][1]
 
-        spans = [(s, e) for s, e in spans if not inside(s, e)]
+        tails = _quote_tails(text)
+        spans = [(s, e) for s, e in spans if not inside(s, e)
+                 and not any(ts <= s and e <= te for ts, te in tails)]
     if spans and rule.grammar is not None and (rule.skip_questions or rule.yield_to
                                                or rule.yield_within):
         spans = _own(rule, sentence, spans, others)
@@ -679,6 +681,21 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
             continue
         kept.append((s, e))
     return kept
+
+
+def _quote_tails(text: str) -> list[tuple[int, int]]:
+    """The parts of a sentence inside a quotation that opens or closes in another
+    sentence: before a closing curly quote with no opening one before it, and after an
+    opening curly quote with no closing one after it ('she said “just restart it. Maybe
+    add a probe too”' is split in two sentences, each holding half the quotation).
+    Straight quotes are left out: they do not tell opening from closing."""
+    out = []
+    close, opening = text.find("\u201d"), text.rfind("\u201c")
+    if close >= 0 and "\u201c" not in text[:close]:
+        out.append((0, close))
+    if opening >= 0 and "\u201d" not in text[opening:]:
+        out.append((opening + 1, len(text)))
+    return out
 
 
 class _Overlaps:
@@ -755,7 +772,7 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
             out.append((s, e))
             continue
         clause = parts[at]
-        if rule.skip_questions and text[clause.start:clause.end].rstrip(" )*_\"'").endswith("?") \
+        if rule.skip_questions and text[clause.start:clause.end].rstrip(_CLOSERS).endswith("?") \
                 and not (rule.accusing_questions
                          and not clause_mod.asks(text, clause, rule.grammar)) \
                 and not _guessed(rule, text, clause, s, e):
@@ -805,6 +822,9 @@ def _beside(rule: Rule, text: str, parts: Sequence[clause_mod.Clause], at: int,
         and not any(p.match(text, parts[at].start) for p in rule.beside_links)
 
 
+# What may close a question after its mark: a bracket, emphasis, a quotation mark
+# ("[Should this go to a branch?]", "*why did it pass?*", "“is it the cache?”").
+_CLOSERS = " )]}*_\"'”’"
 # The writer's present belief as a frame ("I think", "I do think", "we believe").
 _BELIEF = re.compile(r"(?:I|we)\s+(?:\w+\s+)?(?:think|believe|feel|guess|reckon)\b",
                      re.IGNORECASE)
