@@ -58,11 +58,13 @@ def unthresholded(queue: Queue) -> Queue:
 
 def judged_labels(records: Sequence[Record], plans: Sequence[Plan],
                   queue: Queue) -> list[Judged]:
-    """Every scored label a plan added that the records can judge."""
+    """Every scored label a plan added that the records can judge (on an issue routed
+    away from the queue, the labels of a plan marked `triaged`: ``_off_queue_points``)."""
     out: list[Judged] = []
     modules = set(queue.modules)
     for rec, plan in zip(records, plans, strict=True):
         if not rec.is_distributed:
+            out.extend(_off_queue_points(plan, queue))
             continue
         want_sub = suboncall_label(rec.suboncall, queue)
         for label, value in plan.scores.items():
@@ -76,6 +78,21 @@ def judged_labels(records: Sequence[Record], plans: Sequence[Plan],
             elif label in queue.suboncalls and want_sub is not None:
                 out.append(Judged(label, value, label == want_sub))
     return out
+
+
+def _off_queue_points(plan: Plan, queue: Queue) -> list[Judged]:
+    """A plan marked `triaged` on an issue the humans routed away from the queue is a
+    wrong `triaged` in evaluate (issue #23), so its thresholds must see it too: each
+    label the claim rests on is judged wrong, the modules it adds, or its sub-oncall
+    when it adds none (on the module path the sub-oncall is the module's owner, not
+    evidence of its own). A plan not marked `triaged` there is not counted by the
+    figure, and judges nothing."""
+    if queue.triaged_label not in plan.add_labels:
+        return []
+    added = [lb for lb in plan.add_labels if lb in plan.scores]
+    decided = [lb for lb in added if lb in queue.modules] \
+        or [lb for lb in added if lb in queue.suboncalls]
+    return [Judged(lb, plan.scores[lb], False) for lb in decided]
 
 
 def _estimate(right: int, n: int, prior: float) -> float:
