@@ -5,8 +5,8 @@ Pure: records and a queue in, thresholds and figures out. Three things:
 - ``fit_thresholds``: per label (each module and sub-oncall), the least evidence score
   at which the planner's choice of that label was right often enough on the labelled
   issues (``target_precision``, a precision estimate shrunk towards the pooled one so a
-  label seen three times cannot claim 100 %). Labels seen too rarely take the pooled
-  ``default``. These are the numbers in labels.json ``config.confidence``.
+  label seen three times cannot claim 100 %). Labels seen once or never take their
+  family's pooled threshold. These are the numbers in labels.json ``config.confidence``.
 - ``kfold``: split the issues into k folds by issue, fit on k-1 folds, plan the held-out
   fold with what was fitted, and score every issue from the run that never saw it. The
   figures that matter are these; the full-set figures (fit and checked on the same
@@ -34,7 +34,10 @@ from agentops.triage.model import Plan, Queue, Selective
 from agentops.triage.plan import Reading, plan_issue, read
 
 # How many judged issues a label's own estimate needs before it replaces its kind's pool.
-MIN_SUPPORT = 5
+# Two: the estimate is already shrunk towards the pool (PRIOR_WEIGHT), so a few points
+# of a label are its record, not noise to drop (issue #23: at five, a module wrong on
+# two issues routed away from the queue and right on one took its family's zero).
+MIN_SUPPORT = 2
 # Weight (in issues) of the pooled precision in each label's estimate.
 PRIOR_WEIGHT = 1.0
 
