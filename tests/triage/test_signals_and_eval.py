@@ -161,13 +161,13 @@ def test_calibration_judges_modules_the_way_triaged_precision_does(queue):
     """Issue #23: a module the plan proposes where the humans routed the issue and set
     no module makes a `triaged` plan wrong in evaluate; the thresholds are fitted on the
     same judgement, so that mistake is seen. With no human route and no module the
-    labels cannot judge the module, and a non-distributed issue judges nothing."""
+    labels cannot judge the module (an issue routed away from the queue is judged apart:
+    test_calibration_judges_a_triaged_plan_off_the_queue_wrong)."""
     from agentops.triage.calibrate import judged_labels
     records = [
         rec(1, [], "infra", True),                 # routed, no module: module judged wrong
         rec(2, ["module: c10d"], "infra", True),   # module set: judged right
         rec(3, [], None, True),                    # neither: the module is not judged
-        rec(4, [], None, False),                   # not distributed: nothing judged
     ]
     plans = [Plan(repo="acme/w", issue=r.number, decision="route",
                   add_labels=(INFRA, "module: c10d", "bot-triaged", "triaged"),
@@ -179,6 +179,31 @@ def test_calibration_judges_modules_the_way_triaged_precision_does(queue):
     assert sorted(j.right for j in points if j.label == INFRA) == [True, True]
     # The same plan on issue 1 is a wrong `triaged` in evaluate: the two agree.
     assert score(records[:1], plans[:1], queue).figures()["triaged_precision"] == 0.0
+
+
+def test_calibration_judges_a_triaged_plan_off_the_queue_wrong(queue):
+    """Issue #23: evaluate counts a `triaged` plan on an issue the humans routed away from
+    the queue as a wrong `triaged`; the thresholds are fitted on the same judgement. The
+    labels the claim rests on are judged wrong: the modules it adds, or its sub-oncall
+    when it adds none. A plan left for review there is not counted by the figure and
+    judges nothing. Made-up records and plans."""
+    from agentops.triage.calibrate import judged_labels
+    records = [rec(1, [], None, False), rec(2, [], None, False), rec(3, [], None, False)]
+    plans = [
+        Plan(repo="acme/w", issue=1, decision="classify",
+             add_labels=(PAR, "module: ddp", "bot-triaged", "triaged"),
+             scores={PAR: 4.5, "module: ddp": 4.5}),
+        Plan(repo="acme/w", issue=2, decision="route",
+             add_labels=(INFRA, "bot-triaged", "triaged"), scores={INFRA: 6.0}),
+        Plan(repo="acme/w", issue=3, decision="classify",
+             add_labels=(PAR, "module: ddp", "bot-triaged", "triage review"),
+             scores={PAR: 4.5, "module: ddp": 4.5}),
+    ]
+    judged = sorted((j.label, j.score, j.right) for j in judged_labels(records, plans, queue))
+    assert judged == [("module: ddp", 4.5, False), (INFRA, 6.0, False)]
+    # The figure the thresholds are fitted for judges the same two plans wrong.
+    s = score(records, plans, queue)
+    assert (s.triaged_total, s.triaged_right, s.triaged_off_queue) == (2, 0, 2)
 
 
 def test_triaged_on_an_issue_routed_away_is_a_wrong_triaged(queue):

@@ -5,8 +5,8 @@ Pure: records and a queue in, thresholds and figures out. Three things:
 - ``fit_thresholds``: per label (each module and sub-oncall), the least evidence score
   at which the planner's choice of that label was right often enough on the labelled
   issues (``target_precision``, a precision estimate shrunk towards the pooled one so a
-  label seen three times cannot claim 100 %). Labels seen too rarely take the pooled
-  ``default``. These are the numbers in labels.json ``config.confidence``.
+  label seen three times cannot claim 100 %). Labels seen once or never take their
+  family's pooled threshold. These are the numbers in labels.json ``config.confidence``.
 - ``kfold``: split the issues into k folds by issue, fit on k-1 folds, plan the held-out
   fold with what was fitted, and score every issue from the run that never saw it. The
   figures that matter are these; the full-set figures (fit and checked on the same
@@ -34,7 +34,10 @@ from agentops.triage.model import Plan, Queue, Selective
 from agentops.triage.plan import Reading, plan_issue, read
 
 # How many judged issues a label's own estimate needs before it replaces its kind's pool.
-MIN_SUPPORT = 5
+# Two: the estimate is already shrunk towards the pool (PRIOR_WEIGHT), so a few points
+# of a label are its record, not noise to drop (issue #23: at five, a module wrong on
+# two issues routed away from the queue and right on one took its family's zero).
+MIN_SUPPORT = 2
 # Weight (in issues) of the pooled precision in each label's estimate.
 PRIOR_WEIGHT = 1.0
 
@@ -58,11 +61,13 @@ def unthresholded(queue: Queue) -> Queue:
 
 def judged_labels(records: Sequence[Record], plans: Sequence[Plan],
                   queue: Queue) -> list[Judged]:
-    """Every scored label a plan added that the records can judge."""
+    """Every scored label a plan added that the records can judge (on an issue routed
+    away from the queue, the labels of a plan marked `triaged`: ``_off_queue_points``)."""
     out: list[Judged] = []
     modules = set(queue.modules)
     for rec, plan in zip(records, plans, strict=True):
         if not rec.is_distributed:
+            out.extend(_off_queue_points(plan, queue))
             continue
         want_sub = suboncall_label(rec.suboncall, queue)
         for label, value in plan.scores.items():
@@ -76,6 +81,21 @@ def judged_labels(records: Sequence[Record], plans: Sequence[Plan],
             elif label in queue.suboncalls and want_sub is not None:
                 out.append(Judged(label, value, label == want_sub))
     return out
+
+
+def _off_queue_points(plan: Plan, queue: Queue) -> list[Judged]:
+    """A plan marked `triaged` on an issue the humans routed away from the queue is a
+    wrong `triaged` in evaluate (issue #23), so its thresholds must see it too: each
+    label the claim rests on is judged wrong, the modules it adds, or its sub-oncall
+    when it adds none (on the module path the sub-oncall is the module's owner, not
+    evidence of its own). A plan not marked `triaged` there is not counted by the
+    figure, and judges nothing."""
+    if queue.triaged_label not in plan.add_labels:
+        return []
+    added = [lb for lb in plan.add_labels if lb in plan.scores]
+    decided = [lb for lb in added if lb in queue.modules] \
+        or [lb for lb in added if lb in queue.suboncalls]
+    return [Judged(lb, plan.scores[lb], False) for lb in decided]
 
 
 def _estimate(right: int, n: int, prior: float) -> float:
