@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentops.triage.plan import _title_words, _word_pos, read
+from agentops.triage.plan import _title_pos, _title_words, read
 from tests.triage.plankit import fence, make_issue, plan_ok
 
 C10D = "module: c10d"
@@ -74,7 +74,7 @@ def test_title_words_place_a_dotted_keyword_before_the_symbol_it_precedes(queue)
     words = _title_words(title)
     compiler = next(h for h in reading.hits if h.signal == "compiler_title")
     c10d = next(h for h in reading.label_hits[C10D] if "title" in h.places)
-    at_compiler, at_c10d = _word_pos(words, compiler), _word_pos(words, c10d)
+    at_compiler, at_c10d = _title_pos(words, compiler), _title_pos(words, c10d)
     assert at_compiler is not None and at_c10d is not None
     assert at_compiler < at_c10d
-    assert _word_pos(_title_words("FSDP hangs"), c10d) is None
+    assert _title_pos(_title_words("FSDP hangs"), c10d) is None

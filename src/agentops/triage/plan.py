@@ -278,11 +278,11 @@ def _leads_title(reading: Reading, label: str, over: Iterable[str],
     if mine is None:
         return False
     words = _title_words(reading.text.places.get("title", ""))
-    at = [a for h in reading.label_hits.get(label, ()) if "title" in h.places
-          and (a := _word_pos(words, h)) is not None]
+    at = [a for h in reading.label_hits.get(label, ())
+          if (a := _title_pos(words, h)) is not None]
     owners = [a for h in reading.role_hits.get("not_distributed", ())
               if h.subject and h.signal not in ownerless
-              and (a := _word_pos(words, h)) is not None]
+              and (a := _title_pos(words, h)) is not None]
     if at and owners and min(owners) < min(at):
         return False
     theirs = [a for a in (_title_at(reading, m) for m in over) if a is not None]
@@ -294,10 +294,15 @@ def _title_words(title: str) -> str:
     return " " + " ".join(_NON_WORD.split(title.lower())) + " "
 
 
-def _word_pos(words: str, h: Hit) -> int | None:
-    """Where ``_title_words`` holds ``h``'s match, as whole words if it can (None: not
-    there): "dist" is not found inside "distributed"."""
-    found = " ".join(_NON_WORD.split(h.found.lower())).strip() if h.found else ""
+def _title_pos(words: str, h: Hit) -> int | None:
+    """Where the title's words (``_title_words``) hold ``h``'s match, as whole words if
+    they can (None: ``h`` did not fire in the title, or its match is not there): "dist" is
+    not found inside "distributed". Every reader of a place in the title goes through
+    here, so a keyword hit's normalised match ("torch compile") and a pattern's raw one
+    ("torch.compile") are placed alike and two places compare (issue #23)."""
+    if "title" not in h.places or not h.found:
+        return None
+    found = " ".join(_NON_WORD.split(h.found.lower())).strip()
     if not found:
         return None
     at = words.find(f" {found} ")
@@ -410,8 +415,8 @@ def _default_team_hits_outside_code(reading: Reading, queue: Queue) -> list[Hit]
 def _first_in_title(reading: Reading, hits: Iterable[Hit]) -> int | None:
     """Where the title first shows any of ``hits`` (None: it shows none): the title's
     subject is what it names first."""
-    title = reading.text.places.get("title", "").lower()
-    return min((a for h in hits if (a := _title_pos(title, h)) is not None), default=None)
+    words = _title_words(reading.text.places.get("title", ""))
+    return min((a for h in hits if (a := _title_pos(words, h)) is not None), default=None)
 
 
 def _lean_route(reading: Reading, queue: Queue) -> _Route:
@@ -728,9 +733,9 @@ def step1_is_distributed(st: _State) -> Step1:
     # the failure was first seen, once the report names another owner (one device's
     # error, a library): hand cases 2, issue #23. Where in the title an owner is first
     # named decides for weak words after it ("CUDA OOM when launching with torchrun").
-    title_lc = text.places.get("title", "").lower()
+    title_words = _title_words(text.places.get("title", ""))
     owners = [h for h in against if h.signal not in st.queue.rubric.ownerless]
-    owner_at = min((a for h in owners if (a := _title_pos(title_lc, h)) is not None),
+    owner_at = min((a for h in owners if (a := _title_pos(title_words, h)) is not None),
                    default=None)
     # A platform's test tracker (a test id for a title, a platform-owned test in the
     # prose): the component words in its body name the test, not a failure of it.
@@ -768,7 +773,7 @@ def step1_is_distributed(st: _State) -> Step1:
             incidental.append(h)
         elif in_title and owner_at is not None and h.score < t["evidence_min"] \
                 and not places & _TRACE_PLACES \
-                and (at := _title_pos(title_lc, h)) is not None and at > owner_at:
+                and (at := _title_pos(title_words, h)) is not None and at > owner_at:
             # A weak distributed word after another owner in the title ("CUDA OOM when
             # launching with torchrun", "DataLoader crash under torchrun") says where the
             # failure was seen, not what failed; a component or error strong enough to
@@ -855,11 +860,11 @@ def _owners_leading_title(text: IssueText, against: list[Hit], for_hits: list[Hi
     export, "FSDP model fails to export" about FSDP (issue #23, stop 36)."""
     if not leaders:
         return against
-    title = text.places.get("title", "").lower()
-    ours = [a for h in for_hits if (a := _title_pos(title, h)) is not None]
+    words = _title_words(text.places.get("title", ""))
+    ours = [a for h in for_hits if (a := _title_pos(words, h)) is not None]
     first = min(ours, default=None)
     return [h for h in against if h.signal not in leaders or first is None
-            or ((at := _title_pos(title, h)) is not None and at < first)]
+            or ((at := _title_pos(words, h)) is not None and at < first)]
 
 
 def _weak_title_only(h: Hit, t: Mapping[str, float]) -> bool:
@@ -882,22 +887,17 @@ def _owner_tag(text: IssueText, against: list[Hit]) -> Hit | None:
     return None
 
 
-def _title_pos(title: str, h: Hit) -> int | None:
-    at = title.find(h.found.lower()) if h.found and "title" in h.places else -1
-    return at if at >= 0 else None
-
-
 def _other_owner_leads_title(text: IssueText, other_subject: list[Hit],
                              for_hits: list[Hit]) -> bool:
     """The title's subject is another owner: a subject-kind hit against it (the compiler
     failing, a compiler or build error) stands in the title before every distributed
     word there. "torch.compile fails with FSDP" is a compiler report; "FSDP2 crashes
     with torch._dynamo.exc.Unsupported" stays an FSDP one (contested)."""
-    title = text.places.get("title", "").lower()
-    theirs = [a for h in other_subject if (a := _title_pos(title, h)) is not None]
+    words = _title_words(text.places.get("title", ""))
+    theirs = [a for h in other_subject if (a := _title_pos(words, h)) is not None]
     if not theirs:
         return False
-    ours = [a for h in for_hits if (a := _title_pos(title, h)) is not None]
+    ours = [a for h in for_hits if (a := _title_pos(words, h)) is not None]
     return all(min(theirs) < a for a in ours)
 
 
