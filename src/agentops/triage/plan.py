@@ -27,10 +27,11 @@ from agentops.triage.signals import (
     match_signals,
     region_paths,
     split_issue,
+    whole_run,
 )
 
 _MAX_EVIDENCE_PER_LABEL = 3
-# What separates words for a keyword (``_title_words``); "_" stays in a word, as in
+# What separates words for a keyword (``_words``); "_" stays in a word, as in
 # "_distributed_c10d".
 _NON_WORD = re.compile(r"[^\w]+")
 # Places a hit can have that the plan's evidence names by the part of the issue they are
@@ -277,7 +278,7 @@ def _leads_title(reading: Reading, label: str, over: Iterable[str],
     mine = _title_at(reading, label)
     if mine is None:
         return False
-    words = _title_words(reading.text.places.get("title", ""))
+    words = reading.text.places.get("title", "").lower()
     at = [a for h in reading.label_hits.get(label, ())
           if (a := _title_pos(words, h)) is not None]
     owners = [a for h in reading.role_hits.get("not_distributed", ())
@@ -289,26 +290,28 @@ def _leads_title(reading: Reading, label: str, over: Iterable[str],
     return all(mine < a for a in theirs)
 
 
-def _title_words(title: str) -> str:
-    """The title as the signals' keywords see it: lowercase words, one space apart."""
-    return " " + " ".join(_NON_WORD.split(title.lower())) + " "
+def _words(text: str) -> str:
+    """``text``'s lowercase words, one space apart: how a keyword reads it."""
+    return " ".join(_NON_WORD.split(text.lower())).strip()
 
 
-def _title_pos(words: str, h: Hit) -> int | None:
-    """Where the title's words (``_title_words``) hold ``h``'s match, as whole words if
-    they can (None: ``h`` did not fire in the title, or its match is not there): "dist" is
-    not found inside "distributed". Every reader of a place in the title goes through
-    here, so a keyword hit's normalised match ("torch compile") and a pattern's raw one
-    ("torch.compile") are placed alike and two places compare (issue #23)."""
-    if "title" not in h.places or not h.found:
+def _title_pos(title: str, h: Hit) -> int | None:
+    """Where in the lowercased title (``title``) ``h``'s signal first matches (None: it
+    did not fire in the title). Every reader of a place in the title goes through here,
+    so two hits compare by where each first stands, whatever match each kept: a
+    keyword hit keeps its normalised words ("torch compile" for "torch.compile") and
+    any hit the first of its keywords that matched, not the earliest (issue #23). A
+    hit made by hand (no ``title_at``) is placed by its match, as whole words if it
+    can: "dist" is not found inside "distributed"."""
+    if "title" not in h.places:
         return None
-    found = " ".join(_NON_WORD.split(h.found.lower())).strip()
-    if not found:
+    if h.title_at is not None:
+        return h.title_at
+    words = _words(h.found)
+    if not words:
         return None
-    at = words.find(f" {found} ")
-    if at >= 0:
-        return at + 1
-    at = words.find(found)
+    m = whole_run(words).search(title)
+    at = m.start() if m is not None else title.find(words)
     return at if at >= 0 else None
 
 
@@ -415,7 +418,7 @@ def _default_team_hits_outside_code(reading: Reading, queue: Queue) -> list[Hit]
 def _first_in_title(reading: Reading, hits: Iterable[Hit]) -> int | None:
     """Where the title first shows any of ``hits`` (None: it shows none): the title's
     subject is what it names first."""
-    words = _title_words(reading.text.places.get("title", ""))
+    words = reading.text.places.get("title", "").lower()
     return min((a for h in hits if (a := _title_pos(words, h)) is not None), default=None)
 
 
@@ -733,7 +736,7 @@ def step1_is_distributed(st: _State) -> Step1:
     # the failure was first seen, once the report names another owner (one device's
     # error, a library): hand cases 2, issue #23. Where in the title an owner is first
     # named decides for weak words after it ("CUDA OOM when launching with torchrun").
-    title_words = _title_words(text.places.get("title", ""))
+    title_words = text.places.get("title", "").lower()
     owners = [h for h in against if h.signal not in st.queue.rubric.ownerless]
     owner_at = min((a for h in owners if (a := _title_pos(title_words, h)) is not None),
                    default=None)
@@ -860,7 +863,7 @@ def _owners_leading_title(text: IssueText, against: list[Hit], for_hits: list[Hi
     export, "FSDP model fails to export" about FSDP (issue #23, stop 36)."""
     if not leaders:
         return against
-    words = _title_words(text.places.get("title", ""))
+    words = text.places.get("title", "").lower()
     ours = [a for h in for_hits if (a := _title_pos(words, h)) is not None]
     first = min(ours, default=None)
     return [h for h in against if h.signal not in leaders or first is None
@@ -874,16 +877,16 @@ def _weak_title_only(h: Hit, t: Mapping[str, float]) -> bool:
 def _owner_tag(text: IssueText, against: list[Hit]) -> Hit | None:
     """The hit against whose match opens the title as its tag ("Inductor: …",
     "[dynamo] …", "[MPS]: …"), or ``None``."""
-    title = text.places.get("title", "").lstrip().lower()
+    title = text.places.get("title", "").lstrip()
+    end = title.find("]") if title.startswith("[") else title.find(":")
+    if end <= 0:
+        return None
+    # The tag by its words, as ``_title_pos`` reads a match: a keyword hit's normalised
+    # match ("torch compile") is the tag "[torch.compile]" too.
+    tag = _words(title[1:end] if title.startswith("[") else title[:end])
     for h in against:
-        if "title" not in h.places or not h.found:
-            continue
-        found = h.found.lower()
-        head = title[1:].lstrip() if title.startswith("[") else title
-        if head.startswith(found):
-            rest = head[len(found):].lstrip()
-            if rest.startswith(("]", ":")) and (title.startswith("[") == rest.startswith("]")):
-                return h
+        if "title" in h.places and tag and _words(h.found) == tag:
+            return h
     return None
 
 
@@ -893,7 +896,7 @@ def _other_owner_leads_title(text: IssueText, other_subject: list[Hit],
     failing, a compiler or build error) stands in the title before every distributed
     word there. "torch.compile fails with FSDP" is a compiler report; "FSDP2 crashes
     with torch._dynamo.exc.Unsupported" stays an FSDP one (contested)."""
-    words = _title_words(text.places.get("title", ""))
+    words = text.places.get("title", "").lower()
     theirs = [a for h in other_subject if (a := _title_pos(words, h)) is not None]
     if not theirs:
         return False
