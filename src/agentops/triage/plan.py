@@ -719,7 +719,14 @@ def step1_is_distributed(st: _State) -> Step1:
     other_subject = [h for h in against
                      if ((h.subject and h.places - {"code"}) or "top_frame" in h.places)
                      and (title_free or not _weak_title_only(h, t) or h is tag)]
-    title_only_owner = title_free and any(_weak_title_only(h, t) for h in other_subject)
+    # So does a title that names nothing distributed but another owner's failure as
+    # its subject ("DataLoader worker killed by signal"): the distributed errors the
+    # prose tells of (other ranks then hang on an NCCL error) are what followed from
+    # it. A distributed frame in a trace still counts (issue #23, stop 38).
+    title_only_owner = title_free and any(
+        _weak_title_only(h, t)
+        or ("title" in h.places and h.signal not in st.queue.rubric.ownerless)
+        for h in other_subject)
     # The same when the title opens with another owner's tag ("MPS: interpolate gives
     # wrong values") and names nothing distributed: the writer filed it against that
     # owner, so a component in the prose ("we normally train with DDP") is background.
