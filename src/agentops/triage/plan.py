@@ -781,13 +781,16 @@ def step1_is_distributed(st: _State) -> Step1:
             # owner raised it: the component is where it was seen, not what is wrong,
             # even when it is a launcher or collective word ("… under torchrun").
             incidental.append(h)
-        elif in_title and owner_at is not None and h.score < t["evidence_min"] \
+        elif in_title and owner_at is not None \
+                and (h.score < t["evidence_min"] or (h.label is None and not h.subject)) \
                 and not places & _TRACE_PLACES \
                 and (at := _title_pos(title_words, h)) is not None and at > owner_at:
             # A weak distributed word after another owner in the title ("CUDA OOM when
             # launching with torchrun", "DataLoader crash under torchrun") says where the
             # failure was seen, not what failed; a component or error strong enough to
-            # block the verdict on its own, or one in a trace, still counts.
+            # block the verdict on its own, or one in a trace, still counts. A generic
+            # word (no component, no error: "multi-GPU", "world_size") is weak wherever
+            # the title's weight puts it, as it yields to an owner in the prose (below).
             incidental.append(h)
         elif h.subject and places - {"code"}:
             subject.append(h)  # a distributed error, collective or per-rank behaviour
