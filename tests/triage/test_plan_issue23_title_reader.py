@@ -1,9 +1,12 @@
-"""Issue #23: one reader places a hit in the title, on the title's normalised words.
+"""Issue #23: one reader places a hit in the title.
 
 A keyword hit holds its normalised words ("torch compile" for "torch.compile") and a
 pattern hit the raw text it matched; a raw search of the lowercased title misses the
 first, so a rule comparing two places in the title read a compiler named by its dotted
-name as absent. Every such rule now reads ``_title_pos`` on ``_title_words``.
+name as absent. And a hit keeps the first of its signal's keywords that matched, not
+the earliest: "torch.compile: ... recompiles" kept "recompiles". The matcher records
+where the title first names each hit's signal (``Signal.first_at``, ``Hit.title_at``),
+every rule reads it through ``_title_pos``, and a title's tag is read by its words.
 
 Every issue below is made up for this file."""
 
