@@ -18,7 +18,7 @@ _BODY = "Loading the file puts every tensor on the first card instead of the one
 
 
 @pytest.mark.parametrize("title", [
-    "torch.load on multi-GPU machines ignores map_location",
+    "torch.load ignores map_location on multi-GPU machines",
     "torch.load ignores map_location when world_size is 4",
 ])
 def test_a_generic_word_after_another_owner_in_the_title_is_context(queue, title):
