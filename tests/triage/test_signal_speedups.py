@@ -412,7 +412,7 @@ def test_a_hit_made_without_init_is_the_hit_init_makes() -> None:
     fields = {"signal": "s", "label": "module: x", "role": None, "where": "body",
               "weight": 3.0, "score": 4.5, "places": frozenset({"body", "title"}),
               "evidence": False, "subject": True, "source": "Some Text", "found": "Text",
-              "source_lower": "some text"}
+              "source_lower": "some text", "title_at": 5}
     assert set(fields) == {f.name for f in dataclasses.fields(Hit)}
     made, init = Hit.made(**fields), Hit(**fields)
     assert made == init and hash(made) == hash(init) and repr(made) == repr(init)

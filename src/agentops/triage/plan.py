@@ -27,10 +27,11 @@ from agentops.triage.signals import (
     match_signals,
     region_paths,
     split_issue,
+    whole_run,
 )
 
 _MAX_EVIDENCE_PER_LABEL = 3
-# What separates words for a keyword (``_title_words``); "_" stays in a word, as in
+# What separates words for a keyword (``_words``); "_" stays in a word, as in
 # "_distributed_c10d".
 _NON_WORD = re.compile(r"[^\w]+")
 # Places a hit can have that the plan's evidence names by the part of the issue they are
@@ -277,33 +278,40 @@ def _leads_title(reading: Reading, label: str, over: Iterable[str],
     mine = _title_at(reading, label)
     if mine is None:
         return False
-    words = _title_words(reading.text.places.get("title", ""))
-    at = [a for h in reading.label_hits.get(label, ()) if "title" in h.places
-          and (a := _word_pos(words, h)) is not None]
+    words = reading.text.places.get("title", "").lower()
+    at = [a for h in reading.label_hits.get(label, ())
+          if (a := _title_pos(words, h)) is not None]
     owners = [a for h in reading.role_hits.get("not_distributed", ())
               if h.subject and h.signal not in ownerless
-              and (a := _word_pos(words, h)) is not None]
+              and (a := _title_pos(words, h)) is not None]
     if at and owners and min(owners) < min(at):
         return False
     theirs = [a for a in (_title_at(reading, m) for m in over) if a is not None]
     return all(mine < a for a in theirs)
 
 
-def _title_words(title: str) -> str:
-    """The title as the signals' keywords see it: lowercase words, one space apart."""
-    return " " + " ".join(_NON_WORD.split(title.lower())) + " "
+def _words(text: str) -> str:
+    """``text``'s lowercase words, one space apart: how a keyword reads it."""
+    return " ".join(_NON_WORD.split(text.lower())).strip()
 
 
-def _word_pos(words: str, h: Hit) -> int | None:
-    """Where ``_title_words`` holds ``h``'s match, as whole words if it can (None: not
-    there): "dist" is not found inside "distributed"."""
-    found = " ".join(_NON_WORD.split(h.found.lower())).strip() if h.found else ""
-    if not found:
+def _title_pos(title: str, h: Hit) -> int | None:
+    """Where in the lowercased title (``title``) ``h``'s signal first matches (None: it
+    did not fire in the title). Every reader of a place in the title goes through here,
+    so two hits compare by where each first stands, whatever match each kept: a
+    keyword hit keeps its normalised words ("torch compile" for "torch.compile") and
+    any hit the first of its keywords that matched, not the earliest (issue #23). A
+    hit made by hand (no ``title_at``) is placed by its match, as whole words if it
+    can: "dist" is not found inside "distributed"."""
+    if "title" not in h.places:
         return None
-    at = words.find(f" {found} ")
-    if at >= 0:
-        return at + 1
-    at = words.find(found)
+    if h.title_at is not None:
+        return h.title_at
+    words = _words(h.found)
+    if not words:
+        return None
+    m = whole_run(words).search(title)
+    at = m.start() if m is not None else title.find(words)
     return at if at >= 0 else None
 
 
@@ -410,8 +418,8 @@ def _default_team_hits_outside_code(reading: Reading, queue: Queue) -> list[Hit]
 def _first_in_title(reading: Reading, hits: Iterable[Hit]) -> int | None:
     """Where the title first shows any of ``hits`` (None: it shows none): the title's
     subject is what it names first."""
-    title = reading.text.places.get("title", "").lower()
-    return min((a for h in hits if (a := _title_pos(title, h)) is not None), default=None)
+    words = reading.text.places.get("title", "").lower()
+    return min((a for h in hits if (a := _title_pos(words, h)) is not None), default=None)
 
 
 def _lean_route(reading: Reading, queue: Queue) -> _Route:
@@ -711,7 +719,14 @@ def step1_is_distributed(st: _State) -> Step1:
     other_subject = [h for h in against
                      if ((h.subject and h.places - {"code"}) or "top_frame" in h.places)
                      and (title_free or not _weak_title_only(h, t) or h is tag)]
-    title_only_owner = title_free and any(_weak_title_only(h, t) for h in other_subject)
+    # So does a title that names nothing distributed but another owner's failure as
+    # its subject ("DataLoader worker killed by signal"): the distributed errors the
+    # prose tells of (other ranks then hang on an NCCL error) are what followed from
+    # it. A distributed frame in a trace still counts (issue #23, stop 38).
+    title_only_owner = title_free and any(
+        _weak_title_only(h, t)
+        or ("title" in h.places and h.signal not in st.queue.rubric.ownerless)
+        for h in other_subject)
     # The same when the title opens with another owner's tag ("MPS: interpolate gives
     # wrong values") and names nothing distributed: the writer filed it against that
     # owner, so a component in the prose ("we normally train with DDP") is background.
@@ -728,9 +743,9 @@ def step1_is_distributed(st: _State) -> Step1:
     # the failure was first seen, once the report names another owner (one device's
     # error, a library): hand cases 2, issue #23. Where in the title an owner is first
     # named decides for weak words after it ("CUDA OOM when launching with torchrun").
-    title_lc = text.places.get("title", "").lower()
+    title_words = text.places.get("title", "").lower()
     owners = [h for h in against if h.signal not in st.queue.rubric.ownerless]
-    owner_at = min((a for h in owners if (a := _title_pos(title_lc, h)) is not None),
+    owner_at = min((a for h in owners if (a := _title_pos(title_words, h)) is not None),
                    default=None)
     # A platform's test tracker (a test id for a title, a platform-owned test in the
     # prose): the component words in its body name the test, not a failure of it.
@@ -766,13 +781,16 @@ def step1_is_distributed(st: _State) -> Step1:
             # owner raised it: the component is where it was seen, not what is wrong,
             # even when it is a launcher or collective word ("… under torchrun").
             incidental.append(h)
-        elif in_title and owner_at is not None and h.score < t["evidence_min"] \
+        elif in_title and owner_at is not None \
+                and (h.score < t["evidence_min"] or (h.label is None and not h.subject)) \
                 and not places & _TRACE_PLACES \
-                and (at := _title_pos(title_lc, h)) is not None and at > owner_at:
+                and (at := _title_pos(title_words, h)) is not None and at > owner_at:
             # A weak distributed word after another owner in the title ("CUDA OOM when
             # launching with torchrun", "DataLoader crash under torchrun") says where the
             # failure was seen, not what failed; a component or error strong enough to
-            # block the verdict on its own, or one in a trace, still counts.
+            # block the verdict on its own, or one in a trace, still counts. A generic
+            # word (no component, no error: "multi-GPU", "world_size") is weak wherever
+            # the title's weight puts it, as it yields to an owner in the prose (below).
             incidental.append(h)
         elif h.subject and places - {"code"}:
             subject.append(h)  # a distributed error, collective or per-rank behaviour
@@ -855,11 +873,11 @@ def _owners_leading_title(text: IssueText, against: list[Hit], for_hits: list[Hi
     export, "FSDP model fails to export" about FSDP (issue #23, stop 36)."""
     if not leaders:
         return against
-    title = text.places.get("title", "").lower()
-    ours = [a for h in for_hits if (a := _title_pos(title, h)) is not None]
+    words = text.places.get("title", "").lower()
+    ours = [a for h in for_hits if (a := _title_pos(words, h)) is not None]
     first = min(ours, default=None)
     return [h for h in against if h.signal not in leaders or first is None
-            or ((at := _title_pos(title, h)) is not None and at < first)]
+            or ((at := _title_pos(words, h)) is not None and at < first)]
 
 
 def _weak_title_only(h: Hit, t: Mapping[str, float]) -> bool:
@@ -869,22 +887,17 @@ def _weak_title_only(h: Hit, t: Mapping[str, float]) -> bool:
 def _owner_tag(text: IssueText, against: list[Hit]) -> Hit | None:
     """The hit against whose match opens the title as its tag ("Inductor: …",
     "[dynamo] …", "[MPS]: …"), or ``None``."""
-    title = text.places.get("title", "").lstrip().lower()
+    title = text.places.get("title", "").lstrip()
+    end = title.find("]") if title.startswith("[") else title.find(":")
+    if end <= 0:
+        return None
+    # The tag by its words, as ``_title_pos`` reads a match: a keyword hit's normalised
+    # match ("torch compile") is the tag "[torch.compile]" too.
+    tag = _words(title[1:end] if title.startswith("[") else title[:end])
     for h in against:
-        if "title" not in h.places or not h.found:
-            continue
-        found = h.found.lower()
-        head = title[1:].lstrip() if title.startswith("[") else title
-        if head.startswith(found):
-            rest = head[len(found):].lstrip()
-            if rest.startswith(("]", ":")) and (title.startswith("[") == rest.startswith("]")):
-                return h
+        if "title" in h.places and tag and _words(h.found) == tag:
+            return h
     return None
-
-
-def _title_pos(title: str, h: Hit) -> int | None:
-    at = title.find(h.found.lower()) if h.found and "title" in h.places else -1
-    return at if at >= 0 else None
 
 
 def _other_owner_leads_title(text: IssueText, other_subject: list[Hit],
@@ -893,11 +906,11 @@ def _other_owner_leads_title(text: IssueText, other_subject: list[Hit],
     failing, a compiler or build error) stands in the title before every distributed
     word there. "torch.compile fails with FSDP" is a compiler report; "FSDP2 crashes
     with torch._dynamo.exc.Unsupported" stays an FSDP one (contested)."""
-    title = text.places.get("title", "").lower()
-    theirs = [a for h in other_subject if (a := _title_pos(title, h)) is not None]
+    words = text.places.get("title", "").lower()
+    theirs = [a for h in other_subject if (a := _title_pos(words, h)) is not None]
     if not theirs:
         return False
-    ours = [a for h in for_hits if (a := _title_pos(title, h)) is not None]
+    ours = [a for h in for_hits if (a := _title_pos(words, h)) is not None]
     return all(min(theirs) < a for a in ours)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 # The regex parser gives each pattern's literal needles (an optimisation only: if a
 # Python release changes it, pattern_needles returns None and the regex just runs).
@@ -49,6 +49,13 @@ def word_tokens(lower: str) -> list[str]:
     only separate words, so each non-ASCII one (an issue template's emoji makes most
     bodies non-ASCII) is encoded as a ``?``, which becomes a space with the rest."""
     return lower.encode("ascii", "replace").translate(_TOKEN_BYTES).decode("ascii").split()
+
+@lru_cache(maxsize=4096)
+def whole_run(words: str) -> re.Pattern[str]:
+    """A keyword's words ("torch compile") as whole words in lowercased text, any run of
+    other characters between them ("torch.compile", "torch compile")."""
+    body = "[^a-z0-9_]+".join(re.escape(w) for w in words.split())
+    return re.compile(f"(?<![a-z0-9_]){body}(?![a-z0-9_])")
 
 # CamelCase identifiers (two humps or more): a keyword names a part of one too, as
 # SymmMem in NCCLSymmMemAllocator or TensorPipe in TensorPipeDistAutogradTest.
@@ -221,6 +228,30 @@ class Signal:
             if m is not None:
                 return m.group(0)
         return None
+
+    def first_at(self, place: Place) -> int | None:
+        """Where in ``place.lower`` the signal's earliest match starts (None: it does not
+        fire there). ``fire`` answers with the first of its keywords and patterns that
+        matches, wherever it stands; what a title names first is read here instead
+        (issue #23: "Inductor recompiles … under torch.compile" names the compiler by
+        its first word, not by the keyword the signal happens to try first)."""
+        lower = place.lower
+        best: int | None = None
+        for kw in self.single & place.words:
+            m = whole_run(kw).search(lower)
+            at = m.start() if m is not None else lower.find(kw)  # a hump of a CamelCase word
+            if at >= 0 and (best is None or at < best):
+                best = at
+        for first, seq in self.multi:
+            if first in place.words and seq in place.norm:
+                m = whole_run(seq.strip()).search(lower)
+                if m is not None and (best is None or m.start() < best):
+                    best = m.start()
+        for _, rx in self.patterns:
+            m = rx.search(place.text)
+            if m is not None and (best is None or m.start() < best):
+                best = m.start()
+        return best
 
     def matches(self, text: str) -> str | None:
         """Whether the signal fires on ``text`` honouring requires/unless (examples)."""
@@ -1174,6 +1205,9 @@ class Hit:
     found: str = field(default="", repr=False, compare=False)
     # ``source.lower()``, which the place already has (None: lowered when cited).
     source_lower: str | None = field(default=None, repr=False, compare=False)
+    # Where in the lowercased title the signal's earliest match starts (``first_at``),
+    # when it fired in the title (None: it did not, or the hit was made by hand).
+    title_at: int | None = field(default=None, repr=False, compare=False)
 
     @cached_property
     def excerpt(self) -> str:
@@ -1186,7 +1220,8 @@ class Hit:
     @classmethod
     def made(cls, *, signal: str, label: str | None, role: str | None, where: str,
              weight: float, score: float, places: frozenset[str], evidence: bool,
-             subject: bool, source: str, found: str, source_lower: str | None) -> Hit:
+             subject: bool, source: str, found: str, source_lower: str | None,
+             title_at: int | None = None) -> Hit:
         """``Hit(...)`` with every field given, without the frozen dataclass's
         ``__init__`` and its ``object.__setattr__`` per field (three times the cost):
         ``match_signals`` makes one per signal that fires, on every plan (issue #23,
@@ -1195,7 +1230,7 @@ class Hit:
         hit.__dict__.update(signal=signal, label=label, role=role, where=where,
                             weight=weight, score=score, places=places, evidence=evidence,
                             subject=subject, source=source, found=found,
-                            source_lower=source_lower)
+                            source_lower=source_lower, title_at=title_at)
         return hit
 
 
@@ -1260,11 +1295,12 @@ def match_signals(text: IssueText, rubric: Rubric, *,
             if not sig.gate(text.full, full_lower):
                 continue
         score, name, found = best
+        title_at = sig.first_at(places["title"]) if "title" in fired_in else None
         hits.append(Hit.made(signal=sig.id, label=sig.label, role=sig.role, where=name,
                              weight=sig.weight, score=score, places=frozenset(fired_in),
                              evidence=sig.evidence, subject=sig.subject,
                              source=places[name].text, found=found,
-                             source_lower=places[name].lower))
+                             source_lower=places[name].lower, title_at=title_at))
     fired = {h.signal for h in hits}
     suppressing = rubric.suppressing
     suppressed = {s for sid in fired if sid in suppressing for s in suppressing[sid]}
