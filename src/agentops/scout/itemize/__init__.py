@@ -19,6 +19,7 @@ from agentops.scout.itemize import (
     docs,
     openwork,
     parity,
+    partreads,
     settings,
     siblingsettings,
     tests,
@@ -31,7 +32,7 @@ def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """Candidate items of this run (before reconciliation with the priors)."""
     items: list[Item] = []
     for area in (delta, todos, tests, settings, debt, parity, componentuse, configfields,
-                 siblingsettings, corerefs, docs, openwork):
+                 siblingsettings, partreads, corerefs, docs, openwork):
         items += area.items(inp, res)
     items += clear.items(inp, res, items)
     seen: set[str] = set()

@@ -1,0 +1,264 @@
+"""Attributes the repository reads on every model part that the sub-project's model no
+longer has (#22 defect 8, a rename the other side still uses): the shared training code
+reads a member by name on each element of a sequence of modules (``[m.x for m in
+parts]`` where ``parts: list[nn.Module]``), with no ``hasattr``/``getattr`` guard, and a
+module class the sub-project registers with the repository (handed by keyword to a
+call of its own code, ``Spec(model_cls=OurModel)``) neither defines nor inherits ``x``
+while a class another folder registers under the same keyword does — the folder renamed
+the member (a buffer, a method) and the shared code still reads the old name, so the
+run dies with AttributeError on the path that reads it.
+
+When the read sits under a condition (``... if dims.feature_on else None``) and the
+sub-project's own code tests the same attribute in an ``if`` that does not merely raise,
+the line names that place: the folder lets the path run. A folder that refuses the
+condition outright makes the read unreachable and is not reported.
+
+Resolved through annotations and the classes' members (``docmembers.members``: bodies,
+``self.x =``, registered buffers, bases of the repository); a class whose members cannot
+all be known is not judged. Never a word list.
+
+Pure: the HEAD tree in, ``MissingMember`` records out.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from agentops.scout.analyses import pysource as ps
+from agentops.scout.analyses.classindex import for_tree
+from agentops.scout.analyses.commentrefs import own_sources
+from agentops.scout.analyses.docmembers import members
+from agentops.scout.model import Inputs
+
+# An annotation naming a sequence of modules: ``list[nn.Module]``, ``Sequence[Module]``.
+_MODULE_SEQ = re.compile(r"^(?:list|List|Sequence|Iterable|tuple|Tuple)\[(?:[\w.]+\.)?Module"
+                         r"(?:,\s*\.\.\.)?\]$")
+_KEYWORD_CLASS = re.compile(r"\b(\w+)\s*=\s*([A-Z]\w*)\s*[,)]")
+MAX_FINDINGS = 6
+MAX_READER_FILES = 400  # files outside the folder parsed per run (bounded work)
+
+
+@dataclass(frozen=True)
+class MissingMember:
+    cls: str  # the folder's class
+    file: str  # where it is defined
+    line: int
+    member: str  # the name read
+    reads: tuple[str, ...]  # file:line of the unguarded reads
+    keyword: str  # how the class is registered (``model_cls``)
+    sibling: str  # a class registered the same way that has the member
+    reach: str = ""  # file:line of the folder's own test of the read's condition
+
+
+def _registered(files: dict[str, str], prefix: str | tuple[str, ...], inside: bool
+                ) -> list[tuple[str, str, str]]:
+    """(keyword, class name, file) of every ``kw=ClassName`` keyword of a call in the
+    non-test code under (``inside``) or outside the prefix."""
+    out = []
+    for path, text in sorted(files.items()):
+        if not path.endswith(".py") or path.startswith(prefix) != inside:
+            continue
+        if "/tests/" in path or path.rsplit("/", 1)[-1].startswith("test_"):
+            continue
+        if "=" not in text:
+            continue
+        for m in _KEYWORD_CLASS.finditer(text):
+            out.append((m.group(1), m.group(2), path))
+    return out
+
+
+def _defined(path_classes: dict[str, list[ast.ClassDef]], name: str, files: list[str]
+             ) -> tuple[ast.ClassDef, str] | None:
+    for path in files:
+        for cls in path_classes.get(path, []):
+            if cls.name == name:
+                return cls, path
+    return None
+
+
+def _module_seqs(fn: ast.AST, class_seqs: set[str]) -> tuple[set[str], set[str]]:
+    """Names (parameters, locals) and ``self`` attributes holding a sequence of modules."""
+    names: set[str] = set()
+    attrs = set(class_seqs)
+    args = fn.args  # type: ignore[attr-defined]
+    for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
+        if a.annotation is not None and _MODULE_SEQ.match(ast.unparse(a.annotation)):
+            names.add(a.arg)
+    for node in ps.walk(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            v = node.value
+            if isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name) \
+                    and v.value.id == "self" and v.attr in attrs:
+                names.add(node.targets[0].id)
+    return names, attrs
+
+
+def _is_seq(node: ast.expr, names: set[str], attrs: set[str]) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id in names
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+        and node.value.id == "self" and node.attr in attrs
+
+
+def _reads(fn: ast.AST, names: set[str], attrs: set[str]) -> list[tuple[str, int, ast.AST]]:
+    """(member, line, node) of each data read on an element of a module sequence."""
+    parents: dict[int, ast.AST] = {}
+    for node in ps.walk(fn):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+    elems: set[str] = set()
+    for node in ps.walk(fn):
+        gens = node.generators if isinstance(
+            node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)) else []
+        for g in gens:
+            if isinstance(g.target, ast.Name) and _is_seq(g.iter, names, attrs):
+                elems.add(g.target.id)
+        if isinstance(node, ast.For) and isinstance(node.target, ast.Name) \
+                and _is_seq(node.iter, names, attrs):
+            elems.add(node.target.id)
+    out = []
+    for node in ps.walk(fn):
+        if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load) \
+                or node.attr.startswith("_"):
+            continue
+        v = node.value
+        on_elem = (isinstance(v, ast.Name) and v.id in elems) or (
+            isinstance(v, ast.Subscript) and _is_seq(v.value, names, attrs))
+        if not on_elem:
+            continue
+        parent = parents.get(id(node))
+        if isinstance(parent, ast.Call) and parent.func is node:
+            continue  # a method call: modules share many; a data member is the model's own
+        out.append((node.attr, node.lineno, node))
+    return out
+
+
+def _guarded(fn: ast.AST, member: str) -> bool:
+    for node in ps.walk(fn):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in ("hasattr", "getattr") and len(node.args) >= 2:
+            arg = node.args[1]
+            if isinstance(arg, ast.Constant) and arg.value == member:
+                return True
+    return False
+
+
+def _condition_names(fn: ast.AST, target: ast.AST) -> set[str]:
+    """Attribute names tested by the ``if``/conditional expressions enclosing ``target``."""
+    out: set[str] = set()
+    for node in ps.walk(fn):
+        if isinstance(node, (ast.If, ast.IfExp)):
+            branch = node.body if isinstance(node, ast.If) else [node.body]
+            if any(target is n for b in branch for n in ast.walk(b)):
+                out |= {n.attr for n in ast.walk(node.test) if isinstance(n, ast.Attribute)}
+    return out
+
+
+def _reach(own: list[tuple[str, ast.Module]], tested: set[str]) -> tuple[str, bool]:
+    """(file:line of the folder's ``if`` testing one of ``tested`` and not only raising,
+    whether some ``if`` testing it refuses it outright)."""
+    where, refused = "", False
+    for path, mod in own:
+        for node in ps.walk(mod):
+            if not isinstance(node, ast.If):
+                continue
+            names = {n.attr for n in ast.walk(node.test) if isinstance(n, ast.Attribute)}
+            if not names & tested:
+                continue
+            only_raise = all(isinstance(s, ast.Raise) for s in node.body)
+            if only_raise and isinstance(node.test, ast.Attribute):
+                refused = True
+            elif not only_raise and not where:
+                where = f"{path}:{node.lineno}"
+    return where, refused
+
+
+def _shared(path: str, sub: str) -> int:
+    a, b = path.split("/"), sub.split("/")
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+def analyse(inp: Inputs) -> list[MissingMember]:
+    files = inp.head.files
+    sub = inp.target.subproject.rstrip("/") + "/"
+    index = for_tree(inp.head)
+    own = [(p, m) for p, t in own_sources(files, sub) if (m := ps.parse(t)) is not None]
+    own_classes = {p: [n for n in m.body if isinstance(n, ast.ClassDef)] for p, m in own}
+    ours: dict[tuple[str, str], tuple[ast.ClassDef, str]] = {}
+    for kw, name, _path in _registered(files, sub, True):
+        hit = _defined(own_classes, name, sorted(own_classes))
+        if hit is not None and any(isinstance(s, ps.FuncDef.__args__) and s.name == "forward"
+                                   for s in hit[0].body):
+            ours[(kw, name)] = hit
+    if not ours:
+        return []
+    keywords = {kw for kw, _ in ours}
+    siblings: dict[str, list[tuple[str, set[str], str]]] = {}
+    for kw, name, _path in _registered(files, sub, False):
+        if kw not in keywords:
+            continue
+        for cls in index.resolve(name):
+            have = members(cls, index)
+            where = index.path(cls)
+            if have is not None and not where.startswith(sub):
+                siblings.setdefault(kw, []).append((name, have, where))
+    reads: dict[str, list[tuple[str, int, set[str]]]] = {}
+    scanned = 0
+    for path, text in sorted(files.items()):
+        if not path.endswith(".py") or path.startswith(sub) or "Module" not in text \
+                or "/tests/" in path or path.rsplit("/", 1)[-1].startswith("test_"):
+            continue
+        if not re.search(r"\[(?:[\w.]+\.)?Module\]", text):
+            continue
+        scanned += 1
+        if scanned > MAX_READER_FILES:
+            break
+        mod = ps.parse(text)
+        if mod is None:
+            continue
+        for cls_or_mod in [mod, *(n for n in ps.walk(mod) if isinstance(n, ast.ClassDef))]:
+            class_seqs = {s.target.id for s in getattr(cls_or_mod, "body", [])
+                          if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+                          and _MODULE_SEQ.match(ast.unparse(s.annotation))} \
+                if isinstance(cls_or_mod, ast.ClassDef) else set()
+            for fn in cls_or_mod.body:
+                if not isinstance(fn, ps.FuncDef.__args__):
+                    continue
+                names, attrs = _module_seqs(fn, class_seqs)
+                if not names and not attrs:
+                    continue
+                for member, line, node in _reads(fn, names, attrs):
+                    if _guarded(fn, member):
+                        continue
+                    reads.setdefault(member, []).append(
+                        (path, line, _condition_names(fn, node)))
+    out: list[MissingMember] = []
+    for (kw, name), (cls, path) in sorted(ours.items()):
+        have = members(cls, index)
+        if have is None:
+            continue
+        for member, where in sorted(reads.items()):
+            if member in have:
+                continue
+            # the nearest folder's class first (a sibling beside us, not a copy elsewhere)
+            near = sorted(siblings.get(kw, []), key=lambda s: (-_shared(s[2], sub), s[2]))
+            sib = next((s for s, h, _w in near if member in h), "")
+            if not sib:
+                continue
+            tested = set().union(*(t for _p, _l, t in where))
+            reach, refused = _reach(own, tested) if tested else ("", False)
+            if refused and not reach:
+                continue
+            out.append(MissingMember(
+                cls=name, file=path, line=cls.lineno, member=member,
+                reads=tuple(dict.fromkeys(f"{p}:{ln}" for p, ln, _t in where)),
+                keyword=kw, sibling=sib, reach=reach))
+            if len(out) >= MAX_FINDINGS:
+                return out
+    return out
