@@ -35,6 +35,10 @@ from agentops.scout.model import Inputs
 # An annotation naming a sequence of modules: ``list[nn.Module]``, ``Sequence[Module]``.
 _MODULE_SEQ = re.compile(r"^(?:list|List|Sequence|Iterable|tuple|Tuple)\[(?:[\w.]+\.)?Module"
                          r"(?:,\s*\.\.\.)?\]$")
+# Speed: a name annotated as a sequence of modules, and its use as a loop's iterable or
+# subscripted, found in a file's text before it is parsed.
+_SEQ_TYPE = re.compile(r"(?:list|List|Sequence|Iterable|tuple|Tuple)\[(?:[\w.]+\.)?Module\b")
+_NAME_COLON = re.compile(r"(\w+)[ \t]*:[ \t]*$")
 _KEYWORD_CLASS = re.compile(r"\b(\w+)\s*=\s*([A-Z]\w*)\s*[,)]")
 MAX_FINDINGS = 6
 MAX_READER_FILES = 400  # files outside the folder parsed per run (bounded work)
@@ -52,19 +56,33 @@ class MissingMember:
     reach: str = ""  # file:line of the folder's own test of the read's condition
 
 
-def _registered(files: dict[str, str], prefix: str | tuple[str, ...], inside: bool
-                ) -> list[tuple[str, str, str]]:
+def _seq_names(text: str) -> set[str]:
+    """Names the text annotates as a sequence of modules (``parts: list[nn.Module]``)."""
+    out = set()
+    for m in _SEQ_TYPE.finditer(text):
+        before = _NAME_COLON.search(text, max(0, m.start() - 80), m.start())
+        if before:
+            out.add(before.group(1))
+    return out
+
+
+def _registered(files: dict[str, str], prefix: str | tuple[str, ...], inside: bool,
+                keywords: set[str] | None = None) -> list[tuple[str, str, str]]:
     """(keyword, class name, file) of every ``kw=ClassName`` keyword of a call in the
-    non-test code under (``inside``) or outside the prefix."""
+    non-test code under (``inside``) or outside the prefix (only ``keywords``, when
+    given)."""
     out = []
+    alts = "|".join(map(re.escape, sorted(keywords or ())))
+    pattern = _KEYWORD_CLASS if keywords is None else re.compile(
+        rf"\b({alts})\s*=\s*([A-Z]\w*)\s*[,)]")
     for path, text in sorted(files.items()):
         if not path.endswith(".py") or path.startswith(prefix) != inside:
             continue
         if "/tests/" in path or path.rsplit("/", 1)[-1].startswith("test_"):
             continue
-        if "=" not in text:
+        if "=" not in text or (keywords is not None and not any(k in text for k in keywords)):
             continue
-        for m in _KEYWORD_CLASS.finditer(text):
+        for m in pattern.finditer(text):
             out.append((m.group(1), m.group(2), path))
     return out
 
@@ -86,7 +104,7 @@ def _module_seqs(fn: ast.AST, class_seqs: set[str]) -> tuple[set[str], set[str]]
     for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]:
         if a.annotation is not None and _MODULE_SEQ.match(ast.unparse(a.annotation)):
             names.add(a.arg)
-    for node in ps.walk(fn):
+    for node in ps.walk(fn) if attrs else ():
         if isinstance(node, ast.Assign) and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name):
             v = node.value
@@ -105,12 +123,11 @@ def _is_seq(node: ast.expr, names: set[str], attrs: set[str]) -> bool:
 
 def _reads(fn: ast.AST, names: set[str], attrs: set[str]) -> list[tuple[str, int, ast.AST]]:
     """(member, line, node) of each data read on an element of a module sequence."""
-    parents: dict[int, ast.AST] = {}
-    for node in ps.walk(fn):
-        for child in ast.iter_child_nodes(node):
-            parents[id(child)] = node
+    nodes = ps.walk(fn)  # one walk: loops, called attributes and reads
     elems: set[str] = set()
-    for node in ps.walk(fn):
+    called: set[int] = set()
+    candidates: list[ast.Attribute] = []
+    for node in nodes:
         gens = node.generators if isinstance(
             node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)) else []
         for g in gens:
@@ -119,20 +136,20 @@ def _reads(fn: ast.AST, names: set[str], attrs: set[str]) -> list[tuple[str, int
         if isinstance(node, ast.For) and isinstance(node.target, ast.Name) \
                 and _is_seq(node.iter, names, attrs):
             elems.add(node.target.id)
+        elif isinstance(node, ast.Call):
+            called.add(id(node.func))
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) \
+                and not node.attr.startswith("_") \
+                and isinstance(node.value, (ast.Name, ast.Subscript)):
+            candidates.append(node)
     out = []
-    for node in ps.walk(fn):
-        if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load) \
-                or node.attr.startswith("_"):
-            continue
+    for node in candidates:
         v = node.value
         on_elem = (isinstance(v, ast.Name) and v.id in elems) or (
             isinstance(v, ast.Subscript) and _is_seq(v.value, names, attrs))
-        if not on_elem:
-            continue
-        parent = parents.get(id(node))
-        if isinstance(parent, ast.Call) and parent.func is node:
-            continue  # a method call: modules share many; a data member is the model's own
-        out.append((node.attr, node.lineno, node))
+        # a method call is not judged: modules share many; a data member is the model's own
+        if on_elem and id(node) not in called:
+            out.append((node.attr, node.lineno, node))
     return out
 
 
@@ -200,9 +217,7 @@ def analyse(inp: Inputs) -> list[MissingMember]:
         return []
     keywords = {kw for kw, _ in ours}
     siblings: dict[str, list[tuple[str, set[str], str]]] = {}
-    for kw, name, _path in _registered(files, sub, False):
-        if kw not in keywords:
-            continue
+    for kw, name, _path in _registered(files, sub, False, keywords):
         for cls in index.resolve(name):
             have = members(cls, index)
             where = index.path(cls)
@@ -214,7 +229,9 @@ def analyse(inp: Inputs) -> list[MissingMember]:
         if not path.endswith(".py") or path.startswith(sub) or "Module" not in text \
                 or "/tests/" in path or path.rsplit("/", 1)[-1].startswith("test_"):
             continue
-        if not re.search(r"\[(?:[\w.]+\.)?Module\]", text):
+        alts = "|".join(map(re.escape, sorted(_seq_names(text))))
+        if not alts or not re.search(rf"(?:\bin\s+(?:self\.)?(?:{alts})\b|\b(?:{alts})\[)",
+                                     text):
             continue
         scanned += 1
         if scanned > MAX_READER_FILES:
