@@ -47,6 +47,7 @@ from agentops.scout.analyses import (
     siblingguards,
     siblinghooks,
     siblingsettings,
+    specflavors,
     stalecopy,
     staleopts,
     todos,
@@ -108,6 +109,7 @@ REGISTRY: dict[str, Analysis] = {
     "untested_branches": lambda inp, _: coverage.untested_branches(inp),
     "setting_branches": lambda inp, _: settingbranches.analyse(inp),
     "unreached_flavors": lambda inp, _: flavors.analyse(inp),
+    "unrun_flavors": lambda inp, _: specflavors.analyse(inp),
     "unselected_values": lambda inp, done: fieldvalues.analyse(inp, frozenset(
         (b.file, b.line) for b in [*done["untested_branches"],
                                    *done["setting_branches"].branches])),
