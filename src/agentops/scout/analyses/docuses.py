@@ -59,13 +59,13 @@ def _defs(tree: ast.Module) -> dict[str, ast.AST]:
     return out
 
 
-def _innermost(defs: dict[str, ast.AST], line: int) -> str | None:
-    best: str | None = None
-    for name, node in defs.items():
-        if node.lineno <= line <= (node.end_lineno or node.lineno) and (
-                best is None or node.lineno >= defs[best].lineno):
-            best = name
-    return best
+def _innermost(defs: dict[str, ast.AST]) -> dict[int, str]:
+    """line -> the innermost definition spanning it (a later start is nested deeper)."""
+    out: dict[int, str] = {}
+    for name, node in sorted(defs.items(), key=lambda kv: kv[1].lineno):
+        for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+            out[line] = name
+    return out
 
 
 def _spelled(trees: Iterable[ast.Module]) -> set[str]:
@@ -126,6 +126,12 @@ def _handovers(fn: ast.AST) -> dict[tuple[str, str], str]:
     return out
 
 
+def _lost(old: ast.AST, new: ast.AST) -> dict[tuple[str, str], str]:
+    """The hand-overs of the baseline's function that HEAD's no longer makes."""
+    kept = _handovers(new)
+    return {k: v for k, v in _handovers(old).items() if k not in kept}
+
+
 def _word(name: str, line: str) -> re.Match[str] | None:
     return re.search(r"(?<![\w])_?" + re.escape(name) + r"(?!\w)", line)
 
@@ -163,24 +169,31 @@ def analyse(inp: Inputs, seen: Iterable[tuple[str, int]] = ()) -> list[DocProble
     for path, tree in head_trees.items():
         old_tree = base_trees.get(path)
         old_text = base.text(path)
-        if old_tree is None or old_text is None:
-            continue
+        if old_tree is None or old_text is None or old_text == inp.head.files[path]:
+            continue  # new in the window, or unchanged: no definition of it changed
         new_defs, old_defs = _defs(tree), _defs(old_tree)
+        inner = _innermost(new_defs)
         old_prose = {ln.strip() for _n, ln in _texts(old_text)}
+        # definition -> (uses gone, hand-overs lost), or None when its code is unchanged
+        changed: dict[str, tuple[dict[str, str], dict[tuple[str, str], str]] | None] = {}
         per_file = 0
         for line, chunk in _texts(inp.head.files[path]):
             if (path, line) in done or chunk.strip() not in old_prose or per_file >= MAX_PER_FILE:
                 continue
-            name = _innermost(new_defs, line)
+            name = inner.get(line)
             if name is None or name not in old_defs:
                 continue
             new, old = new_defs[name], old_defs[name]
-            if ast.dump(new) == ast.dump(old):
+            if name not in changed:
+                changed[name] = None if ast.dump(new) == ast.dump(old) else (
+                    {k: v for k, v in _uses(old, own).items()
+                     if len(k) >= MIN_NAME and k not in still},
+                    _lost(old, new) if isinstance(new, _FUNCS) else {})
+            if (diff := changed[name]) is None:
                 continue
+            gone, lost = diff
             comment = chunk.lstrip().startswith("#")
             hit = False
-            gone = {k: v for k, v in _uses(old, own).items()
-                    if len(k) >= MIN_NAME and k not in still}
             for bare, how in sorted(gone.items()):
                 if (m := _word(bare, chunk)) is not None:
                     what = (f"`{how}`, which the window removed from it; no code of the "
@@ -189,9 +202,7 @@ def analyse(inp: Inputs, seen: Iterable[tuple[str, int]] = ()) -> list[DocProble
                         (line, _token(chunk, m), comment))
                     hit = True
                     break
-            if not hit and isinstance(new, _FUNCS):
-                lost = {k: v for k, v in _handovers(old).items()
-                        if k not in _handovers(new)}
+            if not hit:
                 for (kw, value), callee in sorted(lost.items()):
                     if len(kw) >= MIN_NAME and len(value) >= MIN_NAME and \
                             _word(kw, chunk) and (m := _word(value, chunk)) is not None:
