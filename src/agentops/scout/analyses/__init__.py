@@ -33,6 +33,7 @@ from agentops.scout.analyses import (
     docpins,
     docs,
     doctypes,
+    docuses,
     dupconfigs,
     duplicates,
     factories,
@@ -68,6 +69,16 @@ def _checked_docs(inp: Inputs, done: dict[str, Any]) -> list[Any]:
     them settles is no longer listed as unverified."""
     found = docdirection.analyse(inp)
     return docdirection.settled(docs.analyse(inp, done), found) + found
+
+
+def _doc_problems(inp: Inputs, done: dict[str, Any]) -> list[Any]:
+    """Every doc check; the prose about what a definition stopped doing skips the lines
+    another check already reports."""
+    found = _checked_docs(inp, done) + commentrefs.analyse(inp) + docparts.analyse(inp) \
+        + staleopts.analyse(inp) + docargs.analyse(inp) + docmembers.analyse(inp) \
+        + docpins.analyse(inp) + docparity.analyse(inp, done["body_drift"], done["copy_lag"]) \
+        + doctypes.analyse(inp)
+    return found + docuses.analyse(inp, {(p.file, p.line) for p in found})
 
 
 REGISTRY: dict[str, Analysis] = {
@@ -126,10 +137,7 @@ REGISTRY: dict[str, Analysis] = {
     "private_api_uses": lambda inp, _: debt.private_api_uses(inp),
     "duplicate_logic_changes": lambda inp, _: debt.duplicate_changes(inp),
     "reversed_copies": lambda inp, _: direction.reversed_pairs(inp),
-    "doc_inaccuracies": lambda inp, done: _checked_docs(inp, done)
-    + commentrefs.analyse(inp) + docparts.analyse(inp) + staleopts.analyse(inp)
-    + docargs.analyse(inp) + docmembers.analyse(inp) + docpins.analyse(inp)
-    + docparity.analyse(inp, done["body_drift"], done["copy_lag"]) + doctypes.analyse(inp),
+    "doc_inaccuracies": _doc_problems,
     "open_work": _open_work,
 }
 
