@@ -70,6 +70,19 @@ def test_a_request_about_practice_needs_no_thread_but_a_debugging_step_is_no_pus
     assert _acts("Please make sure the fix lands today.", in_thread=False, pushed=False) == []
 
 
+def test_a_closing_please_takes_the_words_before_it_as_its_object() -> None:
+    # The request's object comes first when "please" closes the sentence.
+    assert _acts("Tag every release from the pipeline, please.", in_thread=False,
+                 pushed=False) == ["request"]
+    assert _acts("Stick to semantic versioning pls", in_thread=False,
+                 pushed=False) == ["request"]
+    # ... and stays this bug's step when that is what it names.
+    assert _acts("Send the crash log, please.", in_thread=False, pushed=False) == []
+    # A cue inside the sentence reads only what follows it.
+    assert _acts("Every release is tagged by hand; please send the crash log.",
+                 in_thread=False, pushed=False) == []
+
+
 THREAD = """# Nightly wheels broke the plugin loader
 
 The plugin loader failed to import on the nightly wheels for two days.

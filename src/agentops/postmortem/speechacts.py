@@ -66,6 +66,10 @@ def spans(text: str, acts: Sequence[Act], *, in_thread: bool, pushed: bool
             if m.end() == m.start():
                 continue
             window = text[m.start():m.start() + REACH]
+            if not text[m.end():].strip(" .!?)*_\"'"):
+                # A cue closing the sentence ("tag from CI only, please") takes what it
+                # closes as its object: the words before it.
+                window = text[max(0, m.start() - REACH):m.end()]
             if act.needs is not None and not act.needs.search(window):
                 continue
             if act.unless is not None and act.unless.search(window):

@@ -50,7 +50,9 @@ _GROUP_WORDS = 8
 _NEGATION = frozenset({"not", "never", "n't"})
 # Adverbs that sit inside a verb group ("had already forgotten", "never properly ran").
 _INNER = frozenset({"just", "already", "also", "even", "still", "ever", "yet", "all",
-                    "then", "simply", "really", "both", "somehow", "once", "first"})
+                    "then", "simply", "really", "both", "somehow", "once", "first",
+                    # Frequency adverbs: a habit, read by a class's ``not_adverbs``.
+                    "sometimes", "often", "always", "seldom"})
 # A past act after a slip adverb: a regular past or a common irregular one.
 _ACT = re.compile(r"[a-z][a-z-]*ed|ran|set|put|wrote|rewrote|overwrote|sent|made|broke|"
                   r"took|gave|left|cut|hit|shut|threw|drove|went|built|chose|dropped|"

@@ -18,7 +18,15 @@ from typing import Any
 from agentops import console, files, ghactions, untrusted_files
 from agentops.errors import InputError, UsageError
 from agentops.scout import embedded, installed, items, render, trusted_repro
-from agentops.scout.analyses import bodydrift, corerefs, patches, pysource, run_all, todos
+from agentops.scout.analyses import (
+    bodydrift,
+    corerefs,
+    patches,
+    pysource,
+    run_all,
+    testowner,
+    todos,
+)
 from agentops.scout.config import DEFAULT_TARGET, Target, load_target
 from agentops.scout.gitrepo import GitRepo, Tree
 from agentops.scout.livedata import LiveData
@@ -252,10 +260,13 @@ def _wanted(target: Target) -> Any:
         # Shell scripts: the commands docs show run them (S-5 reads which variables
         # they use); Markdown beside the docs: the sections their links point at.
         # Every workflow of the repository: a module some workflow's pytest collects is
-        # run, whichever workflow it is (#22 defect 1).
+        # run, whichever workflow it is (#22 defect 1). TOML configs of the folder and of
+        # the test folders: which flavor a test case runs by default (``specflavors``).
         return path.endswith((".py", ".sh")) or path in extra or (
             path.endswith(".md") and (path.startswith(sub) or "/" not in path)) or (
-            path.startswith(".github/workflows/") and path.endswith((".yml", ".yaml")))
+            path.startswith(".github/workflows/") and path.endswith((".yml", ".yaml"))) or (
+            path.endswith(".toml") and (path.startswith(sub)
+                                        or testowner.in_test_folder(path)))
 
     return want
 

@@ -33,6 +33,7 @@ from agentops.scout.analyses import (
     docpins,
     docs,
     doctypes,
+    docuses,
     dupconfigs,
     duplicates,
     factories,
@@ -48,6 +49,7 @@ from agentops.scout.analyses import (
     siblingguards,
     siblinghooks,
     siblingsettings,
+    specflavors,
     stalecopy,
     staleopts,
     todos,
@@ -68,6 +70,16 @@ def _checked_docs(inp: Inputs, done: dict[str, Any]) -> list[Any]:
     them settles is no longer listed as unverified."""
     found = docdirection.analyse(inp)
     return docdirection.settled(docs.analyse(inp, done), found) + found
+
+
+def _doc_problems(inp: Inputs, done: dict[str, Any]) -> list[Any]:
+    """Every doc check; the prose about what a definition stopped doing skips the lines
+    another check already reports."""
+    found = _checked_docs(inp, done) + commentrefs.analyse(inp) + docparts.analyse(inp) \
+        + staleopts.analyse(inp) + docargs.analyse(inp) + docmembers.analyse(inp) \
+        + docpins.analyse(inp) + docparity.analyse(inp, done["body_drift"], done["copy_lag"]) \
+        + doctypes.analyse(inp)
+    return found + docuses.analyse(inp, {(p.file, p.line) for p in found})
 
 
 REGISTRY: dict[str, Analysis] = {
@@ -109,6 +121,7 @@ REGISTRY: dict[str, Analysis] = {
     "untested_branches": lambda inp, _: coverage.untested_branches(inp),
     "setting_branches": lambda inp, _: settingbranches.analyse(inp),
     "unreached_flavors": lambda inp, _: flavors.analyse(inp),
+    "unrun_flavors": lambda inp, _: specflavors.analyse(inp),
     "unselected_values": lambda inp, done: fieldvalues.analyse(inp, frozenset(
         (b.file, b.line) for b in [*done["untested_branches"],
                                    *done["setting_branches"].branches])),
@@ -126,10 +139,7 @@ REGISTRY: dict[str, Analysis] = {
     "private_api_uses": lambda inp, _: debt.private_api_uses(inp),
     "duplicate_logic_changes": lambda inp, _: debt.duplicate_changes(inp),
     "reversed_copies": lambda inp, _: direction.reversed_pairs(inp),
-    "doc_inaccuracies": lambda inp, done: _checked_docs(inp, done)
-    + commentrefs.analyse(inp) + docparts.analyse(inp) + staleopts.analyse(inp)
-    + docargs.analyse(inp) + docmembers.analyse(inp) + docpins.analyse(inp)
-    + docparity.analyse(inp, done["body_drift"], done["copy_lag"]) + doctypes.analyse(inp),
+    "doc_inaccuracies": _doc_problems,
     "open_work": _open_work,
 }
 

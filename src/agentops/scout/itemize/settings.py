@@ -1,6 +1,7 @@
 """S-3 items for configuration nothing runs: branches a setting selects that nothing
 running the folder sets (``settingbranches``, one Opportunity per target, each branch
-with ``file:line``), table entries no config or test selects (``flavors``), and
+with ``file:line``), table entries no config or test selects (``flavors``), entries of a registered
+table no test case runs (``specflavors``), and
 branches on a model-args value no flavor sets (``fieldvalues``, one per field).
 
 Pure: results in, ``Item`` records out.
@@ -17,7 +18,8 @@ _SHOWN = 6
 
 
 def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
-    return _branches(inp, res) + flavor_items(inp, res) + value_items(inp, res)
+    return (_branches(inp, res) + flavor_items(inp, res) + unrun_flavor_items(inp, res)
+            + value_items(inp, res))
 
 
 def _branches(inp: Inputs, res: dict[str, Any]) -> list[Item]:
@@ -65,6 +67,35 @@ def flavor_items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                 "these exist only for a command line nobody runs, so a break in them shows "
                 "first on a cluster (add a config or test that builds them, or drop them)",
             files=(f.file,), facts=tuple(f"{f.table}:{k}" for k in f.keys)))
+    return out
+
+
+def unrun_flavor_items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """One Opportunity per registered table with keys no test case runs
+    (``specflavors``)."""
+    sub = inp.target.subproject
+    out: list[Item] = []
+    for f in res.get("unrun_flavors", ()):
+        configs: dict[str, list[str]] = {}
+        for key, path in f.configs:
+            configs.setdefault(key, []).append(rel(path, sub))
+        shown = ", ".join(
+            f"`{k}` (:{line}" + (f"; set only by {names(configs[k], limit=2)}, which no test "
+                                 "runs" if k in configs else "") + ")"
+            for k, line in zip(f.keys, f.lines, strict=True))
+        out.append(Item(
+            id=stable_id("unrun-flavors", f.file, f.table), section="S-3",
+            kind="opportunity",
+            title=f"{plural(len(f.keys), 'flavor')} of `{f.table}` in "
+                  f"{code(rel(f.file, sub))} that no test case or workflow runs for "
+                  f"`--{f.selector.split('.')[0]}.name {f.model}`: {shown}",
+            why=f"{plural(f.run, 'other key')} of the table run in test "
+                f"cases (selected by `{f.selector}` or left at the test config's default); "
+                "these are built only from a command line or config nobody runs, so a "
+                "break in them shows first on a cluster (add a test case that runs one, "
+                "or drop them)",
+            files=(f.file, *sorted({p for _k, p in f.configs})),
+            facts=tuple(f"{f.table}:{k}" for k in f.keys)))
     return out
 
 
