@@ -597,6 +597,25 @@ def test_a_symbol_its_file_now_imports_from_a_sibling_module_is_still_provided(
     assert {c.symbol for c in changes} == {"Spec", "Spec.resize"}
 
 
+def test_a_relative_import_above_the_top_package_provides_nothing(tmp_path) -> None:
+    """#22: ``from ....shapes import Spec`` in core/sub/proto.py climbs above ``core``;
+    Python raises ImportError there, so the name is not provided and the configured
+    class is "no longer found". A slice of the package path with a negative end would
+    have read it as ``from core.shapes import Spec`` and found the sibling's class."""
+    frag = "fragile_surfaces:\n  classes: [{name: Spec, file: core/sub/proto.py}]\n"
+    cls = "class Spec:\n    width: int = 4\n"
+    base = {"core/__init__.py": "", "core/sub/__init__.py": "", "core/sub/proto.py": cls}
+    head = {**base, "core/sub/proto.py": "from ....shapes import Spec\n",
+            "core/shapes.py": cls}
+    changes = upstream.fragile_changes(inputs(_target(tmp_path, frag), head, base))
+    assert [c.symbol for c in changes] == ["Spec"]
+    assert "no longer found" in changes[0].change
+    # No match: one level up less is inside ``core``, and the class is provided there.
+    head["core/sub/proto.py"] = "from ..shapes import Spec\n"
+    (tmp_path / "a").mkdir()
+    assert upstream.fragile_changes(inputs(_target(tmp_path / "a", frag), head, base)) == []
+
+
 # --- the installed torch (S-2 named APIs, S-4 public alternatives) ----------------------------
 
 def _fake_torch(tmp_path):
