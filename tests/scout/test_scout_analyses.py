@@ -616,6 +616,25 @@ def test_a_relative_import_above_the_top_package_provides_nothing(tmp_path) -> N
     assert upstream.fragile_changes(inputs(_target(tmp_path / "a", frag), head, base)) == []
 
 
+def test_a_chain_of_re_exports_is_followed_three_hops_and_no_further(tmp_path) -> None:
+    """#22: the lookup follows ``from .x import Spec`` from module to module, but a
+    bounded number of times (``_MAX_REEXPORTS``): three hops reach the class, a fourth
+    is not taken and the configured class is "no longer found"."""
+    frag = "fragile_surfaces:\n  classes: [{name: Spec, file: core/proto.py}]\n"
+    cls = "class Spec:\n    width: int = 4\n"
+    base = {"core/__init__.py": "", "core/proto.py": cls}
+
+    def chain(hops: int) -> dict[str, str]:
+        names = ["proto", *(f"hop{k}" for k in range(1, hops + 1))]
+        files = {f"core/{a}.py": f"from .{b} import Spec\n" for a, b in zip(names, names[1:])}
+        return {"core/__init__.py": "", **files, f"core/{names[-1]}.py": cls}
+
+    assert upstream.fragile_changes(inputs(_target(tmp_path, frag), chain(3), base)) == []
+    (tmp_path / "a").mkdir()
+    changes = upstream.fragile_changes(inputs(_target(tmp_path / "a", frag), chain(4), base))
+    assert [c.symbol for c in changes] == ["Spec"] and "no longer found" in changes[0].change
+
+
 # --- the installed torch (S-2 named APIs, S-4 public alternatives) ----------------------------
 
 def _fake_torch(tmp_path):
