@@ -4,6 +4,7 @@ private API, docs."""
 
 from __future__ import annotations
 
+import itertools
 import textwrap
 
 import pytest
@@ -626,7 +627,8 @@ def test_a_chain_of_re_exports_is_followed_three_hops_and_no_further(tmp_path) -
 
     def chain(hops: int) -> dict[str, str]:
         names = ["proto", *(f"hop{k}" for k in range(1, hops + 1))]
-        files = {f"core/{a}.py": f"from .{b} import Spec\n" for a, b in zip(names, names[1:])}
+        files = {f"core/{a}.py": f"from .{b} import Spec\n"
+                 for a, b in itertools.pairwise(names)}
         return {"core/__init__.py": "", **files, f"core/{names[-1]}.py": cls}
 
     assert upstream.fragile_changes(inputs(_target(tmp_path, frag), chain(3), base)) == []
