@@ -135,6 +135,8 @@ def test_a_dotted_tag_opening_the_title_is_read_by_its_words(queue):
 def test_an_owner_named_later_or_inside_a_longer_tag_is_no_tag(queue):
     hit = _hit("torch compile", frozenset({"title"}))
     for title in ("graphs recompile on every step under torch.compile",
+                  # No bracket, no colon: no tag, whatever the title's words are.
+                  "torch.compile?",
                   "[torch.compile cache] graphs recompile on every step",
                   "[FSDP] graphs recompile under torch.compile"):
         assert _owner_tag(read(make_issue(title), queue).text, [hit]) is None, title
