@@ -16,7 +16,7 @@ import re
 
 from agentops.triage.plan import _owner_tag, _title_pos, read
 from agentops.triage.signals import Hit, Place, Signal
-from tests.triage.plankit import make_issue, plan_ok
+from tests.triage.plankit import fence, make_issue, plan_ok
 
 INFRA = "oncall: distributed infra"
 DDP = "module: ddp"
@@ -140,7 +140,25 @@ def test_an_owner_named_later_or_inside_a_longer_tag_is_no_tag(queue):
                   "[torch.compile cache] graphs recompile on every step",
                   "[FSDP] graphs recompile under torch.compile"):
         assert _owner_tag(read(make_issue(title), queue).text, [hit]) is None, title
+    # A tag with no words ("[]", "-:") names no owner, not even a hit with no match.
+    for title in ("[] graphs recompile", "-: graphs recompile"):
+        text = read(make_issue(title), queue).text
+        assert _owner_tag(text, [_hit("", frozenset({"title"}))]) is None, title
     # A hit that did not fire in the title is no tag either.
     body_hit = _hit("torch compile", frozenset({"body"}))
     text = read(make_issue("[torch.compile] graphs recompile"), queue).text
     assert _owner_tag(text, [body_hit]) is None
+
+
+def test_a_launcher_word_after_an_owner_counts_when_a_trace_names_it_too(queue):
+    # "under torchrun" after torch.load in the title is where it ran (context); the same
+    # word in a traceback's frame is distributed code that failed, and stays evidence.
+    title = "torch.load fails under torchrun"
+    trace = fence("Traceback (most recent call last):\n"
+                  '  File "/opt/env/lib/torch/distributed/run.py", line 12, in main\n'
+                  "    launch_agent(cfg)\n"
+                  "RuntimeError: the worker group stopped", lang="")
+    plan = plan_ok(make_issue(title, "Loading the file raises."), queue)
+    assert plan.decision == "not_distributed", plan.reasoning
+    plan = plan_ok(make_issue(title, "Loading the file raises.\n\n" + trace), queue)
+    assert plan.decision != "not_distributed", plan.reasoning

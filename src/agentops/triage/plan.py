@@ -892,10 +892,13 @@ def _owner_tag(text: IssueText, against: list[Hit]) -> Hit | None:
     if end <= 0:
         return None
     # The tag by its words, as ``_title_pos`` reads a match: a keyword hit's normalised
-    # match ("torch compile") is the tag "[torch.compile]" too.
-    tag = _words(title[1:end] if title.startswith("[") else title[:end])
+    # match ("torch compile") is the tag "[torch.compile]" too. The opening bracket is
+    # no word, so it needs no slicing off.
+    tag = _words(title[:end])
+    if not tag:
+        return None
     for h in against:
-        if "title" in h.places and tag and _words(h.found) == tag:
+        if "title" in h.places and _words(h.found) == tag:
             return h
     return None
 
