@@ -617,6 +617,24 @@ def test_a_relative_import_above_the_top_package_provides_nothing(tmp_path) -> N
     assert upstream.fragile_changes(inputs(_target(tmp_path / "a", frag), head, base)) == []
 
 
+def test_a_package_init_and_a_module_past_other_statements_re_export(tmp_path) -> None:
+    """#22: a package's ``__init__.py`` resolves ``from .shapes import Spec`` inside the
+    package itself, and the import of the name is found after other statements of the
+    file (a docstring, a plain import, an import of another name)."""
+    cls = "class Spec:\n    width: int = 4\n"
+    for k, (file, text) in enumerate([
+            ("core/__init__.py", "from .shapes import Spec\n"),
+            ("core/proto.py", '"""Shapes."""\nimport os\n\nfrom .util import grow\n'
+                              "from .shapes import Spec\n")]):
+        frag = f"fragile_surfaces:\n  classes: [{{name: Spec, file: {file}}}]\n"
+        base = {"core/__init__.py": "", file: cls}
+        head = {"core/__init__.py": "", "core/shapes.py": cls,
+                "core/util.py": "def grow(n):\n    return n\n", file: text}
+        (tmp_path / str(k)).mkdir()
+        assert upstream.fragile_changes(inputs(_target(tmp_path / str(k), frag), head,
+                                               base)) == [], file
+
+
 def test_a_chain_of_re_exports_is_followed_three_hops_and_no_further(tmp_path) -> None:
     """#22: the lookup follows ``from .x import Spec`` from module to module, but a
     bounded number of times (``_MAX_REEXPORTS``): three hops reach the class, a fourth

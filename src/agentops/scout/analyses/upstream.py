@@ -133,7 +133,7 @@ def provided(tree: Tree, file: str, dotted: str, depth: int = 0
         if not isinstance(stmt, ast.ImportFrom):
             continue
         for alias in stmt.names:
-            if (alias.asname or alias.name) != head or alias.name == "*":
+            if (alias.asname or alias.name) != head:  # a star import is not followed
                 continue
             up = stmt.level - 1 if stmt.level else 0
             if up > len(package):
