@@ -619,11 +619,11 @@ def test_a_relative_import_above_the_top_package_provides_nothing(tmp_path) -> N
 
 def test_a_package_init_and_a_module_past_other_statements_re_export(tmp_path) -> None:
     """#22: a package's ``__init__.py`` resolves ``from .shapes import Spec`` inside the
-    package itself, and the import of the name is found after other statements of the
-    file (a docstring, a plain import, an import of another name)."""
-    cls = "class Spec:\n    width: int = 4\n"
+    package itself, and the import of the name is found after other names and
+    statements of the file (a docstring, a plain import, an import of another name)."""
+    cls = "class Spec:\n    width: int = 4\n\n\nclass Other:\n    pass\n"
     for k, (file, text) in enumerate([
-            ("core/__init__.py", "from .shapes import Spec\n"),
+            ("core/__init__.py", "from .shapes import Other, Spec\n"),
             ("core/proto.py", '"""Shapes."""\nimport os\n\nfrom .util import grow\n'
                               "from .shapes import Spec\n")]):
         frag = f"fragile_surfaces:\n  classes: [{{name: Spec, file: {file}}}]\n"

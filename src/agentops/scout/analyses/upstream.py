@@ -135,7 +135,7 @@ def provided(tree: Tree, file: str, dotted: str, depth: int = 0
         for alias in stmt.names:
             if (alias.asname or alias.name) != head:  # a star import is not followed
                 continue
-            up = stmt.level - 1 if stmt.level else 0
+            up = stmt.level - 1  # packages above the file's (an absolute import: -1)
             if up > len(package):
                 # Above the repository's top: Python raises ImportError; a negative
                 # slice would read a prefix of the package as the base instead.
