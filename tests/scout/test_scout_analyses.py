@@ -625,10 +625,12 @@ def test_a_package_init_and_a_module_past_other_statements_re_export(tmp_path) -
     for k, (file, text) in enumerate([
             ("core/__init__.py", "from .shapes import Other, Spec\n"),
             ("core/proto.py", '"""Shapes."""\nimport os\n\nfrom .util import grow\n'
-                              "from .shapes import Spec\n")]):
+                              "from .shapes import Spec\n"),
+            # The package itself as the module: ``from . import Spec``.
+            ("core/sub/proto.py", "from . import Spec\n")]):
         frag = f"fragile_surfaces:\n  classes: [{{name: Spec, file: {file}}}]\n"
         base = {"core/__init__.py": "", file: cls}
-        head = {"core/__init__.py": "", "core/shapes.py": cls,
+        head = {"core/__init__.py": "", "core/shapes.py": cls, "core/sub/__init__.py": cls,
                 "core/util.py": "def grow(n):\n    return n\n", file: text}
         (tmp_path / str(k)).mkdir()
         assert upstream.fragile_changes(inputs(_target(tmp_path / str(k), frag), head,

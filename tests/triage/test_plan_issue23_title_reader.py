@@ -61,6 +61,14 @@ def test_a_signal_is_placed_at_its_earliest_match_not_its_first_keyword():
     sig = _signal(single=frozenset({"alpha"}),
                   patterns=((None, re.compile(r"\bdelta run\b", re.I)),))
     assert sig.first_at(place) == place.lower.find("delta")
+    # Whole words first: a keyword is not placed inside a longer word before it.
+    place = Place.of("Alphabet drift then alpha")
+    assert _signal(single=frozenset({"alpha"})).first_at(place) == place.lower.find(" alpha") + 1
+    # The earliest of many keywords, whatever order the set gives them in.
+    for title in ("k1 then k2 k3 k4", "k2 then k1 k3 k4", "k3 then k4 k2 k1",
+                  "k4 then k3 k1 k2", "k1 k4 then k2 k3"):
+        sig = _signal(single=frozenset({"k1", "k2", "k3", "k4"}))
+        assert sig.first_at(Place.of(title)) == 0, title
     # A keyword inside a CamelCase identifier is placed where the identifier holds it.
     place = Place.of("The BetaGammaWrapper breaks")
     assert _signal(single=frozenset({"gamma"})).first_at(place) == place.lower.find("gamma")
