@@ -61,6 +61,16 @@ def test_a_signal_is_placed_at_its_earliest_match_not_its_first_keyword():
     sig = _signal(single=frozenset({"alpha"}),
                   patterns=((None, re.compile(r"\bdelta run\b", re.I)),))
     assert sig.first_at(place) == place.lower.find("delta")
+    # A signal of patterns alone is placed by them.
+    sig = _signal(patterns=((None, re.compile(r"\bdelta run\b", re.I)),))
+    assert sig.first_at(place) == place.lower.find("delta")
+    # A later multi-word keyword or pattern does not move the place back.
+    sig = _signal(single=frozenset({"omega"}), multi=(("delta", " delta run "),
+                                                      ("gamma", " gamma delta ")),
+                  patterns=((None, re.compile(r"\balpha\b", re.I)),))
+    assert sig.first_at(place) == 0
+    sig = _signal(multi=(("delta", " delta run "), ("gamma", " gamma delta ")))
+    assert sig.first_at(place) == place.lower.find("gamma")
     # Whole words first: a keyword is not placed inside a longer word before it.
     place = Place.of("Alphabet drift then alpha")
     assert _signal(single=frozenset({"alpha"})).first_at(place) == place.lower.find(" alpha") + 1
