@@ -4,6 +4,7 @@ private API, docs."""
 
 from __future__ import annotations
 
+import itertools
 import textwrap
 
 import pytest
@@ -595,6 +596,65 @@ def test_a_symbol_its_file_now_imports_from_a_sibling_module_is_still_provided(
     (tmp_path / "c").mkdir()
     changes = upstream.fragile_changes(inputs(_target(tmp_path / "c", frag), head, base))
     assert {c.symbol for c in changes} == {"Spec", "Spec.resize"}
+
+
+def test_a_relative_import_above_the_top_package_provides_nothing(tmp_path) -> None:
+    """#22: ``from ....shapes import Spec`` in core/sub/proto.py climbs above ``core``;
+    Python raises ImportError there, so the name is not provided and the configured
+    class is "no longer found". A slice of the package path with a negative end would
+    have read it as ``from core.shapes import Spec`` and found the sibling's class."""
+    frag = "fragile_surfaces:\n  classes: [{name: Spec, file: core/sub/proto.py}]\n"
+    cls = "class Spec:\n    width: int = 4\n"
+    base = {"core/__init__.py": "", "core/sub/__init__.py": "", "core/sub/proto.py": cls}
+    head = {**base, "core/sub/proto.py": "from ....shapes import Spec\n",
+            "core/shapes.py": cls}
+    changes = upstream.fragile_changes(inputs(_target(tmp_path, frag), head, base))
+    assert [c.symbol for c in changes] == ["Spec"]
+    assert "no longer found" in changes[0].change
+    # No match: one level up less is inside ``core``, and the class is provided there.
+    head["core/sub/proto.py"] = "from ..shapes import Spec\n"
+    (tmp_path / "a").mkdir()
+    assert upstream.fragile_changes(inputs(_target(tmp_path / "a", frag), head, base)) == []
+
+
+def test_a_package_init_and_a_module_past_other_statements_re_export(tmp_path) -> None:
+    """#22: a package's ``__init__.py`` resolves ``from .shapes import Spec`` inside the
+    package itself, and the import of the name is found after other names and
+    statements of the file (a docstring, a plain import, an import of another name)."""
+    cls = "class Spec:\n    width: int = 4\n\n\nclass Other:\n    pass\n"
+    for k, (file, text) in enumerate([
+            ("core/__init__.py", "from .shapes import Other, Spec\n"),
+            ("core/proto.py", '"""Shapes."""\nimport os\n\nfrom .util import grow\n'
+                              "from .shapes import Spec\n"),
+            # The package itself as the module: ``from . import Spec``.
+            ("core/sub/proto.py", "from . import Spec\n")]):
+        frag = f"fragile_surfaces:\n  classes: [{{name: Spec, file: {file}}}]\n"
+        base = {"core/__init__.py": "", file: cls}
+        head = {"core/__init__.py": "", "core/shapes.py": cls, "core/sub/__init__.py": cls,
+                "core/util.py": "def grow(n):\n    return n\n", file: text}
+        (tmp_path / str(k)).mkdir()
+        assert upstream.fragile_changes(inputs(_target(tmp_path / str(k), frag), head,
+                                               base)) == [], file
+
+
+def test_a_chain_of_re_exports_is_followed_three_hops_and_no_further(tmp_path) -> None:
+    """#22: the lookup follows ``from .x import Spec`` from module to module, but a
+    bounded number of times (``_MAX_REEXPORTS``): three hops reach the class, a fourth
+    is not taken and the configured class is "no longer found"."""
+    frag = "fragile_surfaces:\n  classes: [{name: Spec, file: core/proto.py}]\n"
+    cls = "class Spec:\n    width: int = 4\n"
+    base = {"core/__init__.py": "", "core/proto.py": cls}
+
+    def chain(hops: int) -> dict[str, str]:
+        names = ["proto", *(f"hop{k}" for k in range(1, hops + 1))]
+        files = {f"core/{a}.py": f"from .{b} import Spec\n"
+                 for a, b in itertools.pairwise(names)}
+        return {"core/__init__.py": "", **files, f"core/{names[-1]}.py": cls}
+
+    assert upstream.fragile_changes(inputs(_target(tmp_path, frag), chain(3), base)) == []
+    (tmp_path / "a").mkdir()
+    changes = upstream.fragile_changes(inputs(_target(tmp_path / "a", frag), chain(4), base))
+    assert [c.symbol for c in changes] == ["Spec"] and "no longer found" in changes[0].change
 
 
 # --- the installed torch (S-2 named APIs, S-4 public alternatives) ----------------------------

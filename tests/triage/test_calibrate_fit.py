@@ -85,7 +85,6 @@ _DDP = _pts((9.0, True), (8.0, True), (7.0, False), (6.0, False), label="module:
 
 
 def test_a_label_judged_twice_gets_its_own_threshold(monkeypatch, queue):
-    assert calibrate.MIN_SUPPORT == 2
     own = _pts((5.0, True), (4.0, True))
     sel = _fit_on(monkeypatch, queue, own + _DDP)
     assert sel.thresholds["module: fsdp"] == 0.0  # never wrong: its own record stands

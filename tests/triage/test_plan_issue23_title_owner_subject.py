@@ -36,3 +36,12 @@ def test_a_distributed_frame_in_a_trace_stays_distributed(queue):
     plan = plan_ok(make_issue("DataLoader worker killed by signal when training ends",
                               _PROSE + "\n\n" + _TRACE), queue)
     assert plan.decision != "not_distributed", plan.reasoning
+
+
+def test_another_owners_failure_told_only_in_the_prose_leaves_the_errors_the_subject(queue):
+    # The rule reads the title: a title naming neither side leaves the prose's compiler
+    # error beside the distributed errors, which stay the subject.
+    body = ("After some hours the compiler raises torch._dynamo.exc.Unsupported in one "
+            "rank, and then the other ranks report an NCCL watchdog timeout and hang.")
+    plan = plan_ok(make_issue("Training stops after a few hours", body), queue)
+    assert plan.decision != "not_distributed", plan.reasoning

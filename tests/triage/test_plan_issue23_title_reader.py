@@ -16,7 +16,7 @@ import re
 
 from agentops.triage.plan import _owner_tag, _title_pos, read
 from agentops.triage.signals import Hit, Place, Signal
-from tests.triage.plankit import make_issue, plan_ok
+from tests.triage.plankit import fence, make_issue, plan_ok
 
 INFRA = "oncall: distributed infra"
 DDP = "module: ddp"
@@ -61,6 +61,24 @@ def test_a_signal_is_placed_at_its_earliest_match_not_its_first_keyword():
     sig = _signal(single=frozenset({"alpha"}),
                   patterns=((None, re.compile(r"\bdelta run\b", re.I)),))
     assert sig.first_at(place) == place.lower.find("delta")
+    # A signal of patterns alone is placed by them.
+    sig = _signal(patterns=((None, re.compile(r"\bdelta run\b", re.I)),))
+    assert sig.first_at(place) == place.lower.find("delta")
+    # A later multi-word keyword or pattern does not move the place back.
+    sig = _signal(single=frozenset({"omega"}), multi=(("delta", " delta run "),
+                                                      ("gamma", " gamma delta ")),
+                  patterns=((None, re.compile(r"\balpha\b", re.I)),))
+    assert sig.first_at(place) == 0
+    sig = _signal(multi=(("delta", " delta run "), ("gamma", " gamma delta ")))
+    assert sig.first_at(place) == place.lower.find("gamma")
+    # Whole words first: a keyword is not placed inside a longer word before it.
+    place = Place.of("Alphabet drift then alpha")
+    assert _signal(single=frozenset({"alpha"})).first_at(place) == place.lower.find(" alpha") + 1
+    # The earliest of many keywords, whatever order the set gives them in.
+    for title in ("k1 then k2 k3 k4", "k2 then k1 k3 k4", "k3 then k4 k2 k1",
+                  "k4 then k3 k1 k2", "k1 k4 then k2 k3"):
+        sig = _signal(single=frozenset({"k1", "k2", "k3", "k4"}))
+        assert sig.first_at(Place.of(title)) == 0, title
     # A keyword inside a CamelCase identifier is placed where the identifier holds it.
     place = Place.of("The BetaGammaWrapper breaks")
     assert _signal(single=frozenset({"gamma"})).first_at(place) == place.lower.find("gamma")
@@ -135,10 +153,30 @@ def test_a_dotted_tag_opening_the_title_is_read_by_its_words(queue):
 def test_an_owner_named_later_or_inside_a_longer_tag_is_no_tag(queue):
     hit = _hit("torch compile", frozenset({"title"}))
     for title in ("graphs recompile on every step under torch.compile",
+                  # No bracket, no colon: no tag, whatever the title's words are.
+                  "torch.compile?",
                   "[torch.compile cache] graphs recompile on every step",
                   "[FSDP] graphs recompile under torch.compile"):
         assert _owner_tag(read(make_issue(title), queue).text, [hit]) is None, title
+    # A tag with no words ("[]", "-:") names no owner, not even a hit with no match.
+    for title in ("[] graphs recompile", "-: graphs recompile"):
+        text = read(make_issue(title), queue).text
+        assert _owner_tag(text, [_hit("", frozenset({"title"}))]) is None, title
     # A hit that did not fire in the title is no tag either.
     body_hit = _hit("torch compile", frozenset({"body"}))
     text = read(make_issue("[torch.compile] graphs recompile"), queue).text
     assert _owner_tag(text, [body_hit]) is None
+
+
+def test_a_launcher_word_after_an_owner_counts_when_a_trace_names_it_too(queue):
+    # "under torchrun" after torch.load in the title is where it ran (context); the same
+    # word in a traceback's frame is distributed code that failed, and stays evidence.
+    title = "torch.load fails under torchrun"
+    trace = fence("Traceback (most recent call last):\n"
+                  '  File "/opt/env/lib/torch/distributed/run.py", line 12, in main\n'
+                  "    launch_agent(cfg)\n"
+                  "RuntimeError: the worker group stopped", lang="")
+    plan = plan_ok(make_issue(title, "Loading the file raises."), queue)
+    assert plan.decision == "not_distributed", plan.reasoning
+    plan = plan_ok(make_issue(title, "Loading the file raises.\n\n" + trace), queue)
+    assert plan.decision != "not_distributed", plan.reasoning

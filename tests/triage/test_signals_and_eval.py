@@ -204,6 +204,13 @@ def test_calibration_judges_a_triaged_plan_off_the_queue_wrong(queue):
     # The figure the thresholds are fitted for judges the same two plans wrong.
     s = score(records, plans, queue)
     assert (s.triaged_total, s.triaged_right, s.triaged_off_queue) == (2, 0, 2)
+    # A module added with no score has no point to judge: the claim rests on the
+    # scored sub-oncall alone.
+    unscored = Plan(repo="acme/w", issue=4, decision="classify",
+                    add_labels=(PAR, "module: ddp", "bot-triaged", "triaged"),
+                    scores={PAR: 3.5})
+    assert [(j.label, j.score, j.right) for j in
+            judged_labels([rec(4, [], None, False)], [unscored], queue)] == [(PAR, 3.5, False)]
 
 
 def test_triaged_on_an_issue_routed_away_is_a_wrong_triaged(queue):

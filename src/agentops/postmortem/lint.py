@@ -689,7 +689,7 @@ def _quote_tails(text: str) -> list[tuple[int, int]]:
     opening curly quote with no closing one after it ('she said “just restart it. Maybe
     add a probe too”' is split in two sentences, each holding half the quotation).
     Straight quotes are left out: they do not tell opening from closing."""
-    out = []
+    out: list[tuple[int, int]] = []
     close, opening = text.find("\u201d"), text.rfind("\u201c")
     if close >= 0 and "\u201c" not in text[:close]:
         out.append((0, close))

@@ -273,17 +273,17 @@ def _leads_title(reading: Reading, label: str, over: Iterable[str],
     6): in a title that is the compiler's warning about a process-group binding it
     cannot trace ("Dynamo cannot trace torch._C._distributed_c10d._x"), the symbol is
     where the compiled code called it, context, not the subject; the module that calls
-    it decides. Both are placed on the title's words, since a keyword hit holds its
-    normalised words ("torch compile" for "torch.compile")."""
+    it decides. Both are placed by ``_title_pos``: where each one's signal first
+    matches in the title, whatever match the hit kept."""
     mine = _title_at(reading, label)
     if mine is None:
         return False
-    words = reading.text.places.get("title", "").lower()
+    title = reading.text.places.get("title", "").lower()
     at = [a for h in reading.label_hits.get(label, ())
-          if (a := _title_pos(words, h)) is not None]
+          if (a := _title_pos(title, h)) is not None]
     owners = [a for h in reading.role_hits.get("not_distributed", ())
               if h.subject and h.signal not in ownerless
-              and (a := _title_pos(words, h)) is not None]
+              and (a := _title_pos(title, h)) is not None]
     if at and owners and min(owners) < min(at):
         return False
     theirs = [a for a in (_title_at(reading, m) for m in over) if a is not None]
@@ -418,8 +418,8 @@ def _default_team_hits_outside_code(reading: Reading, queue: Queue) -> list[Hit]
 def _first_in_title(reading: Reading, hits: Iterable[Hit]) -> int | None:
     """Where the title first shows any of ``hits`` (None: it shows none): the title's
     subject is what it names first."""
-    words = reading.text.places.get("title", "").lower()
-    return min((a for h in hits if (a := _title_pos(words, h)) is not None), default=None)
+    title = reading.text.places.get("title", "").lower()
+    return min((a for h in hits if (a := _title_pos(title, h)) is not None), default=None)
 
 
 def _lean_route(reading: Reading, queue: Queue) -> _Route:
@@ -743,9 +743,9 @@ def step1_is_distributed(st: _State) -> Step1:
     # the failure was first seen, once the report names another owner (one device's
     # error, a library): hand cases 2, issue #23. Where in the title an owner is first
     # named decides for weak words after it ("CUDA OOM when launching with torchrun").
-    title_words = text.places.get("title", "").lower()
+    title_lc = text.places.get("title", "").lower()
     owners = [h for h in against if h.signal not in st.queue.rubric.ownerless]
-    owner_at = min((a for h in owners if (a := _title_pos(title_words, h)) is not None),
+    owner_at = min((a for h in owners if (a := _title_pos(title_lc, h)) is not None),
                    default=None)
     # A platform's test tracker (a test id for a title, a platform-owned test in the
     # prose): the component words in its body name the test, not a failure of it.
@@ -784,7 +784,7 @@ def step1_is_distributed(st: _State) -> Step1:
         elif in_title and owner_at is not None \
                 and (h.score < t["evidence_min"] or (h.label is None and not h.subject)) \
                 and not places & _TRACE_PLACES \
-                and (at := _title_pos(title_words, h)) is not None and at > owner_at:
+                and (at := _title_pos(title_lc, h)) is not None and at > owner_at:
             # A weak distributed word after another owner in the title ("CUDA OOM when
             # launching with torchrun", "DataLoader crash under torchrun") says where the
             # failure was seen, not what failed; a component or error strong enough to
@@ -873,11 +873,11 @@ def _owners_leading_title(text: IssueText, against: list[Hit], for_hits: list[Hi
     export, "FSDP model fails to export" about FSDP (issue #23, stop 36)."""
     if not leaders:
         return against
-    words = text.places.get("title", "").lower()
-    ours = [a for h in for_hits if (a := _title_pos(words, h)) is not None]
+    title = text.places.get("title", "").lower()
+    ours = [a for h in for_hits if (a := _title_pos(title, h)) is not None]
     first = min(ours, default=None)
     return [h for h in against if h.signal not in leaders or first is None
-            or ((at := _title_pos(words, h)) is not None and at < first)]
+            or ((at := _title_pos(title, h)) is not None and at < first)]
 
 
 def _weak_title_only(h: Hit, t: Mapping[str, float]) -> bool:
@@ -892,10 +892,13 @@ def _owner_tag(text: IssueText, against: list[Hit]) -> Hit | None:
     if end <= 0:
         return None
     # The tag by its words, as ``_title_pos`` reads a match: a keyword hit's normalised
-    # match ("torch compile") is the tag "[torch.compile]" too.
-    tag = _words(title[1:end] if title.startswith("[") else title[:end])
+    # match ("torch compile") is the tag "[torch.compile]" too. The opening bracket is
+    # no word, so it needs no slicing off.
+    tag = _words(title[:end])
+    if not tag:
+        return None
     for h in against:
-        if "title" in h.places and tag and _words(h.found) == tag:
+        if "title" in h.places and _words(h.found) == tag:
             return h
     return None
 
@@ -906,11 +909,11 @@ def _other_owner_leads_title(text: IssueText, other_subject: list[Hit],
     failing, a compiler or build error) stands in the title before every distributed
     word there. "torch.compile fails with FSDP" is a compiler report; "FSDP2 crashes
     with torch._dynamo.exc.Unsupported" stays an FSDP one (contested)."""
-    words = text.places.get("title", "").lower()
-    theirs = [a for h in other_subject if (a := _title_pos(words, h)) is not None]
+    title = text.places.get("title", "").lower()
+    theirs = [a for h in other_subject if (a := _title_pos(title, h)) is not None]
     if not theirs:
         return False
-    ours = [a for h in for_hits if (a := _title_pos(words, h)) is not None]
+    ours = [a for h in for_hits if (a := _title_pos(title, h)) is not None]
     return all(min(theirs) < a for a in ours)
 
 

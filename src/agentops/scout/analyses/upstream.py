@@ -133,9 +133,14 @@ def provided(tree: Tree, file: str, dotted: str, depth: int = 0
         if not isinstance(stmt, ast.ImportFrom):
             continue
         for alias in stmt.names:
-            if (alias.asname or alias.name) != head or alias.name == "*":
+            if (alias.asname or alias.name) != head:  # a star import is not followed
                 continue
-            base = package[:len(package) - (stmt.level - 1)] if stmt.level else []
+            up = stmt.level - 1  # packages above the file's (an absolute import: -1)
+            if up > len(package):
+                # Above the repository's top: Python raises ImportError; a negative
+                # slice would read a prefix of the package as the base instead.
+                return None
+            base = package[:len(package) - up] if stmt.level else []
             target = ps.module_path(".".join([*base, *([stmt.module] if stmt.module else [])]),
                                     tree.paths)
             if target is None:
