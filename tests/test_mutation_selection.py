@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import _thread
 import os
+import signal
 import threading
 import time
 from pathlib import Path
@@ -101,9 +102,16 @@ def test_an_interrupted_run_leaves_no_pytest_behind(tmp_path: Path) -> None:
         time.sleep(0.2)
         _thread.interrupt_main()
 
+    # main() installs Python's Ctrl-C handler (a job started in the background inherits
+    # SIGINT ignored, and then interrupt_main() does nothing); this test skips main(), so
+    # it installs the handler itself for the length of the run.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     threading.Thread(target=interrupt_once_started, daemon=True).start()
-    with pytest.raises(KeyboardInterrupt):
-        runner.run(["test_slow.py"], None, timeout=300)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            runner.run(["test_slow.py"], None, timeout=300)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     pid = int(pid_file.read_text())
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
