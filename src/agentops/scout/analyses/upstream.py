@@ -114,17 +114,25 @@ def _symbol_at(tree: Tree | None, sym: Symbol) -> ast.ClassDef | ps.FuncDef | No
 _MAX_REEXPORTS = 3
 
 
-def provided(tree: Tree, file: str, dotted: str, depth: int = 0
-             ) -> ast.ClassDef | ps.FuncDef | None:
+def provided(tree: Tree, file: str, dotted: str) -> ast.ClassDef | ps.FuncDef | None:
     """The class or function ``dotted`` that ``file`` provides in ``tree``: its own
     definition, else the one a ``from … import`` of its first part resolves to."""
+    found = _resolve(tree, file, dotted, 0)
+    return found[1] if found else None
+
+
+def _resolve(tree: Tree, file: str, dotted: str, depth: int
+             ) -> tuple[str, ast.ClassDef | ps.FuncDef] | None:
+    """(the file that defines it, the definition) for ``provided``."""
     text = tree.text(file)
     module = ps.parse(text) if text is not None else None
     if module is None:
         return None
     node = ps.find(module, dotted)
-    if node is not None or depth >= _MAX_REEXPORTS:
-        return node
+    if node is not None:
+        return file, node
+    if depth >= _MAX_REEXPORTS:
+        return None
     head, _, rest = dotted.partition(".")
     package = file.removesuffix(".py").removesuffix("/__init__").split("/")
     if not file.endswith("/__init__.py"):
@@ -145,8 +153,8 @@ def provided(tree: Tree, file: str, dotted: str, depth: int = 0
                                     tree.paths)
             if target is None:
                 return None
-            return provided(tree, target, ".".join(filter(None, (alias.name, rest))),
-                             depth + 1)
+            return _resolve(tree, target, ".".join(filter(None, (alias.name, rest))),
+                            depth + 1)
     return None
 
 
@@ -463,23 +471,11 @@ def _moved_to(inp: Inputs, name: str) -> tuple[str, ps.FuncDef | ast.ClassDef] |
     return None
 
 
-def _definition_of(inp: Inputs, module: str, name: str, depth: int = 0
+def _definition_of(inp: Inputs, module: str, name: str
                    ) -> tuple[str, ps.FuncDef | ast.ClassDef] | None:
+    """Where ``module``'s ``name`` is defined at HEAD, through re-exports."""
     path = ps.module_path(module, inp.head.paths)
-    mod = ps.parse(inp.head.text(path) or "") if path else None
-    if mod is None or depth > 3:
-        return None
-    node = ps.find(mod, name)
-    if isinstance(node, (ast.ClassDef, *ps.FuncDef.__args__)):
-        return path, node  # type: ignore[return-value]
-    package = module if path.endswith("/__init__.py") else module.rpartition(".")[0]
-    for stmt in mod.body:  # a re-export: ``from .impl import name`` / ``from a.b import name``
-        if isinstance(stmt, ast.ImportFrom) and any(a.name == name for a in stmt.names):
-            base = package.split(".")[:len(package.split(".")) - (stmt.level - 1)] \
-                if stmt.level else []
-            target = ".".join([*base, *([stmt.module] if stmt.module else [])])
-            return _definition_of(inp, target, name, depth + 1)
-    return None
+    return _resolve(inp.head, path, name, 0) if path else None
 
 
 def _signature_change(surface: str, name: str, old: object, new: object, *, file: str,
