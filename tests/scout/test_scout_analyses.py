@@ -542,6 +542,28 @@ def test_a_function_whose_module_became_a_package_moved_not_vanished(tmp_path) -
 
 
 
+def test_a_package_that_re_exports_under_another_name_is_followed_by_that_name(
+        tmp_path) -> None:
+    """#22: ``core/opt/__init__.py`` says ``from .impl import make_adamw as default_adamw``;
+    the sub-project's ``from core.opt import default_adamw`` resolves to ``make_adamw``,
+    and a package that re-exports another function under the old name's own spelling
+    (``from .impl import default_adamw as legacy``) does not provide it."""
+    frag = "fragile_surfaces: {functions: [{name: default_adamw, file: core/opt.py}]}\n"
+    fn = "def default_adamw(lr=1e-3, **kw):\n    return lr\n"
+    base = {"core/__init__.py": "", "core/opt.py": fn}
+    user = "from core.opt import default_adamw\n\nCFG = default_adamw(lr=3e-4)\n"
+    head = {"core/__init__.py": "",
+            "core/opt/__init__.py": "from .impl import make_adamw as default_adamw\n",
+            "core/opt/impl.py": fn.replace("default_adamw", "make_adamw"), "sub/reg.py": user}
+    [change] = upstream.fragile_changes(inputs(_target(tmp_path, frag), head, base))
+    assert change.change.startswith("default_adamw moved to core/opt/impl.py")
+    head["core/opt/__init__.py"] = "from .impl import default_adamw as legacy\n"
+    head["core/opt/impl.py"] = fn
+    (tmp_path / "b").mkdir()
+    [change] = upstream.fragile_changes(inputs(_target(tmp_path / "b", frag), head, base))
+    assert "no longer found" in change.change and change.severity == "blocking"
+
+
 def test_a_class_whose_module_became_a_package_is_compared_where_it_went(tmp_path) -> None:
     frag = "fragile_surfaces: {classes: [{name: Cfg.Config, file: core/opt.py}]}\n"
     cls = "class Cfg:\n    class Config:\n        lr: float = 1e-3\n"
