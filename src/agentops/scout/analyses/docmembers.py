@@ -108,28 +108,6 @@ def _members(cls: ast.ClassDef, index: ClassIndex, depth: int) -> set[str] | Non
     return own
 
 
-def _code_words(mod: ast.Module) -> set[str]:
-    """Every name the file's code spells: names, attributes, parameters, definitions,
-    import aliases and the words of its string constants."""
-    out: set[str] = set()
-    for node in ast.walk(mod):
-        if isinstance(node, ast.Name):
-            out.add(node.id)
-        elif isinstance(node, ast.Attribute):
-            out.add(node.attr)
-        elif isinstance(node, ast.arg):
-            out.add(node.arg)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            out.add(node.name)
-        elif isinstance(node, ast.alias):
-            out |= set((node.asname or node.name).split("."))
-        elif isinstance(node, ast.keyword) and node.arg:
-            out.add(node.arg)
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            out |= set(re.findall(r"\w+", node.value[:2000]))
-    return out
-
-
 def _comments(text: str) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     try:
@@ -253,7 +231,8 @@ def analyse(inp: Inputs) -> list[DocProblem]:
                 found.append(problem)
             if commented:
                 if words is None:
-                    words, comments = _code_words(mod), _comments(text)
+                    words = ps.spelled(mod, strings=True, alias_parts=True)
+                    comments = _comments(text)
                 found += _comment_pairs(cls, have, words, comments or [], path)
             if len(found) >= MAX_PER_FILE:
                 break

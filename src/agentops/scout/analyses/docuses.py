@@ -68,25 +68,6 @@ def _innermost(defs: dict[str, ast.AST]) -> dict[int, str]:
     return out
 
 
-def _spelled(trees: Iterable[ast.Module]) -> set[str]:
-    """Every name the code spells: names, attributes, parameters, keywords, definitions,
-    imports (leading underscores stripped)."""
-    out: set[str] = set()
-    for tree in trees:
-        for n in ast.walk(tree):
-            if isinstance(n, ast.Name):
-                out.add(n.id)
-            elif isinstance(n, ast.Attribute):
-                out.add(n.attr)
-            elif isinstance(n, (ast.arg, ast.keyword)) and n.arg:
-                out.add(n.arg)
-            elif isinstance(n, _DEFS):
-                out.add(n.name)
-            elif isinstance(n, ast.alias):
-                out.add((n.asname or n.name).split(".")[0])
-    return {_bare(n) for n in out}
-
-
 def _uses(node: ast.AST, own: set[str]) -> dict[str, str]:
     """bare name -> how the definition uses it: a member of its own object, or a call of
     something the sub-project defines."""
@@ -161,7 +142,7 @@ def analyse(inp: Inputs, seen: Iterable[tuple[str, int]] = ()) -> list[DocProble
             base_trees[path] = tree
     if not head_trees or not base_trees:
         return []
-    still = _spelled(head_trees.values())
+    still = {_bare(n) for tree in head_trees.values() for n in ps.spelled(tree)}
     own = {n.name for t in base_trees.values() for n in ast.walk(t) if isinstance(n, _DEFS)}
     done = set(seen)
     # (file, definition, what) -> [(line, token)]; what describes the removed use.

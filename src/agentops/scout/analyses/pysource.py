@@ -335,3 +335,28 @@ def module_path(modname: str, paths: frozenset[str] | set[str]) -> str | None:
         if cand in paths:
             return cand
     return None
+
+
+def spelled(module: ast.AST, *, strings: bool = False, alias_parts: bool = False
+            ) -> set[str]:
+    """Every name the code spells: names, attributes, parameters, keywords, definitions
+    and import aliases (the first part of a dotted one, or every part with
+    ``alias_parts``); with ``strings``, also the words of its string constants (the
+    first 2,000 characters of each)."""
+    out: set[str] = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.Name):
+            out.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            out.add(node.attr)
+        elif isinstance(node, (ast.arg, ast.keyword)):
+            if node.arg:
+                out.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+        elif isinstance(node, ast.alias):
+            parts = (node.asname or node.name).split(".")
+            out |= set(parts) if alias_parts else {parts[0]}
+        elif strings and isinstance(node, ast.Constant) and isinstance(node.value, str):
+            out |= set(re.findall(r"\w+", node.value[:2000]))
+    return out
