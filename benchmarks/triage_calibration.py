@@ -54,6 +54,7 @@ from triage_kfold import (  # noqa: E402
     SEPARATE_SETS,
     add_dev_arguments,
     blind_records,
+    operating_scale,
     read_dev_sets,
     scaled_selective,
 )
@@ -173,9 +174,7 @@ def main(argv: list[str] | None = None) -> int:
 
     oof = {s: kfold(fit, queue, k=args.k, scale=s)
            for s in (*CURVE, *(SHAPE_SCALES if args.shapes else ()))}
-    ok = [s for s in OPERATING if (p := oof[s].scores.figures()["triaged_precision"])
-          is not None and p >= target]
-    chosen = min(ok, default=1.0)
+    chosen = operating_scale(lambda s: oof[s].scores.figures()["triaged_precision"], target)
     raw = fit_thresholds(fit, queue)
     base = unthresholded(queue)
     off_plans = [plan_issue(snapshot_of(r, base), base) for r in fit]

@@ -144,6 +144,7 @@ import hashlib
 import json
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -209,6 +210,17 @@ MAX_CACHED_TEXT = 200_000
 # operating point is chosen among (0 would switch selective triage off).
 CURVE = (0.0, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0)
 OPERATING = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
+
+
+def operating_scale(precision_at: Callable[[float], float | None], target: float) -> float:
+    """The operating point: the lowest scale in OPERATING whose out-of-fold `triaged`
+    precision (``precision_at(scale)``) reaches ``target``, 1.0 when none does. Scales are
+    tried from the lowest, so a caller that computes precision on demand stops early."""
+    for scale in sorted(OPERATING):
+        precision = precision_at(scale)
+        if precision is not None and precision >= target:
+            return scale
+    return 1.0
 
 
 def held_out(number: int) -> bool:
@@ -495,9 +507,7 @@ def main(argv: list[str] | None = None) -> int:
         curve.append({"scale": scale, "coverage": fig["triaged_coverage"],
                       "precision": fig["triaged_precision"],
                       "off_queue": fig["triaged_off_queue"], "figures": fig})
-    ok = [c for c in curve if c["scale"] in OPERATING and c["precision"] is not None
-          and c["precision"] >= target]
-    chosen = min((c["scale"] for c in ok), default=1.0)
+    chosen = operating_scale({c["scale"]: c["precision"] for c in curve}.get, target)
     sel = scaled_selective(raw, chosen)
     fitted = replace(queue, confidence=sel)
 

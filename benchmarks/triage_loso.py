@@ -71,13 +71,10 @@ def mistake(rec: Record, plan: Plan, queue: Queue) -> str | None:
 
 
 def operating_scale(fit: list[Record], queue: Queue, *, k: int, target: float) -> float:
-    """triage_kfold.py's choice on ``fit``: the lowest OPERATING scale whose out-of-fold
-    `triaged` precision reaches ``target`` (1.0 when none does)."""
-    for scale in sorted(tk.OPERATING):
-        p = kfold(fit, queue, k=k, scale=scale).scores.figures()["triaged_precision"]
-        if p is not None and p >= target:
-            return scale
-    return 1.0
+    """triage_kfold.py's choice on ``fit``, each scale's precision computed out of fold."""
+    return tk.operating_scale(
+        lambda scale: kfold(fit, queue, k=k, scale=scale).scores.figures()["triaged_precision"],
+        target)
 
 
 @dataclass
