@@ -92,8 +92,9 @@ block is still printed.
 A thirteenth blind set, benchmarks/data/triage_blind13.yaml (texts in
 ~/.cache/agentops/triage/extra13-texts.jsonl or $AGENTOPS_TRIAGE_BLIND13_CACHE), gathered
 after blind11's release to join blind12, is its own column ("blind13") on the same terms;
-``--no-blind13`` leaves it out. It is blind: never fitted on, never merged into held-all,
-no ``--fit-blind13``.
+``--no-blind13`` leaves it out. It was measured blind three times and then released as
+fit material (issue #23, stop 39); ``--fit-blind13`` adds it to the fit part, and its
+block is still printed.
 
 A fourteenth blind set, benchmarks/data/triage_blind14.yaml (texts in
 ~/.cache/agentops/triage/extra14-texts.jsonl or $AGENTOPS_TRIAGE_BLIND14_CACHE), gathered
@@ -327,7 +328,7 @@ SEPARATE_SETS: dict[str, int | None] = {
     "blind10": 3,
     "blind11": 3,
     "blind12": 3,
-    "blind13": None,
+    "blind13": 3,
     "blind14": None,
 }
 _ORDINAL = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
