@@ -19,6 +19,12 @@ found when at least one flag of its category lies on its lines; recall is spans 
 over spans listed. Flags on headings and crashes are counted apart. ``--verbose`` lists
 the errors by document and line only (never the text).
 
+``--by-form`` repeats each split's figures for written-up post-mortems and for threads
+apart, reading each document's form from its set's ``sources.tsv`` kind (a thread word
+such as "thread" or "comment" decides first, then a write-up word such as "post-mortem",
+"blog" or "status"). The lint's own input is a written-up document (P-5), while most
+gathered material is breakage threads, so the two are not to be mixed in one reading.
+
 The split is by document: sha256 of ``<set>/<doc>``, first byte even -> fit, odd ->
 heldout. Fit the rules on ``fit``; read ``heldout`` once per major round.
 
@@ -431,6 +437,42 @@ def read_sets(root: Path) -> tuple[dict[tuple[str, str], Path], list[Span]]:
     return docs, spans
 
 
+# What a document is, read from its set's sources.tsv ``kind`` cell. The lint's own input is
+# a written-up post-mortem (P-5), while most gathered material is breakage threads; the
+# two forms are reported apart so a figure on one is never read as a figure on the other.
+_WRITE_UP_WORDS = ("post-mortem", "postmortem", "incident", "retrospective", "outage", "blog",
+                   "status", "doc", "wiki", "notes", "formal", "report", "page", "slides")
+_THREAD_WORDS = ("thread", "comment", "forum", "mailing", "social", "review")
+
+
+def form_of(kind: str) -> str:
+    """"write-up" or "thread" for a sources.tsv kind; "unknown" when it says neither.
+
+    Thread words decide first: a comment thread mirrored on a web page is a thread."""
+    k = kind.strip().lower()
+    if any(w in k for w in _THREAD_WORDS):
+        return "thread"
+    if any(w in k for w in _WRITE_UP_WORDS):
+        return "write-up"
+    if k.split(" ")[0] in ("issue", "pr") or "pull request" in k:
+        return "thread"
+    return "unknown"
+
+
+def read_forms(root: Path) -> dict[tuple[str, str], str]:
+    """(set, doc) -> form, from every set's sources.tsv (absent file or row: unknown)."""
+    out: dict[tuple[str, str], str] = {}
+    for set_dir in sorted(p for p in root.iterdir() if (p / "judged.tsv").is_file()):
+        path = set_dir / "sources.tsv"
+        if not path.is_file():
+            continue
+        for row in path.read_text(encoding="utf-8").splitlines()[1:]:
+            cells = row.split("\t")
+            if len(cells) >= 2 and cells[0]:
+                out[(set_dir.name, cells[0])] = form_of(cells[1])
+    return out
+
+
 def load_split(path: Path) -> dict[str, str]:
     data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else None
     if not isinstance(data, dict) or data.get("version") != 1 \
@@ -469,8 +511,11 @@ def flags(text: str) -> tuple[dict[str, set[int]], set[int]]:
     return out, {h.line for h in parsed.headings}
 
 
-def measure(root: Path, split: str, recorded: dict[str, str]) -> dict[str, Any]:
+def measure(root: Path, split: str, recorded: dict[str, str],
+            form: str | None = None) -> dict[str, Any]:
+    """Figures of one split; with ``form``, of the documents of that form only."""
     docs, spans = read_sets(root)
+    forms = read_forms(root) if form else {}
     tallies = {c: Tally() for c in CATEGORIES.values()}
     heading_flags: list[str] = []
     crashes: list[str] = []
@@ -483,6 +528,8 @@ def measure(root: Path, split: str, recorded: dict[str, str]) -> dict[str, Any]:
             unrecorded.append(name)
             where = split_of(set_name, doc)
         if split not in ("all", where):
+            continue
+        if form and forms.get((set_name, doc), "unknown") != form:
             continue
         n_docs += 1
         raw = path.read_bytes()[:MAX_TEXT].decode("utf-8", errors="replace")
@@ -509,7 +556,7 @@ def measure(root: Path, split: str, recorded: dict[str, str]) -> dict[str, Any]:
                     t.found += 1
                 else:
                     t.errors.append(f"FN {name}:{s.start}-{s.end}")
-    return {"split": split, "documents": n_docs, "crashes": crashes,
+    return {"split": split, "form": form or "all", "documents": n_docs, "crashes": crashes,
             "heading_flags": heading_flags, "unrecorded": unrecorded,
             "categories": {c: {"tp": t.tp, "fp": t.fp, "found": t.found, "spans": t.spans,
                                "precision": t.precision(), "recall": t.recall(),
@@ -520,7 +567,8 @@ def measure(root: Path, split: str, recorded: dict[str, str]) -> dict[str, Any]:
 
 
 def report(result: dict[str, Any], verbose: bool) -> None:
-    print(f"split {result['split']}: {result['documents']} documents")
+    form = "" if result.get("form", "all") == "all" else f", {result['form']}s only"
+    print(f"split {result['split']}{form}: {result['documents']} documents")
     print(f"{'category':10} {'P':>5} {'R':>5}  {'TP':>4} {'FP':>4}  {'spans':>9}  target P/R")
     for c, r in result["categories"].items():
         tp, tr = r["target"]["precision"], r["target"]["recall"]
@@ -552,6 +600,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="one JSON object per split")
     p.add_argument("--verbose", action="store_true",
                    help="list every FP and FN (document and line only)")
+    p.add_argument("--by-form", action="store_true",
+                   help="after each split's figures, the same figures for write-ups and for "
+                        "threads apart (form read from each set's sources.tsv kind)")
     args = p.parse_args(argv)
     root = Path(args.eval_dir)
     if not root.is_dir():
@@ -571,12 +622,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: the lint's data does not load: {exc}", file=sys.stderr)
         return 2
     for split in [args.split] if args.split else ["fit", "heldout", "all"]:
-        result = measure(root, split, recorded)
-        if args.json:
-            print(json.dumps(result))
-        else:
-            report(result, args.verbose)
-            print()
+        forms = [None, "write-up", "thread", "unknown"] if args.by_form else [None]
+        for form in forms:
+            result = measure(root, split, recorded, form)
+            if form == "unknown" and not result["documents"]:
+                continue
+            if args.json:
+                print(json.dumps(result))
+            else:
+                report(result, args.verbose)
+                print()
     return 0
 
 

@@ -37,3 +37,40 @@ def test_rules_that_load_give_figures(tmp_path: Path, capsys) -> None:
     assert result["crashes"] == []
     assert result["categories"]["hedging"]["tp"] == 1
     assert result["categories"]["hedging"]["found"] == 1
+
+
+def test_forms_are_read_from_the_sources_kind() -> None:
+    assert bench.form_of("issue thread") == "thread"
+    assert bench.form_of("comment thread (web page)") == "thread"
+    assert bench.form_of("pull request") == "thread"
+    assert bench.form_of("Forum post") == "thread"
+    assert bench.form_of("status-page post-mortem") == "write-up"
+    assert bench.form_of("incident issue (formal write-up)") == "write-up"
+    assert bench.form_of("personal blog") == "write-up"
+    assert bench.form_of("PR") == "thread"
+    assert bench.form_of("code review") == "thread"
+    assert bench.form_of("registry pull request") == "thread"
+    assert bench.form_of("talk slides") == "write-up"
+    assert bench.form_of("spreadsheet") == "unknown"
+
+
+def test_by_form_reports_write_ups_and_threads_apart(tmp_path: Path, capsys) -> None:
+    root = _root(tmp_path)
+    set_dir = root / "set1"
+    # A second document: a thread whose hedged line the lint also flags.
+    (set_dir / "texts" / "t.md").write_text("# t\n\nIt might be the cache.\n\nok\n",
+                                            encoding="utf-8")
+    (set_dir / "judged.tsv").write_text(
+        "doc\tstart\tend\tcat\tstrength\nd\t3\t3\tH\t-\nt\t3\t3\tH\t-\n", encoding="utf-8")
+    (set_dir / "sources.tsv").write_text(
+        "doc\tkind\turl\tcompleteness\nd\tstatus-page post-mortem\tu1\tfull\n"
+        "t\tissue thread\tu2\tfull\n", encoding="utf-8")
+    assert bench.main([str(root), "--split", "all", "--json", "--by-form"]) == 0
+    results = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    by = {r["form"]: r for r in results}
+    assert set(by) == {"all", "write-up", "thread"}
+    assert by["all"]["documents"] == 2
+    assert by["write-up"]["documents"] == 1 and by["thread"]["documents"] == 1
+    assert by["write-up"]["categories"]["hedging"]["spans"] == 1
+    assert by["thread"]["categories"]["hedging"]["spans"] == 1
+    assert by["all"]["categories"]["hedging"]["spans"] == 2
