@@ -679,6 +679,73 @@ def test_a_chain_of_re_exports_is_followed_three_hops_and_no_further(tmp_path) -
     assert [c.symbol for c in changes] == ["Spec"] and "no longer found" in changes[0].change
 
 
+def _provides(tmp_path, name: str, proto: str, **others: str) -> bool:
+    """Whether core/proto.py, reading ``proto``, still provides the configured ``name``
+    (no "no longer found" change) with the sibling modules ``others`` beside it."""
+    frag = f"fragile_surfaces:\n  classes: [{{name: {name}, file: core/proto.py}}]\n"
+    cls = f"class {name}:\n    width: int = 4\n"
+    base = {"core/__init__.py": "", "core/proto.py": cls}
+    head = {"core/__init__.py": "", "core/proto.py": proto,
+            **{f"core/{k}.py": v for k, v in others.items()}}
+    folder = tmp_path / str(len(list(tmp_path.iterdir())))
+    folder.mkdir()
+    return upstream.fragile_changes(inputs(_target(folder, frag), head, base)) == []
+
+
+def test_a_star_import_provides_what_its_module_exports(tmp_path) -> None:
+    """#22: ``from .shapes import *`` binds every name ``shapes`` exports: those its
+    literal ``__all__`` lists, or without one every name not starting with ``_``."""
+    cls = "class Spec:\n    width: int = 4\n"
+    assert _provides(tmp_path, "Spec", "from .shapes import *\n", shapes=cls)
+    assert _provides(tmp_path, "Spec", "from .shapes import *\n",
+                     shapes="__all__ = ['Spec']\n" + cls)
+    # No match: __all__ leaves it out, or the name is private and there is no __all__.
+    assert not _provides(tmp_path, "Spec", "from .shapes import *\n",
+                         shapes="__all__ = ('Other',)\n" + cls)
+    private = "class _Spec:\n    width: int = 4\n"
+    assert not _provides(tmp_path, "_Spec", "from .shapes import *\n", shapes=private)
+    assert _provides(tmp_path, "_Spec", "from .shapes import _Spec\n", shapes=private)
+
+
+def test_the_last_import_binding_the_name_is_the_one_python_keeps(tmp_path) -> None:
+    """#22: two imports bind the name; Python keeps the later one, so the lookup
+    follows that one (here, only the later module defines the class)."""
+    cls = "class Spec:\n    width: int = 4\n"
+    gone = "class Other:\n    pass\n"
+    assert _provides(tmp_path, "Spec",
+                     "from .old import Spec\nfrom .shapes import Spec\n",
+                     old=gone, shapes=cls)
+    # No match: reversed, the later import leads where the class is not.
+    assert not _provides(tmp_path, "Spec",
+                         "from .shapes import Spec\nfrom .old import Spec\n",
+                         old=gone, shapes=cls)
+    # A later star import that does not export the name leaves the earlier binding.
+    assert _provides(tmp_path, "Spec",
+                     "from .shapes import Spec\nfrom .old import *\n", old=gone, shapes=cls)
+
+
+def test_an_import_under_a_condition_counts_and_one_for_type_checkers_does_not(
+        tmp_path) -> None:
+    """#22: ``try: from .fast import Spec`` / ``except ImportError: from .shapes import
+    Spec`` provides the class through whichever branch resolves; an import under
+    ``if TYPE_CHECKING:`` never runs, so it provides nothing."""
+    cls = "class Spec:\n    width: int = 4\n"
+    fallback = ("try:\n    from .fast import Spec\nexcept ImportError:\n"
+                "    from .shapes import Spec\n")
+    assert _provides(tmp_path, "Spec", fallback, shapes=cls)
+    assert _provides(tmp_path, "Spec", "import sys\nif sys.version_info >= (3, 11):\n"
+                     "    from .shapes import Spec\n", shapes=cls)
+    checking = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n" \
+               "    from .shapes import Spec\n"
+    assert not _provides(tmp_path, "Spec", checking, shapes=cls)
+    assert not _provides(tmp_path, "Spec", checking.replace("if TYPE_CHECKING",
+                                                            "if typing.TYPE_CHECKING"),
+                         shapes=cls)
+    # Its else branch does run.
+    assert _provides(tmp_path, "Spec", checking + "else:\n    from .shapes import Spec\n",
+                     shapes=cls)
+
+
 # --- the installed torch (S-2 named APIs, S-4 public alternatives) ----------------------------
 
 def _fake_torch(tmp_path):

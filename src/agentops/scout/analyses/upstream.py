@@ -123,7 +123,13 @@ def provided(tree: Tree, file: str, dotted: str) -> ast.ClassDef | ps.FuncDef | 
 
 def _resolve(tree: Tree, file: str, dotted: str, depth: int
              ) -> tuple[str, ast.ClassDef | ps.FuncDef] | None:
-    """(the file that defines it, the definition) for ``provided``."""
+    """(the file that defines it, the definition) for ``provided``.
+
+    As Python binds the name: of the imports that run whenever the module is imported,
+    the last one binding it wins (a star import binds it only when its module exports
+    it); an import that runs only under a condition (``try`` / ``if``) counts when no
+    unconditional one binds the name, the first that resolves; an import only a type
+    checker sees (``if TYPE_CHECKING:``) provides nothing at run time."""
     text = tree.text(file)
     module = ps.parse(text) if text is not None else None
     if module is None:
@@ -137,25 +143,90 @@ def _resolve(tree: Tree, file: str, dotted: str, depth: int
     package = file.removesuffix(".py").removesuffix("/__init__").split("/")
     if not file.endswith("/__init__.py"):
         package = package[:-1]
-    for stmt in module.body:
-        if not isinstance(stmt, ast.ImportFrom):
-            continue
-        for alias in stmt.names:
-            if (alias.asname or alias.name) != head:  # a star import is not followed
-                continue
-            up = stmt.level - 1  # packages above the file's (an absolute import: -1)
-            if up > len(package):
-                # Above the repository's top: Python raises ImportError; a negative
-                # slice would read a prefix of the package as the base instead.
-                return None
-            base = package[:len(package) - up] if stmt.level else []
-            target = ps.module_path(".".join([*base, *([stmt.module] if stmt.module else [])]),
-                                    tree.paths)
+
+    def source(stmt: ast.ImportFrom) -> str | None:
+        up = stmt.level - 1  # packages above the file's (an absolute import: -1)
+        if up > len(package):
+            # Above the repository's top: Python raises ImportError; a negative
+            # slice would read a prefix of the package as the base instead.
+            return None
+        base = package[:len(package) - up] if stmt.level else []
+        return ps.module_path(".".join([*base, *([stmt.module] if stmt.module else [])]),
+                              tree.paths)
+
+    def follow(stmt: ast.ImportFrom) -> tuple[bool, tuple[str, ast.ClassDef | ps.FuncDef]
+                                              | None]:
+        """(whether ``stmt`` binds ``head``, where that binding leads)."""
+        star = [a for a in stmt.names if a.name == "*"]
+        named = [a for a in stmt.names if (a.asname or a.name) == head]
+        if named:
+            target = source(stmt)
             if target is None:
-                return None
-            return _resolve(tree, target, ".".join(filter(None, (alias.name, rest))),
-                            depth + 1)
+                return True, None
+            return True, _resolve(tree, target, ".".join(filter(None, (named[0].name,
+                                                                         rest))), depth + 1)
+        if star:
+            target = source(stmt)
+            if target is None or not _exports(tree, target, head):
+                return False, None
+            found = _resolve(tree, target, dotted, depth + 1)
+            return found is not None, found
+        return False, None
+
+    always, conditional = _module_imports(module.body)
+    for stmt in reversed(always):
+        binds, found = follow(stmt)
+        if binds:
+            return found
+    for stmt in conditional:
+        binds, found = follow(stmt)
+        if binds and found is not None:
+            return found
     return None
+
+
+def _module_imports(body: list[ast.stmt], conditional: bool = False
+                    ) -> tuple[list[ast.ImportFrom], list[ast.ImportFrom]]:
+    """The ``from … import`` statements a module runs when imported, in source order:
+    (those it always runs, those only under a ``try`` or ``if``). Bodies of
+    ``if TYPE_CHECKING:`` are left out: they never run."""
+    always: list[ast.ImportFrom] = []
+    maybe: list[ast.ImportFrom] = []
+    for stmt in body:
+        if isinstance(stmt, ast.ImportFrom):
+            (maybe if conditional else always).append(stmt)
+            continue
+        blocks: list[list[ast.stmt]] = []
+        if isinstance(stmt, ast.If):
+            test = stmt.test
+            checking = (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+                isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+            blocks = [stmt.orelse] if checking else [stmt.body, stmt.orelse]
+        elif isinstance(stmt, ast.Try | ast.TryStar):
+            blocks = [stmt.body, *(h.body for h in stmt.handlers), stmt.orelse,
+                      stmt.finalbody]
+        for block in blocks:
+            _, inner = _module_imports(block, conditional=True)
+            maybe.extend(inner)
+    return always, maybe
+
+
+def _exports(tree: Tree, file: str, name: str) -> bool:
+    """Whether ``from <file> import *`` binds ``name``: listed in a literal ``__all__``,
+    or, without one, any name not starting with an underscore."""
+    module = ps.parse(tree.text(file) or "")
+    if module is None:
+        return False
+    for stmt in module.body:
+        if isinstance(stmt, ast.Assign | ast.AnnAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                value = stmt.value
+                if isinstance(value, ast.List | ast.Tuple):
+                    return any(isinstance(e, ast.Constant) and e.value == name
+                               for e in value.elts)
+                return not name.startswith("_")  # computed: not read, assume the default
+    return not name.startswith("_")
 
 
 def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
