@@ -85,6 +85,20 @@ def test_a_signal_is_placed_at_its_earliest_match_not_its_first_keyword():
     assert _signal(single=frozenset({"zeta"})).first_at(place) is None
 
 
+def test_a_pattern_and_a_keyword_are_compared_in_one_coordinate_system():
+    # "İ" lowercases to two characters, so every position after it in ``lower`` is one
+    # more than in the text. The pattern "delta" stands after the keyword "gamma" in the
+    # title; compared in the text's positions it would seem to come first.
+    place = Place.of("İİİ gamma delta")
+    assert len(place.lower) == len(place.text) + 3
+    sig = _signal(single=frozenset({"gamma"}),
+                  patterns=((None, re.compile(r"\bdelta\b", re.I)),))
+    assert sig.first_at(place) == place.lower.find("gamma")
+    # No match: the pattern comes first, and is placed where ``lower`` holds it.
+    place = Place.of("İİİ delta gamma")
+    assert sig.first_at(place) == place.lower.find("delta")
+
+
 def test_hits_record_where_the_title_first_names_them(queue):
     title = "Recompiles every step: torch.compile under torchrun"
     reading = read(make_issue(title), queue)

@@ -247,10 +247,17 @@ class Signal:
                 m = whole_run(seq.strip()).search(lower)
                 if m is not None and (best is None or m.start() < best):
                     best = m.start()
+        shifted = len(lower) != len(place.text)
         for _, rx in self.patterns:
             m = rx.search(place.text)
-            if m is not None and (best is None or m.start() < best):
-                best = m.start()
+            if m is None:
+                continue
+            # Patterns run on the text, keywords on its lowercase; a character whose
+            # lowercase is longer ("İ") moves every later position, so the pattern's
+            # start is carried over into ``lower`` before the two are compared.
+            at = len(place.text[:m.start()].lower()) if shifted else m.start()
+            if best is None or at < best:
+                best = at
         return best
 
     def matches(self, text: str) -> str | None:
