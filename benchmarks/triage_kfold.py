@@ -102,6 +102,12 @@ after blind12's release to join blind13, is its own column ("blind14") on the sa
 ``--no-blind14`` leaves it out. It is blind: never fitted on, never merged into held-all,
 no ``--fit-blind14``.
 
+A fifteenth blind set, benchmarks/data/triage_blind15.yaml (texts in
+~/.cache/agentops/triage/extra15-texts.jsonl or $AGENTOPS_TRIAGE_BLIND15_CACHE), gathered
+after blind13's release to join blind14, is its own column ("blind15") on the same terms;
+``--no-blind15`` leaves it out. It is blind: never fitted on, never merged into held-all,
+no ``--fit-blind15``.
+
 When more than one set is still blind, their union is printed as
 one more block, "blind-all": each set is small and holds few issues of any one module, so
 the bars are read on the union as well as on each set.
@@ -131,6 +137,7 @@ from); held-out issues' results are never listed.
   python benchmarks/triage_kfold.py --no-blind12         # leave the twelfth blind set out
   python benchmarks/triage_kfold.py --no-blind13         # leave the thirteenth blind set out
   python benchmarks/triage_kfold.py --no-blind14         # leave the fourteenth blind set out
+  python benchmarks/triage_kfold.py --no-blind15         # leave the fifteenth blind set out
   python benchmarks/triage_kfold.py --fit-blind2 --fit-blind3 --fit-blind4 --fit-blind5 \
       --errors                                           # fit on the released sets,
                                                          # list the fit part's errors
@@ -195,6 +202,7 @@ BLIND11, BLIND11_CACHE = ROOT / "benchmarks" / "data" / "triage_blind11.yaml", _
 BLIND12, BLIND12_CACHE = ROOT / "benchmarks" / "data" / "triage_blind12.yaml", _cache(12)
 BLIND13, BLIND13_CACHE = ROOT / "benchmarks" / "data" / "triage_blind13.yaml", _cache(13)
 BLIND14, BLIND14_CACHE = ROOT / "benchmarks" / "data" / "triage_blind14.yaml", _cache(14)
+BLIND15, BLIND15_CACHE = ROOT / "benchmarks" / "data" / "triage_blind15.yaml", _cache(15)
 # The labelled-set files: numbers, the labels humans set, our own note; nothing else.
 LABELLED_SCHEMA = {
     "type": "object", "additionalProperties": False, "required": ["issues"],
@@ -307,7 +315,7 @@ def extra_records(queue: Queue) -> tuple[list[Record], str]:
 
 
 def blind_records(name: str, queue: Queue) -> tuple[list[Record], str]:
-    """Blind set ``name`` ("blind2" ... "blind14") joined with its text cache, or ([], why
+    """Blind set ``name`` ("blind2" ... "blind15") joined with its text cache, or ([], why
     it is skipped). The files are read from the module's names when called."""
     upper = name.upper()
     return labelled_records(globals()[upper], globals()[f"{upper}_CACHE"], queue, name=name,
@@ -330,10 +338,11 @@ SEPARATE_SETS: dict[str, int | None] = {
     "blind12": 3,
     "blind13": 3,
     "blind14": None,
+    "blind15": None,
 }
 _ORDINAL = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
             9: "ninth", 10: "tenth", 11: "eleventh", 12: "twelfth",
-            13: "thirteenth", 14: "fourteenth"}
+            13: "thirteenth", 14: "fourteenth", 15: "fifteenth"}
 _COUNT = {1: "one", 2: "two", 3: "three", 4: "four"}
 
 

@@ -41,7 +41,8 @@ def test_shipped_sets_validate_and_do_not_overlap() -> None:
 # or of an earlier blind set (an earlier set may have been read to write rules, so a shared
 # issue would not be blind), and must hold both truths.
 _GATHERED = ("EXTRA", "BLIND2", "BLIND3", "BLIND4", "BLIND5", "BLIND6", "BLIND7",
-             "BLIND8", "BLIND9", "BLIND10", "BLIND11", "BLIND12", "BLIND13", "BLIND14")
+             "BLIND8", "BLIND9", "BLIND10", "BLIND11", "BLIND12", "BLIND13", "BLIND14",
+             "BLIND15")
 
 
 @pytest.mark.parametrize("name", _GATHERED[2:])
@@ -74,6 +75,7 @@ def _no_real_blind4_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(kf, "BLIND12_CACHE", tmp_path / "absent12.jsonl")
     monkeypatch.setattr(kf, "BLIND13_CACHE", tmp_path / "absent13.jsonl")
     monkeypatch.setattr(kf, "BLIND14_CACHE", tmp_path / "absent14.jsonl")
+    monkeypatch.setattr(kf, "BLIND15_CACHE", tmp_path / "absent15.jsonl")
 
 
 @pytest.mark.parametrize(("body", "key", "words"), [
@@ -279,10 +281,18 @@ _STILL_BLIND = {
         (1402, ["module: ci", "unstable"], "UNSTABLE nightly / gpu-4 / test (dist)",
          "The runner pool is being moved, so this job is marked unstable for a week."),
         (1403, ["oncall: pt2", "module: dtensor"], "sharded tensor recompiles",
-         "Each new mesh shape triggers a fresh compile of the same small function.")]}
+         "Each new mesh shape triggers a fresh compile of the same small function.")],
+    "blind15": [
+        (1501, ["oncall: distributed", "module: rpc"], "rpc timeout not honoured",
+         "An rpc_async given a two second limit still waits out the default minute."),
+        (1502, ["module: rocm", "skipped", "triaged"], "DISABLED test_zero_y (__main__.Z)",
+         "Platforms: rocm\n\nSwitched off after three red runs on the MI300 pool."),
+        (1503, ["caffe2"], "two-host trainer stops at the store",
+         "The redis handler on the second host never sees the first host's key.")]}
 
 
-@pytest.mark.parametrize(("name", "counts"), [("blind14", "3 issues (1 distributed, 2 not)")])
+@pytest.mark.parametrize(("name", "counts"), [("blind14", "3 issues (1 distributed, 2 not)"),
+                                              ("blind15", "3 issues (1 distributed, 2 not)")])
 def test_a_still_blind_set_is_its_own_column_has_no_fit_flag_and_can_be_left_out(
         name: str, counts: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -328,9 +338,10 @@ def test_the_still_blind_sets_are_also_reported_together(
     """Issue #23: with two blind sets present their union is one more block ("blind-all")
     whose figures count every issue of both; released sets (blind5 ... blind13) never join
     it, and with one blind set left there is no union block. As the table stands blind14
-    alone is blind (blind13 was released at stop 39), so there is no union; the mechanism
-    is checked with blind13 marked blind again as it was before its release (two sets),
-    with blind12 too (three) and with blind11 too (four)."""
+    and blind15 are blind (blind13 was released at stop 39, blind15 gathered then), so
+    they make the union; the mechanism is also checked with blind13 marked blind again as
+    it was before its release (three sets), with blind12 too (four) and with blind11 too
+    (five)."""
     dev = _fsdp_dev(tmp_path)
     sets = {
         "BLIND5": [(501, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP)],
@@ -367,7 +378,11 @@ def test_the_still_blind_sets_are_also_reported_together(
                      "resharded load drops a shard",
                      "A checkpoint written by 4 ranks and read back on 6 ranks loses a piece."),
                     (1402, ["module: ci", "unstable"], "UNSTABLE nightly / gpu-4 / test (dist)",
-                     "The runner pool is being moved, so this job is marked unstable.")]}
+                     "The runner pool is being moved, so this job is marked unstable.")],
+        "BLIND15": [(1501, ["oncall: distributed", "module: rpc"], "rpc timeout not honoured",
+                     "An rpc_async given a two second limit still waits out the minute."),
+                    (1502, ["caffe2"], "two-host trainer stops at the store",
+                     "The redis handler on the second host never sees the first key.")]}
     for name, rows in sets.items():
         labels, cache = _labelled_set(tmp_path, name, rows)
         monkeypatch.setattr(kf, name, labels)
@@ -376,63 +391,65 @@ def test_the_still_blind_sets_are_also_reported_together(
         monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
     base = [str(dev), "--no-extra", "--no-blind4", "--k", "2", "--json"]
 
-    # As the table stands, blind14 alone is blind: no union block, and every released set
-    # (blind13 included) is still its own block.
-    assert kf.main(base) == 0
-    out = capsys.readouterr().out
-    result = json.loads(out.strip().splitlines()[-1])
-    assert "== blind-all:" not in out and "blind-all" not in result["held_out"]
-    held = result["held_out"]
-    assert held["blind13"]["n"] == 2 and held["blind14"]["n"] == 2
-
-    # The union mechanism, with blind13 blind again: blind13 and blind14 make one block,
-    # and no released set (blind10, blind11, blind12 included) joins it.
-    monkeypatch.setitem(kf.SEPARATE_SETS, "blind13", None)
+    # As the table stands, blind14 and blind15 are blind: they make one block, and no
+    # released set (blind10 ... blind13 included) joins it; each is still its own block.
     assert kf.main(base) == 0
     out = capsys.readouterr().out
     result = json.loads(out.strip().splitlines()[-1])
     assert "== blind-all: 4 issues (2 distributed, 2 not)" in out
-    assert "the blind sets blind13 + blind14 together" in out
+    assert "the blind sets blind14 + blind15 together" in out
     held = result["held_out"]
-    assert held["blind-all"]["n"] == held["blind13"]["n"] + held["blind14"]["n"] == 4
+    assert held["blind-all"]["n"] == held["blind14"]["n"] + held["blind15"]["n"] == 4
     assert held["blind5"]["n"] == 1 and held["blind6"]["n"] == 2
     assert held["blind7"]["n"] == 1 and held["blind8"]["n"] == 2
     assert held["blind9"]["n"] == 3 and held["blind10"]["n"] == 2
     assert held["blind11"]["n"] == 3 and held["blind12"]["n"] == 2
+    assert held["blind13"]["n"] == 2
 
     # Leaving out a released set changes nothing in the union.
     for released in ("--no-blind7", "--no-blind8", "--no-blind9", "--no-blind10",
-                     "--no-blind11", "--no-blind12"):
+                     "--no-blind11", "--no-blind12", "--no-blind13"):
         assert kf.main([*base, released]) == 0
         result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
         assert result["held_out"]["blind-all"]["n"] == 4
         assert released.removeprefix("--no-") not in result["held_out"]
 
     # With one blind set left there is no union block.
-    for left_out in ("--no-blind13", "--no-blind14"):
+    for left_out in ("--no-blind14", "--no-blind15"):
         assert kf.main([*base, left_out]) == 0
         result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
         assert "blind-all" not in result["held_out"]
 
-    # The union mechanism takes every blind set: with blind12 blind again, three sets.
-    monkeypatch.setitem(kf.SEPARATE_SETS, "blind12", None)
+    # The union mechanism takes every blind set: with blind13 blind again, three sets.
+    monkeypatch.setitem(kf.SEPARATE_SETS, "blind13", None)
     assert kf.main(base) == 0
     out = capsys.readouterr().out
     result = json.loads(out.strip().splitlines()[-1])
     assert "== blind-all: 6 issues (3 distributed, 3 not)" in out
-    assert "the blind sets blind12 + blind13 + blind14 together" in out
+    assert "the blind sets blind13 + blind14 + blind15 together" in out
     held = result["held_out"]
     assert held["blind-all"]["n"] == sum(held[n]["n"] for n in
-                                         ("blind12", "blind13", "blind14")) == 6
+                                         ("blind13", "blind14", "blind15")) == 6
 
-    # And with blind11 blind again too, four sets.
+    # With blind12 blind again too, four sets.
+    monkeypatch.setitem(kf.SEPARATE_SETS, "blind12", None)
+    assert kf.main(base) == 0
+    out = capsys.readouterr().out
+    result = json.loads(out.strip().splitlines()[-1])
+    assert "== blind-all: 8 issues (4 distributed, 4 not)" in out
+    assert "the blind sets blind12 + blind13 + blind14 + blind15 together" in out
+    held = result["held_out"]
+    assert held["blind-all"]["n"] == sum(held[n]["n"] for n in
+                                         ("blind12", "blind13", "blind14", "blind15")) == 8
+
+    # And with blind11 blind again too, five sets.
     monkeypatch.setitem(kf.SEPARATE_SETS, "blind11", None)
     assert kf.main(base) == 0
     out = capsys.readouterr().out
     result = json.loads(out.strip().splitlines()[-1])
-    assert "== blind-all: 9 issues (4 distributed, 5 not)" in out
-    assert "the blind sets blind11 + blind12 + blind13 + blind14 together" in out
-    assert result["held_out"]["blind-all"]["n"] == 9
+    assert "== blind-all: 11 issues (5 distributed, 6 not)" in out
+    assert "the blind sets blind11 + blind12 + blind13 + blind14 + blind15 together" in out
+    assert result["held_out"]["blind-all"]["n"] == 11
 
 
 def test_both_benchmarks_read_the_dev_sets_through_one_helper(
