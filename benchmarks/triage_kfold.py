@@ -118,6 +118,13 @@ routed away from the queue as wrong (no human would look at it again); the count
 latter is its own row, ``triaged_off_queue``, and a column of every curve. Coverage stays
 the triaged share of the distributed issues.
 
+Beside it, every block prints the same pair counted on judgeable issues only (issue #23,
+stop 39): queue issues a human labelled with a module or a sub-oncall, and issues routed
+away (no queue label, and the `triaged` label or another team's oncall or module label);
+a queue issue with neither label and a negative carrying a queue label without the
+trigger cannot be judged. The line gives its counts ("precision x/y on judgeable issues,
+coverage c of n"); JSON: ``held_out.<block>.judgeable_triaged`` and ``kfold_judgeable``.
+
 ``--errors`` prints the fit part's per-issue errors (the material rules are written
 from); held-out issues' results are never listed.
 
@@ -420,6 +427,15 @@ def _table(rows: dict[str, dict[str, object]]) -> list[str]:
     return out
 
 
+def judgeable_line(name: str, j: dict[str, float | int | None]) -> str:
+    """The `triaged` pair counted on judgeable issues only (Scores.judgeable), with its
+    denominators: "precision x/y on judgeable issues, coverage c of n"."""
+    return (f"{'judgeable triaged (' + name + ')':<28} precision {_fmt(j['precision'])} "
+            f"({j['right']}/{j['judged']} on judgeable issues, {j['off_queue']} routed away), "
+            f"coverage {_fmt(j['coverage'])} ({j['triaged']} of {j['distributed']} queue "
+            "issues with a module or sub-oncall label)")
+
+
 def _report_separate(name: str, recs: list[Record], fitted: Queue,
                      status: str, *, in_fit: bool = False) -> Evaluation:
     """A set reported as its own part: never merged into held-all, so the first blind
@@ -435,6 +451,7 @@ def _report_separate(name: str, recs: list[Record], fitted: Queue,
     p, b = ev.planner.figures(), ev.baseline.figures()
     if p["module_f1"] and b["module_f1"]:
         print(f"{'module F1 / baseline':<28}{p['module_f1'] / b['module_f1']:>11.2f}x")
+    print(judgeable_line(name, ev.planner.judgeable()))
     print(f"coverage/precision curve ({name}; the shipped thresholds scaled):")
     print(f"  {'scale':>6}{'coverage':>10}{'precision':>11}{'triaged':>9}{'off-queue':>11}")
     for op in ev.points:
@@ -513,10 +530,12 @@ def main(argv: list[str] | None = None) -> int:
     # off) is never a candidate.
     curve = []
     for scale in CURVE:
-        fig = kfold(fit, queue, k=args.k, target=args.target, scale=scale).scores.figures()
+        kf_scores = kfold(fit, queue, k=args.k, target=args.target, scale=scale).scores
+        fig = kf_scores.figures()
         curve.append({"scale": scale, "coverage": fig["triaged_coverage"],
                       "precision": fig["triaged_precision"],
-                      "off_queue": fig["triaged_off_queue"], "figures": fig})
+                      "off_queue": fig["triaged_off_queue"], "figures": fig,
+                      "judgeable": kf_scores.judgeable()})
     chosen = operating_scale({c["scale"]: c["precision"] for c in curve}.get, target)
     sel = scaled_selective(raw, chosen)
     fitted = replace(queue, confidence=sel)
@@ -533,6 +552,8 @@ def main(argv: list[str] | None = None) -> int:
     p, b = main_eval.planner.figures(), main_eval.baseline.figures()
     if p["module_f1"] and b["module_f1"]:
         print(f"{'module F1 / baseline':<28}{p['module_f1'] / b['module_f1']:>11.2f}x")
+    for n, e in evals.items():
+        print(judgeable_line(n, e.planner.judgeable()))
     print("\ncoverage/precision curve (held out; the shipped thresholds scaled):")
     print(f"  {'scale':>6}{'coverage':>10}{'precision':>11}{'triaged':>9}{'off-queue':>11}")
     for op in main_eval.points:
@@ -565,7 +586,8 @@ def main(argv: list[str] | None = None) -> int:
         evals["blind-all"] = _report_separate(
             "blind-all", [r for n in still_blind for r in separate[n]], fitted,
             f"the blind sets {' + '.join(still_blind)} together")
-    out["held_out"] = {n: e.to_json() for n, e in evals.items()}
+    out["held_out"] = {n: {**e.to_json(), "judgeable_triaged": e.planner.judgeable()}
+                       for n, e in evals.items()}
     out["calibration"] = [{"low": x.low, "high": x.high, "judged": x.judged,
                            "right": x.right} for x in bands]
 
@@ -584,6 +606,9 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(_table({"k-fold": kfig, "full-fit": full,
                             "shipped": evaluate(fit, queue).planner.figures()})))
     out["kfold"] = kfig
+    kjudge = next(c["judgeable"] for c in curve if c["scale"] == chosen)
+    print(judgeable_line("k-fold", kjudge))
+    out["kfold_judgeable"] = kjudge
     print("\nout-of-fold coverage/precision curve (fit part; every fitted threshold scaled; "
           f"operating point: the lowest of {list(OPERATING)} at precision >= {target:g}):")
     print(f"  {'scale':>6}{'coverage':>10}{'precision':>11}{'off-queue':>11}")
@@ -591,7 +616,8 @@ def main(argv: list[str] | None = None) -> int:
         mark = "  <- chosen" if c["scale"] == chosen else ""
         print(f"  x{c['scale']:<5g}{_fmt(c['coverage']):>10}{_fmt(c['precision']):>11}"
               f"{c['off_queue']:>11}{mark}")
-    out["kfold_curve"] = [{k: v for k, v in c.items() if k != "figures"} for c in curve]
+    out["kfold_curve"] = [{k: v for k, v in c.items() if k not in ("figures", "judgeable")}
+                          for c in curve]
     out["operating_scale"] = chosen
 
     if args.errors:

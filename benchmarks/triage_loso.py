@@ -4,12 +4,18 @@
 k-fold by issue (benchmarks/triage_kfold.py) spreads every set over the folds, so each
 fold's thresholds were fitted with most of the left-out issue's own set: same gathering,
 same years, same labelling habits. A blind set is met differently: none of its issues
-was seen. Here each released set S (blind2 .. blind12) is taken out in turn; thresholds
+was seen. Here each released set S (blind2 onwards) is taken out in turn; thresholds
 are fitted on the rest of the fit part (dev fit issues plus every other released set),
 the operating scale is chosen on that rest out of fold exactly as triage_kfold.py does
 (the lowest of its OPERATING scales whose out-of-fold `triaged` precision reaches the
 target), and S is planned with them. Per set: `triaged` plans, judged, right,
 precision, coverage, off-queue; then the total over the sets.
+
+A second table gives every measure a blind set is read on, per left-out set and pooled
+over them (counts added up): module F1 (tp/fp/fn), sub-oncall accuracy (right/judged),
+not-distributed precision/recall (tp/fp/fn) and `triaged` on judgeable issues
+(Scores.judgeable); the k-fold rows below get the same line. JSON: ``measures`` in
+every row.
 
 Every wrong `triaged` plan of a left-out set gets one class (counts only):
 
@@ -33,7 +39,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -41,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import triage_kfold as tk
 
 from agentops.triage.calibrate import fit_thresholds, kfold
-from agentops.triage.evaluate import Record, score, snapshot_of, suboncall_label
+from agentops.triage.evaluate import Record, Scores, score, snapshot_of, suboncall_label
 from agentops.triage.model import Plan, Queue
 from agentops.triage.plan import plan_issue
 
@@ -91,6 +97,9 @@ class Row:
     off_queue: int = 0
     classes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CLASSES, 0))
     wrong: list[str] = field(default_factory=list)
+    # Every figure of the left-out set (module F1, sub-oncall, not-distributed, judgeable
+    # `triaged`): how the whole planner, not only `triaged`, meets a set it never saw.
+    scores: Scores = field(default_factory=Scores)
 
     def to_json(self) -> dict[str, object]:
         return {"set": self.name, "n": self.n, "scale": self.scale, "triaged": self.triaged,
@@ -98,7 +107,7 @@ class Row:
                 "precision": _ratio(self.right, self.judged),
                 "coverage": _ratio(self.triaged, self.distributed),
                 "off_queue": self.off_queue, "unjudged": self.unjudged,
-                "classes": dict(self.classes)}
+                "classes": dict(self.classes), "measures": measures(self.scores)}
 
     @property
     def unjudged(self) -> int:
@@ -114,6 +123,40 @@ def _line(row: Row, scale: str = "") -> str:
             f"{row.right:>7}{tk._fmt(j['precision']):>11}{tk._fmt(j['coverage']):>10}"
             f"{row.off_queue:>7}{row.unjudged:>9}  "
             + " ".join(f"{row.classes[c]:>12}" for c in CLASSES))
+
+
+def pooled(parts: list[Scores]) -> Scores:
+    """The counts of several sets' Scores added up (micro figures over their union)."""
+    out = Scores()
+    for f in fields(Scores):
+        if f.type in ("int", int):
+            setattr(out, f.name, sum(getattr(p, f.name) for p in parts))
+    for p in parts:
+        out.errors += p.errors
+    return out
+
+
+def measures(s: Scores) -> dict[str, object]:
+    """The figures a blind set is read on, with their counts."""
+    f = s.figures()
+    return {"module_f1": f["module_f1"], "module_precision": f["module_precision"],
+            "module_recall": f["module_recall"], "module_counts": [s.tp, s.fp, s.fn],
+            "suboncall_accuracy": f["suboncall_accuracy"],
+            "suboncall_counts": [s.sub_right, s.sub_total],
+            "not_distributed_precision": f["not_distributed_precision"],
+            "not_distributed_recall": f["not_distributed_recall"],
+            "not_distributed_counts": [s.nd_tp, s.nd_fp, s.nd_fn],
+            "judgeable_triaged": s.judgeable()}
+
+
+def _measure_line(name: str, s: Scores) -> str:
+    """One row of the measures table: figure (counts)."""
+    f, j = s.figures(), s.judgeable()
+    return (f"  {name:<9}{tk._fmt(f['module_f1']):>7} ({s.tp}/{s.fp}/{s.fn}){'':<2}"
+            f"{tk._fmt(f['suboncall_accuracy']):>7} ({s.sub_right}/{s.sub_total}){'':<2}"
+            f"{tk._fmt(f['not_distributed_precision']):>7}/{tk._fmt(f['not_distributed_recall'])}"
+            f" ({s.nd_tp}/{s.nd_fp}/{s.nd_fn}){'':<2}"
+            f"{j['right']}/{j['judged']} at {j['triaged']} of {j['distributed']}")
 
 
 def _ratio(a: int, b: int) -> float | None:
@@ -132,7 +175,7 @@ def leave_out(name: str, sets: dict[str, list[Record]], base: list[Record], queu
     s = score(recs, plans, fitted)
     row = Row(name=name, n=len(recs), scale=scale, triaged=s.triaged_any,
               judged=s.triaged_total, right=s.triaged_right, distributed=s.distributed,
-              off_queue=s.triaged_off_queue)
+              off_queue=s.triaged_off_queue, scores=s)
     for rec, plan in zip(recs, plans, strict=True):
         cls = mistake(rec, plan, fitted)
         if cls is None:
@@ -177,8 +220,14 @@ def main(argv: list[str] | None = None) -> int:
               right=sum(r.right for r in rows), distributed=sum(r.distributed for r in rows),
               off_queue=sum(r.off_queue for r in rows),
               classes={c: sum(r.classes[c] for r in rows) for c in CLASSES})
+    tot.scores = pooled([r.scores for r in rows])
     j = tot.to_json()
     print(_line(tot))
+    print("\n== the same left-out plans, every measure: module F1 (tp/fp/fn), sub-oncall "
+          "(right/judged), not-distributed P/R (tp/fp/fn), judgeable `triaged` "
+          "(right/judged at triaged of judgeable queue issues) ==")
+    for row in [*rows, tot]:
+        print(_measure_line(row.name, row.scores))
     # The same classes for k-fold by issue on the whole fit part (every set spread over
     # the folds), split into the dev part and the released sets: the figure the
     # leave-one-set-out table is compared with.
@@ -190,10 +239,12 @@ def main(argv: list[str] | None = None) -> int:
     kf_rows = {}
     for part in ("dev", "sets"):
         row = Row(name=part, n=0, scale=scale)
+        each = []
         for rec, plan in zip(whole, folded.plans, strict=True):
             if (rec.number in dev_numbers) != (part == "dev"):
                 continue
             s = score([rec], [plan], queue)
+            each.append(s)
             row.n += 1
             row.triaged += s.triaged_any
             row.judged += s.triaged_total
@@ -204,8 +255,10 @@ def main(argv: list[str] | None = None) -> int:
             if cls is not None:
                 row.classes[cls] += 1
                 row.wrong.append(f"#{rec.number} {cls}")
+        row.scores = pooled(each)
         kf_rows[part] = row.to_json()
         print(_line(row))
+        print("  " + _measure_line(part, row.scores).strip())
         if args.errors:
             for line in row.wrong:
                 print(f"    {line}")

@@ -206,6 +206,11 @@ def test_fit_blind2_moves_the_second_set_into_the_fit_part(
         assert "== fit part: 4 issues, k=2" in out
         assert "== blind2: 3 issues" in out and "read to write rules" in out
         assert result["held_out"]["blind2"]["n"] == 3 and result["fit_blind2"] == 0
+        # Issue #23 (stop 39): the judgeable `triaged` pair beside the present one.
+        assert result["held_out"]["blind2"]["judgeable_triaged"]["distributed"] == 3
+        assert "judgeable triaged (blind2)" in out
+    assert set(result["kfold_judgeable"]) >= {"precision", "judged", "coverage", "distributed"}
+    assert "judgeable triaged (k-fold)" in out
 
 
 def _only_this_set(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str,

@@ -75,3 +75,32 @@ def test_unjudged_counts_triaged_queue_issues_without_labels() -> None:
     # 4 triaged queue issues, 2 of them judged (3 judged minus the off-queue one).
     assert row.unjudged == 2
     assert lo.Row(name="b", n=2, scale=1.0, triaged=1, judged=1).unjudged == 0
+
+
+def test_pooled_adds_the_counts_of_every_set() -> None:
+    """Issue #23 (stop 39): the pooled row is the micro figure over the left-out sets."""
+    a = lo.Scores(tp=3, fp=1, fn=0, sub_right=2, sub_total=2, nd_tp=1, nd_fp=1, nd_fn=0,
+                  judgeable_right=1, judgeable_total=1, judgeable_distributed=4,
+                  judgeable_triaged=1)
+    b = lo.Scores(tp=1, fp=0, fn=2, sub_right=1, sub_total=2, nd_tp=2, nd_fp=0, nd_fn=3)
+    s = lo.pooled([a, b])
+    assert (s.tp, s.fp, s.fn, s.sub_right, s.sub_total) == (4, 1, 2, 3, 4)
+    m = lo.measures(s)
+    assert m["module_counts"] == [4, 1, 2] and m["suboncall_accuracy"] == 0.75
+    assert m["not_distributed_counts"] == [3, 1, 3]
+    assert m["judgeable_triaged"]["distributed"] == 4
+    assert "0.750 (3/4)" in lo._measure_line("all", s)
+
+
+def test_a_left_out_row_carries_every_measure(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lo, "operating_scale", lambda *a, **k: 1.0)
+    sets = {"blind2": [_rec(21, modules=("module: ddp",), sub="parallelisms"),
+                       _rec(22, dist=False)],
+            "blind3": [_rec(31, modules=("module: fsdp",))]}
+    row = lo.leave_out("blind2", sets, [_rec(1, modules=("module: ddp",))], Q, k=2,
+                       target=0.9)
+    m = row.to_json()["measures"]
+    # Two issues planned: one distributed with a module, one not distributed.
+    assert row.scores.sub_total == 1 and sum(m["module_counts"]) >= 1
+    assert row.scores.nd_tp + row.scores.nd_fn == 1 and row.scores.distributed == 1
+    assert m["judgeable_triaged"]["distributed"] == 1

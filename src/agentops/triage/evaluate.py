@@ -140,6 +140,24 @@ class Scores:
     nd_fn: int = 0
     violations: int = 0
     errors: list[str] = field(default_factory=list)
+    # `triaged` on issues a human finished triaging (issue #23, stop 39): queue issues with
+    # a module or sub-oncall label, and issues routed away (``routed_away``). Beside the
+    # figures above, never instead of them.
+    judgeable_distributed: int = 0  # queue issues with a module or sub-oncall label
+    judgeable_triaged: int = 0  # of those, marked `triaged`
+    judgeable_total: int = 0  # `triaged` plans on judgeable issues (routed away too)
+    judgeable_right: int = 0
+    judgeable_off_queue: int = 0  # `triaged` plans on issues routed away
+
+    def judgeable(self) -> dict[str, float | int | None]:
+        """`triaged` precision and coverage counted only on judgeable issues, with the
+        counts behind them (so a small denominator shows)."""
+        return {"precision": _ratio(self.judgeable_right, self.judgeable_total),
+                "right": self.judgeable_right, "judged": self.judgeable_total,
+                "coverage": _ratio(self.judgeable_triaged, self.judgeable_distributed),
+                "triaged": self.judgeable_triaged,
+                "distributed": self.judgeable_distributed,
+                "off_queue": self.judgeable_off_queue}
 
     def figures(self) -> dict[str, float | int | None]:
         p = _ratio(self.tp, self.tp + self.fp)
@@ -159,6 +177,29 @@ class Scores:
 
 def _ratio(a: int, b: int) -> float | None:
     return round(a / b, 4) if b else None
+
+
+def _prefix(label: str) -> str:
+    """A label's scheme ("oncall:" of "oncall: distributed"), or "" without one."""
+    head, sep, _ = label.partition(":")
+    return f"{head.strip().casefold()}:" if sep else ""
+
+
+def routed_away(record: Record, queue: Queue) -> bool:
+    """The humans finished triaging this issue outside the queue: no trigger label, none
+    of the queue's module or sub-oncall labels (with one of those the labels contradict
+    each other: a queue label set, the queue's own not), and a mark of triage elsewhere:
+    the `triaged` label, or another label of the trigger's or the modules' scheme (another
+    team's oncall, another module). An issue with no such mark was never triaged."""
+    if record.is_distributed:
+        return False
+    have = {lb.casefold() for lb in record.human_labels}
+    ours = {lb.casefold() for lb in (queue.trigger_label, *queue.modules, *queue.suboncalls)}
+    if have & ours:
+        return False
+    schemes = {_prefix(queue.trigger_label), *(_prefix(m) for m in queue.modules)} - {""}
+    return queue.triaged_label.casefold() in have or any(
+        _prefix(lb) in schemes for lb in have)
 
 
 def score(records: Sequence[Record], plans: Sequence[Plan], queue: Queue) -> Scores:
@@ -198,10 +239,15 @@ def score(records: Sequence[Record], plans: Sequence[Plan], queue: Queue) -> Sco
         if rec.is_distributed:
             s.distributed += 1
             s.triaged_any += queue.triaged_label in added
+        if in_mod or in_sub:
+            s.judgeable_distributed += 1
         if (in_mod or in_sub) and queue.triaged_label in added:
             s.triaged_total += 1
             ok = pred_mods <= rec.modules and (want_sub is None or pred_sub == want_sub)
             s.triaged_right += ok
+            s.judgeable_triaged += 1
+            s.judgeable_total += 1
+            s.judgeable_right += ok
             if not ok:
                 problems.append("marked triaged wrongly")
         elif not rec.is_distributed and queue.triaged_label in added:
@@ -209,6 +255,9 @@ def score(records: Sequence[Record], plans: Sequence[Plan], queue: Queue) -> Sco
             # since a `triaged` issue gets no second human look. Judged, and wrong.
             s.triaged_total += 1
             s.triaged_off_queue += 1
+            if routed_away(rec, queue):
+                s.judgeable_total += 1
+                s.judgeable_off_queue += 1
             problems.append("marked triaged off the queue")
         said_nd = plan.decision == "not_distributed"
         if said_nd and not rec.is_distributed:
