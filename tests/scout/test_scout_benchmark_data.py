@@ -227,7 +227,8 @@ def test_third_unseen_truth_validates_and_every_target_file_loads() -> None:
 _UNSEEN = ("scout_unseen.yaml", "scout_unseen2.yaml", "scout_unseen3.yaml", "scout_unseen4.yaml",
            "scout_unseen5.yaml", "scout_unseen6.yaml", "scout_unseen7.yaml", "scout_unseen8.yaml",
            "scout_unseen9.yaml", "scout_unseen10.yaml", "scout_unseen11.yaml",
-           "scout_unseen12.yaml", "scout_unseen13.yaml", "scout_unseen14.yaml")
+           "scout_unseen12.yaml", "scout_unseen13.yaml", "scout_unseen14.yaml",
+           "scout_unseen15.yaml", "scout_unseen16.yaml")
 
 
 def _load_set(number: int) -> dict:
@@ -350,11 +351,16 @@ def test_eighth_unseen_truth_validates_with_init_drafts_in_a_new_window() -> Non
     (12, _MODELS | {"torchtitan/experiments/forge"}),
     # qwen3 joined torchtitan after set 14's start commit, so that set has no qwen3 run
     (14, {"torchtitan/models/llama3", "torchtitan/models/deepseek_v3",
-          "torchtitan/experiments/forge"})])
+          "torchtitan/experiments/forge"}),
+    # the model folder deepseek_v3 joined after set 16's start commit; the experiment it
+    # superseded and simple_fsdp are measured instead
+    (16, {"torchtitan/models/llama3", "torchtitan/experiments/deepseek_v3",
+          "torchtitan/experiments/simple_fsdp"})])
 def test_a_month_window_set_validates_with_init_drafts_before_the_set_after_it(
         number: int, folders: set[str]) -> None:
-    """The ninth to twelfth and the fourteenth blind sets (#22): the model folders (the tenth
-    on also experiments/forge; the fourteenth without qwen3, which did not exist yet), each
+    """The ninth to twelfth, the fourteenth and the sixteenth blind sets (#22): the model
+    folders (the tenth on also experiments/forge; the fourteenth without qwen3, which did not
+    exist yet; the sixteenth llama3 with experiments/deepseek_v3 and simple_fsdp), each
     in a window no earlier set used for the folder (the month before the following set's),
     each run's target an unedited `scout.py init` draft that
     names that folder, every entry at file:line, late entries say so and stay few, at
@@ -371,3 +377,22 @@ def test_a_month_window_set_validates_with_init_drafts_before_the_set_after_it(
     assert len(windows) == 1
     assert {r["prior"]["head"] for r in _load_set(number - 1)["runs"]} == {w[1] for w in windows}
     assert all(j["note"].strip() for j in spec["judgements"])
+
+
+def test_fifteenth_unseen_set_loads_in_windows_no_earlier_set_used() -> None:
+    """The fifteenth blind set (#22) loads, and each of its runs measures a window no earlier
+    set used for that folder, with an unedited `scout.py init` draft as target, truth and
+    negatives (only the runs' shape is checked here; nothing of its entries is read out)."""
+    from agentops.scout import config
+    from benchmarks import scout_unseen as unseen
+
+    earlier = _windows_before(15)
+    subprojects = []
+    for run in _load_set(15)["runs"]:
+        path = unseen.ROOT / run["target"]
+        assert "drafted by scout.py init" in path.read_text(), run["target"]
+        sub = config.load_target(str(path)).subproject
+        subprojects.append(sub)
+        assert (run["prior"]["head"], run["head"]["head"]) not in earlier.get(sub, set()), sub
+        assert run["truth"] and run["negatives"], run["target"]
+    assert set(subprojects) >= {"torchtitan/models/llama3", "torchtitan/models/deepseek_v3"}
