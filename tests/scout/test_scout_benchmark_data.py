@@ -395,4 +395,7 @@ def test_fifteenth_unseen_set_loads_in_windows_no_earlier_set_used() -> None:
         subprojects.append(sub)
         assert (run["prior"]["head"], run["head"]["head"]) not in earlier.get(sub, set()), sub
         assert run["truth"] and run["negatives"], run["target"]
+        # late entries say so (their ids are not printed: the set is blind)
+        assert all(e["what"].lower().startswith("late")
+                   for e in run["truth"] + run["negatives"] if e.get("late"))
     assert set(subprojects) >= {"torchtitan/models/llama3", "torchtitan/models/deepseek_v3"}
