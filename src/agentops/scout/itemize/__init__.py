@@ -17,6 +17,7 @@ from agentops.scout.itemize import (
     debt,
     delta,
     docs,
+    modelprep,
     openwork,
     parity,
     partreads,
@@ -32,7 +33,7 @@ def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """Candidate items of this run (before reconciliation with the priors)."""
     items: list[Item] = []
     for area in (delta, todos, tests, settings, debt, parity, componentuse, configfields,
-                 siblingsettings, partreads, corerefs, docs, openwork):
+                 siblingsettings, partreads, modelprep, corerefs, docs, openwork):
         items += area.items(inp, res)
     items += clear.items(inp, res, items)
     seen: set[str] = set()
