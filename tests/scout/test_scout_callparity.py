@@ -2,10 +2,12 @@
 repository functions as an upstream module is compared with it call by call.
 Match: a component pinned to ``None`` where upstream hands one over, a keyword left out
 whose upstream value is not the callee's default (through a module-qualified call), a
-returned value thrown away while the copy computes the same name another way. No-match:
-the same calls written like upstream's, a value equal to the default, a component the
-copy does not have, a ``None`` upstream passes too, a bare call with no rival binding,
-and a module that shares too few callees with upstream to be a copy of it."""
+returned value thrown away while the copy computes the same name another way, an engine
+paired with a configured copy's upstream outside the watched paths. No-match: the same
+calls written like upstream's, a value equal to the default, a component the copy does
+not have, a section its own trimmed config class lacks, a ``None`` upstream passes too,
+a bare call with no rival binding, a module that shares too few callees with upstream to
+be a copy of it, and an upstream outside the watched paths that no pair names."""
 
 from __future__ import annotations
 
@@ -188,3 +190,64 @@ def test_a_method_reached_through_the_same_config_chain_is_compared(tmp_path) ->
              if f.callee.startswith("cfg.")]
     assert [(f.callee, f.how, f.keyword, f.upstream_value) for f in found] == [
         ("cfg.store.build", "pinned", "batches", "self.batches")]
+
+
+# A copied engine beside a copied loop: the loop is the configured copy of a trainer that
+# sits outside the watched paths; the engine holds the trainer's constructor.
+LOOP = '''\
+from core.parts import build_steps
+
+
+def run(cfg):
+    return build_steps(cfg)
+'''
+
+
+def _outside(tmp_path, *, configured: bool, ours: str = OURS, trimmed: str = ""):
+    files = {"core/__init__.py": "", "core/parts.py": PARTS, "runner.py": UPSTREAM,
+             "sub/__init__.py": "", "sub/engine.py": ours, "sub/loop.py": LOOP}
+    if trimmed:
+        files["sub/settings.py"] = trimmed
+    target = ("duplicate_logic:\n  - {ours: [sub/loop.py], upstream: [runner.py], "
+              "why: copy}\n") if configured else ""
+    return callparity.analyse(minirepo.build(tmp_path, head=files, target=target))
+
+
+def test_an_engine_is_paired_with_the_configured_copys_upstream_outside_the_watched_paths(
+        tmp_path) -> None:
+    found = {(f.file, f.how, f.keyword, f.upstream.split(":")[0])
+             for f in _outside(tmp_path, configured=True)}
+    assert ("sub/engine.py", "pinned", "batches", "runner.py") in found
+    assert ("sub/engine.py", "omitted", "dump_to", "runner.py") in found
+
+
+def test_an_upstream_outside_the_watched_paths_that_no_pair_names_is_not_paired(
+        tmp_path) -> None:
+    assert _outside(tmp_path, configured=False) == []
+
+
+TRIMMED = '''\
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Settings:
+    keeper: object = None
+    steps: int = field(default=1)
+'''
+
+
+def test_a_section_the_copys_own_config_class_lacks_is_no_omission(tmp_path) -> None:
+    # Upstream passes `cfg.dump`; the engine's `cfg` is the folder's trimmed Settings,
+    # which has no `dump`: the copy has nothing to hand over.
+    ours = OURS.replace("import os\n", "import os\n\nfrom sub.settings import Settings\n"
+                        ).replace("def __init__(self, cfg):", "def __init__(self, cfg: Settings):")
+    found = {(f.how, f.keyword) for f in _outside(tmp_path / "a", configured=True, ours=ours,
+                                                  trimmed=TRIMMED)}
+    assert ("omitted", "dump_to") not in found and ("pinned", "batches") in found
+    # The same class with the section: the omission is reported.
+    with_dump = TRIMMED + "    dump: str = \"\"\n"
+    found = {(f.how, f.keyword) for f in _outside(tmp_path / "b", configured=True, ours=ours,
+                                                  trimmed=with_dump)}
+    assert ("omitted", "dump_to") in found
+

@@ -17,10 +17,14 @@ modules call:
   read from the environment instead of the value the call returns).
 
 Which modules correspond: the configured ``duplicate_logic`` pairs, and any upstream
-module of the watched paths sharing at least ``MIN_SHARED`` distinct repository callees
-with the sub-project's module, and at least ``MIN_SHARE`` of the module's own. Calls
-through ``self``/locals are compared only as a chain of three parts or more written the
-same way on both sides (never ``omitted``: the callee's defaults are unknown).
+module of the watched paths, or named as a pair's upstream (a trainer outside them whose
+constructor a second module of the folder copies), sharing at least ``MIN_SHARED``
+distinct repository callees with the sub-project's module, and at least ``MIN_SHARE`` of
+the module's own. An upstream value reading a section the copy's own parameter cannot
+have (its annotation a folder class without it: a trimmed config) is nothing to hand
+over, never ``omitted``. Calls through ``self``/locals are compared only as a chain of
+three parts or more written the same way on both sides (never ``omitted``: the callee's
+defaults are unknown).
 
 An Opportunity: the copy may differ on purpose. Pure: the HEAD tree in,
 ``CallParity`` records out.
@@ -31,7 +35,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from agentops.scout.analyses import direction, duplicates
+from agentops.scout.analyses import bodydrift, direction, duplicates
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.model import Inputs
 
@@ -110,9 +114,13 @@ def _pairs(inp: Inputs) -> list[tuple[str, str]]:
     downstream = direction.downstream_files(inp)
     ours = [p for p in sorted(inp.head.files) if p.endswith(".py") and p.startswith(sub)
             and not p.startswith(tests)]
-    theirs = [p for p in sorted(inp.head.files) if p.endswith(".py") and watched
-              and p.startswith(watched) and not p.startswith(sub) and "/tests/" not in p
-              and p not in downstream]
+    # A core module the target names as the source of a copy (``duplicate_logic``'s
+    # upstream, often outside the watched paths) may be the source of the folder's other
+    # modules too: an engine holding the trainer's constructor next to a copied loop.
+    sources = {u for _o, u in out}
+    theirs = [p for p in sorted(inp.head.files) if p.endswith(".py")
+              and ((watched and p.startswith(watched)) or p in sources)
+              and not p.startswith(sub) and "/tests/" not in p and p not in downstream]
     # Modules are paired by what they call from the repository, not by chains.
     keys = {p: {k for k in m.calls if not k.startswith(CHAIN)} for p in ours + theirs
             if (m := _cached(inp, p)) is not None}
@@ -244,6 +252,47 @@ def _absent_component(value: str, text: str) -> bool:
     return f"self.{attr}" not in text
 
 
+def _class_attrs(cls: ast.ClassDef) -> set[str]:
+    """What an instance of ``cls`` has: fields, class-level names, methods, and what its
+    methods assign on ``self``."""
+    out = set(ps.class_fields(cls))
+    for stmt in cls.body:
+        if isinstance(stmt, ast.Assign):
+            out |= {t.id for t in stmt.targets if isinstance(t, ast.Name)}
+        elif isinstance(stmt, ps.FuncDef.__args__):
+            out.add(stmt.name)
+            for node in ps.walk(stmt):
+                if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) \
+                        and isinstance(node.value, ast.Name) and node.value.id == "self":
+                    out.add(node.attr)
+    return out
+
+
+def _lacks(inp: Inputs, ours: _Module, call: ast.Call, value: str) -> bool:
+    """Upstream's value reads a section (``job_config.job.dump_folder``) that the copy's
+    own parameter of that name cannot have: its annotation is a class without bases
+    whose instances hold no such attribute (a trimmed config of the folder's). Nothing
+    to hand over, not a lag."""
+    tree = ps.parse(value)
+    expr = tree.body[0] if tree is not None and len(tree.body) == 1 else None
+    chain = ps.name_chain(expr.value) if isinstance(expr, ast.Expr) else []
+    scope = _enclosing(ours.tree, call.lineno)
+    if len(chain) < 2 or scope is None:
+        return False
+    ann = next((a.annotation for a in (*scope.args.posonlyargs, *scope.args.args,
+                                       *scope.args.kwonlyargs)
+                if a.arg == chain[0]), None)
+    if not isinstance(ann, ast.Name):
+        return False
+    cls = ps.find(ours.tree, ann.id)
+    if not isinstance(cls, ast.ClassDef):
+        cls = (bodydrift._repo_class(inp, ours.tree, ann.id)
+               or bodydrift._relative_class(inp, ours.tree, ours.path, ann.id))
+    if not isinstance(cls, ast.ClassDef) or any(b != "object" for b in ps.class_bases(cls)):
+        return False
+    return chain[1] not in _class_attrs(cls)
+
+
 def _is_local(call: ast.Call, keyword: str) -> bool:
     """Upstream passes a bare local (``leaf_folder=leaf_folder``): what it holds is
     decided in upstream's function and may well be the callee's default."""
@@ -279,7 +328,7 @@ def _compare(inp: Inputs, ours: _Module, up: _Module) -> list[CallParity]:
                 if func is None or k in _positional(func, call) or k not in defaults \
                         or defaults[k] == values[k] or _is_none(values[k]) \
                         or _absent_component(values[k], ours.text) \
-                        or _is_local(ref, k):
+                        or _is_local(ref, k) or _lacks(inp, ours, call, values[k]):
                     continue
                 out.append(CallParity(ours.path, call.lineno, callee, "omitted", k,
                                       values[k], where_up))
