@@ -53,7 +53,6 @@ from agentops.scout.analyses import (
     stalecopy,
     staleopts,
     todos,
-    unbound,
     upstream,
     usecheck,
 )
@@ -130,7 +129,6 @@ REGISTRY: dict[str, Analysis] = {
     "config_fields": lambda inp, _: configfields.analyse(inp),
     "fqn_names": lambda inp, _: fqnnames.analyse(inp),
     "part_member_reads": lambda inp, _: partreads.analyse(inp),
-    "unbound_names": lambda inp, _: unbound.analyse(inp),
     "pinned_parameters": lambda inp, _: pinnedparams.analyse(inp),
     "compiled_checks": lambda inp, _: compilechecks.analyse(inp),
     "sibling_guards": lambda inp, _: siblingguards.analyse(inp),
