@@ -2,10 +2,14 @@
 repository functions as an upstream module is compared with it call by call.
 Match: a component pinned to ``None`` where upstream hands one over, a keyword left out
 whose upstream value is not the callee's default (through a module-qualified call), a
-returned value thrown away while the copy computes the same name another way. No-match:
-the same calls written like upstream's, a value equal to the default, a component the
-copy does not have, a ``None`` upstream passes too, a bare call with no rival binding,
-and a module that shares too few callees with upstream to be a copy of it."""
+returned value thrown away while the copy computes the same name another way, an engine
+paired with a configured copy's upstream outside the watched paths, a call of a
+component's method with fewer positional arguments than upstream's. No-match: the same
+calls written like upstream's, a value equal to the default, a component the copy does
+not have, a section its own trimmed config class lacks, a ``None`` upstream passes too,
+a bare call with no rival binding, a module that shares too few callees with upstream to
+be a copy of it, an upstream outside the watched paths that no pair names, and a missing
+positional argument passed by keyword or upstream's bare local."""
 
 from __future__ import annotations
 
@@ -188,3 +192,105 @@ def test_a_method_reached_through_the_same_config_chain_is_compared(tmp_path) ->
              if f.callee.startswith("cfg.")]
     assert [(f.callee, f.how, f.keyword, f.upstream_value) for f in found] == [
         ("cfg.store.build", "pinned", "batches", "self.batches")]
+
+
+# A copied engine beside a copied loop: the loop is the configured copy of a trainer that
+# sits outside the watched paths; the engine holds the trainer's constructor.
+LOOP = '''\
+from core.parts import build_steps
+
+
+def run(cfg):
+    return build_steps(cfg)
+'''
+
+
+def _outside(tmp_path, *, configured: bool, ours: str = OURS, trimmed: str = ""):
+    files = {"core/__init__.py": "", "core/parts.py": PARTS, "runner.py": UPSTREAM,
+             "sub/__init__.py": "", "sub/engine.py": ours, "sub/loop.py": LOOP}
+    if trimmed:
+        files["sub/settings.py"] = trimmed
+    target = ("duplicate_logic:\n  - {ours: [sub/loop.py], upstream: [runner.py], "
+              "why: copy}\n") if configured else ""
+    return callparity.analyse(minirepo.build(tmp_path, head=files, target=target))
+
+
+def test_an_engine_is_paired_with_the_configured_copys_upstream_outside_the_watched_paths(
+        tmp_path) -> None:
+    found = {(f.file, f.how, f.keyword, f.upstream.split(":")[0])
+             for f in _outside(tmp_path, configured=True)}
+    assert ("sub/engine.py", "pinned", "batches", "runner.py") in found
+    assert ("sub/engine.py", "omitted", "dump_to", "runner.py") in found
+
+
+def test_an_upstream_outside_the_watched_paths_that_no_pair_names_is_not_paired(
+        tmp_path) -> None:
+    assert _outside(tmp_path, configured=False) == []
+
+
+TRIMMED = '''\
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Settings:
+    keeper: object = None
+    steps: int = field(default=1)
+'''
+
+
+def test_a_section_the_copys_own_config_class_lacks_is_no_omission(tmp_path) -> None:
+    # Upstream passes `cfg.dump`; the engine's `cfg` is the folder's trimmed Settings,
+    # which has no `dump`: the copy has nothing to hand over.
+    ours = OURS.replace("import os\n", "import os\n\nfrom sub.settings import Settings\n"
+                        ).replace("def __init__(self, cfg):", "def __init__(self, cfg: Settings):")
+    found = {(f.how, f.keyword) for f in _outside(tmp_path / "a", configured=True, ours=ours,
+                                                  trimmed=TRIMMED)}
+    assert ("omitted", "dump_to") not in found and ("pinned", "batches") in found
+    # The same class with the section: the omission is reported.
+    with_dump = TRIMMED + "    dump: str = \"\"\n"
+    found = {(f.how, f.keyword) for f in _outside(tmp_path / "b", configured=True, ours=ours,
+                                                  trimmed=with_dump)}
+    assert ("omitted", "dump_to") in found
+
+
+def _recorder(ours_call: str, up_call: str = "self.saver.record(self.tokens, self.steps)"):
+    upstream = UPSTREAM + f"\n    def log(self, cfg):\n        {up_call}\n"
+    ours = OURS + f"\n    def log(self, cfg):\n        {ours_call}\n"
+    return _files(ours=ours, upstream=upstream)
+
+
+def test_a_component_method_called_with_fewer_positional_arguments_is_short(
+        tmp_path) -> None:
+    inp = minirepo.build(tmp_path, head=_recorder("self.saver.record(self.tokens)"))
+    short = [f for f in callparity.analyse(inp) if f.how == "short"]
+    assert [(f.callee, f.keyword, f.upstream_value, f.upstream) for f in short] == [
+        ("self.saver.record", "argument 2", "self.steps", "core/runner.py:17")]
+    [item] = [i for i in parity.call_items(inp, {"call_parity": short})]
+    assert "fewer positional arguments" in item.title and "`self.steps`" in item.title
+
+
+def test_the_same_positional_arguments_or_the_missing_one_by_keyword_are_not_short(
+        tmp_path) -> None:
+    for n, call in enumerate(("self.saver.record(self.tokens, self.steps)",
+                              "self.saver.record(self.tokens, count=self.steps)")):
+        inp = minirepo.build(tmp_path / str(n), head=_recorder(call))
+        assert not [f for f in callparity.analyse(inp) if f.how == "short"], call
+    # Upstream's missing value is a bare local of its own (it may hold the default), or a
+    # component the copy never has.
+    for n, up in enumerate(("self.saver.record(self.tokens, cfg)",
+                            "self.saver.record(self.tokens, self.spare)")):
+        inp = minirepo.build(tmp_path / f"u{n}", head=_recorder(
+            "self.saver.record(self.tokens)", up))
+        assert not [f for f in callparity.analyse(inp) if f.how == "short"], up
+
+
+def test_a_resolved_callee_names_the_parameter_and_skips_its_default(tmp_path) -> None:
+    # `parts.start_cluster(cfg)` against upstream's `(cfg, cfg.dump)`: `dump_to` by name;
+    # against `(cfg, "")`, the callee's default: nothing.
+    up = UPSTREAM.replace("parts.start_cluster(cfg, dump_to=cfg.dump, verbose=False)",
+                          "parts.start_cluster(cfg, cfg.dump)")
+    found = [f for f in _run(tmp_path / "a", _files(upstream=up)) if f.how == "short"]
+    assert [(f.keyword, f.upstream_value) for f in found] == [("dump_to", "cfg.dump")]
+    same = up.replace("parts.start_cluster(cfg, cfg.dump)", "parts.start_cluster(cfg, \"\")")
+    assert not [f for f in _run(tmp_path / "b", _files(upstream=same)) if f.how == "short"]

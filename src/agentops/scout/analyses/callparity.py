@@ -12,15 +12,24 @@ modules call:
   keyword without a default, is not judged), nor a bare local of upstream's (its value
   may be the default), nor one of upstream's own components the copy's module never
   has (``self.ft_manager`` in a copy without one);
+- ``short``: ours passes fewer positional arguments than every upstream call and not
+  the first missing one by keyword (``validator.validate(parts)`` where upstream passes
+  ``(parts, self.step)``); not judged when upstream's value there is the callee's
+  default, a bare local of upstream's or one of its components the copy never has;
 - ``discarded``: every upstream call binds the result to a name, ours calls it as a bare
   statement and its function binds that same name from something else (a world size
   read from the environment instead of the value the call returns).
 
 Which modules correspond: the configured ``duplicate_logic`` pairs, and any upstream
-module of the watched paths sharing at least ``MIN_SHARED`` distinct repository callees
-with the sub-project's module, and at least ``MIN_SHARE`` of the module's own. Calls
-through ``self``/locals are compared only as a chain of three parts or more written the
-same way on both sides (never ``omitted``: the callee's defaults are unknown).
+module of the watched paths, or named as a pair's upstream (a trainer outside them whose
+constructor a second module of the folder copies), sharing at least ``MIN_SHARED``
+distinct repository callees with the sub-project's module, and at least ``MIN_SHARE`` of
+the module's own. An upstream value reading a section the copy's own parameter cannot
+have (its annotation a folder class without it: a trimmed config) is nothing to hand
+over, never ``omitted`` or ``short``. Calls through ``self``/locals are compared only
+as a chain of three parts or more written the same way on both sides, or as a method of
+one of the instance's own components (``self.validator.validate``), never ``omitted``
+(the callee's defaults are unknown).
 
 An Opportunity: the copy may differ on purpose. Pure: the HEAD tree in,
 ``CallParity`` records out.
@@ -31,7 +40,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from agentops.scout.analyses import direction, duplicates
+from agentops.scout.analyses import bodydrift, direction, duplicates
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.model import Inputs
 
@@ -46,9 +55,12 @@ class CallParity:
     file: str  # our module
     line: int  # our call
     callee: str  # as written in our call (``dist_utils.init_distributed``)
-    how: str  # "pinned" | "omitted" | "discarded"
-    keyword: str  # the keyword (pinned/omitted) or upstream's bound name (discarded)
-    upstream_value: str  # upstream's value for the keyword, or the call it binds
+    how: str  # "pinned" | "omitted" | "short" | "discarded"
+    # the keyword (pinned/omitted), the first positional parameter ours leaves out
+    # (short: its name, or "argument N" when the callee is unknown), or upstream's bound
+    # name (discarded)
+    keyword: str
+    upstream_value: str  # upstream's value for the keyword/argument, or the call it binds
     upstream: str  # file:line of upstream's call
     ours_instead: str = ""  # discarded: file:line and source of our own binding
 
@@ -81,9 +93,13 @@ def _key(call: ast.Call, imported: dict[str, tuple[str, str]], paths: frozenset[
     # A method reached through a config object (``config.checkpoint.build``): matched
     # by the chain as written, ``self.`` aside; three parts at least, so a generic
     # ``x.append`` never pairs two unrelated calls.
+    # A method of one of the instance's own components (``self.validator.validate``)
+    # counts too: the component is held under the same name on both sides.
     chain = ps.name_chain(f)
-    chain = chain[1:] if chain[:1] == ["self"] else chain
-    if chain and chain[0] not in imported and len(chain) >= CHAIN_PARTS:
+    own = chain[:1] == ["self"]
+    chain = chain[1:] if own else chain
+    if chain and chain[0] not in imported and (
+            len(chain) >= CHAIN_PARTS or (own and len(chain) == CHAIN_PARTS - 1)):
         return CHAIN + ".".join(chain)
     return ""
 
@@ -110,9 +126,13 @@ def _pairs(inp: Inputs) -> list[tuple[str, str]]:
     downstream = direction.downstream_files(inp)
     ours = [p for p in sorted(inp.head.files) if p.endswith(".py") and p.startswith(sub)
             and not p.startswith(tests)]
-    theirs = [p for p in sorted(inp.head.files) if p.endswith(".py") and watched
-              and p.startswith(watched) and not p.startswith(sub) and "/tests/" not in p
-              and p not in downstream]
+    # A core module the target names as the source of a copy (``duplicate_logic``'s
+    # upstream, often outside the watched paths) may be the source of the folder's other
+    # modules too: an engine holding the trainer's constructor next to a copied loop.
+    sources = {u for _o, u in out}
+    theirs = [p for p in sorted(inp.head.files) if p.endswith(".py")
+              and ((watched and p.startswith(watched)) or p in sources)
+              and not p.startswith(sub) and "/tests/" not in p and p not in downstream]
     # Modules are paired by what they call from the repository, not by chains.
     keys = {p: {k for k in m.calls if not k.startswith(CHAIN)} for p in ours + theirs
             if (m := _cached(inp, p)) is not None}
@@ -244,10 +264,84 @@ def _absent_component(value: str, text: str) -> bool:
     return f"self.{attr}" not in text
 
 
+def _class_attrs(cls: ast.ClassDef) -> set[str]:
+    """What an instance of ``cls`` has: fields, class-level names, methods, and what its
+    methods assign on ``self``."""
+    out = set(ps.class_fields(cls))
+    for stmt in cls.body:
+        if isinstance(stmt, ast.Assign):
+            out |= {t.id for t in stmt.targets if isinstance(t, ast.Name)}
+        elif isinstance(stmt, ps.FuncDef.__args__):
+            out.add(stmt.name)
+            for node in ps.walk(stmt):
+                if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) \
+                        and isinstance(node.value, ast.Name) and node.value.id == "self":
+                    out.add(node.attr)
+    return out
+
+
+def _lacks(inp: Inputs, ours: _Module, call: ast.Call, value: str) -> bool:
+    """Upstream's value reads a section (``job_config.job.dump_folder``) that the copy's
+    own parameter of that name cannot have: its annotation is a class without bases
+    whose instances hold no such attribute (a trimmed config of the folder's). Nothing
+    to hand over, not a lag."""
+    tree = ps.parse(value)
+    expr = tree.body[0] if tree is not None and len(tree.body) == 1 else None
+    chain = ps.name_chain(expr.value) if isinstance(expr, ast.Expr) else []
+    scope = _enclosing(ours.tree, call.lineno)
+    if len(chain) < 2 or scope is None:
+        return False
+    ann = next((a.annotation for a in (*scope.args.posonlyargs, *scope.args.args,
+                                       *scope.args.kwonlyargs)
+                if a.arg == chain[0]), None)
+    if not isinstance(ann, ast.Name):
+        return False
+    cls = ps.find(ours.tree, ann.id)
+    if not isinstance(cls, ast.ClassDef):
+        cls = (bodydrift._repo_class(inp, ours.tree, ann.id)
+               or bodydrift._relative_class(inp, ours.tree, ours.path, ann.id))
+    if not isinstance(cls, ast.ClassDef) or any(b != "object" for b in ps.class_bases(cls)):
+        return False
+    return chain[1] not in _class_attrs(cls)
+
+
 def _is_local(call: ast.Call, keyword: str) -> bool:
     """Upstream passes a bare local (``leaf_folder=leaf_folder``): what it holds is
     decided in upstream's function and may well be the callee's default."""
     return any(k.arg == keyword and isinstance(k.value, ast.Name) for k in call.keywords)
+
+
+def _short(call: ast.Call, theirs: list[ast.Call], func: ps.FuncDef | None,
+           defaults: dict[str, str], text: str) -> tuple[str, str] | None:
+    """Ours passes fewer positional arguments than every upstream call: (the first
+    missing parameter, or its position when the callee is unknown; upstream's value).
+    Not judged when ours passes that parameter by keyword, when upstream's value is the
+    callee's default, a bare local of upstream's (it may hold the default) or one of its
+    own components the copy never has. A call that then does not bind fails when
+    reached; one that binds runs the callee with its default where upstream does not."""
+    if any(isinstance(a, ast.Starred) for c in (call, *theirs) for a in c.args):
+        return None
+    n = len(call.args)
+    if min(len(c.args) for c in theirs) <= n:
+        return None
+    value = theirs[0].args[n]
+    text_value = ast.unparse(value)
+    if isinstance(value, ast.Name) or _absent_component(text_value, text):
+        return None
+    if func is None:
+        # An unknown callee: a keyword of ours that upstream does not pass may be the
+        # missing parameter by name.
+        if set(_kw(call)) - set.intersection(*(set(_kw(c)) for c in theirs)):
+            return None
+        return f"argument {n + 1}", text_value
+    params = [p.arg for p in (*func.args.posonlyargs, *func.args.args)]
+    params = params[1:] if params[:1] in (["self"], ["cls"]) else params
+    if n >= len(params):
+        return None
+    name = params[n]
+    if name in _kw(call) or defaults.get(name) == text_value:
+        return None
+    return name, text_value
 
 
 def _compare(inp: Inputs, ours: _Module, up: _Module) -> list[CallParity]:
@@ -279,10 +373,14 @@ def _compare(inp: Inputs, ours: _Module, up: _Module) -> list[CallParity]:
                 if func is None or k in _positional(func, call) or k not in defaults \
                         or defaults[k] == values[k] or _is_none(values[k]) \
                         or _absent_component(values[k], ours.text) \
-                        or _is_local(ref, k):
+                        or _is_local(ref, k) or _lacks(inp, ours, call, values[k]):
                     continue
                 out.append(CallParity(ours.path, call.lineno, callee, "omitted", k,
                                       values[k], where_up))
+            short = _short(call, theirs, func, defaults, ours.text)
+            if short is not None and not _lacks(inp, ours, call, short[1]):
+                out.append(CallParity(ours.path, call.lineno, callee, "short", *short,
+                                      where_up))
             names = {u_bound.get(id(c), "") for c in theirs}
             if id(call) in o_bare and len(names) == 1 and "" not in names:
                 [name] = names

@@ -1,5 +1,6 @@
 """#22 parity items: calls a copied module makes differently from upstream's module
-(a component pinned to ``None``, a keyword left out, a returned value thrown away), one
+(a component pinned to ``None``, a keyword or a positional argument left out, a returned
+value thrown away), one
 Opportunity per call and keyword, naming both call sites.
 
 Pure: results in, ``Item`` records out.
@@ -41,6 +42,12 @@ def call_items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             title = (f"{at} omits {code(p.keyword)}, which upstream's call ({p.upstream}) "
                      f"passes as {code(p.upstream_value)} (not the callee's default)")
             why = "the copy runs the callee with its default where upstream does not"
+        elif p.how == "short":
+            what = p.keyword if p.keyword.startswith("argument ") else code(p.keyword)
+            title = (f"{at} passes fewer positional arguments than upstream's call "
+                     f"({p.upstream}), which also passes {code(p.upstream_value)} as {what}")
+            why = ("the copy leaves out what upstream hands over: the call fails when "
+                   "reached if the parameter has no default, else runs with the default")
         else:
             title = (f"{at} discards the value it returns, which upstream's call "
                      f"({p.upstream}) binds to {code(p.keyword)}; the copy sets "
