@@ -54,6 +54,7 @@ from agentops.scout.analyses import (
     stalecopy,
     staleopts,
     todos,
+    unbound,
     upstream,
     usecheck,
 )
@@ -131,6 +132,7 @@ REGISTRY: dict[str, Analysis] = {
     "fqn_names": lambda inp, _: fqnnames.analyse(inp),
     "part_member_reads": lambda inp, _: partreads.analyse(inp),
     "skipped_preparations": lambda inp, _: modelprep.analyse(inp),
+    "unbound_names": lambda inp, _: unbound.analyse(inp),
     "pinned_parameters": lambda inp, _: pinnedparams.analyse(inp),
     "compiled_checks": lambda inp, _: compilechecks.analyse(inp),
     "sibling_guards": lambda inp, _: siblingguards.analyse(inp),

@@ -25,6 +25,7 @@ from agentops.scout.itemize import (
     siblingsettings,
     tests,
     todos,
+    unbound,
 )
 from agentops.scout.model import Inputs, Item
 
@@ -33,7 +34,7 @@ def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """Candidate items of this run (before reconciliation with the priors)."""
     items: list[Item] = []
     for area in (delta, todos, tests, settings, debt, parity, componentuse, configfields,
-                 siblingsettings, partreads, modelprep, corerefs, docs, openwork):
+                 siblingsettings, partreads, modelprep, corerefs, unbound, docs, openwork):
         items += area.items(inp, res)
     items += clear.items(inp, res, items)
     seen: set[str] = set()

@@ -1,0 +1,115 @@
+"""Names the sub-project's code reads that nothing binds (#22 defect 5, code that breaks
+now): a name read in a module of the folder (tests aside) that the scope rules resolve to
+the module's globals, while the module neither imports, defines nor assigns it and it is
+no builtin. The line raises ``NameError`` whenever it is reached: a copy of upstream code
+that calls a helper upstream imports and the copy does not, a local a refactor removed
+while a later line still reads it.
+
+The interpreter's own scoping is read through ``symtable`` (locals, enclosing functions,
+class bodies, comprehensions, ``global`` declarations), never guessed. A module that can
+bind names no table shows (``from m import *``, ``globals()``, ``exec``/``eval``,
+``__builtins__``, ``sys.modules``) is not judged. Annotations are not reads (they may
+never be evaluated).
+
+Pure: the HEAD tree in, ``Unbound`` records out.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import symtable
+from dataclasses import dataclass
+
+from agentops.scout.analyses import pysource as ps
+from agentops.scout.model import Inputs
+
+# Names every module has without binding them.
+_MODULE_NAMES = frozenset({"__file__", "__name__", "__doc__", "__spec__", "__package__",
+                           "__loader__", "__path__", "__builtins__", "__annotations__",
+                           "__dict__", "__class__", "__cached__"})
+# Text that means a module may bind names its tables do not show.
+_DYNAMIC = ("import *", "globals()", "exec(", "eval(", "__builtins__", "sys.modules")
+
+
+@dataclass(frozen=True)
+class Unbound:
+    file: str
+    line: int  # the first read
+    name: str
+    scope: str  # the function or class reading it ("" at module level)
+    lines: tuple[int, ...]  # every read in the module
+
+
+def _tables(top: symtable.SymbolTable) -> list[symtable.SymbolTable]:
+    out, todo = [], [top]
+    while todo:
+        t = todo.pop()
+        out.append(t)
+        todo += t.get_children()
+    return out
+
+
+def _annotation_names(tree: ast.Module) -> set[int]:
+    """ids of the Name nodes inside annotations."""
+    out: set[int] = set()
+    for node in ps.nodes(tree):
+        anns: list[ast.expr | None] = []
+        if isinstance(node, ast.arg):
+            anns.append(node.annotation)
+        elif isinstance(node, ps.FuncDef.__args__):
+            anns.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            anns.append(node.annotation)
+        for ann in anns:
+            if ann is not None:
+                out |= {id(n) for n in ast.walk(ann) if isinstance(n, ast.Name)}
+    return out
+
+
+def unbound(path: str, text: str) -> list[Unbound]:
+    """The unbound reads of one module."""
+    if any(d in text for d in _DYNAMIC):
+        return []
+    tree = ps.parse(text)
+    if tree is None:
+        return []
+    try:
+        top = symtable.symtable(text, path, "exec")
+    except (SyntaxError, ValueError):
+        return []
+    tables = _tables(top)
+    bound = {s.get_name() for s in top.get_symbols()
+             if s.is_assigned() or s.is_imported() or s.is_namespace()}
+    # A function's ``global x`` followed by an assignment binds a module name.
+    bound |= {s.get_name() for t in tables for s in t.get_symbols()
+              if s.is_declared_global() and (s.is_assigned() or s.is_namespace())}
+    missing: dict[str, str] = {}
+    for t in tables:
+        for s in t.get_symbols():
+            name = s.get_name()
+            if not s.is_referenced() or name in bound or name in missing \
+                    or hasattr(builtins, name) or name in _MODULE_NAMES:
+                continue
+            if t.get_type() == "module" or (s.is_global() and not s.is_declared_global()):
+                missing[name] = "" if t.get_type() == "module" else t.get_name()
+    if not missing:
+        return []
+    in_annotation = _annotation_names(tree)
+    reads: dict[str, list[int]] = {}
+    for node in ps.nodes(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) \
+                and node.id in missing and id(node) not in in_annotation:
+            reads.setdefault(node.id, []).append(node.lineno)
+    return [Unbound(path, min(lines), name, missing[name], tuple(sorted(set(lines))))
+            for name, lines in sorted(reads.items())]
+
+
+def analyse(inp: Inputs) -> list[Unbound]:
+    sub, tests = inp.target.subproject + "/", inp.target.tests_dir + "/"
+    out: list[Unbound] = []
+    for path in sorted(inp.head.files):
+        if path.endswith(".py") and path.startswith(sub) and not path.startswith(tests) \
+                and "/tests/" not in path:
+            out += unbound(path, inp.head.text(path) or "")
+    return out

@@ -1,0 +1,95 @@
+"""#22 defect 5 (``unbound``): a name the sub-project's code reads that nothing binds
+raises NameError whenever the line runs. Match: a helper a copied function calls but the
+module never imports (the item names the core module that defines it), a read at module
+level and in a class body. No-match: imported, defined, assigned, builtin, a parameter or
+a local of an enclosing function, a name a function binds through ``global``, a name only
+in annotations, a module that may bind names dynamically (``import *``), and test files."""
+
+from __future__ import annotations
+
+from agentops.scout.analyses import unbound
+from agentops.scout.itemize import unbound as unbound_items
+from tests.scout import minirepo
+
+CORE = '''\
+def build_mask(batch):
+    return batch
+'''
+
+COPY = '''\
+from core.steps import run_step
+
+
+class Loop:
+    def step(self, batch):
+        mask = build_mask(batch)
+        return run_step(batch, mask)
+'''
+
+
+def _inp(tmp_path, ours: str, extra: dict[str, str] | None = None):
+    files = {"core/__init__.py": "", "core/masks.py": CORE,
+             "core/steps.py": "def run_step(b, m):\n    return b\n",
+             "sub/__init__.py": "", "sub/loop.py": ours, **(extra or {})}
+    return minirepo.build(tmp_path, head=files)
+
+
+def test_a_helper_the_copy_calls_but_never_imports_is_a_p0_action(tmp_path) -> None:
+    inp = _inp(tmp_path, COPY)
+    [found] = unbound.analyse(inp)
+    assert (found.file, found.line, found.name, found.scope) == (
+        "sub/loop.py", 6, "build_mask", "step")
+    [item] = unbound_items.items(inp, {"unbound_names": [found]})
+    assert item.kind == "action" and item.priority == "P0"
+    assert item.where == "sub/loop.py:6" and "`build_mask`" in item.title
+    assert "core.masks" in item.fix
+
+
+def test_reads_at_module_level_and_in_a_class_body_count(tmp_path) -> None:
+    text = "LIMIT = default_limit()\n\n\nclass Box:\n    size = box_size\n"
+    assert [(u.name, u.line, u.scope) for u in unbound.unbound("sub/box.py", text)] == [
+        ("box_size", 5, "Box"), ("default_limit", 1, "")]
+
+
+def test_every_way_of_binding_a_name_is_respected(tmp_path) -> None:
+    text = '''\
+from __future__ import annotations
+
+import os
+from core.masks import build_mask
+
+COUNT = 3
+
+
+def outer(width):
+    scale = 2
+
+    def inner():
+        return width * scale + COUNT + len(os.sep)
+    return inner
+
+
+def setup():
+    global CACHE
+    CACHE = {}
+
+
+def use(x: NeverImported) -> AlsoNot:
+    return build_mask(x), CACHE, [y for y in range(3)], print
+'''
+    assert unbound.unbound("sub/ok.py", text) == []
+
+
+def test_a_local_annotation_is_no_read(tmp_path) -> None:
+    # Without the future import too: a local variable's annotation is never evaluated.
+    assert unbound.unbound("sub/ann.py", "def f():\n    size: Width = 3\n    return size\n"
+                           ) == []
+
+
+def test_a_module_that_may_bind_names_dynamically_and_tests_are_not_judged(
+        tmp_path) -> None:
+    assert unbound.unbound("sub/star.py", "from core.masks import *\n\n"
+                           "def f(b):\n    return build_mask(b)\n") == []
+    inp = _inp(tmp_path, COPY.replace("build_mask(batch)", "batch"),
+               extra={"sub/tests/test_loop.py": "def test_x():\n    assert helper()\n"})
+    assert unbound.analyse(inp) == []
