@@ -4,6 +4,7 @@ private API, docs."""
 
 from __future__ import annotations
 
+import ast
 import itertools
 import textwrap
 
@@ -744,6 +745,32 @@ def test_an_import_under_a_condition_counts_and_one_for_type_checkers_does_not(
     # Its else branch does run.
     assert _provides(tmp_path, "Spec", checking + "else:\n    from .shapes import Spec\n",
                      shapes=cls)
+
+
+def test_star_imports_between_many_modules_are_each_followed_once(monkeypatch) -> None:
+    """#22: twelve modules that all star-import each other, none defining the name. Each
+    (module, depth) is resolved once, so the modules asked what they export stay in
+    proportion to modules times imports (3 depths x 12 x 12), not imports to the power
+    of the depth (12 + 144 + 1,728 without the memo)."""
+    body = "".join(f"from .m{i} import *\n" for i in range(12))
+    files = {"pkg/__init__.py": "", "pkg/proto.py": body,
+             **{f"pkg/m{i}.py": body + "x = 1\n" for i in range(12)}}
+    asked: list[str] = []
+    exports = upstream._exports
+
+    def counting(tree: Tree, file: str, name: str) -> bool:
+        asked.append(file)
+        return exports(tree, file, name)
+
+    monkeypatch.setattr(upstream, "_exports", counting)
+    tree = Tree(commit="c" * 40, paths=frozenset(files), files=files)
+    assert upstream.provided(tree, "pkg/proto.py", "Spec") is None
+    assert 12 <= len(asked) <= 3 * 12 * 12
+    # The memo changes nothing found: one module defining it is reached the same way.
+    files["pkg/m7.py"] += "class Spec:\n    pass\n"
+    tree = Tree(commit="c" * 40, paths=frozenset(files), files=files)
+    found = upstream.provided(tree, "pkg/proto.py", "Spec")
+    assert isinstance(found, ast.ClassDef) and found.name == "Spec"
 
 
 # --- the installed torch (S-2 named APIs, S-4 public alternatives) ----------------------------
