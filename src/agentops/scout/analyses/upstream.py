@@ -197,9 +197,9 @@ def _resolve_once(tree: Tree, file: str, dotted: str, depth: int,
         binds, found = follow(stmt)
         if binds:
             return found
-    for stmt in conditional:
-        binds, found = follow(stmt)
-        if binds and found is not None:
+    for stmt in conditional:  # the first that leads to a definition (it binds the name)
+        found = follow(stmt)[1]
+        if found is not None:
             return found
     return None
 
