@@ -126,13 +126,17 @@ def _line(row: Row, scale: str = "") -> str:
 
 
 def pooled(parts: list[Scores]) -> Scores:
-    """The counts of several sets' Scores added up (micro figures over their union)."""
+    """The counts of several sets' Scores added up (micro figures over their union),
+    per module too."""
     out = Scores()
     for f in fields(Scores):
         if f.type in ("int", int):
             setattr(out, f.name, sum(getattr(p, f.name) for p in parts))
     for p in parts:
         out.errors += p.errors
+        for module, cell in p.per_module.items():
+            mine = out.per_module.setdefault(module, [0, 0, 0])
+            out.per_module[module] = [a + b for a, b in zip(mine, cell, strict=True)]
     return out
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from agentops.errors import DataError
 from benchmarks import postmortem_lint_eval as bench
 
@@ -39,19 +41,15 @@ def test_rules_that_load_give_figures(tmp_path: Path, capsys) -> None:
     assert result["categories"]["hedging"]["found"] == 1
 
 
-def test_forms_are_read_from_the_sources_kind() -> None:
-    assert bench.form_of("issue thread") == "thread"
-    assert bench.form_of("comment thread (web page)") == "thread"
-    assert bench.form_of("pull request") == "thread"
-    assert bench.form_of("Forum post") == "thread"
-    assert bench.form_of("status-page post-mortem") == "write-up"
-    assert bench.form_of("incident issue (formal write-up)") == "write-up"
-    assert bench.form_of("personal blog") == "write-up"
-    assert bench.form_of("PR") == "thread"
-    assert bench.form_of("code review") == "thread"
-    assert bench.form_of("registry pull request") == "thread"
-    assert bench.form_of("talk slides") == "write-up"
-    assert bench.form_of("spreadsheet") == "unknown"
+@pytest.mark.parametrize(("kind", "form"), [
+    ("issue thread", "thread"), ("comment thread (web page)", "thread"),
+    ("pull request", "thread"), ("Forum post", "thread"), ("PR", "thread"),
+    ("code review", "thread"), ("registry pull request", "thread"),
+    ("status-page post-mortem", "write-up"), ("incident issue (formal write-up)", "write-up"),
+    ("personal blog", "write-up"), ("talk slides", "write-up"),
+    ("spreadsheet", "unknown")])
+def test_forms_are_read_from_the_sources_kind(kind: str, form: str) -> None:
+    assert bench.form_of(kind) == form
 
 
 def test_by_form_reports_write_ups_and_threads_apart(tmp_path: Path, capsys) -> None:

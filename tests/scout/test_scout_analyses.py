@@ -4,6 +4,7 @@ private API, docs."""
 
 from __future__ import annotations
 
+import ast
 import itertools
 import textwrap
 
@@ -744,6 +745,87 @@ def test_an_import_under_a_condition_counts_and_one_for_type_checkers_does_not(
     # Its else branch does run.
     assert _provides(tmp_path, "Spec", checking + "else:\n    from .shapes import Spec\n",
                      shapes=cls)
+
+
+def _found_in(files: dict[str, str], name: str = "Spec", *,
+              unloaded: tuple[str, ...] = ()) -> bool:
+    """Whether pkg/proto.py provides ``name`` among ``files`` (``unloaded``: paths in the
+    tree whose text was not loaded, as a blob over the size cap)."""
+    paths = frozenset({"pkg/__init__.py", *files, *unloaded})
+    tree = Tree(commit="c" * 40, paths=paths, files={"pkg/__init__.py": "", **files})
+    return upstream.provided(tree, "pkg/proto.py", name) is not None
+
+
+def test_a_chain_of_star_imports_counts_toward_the_bound_and_a_cycle_ends() -> None:
+    """#22: star imports are followed as far as named ones (three hops, not four), and
+    two modules star-importing each other end the lookup instead of recursing."""
+    cls = "class Spec:\n    width: int = 4\n"
+
+    def chain(hops: int) -> dict[str, str]:
+        names = ["proto", *(f"hop{k}" for k in range(1, hops + 1))]
+        files = {f"pkg/{a}.py": f"from .{b} import *\n" for a, b in itertools.pairwise(names)}
+        return {**files, f"pkg/{names[-1]}.py": cls}
+
+    assert _found_in(chain(3)) and not _found_in(chain(4))
+    assert not _found_in({"pkg/proto.py": "from .loop import *\n",
+                          "pkg/loop.py": "from .proto import *\n"})
+
+
+def test_an_import_under_any_other_condition_counts() -> None:
+    """#22: only a test of ``TYPE_CHECKING`` itself hides an import; a flag by another
+    name, bare or as an attribute, is a run-time condition like any other."""
+    cls = "class Spec:\n    width: int = 4\n"
+    for test in ("HAVE_FAST", "flags.HAVE_FAST"):
+        proto = ("import types\nHAVE_FAST = True\n"
+                 "flags = types.SimpleNamespace(HAVE_FAST=True)\n"
+                 f"if {test}:\n    from .shapes import Spec\n")
+        assert _found_in({"pkg/proto.py": proto, "pkg/shapes.py": cls}), test
+
+
+def test_what_a_star_import_exports_is_read_from_assignments_to_all_only() -> None:
+    """#22: ``__all__`` decides, however it is assigned (annotated too); other module
+    names holding lists, attribute assignments, and entries that are not strings do not
+    stand for it; a computed ``__all__`` is not evaluated and the public names are
+    assumed; a module that does not parse or was not loaded exports nothing."""
+    cls = "class Spec:\n    width: int = 4\n"
+    star = {"pkg/proto.py": "from .shapes import *\n"}
+    assert _found_in({**star, "pkg/shapes.py": "__all__: list[str] = ['Spec']\n" + cls})
+    assert not _found_in({**star, "pkg/shapes.py": "__all__: list[str] = ['Other']\n" + cls})
+    assert _found_in({**star, "pkg/shapes.py": "NAMES = ['a', 'b']\n" + cls})
+    assert _found_in({**star, "pkg/shapes.py": cls + "Spec.height = 2\n"})
+    assert _found_in({**star, "pkg/shapes.py": "NAME = 'Spec'\n__all__ = [NAME, 'Spec']\n"
+                      + cls})
+    computed = "EXTRA: list[str] = []\n__all__ = ['Spec'] + EXTRA\n"
+    assert _found_in({**star, "pkg/shapes.py": computed + cls})
+    # No match: nothing to read.
+    assert not _found_in({**star, "pkg/shapes.py": "class (\n"})
+    assert not _found_in(star, unloaded=("pkg/shapes.py",))
+
+
+def test_star_imports_between_many_modules_are_each_followed_once(monkeypatch) -> None:
+    """#22: twelve modules that all star-import each other, none defining the name. Each
+    (module, depth) is resolved once, so the modules asked what they export stay in
+    proportion to modules times imports (3 depths x 12 x 12), not imports to the power
+    of the depth (12 + 144 + 1,728 without the memo)."""
+    body = "".join(f"from .m{i} import *\n" for i in range(12))
+    files = {"pkg/__init__.py": "", "pkg/proto.py": body,
+             **{f"pkg/m{i}.py": body + "x = 1\n" for i in range(12)}}
+    asked: list[str] = []
+    exports = upstream._exports
+
+    def counting(tree: Tree, file: str, name: str) -> bool:
+        asked.append(file)
+        return exports(tree, file, name)
+
+    monkeypatch.setattr(upstream, "_exports", counting)
+    tree = Tree(commit="c" * 40, paths=frozenset(files), files=files)
+    assert upstream.provided(tree, "pkg/proto.py", "Spec") is None
+    assert 12 <= len(asked) <= 3 * 12 * 12
+    # The memo changes nothing found: one module defining it is reached the same way.
+    files["pkg/m7.py"] += "class Spec:\n    pass\n"
+    tree = Tree(commit="c" * 40, paths=frozenset(files), files=files)
+    found = upstream.provided(tree, "pkg/proto.py", "Spec")
+    assert isinstance(found, ast.ClassDef) and found.name == "Spec"
 
 
 # --- the installed torch (S-2 named APIs, S-4 public alternatives) ----------------------------

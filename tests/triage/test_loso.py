@@ -83,8 +83,12 @@ def test_pooled_adds_the_counts_of_every_set() -> None:
                   judgeable_right=1, judgeable_total=1, judgeable_distributed=4,
                   judgeable_triaged=1)
     b = lo.Scores(tp=1, fp=0, fn=2, sub_right=1, sub_total=2, nd_tp=2, nd_fp=0, nd_fn=3)
+    a.per_module = {"module: ddp": [3, 1, 0]}
+    b.per_module = {"module: ddp": [1, 0, 1], "module: fsdp": [0, 0, 1]}
     s = lo.pooled([a, b])
     assert (s.tp, s.fp, s.fn, s.sub_right, s.sub_total) == (4, 1, 2, 3, 4)
+    assert s.per_module == {"module: ddp": [4, 1, 1], "module: fsdp": [0, 0, 1]}
+    assert a.per_module == {"module: ddp": [3, 1, 0]}  # the parts are left as they were
     m = lo.measures(s)
     assert m["module_counts"] == [4, 1, 2] and m["suboncall_accuracy"] == 0.75
     assert m["not_distributed_counts"] == [3, 1, 3]

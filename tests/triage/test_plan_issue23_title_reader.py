@@ -97,6 +97,12 @@ def test_a_pattern_and_a_keyword_are_compared_in_one_coordinate_system():
     # No match: the pattern comes first, and is placed where ``lower`` holds it.
     place = Place.of("İİİ delta gamma")
     assert sig.first_at(place) == place.lower.find("delta")
+    # A pattern that does not match is passed over, not the end of the search: the next
+    # one still places the signal (with the shift, and without it).
+    sig = _signal(patterns=((None, re.compile(r"\bomega\b", re.I)),
+                            (None, re.compile(r"\bdelta\b", re.I))))
+    assert sig.first_at(place) == place.lower.find("delta")
+    assert sig.first_at(Place.of("gamma delta")) == 6
 
 
 def test_hits_record_where_the_title_first_names_them(queue):

@@ -121,15 +121,34 @@ def provided(tree: Tree, file: str, dotted: str) -> ast.ClassDef | ps.FuncDef | 
     return found[1] if found else None
 
 
-def _resolve(tree: Tree, file: str, dotted: str, depth: int
-             ) -> tuple[str, ast.ClassDef | ps.FuncDef] | None:
-    """(the file that defines it, the definition) for ``provided``.
+_Found = tuple[str, ast.ClassDef | ps.FuncDef] | None
+
+
+def _resolve(tree: Tree, file: str, dotted: str, depth: int,
+             memo: dict[tuple[str, str, int], _Found] | None = None) -> _Found:
+    """(the file that defines it, the definition) for ``provided``; ``memo`` holds the
+    answers already given in this lookup (one answer per file, name and depth).
+
+    Without the memo the work grew as (star imports per module) to the power of
+    ``_MAX_REEXPORTS``: modules that star-import each other are followed again from every
+    importer (40 such modules: seconds; 80: a minute). With it each (file, name, depth)
+    is resolved once.
 
     As Python binds the name: of the imports that run whenever the module is imported,
     the last one binding it wins (a star import binds it only when its module exports
     it); an import that runs only under a condition (``try`` / ``if``) counts when no
     unconditional one binds the name, the first that resolves; an import only a type
     checker sees (``if TYPE_CHECKING:``) provides nothing at run time."""
+    memo = {} if memo is None else memo
+    key = (file, dotted, depth)
+    if key not in memo:
+        memo[key] = _resolve_once(tree, file, dotted, depth, memo)
+    return memo[key]
+
+
+def _resolve_once(tree: Tree, file: str, dotted: str, depth: int,
+                  memo: dict[tuple[str, str, int], _Found]) -> _Found:
+    """``_resolve`` without the memo's look-up."""
     text = tree.text(file)
     module = ps.parse(text) if text is not None else None
     if module is None:
@@ -154,8 +173,7 @@ def _resolve(tree: Tree, file: str, dotted: str, depth: int
         return ps.module_path(".".join([*base, *([stmt.module] if stmt.module else [])]),
                               tree.paths)
 
-    def follow(stmt: ast.ImportFrom) -> tuple[bool, tuple[str, ast.ClassDef | ps.FuncDef]
-                                              | None]:
+    def follow(stmt: ast.ImportFrom) -> tuple[bool, _Found]:
         """(whether ``stmt`` binds ``head``, where that binding leads)."""
         star = [a for a in stmt.names if a.name == "*"]
         named = [a for a in stmt.names if (a.asname or a.name) == head]
@@ -164,12 +182,13 @@ def _resolve(tree: Tree, file: str, dotted: str, depth: int
             if target is None:
                 return True, None
             return True, _resolve(tree, target, ".".join(filter(None, (named[0].name,
-                                                                         rest))), depth + 1)
+                                                                         rest))), depth + 1,
+                                  memo)
         if star:
             target = source(stmt)
             if target is None or not _exports(tree, target, head):
                 return False, None
-            found = _resolve(tree, target, dotted, depth + 1)
+            found = _resolve(tree, target, dotted, depth + 1, memo)
             return found is not None, found
         return False, None
 
@@ -178,9 +197,9 @@ def _resolve(tree: Tree, file: str, dotted: str, depth: int
         binds, found = follow(stmt)
         if binds:
             return found
-    for stmt in conditional:
-        binds, found = follow(stmt)
-        if binds and found is not None:
+    for stmt in conditional:  # the first that leads to a definition (it binds the name)
+        found = follow(stmt)[1]
+        if found is not None:
             return found
     return None
 
