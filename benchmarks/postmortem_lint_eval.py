@@ -20,9 +20,9 @@ over spans listed. Flags on headings and crashes are counted apart. ``--verbose`
 the errors by document and line only (never the text).
 
 ``--by-form`` repeats each split's figures for written-up post-mortems and for threads
-apart, reading each document's form from its set's ``sources.tsv`` kind (a thread word
-such as "thread" or "comment" decides first, then a write-up word such as "post-mortem",
-"blog" or "status"). The lint's own input is a written-up document (P-5), while most
+apart, reading each document's form from its set's ``sources.tsv`` kind (``form_of``: the
+kind's head decides before its parenthesis; a word naming an incident write-up first,
+then a thread word, then other written documents). The lint's own input is a written-up document (P-5), while most
 gathered material is breakage threads, so the two are not to be mixed in one reading.
 
 The split is by document: sha256 of ``<set>/<doc>``, first byte even -> fit, odd ->
@@ -361,6 +361,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -440,22 +441,31 @@ def read_sets(root: Path) -> tuple[dict[tuple[str, str], Path], list[Span]]:
 # What a document is, read from its set's sources.tsv ``kind`` cell. The lint's own input is
 # a written-up post-mortem (P-5), while most gathered material is breakage threads; the
 # two forms are reported apart so a figure on one is never read as a figure on the other.
-_WRITE_UP_WORDS = ("post-mortem", "postmortem", "incident", "retrospective", "outage", "blog",
-                   "status", "doc", "wiki", "notes", "formal", "report", "page", "slides")
-_THREAD_WORDS = ("thread", "comment", "forum", "mailing", "social", "review")
+_INCIDENT_WORDS = re.compile(r"\b(post-?mortems?|incidents?|retrospectives?|outages?)\b")
+_THREAD_WORDS = re.compile(r"\b(threads?|comments?|forums?|mailing|social|reviews?)\b")
+_WRITE_UP_WORDS = re.compile(r"\b(blogs?|status|docs?|wiki|notes|formal|reports?|pages?|"
+                             r"slides|write-ups?|statements?)\b")
 
 
 def form_of(kind: str) -> str:
     """"write-up" or "thread" for a sources.tsv kind; "unknown" when it says neither.
 
-    Thread words decide first: a comment thread mirrored on a web page is a thread."""
-    k = kind.strip().lower()
-    if any(w in k for w in _THREAD_WORDS):
-        return "thread"
-    if any(w in k for w in _WRITE_UP_WORDS):
-        return "write-up"
-    if k.split(" ")[0] in ("issue", "pr") or "pull request" in k:
-        return "thread"
+    The kind's head (before any parenthesis) decides first, then the whole kind: a
+    post-mortem posted to a mailing list is a write-up, a pull request carrying a
+    post-mortem checklist is a thread. Within one part, a word naming an incident write-up
+    decides first (a post-incident review is a write-up), then a thread word (a comment
+    thread mirrored on a web page is a thread), then a word of other written documents,
+    then an issue or pull request by itself. Whole words only."""
+    low = kind.strip().lower()
+    for part in (low.split("(")[0], low):
+        if _INCIDENT_WORDS.search(part):
+            return "write-up"
+        if _THREAD_WORDS.search(part):
+            return "thread"
+        if _WRITE_UP_WORDS.search(part):
+            return "write-up"
+        if part.split(" ")[0] in ("issue", "issues", "pr") or "pull request" in part:
+            return "thread"
     return "unknown"
 
 

@@ -47,6 +47,10 @@ def test_rules_that_load_give_figures(tmp_path: Path, capsys) -> None:
     ("code review", "thread"), ("registry pull request", "thread"),
     ("status-page post-mortem", "write-up"), ("incident issue (formal write-up)", "write-up"),
     ("personal blog", "write-up"), ("talk slides", "write-up"),
+    ("post-mortem (mailing-list message)", "write-up"),
+    ("outage statement (forum post by the host)", "write-up"),
+    ("pull request (release post-mortem checklist)", "thread"),
+    ("post-incident review", "write-up"), ("docker image", "unknown"),
     ("spreadsheet", "unknown")])
 def test_forms_are_read_from_the_sources_kind(kind: str, form: str) -> None:
     assert bench.form_of(kind) == form

@@ -708,6 +708,35 @@ def test_a_star_import_provides_what_its_module_exports(tmp_path) -> None:
     assert _provides(tmp_path, "_Spec", "from .shapes import _Spec\n", shapes=private)
 
 
+def test_all_built_in_steps_is_read_as_the_module_builds_it(tmp_path) -> None:
+    """#22: ``__all__`` grown by ``+=``, ``.extend`` or ``.append`` of literals exports
+    what it adds, and a later assignment replaces an earlier one, as ``import *`` reads
+    the list the module ends with."""
+    cls = "class Spec:\n    width: int = 4\n"
+    for grown in ("__all__ = ['Other']\n__all__ += ['Spec']\n",
+                  "__all__ = ['Other']\n__all__.extend(('Spec',))\n",
+                  "__all__ = ['Other']\n__all__.append('Spec')\n",
+                  "__all__ = ['Other']\n__all__ = ['Other', 'Spec']\n"):
+        assert _provides(tmp_path, "Spec", "from .shapes import *\n", shapes=grown + cls), grown
+    # No match: the name was listed, then the list was replaced without it.
+    assert not _provides(tmp_path, "Spec", "from .shapes import *\n",
+                         shapes="__all__ = ['Spec']\n__all__ = ['Other']\n" + cls)
+    # Grown by something that cannot be read: a public name counts as exported.
+    assert _provides(tmp_path, "Spec", "from .shapes import *\n",
+                     shapes="__all__ = ['Other']\n__all__ += make()\n" + cls)
+
+
+def test_of_two_aliases_binding_the_name_the_last_is_kept(tmp_path) -> None:
+    """#22: ``from .shapes import Other as Spec, Spec`` binds ``Spec`` twice, left to
+    right; Python keeps the last, so the class is the one named ``Spec``."""
+    cls = "class Spec:\n    width: int = 4\n\n\nclass Other:\n    pass\n"
+    assert _provides(tmp_path, "Spec", "from .shapes import Other as Spec, Spec\n",
+                     shapes=cls)
+    # No match: reversed, the module keeps ``Other`` under the name.
+    assert not _provides(tmp_path, "Spec", "from .shapes import Spec, Other as Spec\n",
+                         shapes=cls)
+
+
 def test_the_last_import_binding_the_name_is_the_one_python_keeps(tmp_path) -> None:
     """#22: two imports bind the name; Python keeps the later one, so the lookup
     follows that one (here, only the later module defines the class)."""

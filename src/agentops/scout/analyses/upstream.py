@@ -181,7 +181,9 @@ def _resolve_once(tree: Tree, file: str, dotted: str, depth: int,
             target = source(stmt)
             if target is None:
                 return True, None
-            return True, _resolve(tree, target, ".".join(filter(None, (named[0].name,
+            # ``import Other as Spec, Spec``: Python binds the names left to right,
+            # so the last alias of the name is the one the module keeps.
+            return True, _resolve(tree, target, ".".join(filter(None, (named[-1].name,
                                                                          rest))), depth + 1,
                                   memo)
         if star:
@@ -231,21 +233,48 @@ def _module_imports(body: list[ast.stmt], conditional: bool = False
 
 
 def _exports(tree: Tree, file: str, name: str) -> bool:
-    """Whether ``from <file> import *`` binds ``name``: listed in a literal ``__all__``,
-    or, without one, any name not starting with an underscore."""
+    """Whether ``from <file> import *`` binds ``name``: listed in the module's ``__all__``
+    as its top level builds it (assigned, ``+=``, ``.extend`` / ``.append`` of literals,
+    a later assignment replacing an earlier one), or, without one, any name not starting
+    with an underscore. A part of ``__all__`` that is computed cannot be read: then a
+    public name counts as exported, as it would without ``__all__``."""
     module = ps.parse(tree.text(file) or "")
     if module is None:
         return False
+    listed: set[str] | None = None  # None: no __all__ (yet)
+    computed = False
+
+    def literal(value: ast.expr | None) -> set[str] | None:
+        if isinstance(value, ast.List | ast.Tuple) and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts):
+            return {e.value for e in value.elts if isinstance(e, ast.Constant)}
+        return None
+
     for stmt in module.body:
         if isinstance(stmt, ast.Assign | ast.AnnAssign):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
-                value = stmt.value
-                if isinstance(value, ast.List | ast.Tuple):
-                    return any(isinstance(e, ast.Constant) and e.value == name
-                               for e in value.elts)
-                return not name.startswith("_")  # computed: not read, assume the default
-    return not name.startswith("_")
+                names = literal(stmt.value)
+                listed, computed = names or set(), names is None
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) \
+                and stmt.target.id == "__all__":
+            names = literal(stmt.value)
+            listed = (listed or set()) | (names or set())
+            computed |= names is None
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            call = stmt.value
+            func = call.func
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                    and func.value.id == "__all__" and func.attr in ("extend", "append"):
+                arg = call.args[0] if len(call.args) == 1 else None
+                one = {arg.value} if isinstance(arg, ast.Constant) and isinstance(
+                    arg.value, str) else None
+                names = one if func.attr == "append" else literal(arg)
+                listed = (listed or set()) | (names or set())
+                computed |= names is None
+    if listed is None:
+        return not name.startswith("_")
+    return name in listed or (computed and not name.startswith("_"))
 
 
 def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
