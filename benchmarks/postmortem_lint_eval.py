@@ -22,8 +22,9 @@ the errors by document and line only (never the text).
 ``--by-form`` repeats each split's figures for written-up post-mortems and for threads
 apart, reading each document's form from its set's ``sources.tsv`` kind (``form_of``: the
 kind's head decides before its parenthesis; a word naming an incident write-up first,
-then a thread word, then other written documents). The lint's own input is a written-up document (P-5), while most
-gathered material is breakage threads, so the two are not to be mixed in one reading.
+then a thread word, then other written documents). The lint's own input is a written-up
+document (P-5), while most gathered material is breakage threads, so the two are not to
+be mixed in one reading.
 
 The split is by document: sha256 of ``<set>/<doc>``, first byte even -> fit, odd ->
 heldout. Fit the rules on ``fit``; read ``heldout`` once per major round.
