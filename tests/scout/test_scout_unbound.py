@@ -70,12 +70,14 @@ def outer(width):
 
 
 def setup():
-    global CACHE
+    global CACHE, fmt, joiner
     CACHE = {}
+    import string as fmt
+    from os.path import join as joiner
 
 
 def use(x: NeverImported) -> AlsoNot:
-    return build_mask(x), CACHE, [y for y in range(3)], print
+    return build_mask(x), CACHE, [y for y in range(3)], print, fmt, joiner
 '''
     assert unbound.unbound("sub/ok.py", text) == []
 

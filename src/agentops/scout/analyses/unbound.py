@@ -81,9 +81,12 @@ def unbound(path: str, text: str) -> list[Unbound]:
     tables = _tables(top)
     bound = {s.get_name() for s in top.get_symbols()
              if s.is_assigned() or s.is_imported() or s.is_namespace()}
-    # A function's ``global x`` followed by an assignment binds a module name.
+    # A function's ``global x`` followed by an assignment or an import binds a module
+    # name (symtable flags ``import x`` as imported, not assigned: a lazy
+    # ``global np; import numpy as np`` binds ``np`` as much as ``np = ...`` does).
     bound |= {s.get_name() for t in tables for s in t.get_symbols()
-              if s.is_declared_global() and (s.is_assigned() or s.is_namespace())}
+              if s.is_declared_global()
+              and (s.is_assigned() or s.is_imported() or s.is_namespace())}
     missing: dict[str, str] = {}
     for t in tables:
         for s in t.get_symbols():
