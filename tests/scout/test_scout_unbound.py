@@ -95,3 +95,15 @@ def test_a_module_that_may_bind_names_dynamically_and_tests_are_not_judged(
     inp = _inp(tmp_path, COPY.replace("build_mask(batch)", "batch"),
                extra={"sub/tests/test_loop.py": "def test_x():\n    assert helper()\n"})
     assert unbound.analyse(inp) == []
+
+
+def test_builtins_of_a_newer_python_and_a_class_bodys_own_names_are_bound() -> None:
+    # The target may run a newer Python than the scout; a class body reads its module
+    # and qualified name from its own namespace.
+    text = ("def close(pending):\n    if pending:\n        raise PythonFinalizationError\n"
+            "    return anext, ExceptionGroup\n\n\nclass Probe:\n"
+            "    origin = (__module__, __qualname__)\n")
+    assert unbound.unbound("sub/newer.py", text) == []
+    # Outside a class body the same names are module globals nothing binds.
+    assert [u.name for u in unbound.unbound("sub/mod.py", "where = __qualname__\n")] == [
+        "__qualname__"]

@@ -28,6 +28,16 @@ from agentops.scout.model import Inputs
 _MODULE_NAMES = frozenset({"__file__", "__name__", "__doc__", "__spec__", "__package__",
                            "__loader__", "__path__", "__builtins__", "__annotations__",
                            "__dict__", "__class__", "__cached__"})
+# Builtins the target's Python may have while the one running the scout lacks them
+# (added in 3.10: aiter, anext, EncodingWarning; 3.11: the exception groups; 3.13:
+# PythonFinalizationError), and the names ``site`` adds (absent under ``python -S``).
+# ``hasattr(builtins, ...)`` alone would call them unbound on an older interpreter.
+_OTHER_BUILTINS = frozenset({"aiter", "anext", "EncodingWarning", "BaseExceptionGroup",
+                             "ExceptionGroup", "PythonFinalizationError", "exit", "quit",
+                             "copyright", "credits", "license", "help"})
+# Names a class body's namespace holds before its first statement runs (3.13 adds
+# ``__firstlineno__``): a class body reads them from there, never from the globals.
+_CLASS_NAMES = frozenset({"__module__", "__qualname__", "__firstlineno__"})
 # Text that means a module may bind names its tables do not show.
 _DYNAMIC = ("import *", "globals()", "exec(", "eval(", "__builtins__", "sys.modules")
 
@@ -92,7 +102,9 @@ def unbound(path: str, text: str) -> list[Unbound]:
         for s in t.get_symbols():
             name = s.get_name()
             if not s.is_referenced() or name in bound or name in missing \
-                    or hasattr(builtins, name) or name in _MODULE_NAMES:
+                    or hasattr(builtins, name) or name in _OTHER_BUILTINS \
+                    or name in _MODULE_NAMES \
+                    or (t.get_type() == "class" and name in _CLASS_NAMES):
                 continue
             if t.get_type() == "module" or (s.is_global() and not s.is_declared_global()):
                 missing[name] = "" if t.get_type() == "module" else t.get_name()
