@@ -107,3 +107,23 @@ def test_builtins_of_a_newer_python_and_a_class_bodys_own_names_are_bound() -> N
     # Outside a class body the same names are module globals nothing binds.
     assert [u.name for u in unbound.unbound("sub/mod.py", "where = __qualname__\n")] == [
         "__qualname__"]
+
+
+def test_every_spelling_of_a_dynamic_binding_makes_a_module_unjudged() -> None:
+    # Each of these binds ``counter`` at run time; symtable cannot see it.
+    ways = ["from core.masks import  *\n", "g = globals\ng()['counter'] = 0\n",
+            "globals ()['counter'] = 0\n", "vars()['counter'] = 0\n",
+            "locals()['counter'] = 0\n", "import inspect\n"
+            "inspect.currentframe().f_globals['counter'] = 0\n",
+            "def hook():\n    pass\nhook.__globals__['counter'] = 0\n",
+            "import sys as system\nsetattr(system.modules[__name__], 'counter', 0)\n",
+            "from sys import modules\nsetattr(modules[__name__], 'counter', 0)\n",
+            "import importlib\nsetattr(importlib.import_module(__name__), 'counter', 0)\n",
+            "import builtins\nbuiltins.counter = 0\n",
+            "exec ('counter = 0')\n"]
+    for way in ways:
+        assert unbound.unbound("sub/dyn.py", way + "total = counter + 1\n") == [], way
+    # Neither a call of vars on an object nor a component's modules() is such a handle.
+    for plain in ["settings = vars(options)\n", "parts = list(net.modules())\n"]:
+        assert [u.name for u in unbound.unbound("sub/plain.py", plain + "total = counter\n")
+                ] == ["counter"] + (["options"] if "options" in plain else ["net"]), plain

@@ -41,6 +41,11 @@ _CLASS_NAMES = frozenset({"__module__", "__qualname__", "__firstlineno__"})
 # Text that means a module may bind names its tables do not show.
 _DYNAMIC = ("import *", "globals()", "exec(", "eval(", "__builtins__", "sys.modules")
 
+# Names whose mere reference hands out a namespace or runs code (an alias such as
+# ``g = globals`` is enough), and the calls that return the module object by its name.
+_NAMESPACE_FUNCS = frozenset({"globals", "exec", "eval", "__builtins__"})
+_IMPORTERS = frozenset({"import_module", "__import__"})
+
 
 @dataclass(frozen=True)
 class Unbound:
@@ -77,12 +82,53 @@ def _annotation_names(tree: ast.Module) -> set[int]:
     return out
 
 
+def _binds_dynamically(tree: ast.Module) -> bool:
+    """Whether the module may bind names its symbol tables do not show: it star-imports,
+    runs code (``exec``, ``eval``), or holds a handle on a namespace its reads resolve
+    in: its globals (``globals``, a no-argument ``vars()`` or ``locals()``, a frame's
+    ``f_globals``, a function's ``__globals__``), its own module object
+    (``sys.modules`` under any alias, ``import_module(__name__)``) or the builtins
+    (``import builtins``, ``__builtins__``). The text check of ``_DYNAMIC`` misses these
+    when spelled otherwise (``globals ()``, ``g = globals``, ``import sys as s``)."""
+    sys_names = set()
+    for node in ps.nodes(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name == "builtins":
+                    return True
+                if a.name == "sys":
+                    sys_names.add(a.asname or "sys")
+        elif isinstance(node, ast.ImportFrom):
+            if node.module in ("builtins", "sys") and node.level == 0 and (
+                    node.module == "builtins" or any(a.name == "modules" for a in node.names)):
+                return True
+            if any(a.name == "*" for a in node.names):
+                return True
+    for node in ps.nodes(tree):
+        if isinstance(node, ast.Name) and node.id in _NAMESPACE_FUNCS:
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in ("vars", "locals") and not node.args:
+            return True
+        if isinstance(node, ast.Attribute) and (
+                node.attr in ("__globals__", "f_globals", "__builtins__")
+                or (node.attr == "modules" and isinstance(node.value, ast.Name)
+                    and node.value.id in sys_names)):
+            return True
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name) \
+                and node.args[0].id == "__name__" and (
+                (isinstance(node.func, ast.Name) and node.func.id in _IMPORTERS)
+                or (isinstance(node.func, ast.Attribute) and node.func.attr in _IMPORTERS)):
+            return True
+    return False
+
+
 def unbound(path: str, text: str) -> list[Unbound]:
     """The unbound reads of one module."""
     if any(d in text for d in _DYNAMIC):
         return []
     tree = ps.parse(text)
-    if tree is None:
+    if tree is None or _binds_dynamically(tree):
         return []
     try:
         top = symtable.symtable(text, path, "exec")
