@@ -127,3 +127,45 @@ def test_every_spelling_of_a_dynamic_binding_makes_a_module_unjudged() -> None:
     for plain in ["settings = vars(options)\n", "parts = list(net.modules())\n"]:
         assert [u.name for u in unbound.unbound("sub/plain.py", plain + "total = counter\n")
                 ] == ["counter"] + (["options"] if "options" in plain else ["net"]), plain
+
+
+def test_reads_that_never_raise_are_no_finding_and_the_rest_still_are() -> None:
+    text = '''\
+from typing import TYPE_CHECKING
+import typing
+
+if TYPE_CHECKING:
+    Shape = tuple[Width, Height]
+if typing.TYPE_CHECKING:
+    Other = Depth
+if False:
+    debug_dump(state)
+
+try:
+    shell = get_shell()
+except NameError:
+    shell = None
+try:
+    probe = host_flag
+except (ImportError, Exception):
+    probe = False
+try:
+    probe = host_level
+except:  # noqa: E722
+    probe = 0
+else:
+    after = host_after
+try:
+    def later():
+        return deferred_helper()
+except NameError:
+    pass
+try:
+    value = lookup_table
+except KeyError:
+    value = None
+'''
+    # The body of a function defined in the try runs later, outside the handler; an
+    # else clause and a handler that cannot catch NameError do not guard.
+    assert [(u.name, u.line) for u in unbound.unbound("sub/guarded.py", text)] == [
+        ("deferred_helper", 27), ("host_after", 24), ("lookup_table", 31)]

@@ -45,6 +45,7 @@ _DYNAMIC = ("import *", "globals()", "exec(", "eval(", "__builtins__", "sys.modu
 # ``g = globals`` is enough), and the calls that return the module object by its name.
 _NAMESPACE_FUNCS = frozenset({"globals", "exec", "eval", "__builtins__"})
 _IMPORTERS = frozenset({"import_module", "__import__"})
+_NAME_ERROR_BASES = frozenset({"NameError", "Exception", "BaseException"})
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,56 @@ def _binds_dynamically(tree: ast.Module) -> bool:
     return False
 
 
+def _never_true(test: ast.expr) -> bool:
+    """Whether an ``if`` test is false whenever the module runs: ``TYPE_CHECKING`` (bare
+    or an attribute) or a false constant."""
+    if isinstance(test, ast.Constant):
+        return not test.value
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _catches_name_error(handler: ast.ExceptHandler) -> bool:
+    """Whether the handler catches NameError: bare, or naming it or a base class."""
+    if handler.type is None:
+        return True
+    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any((isinstance(k, ast.Name) and k.id in _NAME_ERROR_BASES)
+               or (isinstance(k, ast.Attribute) and k.attr in _NAME_ERROR_BASES)
+               for k in kinds)
+
+
+def _run_now(stmts: list[ast.stmt]) -> list[ast.AST]:
+    """The nodes of ``stmts`` evaluated when they run: a function's or lambda's body runs
+    later, when it is called (its decorators, defaults and annotations run now)."""
+    out: list[ast.AST] = []
+    todo: list[ast.AST] = list(stmts)
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        if isinstance(node, (*ps.FuncDef.__args__, ast.Lambda)):
+            todo += [*getattr(node, "decorator_list", []), *node.args.defaults,
+                     *(d for d in node.args.kw_defaults if d is not None)]
+        else:
+            todo += ast.iter_child_nodes(node)
+    return out
+
+
+def _no_name_error(tree: ast.Module) -> set[int]:
+    """ids of the Name nodes whose NameError never stops the module: under an ``if``
+    that is never true (``if TYPE_CHECKING:``), or run inside a ``try`` whose handler
+    catches NameError (the ``try: get_ipython() except NameError:`` probe of a name
+    that a host such as IPython adds to the builtins)."""
+    out: set[int] = set()
+    for node in ps.nodes(tree):
+        if isinstance(node, ast.If) and _never_true(node.test):
+            out |= {id(n) for s in node.body for n in ast.walk(s) if isinstance(n, ast.Name)}
+        elif isinstance(node, ast.Try | ast.TryStar) \
+                and any(_catches_name_error(h) for h in node.handlers):
+            out |= {id(n) for n in _run_now(node.body) if isinstance(n, ast.Name)}
+    return out
+
+
 def unbound(path: str, text: str) -> list[Unbound]:
     """The unbound reads of one module."""
     if any(d in text for d in _DYNAMIC):
@@ -156,11 +207,11 @@ def unbound(path: str, text: str) -> list[Unbound]:
                 missing[name] = "" if t.get_type() == "module" else t.get_name()
     if not missing:
         return []
-    in_annotation = _annotation_names(tree)
+    no_error = _annotation_names(tree) | _no_name_error(tree)
     reads: dict[str, list[int]] = {}
     for node in ps.nodes(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) \
-                and node.id in missing and id(node) not in in_annotation:
+                and node.id in missing and id(node) not in no_error:
             reads.setdefault(node.id, []).append(node.lineno)
     return [Unbound(path, min(lines), name, missing[name], tuple(sorted(set(lines))))
             for name, lines in sorted(reads.items())]
