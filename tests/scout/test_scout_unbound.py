@@ -169,3 +169,14 @@ except KeyError:
     # else clause and a handler that cannot catch NameError do not guard.
     assert [(u.name, u.line) for u in unbound.unbound("sub/guarded.py", text)] == [
         ("deferred_helper", 27), ("host_after", 24), ("lookup_table", 31)]
+
+
+def test_a_packages_init_reads_its_own_submodules_as_bound(tmp_path) -> None:
+    # Importing sub.loop (here through the relative import) sets ``loop`` in sub's
+    # namespace, and any import of sub.parts.grid sets ``parts``; another module of the
+    # package reading the same names still reads globals nothing binds.
+    init = "from .loop import Loop\n\nSTEP = loop.Loop\nGRID = parts\n"
+    inp = _inp(tmp_path, COPY.replace("build_mask(batch)", "batch"), extra={
+        "sub/__init__.py": init, "sub/parts/__init__.py": "", "sub/parts/grid.py": "",
+        "sub/other.py": "STEP = loop.Loop\n"})
+    assert [(u.file, u.name) for u in unbound.analyse(inp)] == [("sub/other.py", "loop")]

@@ -174,8 +174,12 @@ def _no_name_error(tree: ast.Module) -> set[int]:
     return out
 
 
-def unbound(path: str, text: str) -> list[Unbound]:
-    """The unbound reads of one module."""
+def unbound(path: str, text: str, submodules: frozenset[str] = frozenset()
+            ) -> list[Unbound]:
+    """The unbound reads of one module. ``submodules``: for a package's ``__init__.py``,
+    the names of its modules and sub-packages; importing one from anywhere (``from .a
+    import f`` in the package itself, ``import pkg.a`` elsewhere) binds its name in the
+    package's namespace, so none of them is judged there."""
     if any(d in text for d in _DYNAMIC):
         return []
     tree = ps.parse(text)
@@ -200,7 +204,7 @@ def unbound(path: str, text: str) -> list[Unbound]:
             name = s.get_name()
             if not s.is_referenced() or name in bound or name in missing \
                     or hasattr(builtins, name) or name in _OTHER_BUILTINS \
-                    or name in _MODULE_NAMES \
+                    or name in _MODULE_NAMES or name in submodules \
                     or (t.get_type() == "class" and name in _CLASS_NAMES):
                 continue
             if t.get_type() == "module" or (s.is_global() and not s.is_declared_global()):
@@ -220,8 +224,19 @@ def unbound(path: str, text: str) -> list[Unbound]:
 def analyse(inp: Inputs) -> list[Unbound]:
     sub, tests = inp.target.subproject + "/", inp.target.tests_dir + "/"
     out: list[Unbound] = []
-    for path in sorted(inp.head.files):
+    files = sorted(inp.head.files)
+    for path in files:
         if path.endswith(".py") and path.startswith(sub) and not path.startswith(tests) \
                 and "/tests/" not in path:
-            out += unbound(path, inp.head.text(path) or "")
+            out += unbound(path, inp.head.text(path) or "", _submodules(files, path))
     return out
+
+
+def _submodules(files: list[str], path: str) -> frozenset[str]:
+    """The modules and sub-packages of the package whose ``__init__.py`` is ``path``
+    (none for any other module)."""
+    if not path.endswith("/__init__.py"):
+        return frozenset()
+    prefix = path.removesuffix("__init__.py")
+    return frozenset(p[len(prefix):].split("/")[0].removesuffix(".py") for p in files
+                     if p.startswith(prefix) and p.endswith(".py") and p != path)
