@@ -180,3 +180,30 @@ def test_a_packages_init_reads_its_own_submodules_as_bound(tmp_path) -> None:
         "sub/__init__.py": init, "sub/parts/__init__.py": "", "sub/parts/grid.py": "",
         "sub/other.py": "STEP = loop.Loop\n"})
     assert [(u.file, u.name) for u in unbound.analyse(inp)] == [("sub/other.py", "loop")]
+
+
+def test_only_the_reads_that_resolve_to_the_globals_are_listed() -> None:
+    # ``width`` is a local of ``a`` (line 3) and an unbound global in ``b`` (line 7). A
+    # default, a decorator and a comprehension's first iterable run in the enclosing
+    # scope (here the module's, where ``rows`` and ``mark`` are unbound), the bodies in
+    # their own (where ``rows`` is a parameter).
+    text = '''\
+def a():
+    width = 1
+    return width
+
+
+def b():
+    return width
+
+
+@mark
+def c(rows, pick=lambda r=rows: r):
+    return [r for r in rows], (lambda: rows), pick
+
+
+TOTAL = [r for r in rows]
+'''
+    assert [(u.name, u.line, u.scope, u.lines) for u in unbound.unbound("sub/s.py", text)
+            ] == [("mark", 10, "", (10,)), ("rows", 11, "", (11, 15)),
+                  ("width", 7, "b", (7,))]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import builtins
 import symtable
+from collections import deque
 from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
@@ -198,27 +199,85 @@ def unbound(path: str, text: str, submodules: frozenset[str] = frozenset()
     bound |= {s.get_name() for t in tables for s in t.get_symbols()
               if s.is_declared_global()
               and (s.is_assigned() or s.is_imported() or s.is_namespace())}
-    missing: dict[str, str] = {}
+    missing: dict[int, set[str]] = {}  # id(table) -> the names it reads unbound
     for t in tables:
         for s in t.get_symbols():
             name = s.get_name()
-            if not s.is_referenced() or name in bound or name in missing \
+            if not s.is_referenced() or name in bound \
                     or hasattr(builtins, name) or name in _OTHER_BUILTINS \
                     or name in _MODULE_NAMES or name in submodules \
                     or (t.get_type() == "class" and name in _CLASS_NAMES):
                 continue
             if t.get_type() == "module" or (s.is_global() and not s.is_declared_global()):
-                missing[name] = "" if t.get_type() == "module" else t.get_name()
+                missing.setdefault(id(t), set()).add(name)
     if not missing:
         return []
     no_error = _annotation_names(tree) | _no_name_error(tree)
-    reads: dict[str, list[int]] = {}
-    for node in ps.nodes(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) \
-                and node.id in missing and id(node) not in no_error:
-            reads.setdefault(node.id, []).append(node.lineno)
-    return [Unbound(path, min(lines), name, missing[name], tuple(sorted(set(lines))))
-            for name, lines in sorted(reads.items())]
+    reads: dict[str, list[tuple[int, str]]] = {}
+    for node, table in _scoped_names(tree, top):
+        if isinstance(node.ctx, ast.Load) and node.id in missing.get(id(table), ()) \
+                and id(node) not in no_error:
+            scope = "" if table.get_type() == "module" else table.get_name()
+            reads.setdefault(node.id, []).append((node.lineno, scope))
+    return [Unbound(path, min(found)[0], name, min(found)[1],
+                    tuple(sorted({n for n, _ in found})))
+            for name, found in sorted(reads.items())]
+
+
+# The AST nodes that open a scope of their own, by the name symtable gives its table.
+_SCOPE_NAMES = {ast.Lambda: "lambda", ast.ListComp: "listcomp", ast.SetComp: "setcomp",
+                ast.DictComp: "dictcomp", ast.GeneratorExp: "genexpr"}
+
+
+def _scoped_names(tree: ast.Module, top: symtable.SymbolTable
+                  ) -> list[tuple[ast.Name, symtable.SymbolTable]]:
+    """Every Name node with the symbol table of the scope it is evaluated in. A
+    function's decorators, defaults and annotations, a class's bases and a
+    comprehension's first iterable run in the enclosing scope; the rest in the node's
+    own table (matched among the enclosing table's children by name and line, in source
+    order; a scope symtable does not list stays with the enclosing one)."""
+    out: list[tuple[ast.Name, symtable.SymbolTable]] = []
+    taken: set[int] = set()  # ids of the child tables already matched
+    todo: deque[tuple[ast.AST, symtable.SymbolTable]] = deque([(tree, top)])
+
+    def child(node: ast.AST, table: symtable.SymbolTable) -> symtable.SymbolTable:
+        name = getattr(node, "name", None) or _SCOPE_NAMES.get(type(node), "")
+        for c in table.get_children():
+            if c.get_name() == name and c.get_lineno() == node.lineno and id(c) not in taken:
+                taken.add(id(c))
+                return c
+        return table
+
+    while todo:
+        node, table = todo.popleft()
+        if isinstance(node, ast.Name):
+            out.append((node, table))
+            continue
+        if isinstance(node, (*ps.FuncDef.__args__, ast.Lambda)):
+            args = node.args
+            outer: list[ast.AST] = [*getattr(node, "decorator_list", []), *args.defaults,
+                                    *(d for d in args.kw_defaults if d is not None)]
+            inner_table = child(node, table)
+            outer += [a.annotation for a in (*args.posonlyargs, *args.args, *args.kwonlyargs,
+                                             args.vararg, args.kwarg)
+                      if a is not None and a.annotation is not None]
+            outer += [node.returns] if getattr(node, "returns", None) is not None else []
+            body = node.body if isinstance(node.body, list) else [node.body]
+            todo += [(n, table) for n in outer] + [(n, inner_table) for n in body]
+        elif isinstance(node, ast.ClassDef):
+            inner_table = child(node, table)
+            todo += [(n, table) for n in (*node.decorator_list, *node.bases, *node.keywords)]
+            todo += [(n, inner_table) for n in node.body]
+        elif isinstance(node, tuple(_SCOPE_NAMES)) and not isinstance(node, ast.Lambda):
+            inner_table = child(node, table)
+            first = node.generators[0]
+            todo.append((first.iter, table))
+            inner = [n for n in ast.iter_child_nodes(node) if n is not first]
+            inner += [first.target, *first.ifs]
+            todo += [(n, inner_table) for n in inner]
+        else:
+            todo += [(n, table) for n in ast.iter_child_nodes(node)]
+    return out
 
 
 def analyse(inp: Inputs) -> list[Unbound]:
