@@ -7,6 +7,8 @@ in annotations, a module that may bind names dynamically (``import *``), and tes
 
 from __future__ import annotations
 
+import dataclasses
+
 from agentops.scout.analyses import unbound
 from agentops.scout.itemize import unbound as unbound_items
 from tests.scout import minirepo
@@ -54,6 +56,8 @@ def test_reads_at_module_level_and_in_a_class_body_count(tmp_path) -> None:
 def test_every_way_of_binding_a_name_is_respected(tmp_path) -> None:
     text = '''\
 from __future__ import annotations
+
+import dataclasses
 
 import os
 from core.masks import build_mask
@@ -207,3 +211,32 @@ TOTAL = [r for r in rows]
     assert [(u.name, u.line, u.scope, u.lines) for u in unbound.unbound("sub/s.py", text)
             ] == [("mark", 10, "", (10,)), ("rows", 11, "", (11, 15)),
                   ("width", 7, "b", (7,))]
+
+
+def test_only_the_folders_python_modules_outside_its_tests_are_read(tmp_path) -> None:
+    ok = COPY.replace("build_mask(batch)", "batch")
+    inp = _inp(tmp_path, ok, extra={
+        "core/broken.py": "X = not_here\n", "sub/notes.txt": "see_docs\n",
+        "sub/parts/tests/test_grid.py": "G = grid_helper\n",
+        "sub/checks/test_loop.py": "L = loop_helper\n", "sub/real.py": "R = real_gap\n"})
+    inp = dataclasses.replace(inp, target=dataclasses.replace(inp.target,
+                                                              tests_dir="sub/checks"))
+    assert [u.name for u in unbound.analyse(inp)] == ["real_gap"]
+
+
+def test_a_sub_package_whose_text_was_not_loaded_is_still_a_submodule(tmp_path) -> None:
+    inp = _inp(tmp_path, COPY.replace("build_mask(batch)", "batch"), extra={
+        "sub/__init__.py": "GRID = parts\n", "sub/parts/__init__.py": ""})
+    head = dataclasses.replace(inp.head, files={
+        p: t for p, t in inp.head.files.items() if not p.startswith("sub/parts/")})
+    assert unbound.analyse(dataclasses.replace(inp, head=head)) == []
+
+
+def test_annotations_are_no_reads_and_an_unparsed_module_gives_nothing() -> None:
+    # Parameter and return annotations without the future import: Python 3.14
+    # evaluates them only when asked.
+    assert unbound.unbound("sub/sig.py", "def f(x: Width) -> Height:\n    return x\n") == []
+    # Nested past the parser's depth bound (symtable would still read it).
+    deep = "VALUE = " + "[" * 160 + "missing_leaf" + "]" * 160 + "\n"
+    assert unbound.unbound("sub/deep.py", deep) == []
+    assert unbound.unbound("sub/broken.py", "def f(:\n    return gone\n") == []

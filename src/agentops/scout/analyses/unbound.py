@@ -191,14 +191,14 @@ def unbound(path: str, text: str, submodules: frozenset[str] = frozenset()
     except (SyntaxError, ValueError):
         return []
     tables = _tables(top)
-    bound = {s.get_name() for s in top.get_symbols()
-             if s.is_assigned() or s.is_imported() or s.is_namespace()}
+    # (A def or class statement counts as an assignment: is_namespace adds nothing.)
+    bound = {s.get_name() for s in top.get_symbols() if s.is_assigned() or s.is_imported()}
     # A function's ``global x`` followed by an assignment or an import binds a module
     # name (symtable flags ``import x`` as imported, not assigned: a lazy
     # ``global np; import numpy as np`` binds ``np`` as much as ``np = ...`` does).
     bound |= {s.get_name() for t in tables for s in t.get_symbols()
               if s.is_declared_global()
-              and (s.is_assigned() or s.is_imported() or s.is_namespace())}
+              and (s.is_assigned() or s.is_imported())}
     missing: dict[int, set[str]] = {}  # id(table) -> the names it reads unbound
     for t in tables:
         for s in t.get_symbols():
@@ -283,19 +283,19 @@ def _scoped_names(tree: ast.Module, top: symtable.SymbolTable
 def analyse(inp: Inputs) -> list[Unbound]:
     sub, tests = inp.target.subproject + "/", inp.target.tests_dir + "/"
     out: list[Unbound] = []
-    files = sorted(inp.head.files)
-    for path in files:
+    paths = sorted(inp.head.paths)  # every path: a sub-package's text may not be loaded
+    for path in sorted(inp.head.files):
         if path.endswith(".py") and path.startswith(sub) and not path.startswith(tests) \
                 and "/tests/" not in path:
-            out += unbound(path, inp.head.text(path) or "", _submodules(files, path))
+            out += unbound(path, inp.head.text(path) or "", _submodules(paths, path))
     return out
 
 
-def _submodules(files: list[str], path: str) -> frozenset[str]:
+def _submodules(paths: list[str], path: str) -> frozenset[str]:
     """The modules and sub-packages of the package whose ``__init__.py`` is ``path``
     (none for any other module)."""
     if not path.endswith("/__init__.py"):
         return frozenset()
     prefix = path.removesuffix("__init__.py")
-    return frozenset(p[len(prefix):].split("/")[0].removesuffix(".py") for p in files
+    return frozenset(p[len(prefix):].split("/")[0].removesuffix(".py") for p in paths
                      if p.startswith(prefix) and p.endswith(".py") and p != path)
