@@ -724,6 +724,20 @@ def test_all_built_in_steps_is_read_as_the_module_builds_it(tmp_path) -> None:
     # Grown by something that cannot be read: a public name counts as exported.
     assert _provides(tmp_path, "Spec", "from .shapes import *\n",
                      shapes="__all__ = ['Other']\n__all__ += make()\n" + cls)
+    # Changed where the module's top level cannot be read in order: under an if or a
+    # try, by another method, in a function: the same.
+    for elsewhere in ("if FLAG:\n    __all__.append('Spec')\n",
+                      "try:\n    __all__ += ['Spec']\nexcept ValueError:\n    pass\n",
+                      "__all__.insert(0, 'Spec')\n",
+                      "def grow():\n    __all__.append('Spec')\n\n\ngrow()\n"):
+        assert _provides(tmp_path, "Spec", "from .shapes import *\n",
+                         shapes="FLAG = 1\n__all__ = ['Other']\n" + elsewhere + cls), elsewhere
+    # A private name stays unexported, and a read of __all__ changes nothing.
+    assert not _provides(tmp_path, "_Spec", "from .shapes import *\n",
+                         shapes="__all__ = ['Other']\nif FLAG:\n    __all__ += ['x']\n"
+                         "class _Spec:\n    width: int = 4\n")
+    assert not _provides(tmp_path, "Spec", "from .shapes import *\n",
+                         shapes="__all__ = ['Other']\nNAMES = len(__all__)\n" + cls)
 
 
 def test_of_two_aliases_binding_the_name_the_last_is_kept(tmp_path) -> None:

@@ -250,17 +250,20 @@ def _exports(tree: Tree, file: str, name: str) -> bool:
             return {e.value for e in value.elts if isinstance(e, ast.Constant)}
         return None
 
+    read: set[int] = set()  # the statements whose change of __all__ was read
     for stmt in module.body:
         if isinstance(stmt, ast.Assign | ast.AnnAssign):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
                 names = literal(stmt.value)
                 listed, computed = names or set(), names is None
+                read.add(id(stmt))
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) \
                 and stmt.target.id == "__all__":
             names = literal(stmt.value)
             listed = (listed or set()) | (names or set())
             computed |= names is None
+            read.add(id(stmt))
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             call = stmt.value
             func = call.func
@@ -272,6 +275,20 @@ def _exports(tree: Tree, file: str, name: str) -> bool:
                 names = one if func.attr == "append" else literal(arg)
                 listed = (listed or set()) | (names or set())
                 computed |= names is None
+                read.add(id(stmt))
+    # Any other change of __all__ (bound, a method of it, a slice assigned) may add to
+    # it: under an ``if`` or ``try``, an ``.insert``, in a function the module calls. Not
+    # read: then, as for a computed part, a public name counts as exported.
+    def changes(n: ast.AST) -> bool:
+        if isinstance(n, ast.Name):
+            return n.id == "__all__" and not isinstance(n.ctx, ast.Load)
+        if isinstance(n, ast.Attribute | ast.Subscript) and isinstance(n.value, ast.Name) \
+                and n.value.id == "__all__":
+            return isinstance(n, ast.Attribute) or not isinstance(n.ctx, ast.Load)
+        return False
+
+    computed |= listed is not None and any(
+        changes(n) for stmt in module.body if id(stmt) not in read for n in ast.walk(stmt))
     if listed is None:
         return not name.startswith("_")
     return name in listed or (computed and not name.startswith("_"))
