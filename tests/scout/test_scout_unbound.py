@@ -240,3 +240,12 @@ def test_annotations_are_no_reads_and_an_unparsed_module_gives_nothing() -> None
     deep = "VALUE = " + "[" * 160 + "missing_leaf" + "]" * 160 + "\n"
     assert unbound.unbound("sub/deep.py", deep) == []
     assert unbound.unbound("sub/broken.py", "def f(:\n    return gone\n") == []
+
+
+def test_a_name_another_module_sets_on_the_builtins_is_bound(tmp_path) -> None:
+    # core/boot.py makes ``trace_step`` and ``log_rank`` builtins for every module.
+    boot = ("import builtins as _b\n\n\ndef install():\n    _b.trace_step = print\n"
+            "    setattr(_b, 'log_rank', print)\n")
+    ours = "def run(x):\n    trace_step(x)\n    log_rank(x)\n    return other_gap(x)\n"
+    inp = _inp(tmp_path, ours, extra={"core/boot.py": boot})
+    assert [u.name for u in unbound.analyse(inp)] == ["other_gap"]

@@ -175,12 +175,13 @@ def _no_name_error(tree: ast.Module) -> set[int]:
     return out
 
 
-def unbound(path: str, text: str, submodules: frozenset[str] = frozenset()
+def unbound(path: str, text: str, bound_elsewhere: frozenset[str] = frozenset()
             ) -> list[Unbound]:
-    """The unbound reads of one module. ``submodules``: for a package's ``__init__.py``,
-    the names of its modules and sub-packages; importing one from anywhere (``from .a
-    import f`` in the package itself, ``import pkg.a`` elsewhere) binds its name in the
-    package's namespace, so none of them is judged there."""
+    """The unbound reads of one module. ``bound_elsewhere``: names other code binds where
+    this module resolves them, never judged: for a package's ``__init__.py`` the names of
+    its modules and sub-packages (importing one from anywhere, ``from .a import f`` in
+    the package itself or ``import pkg.a`` elsewhere, binds its name in the package's
+    namespace), and names any module of the repository sets on ``builtins``."""
     if any(d in text for d in _DYNAMIC):
         return []
     tree = ps.parse(text)
@@ -205,7 +206,7 @@ def unbound(path: str, text: str, submodules: frozenset[str] = frozenset()
             name = s.get_name()
             if not s.is_referenced() or name in bound \
                     or hasattr(builtins, name) or name in _OTHER_BUILTINS \
-                    or name in _MODULE_NAMES or name in submodules \
+                    or name in _MODULE_NAMES or name in bound_elsewhere \
                     or (t.get_type() == "class" and name in _CLASS_NAMES):
                 continue
             if t.get_type() == "module" or (s.is_global() and not s.is_declared_global()):
@@ -284,11 +285,40 @@ def analyse(inp: Inputs) -> list[Unbound]:
     sub, tests = inp.target.subproject + "/", inp.target.tests_dir + "/"
     out: list[Unbound] = []
     paths = sorted(inp.head.paths)  # every path: a sub-package's text may not be loaded
+    injected: frozenset[str] | None = None
     for path in sorted(inp.head.files):
         if path.endswith(".py") and path.startswith(sub) and not path.startswith(tests) \
                 and "/tests/" not in path:
-            out += unbound(path, inp.head.text(path) or "", _submodules(paths, path))
+            if injected is None:
+                injected = _set_on_builtins(inp.head.files)
+            out += unbound(path, inp.head.text(path) or "",
+                           _submodules(paths, path) | injected)
     return out
+
+
+def _set_on_builtins(files: dict[str, str]) -> frozenset[str]:
+    """Names a module of the repository sets on the builtins (``builtins.name = ...``,
+    ``setattr(builtins, "name", ...)``, under any alias of the module): every module
+    then reads them as builtins."""
+    out: set[str] = set()
+    for path, text in files.items():
+        if not path.endswith(".py") or "builtins" not in text:
+            continue
+        tree = ps.parse(text)
+        if tree is None:
+            continue
+        aliases = {a.asname or a.name for n in ps.nodes(tree) if isinstance(n, ast.Import)
+                   for a in n.names if a.name == "builtins"}
+        for n in ps.nodes(tree):
+            if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) \
+                    and isinstance(n.value, ast.Name) and n.value.id in aliases:
+                out.add(n.attr)
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) \
+                    and n.func.id == "setattr" and len(n.args) >= 2 \
+                    and isinstance(n.args[0], ast.Name) and n.args[0].id in aliases \
+                    and isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str):
+                out.add(n.args[1].value)
+    return frozenset(out)
 
 
 def _submodules(paths: list[str], path: str) -> frozenset[str]:
