@@ -294,3 +294,90 @@ def test_a_resolved_callee_names_the_parameter_and_skips_its_default(tmp_path) -
     assert [(f.keyword, f.upstream_value) for f in found] == [("dump_to", "cfg.dump")]
     same = up.replace("parts.start_cluster(cfg, cfg.dump)", "parts.start_cluster(cfg, \"\")")
     assert not [f for f in _run(tmp_path / "b", _files(upstream=same)) if f.how == "short"]
+
+
+def test_a_chain_through_self_matches_the_same_chain_through_a_local(tmp_path) -> None:
+    # Upstream reaches the component as `self.job.saver`, the copy through a local `job`:
+    # the same three-part chain once `self.` is set aside.
+    inp = minirepo.build(tmp_path, head=_recorder(
+        "job = cfg\n        job.saver.record(self.tokens)",
+        "self.job.saver.record(self.tokens, self.steps)"))
+    short = [f for f in callparity.analyse(inp) if f.how == "short"]
+    assert [(f.callee, f.keyword) for f in short] == [("job.saver.record", "argument 2")]
+
+
+def test_only_python_modules_outside_tests_are_upstream_candidates(tmp_path) -> None:
+    # The upstream module's text under a name that is no module, or in a tests folder:
+    # nothing to pair with (the same text as core/runner.py is paired).
+    for n, path in enumerate(("core/runner_notes.txt", "core/tests/test_runner.py")):
+        files = _files()
+        files[path] = files.pop("core/runner.py")
+        assert _run(tmp_path / str(n), files) == [], path
+    assert _run(tmp_path / "same", _files())
+
+
+def test_a_starred_call_is_never_short_and_the_value_named_is_the_named_calls(
+        tmp_path) -> None:
+    inp = minirepo.build(tmp_path / "a", head=_recorder("self.saver.record(*self.tokens)"))
+    assert not [f for f in callparity.analyse(inp) if f.how == "short"]
+    two = "self.saver.record(self.tokens, self.steps)\n        " \
+          "self.saver.record(self.tokens, self.clock)"
+    inp = minirepo.build(tmp_path / "b", head=_recorder("self.saver.record(self.tokens)", two))
+    # Upstream calls twice with different values: the value reported is the one the
+    # upstream call it names passes.
+    [f] = [f for f in callparity.analyse(inp) if f.how == "short"]
+    assert (f.upstream_value, f.upstream) in {("self.steps", "core/runner.py:17"),
+                                              ("self.clock", "core/runner.py:18")}
+
+
+def test_a_constructor_short_of_an_argument_names_the_parameter_after_self(tmp_path) -> None:
+    up = UPSTREAM.replace("Saver(batches=self.batches, folder=cfg.dump, keeper=self.keeper)",
+                          "Saver(self.batches, cfg.dump, keeper=self.keeper)")
+    ours = OURS.replace("Saver(batches=None, folder=cfg.dump)", "Saver(self.tokens)")
+    found = [f for f in _run(tmp_path, _files(ours=ours, upstream=up)) if f.how == "short"]
+    assert [(f.callee, f.keyword, f.upstream_value) for f in found] == [
+        ("Saver", "folder", "cfg.dump")]
+
+
+def test_what_a_config_class_has_through_its_methods_and_bases_counts(tmp_path) -> None:
+    ours = OURS.replace("import os\n", "import os\n\nfrom sub.settings import Settings\n"
+                        ).replace("def __init__(self, cfg):", "def __init__(self, cfg: Settings):")
+    # A method sets `self.dump`: the section exists. Another object's `dump` and a
+    # nested attribute of self do not give the class one.
+    by_method = TRIMMED + ("\n    def load(self, other):\n        self.dump = ''\n"
+                           "        other.dump = ''\n        self.cache.dump = ''\n")
+    by_other = TRIMMED + "\n    def load(self, other):\n        other.dump = ''\n"
+    based = ("from core.parts import Saver\n\n\nclass Settings(Saver):\n"
+             "    keeper: object = None\n")
+    for n, (trimmed, reported) in enumerate(((by_method, True), (by_other, False),
+                                             (based, True))):
+        found = {(f.how, f.keyword) for f in _outside(
+            tmp_path / str(n), configured=True, ours=ours, trimmed=trimmed)}
+        assert (("omitted", "dump_to") in found) is reported, trimmed
+
+
+def test_a_short_call_whose_missing_value_the_trimmed_config_lacks_is_not_short(
+        tmp_path) -> None:
+    up = UPSTREAM.replace("parts.start_cluster(cfg, dump_to=cfg.dump, verbose=False)",
+                          "parts.start_cluster(cfg, cfg.dump)")
+    ours = OURS.replace("import os\n", "import os\n\nfrom sub.settings import Settings\n"
+                        ).replace("def __init__(self, cfg):", "def __init__(self, cfg: Settings):")
+    files = {"core/__init__.py": "", "core/parts.py": PARTS, "runner.py": up,
+             "sub/__init__.py": "", "sub/engine.py": ours, "sub/loop.py": LOOP,
+             "sub/settings.py": TRIMMED}
+    target = "duplicate_logic:\n  - {ours: [sub/loop.py], upstream: [runner.py], why: copy}\n"
+    found = callparity.analyse(minirepo.build(tmp_path / "a", head=files, target=target))
+    assert not [f for f in found if f.how == "short"]
+    files["sub/settings.py"] = TRIMMED + "    dump: str = \"\"\n"
+    found = callparity.analyse(minirepo.build(tmp_path / "b", head=files, target=target))
+    assert [(f.how, f.keyword) for f in found if f.how == "short"] == [("short", "dump_to")]
+
+
+def test_an_upstream_built_on_the_folder_is_never_its_source(tmp_path) -> None:
+    # core/runner.py is configured as a pair's upstream but imports the folder's engine:
+    # code built on the sub-project, not a module it copies.
+    files = {**_files(), "sub/loop.py": LOOP,
+             "core/runner.py": "from sub.engine import Engine\n" + UPSTREAM}
+    target = "duplicate_logic:\n  - {ours: [sub/loop.py], upstream: [core/runner.py], " \
+             "why: copy}\n"
+    assert callparity.analyse(minirepo.build(tmp_path, head=files, target=target)) == []
