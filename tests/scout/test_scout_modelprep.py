@@ -174,3 +174,58 @@ def test_a_preparation_off_the_input_or_an_object_never_built_is_no_finding(tmp_
     # the folder registers no judge builder while another folder does: never built
     unbuilt = OURS.replace(", build_judge=Judge)", ")")
     assert _run(tmp_path / "b", _files(ours=unbuilt))[1] == []
+
+
+def test_the_conditions_and_callers_read_in_every_supported_shape(tmp_path) -> None:
+    # getattr without a default, an `and` of two known comparisons through a local, a
+    # second caller looping over the parts, a chain of components handing them over.
+    runner = RUNNER.replace('if getattr(self.args, "sparse_mode", False):',
+                            'mode = getattr(self.args, "sparse_mode")\n'
+                            '        if mode != False and mode != "off":') \
+        .replace("            self.judge.score(self.parts, len(batches))",
+                 "            self.judge.score(self.parts, len(batches))\n"
+                 "            self.team.lead.note(self.parts)")
+    judge = JUDGE.replace("            total += parts[0](batch)",
+                          "            for part in parts:\n                total += part(batch)")
+    _inp, [s] = _run(tmp_path, _files(runner=runner, judge=judge))
+    assert (s.caller, s.field, s.values) == ("Judge.score", "sparse_mode", ("True",))
+
+
+def test_an_unknown_name_in_getattr_a_computed_default_and_other_arguments_are_no_finding(
+        tmp_path) -> None:
+    # The field named by a variable is no field read; a value only computed is no value
+    # (a negated test would otherwise hold for it); handing over something other than
+    # the parts hands nothing.
+    runner = RUNNER.replace('if getattr(self.args, "sparse_mode", False):',
+                            'if getattr(self.args, KEY, False) or not getattr('
+                            'self.args, "sparse_mode", True):')
+    computed = OURS.replace("sparse_mode: bool = False", "sparse_mode: bool = pick()") \
+        .replace("sparse_mode=True", "sparse_mode=pick()")
+    assert _run(tmp_path / "a", _files(runner=runner, ours=computed))[1] == []
+    other = RUNNER.replace("self.judge.score(self.parts, len(batches))",
+                           "self.judge.score(self.totals, len(batches))")
+    assert _run(tmp_path / "b", _files(runner=other))[1] == []
+
+
+def test_test_modules_and_unparsed_files_outside_the_folder_are_skipped(tmp_path) -> None:
+    files = _files()
+    files["core/test_judge.py"] = files.pop("core/judge.py")
+    files["core/spec.py"] = SPEC + "\n\nDEFAULT = Spec(net_cls=None)\n"
+    files["core/broken.py"] = "import torch.nn as nn\nparts: list[nn.Module]\nparts[0](x\n" \
+                              "Spec(\n"
+    assert _run(tmp_path, files)[1] == []
+    # With both callers in place the unparsed file changes nothing.
+    files = {**_files(), "core/broken.py": files["core/broken.py"]}
+    assert len(_run(tmp_path / "b", files)[1]) == 1
+
+
+def test_callers_past_the_file_bound_are_not_read(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(modelprep, "MAX_CALLER_FILES", 1)
+    assert _run(tmp_path, _files())[1] == []
+
+
+def test_at_most_max_findings_are_reported(tmp_path) -> None:
+    # Six objects with a `score` method that calls the parts unprepared: four reported.
+    files = _files()
+    files.update({f"core/judge{n}.py": JUDGE for n in range(5)})
+    assert len(_run(tmp_path, files)[1]) == modelprep.MAX_FINDINGS == 4
