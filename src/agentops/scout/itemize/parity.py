@@ -1,7 +1,6 @@
 """#22 parity items: calls a copied module makes differently from upstream's module
 (a component pinned to ``None``, a keyword or a positional argument left out, a returned
-value thrown away), one
-Opportunity per call and keyword, naming both call sites.
+value thrown away), one Opportunity per call and keyword, naming both call sites.
 
 Pure: results in, ``Item`` records out.
 """
