@@ -249,3 +249,28 @@ def test_a_name_another_module_sets_on_the_builtins_is_bound(tmp_path) -> None:
     ours = "def run(x):\n    trace_step(x)\n    log_rank(x)\n    return other_gap(x)\n"
     inp = _inp(tmp_path, ours, extra={"core/boot.py": boot})
     assert [u.name for u in unbound.analyse(inp)] == ["other_gap"]
+
+
+def test_the_item_names_the_scope_the_reads_and_every_home_of_the_name(tmp_path) -> None:
+    # Five reads at module level (four listed, then a count), and the fix for a name
+    # defined in no core module, in one, in two, and in four (three named).
+    homes = {"core/a.py": "def pad(x):\n    return x\n", "core/b.py": "def pad():\n    pass\n",
+             "core/c.py": "class pad:\n    pass\n", "core/d.py": "def pad():\n    pass\n"}
+    reads = unbound.Unbound("sub/loop.py", 2, "pad", "", (2, 3, 4, 5, 6))
+    fixes = []
+    for n in (0, 1, 2, 4):
+        inp = _inp(tmp_path / str(n), COPY, extra=dict(list(homes.items())[:n]))
+        [item] = unbound_items.items(inp, {"unbound_names": [reads]})
+        fixes.append(item.fix)
+        assert item.title.startswith("`pad` is read at `loop.py:2`, `loop.py:3`, "
+                                     "`loop.py:4`, `loop.py:5`")
+        assert "loop.py:6" not in item.title and " (in " not in item.title
+    assert fixes == ["define or import `pad`", "import `pad` from `core.a`",
+                     "import `pad` from the module that defines it (`core.a`, `core.b`)",
+                     "import `pad` from the module that defines it (`core.a`, `core.b`, "
+                     "`core.c`)"]
+    inp = _inp(tmp_path / "s", COPY)
+    [item] = unbound_items.items(inp, {"unbound_names": [
+        unbound.Unbound("sub/loop.py", 6, "pad", "step", (6,))]})
+    assert "`loop.py:6` (in `step`), but loop.py never imports" in item.title
+    assert unbound_items.items(inp, {"unbound_names": None}) == []
