@@ -381,3 +381,12 @@ def test_an_upstream_built_on_the_folder_is_never_its_source(tmp_path) -> None:
     target = "duplicate_logic:\n  - {ours: [sub/loop.py], upstream: [core/runner.py], " \
              "why: copy}\n"
     assert callparity.analyse(minirepo.build(tmp_path, head=files, target=target)) == []
+
+
+def test_a_short_item_names_the_parameter_in_code_or_the_position_plainly(tmp_path) -> None:
+    inp = minirepo.build(tmp_path, head=_files())
+    made = [callparity.CallParity("sub/engine.py", 9, "run", "short", k, "cfg.dump",
+                                  "core/runner.py:7") for k in ("argument 2", "dump_to")]
+    titles = [i.title for i in parity.call_items(inp, {"call_parity": made})]
+    assert "passes `cfg.dump` as argument 2" in titles[0]
+    assert "passes `cfg.dump` as `dump_to`" in titles[1]

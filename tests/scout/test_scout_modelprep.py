@@ -229,3 +229,14 @@ def test_at_most_max_findings_are_reported(tmp_path) -> None:
     files = _files()
     files.update({f"core/judge{n}.py": JUDGE for n in range(5)})
     assert len(_run(tmp_path, files)[1]) == modelprep.MAX_FINDINGS == 4
+
+
+def test_the_item_says_which_flavors_set_the_value(tmp_path) -> None:
+    inp, [s] = _run(tmp_path, _files())
+    titles = [items_of.items(inp, {"skipped_preparations": [
+        modelprep.SkippedPrep(**{**s.__dict__, "flavors": f})]})[0].title
+        for f in ((), ("tiny_sparse",), ("a", "b", "c", "d"))]
+    assert "; this folder's code sets it so" in titles[0]
+    assert "; flavor tiny_sparse sets it so" in titles[1]
+    assert "; flavors a, b, c and 1 more set it so" in titles[2]
+    assert items_of.items(inp, {"skipped_preparations": None}) == []
