@@ -274,3 +274,72 @@ def test_the_item_names_the_scope_the_reads_and_every_home_of_the_name(tmp_path)
         unbound.Unbound("sub/loop.py", 6, "pad", "step", (6,))]})
     assert "`loop.py:6` (in `step`), but loop.py never imports" in item.title
     assert unbound_items.items(inp, {"unbound_names": None}) == []
+
+
+def test_handles_that_are_not_the_modules_namespace_leave_it_judged() -> None:
+    # None of these can bind `counter`: the module stays judged.
+    plain = ["import nets\nparts = nets.modules()\n",
+             "def parts(self):\n    return self.net.modules()\n",
+             "import sys as system\nflag = system.argv\n", "from sys import path\n",
+             "from helpers import modules\n", "from .builtins import extra\n",
+             "import logging\nlog = logging.getLogger(__name__)\nprint(__name__)\n",
+             "import importlib\nimportlib.import_module('pkg', __name__)\n",
+             "print(__file__)\n"]
+    for text in plain:
+        assert [u.name for u in unbound.unbound("sub/p.py", text + "total = counter\n")
+                ] == ["counter"], text
+    assert unbound.unbound("sub/b.py", "from builtins import open as fopen\n"
+                           "total = counter\n") == []
+    # symtable refuses what the parser accepts: nothing is judged.
+    assert unbound.unbound("sub/n.py", "def f():\n    nonlocal q\n    return gone\n") == []
+
+
+def test_only_never_true_tests_and_handlers_of_name_error_guard_a_read() -> None:
+    text = '''\
+import errors
+
+if True:
+    a = gap_true
+if DEBUG:
+    b = gap_flag
+if cfg.debug:
+    c = gap_attr
+try:
+    d = gap_custom
+except errors.Custom:
+    pass
+try:
+    e = guarded
+except errors.NameError:
+    pass
+try:
+    def later(*, first, second=guarded_default):
+        return first
+except NameError:
+    pass
+
+
+def kw(*, first, second=gap_kw_default):
+    return first
+'''
+    assert [u.name for u in unbound.unbound("sub/g.py", text)] == [
+        "DEBUG", "cfg", "gap_attr", "gap_custom", "gap_flag", "gap_kw_default", "gap_true"]
+
+
+def test_reads_in_lambdas_and_comprehensions_are_matched_to_their_scopes() -> None:
+    text = '''\
+fn = lambda: gap_lambda
+pair = (lambda: 0, lambda: gap_second)
+a = ([1 for _ in ()],); b = lambda: gap_order
+SIZES = [scale * r for r in (1, 2)]
+PAIRS = [(x, y) for x in (1,) for y in gap_inner]
+'''
+    assert [u.name for u in unbound.unbound("sub/l.py", text)] == [
+        "gap_inner", "gap_lambda", "gap_order", "gap_second", "scale"]
+
+
+def test_only_the_packages_own_python_modules_are_its_submodules(tmp_path) -> None:
+    inp = _inp(tmp_path, COPY.replace("build_mask(batch)", "batch"), extra={
+        "sub/__init__.py": "LOGO = assets\nCORE = core\nLOOP = loop\n",
+        "sub/assets/logo.txt": "x\n"})
+    assert [u.name for u in unbound.analyse(inp)] == ["assets", "core"]
