@@ -20,6 +20,7 @@ from agentops.scout.itemize import (
     openwork,
     parity,
     partreads,
+    refusaldrift,
     settings,
     siblingsettings,
     tests,
@@ -32,7 +33,7 @@ def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """Candidate items of this run (before reconciliation with the priors)."""
     items: list[Item] = []
     for area in (delta, todos, tests, settings, debt, parity, componentuse, configfields,
-                 siblingsettings, partreads, corerefs, docs, openwork):
+                 siblingsettings, partreads, refusaldrift, corerefs, docs, openwork):
         items += area.items(inp, res)
     items += clear.items(inp, res, items)
     seen: set[str] = set()
