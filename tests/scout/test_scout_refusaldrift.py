@@ -147,3 +147,22 @@ def test_no_addition_reported_on_weak_evidence_or_when_ours_refuses_already(
                                     {"models/alpha/build.py": added,
                                      "models/beta/build.py": added}))
     assert d.condition == "mode == 'fast' and split_enabled"
+
+
+def test_a_refusal_over_the_same_names_written_otherwise_is_named(tmp_path) -> None:
+    # The siblings add `split and kind is packed`; ours refuses `split and kind is not
+    # plain` over the same names: not "never refuses", but a copy that differs.
+    ours = ("def build(opts, model):\n    if opts.split_enabled and opts.kind != 'plain':\n"
+            "        raise NotImplementedError('plain only')\n    return model\n")
+    theirs = ("def build(opts, model):\n    if opts.split_enabled and opts.kind == 'packed':\n"
+              "        raise NotImplementedError('packed does not split')\n    return model\n")
+    base = {"models/ours/build.py": ours, "models/alpha/build.py": PLAIN,
+            "models/beta/build.py": PLAIN}
+    inp = _inp(tmp_path, base, {"models/alpha/build.py": theirs,
+                                "models/beta/build.py": theirs})
+    [d] = refusaldrift.analyse(inp)
+    assert (d.change, d.file, d.line) == ("differs", "models/ours/build.py", 2)
+    assert d.condition == "kind != 'plain' and split_enabled"
+    assert d.now == "kind == 'packed' and split_enabled"
+    [item] = items_of.items(inp, {"refusal_drift": [d]})
+    assert "written otherwise" in item.title

@@ -17,7 +17,9 @@ so the same check reads the same through another holder or a local.
   old condition both at the baseline and at HEAD (it did not follow);
 - added: a condition two or more siblings gained in the window, that the sub-project never
   refuses (no refusal of its own whose conditions are a subset of it), though its code
-  spells every name of it and tests the first of them in an ``if`` (the place to add it).
+  spells every name of it and tests one of its conjuncts in an ``if`` (the place to add
+  it); when a refusal of its own reads every name of it, written otherwise, that refusal
+  is named instead ("differs").
 
 A sibling that drops a refusal without a rewrite (a feature removed) says nothing. An
 Opportunity, never an action: the sibling's reason may not apply here. Pure: the HEAD and
@@ -46,11 +48,11 @@ Cond = frozenset[str]  # the conjuncts, each unparsed after reduction to leaves
 
 @dataclass(frozen=True)
 class RefusalDrift:
-    change: str  # "rewritten" | "added"
+    change: str  # "rewritten" | "added" | "differs"
     file: str  # the sub-project's refusal (rewritten) or its nearest test (added)
     line: int
     condition: str  # the condition the sub-project still refuses / lacks
-    now: str  # rewritten: the sibling's new condition; added: ""
+    now: str  # rewritten, differs: the siblings' new condition; added: ""
     message: str  # the sibling's new refusal's message (start), or ""
     siblings: tuple[str, ...]  # file:line of each sibling's refusal at HEAD
 
@@ -211,10 +213,18 @@ def analyse(inp: Inputs) -> list[RefusalDrift]:
             continue
         if any(mine <= cond for mine in ours_head):
             continue  # ours already refuses whenever this holds
+        sites = tuple(f"{r.path}:{r.line}" for _s, r in holders)
+        # Ours refuses over the same names, written otherwise (``not isinstance`` where
+        # the siblings now test ``isinstance``): the copies differ, say how.
+        other = next((c for c in sorted(ours_head, key=_show) if names(c) >= need), None)
+        if other is not None:
+            mine = ours_head[other]
+            out.append(RefusalDrift("differs", mine.path, mine.line, _show(other),
+                                    _show(cond), holders[0][1].message, sites))
+            continue
         place = next(((p, ln) for own, p, ln in our_tests if own & cond), None)
         if place is None:
             continue
         out.append(RefusalDrift("added", place[0], place[1], _show(cond), "",
-                                holders[0][1].message,
-                                tuple(f"{r.path}:{r.line}" for _s, r in holders)))
+                                holders[0][1].message, sites))
     return out[:MAX_FINDINGS]

@@ -26,6 +26,13 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             why = ("the copies of this check have diverged: the sibling narrowed it once "
                    "the case worked, or corrected a test that could no longer fire; follow "
                    "it or say why this folder differs")
+        elif d.change == "differs":
+            title = (f"this folder refuses {code('if ' + d.condition)} "
+                     f"({rel(d.file, sub)}:{d.line}), written otherwise than the refusal "
+                     f"{code('if ' + d.now)} {len(d.siblings)} sibling folders added in the "
+                     f"window ({where}{said})")
+            why = ("the copies of this check differ: the siblings refuse another case of the "
+                   "same settings now; follow them or say why this folder differs")
         else:
             title = (f"{len(d.siblings)} sibling folders added the refusal "
                      f"{code('if ' + d.condition)} in the window ({where}{said}); this "
