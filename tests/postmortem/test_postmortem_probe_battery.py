@@ -1,4 +1,4 @@
-"""P-5 (#24, round 29, pm-probe13c): a battery of made-up sentences judged by hand
+"""P-5 (#24, round 30, pm-probe13c): a battery of made-up sentences judged by hand
 before the lint was run on them (``data/probe_battery.yaml``), families of agent x
 predicate x mood. Each row is linted alone; the categories the lint reports must equal
 the judged ones, except the categories a row lists under ``lint_differs`` (the lint's
