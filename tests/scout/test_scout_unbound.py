@@ -343,3 +343,29 @@ def test_only_the_packages_own_python_modules_are_its_submodules(tmp_path) -> No
         "sub/__init__.py": "LOGO = assets\nCORE = core\nLOOP = loop\n",
         "sub/assets/logo.txt": "x\n"})
     assert [u.name for u in unbound.analyse(inp)] == ["assets", "core"]
+
+
+def test_only_stores_on_the_builtins_module_inject_a_name(tmp_path) -> None:
+    # Injected: a plain `import builtins` store and a setattr with a constant value, even
+    # after an unparsed file that mentions builtins. Not injected: another module's
+    # attribute, a read of builtins, a setattr on another object or with a computed name,
+    # a getattr, text outside a Python module.
+    boot = ("import builtins\nimport os\n\nbuiltins.gap_plain = 1\nsetattr(builtins, "
+            "'gap_set', 0)\nos.gap_os = 1\nvalue = builtins.gap_load\n"
+            "setattr(os, 'gap_other', 1)\nsetattr(builtins, NAME, 1)\n"
+            "getattr(builtins, 'gap_get')\n")
+    ours = ("def run():\n    return (gap_plain, gap_set, gap_os, gap_load, gap_other, "
+            "gap_get, gap_text)\n")
+    inp = _inp(tmp_path, ours, extra={"core/boot.py": boot,
+                                      "core/a_broken.py": "import builtins\nbuiltins.x = (\n",
+                                      "core/notes.md": "builtins.gap_text = 1\n"})
+    assert [u.name for u in unbound.analyse(inp)] == [
+        "gap_get", "gap_load", "gap_os", "gap_other", "gap_text"]
+
+
+def test_import_module_of_the_own_name_in_any_spelling_is_dynamic() -> None:
+    assert unbound.unbound("sub/d.py", "from importlib import import_module\n"
+                           "me = import_module(__name__, 'pkg')\ntotal = counter\n") == []
+    # `.modules` of an alias that is not sys is no handle.
+    assert [u.name for u in unbound.unbound(
+        "sub/d.py", "import nets as n\nparts = n.modules()\ntotal = counter\n")] == ["counter"]
