@@ -353,12 +353,13 @@ def test_only_stores_on_the_builtins_module_inject_a_name(tmp_path) -> None:
     boot = ("import builtins\nimport os\n\nbuiltins.gap_plain = 1\nsetattr(builtins, "
             "'gap_set', 0)\nos.gap_os = 1\nvalue = builtins.gap_load\n"
             "setattr(os, 'gap_other', 1)\nsetattr(builtins, NAME, 1)\n"
-            "getattr(builtins, 'gap_get')\n")
+            "getattr(builtins, 'gap_get')\nos.path.join('a')\ncfg.part.size = 1\n"
+            "setattr(builtins)\n")
     ours = ("def run():\n    return (gap_plain, gap_set, gap_os, gap_load, gap_other, "
             "gap_get, gap_text)\n")
     inp = _inp(tmp_path, ours, extra={"core/boot.py": boot,
                                       "core/a_broken.py": "import builtins\nbuiltins.x = (\n",
-                                      "core/notes.md": "builtins.gap_text = 1\n"})
+                                      "core/notes.md": "import builtins\nbuiltins.gap_text = 1\n"})
     assert [u.name for u in unbound.analyse(inp)] == [
         "gap_get", "gap_load", "gap_os", "gap_other", "gap_text"]
 
