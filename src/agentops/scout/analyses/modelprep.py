@@ -285,6 +285,13 @@ def _qual(cls: ast.ClassDef | None, fn: ast.AST) -> str:
     return f"{cls.name}.{name}" if cls is not None else name
 
 
+def _calls_or_loops(text: str, alts: str) -> bool:
+    """Whether ``text`` calls an indexed element of, or loops over, a sequence ``alts``
+    names (the cheap test before a file is parsed)."""
+    return re.search(rf"\b(?:self\.)?(?:{alts})\[\w+\]\(", text) is not None \
+        or re.search(rf"\bin\s+(?:self\.)?(?:{alts})\b", text) is not None
+
+
 def analyse(inp: Inputs) -> list[SkippedPrep]:
     files = inp.head.files
     sub = inp.target.subproject.rstrip("/") + "/"
@@ -295,34 +302,13 @@ def analyse(inp: Inputs) -> list[SkippedPrep]:
         return []
     # callers: (path, class, function, model calls, names, attrs, methods)
     callers = []
-    scanned = 0
-    for path, text in sorted(files.items()):
-        if not path.endswith(".py") or path.startswith(sub) or "Module" not in text \
-                or "/tests/" in path or path.rsplit("/", 1)[-1].startswith("test_"):
-            continue
-        alts = "|".join(map(re.escape, sorted(partreads._seq_names(text))))
-        if not alts or (not re.search(rf"\b(?:self\.)?(?:{alts})\[\w+\]\(", text)
-                        and not re.search(rf"\bin\s+(?:self\.)?(?:{alts})\b", text)):
-            continue
-        scanned += 1
-        if scanned > MAX_CALLER_FILES:
-            break
-        mod = ps.parse(text)
-        if mod is None:
-            continue
-        for holder in [mod, *(n for n in ps.walk(mod) if isinstance(n, ast.ClassDef))]:
-            cls = holder if isinstance(holder, ast.ClassDef) else None
-            seqs = {s.target.id for s in holder.body if isinstance(s, ast.AnnAssign)
-                    and isinstance(s.target, ast.Name)
-                    and partreads._MODULE_SEQ.match(ast.unparse(s.annotation))} if cls else set()
-            methods = {f.name: f for f in holder.body if isinstance(f, ps.FuncDef.__args__)}
-            for fn in methods.values():
-                names, attrs = partreads._module_seqs(fn, seqs)
-                if not names and not attrs:
-                    continue
-                calls = _model_calls(fn, names, attrs)
-                if calls:
-                    callers.append((path, cls, fn, calls, names, attrs, methods))
+    for path, cls, fn, methods, names, attrs in partreads.sequence_functions(
+            files, sub, _calls_or_loops, MAX_CALLER_FILES):
+        if methods.get(fn.name) is not fn:
+            continue  # a def its holder redefines later under the same name
+        calls = _model_calls(fn, names, attrs)
+        if calls:
+            callers.append((path, cls, fn, calls, names, attrs, methods))
     if len(callers) < 2:
         return []
     kws, known = _registration(own, files, sub)

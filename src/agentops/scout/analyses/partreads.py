@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
@@ -113,6 +114,53 @@ def _module_seqs(fn: ast.AST, class_seqs: set[str]) -> tuple[set[str], set[str]]
                 names.add(node.targets[0].id)
     return names, attrs
 
+
+
+def _loops_or_indexes(text: str, alts: str) -> bool:
+    """Whether ``text`` loops over or indexes one of the sequences ``alts`` names."""
+    return re.search(rf"(?:\bin\s+(?:self\.)?(?:{alts})\b|\b(?:{alts})\[)", text) is not None
+
+
+Holder = ast.Module | ast.ClassDef
+
+
+def sequence_functions(files: dict[str, str], sub: str, uses: Callable[[str, str], bool],
+                       limit: int) -> Iterator[tuple[str, ast.ClassDef | None, ps.FuncDef,
+                                                     dict[str, ps.FuncDef], set[str],
+                                                     set[str]]]:
+    """The functions of the shared code that work on a sequence of modules: in every
+    non-test module outside the folder ``sub`` whose text names such a sequence and that
+    ``uses(text, alternation of those names)`` accepts (a cheap test before parsing; at
+    most ``limit`` files are parsed: bounded work), each function or method holding one,
+    as (path, its class or None, the function, the functions of its holder by name, the
+    local names and ``self`` attributes that hold the sequence). Shared by the readers of
+    members (partreads) and the callers of parts (modelprep)."""
+    scanned = 0
+    for path, text in sorted(files.items()):
+        if not path.endswith(".py") or path.startswith(sub) or "Module" not in text \
+                or "/tests/" in path or path.rsplit("/", 1)[-1].startswith("test_"):
+            continue
+        alts = "|".join(map(re.escape, sorted(_seq_names(text))))
+        if not alts or not uses(text, alts):
+            continue
+        scanned += 1
+        if scanned > limit:
+            break
+        mod = ps.parse(text)
+        if mod is None:
+            continue
+        holders: list[Holder] = [mod, *(n for n in ps.walk(mod) if isinstance(n, ast.ClassDef))]
+        for holder in holders:
+            cls = holder if isinstance(holder, ast.ClassDef) else None
+            seqs = {st.target.id for st in holder.body if isinstance(st, ast.AnnAssign)
+                    and isinstance(st.target, ast.Name)
+                    and _MODULE_SEQ.match(ast.unparse(st.annotation))} if cls else set()
+            fns = [f for f in holder.body if isinstance(f, ps.FuncDef.__args__)]
+            methods = {f.name: f for f in fns}
+            for fn in fns:
+                names, attrs = _module_seqs(fn, seqs)
+                if names or attrs:
+                    yield path, cls, fn, methods, names, attrs
 
 def _is_seq(node: ast.expr, names: set[str], attrs: set[str]) -> bool:
     if isinstance(node, ast.Name):
@@ -224,37 +272,12 @@ def analyse(inp: Inputs) -> list[MissingMember]:
             if have is not None and not where.startswith(sub):
                 siblings.setdefault(kw, []).append((name, have, where))
     reads: dict[str, list[tuple[str, int, set[str]]]] = {}
-    scanned = 0
-    for path, text in sorted(files.items()):
-        if not path.endswith(".py") or path.startswith(sub) or "Module" not in text \
-                or "/tests/" in path or path.rsplit("/", 1)[-1].startswith("test_"):
-            continue
-        alts = "|".join(map(re.escape, sorted(_seq_names(text))))
-        if not alts or not re.search(rf"(?:\bin\s+(?:self\.)?(?:{alts})\b|\b(?:{alts})\[)",
-                                     text):
-            continue
-        scanned += 1
-        if scanned > MAX_READER_FILES:
-            break
-        mod = ps.parse(text)
-        if mod is None:
-            continue
-        for cls_or_mod in [mod, *(n for n in ps.walk(mod) if isinstance(n, ast.ClassDef))]:
-            class_seqs = {s.target.id for s in getattr(cls_or_mod, "body", [])
-                          if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
-                          and _MODULE_SEQ.match(ast.unparse(s.annotation))} \
-                if isinstance(cls_or_mod, ast.ClassDef) else set()
-            for fn in cls_or_mod.body:
-                if not isinstance(fn, ps.FuncDef.__args__):
-                    continue
-                names, attrs = _module_seqs(fn, class_seqs)
-                if not names and not attrs:
-                    continue
-                for member, line, node in _reads(fn, names, attrs):
-                    if _guarded(fn, member):
-                        continue
-                    reads.setdefault(member, []).append(
-                        (path, line, _condition_names(fn, node)))
+    for path, _cls, fn, _methods, names, attrs in sequence_functions(
+            files, sub, _loops_or_indexes, MAX_READER_FILES):
+        for member, line, node in _reads(fn, names, attrs):
+            if _guarded(fn, member):
+                continue
+            reads.setdefault(member, []).append((path, line, _condition_names(fn, node)))
     out: list[MissingMember] = []
     for (kw, name), (cls, path) in sorted(ours.items()):
         have = members(cls, index)
