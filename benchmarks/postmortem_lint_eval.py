@@ -522,9 +522,15 @@ def flags(text: str) -> tuple[dict[str, set[int]], set[int]]:
     return out, {h.line for h in parsed.headings}
 
 
+Flags = tuple[dict[str, set[int]], set[int]]
+
+
 def measure(root: Path, split: str, recorded: dict[str, str],
-            form: str | None = None) -> dict[str, Any]:
-    """Figures of one split; with ``form``, of the documents of that form only."""
+            form: str | None = None, memo: dict[str, Flags] | None = None) -> dict[str, Any]:
+    """Figures of one split; with ``form``, of the documents of that form only. ``memo``
+    (text -> flags) lets one run lint each document once although it measures it in
+    several blocks (its split, "all", and its form's block with --by-form)."""
+    memo = {} if memo is None else memo
     docs, spans = read_sets(root)
     forms = read_forms(root) if form else {}
     tallies = {c: Tally() for c in CATEGORIES.values()}
@@ -545,7 +551,9 @@ def measure(root: Path, split: str, recorded: dict[str, str],
         n_docs += 1
         raw = path.read_bytes()[:MAX_TEXT].decode("utf-8", errors="replace")
         try:
-            flagged, headings = flags(raw)
+            if raw not in memo:
+                memo[raw] = flags(raw)
+            flagged, headings = memo[raw]
         except Exception as exc:  # a crash is a result here, not an abort
             crashes.append(f"{name}: {type(exc).__name__}: {exc}")
             continue
@@ -632,10 +640,11 @@ def main(argv: list[str] | None = None) -> int:
     except DataError as exc:
         print(f"error: the lint's data does not load: {exc}", file=sys.stderr)
         return 2
+    memo: dict[str, Flags] = {}
     for split in [args.split] if args.split else ["fit", "heldout", "all"]:
         forms = [None, "write-up", "thread", "unknown"] if args.by_form else [None]
         for form in forms:
-            result = measure(root, split, recorded, form)
+            result = measure(root, split, recorded, form, memo)
             if form == "unknown" and not result["documents"]:
                 continue
             if args.json:
