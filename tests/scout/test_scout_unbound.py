@@ -127,6 +127,11 @@ def test_every_spelling_of_a_dynamic_binding_makes_a_module_unjudged() -> None:
             "exec ('counter = 0')\n"]
     for way in ways:
         assert unbound.unbound("sub/dyn.py", way + "total = counter + 1\n") == [], way
+    # A method that happens to be called eval or exec binds nothing: the module is judged.
+    for method in ["net.eval()\n", "runner.exec(plan)\n", "net.eval(); runner.exec(x)\n"]:
+        assert "counter" in [u.name for u in unbound.unbound("sub/m.py", method
+                                                             + "total = counter\n")], method
+    assert unbound.unbound("sub/m.py", "eval('counter = 0')\ntotal = counter\n") == []
     # Neither a call of vars on an object nor a component's modules() is such a handle.
     for plain in ["settings = vars(options)\n", "parts = list(net.modules())\n"]:
         assert [u.name for u in unbound.unbound("sub/plain.py", plain + "total = counter\n")

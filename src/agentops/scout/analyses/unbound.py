@@ -39,8 +39,10 @@ _OTHER_BUILTINS = frozenset({"aiter", "anext", "EncodingWarning", "BaseException
 # Names a class body's namespace holds before its first statement runs (3.13 adds
 # ``__firstlineno__``): a class body reads them from there, never from the globals.
 _CLASS_NAMES = frozenset({"__module__", "__qualname__", "__firstlineno__"})
-# Text that means a module may bind names its tables do not show.
-_DYNAMIC = ("import *", "globals()", "exec(", "eval(", "__builtins__", "sys.modules")
+# Text that means a module may bind names its tables do not show. ``exec``/``eval`` are
+# left to the tree test: as text they also match a method of that name
+# (``model.eval()``), which binds nothing, and the module would go unjudged.
+_DYNAMIC = ("import *", "globals()", "__builtins__", "sys.modules")
 
 # Names whose mere reference hands out a namespace or runs code (an alias such as
 # ``g = globals`` is enough), and the calls that return the module object by its name.
