@@ -86,6 +86,18 @@ def use(x: NeverImported) -> AlsoNot:
     assert unbound.unbound("sub/ok.py", text) == []
 
 
+def test_a_global_declaration_that_only_reads_binds_nothing() -> None:
+    # ``limit`` is declared global and read, but no scope ever assigns it: NameError.
+    text = "def grow(step):\n    global limit\n    return step < limit\n"
+    assert [(u.name, u.line, u.scope) for u in unbound.unbound("sub/g.py", text)] == [
+        ("limit", 3, "grow")]
+    # Another function assigning it through its own declaration binds it for both.
+    assert unbound.unbound("sub/g.py", text + "\n\ndef reset():\n    global limit\n"
+                           "    limit = 8\n") == []
+    # And so does an assignment at module level.
+    assert unbound.unbound("sub/g.py", "limit = 4\n" + text) == []
+
+
 def test_a_local_annotation_is_no_read(tmp_path) -> None:
     # Without the future import too: a local variable's annotation is never evaluated.
     assert unbound.unbound("sub/ann.py", "def f():\n    size: Width = 3\n    return size\n"

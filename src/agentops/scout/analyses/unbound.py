@@ -211,7 +211,9 @@ def unbound(path: str, text: str, bound_elsewhere: frozenset[str] = frozenset()
                     or name in _MODULE_NAMES or name in bound_elsewhere \
                     or (t.get_type() == "class" and name in _CLASS_NAMES):
                 continue
-            if t.get_type() == "module" or (s.is_global() and not s.is_declared_global()):
+            # A ``global x`` that only reads ``x`` binds nothing: the read still goes to
+            # the module's globals (the assigning declarations are in ``bound`` above).
+            if t.get_type() == "module" or s.is_global():
                 missing.setdefault(id(t), set()).add(name)
     if not missing:
         return []
