@@ -108,6 +108,12 @@ after blind13's release to join blind14, is its own column ("blind15") on the sa
 ``--no-blind15`` leaves it out. It is blind: never fitted on, never merged into held-all,
 no ``--fit-blind15``.
 
+A sixteenth blind set, benchmarks/data/triage_blind16.yaml (texts in
+~/.cache/agentops/triage/extra16-texts.jsonl or $AGENTOPS_TRIAGE_BLIND16_CACHE), gathered
+at stop 40 while blind14 and blind15 are blind, to join them, is its own column
+("blind16") on the same terms; ``--no-blind16`` leaves it out. It is blind: never fitted
+on, never merged into held-all, no ``--fit-blind16``.
+
 When more than one set is still blind, their union is printed as
 one more block, "blind-all": each set is small and holds few issues of any one module, so
 the bars are read on the union as well as on each set.
@@ -145,6 +151,7 @@ from); held-out issues' results are never listed.
   python benchmarks/triage_kfold.py --no-blind13         # leave the thirteenth blind set out
   python benchmarks/triage_kfold.py --no-blind14         # leave the fourteenth blind set out
   python benchmarks/triage_kfold.py --no-blind15         # leave the fifteenth blind set out
+  python benchmarks/triage_kfold.py --no-blind16         # leave the sixteenth blind set out
   python benchmarks/triage_kfold.py --fit-blind2 --fit-blind3 --fit-blind4 --fit-blind5 \
       --errors                                           # fit on the released sets,
                                                          # list the fit part's errors
@@ -210,6 +217,7 @@ BLIND12, BLIND12_CACHE = ROOT / "benchmarks" / "data" / "triage_blind12.yaml", _
 BLIND13, BLIND13_CACHE = ROOT / "benchmarks" / "data" / "triage_blind13.yaml", _cache(13)
 BLIND14, BLIND14_CACHE = ROOT / "benchmarks" / "data" / "triage_blind14.yaml", _cache(14)
 BLIND15, BLIND15_CACHE = ROOT / "benchmarks" / "data" / "triage_blind15.yaml", _cache(15)
+BLIND16, BLIND16_CACHE = ROOT / "benchmarks" / "data" / "triage_blind16.yaml", _cache(16)
 # The labelled-set files: numbers, the labels humans set, our own note; nothing else.
 LABELLED_SCHEMA = {
     "type": "object", "additionalProperties": False, "required": ["issues"],
@@ -322,7 +330,7 @@ def extra_records(queue: Queue) -> tuple[list[Record], str]:
 
 
 def blind_records(name: str, queue: Queue) -> tuple[list[Record], str]:
-    """Blind set ``name`` ("blind2" ... "blind15") joined with its text cache, or ([], why
+    """Blind set ``name`` ("blind2" ... "blind16") joined with its text cache, or ([], why
     it is skipped). The files are read from the module's names when called."""
     upper = name.upper()
     return labelled_records(globals()[upper], globals()[f"{upper}_CACHE"], queue, name=name,
@@ -346,10 +354,12 @@ SEPARATE_SETS: dict[str, int | None] = {
     "blind13": 3,
     "blind14": None,
     "blind15": None,
+    "blind16": None,
 }
 _ORDINAL = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
             9: "ninth", 10: "tenth", 11: "eleventh", 12: "twelfth",
-            13: "thirteenth", 14: "fourteenth", 15: "fifteenth"}
+            13: "thirteenth", 14: "fourteenth", 15: "fifteenth",
+            16: "sixteenth"}
 _COUNT = {1: "one", 2: "two", 3: "three", 4: "four"}
 
 

@@ -42,7 +42,7 @@ def test_shipped_sets_validate_and_do_not_overlap() -> None:
 # issue would not be blind), and must hold both truths.
 _GATHERED = ("EXTRA", "BLIND2", "BLIND3", "BLIND4", "BLIND5", "BLIND6", "BLIND7",
              "BLIND8", "BLIND9", "BLIND10", "BLIND11", "BLIND12", "BLIND13", "BLIND14",
-             "BLIND15")
+             "BLIND15", "BLIND16")
 
 
 @pytest.mark.parametrize("name", _GATHERED[2:])
@@ -76,6 +76,7 @@ def _no_real_blind4_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(kf, "BLIND13_CACHE", tmp_path / "absent13.jsonl")
     monkeypatch.setattr(kf, "BLIND14_CACHE", tmp_path / "absent14.jsonl")
     monkeypatch.setattr(kf, "BLIND15_CACHE", tmp_path / "absent15.jsonl")
+    monkeypatch.setattr(kf, "BLIND16_CACHE", tmp_path / "absent16.jsonl")
 
 
 @pytest.mark.parametrize(("body", "key", "words"), [
@@ -293,11 +294,20 @@ _STILL_BLIND = {
         (1502, ["module: rocm", "skipped", "triaged"], "DISABLED test_zero_y (__main__.Z)",
          "Platforms: rocm\n\nSwitched off after three red runs on the MI300 pool."),
         (1503, ["caffe2"], "two-host trainer stops at the store",
-         "The redis handler on the second host never sees the first host's key.")]}
+         "The redis handler on the second host never sees the first host's key.")],
+    "blind16": [
+        (1601, ["oncall: distributed", "module: c10d"], "store barrier never returns",
+         "Rank 3 names another key prefix, so the barrier on the store waits forever."),
+        (1602, ["module: docs", "triaged"], "launcher page spelling",
+         "The launcher page spells the rendezvous endpoint flag in two ways."),
+        (1603, ["module: rocm", "rocm-skipped-tests", "triaged"],
+         "Test: PipeTest.test_two_stages",
+         "Source file: test/distributed/test_pipe_x.py, skipped on the gfx pool.")]}
 
 
 @pytest.mark.parametrize(("name", "counts"), [("blind14", "3 issues (1 distributed, 2 not)"),
-                                              ("blind15", "3 issues (1 distributed, 2 not)")])
+                                              ("blind15", "3 issues (1 distributed, 2 not)"),
+                                              ("blind16", "3 issues (1 distributed, 2 not)")])
 def test_a_still_blind_set_is_its_own_column_has_no_fit_flag_and_can_be_left_out(
         name: str, counts: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -340,13 +350,14 @@ def test_a_still_blind_set_is_its_own_column_has_no_fit_flag_and_can_be_left_out
 def test_the_still_blind_sets_are_also_reported_together(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue #23: with two blind sets present their union is one more block ("blind-all")
-    whose figures count every issue of both; released sets (blind5 ... blind13) never join
-    it, and with one blind set left there is no union block. As the table stands blind14
-    and blind15 are blind (blind13 was released at stop 39, blind15 gathered then), so
-    they make the union; the mechanism is also checked with blind13 marked blind again as
-    it was before its release (three sets), with blind12 too (four) and with blind11 too
-    (five)."""
+    """Issue #23: with two or more blind sets present their union is one more block
+    ("blind-all") whose figures count every issue of each; released sets (blind5 ...
+    blind13) never join it, and with one blind set left there is no union block. As the
+    table stands blind14, blind15 and blind16 are blind (blind13 was released at stop 39,
+    blind15 gathered then, blind16 at stop 40), so the three make the union, and leaving
+    one out leaves the union of the other two; the mechanism is also checked with blind13
+    marked blind again as it was before its release (four sets), with blind12 too (five)
+    and with blind11 too (six)."""
     dev = _fsdp_dev(tmp_path)
     sets = {
         "BLIND5": [(501, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP)],
@@ -387,7 +398,12 @@ def test_the_still_blind_sets_are_also_reported_together(
         "BLIND15": [(1501, ["oncall: distributed", "module: rpc"], "rpc timeout not honoured",
                      "An rpc_async given a two second limit still waits out the minute."),
                     (1502, ["caffe2"], "two-host trainer stops at the store",
-                     "The redis handler on the second host never sees the first key.")]}
+                     "The redis handler on the second host never sees the first key.")],
+        "BLIND16": [(1601, ["oncall: distributed", "module: c10d"],
+                     "store barrier never returns",
+                     "Rank 3 names another key prefix, so the store barrier waits forever."),
+                    (1602, ["module: docs", "triaged"], "launcher page spelling",
+                     "The launcher page spells the rendezvous endpoint flag in two ways.")]}
     for name, rows in sets.items():
         labels, cache = _labelled_set(tmp_path, name, rows)
         monkeypatch.setattr(kf, name, labels)
@@ -396,15 +412,17 @@ def test_the_still_blind_sets_are_also_reported_together(
         monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
     base = [str(dev), "--no-extra", "--no-blind4", "--k", "2", "--json"]
 
-    # As the table stands, blind14 and blind15 are blind: they make one block, and no
-    # released set (blind10 ... blind13 included) joins it; each is still its own block.
+    # As the table stands, blind14, blind15 and blind16 are blind: they make one block,
+    # and no released set (blind10 ... blind13 included) joins it; each is still its own
+    # block.
     assert kf.main(base) == 0
     out = capsys.readouterr().out
     result = json.loads(out.strip().splitlines()[-1])
-    assert "== blind-all: 4 issues (2 distributed, 2 not)" in out
-    assert "the blind sets blind14 + blind15 together" in out
+    assert "== blind-all: 6 issues (3 distributed, 3 not)" in out
+    assert "the blind sets blind14 + blind15 + blind16 together" in out
     held = result["held_out"]
-    assert held["blind-all"]["n"] == held["blind14"]["n"] + held["blind15"]["n"] == 4
+    assert held["blind-all"]["n"] == held["blind14"]["n"] + held["blind15"]["n"] \
+        + held["blind16"]["n"] == 6
     assert held["blind5"]["n"] == 1 and held["blind6"]["n"] == 2
     assert held["blind7"]["n"] == 1 and held["blind8"]["n"] == 2
     assert held["blind9"]["n"] == 3 and held["blind10"]["n"] == 2
@@ -416,21 +434,31 @@ def test_the_still_blind_sets_are_also_reported_together(
                      "--no-blind11", "--no-blind12", "--no-blind13"):
         assert kf.main([*base, released]) == 0
         result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-        assert result["held_out"]["blind-all"]["n"] == 4
+        assert result["held_out"]["blind-all"]["n"] == 6
         assert released.removeprefix("--no-") not in result["held_out"]
 
-    # With one blind set left there is no union block.
-    for left_out in ("--no-blind14", "--no-blind15"):
-        assert kf.main([*base, left_out]) == 0
+    # Leaving one blind set out leaves the union of the other two; with one blind set left
+    # there is no union block.
+    still = ("blind14", "blind15", "blind16")
+    for left_out in still:
+        assert kf.main([*base, f"--no-{left_out}"]) == 0
+        out = capsys.readouterr().out
+        held = json.loads(out.strip().splitlines()[-1])["held_out"]
+        kept = [n for n in still if n != left_out]
+        assert f"the blind sets {' + '.join(kept)} together" in out
+        assert held["blind-all"]["n"] == sum(held[n]["n"] for n in kept) == 4
+        assert left_out not in held
+    for kept_one in still:
+        assert kf.main([*base, *(f"--no-{n}" for n in still if n != kept_one)]) == 0
         result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-        assert "blind-all" not in result["held_out"]
+        assert "blind-all" not in result["held_out"] and kept_one in result["held_out"]
 
-    # The union mechanism takes every blind set: with blind13 blind again, three sets;
-    # with blind12 too, four; with blind11 too, five.
-    blind = ["blind14", "blind15"]
-    for again, issues in (("blind13", "6 issues (3 distributed, 3 not)"),
-                          ("blind12", "8 issues (4 distributed, 4 not)"),
-                          ("blind11", "11 issues (5 distributed, 6 not)")):
+    # The union mechanism takes every blind set: with blind13 blind again, four sets;
+    # with blind12 too, five; with blind11 too, six.
+    blind = ["blind14", "blind15", "blind16"]
+    for again, issues in (("blind13", "8 issues (4 distributed, 4 not)"),
+                          ("blind12", "10 issues (5 distributed, 5 not)"),
+                          ("blind11", "13 issues (6 distributed, 7 not)")):
         monkeypatch.setitem(kf.SEPARATE_SETS, again, None)
         blind.insert(0, again)
         assert kf.main(base) == 0
