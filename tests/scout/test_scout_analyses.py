@@ -845,6 +845,51 @@ def test_what_a_star_import_exports_is_read_from_assignments_to_all_only() -> No
     assert not _found_in(star, unloaded=("pkg/shapes.py",))
 
 
+def _width_of(files: dict[str, str]) -> object:
+    """The default of ``width`` in the Spec that pkg/proto.py provides (None: none)."""
+    paths = frozenset({"pkg/__init__.py", *files})
+    tree = Tree(commit="c" * 40, paths=paths, files={"pkg/__init__.py": "", **files})
+    found = upstream.provided(tree, "pkg/proto.py", "Spec")
+    if found is None:
+        return None
+    return next(ast.literal_eval(st.value) for st in found.body
+                if isinstance(st, ast.AnnAssign) and st.value is not None)
+
+
+def test_the_binding_python_keeps_is_the_one_followed() -> None:
+    """#22: the name is resolved as the module binds it, in source order: a later
+    import rebinds the module's own class; a later import under a condition rebinds
+    an earlier one when it leads to a definition; a class under a condition counts;
+    a ``with`` body always runs, a loop or ``match`` body only maybe."""
+    own = "class Spec:\n    width: int = 1\n"
+    shapes = {"pkg/shapes.py": "class Spec:\n    width: int = 2\n",
+              "pkg/fast.py": "class Spec:\n    width: int = 3\n"}
+    assert _width_of({"pkg/proto.py": own + "from .shapes import Spec\n", **shapes}) == 2
+    assert _width_of({"pkg/proto.py": "from .shapes import Spec\n" + own, **shapes}) == 1
+    try_fast = "try:\n    from .fast import Spec\nexcept ImportError:\n    pass\n"
+    assert _width_of({"pkg/proto.py": "from .shapes import Spec\n" + try_fast,
+                      **shapes}) == 3
+    # No match: a conditional binding before the last one that always runs is rebound.
+    assert _width_of({"pkg/proto.py": try_fast + "from .shapes import Spec\n",
+                      **shapes}) == 2
+    # A conditional import that leads nowhere leaves the earlier binding in place.
+    assert _width_of({"pkg/proto.py": own + try_fast.replace(".fast", ".absent"),
+                      **shapes}) == 1
+    assert _width_of({"pkg/proto.py": "import os\nif os.sep:\n" + own.replace(
+        "\n    ", "\n        ").replace("class", "    class"), **shapes}) == 1
+    ctx = "import contextlib\nwith contextlib.suppress(ImportError):\n"
+    assert _width_of({"pkg/proto.py": "from .fast import Spec\n" + ctx
+                      + "    from .shapes import Spec\n", **shapes}) == 2
+    loop = "for _ in range(1):\n    from .shapes import Spec\n"
+    assert _width_of({"pkg/proto.py": loop, **shapes}) == 2
+    assert _width_of({"pkg/proto.py": own + loop.replace(".shapes", ".absent"),
+                      **shapes}) == 1
+    match = "import sys\nmatch sys.platform:\n    case _:\n        from .fast import Spec\n"
+    assert _width_of({"pkg/proto.py": match, **shapes}) == 3
+    # Nothing binds the name: not provided.
+    assert _width_of({"pkg/proto.py": "from .shapes import Other\n", **shapes}) is None
+
+
 def test_star_imports_between_many_modules_are_each_followed_once(monkeypatch) -> None:
     """#22: twelve modules that all star-import each other, none defining the name. Each
     (module, depth) is resolved once, so the modules asked what they export stay in

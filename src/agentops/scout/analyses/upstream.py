@@ -153,11 +153,6 @@ def _resolve_once(tree: Tree, file: str, dotted: str, depth: int,
     module = ps.parse(text) if text is not None else None
     if module is None:
         return None
-    node = ps.find(module, dotted)
-    if node is not None:
-        return file, node
-    if depth >= _MAX_REEXPORTS:
-        return None
     head, _, rest = dotted.partition(".")
     package = file.removesuffix(".py").removesuffix("/__init__").split("/")
     if not file.endswith("/__init__.py"):
@@ -173,8 +168,15 @@ def _resolve_once(tree: Tree, file: str, dotted: str, depth: int,
         return ps.module_path(".".join([*base, *([stmt.module] if stmt.module else [])]),
                               tree.paths)
 
-    def follow(stmt: ast.ImportFrom) -> tuple[bool, _Found]:
+    def follow(stmt: _Binder) -> tuple[bool, _Found]:
         """(whether ``stmt`` binds ``head``, where that binding leads)."""
+        if not isinstance(stmt, ast.ImportFrom):  # the module's own def or class
+            if stmt.name != head:
+                return False, None
+            own = ps.find(ast.Module(body=[stmt], type_ignores=[]), dotted)
+            return True, (file, own) if own is not None else None
+        if depth >= _MAX_REEXPORTS:
+            return False, None
         star = [a for a in stmt.names if a.name == "*"]
         named = [a for a in stmt.names if (a.asname or a.name) == head]
         if named:
@@ -194,30 +196,44 @@ def _resolve_once(tree: Tree, file: str, dotted: str, depth: int,
             return found is not None, found
         return False, None
 
-    always, conditional = _module_imports(module.body)
-    for stmt in reversed(always):
-        binds, found = follow(stmt)
-        if binds:
-            return found
-    for stmt in conditional:  # the first that leads to a definition (it binds the name)
-        found = follow(stmt)[1]
-        if found is not None:
-            return found
-    return None
+    binders = _module_binders(module.body)
+    last = None  # the last binding that always runs
+    for at in range(len(binders) - 1, -1, -1):
+        stmt, conditional = binders[at]
+        if not conditional:
+            binds, found = follow(stmt)
+            if binds:
+                last = (at, found)
+                break
+    # A binding under a condition after it (or anywhere, when none always runs) rebinds
+    # the name when it runs: the first of them that leads to a definition, as in
+    # ``try: from fast import Spec`` / ``except ImportError: from slow import Spec``.
+    start = last[0] + 1 if last else 0
+    for stmt, conditional in binders[start:]:
+        if conditional:
+            found = follow(stmt)[1]
+            if found is not None:
+                return found
+    return last[1] if last else None
 
 
-def _module_imports(body: list[ast.stmt], conditional: bool = False
-                    ) -> tuple[list[ast.ImportFrom], list[ast.ImportFrom]]:
-    """The ``from … import`` statements a module runs when imported, in source order:
-    (those it always runs, those only under a ``try`` or ``if``). Bodies of
-    ``if TYPE_CHECKING:`` are left out: they never run."""
-    always: list[ast.ImportFrom] = []
-    maybe: list[ast.ImportFrom] = []
+_Binder = ast.ImportFrom | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def _module_binders(body: list[ast.stmt], conditional: bool = False
+                    ) -> list[tuple[_Binder, bool]]:
+    """The statements that bind names when the module is imported (``from … import``,
+    ``def``, ``class``), in source order, each with whether it runs only under a
+    condition (``if``, ``try``, a loop, a ``match`` case). A ``with`` body always runs.
+    Bodies of ``if TYPE_CHECKING:`` are left out: they never run."""
+    out: list[tuple[_Binder, bool]] = []
     for stmt in body:
-        if isinstance(stmt, ast.ImportFrom):
-            (maybe if conditional else always).append(stmt)
+        if isinstance(stmt, ast.ImportFrom | ast.ClassDef | ast.FunctionDef
+                      | ast.AsyncFunctionDef):
+            out.append((stmt, conditional))
             continue
         blocks: list[list[ast.stmt]] = []
+        always = False
         if isinstance(stmt, ast.If):
             test = stmt.test
             checking = (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
@@ -226,10 +242,15 @@ def _module_imports(body: list[ast.stmt], conditional: bool = False
         elif isinstance(stmt, ast.Try | ast.TryStar):
             blocks = [stmt.body, *(h.body for h in stmt.handlers), stmt.orelse,
                       stmt.finalbody]
+        elif isinstance(stmt, ast.With | ast.AsyncWith):
+            blocks, always = [stmt.body], True
+        elif isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
+            blocks = [stmt.body, stmt.orelse]
+        elif isinstance(stmt, ast.Match):
+            blocks = [case.body for case in stmt.cases]
         for block in blocks:
-            _, inner = _module_imports(block, conditional=True)
-            maybe.extend(inner)
-    return always, maybe
+            out += _module_binders(block, conditional=conditional or not always)
+    return out
 
 
 def _exports(tree: Tree, file: str, name: str) -> bool:
