@@ -22,6 +22,7 @@ from agentops.scout.itemize import (
     parity,
     partreads,
     refusaldrift,
+    savelists,
     settings,
     siblingsettings,
     tests,
@@ -35,7 +36,8 @@ def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """Candidate items of this run (before reconciliation with the priors)."""
     items: list[Item] = []
     for area in (delta, todos, tests, settings, debt, parity, componentuse, configfields,
-                 siblingsettings, partreads, modelprep, refusaldrift, corerefs, unbound, docs,
+                 siblingsettings, partreads, modelprep, refusaldrift, savelists,
+                 corerefs, unbound, docs,
                  openwork):
         items += area.items(inp, res)
     items += clear.items(inp, res, items)
