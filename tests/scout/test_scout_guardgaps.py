@@ -72,6 +72,10 @@ def test_no_reason_gap_when_the_switch_is_tested_unread_or_unnamed(tmp_path) -> 
     # The folder never reads the switch: the feature is always on here.
     always = CHECK.replace("if opts.enable_split_mode:", "if opts.length:")
     assert guardgaps.analyse(_inp(tmp_path / "b", _reason_files(always))) == []
+    # Another module of the folder reads the switch, the check's own module never does.
+    files = _reason_files(always)
+    files["proj/ours/other.py"] = "def pick(opts):\n    return opts.enable_split_mode\n"
+    assert guardgaps.analyse(_inp(tmp_path / "d", files)) == []
     # The property's comment names no switchable feature.
     plain = DIMS.replace("Split mode needs", "The kernel needs")
     assert guardgaps.analyse(_inp(tmp_path / "c", _reason_files(dims=plain))) == []

@@ -6,10 +6,11 @@ the code's guard and the limitation it protects have come apart.
 - reason: a refusal (``assert`` or an ``if`` that only raises) of the folder reads a
   property defined outside the folder whose comments name a feature as the reason
   (``# the split mode requires …``), and the repository has a boolean switch for that
-  feature (a dataclass field ``enable_split_mode: bool``) that the folder's code reads
-  elsewhere, yet neither the refusal nor the ``if`` tests around it read the switch:
-  with the feature off the check still refuses what only the feature needs. A folder
-  that never reads the switch has the feature always on, and its check is not judged.
+  feature (a dataclass field ``enable_split_mode: bool``) that the check's own module
+  reads elsewhere, yet neither the refusal nor the ``if`` tests around it read the
+  switch: with the feature off the check still refuses what only the feature needs. A
+  module that never reads the switch has the feature always on, and its check is not
+  judged (a sub-project holding several model folders honours it per module).
 - lost: at the baseline the folder called a function defined outside it (by import),
   passing its settings (``build(args.fast, args.kind)``), and that function refused a
   combination of them (``if not fast: if kind != "plain": raise``); at HEAD the folder no
@@ -215,8 +216,8 @@ def _reason(inp: Inputs, sub: str) -> list[GuardGap]:
                 for switch, (phrase, _declared) in sorted(switches.items()):
                     if switch in read or not _phrase_in(phrase, said):
                         continue
-                    if not any(re.search(rf"\b{switch}\b", t) for _p, t in mine):
-                        continue  # the folder never lets the feature be off
+                    if not re.search(rf"\b{switch}\b", text):
+                        continue  # the check's module never lets the feature be off
                     out.append(GuardGap("reason", path, ref.line, switch, prop,
                                         (f"{ppath}:{pline}",)))
     return out
