@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentops.scout.analyses import siblinghooks
 from agentops.scout.itemize.common import base, code, listed, names, rel
 from agentops.scout.model import PRIORITY_OF, Inputs, Item, stable_id
 
@@ -428,22 +429,32 @@ def _sibling_guards(inp: Inputs, res: dict[str, Any]) -> list[Item]:
 
 
 def _sibling_hooks(inp: Inputs, res: dict[str, Any]) -> list[Item]:
-    """#22: a hook slot the sub-project leaves ``None`` where the siblings with the same
-    feature register a repository function; one Opportunity per slot, file:line of
-    the sub-project's call, the function and the siblings' calls."""
+    """#22: a registration slot the sub-project leaves ``None``, fills with another
+    function, or leaves out, where the siblings register a repository function; one
+    Opportunity per slot, file:line of the sub-project's call, the function and the
+    siblings' calls."""
     out = []
     for h in res.get("sibling_hooks", ()):
         where = f"{h.file}:{h.line}"
+        at = f"{rel(h.file, inp.target.subproject)}:{h.line}"
+        if h.form == siblinghooks.LEFT_OUT:
+            ours = f"{code(h.callee + '(...)')} at {at} leaves out {code(h.keyword)}"
+        elif h.form == siblinghooks.OTHER:
+            ours = f"{code(h.callee + '(' + h.keyword + '=' + h.ours + ')')} at {at}"
+        else:
+            ours = f"{code(h.callee + '(' + h.keyword + '=None)')} at {at}"
+        count = (f"{len(h.siblings)} of the {h.calling} sibling folders calling it"
+                 if h.calling else f"{len(h.siblings)} sibling folders")
+        reads = (f", which reads {', '.join(code(m) for m in h.markers)} this folder also has"
+                 if h.markers else "")
         out.append(Item(
             id=stable_id("sibling-hook", h.file, h.callee, h.keyword, h.value),
             section="S-4", kind="opportunity",
-            title=f"{code(h.callee + '(' + h.keyword + '=None)')} at "
-                  f"{rel(h.file, inp.target.subproject)}:{h.line}, while "
-                  f"{len(h.siblings)} sibling folders pass {code(h.value)} ({h.defined}) "
-                  f"there ({', '.join(h.siblings[:4])}), which reads "
-                  f"{', '.join(code(m) for m in h.markers)} this folder also has",
-            why="what the siblings with the same feature run at that point never runs "
-                "here; register it, or note why this model does not need it",
+            title=f"{ours}, while {count} pass {code(h.value)} ({h.defined}) there "
+                  f"({', '.join(h.siblings[:4])}){reads}",
+            why=f"what the siblings{' with the same feature' if h.markers else ''} run at "
+                "that point never runs here; register it, or note why this model does not "
+                "need it",
             where=where, files=(h.file, h.defined.rsplit(":", 1)[0],
                                 *sorted({s.rsplit(':', 1)[0] for s in h.siblings})),
             facts=(h.keyword, h.value, *h.markers)))
