@@ -21,7 +21,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out += _factories(inp, res)
     out += _bypasses(res) + _private(inp, res) + _duplicates(inp, res) + _dead(inp, res)
     out += _pinned(inp, res) + _compiled_checks(inp, res) + _sibling_guards(inp, res)
-    out += _sibling_hooks(inp, res)
+    out += _sibling_hooks(inp, res) + _sibling_imports(inp, res)
     out += _ignored_settings(inp, res)
     out += _lags(res) + _stale(res) + _dead_classes(inp, res)
     return out
@@ -458,6 +458,33 @@ def _sibling_hooks(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             where=where, files=(h.file, h.defined.rsplit(":", 1)[0],
                                 *sorted({s.rsplit(':', 1)[0] for s in h.siblings})),
             facts=(h.keyword, h.value, *h.markers)))
+    return out
+
+
+def _sibling_imports(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22: a function the sub-project registers calls functions imported from another
+    model's folder while other siblings make them their own way; one Opportunity per
+    registered function and sibling module, with the import's file:line."""
+    out = []
+    sub = inp.target.subproject
+    for b in res.get("sibling_imports", ()):
+        made = ", ".join(b.otherwise[:4]) + (f" and {len(b.otherwise) - 4} more"
+                                             if len(b.otherwise) > 4 else "")
+        out.append(Item(
+            id=stable_id("sibling-import", b.file, b.registered, b.module),
+            section="S-4", kind="opportunity",
+            title=f"{code(b.registered)} (registered as {code(b.keyword)} at "
+                  f"{rel(b.registered_at, sub)}) calls "
+                  f"{', '.join(code(f) for f in b.functions)}, imported at "
+                  f"{rel(b.file, sub)}:{b.line} from another model's folder "
+                  f"({code(b.module)}), while other sibling folders make them their own "
+                  f"way ({made})",
+            why="this model's wiring changes whenever that model's folder does; move "
+                "the helpers to shared code, or own them here",
+            where=f"{b.file}:{b.line}",
+            files=(b.file, b.registered_at.rsplit(":", 1)[0],
+                   *sorted({o.rsplit(":", 1)[0] for o in b.otherwise})),
+            facts=(b.registered, b.module, *b.functions)))
     return out
 
 
