@@ -21,7 +21,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out += _factories(inp, res)
     out += _bypasses(res) + _private(inp, res) + _duplicates(inp, res) + _dead(inp, res)
     out += _pinned(inp, res) + _compiled_checks(inp, res) + _sibling_guards(inp, res)
-    out += _sibling_hooks(inp, res) + _sibling_imports(inp, res)
+    out += _sibling_hooks(inp, res) + _sibling_imports(inp, res) + _sibling_wraps(inp, res)
     out += _ignored_settings(inp, res)
     out += _lags(res) + _stale(res) + _dead_classes(inp, res)
     return out
@@ -485,6 +485,30 @@ def _sibling_imports(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             files=(b.file, b.registered_at.rsplit(":", 1)[0],
                    *sorted({o.rsplit(":", 1)[0] for o in b.otherwise})),
             facts=(b.registered, b.module, *b.functions)))
+    return out
+
+
+def _sibling_wraps(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22: a call of a registered function made under a narrower ``if`` than two or
+    more siblings make it, the extra case being one the folder reads; one Opportunity
+    per ``if``, both file:line."""
+    out = []
+    sub = inp.target.subproject
+    for w in res.get("sibling_wraps", ()):
+        wider = " or ".join([w.condition, *w.extra])
+        out.append(Item(
+            id=stable_id("sibling-wrap", w.file, w.function, w.callee),
+            section="S-4", kind="opportunity",
+            title=f"{code(w.callee)} in {code(w.function)} (registered as "
+                  f"{code(w.keyword)}) runs only if {code(w.condition)} "
+                  f"({rel(w.file, sub)}:{w.line}), while {len(w.siblings)} sibling folders "
+                  f"make the same call if {code(wider)} ({', '.join(w.siblings[:4])}); "
+                  f"this folder reads {', '.join(code(e) for e in w.extra)} too",
+            why="in the case only the siblings cover the call is skipped here; widen the "
+                "condition, or note why this model does not need it",
+            where=f"{w.file}:{w.line}",
+            files=(w.file, *sorted({a.rsplit(":", 1)[0] for a in w.siblings})),
+            facts=(w.callee, w.condition, *w.extra)))
     return out
 
 
