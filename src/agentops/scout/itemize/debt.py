@@ -504,7 +504,7 @@ def _sibling_wraps(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                   f"({rel(w.file, sub)}:{w.line}), while {len(w.siblings)} sibling folders "
                   f"make the same call if {code(wider)} ({', '.join(w.siblings[:4])}); "
                   f"this folder reads {', '.join(code(e) for e in w.extra)} too",
-            why="in the case only the siblings cover the call is skipped here; widen the "
+            why="the call is skipped here in the case only the siblings cover; widen the "
                 "condition, or note why this model does not need it",
             where=f"{w.file}:{w.line}",
             files=(w.file, *sorted({a.rsplit(":", 1)[0] for a in w.siblings})),
