@@ -4,7 +4,10 @@ Match: two MoE siblings pass the expert-bias hook, the MoE sub-project passes No
 Opportunity naming the call, the function and the siblings). No-match: a dense
 sub-project (its marker is absent), the sub-project registering the hook, one
 sibling only, a value the repository does not define, and a marker that the siblings
-passing None spell as well (it marks no feature)."""
+passing None spell as well (it marks no feature). Also the slot filled with another
+function (a plain optimizer builder where the MoE siblings register the balancing one)
+and the slot left out that most siblings fill (a checker builder), with their no-match
+cases (a dense model, a minority of siblings, a call spreading ``**kwargs``)."""
 
 from __future__ import annotations
 
@@ -102,3 +105,109 @@ def test_a_name_the_siblings_passing_none_spell_too_marks_no_feature(tmp_path) -
     for s in ("llama3", "flux"):
         files[f"models/{s}/model.py"] = DENSE_MODEL + "        self.moe_enabled = False\n"
     assert siblinghooks.analyse(_inp(tmp_path, files)) == []
+
+
+# A registration call with function slots: the siblings register a checker builder and
+# an optimizer builder; the MoE siblings pick the balancing variant.
+BUILDERS = '''\
+class Recipe:
+    def __init__(self, name, make_opt=None, make_checker=None):
+        self.name = name
+
+
+def plain_opt(parts):
+    return [p.weights for p in parts]
+
+
+def balancing_opt(parts):
+    for part in parts:
+        for block in part.layers:
+            if block.moe_enabled:
+                block.moe.expert_bias.add_(1)
+    return plain_opt(parts)
+
+
+def make_checker(loader, loss):
+    return (loader, loss)
+'''
+
+RECIPE = '''\
+from core.builders import Recipe, {opt}{checker_import}
+
+
+def recipe():
+    return Recipe(name="{{name}}", make_opt={opt}{checker})
+'''
+
+
+def _recipe(opt: str, checker: bool) -> str:
+    return RECIPE.format(opt=opt, checker_import=", make_checker" if checker else "",
+                         checker=", make_checker=make_checker" if checker else "")
+
+
+def _recipes(deep: str, deep_model: str, siblings: dict[str, tuple[str, str]]
+             ) -> dict[str, str]:
+    files = {"core/__init__.py": "", "core/builders.py": BUILDERS, "models/__init__.py": "",
+             "models/deep/__init__.py": deep.format(name="deep"),
+             "models/deep/model.py": deep_model}
+    for s, (spec, model) in siblings.items():
+        files[f"models/{s}/__init__.py"] = spec.format(name=s)
+        files[f"models/{s}/model.py"] = model
+    return files
+
+
+MOE_CHECKED = (_recipe("balancing_opt", True), MOE_MODEL)
+DENSE_CHECKED = (_recipe("plain_opt", True), DENSE_MODEL)
+
+
+def test_another_function_in_a_slot_the_feature_siblings_fill_alike(tmp_path) -> None:
+    # The MoE sub-project registers the plain optimizer builder; both MoE siblings
+    # register the balancing one, the dense sibling the plain one.
+    files = _recipes(_recipe("plain_opt", True), MOE_MODEL,
+                     {"alpha": MOE_CHECKED, "beta": MOE_CHECKED, "gamma": DENSE_CHECKED})
+    [h] = siblinghooks.analyse(_inp(tmp_path, files))
+    assert (h.form, h.keyword, h.value, h.ours) == (siblinghooks.OTHER, "make_opt",
+                                                    "balancing_opt", "plain_opt")
+    assert h.markers == ("moe_enabled",) and h.calling == 3
+    [item] = debt._sibling_hooks(_inp(tmp_path / "i", files), {"sibling_hooks": [h]})
+    assert "Recipe(make_opt=plain_opt)" in item.title and "balancing_opt" in item.title
+
+
+def test_no_other_function_asked_of_a_dense_model_or_one_registering_it(tmp_path) -> None:
+    sibs = {"alpha": MOE_CHECKED, "beta": MOE_CHECKED, "gamma": DENSE_CHECKED}
+    # A dense sub-project choosing the plain builder: nothing marks the MoE feature.
+    assert siblinghooks.analyse(_inp(tmp_path / "a", _recipes(
+        _recipe("plain_opt", True), DENSE_MODEL, sibs))) == []
+    # The MoE sub-project registering the balancing builder.
+    assert siblinghooks.analyse(_inp(tmp_path / "b", _recipes(
+        _recipe("balancing_opt", True), MOE_MODEL, sibs))) == []
+
+
+def test_a_slot_left_out_that_most_siblings_fill(tmp_path) -> None:
+    # Every sibling registers the checker builder; the sub-project's call never names
+    # the slot. The builder reads no marker: agreement of a majority is the reason.
+    files = _recipes(_recipe("plain_opt", False), DENSE_MODEL,
+                     {"alpha": DENSE_CHECKED, "beta": DENSE_CHECKED,
+                      "gamma": (_recipe("plain_opt", False), DENSE_MODEL)})
+    [h] = siblinghooks.analyse(_inp(tmp_path, files))
+    assert (h.form, h.keyword, h.value, h.markers) == (siblinghooks.LEFT_OUT,
+                                                       "make_checker", "make_checker", ())
+    assert h.siblings == ("models/alpha/__init__.py:5", "models/beta/__init__.py:5")
+    [item] = debt._sibling_hooks(_inp(tmp_path / "i", files), {"sibling_hooks": [h]})
+    assert "leaves out `make_checker`" in item.title
+    assert "2 of the 3 sibling folders calling it" in item.title
+
+
+def test_no_left_out_slot_reported_without_a_majority_or_with_a_spread(tmp_path) -> None:
+    left_out = (_recipe("plain_opt", False), DENSE_MODEL)
+    # Two siblings of five fill it, no marker: a minority choice.
+    sibs = {"alpha": DENSE_CHECKED, "beta": DENSE_CHECKED, "gamma": left_out,
+            "delta": left_out, "eps": left_out}
+    assert siblinghooks.analyse(_inp(tmp_path / "a", _recipes(
+        _recipe("plain_opt", False), DENSE_MODEL, sibs))) == []
+    # The sub-project's call spreads a dict of keywords: the slot may be in it.
+    spread = _recipe("plain_opt", False).replace("make_opt=plain_opt",
+                                                 "make_opt=plain_opt, **extra")
+    sibs = {"alpha": DENSE_CHECKED, "beta": DENSE_CHECKED, "gamma": left_out}
+    assert siblinghooks.analyse(_inp(tmp_path / "b", _recipes(spread, DENSE_MODEL,
+                                                              sibs))) == []

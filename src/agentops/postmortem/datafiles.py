@@ -78,6 +78,7 @@ _FAULTS = {
                            "items": {"enum": ["past", "present", "perfect"]}},
                 "after": _REGEX, "not_after": _REGEX,
                 "agent_from_by": {"type": "boolean"}, "no_perfect": {"type": "boolean"},
+                "progressive": {"type": "boolean"},
             }}},
     }}
 _GRAMMAR = {

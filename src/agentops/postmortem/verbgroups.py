@@ -106,6 +106,9 @@ class FaultClass:
     # Only the simple tense: the team's "we did not test it" owns a lapse, while its
     # "we hadn't tested it" tells what was true when the incident began.
     no_perfect: bool = False
+    # The progressive read as the fault too: a duty left undone over time ("no one is
+    # watching the nightly"), where for other classes it announces an act or a state.
+    progressive: bool = False
 
 
 @dataclass(frozen=True)
@@ -169,7 +172,8 @@ def compile_lexicon(content: Mapping[str, Any]) -> Lexicon:
             after=rx("after"), not_after=rx("not_after"),
             not_adverbs=frozenset(x.lower() for x in c.get("not_adverbs", [])),
             agent_from_by=bool(c.get("agent_from_by", False)),
-            no_perfect=bool(c.get("no_perfect", False))))
+            no_perfect=bool(c.get("no_perfect", False)),
+            progressive=bool(c.get("progressive", False))))
     follow = content.get("consequence")
     consequence = None if follow is None else Consequence(
         agents=frozenset(follow["agents"]), acts=frozenset(follow["acts"]),
@@ -319,7 +323,7 @@ def _fits(cls: FaultClass, g: VerbGroup, text: str, clause_end: int) -> bool:
         return False
     if cls.no_perfect and g.perfect:
         return False
-    if g.progressive:
+    if g.progressive and not cls.progressive:
         # "I'm merging this without review as it's urgent", "the PRs were missing the
         # tests": an act announced or a state, not a fault done.
         return False

@@ -1,20 +1,30 @@
-"""Hooks the sibling folders register and the sub-project leaves empty (#22, sibling
-parity): a model folder that builds its spec with ``post_optimizer_build_fn=None``
-while the sibling folders with the same feature pass a repository function there
-(an MoE model without the expert-bias update its MoE siblings register).
+"""Registrations the sibling folders make and the sub-project does not (#22, sibling
+parity): a model folder that builds its spec with ``post_optimizer_build_fn=None``, with
+another function in a slot (``build_optimizers_fn=build_optimizers``), or without the
+keyword at all, while the sibling folders register a repository function there (an MoE
+model without the expert-bias update its MoE siblings register; a spec without the
+validator builder its siblings wire).
 
-For each call in the sub-project passing a keyword an explicit ``None``, the calls to
-the same callee in the folders beside it (``models/<name>`` with the other
-``models/*``) are read: when at least two siblings pass the same name there, and that
-name resolves (through the sibling's imports) to a function the repository defines,
-the function's body tells what it is about. The finding needs a *marker*: an
-attribute the function reads (``moe_enabled``) that every sibling passing it spells,
-that the sub-project spells, and that fewer than half of the siblings passing
-``None`` spell. A dense model, whose dense siblings also pass ``None``, has no marker;
-an MoE model does.
+For each call in the sub-project passing keywords, the calls to the same callee (the same
+imported name) in the folders beside it (``models/<name>`` with the other ``models/*``)
+are read. When at least two siblings pass the same name for a keyword the sub-project
+passes ``None``, passes another plain name, or leaves out, and that name resolves
+(through the sibling's imports) to a function the repository defines, the function's
+body tells what it is about. Three forms:
 
-An Opportunity, never an action: the sibling's reason may not apply. Pure: the HEAD
-tree in, ``MissingHook`` records out.
+- *none* and *other*: the finding needs a *marker*: an attribute the function reads
+  (``moe_enabled``) that every sibling passing it spells, that the sub-project spells,
+  and that fewer than half of the other siblings calling the same callee (passing
+  ``None``, another value, or nothing there) spell. A dense model, whose dense siblings
+  also pass ``None`` or the plain function, has no marker; an MoE model does. The
+  sub-project's explicit value is a visible choice, so agreement alone is not enough.
+- *left out*: a keyword the call never names is no visible choice; the finding needs a
+  marker, or the siblings passing the function being a majority of the siblings calling
+  the callee.
+
+A call with ``**kwargs`` is not judged (the keyword may be in it). An Opportunity, never
+an action: the sibling's reason may not apply. Pure: the HEAD tree in, ``MissingHook``
+records out.
 """
 
 from __future__ import annotations
@@ -31,6 +41,9 @@ from agentops.scout.model import Inputs
 MAX_FINDINGS = 10
 _WORD = re.compile(r"[A-Za-z_]\w*")
 
+# What the sub-project has in the slot: an explicit ``None``, another name, nothing.
+NONE, OTHER, LEFT_OUT = "none", "other", "left out"
+
 
 @dataclass(frozen=True)
 class MissingHook:
@@ -42,6 +55,19 @@ class MissingHook:
     defined: str  # file:line of that function
     markers: tuple[str, ...]  # what the function reads that the sub-project has
     siblings: tuple[str, ...]  # file:line of each sibling's call
+    form: str = NONE  # NONE | OTHER | LEFT_OUT
+    ours: str = ""  # the name the sub-project passes there (form OTHER)
+    calling: int = 0  # siblings calling the callee at all
+
+
+@dataclass(frozen=True)
+class _Call:
+    path: str
+    line: int
+    callee: str  # last part of the called name
+    key: tuple[str, str]  # ("imported", dotted name as imported) or ("", callee)
+    values: dict[str, tuple[str, str]]  # keyword -> (name or "None" or "", module)
+    spread: bool  # passes ``**kwargs``
 
 
 def _callee(call: ast.Call) -> str:
@@ -55,44 +81,41 @@ def _py(files: dict[str, str], folder: str) -> list[tuple[str, str]]:
             and "/tests/" not in p and not p.rsplit("/", 1)[-1].startswith("test_")]
 
 
-def _none_keywords(files: list[tuple[str, str]]) -> list[tuple[str, int, str, str]]:
-    """(file, line, callee, keyword) of every ``callee(..., keyword=None)``."""
+def _calls(files: list[tuple[str, str]], wanted: set[str] | None = None) -> list[_Call]:
+    """Every call passing keywords (of a callee in ``wanted`` when given)."""
     out = []
     for path, text in files:
-        if "=None" not in text.replace(" ", ""):
-            continue
-        mod = ps.parse(text)
-        for node in ps.nodes(mod) if mod is not None else ():
-            if isinstance(node, ast.Call) and _callee(node):
-                for k in node.keywords:
-                    if k.arg and isinstance(k.value, ast.Constant) and k.value.value is None:
-                        out.append((path, node.lineno, _callee(node), k.arg))
-    return out
-
-
-def _passes(files: list[tuple[str, str]], callee: str, keyword: str
-            ) -> list[tuple[str, int, str, str]]:
-    """(file, line, value text, module the value is imported from) of each call to
-    ``callee`` passing ``keyword`` a name; ``None`` values give value text ``None``."""
-    out = []
-    for path, text in files:
-        if callee not in text or keyword not in text:
+        if wanted is not None and not any(w in text for w in wanted):
             continue
         mod = ps.parse(text)
         if mod is None:
             continue
         imported = ps.imports(mod)
         for node in ps.nodes(mod):
-            if not (isinstance(node, ast.Call) and _callee(node) == callee):
+            if not (isinstance(node, ast.Call) and node.keywords):
                 continue
+            callee = _callee(node)
+            if not callee or (wanted is not None and callee not in wanted):
+                continue
+            chain = ps.name_chain(node.func)
+            module, orig = imported.get(chain[0], ("", "")) if chain else ("", "")
+            # The dotted name as imported (a re-export under another module path is the
+            # same class); a local name is every folder's own.
+            key = ("imported", ".".join([orig or chain[0], *chain[1:]])) if module \
+                else ("", callee)
+            values: dict[str, tuple[str, str]] = {}
             for k in node.keywords:
-                if k.arg != keyword:
+                if not k.arg:
                     continue
                 if isinstance(k.value, ast.Constant) and k.value.value is None:
-                    out.append((path, node.lineno, "None", ""))
+                    values[k.arg] = ("None", "")
                 elif isinstance(k.value, ast.Name):
-                    module, orig = imported.get(k.value.id, ("", ""))
-                    out.append((path, node.lineno, orig or k.value.id, module))
+                    m, o = imported.get(k.value.id, ("", ""))
+                    values[k.arg] = (o or k.value.id, m)
+                else:
+                    values[k.arg] = ("", "")
+            out.append(_Call(path, node.lineno, callee, key, values,
+                             any(k.arg is None for k in node.keywords)))
     return out
 
 
@@ -121,10 +144,12 @@ def analyse(inp: Inputs) -> list[MissingHook]:
         return []
     files = inp.head.files
     ours = _py(files, sub + "/")
-    empty = _none_keywords(ours)
-    if not empty:
+    mine = [c for c in _calls(ours) if not c.spread]
+    if not mine:
         return []
+    wanted = {c.callee for c in mine}
     theirs = {s: _py(files, f"{parent}/{s}/") for s in siblings}
+    their_calls = {s: _calls(t, wanted) for s, t in theirs.items()}
     words: dict[str, set[str]] = {}
 
     def spelled(folder: str, texts: list[tuple[str, str]]) -> set[str]:
@@ -133,42 +158,64 @@ def analyse(inp: Inputs) -> list[MissingHook]:
         return words[folder]
 
     out: list[MissingHook] = []
-    seen: set[tuple[str, str]] = set()
-    for path, line, callee, keyword in empty:
-        if (callee, keyword) in seen:
+    seen: set[tuple[tuple[str, str], str]] = set()
+    for call in mine:
+        # The slots the siblings fill with a name, for calls of the same callee.
+        by_sibling = {s: [c for c in cs if c.key == call.key] for s, cs in their_calls.items()}
+        by_sibling = {s: cs for s, cs in by_sibling.items() if cs}
+        if len(by_sibling) < MIN_SIBLINGS:
             continue
-        seen.add((callee, keyword))
-        by_value: dict[tuple[str, str], list[tuple[str, str]]] = {}
-        none_siblings: list[str] = []
-        for s, texts in theirs.items():
-            calls = _passes(texts, callee, keyword)
-            if not calls:
+        slots = sorted({k for cs in by_sibling.values() for c in cs
+                        for k, (v, m) in c.values.items() if m and v != "None"})
+        for keyword in slots:
+            mine_value = call.values.get(keyword)
+            if mine_value is None:
+                form = LEFT_OUT
+            elif mine_value[0] == "None":
+                form = NONE
+            elif mine_value[0]:
+                form = OTHER
+            else:
+                continue  # an expression of its own: a choice we cannot compare
+            # A module-less callee (a local name) is compared as before, for None only.
+            if form != NONE and not call.key[0]:
                 continue
-            named = [c for c in calls if c[2] != "None"]
-            if not named:
-                none_siblings.append(s)
-            for p, ln, value, module in named[:1]:
-                by_value.setdefault((value, module), []).append((s, f"{p}:{ln}"))
-        for (value, module), holders in sorted(by_value.items()):
-            if len(holders) < MIN_SIBLINGS:
+            if (call.key, keyword) in seen:
                 continue
-            found = _definition(files, inp.head.paths, module, value)
-            if found is None:
-                continue
-            def_path, fn = found
-            reads = _reads(fn)
-            for s, _at in holders:
-                reads &= spelled(s, theirs[s])
-            reads &= spelled(sub, ours)
-            # A marker: what the siblings passing None mostly lack (the feature the
-            # function serves), not what every model spells.
-            markers = sorted(m for m in reads if not none_siblings or 2 * sum(
-                m in spelled(n, theirs[n]) for n in none_siblings) < len(none_siblings))
-            if not markers:
-                continue
-            out.append(MissingHook(path, line, callee, keyword, value,
-                                   f"{def_path}:{fn.lineno}", tuple(markers[:4]),
-                                   tuple(at for _s, at in holders)))
-            if len(out) >= MAX_FINDINGS:
-                return out
+            by_value: dict[tuple[str, str], list[tuple[str, str]]] = {}
+            for s, cs in sorted(by_sibling.items()):
+                named = [c for c in cs if c.values.get(keyword, ("", ""))[1]
+                         and c.values[keyword][0] != "None"]
+                for c in named[:1]:
+                    by_value.setdefault(c.values[keyword], []).append((s, f"{c.path}:{c.line}"))
+            for (value, module), holders in sorted(by_value.items()):
+                if len(holders) < MIN_SIBLINGS or (form == OTHER and mine_value == (value, module)):
+                    continue
+                if form == OTHER and mine_value[0] == value:
+                    continue
+                found = _definition(files, inp.head.paths, module, value)
+                if found is None:
+                    continue
+                def_path, fn = found
+                held = {s for s, _at in holders}
+                others = [s for s in by_sibling if s not in held]
+                reads = _reads(fn)
+                for s in held:
+                    reads &= spelled(s, theirs[s])
+                reads &= spelled(sub, ours)
+                # A marker: what the other siblings mostly lack (the feature the
+                # function serves), not what every model spells.
+                markers = sorted(m for m in reads if not others or 2 * sum(
+                    m in spelled(n, theirs[n]) for n in others) < len(others))
+                majority = 2 * len(holders) > len(by_sibling)
+                if not markers and not (form == LEFT_OUT and majority):
+                    continue
+                seen.add((call.key, keyword))
+                out.append(MissingHook(
+                    call.path, call.line, call.callee, keyword, value,
+                    f"{def_path}:{fn.lineno}", tuple(markers[:4]),
+                    tuple(at for _s, at in holders), form,
+                    mine_value[0] if form == OTHER and mine_value else "", len(by_sibling)))
+                if len(out) >= MAX_FINDINGS:
+                    return out
     return out

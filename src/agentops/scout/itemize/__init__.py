@@ -17,6 +17,7 @@ from agentops.scout.itemize import (
     debt,
     delta,
     docs,
+    guardgaps,
     modelprep,
     openwork,
     parity,
@@ -36,9 +37,8 @@ def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """Candidate items of this run (before reconciliation with the priors)."""
     items: list[Item] = []
     for area in (delta, todos, tests, settings, debt, parity, componentuse, configfields,
-                 siblingsettings, partreads, modelprep, refusaldrift, savelists,
-                 corerefs, unbound, docs,
-                 openwork):
+                 siblingsettings, partreads, modelprep, refusaldrift, guardgaps, savelists,
+                 corerefs, unbound, docs, openwork):
         items += area.items(inp, res)
     items += clear.items(inp, res, items)
     seen: set[str] = set()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentops.scout.analyses import siblinghooks
 from agentops.scout.itemize.common import base, code, listed, names, rel
 from agentops.scout.model import PRIORITY_OF, Inputs, Item, stable_id
 
@@ -20,7 +21,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out += _factories(inp, res)
     out += _bypasses(res) + _private(inp, res) + _duplicates(inp, res) + _dead(inp, res)
     out += _pinned(inp, res) + _compiled_checks(inp, res) + _sibling_guards(inp, res)
-    out += _sibling_hooks(inp, res)
+    out += _sibling_hooks(inp, res) + _sibling_imports(inp, res) + _sibling_wraps(inp, res)
     out += _ignored_settings(inp, res)
     out += _lags(res) + _stale(res) + _dead_classes(inp, res)
     return out
@@ -428,25 +429,86 @@ def _sibling_guards(inp: Inputs, res: dict[str, Any]) -> list[Item]:
 
 
 def _sibling_hooks(inp: Inputs, res: dict[str, Any]) -> list[Item]:
-    """#22: a hook slot the sub-project leaves ``None`` where the siblings with the same
-    feature register a repository function; one Opportunity per slot, file:line of
-    the sub-project's call, the function and the siblings' calls."""
+    """#22: a registration slot the sub-project leaves ``None``, fills with another
+    function, or leaves out, where the siblings register a repository function; one
+    Opportunity per slot, file:line of the sub-project's call, the function and the
+    siblings' calls."""
     out = []
     for h in res.get("sibling_hooks", ()):
         where = f"{h.file}:{h.line}"
+        at = f"{rel(h.file, inp.target.subproject)}:{h.line}"
+        if h.form == siblinghooks.LEFT_OUT:
+            ours = f"{code(h.callee + '(...)')} at {at} leaves out {code(h.keyword)}"
+        elif h.form == siblinghooks.OTHER:
+            ours = f"{code(h.callee + '(' + h.keyword + '=' + h.ours + ')')} at {at}"
+        else:
+            ours = f"{code(h.callee + '(' + h.keyword + '=None)')} at {at}"
+        count = (f"{len(h.siblings)} of the {h.calling} sibling folders calling it"
+                 if h.calling else f"{len(h.siblings)} sibling folders")
+        reads = (f", which reads {', '.join(code(m) for m in h.markers)} this folder also has"
+                 if h.markers else "")
         out.append(Item(
             id=stable_id("sibling-hook", h.file, h.callee, h.keyword, h.value),
             section="S-4", kind="opportunity",
-            title=f"{code(h.callee + '(' + h.keyword + '=None)')} at "
-                  f"{rel(h.file, inp.target.subproject)}:{h.line}, while "
-                  f"{len(h.siblings)} sibling folders pass {code(h.value)} ({h.defined}) "
-                  f"there ({', '.join(h.siblings[:4])}), which reads "
-                  f"{', '.join(code(m) for m in h.markers)} this folder also has",
-            why="what the siblings with the same feature run at that point never runs "
-                "here; register it, or note why this model does not need it",
+            title=f"{ours}, while {count} pass {code(h.value)} ({h.defined}) there "
+                  f"({', '.join(h.siblings[:4])}){reads}",
+            why=f"what the siblings{' with the same feature' if h.markers else ''} run at "
+                "that point never runs here; register it, or note why this model does not "
+                "need it",
             where=where, files=(h.file, h.defined.rsplit(":", 1)[0],
                                 *sorted({s.rsplit(':', 1)[0] for s in h.siblings})),
             facts=(h.keyword, h.value, *h.markers)))
+    return out
+
+
+def _sibling_imports(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22: a function the sub-project registers calls functions imported from another
+    model's folder while other siblings make them their own way; one Opportunity per
+    registered function and sibling module, with the import's file:line."""
+    out = []
+    sub = inp.target.subproject
+    for b in res.get("sibling_imports", ()):
+        made = ", ".join(b.otherwise[:4]) + (f" and {len(b.otherwise) - 4} more"
+                                             if len(b.otherwise) > 4 else "")
+        out.append(Item(
+            id=stable_id("sibling-import", b.file, b.registered, b.module),
+            section="S-4", kind="opportunity",
+            title=f"{code(b.registered)} (registered as {code(b.keyword)} at "
+                  f"{rel(b.registered_at, sub)}) calls "
+                  f"{', '.join(code(f) for f in b.functions)}, imported at "
+                  f"{rel(b.file, sub)}:{b.line} from another model's folder "
+                  f"({code(b.module)}), while other sibling folders make them their own "
+                  f"way ({made})",
+            why="this model's wiring changes whenever that model's folder does; move "
+                "the helpers to shared code, or own them here",
+            where=f"{b.file}:{b.line}",
+            files=(b.file, b.registered_at.rsplit(":", 1)[0],
+                   *sorted({o.rsplit(":", 1)[0] for o in b.otherwise})),
+            facts=(b.registered, b.module, *b.functions)))
+    return out
+
+
+def _sibling_wraps(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22: a call of a registered function made under a narrower ``if`` than two or
+    more siblings make it, the extra case being one the folder reads; one Opportunity
+    per ``if``, both file:line."""
+    out = []
+    sub = inp.target.subproject
+    for w in res.get("sibling_wraps", ()):
+        wider = " or ".join([w.condition, *w.extra])
+        out.append(Item(
+            id=stable_id("sibling-wrap", w.file, w.function, w.callee),
+            section="S-4", kind="opportunity",
+            title=f"{code(w.callee)} in {code(w.function)} (registered as "
+                  f"{code(w.keyword)}) runs only if {code(w.condition)} "
+                  f"({rel(w.file, sub)}:{w.line}), while {len(w.siblings)} sibling folders "
+                  f"make the same call if {code(wider)} ({', '.join(w.siblings[:4])}); "
+                  f"this folder reads {', '.join(code(e) for e in w.extra)} too",
+            why="the call is skipped here in the case only the siblings cover; widen the "
+                "condition, or note why this model does not need it",
+            where=f"{w.file}:{w.line}",
+            files=(w.file, *sorted({a.rsplit(":", 1)[0] for a in w.siblings})),
+            facts=(w.callee, w.condition, *w.extra)))
     return out
 
 

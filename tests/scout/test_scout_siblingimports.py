@@ -1,0 +1,120 @@
+"""#22 sibling parity (``siblingimports``): a function the sub-project registers calls
+helpers imported from another model's folder while other siblings make them their own
+way. Match: the registered wiring function calls two helpers of the ``alpha`` folder and
+the ``beta`` folder defines one itself (an Opportunity naming the import line, the
+module and beta's definition). No-match: the helpers imported from shared code, no other
+sibling making them otherwise, an unregistered function importing them, and a sibling
+class (not a helper function)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from agentops.scout.analyses import siblingimports
+from agentops.scout.itemize import debt
+from tests.scout import minirepo
+
+ALPHA_WIRING = '''\
+def wire_alpha(model):
+    shard_all(model)
+    split_experts(model)
+
+
+def shard_all(model):
+    return model
+
+
+def split_experts(model):
+    return model
+'''
+
+BETA_WIRING = '''\
+def wire_beta(model):
+    shard_all(model)
+
+
+def shard_all(model):
+    return model
+'''
+
+SPEC = '''\
+from core.spec import Recipe
+
+from .wiring import {fn}
+
+
+def recipe():
+    return Recipe(name="{name}", wire_fn={fn})
+'''
+
+DEEP_WIRING = '''\
+from pkg.models.alpha.wiring import shard_all, split_experts
+
+
+def wire_deep(model):
+    shard_all(model)
+    split_experts(model)
+'''
+
+
+def _files(deep_wiring: str = DEEP_WIRING, beta: str = BETA_WIRING,
+           deep_spec: str = SPEC) -> dict[str, str]:
+    return {"core/__init__.py": "", "core/spec.py": "class Recipe:\n    pass\n",
+            "core/sharding.py": "def shard_all(model):\n    return model\n",
+            "pkg/__init__.py": "", "pkg/models/__init__.py": "",
+            "pkg/models/deep/__init__.py": deep_spec.format(fn="wire_deep", name="deep"),
+            "pkg/models/deep/wiring.py": deep_wiring,
+            "pkg/models/alpha/__init__.py": SPEC.format(fn="wire_alpha", name="alpha"),
+            "pkg/models/alpha/wiring.py": ALPHA_WIRING,
+            "pkg/models/beta/__init__.py": SPEC.format(fn="wire_beta", name="beta"),
+            "pkg/models/beta/wiring.py": beta}
+
+
+def _inp(tmp_path, files):
+    inp = minirepo.build(tmp_path, head=files)
+    return dataclasses.replace(inp, target=dataclasses.replace(
+        inp.target, subproject="pkg/models/deep"))
+
+
+def test_registered_wiring_calling_another_models_helpers(tmp_path) -> None:
+    inp = _inp(tmp_path, _files())
+    [b] = siblingimports.analyse(inp)
+    assert (b.file, b.line, b.registered, b.keyword) == (
+        "pkg/models/deep/wiring.py", 1, "wire_deep", "wire_fn")
+    assert b.registered_at == "pkg/models/deep/__init__.py:7"
+    assert b.module == "pkg.models.alpha.wiring"
+    assert b.functions == ("shard_all", "split_experts")
+    assert b.otherwise == ("pkg/models/beta/wiring.py:5",)
+    [item] = debt._sibling_imports(inp, {"sibling_imports": [b]})
+    assert item.kind == "opportunity" and item.where == "pkg/models/deep/wiring.py:1"
+    assert "pkg.models.alpha.wiring" in item.title and "beta/wiring.py:5" in item.title
+
+
+def test_a_sibling_importing_the_helper_from_shared_code_makes_it_otherwise(
+        tmp_path) -> None:
+    beta = ("from core.sharding import shard_all\n\n\n"
+            + BETA_WIRING.split("\n\n\n", maxsplit=1)[0] + "\n")
+    [b] = siblingimports.analyse(_inp(tmp_path, _files(beta=beta)))
+    assert b.otherwise == ("pkg/models/beta/wiring.py:1",)
+
+
+def test_nothing_without_a_borrowed_helper_a_contrast_or_a_registration(tmp_path) -> None:
+    # The sub-project takes the helper from shared code.
+    shared = DEEP_WIRING.replace("pkg.models.alpha.wiring import shard_all, split_experts",
+                                 "core.sharding import shard_all")
+    shared = shared.replace("    split_experts(model)\n", "")
+    assert siblingimports.analyse(_inp(tmp_path / "a", _files(deep_wiring=shared))) == []
+    # No other sibling makes the helpers its own way (beta borrows them too).
+    beta = DEEP_WIRING.replace("wire_deep", "wire_beta")
+    assert siblingimports.analyse(_inp(tmp_path / "b", _files(beta=beta))) == []
+    # The function calling them is registered nowhere.
+    unregistered = SPEC.replace(", wire_fn={fn}", "").replace("from .wiring import {fn}\n",
+                                                              "")
+    assert siblingimports.analyse(_inp(tmp_path / "c", _files(deep_spec=unregistered))) == []
+    # A class of the sibling's module is not one of its helpers.
+    with_class = DEEP_WIRING.replace("shard_all, split_experts", "Sharder").replace(
+        "    shard_all(model)\n    split_experts(model)\n", "    Sharder(model)\n")
+    files = _files(deep_wiring=with_class)
+    files["pkg/models/alpha/wiring.py"] = ALPHA_WIRING + "\n\nclass Sharder:\n    pass\n"
+    files["pkg/models/beta/wiring.py"] = BETA_WIRING + "\n\nclass Sharder:\n    pass\n"
+    assert siblingimports.analyse(_inp(tmp_path / "d", files)) == []

@@ -1,0 +1,85 @@
+"""#22 sibling parity (``siblingwraps``): a call in the function the sub-project
+registers made under a narrower ``if`` than two siblings make it. Match: ours wraps only
+when sharding is on, the siblings also when experts are split, and our folder reads the
+experts switch elsewhere (an Opportunity naming both places). No-match: a folder that
+never reads the extra switch, a single widening sibling, the same condition, and a call
+in a function nothing registers."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from agentops.scout.analyses import siblingwraps
+from agentops.scout.itemize import debt
+from tests.scout import minirepo
+
+SPEC = '''\
+from core.spec import Recipe
+
+from .wiring import {fn}
+
+
+def recipe():
+    return Recipe(name="{name}", wire_fn={fn})
+'''
+
+WIRING = '''\
+from core.shard import wrap_blocks, split_experts
+
+
+def {fn}(model, dims):
+    if dims.{uses}:
+        split_experts(model)
+    if {cond}:
+        wrap_blocks(model)
+'''
+
+WIDE = "dims.shard_on or dims.experts_on"
+
+
+def _files(ours_cond: str = "dims.shard_on", uses: str = "experts_on",
+           wide: tuple[str, ...] = ("alpha", "beta"), spec: str = SPEC) -> dict[str, str]:
+    files = {"core/__init__.py": "", "core/spec.py": "class Recipe:\n    pass\n",
+             "core/shard.py": "def wrap_blocks(m):\n    pass\n\n\ndef split_experts(m):\n"
+                              "    pass\n",
+             "pkg/__init__.py": "", "pkg/models/__init__.py": "",
+             "pkg/models/deep/__init__.py": spec.format(fn="wire_deep", name="deep"),
+             "pkg/models/deep/wiring.py": WIRING.format(fn="wire_deep", uses=uses,
+                                                        cond=ours_cond)}
+    for s in ("alpha", "beta", "gamma"):
+        cond = WIDE if s in wide else "dims.shard_on"
+        files[f"pkg/models/{s}/__init__.py"] = SPEC.format(fn=f"wire_{s}", name=s)
+        files[f"pkg/models/{s}/wiring.py"] = WIRING.format(fn=f"wire_{s}", uses="experts_on",
+                                                           cond=cond)
+    return files
+
+
+def _inp(tmp_path, files):
+    inp = minirepo.build(tmp_path, head=files)
+    return dataclasses.replace(inp, target=dataclasses.replace(
+        inp.target, subproject="pkg/models/deep"))
+
+
+def test_a_call_the_siblings_also_make_in_a_case_this_folder_reads(tmp_path) -> None:
+    inp = _inp(tmp_path, _files())
+    [w] = siblingwraps.analyse(inp)
+    assert (w.file, w.line, w.function, w.keyword, w.callee) == (
+        "pkg/models/deep/wiring.py", 8, "wire_deep", "wire_fn", "wrap_blocks")
+    assert (w.condition, w.extra) == ("shard_on", ("experts_on",))
+    assert w.siblings == ("pkg/models/alpha/wiring.py:8", "pkg/models/beta/wiring.py:8")
+    [item] = debt._sibling_wraps(inp, {"sibling_wraps": [w]})
+    assert item.kind == "opportunity" and item.where == "pkg/models/deep/wiring.py:8"
+    assert "`shard_on or experts_on`" in item.title and "alpha/wiring.py:8" in item.title
+
+
+def test_no_wider_call_reported_without_the_feature_agreement_or_registration(
+        tmp_path) -> None:
+    # Our folder never reads the experts switch: the siblings' case is not ours.
+    assert siblingwraps.analyse(_inp(tmp_path / "a", _files(uses="other_on"))) == []
+    # One sibling widening it is no agreement.
+    assert siblingwraps.analyse(_inp(tmp_path / "b", _files(wide=("alpha",)))) == []
+    # Ours makes the call under the same condition.
+    assert siblingwraps.analyse(_inp(tmp_path / "c", _files(ours_cond=WIDE))) == []
+    # The function is registered nowhere.
+    bare = SPEC.replace(", wire_fn={fn}", "").replace("from .wiring import {fn}\n", "")
+    assert siblingwraps.analyse(_inp(tmp_path / "d", _files(spec=bare))) == []

@@ -1,0 +1,87 @@
+"""benchmarks/triage_setsplit.py (issue #23, round tr-fit14): groups of sets are planned
+together and give module F1 with its counts, sub-oncall accuracy and not-distributed P/R;
+a still-blind set is refused, and per-issue errors are never listed for validation or
+check sets. Made-up records only."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from agentops.triage.evaluate import Record
+from agentops.triage.queue import load_queue
+from benchmarks import triage_setsplit as ss
+
+Q = load_queue("distributed")
+FSDP = "module: fsdp"
+
+
+def _rec(number: int, title: str, text: str, *, dist: bool = True,
+         modules: tuple[str, ...] = (), sub: str | None = None) -> Record:
+    return Record(number=number, title=title, text=text, human_labels=(),
+                  modules=frozenset(modules), suboncall=sub, is_distributed=dist, url="",
+                  type=None, state="")
+
+
+_SHARDED = _rec(1, "FSDP2 fully_shard loses gradients on the second step",
+                "from torch.distributed.fsdp import fully_shard\nmodel = fully_shard(m)",
+                modules=(FSDP,), sub="parallelisms")
+_OFF = _rec(2, "Tokenizer returns the wrong padding side", "Nothing parallel here.",
+            dist=False)
+
+
+def test_group_scores_count_a_right_module_and_the_routed_away_issue() -> None:
+    s, errs = ss.group_scores([_SHARDED, _OFF], Q)
+    m = ss.measures(s)
+    assert m["module_counts"] == [1, 0, 0] and m["module_f1"] == 1.0
+    assert m["per_module"] == {FSDP: [1, 0, 0]}
+    # The routed-away issue is counted once by the not-distributed figures (flagged or
+    # missed), never as a false flag, and never as a module error.
+    assert sum(m["not_distributed_counts"]) == 1 and m["not_distributed_counts"][1] == 0
+    assert m["suboncall_counts"][1] == 1
+    assert errs == []
+
+
+def test_group_scores_list_a_missed_module() -> None:
+    # The humans set a module the text gives no evidence of: a miss, listed.
+    wrong = _rec(3, "FSDP2 fully_shard loses gradients on the second step",
+                 "from torch.distributed.fsdp import fully_shard",
+                 modules=("module: rpc",), sub="parallelisms")
+    s, errs = ss.group_scores([wrong], Q)
+    assert s.fn == 1 and s.fp == 1
+    assert len(errs) == 1 and "missed ['module: rpc']" in errs[0] and "#3" in errs[0]
+
+
+@pytest.mark.parametrize("spec", ["g=blind14", "g=dev-fit,blind15", "g=nosuch", "g=", "g"])
+def test_parse_group_refuses_blind_unknown_and_empty(spec: str) -> None:
+    with pytest.raises(ValueError):
+        ss.parse_group(spec)
+
+
+def test_parse_group_reads_released_sets() -> None:
+    assert ss.parse_group("a=dev-fit, blind8") == ("a", ("dev-fit", "blind8"))
+    assert not set(ss.STILL_BLIND) & {s for g in ss.DEFAULT_GROUPS.values() for s in g}
+    assert not set(ss.DEFAULT_GROUPS["write"]) & set(ss.DEFAULT_GROUPS["check"])
+
+
+@pytest.mark.parametrize("group", ["check", "held64"])
+def test_errors_are_refused_for_check_and_validation_groups(group: str) -> None:
+    assert ss.main(["--errors", group]) == 2
+
+
+def test_load_sets_reads_only_the_sets_a_group_needs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+
+    def fake_blind(name: str, queue: object) -> tuple[list[Record], str]:
+        asked.append(name)
+        return [_OFF], f"{name}: made up"
+
+    fake_dev = ss.tk.DevSets(paths=[], queue=Q, fit=[_SHARDED], held=[], extra=[],
+                          extra_note="")
+    monkeypatch.setattr(ss.tk, "read_dev_sets", lambda args: fake_dev)
+    got = ss.load_sets(argparse.Namespace(), {"dev-fit", "blind9"}, blind=fake_blind)
+    assert got is not None
+    assert asked == ["blind9"]
+    assert got[1]["dev-fit"] == [_SHARDED] and got[1]["blind9"] == [_OFF]
