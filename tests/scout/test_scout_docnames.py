@@ -262,6 +262,30 @@ def test_a_feature_placed_in_a_file_that_never_mentions_it(tmp_path) -> None:
                          "is stale or points at the wrong file")]
 
 
+def test_a_feature_placed_in_a_file_that_no_longer_applies_it(tmp_path) -> None:
+    """"TP is switched on by a hook in `core/engine.py`": the engine still mentions TP
+    (a degree it reads) but calls nothing that applies it, while the folder's own code
+    does (`apply_tp`): the work moved into the folder. No match: a file that applies it
+    itself, a folder that applies nothing, a capability the folder does not wire."""
+    engine = "def step(cfg):\n    return cfg.tp_degree\n"
+    hooked = "def step(cfg, model):\n    return parallelize_module(model, cfg.tp_degree)\n"
+    shard = "def shard(model):\n    return apply_tp(model)\n"
+    readme = ("# Sub\n\n"
+              "- TP is switched on by a hook in `core/engine.py`.\n"
+              "- TP is switched on by a hook in `core/hooked.py`.\n"
+              "- PP is switched on by a hook in `core/engine.py`, with pp_degree.\n")
+    extra = {"core/engine.py": engine + "PP = 'pp_degree'\n", "core/hooked.py": hooked}
+    inp = _inp(tmp_path / "a", readme, {**extra, "sub/shard.py": shard})
+    found = [(p.line, p.problem) for p in docnames.check(inp) if "no call" in p.problem]
+    assert found == [(3, "places TP in `core/engine.py`, which makes no call that applies "
+                         "it, while the folder's own code does (`sub/shard.py:2` calls "
+                         "`apply_tp`): the claim is stale, the folder does the work the "
+                         "sentence puts elsewhere")]
+    # The folder applies nothing itself: the sentence may well be right.
+    inp = _inp(tmp_path / "b", readme, extra)
+    assert not [p for p in docnames.check(inp) if "no call" in p.problem]
+
+
 def test_a_limit_stated_as_temporary_is_a_claim_not_checked(tmp_path) -> None:
     """"(single-turn only for now)" limits what the code does, like "only supports":
     quoted as not checked. "only" in other phrasings ("only the trainer", "for now

@@ -14,6 +14,7 @@ import difflib
 import re
 from dataclasses import dataclass
 
+from agentops.scout.analyses import doclists
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.model import Inputs
 
@@ -274,7 +275,40 @@ def _absent_topic(inp: Inputs, doc: str, n: int, line: str) -> list[NameProblem]
             out.append(NameProblem(doc, n, f"places {names} in `{given}`, which never "
                                            f"mentions {names}: the claim is stale or "
                                            "points at the wrong file", "reference"))
+        elif not missing and path and path.endswith(".py"):
+            out.extend(_unwired(inp, doc, n, topics, given=given, text=text))
     return out
+
+
+def _unwired(inp: Inputs, doc: str, n: int, topics: list[str], *, given: str,
+             text: str) -> list[NameProblem]:
+    """The file a sentence places a capability in mentions it but makes no call that
+    wires it (``doclists.CAPABILITIES``), while the sub-project's own code does: the
+    work moved into the folder (a parallelize function now applies it) and the sentence
+    still sends the reader to the old place."""
+    out = []
+    for topic in topics:
+        cap = next((c for c in doclists.CAPABILITIES if c.parallelism
+                    and c.words.fullmatch(topic)), None)
+        if cap is None or doclists.wires(text, cap):
+            continue
+        own = _wired(inp).get(cap.name)
+        if own is None:
+            continue
+        where, line, callee = own
+        out.append(NameProblem(doc, n, f"places {topic} in `{given}`, which makes no call "
+                                       f"that applies it, while the folder's own code does "
+                                       f"(`{where}:{line}` calls `{callee}`): the claim "
+                                       "is stale, the folder does the work the sentence "
+                                       "puts elsewhere", "reference"))
+    return out
+
+
+def _wired(inp: Inputs) -> dict[str, tuple[str, int, str]]:
+    key = ("docnames.wired", inp.target.subproject)
+    if key not in inp.head.cache:
+        inp.head.cache[key] = doclists.wired(inp)
+    return inp.head.cache[key]  # type: ignore[no-any-return]
 
 
 def _misplaced(inp: Inputs, doc: str, n: int, line: str) -> list[NameProblem]:
