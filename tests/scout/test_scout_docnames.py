@@ -286,6 +286,30 @@ def test_a_feature_placed_in_a_file_that_no_longer_applies_it(tmp_path) -> None:
     assert not [p for p in docnames.check(inp) if "no call" in p.problem]
 
 
+def test_names_the_code_renamed_by_one_word(tmp_path) -> None:
+    """A doc line tells readers to write `fill_<model>_layout_plan` and to reuse
+    `pack_layout_plan` and `row_plan`; nothing in the code spells them, the folder's code
+    has `fill_sub_layout_rule`, `pack_layout_rule` and `row_rule`: one word changed for
+    all. No match: a name the code spells, a lone two-word name (one word apart is weak
+    evidence there), a size in a name (`cfg_8b` against `cfg_70b`)."""
+    code = ("from core.lib import pack_layout_rule, row_rule\n\n\n"
+            "def fill_sub_layout_rule(cfg):\n    cfg.row = row_rule()\n"
+            "    return pack_layout_rule(cfg)\n\n\ncfg_70b = None\n")
+    readme = ("# Sub\n\n"
+              "- Define `fill_<model>_layout_plan(cfg, *, wide)`; reuse `pack_layout_plan`"
+              " and `row_plan`.\n"
+              "- Reuse `pack_layout_rule` as it is.\n"
+              "- Set `row_plan` on each part.\n"
+              "- Start from `cfg_8b`.\n")
+    inp = _inp(tmp_path, readme, {"sub/layout.py": code})
+    found = [(p.line, p.problem) for p in docnames.check(inp) if "one word" in p.problem]
+    assert found == [(3, "names `fill_sub_layout_plan`, `pack_layout_plan`, `row_plan`, which "
+                         "no code of the repository spells at HEAD, while the folder's own "
+                         "code has `fill_sub_layout_rule`, `pack_layout_rule`, `row_rule` (one "
+                         "word apart): the code renamed what the doc still tells readers to "
+                         "use")]
+
+
 def test_a_limit_stated_as_temporary_is_a_claim_not_checked(tmp_path) -> None:
     """"(single-turn only for now)" limits what the code does, like "only supports":
     quoted as not checked. "only" in other phrasings ("only the trainer", "for now

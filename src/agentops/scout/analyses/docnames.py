@@ -195,6 +195,93 @@ def _removed_function(inp: Inputs, doc: str, n: int, span: str, seen: set[str]
                                 "(removed or renamed since)", "reference")]
 
 
+_PLACEHOLDER = re.compile(r"<[a-z_]{1,20}>")
+_WORD = re.compile(r"\b[a-z_][a-z0-9_]*\b")
+
+
+def _spelled(inp: Inputs, name: str) -> bool:
+    """Whether any Python file of the repository spells ``name`` at HEAD."""
+    key = ("docnames-spelled", name)
+    if key not in inp.head.cache:
+        word = re.compile(rf"\b{re.escape(name)}\b")
+        inp.head.cache[key] = any(name in t and word.search(t)
+                                  for p, t in inp.head.files.items() if p.endswith(".py"))
+    return bool(inp.head.cache[key])
+
+
+def _own_words(inp: Inputs) -> dict[tuple[int, str], list[str]]:
+    """The snake_case names the sub-project's own Python spells, by (word count, words
+    but one) so a name one word away is found in one look-up per word."""
+    key = ("docnames-own-words", inp.target.subproject)
+    if key not in inp.head.cache:
+        sub = inp.target.subproject.rstrip("/") + "/"
+        names = sorted({w for p, t in inp.head.files.items()
+                        if p.startswith(sub) and p.endswith(".py")
+                        for w in _WORD.findall(t) if "_" in w.strip("_")})
+        index: dict[tuple[int, str], list[str]] = {}
+        for name in names:
+            parts = name.split("_")
+            for k in range(len(parts)):
+                index.setdefault((k, "_".join([*parts[:k], "*", *parts[k + 1:]])),
+                                 []).append(name)
+        inp.head.cache[key] = index
+    return inp.head.cache[key]  # type: ignore[no-any-return]
+
+
+def _one_word_away(inp: Inputs, name: str) -> list[tuple[str, str, str]]:
+    """Names of the sub-project's own code that differ from ``name`` in exactly one
+    word, both words letters only (``sharding_spec`` -> ``sharding_config``; never
+    ``x_8b`` -> ``x_70b``, sizes of one family): (old word, new word, name) each."""
+    parts = name.split("_")
+    out = []
+    for k, word in enumerate(parts):
+        if not word.isalpha() or len(word) < 3:
+            continue
+        pattern = "_".join([*parts[:k], "*", *parts[k + 1:]])
+        for cand in _own_words(inp).get((k, pattern), ()):
+            other = cand.split("_")[k]
+            if other.isalpha() and len(other) >= 3 and other != word:
+                out.append((word, other, cand))
+    return out
+
+
+def _renamed_names(inp: Inputs, doc: str, n: int, spans: list[str]) -> list[NameProblem]:
+    """snake_case names a doc line gives in code spans (a ``<model>`` placeholder read as
+    the folder's name) that no Python of the repository spells at HEAD, each one word
+    away from a name the sub-project's own code spells, by the same word change for
+    the whole line: the code renamed what the doc still tells readers to define or call
+    (``set_<model>_sharding_spec`` and ``sharding_spec`` while the folder has
+    ``set_x_sharding_config`` and ``sharding_config``). A two-word name counts only
+    when a longer name of the line takes the same change (one word apart is weak
+    evidence between two words); a name with no neighbour is left alone (a field, a
+    flag, an example's variable)."""
+    leaf = inp.target.subproject.rstrip("/").rsplit("/", 1)[-1]
+    options: dict[str, list[tuple[str, str, str]]] = {}
+    for span in spans:
+        m = _FUNC_SPAN.match(_PLACEHOLDER.sub(leaf, span.strip()))
+        if m is None or m.group(1) in options or _spelled(inp, m.group(1)) \
+                or inp.head.cache.get(("docnames-removed", m.group(1))):
+            continue  # (a name the baseline defined is the removed-function check's)
+        near = _one_word_away(inp, m.group(1))
+        if near:
+            options[m.group(1)] = near
+    long_changes = {(a, b) for name, near in options.items() if name.count("_") >= 2
+                    for a, b, _ in near}
+    pairs: dict[str, str] = {}
+    for name, near in options.items():
+        agreed = [c for a, b, c in near if (a, b) in long_changes]
+        if agreed:
+            pairs[name] = agreed[0]
+    if not pairs:
+        return []
+    said = ", ".join(f"`{a}`" for a in pairs)
+    has = ", ".join(f"`{b}`" for b in pairs.values())
+    return [NameProblem(doc, n, f"names {said}, which no code of the repository spells at "
+                                f"HEAD, while the folder's own code has {has} (one word "
+                                "apart): the code renamed what the doc still tells readers "
+                                "to use", "reference")]
+
+
 # "`Trainer` class from [train.py](x/train.py)", "`foo()` in `bar.py`", "`Foo` (defined
 # in `x/foo.py`)": a symbol span, a few connecting words, then a Python file (a code
 # span or a link).
@@ -426,10 +513,13 @@ def check(inp: Inputs) -> list[NameProblem]:
                 continue
             if in_code and lang in ("", "python", "py"):
                 out += _imports(inp, doc, n, line, packages)
-            for span in (re.findall(r"`([^`]+)`", line) if not in_code else [line]):
+            spans = re.findall(r"`([^`]+)`", line) if not in_code else [line]
+            for span in spans:
                 out += _renamed_class(inp, doc, n, span, seen)
                 if not in_code:
                     out += _removed_function(inp, doc, n, span, gone_seen)
+            if not in_code:
+                out += _renamed_names(inp, doc, n, spans)
             if not in_code:
                 out += _renamed_class(inp, doc, n, _prose(line), seen, prose=True)
             if not in_code and ".py" in line:
