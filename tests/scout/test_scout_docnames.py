@@ -310,6 +310,24 @@ def test_names_the_code_renamed_by_one_word(tmp_path) -> None:
                          "use")]
 
 
+def test_a_signature_the_folder_changed(tmp_path) -> None:
+    """"Define `make_spec(kind)`" while the folder's `make_spec` takes `kind` and
+    `width`: the doc's signature is out of date. No match: the same parameters, an
+    elided list, an empty call, a dotted name, a `**kwargs` signature."""
+    code = ("def make_spec(kind, width=2):\n    return kind, width\n\n\n"
+            "def pack(a, b):\n    return a, b\n\n\n"
+            "def loose(a, **rest):\n    return a\n")
+    readme = ("# Sub\n\n"
+              "- Define `make_spec(kind)` to return the spec.\n"
+              "- Call `pack(a, b)`, `pack(a, ...)`, `pack()` or `obj.pack(a)`.\n"
+              "- Call `loose(a)`.\n")
+    inp = _inp(tmp_path, readme, {"sub/spec.py": code})
+    found = [(p.line, p.problem) for p in docnames.check(inp) if "signature" in p.problem]
+    assert found == [(3, "documents `make_spec(kind)`, but the folder's `make_spec` "
+                         "(`sub/spec.py:1`) takes (kind, width): it also takes `width`; the "
+                         "signature the doc shows is out of date")]
+
+
 def test_a_limit_stated_as_temporary_is_a_claim_not_checked(tmp_path) -> None:
     """"(single-turn only for now)" limits what the code does, like "only supports":
     quoted as not checked. "only" in other phrasings ("only the trainer", "for now

@@ -10,6 +10,7 @@ Pure: loaded texts in, ``DocProblem`` records out.
 
 from __future__ import annotations
 
+import ast
 import difflib
 import re
 from dataclasses import dataclass
@@ -282,6 +283,51 @@ def _renamed_names(inp: Inputs, doc: str, n: int, spans: list[str]) -> list[Name
                                 "to use", "reference")]
 
 
+# ``build_spec(name, width)``: a bare function name called with plain parameter names.
+_SIGNATURE = re.compile(r"^([A-Za-z_]\w*)\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*\)$")
+
+
+def _signature_claim(inp: Inputs, doc: str, n: int, span: str, seen: set[str]
+                     ) -> list[NameProblem]:
+    """A code span giving a function with its parameters (``build_spec(name)``) where
+    the sub-project's own code defines that function once, at module level, with other
+    parameters: the doc shows a signature the code changed (a parameter added or
+    dropped). Not judged: an empty or elided list (``f()``, ``f(x, ...)``), a dotted
+    name, a ``*args``/``**kwargs`` signature, a name the folder defines twice."""
+    m = _SIGNATURE.match(span.strip())
+    if m is None or m.group(1) in seen:
+        return []
+    name = m.group(1)
+    seen.add(name)
+    sub = inp.target.subproject.rstrip("/") + "/"
+    places = [(p, line) for p, line in _definers(inp).get(name, ()) if p.startswith(sub)]
+    if len(places) != 1:
+        return []
+    path, line = places[0]
+    mod = ps.parse(inp.head.text(path) or "")
+    node = next((d for d in (mod.body if mod is not None else ())
+                 if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and d.name == name), None)
+    if node is None or node.args.vararg or node.args.kwarg:
+        return []
+    a = node.args
+    params = [x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
+    given = [x.strip() for x in m.group(2).split(",")]
+    if params == given:
+        return []
+    extra = [x for x in params if x not in given]
+    lacking = [x for x in given if x not in params]
+    what = "; ".join(w for w in (
+        f"it also takes {', '.join(f'`{x}`' for x in extra)}" if extra else "",
+        f"it has no {', '.join(f'`{x}`' for x in lacking)}" if lacking else "") if w)
+    if not what:
+        return []
+    return [NameProblem(doc, n, f"documents `{name}({', '.join(given)})`, but the folder's "
+                                f"`{name}` (`{path}:{line}`) takes ({', '.join(params)}): "
+                                f"{what}; the signature the doc shows is out of date",
+                        "reference")]
+
+
 # "`Trainer` class from [train.py](x/train.py)", "`foo()` in `bar.py`", "`Foo` (defined
 # in `x/foo.py`)": a symbol span, a few connecting words, then a Python file (a code
 # span or a link).
@@ -506,6 +552,7 @@ def check(inp: Inputs) -> list[NameProblem]:
         # are the reader's, not the code's.
         seen: set[str] = set(_CLASS_DEF.findall(text))
         gone_seen: set[str] = set()
+        sig_seen: set[str] = set()
         for n, line in enumerate(lines, 1):
             fence = line.lstrip()
             if fence.startswith("```"):
@@ -518,6 +565,7 @@ def check(inp: Inputs) -> list[NameProblem]:
                 out += _renamed_class(inp, doc, n, span, seen)
                 if not in_code:
                     out += _removed_function(inp, doc, n, span, gone_seen)
+                    out += _signature_claim(inp, doc, n, span, sig_seen)
             if not in_code:
                 out += _renamed_names(inp, doc, n, spans)
             if not in_code:
