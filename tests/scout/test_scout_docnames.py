@@ -328,6 +328,27 @@ def test_a_signature_the_folder_changed(tmp_path) -> None:
                          "signature the doc shows is out of date")]
 
 
+def test_a_rule_scoped_to_one_value_the_code_groups_with_another(tmp_path) -> None:
+    """"Under `--run.mode fast`, order the axes" while the folder's code takes `lean`
+    into the same branch (`cfg.mode in ("fast", "lean")`): the rule applies to both.
+    No match: a line naming both values, a value the code tests alone, a flag given
+    without a scoping word."""
+    code = ("def setup(cfg):\n    if cfg.mode in (\"fast\", \"lean\"):\n"
+            "        return 1\n    if cfg.kind == \"wide\":\n        return 2\n"
+            "    return 0\n")
+    readme = ("# Sub\n\n"
+              "- Under `--run.mode fast`, order the axes outer to inner.\n"
+              "- With `--run.mode fast` or `lean`, order the axes.\n"
+              "- Under `--run.kind wide`, keep one axis.\n"
+              "- Pass `--run.mode fast` to go faster.\n")
+    inp = _inp(tmp_path, readme, {"sub/setup.py": code})
+    found = [(p.line, p.problem) for p in docnames.check(inp) if "states a rule" in p.problem]
+    assert found == [(3, "states a rule for `--run.mode fast` only, while the folder's code "
+                         "treats `lean` the same (`sub/setup.py:2` tests `mode` in fast, "
+                         "lean): the rule applies to those values too, or the doc says why "
+                         "not")]
+
+
 def test_a_limit_stated_as_temporary_is_a_claim_not_checked(tmp_path) -> None:
     """"(single-turn only for now)" limits what the code does, like "only supports":
     quoted as not checked. "only" in other phrasings ("only the trainer", "for now

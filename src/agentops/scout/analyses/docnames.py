@@ -328,6 +328,60 @@ def _signature_claim(inp: Inputs, doc: str, n: int, span: str, seen: set[str]
                         "reference")]
 
 
+# "Under `--section.mode fast`, do X": a rule a doc scopes to one value of a setting.
+_SCOPED_FLAG = re.compile(r"(?i)\b(?:under|with|when|if|for|only\s+(?:under|with|for))\s+"
+                          r"`(--(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*))[ =]([A-Za-z_][\w-]*)`")
+
+
+def _value_groups(inp: Inputs) -> dict[str, list[tuple[str, int, tuple[str, ...]]]]:
+    """Field name -> (file, line, values) of each ``x.field in ("a", "b")`` test in the
+    sub-project's own code: values the code treats alike."""
+    key = ("docnames-value-groups", inp.target.subproject)
+    if key not in inp.head.cache:
+        sub = inp.target.subproject.rstrip("/") + "/"
+        found: dict[str, list[tuple[str, int, tuple[str, ...]]]] = {}
+        for path, text in sorted(inp.head.files.items()):
+            if not (path.startswith(sub) and path.endswith(".py")) or (" in (" not in text \
+                    and " in [" not in text and " in {" not in text):
+                continue
+            mod = ps.parse(text)
+            for node in ps.walk(mod) if mod is not None else ():
+                if not (isinstance(node, ast.Compare) and len(node.ops) == 1
+                        and isinstance(node.ops[0], ast.In)
+                        and isinstance(node.left, ast.Attribute)
+                        and isinstance(node.comparators[0], (ast.Tuple, ast.List, ast.Set))):
+                    continue
+                values = tuple(e.value for e in node.comparators[0].elts
+                               if isinstance(e, ast.Constant) and isinstance(e.value, str))
+                if len(values) >= 2:
+                    found.setdefault(node.left.attr, []).append((path, node.lineno, values))
+        inp.head.cache[key] = found
+    return inp.head.cache[key]  # type: ignore[no-any-return]
+
+
+def _scoped_rule(inp: Inputs, doc: str, n: int, line: str) -> list[NameProblem]:
+    """A doc line scoping a rule to one value of a setting ("Under `--x.mode fast`, …")
+    while the sub-project's own code tests that setting against several values at once
+    (``if cfg.mode in ("fast", "lean"):``) and the line names none of the others: the
+    code took another value into the same path, the doc still limits the rule to one."""
+    out = []
+    for m in _SCOPED_FLAG.finditer(line):
+        flag, field, value = m.group(1), m.group(2), m.group(3)
+        for path, at, values in sorted(_value_groups(inp).get(field, ()),
+                                       key=lambda g: (g[0], g[1])):
+            others = [v for v in values if v != value and v not in line]
+            if value in values and others:
+                out.append(NameProblem(doc, n, f"states a rule for `{flag} {value}` "
+                                               f"only, while the folder's code treats "
+                                               f"{', '.join(f'`{v}`' for v in others)} the "
+                                               f"same (`{path}:{at}` tests `{field}` in "
+                                               f"{', '.join(values)}): the rule applies "
+                                               "to those values too, or the doc says why "
+                                               "not", "reference"))
+                break
+    return out
+
+
 # "`Trainer` class from [train.py](x/train.py)", "`foo()` in `bar.py`", "`Foo` (defined
 # in `x/foo.py`)": a symbol span, a few connecting words, then a Python file (a code
 # span or a link).
@@ -570,6 +624,8 @@ def check(inp: Inputs) -> list[NameProblem]:
                 out += _renamed_names(inp, doc, n, spans)
             if not in_code:
                 out += _renamed_class(inp, doc, n, _prose(line), seen, prose=True)
+            if not in_code and "`--" in line:
+                out += _scoped_rule(inp, doc, n, line)
             if not in_code and ".py" in line:
                 out += _misplaced(inp, doc, n, line)
                 out += _absent_topic(inp, doc, n, line)
