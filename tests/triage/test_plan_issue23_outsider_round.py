@@ -3,7 +3,8 @@ rule has a case it decides and one it leaves alone, on made-up issues."""
 
 from __future__ import annotations
 
-from agentops.triage.model import Queue
+from agentops.triage.model import Comment, Queue
+from agentops.triage.similar import equivalent
 from tests.triage.plankit import make_issue, plan_ok
 
 FSDP_MODEL = "```python\nfully_shard(block, mesh=mesh)\nfully_shard(model, mesh=mesh)\n```\n"
@@ -26,3 +27,30 @@ def test_dtensor_named_in_passing_stays_under_fsdp(queue: Queue) -> None:
         "are DTensors, which may or may not matter.\n" + FSDP_MODEL), queue)
     assert "module: fsdp" in plan.add_labels
     assert "module: dtensor" not in plan.add_labels
+
+
+def _bot(body: str) -> Comment:
+    return Comment(id=7, author="helper-bot", body=body, author_type="Bot")
+
+
+def test_not_distributed_notice_in_other_words_is_not_posted_twice(queue: Queue) -> None:
+    # T-26: a bot's earlier notice that says the same in other words counts.
+    template = queue.templates["not_distributed"]
+    for said in ("This seems unrelated to distributed training; the oncall will pass it "
+                 "to the appropriate team.",
+                 "We are not the right team for this one, a human will route it."):
+        assert equivalent(_bot(said), template), said
+    assert not equivalent(_bot("Thanks, the NCCL team will have a look at the hang on "
+                               "rank 3."), template)
+
+
+def test_not_distributed_plan_skips_the_comment_after_an_equivalent_one(queue: Queue) -> None:
+    issue = make_issue(
+        "conv2d backward is slow with channels_last on one GPU",
+        "Single process benchmark on one GPU:\n```python\nx = torch.randn(8, 3, 64, 64)\n```\n",
+        comments=[_bot("Looks unrelated to the distributed stack; a human will hand it "
+                       "to the right team.")])
+    plan = plan_ok(issue, queue)
+    assert plan.decision == "not_distributed" and plan.comments == ()
+    fresh = plan_ok(make_issue(issue.title, issue.body), queue)
+    assert fresh.comments == ("not_distributed",)
