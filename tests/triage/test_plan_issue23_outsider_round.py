@@ -54,3 +54,19 @@ def test_not_distributed_plan_skips_the_comment_after_an_equivalent_one(queue: Q
     assert plan.decision == "not_distributed" and plan.comments == ()
     fresh = plan_ok(make_issue(issue.title, issue.body), queue)
     assert fresh.comments == ("not_distributed",)
+
+
+def test_one_op_on_an_xpu_device_is_not_distributed(queue: Queue) -> None:
+    plan = plan_ok(make_issue(
+        "cumsum returns zeros for long rows on the xpu device",
+        "One Intel GPU, no distributed code.\n```python\n"
+        "torch.ones(100000, device=\"xpu\").cumsum(0)\n```\n"), queue)
+    assert plan.decision == "not_distributed"
+
+
+def test_a_collective_on_xpu_stays_distributed(queue: Queue) -> None:
+    plan = plan_ok(make_issue(
+        "all_reduce with the xccl backend returns zeros on Intel GPUs",
+        "Two ranks under torchrun.\n```python\ndist.init_process_group(\"xccl\")\n"
+        "t = torch.ones(4, device=\"xpu\"); dist.all_reduce(t)\n```\n"), queue)
+    assert plan.decision != "not_distributed"
