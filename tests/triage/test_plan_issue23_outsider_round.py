@@ -70,3 +70,22 @@ def test_a_collective_on_xpu_stays_distributed(queue: Queue) -> None:
         "Two ranks under torchrun.\n```python\ndist.init_process_group(\"xccl\")\n"
         "t = torch.ones(4, device=\"xpu\"); dist.all_reduce(t)\n```\n"), queue)
     assert plan.decision != "not_distributed"
+
+
+def test_component_the_report_rules_out_is_context_also_in_the_title(queue: Queue) -> None:
+    # The title says where it was first seen ("… under FSDP"); the body says the failure
+    # happens without that component and the compiler raised it: not distributed.
+    plan = plan_ok(make_issue(
+        "inductor lowering error for a scatter_add kernel, first hit under FSDP",
+        "The same failure happens without FSDP in a plain script on one GPU, so the wrapper "
+        "plays no part. The inductor lowering fails for scatter_add with a dtype assertion."),
+        queue)
+    assert plan.decision == "not_distributed"
+
+
+def test_component_in_the_title_not_ruled_out_stays(queue: Queue) -> None:
+    plan = plan_ok(make_issue(
+        "inductor lowering error for a scatter_add kernel, first hit under FSDP",
+        "It only fails when the model is wrapped with FSDP; unwrapped it compiles fine. "
+        "The inductor lowering fails for scatter_add with a dtype assertion."), queue)
+    assert plan.decision != "not_distributed"

@@ -777,13 +777,16 @@ def step1_is_distributed(st: _State) -> Step1:
             # component named after the tag (FSDP2, DTensor) stays a subject, as in any
             # title naming the compiler and a component both.
             incidental.append(h)
-        elif (other_subject or (owners and not places & {"title", "code"})) \
+        elif (other_subject or (owners and "code" not in places)) \
                 and h.found and h.found.lower() in ruled_out \
                 and (in_title or not places & _TRACE_PLACES):
             # The report says the failure happens without the component too ("fails the
             # same way without DDP", "also in one process, no torchrun") and another
             # owner raised it: the component is where it was seen, not what is wrong,
-            # even when it is a launcher or collective word ("… under torchrun").
+            # even when it is a launcher or collective word ("… under torchrun"), and
+            # also when the title names it beside a weaker owner word ("inductor error,
+            # also seen under DDP"): the report's own test outweighs where it was first
+            # seen (outsider cases, issue #23). Its repro code still counts.
             incidental.append(h)
         elif in_title and owner_at is not None \
                 and (h.score < t["evidence_min"] or (h.label is None and not h.subject)) \
