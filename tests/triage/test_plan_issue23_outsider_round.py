@@ -15,8 +15,8 @@ def test_dtensor_error_quoted_in_prose_keeps_dtensor_under_fsdp(queue: Queue) ->
     # quoted in a sentence rather than pasted as a trace.
     plan = plan_ok(make_issue(
         "fully_shard model fails in the loss scaling step",
-        "After sharding, scaling the loss raises \"aten.mul.Tensor: got mixed torch.Tensor "
-        "and DTensor\" on every rank.\n" + FSDP_MODEL), queue)
+        "After sharding, scaling the loss raises \"Sharding propagation failed for "
+        "aten.mul\" on every rank.\n" + FSDP_MODEL), queue)
     assert {"module: fsdp", "module: dtensor"} <= set(plan.add_labels)
 
 
