@@ -52,6 +52,9 @@ def _advocacy_expected(m: str, cls: str, section: str, phrase: str = "") -> bool
     # A necessity predicate ("is essential ...") prescribes a thing of no class too.
     if cls == "unclassed" and phrase in ADV.get("necessity_unclassed", ()):
         return section not in ADV["free_sections"]
+    # In a lessons section a deontic norm pushes whatever it is about.
+    if m == "normative" and phrase in ADV.get("any_topic_in", {}).get(section, ()):
+        return True
     return m != "none" and cls in ADV["topical"][m] and section not in ADV["free_sections"]
 
 

@@ -262,6 +262,93 @@ def test_a_feature_placed_in_a_file_that_never_mentions_it(tmp_path) -> None:
                          "is stale or points at the wrong file")]
 
 
+def test_a_feature_placed_in_a_file_that_no_longer_applies_it(tmp_path) -> None:
+    """"TP is switched on by a hook in `core/engine.py`": the engine still mentions TP
+    (a degree it reads) but calls nothing that applies it, while the folder's own code
+    does (`apply_tp`): the work moved into the folder. No match: a file that applies it
+    itself, a folder that applies nothing, a capability the folder does not wire."""
+    engine = "def step(cfg):\n    return cfg.tp_degree\n"
+    hooked = "def step(cfg, model):\n    return parallelize_module(model, cfg.tp_degree)\n"
+    shard = "def shard(model):\n    return apply_tp(model)\n"
+    readme = ("# Sub\n\n"
+              "- TP is switched on by a hook in `core/engine.py`.\n"
+              "- TP is switched on by a hook in `core/hooked.py`.\n"
+              "- PP is switched on by a hook in `core/engine.py`, with pp_degree.\n")
+    extra = {"core/engine.py": engine + "PP = 'pp_degree'\n", "core/hooked.py": hooked}
+    inp = _inp(tmp_path / "a", readme, {**extra, "sub/shard.py": shard})
+    found = [(p.line, p.problem) for p in docnames.check(inp) if "no call" in p.problem]
+    assert found == [(3, "places TP in `core/engine.py`, which makes no call that applies "
+                         "it, while the folder's own code does (`sub/shard.py:2` calls "
+                         "`apply_tp`): the claim is stale, the folder does the work the "
+                         "sentence puts elsewhere")]
+    # The folder applies nothing itself: the sentence may well be right.
+    inp = _inp(tmp_path / "b", readme, extra)
+    assert not [p for p in docnames.check(inp) if "no call" in p.problem]
+
+
+def test_names_the_code_renamed_by_one_word(tmp_path) -> None:
+    """A doc line tells readers to write `fill_<model>_layout_plan` and to reuse
+    `pack_layout_plan` and `row_plan`; nothing in the code spells them, the folder's code
+    has `fill_sub_layout_rule`, `pack_layout_rule` and `row_rule`: one word changed for
+    all. No match: a name the code spells, a lone two-word name (one word apart is weak
+    evidence there), a size in a name (`cfg_8b` against `cfg_70b`)."""
+    code = ("from core.lib import pack_layout_rule, row_rule\n\n\n"
+            "def fill_sub_layout_rule(cfg):\n    cfg.row = row_rule()\n"
+            "    return pack_layout_rule(cfg)\n\n\ncfg_70b = None\n")
+    readme = ("# Sub\n\n"
+              "- Define `fill_<model>_layout_plan(cfg, *, wide)`; reuse `pack_layout_plan`"
+              " and `row_plan`.\n"
+              "- Reuse `pack_layout_rule` as it is.\n"
+              "- Set `row_plan` on each part.\n"
+              "- Start from `cfg_8b`.\n")
+    inp = _inp(tmp_path, readme, {"sub/layout.py": code})
+    found = [(p.line, p.problem) for p in docnames.check(inp) if "one word" in p.problem]
+    assert found == [(3, "names `fill_sub_layout_plan`, `pack_layout_plan`, `row_plan`, which "
+                         "no code of the repository spells at HEAD, while the folder's own "
+                         "code has `fill_sub_layout_rule`, `pack_layout_rule`, `row_rule` (one "
+                         "word apart): the code renamed what the doc still tells readers to "
+                         "use")]
+
+
+def test_a_signature_the_folder_changed(tmp_path) -> None:
+    """"Define `make_spec(kind)`" while the folder's `make_spec` takes `kind` and
+    `width`: the doc's signature is out of date. No match: the same parameters, an
+    elided list, an empty call, a dotted name, a `**kwargs` signature."""
+    code = ("def make_spec(kind, width=2):\n    return kind, width\n\n\n"
+            "def pack(a, b):\n    return a, b\n\n\n"
+            "def loose(a, **rest):\n    return a\n")
+    readme = ("# Sub\n\n"
+              "- Define `make_spec(kind)` to return the spec.\n"
+              "- Call `pack(a, b)`, `pack(a, ...)`, `pack()` or `obj.pack(a)`.\n"
+              "- Call `loose(a)`.\n")
+    inp = _inp(tmp_path, readme, {"sub/spec.py": code})
+    found = [(p.line, p.problem) for p in docnames.check(inp) if "signature" in p.problem]
+    assert found == [(3, "documents `make_spec(kind)`, but the folder's `make_spec` "
+                         "(`sub/spec.py:1`) takes (kind, width): it also takes `width`; the "
+                         "signature the doc shows is out of date")]
+
+
+def test_a_rule_scoped_to_one_value_the_code_groups_with_another(tmp_path) -> None:
+    """"Under `--run.mode fast`, order the axes" while the folder's code takes `lean`
+    into the same branch (`cfg.mode in ("fast", "lean")`): the rule applies to both.
+    No match: a line naming both values, a value the code tests alone, a flag given
+    without a scoping word."""
+    code = ("def setup(cfg):\n    if cfg.mode in (\"fast\", \"lean\"):\n"
+            "        return 1\n    if cfg.kind == \"wide\":\n        return 2\n"
+            "    return 0\n")
+    readme = ("# Sub\n\n"
+              "- Under `--run.mode fast`, order the axes outer to inner.\n"
+              "- With `--run.mode fast` or `lean`, order the axes.\n"
+              "- Under `--run.kind wide`, keep one axis.\n"
+              "- Pass `--run.mode fast` to go faster.\n")
+    inp = _inp(tmp_path, readme, {"sub/setup.py": code})
+    found = [(p.line, p.problem) for p in docnames.check(inp) if "states a rule" in p.problem]
+    assert found == [(3, "states a rule for `--run.mode fast` only, while the folder's code "
+                         "treats `lean` the same (`sub/setup.py:2` tests `mode` in fast, "
+                         "lean): the rule applies to those values too, or the doc says why "
+                         "not")]
+
+
 def test_a_limit_stated_as_temporary_is_a_claim_not_checked(tmp_path) -> None:
     """"(single-turn only for now)" limits what the code does, like "only supports":
     quoted as not checked. "only" in other phrasings ("only the trainer", "for now

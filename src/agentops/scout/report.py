@@ -11,6 +11,7 @@ import argparse
 import dataclasses
 import datetime as dt
 import importlib
+import posixpath
 import re
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from agentops.scout import embedded, installed, items, render, trusted_repro
 from agentops.scout.analyses import (
     bodydrift,
     corerefs,
+    docparts,
     patches,
     pysource,
     run_all,
@@ -255,20 +257,36 @@ def _upstreams(inp: Inputs, args: argparse.Namespace) -> dict[str, installed.Ups
 def _wanted(target: Target) -> Any:
     extra = set(target.workflows) | set(target.docs)
     sub = target.subproject.rstrip("/") + "/"
+    parent = posixpath.dirname(target.subproject.rstrip("/"))
 
     def want(path: str) -> bool:
         # Shell scripts: the commands docs show run them (S-5 reads which variables
-        # they use); Markdown beside the docs: the sections their links point at.
+        # they use); Markdown beside the docs: the sections their links point at;
+        # Markdown one folder up: a guide there may point at the folder as the example.
         # Every workflow of the repository: a module some workflow's pytest collects is
         # run, whichever workflow it is (#22 defect 1). TOML configs of the folder and of
         # the test folders: which flavor a test case runs by default (``specflavors``).
         return path.endswith((".py", ".sh")) or path in extra or (
-            path.endswith(".md") and (path.startswith(sub) or "/" not in path)) or (
+            path.endswith(".md") and (path.startswith(sub) or "/" not in path
+                                      or (bool(parent)
+                                          and posixpath.dirname(path) == parent))) or (
             path.startswith(".github/workflows/") and path.endswith((".yml", ".yaml"))) or (
             path.endswith(".toml") and (path.startswith(sub)
                                         or testowner.in_test_folder(path)))
 
     return want
+
+
+def _with_guides(target: Target, head: Tree) -> Target:
+    """The target with the guides one folder up that point at its folder as the
+    siblings' example added to ``docs`` (what ``init`` drafts today; a target drafted
+    before it did would never have the shared guide's claims checked, #22 defect 7)."""
+    extra = [g for g in docparts.example_guides(head.paths, head.text, target.subproject)
+             if g not in target.docs]
+    if not extra:
+        return target
+    return dataclasses.replace(target, raw={**target.raw,
+                                            "docs": [*target.docs, *extra]})
 
 
 def _jsonable(value: Any) -> Any:
@@ -331,6 +349,7 @@ def build_report(args: argparse.Namespace) -> tuple[Report, LiveData, str]:
         raise InputError("--checkout", f"{args.checkout} has no {target.subproject}/ at HEAD "
                          f"(target {target.name} is about {target.repo})",
                          fix=f"pass a checkout of {target.repo}, or choose another --config")
+    target = _with_guides(target, head)
     # Security: a failed test's command comes only from the target's template, its
     # values checked against this checkout's registries; the log's text stays text.
     live = trusted_repro.check_ci(live, target.repro, head.files)

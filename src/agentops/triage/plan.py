@@ -206,6 +206,10 @@ def _select_modules(reading: Reading, queue: Queue, existing_modules: set[str]) 
     scores = {m: sum(h.score for h in label_hits[m]) if m in label_hits else 0
               for m in queue.modules}
     cand = {m for m, s in scores.items() if s >= t["module_min"]} | existing_modules
+    # A layered module's own error (a layer's keep_signals): its root cause, named by
+    # the error it raised wherever the report quotes it (outsider cases, issue #23).
+    own_error = {layer.label for layer in r.layering if layer.keep_signals and any(
+        h.signal in layer.keep_signals for h in label_hits.get(layer.label, ()))}
     # Root cause over keywords: a substrate module under a higher-level one stays only
     # with evidence of its own in the places its layer names.
     for layer in r.layering:
@@ -215,7 +219,7 @@ def _select_modules(reading: Reading, queue: Queue, existing_modules: set[str]) 
         if layer.over_signals:
             above = {m for m in above
                      if any(h.signal in layer.over_signals for h in label_hits.get(m, ()))}
-        if above:
+        if above and layer.label not in own_error:
             own = set().union(*(h.places for h in reading.label_hits.get(layer.label, ())))
             if not own & layer.keep_if and not (
                     TITLE_LEAD in layer.keep_if
@@ -234,7 +238,7 @@ def _select_modules(reading: Reading, queue: Queue, existing_modules: set[str]) 
         shown = {m for m in new if where[m] & _SHOWN}
         if shown:
             keep = [m for m in keep if m in existing_modules or m in shown
-                    or not where[m] <= _PROSE]
+                    or m in own_error or not where[m] <= _PROSE]
             new = [m for m in keep if m not in existing_modules]
     if len(new) > MAX_PROPOSED_MODULES:
         # An issue naming more modules than a proposal holds is keyword soup: keep the
@@ -773,13 +777,16 @@ def step1_is_distributed(st: _State) -> Step1:
             # component named after the tag (FSDP2, DTensor) stays a subject, as in any
             # title naming the compiler and a component both.
             incidental.append(h)
-        elif (other_subject or (owners and not places & {"title", "code"})) \
+        elif (other_subject or (owners and "code" not in places)) \
                 and h.found and h.found.lower() in ruled_out \
                 and (in_title or not places & _TRACE_PLACES):
             # The report says the failure happens without the component too ("fails the
             # same way without DDP", "also in one process, no torchrun") and another
             # owner raised it: the component is where it was seen, not what is wrong,
-            # even when it is a launcher or collective word ("… under torchrun").
+            # even when it is a launcher or collective word ("… under torchrun"), and
+            # also when the title names it beside a weaker owner word ("inductor error,
+            # also seen under DDP"): the report's own test outweighs where it was first
+            # seen (outsider cases, issue #23). Its repro code still counts.
             incidental.append(h)
         elif in_title and owner_at is not None \
                 and (h.score < t["evidence_min"] or (h.label is None and not h.subject)) \

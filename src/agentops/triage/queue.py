@@ -183,6 +183,8 @@ RUBRIC_SCHEMA: dict[str, Any] = {
                            "keep_if": {"type": "array",
                                        "items": {"enum": [*PLACES, TITLE_LEAD]}},
                            "over_signals": {"type": "array", "items": _STR,
+                                            "minItems": 1},
+                           "keep_signals": {"type": "array", "items": _STR,
                                             "minItems": 1}}}},
         "signals": {"type": "array", "minItems": 1, "items": _SIGNAL_SCHEMA},
     },
@@ -362,9 +364,10 @@ def _check_rubric(content: Mapping[str, Any], file: str, *, labels_file: str,
             if other not in ids:
                 raise DataError(file, f"signals[{i}].suppresses[{j}]", f"no signal {other!r}")
     for i, layer in enumerate(content.get("layering") or ()):
-        for j, name in enumerate(layer.get("over_signals") or ()):
-            if name not in ids:
-                raise DataError(file, f"layering[{i}].over_signals[{j}]", f"no signal {name!r}")
+        for key in ("over_signals", "keep_signals"):
+            for j, name in enumerate(layer.get(key) or ()):
+                if name not in ids:
+                    raise DataError(file, f"layering[{i}].{key}[{j}]", f"no signal {name!r}")
 
 
 def _templates(content: Mapping[str, Any], file: str) -> dict[str, Template]:

@@ -547,6 +547,9 @@ class Layer:
     # names it (how it is named, not that it is: "… with the NCCL backend" makes NCCL
     # the condition of the failure, and the collective named before it context).
     over_signals: frozenset[str] = frozenset()
+    # Signals of the layered module's own that keep it wherever they fire: an error the
+    # module itself raised is its root cause, quoted in a sentence as in a trace.
+    keep_signals: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -766,7 +769,8 @@ def compile_rubric(raw: Mapping[str, Any]) -> Rubric:
         default_route=str(raw["routing"]["default"]),
         layering=tuple(Layer(label=x["label"], under=frozenset(x["under"]),
                              keep_if=frozenset(x["keep_if"]),
-                             over_signals=frozenset(x.get("over_signals") or ()))
+                             over_signals=frozenset(x.get("over_signals") or ()),
+                             keep_signals=frozenset(x.get("keep_signals") or ()))
                        for x in raw.get("layering") or ()),
         comment_templates=dict(raw["comments"]),
         examples={s["id"]: {k: tuple(v) for k, v in s["examples"].items()}

@@ -121,6 +121,21 @@ def wired(inp: Inputs, caps: tuple[Capability, ...] = CAPABILITIES
     return out
 
 
+def wires(text: str, cap: Capability) -> bool:
+    """Whether a module's code calls a function that wires ``cap``, or hands one over
+    to a call (the same reading as ``wired``, for one file)."""
+    mod = ps.parse(text)
+    for node in ps.walk(mod) if mod is not None else ():
+        if not isinstance(node, ast.Call):
+            continue
+        for ref in (node.func, *node.args, *(k.value for k in node.keywords)):
+            name = ref.attr if isinstance(ref, ast.Attribute) else (
+                ref.id if isinstance(ref, ast.Name) else "")
+            if name and cap.calls.match(name):
+                return True
+    return False
+
+
 # A reason given for a limit ("… because of the RoPE layout", "due to …") says why, not
 # what for: the claim's scope ends where it starts. "currently"/"now" date the claim.
 _REASON = re.compile(r"(?i)[,;(]?\s*\b(?:because|due\s+to|owing\s+to)\b.*$")

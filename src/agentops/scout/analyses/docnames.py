@@ -10,10 +10,12 @@ Pure: loaded texts in, ``DocProblem`` records out.
 
 from __future__ import annotations
 
+import ast
 import difflib
 import re
 from dataclasses import dataclass
 
+from agentops.scout.analyses import doclists
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.model import Inputs
 
@@ -194,6 +196,192 @@ def _removed_function(inp: Inputs, doc: str, n: int, span: str, seen: set[str]
                                 "(removed or renamed since)", "reference")]
 
 
+_PLACEHOLDER = re.compile(r"<[a-z_]{1,20}>")
+_WORD = re.compile(r"\b[a-z_][a-z0-9_]*\b")
+
+
+def _spelled(inp: Inputs, name: str) -> bool:
+    """Whether any Python file of the repository spells ``name`` at HEAD."""
+    key = ("docnames-spelled", name)
+    if key not in inp.head.cache:
+        word = re.compile(rf"\b{re.escape(name)}\b")
+        inp.head.cache[key] = any(name in t and word.search(t)
+                                  for p, t in inp.head.files.items() if p.endswith(".py"))
+    return bool(inp.head.cache[key])
+
+
+def _own_words(inp: Inputs) -> dict[tuple[int, str], list[str]]:
+    """The snake_case names the sub-project's own Python spells, by (word count, words
+    but one) so a name one word away is found in one look-up per word."""
+    key = ("docnames-own-words", inp.target.subproject)
+    if key not in inp.head.cache:
+        sub = inp.target.subproject.rstrip("/") + "/"
+        names = sorted({w for p, t in inp.head.files.items()
+                        if p.startswith(sub) and p.endswith(".py")
+                        for w in _WORD.findall(t) if "_" in w.strip("_")})
+        index: dict[tuple[int, str], list[str]] = {}
+        for name in names:
+            parts = name.split("_")
+            for k in range(len(parts)):
+                index.setdefault((k, "_".join([*parts[:k], "*", *parts[k + 1:]])),
+                                 []).append(name)
+        inp.head.cache[key] = index
+    return inp.head.cache[key]  # type: ignore[no-any-return]
+
+
+def _one_word_away(inp: Inputs, name: str) -> list[tuple[str, str, str]]:
+    """Names of the sub-project's own code that differ from ``name`` in exactly one
+    word, both words letters only (``sharding_spec`` -> ``sharding_config``; never
+    ``x_8b`` -> ``x_70b``, sizes of one family): (old word, new word, name) each."""
+    parts = name.split("_")
+    out = []
+    for k, word in enumerate(parts):
+        if not word.isalpha() or len(word) < 3:
+            continue
+        pattern = "_".join([*parts[:k], "*", *parts[k + 1:]])
+        for cand in _own_words(inp).get((k, pattern), ()):
+            other = cand.split("_")[k]
+            if other.isalpha() and len(other) >= 3 and other != word:
+                out.append((word, other, cand))
+    return out
+
+
+def _renamed_names(inp: Inputs, doc: str, n: int, spans: list[str]) -> list[NameProblem]:
+    """snake_case names a doc line gives in code spans (a ``<model>`` placeholder read as
+    the folder's name) that no Python of the repository spells at HEAD, each one word
+    away from a name the sub-project's own code spells, by the same word change for
+    the whole line: the code renamed what the doc still tells readers to define or call
+    (``set_<model>_sharding_spec`` and ``sharding_spec`` while the folder has
+    ``set_x_sharding_config`` and ``sharding_config``). A two-word name counts only
+    when a longer name of the line takes the same change (one word apart is weak
+    evidence between two words); a name with no neighbour is left alone (a field, a
+    flag, an example's variable)."""
+    leaf = inp.target.subproject.rstrip("/").rsplit("/", 1)[-1]
+    options: dict[str, list[tuple[str, str, str]]] = {}
+    for span in spans:
+        m = _FUNC_SPAN.match(_PLACEHOLDER.sub(leaf, span.strip()))
+        if m is None or m.group(1) in options or _spelled(inp, m.group(1)) \
+                or inp.head.cache.get(("docnames-removed", m.group(1))):
+            continue  # (a name the baseline defined is the removed-function check's)
+        near = _one_word_away(inp, m.group(1))
+        if near:
+            options[m.group(1)] = near
+    long_changes = {(a, b) for name, near in options.items() if name.count("_") >= 2
+                    for a, b, _ in near}
+    pairs: dict[str, str] = {}
+    for name, near in options.items():
+        agreed = [c for a, b, c in near if (a, b) in long_changes]
+        if agreed:
+            pairs[name] = agreed[0]
+    if not pairs:
+        return []
+    said = ", ".join(f"`{a}`" for a in pairs)
+    has = ", ".join(f"`{b}`" for b in pairs.values())
+    return [NameProblem(doc, n, f"names {said}, which no code of the repository spells at "
+                                f"HEAD, while the folder's own code has {has} (one word "
+                                "apart): the code renamed what the doc still tells readers "
+                                "to use", "reference")]
+
+
+# ``build_spec(name, width)``: a bare function name called with plain parameter names.
+_SIGNATURE = re.compile(r"^([A-Za-z_]\w*)\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*\)$")
+
+
+def _signature_claim(inp: Inputs, doc: str, n: int, span: str, seen: set[str]
+                     ) -> list[NameProblem]:
+    """A code span giving a function with its parameters (``build_spec(name)``) where
+    the sub-project's own code defines that function once, at module level, with other
+    parameters: the doc shows a signature the code changed (a parameter added or
+    dropped). Not judged: an empty or elided list (``f()``, ``f(x, ...)``), a dotted
+    name, a ``*args``/``**kwargs`` signature, a name the folder defines twice."""
+    m = _SIGNATURE.match(span.strip())
+    if m is None or m.group(1) in seen:
+        return []
+    name = m.group(1)
+    seen.add(name)
+    sub = inp.target.subproject.rstrip("/") + "/"
+    places = [(p, line) for p, line in _definers(inp).get(name, ()) if p.startswith(sub)]
+    if len(places) != 1:
+        return []
+    path, line = places[0]
+    mod = ps.parse(inp.head.text(path) or "")
+    node = next((d for d in (mod.body if mod is not None else ())
+                 if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and d.name == name), None)
+    if node is None or node.args.vararg or node.args.kwarg:
+        return []
+    a = node.args
+    params = [x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
+    given = [x.strip() for x in m.group(2).split(",")]
+    if params == given:
+        return []
+    extra = [x for x in params if x not in given]
+    lacking = [x for x in given if x not in params]
+    what = "; ".join(w for w in (
+        f"it also takes {', '.join(f'`{x}`' for x in extra)}" if extra else "",
+        f"it has no {', '.join(f'`{x}`' for x in lacking)}" if lacking else "") if w)
+    if not what:
+        return []
+    return [NameProblem(doc, n, f"documents `{name}({', '.join(given)})`, but the folder's "
+                                f"`{name}` (`{path}:{line}`) takes ({', '.join(params)}): "
+                                f"{what}; the signature the doc shows is out of date",
+                        "reference")]
+
+
+# "Under `--section.mode fast`, do X": a rule a doc scopes to one value of a setting.
+_SCOPED_FLAG = re.compile(r"(?i)\b(?:under|with|when|if|for|only\s+(?:under|with|for))\s+"
+                          r"`(--(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*))[ =]([A-Za-z_][\w-]*)`")
+
+
+def _value_groups(inp: Inputs) -> dict[str, list[tuple[str, int, tuple[str, ...]]]]:
+    """Field name -> (file, line, values) of each ``x.field in ("a", "b")`` test in the
+    sub-project's own code: values the code treats alike."""
+    key = ("docnames-value-groups", inp.target.subproject)
+    if key not in inp.head.cache:
+        sub = inp.target.subproject.rstrip("/") + "/"
+        found: dict[str, list[tuple[str, int, tuple[str, ...]]]] = {}
+        for path, text in sorted(inp.head.files.items()):
+            if not (path.startswith(sub) and path.endswith(".py")) or (" in (" not in text \
+                    and " in [" not in text and " in {" not in text):
+                continue
+            mod = ps.parse(text)
+            for node in ps.walk(mod) if mod is not None else ():
+                if not (isinstance(node, ast.Compare) and len(node.ops) == 1
+                        and isinstance(node.ops[0], ast.In)
+                        and isinstance(node.left, ast.Attribute)
+                        and isinstance(node.comparators[0], (ast.Tuple, ast.List, ast.Set))):
+                    continue
+                values = tuple(e.value for e in node.comparators[0].elts
+                               if isinstance(e, ast.Constant) and isinstance(e.value, str))
+                if len(values) >= 2:
+                    found.setdefault(node.left.attr, []).append((path, node.lineno, values))
+        inp.head.cache[key] = found
+    return inp.head.cache[key]  # type: ignore[no-any-return]
+
+
+def _scoped_rule(inp: Inputs, doc: str, n: int, line: str) -> list[NameProblem]:
+    """A doc line scoping a rule to one value of a setting ("Under `--x.mode fast`, …")
+    while the sub-project's own code tests that setting against several values at once
+    (``if cfg.mode in ("fast", "lean"):``) and the line names none of the others: the
+    code took another value into the same path, the doc still limits the rule to one."""
+    out = []
+    for m in _SCOPED_FLAG.finditer(line):
+        flag, field, value = m.group(1), m.group(2), m.group(3)
+        for path, at, values in sorted(_value_groups(inp).get(field, ()),
+                                       key=lambda g: (g[0], g[1])):
+            others = [v for v in values if v != value and v not in line]
+            if value in values and others:
+                out.append(NameProblem(doc, n, f"states a rule for `{flag} {value}` "
+                                               f"only, while the folder's code treats "
+                                               f"{', '.join(f'`{v}`' for v in others)} the "
+                                               f"same (`{path}:{at}` tests `{field}` in "
+                                               f"{', '.join(values)}): the rule applies "
+                                               "to those values too, or the doc says why "
+                                               "not", "reference"))
+                break
+    return out
+
+
 # "`Trainer` class from [train.py](x/train.py)", "`foo()` in `bar.py`", "`Foo` (defined
 # in `x/foo.py`)": a symbol span, a few connecting words, then a Python file (a code
 # span or a link).
@@ -274,7 +462,40 @@ def _absent_topic(inp: Inputs, doc: str, n: int, line: str) -> list[NameProblem]
             out.append(NameProblem(doc, n, f"places {names} in `{given}`, which never "
                                            f"mentions {names}: the claim is stale or "
                                            "points at the wrong file", "reference"))
+        elif not missing and path and path.endswith(".py"):
+            out.extend(_unwired(inp, doc, n, topics, given=given, text=text))
     return out
+
+
+def _unwired(inp: Inputs, doc: str, n: int, topics: list[str], *, given: str,
+             text: str) -> list[NameProblem]:
+    """The file a sentence places a capability in mentions it but makes no call that
+    wires it (``doclists.CAPABILITIES``), while the sub-project's own code does: the
+    work moved into the folder (a parallelize function now applies it) and the sentence
+    still sends the reader to the old place."""
+    out = []
+    for topic in topics:
+        cap = next((c for c in doclists.CAPABILITIES if c.parallelism
+                    and c.words.fullmatch(topic)), None)
+        if cap is None or doclists.wires(text, cap):
+            continue
+        own = _wired(inp).get(cap.name)
+        if own is None:
+            continue
+        where, line, callee = own
+        out.append(NameProblem(doc, n, f"places {topic} in `{given}`, which makes no call "
+                                       f"that applies it, while the folder's own code does "
+                                       f"(`{where}:{line}` calls `{callee}`): the claim "
+                                       "is stale, the folder does the work the sentence "
+                                       "puts elsewhere", "reference"))
+    return out
+
+
+def _wired(inp: Inputs) -> dict[str, tuple[str, int, str]]:
+    key = ("docnames.wired", inp.target.subproject)
+    if key not in inp.head.cache:
+        inp.head.cache[key] = doclists.wired(inp)
+    return inp.head.cache[key]  # type: ignore[no-any-return]
 
 
 def _misplaced(inp: Inputs, doc: str, n: int, line: str) -> list[NameProblem]:
@@ -385,6 +606,7 @@ def check(inp: Inputs) -> list[NameProblem]:
         # are the reader's, not the code's.
         seen: set[str] = set(_CLASS_DEF.findall(text))
         gone_seen: set[str] = set()
+        sig_seen: set[str] = set()
         for n, line in enumerate(lines, 1):
             fence = line.lstrip()
             if fence.startswith("```"):
@@ -392,12 +614,18 @@ def check(inp: Inputs) -> list[NameProblem]:
                 continue
             if in_code and lang in ("", "python", "py"):
                 out += _imports(inp, doc, n, line, packages)
-            for span in (re.findall(r"`([^`]+)`", line) if not in_code else [line]):
+            spans = re.findall(r"`([^`]+)`", line) if not in_code else [line]
+            for span in spans:
                 out += _renamed_class(inp, doc, n, span, seen)
                 if not in_code:
                     out += _removed_function(inp, doc, n, span, gone_seen)
+                    out += _signature_claim(inp, doc, n, span, sig_seen)
+            if not in_code:
+                out += _renamed_names(inp, doc, n, spans)
             if not in_code:
                 out += _renamed_class(inp, doc, n, _prose(line), seen, prose=True)
+            if not in_code and "`--" in line:
+                out += _scoped_rule(inp, doc, n, line)
             if not in_code and ".py" in line:
                 out += _misplaced(inp, doc, n, line)
                 out += _absent_topic(inp, doc, n, line)

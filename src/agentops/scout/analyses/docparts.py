@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
@@ -140,6 +141,32 @@ def layout_entries(lines: list[str]) -> list[LayoutEntry]:
                                        optional or any(o for _i, _f, o in stack),
                                        indent))
             stack.append((indent, name if folder and under_folders else None, optional))
+    return out
+
+
+def example_guides(paths: frozenset[str], text: Callable[[str], str | None],
+                   subproject: str) -> list[str]:
+    """The guides one folder above ``subproject`` that point at it as "an example" the
+    folders beside it follow (``refer to the [X folder](x) as an example``): a guide
+    shared by the sibling folders whose layout and API claims are claims about this
+    folder. ``init`` drafts such a guide into ``docs``; a target drafted before it did
+    still has it checked (#22 defect 7)."""
+    sub = subproject.rstrip("/")
+    parent = posixpath.dirname(sub)
+    out: list[str] = []
+    for path in sorted(paths):
+        if not (parent and path.endswith(".md") and posixpath.dirname(path) == parent):
+            continue
+        for raw in (text(path) or "").splitlines():
+            m = _EXAMPLE.search(raw[:MAX_LINE])
+            if not m:
+                continue
+            link = m.group(1)
+            folder = link.strip("/") if link.startswith("/") else posixpath.normpath(
+                posixpath.join(parent, link))
+            if folder == sub:
+                out.append(path)
+                break
     return out
 
 

@@ -1,0 +1,62 @@
+"""#22 defect 7, S-5: the guide one folder up that points at the sub-project's folder as
+the example its sibling folders follow is checked with the configured docs, also when a
+target drafted before ``init`` added such guides does not list it. Each case with its
+no-match: a guide that links the folder without calling it the example, or that points
+at a sibling folder, is not taken in."""
+
+from __future__ import annotations
+
+from agentops.scout.analyses import docparts
+from agentops.scout.config import load_target
+from agentops.scout.gitrepo import Tree
+from agentops.scout.report import _wanted, _with_guides
+
+TARGET = """\
+name: nested
+repo: o/r
+subproject: pkg/kinds/alpha
+tests_dir: tests
+watched_paths: [pkg/core/]
+workflows: [.github/workflows/ci.yaml]
+"""
+GUIDE = ("Adding a kind\n\nSee the [Alpha kind](alpha) as an example of the layout.\n\n"
+         "The folder should contain\n- `shape.py`\n- `wiring.py`\n")
+
+
+def _target(tmp_path, extra: str = ""):
+    path = tmp_path / "target.yaml"
+    path.write_text(TARGET + extra, encoding="utf-8")
+    return load_target(str(path))
+
+
+def _tree(files: dict[str, str]) -> Tree:
+    paths = {"pkg/kinds/alpha/shape.py", "pkg/kinds/beta/shape.py", *files}
+    return Tree(commit="c", paths=frozenset(paths), files=dict(files))
+
+
+def test_the_example_guide_one_folder_up_is_found() -> None:
+    tree = _tree({"pkg/kinds/GUIDE.md": GUIDE, "pkg/kinds/NOTES.md": "nothing here\n"})
+    assert docparts.example_guides(tree.paths, tree.text, "pkg/kinds/alpha") == [
+        "pkg/kinds/GUIDE.md"]
+
+
+def test_a_guide_about_another_folder_or_a_plain_link_is_not() -> None:
+    plain = "The [Alpha kind](alpha) is one of several.\n"
+    tree = _tree({"pkg/kinds/GUIDE.md": GUIDE, "pkg/kinds/LIST.md": plain,
+                  "pkg/GUIDE.md": GUIDE})
+    # Pointing at alpha: nothing for beta; a plain link is no example; a guide two
+    # folders up resolves its link elsewhere.
+    assert docparts.example_guides(tree.paths, tree.text, "pkg/kinds/beta") == []
+    assert docparts.example_guides(tree.paths, tree.text, "pkg/kinds/alpha") == [
+        "pkg/kinds/GUIDE.md"]
+
+
+def test_the_report_adds_the_guide_once_and_loads_markdown_one_folder_up(tmp_path) -> None:
+    tree = _tree({"pkg/kinds/GUIDE.md": GUIDE})
+    bare = _target(tmp_path)
+    assert _with_guides(bare, tree).docs == ("pkg/kinds/GUIDE.md",)
+    listed = _target(tmp_path, "docs: [pkg/kinds/GUIDE.md]\n")
+    assert _with_guides(listed, tree) is listed
+    want = _wanted(bare)
+    assert want("pkg/kinds/GUIDE.md")
+    assert not want("pkg/OTHER.md") and not want("pkg/kinds/beta/x.md")
