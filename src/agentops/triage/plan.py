@@ -24,6 +24,7 @@ from agentops.triage.signals import (
     Hit,
     IssueText,
     index_places,
+    keyword_words,
     match_signals,
     region_paths,
     split_issue,
@@ -867,6 +868,14 @@ def step1_is_distributed(st: _State) -> Step1:
         return Step1(True, (), tuple(incidental), tuple(against), against_score, why)
     return Step1(False, (), tuple(incidental), tuple(against), against_score,
                  "no positive evidence of another owner")
+
+
+def _component_keywords(queue: Queue) -> frozenset[str]:
+    """What names a component of the queue: the keywords of the rubric's labelled
+    signals and of the queue's labels ("state_dict" is the checkpointing team's)."""
+    return queue.rubric.component_keywords | {
+        w for kws in queue.label_keywords.values() for kw in kws
+        if (w := keyword_words(kw))}
 
 
 _INSIDE_SIGNAL = "distributed_frame_inside_other_owner"
