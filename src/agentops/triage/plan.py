@@ -23,7 +23,9 @@ from agentops.triage.signals import (
     DEFERRED_ROLES,
     Hit,
     IssueText,
+    components_in_test_id,
     index_places,
+    keyword_words,
     match_signals,
     region_paths,
     split_issue,
@@ -856,6 +858,14 @@ def step1_is_distributed(st: _State) -> Step1:
     # frame owned elsewhere): what the report rules out or "single process" alone says
     # what it is not, never whose it is, so such a report goes to a human (issue #23).
     owned = any(h.signal not in st.queue.rubric.ownerless for h in against)
+    # A subject-kind hit that names no owner by itself (a platform's disabled-test
+    # header) does name one when nothing in the report is distributed, the test's own
+    # name included (outsider case oc13, #23). A test id whose parts name a component
+    # of the queue ("test_fully_shard_grad_acc") is a distributed test: the platform's
+    # header alone leaves it contested for a human, as before (round-4 hand case).
+    if not owned and not for_hits and any(h.subject for h in against):
+        owned = not (text.test_report
+                     and components_in_test_id(st.snapshot.title, _component_keywords(st.queue)))
     if against_score >= t["not_distributed_min"] and not owned:
         return Step1(False, (), tuple(incidental), tuple(against), against_score,
                      "evidence against distributed, but none of another owner: "
@@ -867,6 +877,14 @@ def step1_is_distributed(st: _State) -> Step1:
         return Step1(True, (), tuple(incidental), tuple(against), against_score, why)
     return Step1(False, (), tuple(incidental), tuple(against), against_score,
                  "no positive evidence of another owner")
+
+
+def _component_keywords(queue: Queue) -> frozenset[str]:
+    """What names a component of the queue: the keywords of the rubric's labelled
+    signals and of the queue's labels ("state_dict" is the checkpointing team's)."""
+    return queue.rubric.component_keywords | {
+        w for kws in queue.label_keywords.values() for kw in kws
+        if (w := keyword_words(kw))}
 
 
 _INSIDE_SIGNAL = "distributed_frame_inside_other_owner"

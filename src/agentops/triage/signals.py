@@ -390,6 +390,38 @@ def _camel_identifiers(text: str) -> set[str]:
     return out
 
 
+_IDENT_RE = re.compile(r"[A-Za-z0-9_]+")
+_MAX_RUN = 4  # parts of a test id read together, as the CamelCase runs of ``Place.of``
+
+
+def keyword_words(keyword: str) -> str:
+    """A keyword as ``component_keywords`` holds it: its words, lowercased, joined by a
+    space ("DeviceMesh" -> "devicemesh", "tensor parallel", "all_reduce")."""
+    return " ".join(_TOKEN_RE.findall(keyword.lower()))
+
+
+def components_in_test_id(title: str, keywords: frozenset[str]) -> tuple[str, ...]:
+    """The component keywords (``keyword_words``) a CI report's test id names by its
+    parts: each identifier of ``title`` cut at underscores and CamelCase humps
+    ("test_fully_shard_grad_acc", "TestFullyShardGradAcc" -> fully, shard, grad, acc),
+    and each run of one to four parts compared, joined by an underscore, by nothing or by
+    a space ("fully_shard", "processgroup", "tensor parallel"). The prose reads
+    identifiers whole; only a test id's parts are the words of its name (issue #23,
+    outsider case oc13)."""
+    found: set[str] = set()
+    for ident in _IDENT_RE.findall(title):
+        if len(ident) > _MAX_IDENT:
+            continue
+        parts = [h.lower() for piece in ident.split("_") for h in _HUMP_RE.findall(piece)]
+        for i in range(len(parts)):
+            for j in range(i + 1, min(i + _MAX_RUN, len(parts)) + 1):
+                run = parts[i:j]
+                for joined in ("_".join(run), "".join(run), " ".join(run)):
+                    if joined in keywords:
+                        found.add(joined)
+    return tuple(sorted(found))
+
+
 def _needles(items: Any) -> set[str] | None:
     """Literal strings one of which every match of a parsed regex contains (or None)."""
     cands: list[set[str]] = []
@@ -614,6 +646,10 @@ class Rubric:
     # Another owner's frames: the patterns of the not_distributed signals that read the
     # top of a trace (step 1 looks for a distributed frame called from inside them).
     owner_frames: tuple[re.Pattern[str], ...] = field(init=False, repr=False, compare=False)
+    # The keywords of the signals that name a component (a module or sub-oncall label),
+    # each as its words joined by a space: what the parts of a CI report's test id are
+    # compared with (``components_in_test_id``).
+    component_keywords: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         named = {x for sig in self.signals for x in sig.suppresses}
@@ -656,6 +692,9 @@ class Rubric:
         object.__setattr__(self, "title_leaders", frozenset(
             sig.id for sig in self.signals
             if sig.role == "not_distributed" and sig.leads_title))
+        object.__setattr__(self, "component_keywords", frozenset(
+            kw for sig in self.signals if sig.label and sig.evidence
+            for kw in (*sig.single, *(seq.strip() for _, seq in sig.multi))))
 
     def index_for(self, signals: Sequence[Signal] | None = None) -> SignalIndex:
         """The engine's index of ``signals`` (all of them when None): built with the
