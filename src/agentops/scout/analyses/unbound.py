@@ -218,7 +218,8 @@ def unbound(path: str, text: str, bound_elsewhere: frozenset[str] = frozenset()
                 continue
             # A ``global x`` that only reads ``x`` binds nothing: the read still goes to
             # the module's globals (the assigning declarations are in ``bound`` above).
-            if t.get_type() == "module" or s.is_global():
+            # At module level every name is global, so the module's own reads are here.
+            if s.is_global():
                 missing.setdefault(id(t), set()).add(name)
     if not missing:
         return []
