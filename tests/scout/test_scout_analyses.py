@@ -890,6 +890,22 @@ def test_the_binding_python_keeps_is_the_one_followed() -> None:
     assert _width_of({"pkg/proto.py": "from .shapes import Other\n", **shapes}) is None
 
 
+def test_an_import_past_the_chain_limit_still_rebinds_the_own_class() -> None:
+    """#22: the fourth module of a re-export chain is not followed further, but an import
+    there that names the class still binds it after the module's own class: Python keeps
+    the imported one, so the own class is not what is provided (not checked instead)."""
+    chain = {"pkg/proto.py": "from .hop1 import Spec\n", "pkg/hop1.py": "from .hop2 import Spec\n",
+             "pkg/hop2.py": "from .hop3 import Spec\n",
+             "pkg/shapes.py": "class Spec:\n    width: int = 2\n"}
+    own = "class Spec:\n    width: int = 7\n"
+    assert _width_of({**chain, "pkg/hop3.py": own + "from .shapes import Spec\n"}) is None
+    # No match: the own class defined after the import is the one Python keeps.
+    assert _width_of({**chain, "pkg/hop3.py": "from .shapes import Spec\n" + own}) == 7
+    # One step shorter the import is followed to its class.
+    short = {**chain, "pkg/proto.py": "from .hop2 import Spec\n"}
+    assert _width_of({**short, "pkg/hop3.py": own + "from .shapes import Spec\n"}) == 2
+
+
 def test_star_imports_between_many_modules_are_each_followed_once(monkeypatch) -> None:
     """#22: twelve modules that all star-import each other, none defining the name. Each
     (module, depth) is resolved once, so the modules asked what they export stay in

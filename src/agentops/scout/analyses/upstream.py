@@ -175,20 +175,22 @@ def _resolve_once(tree: Tree, file: str, dotted: str, depth: int,
                 return False, None
             own = ps.find(ast.Module(body=[stmt], type_ignores=[]), dotted)
             return True, (file, own) if own is not None else None
-        if depth >= _MAX_REEXPORTS:
-            return False, None
         star = [a for a in stmt.names if a.name == "*"]
         named = [a for a in stmt.names if (a.asname or a.name) == head]
         if named:
             target = source(stmt)
-            if target is None:
+            if target is None or depth >= _MAX_REEXPORTS:
+                # Not followed, yet it binds the name: a definition of the module's own
+                # before it is not what the module provides.
                 return True, None
             # ``import Other as Spec, Spec``: Python binds the names left to right,
             # so the last alias of the name is the one the module keeps.
             return True, _resolve(tree, target, ".".join(filter(None, (named[-1].name,
                                                                          rest))), depth + 1,
                                   memo)
-        if star:
+        if star and depth < _MAX_REEXPORTS:
+            # (Past the limit a star import is taken to bind nothing: whether it does
+            # needs its module read, which the limit is there to stop.)
             target = source(stmt)
             if target is None or not _exports(tree, target, head):
                 return False, None
