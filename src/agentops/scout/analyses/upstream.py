@@ -134,10 +134,11 @@ def _resolve(tree: Tree, file: str, dotted: str, depth: int,
     importer (40 such modules: seconds; 80: a minute). With it each (file, name, depth)
     is resolved once.
 
-    As Python binds the name: of the imports that run whenever the module is imported,
-    the last one binding it wins (a star import binds it only when its module exports
-    it); an import that runs only under a condition (``try`` / ``if``) counts when no
-    unconditional one binds the name, the first that resolves; an import only a type
+    As Python binds the name, in source order (``_module_binders``): of the imports,
+    classes and functions that run whenever the module is imported, the last one binding
+    it wins (a star import binds it only when its module exports it); one that runs only
+    under a condition (``try``, ``if``, a loop, a ``match`` case) after it, or anywhere
+    when none always runs, wins when it resolves, the first such; an import only a type
     checker sees (``if TYPE_CHECKING:``) provides nothing at run time."""
     memo = {} if memo is None else memo
     key = (file, dotted, depth)
