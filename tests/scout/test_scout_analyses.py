@@ -872,6 +872,10 @@ def test_the_binding_python_keeps_is_the_one_followed() -> None:
     # No match: a conditional binding before the last one that always runs is rebound.
     assert _width_of({"pkg/proto.py": try_fast + "from .shapes import Spec\n",
                       **shapes}) == 2
+    # With none that always runs, the first conditional one that resolves wins, not the
+    # last: the fallback of a ``try`` is passed over when the first import resolves.
+    assert _width_of({"pkg/proto.py": try_fast.replace(
+        "pass", "from .absent import Spec"), **shapes}) == 3
     # A conditional import that leads nowhere leaves the earlier binding in place.
     assert _width_of({"pkg/proto.py": own + try_fast.replace(".fast", ".absent"),
                       **shapes}) == 1
@@ -888,6 +892,26 @@ def test_the_binding_python_keeps_is_the_one_followed() -> None:
     assert _width_of({"pkg/proto.py": match, **shapes}) == 3
     # Nothing binds the name: not provided.
     assert _width_of({"pkg/proto.py": "from .shapes import Other\n", **shapes}) is None
+
+
+def test_a_conditional_class_without_the_member_asked_leads_nowhere() -> None:
+    """#22: of the bindings under a condition the first that leads to a definition of
+    the dotted name is followed: an own class under ``if`` that lacks the member asked
+    (``Spec.Knobs``) is passed over for a later conditional import whose class has it."""
+    files = {"pkg/__init__.py": "",
+             "pkg/shapes.py": "class Spec:\n    class Knobs:\n        width: int = 2\n",
+             "pkg/proto.py": "import os\nif os.sep:\n    class Spec:\n        pass\n"
+                             "else:\n    from .shapes import Spec\n"}
+    tree = Tree(commit="c" * 40, paths=frozenset(files), files=files)
+    found = upstream.provided(tree, "pkg/proto.py", "Spec.Knobs")
+    assert isinstance(found, ast.ClassDef) and found.body and isinstance(
+        found.body[0], ast.AnnAssign)
+    # No match: with the member in the own class, that class is the first and is kept.
+    files["pkg/proto.py"] = files["pkg/proto.py"].replace(
+        "        pass\n", "        class Knobs:\n            pass\n")
+    tree = Tree(commit="c" * 40, paths=frozenset(files), files=files)
+    found = upstream.provided(tree, "pkg/proto.py", "Spec.Knobs")
+    assert isinstance(found, ast.ClassDef) and isinstance(found.body[0], ast.Pass)
 
 
 def test_an_import_past_the_chain_limit_still_rebinds_the_own_class() -> None:
