@@ -894,6 +894,27 @@ def test_the_binding_python_keeps_is_the_one_followed() -> None:
     assert _width_of({"pkg/proto.py": "from .shapes import Other\n", **shapes}) is None
 
 
+def test_a_finally_body_and_the_else_of_type_checking_always_run() -> None:
+    """#22: an import in a ``finally`` body, or in the ``else`` of ``if TYPE_CHECKING:``,
+    runs whenever the module is imported: it rebinds a name an earlier conditional
+    import bound, as an import at top level would."""
+    shapes = {"pkg/shapes.py": "class Spec:\n    width: int = 2\n",
+              "pkg/fast.py": "class Spec:\n    width: int = 3\n"}
+    try_fast = "try:\n    from .fast import Spec\nexcept ImportError:\n    pass\n"
+    final = "try:\n    import os\nfinally:\n    from .shapes import Spec\n"
+    checking = ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    pass\n"
+                "else:\n    from .shapes import Spec\n")
+    assert _width_of({"pkg/proto.py": try_fast + final, **shapes}) == 2
+    assert _width_of({"pkg/proto.py": try_fast + checking, **shapes}) == 2
+    # No match: a conditional import after them rebinds them in turn; the body of
+    # ``if TYPE_CHECKING:`` never runs.
+    assert _width_of({"pkg/proto.py": final + try_fast, **shapes}) == 3
+    assert _width_of({"pkg/proto.py": checking + try_fast, **shapes}) == 3
+    assert _width_of({"pkg/proto.py": checking.replace("pass", "from .fast import Spec")
+                      .replace("else:\n    from .shapes import Spec\n", "else:\n"
+                               "    import os\n"), **shapes}) is None
+
+
 def test_a_conditional_class_without_the_member_asked_leads_nowhere() -> None:
     """#22: of the bindings under a condition the first that leads to a definition of
     the dotted name is followed: an own class under ``if`` that lacks the member asked

@@ -227,32 +227,36 @@ def _module_binders(body: list[ast.stmt], conditional: bool = False
                     ) -> list[tuple[_Binder, bool]]:
     """The statements that bind names when the module is imported (``from … import``,
     ``def``, ``class``), in source order, each with whether it runs only under a
-    condition (``if``, ``try``, a loop, a ``match`` case). A ``with`` body always runs.
-    Bodies of ``if TYPE_CHECKING:`` are left out: they never run."""
+    condition (``if``, ``try`` and its handlers and ``else``, a loop, a ``match`` case).
+    What runs whenever the statement around it does is no condition: a ``with`` body, a
+    ``finally`` body (the module is imported only when no error leaves it), the ``else``
+    of ``if TYPE_CHECKING:``. Bodies of ``if TYPE_CHECKING:`` are left out: they never
+    run."""
     out: list[tuple[_Binder, bool]] = []
     for stmt in body:
         if isinstance(stmt, ast.ImportFrom | ast.ClassDef | ast.FunctionDef
                       | ast.AsyncFunctionDef):
             out.append((stmt, conditional))
             continue
-        blocks: list[list[ast.stmt]] = []
-        always = False
+        # (a block, whether it runs whenever ``stmt`` does), in source order
+        blocks: list[tuple[list[ast.stmt], bool]] = []
         if isinstance(stmt, ast.If):
             test = stmt.test
             checking = (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
                 isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-            blocks = [stmt.orelse] if checking else [stmt.body, stmt.orelse]
+            blocks = [(stmt.orelse, True)] if checking else [(stmt.body, False),
+                                                               (stmt.orelse, False)]
         elif isinstance(stmt, ast.Try | ast.TryStar):
-            blocks = [stmt.body, *(h.body for h in stmt.handlers), stmt.orelse,
-                      stmt.finalbody]
+            blocks = [(stmt.body, False), *((h.body, False) for h in stmt.handlers),
+                      (stmt.orelse, False), (stmt.finalbody, True)]
         elif isinstance(stmt, ast.With | ast.AsyncWith):
-            blocks, always = [stmt.body], True
+            blocks = [(stmt.body, True)]
         elif isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
-            blocks = [stmt.body, stmt.orelse]
+            blocks = [(stmt.body, False), (stmt.orelse, False)]
         elif isinstance(stmt, ast.Match):
-            blocks = [case.body for case in stmt.cases]
-        for block in blocks:
-            out += _module_binders(block, conditional=conditional or not always)
+            blocks = [(case.body, False) for case in stmt.cases]
+        for block, runs in blocks:
+            out += _module_binders(block, conditional=conditional or not runs)
     return out
 
 
