@@ -65,9 +65,39 @@ def test_parse_group_reads_released_sets() -> None:
     assert not set(ss.DEFAULT_GROUPS["write"]) & set(ss.DEFAULT_GROUPS["check"])
 
 
+@pytest.fixture
+def no_reads(monkeypatch: pytest.MonkeyPatch) -> list[set[str]]:
+    """load_sets replaced: records the sets asked for and gives made-up records, so a
+    refusal is seen to come before any set is read (and without the dev sets too)."""
+    asked: list[set[str]] = []
+
+    def fake_load(args: argparse.Namespace, needed: set[str]) -> tuple[object, dict]:
+        asked.append(set(needed))
+        return Q, {name: [_SHARDED, _OFF] for name in needed}
+
+    monkeypatch.setattr(ss, "load_sets", fake_load)
+    return asked
+
+
 @pytest.mark.parametrize("group", ["check", "held64"])
-def test_errors_are_refused_for_check_and_validation_groups(group: str) -> None:
+def test_errors_are_refused_for_check_and_validation_groups(
+        group: str, no_reads: list[set[str]]) -> None:
     assert ss.main(["--errors", group]) == 2
+    assert no_reads == []
+
+
+@pytest.mark.parametrize("barred", ["blind3,blind5", "blind3, blind5", " blind5 "])
+def test_errors_are_refused_for_a_set_named_by_no_errors_from(
+        barred: str, no_reads: list[set[str]]) -> None:
+    # Refused before any set is read, however the list is spaced.
+    assert ss.main(["--group", "g=blind5,blind6", "--errors", "g",
+                    "--no-errors-from", barred]) == 2
+    assert ss.main(["--group", "g=blind5,blind6", "--errors", "h"]) == 2
+    assert no_reads == []
+    # No match: a group of none of them lists its errors.
+    assert ss.main(["--group", "g=blind6", "--errors", "g",
+                    "--no-errors-from", barred]) == 0
+    assert no_reads == [{"blind6"}]
 
 
 def test_load_sets_reads_only_the_sets_a_group_needs(
