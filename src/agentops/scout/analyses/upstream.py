@@ -200,7 +200,7 @@ def _resolve_once(tree: Tree, file: str, dotted: str, depth: int,
         return False, None
 
     binders = _module_binders(module.body)
-    last = None  # the last binding that always runs
+    last: tuple[int, _Found] | None = None  # (where, what) of the last binding that always runs
     for at in range(len(binders) - 1, -1, -1):
         stmt, conditional = binders[at]
         if not conditional:
