@@ -149,7 +149,8 @@ def test_every_spelling_of_a_dynamic_binding_makes_a_module_unjudged() -> None:
     assert unbound.unbound("sub/m.py", "eval('counter = 0')\ntotal = counter\n") == []
     # Importing another module by name is no such handle, nor is its exec.
     for other in ["import importlib\nimportlib.import_module('jobs').exec(plan)\n",
-                  "__import__('jobs').exec(plan)\n"]:
+                  "__import__('jobs').exec(plan)\n",
+                  "import importlib\nimportlib.import_module(plan).run()\n"]:
         assert [u.name for u in unbound.unbound("sub/m.py", other + "total = counter\n")
                 ] == ["counter", "plan"], other
     # Neither a call of vars on an object nor a component's modules() is such a handle.
