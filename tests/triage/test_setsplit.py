@@ -6,6 +6,10 @@ check sets. Made-up records only."""
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -53,6 +57,16 @@ def test_group_scores_list_a_missed_module() -> None:
     assert len(errs) == 1 and "missed ['module: rpc']" in errs[0] and "#3" in errs[0]
 
 
+def test_a_distributed_issue_without_a_human_module_is_no_module_error() -> None:
+    unjudged = _rec(4, _SHARDED.title, _SHARDED.text, sub="parallelisms")
+    s, errs = ss.group_scores([unjudged], Q)
+    assert errs == [] and (s.tp, s.fp, s.fn) == (0, 0, 0)
+    # No match: the same issue with a human module the plan misses is listed.
+    _, errs = ss.group_scores([_rec(4, _SHARDED.title, _SHARDED.text, sub="parallelisms",
+                                    modules=("module: rpc",))], Q)
+    assert len(errs) == 1
+
+
 @pytest.mark.parametrize("spec", ["g=blind14", "g=dev-fit,blind15", "g=nosuch", "g=", "g"])
 def test_parse_group_refuses_blind_unknown_and_empty(spec: str) -> None:
     with pytest.raises(ValueError):
@@ -61,8 +75,14 @@ def test_parse_group_refuses_blind_unknown_and_empty(spec: str) -> None:
 
 def test_parse_group_reads_released_sets() -> None:
     assert ss.parse_group("a=dev-fit, blind8") == ("a", ("dev-fit", "blind8"))
+    assert ss.parse_group("a=blind5,,blind6,") == ("a", ("blind5", "blind6"))
+    with pytest.raises(ValueError, match="blind14 is still blind"):
+        ss.parse_group("a=blind5,blind14")
     assert not set(ss.STILL_BLIND) & {s for g in ss.DEFAULT_GROUPS.values() for s in g}
     assert not set(ss.DEFAULT_GROUPS["write"]) & set(ss.DEFAULT_GROUPS["check"])
+    # write and check together are the k-fold part, every released set in one of them.
+    assert set(ss.DEFAULT_GROUPS["write"]) | set(ss.DEFAULT_GROUPS["check"]) == set(
+        ss.DEFAULT_GROUPS["fit-all"]) == {"dev-fit", *ss.RELEASED}
 
 
 @pytest.fixture
@@ -100,8 +120,34 @@ def test_errors_are_refused_for_a_set_named_by_no_errors_from(
     assert no_reads == [{"blind6"}]
 
 
+def test_main_prints_each_group_and_the_errors_of_the_one_asked(
+        no_reads: list[set[str]], capsys: pytest.CaptureFixture[str]) -> None:
+    assert ss.main(["--group", "g=blind5", "--group", "k=blind6", "--errors", "k",
+                    "--json"]) == 0
+    out = capsys.readouterr().out
+    assert "== g: 2 issues (blind5) ==" in out and "== k: 2 issues (blind6) ==" in out
+    assert FSDP in out  # a line per module
+    assert out.count("module errors (") == 1
+    assert out.index("== k:") < out.index("module errors (0):")
+    got = json.loads(out.strip().splitlines()[-1])
+    assert got["g"]["n"] == 2 and got["k"]["sets"] == ["blind6"]
+    assert got["g"]["module_counts"] == [1, 0, 0]
+
+
+def test_main_refusals_say_why(monkeypatch: pytest.MonkeyPatch, no_reads: list[set[str]],
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert ss.main(["--group", "g=blind14"]) == 2
+    assert "still blind" in capsys.readouterr().err
+    assert ss.main(["--group", "g=blind5", "--errors", "g", "--no-errors-from",
+                    "blind5"]) == 2
+    assert "holds blind5" in capsys.readouterr().err
+    # Without the dev sets nothing is measured.
+    monkeypatch.setattr(ss, "load_sets", lambda args, needed: None)
+    assert ss.main(["--group", "g=blind5"]) == 2
+
+
 def test_load_sets_reads_only_the_sets_a_group_needs(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     asked: list[str] = []
 
     def fake_blind(name: str, queue: object) -> tuple[list[Record], str]:
@@ -113,5 +159,13 @@ def test_load_sets_reads_only_the_sets_a_group_needs(
     monkeypatch.setattr(ss.tk, "read_dev_sets", lambda args: fake_dev)
     got = ss.load_sets(argparse.Namespace(), {"dev-fit", "blind9"}, blind=fake_blind)
     assert got is not None
+    assert capsys.readouterr().out == "blind9: made up\n"  # the set's own note
     assert asked == ["blind9"]
     assert got[1]["dev-fit"] == [_SHARDED] and got[1]["blind9"] == [_OFF]
+
+
+def test_the_script_runs_as_a_command() -> None:
+    script = Path(ss.__file__)
+    done = subprocess.run([sys.executable, str(script), "--help"], capture_output=True,
+                          text=True, check=False, timeout=120)
+    assert done.returncode == 0 and "--no-errors-from" in done.stdout
