@@ -910,6 +910,12 @@ def test_a_finally_body_and_the_else_of_type_checking_always_run() -> None:
     # ``if TYPE_CHECKING:`` never runs.
     assert _width_of({"pkg/proto.py": final + try_fast, **shapes}) == 3
     assert _width_of({"pkg/proto.py": checking + try_fast, **shapes}) == 3
+    # A block that always runs inside one that runs under a condition stays conditional:
+    # the ``with`` inside the ``try`` may not run, so the handler's import may rebind.
+    inner = ("import contextlib\ntry:\n    with contextlib.suppress(KeyError):\n"
+             "        from .fast import Spec\nexcept ImportError:\n    from .shapes import Spec\n")
+    assert _width_of({"pkg/proto.py": inner, **shapes}) == 3
+    assert _width_of({"pkg/proto.py": inner.replace(".fast", ".absent"), **shapes}) == 2
     assert _width_of({"pkg/proto.py": checking.replace("pass", "from .fast import Spec")
                       .replace("else:\n    from .shapes import Spec\n", "else:\n"
                                "    import os\n"), **shapes}) is None
