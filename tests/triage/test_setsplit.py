@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -65,9 +66,16 @@ def test_a_distributed_issue_without_a_human_module_is_no_module_error() -> None
     _, errs = ss.group_scores([_rec(4, _SHARDED.title, _SHARDED.text, sub="parallelisms",
                                     modules=("module: rpc",))], Q)
     assert len(errs) == 1
+    # Issues passed over do not stop the listing of a later one; an issue not
+    # distributed is passed over even with a module set on it.
+    stray = _rec(6, _OFF.title, _OFF.text, dist=False, modules=("module: rpc",))
+    _, errs = ss.group_scores([unjudged, stray, _OFF, _rec(
+        7, _SHARDED.title, _SHARDED.text, sub="parallelisms", modules=("module: rpc",))], Q)
+    assert len(errs) == 1 and errs[0].startswith("#7:")
 
 
-@pytest.mark.parametrize("spec", ["g=blind14", "g=dev-fit,blind15", "g=nosuch", "g=", "g"])
+@pytest.mark.parametrize("spec", ["g=blind14", "g=dev-fit,blind15", "g=nosuch", "g=", "g",
+                                  "=blind5", " =blind5"])
 def test_parse_group_refuses_blind_unknown_and_empty(spec: str) -> None:
     with pytest.raises(ValueError):
         ss.parse_group(spec)
@@ -93,7 +101,11 @@ def no_reads(monkeypatch: pytest.MonkeyPatch) -> list[set[str]]:
 
     def fake_load(args: argparse.Namespace, needed: set[str]) -> tuple[object, dict]:
         asked.append(set(needed))
-        return Q, {name: [_SHARDED, _OFF] for name in needed}
+        # blind6 holds one issue whose human module the plan misses.
+        missed = _rec(8, _SHARDED.title, _SHARDED.text, modules=("module: rpc",),
+                      sub="parallelisms")
+        return Q, {name: [_SHARDED, _OFF] + ([missed] if name == "blind6" else [])
+                   for name in needed}
 
     monkeypatch.setattr(ss, "load_sets", fake_load)
     return asked
@@ -125,10 +137,10 @@ def test_main_prints_each_group_and_the_errors_of_the_one_asked(
     assert ss.main(["--group", "g=blind5", "--group", "k=blind6", "--errors", "k",
                     "--json"]) == 0
     out = capsys.readouterr().out
-    assert "== g: 2 issues (blind5) ==" in out and "== k: 2 issues (blind6) ==" in out
-    assert FSDP in out  # a line per module
+    assert "== g: 2 issues (blind5) ==" in out and "== k: 3 issues (blind6) ==" in out
+    assert re.search(r"^ +module: fsdp +tp +1 fp +0 fn +0$", out, re.M)  # a line per module
     assert out.count("module errors (") == 1
-    assert out.index("== k:") < out.index("module errors (0):")
+    assert out.index("== k:") < out.index("module errors (1):") < out.index("    #8: ")
     got = json.loads(out.strip().splitlines()[-1])
     assert got["g"]["n"] == 2 and got["k"]["sets"] == ["blind6"]
     assert got["g"]["module_counts"] == [1, 0, 0]
@@ -138,12 +150,33 @@ def test_main_refusals_say_why(monkeypatch: pytest.MonkeyPatch, no_reads: list[s
                                capsys: pytest.CaptureFixture[str]) -> None:
     assert ss.main(["--group", "g=blind14"]) == 2
     assert "still blind" in capsys.readouterr().err
+    assert ss.main(["--group", "g=blind5", "--errors", "h"]) == 2
+    assert "no such group" in capsys.readouterr().err
     assert ss.main(["--group", "g=blind5", "--errors", "g", "--no-errors-from",
                     "blind5"]) == 2
     assert "holds blind5" in capsys.readouterr().err
     # Without the dev sets nothing is measured.
     monkeypatch.setattr(ss, "load_sets", lambda args, needed: None)
     assert ss.main(["--group", "g=blind5"]) == 2
+
+
+def test_main_measures_the_default_groups_without_json(
+        no_reads: list[set[str]], capsys: pytest.CaptureFixture[str]) -> None:
+    assert ss.main([]) == 0
+    out = capsys.readouterr().out
+    assert [line.split(":")[0] for line in out.splitlines() if line.startswith("== ")] == [
+        f"== {name}" for name in ss.DEFAULT_GROUPS]
+    assert no_reads == [{s for sets in ss.DEFAULT_GROUPS.values() for s in sets}]
+    assert "module errors" not in out and "{" not in out
+
+
+def test_load_sets_without_dev_sets_reads_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ss.tk, "read_dev_sets", lambda args: None)
+
+    def no_blind(name: str, queue: object) -> tuple[list[Record], str]:
+        raise AssertionError(name)
+
+    assert ss.load_sets(argparse.Namespace(), {"blind9"}, blind=no_blind) is None
 
 
 def test_load_sets_reads_only_the_sets_a_group_needs(
@@ -169,3 +202,5 @@ def test_the_script_runs_as_a_command() -> None:
     done = subprocess.run([sys.executable, str(script), "--help"], capture_output=True,
                           text=True, check=False, timeout=120)
     assert done.returncode == 0 and "--no-errors-from" in done.stdout
+    # The first paragraph of the docstring, and the dev sets' own options.
+    assert "Module F1 split by set" in done.stdout and "--no-extra" in done.stdout
