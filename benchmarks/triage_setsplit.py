@@ -161,7 +161,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.errors not in groups:
             print(f"--errors {args.errors}: no such group", file=sys.stderr)
             return 2
-        barred = {*VALIDATION, *(s for s in args.no_errors_from.split(",") if s)}
+        # Stripped as --group's sets are: "blind8, blind9" bars blind9 too.
+        barred = {*VALIDATION, *(s.strip() for s in args.no_errors_from.split(",")
+                                 if s.strip())}
         if barred & set(groups[args.errors]):
             print(f"--errors {args.errors}: the group holds "
                   f"{', '.join(sorted(barred & set(groups[args.errors])))}, whose per-issue "

@@ -872,6 +872,10 @@ def test_the_binding_python_keeps_is_the_one_followed() -> None:
     # No match: a conditional binding before the last one that always runs is rebound.
     assert _width_of({"pkg/proto.py": try_fast + "from .shapes import Spec\n",
                       **shapes}) == 2
+    # With none that always runs, the first conditional one that resolves wins, not the
+    # last: the fallback of a ``try`` is passed over when the first import resolves.
+    assert _width_of({"pkg/proto.py": try_fast.replace(
+        "pass", "from .absent import Spec"), **shapes}) == 3
     # A conditional import that leads nowhere leaves the earlier binding in place.
     assert _width_of({"pkg/proto.py": own + try_fast.replace(".fast", ".absent"),
                       **shapes}) == 1
@@ -888,6 +892,69 @@ def test_the_binding_python_keeps_is_the_one_followed() -> None:
     assert _width_of({"pkg/proto.py": match, **shapes}) == 3
     # Nothing binds the name: not provided.
     assert _width_of({"pkg/proto.py": "from .shapes import Other\n", **shapes}) is None
+
+
+def test_a_finally_body_and_the_else_of_type_checking_always_run() -> None:
+    """#22: an import in a ``finally`` body, or in the ``else`` of ``if TYPE_CHECKING:``,
+    runs whenever the module is imported: it rebinds a name an earlier conditional
+    import bound, as an import at top level would."""
+    shapes = {"pkg/shapes.py": "class Spec:\n    width: int = 2\n",
+              "pkg/fast.py": "class Spec:\n    width: int = 3\n"}
+    try_fast = "try:\n    from .fast import Spec\nexcept ImportError:\n    pass\n"
+    final = "try:\n    import os\nfinally:\n    from .shapes import Spec\n"
+    checking = ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    pass\n"
+                "else:\n    from .shapes import Spec\n")
+    assert _width_of({"pkg/proto.py": try_fast + final, **shapes}) == 2
+    assert _width_of({"pkg/proto.py": try_fast + checking, **shapes}) == 2
+    # No match: a conditional import after them rebinds them in turn; the body of
+    # ``if TYPE_CHECKING:`` never runs.
+    assert _width_of({"pkg/proto.py": final + try_fast, **shapes}) == 3
+    assert _width_of({"pkg/proto.py": checking + try_fast, **shapes}) == 3
+    # A block that always runs inside one that runs under a condition stays conditional:
+    # the ``with`` inside the ``try`` may not run, so the handler's import may rebind.
+    inner = ("import contextlib\ntry:\n    with contextlib.suppress(KeyError):\n"
+             "        from .fast import Spec\nexcept ImportError:\n    from .shapes import Spec\n")
+    assert _width_of({"pkg/proto.py": inner, **shapes}) == 3
+    assert _width_of({"pkg/proto.py": inner.replace(".fast", ".absent"), **shapes}) == 2
+    assert _width_of({"pkg/proto.py": checking.replace("pass", "from .fast import Spec")
+                      .replace("else:\n    from .shapes import Spec\n", "else:\n"
+                               "    import os\n"), **shapes}) is None
+
+
+def test_a_conditional_class_without_the_member_asked_leads_nowhere() -> None:
+    """#22: of the bindings under a condition the first that leads to a definition of
+    the dotted name is followed: an own class under ``if`` that lacks the member asked
+    (``Spec.Knobs``) is passed over for a later conditional import whose class has it."""
+    files = {"pkg/__init__.py": "",
+             "pkg/shapes.py": "class Spec:\n    class Knobs:\n        width: int = 2\n",
+             "pkg/proto.py": "import os\nif os.sep:\n    class Spec:\n        pass\n"
+                             "else:\n    from .shapes import Spec\n"}
+    tree = Tree(commit="c" * 40, paths=frozenset(files), files=files)
+    found = upstream.provided(tree, "pkg/proto.py", "Spec.Knobs")
+    assert isinstance(found, ast.ClassDef) and found.body and isinstance(
+        found.body[0], ast.AnnAssign)
+    # No match: with the member in the own class, that class is the first and is kept.
+    files["pkg/proto.py"] = files["pkg/proto.py"].replace(
+        "        pass\n", "        class Knobs:\n            pass\n")
+    tree = Tree(commit="c" * 40, paths=frozenset(files), files=files)
+    found = upstream.provided(tree, "pkg/proto.py", "Spec.Knobs")
+    assert isinstance(found, ast.ClassDef) and isinstance(found.body[0], ast.Pass)
+
+
+def test_an_import_past_the_chain_limit_still_rebinds_the_own_class() -> None:
+    """#22: the fourth module of a re-export chain is not followed further, but an import
+    there that names the class still binds it after the module's own class: Python keeps
+    the imported one, so the own class is not what is provided (not checked instead)."""
+    chain = {"pkg/proto.py": "from .hop1 import Spec\n", "pkg/hop1.py": "from .hop2 import Spec\n",
+             "pkg/hop2.py": "from .hop3 import Spec\n",
+             "pkg/shapes.py": "class Spec:\n    width: int = 2\n"}
+    own = "class Spec:\n    width: int = 7\n"
+    assert _width_of({**chain, "pkg/hop3.py": own + "from .shapes import Spec\n"}) is None
+    # No match: the own class defined after the import is the one Python keeps.
+    assert _width_of({**chain, "pkg/hop3.py": "from .shapes import Spec\n" + own}) == 7
+    # One step shorter the import is followed to its class.
+    short = {**chain, "pkg/proto.py": "from .hop2 import Spec\n"}
+    assert _width_of({**short, "pkg/hop3.py": own + "from .shapes import Spec\n"}) == 2
 
 
 def test_star_imports_between_many_modules_are_each_followed_once(monkeypatch) -> None:

@@ -136,7 +136,10 @@ def test_every_spelling_of_a_dynamic_binding_makes_a_module_unjudged() -> None:
             "from sys import modules\nsetattr(modules[__name__], 'counter', 0)\n",
             "import importlib\nsetattr(importlib.import_module(__name__), 'counter', 0)\n",
             "import builtins\nbuiltins.counter = 0\n",
-            "exec ('counter = 0')\n"]
+            "exec ('counter = 0')\n",
+            # The builtins reached through an importer: its exec is the builtin one.
+            "__import__('builtins').exec('counter = 0')\n",
+            "import importlib\nimportlib.import_module('builtins').exec('counter = 0')\n"]
     for way in ways:
         assert unbound.unbound("sub/dyn.py", way + "total = counter + 1\n") == [], way
     # A method that happens to be called eval or exec binds nothing: the module is judged.
@@ -144,6 +147,12 @@ def test_every_spelling_of_a_dynamic_binding_makes_a_module_unjudged() -> None:
         assert "counter" in [u.name for u in unbound.unbound("sub/m.py", method
                                                              + "total = counter\n")], method
     assert unbound.unbound("sub/m.py", "eval('counter = 0')\ntotal = counter\n") == []
+    # Importing another module by name is no such handle, nor is its exec.
+    for other in ["import importlib\nimportlib.import_module('jobs').exec(plan)\n",
+                  "__import__('jobs').exec(plan)\n",
+                  "import importlib\nimportlib.import_module(plan).run()\n"]:
+        assert [u.name for u in unbound.unbound("sub/m.py", other + "total = counter\n")
+                ] == ["counter", "plan"], other
     # Neither a call of vars on an object nor a component's modules() is such a handle.
     for plain in ["settings = vars(options)\n", "parts = list(net.modules())\n"]:
         assert [u.name for u in unbound.unbound("sub/plain.py", plain + "total = counter\n")

@@ -92,8 +92,9 @@ def _binds_dynamically(tree: ast.Module) -> bool:
     in: its globals (``globals``, a no-argument ``vars()`` or ``locals()``, a frame's
     ``f_globals``, a function's ``__globals__``), its own module object
     (``sys.modules`` under any alias, ``import_module(__name__)``) or the builtins
-    (``import builtins``, ``__builtins__``). The text check of ``_DYNAMIC`` misses these
-    when spelled otherwise (``globals ()``, ``g = globals``, ``import sys as s``)."""
+    (``import builtins``, ``__import__("builtins")``, ``__builtins__``). The text check
+    of ``_DYNAMIC`` misses these when spelled otherwise (``globals ()``, ``g = globals``,
+    ``import sys as s``)."""
     sys_names = set()
     for node in ps.nodes(tree):
         if isinstance(node, ast.Import):
@@ -119,8 +120,12 @@ def _binds_dynamically(tree: ast.Module) -> bool:
                 or (node.attr == "modules" and isinstance(node.value, ast.Name)
                     and node.value.id in sys_names)):
             return True
-        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name) \
-                and node.args[0].id == "__name__" and (
+        # ``import_module(__name__)`` is the module itself; ``__import__("builtins")``
+        # is the builtins as much as ``import builtins`` is (its ``.exec`` runs code).
+        if isinstance(node, ast.Call) and node.args and (
+                (isinstance(node.args[0], ast.Name) and node.args[0].id == "__name__")
+                or (isinstance(node.args[0], ast.Constant)
+                    and node.args[0].value == "builtins")) and (
                 (isinstance(node.func, ast.Name) and node.func.id in _IMPORTERS)
                 or (isinstance(node.func, ast.Attribute) and node.func.attr in _IMPORTERS)):
             return True
@@ -213,7 +218,8 @@ def unbound(path: str, text: str, bound_elsewhere: frozenset[str] = frozenset()
                 continue
             # A ``global x`` that only reads ``x`` binds nothing: the read still goes to
             # the module's globals (the assigning declarations are in ``bound`` above).
-            if t.get_type() == "module" or s.is_global():
+            # At module level every name is global, so the module's own reads are here.
+            if s.is_global():
                 missing.setdefault(id(t), set()).add(name)
     if not missing:
         return []

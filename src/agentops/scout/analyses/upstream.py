@@ -134,10 +134,11 @@ def _resolve(tree: Tree, file: str, dotted: str, depth: int,
     importer (40 such modules: seconds; 80: a minute). With it each (file, name, depth)
     is resolved once.
 
-    As Python binds the name: of the imports that run whenever the module is imported,
-    the last one binding it wins (a star import binds it only when its module exports
-    it); an import that runs only under a condition (``try`` / ``if``) counts when no
-    unconditional one binds the name, the first that resolves; an import only a type
+    As Python binds the name, in source order (``_module_binders``): of the imports,
+    classes and functions that run whenever the module is imported, the last one binding
+    it wins (a star import binds it only when its module exports it); one that runs only
+    under a condition (``try``, ``if``, a loop, a ``match`` case) after it, or anywhere
+    when none always runs, wins when it resolves, the first such; an import only a type
     checker sees (``if TYPE_CHECKING:``) provides nothing at run time."""
     memo = {} if memo is None else memo
     key = (file, dotted, depth)
@@ -175,20 +176,22 @@ def _resolve_once(tree: Tree, file: str, dotted: str, depth: int,
                 return False, None
             own = ps.find(ast.Module(body=[stmt], type_ignores=[]), dotted)
             return True, (file, own) if own is not None else None
-        if depth >= _MAX_REEXPORTS:
-            return False, None
         star = [a for a in stmt.names if a.name == "*"]
         named = [a for a in stmt.names if (a.asname or a.name) == head]
         if named:
             target = source(stmt)
-            if target is None:
+            if target is None or depth >= _MAX_REEXPORTS:
+                # Not followed, yet it binds the name: a definition of the module's own
+                # before it is not what the module provides.
                 return True, None
             # ``import Other as Spec, Spec``: Python binds the names left to right,
             # so the last alias of the name is the one the module keeps.
             return True, _resolve(tree, target, ".".join(filter(None, (named[-1].name,
                                                                          rest))), depth + 1,
                                   memo)
-        if star:
+        if star and depth < _MAX_REEXPORTS:
+            # (Past the limit a star import is taken to bind nothing: whether it does
+            # needs its module read, which the limit is there to stop.)
             target = source(stmt)
             if target is None or not _exports(tree, target, head):
                 return False, None
@@ -197,7 +200,7 @@ def _resolve_once(tree: Tree, file: str, dotted: str, depth: int,
         return False, None
 
     binders = _module_binders(module.body)
-    last = None  # the last binding that always runs
+    last: tuple[int, _Found] | None = None  # (where, what) of the last binding that always runs
     for at in range(len(binders) - 1, -1, -1):
         stmt, conditional = binders[at]
         if not conditional:
@@ -224,32 +227,36 @@ def _module_binders(body: list[ast.stmt], conditional: bool = False
                     ) -> list[tuple[_Binder, bool]]:
     """The statements that bind names when the module is imported (``from … import``,
     ``def``, ``class``), in source order, each with whether it runs only under a
-    condition (``if``, ``try``, a loop, a ``match`` case). A ``with`` body always runs.
-    Bodies of ``if TYPE_CHECKING:`` are left out: they never run."""
+    condition (``if``, ``try`` and its handlers and ``else``, a loop, a ``match`` case).
+    What runs whenever the statement around it does is no condition: a ``with`` body, a
+    ``finally`` body (the module is imported only when no error leaves it), the ``else``
+    of ``if TYPE_CHECKING:``. Bodies of ``if TYPE_CHECKING:`` are left out: they never
+    run."""
     out: list[tuple[_Binder, bool]] = []
     for stmt in body:
         if isinstance(stmt, ast.ImportFrom | ast.ClassDef | ast.FunctionDef
                       | ast.AsyncFunctionDef):
             out.append((stmt, conditional))
             continue
-        blocks: list[list[ast.stmt]] = []
-        always = False
+        # (a block, whether it runs whenever ``stmt`` does), in source order
+        blocks: list[tuple[list[ast.stmt], bool]] = []
         if isinstance(stmt, ast.If):
             test = stmt.test
             checking = (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
                 isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-            blocks = [stmt.orelse] if checking else [stmt.body, stmt.orelse]
+            blocks = [(stmt.orelse, True)] if checking else [(stmt.body, False),
+                                                               (stmt.orelse, False)]
         elif isinstance(stmt, ast.Try | ast.TryStar):
-            blocks = [stmt.body, *(h.body for h in stmt.handlers), stmt.orelse,
-                      stmt.finalbody]
+            blocks = [(stmt.body, False), *((h.body, False) for h in stmt.handlers),
+                      (stmt.orelse, False), (stmt.finalbody, True)]
         elif isinstance(stmt, ast.With | ast.AsyncWith):
-            blocks, always = [stmt.body], True
+            blocks = [(stmt.body, True)]
         elif isinstance(stmt, ast.For | ast.AsyncFor | ast.While):
-            blocks = [stmt.body, stmt.orelse]
+            blocks = [(stmt.body, False), (stmt.orelse, False)]
         elif isinstance(stmt, ast.Match):
-            blocks = [case.body for case in stmt.cases]
-        for block in blocks:
-            out += _module_binders(block, conditional=conditional or not always)
+            blocks = [(case.body, False) for case in stmt.cases]
+        for block, runs in blocks:
+            out += _module_binders(block, conditional=conditional or not runs)
     return out
 
 
