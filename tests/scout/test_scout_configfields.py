@@ -159,3 +159,29 @@ def test_a_field_a_subclass_method_reads_is_read(tmp_path) -> None:
                           "    def stop(self):\n        return self.stop_token\n"}
     _inp, found = _run(tmp_path, _files(extra=sub))
     assert "stop_token" not in {d.name for d in found.dead}
+
+
+# sc-fit12a (#22): a dict entry written by name is no read of every field, and the
+# typing budget counts files.
+
+
+def _dead(tmp_path, extra: dict[str, str], model: str = MODEL) -> set[tuple[str, str]]:
+    _inp, found = _run(tmp_path, _files(model=model, extra=extra))
+    return {(d.cls, d.name) for d in found.dead}
+
+
+def test_a_dict_entry_by_name_is_no_generic_read(tmp_path) -> None:
+    keyed = {"sub/wrap.py": 'def mark(fn):\n    fn.__dict__.setdefault("count", 0)\n'
+                            "    return fn\n"}
+    assert ("BlockArgs", "stop_token") in _dead(tmp_path / "a", keyed)
+    whole = {"sub/wrap.py": "def dump(a):\n    return a.__dict__\n"}
+    assert ("BlockArgs", "stop_token") not in _dead(tmp_path / "b", whole)
+
+
+def test_the_typing_budget_counts_files_not_names(tmp_path) -> None:
+    inp = minirepo.build(tmp_path, head=_files())
+    an = configfields._Analysis(inp)
+    left = an._typed_left
+    assert an.typed_budget("core/job.py", "width") and an.typed_budget("core/job.py", "section")
+    assert an._typed_left == left - 1
+    assert an.typed_budget("core/tokens.py", "width") and an._typed_left == left - 2

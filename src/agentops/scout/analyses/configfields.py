@@ -33,6 +33,8 @@ from agentops.scout.model import Inputs
 # Calls that read every field of a dataclass at once: a class handed to one of these
 # (anywhere its name is used) has no field that is certainly unread.
 _GENERIC_READS = frozenset({"asdict", "astuple", "fields", "vars", "__dict__"})
+# Dict methods that touch one key (``x.__dict__.setdefault("k", 0)``).
+_KEYED_METHODS = frozenset({"get", "setdefault", "pop"})
 # Methods that run whenever the class is built: an attribute they set always exists.
 _BUILDERS = frozenset({"__init__", "__post_init__", "__new__", "__attrs_post_init__"})
 MAX_FIELDS = 400  # fields judged per run (bounded work on a hostile tree)
@@ -170,6 +172,7 @@ class _Analysis:
         self._parents: dict[str, dict[int, ast.AST]] = {}
         self._names: dict[int, set[str]] = {}
         self._typed_left = MAX_TYPED_FILES
+        self._typed_files: set[str] = set()
         self._generic: dict[str, bool] = {}
         self._count: dict[str, int] = {}
         self._files_of: dict[str, set[str]] = {}
@@ -236,10 +239,12 @@ class _Analysis:
             found = False
             if any(g in text for g in _GENERIC_READS):
                 mod = ps.parse(text)
+                keyed = set() if mod is None else _keyed_dicts(mod)
                 found = mod is None or any(
                     (isinstance(n, ast.Call) and ps.name_chain(n.func)[-1:] != []
                      and ps.name_chain(n.func)[-1] in _GENERIC_READS)
-                    or (isinstance(n, ast.Attribute) and n.attr == "__dict__")
+                    or (isinstance(n, ast.Attribute) and n.attr == "__dict__"
+                        and id(n) not in keyed)
                     for n in ps.walk(mod))
             self._generic[path] = found
         return self._generic[path]
@@ -301,12 +306,16 @@ class _Analysis:
 
     def typed_budget(self, path: str, name: str) -> bool:
         """Whether this file may still be typed for ``name`` (bounded work: past the
-        budget an undecided read counts as a read, so nothing is reported from it)."""
-        key = f"{path}\x00{name}"
-        if key in self._scanned:
-            return True
+        budget an undecided read counts as a read, so nothing is reported from it).
+        The budget counts files, as ``MAX_TYPED_FILES`` says: a file typed for one
+        field is typed for the next at the cost of its few lines."""
+        if path in self._typed_files:
+            return True  # parsed already: typing more of its lines costs little
         self._typed_left -= 1
-        return self._typed_left >= 0
+        if self._typed_left < 0:
+            return False
+        self._typed_files.add(path)
+        return True
 
     def names_of(self, cls: Obj) -> set[str]:
         """Simple names of the class, its repository bases and its subclasses (a few
@@ -365,6 +374,26 @@ class _Analysis:
         if len(types) != 1:
             return None
         return not types & names
+
+
+def _keyed_dicts(mod: ast.AST) -> set[int]:
+    """ids of ``x.__dict__`` nodes used for one key written as a string
+    (``x.__dict__["k"]``, ``x.__dict__.setdefault("k", v)``): one named entry, which
+    the quoted-name rule already counts, not a read of every field."""
+    out: set[int] = set()
+    for n in ps.walk(mod):
+        if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant) \
+                and isinstance(n.slice.value, str):
+            inner = n.value
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                and n.func.attr in _KEYED_METHODS and n.args \
+                and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str):
+            inner = n.func.value
+        else:
+            continue
+        if isinstance(inner, ast.Attribute) and inner.attr == "__dict__":
+            out.add(id(inner))
+    return out
 
 
 def _enclosing_class(text: str, line_start: int, indent: int) -> tuple[str, str]:
