@@ -159,3 +159,81 @@ def test_a_field_a_subclass_method_reads_is_read(tmp_path) -> None:
                           "    def stop(self):\n        return self.stop_token\n"}
     _inp, found = _run(tmp_path, _files(extra=sub))
     assert "stop_token" not in {d.name for d in found.dead}
+
+
+# sc-fit12a (#22): an untyped read counts unless its own function shows another type;
+# a read that only copies the value into an attribute nothing reads is no use.
+
+def _dead(tmp_path, extra: dict[str, str], model: str = MODEL) -> set[tuple[str, str]]:
+    _inp, found = _run(tmp_path, _files(model=model, extra=extra))
+    return {(d.cls, d.name) for d in found.dead}
+
+
+def test_an_untyped_object_used_as_something_else_does_not_read_the_field(tmp_path) -> None:
+    feed = {"core/feed.py": "def feed(source, items):\n    source.reset()\n"
+                            "    return [source.stop_token, *items]\n"}
+    assert ("BlockArgs", "stop_token") in _dead(tmp_path, feed)
+
+
+def test_an_untyped_object_that_may_be_the_class_still_reads_it(tmp_path) -> None:
+    # Only members of the class read on it: it may be one.
+    same = {"core/feed.py": "def feed(a):\n    return a.width + a.stop_token\n"}
+    assert ("BlockArgs", "stop_token") not in _dead(tmp_path / "a", same)
+    # Tested for its type, or rebound in the function: no verdict from its uses.
+    tested = {"core/feed.py": "def feed(source):\n    if isinstance(source, int):\n"
+                              "        return 0\n    source.reset()\n"
+                              "    return source.stop_token\n"}
+    assert ("BlockArgs", "stop_token") not in _dead(tmp_path / "b", tested)
+    rebound = {"core/feed.py": "def feed(source, other):\n    source.reset()\n"
+                               "    source = other\n    return source.stop_token\n"}
+    assert ("BlockArgs", "stop_token") not in _dead(tmp_path / "c", rebound)
+
+
+RUNNER = '''\
+from sub.args import BlockArgs
+
+
+class Runner:
+    def __init__(self, cfg: BlockArgs):
+        self.stop = cfg.stop_token
+'''
+
+
+def test_a_field_only_copied_into_an_attribute_nothing_reads_is_dead(tmp_path) -> None:
+    inp, found = _run(tmp_path, _files(extra={"core/runner.py": RUNNER}))
+    [d] = [d for d in found.dead if d.name == "stop_token"]
+    assert d.copied_to == (("Runner.stop", "core/runner.py", 6),)
+    [item] = [i for i in items_of.items(inp, {"config_fields": found})
+              if "stop_token" in i.title]
+    assert "its only reads copy it into `Runner.stop` (core/runner.py:6)" in item.title
+
+
+def test_a_copy_someone_reads_is_a_read(tmp_path) -> None:
+    used = RUNNER + "\n    def go(self):\n        return self.stop\n"
+    assert ("BlockArgs", "stop_token") not in _dead(tmp_path, {"core/runner.py": used})
+
+
+def test_a_copy_into_a_dead_attribute_of_the_folder_is_one_finding(tmp_path) -> None:
+    head = {"sub/head.py": "from sub.args import BlockArgs\n\n\nclass Head:\n"
+                           "    def __init__(self, args: BlockArgs):\n"
+                           "        self.stop = args.stop_token\n\n\n"
+                           "def make():\n    return Head(BlockArgs())\n"}
+    dead = _dead(tmp_path, head)
+    assert ("Head", "stop") in dead and ("BlockArgs", "stop_token") not in dead
+
+
+def test_a_dict_entry_by_name_is_no_generic_read(tmp_path) -> None:
+    keyed = {"sub/wrap.py": 'def mark(fn):\n    fn.__dict__.setdefault("count", 0)\n'
+                            "    return fn\n"}
+    assert ("BlockArgs", "stop_token") in _dead(tmp_path / "a", keyed)
+    whole = {"sub/wrap.py": "def dump(a):\n    return a.__dict__\n"}
+    assert ("BlockArgs", "stop_token") not in _dead(tmp_path / "b", whole)
+
+
+def test_the_typing_budget_counts_files_not_names(tmp_path) -> None:
+    inp = minirepo.build(tmp_path, head=_files())
+    an = configfields._Analysis(inp)
+    left = an._typed_left
+    assert an.typed_budget("core/job.py", "width") and an.typed_budget("core/job.py", "section")
+    assert an._typed_left == left - 1
+    assert an.typed_budget("core/tokens.py", "width") and an._typed_left == left - 2

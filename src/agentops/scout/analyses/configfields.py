@@ -33,6 +33,8 @@ from agentops.scout.model import Inputs
 # Calls that read every field of a dataclass at once: a class handed to one of these
 # (anywhere its name is used) has no field that is certainly unread.
 _GENERIC_READS = frozenset({"asdict", "astuple", "fields", "vars", "__dict__"})
+# Dict methods that touch one key (``x.__dict__.setdefault("k", 0)``).
+_KEYED_METHODS = frozenset({"get", "setdefault", "pop"})
 # Methods that run whenever the class is built: an attribute they set always exists.
 _BUILDERS = frozenset({"__init__", "__post_init__", "__new__", "__attrs_post_init__"})
 MAX_FIELDS = 400  # fields judged per run (bounded work on a hostile tree)
@@ -42,6 +44,11 @@ MAX_TYPED_FILES = 12
 # ``receiver.`` right before an attribute: group 1 is a dot when the receiver is itself
 # an attribute (a chain), group 2 the receiver's name.
 _RECEIVER = re.compile(r"(\.?)\b([A-Za-z_]\w*)\s*\.")
+# ``self.x = y.name`` alone on a line: a read that may only copy the value (typed to
+# tell; any other read on a stated type counts at once).
+_COPY_LINE = re.compile(r"[ \t]*self\.\w+[ \t]*=[ \t]*[\w.]+[ \t]*(?:#.*)?$")
+# Copies followed into their target: a field copied into an attribute copied again.
+MAX_COPY_DEPTH = 2
 _CLASS_LINE = re.compile(r"^([ \t]*)class[ \t]+(\w+)[ \t]*(?:\(([^)]*)\))?", re.M)
 
 
@@ -52,6 +59,8 @@ class DeadField:
     file: str
     line: int
     kind: str = "field"  # "field" of a dataclass | "attribute" set by ``__init__``
+    # (Class.attr, file, line): where its only reads copy it, attributes nothing reads.
+    copied_to: tuple[tuple[str, str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -169,7 +178,11 @@ class _Analysis:
         self._ancestors: dict[int, set[int]] = {}
         self._parents: dict[str, dict[int, ast.AST]] = {}
         self._names: dict[int, set[str]] = {}
+        self._members: dict[int, frozenset[str] | None] = {}
         self._typed_left = MAX_TYPED_FILES
+        self._typed_files: set[str] = set()
+        # (file, class, attribute) of copies found dead: the field's value ends there.
+        self.copies: set[tuple[str, str, str, int]] = set()
         self._generic: dict[str, bool] = {}
         self._count: dict[str, int] = {}
         self._files_of: dict[str, set[str]] = {}
@@ -236,10 +249,12 @@ class _Analysis:
             found = False
             if any(g in text for g in _GENERIC_READS):
                 mod = ps.parse(text)
+                keyed = set() if mod is None else _keyed_dicts(mod)
                 found = mod is None or any(
                     (isinstance(n, ast.Call) and ps.name_chain(n.func)[-1:] != []
                      and ps.name_chain(n.func)[-1] in _GENERIC_READS)
-                    or (isinstance(n, ast.Attribute) and n.attr == "__dict__")
+                    or (isinstance(n, ast.Attribute) and n.attr == "__dict__"
+                        and id(n) not in keyed)
                     for n in ps.walk(mod))
             self._generic[path] = found
         return self._generic[path]
@@ -247,8 +262,7 @@ class _Analysis:
     def generic(self, cls: Obj) -> bool:
         """A file of the sub-project, or one naming the class, reads fields generically
         (``asdict(x)``, ``fields(x)``, ``vars(x)``, ``x.__dict__``)."""
-        name = cls.qualname.rsplit(".", 1)[-1]
-        files = self._files_of.get(name, set()) | {p for p in self.py if p.startswith(self.sub)}
+        files = self.files_naming(cls) | {p for p in self.py if p.startswith(self.sub)}
         return any(self._generic_file(p) for p in sorted(files))
 
     def used(self, cls: Obj) -> bool:
@@ -258,8 +272,17 @@ class _Analysis:
     def mentions(self, path: str, cls: Obj) -> bool:
         """A file that may handle the class: the sub-project's own, or one naming it (a
         string elsewhere keys another class's fields)."""
-        return path.startswith(self.sub) or path in self._files_of.get(
-            cls.qualname.rsplit(".", 1)[-1], set())
+        return path.startswith(self.sub) or path in self.files_naming(cls)
+
+    def files_naming(self, cls: Obj) -> set[str]:
+        """Files whose text names the class (indexed for the sub-project's classes,
+        searched once for another, such as the holder of a copied value)."""
+        name = cls.qualname.rsplit(".", 1)[-1]
+        if name not in self._files_of:
+            word = re.compile(rf"\b{re.escape(name)}\b")
+            self._files_of[name] = {p for p, t in self.py.items()
+                                    if name in t and word.search(t)}
+        return self._files_of[name]
 
     def narrowed(self, path: str, node: ast.AST) -> bool:
         """Read under an isinstance/hasattr/getattr test or an AttributeError handler
@@ -273,9 +296,17 @@ class _Analysis:
         self.reader._parents = self._parents[path]
         return self.reader._narrowed(node)
 
-    def field_read(self, cls: Obj, name: str) -> bool:
+    def field_read(self, cls: Obj, name: str, depth: int = 0,
+                   loads_only: bool = False) -> bool:
+        """Whether some code may read ``cls.name``. A read counts unless the code shows
+        it is none: its object is stated to be of an unrelated class, its untyped
+        object is used in the same function as something the class is not (``_alien``),
+        or it only copies the value into an attribute nothing reads (``_dead_copy``).
+        ``loads_only``: assignments to ``x.name`` in other files are not reads either
+        (asked of a copy's target, whose own stores are not its uses)."""
         dotted = re.compile(rf"\.{re.escape(name)}\b")
         quoted = re.compile(rf"[\"']{re.escape(name)}[\"']")
+        store = re.compile(r"\s*=(?!=)")
         for path, text in self.py.items():
             if name not in text:
                 continue
@@ -285,28 +316,156 @@ class _Analysis:
                 continue
             if path.startswith(self.sub):
                 if any(attr == name and self.related(owner, cls)
-                       for attr, owner, _loc, _node in self.reads_in(path)):
+                       and self.counts(path, node, owner, cls, depth)
+                       for attr, owner, _loc, node in self.reads_in(path)):
                     return True
-            else:
-                verdicts = [self.foreign(text, m.start(), cls) for m in dotted.finditer(text)]
-                if False in verdicts:
+                continue
+            if path == cls.path:
+                # The class's own file outside the folder (a copy's holder): typed on
+                # the reads of this name (the text rule takes it for a namesake).
+                if any(attr == name and self.related(owner, cls)
+                       and self.counts(path, node, owner, cls, depth)
+                       for attr, owner, _loc, node in self.reads_in(path, name)):
                     return True
-                # Undecided by the text (a chain, an unannotated name): the types the
-                # code states, resolved on the reads of this name only.
-                if None in verdicts and (not self.typed_budget(path, name) or any(
-                        attr == name and self.related(owner, cls)
-                        for attr, owner, _loc, _node in self.reads_in(path, name))):
+                continue
+            matches = [m for m in dotted.finditer(text)
+                       if not (loads_only and store.match(text, m.end()))]
+            verdicts = [self.foreign(text, m.start(), cls) for m in matches]
+            if False in verdicts and not all(
+                    _COPY_LINE.match(_line_at(text, m.start()))
+                    for m, v in zip(matches, verdicts, strict=True) if v is False):
+                return True  # a read on an object stated to be of the class
+            if False in verdicts or None in verdicts:
+                # Undecided by the text (a chain, an unannotated name) or a copy into
+                # an attribute: the types the code states, on the reads of this name.
+                if not self.typed_budget(path, name):
+                    return True
+                related = [(owner, node) for attr, owner, _loc, node
+                           in self.reads_in(path, name)
+                           if attr == name and self.related(owner, cls)]
+                if False in verdicts and not related:
+                    return True  # the text and the types disagree: count it
+                if any(self.counts(path, node, owner, cls, depth)
+                       for owner, node in related):
                     return True
         return False
 
+    def counts(self, path: str, node: ast.Attribute, owner: Obj | None, cls: Obj,
+               depth: int) -> bool:
+        """Whether one read of a field (on an object that may be of ``cls``) is a use."""
+        if owner is None and self._alien(path, node, cls):
+            return False
+        return not (depth < MAX_COPY_DEPTH and self._dead_copy(path, node, depth))
+
+    def _scope(self, path: str, node: ast.AST) -> tuple[dict[int, ast.AST], ast.AST | None]:
+        mod = ps.parse(self.py[path])
+        if mod is None:
+            return {}, None
+        if path not in self._parents:
+            self._parents[path] = coreindex.parents(mod)
+        parents = self._parents[path]
+        up = parents.get(id(node))
+        while up is not None and not isinstance(up, (*ps.FuncDef.__args__, ast.Lambda)):
+            up = parents.get(id(up))
+        return parents, up
+
+    def _alien(self, path: str, node: ast.Attribute, cls: Obj) -> bool:
+        """The read's untyped object cannot be an instance of ``cls``: in the function
+        holding the read it is bound once (a name) or never rebound (an attribute
+        chain), is never tested (``isinstance``/``hasattr``/``getattr``), and some other
+        attribute read on it is no member of the class, its bases or subclasses (an
+        instance of the class would fail there). Protects the rule that an untyped read
+        counts: it is set aside only where its own function shows another type."""
+        recv = node.value
+        if not all(isinstance(n, (ast.Name, ast.Attribute, ast.Load)) for n in ast.walk(recv)):
+            return False
+        members = self.family_members(cls)
+        if members is None:
+            return False
+        _parents, scope = self._scope(path, node)
+        if scope is None:
+            return False
+        key = ast.unparse(recv)
+        binds = 0
+        if isinstance(scope, (*ps.FuncDef.__args__, ast.Lambda)):
+            a = scope.args
+            binds += sum(x.arg == key for x in (*a.posonlyargs, *a.args, *a.kwonlyargs))
+        other: set[str] = set()
+        for n in ast.walk(scope):
+            if isinstance(n, (ast.Global, ast.Nonlocal)) and key.split(".")[0] in n.names:
+                return False
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in (
+                    "isinstance", "hasattr", "getattr", "type") and n.args \
+                    and ast.unparse(n.args[0]) == key:
+                return False
+            if isinstance(n, (ast.Name, ast.Attribute)) and not isinstance(n.ctx, ast.Load) \
+                    and ast.unparse(n) == key:
+                binds += 1
+            if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load) \
+                    and not (n.attr.startswith("__") and n.attr.endswith("__")) \
+                    and ast.unparse(n.value) == key:
+                other.add(n.attr)
+        if (isinstance(recv, ast.Name) and binds != 1) or \
+                (isinstance(recv, ast.Attribute) and binds):
+            return False
+        return bool(other - members)
+
+    def family_members(self, cls: Obj) -> frozenset[str] | None:
+        """Every member name of the class, its repository bases and its subclasses (a
+        few levels); ``None`` when a member may come from somewhere not read."""
+        key = id(cls.node)
+        if key not in self._members:
+            names, why = self.idx.members(cls)
+            out: set[str] | None = None if why else set(names)
+            index = classindex.for_tree(self.inp.head)
+            todo = [cls.qualname]
+            for _ in range(3):
+                if out is None:
+                    break
+                subs = [sub for n in todo for sub in index.subclasses(n)]
+                for sub in subs:
+                    more, why = coreindex.CoreIndex.own_members(sub)
+                    if why:
+                        out = None
+                        break
+                    out |= more
+                todo = [index.qualname(sub) for sub in subs]
+            self._members[key] = None if out is None else frozenset(out)
+        return self._members[key]
+
+    def _dead_copy(self, path: str, node: ast.Attribute, depth: int) -> bool:
+        """The read only copies the field into ``self.x`` of a method's class, and
+        nothing reads that attribute: the field's one use is a value nobody uses."""
+        parents, func = self._scope(path, node)
+        stmt = parents.get(id(node))
+        if not (isinstance(stmt, ast.Assign) and stmt.value is node and len(stmt.targets) == 1
+                and isinstance(func, ps.FuncDef.__args__)):
+            return False
+        target = stmt.targets[0]
+        args = [*func.args.posonlyargs, *func.args.args]
+        owner = parents.get(id(func))
+        if not (args and isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                and target.value.id == args[0].arg and isinstance(owner, ast.ClassDef)):
+            return False
+        holder = Obj("class", path, owner, owner.name)
+        if self.generic(holder) or self.field_read(holder, target.attr, depth + 1,
+                                                   loads_only=True):
+            return False
+        self.copies.add((path, owner.name, target.attr, stmt.lineno))
+        return True
+
     def typed_budget(self, path: str, name: str) -> bool:
         """Whether this file may still be typed for ``name`` (bounded work: past the
-        budget an undecided read counts as a read, so nothing is reported from it)."""
-        key = f"{path}\x00{name}"
-        if key in self._scanned:
-            return True
+        budget an undecided read counts as a read, so nothing is reported from it).
+        The budget counts files, as ``MAX_TYPED_FILES`` says: a file typed for one
+        field is typed for the next at the cost of its few lines."""
+        if path in self._typed_files:
+            return True  # parsed already: typing more of its lines costs little
         self._typed_left -= 1
-        return self._typed_left >= 0
+        if self._typed_left < 0:
+            return False
+        self._typed_files.add(path)
+        return True
 
     def names_of(self, cls: Obj) -> set[str]:
         """Simple names of the class, its repository bases and its subclasses (a few
@@ -367,6 +526,32 @@ class _Analysis:
         return not types & names
 
 
+def _keyed_dicts(mod: ast.AST) -> set[int]:
+    """ids of ``x.__dict__`` nodes used for one key written as a string
+    (``x.__dict__["k"]``, ``x.__dict__.setdefault("k", v)``): one named entry, which
+    the quoted-name rule already counts, not a read of every field."""
+    out: set[int] = set()
+    for n in ps.walk(mod):
+        if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant) \
+                and isinstance(n.slice.value, str):
+            inner = n.value
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                and n.func.attr in _KEYED_METHODS and n.args \
+                and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str):
+            inner = n.func.value
+        else:
+            continue
+        if isinstance(inner, ast.Attribute) and inner.attr == "__dict__":
+            out.add(id(inner))
+    return out
+
+
+def _line_at(text: str, pos: int) -> str:
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    return text[start:] if end < 0 else text[start:end]
+
+
 def _enclosing_class(text: str, line_start: int, indent: int) -> tuple[str, str]:
     """The class whose body holds the line at ``line_start`` (indented ``indent``):
     the last ``class`` line before it indented less, with no code line between them
@@ -417,6 +602,7 @@ def analyse(inp: Inputs) -> ConfigFields:
     an = _Analysis(inp)
     an.index_names(everything)
     dead: list[DeadField] = []
+    copied_to: dict[int, set[tuple[str, str, str, int]]] = {}
     judged = 0
     for cls in everything:
         node = cls.node
@@ -433,10 +619,17 @@ def analyse(inp: Inputs) -> ConfigFields:
             judged += 1
             if judged > MAX_FIELDS:
                 break
+            an.copies.clear()
             if name.startswith("__") or an.field_read(cls, name):
                 continue
             dead.append(DeadField(cls.qualname, name, cls.path, line,
-                                  "field" if id(node) in is_dc else "attribute"))
+                                  "field" if id(node) in is_dc else "attribute",
+                                  tuple(sorted((f"{k}.{a}", p, n) for p, k, a, n in an.copies))))
+            copied_to[len(dead) - 1] = {c[:3] for c in an.copies}
+    # A field whose value only reaches an attribute reported here is one finding,
+    # stated at the attribute (the end of the chain, where the value stops).
+    reported = {(d.file, d.cls.rsplit(".", 1)[-1], d.name) for d in dead}
+    dead = [d for i, d in enumerate(dead) if not copied_to.get(i, set()) & reported]
     undeclared = _undeclared(inp, an, classes, dead)
     dead_left = [d for d in dead if not any(u.from_field == d.name and u.cls == d.cls
                                             for u in undeclared)]

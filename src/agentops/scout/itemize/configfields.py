@@ -26,6 +26,10 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         if d.kind == "field":
             title = (f"{code(d.cls + '.' + d.name)} ({rel(d.file, sub)}:{d.line}) is a field "
                      f"no code reads: setting it in a flavor or config changes nothing")
+            if d.copied_to:
+                into = listed((f"{code(a)} ({rel(f, sub)}:{n})" for a, f, n in d.copied_to), 2)
+                title += (f" (its only reads copy it into {into}, "
+                          f"which no code reads)")
             why = ("an option that does nothing misleads whoever sets it; read it where it "
                    "was meant to act, or drop it")
         else:
@@ -36,7 +40,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         out.append(Item(
             id=stable_id("dead-field", d.file, d.cls, d.name), section="S-4",
             kind="opportunity", title=title, why=why,
-            where=where, files=(d.file,), facts=(d.cls, d.name)))
+            where=where, files=(d.file,), facts=(d.cls, d.name, *(a for a, _f, _n in d.copied_to))))
     for u in found.undeclared:
         reads = listed((rel(r.rsplit(":", 1)[0], sub) + ":" + r.rsplit(":", 1)[1]
                         for r in u.reads), 3)
