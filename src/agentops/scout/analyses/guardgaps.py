@@ -378,13 +378,12 @@ def _first_call(body: list[ast.stmt]) -> str:
     return ""
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Dispatch:
     path: str
     line: int  # the catch-all arm
     field: str
-    named: set[str]
-    runs: str
+    runs: str  # what the arm calls first
 
 
 def _folder_dispatches(mod: ast.Module, path: str, fields: dict[str, tuple[str, str]]
@@ -409,12 +408,9 @@ def _folder_dispatches(mod: ast.Module, path: str, fields: dict[str, tuple[str, 
                     if _only_raises(case.body):
                         catch_all_refused[field] = True
                     else:
-                        found.append(_Dispatch(path, pat.lineno, field, set(),
+                        found.append(_Dispatch(path, pat.lineno, field,
                                                _first_call(case.body)))
             named.setdefault(field, set()).update(vals)
-            for d in found:
-                if d.field == field and not d.named:
-                    d.named = set(vals)
         elif isinstance(node, ast.If):
             test = node.test
             if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
@@ -427,19 +423,19 @@ def _folder_dispatches(mod: ast.Module, path: str, fields: dict[str, tuple[str, 
             if isinstance(test.ops[0], ast.NotIn | ast.NotEq) and _only_raises(node.body):
                 catch_all_refused[field] = True
             elif isinstance(test.ops[0], ast.Eq | ast.In):
-                # An ``if``/``elif`` chain on the field ending in an ``else`` that runs.
-                chain, cur = set(vals), node
+                # An ``if``/``elif`` chain on the field ending in an ``else`` that runs
+                # (each ``elif`` is a node of its own: its values are named there).
+                cur = node
                 while len(cur.orelse) == 1 and isinstance(cur.orelse[0], ast.If):
                     nxt = cur.orelse[0].test
                     if not (isinstance(nxt, ast.Compare) and len(nxt.ops) == 1
                             and isinstance(nxt.ops[0], ast.Eq | ast.In)
                             and _subject_field(nxt.left, fields) == field):
                         break
-                    chain |= _strs(nxt.comparators[0])
                     cur = cur.orelse[0]
                 else:
                     if cur.orelse and not _only_raises(cur.orelse):
-                        found.append(_Dispatch(path, cur.orelse[0].lineno, field, chain,
+                        found.append(_Dispatch(path, cur.orelse[0].lineno, field,
                                                _first_call(cur.orelse)))
                     elif cur.orelse:
                         catch_all_refused[field] = True
