@@ -193,3 +193,20 @@ def test_no_fallback_when_refused_elsewhere_or_no_other_value_is_known(tmp_path)
     assert guardgaps.analyse(_inp(tmp_path / "c", {
         "proj/ours/args.py": ARGS, "proj/ours/blend.py": chain,
         "proj/theirs/run.py": OTHER})) == []
+
+
+def test_no_lost_refusal_read_past_a_star_or_in_a_builder_over_the_cap(tmp_path) -> None:
+    # ``make_mixer(args.fast, *rest, args.kind)``: which parameter ``kind`` reaches
+    # depends on how many values ``rest`` holds (read as the third, ``block``, it would
+    # be refused as "not None"), so nothing binds after the star.
+    starred = USES_BUILDER.replace("args.fast, args.kind", "args.fast, *args.rest, args.kind")
+    base = {"core/mixers.py": BUILDER, "proj/ours/mix.py": starred}
+    assert guardgaps.analyse(_inp(tmp_path / "a", {"core/mixers.py": None,
+                                                   "proj/ours/mix.py": BUILDS_ITSELF},
+                                  base)) == []
+    # A builder past the size cap is never parsed (its refusals are not read).
+    huge = BUILDER + "#" * guardgaps.MAX_FILE_CHARS + "\n"
+    base = {"core/mixers.py": huge, "proj/ours/mix.py": USES_BUILDER}
+    assert guardgaps.analyse(_inp(tmp_path / "b", {"core/mixers.py": None,
+                                                   "proj/ours/mix.py": BUILDS_ITSELF},
+                                  base)) == []
