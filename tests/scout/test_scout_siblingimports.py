@@ -118,3 +118,10 @@ def test_nothing_without_a_borrowed_helper_a_contrast_or_a_registration(tmp_path
     files["pkg/models/alpha/wiring.py"] = ALPHA_WIRING + "\n\nclass Sharder:\n    pass\n"
     files["pkg/models/beta/wiring.py"] = BETA_WIRING + "\n\nclass Sharder:\n    pass\n"
     assert siblingimports.analyse(_inp(tmp_path / "d", files)) == []
+
+
+def test_a_sibling_module_over_the_size_cap_is_not_read(tmp_path) -> None:
+    files = _files()
+    files["pkg/models/alpha/wiring.py"] = (ALPHA_WIRING + "#" * siblingimports.MAX_FILE_CHARS
+                                           + "\n")
+    assert siblingimports.analyse(_inp(tmp_path, files)) == []
