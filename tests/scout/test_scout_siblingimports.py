@@ -125,3 +125,64 @@ def test_a_sibling_module_over_the_size_cap_is_not_read(tmp_path) -> None:
     files["pkg/models/alpha/wiring.py"] = (ALPHA_WIRING + "#" * siblingimports.MAX_FILE_CHARS
                                            + "\n")
     assert siblingimports.analyse(_inp(tmp_path, files)) == []
+
+
+def test_relative_imports_of_two_levels_and_of_the_package_itself(tmp_path) -> None:
+    # ``from ..alpha.wiring import …`` reaches the sibling's module; the wiring
+    # function defined in the folder's ``__init__`` and registered by ``from . import``.
+    files = _files(deep_wiring=DEEP_WIRING.replace("from pkg.models.alpha.wiring",
+                                                   "from ..alpha.wiring"))
+    [b] = siblingimports.analyse(_inp(tmp_path / "a", files))
+    assert b.module == "pkg.models.alpha.wiring"
+    files = _files()
+    files["pkg/models/deep/__init__.py"] = DEEP_WIRING
+    files["pkg/models/deep/spec.py"] = SPEC.format(fn="wire_deep", name="deep").replace(
+        "from .wiring import", "from . import")
+    del files["pkg/models/deep/wiring.py"]
+    [b] = siblingimports.analyse(_inp(tmp_path / "b", files))
+    assert (b.file, b.registered_at) == ("pkg/models/deep/__init__.py",
+                                         "pkg/models/deep/spec.py:7")
+
+
+def test_one_record_per_registered_function_at_most_ten(tmp_path) -> None:
+    files = _files()
+    # Registered twice: one record.
+    files["pkg/models/deep/__init__.py"] += ("\n\ndef again():\n"
+                                             "    return Recipe(wire_fn=wire_deep)\n")
+    [b] = siblingimports.analyse(_inp(tmp_path / "a", files))
+    assert b.registered == "wire_deep"
+    many = "".join(f"\n\ndef wire_{k}(model):\n    shard_all(model)\n" for k in range(12))
+    files = _files(deep_wiring=DEEP_WIRING + many)
+    files["pkg/models/deep/__init__.py"] = (
+        "from core.spec import Recipe\n\nfrom .wiring import "
+        + ", ".join(f"wire_{k}" for k in range(12)) + "\n\n\n"
+        + "".join(f"R{k} = Recipe(wire_fn=wire_{k})\n" for k in range(12)))
+    assert len(siblingimports.analyse(_inp(tmp_path / "b", files))) == 10
+
+
+def test_what_the_folders_files_are_and_what_counts_as_made_otherwise(tmp_path) -> None:
+    # An empty folder has nothing registered; one sibling is no sibling parity.
+    files = {p: t for p, t in _files().items() if not p.startswith("pkg/models/deep/")}
+    files["pkg/models/deep/README.md"] = "notes\n"
+    assert siblingimports.analyse(_inp(tmp_path / "a", files)) == []
+    files = {p: t for p, t in _files().items() if not p.startswith("pkg/models/beta/")}
+    assert siblingimports.analyse(_inp(tmp_path / "a1", files)) == []
+    # A registration in the folder's tests, in a non-Python file, or in a file over
+    # the size cap is not the folder's code.
+    unregistered = SPEC.replace(", wire_fn={fn}", "").replace("from .wiring import {fn}\n",
+                                                              "")
+    files = _files(deep_spec=unregistered)
+    spec = SPEC.format(fn="wire_deep", name="deep")
+    files["pkg/models/deep/tests/spec.py"] = spec.replace("from .wiring", "from ..wiring")
+    files["pkg/models/deep/spec.txt"] = spec
+    files["pkg/models/deep/big.py"] = spec + "#" * siblingimports.MAX_FILE_CHARS + "\n"
+    assert siblingimports.analyse(_inp(tmp_path / "b", files)) == []
+    # A file that does not parse does not hide the folder's or a sibling's others; a
+    # helper of the same name from a module the repository lacks is not made here.
+    files = _files()
+    files["pkg/models/beta/a_broken.py"] = files["pkg/models/deep/0_broken.py"] = "def (:\n"
+    [b] = siblingimports.analyse(_inp(tmp_path / "c", files))
+    assert b.otherwise == ("pkg/models/beta/wiring.py:5",)
+    beta = "from extlib.sharding import shard_all\n\n\n" + BETA_WIRING.split(
+        "\n\n\n", maxsplit=1)[0] + "\n"
+    assert siblingimports.analyse(_inp(tmp_path / "d", _files(beta=beta))) == []
