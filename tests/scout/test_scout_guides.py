@@ -60,3 +60,18 @@ def test_the_report_adds_the_guide_once_and_loads_markdown_one_folder_up(tmp_pat
     want = _wanted(bare)
     assert want("pkg/kinds/GUIDE.md")
     assert not want("pkg/OTHER.md") and not want("pkg/kinds/beta/x.md")
+
+
+def test_example_guides_read_only_markdown_one_folder_up_once_each(tmp_path) -> None:
+    twice = GUIDE + "\nThe [Alpha kind](/pkg/kinds/alpha/) is again the example.\n"
+    tree = _tree({"pkg/kinds/GUIDE.md": twice, "pkg/kinds/GUIDE.txt": GUIDE,
+                  "pkg/kinds/ABS.md": "Copy the [kind](/pkg/kinds/alpha) as an example.\n"})
+    # An absolute link resolves from the repository's root; a guide naming the example
+    # twice is listed once; a text file is no guide; a path not loaded reads as empty.
+    tree = Tree(commit="c", paths=tree.paths | {"pkg/kinds/UNLOADED.md"}, files=tree.files)
+    assert docparts.example_guides(tree.paths, tree.text, "pkg/kinds/alpha") == [
+        "pkg/kinds/ABS.md", "pkg/kinds/GUIDE.md"]
+    # A folder at the repository's root has no folder one up: its guides are the docs.
+    root = Tree(commit="c", paths=frozenset({"alpha/x.py", "README.md"}),
+                files={"README.md": "See the [Alpha kind](alpha) as an example.\n"})
+    assert docparts.example_guides(root.paths, root.text, "alpha") == []
