@@ -75,3 +75,15 @@ def test_example_guides_read_only_markdown_one_folder_up_once_each(tmp_path) -> 
     root = Tree(commit="c", paths=frozenset({"alpha/x.py", "README.md"}),
                 files={"README.md": "See the [Alpha kind](alpha) as an example.\n"})
     assert docparts.example_guides(root.paths, root.text, "alpha") == []
+
+
+def test_the_report_loads_code_scripts_workflows_docs_and_the_folders_configs(
+        tmp_path) -> None:
+    want = _wanted(_target(tmp_path, "docs: [notes/guide.txt]\n"))
+    assert all(want(p) for p in (
+        "lib/a.py", "lib/run.sh", "notes/guide.txt", ".github/workflows/other.yml",
+        "pkg/kinds/alpha/NOTES.md", "README.md", "pkg/kinds/GUIDE.md",
+        "pkg/kinds/alpha/cfg.toml"))
+    assert not any(want(p) for p in (
+        "notes/other.txt", ".github/workflows/notes.txt", "conf/ci.yml", "pkg/OTHER.md",
+        "pkg/kinds/alpha.txt", "pkg/cfg.toml", "pkg/kinds/alpha/cfg.json"))
