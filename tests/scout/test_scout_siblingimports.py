@@ -186,3 +186,35 @@ def test_what_the_folders_files_are_and_what_counts_as_made_otherwise(tmp_path) 
     beta = "from extlib.sharding import shard_all\n\n\n" + BETA_WIRING.split(
         "\n\n\n", maxsplit=1)[0] + "\n"
     assert siblingimports.analyse(_inp(tmp_path / "d", _files(beta=beta))) == []
+
+
+def test_the_three_sibling_items_say_their_places_and_cap_their_lists(tmp_path) -> None:
+    from agentops.scout.analyses import siblinghooks, siblingwraps
+
+    inp = _inp(tmp_path, _files())
+    sibs = tuple(f"pkg/models/s{k}/spec.py:{k + 1}" for k in range(5))
+    files = ("pkg/models/s0/spec.py", "pkg/models/s1/spec.py", "pkg/models/s2/spec.py",
+             "pkg/models/s3/spec.py", "pkg/models/s4/spec.py")
+    marked, plain = debt._sibling_hooks(inp, {"sibling_hooks": [
+        siblinghooks.MissingHook("pkg/models/deep/spec.py", 3, "Recipe", "post_fn", "hook_a",
+                                 "core/hooks.py:7", ("tiles_on",), sibs, calling=6),
+        siblinghooks.MissingHook("pkg/models/deep/spec.py", 4, "Recipe", "make_fn", "make_a",
+                                 "core/hooks.py:9", (), sibs,
+                                 form=siblinghooks.LEFT_OUT)]})
+    assert "5 of the 6 sibling folders calling it" in marked.title
+    assert "s3/spec.py:4 and 1 more), which reads `tiles_on`" in marked.title
+    assert "with the same feature" in marked.why
+    assert "5 sibling folders pass" in plain.title and "which reads" not in plain.title
+    assert "with the same feature" not in plain.why
+    assert marked.files == ("pkg/models/deep/spec.py", "core/hooks.py", *files)
+    [borrowed] = debt._sibling_imports(inp, {"sibling_imports": [
+        siblingimports.BorrowedWiring("pkg/models/deep/wiring.py", 1, "wire_deep", "wire_fn",
+                                      "pkg/models/deep/spec.py:7", "pkg.models.alpha.wiring",
+                                      ("shard_all",), sibs)]})
+    assert "s3/spec.py:4 and 1 more)" in borrowed.title
+    assert borrowed.files == ("pkg/models/deep/wiring.py", "pkg/models/deep/spec.py", *files)
+    [wrap] = debt._sibling_wraps(inp, {"sibling_wraps": [
+        siblingwraps.NarrowWrap("pkg/models/deep/wiring.py", 9, "wire_deep", "wire_fn",
+                                "wrap_blocks", "shard_on", ("experts_on",), sibs)]})
+    assert "s3/spec.py:4 and 1 more); this folder reads `experts_on`" in wrap.title
+    assert wrap.files == ("pkg/models/deep/wiring.py", *files)
