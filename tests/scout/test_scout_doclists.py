@@ -172,4 +172,4 @@ def test_one_module_wires_a_capability_by_calling_or_handing_over_its_function()
     # A mention (a degree it reads, a name in a string), a call of something else, a
     # module that does not parse: nothing wired.
     assert not doclists.wires("def f(cfg):\n    return log('apply_tp', cfg.tp_degree)\n", tp)
-    assert not doclists.wires("def f(m):\n    apply_tp(\n", tp)
+    assert doclists.wires("def f(m):\n    apply_tp(\n", tp) is False
