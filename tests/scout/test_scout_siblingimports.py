@@ -201,6 +201,7 @@ def test_the_three_sibling_items_say_their_places_and_cap_their_lists(tmp_path) 
         siblinghooks.MissingHook("pkg/models/deep/spec.py", 4, "Recipe", "make_fn", "make_a",
                                  "core/hooks.py:9", (), sibs,
                                  form=siblinghooks.LEFT_OUT)]})
+    assert "`Recipe(post_fn=None)` at spec.py:3" in marked.title
     assert "5 of the 6 sibling folders calling it" in marked.title
     assert "s3/spec.py:4 and 1 more), which reads `tiles_on`" in marked.title
     assert "with the same feature" in marked.why
