@@ -161,3 +161,15 @@ def test_each_done_mark_alone_takes_an_item_out_of_a_todo_section() -> None:
     lines = ["## TODO", *done, "- widget left"]
     got = list(doclists.pending_items(lines, doclists._sections(lines)))
     assert got == [(len(done) + 2, "widget left")]
+
+
+def test_one_module_wires_a_capability_by_calling_or_handing_over_its_function() -> None:
+    tp = next(c for c in doclists.CAPABILITIES if c.name == "tensor parallelism")
+    assert doclists.wires("def f(m):\n    return apply_tp(m)\n", tp)
+    assert doclists.wires("def f(m):\n    return dist.apply_tp(m)\n", tp)
+    assert doclists.wires("def f(m):\n    return Spec(fn=apply_tp)\n", tp)
+    assert doclists.wires("def f(m):\n    return run(apply_tp, m)\n", tp)
+    # A mention (a degree it reads, a name in a string), a call of something else, a
+    # module that does not parse: nothing wired.
+    assert not doclists.wires("def f(cfg):\n    return log('apply_tp', cfg.tp_degree)\n", tp)
+    assert doclists.wires("def f(m):\n    apply_tp(\n", tp) is False

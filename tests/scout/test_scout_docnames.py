@@ -5,6 +5,8 @@ or a feature list is named as not checked). Fixture repositories, match and no-m
 
 from __future__ import annotations
 
+import dataclasses
+
 from agentops.scout import render
 from agentops.scout.analyses import docnames
 from agentops.scout.model import Baseline, Report
@@ -357,3 +359,45 @@ def test_a_limit_stated_as_temporary_is_a_claim_not_checked(tmp_path) -> None:
            "2. Only the trainer logs metrics.\n3. For now only the loop runs on GPUs.\n")
     problems = [p for p in docnames.check(_inp(tmp_path, doc)) if p.kind == "unverified"]
     assert [(p.line, "single-turn only for now" in p.problem) for p in problems] == [(3, True)]
+
+
+def test_renamed_names_in_a_middle_word_by_a_short_word_in_a_nested_folder(
+        tmp_path) -> None:
+    """The word changed is inside the name (`stack_wide_table` -> `stack_map_table`),
+    the new word has three letters, the ``<model>`` placeholder is the last part of a
+    nested folder's path. No match: a name the code spells, given with arguments."""
+    code = ("def stack_map_table(cfg):\n    return cfg\n\n\n"
+            "def fill_deep_map_table(cfg):\n    return cfg\n\n\ndef keep_rows(x):\n"
+            "    return x\n")
+    readme = ("# Deep\n\n- Define `fill_<model>_wide_table`; reuse `stack_wide_table`.\n"
+              "- Call `keep_rows(x)`, and `keep_cols(x)` after it.\n")
+    inp = minirepo.build(tmp_path, head={"pkg/__init__.py": "", "pkg/deep/__init__.py": "",
+                                         "pkg/deep/tables.py": code,
+                                         "pkg/deep/README.md": readme},
+                         target="docs: [pkg/deep/README.md]\n")
+    inp = dataclasses.replace(inp, target=dataclasses.replace(inp.target,
+                                                              subproject="pkg/deep"))
+    found = [(p.line, p.problem) for p in docnames.check(inp) if "one word" in p.problem]
+    assert found == [(3, "names `fill_deep_wide_table`, `stack_wide_table`, which no code "
+                         "of the repository spells at HEAD, while the folder's own code has "
+                         "`fill_deep_map_table`, `stack_map_table` (one word apart): the "
+                         "code renamed what the doc still tells readers to use")]
+
+
+def test_no_signature_claim_on_varargs_and_no_scoped_rule_on_not_in(tmp_path) -> None:
+    """`spread(a, b)` against ``def spread(a, *rest)`` is no changed signature; a value
+    the code excludes (``not in``) is no group; set literals group values (in a file
+    with no other group), and a flag the code groups twice is said once."""
+    code = ("def spread(a, *rest):\n    return a\n\n\ndef setup(cfg):\n"
+            "    if cfg.mode not in (\"fast\", \"lean\"):\n        return 0\n"
+            "    if cfg.kind in (\"wide\", \"flat\"):\n        return 2\n    return 3\n")
+    kinds = "def pick(cfg):\n    return cfg.kind in {\"wide\", \"tall\"}\n"
+    readme = ("# Sub\n\n- Call `spread(a, b)`.\n- Under `--run.mode fast`, order the axes.\n"
+              "- Under `--run.kind wide`, keep one axis.\n")
+    inp = _inp(tmp_path, readme, {"sub/setup.py": code, "sub/kinds.py": kinds})
+    found = [(p.line, p.problem) for p in docnames.check(inp)
+             if "signature" in p.problem or "states a rule" in p.problem]
+    assert found == [(5, "states a rule for `--run.kind wide` only, while the folder's code "
+                         "treats `tall` the same (`sub/kinds.py:2` tests `kind` in wide, "
+                         "tall): the rule applies to those values too, or the doc says why "
+                         "not")]

@@ -193,3 +193,124 @@ def test_no_fallback_when_refused_elsewhere_or_no_other_value_is_known(tmp_path)
     assert guardgaps.analyse(_inp(tmp_path / "c", {
         "proj/ours/args.py": ARGS, "proj/ours/blend.py": chain,
         "proj/theirs/run.py": OTHER})) == []
+
+
+def test_no_lost_refusal_read_past_a_star_or_in_a_builder_over_the_cap(tmp_path) -> None:
+    # ``make_mixer(args.fast, *rest, args.kind)``: which parameter ``kind`` reaches
+    # depends on how many values ``rest`` holds (read as the third, ``block``, it would
+    # be refused as "not None"), so nothing binds after the star.
+    starred = USES_BUILDER.replace("args.fast, args.kind", "args.fast, *args.rest, args.kind")
+    base = {"core/mixers.py": BUILDER, "proj/ours/mix.py": starred}
+    assert guardgaps.analyse(_inp(tmp_path / "a", {"core/mixers.py": None,
+                                                   "proj/ours/mix.py": BUILDS_ITSELF},
+                                  base)) == []
+    # A builder past the size cap is never parsed (its refusals are not read).
+    huge = BUILDER + "#" * guardgaps.MAX_FILE_CHARS + "\n"
+    base = {"core/mixers.py": huge, "proj/ours/mix.py": USES_BUILDER}
+    assert guardgaps.analyse(_inp(tmp_path / "b", {"core/mixers.py": None,
+                                                   "proj/ours/mix.py": BUILDS_ITSELF},
+                                  base)) == []
+
+
+def test_no_reason_gap_for_a_switch_that_is_not_a_bool(tmp_path) -> None:
+    # ``enable_split_mode: int`` is a count, not the feature's on/off switch (beside
+    # a bool field of another name).
+    counted = {**_reason_files(), "core/opts.py": OPTS.replace(
+        "mode: bool = True", "mode: int = 1\n    strict: bool = True")}
+    assert guardgaps.analyse(_inp(tmp_path, counted)) == []
+
+
+KEYWORDS = USES_BUILDER.replace("make_mixer(args.fast, args.kind)",
+                                "make_mixer(kind=args.kind, fast=args.fast)")
+
+
+def test_a_lost_refusal_through_keywords_and_beside_method_calls(tmp_path) -> None:
+    # Keyword arguments bind as positional ones do; a method call in the same module
+    # (``self.inner.reset()``) is no call of an imported function.
+    uses = KEYWORDS + "\n    def reset(self):\n        self.inner.reset()\n"
+    base = {"core/mixers.py": BUILDER, "proj/ours/mix.py": uses}
+    [g] = guardgaps.analyse(_inp(tmp_path, {"core/mixers.py": None,
+                                            "proj/ours/mix.py": BUILDS_ITSELF}, base))
+    assert (g.form, g.setting, g.path) == ("lost", "fast, kind", "make_mixer")
+
+
+def test_a_lost_refusal_is_not_read_into_a_match_that_runs_both_ways(tmp_path) -> None:
+    # HEAD matches on the pair but every arm runs: no refusal reads them together.
+    matches = BUILDS_ITSELF + ('\n\ndef pick(args):\n    match (args.fast, args.kind):\n'
+                               '        case (True, _):\n            return 1\n'
+                               '        case _:\n            return 2\n')
+    base = {"core/mixers.py": BUILDER, "proj/ours/mix.py": USES_BUILDER}
+    [g] = guardgaps.analyse(_inp(tmp_path, {"proj/ours/mix.py": matches}, base))
+    assert g.form == "lost"
+
+
+def test_a_builder_of_the_folder_itself_is_no_shared_refusal(tmp_path) -> None:
+    own = USES_BUILDER.replace("from core.mixers", "from proj.ours.mixers")
+    base = {"proj/ours/mixers.py": BUILDER, "proj/ours/mix.py": own}
+    assert guardgaps.analyse(_inp(tmp_path, {"proj/ours/mixers.py": None,
+                                             "proj/ours/mix.py": BUILDS_ITSELF},
+                                  base)) == []
+
+
+def _blend(tmp_path, blend: str, other: str = OTHER, **more: str):
+    return guardgaps.analyse(_inp(tmp_path, {"proj/ours/args.py": ARGS,
+                                             "proj/ours/blend.py": blend,
+                                             "proj/theirs/run.py": other, **more}))
+
+
+def test_fallback_values_from_tuples_elif_chains_capped_places(tmp_path) -> None:
+    many = ('def run(args):\n    if args.blend in ("packed", "sparse"):\n        return 1\n'
+            '    if args.blend == "woven":\n        return 2\n'
+            '    if args.blend == "zoned":\n        return 3\n')
+    [g] = _blend(tmp_path / "a", CATCH_ALL, many)
+    assert g.detail == "packed, sparse, woven, zoned"
+    # One place per value, at most three of them.
+    assert g.elsewhere == ("proj/theirs/run.py:2", "proj/theirs/run.py:2",
+                           "proj/theirs/run.py:4")
+    # An if/elif chain on the field whose ``else`` runs a path (a local holder of the
+    # setting is no field read, and does not stop the reading).
+    chain = ('class Blender:\n    def __init__(self, args):\n        blend = args.blend\n'
+             '        if blend == "flat":\n            pass\n'
+             '        if args.blend == "tiled":\n            self.inner = 1\n'
+             '        elif args.blend == "dotted":\n            self.inner = 2\n'
+             '        else:\n            self.inner = plain_blend()\n')
+    [g] = _blend(tmp_path / "b", chain)
+    assert (g.line, g.detail, g.path) == (11, "packed", "plain_blend")
+
+
+def test_no_fallback_when_a_chain_refuses_compares_to_no_value_or_only_tests_name(
+        tmp_path) -> None:
+    # The folder's other dispatch, an if/else chain ending in a raise, refuses the rest.
+    chain = ('\n\ndef check(args):\n    if args.blend == "tiled":\n        return 1\n'
+             '    else:\n        raise ValueError("unknown")\n')
+    assert _blend(tmp_path / "a", CATCH_ALL + chain) == []
+    # A comparison with no literal value names nothing: its else is not judged.
+    named = ('TILED = "tiled"\n\n\nclass Blender:\n    def __init__(self, args):\n'
+             '        if args.blend == TILED:\n            self.inner = 1\n'
+             '        else:\n            self.inner = plain_blend()\n')
+    assert _blend(tmp_path / "b", named) == []
+    # Values dispatched on in another model's tests, or in a file that is not Python
+    # (even one whose text parses as Python), are no dispatch of the code.
+    assert _blend(tmp_path / "c", CATCH_ALL, "x = 1\n", **{
+        "proj/theirs/test_run.py": OTHER, "proj/theirs/notes.md": 'run(args.blend == "packed")\n'}
+    ) == []
+
+
+def test_items_say_each_form_with_its_places(tmp_path) -> None:
+    inp = _inp(tmp_path, {"proj/ours/a.py": "x = 1\n"})
+    assert items_of.items(inp, {"guard_gaps": None}) == []
+    spots = ("core/a.py:1", "core/b.py:2", "core/c.py:3", "core/d.py:4")
+    long_name = "s" * 70
+    reason, fallback, bare = items_of.items(inp, {"guard_gaps": [
+        guardgaps.GuardGap("reason", "proj/ours/a.py", 5, "enable_x_y", "div", spots[:1]),
+        guardgaps.GuardGap("fallback", "proj/ours/a.py", 9, long_name, "p, q", spots,
+                           "plain_path"),
+        guardgaps.GuardGap("fallback", "proj/ours/b.py", 2, "mode", "p", spots[:1])]})
+    assert "with the switch off" in reason.title and "a.py:5" in reason.title
+    # At most three places, then how many more; each file once, without its line.
+    assert "core/c.py:3 and 1 more" in fallback.title and "core/d.py" not in fallback.title
+    assert fallback.files == ("proj/ours/a.py", "core/a.py", "core/b.py", "core/c.py",
+                              "core/d.py")
+    assert fallback.facts == ("fallback", "s" * 60)
+    assert ", which calls `plain_path`" in fallback.title
+    assert "which calls" not in bare.title and "`mode` values `p`" in bare.title

@@ -60,3 +60,30 @@ def test_the_report_adds_the_guide_once_and_loads_markdown_one_folder_up(tmp_pat
     want = _wanted(bare)
     assert want("pkg/kinds/GUIDE.md")
     assert not want("pkg/OTHER.md") and not want("pkg/kinds/beta/x.md")
+
+
+def test_example_guides_read_only_markdown_one_folder_up_once_each(tmp_path) -> None:
+    twice = GUIDE + "\nThe [Alpha kind](/pkg/kinds/alpha/) is again the example.\n"
+    tree = _tree({"pkg/kinds/GUIDE.md": twice, "pkg/kinds/GUIDE.txt": GUIDE,
+                  "pkg/kinds/ABS.md": "Copy the [kind](/pkg/kinds/alpha) as an example.\n"})
+    # An absolute link resolves from the repository's root; a guide naming the example
+    # twice is listed once; a text file is no guide; a path not loaded reads as empty.
+    tree = Tree(commit="c", paths=tree.paths | {"pkg/kinds/UNLOADED.md"}, files=tree.files)
+    assert docparts.example_guides(tree.paths, tree.text, "pkg/kinds/alpha") == [
+        "pkg/kinds/ABS.md", "pkg/kinds/GUIDE.md"]
+    # A folder at the repository's root has no folder one up: its guides are the docs.
+    root = Tree(commit="c", paths=frozenset({"alpha/x.py", "README.md"}),
+                files={"README.md": "See the [Alpha kind](alpha) as an example.\n"})
+    assert docparts.example_guides(root.paths, root.text, "alpha") == []
+
+
+def test_the_report_loads_code_scripts_workflows_docs_and_the_folders_configs(
+        tmp_path) -> None:
+    want = _wanted(_target(tmp_path, "docs: [notes/guide.txt]\n"))
+    assert all(want(p) for p in (
+        "lib/a.py", "lib/run.sh", "notes/guide.txt", ".github/workflows/other.yml",
+        "pkg/kinds/alpha/NOTES.md", "README.md", "pkg/kinds/GUIDE.md",
+        "pkg/kinds/alpha/cfg.toml"))
+    assert not any(want(p) for p in (
+        "notes/other.txt", ".github/workflows/notes.txt", "conf/ci.yml", "pkg/OTHER.md",
+        "pkg/kinds/alpha.txt", "pkg/cfg.toml", "pkg/kinds/alpha/cfg.json"))

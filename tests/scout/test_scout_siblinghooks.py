@@ -211,3 +211,52 @@ def test_no_left_out_slot_reported_without_a_majority_or_with_a_spread(tmp_path)
     sibs = {"alpha": DENSE_CHECKED, "beta": DENSE_CHECKED, "gamma": left_out}
     assert siblinghooks.analyse(_inp(tmp_path / "b", _recipes(spread, DENSE_MODEL,
                                                               sibs))) == []
+
+
+MOE_SIBS = {"alpha": MOE_CHECKED, "beta": MOE_CHECKED, "gamma": DENSE_CHECKED}
+
+
+def test_two_slots_of_one_call_and_a_local_function_in_a_slot(tmp_path) -> None:
+    # The plain builder where the MoE siblings register the balancing one, and the
+    # checker left out that every sibling fills: two records for one call.
+    found = siblinghooks.analyse(_inp(tmp_path / "a", _recipes(
+        _recipe("plain_opt", False), MOE_MODEL, MOE_SIBS)))
+    assert [(h.form, h.keyword) for h in found] == [(siblinghooks.LEFT_OUT, "make_checker"),
+                                                    (siblinghooks.OTHER, "make_opt")]
+    # A function of the folder's own in the slot is another function too.
+    own = _recipe("plain_opt", True).replace("make_opt=plain_opt", "make_opt=own_opt")
+    own += "\n\ndef own_opt(parts):\n    return parts\n"
+    [h] = siblinghooks.analyse(_inp(tmp_path / "b", _recipes(own, MOE_MODEL, MOE_SIBS)))
+    assert (h.form, h.ours, h.value) == (siblinghooks.OTHER, "own_opt", "balancing_opt")
+
+
+def test_an_expression_in_the_slot_or_a_local_callee_is_not_compared(tmp_path) -> None:
+    # ``make_opt=pick_opt(flavor)``: a choice of its own, not a name to compare.
+    picked = _recipe("plain_opt", True).replace("make_opt=plain_opt",
+                                                "make_opt=pick_opt(0)")
+    assert siblinghooks.analyse(_inp(tmp_path / "a", _recipes(picked, MOE_MODEL,
+                                                              MOE_SIBS))) == []
+    # Every folder calls a ``Recipe`` of its own: a left-out slot of a local callee is
+    # each folder's own business.
+    local = "class Recipe:\n    def __init__(self, **kw):\n        pass\n\n\n"
+    def own(text: str) -> str:
+        return local + text.replace("Recipe, ", "")
+    sibs = {s: (own(spec), model) for s, (spec, model) in MOE_SIBS.items()}
+    assert siblinghooks.analyse(_inp(tmp_path / "b", _recipes(
+        own(_recipe("balancing_opt", False)), MOE_MODEL, sibs))) == []
+
+
+def test_module_qualified_and_spread_calls_of_the_siblings_count(tmp_path) -> None:
+    # ``hooks.Spec(**common, post_build=...)``: the callee is the attribute, and the
+    # keyword after a spread is still read; a subscripted call is no callee.
+    spec = ('from core import hooks\nfrom core.hooks import register_balancing\n\n\n'
+            'def model_registry(flavor, common):\n'
+            '    return hooks.Spec(**common, name="{name}", post_build=register_balancing)\n')
+    deep = ('from core import hooks\n\nMAKERS = [hooks.Spec]\n\n\n'
+            'def model_registry(flavor):\n    MAKERS[0](post_build=None)\n'
+            '    return hooks.Spec(name="deep", post_build=None)\n')
+    files = _files(deep, MOE_MODEL)
+    for s in ("llama4", "dsv3"):
+        files[f"models/{s}/__init__.py"] = spec.format(name=s)
+    [h] = siblinghooks.analyse(_inp(tmp_path, files))
+    assert (h.callee, h.line, h.value) == ("Spec", 8, "register_balancing")

@@ -83,3 +83,70 @@ def test_no_wider_call_reported_without_the_feature_agreement_or_registration(
     # The function is registered nowhere.
     bare = SPEC.replace(", wire_fn={fn}", "").replace("from .wiring import {fn}\n", "")
     assert siblingwraps.analyse(_inp(tmp_path / "d", _files(spec=bare))) == []
+
+
+def _custom(ours_body: str, their_body: str, their_keyword: str = "wire_fn",
+            extra: str = "") -> dict[str, str]:
+    """Wiring functions written out: ``{fn}`` is each folder's function name."""
+    head = ("from core.shard import wrap_blocks, split_experts, wrap_norms\n\n\n"
+            "def {fn}(model, dims):\n    if dims.experts_on:\n        split_experts(model)\n")
+    files = _files()
+    files["core/shard.py"] += "\n\ndef wrap_norms(m):\n    pass\n"
+    files["pkg/models/deep/wiring.py"] = (head + ours_body).format(fn="wire_deep") + extra
+    for s in ("alpha", "beta"):
+        files[f"pkg/models/{s}/wiring.py"] = (head + their_body).format(fn=f"wire_{s}")
+        if their_keyword != "wire_fn":
+            files[f"pkg/models/{s}/__init__.py"] = SPEC.format(
+                fn=f"wire_{s}", name=s).replace("wire_fn=", f"{their_keyword}=")
+    return files
+
+
+WIDE_BODY = ("    if dims.shard_on or dims.experts_on:\n        wrap_blocks(model)\n"
+             "        wrap_norms(model)\n        len(model)\n")
+
+
+def test_the_nearest_if_holds_calls_in_loops_and_match_arms(tmp_path) -> None:
+    # A call inside a loop under the if counts; a method call beside it is no wrapping;
+    # two widened calls under one if make one record, at the first.
+    ours = ("    if dims.shard_on:\n        model.check()\n        for _ in range(2):\n"
+            "            wrap_blocks(model)\n        wrap_norms(model)\n")
+    [w] = siblingwraps.analyse(_inp(tmp_path / "a", _custom(ours, WIDE_BODY)))
+    assert (w.line, w.callee) == (10, "wrap_blocks")
+    # In a match arm, an if nearer than the outer one decides: here it is as wide as
+    # the siblings' test.
+    ours = ("    if dims.shard_on:\n        match dims.style:\n            case 'x':\n"
+            "                if dims.shard_on or dims.experts_on:\n"
+            "                    wrap_blocks(model)\n")
+    assert siblingwraps.analyse(_inp(tmp_path / "b", _custom(ours, WIDE_BODY))) == []
+
+
+def test_no_wider_call_for_builtins_unguarded_calls_or_another_registration(
+        tmp_path) -> None:
+    # A builtin under a narrower if is no wrapping.
+    ours = "    if dims.shard_on:\n        len(model)\n"
+    assert siblingwraps.analyse(_inp(tmp_path / "a", _custom(ours, WIDE_BODY))) == []
+    # A call under no if is not judged.
+    ours = "    wrap_blocks(model)\n"
+    assert siblingwraps.analyse(_inp(tmp_path / "b", _custom(ours, WIDE_BODY))) == []
+    # The siblings register their function under another keyword: another slot.
+    ours = "    if dims.shard_on:\n        wrap_blocks(model)\n"
+    assert siblingwraps.analyse(_inp(tmp_path / "c", _custom(ours, WIDE_BODY,
+                                                             "norm_fn"))) == []
+
+
+def test_a_call_with_no_readable_extra_does_not_stop_the_next(tmp_path) -> None:
+    # The first if's wider test adds a switch this folder never reads; the second's
+    # adds one it reads: only the second is reported.
+    theirs = ("    if dims.shard_on or dims.tiles_on:\n        wrap_norms(model)\n"
+              + WIDE_BODY.replace("        wrap_norms(model)\n", ""))
+    ours = ("    if dims.shard_on:\n        wrap_norms(model)\n"
+            "    if dims.shard_on:\n        wrap_blocks(model)\n")
+    [w] = siblingwraps.analyse(_inp(tmp_path, _custom(ours, theirs)))
+    assert (w.line, w.callee, w.extra) == (10, "wrap_blocks", ("experts_on",))
+
+
+def test_at_most_ten_records(tmp_path) -> None:
+    ours = "".join(f"    if dims.shard_on:\n        wrap_blocks(model, {k})\n"
+                   for k in range(12))
+    found = siblingwraps.analyse(_inp(tmp_path, _custom(ours, WIDE_BODY)))
+    assert len(found) == 10

@@ -268,8 +268,7 @@ def _wanted(target: Target) -> Any:
         # the test folders: which flavor a test case runs by default (``specflavors``).
         return path.endswith((".py", ".sh")) or path in extra or (
             path.endswith(".md") and (path.startswith(sub) or "/" not in path
-                                      or (bool(parent)
-                                          and posixpath.dirname(path) == parent))) or (
+                                      or posixpath.dirname(path) == parent)) or (
             path.startswith(".github/workflows/") and path.endswith((".yml", ".yaml"))) or (
             path.endswith(".toml") and (path.startswith(sub)
                                         or testowner.in_test_folder(path)))

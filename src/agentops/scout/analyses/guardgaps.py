@@ -67,6 +67,13 @@ def _py(files: dict[str, str], inside: str | None = None, outside: str | None = 
             and not p.rsplit("/", 1)[-1].startswith("test_")]
 
 
+def _parsed(files: dict[str, str], path: str) -> ast.Module | None:
+    """A module outside the folder (a callee's), parsed only within the size cap the
+    folder's own files keep."""
+    text = files.get(path, "")
+    return ps.parse(text) if len(text) <= MAX_FILE_CHARS else None
+
+
 def _leaves(expr: ast.AST) -> set[str]:
     """The attribute leaves and plain names an expression reads (``a.b.c`` → c)."""
     out: set[str] = set()
@@ -264,7 +271,13 @@ def _bound_settings(fn: ps.FuncDef, call: ast.Call) -> dict[str, str]:
     """Parameter → the setting the call passes it (an attribute read: ``args.kind`` →
     kind); parameters given anything else, or left to their default, are absent."""
     params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
-    given: dict[str, ast.expr] = dict(zip(params, call.args, strict=False))
+    # After a ``*xs`` the positions are unknown: only the arguments before it bind.
+    before = []
+    for a in call.args:
+        if isinstance(a, ast.Starred):
+            break
+        before.append(a)
+    given: dict[str, ast.expr] = dict(zip(params, before, strict=False))
     given.update({k.arg: k.value for k in call.keywords if k.arg})
     return {p: v.attr for p, v in given.items() if isinstance(v, ast.Attribute)}
 
@@ -293,7 +306,7 @@ def _head_refused(inp: Inputs, sub: str) -> list[set[str]]:
     files = inp.head.files
     out = [_refusal_names(r) for _p, t in _py(files, inside=sub) for r in _module_refusals(t)]
     for _p, _l, cpath, cname, call in _calls(files, inp.head.paths, sub):
-        fn = ps.find(ps.parse(files.get(cpath, "")), cname)
+        fn = ps.find(_parsed(files, cpath), cname)
         if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
         bound = _bound_settings(fn, call)
@@ -317,7 +330,7 @@ def _lost(inp: Inputs, sub: str) -> list[GuardGap]:
     for path, line, cpath, cname, call in old_calls:
         if (cpath, cname) in head_calls:
             continue
-        fn = ps.find(ps.parse(base.files.get(cpath, "")), cname)
+        fn = ps.find(_parsed(base.files, cpath), cname)
         if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
         bound = _bound_settings(fn, call)
@@ -378,13 +391,12 @@ def _first_call(body: list[ast.stmt]) -> str:
     return ""
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Dispatch:
     path: str
     line: int  # the catch-all arm
     field: str
-    named: set[str]
-    runs: str
+    runs: str  # what the arm calls first
 
 
 def _folder_dispatches(mod: ast.Module, path: str, fields: dict[str, tuple[str, str]]
@@ -409,12 +421,9 @@ def _folder_dispatches(mod: ast.Module, path: str, fields: dict[str, tuple[str, 
                     if _only_raises(case.body):
                         catch_all_refused[field] = True
                     else:
-                        found.append(_Dispatch(path, pat.lineno, field, set(),
+                        found.append(_Dispatch(path, pat.lineno, field,
                                                _first_call(case.body)))
             named.setdefault(field, set()).update(vals)
-            for d in found:
-                if d.field == field and not d.named:
-                    d.named = set(vals)
         elif isinstance(node, ast.If):
             test = node.test
             if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
@@ -427,19 +436,19 @@ def _folder_dispatches(mod: ast.Module, path: str, fields: dict[str, tuple[str, 
             if isinstance(test.ops[0], ast.NotIn | ast.NotEq) and _only_raises(node.body):
                 catch_all_refused[field] = True
             elif isinstance(test.ops[0], ast.Eq | ast.In):
-                # An ``if``/``elif`` chain on the field ending in an ``else`` that runs.
-                chain, cur = set(vals), node
+                # An ``if``/``elif`` chain on the field ending in an ``else`` that runs
+                # (each ``elif`` is a node of its own: its values are named there).
+                cur = node
                 while len(cur.orelse) == 1 and isinstance(cur.orelse[0], ast.If):
                     nxt = cur.orelse[0].test
                     if not (isinstance(nxt, ast.Compare) and len(nxt.ops) == 1
                             and isinstance(nxt.ops[0], ast.Eq | ast.In)
                             and _subject_field(nxt.left, fields) == field):
                         break
-                    chain |= _strs(nxt.comparators[0])
                     cur = cur.orelse[0]
                 else:
                     if cur.orelse and not _only_raises(cur.orelse):
-                        found.append(_Dispatch(path, cur.orelse[0].lineno, field, chain,
+                        found.append(_Dispatch(path, cur.orelse[0].lineno, field,
                                                _first_call(cur.orelse)))
                     elif cur.orelse:
                         catch_all_refused[field] = True

@@ -172,7 +172,9 @@ def analyse(inp: Inputs) -> list[BorrowedWiring]:
             if owner is None:
                 continue
             src = ps.module_path(module, paths)
-            if src is None or orig not in _top_functions(ps.parse(files.get(src, ""))):
+            text = files.get(src, "") if src is not None else ""
+            # The sibling's module is read within the size cap its own files keep.
+            if len(text) > MAX_FILE_CHARS or orig not in _top_functions(ps.parse(text)):
                 continue
             by_module.setdefault((module, line), []).append(orig)
         for (module, line), names in sorted(by_module.items()):

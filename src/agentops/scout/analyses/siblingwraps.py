@@ -73,19 +73,19 @@ def _guarded_calls(fn: ast.AST) -> list[tuple[str, int, frozenset[str], int]]:
                 continue
             if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 continue
-            inner = [b for f in ("body", "orelse", "finalbody") for b in getattr(st, f, [])
-                     if isinstance(b, ast.stmt)]
-            for h in getattr(st, "handlers", []):
-                inner += h.body
-            own = [n for n in ast.walk(st) if isinstance(n, ast.Call)] if not inner else \
-                [n for child in ast.iter_child_nodes(st) if not isinstance(child, ast.stmt)
-                 for n in ast.walk(child) if isinstance(n, ast.Call)]
+            # The statements a loop, ``with``, ``try`` or ``match`` holds are walked
+            # (an ``if`` among them is nearer); its own expressions give its calls.
+            inner = [b for f in ("body", "orelse", "finalbody") for b in getattr(st, f, [])]
+            for block in (*getattr(st, "handlers", []), *getattr(st, "cases", [])):
+                inner += block.body
+            own = [n for child in ast.iter_child_nodes(st)
+                   if not isinstance(child, ast.stmt | ast.excepthandler | ast.match_case)
+                   for n in ast.walk(child) if isinstance(n, ast.Call)]
             for call in own:
                 if cond and isinstance(call.func, ast.Name) and \
                         not hasattr(builtins, call.func.id):
                     out.append((call.func.id, call.lineno, cond, at))
-            if inner:
-                walk(inner, cond, at)
+            walk(inner, cond, at)
 
     walk(getattr(fn, "body", []), None)
     return out

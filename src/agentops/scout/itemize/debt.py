@@ -451,7 +451,7 @@ def _sibling_hooks(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             id=stable_id("sibling-hook", h.file, h.callee, h.keyword, h.value),
             section="S-4", kind="opportunity",
             title=f"{ours}, while {count} pass {code(h.value)} ({h.defined}) there "
-                  f"({', '.join(h.siblings[:4])}){reads}",
+                  f"({listed(h.siblings, 4)}){reads}",
             why=f"what the siblings{' with the same feature' if h.markers else ''} run at "
                 "that point never runs here; register it, or note why this model does not "
                 "need it",
@@ -468,8 +468,6 @@ def _sibling_imports(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out = []
     sub = inp.target.subproject
     for b in res.get("sibling_imports", ()):
-        made = ", ".join(b.otherwise[:4]) + (f" and {len(b.otherwise) - 4} more"
-                                             if len(b.otherwise) > 4 else "")
         out.append(Item(
             id=stable_id("sibling-import", b.file, b.registered, b.module),
             section="S-4", kind="opportunity",
@@ -478,7 +476,7 @@ def _sibling_imports(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                   f"{', '.join(code(f) for f in b.functions)}, imported at "
                   f"{rel(b.file, sub)}:{b.line} from another model's folder "
                   f"({code(b.module)}), while other sibling folders make them their own "
-                  f"way ({made})",
+                  f"way ({listed(b.otherwise, 4)})",
             why="this model's wiring changes whenever that model's folder does; move "
                 "the helpers to shared code, or own them here",
             where=f"{b.file}:{b.line}",
@@ -502,7 +500,7 @@ def _sibling_wraps(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             title=f"{code(w.callee)} in {code(w.function)} (registered as "
                   f"{code(w.keyword)}) runs only if {code(w.condition)} "
                   f"({rel(w.file, sub)}:{w.line}), while {len(w.siblings)} sibling folders "
-                  f"make the same call if {code(wider)} ({', '.join(w.siblings[:4])}); "
+                  f"make the same call if {code(wider)} ({listed(w.siblings, 4)}); "
                   f"this folder reads {', '.join(code(e) for e in w.extra)} too",
             why="the call is skipped here in the case only the siblings cover; widen the "
                 "condition, or note why this model does not need it",
