@@ -108,7 +108,7 @@ WIDE_BODY = ("    if dims.shard_on or dims.experts_on:\n        wrap_blocks(mode
 def test_the_nearest_if_holds_calls_in_loops_and_match_arms(tmp_path) -> None:
     # A call inside a loop under the if counts; a method call beside it is no wrapping;
     # two widened calls under one if make one record, at the first.
-    ours = ("    if dims.shard_on:\n        model.check()\n        for _ in range(2):\n"
+    ours = ("    if dims.shard_on:\n        model.check()\n        for block_no in range(3):\n"
             "            wrap_blocks(model)\n        wrap_norms(model)\n")
     [w] = siblingwraps.analyse(_inp(tmp_path / "a", _custom(ours, WIDE_BODY)))
     assert (w.line, w.callee) == (10, "wrap_blocks")
