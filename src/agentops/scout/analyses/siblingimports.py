@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.commentrefs import MAX_FILE_CHARS
 from agentops.scout.analyses.siblingguards import sibling_folders
+from agentops.scout.analyses.siblinghooks import _py
 from agentops.scout.model import Inputs
 
 MAX_FINDINGS = 10
@@ -43,12 +44,6 @@ class BorrowedWiring:
     module: str  # the sibling module (``pkg.models.other.parallelize``)
     functions: tuple[str, ...]  # what the registered function calls from it
     otherwise: tuple[str, ...]  # ``file:line`` of the other siblings' own versions
-
-
-def _py(files: dict[str, str], folder: str) -> list[tuple[str, str]]:
-    return [(p, t) for p, t in sorted(files.items())
-            if p.startswith(folder) and p.endswith(".py") and len(t) <= MAX_FILE_CHARS
-            and "/tests/" not in p and not p.rsplit("/", 1)[-1].startswith("test_")]
 
 
 def _dotted(path: str) -> str:

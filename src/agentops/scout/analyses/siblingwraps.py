@@ -24,7 +24,8 @@ from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.siblingguards import MIN_SIBLINGS, sibling_folders
-from agentops.scout.analyses.siblingimports import _py, _registered, _top_functions
+from agentops.scout.analyses.siblinghooks import _py
+from agentops.scout.analyses.siblingimports import _registered, _top_functions
 from agentops.scout.model import Inputs
 
 MAX_FINDINGS = 10
