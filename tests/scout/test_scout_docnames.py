@@ -351,6 +351,24 @@ def test_a_rule_scoped_to_one_value_the_code_groups_with_another(tmp_path) -> No
                          "not")]
 
 
+def test_a_scoped_rule_names_only_short_setting_values_and_at_most_eight(tmp_path) -> None:
+    """Repository strings reach the item's title: a string that is no setting value (a
+    sentence, an overlong word) is left out of the group, and a long group is cut."""
+    long_word = "x" * 41
+    many = ", ".join(f'"v{i}"' for i in range(12))
+    code = (f"def setup(cfg):\n    if cfg.mode in (\"fast\", \"see the docs now\", "
+            f"\"{long_word}\", \"lean\"):\n        return 1\n"
+            f"    if cfg.kind in (\"wide\", {many}):\n        return 2\n    return 0\n")
+    readme = ("# Sub\n\n- Under `--run.mode fast`, order the axes.\n"
+              "- Under `--run.kind wide`, keep one axis.\n")
+    found = {p.line: p.problem for p in docnames.check(_inp(tmp_path, readme,
+                                                            {"sub/setup.py": code}))
+             if "states a rule" in p.problem}
+    assert "tests `mode` in fast, lean)" in found[3]
+    assert "see the docs" not in found[3] and long_word not in found[3]
+    assert "tests `kind` in wide, v0, v1, v2, v3, v4, v5, v6)" in found[4]
+
+
 def test_a_limit_stated_as_temporary_is_a_claim_not_checked(tmp_path) -> None:
     """"(single-turn only for now)" limits what the code does, like "only supports":
     quoted as not checked. "only" in other phrasings ("only the trainer", "for now

@@ -333,6 +333,10 @@ _SCOPED_FLAG = re.compile(r"(?i)\b(?:under|with|when|if|for|only\s+(?:under|with
                           r"`(--(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*))[ =]([A-Za-z_][\w-]*)`")
 
 
+_SETTING_VALUE = re.compile(r"[\w.:/+-]{1,40}")
+_MAX_VALUES = 8
+
+
 def _value_groups(inp: Inputs) -> dict[str, list[tuple[str, int, tuple[str, ...]]]]:
     """Field name -> (file, line, values) of each ``x.field in ("a", "b")`` test in the
     sub-project's own code: values the code treats alike."""
@@ -351,8 +355,12 @@ def _value_groups(inp: Inputs) -> dict[str, list[tuple[str, int, tuple[str, ...]
                         and isinstance(node.left, ast.Attribute)
                         and isinstance(node.comparators[0], (ast.Tuple, ast.List, ast.Set))):
                     continue
+                # Setting values are short words; other strings (messages, paths with
+                # spaces) are no setting value and would carry unbounded repository
+                # text into the item's title. A long tuple is cut to its first values.
                 values = tuple(e.value for e in node.comparators[0].elts
-                               if isinstance(e, ast.Constant) and isinstance(e.value, str))
+                               if isinstance(e, ast.Constant) and isinstance(e.value, str)
+                               and _SETTING_VALUE.fullmatch(e.value))[:_MAX_VALUES]
                 if len(values) >= 2:
                     found.setdefault(node.left.attr, []).append((path, node.lineno, values))
         inp.head.cache[key] = found
