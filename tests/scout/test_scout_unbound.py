@@ -396,3 +396,32 @@ def test_import_module_of_the_own_name_in_any_spelling_is_dynamic() -> None:
     # `.modules` of an alias that is not sys is no handle.
     assert [u.name for u in unbound.unbound(
         "sub/d.py", "import nets as n\nparts = n.modules()\ntotal = counter\n")] == ["counter"]
+
+
+def test_a_name_another_module_sets_on_this_one_is_never_reported(tmp_path) -> None:
+    """``m.x = ...`` or ``setattr(m, "x", ...)`` in any module that imported this one
+    binds ``x`` among its globals once that code has run: whichever runs first, the
+    read is not a sure NameError. Every import spelling that names the module counts."""
+    ours = "def step(batch):\n    return limit + batch\n"
+    setters = {
+        "alias": "import sub.loop as lp\nlp.limit = 3\n",
+        "from": "from sub import loop\nsetattr(loop, 'limit', 3)\n",
+        "dotted": "import sub.loop\nsub.loop.limit = 3\n",
+        "relative": "from . import loop as lp\nlp.limit = 3\n",
+    }
+    for how, text in setters.items():
+        where = "sub/setup.py" if how == "relative" else "core/setup.py"
+        inp = _inp(tmp_path / how, ours, extra={where: text})
+        assert unbound.analyse(inp) == [], how
+    # No match: the same name set on another module, on an object, on a class the
+    # setter imported, or compared rather than assigned; the read still raises.
+    others = {
+        "other module": "import core.masks as cm\ncm.limit = 3\n",
+        "object": "from sub import loop\nholder = object()\nholder.limit = 3\n",
+        "class": "from core.steps import run_step\nrun_step.limit = 3\n",
+        "comparison": "import sub.loop as lp\nok = lp.limit == 3\n",
+        "self": "class Box:\n    def __init__(self):\n        self.limit = 3\n",
+    }
+    for how, text in others.items():
+        inp = _inp(tmp_path / how.replace(" ", "-"), ours, extra={"core/setup.py": text})
+        assert [u.name for u in unbound.analyse(inp)] == ["limit"], how

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 import symtable
 from collections import deque
 from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
+from agentops.scout.analyses.commentrefs import MAX_FILE_CHARS
 from agentops.scout.model import Inputs
 
 # Names every module has without binding them.
@@ -296,13 +298,71 @@ def analyse(inp: Inputs) -> list[Unbound]:
     out: list[Unbound] = []
     paths = sorted(inp.head.paths)  # every path: a sub-package's text may not be loaded
     injected: frozenset[str] | None = None
+    set_on: dict[str, set[str]] = {}
     for path in sorted(inp.head.files):
         if path.endswith(".py") and path.startswith(sub) and not path.startswith(tests) \
                 and "/tests/" not in path:
             if injected is None:
                 injected = _set_on_builtins(inp.head.files)
+                set_on = _set_on_modules(inp.head.files, inp.head.paths)
             out += unbound(path, inp.head.text(path) or "",
-                           _submodules(paths, path) | injected)
+                           _submodules(paths, path) | injected
+                           | frozenset(set_on.get(path, ())))
+    return out
+
+
+# An assignment to an attribute of a name that is not ``self``/``cls`` (``m.x = 1``), or a
+# ``setattr(``: the cheap text test before a module is parsed for names it sets on others.
+_SETS_ON_OTHERS = re.compile(r"(?m)^[ \t]*(?!self\.|cls\.)[A-Za-z_]\w*(?:\.\w+)+[ \t]*=[^=]"
+                             r"|setattr\(")
+
+
+def _set_on_modules(files: dict[str, str], paths: frozenset[str]) -> dict[str, set[str]]:
+    """Module path -> the names other modules of the repository set on it after importing
+    it (``import pkg.m as m; m.x = 1``, ``from pkg import m; setattr(m, "x", 1)``,
+    ``import pkg.m; pkg.m.x = 1``): once that code has run, ``x`` is one of the module's
+    globals, and a read of it raises no NameError. Which runs first is not known, so such
+    a name is never reported."""
+    out: dict[str, set[str]] = {}
+    for path, text in files.items():
+        if not path.endswith(".py") or len(text) > MAX_FILE_CHARS \
+                or not _SETS_ON_OTHERS.search(text):
+            continue
+        tree = ps.parse(text)
+        if tree is None:
+            continue
+        package = path.removesuffix(".py").removesuffix("/__init__").split("/")
+        if not path.endswith("/__init__.py"):
+            package = package[:-1]
+        aliases: dict[str, str] = {}  # a local name -> the dotted module it stands for
+        for n in ps.nodes(tree):
+            if isinstance(n, ast.Import):
+                for a in n.names:
+                    if a.asname:
+                        aliases[a.asname] = a.name
+                    else:
+                        aliases.setdefault(a.name.split(".")[0], a.name.split(".")[0])
+            elif isinstance(n, ast.ImportFrom):
+                base = package[:len(package) - (n.level - 1)] if n.level else []
+                if n.level and n.level - 1 > len(package):
+                    continue
+                mod = ".".join([*base, *([n.module] if n.module else [])])
+                for a in n.names:
+                    if a.name != "*":
+                        aliases[a.asname or a.name] = f"{mod}.{a.name}" if mod else a.name
+        if not aliases:
+            continue
+
+        for n in ps.nodes(tree):
+            where, name = None, None
+            if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store):
+                where, name = _module_of(n.value, aliases, paths), n.attr
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) \
+                    and n.func.id == "setattr" and len(n.args) >= 2 \
+                    and isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str):
+                where, name = _module_of(n.args[0], aliases, paths), n.args[1].value
+            if where is not None and name is not None:
+                out.setdefault(where, set()).add(name)
     return out
 
 
@@ -329,6 +389,18 @@ def _set_on_builtins(files: dict[str, str]) -> frozenset[str]:
                     and isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str):
                 out.add(n.args[1].value)
     return frozenset(out)
+
+
+def _module_of(node: ast.expr, aliases: dict[str, str], paths: frozenset[str]) -> str | None:
+    """The repository module a name or a dotted chain from an imported name stands for
+    (``m`` for ``import pkg.m as m``, ``pkg.m`` after ``import pkg.m``), or None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name) or node.id not in aliases:
+        return None
+    return ps.module_path(".".join([aliases[node.id], *reversed(parts)]), paths)
 
 
 def _submodules(paths: list[str], path: str) -> frozenset[str]:
