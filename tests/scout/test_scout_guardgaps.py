@@ -76,6 +76,12 @@ def test_no_reason_gap_when_the_switch_is_tested_unread_or_unnamed(tmp_path) -> 
     files = _reason_files(always)
     files["proj/ours/other.py"] = "def pick(opts):\n    return opts.enable_split_mode\n"
     assert guardgaps.analyse(_inp(tmp_path / "d", files)) == []
+    # The check's module names the switch only in a comment and a string: no read.
+    mentioned = always.replace("def setup(opts, dims, model):\n",
+                               "def setup(opts, dims, model):\n    # see enable_split_mode\n"
+                               "    note = 'enable_split_mode is always on'\n")
+    assert "enable_split_mode" in mentioned
+    assert guardgaps.analyse(_inp(tmp_path / "e", _reason_files(mentioned))) == []
     # The property's comment names no switchable feature.
     plain = DIMS.replace("Split mode needs", "The kernel needs")
     assert guardgaps.analyse(_inp(tmp_path / "c", _reason_files(dims=plain))) == []

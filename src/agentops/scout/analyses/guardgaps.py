@@ -144,6 +144,18 @@ def _module_refusals(text: str) -> list[_Refusal]:
     return out
 
 
+def _loaded(text: str) -> frozenset[str]:
+    """The names and attributes the module's code reads. Only code counts: a comment or
+    a string that mentions a switch does not let the feature be off."""
+    mod = ps.parse(text)
+    if mod is None:
+        return frozenset()
+    return frozenset({n.attr for n in ps.nodes(mod)
+                      if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Load)}
+                     | {n.id for n in ps.nodes(mod)
+                        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)})
+
+
 def _fn_refusals(fn: ps.FuncDef) -> list[_Refusal]:
     out: list[_Refusal] = []
     _refusals(fn.body, (), out)
@@ -209,6 +221,7 @@ def _reason(inp: Inputs, sub: str) -> list[GuardGap]:
     switches: dict[str, tuple[str, str]] | None = None
     out: list[GuardGap] = []
     for path, text in mine:
+        loaded: frozenset[str] | None = None  # parsed once per module, when first asked
         for ref in _module_refusals(text):
             read = _refusal_names(ref)
             if props is None:
@@ -223,7 +236,9 @@ def _reason(inp: Inputs, sub: str) -> list[GuardGap]:
                 for switch, (phrase, _declared) in sorted(switches.items()):
                     if switch in read or not _phrase_in(phrase, said):
                         continue
-                    if not re.search(rf"\b{switch}\b", text):
+                    if loaded is None:
+                        loaded = _loaded(text)
+                    if switch not in loaded:
                         continue  # the check's module never lets the feature be off
                     out.append(GuardGap("reason", path, ref.line, switch, prop,
                                         (f"{ppath}:{pline}",)))
