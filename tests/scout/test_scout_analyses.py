@@ -1186,3 +1186,20 @@ def test_a_configured_drift_class_that_is_gone_is_not_checked_not_an_action(tmp_
     res = {"config_drift": upstream.config_drift(inp), "lossy_config_copies": []}
     [line] = clear._drift(inp, res)
     assert "handle every field" in line[1]
+
+
+def test_from_module_resolves_relative_imports_as_python_does() -> None:
+    """One reading of ``from <dots><module> import`` for every analysis: the dots count
+    from the importer's package (a package's ``__init__`` is its own package), and dots
+    above the repository's top name nothing."""
+    from agentops.scout.analyses import pysource as ps
+
+    assert ps.from_module("a/b/m.py", 0, "x.y") == "x.y"
+    assert ps.from_module("a/b/m.py", 1, "c") == "a.b.c"
+    assert ps.from_module("a/b/m.py", 1, None) == "a.b"
+    assert ps.from_module("a/b/__init__.py", 1, "c") == "a.b.c"
+    assert ps.from_module("a/b/m.py", 2, "c") == "a.c"
+    assert ps.from_module("a/b/m.py", 3, "c") == "c"
+    assert ps.from_module("m.py", 1, None) == ""
+    assert ps.from_module("a/b/m.py", 4, "c") is None
+    assert ps.from_module("m.py", 2, "c") is None

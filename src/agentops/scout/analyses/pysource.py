@@ -328,6 +328,22 @@ def name_chain(node: ast.expr) -> list[str]:
     return parts[::-1]
 
 
+def from_module(importer: str, level: int, module: str | None) -> str | None:
+    """The absolute dotted module that ``from <level dots><module> import ...`` names when
+    written in the repository file ``importer`` ("" for ``from . import x`` at the top);
+    None when the dots climb above the repository's top, where Python raises ImportError
+    (a negative slice would read a prefix of the package as the base instead)."""
+    if not level:
+        return module or ""
+    package = importer.removesuffix(".py").removesuffix("/__init__").split("/")
+    if not importer.endswith("/__init__.py"):
+        package = package[:-1]
+    up = level - 1  # packages above the importer's own
+    if up > len(package):
+        return None
+    return ".".join([*package[:len(package) - up], *([module] if module else [])])
+
+
 def module_path(modname: str, paths: frozenset[str] | set[str]) -> str | None:
     """The repo file defining ``a.b.c``: ``a/b/c.py`` or ``a/b/c/__init__.py``."""
     base = modname.replace(".", "/")

@@ -117,17 +117,15 @@ def selections(module: ast.Module) -> dict[str, dict[str, int]]:
 
 def _imported_modules(path: str, module: ast.Module, paths: frozenset[str]) -> set[str]:
     """Repository files ``module`` (at ``path``) imports, absolute or relative."""
-    pkg = path.rsplit("/", 1)[0].split("/")
     out: set[str] = set()
     for node in ps.nodes(module):
         names: list[str] = []
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                up = pkg[:len(pkg) - (node.level - 1)] if node.level > 1 else pkg
-                base = ".".join([*up, *([base] if base else [])])
+            base = ps.from_module(path, node.level, node.module)
+            if base is None:
+                continue  # above the repository's top: the import cannot run
             names = [base] + [f"{base}.{a.name}" for a in node.names if a.name != "*"]
         for name in names:
             found = ps.module_path(name, paths) if name else None

@@ -21,7 +21,6 @@ An Opportunity, never an action: the sharing may be intended. Pure: the HEAD tre
 from __future__ import annotations
 
 import ast
-import posixpath
 from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
@@ -52,20 +51,14 @@ def _dotted(path: str) -> str:
     return mod.replace("/", ".")
 
 
-def _relative(path: str, node: ast.ImportFrom) -> str:
-    """The absolute module of ``from .x import y`` written in ``path``."""
-    pkg = posixpath.dirname(path)
-    for _ in range(node.level - 1):
-        pkg = posixpath.dirname(pkg)
-    return ".".join(p for p in (pkg.replace("/", "."), node.module or "") if p)
-
-
 def _imports(path: str, mod: ast.Module) -> dict[str, tuple[str, str, int]]:
     """Local name -> (absolute module, imported name, line), relative imports resolved."""
     out = {}
     for node in ps.statements(mod):
         if isinstance(node, ast.ImportFrom):
-            module = _relative(path, node) if node.level else node.module or ""
+            module = ps.from_module(path, node.level, node.module)
+            if module is None:
+                continue  # above the repository's top: the import cannot run
             for alias in node.names:
                 out[alias.asname or alias.name] = (module, alias.name, node.lineno)
     return out

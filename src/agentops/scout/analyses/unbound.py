@@ -331,9 +331,6 @@ def _set_on_modules(files: dict[str, str], paths: frozenset[str]) -> dict[str, s
         tree = ps.parse(text)
         if tree is None:
             continue
-        package = path.removesuffix(".py").removesuffix("/__init__").split("/")
-        if not path.endswith("/__init__.py"):
-            package = package[:-1]
         aliases: dict[str, str] = {}  # a local name -> the dotted module it stands for
         for n in ps.nodes(tree):
             if isinstance(n, ast.Import):
@@ -343,10 +340,9 @@ def _set_on_modules(files: dict[str, str], paths: frozenset[str]) -> dict[str, s
                     else:
                         aliases.setdefault(a.name.split(".")[0], a.name.split(".")[0])
             elif isinstance(n, ast.ImportFrom):
-                base = package[:len(package) - (n.level - 1)] if n.level else []
-                if n.level and n.level - 1 > len(package):
+                mod = ps.from_module(path, n.level, n.module)
+                if mod is None:
                     continue
-                mod = ".".join([*base, *([n.module] if n.module else [])])
                 for a in n.names:
                     if a.name != "*":
                         aliases[a.asname or a.name] = f"{mod}.{a.name}" if mod else a.name

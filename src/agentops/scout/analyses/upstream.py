@@ -155,19 +155,10 @@ def _resolve_once(tree: Tree, file: str, dotted: str, depth: int,
     if module is None:
         return None
     head, _, rest = dotted.partition(".")
-    package = file.removesuffix(".py").removesuffix("/__init__").split("/")
-    if not file.endswith("/__init__.py"):
-        package = package[:-1]
 
     def source(stmt: ast.ImportFrom) -> str | None:
-        up = stmt.level - 1  # packages above the file's (an absolute import: -1)
-        if up > len(package):
-            # Above the repository's top: Python raises ImportError; a negative
-            # slice would read a prefix of the package as the base instead.
-            return None
-        base = package[:len(package) - up] if stmt.level else []
-        return ps.module_path(".".join([*base, *([stmt.module] if stmt.module else [])]),
-                              tree.paths)
+        module = ps.from_module(file, stmt.level, stmt.module)
+        return ps.module_path(module, tree.paths) if module is not None else None
 
     def follow(stmt: _Binder) -> tuple[bool, _Found]:
         """(whether ``stmt`` binds ``head``, where that binding leads)."""
