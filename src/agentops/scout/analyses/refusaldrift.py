@@ -33,13 +33,12 @@ import re
 from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.analyses.commentrefs import MAX_FILE_CHARS
 from agentops.scout.analyses.siblingguards import sibling_folders
+from agentops.scout.analyses.siblinghooks import _WORD, _py
 from agentops.scout.model import Inputs
 
 MAX_FINDINGS = 6
 MIN_ADDERS = 2
-_WORD = re.compile(r"[A-Za-z_]\w*")
 _NOT_NAMES = {"len", "getattr", "hasattr", "isinstance", "int", "str", "bool", "float",
               "None", "True", "False", "self", "any", "all"}
 
@@ -140,12 +139,6 @@ def _refusals(stmts: list[ast.stmt], path: str, outer: tuple[str, ...],
                                        _Refusal(path, case.pattern.lineno, _message(raise_)))
                     continue
                 _refusals(case.body, path, outer, out, tests)
-
-
-def _py(files: dict[str, str], folder: str) -> list[tuple[str, str]]:
-    return [(p, t) for p, t in sorted(files.items())
-            if p.startswith(folder) and p.endswith(".py") and len(t) <= MAX_FILE_CHARS
-            and "/tests/" not in p and not p.rsplit("/", 1)[-1].startswith("test_")]
 
 
 def folder_refusals(files: dict[str, str], folder: str

@@ -19,17 +19,15 @@ from __future__ import annotations
 
 import ast
 import builtins
-import re
 from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.siblingguards import MIN_SIBLINGS, sibling_folders
-from agentops.scout.analyses.siblinghooks import _py
+from agentops.scout.analyses.siblinghooks import _WORD, _py
 from agentops.scout.analyses.siblingimports import _registered, _top_functions
 from agentops.scout.model import Inputs
 
 MAX_FINDINGS = 10
-_WORD = re.compile(r"[A-Za-z_]\w*")
 
 
 @dataclass(frozen=True)
