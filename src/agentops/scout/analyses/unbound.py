@@ -349,16 +349,24 @@ def _set_on_modules(files: dict[str, str], paths: frozenset[str]) -> dict[str, s
         if not aliases:
             continue
 
-        for n in ps.nodes(tree):
-            where, name = None, None
-            if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store):
-                where, name = _module_of(n.value, aliases, paths), n.attr
-            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) \
-                    and n.func.id == "setattr" and len(n.args) >= 2 \
-                    and isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str):
-                where, name = _module_of(n.args[0], aliases, paths), n.args[1].value
-            if where is not None and name is not None:
+        for obj, name in _attribute_sets(tree):
+            where = _module_of(obj, aliases, paths)
+            if where is not None:
                 out.setdefault(where, set()).add(name)
+    return out
+
+
+def _attribute_sets(tree: ast.Module) -> list[tuple[ast.expr, str]]:
+    """(the object, the name) of every attribute the module sets by name: ``obj.name =
+    ...`` and ``setattr(obj, "name", ...)``."""
+    out: list[tuple[ast.expr, str]] = []
+    for n in ps.nodes(tree):
+        if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store):
+            out.append((n.value, n.attr))
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) \
+                and n.func.id == "setattr" and len(n.args) >= 2 \
+                and isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str):
+            out.append((n.args[0], n.args[1].value))
     return out
 
 
@@ -375,15 +383,8 @@ def _set_on_builtins(files: dict[str, str]) -> frozenset[str]:
             continue
         aliases = {a.asname or a.name for n in ps.nodes(tree) if isinstance(n, ast.Import)
                    for a in n.names if a.name == "builtins"}
-        for n in ps.nodes(tree):
-            if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) \
-                    and isinstance(n.value, ast.Name) and n.value.id in aliases:
-                out.add(n.attr)
-            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) \
-                    and n.func.id == "setattr" and len(n.args) >= 2 \
-                    and isinstance(n.args[0], ast.Name) and n.args[0].id in aliases \
-                    and isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str):
-                out.add(n.args[1].value)
+        out.update(name for obj, name in _attribute_sets(tree)
+                   if isinstance(obj, ast.Name) and obj.id in aliases)
     return frozenset(out)
 
 
