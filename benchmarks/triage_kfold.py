@@ -99,8 +99,9 @@ block is still printed.
 A fourteenth blind set, benchmarks/data/triage_blind14.yaml (texts in
 ~/.cache/agentops/triage/extra14-texts.jsonl or $AGENTOPS_TRIAGE_BLIND14_CACHE), gathered
 after blind12's release to join blind13, is its own column ("blind14") on the same terms;
-``--no-blind14`` leaves it out. It is blind: never fitted on, never merged into held-all,
-no ``--fit-blind14``.
+``--no-blind14`` leaves it out. It was measured blind three times and then released as
+fit material (issue #23, stop 41); ``--fit-blind14`` adds it to the fit part, and its
+block is still printed.
 
 A fifteenth blind set, benchmarks/data/triage_blind15.yaml (texts in
 ~/.cache/agentops/triage/extra15-texts.jsonl or $AGENTOPS_TRIAGE_BLIND15_CACHE), gathered
@@ -352,7 +353,7 @@ SEPARATE_SETS: dict[str, int | None] = {
     "blind11": 3,
     "blind12": 3,
     "blind13": 3,
-    "blind14": None,
+    "blind14": 3,
     "blind15": None,
     "blind16": None,
 }

@@ -226,7 +226,7 @@ def _only_this_set(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str,
 
 @pytest.mark.parametrize("name", ["blind3", "blind4", "blind5", "blind6", "blind7",
                                   "blind8", "blind9", "blind10", "blind11", "blind12",
-                                  "blind13"])
+                                  "blind13", "blind14"])
 def test_a_released_set_is_its_own_column_fits_on_request_and_can_be_left_out(
         name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -280,14 +280,6 @@ def test_a_released_set_is_its_own_column_fits_on_request_and_can_be_left_out(
 
 
 _STILL_BLIND = {
-    "blind14": [
-        (1401, ["oncall: distributed", "oncall: distributed checkpointing"],
-         "resharded load drops a shard",
-         "A checkpoint written by 4 ranks and read back on 6 ranks loses its last piece."),
-        (1402, ["module: ci", "unstable"], "UNSTABLE nightly / gpu-4 / test (dist)",
-         "The runner pool is being moved, so this job is marked unstable for a week."),
-        (1403, ["oncall: pt2", "module: dtensor"], "sharded tensor recompiles",
-         "Each new mesh shape triggers a fresh compile of the same small function.")],
     "blind15": [
         (1501, ["oncall: distributed", "module: rpc"], "rpc timeout not honoured",
          "An rpc_async given a two second limit still waits out the default minute."),
@@ -305,8 +297,7 @@ _STILL_BLIND = {
          "Source file: test/distributed/test_pipe_x.py, skipped on the gfx pool.")]}
 
 
-@pytest.mark.parametrize(("name", "counts"), [("blind14", "3 issues (1 distributed, 2 not)"),
-                                              ("blind15", "3 issues (1 distributed, 2 not)"),
+@pytest.mark.parametrize(("name", "counts"), [("blind15", "3 issues (1 distributed, 2 not)"),
                                               ("blind16", "3 issues (1 distributed, 2 not)")])
 def test_a_still_blind_set_is_its_own_column_has_no_fit_flag_and_can_be_left_out(
         name: str, counts: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -352,12 +343,12 @@ def test_the_still_blind_sets_are_also_reported_together(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Issue #23: with two or more blind sets present their union is one more block
     ("blind-all") whose figures count every issue of each; released sets (blind5 ...
-    blind13) never join it, and with one blind set left there is no union block. As the
-    table stands blind14, blind15 and blind16 are blind (blind13 was released at stop 39,
-    blind15 gathered then, blind16 at stop 40), so the three make the union, and leaving
-    one out leaves the union of the other two; the mechanism is also checked with blind13
-    marked blind again as it was before its release (four sets), with blind12 too (five)
-    and with blind11 too (six)."""
+    blind14) never join it, and with one blind set left there is no union block. As the
+    table stands blind15 and blind16 are blind (blind14 was released at stop 41, blind15
+    gathered at stop 39, blind16 at stop 40), so the two make the union, and leaving one
+    out leaves no union; the mechanism is also checked with blind14 marked blind again as
+    it was before its release (three sets), with blind13 too (four), with blind12 too
+    (five) and with blind11 too (six)."""
     dev = _fsdp_dev(tmp_path)
     sets = {
         "BLIND5": [(501, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP)],
@@ -412,17 +403,16 @@ def test_the_still_blind_sets_are_also_reported_together(
         monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
     base = [str(dev), "--no-extra", "--no-blind4", "--k", "2", "--json"]
 
-    # As the table stands, blind14, blind15 and blind16 are blind: they make one block,
-    # and no released set (blind10 ... blind13 included) joins it; each is still its own
-    # block.
+    # As the table stands, blind15 and blind16 are blind: they make one block, and no
+    # released set (blind10 ... blind14 included) joins it; each is still its own block.
     assert kf.main(base) == 0
     out = capsys.readouterr().out
     result = json.loads(out.strip().splitlines()[-1])
-    assert "== blind-all: 6 issues (3 distributed, 3 not)" in out
-    assert "the blind sets blind14 + blind15 + blind16 together" in out
+    assert "== blind-all: 4 issues (2 distributed, 2 not)" in out
+    assert "the blind sets blind15 + blind16 together" in out
     held = result["held_out"]
-    assert held["blind-all"]["n"] == held["blind14"]["n"] + held["blind15"]["n"] \
-        + held["blind16"]["n"] == 6
+    assert held["blind-all"]["n"] == held["blind15"]["n"] + held["blind16"]["n"] == 4
+    assert held["blind14"]["n"] == 2
     assert held["blind5"]["n"] == 1 and held["blind6"]["n"] == 2
     assert held["blind7"]["n"] == 1 and held["blind8"]["n"] == 2
     assert held["blind9"]["n"] == 3 and held["blind10"]["n"] == 2
@@ -431,31 +421,37 @@ def test_the_still_blind_sets_are_also_reported_together(
 
     # Leaving out a released set changes nothing in the union.
     for released in ("--no-blind7", "--no-blind8", "--no-blind9", "--no-blind10",
-                     "--no-blind11", "--no-blind12", "--no-blind13"):
+                     "--no-blind11", "--no-blind12", "--no-blind13", "--no-blind14"):
         assert kf.main([*base, released]) == 0
         result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-        assert result["held_out"]["blind-all"]["n"] == 6
+        assert result["held_out"]["blind-all"]["n"] == 4
         assert released.removeprefix("--no-") not in result["held_out"]
 
-    # Leaving one blind set out leaves the union of the other two; with one blind set left
-    # there is no union block.
-    still = ("blind14", "blind15", "blind16")
-    for left_out in still:
-        assert kf.main([*base, f"--no-{left_out}"]) == 0
-        out = capsys.readouterr().out
-        held = json.loads(out.strip().splitlines()[-1])["held_out"]
-        kept = [n for n in still if n != left_out]
-        assert f"the blind sets {' + '.join(kept)} together" in out
-        assert held["blind-all"]["n"] == sum(held[n]["n"] for n in kept) == 4
-        assert left_out not in held
+    # With one blind set left there is no union block.
+    still = ("blind15", "blind16")
     for kept_one in still:
         assert kf.main([*base, *(f"--no-{n}" for n in still if n != kept_one)]) == 0
         result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
         assert "blind-all" not in result["held_out"] and kept_one in result["held_out"]
 
-    # The union mechanism takes every blind set: with blind13 blind again, four sets;
-    # with blind12 too, five; with blind11 too, six.
-    blind = ["blind14", "blind15", "blind16"]
+    # The union mechanism takes every blind set: with blind14 blind again, three sets
+    # (and leaving one of them out leaves the union of the other two); with blind13 too,
+    # four; with blind12 too, five; with blind11 too, six.
+    monkeypatch.setitem(kf.SEPARATE_SETS, "blind14", None)
+    three = ("blind14", "blind15", "blind16")
+    assert kf.main(base) == 0
+    out = capsys.readouterr().out
+    assert "== blind-all: 6 issues (3 distributed, 3 not)" in out
+    assert "the blind sets blind14 + blind15 + blind16 together" in out
+    for left_out in three:
+        assert kf.main([*base, f"--no-{left_out}"]) == 0
+        out = capsys.readouterr().out
+        held = json.loads(out.strip().splitlines()[-1])["held_out"]
+        kept = [n for n in three if n != left_out]
+        assert f"the blind sets {' + '.join(kept)} together" in out
+        assert held["blind-all"]["n"] == sum(held[n]["n"] for n in kept) == 4
+        assert left_out not in held
+    blind = list(three)
     for again, issues in (("blind13", "8 issues (4 distributed, 4 not)"),
                           ("blind12", "10 issues (5 distributed, 5 not)"),
                           ("blind11", "13 issues (6 distributed, 7 not)")):
