@@ -115,6 +115,12 @@ at stop 40 while blind14 and blind15 are blind, to join them, is its own column
 ("blind16") on the same terms; ``--no-blind16`` leaves it out. It is blind: never fitted
 on, never merged into held-all, no ``--fit-blind16``.
 
+A seventeenth blind set, benchmarks/data/triage_blind17.yaml (texts in
+~/.cache/agentops/triage/extra17-texts.jsonl or $AGENTOPS_TRIAGE_BLIND17_CACHE), gathered
+at stop 41 while blind15 and blind16 are blind, to join them, is its own column
+("blind17") on the same terms; ``--no-blind17`` leaves it out. It is blind: never fitted
+on, never merged into held-all, no ``--fit-blind17``.
+
 When more than one set is still blind, their union is printed as
 one more block, "blind-all": each set is small and holds few issues of any one module, so
 the bars are read on the union as well as on each set.
@@ -153,6 +159,7 @@ from); held-out issues' results are never listed.
   python benchmarks/triage_kfold.py --no-blind14         # leave the fourteenth blind set out
   python benchmarks/triage_kfold.py --no-blind15         # leave the fifteenth blind set out
   python benchmarks/triage_kfold.py --no-blind16         # leave the sixteenth blind set out
+  python benchmarks/triage_kfold.py --no-blind17         # leave the seventeenth blind set out
   python benchmarks/triage_kfold.py --fit-blind2 --fit-blind3 --fit-blind4 --fit-blind5 \
       --errors                                           # fit on the released sets,
                                                          # list the fit part's errors
@@ -219,6 +226,7 @@ BLIND13, BLIND13_CACHE = ROOT / "benchmarks" / "data" / "triage_blind13.yaml", _
 BLIND14, BLIND14_CACHE = ROOT / "benchmarks" / "data" / "triage_blind14.yaml", _cache(14)
 BLIND15, BLIND15_CACHE = ROOT / "benchmarks" / "data" / "triage_blind15.yaml", _cache(15)
 BLIND16, BLIND16_CACHE = ROOT / "benchmarks" / "data" / "triage_blind16.yaml", _cache(16)
+BLIND17, BLIND17_CACHE = ROOT / "benchmarks" / "data" / "triage_blind17.yaml", _cache(17)
 # The labelled-set files: numbers, the labels humans set, our own note; nothing else.
 LABELLED_SCHEMA = {
     "type": "object", "additionalProperties": False, "required": ["issues"],
@@ -331,7 +339,7 @@ def extra_records(queue: Queue) -> tuple[list[Record], str]:
 
 
 def blind_records(name: str, queue: Queue) -> tuple[list[Record], str]:
-    """Blind set ``name`` ("blind2" ... "blind16") joined with its text cache, or ([], why
+    """Blind set ``name`` ("blind2" ... "blind17") joined with its text cache, or ([], why
     it is skipped). The files are read from the module's names when called."""
     upper = name.upper()
     return labelled_records(globals()[upper], globals()[f"{upper}_CACHE"], queue, name=name,
@@ -356,11 +364,12 @@ SEPARATE_SETS: dict[str, int | None] = {
     "blind14": 3,
     "blind15": None,
     "blind16": None,
+    "blind17": None,
 }
 _ORDINAL = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",
             9: "ninth", 10: "tenth", 11: "eleventh", 12: "twelfth",
             13: "thirteenth", 14: "fourteenth", 15: "fifteenth",
-            16: "sixteenth"}
+            16: "sixteenth", 17: "seventeenth"}
 _COUNT = {1: "one", 2: "two", 3: "three", 4: "four"}
 
 
