@@ -228,7 +228,8 @@ _UNSEEN = ("scout_unseen.yaml", "scout_unseen2.yaml", "scout_unseen3.yaml", "sco
            "scout_unseen5.yaml", "scout_unseen6.yaml", "scout_unseen7.yaml", "scout_unseen8.yaml",
            "scout_unseen9.yaml", "scout_unseen10.yaml", "scout_unseen11.yaml",
            "scout_unseen12.yaml", "scout_unseen13.yaml", "scout_unseen14.yaml",
-           "scout_unseen15.yaml", "scout_unseen16.yaml", "scout_unseen17.yaml")
+           "scout_unseen15.yaml", "scout_unseen16.yaml", "scout_unseen17.yaml",
+           "scout_unseen18.yaml")
 
 
 def _load_set(number: int) -> dict:
@@ -359,12 +360,15 @@ def test_eighth_unseen_truth_validates_with_init_drafts_in_a_new_window() -> Non
     # the month before set 16, the same folders (experiments/kernels imports no core code,
     # so simple_fsdp stands in for it)
     (17, {"torchtitan/models/llama3", "torchtitan/experiments/deepseek_v3",
+          "torchtitan/experiments/simple_fsdp"}),
+    # the month before set 17, the same folders
+    (18, {"torchtitan/models/llama3", "torchtitan/experiments/deepseek_v3",
           "torchtitan/experiments/simple_fsdp"})])
 def test_a_month_window_set_validates_with_init_drafts_before_the_set_after_it(
         number: int, folders: set[str]) -> None:
-    """The ninth to twelfth, the fourteenth, sixteenth and seventeenth blind sets (#22): the
+    """The ninth to twelfth, the fourteenth and sixteenth to eighteenth blind sets (#22): the
     model folders (the tenth on also experiments/forge; the fourteenth without qwen3, which did
-    not exist yet; the sixteenth and seventeenth llama3 with experiments/deepseek_v3 and
+    not exist yet; the sixteenth to eighteenth llama3 with experiments/deepseek_v3 and
     simple_fsdp), each
     in a window no earlier set used for the folder (the month before the following set's),
     each run's target an unedited `scout.py init` draft that
