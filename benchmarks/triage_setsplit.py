@@ -12,23 +12,24 @@ and routing keep the plain sum; only `triaged` moves), so every group is planned
 the shipped queue, and the whole fit part's k-fold module F1 equals its figure here.
 
 Sets, by name: ``dev-fit`` and ``dev-held`` (the dev sets split by
-triage_kfold.held_out), ``extra`` (triage_extra.yaml) and ``blind2`` ... ``blind13``
+triage_kfold.held_out), ``extra`` (triage_extra.yaml) and ``blind2`` ... ``blind14``
 (the released blind sets). A set still blind (triage_kfold.SEPARATE_SETS without a
 release) is refused by name and never loaded.
 
-Default groups: ``write`` (dev-fit, blind2..blind7: the sets this round's rules may be
-written from), ``check`` (blind8..blind13: aggregates only), ``held64`` (dev-held +
-extra, the held-out 64 of triage_kfold.py: aggregates only) and ``fit-all`` (dev-fit,
-blind2..blind13: the k-fold part). triage_extra.yaml is fit material in the stop's
+Default groups (stop 41, round tr-fit16, after blind14's release): ``write`` (dev-fit,
+blind2..blind8: the sets this round's rules may be written from), ``check``
+(blind9..blind14: aggregates only), ``held64`` (dev-held + extra, the held-out 64 of
+triage_kfold.py: aggregates only) and ``fit-all`` (dev-fit, blind2..blind14: the k-fold
+part). triage_extra.yaml is fit material in the stop's
 brief, but triage_kfold.py counts it in the held-out 64, so it is kept out of ``write``
 and read only as an aggregate. ``--group NAME=SET,SET`` replaces the defaults (repeat
 it). ``--errors GROUP`` lists the group's per-issue module errors (planner's modules
 against the humans'); it refuses a group holding dev-held, extra or any set named by
-``--no-errors-from`` (default: the check sets, blind8..blind13).
+``--no-errors-from`` (default: the check sets, blind9..blind14).
 
   python benchmarks/triage_setsplit.py
   python benchmarks/triage_setsplit.py --errors write
-  python benchmarks/triage_setsplit.py --group a=dev-fit --group b=blind8,blind9 --json
+  python benchmarks/triage_setsplit.py --group a=dev-fit --group b=blind9,blind10 --json
 
 Pure CPU: no network, no token, no writes.
 """
@@ -52,9 +53,9 @@ from agentops.triage.plan import plan_issue
 RELEASED = ("blind2", *(n for n, runs in tk.SEPARATE_SETS.items() if runs is not None))
 STILL_BLIND = tuple(n for n, runs in tk.SEPARATE_SETS.items() if runs is None)
 VALIDATION = ("dev-held", "extra")
-CHECK = tuple(f"blind{i}" for i in range(8, 14))
+CHECK = tuple(f"blind{i}" for i in range(9, 15))
 DEFAULT_GROUPS: dict[str, tuple[str, ...]] = {
-    "write": ("dev-fit", *(f"blind{i}" for i in range(2, 8))),
+    "write": ("dev-fit", *(f"blind{i}" for i in range(2, 9))),
     "check": CHECK,
     "held64": VALIDATION,
     "fit-all": ("dev-fit", *RELEASED),
@@ -161,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.errors not in groups:
             print(f"--errors {args.errors}: no such group", file=sys.stderr)
             return 2
-        # Stripped as --group's sets are: "blind8, blind9" bars blind9 too.
+        # Stripped as --group's sets are: "blind9, blind10" bars blind10 too.
         barred = {*VALIDATION, *(s.strip() for s in args.no_errors_from.split(",")
                                  if s.strip())}
         if barred & set(groups[args.errors]):
