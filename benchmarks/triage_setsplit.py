@@ -23,9 +23,11 @@ triage_kfold.py: aggregates only) and ``fit-all`` (dev-fit, blind2..blind14: the
 part). triage_extra.yaml is fit material in the stop's
 brief, but triage_kfold.py counts it in the held-out 64, so it is kept out of ``write``
 and read only as an aggregate. ``--group NAME=SET,SET`` replaces the defaults (repeat
-it). ``--errors GROUP`` lists the group's per-issue module errors (planner's modules
-against the humans'); it refuses a group holding dev-held, extra or any set named by
-``--no-errors-from`` (default: the check sets, blind9..blind14).
+it). ``--errors GROUP`` lists the group's per-issue sub-oncall errors (the sub-oncall
+the figure judges wrong: another one, or none where the humans gave one) and module
+errors (planner's modules against the humans'); it refuses a group holding dev-held,
+extra or any set named by ``--no-errors-from`` (default: the check sets,
+blind9..blind14).
 
   python benchmarks/triage_setsplit.py
   python benchmarks/triage_setsplit.py --errors write
@@ -46,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import triage_kfold as tk
 
-from agentops.triage.evaluate import Record, Scores, score, snapshot_of
+from agentops.triage.evaluate import Record, Scores, score, snapshot_of, suboncall_label
 from agentops.triage.model import Queue
 from agentops.triage.plan import plan_issue
 
@@ -78,21 +80,31 @@ def parse_group(spec: str) -> tuple[str, tuple[str, ...]]:
     return name.strip(), sets
 
 
-def group_scores(recs: Sequence[Record], queue: Queue) -> tuple[Scores, list[str]]:
-    """The group's scores, and one line per issue whose modules differ from the humans'
-    (only issues the module figure judges: distributed, with a human module)."""
+def group_scores(recs: Sequence[Record], queue: Queue
+                 ) -> tuple[Scores, list[str], list[str]]:
+    """The group's scores, one line per issue whose modules differ from the humans'
+    (only issues the module figure judges: distributed, with a human module), and one
+    per issue whose sub-oncall does (only issues the sub-oncall figure judges:
+    distributed, with a human sub-oncall)."""
     plans = [plan_issue(snapshot_of(r, queue), queue) for r in recs]
     s = score(recs, plans, queue)
     mods = set(queue.modules)
-    errs = []
+    errs: list[str] = []
+    sub_errs: list[str] = []
     for rec, plan in zip(recs, plans, strict=True):
+        want = suboncall_label(rec.suboncall, queue) if rec.is_distributed else None
+        if want is not None:
+            have = next((x for x in queue.suboncalls if x in plan.add_labels), None)
+            if have != want:
+                sub_errs.append(f"#{rec.number}: {have or 'none'} for {want} "
+                                f"(plan {plan.decision})")
         if not (rec.is_distributed and rec.modules):
             continue
         got = set(plan.add_labels) & mods
         if got != rec.modules:
             errs.append(f"#{rec.number}: false {sorted(got - rec.modules)} "
                         f"missed {sorted(rec.modules - got)} (plan {plan.decision})")
-    return s, errs
+    return s, errs, sub_errs
 
 
 def measures(s: Scores) -> dict[str, object]:
@@ -145,8 +157,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a group of sets to measure together (repeatable; replaces the "
                          "default groups)")
     ap.add_argument("--errors", metavar="GROUP",
-                    help="list GROUP's per-issue module errors (never of dev-held, extra "
-                         "or a --no-errors-from set)")
+                    help="list GROUP's per-issue sub-oncall and module errors (never of "
+                         "dev-held, extra or a --no-errors-from set)")
     ap.add_argument("--no-errors-from", default=",".join(CHECK),
                     help="sets whose per-issue results are never listed (default: "
                          "the check sets)")
@@ -177,11 +189,13 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, object] = {}
     for name, sets in groups.items():
         group = [r for s in sets for r in recs[s]]
-        s, errs = group_scores(group, queue)
+        s, errs, sub_errs = group_scores(group, queue)
         m = measures(s)
         out[name] = {"sets": list(sets), "n": len(group), **m}
         print("\n".join(render(name, sets, len(group), m)))
         if args.errors == name:
+            print(f"  sub-oncall errors ({len(sub_errs)}):")
+            print("\n".join(f"    {e}" for e in sub_errs))
             print(f"  module errors ({len(errs)}):")
             print("\n".join(f"    {e}" for e in errs))
     if args.json:
