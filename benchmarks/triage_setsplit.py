@@ -12,23 +12,26 @@ and routing keep the plain sum; only `triaged` moves), so every group is planned
 the shipped queue, and the whole fit part's k-fold module F1 equals its figure here.
 
 Sets, by name: ``dev-fit`` and ``dev-held`` (the dev sets split by
-triage_kfold.held_out), ``extra`` (triage_extra.yaml) and ``blind2`` ... ``blind13``
+triage_kfold.held_out), ``extra`` (triage_extra.yaml) and ``blind2`` ... ``blind14``
 (the released blind sets). A set still blind (triage_kfold.SEPARATE_SETS without a
 release) is refused by name and never loaded.
 
-Default groups: ``write`` (dev-fit, blind2..blind7: the sets this round's rules may be
-written from), ``check`` (blind8..blind13: aggregates only), ``held64`` (dev-held +
-extra, the held-out 64 of triage_kfold.py: aggregates only) and ``fit-all`` (dev-fit,
-blind2..blind13: the k-fold part). triage_extra.yaml is fit material in the stop's
+Default groups (stop 41, round tr-fit16, after blind14's release): ``write`` (dev-fit,
+blind2..blind8: the sets this round's rules may be written from), ``check``
+(blind9..blind14: aggregates only), ``held64`` (dev-held + extra, the held-out 64 of
+triage_kfold.py: aggregates only) and ``fit-all`` (dev-fit, blind2..blind14: the k-fold
+part). triage_extra.yaml is fit material in the stop's
 brief, but triage_kfold.py counts it in the held-out 64, so it is kept out of ``write``
 and read only as an aggregate. ``--group NAME=SET,SET`` replaces the defaults (repeat
-it). ``--errors GROUP`` lists the group's per-issue module errors (planner's modules
-against the humans'); it refuses a group holding dev-held, extra or any set named by
-``--no-errors-from`` (default: the check sets, blind8..blind13).
+it). ``--errors GROUP`` lists the group's per-issue sub-oncall errors (the sub-oncall
+the figure judges wrong: another one, or none where the humans gave one) and module
+errors (planner's modules against the humans'); it refuses a group holding dev-held,
+extra or any set named by ``--no-errors-from`` (default: the check sets,
+blind9..blind14).
 
   python benchmarks/triage_setsplit.py
   python benchmarks/triage_setsplit.py --errors write
-  python benchmarks/triage_setsplit.py --group a=dev-fit --group b=blind8,blind9 --json
+  python benchmarks/triage_setsplit.py --group a=dev-fit --group b=blind9,blind10 --json
 
 Pure CPU: no network, no token, no writes.
 """
@@ -45,16 +48,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import triage_kfold as tk
 
-from agentops.triage.evaluate import Record, Scores, score, snapshot_of
+from agentops.triage.evaluate import Record, Scores, score, snapshot_of, suboncall_label
 from agentops.triage.model import Queue
 from agentops.triage.plan import plan_issue
 
 RELEASED = ("blind2", *(n for n, runs in tk.SEPARATE_SETS.items() if runs is not None))
 STILL_BLIND = tuple(n for n, runs in tk.SEPARATE_SETS.items() if runs is None)
 VALIDATION = ("dev-held", "extra")
-CHECK = tuple(f"blind{i}" for i in range(8, 14))
+CHECK = tuple(f"blind{i}" for i in range(9, 15))
 DEFAULT_GROUPS: dict[str, tuple[str, ...]] = {
-    "write": ("dev-fit", *(f"blind{i}" for i in range(2, 8))),
+    "write": ("dev-fit", *(f"blind{i}" for i in range(2, 9))),
     "check": CHECK,
     "held64": VALIDATION,
     "fit-all": ("dev-fit", *RELEASED),
@@ -77,21 +80,31 @@ def parse_group(spec: str) -> tuple[str, tuple[str, ...]]:
     return name.strip(), sets
 
 
-def group_scores(recs: Sequence[Record], queue: Queue) -> tuple[Scores, list[str]]:
-    """The group's scores, and one line per issue whose modules differ from the humans'
-    (only issues the module figure judges: distributed, with a human module)."""
+def group_scores(recs: Sequence[Record], queue: Queue
+                 ) -> tuple[Scores, list[str], list[str]]:
+    """The group's scores, one line per issue whose modules differ from the humans'
+    (only issues the module figure judges: distributed, with a human module), and one
+    per issue whose sub-oncall does (only issues the sub-oncall figure judges:
+    distributed, with a human sub-oncall)."""
     plans = [plan_issue(snapshot_of(r, queue), queue) for r in recs]
     s = score(recs, plans, queue)
     mods = set(queue.modules)
-    errs = []
+    errs: list[str] = []
+    sub_errs: list[str] = []
     for rec, plan in zip(recs, plans, strict=True):
+        want = suboncall_label(rec.suboncall, queue) if rec.is_distributed else None
+        if want is not None:
+            have = next((x for x in queue.suboncalls if x in plan.add_labels), None)
+            if have != want:
+                sub_errs.append(f"#{rec.number}: {have or 'none'} for {want} "
+                                f"(plan {plan.decision})")
         if not (rec.is_distributed and rec.modules):
             continue
         got = set(plan.add_labels) & mods
         if got != rec.modules:
             errs.append(f"#{rec.number}: false {sorted(got - rec.modules)} "
                         f"missed {sorted(rec.modules - got)} (plan {plan.decision})")
-    return s, errs
+    return s, errs, sub_errs
 
 
 def measures(s: Scores) -> dict[str, object]:
@@ -144,8 +157,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="a group of sets to measure together (repeatable; replaces the "
                          "default groups)")
     ap.add_argument("--errors", metavar="GROUP",
-                    help="list GROUP's per-issue module errors (never of dev-held, extra "
-                         "or a --no-errors-from set)")
+                    help="list GROUP's per-issue sub-oncall and module errors (never of "
+                         "dev-held, extra or a --no-errors-from set)")
     ap.add_argument("--no-errors-from", default=",".join(CHECK),
                     help="sets whose per-issue results are never listed (default: "
                          "the check sets)")
@@ -161,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.errors not in groups:
             print(f"--errors {args.errors}: no such group", file=sys.stderr)
             return 2
-        # Stripped as --group's sets are: "blind8, blind9" bars blind9 too.
+        # Stripped as --group's sets are: "blind9, blind10" bars blind10 too.
         barred = {*VALIDATION, *(s.strip() for s in args.no_errors_from.split(",")
                                  if s.strip())}
         if barred & set(groups[args.errors]):
@@ -176,11 +189,13 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, object] = {}
     for name, sets in groups.items():
         group = [r for s in sets for r in recs[s]]
-        s, errs = group_scores(group, queue)
+        s, errs, sub_errs = group_scores(group, queue)
         m = measures(s)
         out[name] = {"sets": list(sets), "n": len(group), **m}
         print("\n".join(render(name, sets, len(group), m)))
         if args.errors == name:
+            print(f"  sub-oncall errors ({len(sub_errs)}):")
+            print("\n".join(f"    {e}" for e in sub_errs))
             print(f"  module errors ({len(errs)}):")
             print("\n".join(f"    {e}" for e in errs))
     if args.json:

@@ -37,15 +37,15 @@ _OFF = _rec(2, "Tokenizer returns the wrong padding side", "Nothing parallel her
 
 
 def test_group_scores_count_a_right_module_and_the_routed_away_issue() -> None:
-    s, errs = ss.group_scores([_SHARDED, _OFF], Q)
+    s, errs, sub_errs = ss.group_scores([_SHARDED, _OFF], Q)
     m = ss.measures(s)
     assert m["module_counts"] == [1, 0, 0] and m["module_f1"] == 1.0
     assert m["per_module"] == {FSDP: [1, 0, 0]}
     # The routed-away issue is counted once by the not-distributed figures (flagged or
     # missed), never as a false flag, and never as a module error.
     assert sum(m["not_distributed_counts"]) == 1 and m["not_distributed_counts"][1] == 0
-    assert m["suboncall_counts"][1] == 1
-    assert errs == []
+    assert m["suboncall_counts"] == [1, 1]
+    assert errs == [] and sub_errs == []
 
 
 def test_group_scores_list_a_missed_module() -> None:
@@ -53,28 +53,50 @@ def test_group_scores_list_a_missed_module() -> None:
     wrong = _rec(3, "FSDP2 fully_shard loses gradients on the second step",
                  "from torch.distributed.fsdp import fully_shard",
                  modules=("module: rpc",), sub="parallelisms")
-    s, errs = ss.group_scores([wrong], Q)
+    s, errs, _ = ss.group_scores([wrong], Q)
     assert s.fn == 1 and s.fp == 1
     assert len(errs) == 1 and "missed ['module: rpc']" in errs[0] and "#3" in errs[0]
 
 
 def test_a_distributed_issue_without_a_human_module_is_no_module_error() -> None:
     unjudged = _rec(4, _SHARDED.title, _SHARDED.text, sub="parallelisms")
-    s, errs = ss.group_scores([unjudged], Q)
+    s, errs, _ = ss.group_scores([unjudged], Q)
     assert errs == [] and (s.tp, s.fp, s.fn) == (0, 0, 0)
     # No match: the same issue with a human module the plan misses is listed.
-    _, errs = ss.group_scores([_rec(4, _SHARDED.title, _SHARDED.text, sub="parallelisms",
+    _, errs, _ = ss.group_scores([_rec(4, _SHARDED.title, _SHARDED.text, sub="parallelisms",
                                     modules=("module: rpc",))], Q)
     assert len(errs) == 1
     # Issues passed over do not stop the listing of a later one; an issue not
     # distributed is passed over even with a module set on it.
     stray = _rec(6, _OFF.title, _OFF.text, dist=False, modules=("module: rpc",))
-    _, errs = ss.group_scores([unjudged, stray, _OFF, _rec(
+    _, errs, _ = ss.group_scores([unjudged, stray, _OFF, _rec(
         7, _SHARDED.title, _SHARDED.text, sub="parallelisms", modules=("module: rpc",))], Q)
     assert len(errs) == 1 and errs[0].startswith("#7:")
 
 
-@pytest.mark.parametrize("spec", ["g=blind14", "g=dev-fit,blind15", "g=nosuch", "g=", "g",
+def test_group_scores_list_a_wrong_or_missing_suboncall() -> None:
+    # The humans gave infra to a report the planner routes to parallelisms: listed, and
+    # the figure counts it wrong.
+    other = _rec(9, _SHARDED.title, _SHARDED.text, modules=(FSDP,), sub="infra")
+    s, errs, sub_errs = ss.group_scores([other], Q)
+    assert (s.sub_right, s.sub_total) == (0, 1) and errs == []
+    assert sub_errs == ["#9: oncall: distributed parallelisms for oncall: distributed infra"
+                        f" (plan {sub_errs[0].rsplit('(plan ', 1)[1][:-1]})"]
+    # None where the humans gave one (the planner sends it away): listed as "none".
+    off = _rec(10, "MPS backend returns wrong values for interpolate",
+               "On the MPS device interpolate gives wrong output; CPU is fine. Single "
+               "process, no distributed code.", sub="infra")
+    _, _, sub_errs = ss.group_scores([off], Q)
+    assert sub_errs == ["#10: none for oncall: distributed infra (plan not_distributed)"]
+    # No match: the right sub-oncall, none given by the humans, or an issue routed away
+    # with a sub-oncall noted on it are not listed (the figure does not judge them).
+    free = _rec(11, _SHARDED.title, _SHARDED.text, modules=(FSDP,))
+    gone = _rec(12, _OFF.title, _OFF.text, dist=False, sub="infra")
+    s, _, sub_errs = ss.group_scores([_SHARDED, free, gone], Q)
+    assert sub_errs == [] and s.sub_total == 1
+
+
+@pytest.mark.parametrize("spec", ["g=blind15", "g=dev-fit,blind16", "g=nosuch", "g=", "g",
                                   "=blind5", " =blind5"])
 def test_parse_group_refuses_blind_unknown_and_empty(spec: str) -> None:
     with pytest.raises(ValueError):
@@ -84,8 +106,12 @@ def test_parse_group_refuses_blind_unknown_and_empty(spec: str) -> None:
 def test_parse_group_reads_released_sets() -> None:
     assert ss.parse_group("a=dev-fit, blind8") == ("a", ("dev-fit", "blind8"))
     assert ss.parse_group("a=blind5,,blind6,") == ("a", ("blind5", "blind6"))
-    with pytest.raises(ValueError, match="blind14 is still blind"):
-        ss.parse_group("a=blind5,blind14")
+    with pytest.raises(ValueError, match="blind15 is still blind"):
+        ss.parse_group("a=blind5,blind15")
+    # blind14, released at stop 41, is read; it is a check set, blind8 a write set.
+    assert ss.parse_group("a=blind14") == ("a", ("blind14",))
+    assert "blind14" in ss.DEFAULT_GROUPS["check"] and "blind8" in ss.DEFAULT_GROUPS["write"]
+    assert ss.DEFAULT_GROUPS["check"] == ss.CHECK
     assert not set(ss.STILL_BLIND) & {s for g in ss.DEFAULT_GROUPS.values() for s in g}
     assert not set(ss.DEFAULT_GROUPS["write"]) & set(ss.DEFAULT_GROUPS["check"])
     # write and check together are the k-fold part, every released set in one of them.
@@ -139,8 +165,9 @@ def test_main_prints_each_group_and_the_errors_of_the_one_asked(
     out = capsys.readouterr().out
     assert "== g: 2 issues (blind5) ==" in out and "== k: 3 issues (blind6) ==" in out
     assert re.search(r"^ +module: fsdp +tp +1 fp +0 fn +0$", out, re.M)  # a line per module
-    assert out.count("module errors (") == 1
-    assert out.index("== k:") < out.index("module errors (1):") < out.index("    #8: ")
+    assert out.count("module errors (") == 1 and out.count("sub-oncall errors (") == 1
+    assert out.index("== k:") < out.index("sub-oncall errors (0):") \
+        < out.index("module errors (1):") < out.index("    #8: ")
     got = json.loads(out.strip().splitlines()[-1])
     assert got["g"]["n"] == 2 and got["k"]["sets"] == ["blind6"]
     assert got["g"]["module_counts"] == [1, 0, 0]
@@ -148,7 +175,7 @@ def test_main_prints_each_group_and_the_errors_of_the_one_asked(
 
 def test_main_refusals_say_why(monkeypatch: pytest.MonkeyPatch, no_reads: list[set[str]],
                                capsys: pytest.CaptureFixture[str]) -> None:
-    assert ss.main(["--group", "g=blind14"]) == 2
+    assert ss.main(["--group", "g=blind15"]) == 2
     assert "still blind" in capsys.readouterr().err
     assert ss.main(["--group", "g=blind5", "--errors", "h"]) == 2
     assert "no such group" in capsys.readouterr().err
@@ -167,7 +194,7 @@ def test_main_measures_the_default_groups_without_json(
     assert [line.split(":")[0] for line in out.splitlines() if line.startswith("== ")] == [
         f"== {name}" for name in ss.DEFAULT_GROUPS]
     assert no_reads == [{s for sets in ss.DEFAULT_GROUPS.values() for s in sets}]
-    assert "module errors" not in out and "{" not in out
+    assert "module errors" not in out and "sub-oncall errors" not in out and "{" not in out
 
 
 def test_load_sets_without_dev_sets_reads_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
