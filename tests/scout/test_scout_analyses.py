@@ -1203,3 +1203,29 @@ def test_from_module_resolves_relative_imports_as_python_does() -> None:
     assert ps.from_module("m.py", 1, None) == ""
     assert ps.from_module("a/b/m.py", 4, "c") is None
     assert ps.from_module("m.py", 2, "c") is None
+
+
+def test_relative_imports_above_the_top_name_nothing_in_every_reader() -> None:
+    """coreindex, ci and bodydrift read relative imports through ``from_module``: an
+    import whose dots climb above the repository's top binds nothing (Python raises
+    ImportError), where their own copies used to read a prefix of the package."""
+    from types import SimpleNamespace
+
+    from agentops.scout.analyses import bodydrift, ci, coreindex
+    from agentops.scout.analyses import pysource as ps
+
+    files = {"pkg/sub/m.py": "from ..util import Helper\nfrom ....util import Other\n",
+             "pkg/util.py": "class Helper:\n    pass\nclass Other:\n    pass\n"}
+    idx = coreindex.CoreIndex(files, set(files))
+    assert idx.module("pkg/sub/m.py").imports == {"Helper": ("pkg.util", "Helper")}
+
+    assert ci._absolute("..helpers", "tests/unit/test_a.py") == "tests.helpers"
+    assert ci._absolute("...helpers", "tests/unit/test_a.py") == "helpers"
+    assert ci._absolute("....helpers", "tests/unit/test_a.py") is None
+
+    head = SimpleNamespace(paths=set(files), text=files.get)
+    inp = SimpleNamespace(head=head)
+    mod = ps.parse(files["pkg/sub/m.py"])
+    found = bodydrift._relative_class(inp, mod, "pkg/sub/m.py", "Helper")
+    assert found is not None and found.name == "Helper"
+    assert bodydrift._relative_class(inp, mod, "pkg/sub/m.py", "Other") is None
