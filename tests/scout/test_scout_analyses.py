@@ -1229,3 +1229,14 @@ def test_relative_imports_above_the_top_name_nothing_in_every_reader() -> None:
     found = bodydrift._relative_class(inp, mod, "pkg/sub/m.py", "Helper")
     assert found is not None and found.name == "Helper"
     assert bodydrift._relative_class(inp, mod, "pkg/sub/m.py", "Other") is None
+
+
+def test_place_file_and_line_split_at_the_last_colon() -> None:
+    """Item builders read the file and the line of a ``file:line`` place with one pair of
+    helpers; only the last colon starts the line."""
+    from agentops.scout.itemize.common import place_file, place_line
+
+    assert place_file("pkg/mod.py:41") == "pkg/mod.py"
+    assert place_line("pkg/mod.py:41") == "41"
+    assert place_file("odd:dir/mod.py:7") == "odd:dir/mod.py"
+    assert place_line("odd:dir/mod.py:7") == "7"
