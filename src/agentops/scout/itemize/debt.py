@@ -8,6 +8,7 @@ Pure: results in, ``Item`` records out.
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from agentops.scout.analyses import siblinghooks
@@ -486,6 +487,17 @@ def _sibling_imports(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     return out
 
 
+def _conjunct(test: str) -> str:
+    """A test written as one part of an ``and``: a disjunction in parentheses."""
+    try:
+        body = ast.parse(test, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return f"({test})"
+    loose = isinstance(body, ast.IfExp | ast.Lambda | ast.NamedExpr) or (
+        isinstance(body, ast.BoolOp) and isinstance(body.op, ast.Or))
+    return f"({test})" if loose else test
+
+
 def _sibling_wraps(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """#22: a call of a registered function made under a narrower ``if`` than two or
     more siblings make it, the extra case being one the folder reads; one Opportunity
@@ -494,11 +506,14 @@ def _sibling_wraps(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     sub = inp.target.subproject
     for w in res.get("sibling_wraps", ()):
         wider = " or ".join([w.condition, *w.extra])
+        # Every condition the call runs under, outermost first.
+        runs_if = " and ".join(_conjunct(c) for c in (*w.within, w.condition) if c) \
+            if w.within else w.condition
         out.append(Item(
             id=stable_id("sibling-wrap", w.file, w.function, w.callee),
             section="S-4", kind="opportunity",
             title=f"{code(w.callee)} in {code(w.function)} (registered as "
-                  f"{code(w.keyword)}) runs only if {code(w.condition)} "
+                  f"{code(w.keyword)}) runs only if {code(runs_if)} "
                   f"({rel(w.file, sub)}:{w.line}), while {len(w.siblings)} sibling folders "
                   f"make the same call if {code(wider)} ({listed(w.siblings, 4)}); "
                   f"this folder reads {', '.join(code(e) for e in w.extra)} too",
