@@ -1240,3 +1240,17 @@ def test_place_file_and_line_split_at_the_last_colon() -> None:
     assert place_line("pkg/mod.py:41") == "41"
     assert place_file("odd:dir/mod.py:7") == "odd:dir/mod.py"
     assert place_line("odd:dir/mod.py:7") == "7"
+
+
+def test_the_doc_analyses_parse_no_file_past_the_parse_cap() -> None:
+    """The doc analyses parse a Python file within ``MAX_PARSE_CHARS`` only, as the
+    other analyses do, not every file the 4 MiB read cap lets in."""
+    from agentops.scout.analyses import docs
+    from agentops.scout.analyses import pysource as ps
+
+    small = 'import argparse\np = argparse.ArgumentParser()\np.add_argument("--zest")\n'
+    big = small.replace("zest", "gusto") + "#" * ps.MAX_PARSE_CHARS + "\n"
+    assert ps.parse_bounded(small) is not None
+    assert ps.parse_bounded(big) is None and ps.parse_bounded(None) is None
+    assert ps.parse(big) is not None  # the plain parse still reads it
+    assert docs.argparse_flags({"a.py": small, "b.py": big}) == {"--zest"}
