@@ -1254,3 +1254,36 @@ def test_the_doc_analyses_parse_no_file_past_the_parse_cap() -> None:
     assert ps.parse_bounded(big) is None and ps.parse_bounded(None) is None
     assert ps.parse(big) is not None  # the plain parse still reads it
     assert docs.argparse_flags({"a.py": small, "b.py": big}) == {"--zest"}
+
+
+def test_assignments_imports_and_del_rebind_the_name_as_python_does() -> None:
+    """#22: the module's binding of the name is read from every statement that binds it
+    at import time, not only imports, classes and functions: ``del`` and ``import m as
+    Spec`` take the class away, a plain value does too, an alias of another name leads
+    where that name does, and a value made from the class itself keeps it."""
+    own = "class Spec:\n    width: int = 1\n"
+    shapes = {"pkg/shapes.py": "class Spec:\n    width: int = 2\n",
+              "pkg/fast.py": "class Spec:\n    width: int = 3\n"}
+    assert _width_of({"pkg/proto.py": own + "del Spec\n", **shapes}) is None
+    assert _width_of({"pkg/proto.py": own + "import pkg.fast as Spec\n", **shapes}) is None
+    assert _width_of({"pkg/proto.py": own + "Spec = None\n", **shapes}) is None
+    assert _width_of({"pkg/proto.py": own + "Spec: type = make()\n", **shapes}) is None
+    alias = "from .fast import Spec as Quick\n"
+    assert _width_of({"pkg/proto.py": own + alias + "Spec = Quick\n", **shapes}) == 3
+    # The module a name is bound to still provides its classes (``Spec.Spec``).
+    paths = frozenset({"pkg/__init__.py", "pkg/proto.py", *shapes})
+    files = {"pkg/__init__.py": "", "pkg/proto.py": own + "import pkg.fast as Spec\n",
+             **shapes}
+    found = upstream.provided(Tree(commit="c" * 40, paths=paths, files=files),
+                              "pkg/proto.py", "Spec.Spec")
+    assert isinstance(found, ast.ClassDef)
+    # No match: a value made from the class (a wrapper, ``+=``), a ``del`` or an
+    # assignment of another name, one before the class, or under a condition that
+    # leads nowhere leave the class in place.
+    for after in ("Spec = register(Spec)\n", "Spec += ()\n", "del Other\n",
+                  "Other = None\n", "try:\n    Spec = None\nexcept NameError:\n    pass\n"):
+        assert _width_of({"pkg/proto.py": own + after, **shapes}) == 1, after
+    assert _width_of({"pkg/proto.py": "Spec = None\n" + own, **shapes}) == 1
+    for after in ("Spec.width = 5\n", "del Spec.width\n", "Spec.extra: int = 2\n"):
+        assert _width_of({"pkg/proto.py": own + after, **shapes}) == 1, after
+    assert _width_of({"pkg/proto.py": own + "Spec, Other = None, None\n", **shapes}) is None
