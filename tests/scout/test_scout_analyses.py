@@ -1287,3 +1287,30 @@ def test_assignments_imports_and_del_rebind_the_name_as_python_does() -> None:
     for after in ("Spec.width = 5\n", "del Spec.width\n", "Spec.extra: int = 2\n"):
         assert _width_of({"pkg/proto.py": own + after, **shapes}) == 1, after
     assert _width_of({"pkg/proto.py": own + "Spec, Other = None, None\n", **shapes}) is None
+
+
+def test_find_returns_the_definition_python_keeps() -> None:
+    """``find`` reads a dotted name as Python binds it: of two definitions of a part in
+    one body the later one, at every level; a property's setter is no new member."""
+    from agentops.scout.analyses import pysource as ps
+
+    mod = ps.parse(
+        "from typing import overload\n\n\n"
+        "class Box:\n    class Lid:\n        def shut(self): ...\n"
+        "    class Lid:\n        def shut(self, hard): ...\n\n"
+        "    @overload\n    def fill(self, n: int) -> int: ...\n"
+        "    def fill(self, n, m=0):\n        return n\n\n"
+        "    @property\n    def size(self):\n        return 1\n\n"
+        "    @size.setter\n    def size(self, value):\n        pass\n\n\n"
+        "def pack(a):\n    pass\n\n\ndef pack(a, b):\n    pass\n")
+
+    def params(dotted: str) -> list[str]:
+        node = ps.find(mod, dotted)
+        assert isinstance(node, ast.FunctionDef), dotted
+        return [a.arg for a in node.args.args]
+
+    assert params("pack") == ["a", "b"]
+    assert params("Box.Lid.shut") == ["self", "hard"]
+    assert params("Box.fill") == ["self", "n", "m"]
+    assert params("Box.size") == ["self"]
+    assert ps.find(mod, "Box.absent") is None and ps.find(None, "Box") is None

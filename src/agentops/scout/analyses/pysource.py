@@ -132,15 +132,30 @@ def statements(node: ast.AST) -> list[ast.stmt]:
     return out
 
 
+def _accessor(node: ast.ClassDef | FuncDef) -> bool:
+    """A ``@name.setter`` / ``.deleter`` / ``.getter`` def: it adds to the property the
+    first def of the name made, it is not the member readers compare."""
+    return not isinstance(node, ast.ClassDef) and any(
+        isinstance(d, ast.Attribute) and d.attr in ("setter", "deleter", "getter")
+        and isinstance(d.value, ast.Name) and d.value.id == node.name
+        for d in node.decorator_list)
+
+
 def find(module: ast.Module | None, dotted: str) -> ast.ClassDef | FuncDef | None:
-    """The class or function named ``A.B.c`` (nested definitions), or ``None``."""
+    """The class or function named ``A.B.c`` (nested definitions, each read in the
+    body of the one before), or ``None``. Of several definitions of a part in one body
+    the last is the one Python keeps (a redefinition, ``@overload`` stubs before the
+    implementation), a property's ``@c.setter`` aside: the member is its getter."""
     if module is None:
         return None
     scope: list[ast.stmt] = module.body
     node: ast.ClassDef | FuncDef | None = None
     for part in dotted.split("."):
-        node = next((n for n in scope if isinstance(n, (ast.ClassDef, *FuncDef.__args__))
-                     and n.name == part), None)
+        node = None
+        for n in scope:
+            if isinstance(n, (ast.ClassDef, *FuncDef.__args__)) and n.name == part \
+                    and not (node is not None and _accessor(n)):
+                node = n
         if node is None:
             return None
         scope = node.body
