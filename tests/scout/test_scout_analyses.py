@@ -1203,3 +1203,114 @@ def test_from_module_resolves_relative_imports_as_python_does() -> None:
     assert ps.from_module("m.py", 1, None) == ""
     assert ps.from_module("a/b/m.py", 4, "c") is None
     assert ps.from_module("m.py", 2, "c") is None
+
+
+def test_relative_imports_above_the_top_name_nothing_in_every_reader() -> None:
+    """coreindex, ci and bodydrift read relative imports through ``from_module``: an
+    import whose dots climb above the repository's top binds nothing (Python raises
+    ImportError), where their own copies used to read a prefix of the package."""
+    from types import SimpleNamespace
+
+    from agentops.scout.analyses import bodydrift, ci, coreindex
+    from agentops.scout.analyses import pysource as ps
+
+    files = {"pkg/sub/m.py": "from ..util import Helper\nfrom ....util import Other\n",
+             "pkg/util.py": "class Helper:\n    pass\nclass Other:\n    pass\n"}
+    idx = coreindex.CoreIndex(files, set(files))
+    assert idx.module("pkg/sub/m.py").imports == {"Helper": ("pkg.util", "Helper")}
+
+    assert ci._absolute("..helpers", "tests/unit/test_a.py") == "tests.helpers"
+    assert ci._absolute("...helpers", "tests/unit/test_a.py") == "helpers"
+    assert ci._absolute("....helpers", "tests/unit/test_a.py") is None
+
+    head = SimpleNamespace(paths=set(files), text=files.get)
+    inp = SimpleNamespace(head=head)
+    mod = ps.parse(files["pkg/sub/m.py"])
+    found = bodydrift._relative_class(inp, mod, "pkg/sub/m.py", "Helper")
+    assert found is not None and found.name == "Helper"
+    assert bodydrift._relative_class(inp, mod, "pkg/sub/m.py", "Other") is None
+
+
+def test_place_file_and_line_split_at_the_last_colon() -> None:
+    """Item builders read the file and the line of a ``file:line`` place with one pair of
+    helpers; only the last colon starts the line."""
+    from agentops.scout.itemize.common import place_file, place_line
+
+    assert place_file("pkg/mod.py:41") == "pkg/mod.py"
+    assert place_line("pkg/mod.py:41") == "41"
+    assert place_file("odd:dir/mod.py:7") == "odd:dir/mod.py"
+    assert place_line("odd:dir/mod.py:7") == "7"
+
+
+def test_the_doc_analyses_parse_no_file_past_the_parse_cap() -> None:
+    """The doc analyses parse a Python file within ``MAX_PARSE_CHARS`` only, as the
+    other analyses do, not every file the 4 MiB read cap lets in."""
+    from agentops.scout.analyses import docs
+    from agentops.scout.analyses import pysource as ps
+
+    small = 'import argparse\np = argparse.ArgumentParser()\np.add_argument("--zest")\n'
+    big = small.replace("zest", "gusto") + "#" * ps.MAX_PARSE_CHARS + "\n"
+    assert ps.parse_bounded(small) is not None
+    assert ps.parse_bounded(big) is None and ps.parse_bounded(None) is None
+    assert ps.parse(big) is not None  # the plain parse still reads it
+    assert docs.argparse_flags({"a.py": small, "b.py": big}) == {"--zest"}
+
+
+def test_assignments_imports_and_del_rebind_the_name_as_python_does() -> None:
+    """#22: the module's binding of the name is read from every statement that binds it
+    at import time, not only imports, classes and functions: ``del`` and ``import m as
+    Spec`` take the class away, a plain value does too, an alias of another name leads
+    where that name does, and a value made from the class itself keeps it."""
+    own = "class Spec:\n    width: int = 1\n"
+    shapes = {"pkg/shapes.py": "class Spec:\n    width: int = 2\n",
+              "pkg/fast.py": "class Spec:\n    width: int = 3\n"}
+    assert _width_of({"pkg/proto.py": own + "del Spec\n", **shapes}) is None
+    assert _width_of({"pkg/proto.py": own + "import pkg.fast as Spec\n", **shapes}) is None
+    assert _width_of({"pkg/proto.py": own + "Spec = None\n", **shapes}) is None
+    assert _width_of({"pkg/proto.py": own + "Spec: type = make()\n", **shapes}) is None
+    alias = "from .fast import Spec as Quick\n"
+    assert _width_of({"pkg/proto.py": own + alias + "Spec = Quick\n", **shapes}) == 3
+    # The module a name is bound to still provides its classes (``Spec.Spec``).
+    paths = frozenset({"pkg/__init__.py", "pkg/proto.py", *shapes})
+    files = {"pkg/__init__.py": "", "pkg/proto.py": own + "import pkg.fast as Spec\n",
+             **shapes}
+    found = upstream.provided(Tree(commit="c" * 40, paths=paths, files=files),
+                              "pkg/proto.py", "Spec.Spec")
+    assert isinstance(found, ast.ClassDef)
+    # No match: a value made from the class (a wrapper, ``+=``), a ``del`` or an
+    # assignment of another name, one before the class, or under a condition that
+    # leads nowhere leave the class in place.
+    for after in ("Spec = register(Spec)\n", "Spec += ()\n", "del Other\n",
+                  "Other = None\n", "try:\n    Spec = None\nexcept NameError:\n    pass\n"):
+        assert _width_of({"pkg/proto.py": own + after, **shapes}) == 1, after
+    assert _width_of({"pkg/proto.py": "Spec = None\n" + own, **shapes}) == 1
+    for after in ("Spec.width = 5\n", "del Spec.width\n", "Spec.extra: int = 2\n"):
+        assert _width_of({"pkg/proto.py": own + after, **shapes}) == 1, after
+    assert _width_of({"pkg/proto.py": own + "Spec, Other = None, None\n", **shapes}) is None
+
+
+def test_find_returns_the_definition_python_keeps() -> None:
+    """``find`` reads a dotted name as Python binds it: of two definitions of a part in
+    one body the later one, at every level; a property's setter is no new member."""
+    from agentops.scout.analyses import pysource as ps
+
+    mod = ps.parse(
+        "from typing import overload\n\n\n"
+        "class Box:\n    class Lid:\n        def shut(self): ...\n"
+        "    class Lid:\n        def shut(self, hard): ...\n\n"
+        "    @overload\n    def fill(self, n: int) -> int: ...\n"
+        "    def fill(self, n, m=0):\n        return n\n\n"
+        "    @property\n    def size(self):\n        return 1\n\n"
+        "    @size.setter\n    def size(self, value):\n        pass\n\n\n"
+        "def pack(a):\n    pass\n\n\ndef pack(a, b):\n    pass\n")
+
+    def params(dotted: str) -> list[str]:
+        node = ps.find(mod, dotted)
+        assert isinstance(node, ast.FunctionDef), dotted
+        return [a.arg for a in node.args.args]
+
+    assert params("pack") == ["a", "b"]
+    assert params("Box.Lid.shut") == ["self", "hard"]
+    assert params("Box.fill") == ["self", "n", "m"]
+    assert params("Box.size") == ["self"]
+    assert ps.find(mod, "Box.absent") is None and ps.find(None, "Box") is None

@@ -320,3 +320,27 @@ def test_items_say_each_form_with_its_places(tmp_path) -> None:
     assert fallback.facts == ("fallback", "s" * 60)
     assert ", which calls `plain_path`" in fallback.title
     assert "which calls" not in bare.title and "`mode` values `p`" in bare.title
+
+
+def test_fallback_values_only_from_objects_that_may_be_the_folders_config(tmp_path) -> None:
+    # A comparison on an object whose stated type is another class (an annotated
+    # parameter or local, ``self`` of an unrelated class) dispatches on that class's
+    # field of the same name, not on the folder's setting.
+    typed = ('class Other:\n    blend: str = "x"\n\n\n'
+             'def run(opts: Other):\n    if opts.blend == "packed":\n        return 1\n\n\n'
+             'def walk():\n    cur: "Other | None" = None\n'
+             '    if cur.blend == "sparse":\n        return 2\n\n\n'
+             'class Painter:\n    def paint(self):\n        if self.blend == "woven":\n'
+             '            return 3\n')
+    assert _blend(tmp_path / "a", CATCH_ALL, typed) == []
+    # Stated as the folder's class, or as a base of it, the object may be its config;
+    # so may an object whose type is not stated (``OTHER``'s ``args``).
+    based = ARGS.replace("class MixArgs:", "class MixArgs(BaseArgs):")
+    mine = ('def run(args: MixArgs):\n    if args.blend == "packed":\n        return 1\n\n\n'
+            'def walk(spec: "core.BaseArgs"):\n    if spec.blend == "sparse":\n'
+            '        return 2\n')
+    [g] = guardgaps.analyse(_inp(tmp_path / "b", {
+        "proj/ours/args.py": based, "proj/ours/blend.py": CATCH_ALL,
+        "proj/theirs/run.py": mine}))
+    assert (g.detail, g.elsewhere) == ("packed, sparse", ("proj/theirs/run.py:2",
+                                                          "proj/theirs/run.py:7"))

@@ -150,3 +150,29 @@ def test_at_most_ten_records(tmp_path) -> None:
                    for k in range(12))
     found = siblingwraps.analyse(_inp(tmp_path, _custom(ours, WIDE_BODY)))
     assert len(found) == 10
+
+
+def test_the_title_names_every_condition_around_the_call_outermost_first(tmp_path) -> None:
+    # The nearest if decides the match; the ifs around it (an else as its negated test)
+    # are said too, so the reader sees every case in which the call runs.
+    ours = ("    if dims.staged or dims.eager:\n        pass\n    else:\n"
+            "        if dims.ready:\n            if dims.shard_on:\n"
+            "                wrap_blocks(model)\n")
+    inp = _inp(tmp_path / "a", _custom(ours, WIDE_BODY))
+    [w] = siblingwraps.analyse(inp)
+    assert (w.condition, w.within) == ("shard_on", ("not (staged or eager)", "ready"))
+    [item] = debt._sibling_wraps(inp, {"sibling_wraps": [w]})
+    assert "runs only if `not (staged or eager) and ready and shard_on`" in item.title
+    # One if: the title names it alone, as before.
+    ours = "    if dims.shard_on:\n        wrap_blocks(model)\n"
+    inp = _inp(tmp_path / "b", _custom(ours, WIDE_BODY))
+    [w] = siblingwraps.analyse(inp)
+    assert w.within == ()
+    [item] = debt._sibling_wraps(inp, {"sibling_wraps": [w]})
+    assert "runs only if `shard_on` (" in item.title
+    # An outer disjunction is kept whole.
+    ours = ("    if dims.staged or dims.eager:\n        if dims.shard_on:\n"
+            "            wrap_blocks(model)\n")
+    inp = _inp(tmp_path / "c", _custom(ours, WIDE_BODY))
+    [item] = debt._sibling_wraps(inp, {"sibling_wraps": siblingwraps.analyse(inp)})
+    assert "runs only if `(staged or eager) and shard_on`" in item.title

@@ -411,12 +411,14 @@ def _relative_class(inp: Inputs, mod: ast.Module | None, path: str, base: str
         for alias in node.names:
             if (alias.asname or alias.name) != head:
                 continue
-            package = path.rsplit("/", node.level)[0]
-            target = f"{package}/{node.module.replace('.', '/')}" if node.module else package
-            for cand in (f"{target}.py", f"{target}/__init__.py"):
-                found = ps.find(ps.parse(inp.head.text(cand) or ""), alias.name)
-                if isinstance(found, ast.ClassDef):
-                    return found
+            module = ps.from_module(path, node.level, node.module)
+            if not module:  # above the repository's top, or the top itself
+                continue
+            cand = ps.module_path(module, inp.head.paths)
+            found = ps.find(ps.parse(inp.head.text(cand) or ""), alias.name) \
+                if cand else None
+            if isinstance(found, ast.ClassDef):
+                return found
     return None
 
 

@@ -115,15 +115,11 @@ def _test_files(inp: Inputs) -> list[str]:
                   and testowner.relation(p, sub) != testowner.FOREIGN)
 
 
-def _absolute(module: str, importer: str) -> str:
-    """``.test_x`` imported by ``a/b/test_y.py`` → ``a.b.test_x``."""
+def _absolute(module: str, importer: str) -> str | None:
+    """``.test_x`` imported by ``a/b/test_y.py`` → ``a.b.test_x`` (the module as the
+    import statement spells it, dots included); None above the repository's top."""
     level = len(module) - len(module.lstrip("."))
-    if not level:
-        return module
-    parts = importer.rsplit("/", 1)[0].split("/")
-    parts = parts[:len(parts) - (level - 1)] if level > 1 else parts
-    rest = module[level:]
-    return ".".join([*parts, *([rest] if rest else [])])
+    return ps.from_module(importer, level, module[level:] or None)
 
 
 def resolver(inp: Inputs) -> testsel.Resolver:
@@ -132,7 +128,9 @@ def resolver(inp: Inputs) -> testsel.Resolver:
 
     def resolve(module: str, name: str, importer: str) -> tuple[str, str] | None:
         base = _absolute(module, importer)
-        for cand in (base, f"{base}.{name}"):
+        if base is None:
+            return None
+        for cand in (base, f"{base}.{name}") if base else (name,):
             path = ps.module_path(cand, inp.head.paths)
             if path and path.startswith(tests) and path != importer:
                 text = inp.head.text(path)
@@ -162,8 +160,9 @@ def _imported_files(path: str, inp: Inputs, depth: int = 3) -> set[str]:
             for node in ps.statements(mod):
                 names: list[str] = []
                 if isinstance(node, ast.ImportFrom):
-                    base = _absolute("." * node.level + (node.module or ""), f)
-                    names = [base] + [f"{base}.{a.name}" for a in node.names]
+                    base = ps.from_module(f, node.level, node.module)
+                    names = [base] + [f"{base}.{a.name}" if base else a.name
+                                      for a in node.names] if base is not None else []
                 elif isinstance(node, ast.Import):
                     names = [a.name for a in node.names]
                 for name in names:

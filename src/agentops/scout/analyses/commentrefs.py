@@ -20,11 +20,12 @@ import re
 import tokenize
 from collections.abc import Iterator, Mapping
 
+from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.docs import DocProblem
 from agentops.scout.model import Inputs
 
 # Security: comments are untrusted text; scanned with bounded regexes, per file capped.
-MAX_FILE_CHARS = 400_000
+MAX_FILE_CHARS = ps.MAX_PARSE_CHARS
 MAX_PER_FILE = 20
 _PATH = re.compile(r"(?<![\w./-])((?:[A-Za-z_][\w-]{0,60}/){1,12}[A-Za-z_][\w-]{0,80}"
                    r"\.(?:py|md|yaml|yml|toml|sh|json))(?![\w/-])")

@@ -47,22 +47,6 @@ class ModuleInfo:
 DYNAMIC = Obj("dynamic", "")
 
 
-def _package(path: str) -> list[str]:
-    parts = path.removesuffix(".py").split("/")
-    return parts[:-1]
-
-
-def absolute(module: str | None, level: int, importer: str) -> str:
-    """The absolute module of ``from .x import y`` written in ``importer``."""
-    if not level:
-        return module or ""
-    parts = _package(importer)
-    if importer.endswith("/__init__.py"):
-        parts = importer.removesuffix("/__init__.py").split("/")
-    parts = parts[:len(parts) - (level - 1)] if level > 1 else parts
-    return ".".join([*parts, *([module] if module else [])])
-
-
 def _optional(stmt: ast.stmt) -> bool:
     """``if TYPE_CHECKING:`` or a ``try`` that catches import errors: imports under it
     are not run, or their failure is handled."""
@@ -147,7 +131,9 @@ class CoreIndex:
                                                                              ast.Name):
             info.defs[node.target.id] = node
         elif isinstance(node, ast.ImportFrom):
-            base = absolute(node.module, node.level, path)
+            base = ps.from_module(path, node.level, node.module)
+            if base is None:
+                return  # dots above the repository's top: Python raises ImportError
             for a in node.names:
                 if a.name == "*":
                     info.dynamic = f"`from {base} import *`"

@@ -380,8 +380,8 @@ def argparse_flags(files: dict[str, str]) -> set[str]:
     """Every ``add_argument("--x")`` option string in the loaded sources."""
     out: set[str] = set()
     for text in files.values():
-        if "add_argument" not in text:
-            continue
+        if "add_argument" not in text or len(text) > ps.MAX_PARSE_CHARS:
+            continue  # past the parse cap: not read at all, as by the other analyses
         mod = ps.parse(text)
         if mod is None:  # unparsable: the option strings that open each call
             for m in re.finditer(r"add_argument\(\s*((?:[\"']-[^\"']+[\"']\s*,?\s*)+)",
@@ -668,7 +668,7 @@ def _members_named(inp: Inputs, name: str
     for path, text in inp.head.files.items():
         if not (path.startswith(sub) and path.endswith(".py")) or name not in text:
             continue
-        mod = ps.parse(text)
+        mod = ps.parse_bounded(text)
         for cls in (n for n in ps.walk(mod) if isinstance(n, ast.ClassDef)) if mod else ():
             for node in cls.body:
                 defines = (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)

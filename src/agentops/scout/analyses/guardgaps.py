@@ -470,25 +470,124 @@ def _folder_dispatches(mod: ast.Module, path: str, fields: dict[str, tuple[str, 
     return found, named, catch_all_refused
 
 
-def _elsewhere_values(files: dict[str, str], sub: str, fields: set[str]
-                      ) -> dict[str, dict[str, str]]:
+_TYPE_WORDS = {"Optional", "Union", "None", "Any", "Type", "type"}
+
+
+def _type_names(annotation: ast.expr) -> set[str]:
+    """The class names an annotation states (``X``, ``m.X``, ``X | None``,
+    ``Optional["X"]``: their last dotted part), without the typing words around them."""
+    out: set[str] = set()
+    for n in ps.walk(annotation):
+        if isinstance(n, ast.Constant) and isinstance(n.value, str):
+            out |= set(re.findall(r"[A-Za-z_]\w*", n.value.rsplit(".", 1)[-1]))
+        elif isinstance(n, ast.Attribute):
+            out.add(n.attr)
+        elif isinstance(n, ast.Name):
+            out.add(n.id)
+    return out - _TYPE_WORDS
+
+
+def _stated_types(name: str, fn: ps.FuncDef | None, mod: ast.Module) -> set[str]:
+    """The types ``name`` is annotated with where the comparison is read: a parameter
+    of its function, or an annotated assignment of that function (of the module when
+    the comparison is at top level)."""
+    out: set[str] = set()
+    scope: ast.AST = fn if fn is not None else mod
+    if fn is not None:
+        a = fn.args
+        for arg in (*a.posonlyargs, *a.args, *a.kwonlyargs):
+            if arg.arg == name and arg.annotation is not None:
+                out |= _type_names(arg.annotation)
+    for st in ps.statements(scope):
+        if isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) \
+                and st.target.id == name:
+            out |= _type_names(st.annotation)
+    return out
+
+
+def _not_config(recv: ast.expr, fn: ps.FuncDef | None, cls: ast.ClassDef | None,
+                mod: ast.Module, related: set[str]) -> bool:
+    """Whether the object a field is read on certainly is no config of the folder: the
+    rule ``fieldvalues`` and ``configfields`` type reads by. ``self`` in a class that is
+    neither one of the folder's classes nor derives from one, or a name whose stated
+    type names none of them (nor a base of one); an unstated type (an attribute chain,
+    an unannotated name) may be the folder's config."""
+    if not isinstance(recv, ast.Name):
+        return False
+    if recv.id in ("self", "cls") and cls is not None and fn is not None:
+        own = {cls.name} | {ast.unparse(b).split("[")[0].rsplit(".", 1)[-1]
+                            for b in cls.bases}
+        return not own & related
+    stated = _stated_types(recv.id, fn, mod)
+    return bool(stated) and not stated & related
+
+
+def _contexts(mod: ast.Module) -> dict[int, tuple[ps.FuncDef | None, ast.ClassDef | None]]:
+    """id of each ``match`` and comparison node → the function and the class it is
+    read in (a function nested in a method keeps the method's class)."""
+    out: dict[int, tuple[ps.FuncDef | None, ast.ClassDef | None]] = {}
+    stack: list[tuple[ast.AST, ps.FuncDef | None, ast.ClassDef | None]] = [(mod, None, None)]
+    while stack:
+        node, fn, cls = stack.pop()
+        if isinstance(node, ast.Match | ast.Compare):
+            out[id(node)] = (fn, cls)
+        if isinstance(node, ast.ClassDef):
+            fn, cls = None, node
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            fn = node
+        stack.extend((child, fn, cls) for child in ast.iter_child_nodes(node))
+    return out
+
+
+def _folder_types(sub: str, files: dict[str, str]) -> set[str]:
+    """The names of the folder's classes and of their bases: the types an object that
+    is one of the folder's configs may be stated as."""
+    out: set[str] = set()
+    for _path, text in _py(files, inside=sub):
+        if "class " not in text:
+            continue
+        mod = ps.parse(text)
+        for node in ps.statements(mod) if mod is not None else ():
+            if isinstance(node, ast.ClassDef):
+                out.add(node.name)
+                out |= {ast.unparse(b).split("[")[0].rsplit(".", 1)[-1] for b in node.bases}
+    return out
+
+
+def _elsewhere_values(files: dict[str, str], sub: str, fields: set[str],
+                      related: set[str]) -> dict[str, dict[str, str]]:
     """Field → value → file:line where code outside the folder dispatches on it
-    (``case "v":`` of a ``match`` on ``….field``, ``….field == "v"``, ``in (…)``)."""
+    (``case "v":`` of a ``match`` on ``….field``, ``….field == "v"``, ``in (…)``), on
+    an object that may be the folder's config (``related``: the folder's class names
+    and their bases; see ``_not_config``)."""
     out: dict[str, dict[str, str]] = {}
     for path, text in _py(files, outside=sub):
         if not any(f in text for f in fields):
             continue
         mod = ps.parse(text)
-        for node in ps.nodes(mod) if mod is not None else ():
+        if mod is None:
+            continue
+        where: dict[int, tuple[ps.FuncDef | None, ast.ClassDef | None]] | None = None
+        for node in ps.nodes(mod):
             if isinstance(node, ast.Match) and isinstance(node.subject, ast.Attribute) \
                     and node.subject.attr in fields:
+                recv = node.subject.value
+            elif isinstance(node, ast.Compare) and len(node.ops) == 1 \
+                    and isinstance(node.ops[0], ast.Eq | ast.In | ast.NotEq) \
+                    and isinstance(node.left, ast.Attribute) and node.left.attr in fields:
+                recv = node.left.value
+            else:
+                continue
+            if where is None:
+                where = _contexts(mod)
+            if _not_config(recv, *where[id(node)], mod, related):
+                continue
+            if isinstance(node, ast.Match):
                 for case in node.cases:
                     for v in _pattern_strs(case.pattern):
                         out.setdefault(node.subject.attr, {}).setdefault(
                             v, f"{path}:{case.pattern.lineno}")
-            elif isinstance(node, ast.Compare) and len(node.ops) == 1 \
-                    and isinstance(node.ops[0], ast.Eq | ast.In | ast.NotEq) \
-                    and isinstance(node.left, ast.Attribute) and node.left.attr in fields:
+            else:
                 for v in _strs(node.comparators[0]):
                     out.setdefault(node.left.attr, {}).setdefault(v, f"{path}:{node.lineno}")
     return out
@@ -517,7 +616,8 @@ def _fallback(inp: Inputs, sub: str) -> list[GuardGap]:
                    key=lambda d: (d.path, d.line))
     if not found:
         return []
-    others = _elsewhere_values(files, sub, {d.field for d in found})
+    others = _elsewhere_values(files, sub, {d.field for d in found},
+                               _folder_types(sub, files))
     out: list[GuardGap] = []
     seen: set[str] = set()
     for d in found:

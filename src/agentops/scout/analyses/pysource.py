@@ -19,6 +19,9 @@ FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
 # deepest of 15,000 stdlib and site-packages files: 99, bar three generated tables);
 # ``ast.unparse`` and every recursive visitor fail somewhere past 250.
 MAX_AST_DEPTH = 150
+# The largest Python file an analysis parses (``parse_bounded``; commentrefs'
+# ``MAX_FILE_CHARS``): torchtitan's largest is under 100,000 characters.
+MAX_PARSE_CHARS = 400_000
 # Why each text that did not parse was skipped, for the report to say (a memo, like
 # ``parse``'s cache: the same text always gets the same answer).
 _UNPARSED: dict[str, str] = {}
@@ -47,6 +50,15 @@ def parse(text: str) -> ast.Module | None:
         _UNPARSED[text] = f"nested deeper than {MAX_AST_DEPTH} levels"
         return None
     return module
+
+
+def parse_bounded(text: str | None) -> ast.Module | None:
+    """``parse`` for a file an analysis reads of its own accord: ``None`` past
+    ``MAX_PARSE_CHARS`` (the gitrepo read cap lets a 4 MiB file in; parsing one takes
+    seconds and its tree hundreds of megabytes, and no real source file comes near)."""
+    if text is None or len(text) > MAX_PARSE_CHARS:
+        return None
+    return parse(text)
 
 
 def unparsed(text: str) -> str | None:
@@ -120,15 +132,30 @@ def statements(node: ast.AST) -> list[ast.stmt]:
     return out
 
 
+def _accessor(node: ast.ClassDef | FuncDef) -> bool:
+    """A ``@name.setter`` / ``.deleter`` / ``.getter`` def: it adds to the property the
+    first def of the name made, it is not the member readers compare."""
+    return not isinstance(node, ast.ClassDef) and any(
+        isinstance(d, ast.Attribute) and d.attr in ("setter", "deleter", "getter")
+        and isinstance(d.value, ast.Name) and d.value.id == node.name
+        for d in node.decorator_list)
+
+
 def find(module: ast.Module | None, dotted: str) -> ast.ClassDef | FuncDef | None:
-    """The class or function named ``A.B.c`` (nested definitions), or ``None``."""
+    """The class or function named ``A.B.c`` (nested definitions, each read in the
+    body of the one before), or ``None``. Of several definitions of a part in one body
+    the last is the one Python keeps (a redefinition, ``@overload`` stubs before the
+    implementation), a property's ``@c.setter`` aside: the member is its getter."""
     if module is None:
         return None
     scope: list[ast.stmt] = module.body
     node: ast.ClassDef | FuncDef | None = None
     for part in dotted.split("."):
-        node = next((n for n in scope if isinstance(n, (ast.ClassDef, *FuncDef.__args__))
-                     and n.name == part), None)
+        node = None
+        for n in scope:
+            if isinstance(n, (ast.ClassDef, *FuncDef.__args__)) and n.name == part \
+                    and not (node is not None and _accessor(n)):
+                node = n
         if node is None:
             return None
         scope = node.body

@@ -10,6 +10,8 @@ Tests are compared by their disjuncts, each written with attribute chains reduce
 their last part (``parallel_dims.ep_enabled`` -> ``ep_enabled``), so a local holder or
 another path to the same setting reads the same. Only the nearest ``if`` whose body
 holds the call counts; a call in an ``else`` branch or under no ``if`` is not judged.
+The ``if`` statements around that one (an ``else`` as the negated test) are kept,
+outermost first, so the item can say every condition the call runs under.
 
 An Opportunity, never an action: the sibling's reason may not apply. Pure: the HEAD tree
 in, ``NarrowWrap`` records out.
@@ -40,6 +42,7 @@ class NarrowWrap:
     condition: str  # the sub-project's test, reduced (``fsdp_enabled``)
     extra: tuple[str, ...]  # the disjuncts the siblings add (``ep_enabled``)
     siblings: tuple[str, ...]  # ``file:line`` of the siblings' calls
+    within: tuple[str, ...] = ()  # the tests of the ``if``s around it, outermost first
 
 
 class _Leaves(ast.NodeTransformer):
@@ -59,16 +62,30 @@ def _disjuncts(test: ast.expr) -> frozenset[str]:
     return frozenset(out)
 
 
-def _guarded_calls(fn: ast.AST) -> list[tuple[str, int, frozenset[str], int]]:
-    """(callee name, line, disjuncts of the nearest ``if`` whose body holds the call,
-    that ``if``'s line); builtins (``tuple``) are no wrapping."""
-    out: list[tuple[str, int, frozenset[str], int]] = []
+def _reduced(test: ast.expr) -> str:
+    """A test as the item shows it, attribute chains reduced to their last part."""
+    try:
+        return ast.unparse(_Leaves().visit(ast.parse(ast.unparse(test), mode="eval")))
+    except (SyntaxError, ValueError, RecursionError):
+        return ""
 
-    def walk(stmts: list[ast.stmt], cond: frozenset[str] | None, at: int = 0) -> None:
+
+def _guarded_calls(fn: ast.AST
+                   ) -> list[tuple[str, int, frozenset[str], int, tuple[str, ...]]]:
+    """(callee name, line, disjuncts of the nearest ``if`` whose body holds the call,
+    that ``if``'s line, the tests of the ``if``s around that one, outermost first, an
+    ``else`` branch as ``not (test)``); builtins (``tuple``) are no wrapping."""
+    out: list[tuple[str, int, frozenset[str], int, tuple[str, ...]]] = []
+
+    def walk(stmts: list[ast.stmt], cond: frozenset[str] | None, at: int = 0,
+             outer: tuple[str, ...] = (), tests: tuple[str, ...] = ()) -> None:
+        # ``outer``: the tests around the nearest ``if``; ``tests``: those and its own.
         for st in stmts:
             if isinstance(st, ast.If):
-                walk(st.body, _disjuncts(st.test), st.lineno)
-                walk(st.orelse, None)
+                walk(st.body, _disjuncts(st.test), st.lineno, tests,
+                     (*tests, _reduced(st.test)))
+                walk(st.orelse, None, 0, (),
+                     (*tests, _reduced(ast.UnaryOp(op=ast.Not(), operand=st.test))))
                 continue
             if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 continue
@@ -83,22 +100,23 @@ def _guarded_calls(fn: ast.AST) -> list[tuple[str, int, frozenset[str], int]]:
             for call in own:
                 if cond and isinstance(call.func, ast.Name) and \
                         not hasattr(builtins, call.func.id):
-                    out.append((call.func.id, call.lineno, cond, at))
-            walk(inner, cond, at)
+                    out.append((call.func.id, call.lineno, cond, at, outer))
+            walk(inner, cond, at, outer, tests)
 
     walk(getattr(fn, "body", []), None)
     return out
 
 
 def _wraps(files: dict[str, str], paths: frozenset[str], folder_files: list[tuple[str, str]]
-           ) -> list[tuple[str, str, str, int, str, frozenset[str], int]]:
-    """(keyword, registered function, file, line, callee, disjuncts, ``if`` line) of each
-    guarded call in the folder's registered functions."""
+           ) -> list[tuple[str, str, str, int, str, frozenset[str], int, tuple[str, ...]]]:
+    """(keyword, registered function, file, line, callee, disjuncts, ``if`` line, the
+    tests around that ``if``) of each guarded call in the folder's registered
+    functions."""
     out = []
     for where, fn_name, keyword, _at in _registered(folder_files, paths, files):
         fn = _top_functions(ps.parse(files[where])).get(fn_name)
-        for callee, line, cond, at in _guarded_calls(fn) if fn is not None else ():
-            out.append((keyword, fn_name, where, line, callee, cond, at))
+        for callee, line, cond, at, outer in _guarded_calls(fn) if fn is not None else ():
+            out.append((keyword, fn_name, where, line, callee, cond, at, outer))
     return out
 
 
@@ -115,10 +133,10 @@ def analyse(inp: Inputs) -> list[NarrowWrap]:
     spelled = {w for _p, t in ours_files for w in _WORD.findall(t)}
     theirs = {s: _wraps(files, paths, _py(files, f"{parent}/{s}/")) for s in siblings}
     found: dict[tuple[str, int], NarrowWrap] = {}
-    for keyword, fn_name, where, line, callee, cond, at in ours:
+    for keyword, fn_name, where, line, callee, cond, at, outer in ours:
         wider: list[tuple[frozenset[str], str]] = []
         for _s, wraps in sorted(theirs.items()):
-            for k, _f, w, ln, c, d, _at in wraps:
+            for k, _f, w, ln, c, d, _at, _outer in wraps:
                 if k == keyword and c == callee and cond < d:
                     wider.append((d - cond, f"{w}:{ln}"))
                     break
@@ -133,7 +151,7 @@ def analyse(inp: Inputs) -> list[NarrowWrap]:
         if (where, at) not in found:
             found[(where, at)] = NarrowWrap(
                 where, line, fn_name, keyword, callee, " or ".join(sorted(cond)),
-                tuple(sorted(extra)), tuple(a for _e, a in wider))
+                tuple(sorted(extra)), tuple(a for _e, a in wider), outer)
             if len(found) >= MAX_FINDINGS:
                 break
     return list(found.values())

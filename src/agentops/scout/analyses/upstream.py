@@ -135,10 +135,11 @@ def _resolve(tree: Tree, file: str, dotted: str, depth: int,
     is resolved once.
 
     As Python binds the name, in source order (``_module_binders``): of the imports,
-    classes and functions that run whenever the module is imported, the last one binding
-    it wins (a star import binds it only when its module exports it); one that runs only
-    under a condition (``try``, ``if``, a loop, a ``match`` case) after it, or anywhere
-    when none always runs, wins when it resolves, the first such; an import only a type
+    classes, functions, assignments and ``del`` statements that run whenever the module
+    is imported, the last one binding it wins (a star import binds it only when its
+    module exports it); one that runs only under a condition (``try``, ``if``, a loop,
+    a ``match`` case) after it, or anywhere when none always runs, wins when it
+    resolves, the first such; an import only a type
     checker sees (``if TYPE_CHECKING:``) provides nothing at run time."""
     memo = {} if memo is None else memo
     key = (file, dotted, depth)
@@ -162,11 +163,27 @@ def _resolve_once(tree: Tree, file: str, dotted: str, depth: int,
 
     def follow(stmt: _Binder) -> tuple[bool, _Found]:
         """(whether ``stmt`` binds ``head``, where that binding leads)."""
-        if not isinstance(stmt, ast.ImportFrom):  # the module's own def or class
-            if stmt.name != head:
+        if isinstance(stmt, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            if stmt.name != head:  # the module's own def or class
                 return False, None
             own = ps.find(ast.Module(body=[stmt], type_ignores=[]), dotted)
             return True, (file, own) if own is not None else None
+        if isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            return assigned(stmt)
+        if isinstance(stmt, ast.Delete):
+            # ``del Spec``: the module no longer provides the name at all.
+            return any(head in _target_names(t) for t in stmt.targets), None
+        if isinstance(stmt, ast.Import):
+            # ``import m as Spec`` (or ``import Spec``) binds a module: no class or
+            # function, unless the rest of the dotted name is one of that module.
+            mods = [a.name if a.asname else a.name.split(".")[0] for a in stmt.names
+                    if (a.asname or a.name.split(".")[0]) == head]
+            if not mods:
+                return False, None
+            target = ps.module_path(mods[-1], tree.paths)
+            if not rest or target is None or depth >= _MAX_REEXPORTS:
+                return True, None
+            return True, _resolve(tree, target, rest, depth + 1, memo)
         star = [a for a in stmt.names if a.name == "*"]
         named = [a for a in stmt.names if (a.asname or a.name) == head]
         if named:
@@ -190,6 +207,24 @@ def _resolve_once(tree: Tree, file: str, dotted: str, depth: int,
             return found is not None, found
         return False, None
 
+    def assigned(stmt: ast.Assign | ast.AnnAssign | ast.AugAssign) -> tuple[bool, _Found]:
+        """``Spec = …``: a value made from the name's own binding (``Spec = wrap(Spec)``,
+        ``Spec += …``) keeps what that binding leads to, so it rebinds nothing here; an
+        alias of another name (``Spec = NewSpec``) leads where that name does; any other
+        value binds the name to something no definition describes."""
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        if not any(head in _target_names(t) for t in targets):
+            return False, None
+        value = stmt.value
+        if isinstance(stmt, ast.AugAssign) or value is None or any(
+                isinstance(n, ast.Name) and n.id == head for n in ast.walk(value)):
+            return False, None
+        if isinstance(value, ast.Name) and len(targets) == 1 \
+                and isinstance(targets[0], ast.Name) and depth < _MAX_REEXPORTS:
+            return True, _resolve(tree, file, ".".join(filter(None, (value.id, rest))),
+                                  depth + 1, memo)
+        return True, None
+
     binders = _module_binders(module.body)
     last: tuple[int, _Found] | None = None  # (where, what) of the last binding that always runs
     for at in range(len(binders) - 1, -1, -1):
@@ -211,22 +246,34 @@ def _resolve_once(tree: Tree, file: str, dotted: str, depth: int,
     return last[1] if last else None
 
 
-_Binder = ast.ImportFrom | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
+def _target_names(target: ast.expr) -> set[str]:
+    """The names an assignment or ``del`` target binds: ``a``, ``a, (b, *c)``; not
+    ``a.x`` or ``a[0]``, which change the object ``a`` names, not the name."""
+    if isinstance(target, ast.Name):
+        return {target.id}
+    if isinstance(target, ast.Starred):
+        return _target_names(target.value)
+    if isinstance(target, ast.Tuple | ast.List):
+        return {n for e in target.elts for n in _target_names(e)}
+    return set()
+
+
+_Binder = (ast.ImportFrom | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
+           | ast.Import | ast.Assign | ast.AnnAssign | ast.AugAssign | ast.Delete)
 
 
 def _module_binders(body: list[ast.stmt], conditional: bool = False
                     ) -> list[tuple[_Binder, bool]]:
     """The statements that bind names when the module is imported (``from … import``,
-    ``def``, ``class``), in source order, each with whether it runs only under a
-    condition (``if``, ``try`` and its handlers and ``else``, a loop, a ``match`` case).
-    What runs whenever the statement around it does is no condition: a ``with`` body, a
-    ``finally`` body (the module is imported only when no error leaves it), the ``else``
-    of ``if TYPE_CHECKING:``. Bodies of ``if TYPE_CHECKING:`` are left out: they never
-    run."""
+    ``import``, ``def``, ``class``, assignments, ``del``), in source order, each with
+    whether it runs only under a condition (``if``, ``try`` and its handlers and
+    ``else``, a loop, a ``match`` case). What runs whenever the statement around it does
+    is no condition: a ``with`` body, a ``finally`` body (the module is imported only
+    when no error leaves it), the ``else`` of ``if TYPE_CHECKING:``. Bodies of ``if
+    TYPE_CHECKING:`` are left out: they never run."""
     out: list[tuple[_Binder, bool]] = []
     for stmt in body:
-        if isinstance(stmt, ast.ImportFrom | ast.ClassDef | ast.FunctionDef
-                      | ast.AsyncFunctionDef):
+        if isinstance(stmt, _Binder):
             out.append((stmt, conditional))
             continue
         # (a block, whether it runs whenever ``stmt`` does), in source order

@@ -1,4 +1,5 @@
-"""Small helpers the item builders share: short shas, code spans, name lists."""
+"""Small helpers the item builders share: short shas, code spans, name lists, the file
+and line of a ``file:line`` place."""
 
 from __future__ import annotations
 
@@ -35,6 +36,17 @@ def plural(n: int, word: str) -> str:
 def rel(path: str, subproject: str) -> str:
     """A sub-project file as the sub-project's maintainers name it (``llama3/x.py``)."""
     return path.removeprefix(subproject.rstrip("/") + "/")
+
+
+def place_file(place: str) -> str:
+    """The file of a ``file:line`` place (``a/b.py:12`` -> ``a/b.py``); a path that
+    holds a colon of its own keeps it, only the last one starts the line."""
+    return place.rsplit(":", 1)[0]
+
+
+def place_line(place: str) -> str:
+    """The line of a ``file:line`` place (``a/b.py:12`` -> ``12``)."""
+    return place.rsplit(":", 1)[-1]
 
 
 def base(path: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentops.scout.itemize.common import code, rel
+from agentops.scout.itemize.common import code, place_file, rel
 from agentops.scout.model import Inputs, Item, stable_id
 
 
@@ -43,6 +43,6 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             id=stable_id("component-use", g.file, g.component, g.method, g.how, g.keyword),
             section="S-4", kind="opportunity", title=title,
             why=why + "; do the same as upstream, or note why the copy differs",
-            where=f"{g.file}:{g.line}", files=(g.file, g.upstream.rsplit(":", 1)[0]),
+            where=f"{g.file}:{g.line}", files=(g.file, place_file(g.upstream)),
             facts=(g.component, g.method, g.how, g.keyword)))
     return out

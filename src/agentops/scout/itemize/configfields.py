@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentops.scout.itemize.common import code, listed, rel
+from agentops.scout.itemize.common import code, listed, place_file, place_line, rel
 from agentops.scout.model import Inputs, Item, stable_id
 
 
@@ -42,7 +42,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             kind="opportunity", title=title, why=why,
             where=where, files=(d.file,), facts=(d.cls, d.name, *(a for a, _f, _n in d.copied_to))))
     for u in found.undeclared:
-        reads = listed((rel(r.rsplit(":", 1)[0], sub) + ":" + r.rsplit(":", 1)[1]
+        reads = listed((rel(place_file(r), sub) + ":" + place_line(r)
                         for r in u.reads), 3)
         sets = listed((s.replace(f" ({u.file}:", f" ({rel(u.file, sub)}:") for s in u.set_in), 2)
         title = (f"{code(u.name)} is read on {code(u.cls)} ({reads}) but is no field of it "

@@ -13,7 +13,7 @@ from typing import Any
 
 from agentops.scout.analyses import coreindex
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.itemize.common import base, code, names, short
+from agentops.scout.itemize.common import base, code, names, place_file, short
 from agentops.scout.model import PRIORITY_OF, Inputs, Item, stable_id
 
 _WHAT = {"attribute": "has no attribute", "keyword": "no longer accepts the keyword",
@@ -108,7 +108,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             title=title,
             why=f"{breaks} ({when})", where=", ".join(sites),
             priority=PRIORITY_OF[severity], severity=severity,
-            files=tuple(dict.fromkeys(s.rsplit(":", 1)[0] for s in sites))
+            files=tuple(dict.fromkeys(place_file(s) for s in sites))
             + ((first.owner_file,) if first.owner_file else ()),
             fix=fix, facts=tuple(sites)))
     if out and result.unchecked:

@@ -8,10 +8,11 @@ Pure: results in, ``Item`` records out.
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from agentops.scout.analyses import siblinghooks
-from agentops.scout.itemize.common import base, code, listed, names, rel
+from agentops.scout.itemize.common import base, code, listed, names, place_file, rel
 from agentops.scout.model import PRIORITY_OF, Inputs, Item, stable_id
 
 
@@ -59,7 +60,7 @@ def _stale(res: dict[str, Any]) -> list[Item]:
     found = res.get("stale_copies")
     out = []
     for e in found.envs if found is not None else ():
-        ours_file, up_file = e.ours.rsplit(":", 1)[0], e.upstream.rsplit(":", 1)[0]
+        ours_file, up_file = place_file(e.ours), place_file(e.upstream)
         out.append(Item(
             id=stable_id("stale-env", ours_file, e.function, e.local, e.env),
             section="S-4", kind="opportunity",
@@ -71,7 +72,7 @@ def _stale(res: dict[str, Any]) -> list[Item]:
             where=f"{e.ours} (upstream {e.upstream})", files=(ours_file, up_file),
             facts=(ours_file, e.function, e.local, e.env)))
     for g in found.guards if found is not None else ():
-        ours_file, up_file = g.ours.rsplit(":", 1)[0], g.upstream.rsplit(":", 1)[0]
+        ours_file, up_file = place_file(g.ours), place_file(g.upstream)
         out.append(Item(
             id=stable_id("stale-guard", ours_file, g.function, g.mine, g.theirs),
             section="S-4", kind="opportunity",
@@ -98,7 +99,7 @@ def _lags(res: dict[str, Any]) -> list[Item]:
     out = []
     for lag in res.get("copy_lag", ()):
         shown = listed(lag.units, LAG_SHOWN)
-        ours_file, up_file = lag.ours.rsplit(":", 1)[0], lag.upstream.rsplit(":", 1)[0]
+        ours_file, up_file = place_file(lag.ours), place_file(lag.upstream)
         out.append(Item(
             id=stable_id("copy-lag", ours_file, lag.function), section="S-4",
             kind="opportunity",
@@ -107,7 +108,7 @@ def _lags(res: dict[str, Any]) -> list[Item]:
             why=f"upstream's current {code(lag.function)} has these and had them before "
                 "the baseline; check whether the copy needs them or says why not",
             where=f"{lag.ours} (upstream {lag.upstream})", files=(ours_file, up_file),
-            facts=(lag.ours.rsplit(":", 1)[0], lag.function, *lag.lacking)))
+            facts=(place_file(lag.ours), lag.function, *lag.lacking)))
     return out
 
 
@@ -163,7 +164,7 @@ def _calls(res: dict[str, Any], sub: str) -> list[Item]:
     for d in res["call_drift"]:
         if not (d.missing or d.extra or d.dropped):
             continue  # only default-equal omissions: the FYI line above says so
-        ours_file = d.ours.rsplit(":", 1)[0]
+        ours_file = place_file(d.ours)
         parts, fixes = [], []
         severity = "should-fix"
         if d.missing:
@@ -184,7 +185,7 @@ def _calls(res: dict[str, Any], sub: str) -> list[Item]:
             why=f"the duplicated {d.why or 'logic'} drifted from upstream "
                 f"({d.upstream}): the behaviour those arguments switch on is silently off",
             where=d.ours, priority=PRIORITY_OF[severity], severity=severity,
-            files=(ours_file, d.upstream.rsplit(":", 1)[0]),
+            files=(ours_file, place_file(d.upstream)),
             fix=f"at {d.ours}, " + "; ".join(fixes) + " (or say in a comment why not)",
             facts=tuple([*(f"missing:{k}" for k in d.missing),
                          *(f"extra:{k}" for k in d.extra),
@@ -207,7 +208,7 @@ def _gated(drifts: list[Any], sub: str) -> list[Item]:
               f"callee's default unless a feature the sub-project never refers to is on: "
               + listed(shown, 4),
         severity="nice-to-have",
-        files=tuple(sorted({d.ours.rsplit(":", 1)[0] for d in gated})),
+        files=tuple(sorted({place_file(d.ours) for d in gated})),
         facts=tuple(sorted(f"gated:{d.callee}:{k}" for d in gated for k in d.gated)))]
 
 
@@ -222,7 +223,7 @@ def _divergence(res: dict[str, Any], sub: str) -> list[Item]:
         if d.calls:
             parts.append("calls to " + names(d.calls) + " (under a condition ours checks "
                          "too)")
-        ours_file = d.ours.rsplit(":", 1)[0]
+        ours_file = place_file(d.ours)
         out.append(Item(
             id=stable_id("divergence", ours_file, d.ours_function, d.upstream_function),
             section="S-4", kind="action",
@@ -231,7 +232,7 @@ def _divergence(res: dict[str, Any], sub: str) -> list[Item]:
             why=f"duplicated {d.why or 'logic'} diverged from {d.upstream}: the sub-project "
                 "behaves differently from core there",
             where=d.ours, priority="P1", severity="should-fix",
-            files=(ours_file, d.upstream.rsplit(":", 1)[0]),
+            files=(ours_file, place_file(d.upstream)),
             fix="; ".join(
                 ([f"call {names(d.calls)} under the same condition as upstream's copy "
                   f"({d.upstream})"] if d.calls else [])
@@ -455,7 +456,7 @@ def _sibling_hooks(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             why=f"what the siblings{' with the same feature' if h.markers else ''} run at "
                 "that point never runs here; register it, or note why this model does not "
                 "need it",
-            where=where, files=(h.file, h.defined.rsplit(":", 1)[0],
+            where=where, files=(h.file, place_file(h.defined),
                                 *sorted({s.rsplit(':', 1)[0] for s in h.siblings})),
             facts=(h.keyword, h.value, *h.markers)))
     return out
@@ -480,10 +481,21 @@ def _sibling_imports(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             why="this model's wiring changes whenever that model's folder does; move "
                 "the helpers to shared code, or own them here",
             where=f"{b.file}:{b.line}",
-            files=(b.file, b.registered_at.rsplit(":", 1)[0],
-                   *sorted({o.rsplit(":", 1)[0] for o in b.otherwise})),
+            files=(b.file, place_file(b.registered_at),
+                   *sorted({place_file(o) for o in b.otherwise})),
             facts=(b.registered, b.module, *b.functions)))
     return out
+
+
+def _conjunct(test: str) -> str:
+    """A test written as one part of an ``and``: a disjunction in parentheses."""
+    try:
+        body = ast.parse(test, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return f"({test})"
+    loose = isinstance(body, ast.IfExp | ast.Lambda | ast.NamedExpr) or (
+        isinstance(body, ast.BoolOp) and isinstance(body.op, ast.Or))
+    return f"({test})" if loose else test
 
 
 def _sibling_wraps(inp: Inputs, res: dict[str, Any]) -> list[Item]:
@@ -494,18 +506,21 @@ def _sibling_wraps(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     sub = inp.target.subproject
     for w in res.get("sibling_wraps", ()):
         wider = " or ".join([w.condition, *w.extra])
+        # Every condition the call runs under, outermost first.
+        runs_if = " and ".join(_conjunct(c) for c in (*w.within, w.condition) if c) \
+            if w.within else w.condition
         out.append(Item(
             id=stable_id("sibling-wrap", w.file, w.function, w.callee),
             section="S-4", kind="opportunity",
             title=f"{code(w.callee)} in {code(w.function)} (registered as "
-                  f"{code(w.keyword)}) runs only if {code(w.condition)} "
+                  f"{code(w.keyword)}) runs only if {code(runs_if)} "
                   f"({rel(w.file, sub)}:{w.line}), while {len(w.siblings)} sibling folders "
                   f"make the same call if {code(wider)} ({listed(w.siblings, 4)}); "
                   f"this folder reads {', '.join(code(e) for e in w.extra)} too",
             why="the call is skipped here in the case only the siblings cover; widen the "
                 "condition, or note why this model does not need it",
             where=f"{w.file}:{w.line}",
-            files=(w.file, *sorted({a.rsplit(":", 1)[0] for a in w.siblings})),
+            files=(w.file, *sorted({place_file(a) for a in w.siblings})),
             facts=(w.callee, w.condition, *w.extra)))
     return out
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentops.scout.itemize.common import code, listed, names, plural, rel, short
+from agentops.scout.itemize.common import code, listed, names, place_file, plural, rel, short
 from agentops.scout.model import PRIORITY_OF, Inputs, Item, stable_id
 
 
@@ -40,7 +40,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             files=(ch.file, *sorted({u.rsplit(':', 1)[0] for u in ch.uses})),
             fix=f"update {where} to the new {ch.surface} of {code(ch.symbol)} "
                 f"(see {ch.file} at {short(ch.commit)})",
-            facts=(ch.change, *sorted(u.rsplit(":", 1)[0] for u in ch.uses))))
+            facts=(ch.change, *sorted(place_file(u) for u in ch.uses))))
     for d in res["config_drift"]:
         if d.severity == "nice-to-have" and f"{d.source}.{d.field}" not in said:
             quiet.append(f"{code(f'{d.source}.{d.field}')} (new field, copied as is)")
@@ -80,7 +80,7 @@ def _body_drift(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             by_commit.setdefault(sha, []).append(unit)
         what = "; ".join(f"{listed(u, 4)} ({_made_by(sha)})"
                          for sha, u in by_commit.items())
-        ours_file = d.ours.rsplit(":", 1)[0]
+        ours_file = place_file(d.ours)
         out.append(Item(
             id=stable_id("body-drift", ours_file, d.function), section="S-1",
             kind="action",
@@ -89,7 +89,7 @@ def _body_drift(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             why=f"the {d.how} was taken from {d.upstream.rsplit(':', 1)[0]}; upstream's "
                 "change since the baseline does not reach it",
             where=f"{d.ours} (upstream {d.upstream})", priority="P1",
-            severity="should-fix", files=(ours_file, d.upstream.rsplit(":", 1)[0]),
+            severity="should-fix", files=(ours_file, place_file(d.upstream)),
             fix=f"port the change into {d.ours} (see {d.upstream} at "
                 f"{', '.join(short(s) if s else 'HEAD' for s in by_commit)}), or say in a "
                 f"comment why the {d.how} does without it",
@@ -109,7 +109,7 @@ def _new_copy(res: dict[str, Any]) -> list[Item]:
     call site."""
     out: list[Item] = []
     for d in res.get("new_copy_keywords", ()):
-        ours_file, up_file = d.ours.rsplit(":", 1)[0], d.upstream.rsplit(":", 1)[0]
+        ours_file, up_file = place_file(d.ours), place_file(d.upstream)
         out.append(Item(
             id=stable_id("new-copy-kw", ours_file, d.function, d.callee), section="S-1",
             kind="action",

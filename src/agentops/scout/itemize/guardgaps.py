@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentops.scout.itemize.common import code, listed, names, rel
+from agentops.scout.itemize.common import code, listed, names, place_file, rel
 from agentops.scout.model import Inputs, Item, stable_id
 
 
@@ -50,6 +50,6 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         out.append(Item(
             id=stable_id("guard-gap", g.file, g.form, g.setting), section="S-4",
             kind="opportunity", title=title, why=why, where=f"{g.file}:{g.line}",
-            files=tuple(dict.fromkeys((g.file, *(s.rsplit(":", 1)[0] for s in g.elsewhere)))),
+            files=tuple(dict.fromkeys((g.file, *(place_file(s) for s in g.elsewhere)))),
             facts=(g.form, g.setting[:60])))
     return out

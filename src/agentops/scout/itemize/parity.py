@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentops.scout.itemize.common import code, rel
+from agentops.scout.itemize.common import code, place_file, rel
 from agentops.scout.model import Inputs, Item, stable_id
 
 
@@ -57,7 +57,7 @@ def call_items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             id=stable_id("call-parity", p.file, p.callee, p.how, p.keyword), section="S-4",
             kind="opportunity", title=title,
             why=why + "; do the same as upstream, or note why the copy differs",
-            where=where, files=(p.file, p.upstream.rsplit(":", 1)[0]),
+            where=where, files=(p.file, place_file(p.upstream)),
             facts=(p.callee, p.how, p.keyword, p.upstream_value)))
     return out
 

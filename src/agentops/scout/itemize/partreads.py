@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentops.scout.itemize.common import code, listed, rel
+from agentops.scout.itemize.common import code, listed, place_file, rel
 from agentops.scout.model import Inputs, Item, stable_id
 
 
@@ -33,7 +33,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                  "the path that reads it fails with AttributeError; keep the member under "
                  "the name the shared code reads, or refuse the path with a clear message"),
             where=f"{m.file}:{m.line}",
-            files=tuple(dict.fromkeys((m.file, *(r.rsplit(":", 1)[0] for r in m.reads),
-                                       *((m.reach.rsplit(":", 1)[0],) if m.reach else ())))),
+            files=tuple(dict.fromkeys((m.file, *(place_file(r) for r in m.reads),
+                                       *((place_file(m.reach),) if m.reach else ())))),
             facts=(m.cls, m.member, m.keyword)))
     return out

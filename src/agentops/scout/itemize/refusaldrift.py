@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentops.scout.itemize.common import code, listed, rel
+from agentops.scout.itemize.common import code, listed, place_file, rel
 from agentops.scout.model import Inputs, Item, stable_id
 
 
@@ -43,6 +43,6 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         out.append(Item(
             id=stable_id("refusal-drift", d.file, d.change, d.condition), section="S-4",
             kind="opportunity", title=title, why=why, where=f"{d.file}:{d.line}",
-            files=tuple(dict.fromkeys((d.file, *(s.rsplit(":", 1)[0] for s in d.siblings)))),
+            files=tuple(dict.fromkeys((d.file, *(place_file(s) for s in d.siblings)))),
             facts=(d.change, d.condition[:60])))
     return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentops.scout.itemize.common import code, listed, rel
+from agentops.scout.itemize.common import code, listed, place_file, rel
 from agentops.scout.model import Inputs, Item, stable_id
 
 
@@ -19,7 +19,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     for s in res.get("sibling_settings", ()):
         where = f"{s.file}:{s.line}"
         sibs = listed(s.siblings, 4)
-        files = (s.file, *sorted({a.rsplit(":", 1)[0] for a in s.siblings}))
+        files = (s.file, *sorted({place_file(a) for a in s.siblings}))
         if s.rule == "keyword":
             callee = s.place.rsplit(":", 1)[-1]
             title = (f"{code(callee)} is called at {rel(s.file, sub)}:{s.line} without "

@@ -12,7 +12,16 @@ from typing import Any
 
 from agentops.scout.analyses import ci as ci_analysis
 from agentops.scout.analyses import testowner
-from agentops.scout.itemize.common import base, code, listed, names, plural, rel
+from agentops.scout.itemize.common import (
+    base,
+    code,
+    listed,
+    names,
+    place_file,
+    place_line,
+    plural,
+    rel,
+)
 from agentops.scout.model import Inputs, Item, stable_id
 
 
@@ -23,8 +32,7 @@ def _disabled(notes: tuple[str, ...]) -> tuple[str, str]:
     reasons: list[str] = []
     for note in notes:
         where, _, reason = note.partition(" (")
-        wf, _, line = where.rpartition(":")
-        lines.setdefault(base(wf), []).append(line)
+        lines.setdefault(base(place_file(where)), []).append(place_line(where))
         if reason and reason.rstrip(")") not in reasons:
             reasons.append(reason.rstrip(")"))
     if not lines:
