@@ -11,7 +11,15 @@ defect 10, untested configuration), the pair reading of ``settingbranches``:
   entry of one of the folder's flavor tables sets (``{"small_x": Args(kind="x")}``);
 - the folder's integration cases set each of the two somewhere (so both are live
   settings and ``settingbranches`` is silent), but no one case sets both: the body's
-  handling of the second setting under the first runs on no CI job.
+  handling of the second setting under the first runs on no CI job;
+- or no live case sets both while a case written out and then commented out (a block of
+  comment lines in a test file that runs the folder — the folder's own test files, or a
+  shared one whose live cases launch it — that parses as an ``OverrideDefinitions``
+  call) sets both: the one case meant for that combination is disabled, and it is named.
+  The folder's own test files count as cases here (their runner launches the folder).
+
+A second setting read through a chain (``job_config.section.field`` on a ``*Config``
+parameter) is the chain's last part, as ``parallelism.field`` is.
 
 A case "sets" a degree when a flag of it names the setting with a value other than 1, or
 the registry config or config file it loads assigns it one; it sets a field when a flag
@@ -46,6 +54,7 @@ class SettingPair:
     outer_settings: str  # "tensor_parallel_degree"
     inner: str  # the second read as written: parallelism.enable_sequence_parallel
     inner_settings: str  # "enable_sequence_parallel"
+    disabled: str = ""  # file:line of the commented-out case that set both, if that form
 
 
 @dataclass(frozen=True)
@@ -101,7 +110,9 @@ def _case_sets(case: tuple[dict[str, set[str]], str], names: tuple[str, ...], *,
 
 def _function_pairs(inp: Inputs, path: str, fn: ps.FuncDef, cases,
                     flavors: dict[str, set[str]], *, props: dict[str, dict[str, str]],
-                    built: dict[str, dict[str, tuple[str, ...]]]) -> list[SettingPair]:
+                    built: dict[str, dict[str, tuple[str, ...]]],
+                    disabled: tuple[tuple[str, dict[str, set[str]]], ...] = ()
+                    ) -> list[SettingPair]:
     args = fn.args
     typed = {a.arg: sb._config_class(a.annotation)
              for a in args.posonlyargs + args.args + args.kwonlyargs}
@@ -152,7 +163,10 @@ def _function_pairs(inp: Inputs, path: str, fn: ps.FuncDef, cases,
         if not outer or not any(_case_sets(c, outer, degree=True) for c in cases):
             continue
         seen: set[str] = set()
-        for node in (n for b in st.body for n in ast.walk(b)):
+        body = [n for b in st.body for n in ast.walk(b)]
+        # ``cfg.section`` as the holder of ``cfg.section.field`` is no setting of its own.
+        holders = {id(n.value) for n in body if isinstance(n, ast.Attribute)}
+        for node in body:
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) \
                     and node.id in local_field:
                 field = local_field[node.id]
@@ -168,10 +182,16 @@ def _function_pairs(inp: Inputs, path: str, fn: ps.FuncDef, cases,
                                            " or ".join(outer), key,
                                            f"{field} (flavors {shown})"))
                 continue
-            if not (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load)
-                    and isinstance(node.value, ast.Name)):
+            if not (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load)) \
+                    or id(node) in holders:
                 continue
-            if node.value.id in configs:
+            root = node.value
+            if isinstance(root, ast.Attribute) and isinstance(root.value, ast.Name) \
+                    and root.value.id in configs:
+                inner, is_degree = (node.attr,), False  # cfg.section.field
+            elif not isinstance(root, ast.Name):
+                continue
+            elif root.id in configs:
                 inner, is_degree = (node.attr,), False
             else:
                 inner, is_degree = degree(node), True
@@ -180,12 +200,104 @@ def _function_pairs(inp: Inputs, path: str, fn: ps.FuncDef, cases,
                 continue
             seen.add(key)
             setters = [c for c in cases if _case_sets(c, inner, degree=is_degree)]
-            if not setters or any(_case_sets(c, outer, degree=True) for c in setters):
+            if any(_case_sets(c, outer, degree=True) for c in setters):
+                continue
+            off = "" if setters else next(
+                (where for where, flags in disabled
+                 if _case_sets((flags, ""), outer, degree=True)
+                 and _case_sets((flags, ""), inner, degree=is_degree)), "")
+            if not setters and not off:
                 continue
             out.append(SettingPair(path, st.lineno, node.lineno,
                                    ast.unparse(st.test)[:_MAX_CONDITION], " or ".join(outer),
-                                   key[:_MAX_CONDITION], " or ".join(inner)))
+                                   key[:_MAX_CONDITION], " or ".join(inner), off))
     return out
+
+
+_COMMENT = re.compile(r"^[ \t]*#[ ]?(.*)$")
+_MAX_CASE_LINES = 40  # a case longer than this is not read back from its comment
+_MAX_DISABLED = 50  # commented-out cases read per file
+
+
+def _flags(call: ast.Call) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for text in sb._case_strings(call):
+        for m in sb._FLAG.finditer(text):
+            out.setdefault(m.group(1).rsplit(".", 1)[-1], set()).add(m.group(3) or "")
+    return out
+
+
+def _override_calls(mod: ast.AST | None) -> list[ast.Call]:
+    return [n for n in (ps.nodes(mod) if mod is not None else ())
+            if isinstance(n, ast.Call) and ast.unparse(n.func).endswith("OverrideDefinitions")]
+
+
+def _commented_cases(path: str, text: str) -> list[tuple[str, ast.Call]]:
+    """(``file:line``, call) of each ``OverrideDefinitions`` call written out in a block of
+    comment lines: from each comment line naming it, the shortest run of the following
+    comment lines (at most ``_MAX_CASE_LINES``) that parses once the comment marks and a
+    trailing comma are taken off; a case that never parses says nothing. Text only,
+    never run."""
+    out: list[tuple[str, ast.Call]] = []
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines)
+              if "OverrideDefinitions" in line and _COMMENT.match(line)]
+    for i in starts[:_MAX_DISABLED]:
+        block: list[str] = []
+        for other in lines[i:i + _MAX_CASE_LINES]:
+            mm = _COMMENT.match(other)
+            if mm is None:
+                break
+            block.append(mm.group(1))
+            piece = "\n".join(block).strip().rstrip(",")
+            if not piece.endswith(")"):
+                continue
+            calls = _override_calls(ps.parse(piece))
+            if calls:
+                out.append((f"{path}:{i + 1}", calls[0]))
+                break
+    return out
+
+
+def disabled_cases(inp: Inputs, run: sb.Runs) -> tuple[tuple[str, dict[str, set[str]]], ...]:
+    """``file:line`` and flags of each commented-out case of a test file that runs the
+    folder: its own test files, and the shared files whose live cases launch it."""
+    sub = inp.target.subproject.rstrip("/") + "/"
+    out: list[tuple[str, dict[str, set[str]]]] = []
+    for path, text in sorted(inp.head.files.items()):
+        if not path.endswith(".py") or "OverrideDefinitions" not in text:
+            continue
+        own = path.startswith(sub) and testowner.in_test_folder(path)
+        if not own and path not in run.cases:
+            continue
+        for where, call in _commented_cases(path, text):
+            flags = _flags(call)
+            if own or _launches(flags, inp):
+                out.append((where, flags))
+    return tuple(out)
+
+
+def _launches(flags: dict[str, set[str]], inp: Inputs) -> bool:
+    """A shared case that names the folder (its module, or a config of its registry)."""
+    folder = inp.target.subproject.rstrip("/").rsplit("/", 1)[-1]
+    configs = sb._registry_functions(
+        inp, f"{inp.target.subproject.rstrip('/')}/{sb._registry_name(inp)}")
+    return folder in flags.get("module", set()) | flags.get("name", set()) or bool(
+        flags.get("config", set()) & set(configs))
+
+
+def own_cases(inp: Inputs) -> tuple[tuple[dict[str, set[str]], str], ...]:
+    """Each live ``OverrideDefinitions`` case of the folder's own test files."""
+    sub = inp.target.subproject.rstrip("/") + "/"
+    out: list[tuple[dict[str, set[str]], str]] = []
+    for path, text in sorted(inp.head.files.items()):
+        if not (path.startswith(sub) and path.endswith(".py")
+                and testowner.in_test_folder(path)) or "OverrideDefinitions" not in text:
+            continue
+        for call in _override_calls(ps.parse(text)):
+            if not sb._disabled(call):
+                out.append((_flags(call), ""))
+    return tuple(out)
 
 
 def analyse(inp: Inputs) -> Found:
@@ -196,8 +308,10 @@ def analyse(inp: Inputs) -> Found:
     if not candidates:
         return Found((), 0)
     run = sb.runs(inp)
-    if len(run.per_case) < 2:
-        return Found((), len(run.per_case))
+    cases = run.per_case + own_cases(inp)
+    if len(cases) < 2:
+        return Found((), len(cases))
+    disabled = disabled_cases(inp, run)
     props: dict[str, dict[str, str]] = {}
     built: dict[str, dict[str, tuple[str, ...]]] = {}
     flavors = flavor_fields(sub, inp.head.files)
@@ -206,7 +320,7 @@ def analyse(inp: Inputs) -> Found:
         mod = ps.parse(inp.head.files[path])
         for node in ps.nodes(mod) if mod is not None else ():
             if isinstance(node, ps.FuncDef.__args__):
-                out += _function_pairs(inp, path, node, run.per_case, flavors, props=props,
-                                       built=built)
+                out += _function_pairs(inp, path, node, cases, flavors, props=props,
+                                       built=built, disabled=disabled)
     return Found(tuple(sorted(set(out), key=lambda p: (p.file, p.line, p.inner_line))),
-                 len(run.per_case))
+                 len(cases))

@@ -33,16 +33,28 @@ def _pairs(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     sub = inp.target.subproject
     shown = "; ".join(
         f"{code(p.inner)} under {code(p.outer)} ({rel(p.file, sub)}:{p.line}, read at "
-        f":{p.inner_line}; needs `{p.outer_settings}` above 1 with `{p.inner_settings}`)"
+        f":{p.inner_line}; needs `{p.outer_settings}` above 1 with `{p.inner_settings}`"
+        + (f"; the one case setting both is commented out at {rel(p.disabled, sub)}"
+           if p.disabled else "") + ")"
         for p in found[:_SHOWN])
     more = f" and {len(found) - _SHOWN} more" if len(found) > _SHOWN else ""
+    apart = any(not p.disabled for p in found)
+    off = any(p.disabled for p in found)
+    how = "; ".join(
+        (["each setting is set by some case, never both by one"] if apart else [])
+        + (["a case that set both was commented out and no live case took its place"]
+           if off else []))
     return [Item(
         id=stable_id("setting-pairs", inp.target.name), section="S-3", kind="opportunity",
         title=f"{plural(len(found), 'path')} of {code(sub + '/')} two settings select "
               f"together that no test case sets together: {shown}{more}",
         why=f"searched: the folder's {result.cases} integration test cases one by one and "
-            "the configs each loads; each setting is set by some case, never both by one, "
-            "so that combination runs on no CI job (add a case that sets both)",
+            f"the configs each loads; {how}, so that combination runs on no CI job "
+            "(add a case that sets both, or re-enable the disabled one)"
+            if off else
+            f"searched: the folder's {result.cases} integration test cases one by one and "
+            f"the configs each loads; {how}, so that combination runs on no CI job "
+            "(add a case that sets both)",
         files=tuple(sorted({p.file for p in found})),
         facts=tuple(sorted(f"{p.file}:{p.line}:{p.inner_line}" for p in found)))]
 
