@@ -160,3 +160,24 @@ def test_cases_without_a_module_run_the_launchers_default(tmp_path) -> None:
     other = _inp(tmp_path / "o", cases, 'MODULE=${MODULE:-"other"}\n')
     assert sb.analyse(other).cases == ()
     assert _found(other) == []
+
+
+def test_cases_naming_no_model_run_the_runners_base_config_model(tmp_path) -> None:
+    # The runner's base config names the folder in its [model] table: a case naming no
+    # model runs it (its CP flag counts); a case naming another one with the older
+    # ``--model.name`` flag does not (its layout flag says nothing about this folder).
+    cases = _cases(_case("--parallelism.context_parallel_degree 2",
+                         "--parallelism.comm_backend faster",
+                         "--parallelism.tensor_parallel_degree 2"),
+                   _case("--model.name other", "--parallelism.layout blocked"))
+    base = '[job]\nfolder = "out"\n\n[model]\nname = "sub"\nflavor = "debug"\n'
+    head = {"core/dims.py": DIMS, "core/trainer.py": TRAINER, "core/serve.py": SERVE,
+            "sub/parallelize.py": PARALLELIZE, "sub/config_registry.py": REGISTRY,
+            "tests/integration_tests/models.py": cases,
+            "tests/integration_tests/base_config.toml": base}
+    inp = minirepo.build(tmp_path, head=head, target=TARGET)
+    assert _found(inp) == [(8, "layout", "'blocked'")]
+    assert len(sb.runs(inp).per_case) == 1
+    head["tests/integration_tests/base_config.toml"] = base.replace('"sub"', '"other"')
+    other = minirepo.build(tmp_path / "o", head=head, target=TARGET)
+    assert sb.analyse(other).cases == () and _found(other) == []

@@ -50,6 +50,7 @@ from agentops.scout.analyses import (
     refusaldrift,
     savelists,
     settingbranches,
+    settingpairs,
     siblingguards,
     siblinghooks,
     siblingimports,
@@ -127,6 +128,7 @@ REGISTRY: dict[str, Analysis] = {
     "duplicate_configs": lambda inp, _: dupconfigs.analyse(inp),
     "untested_branches": lambda inp, _: coverage.untested_branches(inp),
     "setting_branches": lambda inp, _: settingbranches.analyse(inp),
+    "setting_pairs": lambda inp, _: settingpairs.analyse(inp),
     "unreached_flavors": lambda inp, _: flavors.analyse(inp),
     "unrun_flavors": lambda inp, _: specflavors.analyse(inp),
     "unselected_values": lambda inp, done: fieldvalues.analyse(inp, frozenset(

@@ -66,6 +66,9 @@ class Runs:
     flags: dict[str, set[str]]
     text: str
     cases: tuple[str, ...]  # file of each shared test tree that launches the folder
+    # Each case of the folder on its own: its flags (name → values) and the text of the
+    # registry config and config files it loads (``settingpairs`` reads them together).
+    per_case: tuple[tuple[dict[str, set[str]], str], ...] = ()
 
 
 def _registry_name(inp: Inputs) -> str:
@@ -97,6 +100,24 @@ def _launcher_defaults(inp: Inputs) -> dict[str, str]:
             if "/" not in p and p.endswith(".sh") for m in _DEFAULT.finditer(t)}
 
 
+# The flag a case names its model with: ``--module m`` now, ``--model.name m`` before.
+_MODULE_KEYS = ("module", "model.name")
+_MODEL_NAME = re.compile(r"^\[model\][^\[]*?^name[ \t]*=[ \t]*[\"']([\w.-]+)", re.M | re.S)
+
+
+def _base_config_names(inp: Inputs, folder: str) -> bool:
+    """Whether the integration runner's base config (a ``.toml`` directly in a shared test
+    tree whose ``[model]`` table names a model) names the folder: its cases that name no
+    model run that one."""
+    for path, text in inp.head.files.items():
+        if path.endswith(".toml") and testowner.in_test_folder(path) \
+                and path.count("/") <= 2 and "[model]" in text:
+            m = _MODEL_NAME.search(text)
+            if m and m.group(1) == folder:
+                return True
+    return False
+
+
 def _disabled(call: ast.Call) -> bool:
     return any(k.arg == "disabled" and isinstance(k.value, ast.Constant)
                and k.value.value is True for k in call.keywords)
@@ -111,7 +132,9 @@ def runs(inp: Inputs) -> Runs:
     flags: dict[str, set[str]] = {}
     named: set[str] = set()
     cases: set[str] = set()
-    is_default = _launcher_defaults(inp).get("module") == folder
+    per_case: list[tuple[dict[str, set[str]], str]] = []
+    is_default = _launcher_defaults(inp).get("module") == folder or _base_config_names(
+        inp, folder)
     for path, text in inp.head.files.items():
         if not path.endswith(".py"):
             continue
@@ -132,25 +155,30 @@ def runs(inp: Inputs) -> Runs:
                 continue
             case = _case_strings(node)
             pairs = [(m.group(1), m.group(3) or "") for s in case for m in _FLAG.finditer(s)]
-            mine = [v for k, v in pairs if (k == "module" and v == folder)
+            mine = [v for k, v in pairs if (k in _MODULE_KEYS and v == folder)
                     or (k == "config" and v in configs) or f"{sub}/" in v]
-            if not mine and not (is_default and not any(k == "module" for k, _ in pairs)):
+            if not mine and not (is_default and not any(k in _MODULE_KEYS for k, _ in pairs)):
                 continue
             if _disabled(node):
                 continue
             cases.add(path)
             # A config file the case loads sets what its flags do not.
-            own += [inp.head.files.get(v.removeprefix("./")) or "" for _k, v in pairs
-                    if v.endswith((".toml", ".yaml", ".json"))]
+            loaded = [inp.head.files.get(v.removeprefix("./")) or "" for _k, v in pairs
+                      if v.endswith((".toml", ".yaml", ".json"))]
+            own += loaded
+            mine_flags: dict[str, set[str]] = {}
             for k, v in pairs:
                 flags.setdefault(k.rsplit(".", 1)[-1], set()).add(v)
+                mine_flags.setdefault(k.rsplit(".", 1)[-1], set()).add(v)
                 if k == "config":
                     named.add(v)
+            per_case.append((mine_flags, "\n".join(
+                loaded + [configs[v] for k, v in pairs if k == "config" and v in configs])))
     for wf in inp.target.workflows:
         wtext = inp.head.files.get(wf) or ""
         named |= {n for n in configs if n in wtext}
     text = "\n".join(own + [configs[n] for n in sorted(named) if n in configs])
-    return Runs(flags, text, tuple(sorted(cases)))
+    return Runs(flags, text, tuple(sorted(cases)), tuple(per_case))
 
 
 def _config_class(annotation: ast.expr | None) -> str:

@@ -1,7 +1,8 @@
 """S-3 items for configuration nothing runs: branches a setting selects that nothing
 running the folder sets (``settingbranches``, one Opportunity per target, each branch
-with ``file:line``), table entries no config or test selects (``flavors``), entries of a registered
-table no test case runs (``specflavors``), and
+with ``file:line``), paths two settings select that no one case sets together
+(``settingpairs``, one per target), table entries no config or test selects
+(``flavors``), entries of a registered table no test case runs (``specflavors``), and
 branches on a model-args value no flavor sets (``fieldvalues``, one per field).
 
 Pure: results in, ``Item`` records out.
@@ -18,8 +19,44 @@ _SHOWN = 6
 
 
 def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
-    return (_branches(inp, res) + flavor_items(inp, res) + unrun_flavor_items(inp, res)
-            + value_items(inp, res))
+    return (_branches(inp, res) + _pairs(inp, res) + flavor_items(inp, res)
+            + unrun_flavor_items(inp, res) + value_items(inp, res))
+
+
+def _pairs(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """One Opportunity per target: paths two settings select together that no single
+    test case of the folder sets together (``settingpairs``)."""
+    result = res.get("setting_pairs")
+    found = result.pairs if result is not None else ()
+    if not found:
+        return []
+    sub = inp.target.subproject
+    shown = "; ".join(
+        f"{code(p.inner)} under {code(p.outer)} ({rel(p.file, sub)}:{p.line}, read at "
+        f":{p.inner_line}; needs `{p.outer_settings}` above 1 with `{p.inner_settings}`"
+        + (f"; the one case setting both is commented out at {rel(p.disabled, sub)}"
+           if p.disabled else "") + ")"
+        for p in found[:_SHOWN])
+    more = f" and {len(found) - _SHOWN} more" if len(found) > _SHOWN else ""
+    apart = any(not p.disabled for p in found)
+    off = any(p.disabled for p in found)
+    how = "; ".join(
+        (["each setting is set by some case, never both by one"] if apart else [])
+        + (["a case that set both was commented out and no live case took its place"]
+           if off else []))
+    return [Item(
+        id=stable_id("setting-pairs", inp.target.name), section="S-3", kind="opportunity",
+        title=f"{plural(len(found), 'path')} of {code(sub + '/')} two settings select "
+              f"together that no test case sets together: {shown}{more}",
+        why=f"searched: the folder's {result.cases} integration test cases one by one and "
+            f"the configs each loads; {how}, so that combination runs on no CI job "
+            "(add a case that sets both, or re-enable the disabled one)"
+            if off else
+            f"searched: the folder's {result.cases} integration test cases one by one and "
+            f"the configs each loads; {how}, so that combination runs on no CI job "
+            "(add a case that sets both)",
+        files=tuple(sorted({p.file for p in found})),
+        facts=tuple(sorted(f"{p.file}:{p.line}:{p.inner_line}" for p in found)))]
 
 
 def _branches(inp: Inputs, res: dict[str, Any]) -> list[Item]:
