@@ -248,3 +248,26 @@ def test_config_assignments_without_roots_are_not_checked_never_current(tmp_path
                                                 "sub/cfg.py": CFG},
                          target="docs: [sub/README.md]\n")
     assert docs.references(inp) == []
+
+
+# --- commands: a launched script the command cannot reach from where it runs -------------
+
+CORE = {"core/__init__.py": "", "core/launch.py": "print(1)\n"}
+
+
+def test_launched_script_only_in_another_folder(tmp_path) -> None:
+    # A bare name found at a package top passes as a path; run by a command it must be
+    # where the command runs.
+    got = _refs(tmp_path, "```bash\nNGPU=2 python launch.py\n```\n", extra=CORE)
+    assert got == ["runs launch.py, which is not at the repository root, beside the doc or "
+                   "in sub (the repository has core/launch.py)"]
+    # torchrun's options, with or without a value, come before the script.
+    assert docs._launched(["torchrun", "--standalone", "--nnodes", "1", "launch.py", "-x"]) \
+        == "launch.py"
+    assert docs._launched(["torchrun", "--nnodes", "1", "-m", "core.launch"]) == ""
+
+
+def test_launched_script_reachable_or_foreign_is_left_alone(tmp_path) -> None:
+    # Beside the doc (sub/train.py) or after a `cd` into its folder: nothing to say.
+    assert _refs(tmp_path / "a", "```bash\npython train.py\n```\n", extra=CORE) == []
+    assert _refs(tmp_path / "b", "```bash\ncd core\npython launch.py\n```\n", extra=CORE) == []

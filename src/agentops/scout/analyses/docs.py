@@ -766,7 +766,8 @@ def command_problems(line: str, doc: str, inp: Inputs) -> list[str]:
         words = words[1:]
     found = _script_of(words, doc, inp)
     if found is None:
-        return []
+        missing = _misplaced_script(words, doc, inp)
+        return [missing] if missing else []
     script, kind = found
     files = _called_from(script, inp) if kind == "shell" else [script]
     if inp.head.text(script) is None:
@@ -791,6 +792,58 @@ def command_problems(line: str, doc: str, inp: Inputs) -> list[str]:
                 out.append(f"flag {flag} is not an option of {script}'s argument parser"
                            + (f" (nor {', '.join(files[1:])})" if len(files) > 1 else ""))
     return out
+
+
+_CD = re.compile(r"(?:^|[;&|]\s*|^\s*)cd\s+([\w./-]+)", re.M)
+
+
+def _launched(words: list[str]) -> str:
+    """The script a launcher command runs (``python a.py``, ``torchrun --x 8 a.py``,
+    ``bash a.sh``, ``./a.sh``), or "": the first ``.py`` word after the program, before
+    any ``-m``; a launcher's option values are never ``.py`` words."""
+    if not words:
+        return ""
+    prog, rest = words[0], words[1:]
+    if prog in ("bash", "sh"):
+        return rest[0] if rest and rest[0].endswith(".sh") else ""
+    if prog.endswith(".sh"):
+        return prog
+    if prog == "torchrun" or re.match(r"^python[\d.]*$", prog):
+        for w in rest:
+            if w == "-m":
+                return ""
+            if w.endswith(".py") and not w.startswith("-"):
+                return w
+    return ""
+
+
+def _misplaced_script(words: list[str], doc: str, inp: Inputs) -> str | None:
+    """A command running a script of this repository by a path that resolves from none
+    of the places a command runs from (the repository root, the doc's folder, the
+    sub-project, a folder the doc ``cd``s into), while the repository has a file of that
+    name elsewhere: the command runs nothing, or another folder's script. A name the
+    repository never has (an installer's ``setup.py``, another project's script) is not
+    this repository's, and is left alone."""
+    script = _launched(words)
+    if not script or any(ch in script for ch in "$<>{}*~") or script.startswith("/"):
+        return None
+    if _path_problem(script, doc, inp):
+        return None  # said as a path that does not exist
+    path = script.removeprefix("./")
+    text = inp.head.text(doc) or ""
+    bases = ["", posixpath.dirname(doc), inp.target.subproject,
+             *(m.group(1) for m in _CD.finditer(text))]
+    for base in bases:
+        cand = posixpath.normpath(posixpath.join(base, path)) if base else posixpath.normpath(path)
+        if cand in inp.head.paths:
+            return None
+    name = posixpath.basename(path)
+    elsewhere = sorted(p for p in inp.head.paths if posixpath.basename(p) == name)
+    if not elsewhere:
+        return None
+    return (f"runs {script}, which is not at the repository root, beside the doc or in "
+            f"{inp.target.subproject} (the repository has {', '.join(elsewhere[:2])}"
+            + (", …" if len(elsewhere) > 2 else "") + ")")
 
 
 def _spelled(flag: str) -> set[str]:
