@@ -260,3 +260,68 @@ def test_module_qualified_and_spread_calls_of_the_siblings_count(tmp_path) -> No
         files[f"models/{s}/__init__.py"] = spec.format(name=s)
     [h] = siblinghooks.analyse(_inp(tmp_path, files))
     assert (h.callee, h.line, h.value) == ("Spec", 8, "register_balancing")
+
+
+# A slot filled with the folder's own function whose parameters the slot's caller, written
+# for the siblings' function, cannot satisfy.
+READERS = '''\
+class Setup:
+    pass
+
+
+class Recipe:
+    def __init__(self, name, make_reader=None):
+        self.name = name
+
+
+def make_reader(setup: Setup):
+    return setup
+'''
+
+READER_RECIPE = '''\
+from core.readers import Recipe, make_reader
+
+
+def recipe():
+    return Recipe(name="{name}", make_reader=make_reader)
+'''
+
+OWN_READER = '''\
+from core.readers import Recipe
+from models.deep.reading import {fn}
+
+
+def recipe():
+    return Recipe(name="deep", make_reader={fn})
+'''
+
+
+def _readers(own: str) -> dict[str, str]:
+    files = {"core/__init__.py": "", "core/readers.py": READERS, "models/__init__.py": "",
+             "models/deep/__init__.py": OWN_READER.format(fn="open_reader"),
+             "models/deep/reading.py": own}
+    for s in ("alpha", "beta", "gamma"):
+        files[f"models/{s}/__init__.py"] = READER_RECIPE.format(name=s)
+    return files
+
+
+def test_another_function_the_slot_cannot_call_as_the_siblings_do(tmp_path) -> None:
+    files = _readers("def open_reader(source: str):\n    return source\n")
+    [h] = siblinghooks.analyse(_inp(tmp_path, files))
+    assert (h.form, h.keyword, h.value, h.ours, h.markers) == (
+        siblinghooks.OTHER, "make_reader", "make_reader", "open_reader", ())
+    assert h.differs == "takes `source: str` where `make_reader` takes `setup: Setup`"
+    [item] = debt._sibling_hooks(_inp(tmp_path / "i", files), {"sibling_hooks": [h]})
+    assert "`open_reader` takes `source: str`" in item.title
+    # More required arguments than the siblings' function has.
+    two = _readers("def open_reader(setup, extra):\n    return setup, extra\n")
+    [h2] = siblinghooks.analyse(_inp(tmp_path / "b", two))
+    assert h2.differs == "requires 2 arguments where `make_reader` takes 1"
+
+
+def test_another_function_the_slot_calls_alike_is_a_choice(tmp_path) -> None:
+    # Same annotated type, an unannotated parameter, or another name only: no finding.
+    for n, own in enumerate(("def open_reader(cfg: Setup):\n    return cfg\n",
+                             "def open_reader(source):\n    return source\n",
+                             "def open_reader(setup, extra=None):\n    return setup\n")):
+        assert siblinghooks.analyse(_inp(tmp_path / str(n), _readers(own))) == []

@@ -22,6 +22,14 @@ body tells what it is about. Three forms:
   marker, or the siblings passing the function being a majority of the siblings calling
   the callee.
 
+- *other*, also without a marker: the sub-project's function (one the repository
+  defines) cannot take what the siblings' function takes, so the caller of the slot,
+  written for the siblings' function, hands it the wrong thing: at some position of the
+  required parameters both are annotated with different types (``model_id: str`` where
+  the siblings' builder takes ``job_config: JobConfig``), or it requires more arguments
+  than the siblings' function has. A difference the caller never sees (names alone,
+  an unannotated side) is no reason.
+
 A call with ``**kwargs`` is not judged (the keyword may be in it). An Opportunity, never
 an action: the sibling's reason may not apply. Pure: the HEAD tree in, ``MissingHook``
 records out.
@@ -58,6 +66,7 @@ class MissingHook:
     form: str = NONE  # NONE | OTHER | LEFT_OUT
     ours: str = ""  # the name the sub-project passes there (form OTHER)
     calling: int = 0  # siblings calling the callee at all
+    differs: str = ""  # form OTHER without a marker: how the two signatures disagree
 
 
 @dataclass(frozen=True)
@@ -129,6 +138,38 @@ def _definition(files: dict[str, str], paths: frozenset[str], module: str, name:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
             return path, node
     return None
+
+
+def _required(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.arg]:
+    """Positional parameters without a default (``self``/``cls`` of a method left off)."""
+    params = [*fn.args.posonlyargs, *fn.args.args]
+    params = params[:len(params) - len(fn.args.defaults)]
+    return params[1:] if params and params[0].arg in ("self", "cls") else params
+
+
+def _type(annotation: ast.expr | None) -> str:
+    """Last part of an annotation's name (``cm.JobConfig`` → ``JobConfig``), or ""."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        return annotation.value.rsplit(".", 1)[-1]
+    if isinstance(annotation, (ast.Name, ast.Attribute)):
+        return ps.name_chain(annotation)[-1] if ps.name_chain(annotation) else ""
+    return ""
+
+
+def _disagrees(ours: ast.FunctionDef | ast.AsyncFunctionDef,
+               theirs: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+    """How a call written for ``theirs`` cannot bind ``ours``: a required parameter
+    annotated with another type at the same position, or more required arguments than
+    ``theirs`` has; "" when nothing the caller sees differs."""
+    mine, other = _required(ours), _required(theirs)
+    for a, b in zip(mine, other, strict=False):
+        ta, tb = _type(a.annotation), _type(b.annotation)
+        if ta and tb and ta != tb:
+            return f"takes `{a.arg}: {ta}` where `{theirs.name}` takes `{b.arg}: {tb}`"
+    positional = len([*theirs.args.posonlyargs, *theirs.args.args])
+    if len(mine) > positional and theirs.args.vararg is None:
+        return f"requires {len(mine)} arguments where `{theirs.name}` takes {positional}"
+    return ""
 
 
 def _reads(fn: ast.AST) -> set[str]:
@@ -208,14 +249,19 @@ def analyse(inp: Inputs) -> list[MissingHook]:
                 markers = sorted(m for m in reads if not others or 2 * sum(
                     m in spelled(n, theirs[n]) for n in others) < len(others))
                 majority = 2 * len(holders) > len(by_sibling)
-                if not markers and not (form == LEFT_OUT and majority):
+                differs = ""
+                if not markers and form == OTHER and mine_value[1]:
+                    own = _definition(files, inp.head.paths, mine_value[1], mine_value[0])
+                    differs = _disagrees(own[1], fn) if own else ""
+                if not markers and not (form == LEFT_OUT and majority) and not differs:
                     continue
                 seen.add((call.key, keyword))
                 out.append(MissingHook(
                     call.path, call.line, call.callee, keyword, value,
                     f"{def_path}:{fn.lineno}", tuple(markers[:4]),
                     tuple(at for _s, at in holders), form,
-                    mine_value[0] if form == OTHER and mine_value else "", len(by_sibling)))
+                    mine_value[0] if form == OTHER and mine_value else "", len(by_sibling),
+                    differs))
                 if len(out) >= MAX_FINDINGS:
                     return out
     return out

@@ -447,7 +447,7 @@ def _sibling_hooks(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         count = (f"{len(h.siblings)} of the {h.calling} sibling folders calling it"
                  if h.calling else f"{len(h.siblings)} sibling folders")
         reads = (f", which reads {', '.join(code(m) for m in h.markers)} this folder also has"
-                 if h.markers else "")
+                 if h.markers else f"; {code(h.ours)} {h.differs}" if h.differs else "")
         out.append(Item(
             id=stable_id("sibling-hook", h.file, h.callee, h.keyword, h.value),
             section="S-4", kind="opportunity",
