@@ -312,7 +312,7 @@ def test_another_function_the_slot_cannot_call_as_the_siblings_do(tmp_path) -> N
         siblinghooks.OTHER, "make_reader", "make_reader", "open_reader", ())
     assert h.differs == "takes `source: str` where `make_reader` takes `setup: Setup`"
     [item] = debt._sibling_hooks(_inp(tmp_path / "i", files), {"sibling_hooks": [h]})
-    assert "`open_reader` takes `source: str`" in item.title
+    assert "`open_reader` takes `source: str`" in item.title and "cannot call" in item.why
     # More required arguments than the siblings' function has.
     two = _readers("def open_reader(setup, extra):\n    return setup, extra\n")
     [h2] = siblinghooks.analyse(_inp(tmp_path / "b", two))

@@ -453,7 +453,10 @@ def _sibling_hooks(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             section="S-4", kind="opportunity",
             title=f"{ours}, while {count} pass {code(h.value)} ({h.defined}) there "
                   f"({listed(h.siblings, 4)}){reads}",
-            why=f"what the siblings{' with the same feature' if h.markers else ''} run at "
+            why=("the slot's caller, written for the siblings' function, cannot call this "
+                 "one as it calls theirs; register theirs, or adapt this one to its "
+                 "parameters") if h.differs and not h.markers else
+                f"what the siblings{' with the same feature' if h.markers else ''} run at "
                 "that point never runs here; register it, or note why this model does not "
                 "need it",
             where=where, files=(h.file, place_file(h.defined),
