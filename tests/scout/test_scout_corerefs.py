@@ -619,3 +619,16 @@ def test_a_module_of_the_folder_itself_or_outside_the_repository_is_not_checked(
             "    return os.nothing_here\n")
     _inp, got = _mod_run(tmp_path, code, more={"sub/own.py": "X = 1\n"})
     assert got.broken == () and "module attribute" not in got.checked
+
+
+def test_a_module_binding_its_own_names_at_run_time_is_not_checked(tmp_path) -> None:
+    """``globals()`` written (or ``setattr`` on its own entry): its top level does not
+    list every name it has; the same read on a plain module is a finding."""
+    more = {"core/registry.py": "for _n in ('alpha', 'beta'):\n"
+                                "    globals()[_n] = print\n",
+            "core/plain.py": "def gamma():\n    pass\n"}
+    code = ("import core.registry as reg\nimport core.plain as plain\n\n\n"
+            "def start():\n    reg.alpha()\n    plain.alpha()\n")
+    _inp, got = _mod_run(tmp_path, code, more=more)
+    assert [(r.owner, r.name) for r in got.broken] == [("core.plain", "alpha")]
+    assert got.unchecked == {"the module's names cannot all be known": 1}

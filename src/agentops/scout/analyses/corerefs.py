@@ -328,7 +328,8 @@ class _Checker:
         if obj is None or obj.kind != "module" or not obj.qualname or not self.core(obj):
             return
         found = self.idx.lookup(obj.qualname, attr)
-        if found is DYNAMIC:
+        if found is DYNAMIC or (found is None and _binds_at_run_time(
+                self.inp.head.files.get(obj.path, ""))):
             self.skip("the module's names cannot all be known")
             return
         self.count("module attribute")
@@ -612,6 +613,15 @@ class _Checker:
 
 def _dotted(expr: ast.expr) -> str:
     return ".".join(ps.name_chain(expr))
+
+
+# A module that binds its own names at run time: ``globals()`` written, its entry in
+# ``sys.modules`` reached, ``exec``. Its top level does not list everything it has.
+_RUNTIME_NAMES = re.compile(r"\bglobals\(\)|sys\.modules\[|\bexec\(|\bsetattr\(")
+
+
+def _binds_at_run_time(text: str) -> bool:
+    return bool(_RUNTIME_NAMES.search(text))
 
 
 def _is_self_attr(target: ast.expr, me: str, attr: str) -> bool:
