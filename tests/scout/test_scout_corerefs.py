@@ -622,7 +622,7 @@ def test_a_module_of_the_folder_itself_or_outside_the_repository_is_not_checked(
 
 
 def test_a_module_binding_its_own_names_at_run_time_is_not_checked(tmp_path) -> None:
-    """``globals()`` written (or ``setattr`` on its own entry): its top level does not
+    """``globals()`` written (or its ``sys.modules`` entry reached): its top level does not
     list every name it has; the same read on a plain module is a finding."""
     more = {"core/registry.py": "for _n in ('alpha', 'beta'):\n"
                                 "    globals()[_n] = print\n",

@@ -617,7 +617,7 @@ def _dotted(expr: ast.expr) -> str:
 
 # A module that binds its own names at run time: ``globals()`` written, its entry in
 # ``sys.modules`` reached, ``exec``. Its top level does not list everything it has.
-_RUNTIME_NAMES = re.compile(r"\bglobals\(\)|sys\.modules\[|\bexec\(|\bsetattr\(")
+_RUNTIME_NAMES = re.compile(r"\bglobals\(\)|sys\.modules\[|\bexec\(")
 
 
 def _binds_at_run_time(text: str) -> bool:
