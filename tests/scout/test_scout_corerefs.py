@@ -482,3 +482,153 @@ def test_a_method_a_subclass_overrides_or_a_decorated_function_is_not_judged(
     _inp, got = _seed_run(tmp_path, code, base_extra=", dims=None", head_extra=", dims",
                           more=more)
     assert got.broken == ()
+
+
+# -- ``m.X`` on an imported core module (#22 defect 5, S-4) ----------------------------
+HELPERS = '''\
+from core.spec import Spec as Spec
+
+
+def make_runner(cfg):
+    return cfg
+{extra}
+'''
+MODULE_USER = '''\
+import core.helpers as hp
+from core import helpers
+import core.helpers
+
+
+def start(cfg):
+    hp.make_runner(cfg)
+    helpers.make_watcher(cfg)
+    return core.helpers.make_watcher(cfg)
+'''
+
+
+def _mod_run(tmp_path, code: str, *, base_extra: str = "", head_extra: str = "",
+             more: dict[str, str] | None = None):
+    inp = minirepo.build(
+        tmp_path, base={**_core(), "core/helpers.py": HELPERS.format(extra=base_extra)},
+        head={**_core(), "core/helpers.py": HELPERS.format(extra=head_extra),
+              "sub/__init__.py": "", "sub/run.py": code, **(more or {})})
+    return inp, corerefs.analyse(inp, usecheck.discover(inp))
+
+
+def test_a_core_module_attribute_the_window_removed_breaks_each_import_form(
+        tmp_path) -> None:
+    gone = "\n\ndef make_watcher(cfg):\n    return cfg\n"
+    inp, got = _mod_run(tmp_path, MODULE_USER, base_extra=gone)
+    found = sorted((r.kind, r.owner, r.name, r.loc, r.detail, r.when) for r in got.broken)
+    assert found == [
+        ("module", "core.helpers", "make_watcher", "sub/run.py:8", "helpers.make_watcher",
+         "in the window"),
+        ("module", "core.helpers", "make_watcher", "sub/run.py:9",
+         "core.helpers.make_watcher", "in the window")]
+    assert all(r.commit == inp.head.commit and r.severity == "blocking"
+               for r in got.broken)
+    [item] = [i for i in corerefs_items.items(inp, {"core_refs": got})
+              if i.kind == "action"]
+    assert item.priority == "P0" and "`make_watcher`" in item.title
+    assert "`core.helpers`" in item.title and "AttributeError" in item.why
+    assert item.where == "sub/run.py:8, sub/run.py:9" and "core/helpers.py" in item.files
+    assert inp.head.commit[:9] in item.why and "defined nowhere in core" in item.fix
+
+
+def test_a_module_attribute_still_provided_is_no_finding(tmp_path) -> None:
+    """Defined, re-exported, a submodule, defined under a conditional: all resolve."""
+    head = "\n\nif True:\n    def make_watcher(cfg):\n        return cfg\n"
+    code = ("import core.helpers as hp\nfrom core import helpers\nfrom core import extra\n"
+            "\n\ndef start(cfg):\n    hp.make_runner(cfg)\n    hp.Spec(cfg, None)\n"
+            "    extra.run(cfg)\n    return helpers.make_watcher(cfg)\n")
+    _inp, got = _mod_run(tmp_path, code, head_extra=head,
+                         more={"core/extra.py": "def run(cfg):\n    return cfg\n"})
+    assert got.broken == () and got.checked["module attribute"] == 4
+
+
+def test_a_module_whose_names_cannot_all_be_known_is_counted_not_checked(
+        tmp_path) -> None:
+    more = {"core/lazy.py": "def __getattr__(name):\n    return name\n",
+            "core/starry.py": "from core.helpers import *\n"}
+    code = ("import core.lazy as lazy\nimport core.starry as starry\n\n\n"
+            "def start(cfg):\n    lazy.anything(cfg)\n    return starry.whatever(cfg)\n")
+    _inp, got = _mod_run(tmp_path, code, more=more)
+    assert got.broken == ()
+    assert got.unchecked == {"the module's names cannot all be known": 2}
+
+
+def test_a_package_submodule_is_a_module_attribute(tmp_path) -> None:
+    more = {"core/pkg/__init__.py": "", "core/pkg/part.py": "def go():\n    pass\n"}
+    code = "from core import pkg\n\n\ndef start():\n    pkg.part.go()\n    pkg.nothere()\n"
+    _inp, got = _mod_run(tmp_path, code, more=more)
+    assert [(r.owner, r.name, r.loc) for r in got.broken] == [
+        ("core.pkg", "nothere", "sub/run.py:6")]
+
+
+def test_module_reads_that_never_run_or_are_set_elsewhere_are_no_finding(
+        tmp_path) -> None:
+    code = '''\
+from typing import TYPE_CHECKING
+
+import core.helpers as hp
+
+try:
+    import core.helpers as opt
+except ImportError:
+    pass
+
+if TYPE_CHECKING:
+    alias = hp.TypeOnly
+
+
+def start(cfg, hp_local=None):
+    # hp.in_a_comment(cfg)
+    text = "hp.in_a_string"
+    if hasattr(hp, "probe"):
+        hp.probe(cfg)
+    try:
+        hp.attempt(cfg)
+    except AttributeError:
+        pass
+    box: hp.Annotated = cfg
+    hp.patched(cfg)
+    hp.also_patched(cfg)
+    opt.maybe(cfg)
+    return text, box
+
+
+def local(hp):
+    return hp.anything
+'''
+    patcher = ("import core.helpers\n\ncore.helpers.patched = print\n"
+               "setattr(core.helpers, 'also_patched', print)\n")
+    _inp, got = _mod_run(tmp_path, code, more={"sub/patch.py": patcher})
+    assert got.broken == ()
+    # The same reads, unguarded: every one is a finding (the guards above are what clear
+    # them, not the reading).
+    bare = ("import core.helpers as hp\n\n\ndef start(cfg):\n    hp.TypeOnly(cfg)\n"
+            "    hp.probe(cfg)\n    hp.attempt(cfg)\n    hp.patched(cfg)\n")
+    _inp2, got2 = _mod_run(tmp_path / "b", bare)
+    assert sorted(r.name for r in got2.broken) == ["TypeOnly", "attempt", "patched",
+                                                   "probe"]
+
+
+def test_a_module_of_the_folder_itself_or_outside_the_repository_is_not_checked(
+        tmp_path) -> None:
+    code = ("import os\nfrom sub import own\n\n\ndef start():\n    own.missing()\n"
+            "    return os.nothing_here\n")
+    _inp, got = _mod_run(tmp_path, code, more={"sub/own.py": "X = 1\n"})
+    assert got.broken == () and "module attribute" not in got.checked
+
+
+def test_a_module_binding_its_own_names_at_run_time_is_not_checked(tmp_path) -> None:
+    """``globals()`` written (or its ``sys.modules`` entry reached): its top level does not
+    list every name it has; the same read on a plain module is a finding."""
+    more = {"core/registry.py": "for _n in ('alpha', 'beta'):\n"
+                                "    globals()[_n] = print\n",
+            "core/plain.py": "def gamma():\n    pass\n"}
+    code = ("import core.registry as reg\nimport core.plain as plain\n\n\n"
+            "def start():\n    reg.alpha()\n    plain.alpha()\n")
+    _inp, got = _mod_run(tmp_path, code, more=more)
+    assert [(r.owner, r.name) for r in got.broken] == [("core.plain", "alpha")]
+    assert got.unchecked == {"the module's names cannot all be known": 1}

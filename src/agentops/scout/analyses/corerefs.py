@@ -43,7 +43,7 @@ _PLAIN_BASES = ("object", "ABC", "abc.ABC", "Generic", "typing.Generic")
 class BrokenRef:
     """One reference to core that fails at HEAD."""
 
-    kind: str  # "attribute" | "keyword" | "import"
+    kind: str  # "attribute" | "keyword" | "import" | "argument" | "module" (``m.X``)
     name: str  # the attribute, keyword or imported name
     owner: str  # the core class, callable or module it is looked up on
     owner_file: str
@@ -235,6 +235,7 @@ class _Checker:
             if isinstance(node, ast.Attribute):
                 if isinstance(node.ctx, ast.Load):
                     self._attribute(node, env)
+                    self._module_attr(node, env)
             elif isinstance(node, ast.Call):
                 if node.keywords:
                     self._keywords(node, env)
@@ -309,6 +310,73 @@ class _Checker:
         self.broken.append(BrokenRef(
             "attribute", attr, owner.qualname, owner.path, f"{self.path}:{node.lineno}",
             self._severity(node), detail=f"`{ast.unparse(node)[:80]}`"))
+
+    def _module_attr(self, node: ast.Attribute, env: dict[str, Obj | None]) -> None:
+        """``m.X`` where ``m`` names a core module (``import core.m as m``, ``from core
+        import m``, ``import core.m``): ``X`` must be defined, re-exported or a submodule
+        there at HEAD, or Python raises AttributeError when the line runs. A module whose
+        names cannot all be known (``__getattr__``, a star import) is counted not
+        checked; an alias bound under an optional import, a name other code sets on the
+        module, a read under hasattr/try or only for the type checker is no finding."""
+        attr = node.attr
+        if attr.startswith("__") and attr.endswith("__"):
+            return
+        dotted = _dotted(node.value)
+        if not dotted or dotted.split(".")[0] in env:
+            return
+        obj = self.idx.resolve(self.path, dotted)
+        if obj is None or obj.kind != "module" or not obj.qualname or not self.core(obj):
+            return
+        found = self.idx.lookup(obj.qualname, attr)
+        if found is DYNAMIC or (found is None and _binds_at_run_time(
+                self.inp.head.files.get(obj.path, ""))):
+            self.skip("the module's names cannot all be known")
+            return
+        self.count("module attribute")
+        if found is not None:
+            return
+        if self._optional_alias(dotted.split(".")[0]):
+            self.skip("the module is imported under an optional block")
+            return
+        if self._set_from_outside(attr) or self._setattr_named(attr):
+            self.skip("assigned on the module from outside")
+            return
+        if self._narrowed(node) or self._type_only(node):
+            self.skip("read under a guard or only for the type checker")
+            return
+        self.broken.append(BrokenRef(
+            "module", attr, obj.qualname, obj.path, f"{self.path}:{node.lineno}",
+            self._severity(node), detail=f"{dotted}.{attr}"))
+
+    def _optional_alias(self, name: str) -> bool:
+        """Whether an import binding ``name`` in the current file is under an optional
+        block (``if TYPE_CHECKING``, a ``try`` catching import errors)."""
+        assert self._mod is not None
+        guarded = coreindex.guarded_imports(self._mod)
+        return any(id(n) in guarded and name in {n for n, _v in _bindings(n)}
+                   for n in ps.statements(self._mod)
+                   if isinstance(n, (ast.Import, ast.ImportFrom)))
+
+    def _setattr_named(self, attr: str) -> bool:
+        pat = re.compile(rf"setattr\([^)]*[\"']{re.escape(attr)}[\"']")
+        return any(attr in text and pat.search(text)
+                   for p, text in self.inp.head.files.items() if p.endswith(".py"))
+
+    def _type_only(self, node: ast.AST) -> bool:
+        """Inside an annotation or an ``if TYPE_CHECKING:`` body: never run, or not as
+        a module attribute read."""
+        child, cur = node, self.guard.get(id(node))
+        while cur is not None:
+            if isinstance(cur, ast.AnnAssign) and child is cur.annotation:
+                return True
+            if isinstance(cur, ast.arg) or (isinstance(cur, ps.FuncDef.__args__)
+                                            and child is cur.returns):
+                return True
+            if isinstance(cur, ast.If) and child in cur.body \
+                    and "TYPE_CHECKING" in ast.unparse(cur.test):
+                return True
+            child, cur = cur, self.guard.get(id(cur))
+        return False
 
     def _inherited_from(self, own: Obj, attr: str) -> Obj | None:
         """For a sub-project class with core bases: the core base that had ``attr`` at
@@ -547,6 +615,15 @@ def _dotted(expr: ast.expr) -> str:
     return ".".join(ps.name_chain(expr))
 
 
+# A module that binds its own names at run time: ``globals()`` written, its entry in
+# ``sys.modules`` reached, ``exec``. Its top level does not list everything it has.
+_RUNTIME_NAMES = re.compile(r"\bglobals\(\)|sys\.modules\[|\bexec\(")
+
+
+def _binds_at_run_time(text: str) -> bool:
+    return bool(_RUNTIME_NAMES.search(text))
+
+
 def _is_self_attr(target: ast.expr, me: str, attr: str) -> bool:
     return isinstance(target, ast.Attribute) and target.attr == attr \
         and isinstance(target.value, ast.Name) and target.value.id == me
@@ -659,7 +736,7 @@ def _existed(inp: Inputs, ref: BrokenRef) -> bool:
         then = state(inp.base.text(ref.owner_file))
         return then is not None and then != state(inp.head.files[ref.owner_file])
     base_idx = coreindex.for_tree(inp.base)
-    if ref.kind == "import":
+    if ref.kind in ("import", "module"):
         found = base_idx.lookup(ref.owner, ref.name)
         return found is not None
     if not ref.owner_file or ref.owner_file not in inp.base.files:
@@ -719,7 +796,7 @@ def _state(ref: BrokenRef):
         mod = ps.parse(text) if text is not None else None
         if mod is None:
             return None
-        if ref.kind == "import":
+        if ref.kind in ("import", "module"):
             return ref.name in ps.top_level_defs(text) or ref.name in ps.imports(mod)
         node = ps.find(mod, ref.owner)
         if ref.kind == "argument":

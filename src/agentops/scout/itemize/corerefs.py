@@ -17,7 +17,8 @@ from agentops.scout.itemize.common import base, code, names, place_file, short
 from agentops.scout.model import PRIORITY_OF, Inputs, Item, stable_id
 
 _WHAT = {"attribute": "has no attribute", "keyword": "no longer accepts the keyword",
-         "import": "no longer defines", "argument": "requires"}
+         "import": "no longer defines", "argument": "requires",
+         "module": "no longer defines"}
 
 
 def _near(inp: Inputs, ref: Any) -> str:
@@ -89,6 +90,14 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             fix = (f"pass `{name}` the way core's own callers do" if not positional else
                    f"bind the arguments to {code(owner)}'s signature at HEAD "
                    f"({first.detail.split(' ', 1)[-1]})")
+        elif kind == "module":
+            # ``m.X`` on an imported core module: the detail is that dotted read.
+            how = f"reads it as {code(first.detail)}" if len(refs) == 1 else "read it"
+            breaks = "raises AttributeError when that line runs"
+            homes = _defined_in(inp, name)
+            fix = (f"take `{name}` from `{homes[0]}`, where core defines it now" if homes
+                   else f"`{name}` is defined nowhere in core now: use what replaced it "
+                        f"(grep core's history for `{name}`) or drop the use")
         else:
             how = "imports it" if len(refs) == 1 else "import it"
             breaks = "fails on import"
