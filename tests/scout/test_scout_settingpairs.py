@@ -181,3 +181,45 @@ def test_commented_cases_are_read_back_from_their_comment_lines() -> None:
     text = "x = 1\n" + _commented("--a.b 2", "--a.c") + "\n# OverrideDefinitions(\n#   [\n"
     [(where, call)] = sp._commented_cases("t.py", text)
     assert where == "t.py:2" and sp._flags(call) == {"b": {"2"}, "c": {""}}
+
+
+def _block(n: int, width: int, tag: str) -> str:
+    """A comment block naming the runner's call whose every line ends in ``)`` and
+    which never parses: each try of it reads the whole run."""
+    line = "#" + f"+({tag})" * (width // (len(tag) + 3))
+    return "# OverrideDefinitions(\n" + "\n".join([line] * n) + "\n"
+
+
+def test_hostile_comment_blocks_are_read_within_bounds() -> None:
+    """Security (untrusted repository text, bounded parse): 50 blocks of 39 long comment
+    lines that never parse were tried line by line, 250 s; now each block stops at
+    ``_MAX_CASE_CHARS`` and the file at ``_MAX_PARSED_CHARS`` parsed characters."""
+    from tests import watchdog
+
+    wide = "".join(_block(39, 2_000, f"a{b}") for b in range(50))
+    narrow = "".join(_block(39, 100, f"b{b}") for b in range(50))
+    for text in (wide, narrow):
+        read = watchdog.within(watchdog.SECONDS, lambda t=text: sp._commented_cases("t.py", t))
+        assert read == []
+    # A case past the character bound is not read; one within it is.
+    case = _commented("--a.b 2")
+    padded = case.replace("'overlap',", "'" + "o" * sp._MAX_CASE_CHARS + "',", 1)
+    assert len(sp._commented_cases("t.py", case)) == 1
+    assert sp._commented_cases("t.py", padded) == []
+    # Once the file's budget is spent, a later case is not read.
+    spent = _block(39, 100, "c") * (sp._MAX_PARSED_CHARS // 3_000) + case
+    assert sp._commented_cases("t.py", spent) == []
+    assert len(sp._commented_cases("t.py", _block(39, 100, "c") + case)) == 1
+
+
+def test_the_case_line_and_count_bounds_are_exact() -> None:
+    """A case of ``_MAX_CASE_LINES`` comment lines is read and one line more is not;
+    the first ``_MAX_DISABLED`` cases of a file are read, no more."""
+    def of(n: int) -> str:
+        inner = ["    '--a.b 2',"] * (n - 2)
+        return "\n".join("# " + x for x in ["OverrideDefinitions([", *inner, "])"]) + "\n"
+    assert len(sp._commented_cases("t.py", of(sp._MAX_CASE_LINES))) == 1
+    assert sp._commented_cases("t.py", of(sp._MAX_CASE_LINES + 1)) == []
+    many = "# OverrideDefinitions(['--a.b 2'])\n" * (sp._MAX_DISABLED + 1)
+    found = sp._commented_cases("t.py", many)
+    assert len(found) == sp._MAX_DISABLED and found[-1][0] == f"t.py:{sp._MAX_DISABLED}"

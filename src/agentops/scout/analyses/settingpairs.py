@@ -216,7 +216,12 @@ def _function_pairs(inp: Inputs, path: str, fn: ps.FuncDef, cases,
 
 _COMMENT = re.compile(r"^[ \t]*#[ ]?(.*)$")
 _MAX_CASE_LINES = 40  # a case longer than this is not read back from its comment
+_MAX_CASE_CHARS = 4_000  # nor one of more characters (a real case: under 1,000)
 _MAX_DISABLED = 50  # commented-out cases read per file
+# Characters parsed per file in all the tries above: each start parses every longer
+# run that ends in ``)``, so a file of hostile comment blocks (50 starts, 39 long lines
+# each that never parse) took 250 s; real files spend a few thousand.
+_MAX_PARSED_CHARS = 200_000
 
 
 def _flags(call: ast.Call) -> dict[str, set[str]]:
@@ -236,22 +241,29 @@ def _commented_cases(path: str, text: str) -> list[tuple[str, ast.Call]]:
     """(``file:line``, call) of each ``OverrideDefinitions`` call written out in a block of
     comment lines: from each comment line naming it, the shortest run of the following
     comment lines (at most ``_MAX_CASE_LINES``) that parses once the comment marks and a
-    trailing comma are taken off; a case that never parses says nothing. Text only,
-    never run."""
+    trailing comma are taken off; a case that never parses, or is longer than
+    ``_MAX_CASE_CHARS``, says nothing, and a file stops being read once its tries have
+    parsed ``_MAX_PARSED_CHARS``. Text only, never run."""
     out: list[tuple[str, ast.Call]] = []
     lines = text.splitlines()
     starts = [i for i, line in enumerate(lines)
               if "OverrideDefinitions" in line and _COMMENT.match(line)]
+    budget = _MAX_PARSED_CHARS
     for i in starts[:_MAX_DISABLED]:
         block: list[str] = []
+        size = 0
         for other in lines[i:i + _MAX_CASE_LINES]:
             mm = _COMMENT.match(other)
-            if mm is None:
+            size += len(other) + 1
+            if mm is None or size > _MAX_CASE_CHARS:
                 break
             block.append(mm.group(1))
             piece = "\n".join(block).strip().rstrip(",")
             if not piece.endswith(")"):
                 continue
+            budget -= len(piece)
+            if budget < 0:
+                return out
             calls = _override_calls(ps.parse(piece))
             if calls:
                 out.append((f"{path}:{i + 1}", calls[0]))
