@@ -344,3 +344,23 @@ def test_only_test_files_that_run_the_folder_lend_disabled_cases(tmp_path) -> No
                                         shared_live + _commented("--module sub", *both)
                                         + "\n"})).pairs
     assert [p.disabled for p in found] == ["tests/integration_tests/models.py:6"]
+
+
+def test_many_reads_and_cases_sharing_a_large_config_stay_fast(tmp_path) -> None:
+    """Time (report bar 10 s): each read of an ``if`` body asked every case whether its
+    configs set the setting, a field no config sets scanned it whole; 150 cases loading
+    one 2,000-line config and two files of 40
+    plans took 240 s. The answers are memoized per setting and per config text."""
+    from tests import watchdog
+
+    plan = "from core.dims import Dims\n" + "".join(
+        f"\n\ndef plan{i}(model, *, parallel_dims: Dims, parallelism: ParallelismConfig):\n"
+        "    if parallel_dims.tp_enabled:\n"
+        + "".join(f"        x{j} = parallelism.g{j}\n" for j in range(40)) for i in range(40))
+    config = "[parallelism]\n" + "".join(f"f{j} = true\n" for j in range(2_000))
+    cases = _cases(*(_case("--module sub --config m_debug", "--job.config_file sub/big.toml",
+                           f"--parallelism.tensor_parallel_degree {1 + c % 2}")
+                     for c in range(150)))
+    inp = _plan_inp(tmp_path, plan, cases, **{"sub/plan2.py": plan, "sub/big.toml": config})
+    found = watchdog.within(watchdog.SECONDS, lambda: sp.analyse(inp))
+    assert found.cases == 150 and found.pairs == ()
