@@ -207,9 +207,9 @@ def test_hostile_comment_blocks_are_read_within_bounds() -> None:
     assert len(sp._commented_cases("t.py", case)) == 1
     assert sp._commented_cases("t.py", padded) == []
     # Once the file's budget is spent, a later case is not read.
-    spent = _block(39, 100, "c") * (sp._MAX_PARSED_CHARS // 3_000) + case
-    assert sp._commented_cases("t.py", spent) == []
-    assert len(sp._commented_cases("t.py", _block(39, 100, "c") + case)) == 1
+    # (each block below costs about 78,000 parsed characters: two leave room, three not)
+    assert sp._commented_cases("t.py", _block(39, 100, "c") * 3 + case) == []
+    assert len(sp._commented_cases("t.py", _block(39, 100, "c") * 2 + case)) == 1
 
 
 def test_the_case_line_and_count_bounds_are_exact() -> None:
