@@ -1374,6 +1374,9 @@ def test_find_passes_over_accessors_of_the_same_name_only() -> None:
     assert pysource.find(mod, "C.v").lineno == 41
     first = ast.parse("@x.setter\ndef x(v):\n    pass\n")
     assert pysource.find(first, "x").lineno == 2
+    # A plain decorator on a later def of the name: a redefinition.
+    later = ast.parse("def q():\n    pass\n\n\n@wrap\ndef q():\n    return 1\n")
+    assert pysource.find(later, "q").lineno == 6
 
 
 def test_parse_bounded_takes_the_cap_and_not_one_more() -> None:
