@@ -1314,3 +1314,74 @@ def test_find_returns_the_definition_python_keeps() -> None:
     assert params("Box.fill") == ["self", "n", "m"]
     assert params("Box.size") == ["self"]
     assert ps.find(mod, "Box.absent") is None and ps.find(None, "Box") is None
+
+
+def test_find_passes_over_accessors_of_the_same_name_only() -> None:
+    """pysource.find (review rev41b): a ``@x.setter``/``.deleter`` def of ``x`` adds to
+    the getter and is passed over; a decorator on another name, a plain call decorator
+    or a class of the same name after it is a redefinition, the last one kept."""
+    from agentops.scout.analyses import pysource
+
+    src = textwrap.dedent('''\
+        class C:
+            @property
+            def x(self):
+                return 1
+
+            @x.setter
+            def x(self, v):
+                pass
+
+            @x.deleter
+            def x(self):
+                pass
+
+            @y.setter
+            def y(self, v):
+                pass
+
+            @other.setter
+            def y(self, v):
+                return 2
+
+            @wrap
+            def z(self):
+                pass
+
+            @wrap.setter
+            def z(self, v):
+                return 3
+
+            def w(self):
+                pass
+
+            @w.register
+            def w(self):
+                return 4
+
+            def v(self):
+                pass
+
+            @ns.v.setter
+            def v(self):
+                return 5
+        ''')
+    mod = ast.parse(src)
+    assert pysource.find(mod, "C.x").lineno == 3
+    assert pysource.find(mod, "C.y").lineno == 19
+    assert pysource.find(mod, "C.z").lineno == 27
+    assert pysource.find(mod, "C.w").lineno == 34
+    assert pysource.find(mod, "C.v").lineno == 41
+    first = ast.parse("@x.setter\ndef x(v):\n    pass\n")
+    assert pysource.find(first, "x").lineno == 2
+    # A plain decorator on a later def of the name: a redefinition.
+    later = ast.parse("def q():\n    pass\n\n\n@wrap\ndef q():\n    return 1\n")
+    assert pysource.find(later, "q").lineno == 6
+
+
+def test_parse_bounded_takes_the_cap_and_not_one_more() -> None:
+    from agentops.scout.analyses import pysource
+
+    at = "x = 1" + " " * (pysource.MAX_PARSE_CHARS - 5)
+    assert pysource.parse_bounded(at) is not None
+    assert pysource.parse_bounded(at + " ") is None and pysource.parse_bounded(None) is None

@@ -181,3 +181,186 @@ def test_commented_cases_are_read_back_from_their_comment_lines() -> None:
     text = "x = 1\n" + _commented("--a.b 2", "--a.c") + "\n# OverrideDefinitions(\n#   [\n"
     [(where, call)] = sp._commented_cases("t.py", text)
     assert where == "t.py:2" and sp._flags(call) == {"b": {"2"}, "c": {""}}
+
+
+def _block(n: int, width: int, tag: str) -> str:
+    """A comment block naming the runner's call whose every line ends in ``)`` and
+    which never parses: each try of it reads the whole run."""
+    line = "#" + f"+({tag})" * (width // (len(tag) + 3))
+    return "# OverrideDefinitions(\n" + "\n".join([line] * n) + "\n"
+
+
+def test_hostile_comment_blocks_are_read_within_bounds() -> None:
+    """Security (untrusted repository text, bounded parse): 50 blocks of 39 long comment
+    lines that never parse were tried line by line, 250 s; now each block stops at
+    ``_MAX_CASE_CHARS`` and the file at ``_MAX_PARSED_CHARS`` parsed characters."""
+    from tests import watchdog
+
+    wide = "".join(_block(39, 2_000, f"a{b}") for b in range(50))
+    narrow = "".join(_block(39, 100, f"b{b}") for b in range(50))
+    for text in (wide, narrow):
+        read = watchdog.within(watchdog.SECONDS, lambda t=text: sp._commented_cases("t.py", t))
+        assert read == []
+    # A case past the character bound is not read; one within it is.
+    case = _commented("--a.b 2")
+    padded = case.replace("'overlap',", "'" + "o" * sp._MAX_CASE_CHARS + "',", 1)
+    assert len(sp._commented_cases("t.py", case)) == 1
+    assert sp._commented_cases("t.py", padded) == []
+    # Once the file's budget is spent, a later case is not read.
+    # (each block below costs about 78,000 parsed characters: two leave room, three not)
+    assert sp._commented_cases("t.py", _block(39, 100, "c") * 3 + case) == []
+    assert len(sp._commented_cases("t.py", _block(39, 100, "c") * 2 + case)) == 1
+
+
+def test_the_case_line_and_count_bounds_are_exact() -> None:
+    """A case of ``_MAX_CASE_LINES`` comment lines is read and one line more is not;
+    the first ``_MAX_DISABLED`` cases of a file are read, no more."""
+    def of(n: int) -> str:
+        inner = ["    '--a.b 2',"] * (n - 2)
+        return "\n".join("# " + x for x in ["OverrideDefinitions([", *inner, "])"]) + "\n"
+    assert len(sp._commented_cases("t.py", of(sp._MAX_CASE_LINES))) == 1
+    assert sp._commented_cases("t.py", of(sp._MAX_CASE_LINES + 1)) == []
+    many = "# OverrideDefinitions(['--a.b 2'])\n" * (sp._MAX_DISABLED + 1)
+    found = sp._commented_cases("t.py", many)
+    assert len(found) == sp._MAX_DISABLED and found[-1][0] == f"t.py:{sp._MAX_DISABLED}"
+
+
+def test_a_degree_a_loaded_config_sets_to_one_is_off(tmp_path) -> None:
+    # The TOML a case loads sets the row split with TP at 1 (off); another case sets TP
+    # alone. At 2 the first case sets both and nothing is found.
+    cases = _cases(_case("--module sub --config m_debug", "--job.config_file sub/tp.toml"),
+                   _case("--module sub", "--parallelism.tensor_parallel_degree 2"))
+    for degree, found in (("1", [(6, 7, "tensor_parallel_degree", "split_rows")]), ("2", [])):
+        inp = _inp(tmp_path / degree, cases)
+        toml = f"[parallelism]\ntensor_parallel_degree = {degree}\nsplit_rows = false\n"
+        inp.head.files["sub/tp.toml"] = toml
+        assert [f for f in _found(inp) if f[0] == 6] == found, degree
+
+
+def _plan_inp(tmp_path, plan: str, cases: str, **extra: str):
+    head = {"core/dims.py": DIMS, "core/trainer.py": TRAINER, "sub/plan.py": plan,
+            "sub/flavors.py": FLAVORS, "sub/config_registry.py": REGISTRY,
+            "tests/integration_tests/models.py": cases, **extra}
+    return minirepo.build(tmp_path, head=head, target=TARGET)
+
+
+APART = _cases(
+    _case("--module sub --config m_debug", "--parallelism.tensor_parallel_degree 2"),
+    _case("--module sub --config m_debug", "--parallelism.no-split-rows"),
+    _case("--module sub --config m_debug", "--parallelism.context_parallel_degree 2"),
+    _case("--module sub --config m_square"))
+
+
+def test_reads_around_the_pair_do_not_hide_or_make_one(tmp_path) -> None:
+    # The flavor field bound from an attribute (``model.args.shape``) reads as the
+    # getattr form; a local of a field no flavor sets, a read through a subscript and a
+    # degree of a nested holder (``model.dims.tp_enabled``) are no setting; a copy of
+    # the plan outside the folder is not the folder's.
+    plan = PLAN.replace('getattr(model.args, "shape", "round")', "model.args.shape").replace(
+        "        split = parallelism.split_rows\n",
+        "        depth = model.args.depth\n        head = model.layers[0].norm\n"
+        "        split = parallelism.split_rows\n        model = (model, depth, head)\n"
+        "    if model.dims.tp_enabled:\n        model = (model, 1)\n")
+    inp = _plan_inp(tmp_path, plan, APART, **{"other/plan.py": PLAN})
+    assert [(p.file, p.outer_settings, p.inner_settings) for p in sp.analyse(inp).pairs] == [
+        ("sub/plan.py", "tensor_parallel_degree", "split_rows"),
+        ("sub/plan.py", "context_parallel_degree", "shape (flavors tiny_square)"),
+        ("sub/plan.py", "context_parallel_degree", "tensor_parallel_degree")]
+
+
+def test_a_flavor_no_case_runs_pairs_with_nothing(tmp_path) -> None:
+    # CP and TP are set apart, the square flavor by no case: only settingbranches' row.
+    cases = _cases(
+        _case("--module sub --config m_debug", "--parallelism.tensor_parallel_degree 2"),
+        _case("--module sub --config m_debug", "--parallelism.context_parallel_degree 2"))
+    assert [f[3] for f in _found(_inp(tmp_path, cases))] == ["tensor_parallel_degree"]
+
+
+def test_a_folder_with_nothing_to_pair_reads_no_case(tmp_path) -> None:
+    inp = _plan_inp(tmp_path, "def plan(model):\n    return model\n", APART)
+    assert sp.analyse(inp) == sp.Found((), 0)
+
+
+def test_a_long_condition_is_shown_cut(tmp_path) -> None:
+    holder = "d" * 90
+    plan = PLAN.replace("parallel_dims", holder)
+    [pair, *_] = sp.analyse(_plan_inp(tmp_path, plan, APART)).pairs
+    assert pair.outer == f"{holder}.tp_enabled"[:sp._MAX_CONDITION]
+    assert len(pair.outer) == sp._MAX_CONDITION
+
+
+def test_flavor_fields_are_the_folders_constant_keywords() -> None:
+    files = {"sub/flavors.py": 'T = {"a": Args(shape="s", width=W), "b": Args(**KW)}\n',
+             "other/flavors.py": 'T = {"c": Args(shape="s")}\n',
+             "sub/flavors.txt": '{"d": Args(shape="s")}\n',
+             "sub/tests/flavors.py": 'T = {"e": Args(shape="s")}\n'}
+    assert sp.flavor_fields("sub/", files) == {"shape": {"a"}}
+
+
+def test_a_comment_block_is_one_run_of_comment_lines() -> None:
+    # Code between the comment lines ends the block; a one-word note above the call is
+    # not its start; the case read is the outermost call; live calls take no slot of
+    # the per-file count.
+    split = "# OverrideDefinitions([\nx = 1\n# '--a.b 2'])\n"
+    assert sp._commented_cases("t.py", split) == []
+    noted = "# flaky\n# OverrideDefinitions(\n#   ['--a.b 2'],\n# )\n"
+    assert [w for w, _ in sp._commented_cases("t.py", noted)] == ["t.py:2"]
+    nested = "# OverrideDefinitions(['--a.b 2'], later=OverrideDefinitions(['--a.c']))\n"
+    [(_w, call)] = sp._commented_cases("t.py", nested)
+    assert sp._flags(call) == {"b": {"2"}}
+    live = "OverrideDefinitions(['--a.b 2'])\n" * sp._MAX_DISABLED
+    assert len(sp._commented_cases("t.py", live + "# OverrideDefinitions(['--a.c'])\n")) == 1
+
+
+def test_only_test_files_that_run_the_folder_lend_disabled_cases(tmp_path) -> None:
+    both = ("--parallelism.tensor_parallel_degree 2", "--parallelism.overlap_comms")
+    tests = _own_tests([("--parallelism.tensor_parallel_degree 2",), ()], [])
+    # A helper call of the folder's own tests that carries flags is no case.
+    helper = _own_tests([("--parallelism.tensor_parallel_degree 2",), ()], [both]).replace(
+        "def cases():", "print(['--parallelism.overlap_comms'])\n\n\ndef cases():")
+    found = sp.analyse(_own_inp(tmp_path / "helper", helper)).pairs
+    assert [p.disabled for p in found] == ["sub/tests/integration_tests.py:12"]
+    # The same commented case in a script beside the tests, in a shared file whose live
+    # cases run another model, or naming another model in a shared file that runs this
+    # one: no disabled case.
+    shared_live = _cases(_case("--module sub", "--parallelism.tensor_parallel_degree 2"))
+    other_live = _cases(_case("--module other", "--parallelism.tensor_parallel_degree 2"))
+
+    def build(name: str, extra: dict[str, str]):
+        head = {"core/dims.py": DIMS, "core/trainer.py": TRAINER, "sub/plan.py": CHAINED,
+                "sub/config_registry.py": REGISTRY,
+                "sub/tests/integration_tests.py": tests, **extra}
+        return minirepo.build(tmp_path / name, head=head, target=TARGET)
+
+    for name, extra in (
+            ("sh", {"sub/tests/run.sh": _commented(*both) + "\n"}),
+            ("away", {"tests/integration_tests/other.py":
+                      other_live + _commented("--module sub", *both) + "\n"}),
+            ("named", {"tests/integration_tests/models.py":
+                       shared_live + _commented("--module other", *both) + "\n"})):
+        assert sp.analyse(build(name, extra)).pairs == (), name
+    # Named in a shared file that runs this folder: the disabled case counts.
+    found = sp.analyse(build("shared", {"tests/integration_tests/models.py":
+                                        shared_live + _commented("--module sub", *both)
+                                        + "\n"})).pairs
+    assert [p.disabled for p in found] == ["tests/integration_tests/models.py:6"]
+
+
+def test_many_reads_and_cases_sharing_a_large_config_stay_fast(tmp_path) -> None:
+    """Time (report bar 10 s): each read of an ``if`` body asked every case whether its
+    configs set the setting, a field no config sets scanned it whole; 150 cases loading
+    one 2,000-line config and two files of 40
+    plans took 240 s. The answers are memoized per setting and per config text."""
+    from tests import watchdog
+
+    plan = "from core.dims import Dims\n" + "".join(
+        f"\n\ndef plan{i}(model, *, parallel_dims: Dims, parallelism: ParallelismConfig):\n"
+        "    if parallel_dims.tp_enabled:\n"
+        + "".join(f"        x{j} = parallelism.g{j}\n" for j in range(40)) for i in range(40))
+    config = "[parallelism]\n" + "".join(f"f{j} = true\n" for j in range(2_000))
+    cases = _cases(*(_case("--module sub --config m_debug", "--job.config_file sub/big.toml",
+                           f"--parallelism.tensor_parallel_degree {1 + c % 2}")
+                     for c in range(150)))
+    inp = _plan_inp(tmp_path, plan, cases, **{"sub/plan2.py": plan, "sub/big.toml": config})
+    found = watchdog.within(watchdog.SECONDS, lambda: sp.analyse(inp))
+    assert found.cases == 150 and found.pairs == ()

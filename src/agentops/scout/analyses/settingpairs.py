@@ -36,6 +36,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses import settingbranches as sb
@@ -101,6 +102,15 @@ def _case_sets(case: tuple[dict[str, set[str]], str], names: tuple[str, ...], *,
     for k, vals in flags.items():
         if _norm(k) in names and (not degree or any(v not in ("1", "") for v in vals)):
             return True
+    return _text_sets(text, names, degree)
+
+
+@lru_cache(maxsize=65_536)
+def _text_sets(text: str, names: tuple[str, ...], degree: bool) -> bool:
+    """Whether the configs a case loads assign one of ``names`` (a degree: other than
+    1). Memoized: each read of each ``if`` body asks it of every case, and cases share
+    their configs (150 cases loading one 2,000-line file took 240 s on two made-up
+    files of 40 plans)."""
     for n in names:
         for m in re.finditer(rf"\b{re.escape(n)}\s*[=:]\s*([^\s,)]+)", text):
             if not degree or m.group(1).strip("\"'") != "1":
@@ -111,8 +121,11 @@ def _case_sets(case: tuple[dict[str, set[str]], str], names: tuple[str, ...], *,
 def _function_pairs(inp: Inputs, path: str, fn: ps.FuncDef, cases,
                     flavors: dict[str, set[str]], *, props: dict[str, dict[str, str]],
                     built: dict[str, dict[str, tuple[str, ...]]],
-                    disabled: tuple[tuple[str, dict[str, set[str]]], ...] = ()
+                    disabled: tuple[tuple[str, dict[str, set[str]]], ...] = (),
+                    setters_of: dict[tuple[tuple[str, ...], bool], list] | None = None
                     ) -> list[SettingPair]:
+    # The cases that set a second setting, per setting: the same for every read of it.
+    setters_of = {} if setters_of is None else setters_of
     args = fn.args
     typed = {a.arg: sb._config_class(a.annotation)
              for a in args.posonlyargs + args.args + args.kwonlyargs}
@@ -199,7 +212,10 @@ def _function_pairs(inp: Inputs, path: str, fn: ps.FuncDef, cases,
             if not inner or set(inner) & set(outer) or key in seen:
                 continue
             seen.add(key)
-            setters = [c for c in cases if _case_sets(c, inner, degree=is_degree)]
+            if (inner, is_degree) not in setters_of:
+                setters_of[(inner, is_degree)] = [
+                    c for c in cases if _case_sets(c, inner, degree=is_degree)]
+            setters = setters_of[(inner, is_degree)]
             if any(_case_sets(c, outer, degree=True) for c in setters):
                 continue
             off = "" if setters else next(
@@ -216,7 +232,12 @@ def _function_pairs(inp: Inputs, path: str, fn: ps.FuncDef, cases,
 
 _COMMENT = re.compile(r"^[ \t]*#[ ]?(.*)$")
 _MAX_CASE_LINES = 40  # a case longer than this is not read back from its comment
+_MAX_CASE_CHARS = 4_000  # nor one of more characters (a real case: under 1,000)
 _MAX_DISABLED = 50  # commented-out cases read per file
+# Characters parsed per file in all the tries above: each start parses every longer
+# run that ends in ``)``, so a file of hostile comment blocks (50 starts, 39 long lines
+# each that never parse) took 250 s; real files spend a few thousand.
+_MAX_PARSED_CHARS = 200_000
 
 
 def _flags(call: ast.Call) -> dict[str, set[str]]:
@@ -236,22 +257,29 @@ def _commented_cases(path: str, text: str) -> list[tuple[str, ast.Call]]:
     """(``file:line``, call) of each ``OverrideDefinitions`` call written out in a block of
     comment lines: from each comment line naming it, the shortest run of the following
     comment lines (at most ``_MAX_CASE_LINES``) that parses once the comment marks and a
-    trailing comma are taken off; a case that never parses says nothing. Text only,
-    never run."""
+    trailing comma are taken off; a case that never parses, or is longer than
+    ``_MAX_CASE_CHARS``, says nothing, and a file stops being read once its tries have
+    parsed ``_MAX_PARSED_CHARS``. Text only, never run."""
     out: list[tuple[str, ast.Call]] = []
     lines = text.splitlines()
     starts = [i for i, line in enumerate(lines)
               if "OverrideDefinitions" in line and _COMMENT.match(line)]
+    budget = _MAX_PARSED_CHARS
     for i in starts[:_MAX_DISABLED]:
         block: list[str] = []
+        size = 0
         for other in lines[i:i + _MAX_CASE_LINES]:
             mm = _COMMENT.match(other)
-            if mm is None:
+            size += len(other) + 1
+            if mm is None or size > _MAX_CASE_CHARS:
                 break
             block.append(mm.group(1))
             piece = "\n".join(block).strip().rstrip(",")
             if not piece.endswith(")"):
                 continue
+            budget -= len(piece)
+            if budget < 0:
+                return out
             calls = _override_calls(ps.parse(piece))
             if calls:
                 out.append((f"{path}:{i + 1}", calls[0]))
@@ -316,11 +344,12 @@ def analyse(inp: Inputs) -> Found:
     built: dict[str, dict[str, tuple[str, ...]]] = {}
     flavors = flavor_fields(sub, inp.head.files)
     out: list[SettingPair] = []
+    setters_of: dict[tuple[tuple[str, ...], bool], list] = {}
     for path in candidates:
         mod = ps.parse(inp.head.files[path])
         for node in ps.nodes(mod) if mod is not None else ():
             if isinstance(node, ps.FuncDef.__args__):
                 out += _function_pairs(inp, path, node, cases, flavors, props=props,
-                                       built=built, disabled=disabled)
+                                       built=built, disabled=disabled, setters_of=setters_of)
     return Found(tuple(sorted(set(out), key=lambda p: (p.file, p.line, p.inner_line))),
                  len(cases))
