@@ -251,20 +251,33 @@ def _values(node: ast.expr) -> list[str]:
     return [v for v in vals if isinstance(v, str) and v]
 
 
-def _function_branches(inp: Inputs, path: str, fn: ps.FuncDef, run: Runs, *,
-                       props: dict[str, dict[str, str]],
-                       built: dict[str, dict[str, tuple[str, ...]]]) -> list[SettingBranch]:
+def typed_params(fn: ps.FuncDef) -> tuple[dict[str, str], set[str]]:
+    """The config class each parameter's annotation names, and the parameters whose class
+    is a ``...Config`` (the ones a setting is read from)."""
     args = fn.args
     typed = {a.arg: _config_class(a.annotation)
              for a in args.posonlyargs + args.args + args.kwonlyargs}
-    configs = {a for a, c in typed.items() if c.endswith("Config")}
-    # A local bound exactly once, from ``<config param>.<field>``.
+    return typed, {a for a, c in typed.items() if c.endswith("Config")}
+
+
+def plain_binds(fn: ps.FuncDef) -> dict[str, list[ast.expr]]:
+    """Every value a plain name is assigned in ``fn`` (nested scopes aside), so a caller can
+    keep the locals bound exactly once."""
     binds: dict[str, list[ast.expr]] = {}
     for st in ps.statements(fn):
         if isinstance(st, ast.Assign):
             for t in st.targets:
                 if isinstance(t, ast.Name):
                     binds.setdefault(t.id, []).append(st.value)
+    return binds
+
+
+def _function_branches(inp: Inputs, path: str, fn: ps.FuncDef, run: Runs, *,
+                       props: dict[str, dict[str, str]],
+                       built: dict[str, dict[str, tuple[str, ...]]]) -> list[SettingBranch]:
+    typed, configs = typed_params(fn)
+    # A local bound exactly once, from ``<config param>.<field>``.
+    binds = plain_binds(fn)
     alias = {name: vals[0] for name, vals in binds.items() if len(vals) == 1
              and isinstance(vals[0], ast.Attribute) and isinstance(vals[0].value, ast.Name)
              and vals[0].value.id in configs}

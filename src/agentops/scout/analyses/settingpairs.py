@@ -126,17 +126,9 @@ def _function_pairs(inp: Inputs, path: str, fn: ps.FuncDef, cases,
                     ) -> list[SettingPair]:
     # The cases that set a second setting, per setting: the same for every read of it.
     setters_of = {} if setters_of is None else setters_of
-    args = fn.args
-    typed = {a.arg: sb._config_class(a.annotation)
-             for a in args.posonlyargs + args.args + args.kwonlyargs}
-    configs = {a for a, c in typed.items() if c.endswith("Config")}
+    typed, configs = sb.typed_params(fn)
     # A local bound exactly once, from a flavor field: ``getattr(x, "f", d)`` or ``x.f``.
-    binds: dict[str, list[ast.expr]] = {}
-    for st in ps.statements(fn):
-        if isinstance(st, ast.Assign):
-            for t in st.targets:
-                if isinstance(t, ast.Name):
-                    binds.setdefault(t.id, []).append(st.value)
+    binds = sb.plain_binds(fn)
     local_field: dict[str, str] = {}
     for name, vals in binds.items():
         v = vals[0]
