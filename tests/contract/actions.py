@@ -249,8 +249,8 @@ def check_action(action_yml: Path, *, display: str | None = None) -> list[str]:
         if sid not in step_sources:
             uses_ids = {str(s.get("id")) for s in steps if "uses" in s}
             if sid not in uses_ids:
-                out.append(f"{name}: output {out_name!r} reads step {sid!r}, which does not "
-                           "exist")
+                out.append(f"{name}: output {out_name!r} reads step {sid!r}, "
+                           "and no step of the action has that id")
             continue
         run, sources = step_sources[sid]
         if not _writes_output(key, run, sources):
