@@ -78,7 +78,8 @@ def test_every_contract_mistake_is_reported_with_its_place() -> None:
         "${{ inputs.api-token }} (found SECRET)",
         "broken/action.yml: output 'verdict': step 'run' never writes 'verdict' "
         "(no set_output(\"verdict\") in its script or src/)",
-        "broken/action.yml: output 'ghost' reads step 'nope', and no step of the action has that id",
+        "broken/action.yml: output 'ghost' reads step 'nope', "
+        "and no step of the action has that id",
         # Issue #13: echo.py also writes `event`, which this action never declares.
         "broken/action.yml: step 'run' writes output 'event' (echo.py:42) but the action "
         "does not declare it",
