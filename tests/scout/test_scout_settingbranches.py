@@ -7,6 +7,8 @@ folder's integration cases are told apart from other models' cases in the same f
 
 from __future__ import annotations
 
+import dataclasses
+
 from agentops.scout.analyses import settingbranches as sb
 from agentops.scout.itemize import settings as setting_items
 from tests.scout import minirepo
@@ -181,3 +183,56 @@ def test_cases_naming_no_model_run_the_runners_base_config_model(tmp_path) -> No
     head["tests/integration_tests/base_config.toml"] = base.replace('"sub"', '"other"')
     other = minirepo.build(tmp_path / "o", head=head, target=TARGET)
     assert sb.analyse(other).cases == () and _found(other) == []
+
+
+class _Files:
+    def __init__(self, files: dict[str, str]) -> None:
+        self.head = type("Head", (), {"files": files})()
+
+
+def test_the_base_config_is_a_toml_of_a_shared_test_tree_at_most_two_folders_deep() -> None:
+    # Spaces or tabs around "=", either quote, dots and dashes in the name; a name that
+    # matches another folder, a file that is no .toml, one outside a test folder or three
+    # folders deep names nothing.
+    spaced = '[run]\nsteps = 3\n[model]\nname = "sub"\n'
+    tabbed = "[model]\nname\t=\t'toy.v2-mini'\n"
+    assert sb._base_config_names(_Files({"tests/base.toml": spaced}), "sub") is True
+    assert sb._base_config_names(_Files({"tests/base.toml": tabbed}), "toy.v2-mini") is True
+    assert sb._base_config_names(_Files({"tests/int/base.toml": tabbed}), "toy.v2-mini")
+    assert sb._base_config_names(_Files({"tests/base.toml": tabbed}), "toy") is False
+    assert sb._base_config_names(_Files({"tests/base.txt": spaced}), "sub") is False
+    assert sb._base_config_names(_Files({"conf/base.toml": spaced}), "sub") is False
+    assert sb._base_config_names(_Files({"tests/a/b/base.toml": spaced}), "sub") is False
+    assert sb._base_config_names(_Files({"tests/base.toml": "[model]\n"}), "sub") is False
+
+
+def test_runs_of_a_nested_folder_keep_each_cases_flags_and_config_texts(tmp_path) -> None:
+    # The folder is the last part of a nested sub-project path; each case keeps its own
+    # flags (by their last dotted part) and the text of the config file and registry
+    # config it loads, one per line. A registry name given to another flag loads nothing,
+    # nor does a config the registry lacks; a workflow naming a registry config runs it.
+    toml = "[training]\nsteps = 7\n"
+    cases = _cases(_case("--module sub --config m_fast", "--job.config_file ./tests/c.toml",
+                         "--parallelism.context_parallel_degree 2", "--job.note m_debug"),
+                   _case("--module sub --config m_gone"),
+                   _case("--module other --config o_debug"))
+    head = {"core/dims.py": DIMS, "models/sub/parallelize.py": PARALLELIZE,
+            "models/sub/config_registry.py": REGISTRY, "tests/c.toml": toml,
+            "tests/integration_tests/models.py": cases}
+
+    def nested(root, files):
+        inp = minirepo.build(root, head=files, target=TARGET)
+        return dataclasses.replace(inp, target=dataclasses.replace(inp.target,
+                                                                   subproject="models/sub"))
+
+    inp = nested(tmp_path, head)
+    run = sb.runs(inp)
+    assert run.cases == ("tests/integration_tests/models.py",)
+    fast = sb._registry_functions(inp, "models/sub/config_registry.py")["m_fast"]
+    assert sorted(run.per_case, key=lambda c: sorted(c[0]["config"])) == [
+        ({"module": {"sub"}, "config": {"m_fast"}, "config_file": {"./tests/c.toml"},
+          "note": {"m_debug"}, "context_parallel_degree": {"2"}}, toml + "\n" + fast),
+        ({"module": {"sub"}, "config": {"m_gone"}}, "")]
+    assert fast in run.text and "flavor=" not in run.text
+    ci = {".github/workflows/ci.yaml": "steps:\n  - run: train m_debug\n"}
+    assert "flavor=" in sb.runs(nested(tmp_path / "w", {**head, **ci})).text
