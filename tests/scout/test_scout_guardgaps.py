@@ -8,6 +8,7 @@ refuses the rest in another dispatch, or no other code names another value."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 
 from agentops.scout.analyses import guardgaps
@@ -344,3 +345,52 @@ def test_fallback_values_only_from_objects_that_may_be_the_folders_config(tmp_pa
         "proj/theirs/run.py": mine}))
     assert (g.detail, g.elsewhere) == ("packed, sparse", ("proj/theirs/run.py:2",
                                                           "proj/theirs/run.py:7"))
+
+
+TYPED = '''\
+cfg: TopConf = load()
+
+
+def f(cfg: ArgConf, other: OtherConf):
+    x: XConf = 1
+    holder.attr: AttrConf = 0
+    return cfg, other, x
+
+
+def g(self):
+    return self
+
+
+class Other(pkg.Base[int]):
+    def m(self, cfg: FolderConf):
+        return cfg
+'''
+
+
+def test_fallback_typing_reads_stated_class_names_and_bases() -> None:
+    # Names an annotation states (their last dotted part, lower case or underscored
+    # ones too, not None); the types a name is stated as in its function or at top
+    # level; and which receivers certainly are no config of the folder.
+    def ann(src: str) -> ast.expr:
+        return ast.parse(src, mode="eval").body
+
+    assert guardgaps._type_names(ann("Optional['pkg._Conf']")) == {"_Conf"}
+    assert guardgaps._type_names(ann("'lower_cfg'")) == {"lower_cfg"}
+    assert "Conf" in guardgaps._type_names(ann("m.Conf | None"))
+    assert "None" not in guardgaps._type_names(ann("m.Conf | None"))
+    mod = ast.parse(TYPED)
+    f, g, other = mod.body[1], mod.body[2], mod.body[3]
+    m = other.body[0]
+    assert guardgaps._stated_types("cfg", f, mod) == {"ArgConf"}
+    assert guardgaps._stated_types("x", f, mod) == {"XConf"}
+    assert guardgaps._stated_types("cfg", None, mod) == {"TopConf"}
+    name = ast.Name("cfg")
+    attr = ast.parse("a.b", mode="eval").body
+    assert guardgaps._not_config(attr, f, None, mod, {"Unrelated"}) is False
+    assert guardgaps._not_config(name, m, other, mod, {"FolderConf"}) is False
+    assert guardgaps._not_config(name, m, other, mod, {"Unrelated"}) is True
+    this = ast.Name("self")
+    assert guardgaps._not_config(this, g, None, mod, {"Unrelated"}) is False
+    assert guardgaps._not_config(this, None, other, mod, {"Unrelated"}) is False
+    assert guardgaps._not_config(this, m, other, mod, {"Base"}) is False
+    assert guardgaps._not_config(this, m, other, mod, {"Unrelated"}) is True
