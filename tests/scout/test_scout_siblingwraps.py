@@ -7,6 +7,7 @@ in a function nothing registers."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 
 from agentops.scout.analyses import siblingwraps
@@ -176,3 +177,18 @@ def test_the_title_names_every_condition_around_the_call_outermost_first(tmp_pat
     inp = _inp(tmp_path / "c", _custom(ours, WIDE_BODY))
     [item] = debt._sibling_wraps(inp, {"sibling_wraps": siblingwraps.analyse(inp)})
     assert "runs only if `(staged or eager) and shard_on`" in item.title
+
+
+def test_guarded_calls_pass_over_nested_definitions_and_go_on_after_them() -> None:
+    # A call inside a nested def or class under the ``if`` is no call of this function;
+    # the calls after such a definition in the same block still count.
+    fn = ast.parse(
+        "def outer(x):\n"
+        "    if x.flag:\n"
+        "        def inner():\n"
+        "            helper_a()\n"
+        "        class Box:\n"
+        "            made = helper_b()\n"
+        "        helper_c()\n").body[0]
+    assert [(name, line) for name, line, *_ in siblingwraps._guarded_calls(fn)] == [
+        ("helper_c", 7)]
