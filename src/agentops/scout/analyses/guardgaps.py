@@ -70,8 +70,7 @@ def _py(files: dict[str, str], inside: str | None = None, outside: str | None = 
 def _parsed(files: dict[str, str], path: str) -> ast.Module | None:
     """A module outside the folder (a callee's), parsed only within the size cap the
     folder's own files keep."""
-    text = files.get(path, "")
-    return ps.parse(text) if len(text) <= MAX_FILE_CHARS else None
+    return ps.parse_bounded(files.get(path, ""))
 
 
 def _leaves(expr: ast.AST) -> set[str]:

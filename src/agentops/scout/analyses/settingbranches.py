@@ -93,6 +93,27 @@ def _case_strings(call: ast.Call) -> list[str]:
             and isinstance(n.value, str)] if first is not None else []
 
 
+def override_calls(mod: ast.AST | None) -> list[ast.Call]:
+    """The ``OverrideDefinitions`` calls of a module: the integration runner's cases."""
+    return [n for n in (ps.nodes(mod) if mod is not None else ())
+            if isinstance(n, ast.Call) and ast.unparse(n.func).endswith("OverrideDefinitions")]
+
+
+def case_pairs(call: ast.Call) -> list[tuple[str, str]]:
+    """(flag, value) of each flag a case passes (``--a.b v``: ("a.b", "v"); a bare flag's
+    value is "")."""
+    return [(m.group(1), m.group(3) or "") for s in _case_strings(call)
+            for m in _FLAG.finditer(s)]
+
+
+def flags_of(pairs: list[tuple[str, str]]) -> dict[str, set[str]]:
+    """A case's flags by the last part of their name (``--a.b`` is ``b``) → its values."""
+    out: dict[str, set[str]] = {}
+    for k, v in pairs:
+        out.setdefault(k.rsplit(".", 1)[-1], set()).add(v)
+    return out
+
+
 def _launcher_defaults(inp: Inputs) -> dict[str, str]:
     """Variable (lower case) → the default a top-level launcher script gives it: cases
     that name no module run the launcher's default one."""
@@ -148,13 +169,8 @@ def runs(inp: Inputs) -> Runs:
             own.append(text)
         if "OverrideDefinitions" not in text or (folder not in text and not is_default):
             continue
-        mod = ps.parse(text)
-        for node in ps.nodes(mod) if mod is not None else ():
-            if not (isinstance(node, ast.Call)
-                    and ast.unparse(node.func).endswith("OverrideDefinitions")):
-                continue
-            case = _case_strings(node)
-            pairs = [(m.group(1), m.group(3) or "") for s in case for m in _FLAG.finditer(s)]
+        for node in override_calls(ps.parse(text)):
+            pairs = case_pairs(node)
             mine = [v for k, v in pairs if (k in _MODULE_KEYS and v == folder)
                     or (k == "config" and v in configs) or f"{sub}/" in v]
             if not mine and not (is_default and not any(k in _MODULE_KEYS for k, _ in pairs)):
@@ -166,12 +182,10 @@ def runs(inp: Inputs) -> Runs:
             loaded = [inp.head.files.get(v.removeprefix("./")) or "" for _k, v in pairs
                       if v.endswith((".toml", ".yaml", ".json"))]
             own += loaded
-            mine_flags: dict[str, set[str]] = {}
-            for k, v in pairs:
-                flags.setdefault(k.rsplit(".", 1)[-1], set()).add(v)
-                mine_flags.setdefault(k.rsplit(".", 1)[-1], set()).add(v)
-                if k == "config":
-                    named.add(v)
+            mine_flags = flags_of(pairs)
+            for k, vs in mine_flags.items():
+                flags.setdefault(k, set()).update(vs)
+            named |= {v for k, v in pairs if k == "config"}
             per_case.append((mine_flags, "\n".join(
                 loaded + [configs[v] for k, v in pairs if k == "config" and v in configs])))
     for wf in inp.target.workflows:

@@ -233,16 +233,7 @@ _MAX_PARSED_CHARS = 200_000
 
 
 def _flags(call: ast.Call) -> dict[str, set[str]]:
-    out: dict[str, set[str]] = {}
-    for text in sb._case_strings(call):
-        for m in sb._FLAG.finditer(text):
-            out.setdefault(m.group(1).rsplit(".", 1)[-1], set()).add(m.group(3) or "")
-    return out
-
-
-def _override_calls(mod: ast.AST | None) -> list[ast.Call]:
-    return [n for n in (ps.nodes(mod) if mod is not None else ())
-            if isinstance(n, ast.Call) and ast.unparse(n.func).endswith("OverrideDefinitions")]
+    return sb.flags_of(sb.case_pairs(call))
 
 
 def _commented_cases(path: str, text: str) -> list[tuple[str, ast.Call]]:
@@ -272,7 +263,7 @@ def _commented_cases(path: str, text: str) -> list[tuple[str, ast.Call]]:
             budget -= len(piece)
             if budget < 0:
                 return out
-            calls = _override_calls(ps.parse(piece))
+            calls = sb.override_calls(ps.parse(piece))
             if calls:
                 out.append((f"{path}:{i + 1}", calls[0]))
                 break
@@ -314,7 +305,7 @@ def own_cases(inp: Inputs) -> tuple[tuple[dict[str, set[str]], str], ...]:
         if not (path.startswith(sub) and path.endswith(".py")
                 and testowner.in_test_folder(path)) or "OverrideDefinitions" not in text:
             continue
-        for call in _override_calls(ps.parse(text)):
+        for call in sb.override_calls(ps.parse(text)):
             if not sb._disabled(call):
                 out.append((_flags(call), ""))
     return tuple(out)
