@@ -76,6 +76,7 @@ class _Checker:
         self.unchecked: dict[str, int] = {}
         self._attr_types: dict[tuple[int, str], Obj | None] = {}
         self._outside_sets: dict[str, bool] = {}
+        self._setattr_sets: dict[str, bool] = {}
         self.path = ""
         self._mod: ast.Module | None = None
         self._parents: dict[int, ast.AST] | None = None
@@ -358,9 +359,14 @@ class _Checker:
                    if isinstance(n, (ast.Import, ast.ImportFrom)))
 
     def _setattr_named(self, attr: str) -> bool:
-        pat = re.compile(rf"setattr\([^)]*[\"']{re.escape(attr)}[\"']")
-        return any(attr in text and pat.search(text)
-                   for p, text in self.inp.head.files.items() if p.endswith(".py"))
+        # Memoized like _set_from_outside: every read of the same missing name asks it,
+        # and each answer scans every file of the tree.
+        if attr not in self._setattr_sets:
+            pat = re.compile(rf"setattr\([^)]*[\"']{re.escape(attr)}[\"']")
+            self._setattr_sets[attr] = any(
+                attr in text and pat.search(text)
+                for p, text in self.inp.head.files.items() if p.endswith(".py"))
+        return self._setattr_sets[attr]
 
     def _type_only(self, node: ast.AST) -> bool:
         """Inside an annotation or an ``if TYPE_CHECKING:`` body: never run, or not as
