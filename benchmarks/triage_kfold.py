@@ -106,8 +106,9 @@ block is still printed.
 A fifteenth blind set, benchmarks/data/triage_blind15.yaml (texts in
 ~/.cache/agentops/triage/extra15-texts.jsonl or $AGENTOPS_TRIAGE_BLIND15_CACHE), gathered
 after blind13's release to join blind14, is its own column ("blind15") on the same terms;
-``--no-blind15`` leaves it out. It is blind: never fitted on, never merged into held-all,
-no ``--fit-blind15``.
+``--no-blind15`` leaves it out. It was measured blind three times and then released as
+fit material (issue #23, stop 42); ``--fit-blind15`` adds it to the fit part, and its
+block is still printed.
 
 A sixteenth blind set, benchmarks/data/triage_blind16.yaml (texts in
 ~/.cache/agentops/triage/extra16-texts.jsonl or $AGENTOPS_TRIAGE_BLIND16_CACHE), gathered
@@ -362,7 +363,7 @@ SEPARATE_SETS: dict[str, int | None] = {
     "blind12": 3,
     "blind13": 3,
     "blind14": 3,
-    "blind15": None,
+    "blind15": 3,
     "blind16": None,
     "blind17": None,
 }

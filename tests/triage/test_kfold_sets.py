@@ -226,7 +226,7 @@ def _only_this_set(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str,
 
 @pytest.mark.parametrize("name", ["blind3", "blind4", "blind5", "blind6", "blind7",
                                   "blind8", "blind9", "blind10", "blind11", "blind12",
-                                  "blind13", "blind14"])
+                                  "blind13", "blind14", "blind15"])
 def test_a_released_set_is_its_own_column_fits_on_request_and_can_be_left_out(
         name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -280,13 +280,6 @@ def test_a_released_set_is_its_own_column_fits_on_request_and_can_be_left_out(
 
 
 _STILL_BLIND = {
-    "blind15": [
-        (1501, ["oncall: distributed", "module: rpc"], "rpc timeout not honoured",
-         "An rpc_async given a two second limit still waits out the default minute."),
-        (1502, ["module: rocm", "skipped", "triaged"], "DISABLED test_zero_y (__main__.Z)",
-         "Platforms: rocm\n\nSwitched off after three red runs on the MI300 pool."),
-        (1503, ["caffe2"], "two-host trainer stops at the store",
-         "The redis handler on the second host never sees the first host's key.")],
     "blind16": [
         (1601, ["oncall: distributed", "module: c10d"], "store barrier never returns",
          "Rank 3 names another key prefix, so the barrier on the store waits forever."),
@@ -304,8 +297,7 @@ _STILL_BLIND = {
          "The spawn page example joins the workers before it starts them.")]}
 
 
-@pytest.mark.parametrize(("name", "counts"), [("blind15", "3 issues (1 distributed, 2 not)"),
-                                              ("blind16", "3 issues (1 distributed, 2 not)"),
+@pytest.mark.parametrize(("name", "counts"), [("blind16", "3 issues (1 distributed, 2 not)"),
                                               ("blind17", "3 issues (1 distributed, 2 not)")])
 def test_a_still_blind_set_is_its_own_column_has_no_fit_flag_and_can_be_left_out(
         name: str, counts: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -351,13 +343,13 @@ def test_the_still_blind_sets_are_also_reported_together(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Issue #23: with two or more blind sets present their union is one more block
     ("blind-all") whose figures count every issue of each; released sets (blind5 ...
-    blind14) never join it, and with one blind set left there is no union block. As the
-    table stands blind15, blind16 and blind17 are blind (blind14 was released at stop 41,
-    blind15 gathered at stop 39, blind16 at stop 40, blind17 at stop 41), so the three
-    make the union, leaving one out leaves the union of the other two, and leaving two out
-    leaves no union; the mechanism is also checked with blind14 marked blind again as it
-    was before its release (four sets), with blind13 too (five), with blind12 too (six)
-    and with blind11 too (seven)."""
+    blind15) never join it, and with one blind set left there is no union block. As the
+    table stands blind16 and blind17 are blind (blind15 was released at stop 42, blind16
+    gathered at stop 40, blind17 at stop 41), so the two make the union and leaving one
+    out leaves no union; the mechanism is also checked with blind15 marked blind again as
+    it was before its release (three sets; leaving one out leaves the union of the other
+    two), with blind14 too (four), with blind13 too (five), with blind12 too (six) and
+    with blind11 too (seven)."""
     dev = _fsdp_dev(tmp_path)
     sets = {
         "BLIND5": [(501, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP)],
@@ -418,18 +410,16 @@ def test_the_still_blind_sets_are_also_reported_together(
         monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
     base = [str(dev), "--no-extra", "--no-blind4", "--k", "2", "--json"]
 
-    # As the table stands, blind15, blind16 and blind17 are blind: they make one block,
-    # and no released set (blind10 ... blind14 included) joins it; each is still its own
-    # block.
+    # As the table stands, blind16 and blind17 are blind: they make one block, and no
+    # released set (blind10 ... blind15 included) joins it; each is still its own block.
     assert kf.main(base) == 0
     out = capsys.readouterr().out
     result = json.loads(out.strip().splitlines()[-1])
-    assert "== blind-all: 6 issues (3 distributed, 3 not)" in out
-    assert "the blind sets blind15 + blind16 + blind17 together" in out
+    assert "== blind-all: 4 issues (2 distributed, 2 not)" in out
+    assert "the blind sets blind16 + blind17 together" in out
     held = result["held_out"]
-    assert held["blind-all"]["n"] == held["blind15"]["n"] + held["blind16"]["n"] \
-        + held["blind17"]["n"] == 6
-    assert held["blind14"]["n"] == 2
+    assert held["blind-all"]["n"] == held["blind16"]["n"] + held["blind17"]["n"] == 4
+    assert held["blind14"]["n"] == 2 and held["blind15"]["n"] == 2
     assert held["blind5"]["n"] == 1 and held["blind6"]["n"] == 2
     assert held["blind7"]["n"] == 1 and held["blind8"]["n"] == 2
     assert held["blind9"]["n"] == 3 and held["blind10"]["n"] == 2
@@ -438,38 +428,40 @@ def test_the_still_blind_sets_are_also_reported_together(
 
     # Leaving out a released set changes nothing in the union.
     for released in ("--no-blind7", "--no-blind8", "--no-blind9", "--no-blind10",
-                     "--no-blind11", "--no-blind12", "--no-blind13", "--no-blind14"):
+                     "--no-blind11", "--no-blind12", "--no-blind13", "--no-blind14",
+                     "--no-blind15"):
         assert kf.main([*base, released]) == 0
         result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-        assert result["held_out"]["blind-all"]["n"] == 6
+        assert result["held_out"]["blind-all"]["n"] == 4
         assert released.removeprefix("--no-") not in result["held_out"]
 
-    # Leaving one of the three out leaves the union of the other two; with one blind set
-    # left there is no union block.
-    still = ("blind15", "blind16", "blind17")
-    for left_out in still:
-        assert kf.main([*base, f"--no-{left_out}"]) == 0
-        out = capsys.readouterr().out
-        held = json.loads(out.strip().splitlines()[-1])["held_out"]
-        kept = [n for n in still if n != left_out]
-        assert f"the blind sets {' + '.join(kept)} together" in out
-        assert held["blind-all"]["n"] == sum(held[n]["n"] for n in kept) == 4
-        assert left_out not in held
+    # With one blind set left there is no union block.
+    still = ("blind16", "blind17")
     for kept_one in still:
         assert kf.main([*base, *(f"--no-{n}" for n in still if n != kept_one)]) == 0
         result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
         assert "blind-all" not in result["held_out"] and kept_one in result["held_out"]
 
-    # The union mechanism takes every blind set: with blind14 blind again, four sets;
-    # with blind13 too, five; with blind12 too, six; with blind11 too, seven.
-    monkeypatch.setitem(kf.SEPARATE_SETS, "blind14", None)
-    four = ("blind14", "blind15", "blind16", "blind17")
+    # The union mechanism takes every blind set: with blind15 blind again, three sets
+    # (leaving one of them out leaves the union of the other two); with blind14 too,
+    # four; with blind13 too, five; with blind12 too, six; with blind11 too, seven.
+    monkeypatch.setitem(kf.SEPARATE_SETS, "blind15", None)
+    three = ("blind15", "blind16", "blind17")
     assert kf.main(base) == 0
     out = capsys.readouterr().out
-    assert "== blind-all: 8 issues (4 distributed, 4 not)" in out
-    assert "the blind sets blind14 + blind15 + blind16 + blind17 together" in out
-    blind = list(four)
-    for again, issues in (("blind13", "10 issues (5 distributed, 5 not)"),
+    assert "== blind-all: 6 issues (3 distributed, 3 not)" in out
+    assert "the blind sets blind15 + blind16 + blind17 together" in out
+    for left_out in three:
+        assert kf.main([*base, f"--no-{left_out}"]) == 0
+        out = capsys.readouterr().out
+        held = json.loads(out.strip().splitlines()[-1])["held_out"]
+        kept = [n for n in three if n != left_out]
+        assert f"the blind sets {' + '.join(kept)} together" in out
+        assert held["blind-all"]["n"] == sum(held[n]["n"] for n in kept) == 4
+        assert left_out not in held
+    blind = list(three)
+    for again, issues in (("blind14", "8 issues (4 distributed, 4 not)"),
+                          ("blind13", "10 issues (5 distributed, 5 not)"),
                           ("blind12", "12 issues (6 distributed, 6 not)"),
                           ("blind11", "15 issues (7 distributed, 8 not)")):
         monkeypatch.setitem(kf.SEPARATE_SETS, again, None)
@@ -481,7 +473,6 @@ def test_the_still_blind_sets_are_also_reported_together(
         assert f"the blind sets {' + '.join(blind)} together" in out
         assert held["blind-all"]["n"] == sum(held[n]["n"] for n in blind) \
             == int(issues.split()[0])
-
 
 def test_both_benchmarks_read_the_dev_sets_through_one_helper(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
