@@ -561,3 +561,37 @@ def test_a_question_presupposing_a_careless_act_accuses(question: str, asks: boo
     clause = clauses.Clause(0, len(question))
     assert clauses.asks(question, clause, GRAMMAR) is asks
     assert clauses.asks(question, clause, replace(GRAMMAR, accusing=None)) is True
+
+
+# #24 round 38 (pm-fit16b): a subject word with a clitic is read by its stem when the
+# whole word is in no agent class, so a role, a company or a pronoun takes any
+# contraction or possessive the bare lists do not spell ("you'll", "the SRE's", "the
+# vendor's"); a possessive before another noun is read past, so the owned noun decides
+# ("the vendor's API" is a system, "the contractor's intern" a person).
+@pytest.mark.parametrize(("words", "agent"), [
+    (["You'll"], "second_person"),
+    (["They'll"], "they"),
+    (["the", "developer's"], "role"),
+    (["The", "SRE's"], "role"),
+    (["the", "testers'd"], "role"),
+    (["the", "vendor's"], "provider"),
+    (["Our", "lead's"], "role"),
+    (["the", "operator's", "runbook"], "system"),
+    (["the", "vendor's", "API"], "system"),
+    (["the", "contractor's", "intern"], "role"),
+    (["It's"], "system"),
+    (["That's"], "system"),
+    (["What's"], "system"),
+    (["Let's"], "system"),
+])
+def test_a_subject_with_a_clitic_is_read_by_its_stem(words: list[str], agent: str) -> None:
+    assert clauses.classify(words, GRAMMAR) == agent
+
+
+@pytest.mark.parametrize(("sentence", "blamed"), [
+    ("The SRE's deleted the staging bucket by mistake.", True),
+    ("Someone'd merged the cache branch by mistake.", True),
+    ("The intake job's deleted the staging bucket by mistake.", False),
+])
+def test_a_role_with_a_contraction_keeps_its_fault(sentence: str, blamed: bool) -> None:
+    assert bool(_blame(sentence)) is blamed, sentence

@@ -61,6 +61,11 @@ _POSSESSIVE = re.compile(r"(my|our|your)", re.IGNORECASE)
 # Agent classes a possessive hands the agency to ("our reviewer", "our registrar").
 _OWNED_AGENTS = ("role", "provider")
 _NEVER = re.compile(r"(?!)")
+# Stems of contractions that name no agent ("what's", "let's"), though capitalised.
+_NO_AGENT_STEMS = frozenset({"it", "that", "this", "what", "there", "here", "let", "who",
+                             "where", "how", "when", "why"})
+# A clitic after a subject word: a contraction ("you'll", "they'll") or a possessive.
+_CLITIC = re.compile(r"(\w[\w.-]*?)('s|'ll|'re|'ve|'d|'m)", re.IGNORECASE)
 # Verbs that end a relative clause's antecedent, read backwards ("had some latencies").
 _AUXILIARY = re.compile(r"(had|has|have|was|were|is|are|did|does|do|got|saw|found|"
                         r"hit|noticed)", re.IGNORECASE)
@@ -166,7 +171,12 @@ def classify(words: Sequence[str], grammar: Grammar) -> str:
     # A lower-case adverb is no second word ("Robin probably"); a capital is ("Nightly").
     alone = len([w for w in words if not (w.islower() and grammar.filler.fullmatch(w))]) == 1
     for i, word in enumerate(words):
-        w = word.replace("’", "'")
+        # "you'll", "the developer's": read by the stem (``_bare``).
+        w, possessive = _bare(word, grammar)
+        if possessive and len(words) > i + 1:
+            # "the operator's runbook", "the vendor's API": the owned noun after it is
+            # the head ("the vendor's staff" a person again).
+            continue
         for name, pattern in grammar.agents.items():
             if name in grammar.solo and not alone:
                 continue
@@ -184,7 +194,7 @@ def classify(words: Sequence[str], grammar: Grammar) -> str:
                     # "my upload script failed to attach it": the owner's tool acted.
                     return SYSTEM
                 if name in _OWNERS and _POSSESSIVE.fullmatch(w) and any(
-                        grammar.agents.get(kind, _NEVER).fullmatch(x)
+                        grammar.agents.get(kind, _NEVER).fullmatch(_bare(x, grammar)[0])
                         for kind in _OWNED_AGENTS for x in words[i + 1:]):
                     # "our reviewer", "my lead", "our registrar": the person or the
                     # company is the agent, not the owner.
@@ -195,6 +205,19 @@ def classify(words: Sequence[str], grammar: Grammar) -> str:
                 found = name
                 break
     return found
+
+
+def _bare(word: str, grammar: Grammar) -> tuple[str, bool]:
+    """A subject word read without its clitic ("you'll", "they'll", "the developer's",
+    "the vendor's") when the whole word is in no agent class: the class lists give the
+    bare forms, and a pronoun, role or company takes any contraction or possessive.
+    Also whether the clitic read off is a possessive "'s"."""
+    w = word.replace("’", "'")
+    clitic = _CLITIC.fullmatch(w)
+    if clitic is None or clitic.group(1).lower() in _NO_AGENT_STEMS \
+            or any(p.fullmatch(w) for p in grammar.agents.values()):
+        return w, False
+    return clitic.group(1), clitic.group(2).lower() == "'s"
 
 
 # Words after which a role noun is still the head of its phrase ("reviewers of the PR").
