@@ -24,7 +24,7 @@ import csv
 import re
 import sys
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -169,6 +169,31 @@ def places(text: str) -> dict[int, str]:
     return out
 
 
+# A follow-up part is either what the writers will do (action items, next steps,
+# prevention) or what they took away (lessons, takeaways): P-5 exempts the first by name,
+# and readers may treat the second differently, so the two are counted apart.
+_LESSONS = re.compile(r"\b(lessons?|learn(ed|t|ings?)|takeaways?)\b", re.I)
+
+
+def part_kinds(text: str, where: dict[int, str] | None = None) -> dict[int, str]:
+    """For each line of a follow-up part: "lessons" or "actions", from the words of the
+    heading, lead-in or run-in label that opened it."""
+    where = places(text) if where is None else where
+    lines = text.splitlines()
+    out: dict[int, str] = {}
+    kind = "actions"
+    for i in sorted(where):
+        place = where[i]
+        if place not in IN_SECTION:
+            continue
+        label = _PLAIN_RUN_IN.match(lines[i - 1]) or _RUN_IN.match(lines[i - 1])
+        if place == HEAD or (label and opens_followup(label.group(1))):
+            opener = lines[i - 1] if place == HEAD else label.group(1)
+            kind = "lessons" if _LESSONS.search(opener) else "actions"
+        out[i] = kind
+    return out
+
+
 # Forms, read roughly from a line's first words (a reading for counting, not a rule).
 _STRIP = re.compile(r"^\s*(?:(?:\*\*|__)?(?:Reply|Author|Maintainer|Reporter|Reviewer|"
                     r"Commenter|Contributor)(?:\*\*|__)?\s*:\s*)?(?:[-*+•]|\d{1,3}[.)]|"
@@ -266,6 +291,7 @@ class Reading:
     lines: dict[str, list[str]]
     flags: dict[str, set[int]]  # lint advocacy flags per doc
     lint_section: dict[str, dict[int, str | None]]  # the lint's own section per line
+    kinds: dict[str, dict[int, str]] = field(default_factory=dict)  # follow-up part kinds
 
 
 def read_texts(texts: dict[str, Path], memo: dict[Path, tuple]) -> Reading:
@@ -276,10 +302,12 @@ def read_texts(texts: dict[str, Path], memo: dict[Path, tuple]) -> Reading:
             text = path.read_text(encoding="utf-8", errors="replace")
             flagged, _ = lint_flags(text)
             parsed = lint_mod.parse(text, sections)
-            memo[path] = (places(text), text.splitlines(), flagged["advocacy"],
-                          {ln.number: ln.section for ln in parsed.lines})
-        p, lines, f, s = memo[path]
-        reading.places[doc], reading.lines[doc] = p, lines
+            where = places(text)
+            memo[path] = (where, text.splitlines(), flagged["advocacy"],
+                          {ln.number: ln.section for ln in parsed.lines},
+                          part_kinds(text, where))
+        p, lines, f, s, k = memo[path]
+        reading.places[doc], reading.lines[doc], reading.kinds[doc] = p, lines, k
         reading.flags[doc], reading.lint_section[doc] = f, s
     return reading
 
@@ -342,17 +370,29 @@ def report(all_judges: list[Judge]) -> None:
         ins = ", ".join(f"{f} {n}" for (i, f), n in sorted(c.items()) if i) or "-"
         outs = ", ".join(f"{f} {n}" for (i, f), n in sorted(c.items()) if not i) or "-"
         print(f"{set_name:18} {judge:6} in: {ins} | out: {outs}")
-    print("\nthe lint's section of the in-list spans' lines (action_items is where it allows "
-          "advocacy)")
+    print("\nspans in a follow-up part (items and paragraphs): the lint's own section of "
+          "their first line (action_items is where it allows advocacy), how many it flags, "
+          "and its flags on the part's lines")
     for j in all_judges:
         reading = readings[j.set_name]
-        c = Counter(str(reading.lint_section[s[0]].get(s[1])) for s in j.spans
-                    if place_of(reading, *s) in IN_LIST)
+        mine = [s for s in j.spans if place_of(reading, *s) in IN_SECTION]
+        c = Counter(str(reading.lint_section[s[0]].get(s[1])) for s in mine)
+        hit = sum(1 for d, a, b in mine if any(a <= n <= b for n in reading.flags[d]))
         flags_in = sum(1 for d, f in reading.flags.items() for n in f
-                       if reading.places[d].get(n) in IN_LIST)
-        print(f"{j.set_name:18} {j.name:6} " + (", ".join(f"{k} {n}" for k, n in
-                                                     c.most_common()) or "-")
-              + f"; lint flags on in-list lines: {flags_in}")
+                       if reading.places[d].get(n) in IN_SECTION)
+        print(f"{j.set_name:18} {j.name:6} spans {len(mine)}, flagged {hit}; sections: "
+              + (", ".join(f"{k} {n}" for k, n in c.most_common()) or "-")
+              + f"; lint flags on follow-up lines: {flags_in}")
+    print("\nfollow-up parts: lines in them and lines each judge marks advocacy there")
+    for j in all_judges:
+        reading = readings[j.set_name]
+        marked = {(d, n) for d, a, b in j.spans for n in range(a, b + 1)}
+        row = []
+        for kind in ("actions", "lessons"):
+            part = {(d, n) for d, k in reading.kinds.items() for n, v in k.items() if v == kind}
+            docs = len({d for d, _ in part})
+            row.append(f"{kind} {len(part & marked)}/{len(part)} lines ({docs} texts)")
+        print(f"{j.set_name:18} {j.name:6} " + "; ".join(row))
     print("\nthe lint's advocacy figures: as judged | in-list spans and flags left out | "
           "the whole follow-up part left out")
     for j in all_judges:

@@ -110,3 +110,10 @@ def test_figures_drop_in_list_spans_and_flags(tmp_path: Path) -> None:
     reading.flags["d"].add(12)
     assert places_mod.score(reading, spans) == (2, 1, 2, 3)
     assert places_mod.score(reading, spans, places_mod.IN_SECTION) == (1, 0, 1, 1)
+
+
+def test_part_kinds_tell_lessons_from_actions() -> None:
+    kinds = places_mod.part_kinds(WRITE_UP)
+    assert kinds[7] == kinds[9] == kinds[12] == "actions" and 5 not in kinds
+    kinds = places_mod.part_kinds(NO_MARKERS)
+    assert kinds[3] == kinds[5] == kinds[7] == "lessons" and 11 not in kinds
