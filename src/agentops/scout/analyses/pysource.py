@@ -49,7 +49,61 @@ def parse(text: str) -> ast.Module | None:
     if depth_exceeds(module, MAX_AST_DEPTH):
         _UNPARSED[text] = f"nested deeper than {MAX_AST_DEPTH} levels"
         return None
+    if data_not_code(module):
+        _UNPARSED[text] = ("data, not code (bracketed headers and literal assignments "
+                           "only, e.g. a config saved with a .py suffix)")
+        return None
     return module
+
+
+def _literal(node: ast.expr) -> bool:
+    """A value a data file spells: a constant, a bare word (``true``), a signed number, or
+    a list/tuple/dict display of those."""
+    if isinstance(node, ast.Constant | ast.Name):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        return isinstance(node.operand, ast.Constant)
+    if isinstance(node, ast.List | ast.Tuple):
+        return all(_literal(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(k is not None and _literal(k) for k in node.keys) and all(
+            _literal(v) for v in node.values)
+    return False
+
+
+def _key(node: ast.expr) -> bool:
+    """A bare or dotted key (``a``, ``a.b``)."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
+
+
+def _header(node: ast.expr) -> bool:
+    """A bracketed header of keys (``[a]``, ``[a.b]``, ``[[a]]``)."""
+    if isinstance(node, ast.List) and len(node.elts) == 1:
+        inner = node.elts[0]
+        return _key(inner) or _header(inner)
+    return False
+
+
+def data_not_code(module: ast.Module) -> bool:
+    """Whether a text that parses as Python is a data file that happens to (an INI or
+    TOML body saved as ``.py``): at least one statement is a bracketed header used as a
+    statement (a list display whose value is thrown away, which no code means), and every
+    top-level statement is such a header, a string, or an assignment of a literal to a
+    bare or dotted key. Such a file imports, defines and calls nothing; read as a module,
+    its section and value words look like unbound names."""
+    headers = 0
+    for stmt in module.body:
+        if isinstance(stmt, ast.Expr) and _header(stmt.value):
+            headers += 1
+            continue
+        docstring = isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+        setting = isinstance(stmt, ast.Assign) and all(_key(t) for t in stmt.targets) \
+            and _literal(stmt.value)
+        if not (docstring or setting):
+            return False
+    return headers > 0
 
 
 def parse_bounded(text: str | None) -> ast.Module | None:
