@@ -132,3 +132,18 @@ def test_an_empty_list_item_is_no_crash(tmp_path) -> None:
         target="docs: [sub/README.md]\n")
     assert [p.line for p in docfeatures.check(inp)] == [9]
     assert doclists.check(inp) == [] and doctodotests.check(inp) == []
+
+
+def test_a_function_handed_over_by_name_counts_as_handling(tmp_path) -> None:
+    # The folder registers another module's staging function in its spec and never calls
+    # it: the pipeline claim is wired, no finding. Without that hand-over it is reported.
+    readme = "# Sub\n\n## Supported features\n- FSDP, TP, PP\n"
+    spec = PARALLELIZE + (
+        "\n\nfrom core.stages import pipeline_stages\n\n"
+        "SPEC = dict(build=parallelize, stager=pipeline_stages)\n")
+    assert _check(tmp_path, readme=readme, parallelize=spec) == []
+    kw = PARALLELIZE + "\n\nSPEC = dict(build=parallelize, pipelining_fn=None)\n"
+    assert _check(tmp_path / "k", readme=readme, parallelize=kw) == []
+    bare = PARALLELIZE + "\n\nSPEC = dict(build=parallelize)\n"
+    got = _check(tmp_path / "b", readme=readme, parallelize=bare)
+    assert [n for n, text in got if "claims pipeline parallelism" in text] == [4]

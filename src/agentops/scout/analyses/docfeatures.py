@@ -65,8 +65,11 @@ def _named_by(name: str, called: bool) -> set[str]:
 
 
 def handled(inp: Inputs) -> set[str]:
-    """Capabilities some call (any of them) or attribute read (not DDP) of the
-    sub-project's own non-test code names by one of its parts."""
+    """Capabilities some call (any of them), attribute read, name read or keyword (not
+    DDP) of the sub-project's own non-test code names by one of its parts. A function
+    handed over by name wires its capability as a call does: a spec that registers
+    another module's pipelining function (``pipelining_fn=pipeline_model``) handles
+    pipeline parallelism though this folder never calls it."""
     sub = inp.target.subproject.rstrip("/") + "/"
     out: set[str] = set()
     for path, text in sorted(inp.head.files.items()):
@@ -77,8 +80,11 @@ def handled(inp: Inputs) -> set[str]:
         for node in ps.walk(mod) if mod is not None else ():
             called = isinstance(node, ast.Call)
             ref = node.func if called else node
-            name = ref.attr if isinstance(ref, ast.Attribute) else (
-                ref.id if isinstance(ref, ast.Name) and called else "")
+            if isinstance(node, ast.keyword):
+                name = node.arg or ""
+            else:
+                name = ref.attr if isinstance(ref, ast.Attribute) else (
+                    ref.id if isinstance(ref, ast.Name) else "")
             out |= _named_by(name, called)
     return out
 
