@@ -143,6 +143,9 @@ def _no_tests(inp: Inputs) -> list[Item]:
     if ci_analysis.own_tests(inp):
         return []
     sub = inp.target.subproject.rstrip("/")
+    loose = _loose_tests(inp, sub)
+    if loose:
+        return _loose_items(inp, sub, loose)
     dotted = sub.replace("/", ".")
     launch = testowner.launch_pattern(sub.rsplit("/", 1)[-1])
     importers: list[str] = []
@@ -184,6 +187,45 @@ def _no_tests(inp: Inputs) -> list[Item]:
         why=("only another sub-project's tests exercise its code" if foreign else
              "no CI run exercises its code") + ", so a core change that breaks it is found "
             "by a user", files=(sub,), facts=(scope, *foreign[:8]))]
+
+
+_TEST_NAMES = ("test_*.py", "*_test.py")
+
+
+def _loose_tests(inp: Inputs, sub: str) -> list[str]:
+    """Test modules inside the folder but outside its configured test scope (a
+    ``unit_testing/test_x.py`` beside a scope of ``tests/test_*.py``): the folder has
+    tests, whatever the scope says."""
+    return sorted(p for p in inp.head.paths if p.startswith(sub + "/") and p.endswith(".py")
+                  and any(fnmatch.fnmatch(base(p), g) for g in _TEST_NAMES))
+
+
+def _loose_items(inp: Inputs, sub: str, loose: list[str]) -> list[Item]:
+    """"Tests exist, CI does not run them" in place of "no tests of its own" (#22): the
+    test modules outside the scope, and whether any workflow names one or its folder."""
+    flows = [t for p, t in sorted(inp.head.files.items())
+             if p in inp.target.workflows or (p.startswith(".github/workflows/")
+                                              and p.endswith((".yml", ".yaml")))]
+    named = sorted(p for p in loose if any(p in t or p.rsplit("/", 1)[0] + "/" in t
+                                           or p.rsplit("/", 1)[0] + " " in t for t in flows))
+    scope = f"`{inp.target.tests_dir}/{inp.target.test_glob}`"
+    shown = names([rel(p, sub) for p in loose], limit=3)
+    if named:
+        return [Item(
+            id=stable_id("no-own-tests-loose", sub), section="S-3", kind="fyi",
+            title=f"{code(sub + '/')} has {plural(len(loose), 'test file')} outside its test "
+                  f"scope ({scope}): {shown}; a workflow names "
+                  f"{names([rel(p, sub) for p in named], limit=2)} — point "
+                  "`tests_dir`/`test_glob` at them so their CI is checked",
+            files=tuple(loose[:8]), facts=(scope, *loose[:8]))]
+    return [Item(
+        id=stable_id("no-own-tests", sub), section="S-3", kind="opportunity",
+        title=f"{code(sub + '/')} has {plural(len(loose), 'test file')} outside its test "
+              f"scope ({scope}): {shown} — tests exist, but they are run by no workflow "
+              "(none names them or their folder)",
+        why="no CI run exercises its code, so a core change that breaks it is found by a "
+            "user (run them in a workflow, or point `tests_dir`/`test_glob` at them)",
+        files=tuple(loose[:8]), facts=(scope, *loose[:8]))]
 
 
 def _path_gaps(inp: Inputs, res: dict[str, Any]) -> list[Item]:
