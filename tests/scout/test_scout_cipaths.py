@@ -129,12 +129,16 @@ def test_test_files_outside_the_scope_are_tests_no_workflow_runs(tmp_path) -> No
     files = {k: v for k, v in SUB.items() if "/tests/" not in k}
     files["sub/checks/test_kernel.py"] = "def test_k():\n    assert 1\n"
     files["sub/checks/helpers.py"] = "X = 1\n"
+    files["sub/unit_testing/kernel_checks.py"] = "def run():\n    return 1\n"
+    files["sub/contest/entry.py"] = "X = 1\n"  # "contest" is no test folder
     inp = _inp(tmp_path, _wf("on: [push]\n", run="pytest core_tests"), files=files)
     items = build(inp, run_all(inp))
     assert not [i for i in items if "no tests of its own" in i.title]
     [item] = [i for i in items if "outside its test scope" in i.title]
     assert item.kind == "opportunity" and "checks/test_kernel.py" in item.title
+    assert "unit_testing/kernel_checks.py" in item.title and "2 test files" in item.title
     assert "run by no workflow" in item.title and "helpers" not in item.title
+    assert "contest" not in item.title
     # A workflow that names their folder: an FYI to point the scope at them, no claim.
     inp = _inp(tmp_path / "w", _wf("on: [push]\n", run="pytest sub/checks/ -x"), files=files)
     [item] = [i for i in build(inp, run_all(inp)) if "outside its test scope" in i.title]

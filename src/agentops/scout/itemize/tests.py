@@ -190,14 +190,19 @@ def _no_tests(inp: Inputs) -> list[Item]:
 
 
 _TEST_NAMES = ("test_*.py", "*_test.py")
+# A folder of tests by its name's ``_``-separated parts (``tests``, ``unit_testing``).
+_TEST_PARTS = frozenset({"test", "tests", "testing"})
 
 
 def _loose_tests(inp: Inputs, sub: str) -> list[str]:
     """Test modules inside the folder but outside its configured test scope (a
-    ``unit_testing/test_x.py`` beside a scope of ``tests/test_*.py``): the folder has
-    tests, whatever the scope says."""
+    ``test_x.py`` anywhere, or any module of a ``unit_testing/`` folder, beside a scope of
+    ``tests/test_*.py``): the folder has tests, whatever the scope says."""
     return sorted(p for p in inp.head.paths if p.startswith(sub + "/") and p.endswith(".py")
-                  and any(fnmatch.fnmatch(base(p), g) for g in _TEST_NAMES))
+                  and base(p) != "__init__.py"
+                  and (any(fnmatch.fnmatch(base(p), g) for g in _TEST_NAMES)
+                       or any(_TEST_PARTS & set(d.split("_"))
+                              for d in p[len(sub) + 1:].split("/")[:-1])))
 
 
 def _loose_items(inp: Inputs, sub: str, loose: list[str]) -> list[Item]:
