@@ -32,7 +32,13 @@ low), an addition only where both agree (a module the rules hold evidence for an
 learner scores high), a sub-oncall override only at a large learner margin, and
 `triaged` kept only on plans the blend left unchanged whose learner confidence is high.
 
-  python benchmarks/triage_learned.py --no-blind16 --no-blind17 [--json]
+``--features signals`` gives the learner the rules' own signals instead of the words
+(``s:signal`` and ``s:signal@place`` for each hit of the planner's reading): weights
+for the hand signals estimated from TRAIN; ``both`` gives it both. A blend threshold
+stays off (the rules' plan as it is) unless its TRAIN figure rises; for `triaged`, off
+when no cut reaches the target on TRAIN.
+
+  python benchmarks/triage_learned.py --no-blind16 --no-blind17 [--features signals] [--json]
 
 Pure CPU: no network, no token, no writes.
 """
@@ -64,7 +70,7 @@ from agentops.triage.evaluate import (
 )
 from agentops.triage.model import Plan, Queue
 from agentops.triage.plan import plan_issue, read
-from agentops.triage.signals import word_tokens
+from agentops.triage.signals import Hit, word_tokens
 
 TRAIN = ("dev-fit", *(f"blind{i}" for i in range(2, 14)))
 CHECK = ("blind14", "blind15")
@@ -83,19 +89,34 @@ INF = math.inf
 
 # ------------------------------------------------------------------ features
 
-def features(title: str, body: str, labels: Iterable[str] = ()) -> frozenset[str]:
-    """The issue's words, each once: title words (capped, also as ``t:word``), body
-    words (capped), and ``l:label`` for each label given."""
-    title_w = word_tokens(title.lower())[:MAX_TITLE_TOKENS]
-    body_w = word_tokens(body.lower())[:MAX_BODY_TOKENS]
-    return frozenset([*title_w, *(f"t:{w}" for w in title_w), *body_w,
-                      *(f"l:{lb.casefold()}" for lb in labels)])
+FEATURES = ("words", "signals", "both")
+FEATURE_MODE = "words"
 
 
-def record_features(rec: Record, queue: Queue) -> frozenset[str]:
-    """What the planner sees of a record, without the trigger label."""
+def features(title: str, body: str, labels: Iterable[str] = (),
+             signals: Iterable[tuple[str, str]] = (), mode: str | None = None
+             ) -> frozenset[str]:
+    """The issue's features, each once: ``l:label`` for each label given; with words
+    (mode "words" or "both"), title words (capped, also as ``t:word``) and body words
+    (capped); with signals ("signals" or "both"), ``s:signal`` and ``s:signal@place``
+    for each (signal, place) of the rules' hits."""
+    mode = FEATURE_MODE if mode is None else mode
+    out = [f"l:{lb.casefold()}" for lb in labels]
+    if mode in {"words", "both"}:
+        title_w = word_tokens(title.lower())[:MAX_TITLE_TOKENS]
+        out += [*title_w, *(f"t:{w}" for w in title_w),
+                *word_tokens(body.lower())[:MAX_BODY_TOKENS]]
+    if mode in {"signals", "both"}:
+        for sig, where in signals:
+            out += [f"s:{sig}", f"s:{sig}@{where}"]
+    return frozenset(out)
+
+
+def record_features(rec: Record, queue: Queue, hits: Iterable[Hit] = ()) -> frozenset[str]:
+    """What the planner sees of a record, without the trigger label; ``hits``: the
+    rules' reading of it (used in the "signals" and "both" modes)."""
     keep = [lb for lb in first_level_labels(rec, queue) if lb != queue.trigger_label]
-    return features(rec.title, rec.text, keep)
+    return features(rec.title, rec.text, keep, [(h.signal, h.where) for h in hits])
 
 
 def vocabulary(docs: Sequence[frozenset[str]], min_df: int = MIN_DF) -> frozenset[str]:
@@ -409,7 +430,8 @@ def choose_blend(recs: Sequence[Record], rules: Sequence[Plan],
     confs = _candidates((confidence(s, lth) for s in oof), 20)
     cut = _triaged_cut(confs, lambda c: scores_at(BlendThresholds(
         nd_veto, veto, add, override, c)))
-    return BlendThresholds(nd_veto, veto, add, override, cut)
+    # Off (the rules' `triaged` as they are) when no cut reaches the target on TRAIN.
+    return BlendThresholds(nd_veto, veto, add, override, -INF if cut == INF else cut)
 
 
 # ------------------------------------------------------------------ figures
@@ -445,16 +467,19 @@ def render_row(name: str, group: str, n: int, f: Mapping[str, object]) -> str:
 def run(recs: Mapping[str, list[Record]], queue: Queue) -> dict[str, object]:
     """Fit on TRAIN, pick thresholds on TRAIN out of fold, measure every group."""
     train = recs["train"]
-    tdocs = [record_features(r, queue) for r in train]
-    oof = out_of_fold(tdocs, train, queue)
-    lth = choose_thresholds(train, oof, queue)
-    model = fit_learner(tdocs, train, queue)
     snaps = {g: [snapshot_of(r, queue) for r in rs] for g, rs in recs.items()}
     rules = {g: [plan_issue(s, queue) for s in ss] for g, ss in snaps.items()}
-    evid = {g: [{m: rd.label_score(m) for m in queue.modules}
-                for rd in (read(s, queue) for s in ss)] for g, ss in snaps.items()}
-    scored = {"train": oof, **{g: [score_doc(model, record_features(r, queue)) for r in rs]
-                               for g, rs in recs.items() if g != "train"}}
+    readings = {g: [read(s, queue) for s in ss] for g, ss in snaps.items()}
+    evid = {g: [{m: rd.label_score(m) for m in queue.modules} for rd in rds]
+            for g, rds in readings.items()}
+    docs = {g: [record_features(r, queue, rd.hits) for r, rd in zip(rs, readings[g],
+                                                                     strict=True)]
+            for g, rs in recs.items()}
+    oof = out_of_fold(docs["train"], train, queue)
+    lth = choose_thresholds(train, oof, queue)
+    model = fit_learner(docs["train"], train, queue)
+    scored = {"train": oof, **{g: [score_doc(model, d) for d in ds]
+                               for g, ds in docs.items() if g != "train"}}
     bth = choose_blend(train, rules["train"], evid["train"], oof, lth, queue=queue)
     out: dict[str, object] = {"learner_thresholds": vars(lth), "blend_thresholds": vars(bth),
                               "vocabulary": len(model.vocab), "groups": {}}
@@ -482,7 +507,7 @@ def _finite(x: object) -> object:
 
 
 def main(argv: list[str] | None = None) -> int:
-    global SMOOTH_K, MAX_BODY_TOKENS
+    global SMOOTH_K, MAX_BODY_TOKENS, FEATURE_MODE
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     tk.add_dev_arguments(ap)
     for name in ts.STILL_BLIND:
@@ -493,11 +518,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--smooth", type=float, default=SMOOTH_K, help="add-k smoothing")
     ap.add_argument("--body-tokens", type=int, default=MAX_BODY_TOKENS,
                     help="words of the body read per issue")
+    ap.add_argument("--features", choices=FEATURES, default=FEATURE_MODE,
+                    help="what the learner reads: the words, the rules' signals, or both")
     ap.add_argument("--train-only", action="store_true",
                     help="print TRAIN rows only (to choose settings without CHECK/held-out)")
     ap.add_argument("--json", action="store_true", help="end with one JSON line")
     args = ap.parse_args(argv)
-    SMOOTH_K, MAX_BODY_TOKENS = args.smooth, args.body_tokens
+    SMOOTH_K, MAX_BODY_TOKENS, FEATURE_MODE = args.smooth, args.body_tokens, args.features
     start = time.monotonic()
     got = ts.load_sets(args, {s for sets in GROUPS.values() for s in sets})
     if got is None:

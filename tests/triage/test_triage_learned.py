@@ -110,3 +110,42 @@ def test_naive_bayes_log_odds_follow_the_words(k: float) -> None:
     nb = tl.fit_nb(docs, ["1"] * 3 + ["0"] * 3, vocab, k)
     assert tl.log_odds(nb, frozenset({"aa"})) > 0 > tl.log_odds(nb, frozenset({"bb"}))
     assert tl.log_odds(nb, frozenset({"cc"})) == pytest.approx(0.0)
+
+
+def test_signal_features_only_in_their_modes() -> None:
+    sigs = [("made_up_signal", "title")]
+    words = tl.features("shardwrap", "flatparam", (), sigs, mode="words")
+    sig = tl.features("shardwrap", "flatparam", (), sigs, mode="signals")
+    both = tl.features("shardwrap", "flatparam", (), sigs, mode="both")
+    assert "shardwrap" in words and not any(w.startswith("s:") for w in words)
+    assert sig == {"s:made_up_signal", "s:made_up_signal@title"}
+    assert both == words | sig
+
+
+def _rule_plan(mods: list[str]) -> tl.Plan:
+    return tl.Plan(repo="", issue=1, decision="classify",
+                   add_labels=("oncall: distributed parallelisms", *mods,
+                               QUEUE.marker_label, QUEUE.triaged_label), queue=QUEUE.name)
+
+
+def test_blend_vetoes_a_module_the_learner_scores_very_low() -> None:
+    s = tl.Scored(nd=-9.0, modules={FSDP: 5.0, C10D: -20.0},
+                  subs={"oncall: distributed parallelisms": 3.0, "oncall: distributed infra": 0.0})
+    lth = tl.Thresholds(nd=0.0, module=1.0, triaged=-math.inf)
+    on = tl.BlendThresholds(-math.inf, -10.0, math.inf, math.inf, -math.inf)
+    off = tl.BlendThresholds(-math.inf, -math.inf, math.inf, math.inf, -math.inf)
+    rule = _rule_plan([FSDP, C10D])
+    vetoed = tl.blend_plan(rule, {}, s, lth, on, queue=QUEUE)
+    assert FSDP in vetoed.add_labels and C10D not in vetoed.add_labels
+    assert QUEUE.triaged_label not in vetoed.add_labels  # a changed plan is not triaged
+    kept = tl.blend_plan(rule, {}, s, lth, off, queue=QUEUE)
+    assert set(kept.add_labels) == set(rule.add_labels)
+
+
+def test_blend_adds_a_module_only_where_rules_and_learner_agree() -> None:
+    s = tl.Scored(nd=-9.0, modules={FSDP: 5.0, C10D: 8.0}, subs={})
+    lth = tl.Thresholds(nd=0.0, module=1.0, triaged=-math.inf)
+    add = tl.BlendThresholds(-math.inf, -math.inf, 6.0, math.inf, -math.inf)
+    rule = _rule_plan([FSDP])
+    assert C10D in tl.blend_plan(rule, {C10D: 1.0}, s, lth, add, queue=QUEUE).add_labels
+    assert C10D not in tl.blend_plan(rule, {}, s, lth, add, queue=QUEUE).add_labels
