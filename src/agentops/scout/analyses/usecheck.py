@@ -364,7 +364,7 @@ def shifted(call: ast.Call, old: Params, new: Params) -> list[str]:
     return out
 
 
-def _call_site(path: str, node: ast.Call, old: Params, new: Params, how: str,
+def _call_site(path: str, node: ast.Call, old: Params, new: Params, how: str, *,
                kept: bool = False) -> list[Site]:
     """``kept``: the call is as it was at the baseline (written against ``old``)."""
     loc = f"{path}:{node.lineno}"
