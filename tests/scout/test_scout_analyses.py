@@ -543,6 +543,27 @@ def test_a_function_whose_module_became_a_package_moved_not_vanished(tmp_path) -
 
 
 
+def test_a_method_of_a_class_re_exported_by_its_new_package_is_found_there(tmp_path) -> None:
+    """#22 (set 17 kind a): ``core/net.py`` became ``core/net/body.py`` and the package
+    ``core/__init__.py`` re-exports ``Body``; a configured method ``Body.setup`` is found
+    in the class the sub-project's import resolves to: moved, same signature, no P0."""
+    frag = "fragile_surfaces: {functions: [{name: Body.setup, file: core/net.py}]}\n"
+    cls = "class Body:\n    def setup(self, device=None):\n        return device\n"
+    base = {"core/__init__.py": "", "core/net.py": cls}
+    user = ("from core import Body\n\nclass Mine(Body):\n"
+            "    def setup(self, device=None):\n        super().setup(device)\n")
+    head = {"core/__init__.py": "from core.net.body import Body\n", "core/net/__init__.py": "",
+            "core/net/body.py": cls, "sub/m.py": user}
+    [change] = upstream.fragile_changes(inputs(_target(tmp_path, frag), head, base))
+    assert change.change.startswith("Body.setup moved to core/net/body.py")
+    assert (change.severity, change.uses) == ("nice-to-have", ())
+    # No match: the class is still found but lost the method: gone, blocking at the override.
+    head["core/net/body.py"] = "class Body:\n    pass\n"
+    (tmp_path / "b").mkdir()
+    [change] = upstream.fragile_changes(inputs(_target(tmp_path / "b", frag), head, base))
+    assert "no longer found" in change.change
+
+
 def test_a_package_that_re_exports_under_another_name_is_followed_by_that_name(
         tmp_path) -> None:
     """#22: ``core/opt/__init__.py`` says ``from .impl import make_adamw as default_adamw``;
