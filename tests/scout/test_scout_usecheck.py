@@ -338,39 +338,3 @@ def _large():
     live = sub.replace("_build_layers(8, 64)", "_build_layers(8, 64, capacity_factor=1.5)")
     inp = minirepo.build(tmp_path / "b", head={"sub/__init__.py": "", "sub/flavors.py": live})
     assert deadparams.analyse(inp) == []
-
-
-SHIFT_OLD = "def pack(rows, width, limit, pad, cpu=False):\n    return rows\n"
-SHIFT_NEW = "def pack(rows, width, pad, cpu=False):\n    return rows\n"
-
-
-def _shift_inp(tmp_path, call: str, extra: dict[str, str] | None = None):
-    return minirepo.build(tmp_path, base={"core/__init__.py": "", "core/pk.py": SHIFT_OLD},
-                          head={"sub/__init__.py": "", "core/pk.py": SHIFT_NEW,
-                                "sub/a.py": "from core.pk import pack\n\n"
-                                            f"def go(r):\n    return {call}\n",
-                                **(extra or {})},
-                          target="fragile_surfaces:\n  functions:\n"
-                                 "    - {name: pack, file: core/pk.py}\n")
-
-
-def test_a_positional_call_past_a_removed_parameter_shifts_its_values(tmp_path) -> None:
-    # Four positional arguments still bind once `limit` is gone: the value written for
-    # it lands in `pad`, and the pad in `cpu`.
-    inp = _shift_inp(tmp_path, "pack(r, 8, 64, 4)")
-    [site] = _by_symbol(inp)["pack"].sites
-    assert site.verdict == "breaks" and "`limit`, now lands in `pad`" in site.detail
-    [ch] = [c for c in upstream.fragile_changes(inp) if c.symbol == "pack"]
-    assert ch.uses == ("sub/a.py:4",) and ch.severity == "blocking"
-    # No match: positional arguments before the removed one, the rest by keyword.
-    for call in ("pack(r, 8, pad=4)", "pack(r, 8)", "pack(*r)"):
-        inp = _shift_inp(tmp_path / str(abs(hash(call))), call)
-        assert [s.verdict for s in _by_symbol(inp)["pack"].sites] in (["adapted"], []), call
-
-
-def test_a_module_calling_its_own_copy_is_no_use_of_upstreams(tmp_path) -> None:
-    own = ("def pack(rows, width, limit, pad, cpu=False):\n    return rows\n\n\n"
-           "def check(r):\n    return pack(r, 8, 64, 4)\n")
-    inp = _shift_inp(tmp_path, "pack(r, 8, pad=4)", {"sub/copy.py": own})
-    [ch] = [c for c in upstream.fragile_changes(inp) if c.symbol == "pack"]
-    assert ch.uses == () and ch.adapted == ("sub/a.py:4",)

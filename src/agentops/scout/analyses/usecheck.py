@@ -77,23 +77,6 @@ def call_problems(call: ast.Call, sig: Params) -> list[str]:
     return out
 
 
-def shifted(call: ast.Call, old: Params, new: Params) -> list[str]:
-    """Positional arguments that bind to the new signature only because a parameter was
-    removed or moved before them: the value written for the old parameter at that place
-    lands in another parameter the old signature also had (``f(a, b, max_len, align)``
-    against ``f(a, b, align, use_cpu=False)``). A call that binds is no proof that it
-    fits; a parameter renamed in place (a name the old signature lacked) is not a shift."""
-    if any(isinstance(x, ast.Starred) for x in call.args):
-        return []
-    out = []
-    for i, (o, n) in enumerate(zip(old.positional, new.positional, strict=False)):
-        if i >= len(call.args):
-            break
-        if o != n and n in old.names:
-            out.append(f"argument {i + 1}, written for `{o}`, now lands in `{n}`")
-    return out
-
-
 def default_reliance(call: ast.Call, old: Params, new: Params) -> list[str]:
     """Parameters whose default changed that ``call`` leaves to the default."""
     n_pos = len(call.args)
@@ -366,7 +349,7 @@ def _call_site(path: str, node: ast.Call, old: Params, new: Params, how: str) ->
     # A keyword that lags a rename says so (#22 defect 8): the fix is the new name.
     after = [f"{p} (renamed to `{renames[p[8:-2]]}`)" if p.startswith("passes `")
              and p.endswith("=`") and p[8:-2] in renames else p for p in after]
-    fresh = [p for p in after if p not in before] + shifted(node, old, new)
+    fresh = [p for p in after if p not in before]
     if fresh:
         return [Site(loc, how, "breaks", "; ".join(fresh), "blocking")]
     relies = default_reliance(node, old, new)
@@ -388,13 +371,7 @@ def check_named(inp: Inputs, name: str, old: ps.FuncDef, new: ps.FuncDef) -> lis
         if not (path.startswith(sub) and path.endswith(".py")) or leaf not in text:
             continue
         mod = ps.parse(text)
-        # A module that defines the function itself calls its own (a kept copy), not
-        # upstream's: its bare calls are no use of the changed signature.
-        own = not method and mod is not None and any(
-            isinstance(d, ps.FuncDef.__args__) and d.name == leaf for d in mod.body)
         for node in ps.walk(mod) if mod is not None else ():
-            if own and isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                continue
             if method and isinstance(node, ast.ClassDef):
                 for stmt in node.body:
                     if isinstance(stmt, ps.FuncDef.__args__) and stmt.name == leaf:
