@@ -1243,17 +1243,17 @@ def test_place_file_and_line_split_at_the_last_colon() -> None:
 
 
 def test_the_doc_analyses_parse_no_file_past_the_parse_cap() -> None:
-    """The doc analyses parse a Python file within ``MAX_PARSE_CHARS`` only, as the
-    other analyses do, not every file the 4 MiB read cap lets in."""
+    """A text read as Python that is not a ``.py`` file of the tree (a doc, a script)
+    keeps the cap the tree keeps for Python files, ``gitrepo.MAX_PYTHON_CHARS``."""
+    from agentops.scout import gitrepo
     from agentops.scout.analyses import docs
-    from agentops.scout.analyses import pysource as ps
 
     small = 'import argparse\np = argparse.ArgumentParser()\np.add_argument("--zest")\n'
-    big = small.replace("zest", "gusto") + "#" * ps.MAX_PARSE_CHARS + "\n"
-    assert ps.parse_bounded(small) is not None
-    assert ps.parse_bounded(big) is None and ps.parse_bounded(None) is None
-    assert ps.parse(big) is not None  # the plain parse still reads it
-    assert docs.argparse_flags({"a.py": small, "b.py": big}) == {"--zest"}
+    big = small.replace("zest", "gusto") + "#" * gitrepo.MAX_PYTHON_CHARS + "\n"
+    assert docs.argparse_flags({"a.md": small, "b.md": big}) == {"--zest"}
+    assert docs.argparse_flags({0: small, 1: big}) == {"--zest"}
+    at = big[:gitrepo.MAX_PYTHON_CHARS - 1] + "\n"  # at the cap: read
+    assert "--gusto" in docs.argparse_flags({"b.md": at})
 
 
 def test_assignments_imports_and_del_rebind_the_name_as_python_does() -> None:
@@ -1379,9 +1379,12 @@ def test_find_passes_over_accessors_of_the_same_name_only() -> None:
     assert pysource.find(later, "q").lineno == 6
 
 
-def test_parse_bounded_takes_the_cap_and_not_one_more() -> None:
-    from agentops.scout.analyses import pysource
+def test_the_python_cap_takes_the_cap_and_not_one_more() -> None:
+    from agentops.scout import gitrepo
 
-    at = "x = 1" + " " * (pysource.MAX_PARSE_CHARS - 5)
-    assert pysource.parse_bounded(at) is not None
-    assert pysource.parse_bounded(at + " ") is None and pysource.parse_bounded(None) is None
+    at = "x = 1" + " " * (gitrepo.MAX_PYTHON_CHARS - 5)
+    assert gitrepo.python_over_cap("m.py", at) is None
+    assert gitrepo.python_over_cap("m.py", at + " ") is not None
+    assert gitrepo.python_over_cap("m.md", at + " ") is None  # other files: the byte cap
+
+
