@@ -1388,3 +1388,55 @@ def test_the_python_cap_takes_the_cap_and_not_one_more() -> None:
     assert gitrepo.python_over_cap("m.md", at + " ") is None  # other files: the byte cap
 
 
+
+
+def _provided_width(files: dict[str, str], dotted: str) -> object:
+    """The default of ``width`` in the class ``dotted`` that pkg/proto.py provides."""
+    files = {"pkg/__init__.py": "", **files}
+    tree = Tree(commit="c" * 40, paths=frozenset(files), files=files)
+    found = upstream.provided(tree, "pkg/proto.py", dotted)
+    if found is None:
+        return None
+    return next(ast.literal_eval(st.value) for st in found.body
+                if isinstance(st, ast.AnnAssign) and st.value is not None)
+
+
+def test_a_dotted_import_binds_its_first_part_and_an_alias_the_whole_module() -> None:
+    """upstream (review rev41b): ``import pkg.fast`` binds ``pkg`` (the package, whose
+    own classes ``pkg.Spec`` reaches), not ``fast``; ``import pkg.fast as F`` binds ``F``
+    to the submodule itself."""
+    shapes = {"pkg/__init__.py": "class Spec:\n    width: int = 1\n",
+              "pkg/fast.py": "class Spec:\n    width: int = 3\n"}
+    plain = {**shapes, "pkg/proto.py": "import pkg.fast\n"}
+    assert _provided_width(plain, "pkg.Spec") == 1
+    assert _provided_width({**shapes, "pkg/proto.py": "import pkg.fast as F\n"}, "F.Spec") == 3
+    # ``fast`` is not bound by the plain import: a class of that name before it stays.
+    own = "class fast:\n    class Spec:\n        width: int = 7\n\n\nimport pkg.fast\n"
+    assert _provided_width({**shapes, "pkg/proto.py": own}, "fast.Spec") == 7
+
+
+def test_an_alias_chain_is_followed_three_names_deep_and_not_four() -> None:
+    """upstream (review rev41b): ``Spec = B``, ``B = C`` ... leads where the last name
+    does, read again for each alias (chained alias reads), up to ``_MAX_REEXPORTS``."""
+    base = "class Real:\n    width: int = 4\n\n\n"
+    three = base + "C = Real\nB = C\nSpec = B\n"
+    four = base + "D = Real\nC = D\nB = C\nSpec = B\n"
+    assert _provided_width({"pkg/proto.py": three}, "Spec") == 4
+    assert _provided_width({"pkg/proto.py": four}, "Spec") is None
+    # A chain that leads to a name bound to no class leads nowhere.
+    assert _provided_width({"pkg/proto.py": base + "C = 5\nB = C\nSpec = B\n"}, "Spec") is None
+    assert upstream._MAX_REEXPORTS == 3
+
+
+def test_find_passes_over_a_getter_of_the_same_name_and_keeps_a_decorated_class() -> None:
+    """pysource.find (review rev41b): ``@x.getter`` adds to the property as ``.setter``
+    does, so the plain ``x`` asked for is the first def; a class is never an accessor,
+    whatever decorates it."""
+    from agentops.scout.analyses import pysource
+
+    getter = ast.parse("class C:\n    @property\n    def x(self):\n        return 1\n\n"
+                       "    @x.getter\n    def x(self):\n        return 2\n")
+    assert pysource.find(getter, "C.x").lineno == 3
+    cls = ast.parse("def x():\n    pass\n\n\n@x.setter\nclass x:\n    pass\n")
+    found = pysource.find(cls, "x")
+    assert isinstance(found, ast.ClassDef) and found.lineno == 6
