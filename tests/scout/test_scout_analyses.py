@@ -1440,3 +1440,18 @@ def test_find_passes_over_a_getter_of_the_same_name_and_keeps_a_decorated_class(
     cls = ast.parse("def x():\n    pass\n\n\n@x.setter\nclass x:\n    pass\n")
     found = pysource.find(cls, "x")
     assert isinstance(found, ast.ClassDef) and found.lineno == 6
+
+
+def test_module_imports_keep_the_last_alias_and_the_depth_bound() -> None:
+    """upstream (review rev41b): of ``import a as F, b as F`` the last binds ``F``; a
+    chain of module imports (``M.N.O.Spec``) is followed three modules deep, not four."""
+    shapes = {"pkg/fast.py": "class Spec:\n    width: int = 3\n",
+              "pkg/slow.py": "class Spec:\n    width: int = 5\n"}
+    both = {**shapes, "pkg/proto.py": "import pkg.fast as F, pkg.slow as F\n"}
+    assert _provided_width(both, "F.Spec") == 5
+    chain = {"pkg/proto.py": "import pkg.m1 as M\n", "pkg/m1.py": "import pkg.m2 as N\n",
+             "pkg/m2.py": "import pkg.m3 as O\n",
+             "pkg/m3.py": "import pkg.m4 as P\n\n\nclass Spec:\n    width: int = 6\n",
+             "pkg/m4.py": "class Spec:\n    width: int = 8\n"}
+    assert _provided_width(chain, "M.N.O.Spec") == 6
+    assert _provided_width(chain, "M.N.O.P.Spec") is None
