@@ -1423,6 +1423,8 @@ def test_an_alias_chain_is_followed_three_names_deep_and_not_four() -> None:
     four = base + "D = Real\nC = D\nB = C\nSpec = B\n"
     assert _provided_width({"pkg/proto.py": three}, "Spec") == 4
     assert _provided_width({"pkg/proto.py": four}, "Spec") is None
+    # Unpacking into several names is no alias of the one named.
+    assert _provided_width({"pkg/proto.py": base + "Spec, Other = Real\n"}, "Spec") is None
     # A chain that leads to a name bound to no class leads nowhere.
     assert _provided_width({"pkg/proto.py": base + "C = 5\nB = C\nSpec = B\n"}, "Spec") is None
     assert upstream._MAX_REEXPORTS == 3

@@ -50,6 +50,10 @@ def _inp(tmp_path, monkeypatch, **extra: str):
     return minirepo.build(tmp_path, head=files, base=dict(CORE))
 
 
+def test_the_cap_is_the_documented_figure() -> None:
+    assert gitrepo.MAX_PYTHON_CHARS == 400_000  # docs/security.md states it
+
+
 def test_the_padding_is_exact() -> None:
     assert len(_padded(BODY, CAP)) == CAP and len(_padded(BODY, CAP + 1)) == CAP + 1
 
