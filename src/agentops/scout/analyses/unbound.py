@@ -24,7 +24,6 @@ from collections import deque
 from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.analyses.commentrefs import MAX_FILE_CHARS
 from agentops.scout.model import Inputs
 
 # Names every module has without binding them.
@@ -338,8 +337,7 @@ def _set_on_modules(files: dict[str, str], paths: frozenset[str]) -> dict[str, s
     a name is never reported."""
     out: dict[str, set[str]] = {}
     for path, text in files.items():
-        if not path.endswith(".py") or len(text) > MAX_FILE_CHARS \
-                or not _SETS_ON_OTHERS.search(text):
+        if not path.endswith(".py") or not _SETS_ON_OTHERS.search(text):
             continue
         tree = ps.parse(text)
         if tree is None:
