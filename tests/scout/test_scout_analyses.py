@@ -543,6 +543,27 @@ def test_a_function_whose_module_became_a_package_moved_not_vanished(tmp_path) -
 
 
 
+def test_a_method_of_a_class_re_exported_by_its_new_package_is_found_there(tmp_path) -> None:
+    """#22 (set 17 kind a): ``core/net.py`` became ``core/net/body.py`` and the package
+    ``core/__init__.py`` re-exports ``Body``; a configured method ``Body.setup`` is found
+    in the class the sub-project's import resolves to: moved, same signature, no P0."""
+    frag = "fragile_surfaces: {functions: [{name: Body.setup, file: core/net.py}]}\n"
+    cls = "class Body:\n    def setup(self, device=None):\n        return device\n"
+    base = {"core/__init__.py": "", "core/net.py": cls}
+    user = ("from core import Body\n\nclass Mine(Body):\n"
+            "    def setup(self, device=None):\n        super().setup(device)\n")
+    head = {"core/__init__.py": "from core.net.body import Body\n", "core/net/__init__.py": "",
+            "core/net/body.py": cls, "sub/m.py": user}
+    [change] = upstream.fragile_changes(inputs(_target(tmp_path, frag), head, base))
+    assert change.change.startswith("Body.setup moved to core/net/body.py")
+    assert (change.severity, change.uses) == ("nice-to-have", ())
+    # No match: the class is still found but lost the method: gone, blocking at the override.
+    head["core/net/body.py"] = "class Body:\n    pass\n"
+    (tmp_path / "b").mkdir()
+    [change] = upstream.fragile_changes(inputs(_target(tmp_path / "b", frag), head, base))
+    assert "no longer found" in change.change
+
+
 def test_a_package_that_re_exports_under_another_name_is_followed_by_that_name(
         tmp_path) -> None:
     """#22: ``core/opt/__init__.py`` says ``from .impl import make_adamw as default_adamw``;
@@ -1243,17 +1264,17 @@ def test_place_file_and_line_split_at_the_last_colon() -> None:
 
 
 def test_the_doc_analyses_parse_no_file_past_the_parse_cap() -> None:
-    """The doc analyses parse a Python file within ``MAX_PARSE_CHARS`` only, as the
-    other analyses do, not every file the 4 MiB read cap lets in."""
+    """A text read as Python that is not a ``.py`` file of the tree (a doc, a script)
+    keeps the cap the tree keeps for Python files, ``gitrepo.MAX_PYTHON_CHARS``."""
+    from agentops.scout import gitrepo
     from agentops.scout.analyses import docs
-    from agentops.scout.analyses import pysource as ps
 
     small = 'import argparse\np = argparse.ArgumentParser()\np.add_argument("--zest")\n'
-    big = small.replace("zest", "gusto") + "#" * ps.MAX_PARSE_CHARS + "\n"
-    assert ps.parse_bounded(small) is not None
-    assert ps.parse_bounded(big) is None and ps.parse_bounded(None) is None
-    assert ps.parse(big) is not None  # the plain parse still reads it
-    assert docs.argparse_flags({"a.py": small, "b.py": big}) == {"--zest"}
+    big = small.replace("zest", "gusto") + "#" * gitrepo.MAX_PYTHON_CHARS + "\n"
+    assert docs.argparse_flags({"a.md": small, "b.md": big}) == {"--zest"}
+    assert docs.argparse_flags({0: small, 1: big}) == {"--zest"}
+    at = big[:gitrepo.MAX_PYTHON_CHARS - 1] + "\n"  # at the cap: read
+    assert "--gusto" in docs.argparse_flags({"b.md": at})
 
 
 def test_assignments_imports_and_del_rebind_the_name_as_python_does() -> None:
@@ -1379,9 +1400,81 @@ def test_find_passes_over_accessors_of_the_same_name_only() -> None:
     assert pysource.find(later, "q").lineno == 6
 
 
-def test_parse_bounded_takes_the_cap_and_not_one_more() -> None:
+def test_the_python_cap_takes_the_cap_and_not_one_more() -> None:
+    from agentops.scout import gitrepo
+
+    at = "x = 1" + " " * (gitrepo.MAX_PYTHON_CHARS - 5)
+    assert gitrepo.python_over_cap("m.py", at) is None
+    assert gitrepo.python_over_cap("m.py", at + " ") is not None
+    assert gitrepo.python_over_cap("m.md", at + " ") is None  # other files: the byte cap
+
+
+
+
+def _provided_width(files: dict[str, str], dotted: str) -> object:
+    """The default of ``width`` in the class ``dotted`` that pkg/proto.py provides."""
+    files = {"pkg/__init__.py": "", **files}
+    tree = Tree(commit="c" * 40, paths=frozenset(files), files=files)
+    found = upstream.provided(tree, "pkg/proto.py", dotted)
+    if found is None:
+        return None
+    return next(ast.literal_eval(st.value) for st in found.body
+                if isinstance(st, ast.AnnAssign) and st.value is not None)
+
+
+def test_a_dotted_import_binds_its_first_part_and_an_alias_the_whole_module() -> None:
+    """upstream (review rev41b): ``import pkg.fast`` binds ``pkg`` (the package, whose
+    own classes ``pkg.Spec`` reaches), not ``fast``; ``import pkg.fast as F`` binds ``F``
+    to the submodule itself."""
+    shapes = {"pkg/__init__.py": "class Spec:\n    width: int = 1\n",
+              "pkg/fast.py": "class Spec:\n    width: int = 3\n"}
+    plain = {**shapes, "pkg/proto.py": "import pkg.fast\n"}
+    assert _provided_width(plain, "pkg.Spec") == 1
+    assert _provided_width({**shapes, "pkg/proto.py": "import pkg.fast as F\n"}, "F.Spec") == 3
+    # ``fast`` is not bound by the plain import: a class of that name before it stays.
+    own = "class fast:\n    class Spec:\n        width: int = 7\n\n\nimport pkg.fast\n"
+    assert _provided_width({**shapes, "pkg/proto.py": own}, "fast.Spec") == 7
+
+
+def test_an_alias_chain_is_followed_three_names_deep_and_not_four() -> None:
+    """upstream (review rev41b): ``Spec = B``, ``B = C`` ... leads where the last name
+    does, read again for each alias (chained alias reads), up to ``_MAX_REEXPORTS``."""
+    base = "class Real:\n    width: int = 4\n\n\n"
+    three = base + "C = Real\nB = C\nSpec = B\n"
+    four = base + "D = Real\nC = D\nB = C\nSpec = B\n"
+    assert _provided_width({"pkg/proto.py": three}, "Spec") == 4
+    assert _provided_width({"pkg/proto.py": four}, "Spec") is None
+    # Unpacking into several names is no alias of the one named.
+    assert _provided_width({"pkg/proto.py": base + "Spec, Other = Real\n"}, "Spec") is None
+    # A chain that leads to a name bound to no class leads nowhere.
+    assert _provided_width({"pkg/proto.py": base + "C = 5\nB = C\nSpec = B\n"}, "Spec") is None
+    assert upstream._MAX_REEXPORTS == 3
+
+
+def test_find_passes_over_a_getter_of_the_same_name_and_keeps_a_decorated_class() -> None:
+    """pysource.find (review rev41b): ``@x.getter`` adds to the property as ``.setter``
+    does, so the plain ``x`` asked for is the first def; a class is never an accessor,
+    whatever decorates it."""
     from agentops.scout.analyses import pysource
 
-    at = "x = 1" + " " * (pysource.MAX_PARSE_CHARS - 5)
-    assert pysource.parse_bounded(at) is not None
-    assert pysource.parse_bounded(at + " ") is None and pysource.parse_bounded(None) is None
+    getter = ast.parse("class C:\n    @property\n    def x(self):\n        return 1\n\n"
+                       "    @x.getter\n    def x(self):\n        return 2\n")
+    assert pysource.find(getter, "C.x").lineno == 3
+    cls = ast.parse("def x():\n    pass\n\n\n@x.setter\nclass x:\n    pass\n")
+    found = pysource.find(cls, "x")
+    assert isinstance(found, ast.ClassDef) and found.lineno == 6
+
+
+def test_module_imports_keep_the_last_alias_and_the_depth_bound() -> None:
+    """upstream (review rev41b): of ``import a as F, b as F`` the last binds ``F``; a
+    chain of module imports (``M.N.O.Spec``) is followed three modules deep, not four."""
+    shapes = {"pkg/fast.py": "class Spec:\n    width: int = 3\n",
+              "pkg/slow.py": "class Spec:\n    width: int = 5\n"}
+    both = {**shapes, "pkg/proto.py": "import pkg.fast as F, pkg.slow as F\n"}
+    assert _provided_width(both, "F.Spec") == 5
+    chain = {"pkg/proto.py": "import pkg.m1 as M\n", "pkg/m1.py": "import pkg.m2 as N\n",
+             "pkg/m2.py": "import pkg.m3 as O\n",
+             "pkg/m3.py": "import pkg.m4 as P\n\n\nclass Spec:\n    width: int = 6\n",
+             "pkg/m4.py": "class Spec:\n    width: int = 8\n"}
+    assert _provided_width(chain, "M.N.O.Spec") == 6
+    assert _provided_width(chain, "M.N.O.P.Spec") is None

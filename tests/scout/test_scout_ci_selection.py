@@ -120,6 +120,23 @@ def test_runner_module_no_workflow_calls(tmp_path) -> None:
     assert [i.targets for i in res.invocations] == [("sub.tests.run_main",)]
 
 
+def test_a_runner_an_unlisted_workflow_runs_is_no_gap(tmp_path) -> None:
+    """#22 (set 17 kind c): the folder's own workflow, written after the target was
+    drafted (not in its ``workflows``), runs one runner as a module and another through
+    a shell script a step calls: both run in CI. A runner nothing reaches stays a gap."""
+    runner = ("def check():\n    assert 1\n\ndef main():\n    check()\n\n"
+              "if __name__ == '__main__':\n    main()\n")
+    own = ".github/workflows/sub_gpu.yaml"
+    inp = minirepo.build(tmp_path, head={
+        "sub/tests/run_a.py": runner, "sub/tests/run_b.py": runner,
+        "sub/tests/run_c.py": runner, "sub/tests/run_main.py": runner,
+        "sub/tests/go.sh": "set -e\npython sub/tests/run_b.py --fast\n",
+        WF: _wf("python -m sub.tests.run_main"),
+        own: _wf("python -m sub.tests.run_a out --ngpu 8", "bash sub/tests/go.sh")})
+    res = ci.analyse(inp)
+    assert [r.file for r in res.runner_gaps] == ["sub/tests/run_c.py"]
+
+
 def test_commented_out_invocation_is_named_with_its_reason(tmp_path) -> None:
     wf = _wf("# TODO: re-enable once the numerics fix lands",
              "# pytest sub/tests/test_num.py::TestNum -v",

@@ -90,6 +90,26 @@ def test_an_attribute_the_class_still_has_is_no_finding(tmp_path) -> None:
     assert got.broken == () and got.checked["attribute"] >= 1
 
 
+def test_a_field_an_extension_module_the_folder_names_adds_is_no_finding(tmp_path) -> None:
+    """#22 (set 17 kind b): the folder's config names an extension module whose
+    dataclass of the same name as core's (``Spec``) declares ``loss``; the loader merges
+    it into the configuration, so ``spec.loss`` resolves. No match: the same module
+    present but named by no file of the folder, or declaring other fields."""
+    ext = ("from dataclasses import dataclass\n\n\n@dataclass\nclass Spec:\n"
+           "    loss: object = None\n")
+    cfg = '[extra]\nextension_module = "sub.ext_args"\n'
+    _inp, got = _run(tmp_path, {"sub/engine.py": ENGINE, "sub/ext_args.py": ext,
+                                "sub/run.toml": cfg})
+    assert got.broken == ()
+    (tmp_path / "b").mkdir()
+    _inp, got = _run(tmp_path / "b", {"sub/engine.py": ENGINE, "sub/ext_args.py": ext})
+    assert [r.name for r in got.broken] == ["loss"]
+    (tmp_path / "c").mkdir()
+    _inp, got = _run(tmp_path / "c", {"sub/engine.py": ENGINE, "sub/run.toml": cfg,
+                                      "sub/ext_args.py": ext.replace("loss", "gain")})
+    assert [r.name for r in got.broken] == ["loss"]
+
+
 def test_types_from_parameters_constructors_factories_fields_and_properties(
         tmp_path) -> None:
     code = '''\

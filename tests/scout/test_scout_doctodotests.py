@@ -7,6 +7,7 @@ heading as a to-do section. Fixture repositories, match and no-match."""
 
 from __future__ import annotations
 
+from agentops.scout import gitrepo
 from agentops.scout.analyses import doclists, doctodotests, testowner
 from tests import watchdog
 from tests.scout import minirepo
@@ -115,7 +116,9 @@ def test_hostile_lines_are_read_in_bounded_time(tmp_path) -> None:
     """A test file or workflow of dash runs and flag-like repeats, long single lines and
     many short ones: each launch pattern search stays linear (``--[\\w.-]+`` before
     the name backtracked quadratically on a run of dashes: 16,000 took 36 s)."""
-    hostile = "\n".join(["-" * 200_000, "--a" * 600, *(["--a" * 600] * 300)]) + "\n"
+    hostile = "\n".join(["-" * 200_000, "--a" * 600, *(["--a" * 600] * 100)]) + "\n"
+    # Within the cap on a Python file (a longer test file is not read at all).
+    assert len(hostile + CASES) <= gitrepo.MAX_PYTHON_CHARS
     got = watchdog.within(watchdog.SECONDS, lambda: _check(
         tmp_path, cases=hostile + CASES, workflow=WORKFLOW + "# " + "-" * 200_000 + "\n"))
     assert [line for _f, line, _t in got] == [11]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 
+from agentops.scout import gitrepo
 from agentops.scout.analyses import guardgaps
 from agentops.scout.itemize import guardgaps as items_of
 from tests.scout import minirepo
@@ -212,7 +213,7 @@ def test_no_lost_refusal_read_past_a_star_or_in_a_builder_over_the_cap(tmp_path)
                                                    "proj/ours/mix.py": BUILDS_ITSELF},
                                   base)) == []
     # A builder past the size cap is never parsed (its refusals are not read).
-    huge = BUILDER + "#" * guardgaps.MAX_FILE_CHARS + "\n"
+    huge = BUILDER + "#" * gitrepo.MAX_PYTHON_CHARS + "\n"
     base = {"core/mixers.py": huge, "proj/ours/mix.py": USES_BUILDER}
     assert guardgaps.analyse(_inp(tmp_path / "b", {"core/mixers.py": None,
                                                    "proj/ours/mix.py": BUILDS_ITSELF},

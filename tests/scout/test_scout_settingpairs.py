@@ -364,3 +364,22 @@ def test_many_reads_and_cases_sharing_a_large_config_stay_fast(tmp_path) -> None
     inp = _plan_inp(tmp_path, plan, cases, **{"sub/plan2.py": plan, "sub/big.toml": config})
     found = watchdog.within(watchdog.SECONDS, lambda: sp.analyse(inp))
     assert found.cases == 150 and found.pairs == ()
+
+
+def test_a_config_typed_holder_is_no_degree_branch(tmp_path) -> None:
+    """Review rev41b: a property read on a parameter typed ``*Config`` is a setting of
+    that config, not a degree branch, even when the class has degree properties and is
+    built from degrees: the same tree with the class named ``DimsConfig`` pairs nothing
+    (named ``Dims``, the first test above finds three pairs)."""
+    cases = _cases(
+        _case("--module sub --config m_debug", "--parallelism.tensor_parallel_degree 2"),
+        _case("--module sub --config m_debug", "--parallelism.no-split-rows"),
+        _case("--module sub --config m_debug", "--parallelism.context_parallel_degree 2"),
+        _case("--module sub --config m_square"))
+    head = {"core/dims.py": DIMS.replace("class Dims", "class DimsConfig"),
+            "core/trainer.py": TRAINER.replace("Dims", "DimsConfig"),
+            "sub/plan.py": PLAN.replace("Dims", "DimsConfig"),
+            "sub/flavors.py": FLAVORS, "sub/config_registry.py": REGISTRY,
+            "tests/integration_tests/models.py": cases}
+    assert "DimsConfig" in head["sub/plan.py"] and "DimsConfig" in head["core/trainer.py"]
+    assert _found(minirepo.build(tmp_path, head=head, target=TARGET)) == []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from agentops.scout import gitrepo
 from agentops.scout.analyses import siblingimports
 from agentops.scout.itemize import debt
 from tests.scout import minirepo
@@ -122,7 +123,7 @@ def test_nothing_without_a_borrowed_helper_a_contrast_or_a_registration(tmp_path
 
 def test_a_sibling_module_over_the_size_cap_is_not_read(tmp_path) -> None:
     files = _files()
-    files["pkg/models/alpha/wiring.py"] = (ALPHA_WIRING + "#" * siblingimports.MAX_FILE_CHARS
+    files["pkg/models/alpha/wiring.py"] = (ALPHA_WIRING + "#" * gitrepo.MAX_PYTHON_CHARS
                                            + "\n")
     assert siblingimports.analyse(_inp(tmp_path, files)) == []
 
@@ -175,7 +176,7 @@ def test_what_the_folders_files_are_and_what_counts_as_made_otherwise(tmp_path) 
     spec = SPEC.format(fn="wire_deep", name="deep")
     files["pkg/models/deep/tests/spec.py"] = spec.replace("from .wiring", "from ..wiring")
     files["pkg/models/deep/spec.txt"] = spec
-    files["pkg/models/deep/big.py"] = spec + "#" * siblingimports.MAX_FILE_CHARS + "\n"
+    files["pkg/models/deep/big.py"] = spec + "#" * gitrepo.MAX_PYTHON_CHARS + "\n"
     assert siblingimports.analyse(_inp(tmp_path / "b", files)) == []
     # A file that does not parse does not hide the folder's or a sibling's others; a
     # helper of the same name from a module the repository lacks is not made here.

@@ -250,6 +250,27 @@ def test_only_the_folders_python_modules_outside_its_tests_are_read(tmp_path) ->
     assert [u.name for u in unbound.analyse(inp)] == ["real_gap"]
 
 
+def test_a_tests_dir_that_is_the_folder_itself_leaves_its_modules_read(tmp_path) -> None:
+    # A draft that found the folder's one test module among its own code names the folder
+    # as ``tests_dir``: its modules are still code, its test-named files still tests.
+    ok = COPY.replace("build_mask(batch)", "batch")
+    extra = {"sub/runner.py": "def go():\n    return StageBuilder()\n",
+             "sub/checks/test_grid.py": "G = grid_helper\n",
+             "sub/grid_test.py": "H = other_helper\n",
+             "sub/parts/tests/case.py": "C = case_helper\n"}
+    inp = _inp(tmp_path / "own", ok, extra=extra)
+    inp = dataclasses.replace(inp, target=dataclasses.replace(inp.target, tests_dir="sub"))
+    assert [u.name for u in unbound.analyse(inp)] == ["StageBuilder"]
+    # A tests_dir of its own inside the folder keeps setting its files apart by place,
+    # whatever their names; one outside the folder sets none of the folder's apart.
+    for tests_dir, names in (("sub/checks", ["StageBuilder", "other_helper"]),
+                             ("tests/sub", ["StageBuilder", "grid_helper", "other_helper"])):
+        inp = _inp(tmp_path / tests_dir.replace("/", "-"), ok, extra=extra)
+        inp = dataclasses.replace(inp, target=dataclasses.replace(inp.target,
+                                                                  tests_dir=tests_dir))
+        assert sorted(u.name for u in unbound.analyse(inp)) == sorted(names), tests_dir
+
+
 def test_a_sub_package_whose_text_was_not_loaded_is_still_a_submodule(tmp_path) -> None:
     inp = _inp(tmp_path, COPY.replace("build_mask(batch)", "batch"), extra={
         "sub/__init__.py": "GRID = parts\n", "sub/parts/__init__.py": ""})

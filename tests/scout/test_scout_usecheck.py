@@ -71,6 +71,45 @@ def test_a_call_passing_none_of_the_removed_parameters_is_no_action(tmp_path) ->
     assert "`build` (sub/a.py:4)" in fyi.title
 
 
+POS_OLD = "def pack(rows, width, limit, pad, on_host=False):\n    return rows\n"
+POS_NEW = "def pack(rows, width, pad, on_host=False):\n    return rows\n"
+
+
+def test_a_kept_call_filling_a_removed_slot_by_position_is_an_action(tmp_path) -> None:
+    """#22 (set 17 kind d): ``limit`` left the signature; a call unchanged since the
+    baseline still passes four positionals, so its ``limit`` lands in ``pad`` and its pad
+    in ``on_host``: no TypeError, wrong binding. An action naming the call, not the
+    "already fits" line. No match: the call rewritten for the new signature (three
+    positionals and ``on_host``), and a call passing the removed slot's neighbours only."""
+    user = "from core.pk import pack\n\ndef go(r):\n    return pack(r, 8, 64, 16)\n"
+    inp = minirepo.build(tmp_path, base={"core/__init__.py": "", "core/pk.py": POS_OLD,
+                                         "sub/__init__.py": "", "sub/a.py": user},
+                         head={"core/pk.py": POS_NEW})
+    [site] = _by_symbol(inp)["pack"].sites
+    assert (site.loc, site.verdict, site.severity) == ("sub/a.py:4", "breaks", "should-fix")
+    assert "`limit`" in site.detail and "`pad`" in site.detail
+    items = delta.items(inp, {**_empty(), "use_checks": usecheck.discover(inp)})
+    [act] = [i for i in items if i.kind == "action"]
+    assert act.where == "sub/a.py:4"
+    assert not [i for i in items if "already fits" in i.title]
+    # No match: the same four positionals written after the change (not at the baseline).
+    fixed = user.replace("pack(r, 8, 64, 16)", "pack(r, 8, 16, True)")
+    (tmp_path / "b").mkdir()
+    inp = minirepo.build(tmp_path / "b", base={"core/__init__.py": "", "core/pk.py": POS_OLD,
+                                               "sub/__init__.py": "", "sub/a.py": user},
+                         head={"core/pk.py": POS_NEW, "sub/a.py": fixed})
+    [site] = _by_symbol(inp)["pack"].sites
+    assert site.verdict == "adapted"
+    # No match: a kept call that stops before the removed slot.
+    short = user.replace("pack(r, 8, 64, 16)", "pack(r, 8)")
+    (tmp_path / "c").mkdir()
+    inp = minirepo.build(tmp_path / "c", base={"core/__init__.py": "", "core/pk.py": POS_OLD,
+                                               "sub/__init__.py": "", "sub/a.py": short},
+                         head={"core/pk.py": POS_NEW})
+    [site] = _by_symbol(inp)["pack"].sites
+    assert site.verdict != "breaks"
+
+
 def test_a_changed_default_the_call_relies_on_is_fyi(tmp_path) -> None:
     inp = _inp(tmp_path, {"sub/a.py": "from core.lib import build\n\n"
                                       "def go(m):\n    return build(m)\n"})

@@ -21,6 +21,13 @@ from agentops.untrusted_files import MAX_FILE_BYTES
 
 MAX_BLOB_BYTES = MAX_FILE_BYTES
 MAX_TREE_BYTES = 256 * 1024 * 1024  # all the text one tree loads (torchtitan: 6 MB)
+# The longest Python file any analysis reads, in characters: the one place the cap lives.
+# The blob cap lets a 4 MiB file in; parsing one takes seconds and its tree hundreds of
+# megabytes, and tokenizing or pattern-scanning it is as costly. No real source file
+# comes near (torchtitan's longest: under 100,000). A longer one is left out of the tree's
+# files (and of ``history``) and listed in ``skipped`` with the reason -- whole, never cut
+# short into a parse of its first part -- so no analysis sees it and the report counts it.
+MAX_PYTHON_CHARS = 400_000
 GIT_TIMEOUT = 600.0  # seconds for one git command on a large history
 _LINK, _SUBMODULE = "120000", "160000"
 
@@ -49,9 +56,26 @@ class Tree:
     cache: dict[object, Any] = field(default_factory=dict, hash=False, compare=False,
                                      repr=False)
 
+    def __post_init__(self) -> None:
+        # A tree built by hand (tests, ``patches``) keeps the same cap as a loaded one.
+        over = {p: why for p, t in self.files.items() if (why := python_over_cap(p, t))}
+        if over:
+            object.__setattr__(self, "files", {p: t for p, t in self.files.items()
+                                               if p not in over})
+            object.__setattr__(self, "skipped", {**self.skipped, **over})
+
     def text(self, path: str) -> str | None:
         """The text of ``path`` at this commit, or ``None`` when not loaded/absent."""
         return self.files.get(path)
+
+
+def python_over_cap(path: str, text: str) -> str | None:
+    """Why a Python file's text is too long for any analysis to read (``None`` if it is
+    not)."""
+    if path.endswith(".py") and len(text) > MAX_PYTHON_CHARS:
+        return (f"{len(text):,} characters, over the {MAX_PYTHON_CHARS:,}-character cap"
+                " for Python source")
+    return None
 
 
 class GitRepo:
@@ -192,7 +216,11 @@ class GitRepo:
             if b"\0" in blob[:8000]:
                 skipped[path] = "binary content"
                 continue
-            files[path] = blob.decode("utf-8", "replace")
+            text = blob.decode("utf-8", "replace")
+            if why := python_over_cap(path, text):
+                skipped[path] = why
+                continue
+            files[path] = text
         return files, skipped
 
     def _cat(self, commit: str, paths: list[str]) -> list[bytes | None]:

@@ -20,12 +20,11 @@ import re
 import tokenize
 from collections.abc import Iterator, Mapping
 
-from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.docs import DocProblem
 from agentops.scout.model import Inputs
 
-# Security: comments are untrusted text; scanned with bounded regexes, per file capped.
-MAX_FILE_CHARS = ps.MAX_PARSE_CHARS
+# Security: comments are untrusted text; scanned with bounded regexes, per file capped
+# (and no file longer than ``gitrepo.MAX_PYTHON_CHARS`` is in a tree).
 MAX_PER_FILE = 20
 _PATH = re.compile(r"(?<![\w./-])((?:[A-Za-z_][\w-]{0,60}/){1,12}[A-Za-z_][\w-]{0,80}"
                    r"\.(?:py|md|yaml|yml|toml|sh|json))(?![\w/-])")
@@ -36,10 +35,10 @@ _MODULE = re.compile(r"(?<![\w./-])([A-Za-z_]\w{0,60}(?:\.[A-Za-z_]\w{0,60}){2,1
 def own_sources(files: Mapping[str, str],
                 prefix: str | tuple[str, ...]) -> Iterator[tuple[str, str]]:
     """(path, text) of the Python files under ``prefix`` that are not tests (nothing in
-    a ``tests/`` folder, no ``test_`` file) and within ``MAX_FILE_CHARS``, in path order:
+    a ``tests/`` folder, no ``test_`` file), in path order:
     the code of its own that an analysis reads in a sub-project or a sibling folder."""
     for path, text in sorted(files.items()):
-        if path.startswith(prefix) and path.endswith(".py") and len(text) <= MAX_FILE_CHARS \
+        if path.startswith(prefix) and path.endswith(".py") \
                 and "/tests/" not in path and not path.rsplit("/", 1)[-1].startswith("test_"):
             yield path, text
 
@@ -103,7 +102,7 @@ def analyse(inp: Inputs) -> list[DocProblem]:
         children.setdefault(head, set()).add(name)
     out: list[DocProblem] = []
     for path, text in sorted(inp.head.files.items()):
-        if not (path.startswith(sub) and path.endswith(".py")) or len(text) > MAX_FILE_CHARS:
+        if not (path.startswith(sub) and path.endswith(".py")):
             continue
         parts = path.split("/")[:-1]
         anchors = tops | {c for i in range(1, len(parts) + 1)

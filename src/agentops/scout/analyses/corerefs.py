@@ -77,6 +77,7 @@ class _Checker:
         self._attr_types: dict[tuple[int, str], Obj | None] = {}
         self._outside_sets: dict[str, bool] = {}
         self._setattr_sets: dict[str, bool] = {}
+        self._ext: dict[str, set[str]] | None = None
         self.path = ""
         self._mod: ast.Module | None = None
         self._parents: dict[int, ast.AST] | None = None
@@ -304,6 +305,9 @@ class _Checker:
             return
         if not _is_dataclass(owner) and self._set_from_outside(attr):
             self.skip("assigned on instances from outside the class")
+            return
+        if attr in self._extension_fields().get(owner.qualname.rsplit(".", 1)[-1], ()):
+            self.skip("declared by an extension module the folder names")
             return
         if self._narrowed(node):
             self.skip("read under an isinstance/hasattr test")
@@ -587,6 +591,32 @@ class _Checker:
             todo = nxt
         return False
 
+    def _extension_fields(self) -> dict[str, set[str]]:
+        """Class name -> fields, of the dataclasses in the extension modules the folder
+        names: a dotted module of the repository written as a string value in one of its
+        files (a config's ``custom args module = "pkg.ext"``, a ``merge("pkg.ext")``
+        call). A loader that merges such a module into the configuration adds its
+        sections' fields to core's classes of the same name (#22, set 17 kind b)."""
+        if self._ext is None:
+            self._ext = {}
+            paths = self.inp.head.paths
+            seen: set[str] = set()
+            for path, text in self.inp.head.files.items():
+                if not path.startswith(self.sub):
+                    continue
+                for dotted in _MODULE_STRING.findall(text):
+                    if dotted in seen:
+                        continue
+                    seen.add(dotted)
+                    file = ps.module_path(dotted, paths)
+                    mod = ps.parse(self.inp.head.text(file) or "") if file else None
+                    for node in mod.body if mod is not None else ():
+                        if isinstance(node, ast.ClassDef) and any(
+                                "dataclass" in ast.unparse(d) for d in node.decorator_list):
+                            self._ext.setdefault(node.name, set()).update(
+                                ps.class_fields(node))
+        return self._ext
+
     def _set_from_outside(self, attr: str) -> bool:
         if attr not in self._outside_sets:
             pat = re.compile(rf"(?<!\bself)\.{re.escape(attr)}\s*=(?!=)")
@@ -615,6 +645,9 @@ class _Checker:
     def _severity(self, node: ast.AST) -> str:
         del node
         return "should-fix" if _is_test(self.path) else "blocking"
+
+
+_MODULE_STRING = re.compile(r"""["']([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)["']""")
 
 
 def _dotted(expr: ast.expr) -> str:

@@ -380,7 +380,7 @@ def _registry_keys(inp: Inputs, names: set[str]) -> dict[str, list[str]]:
         if not path.startswith(sub) or not path.endswith(".py") \
                 or not any(n in text for n in names):
             continue
-        mod = ps.parse_bounded(text)
+        mod = ps.parse(text)
         for node in ps.nodes(mod) if mod is not None else ():
             if isinstance(node, ast.Dict):
                 for k, v in zip(node.keys, node.values, strict=False):

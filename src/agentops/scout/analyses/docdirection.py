@@ -23,7 +23,6 @@ import re
 
 from agentops.scout.analyses import docclaims
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.analyses.commentrefs import MAX_FILE_CHARS
 from agentops.scout.analyses.docs import DocProblem
 from agentops.scout.model import Inputs
 
@@ -92,7 +91,7 @@ def _implementations(inp: Inputs, pattern: re.Pattern[str]) -> list[tuple[str, i
     out = []
     for path, text in sorted(inp.head.files.items()):
         if not (path.startswith(sub) and path.endswith(".py")) or "/tests/" in path \
-                or posixpath.basename(path).startswith("test_") or len(text) > MAX_FILE_CHARS:
+                or posixpath.basename(path).startswith("test_"):
             continue
         mod = ps.parse(text)
         if mod is None:

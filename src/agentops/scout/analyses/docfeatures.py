@@ -76,7 +76,7 @@ def handled(inp: Inputs) -> set[str]:
         if not (path.startswith(sub) and path.endswith(".py")) or "/tests/" in path \
                 or path.rsplit("/", 1)[-1].startswith("test_"):
             continue
-        mod = ps.parse_bounded(text)
+        mod = ps.parse(text)
         for node in ps.walk(mod) if mod is not None else ():
             called = isinstance(node, ast.Call)
             ref = node.func if called else node

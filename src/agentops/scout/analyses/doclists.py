@@ -105,7 +105,7 @@ def wired(inp: Inputs, caps: tuple[Capability, ...] = CAPABILITIES
         if not (path.startswith(sub) and path.endswith(".py")) or path.startswith(tests) \
                 or path.rsplit("/", 1)[-1].startswith("test_") or "/tests/" in path:
             continue
-        mod = ps.parse_bounded(text)
+        mod = ps.parse(text)
         for node in ps.walk(mod) if mod is not None else ():
             if not isinstance(node, ast.Call):
                 continue
@@ -124,7 +124,7 @@ def wired(inp: Inputs, caps: tuple[Capability, ...] = CAPABILITIES
 def wires(text: str, cap: Capability) -> bool:
     """Whether a module's code calls a function that wires ``cap``, or hands one over
     to a call (the same reading as ``wired``, for one file)."""
-    mod = ps.parse_bounded(text)
+    mod = ps.parse(text)
     for node in ps.walk(mod) if mod is not None else ():
         if not isinstance(node, ast.Call):
             continue

@@ -98,7 +98,7 @@ def _reexports(path: str, text: str, name: str) -> bool:
 
 def _import_source(inp: Inputs, text: str, name: str) -> str | None:
     """The repository file ``text`` imports ``name`` from, when that file defines it."""
-    module, orig = ps.imports(ps.parse_bounded(text)).get(name, ("", ""))
+    module, orig = ps.imports(ps.parse(text)).get(name, ("", ""))
     path = ps.module_path(module, inp.head.paths) if module and orig else None
     return path if path and any(f == path for f, _ln in _definers(inp).get(orig, [])) \
         else None
@@ -304,7 +304,7 @@ def _signature_claim(inp: Inputs, doc: str, n: int, span: str, seen: set[str]
     if len(places) != 1:
         return []
     path, line = places[0]
-    mod = ps.parse_bounded(inp.head.text(path))
+    mod = ps.parse(inp.head.text(path))
     node = next((d for d in (mod.body if mod is not None else ())
                  if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))
                  and d.name == name), None)
@@ -348,7 +348,7 @@ def _value_groups(inp: Inputs) -> dict[str, list[tuple[str, int, tuple[str, ...]
             if not (path.startswith(sub) and path.endswith(".py")) or (" in (" not in text \
                     and " in [" not in text and " in {" not in text):
                 continue
-            mod = ps.parse_bounded(text)
+            mod = ps.parse(text)
             for node in ps.walk(mod) if mod is not None else ():
                 if not (isinstance(node, ast.Compare) and len(node.ops) == 1
                         and isinstance(node.ops[0], ast.In)

@@ -54,7 +54,7 @@ def _fields(inp: Inputs, doc: str, name: str, target: str) -> list[str] | None:
     path = target.split("#", 1)[0]
     path = path.lstrip("/") if path.startswith("/") else posixpath.normpath(
         posixpath.join(posixpath.dirname(doc), path))
-    cls = ps.find(ps.parse_bounded(inp.head.text(path)), name) if path.endswith(".py") \
+    cls = ps.find(ps.parse(inp.head.text(path)), name) if path.endswith(".py") \
         else None
     if not isinstance(cls, ast.ClassDef):
         return None

@@ -77,7 +77,7 @@ def _imported(tree: ast.Module, paths: frozenset[str], sub: str) -> dict[str, tu
 
 
 def _top_defs(text: str | None) -> dict[str, ast.AST] | None:
-    tree = ps.parse_bounded(text)
+    tree = ps.parse(text)
     if tree is None:
         return None
     return {n.name: n for n in tree.body if isinstance(n, _DEFS)}

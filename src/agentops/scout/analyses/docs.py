@@ -32,6 +32,7 @@ from agentops.scout.analyses import (
 )
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.classindex import ClassIndex
+from agentops.scout.gitrepo import python_over_cap
 from agentops.scout.model import Inputs
 
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
@@ -380,8 +381,9 @@ def argparse_flags(files: dict[str, str]) -> set[str]:
     """Every ``add_argument("--x")`` option string in the loaded sources."""
     out: set[str] = set()
     for text in files.values():
-        if "add_argument" not in text or len(text) > ps.MAX_PARSE_CHARS:
-            continue  # past the parse cap: not read at all, as by the other analyses
+        if "add_argument" not in text or python_over_cap(".py", text):
+            continue  # a text that is not a ``.py`` file (a doc, a script) read as Python
+            # keeps the cap the tree keeps for Python files: not read at all
         mod = ps.parse(text)
         if mod is None:  # unparsable: the option strings that open each call
             for m in re.finditer(r"add_argument\(\s*((?:[\"']-[^\"']+[\"']\s*,?\s*)+)",
@@ -668,7 +670,7 @@ def _members_named(inp: Inputs, name: str
     for path, text in inp.head.files.items():
         if not (path.startswith(sub) and path.endswith(".py")) or name not in text:
             continue
-        mod = ps.parse_bounded(text)
+        mod = ps.parse(text)
         for cls in (n for n in ps.walk(mod) if isinstance(n, ast.ClassDef)) if mod else ():
             for node in cls.body:
                 defines = (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)

@@ -16,7 +16,6 @@ import ast
 import re
 
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.analyses.commentrefs import MAX_FILE_CHARS
 from agentops.scout.analyses.docs import DocProblem
 from agentops.scout.model import Inputs
 
@@ -68,8 +67,7 @@ def analyse(inp: Inputs) -> list[DocProblem]:
     sub = inp.target.subproject.rstrip("/") + "/"
     dicts: list[tuple[str, str, int, ast.Dict, set[str]]] = []
     for path, text in sorted(inp.head.files.items()):
-        if not (path.startswith(sub) and path.endswith(".py")) or len(text) > MAX_FILE_CHARS \
-                or "/tests/" in path:
+        if not (path.startswith(sub) and path.endswith(".py")) or "/tests/" in path:
             continue
         mod = ps.parse(text)
         if mod is None:

@@ -35,7 +35,6 @@ import re
 from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.analyses.commentrefs import MAX_FILE_CHARS
 from agentops.scout.analyses.fieldvalues import _string_fields
 from agentops.scout.model import Inputs
 
@@ -60,7 +59,7 @@ class GuardGap:
 def _py(files: dict[str, str], inside: str | None = None, outside: str | None = None
         ) -> list[tuple[str, str]]:
     return [(p, t) for p, t in sorted(files.items())
-            if p.endswith(".py") and len(t) <= MAX_FILE_CHARS
+            if p.endswith(".py")
             and (inside is None or p.startswith(inside))
             and (outside is None or not p.startswith(outside))
             and "/tests/" not in p and not p.startswith("tests/")
@@ -68,9 +67,9 @@ def _py(files: dict[str, str], inside: str | None = None, outside: str | None = 
 
 
 def _parsed(files: dict[str, str], path: str) -> ast.Module | None:
-    """A module outside the folder (a callee's), parsed only within the size cap the
-    folder's own files keep."""
-    return ps.parse_bounded(files.get(path, ""))
+    """A module outside the folder (a callee's), parsed (the tree holds no Python file
+    past the size cap)."""
+    return ps.parse(files.get(path))
 
 
 def _leaves(expr: ast.AST) -> set[str]:

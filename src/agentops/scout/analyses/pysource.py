@@ -19,19 +19,19 @@ FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
 # deepest of 15,000 stdlib and site-packages files: 99, bar three generated tables);
 # ``ast.unparse`` and every recursive visitor fail somewhere past 250.
 MAX_AST_DEPTH = 150
-# The largest Python file an analysis parses (``parse_bounded``; commentrefs'
-# ``MAX_FILE_CHARS``): torchtitan's largest is under 100,000 characters.
-MAX_PARSE_CHARS = 400_000
 # Why each text that did not parse was skipped, for the report to say (a memo, like
 # ``parse``'s cache: the same text always gets the same answer).
 _UNPARSED: dict[str, str] = {}
 
 
 @lru_cache(maxsize=4096)
-def parse(text: str) -> ast.Module | None:
-    """The module AST, or ``None`` when the text does not parse or is nested past
-    ``MAX_AST_DEPTH`` (``unparsed`` says why). A file mid-rewrite, or one written to
-    exhaust the parser, must not stop the report."""
+def parse(text: str | None) -> ast.Module | None:
+    """The module AST, or ``None`` when there is no text, it does not parse or is nested
+    past ``MAX_AST_DEPTH`` (``unparsed`` says why). A file mid-rewrite, or one written to
+    exhaust the parser, must not stop the report. Its length is bounded before it gets
+    here: a tree holds no Python file past ``gitrepo.MAX_PYTHON_CHARS``."""
+    if text is None:
+        return None
     try:
         module = ast.parse(text)
     except SyntaxError as exc:
@@ -104,15 +104,6 @@ def data_not_code(module: ast.Module) -> bool:
         if not (docstring or setting):
             return False
     return headers > 0
-
-
-def parse_bounded(text: str | None) -> ast.Module | None:
-    """``parse`` for a file an analysis reads of its own accord: ``None`` past
-    ``MAX_PARSE_CHARS`` (the gitrepo read cap lets a 4 MiB file in; parsing one takes
-    seconds and its tree hundreds of megabytes, and no real source file comes near)."""
-    if text is None or len(text) > MAX_PARSE_CHARS:
-        return None
-    return parse(text)
 
 
 def unparsed(text: str) -> str | None:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from agentops.scout.analyses import classindex
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.analyses.commentrefs import MAX_FILE_CHARS, own_sources
+from agentops.scout.analyses.commentrefs import own_sources
 from agentops.scout.model import Inputs
 
 # Names a condition reads that say nothing about what it guards.
@@ -268,7 +268,7 @@ def _words(tree_files: dict[str, str], folder: str) -> frozenset[str]:
     """Every identifier-like word the folder's Python sources spell."""
     out: set[str] = set()
     for path, text in tree_files.items():
-        if path.startswith(folder) and path.endswith(".py") and len(text) <= MAX_FILE_CHARS:
+        if path.startswith(folder) and path.endswith(".py"):
             out.update(_WORD.findall(text))
     return frozenset(out)
 

@@ -42,7 +42,6 @@ import re
 from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.analyses.commentrefs import MAX_FILE_CHARS
 from agentops.scout.analyses.siblingguards import MIN_SIBLINGS, sibling_folders
 from agentops.scout.model import Inputs
 
@@ -86,7 +85,7 @@ def _callee(call: ast.Call) -> str:
 
 def _py(files: dict[str, str], folder: str) -> list[tuple[str, str]]:
     return [(p, t) for p, t in sorted(files.items())
-            if p.startswith(folder) and p.endswith(".py") and len(t) <= MAX_FILE_CHARS
+            if p.startswith(folder) and p.endswith(".py")
             and "/tests/" not in p and not p.rsplit("/", 1)[-1].startswith("test_")]
 
 
@@ -133,7 +132,7 @@ def _definition(files: dict[str, str], paths: frozenset[str], module: str, name:
     path = ps.module_path(module, paths) if module else None
     if path is None:
         return None
-    mod = ps.parse(files.get(path, "")[:MAX_FILE_CHARS])
+    mod = ps.parse(files.get(path))
     for node in mod.body if mod is not None else ():
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
             return path, node

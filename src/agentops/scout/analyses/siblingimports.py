@@ -24,7 +24,6 @@ import ast
 from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.analyses.commentrefs import MAX_FILE_CHARS
 from agentops.scout.analyses.siblingguards import sibling_folders
 from agentops.scout.analyses.siblinghooks import _py
 from agentops.scout.model import Inputs
@@ -161,8 +160,7 @@ def analyse(inp: Inputs) -> list[BorrowedWiring]:
                 continue
             src = ps.module_path(module, paths)
             text = files.get(src, "") if src is not None else ""
-            # The sibling's module is read within the size cap its own files keep.
-            if len(text) > MAX_FILE_CHARS or orig not in _top_functions(ps.parse(text)):
+            if orig not in _top_functions(ps.parse(text)):
                 continue
             by_module.setdefault((module, line), []).append(orig)
         for (module, line), names in sorted(by_module.items()):

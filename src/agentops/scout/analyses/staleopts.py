@@ -16,7 +16,7 @@ import ast
 import re
 
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.analyses.commentrefs import MAX_FILE_CHARS, _texts
+from agentops.scout.analyses.commentrefs import _texts
 from agentops.scout.analyses.docs import DocProblem
 from agentops.scout.gitrepo import Tree
 from agentops.scout.model import Inputs
@@ -46,8 +46,7 @@ def _pairs(tree: Tree, roots: tuple[str, ...], values: frozenset[str]
     out: set[tuple[str, str]] = set()
     quoted = [f"{q}{v}{q}" for v in values for q in "\"'"]
     for path, text in tree.files.items():
-        if not path.endswith(".py") or not path.startswith(roots) \
-                or len(text) > MAX_FILE_CHARS:
+        if not path.endswith(".py") or not path.startswith(roots):
             continue
         # Only a file that spells one of the values as a literal can accept it; parsing
         # every watched file of two trees costs more than the rest of this check.
@@ -90,7 +89,7 @@ def analyse(inp: Inputs) -> list[DocProblem]:
                                  for w in inp.target.watched_paths)}))
     named: list[tuple[str, int, str, str]] = []
     for path, text in sorted(inp.head.files.items()):
-        if not (path.startswith(sub) and path.endswith(".py")) or len(text) > MAX_FILE_CHARS:
+        if not (path.startswith(sub) and path.endswith(".py")):
             continue
         if not _COMMENTED_OPTION.search(text):
             continue  # tokenizing every file costs more than the rest of this check

@@ -24,7 +24,6 @@ from collections import deque
 from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.analyses.commentrefs import MAX_FILE_CHARS
 from agentops.scout.model import Inputs
 
 # Names every module has without binding them.
@@ -300,8 +299,7 @@ def analyse(inp: Inputs) -> list[Unbound]:
     injected: frozenset[str] | None = None
     set_on: dict[str, set[str]] = {}
     for path in sorted(inp.head.files):
-        if path.endswith(".py") and path.startswith(sub) and not path.startswith(tests) \
-                and "/tests/" not in path:
+        if path.endswith(".py") and path.startswith(sub) and not _is_test(path, sub, tests):
             if injected is None:
                 injected = _set_on_builtins(inp.head.files)
                 set_on = _set_on_modules(inp.head.files, inp.head.paths)
@@ -309,6 +307,20 @@ def analyse(inp: Inputs) -> list[Unbound]:
                            _submodules(paths, path) | injected
                            | frozenset(set_on.get(path, ())))
     return out
+
+
+def _is_test(path: str, sub: str, tests: str) -> bool:
+    """Whether a module of the folder is test code: under ``tests_dir`` when that is a
+    folder of its own, or a ``tests/`` folder anywhere. A ``tests_dir`` that is the
+    sub-project itself (or above it: a draft that found its tests among the folder's own
+    modules) sets nothing apart, or the whole folder would count as tests and no module be
+    read; there the file's own name says it (``test_*.py``, ``*_test.py``)."""
+    if "/tests/" in f"/{path}":
+        return True
+    if not sub.startswith(tests):
+        return path.startswith(tests)
+    name = path.rsplit("/", 1)[-1]
+    return name.startswith("test_") or name.endswith("_test.py")
 
 
 # An assignment to an attribute of a name that is not ``self``/``cls`` (``m.x = 1``), or a
@@ -325,8 +337,7 @@ def _set_on_modules(files: dict[str, str], paths: frozenset[str]) -> dict[str, s
     a name is never reported."""
     out: dict[str, set[str]] = {}
     for path, text in files.items():
-        if not path.endswith(".py") or len(text) > MAX_FILE_CHARS \
-                or not _SETS_ON_OTHERS.search(text):
+        if not path.endswith(".py") or not _SETS_ON_OTHERS.search(text):
             continue
         tree = ps.parse(text)
         if tree is None:

@@ -421,8 +421,8 @@ def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
     for sym in cfg.symbols("fragile_surfaces", "functions"):
         old, new = _symbol_at(inp.base, sym), _symbol_at(inp.head, sym)
         users = tuple(refs.calls_or_overrides(sym.name.rsplit(".", 1)[-1]))
-        moved = _moved_to(inp, sym.name) if isinstance(old, ps.FuncDef) and not isinstance(
-            new, ps.FuncDef) and "." not in sym.name else None
+        moved = _moved_method(inp, sym.name) if isinstance(old, ps.FuncDef) and not \
+            isinstance(new, ps.FuncDef) else None
         if moved is not None and isinstance(moved[1], ps.FuncDef.__args__):
             # The module became a package (or the function moved) and the sub-project's
             # imports resolve to the new place: compare with that definition (#22).
@@ -671,6 +671,20 @@ def _moved_to(inp: Inputs, name: str) -> tuple[str, ps.FuncDef | ast.ClassDef] |
                 if found is not None:
                     return found
     return None
+
+
+def _moved_method(inp: Inputs, name: str) -> tuple[str, ps.FuncDef | ast.ClassDef] | None:
+    """``_moved_to`` for a function or a method (``Class.method``): a method is found
+    wherever the folder's imports find its class (#22, set 17: a class re-exported by the
+    package its module became)."""
+    head, _, rest = name.partition(".")
+    found = _moved_to(inp, head)
+    if found is None or not rest:
+        return found
+    if not isinstance(found[1], ast.ClassDef):
+        return None
+    member = ps.find(ast.Module(body=[found[1]], type_ignores=[]), name)
+    return (found[0], member) if member is not None else None
 
 
 def _definition_of(inp: Inputs, module: str, name: str

@@ -297,7 +297,8 @@ def discover(inp: Inputs) -> list[UseCheck]:
                     if _callee(node, owner, leaf):
                         sites.setdefault((file, name), []).extend(_call_site(
                             path, node, params(old, method=method),
-                            params(new, method=method), "call"))
+                            params(new, method=method), "call",
+                            kept=ast.unparse(node) in _base_calls(inp, path)))
     out = []
     for file, name, old, new, _method in changed:
         found_sites = sites.get((file, name))
@@ -342,7 +343,30 @@ def _renamed(old: Params, new: Params) -> dict[str, str]:
             if o != n and o not in new.names and n not in old.names}
 
 
-def _call_site(path: str, node: ast.Call, old: Params, new: Params, how: str) -> list[Site]:
+def shifted(call: ast.Call, old: Params, new: Params) -> list[str]:
+    """Positional parameters the new signature removed that ``call`` still fills by
+    position: a call written against the old signature binds its positionals by the old
+    order, so one reaching a removed slot passes that value on to whatever parameter now
+    sits there (``f(a, b, n, 4)`` against ``(a, b, n_max, align)`` -> ``(a, b, align,
+    cpu=False)``: ``n`` becomes the alignment). A positional parameter renamed in place
+    is no removal."""
+    if any(isinstance(x, ast.Starred) for x in call.args):
+        return []
+    n_pos = len(call.args)
+    renames = _renamed(old, new)
+    out = []
+    for i, name in enumerate(old.positional[:n_pos]):
+        if name not in new.names and name not in renames:
+            now = new.positional[i] if i < len(new.positional) else ""
+            out.append(f"still passes removed `{name}` by position (argument {i + 1} of "
+                       f"{n_pos})" + (f"; it now binds to `{now}` and the later arguments "
+                                      "shift one slot" if now else ""))
+    return out
+
+
+def _call_site(path: str, node: ast.Call, old: Params, new: Params, how: str, *,
+               kept: bool = False) -> list[Site]:
+    """``kept``: the call is as it was at the baseline (written against ``old``)."""
     loc = f"{path}:{node.lineno}"
     before, after = call_problems(node, old), call_problems(node, new)
     renames = _renamed(old, new)
@@ -352,6 +376,11 @@ def _call_site(path: str, node: ast.Call, old: Params, new: Params, how: str) ->
     fresh = [p for p in after if p not in before]
     if fresh:
         return [Site(loc, how, "breaks", "; ".join(fresh), "blocking")]
+    # Binds without error, but to other parameters than it was written for: a silent
+    # misbinding (wrong values, no TypeError), so should-fix rather than blocking.
+    moved = shifted(node, old, new) if kept and not before else []
+    if moved:
+        return [Site(loc, how, "breaks", "; ".join(moved), "should-fix")]
     relies = default_reliance(node, old, new)
     if relies:
         return [Site(loc, how, "default", "relies on the default of " + ", ".join(relies))]
@@ -384,8 +413,28 @@ def check_named(inp: Inputs, name: str, old: ps.FuncDef, new: ps.FuncDef) -> lis
                 last = func.attr if isinstance(func, ast.Attribute) else (
                     func.id if isinstance(func, ast.Name) else "")
                 if last == leaf:
-                    out += _call_site(path, node, o, n, "call")
+                    out += _call_site(path, node, o, n, "call",
+                                      kept=ast.unparse(node) in _base_calls(inp, path))
     return list(dict.fromkeys(out))
+
+
+def _base_calls(inp: Inputs, path: str) -> set[str]:
+    """The calls ``path`` makes at the baseline, as source text (memoized for the last
+    baseline tree asked about)."""
+    if inp.base is None:
+        return set()
+    if _BASE_CALLS[0] is not inp.base:
+        _BASE_CALLS[:] = [inp.base, {}]
+    memo: dict[str, set[str]] = _BASE_CALLS[1]  # type: ignore[assignment]
+    if path not in memo:
+        text = inp.base.text(path)
+        mod = ps.parse(text) if text is not None else None
+        memo[path] = {ast.unparse(n) for n in ps.walk(mod) if isinstance(n, ast.Call)} \
+            if mod is not None else set()
+    return memo[path]
+
+
+_BASE_CALLS: list[object] = [None, {}]
 
 
 def _change(old: ps.FuncDef, new: ps.FuncDef) -> str:
