@@ -294,13 +294,13 @@ def _scoped_names(tree: ast.Module, top: symtable.SymbolTable
 
 
 def analyse(inp: Inputs) -> list[Unbound]:
-    sub, tests = inp.target.subproject + "/", inp.target.tests_dir + "/"
+    sub = inp.target.subproject + "/"
     out: list[Unbound] = []
     paths = sorted(inp.head.paths)  # every path: a sub-package's text may not be loaded
     injected: frozenset[str] | None = None
     set_on: dict[str, set[str]] = {}
     for path in sorted(inp.head.files):
-        if path.endswith(".py") and path.startswith(sub) and not _is_test(path, sub, tests):
+        if path.endswith(".py") and path.startswith(sub) and not inp.target.is_test(path):
             if injected is None:
                 injected = _set_on_builtins(inp.head.files)
                 set_on = _set_on_modules(inp.head.files, inp.head.paths)
@@ -308,20 +308,6 @@ def analyse(inp: Inputs) -> list[Unbound]:
                            _submodules(paths, path) | injected
                            | frozenset(set_on.get(path, ())))
     return out
-
-
-def _is_test(path: str, sub: str, tests: str) -> bool:
-    """Whether a module of the folder is test code: under ``tests_dir`` when that is a
-    folder of its own, or a ``tests/`` folder anywhere. A ``tests_dir`` that is the
-    sub-project itself (or above it: a draft that found its tests among the folder's own
-    modules) sets nothing apart, or the whole folder would count as tests and no module be
-    read; there the file's own name says it (``test_*.py``, ``*_test.py``)."""
-    if "/tests/" in f"/{path}":
-        return True
-    if not sub.startswith(tests):
-        return path.startswith(tests)
-    name = path.rsplit("/", 1)[-1]
-    return name.startswith("test_") or name.endswith("_test.py")
 
 
 # An assignment to an attribute of a name that is not ``self``/``cls`` (``m.x = 1``), or a
