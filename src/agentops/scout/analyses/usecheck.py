@@ -419,22 +419,16 @@ def check_named(inp: Inputs, name: str, old: ps.FuncDef, new: ps.FuncDef) -> lis
 
 
 def _base_calls(inp: Inputs, path: str) -> set[str]:
-    """The calls ``path`` makes at the baseline, as source text (memoized for the last
-    baseline tree asked about)."""
+    """The calls ``path`` makes at the baseline, as source text (memoized in the baseline
+    tree's own cache, which lives and dies with it)."""
     if inp.base is None:
         return set()
-    if _BASE_CALLS[0] is not inp.base:
-        _BASE_CALLS[:] = [inp.base, {}]
-    memo: dict[str, set[str]] = _BASE_CALLS[1]  # type: ignore[assignment]
-    if path not in memo:
-        text = inp.base.text(path)
-        mod = ps.parse(text) if text is not None else None
-        memo[path] = {ast.unparse(n) for n in ps.walk(mod) if isinstance(n, ast.Call)} \
-            if mod is not None else set()
-    return memo[path]
-
-
-_BASE_CALLS: list[object] = [None, {}]
+    key = ("usecheck.base_calls", path)
+    if key not in inp.base.cache:
+        mod = ps.parse(inp.base.text(path))
+        inp.base.cache[key] = {ast.unparse(n) for n in ps.walk(mod)
+                               if isinstance(n, ast.Call)} if mod is not None else set()
+    return inp.base.cache[key]
 
 
 def _change(old: ps.FuncDef, new: ps.FuncDef) -> str:
