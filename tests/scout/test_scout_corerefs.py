@@ -108,6 +108,13 @@ def test_a_field_an_extension_module_the_folder_names_adds_is_no_finding(tmp_pat
     _inp, got = _run(tmp_path / "c", {"sub/engine.py": ENGINE, "sub/run.toml": cfg,
                                       "sub/ext_args.py": ext.replace("loss", "gain")})
     assert [r.name for r in got.broken] == ["loss"]
+    # No match (rev42b): a class under a decorator whose name only contains "dataclass"
+    # (a registry hook, not a dataclass) declares no configuration field.
+    (tmp_path / "d").mkdir()
+    hook = ext.replace("@dataclass\n", "@register_dataclass_hook\n")
+    _inp, got = _run(tmp_path / "d", {"sub/engine.py": ENGINE, "sub/run.toml": cfg,
+                                      "sub/ext_args.py": hook})
+    assert [r.name for r in got.broken] == ["loss"]
 
 
 def test_types_from_parameters_constructors_factories_fields_and_properties(
