@@ -584,6 +584,27 @@ def test_a_method_of_a_class_re_exported_under_another_name_is_found_there(tmp_p
     assert "no longer found" in change.change
 
 
+
+def test_a_moved_method_is_looked_for_only_when_the_baseline_had_it_in_a_class(
+        tmp_path) -> None:
+    """#22 (rev42b, mutation): no move is looked for when the configured method did not
+    exist at the baseline (nothing to compare with: no change), and a function that only
+    shares the class's name holds no method, even with a nested def of the method's
+    name: gone, not moved."""
+    frag = "fragile_surfaces: {functions: [{name: Panel.draw, file: ui/panel.py}]}\n"
+    cls = "class Panel:\n    def draw(self, scale=1):\n        return scale\n"
+    user = "from ui.shape import Panel\n\nP = Panel().draw(scale=2)\n"
+    head = {"ui/__init__.py": "", "ui/shape.py": cls, "sub/p.py": user}
+    assert upstream.fragile_changes(inputs(_target(tmp_path, frag), head,
+                                           {"ui/__init__.py": ""})) == []
+    fake = "def Panel():\n    def draw(self, scale=1):\n        return scale\n    return draw\n"
+    (tmp_path / "b").mkdir()
+    [change] = upstream.fragile_changes(inputs(
+        _target(tmp_path / "b", frag), {**head, "ui/shape.py": fake},
+        {"ui/__init__.py": "", "ui/panel.py": cls}))
+    assert "no longer found" in change.change
+
+
 def test_a_package_that_re_exports_under_another_name_is_followed_by_that_name(
         tmp_path) -> None:
     """#22: ``core/opt/__init__.py`` says ``from .impl import make_adamw as default_adamw``;
