@@ -583,6 +583,10 @@ def test_a_question_presupposing_a_careless_act_accuses(question: str, asks: boo
     (["That's"], "system"),
     (["What's"], "system"),
     (["Let's"], "system"),
+    # rev42b (mutation): each contraction and a hyphenated role read by its stem.
+    (["the", "maintainers've"], "role"),
+    (["the", "maintainers're"], "role"),
+    (["the", "on-call's"], "role"),
 ])
 def test_a_subject_with_a_clitic_is_read_by_its_stem(words: list[str], agent: str) -> None:
     assert clauses.classify(words, GRAMMAR) == agent
