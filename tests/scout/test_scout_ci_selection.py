@@ -138,15 +138,17 @@ def test_a_runner_an_unlisted_workflow_runs_is_no_gap(tmp_path) -> None:
 
 
 def test_runners_run_anywhere_reads_past_pytest_steps_and_only_workflows(tmp_path) -> None:
-    """rev42b (mutation): in the unlisted workflow a pytest step before the runner's does
-    not end the reading (the runner is reached: no gap); a YAML file outside
-    .github/workflows shaped like a workflow runs nothing in CI (its runner stays a gap)."""
+    """rev42b (mutation): in the unlisted workflow a pytest step or a script that is not
+    there before the runner's does not end the reading (the runner is reached: no gap);
+    a YAML file outside .github/workflows shaped like a workflow runs nothing in CI (its
+    runner stays a gap)."""
     runner = "def main():\n    assert 1\n\nif __name__ == '__main__':\n    main()\n"
     inp = minirepo.build(tmp_path, head={
         "sub/tests/run_a.py": runner, "sub/tests/run_b.py": runner,
         "sub/tests/test_x.py": "def test_x():\n    assert 1\n",
         WF: _wf("pytest sub/tests/test_x.py"),
         ".github/workflows/sub_nightly.yml": _wf("pytest sub/tests/test_x.py",
+                                                 "python sub/tests/gone.py",
                                                  "python sub/tests/run_a.py"),
         "sub/ci_template.yaml": _wf("python sub/tests/run_b.py")})
     assert [r.file for r in ci.analyse(inp).runner_gaps] == ["sub/tests/run_b.py"]

@@ -115,6 +115,14 @@ def test_a_field_an_extension_module_the_folder_names_adds_is_no_finding(tmp_pat
     _inp, got = _run(tmp_path / "d", {"sub/engine.py": ENGINE, "sub/run.toml": cfg,
                                       "sub/ext_args.py": hook})
     assert [r.name for r in got.broken] == ["loss"]
+    # rev42b (mutation): named modules that are absent or do not parse are passed over,
+    # the one that declares the field still counts.
+    (tmp_path / "e").mkdir()
+    names = cfg + 'extra = ["sub.not_here", "sub.half_written"]\n'
+    _inp, got = _run(tmp_path / "e", {"sub/engine.py": ENGINE, "sub/run.toml": names,
+                                      "sub/half_written.py": "class Spec(:\n",
+                                      "sub/ext_args.py": ext})
+    assert got.broken == ()
 
 
 def test_types_from_parameters_constructors_factories_fields_and_properties(
