@@ -141,10 +141,12 @@ def test_runners_run_anywhere_reads_past_pytest_steps_and_only_workflows(tmp_pat
     """rev42b (mutation): in the unlisted workflow a pytest step or a script that is not
     there before the runner's does not end the reading (the runner is reached: no gap);
     a YAML file outside .github/workflows shaped like a workflow runs nothing in CI (its
-    runner stays a gap)."""
+    runner stays a gap). A Python runner's own text is not read as shell commands
+    (its usage line names another runner, which stays a gap)."""
     runner = "def main():\n    assert 1\n\nif __name__ == '__main__':\n    main()\n"
+    usage = '"""Usage:\npython sub/tests/run_b.py\n"""\n' + runner
     inp = minirepo.build(tmp_path, head={
-        "sub/tests/run_a.py": runner, "sub/tests/run_b.py": runner,
+        "sub/tests/run_a.py": usage, "sub/tests/run_b.py": runner,
         "sub/tests/test_x.py": "def test_x():\n    assert 1\n",
         WF: _wf("pytest sub/tests/test_x.py"),
         ".github/workflows/sub_nightly.yml": _wf("pytest sub/tests/test_x.py",
