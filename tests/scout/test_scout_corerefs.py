@@ -123,6 +123,13 @@ def test_a_field_an_extension_module_the_folder_names_adds_is_no_finding(tmp_pat
                                       "sub/half_written.py": "class Spec(:\n",
                                       "sub/ext_args.py": ext})
     assert got.broken == ()
+    # rev42b (mutation): a module named in single quotes (a Python string) counts too,
+    # and the reference is counted as skipped with its reason, not silently dropped.
+    (tmp_path / "f").mkdir()
+    _inp, got = _run(tmp_path / "f", {"sub/engine.py": ENGINE, "sub/ext_args.py": ext,
+                                      "sub/launch.py": "EXTRA = 'sub.ext_args'\n"})
+    assert got.broken == ()
+    assert got.unchecked.get("declared by an extension module the folder names") == 1
 
 
 def test_types_from_parameters_constructors_factories_fields_and_properties(
