@@ -130,6 +130,27 @@ def test_a_field_an_extension_module_the_folder_names_adds_is_no_finding(tmp_pat
                                       "sub/launch.py": "EXTRA = 'sub.ext_args'\n"})
     assert got.broken == ()
     assert got.unchecked.get("declared by an extension module the folder names") == 1
+    # rev42b (mutation): a module part with a leading underscore is a module name too.
+    (tmp_path / "g").mkdir()
+    _inp, got = _run(tmp_path / "g", {"sub/engine.py": ENGINE, "sub/_ext_args.py": ext,
+                                      "sub/launch.py": "EXTRA = 'sub._ext_args'\n"})
+    assert got.broken == ()
+
+
+def test_a_plain_class_attribute_set_from_outside_is_skipped_a_dataclass_field_not(
+        tmp_path) -> None:
+    """rev42b (mutation): ``Model`` is no dataclass; an attribute another module sets
+    on its instances (``m.scale = 2``) exists at run time: skipped, not broken. Without
+    that assignment it is broken."""
+    engine = ("from core.spec import Model\n\n\nclass Engine:\n    model: Model\n\n"
+              "    def go(self):\n        return self.model.scale\n")
+    setter = {"sub/prime.py": "def prime(m):\n    m.scale = 2\n"}
+    _inp, got = _run(tmp_path, {"sub/engine.py": engine, **setter})
+    assert got.broken == ()
+    assert got.unchecked.get("assigned on instances from outside the class") == 1
+    (tmp_path / "b").mkdir()
+    _inp, got = _run(tmp_path / "b", {"sub/engine.py": engine})
+    assert [r.name for r in got.broken] == ["scale"]
 
 
 def test_types_from_parameters_constructors_factories_fields_and_properties(
