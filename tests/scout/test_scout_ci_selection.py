@@ -156,6 +156,19 @@ def test_runners_run_anywhere_reads_past_pytest_steps_and_only_workflows(tmp_pat
     assert [r.file for r in ci.analyse(inp).runner_gaps] == ["sub/tests/run_b.py"]
 
 
+def test_a_bare_pytest_of_another_workflow_collects_the_folders_tests(tmp_path) -> None:
+    """rev42b (mutation): a bare ``pytest`` (no path) in a workflow the target does not
+    list collects from the rootdir, so the folder's test file runs in CI; with no such
+    step it is missing."""
+    test = "def test_x():\n    assert 1\n"
+    head = {"sub/tests/test_x.py": test, WF: _wf("echo start")}
+    inp = minirepo.build(tmp_path, head={**head, ".github/workflows/all.yml": _wf("pytest")})
+    assert "sub/tests/test_x.py" not in ci.analyse(inp).missing
+    (tmp_path / "b").mkdir()
+    inp = minirepo.build(tmp_path / "b", head=head)
+    assert "sub/tests/test_x.py" in ci.analyse(inp).missing
+
+
 def test_commented_out_invocation_is_named_with_its_reason(tmp_path) -> None:
     wf = _wf("# TODO: re-enable once the numerics fix lands",
              "# pytest sub/tests/test_num.py::TestNum -v",
