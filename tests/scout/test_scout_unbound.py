@@ -274,6 +274,18 @@ def test_a_tests_dir_that_is_the_folder_itself_leaves_its_modules_read(tmp_path)
         assert sorted(u.name for u in unbound.analyse(inp)) == sorted(names), tests_dir
 
 
+def test_only_python_modules_set_names_on_others(tmp_path) -> None:
+    """rev42b (mutation): a module that imports ``sub.real`` and sets ``real_gap`` on it
+    binds the name (never reported); the same lines in a text file that is no module
+    (notes, a template) run nowhere and bind nothing."""
+    ok = COPY.replace("build_mask(batch)", "batch")
+    setter = "import sub.real as r\nr.real_gap = 1\n"
+    for name, reported in (("sub/boot.py", False), ("sub/boot.txt", True)):
+        inp = _inp(tmp_path / name.replace("/", "-"), ok,
+                   extra={"sub/real.py": "R = real_gap\n", name: setter})
+        assert ("real_gap" in [u.name for u in unbound.analyse(inp)]) is reported, name
+
+
 def test_a_sub_package_whose_text_was_not_loaded_is_still_a_submodule(tmp_path) -> None:
     inp = _inp(tmp_path, COPY.replace("build_mask(batch)", "batch"), extra={
         "sub/__init__.py": "GRID = parts\n", "sub/parts/__init__.py": ""})
