@@ -583,6 +583,10 @@ def test_a_question_presupposing_a_careless_act_accuses(question: str, asks: boo
     (["That's"], "system"),
     (["What's"], "system"),
     (["Let's"], "system"),
+    # rev42b (mutation): each contraction and a hyphenated role read by its stem.
+    (["the", "maintainers've"], "role"),
+    (["the", "maintainers're"], "role"),
+    (["the", "on-call's"], "role"),
 ])
 def test_a_subject_with_a_clitic_is_read_by_its_stem(words: list[str], agent: str) -> None:
     assert clauses.classify(words, GRAMMAR) == agent
@@ -595,3 +599,17 @@ def test_a_subject_with_a_clitic_is_read_by_its_stem(words: list[str], agent: st
 ])
 def test_a_role_with_a_contraction_keeps_its_fault(sentence: str, blamed: bool) -> None:
     assert bool(_blame(sentence)) is blamed, sentence
+
+
+# rev42b (mutation): a word an agent class spells whole, clitic and all ("someone's" is
+# "someone has"), is read as it stands, neither cut to its stem nor taken for a
+# possessive; a word no class spells is cut ("maintainers'll"), a possessive marked.
+@pytest.mark.parametrize(("word", "bare"), [
+    ("someone's", ("someone's", False)),
+    ("maintainers'll", ("maintainers", False)),
+    ("vendor’s", ("vendor", True)),
+    ("It's", ("It's", False)),
+])
+def test_bare_cuts_a_clitic_only_off_a_word_no_class_spells(word: str,
+                                                            bare: tuple[str, bool]) -> None:
+    assert clauses._bare(word, GRAMMAR) == bare

@@ -564,6 +564,47 @@ def test_a_method_of_a_class_re_exported_by_its_new_package_is_found_there(tmp_p
     assert "no longer found" in change.change
 
 
+
+def test_a_method_of_a_class_re_exported_under_another_name_is_found_there(tmp_path) -> None:
+    """#22 (rev42b): the package re-exports the class under the configured name
+    (``from .shape import Frame as Panel``); the method is read in the class the alias
+    resolves to, whatever that class is called: moved, no P0. No match: the renamed class
+    lacks the method."""
+    frag = "fragile_surfaces: {functions: [{name: Panel.draw, file: ui/panel.py}]}\n"
+    cls = "class {}:\n    def draw(self, scale=1):\n        return scale\n"
+    base = {"ui/__init__.py": "", "ui/panel.py": cls.format("Panel")}
+    user = "from ui import Panel\n\nP = Panel().draw(scale=2)\n"
+    head = {"ui/__init__.py": "from ui.shape import Frame as Panel\n",
+            "ui/shape.py": cls.format("Frame"), "sub/p.py": user}
+    [change] = upstream.fragile_changes(inputs(_target(tmp_path, frag), head, base))
+    assert change.change.startswith("Panel.draw moved to ui/shape.py")
+    head["ui/shape.py"] = "class Frame:\n    pass\n"
+    (tmp_path / "b").mkdir()
+    [change] = upstream.fragile_changes(inputs(_target(tmp_path / "b", frag), head, base))
+    assert "no longer found" in change.change
+
+
+
+def test_a_moved_method_is_looked_for_only_when_the_baseline_had_it_in_a_class(
+        tmp_path) -> None:
+    """#22 (rev42b, mutation): no move is looked for when the configured method did not
+    exist at the baseline (nothing to compare with: no change), and a function that only
+    shares the class's name holds no method, even with a nested def of the method's
+    name: gone, not moved."""
+    frag = "fragile_surfaces: {functions: [{name: Panel.draw, file: ui/panel.py}]}\n"
+    cls = "class Panel:\n    def draw(self, scale=1):\n        return scale\n"
+    user = "from ui.shape import Panel\n\nP = Panel().draw(scale=2)\n"
+    head = {"ui/__init__.py": "", "ui/shape.py": cls, "sub/p.py": user}
+    assert upstream.fragile_changes(inputs(_target(tmp_path, frag), head,
+                                           {"ui/__init__.py": ""})) == []
+    fake = "def Panel():\n    def draw(self, scale=1):\n        return scale\n    return draw\n"
+    (tmp_path / "b").mkdir()
+    [change] = upstream.fragile_changes(inputs(
+        _target(tmp_path / "b", frag), {**head, "ui/shape.py": fake},
+        {"ui/__init__.py": "", "ui/panel.py": cls}))
+    assert "no longer found" in change.change
+
+
 def test_a_package_that_re_exports_under_another_name_is_followed_by_that_name(
         tmp_path) -> None:
     """#22: ``core/opt/__init__.py`` says ``from .impl import make_adamw as default_adamw``;

@@ -137,6 +137,38 @@ def test_a_runner_an_unlisted_workflow_runs_is_no_gap(tmp_path) -> None:
     assert [r.file for r in res.runner_gaps] == ["sub/tests/run_c.py"]
 
 
+def test_runners_run_anywhere_reads_past_pytest_steps_and_only_workflows(tmp_path) -> None:
+    """rev42b (mutation): in the unlisted workflow a pytest step or a script that is not
+    there before the runner's does not end the reading (the runner is reached: no gap);
+    a YAML file outside .github/workflows shaped like a workflow runs nothing in CI (its
+    runner stays a gap). A Python runner's own text is not read as shell commands
+    (its usage line names another runner, which stays a gap)."""
+    runner = "def main():\n    assert 1\n\nif __name__ == '__main__':\n    main()\n"
+    usage = '"""Usage:\npython sub/tests/run_b.py\n"""\n' + runner
+    inp = minirepo.build(tmp_path, head={
+        "sub/tests/run_a.py": usage, "sub/tests/run_b.py": runner,
+        "sub/tests/test_x.py": "def test_x():\n    assert 1\n",
+        WF: _wf("pytest sub/tests/test_x.py"),
+        ".github/workflows/sub_nightly.yml": _wf("pytest sub/tests/test_x.py",
+                                                 "python sub/tests/gone.py",
+                                                 "python sub/tests/run_a.py"),
+        "sub/ci_template.yaml": _wf("python sub/tests/run_b.py")})
+    assert [r.file for r in ci.analyse(inp).runner_gaps] == ["sub/tests/run_b.py"]
+
+
+def test_a_bare_pytest_of_another_workflow_collects_the_folders_tests(tmp_path) -> None:
+    """rev42b (mutation): a bare ``pytest`` (no path) in a workflow the target does not
+    list collects from the rootdir, so the folder's test file runs in CI; with no such
+    step it is missing."""
+    test = "def test_x():\n    assert 1\n"
+    head = {"sub/tests/test_x.py": test, WF: _wf("echo start")}
+    inp = minirepo.build(tmp_path, head={**head, ".github/workflows/all.yml": _wf("pytest")})
+    assert "sub/tests/test_x.py" not in ci.analyse(inp).missing
+    (tmp_path / "b").mkdir()
+    inp = minirepo.build(tmp_path / "b", head=head)
+    assert "sub/tests/test_x.py" in ci.analyse(inp).missing
+
+
 def test_commented_out_invocation_is_named_with_its_reason(tmp_path) -> None:
     wf = _wf("# TODO: re-enable once the numerics fix lands",
              "# pytest sub/tests/test_num.py::TestNum -v",

@@ -108,6 +108,49 @@ def test_a_field_an_extension_module_the_folder_names_adds_is_no_finding(tmp_pat
     _inp, got = _run(tmp_path / "c", {"sub/engine.py": ENGINE, "sub/run.toml": cfg,
                                       "sub/ext_args.py": ext.replace("loss", "gain")})
     assert [r.name for r in got.broken] == ["loss"]
+    # No match (rev42b): a class under a decorator whose name only contains "dataclass"
+    # (a registry hook, not a dataclass) declares no configuration field.
+    (tmp_path / "d").mkdir()
+    hook = ext.replace("@dataclass\n", "@register_dataclass_hook\n")
+    _inp, got = _run(tmp_path / "d", {"sub/engine.py": ENGINE, "sub/run.toml": cfg,
+                                      "sub/ext_args.py": hook})
+    assert [r.name for r in got.broken] == ["loss"]
+    # rev42b (mutation): named modules that are absent or do not parse are passed over,
+    # the one that declares the field still counts.
+    (tmp_path / "e").mkdir()
+    names = cfg + 'extra = ["sub.not_here", "sub.half_written"]\n'
+    _inp, got = _run(tmp_path / "e", {"sub/engine.py": ENGINE, "sub/run.toml": names,
+                                      "sub/half_written.py": "class Spec(:\n",
+                                      "sub/ext_args.py": ext})
+    assert got.broken == ()
+    # rev42b (mutation): a module named in single quotes (a Python string) counts too,
+    # and the reference is counted as skipped with its reason, not silently dropped.
+    (tmp_path / "f").mkdir()
+    _inp, got = _run(tmp_path / "f", {"sub/engine.py": ENGINE, "sub/ext_args.py": ext,
+                                      "sub/launch.py": "EXTRA = 'sub.ext_args'\n"})
+    assert got.broken == ()
+    assert got.unchecked.get("declared by an extension module the folder names") == 1
+    # rev42b (mutation): a module part with a leading underscore is a module name too.
+    (tmp_path / "g").mkdir()
+    _inp, got = _run(tmp_path / "g", {"sub/engine.py": ENGINE, "sub/_ext_args.py": ext,
+                                      "sub/launch.py": "EXTRA = 'sub._ext_args'\n"})
+    assert got.broken == ()
+
+
+def test_a_plain_class_attribute_set_from_outside_is_skipped_a_dataclass_field_not(
+        tmp_path) -> None:
+    """rev42b (mutation): ``Model`` is no dataclass; an attribute another module sets
+    on its instances (``m.scale = 2``) exists at run time: skipped, not broken. Without
+    that assignment it is broken."""
+    engine = ("from core.spec import Model\n\n\nclass Engine:\n    model: Model\n\n"
+              "    def go(self):\n        return self.model.scale\n")
+    setter = {"sub/prime.py": "def prime(m):\n    m.scale = 2\n"}
+    _inp, got = _run(tmp_path, {"sub/engine.py": engine, **setter})
+    assert got.broken == ()
+    assert got.unchecked.get("assigned on instances from outside the class") == 1
+    (tmp_path / "b").mkdir()
+    _inp, got = _run(tmp_path / "b", {"sub/engine.py": engine})
+    assert [r.name for r in got.broken] == ["scale"]
 
 
 def test_types_from_parameters_constructors_factories_fields_and_properties(

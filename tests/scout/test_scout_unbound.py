@@ -32,7 +32,10 @@ class Loop:
 def _inp(tmp_path, ours: str, extra: dict[str, str] | None = None):
     files = {"core/__init__.py": "", "core/masks.py": CORE,
              "core/steps.py": "def run_step(b, m):\n    return b\n",
-             "sub/__init__.py": "", "sub/loop.py": ours, **(extra or {})}
+             "sub/__init__.py": "", "sub/loop.py": ours,
+             # The loop's caller: a method nothing calls reads its names only if called.
+             "sub/train.py": "from sub.loop import Loop\n\nLoop().step([])\n",
+             **(extra or {})}
     return minirepo.build(tmp_path, head=files)
 
 
@@ -271,6 +274,18 @@ def test_a_tests_dir_that_is_the_folder_itself_leaves_its_modules_read(tmp_path)
         assert sorted(u.name for u in unbound.analyse(inp)) == sorted(names), tests_dir
 
 
+def test_only_python_modules_set_names_on_others(tmp_path) -> None:
+    """rev42b (mutation): a module that imports ``sub.real`` and sets ``real_gap`` on it
+    binds the name (never reported); the same lines in a text file that is no module
+    (notes, a template) run nowhere and bind nothing."""
+    ok = COPY.replace("build_mask(batch)", "batch")
+    setter = "import sub.real as r\nr.real_gap = 1\n"
+    for name, reported in (("sub/boot.py", False), ("sub/boot.txt", True)):
+        inp = _inp(tmp_path / name.replace("/", "-"), ok,
+                   extra={"sub/real.py": "R = real_gap\n", name: setter})
+        assert ("real_gap" in [u.name for u in unbound.analyse(inp)]) is reported, name
+
+
 def test_a_sub_package_whose_text_was_not_loaded_is_still_a_submodule(tmp_path) -> None:
     inp = _inp(tmp_path, COPY.replace("build_mask(batch)", "batch"), extra={
         "sub/__init__.py": "GRID = parts\n", "sub/parts/__init__.py": ""})
@@ -446,3 +461,91 @@ def test_a_name_another_module_sets_on_this_one_is_never_reported(tmp_path) -> N
     for how, text in others.items():
         inp = _inp(tmp_path / how.replace(" ", "-"), ours, extra={"core/setup.py": text})
         assert [u.name for u in unbound.analyse(inp)] == ["limit"], how
+
+
+REACH = '''\
+import torch
+
+
+def orphan_kernel(rows):
+    return pad_rows(rows)
+
+
+class Converter(torch.nn.Module):
+    @staticmethod
+    def _skip_probe(mask):
+        return probe_ready(mask)
+
+    def forward(self, x):
+        return hook_ready(x)
+
+    def __repr__(self):
+        return repr_ready()
+
+
+def outer_unused():
+    def inner():
+        return nested_name()
+    return inner
+
+
+def runner(batch):
+    return shared_name(batch)
+
+
+def dead_twin(batch):
+    return shared_name(batch)
+
+
+@torch.library.custom_op("lib::fused", mutates_args=())
+def fused(x):
+    return op_name(x)
+
+
+def from_main():
+    return main_name()
+
+
+def in_registry():
+    return registry_name()
+
+
+if __name__ == "__main__":
+    from_main()
+'''
+
+
+def test_a_name_only_unreached_functions_read_is_a_should_fix_opportunity(tmp_path) -> None:
+    # #22 defect 5: P0 only for code that breaks now. A function no code of the
+    # repository calls or names (a kept copy of a helper, a static method nobody calls,
+    # a function nested in one) raises NameError only once something calls it.
+    inp = _inp(tmp_path, COPY.replace("build_mask(batch)", "batch"), extra={
+        "sub/kernels.py": REACH,
+        "sub/run.py": "from sub.kernels import runner\n\nrunner([])\n",
+        "sub/plugins.toml": "[hooks]\nentry = \"in_registry\"\n"})
+    found = {u.name: u for u in unbound.analyse(inp)}
+    unreached = {"pad_rows", "probe_ready", "nested_name"}
+    reached = {"hook_ready", "repr_ready", "shared_name", "op_name", "main_name",
+               "registry_name"}
+    assert set(found) == unreached | reached
+    assert {n for n, u in found.items() if not u.reached} == unreached
+    items = {i.facts[1]: i for i in unbound_items.items(inp, {"unbound_names": list(
+        found.values())})}
+    for name in unreached:
+        assert (items[name].kind, items[name].priority) == ("opportunity", "P1"), name
+        assert "no code of the repository calls or names" in items[name].title
+    for name in reached:
+        assert (items[name].kind, items[name].priority) == ("action", "P0"), name
+
+
+def test_a_caller_anywhere_in_the_repository_makes_the_read_break_now(tmp_path) -> None:
+    # No match: the same orphan, once a module outside the folder calls it, or a module
+    # of the folder names it as a value, is a P0 again.
+    for name, caller in (("core", {"core/use.py": "from sub.kernels import orphan_kernel\n"
+                                                  "orphan_kernel([])\n"}),
+                         ("value", {"sub/table.py": "from sub.kernels import orphan_kernel"
+                                                    "\n\nKERNELS = [orphan_kernel]\n"})):
+        inp = _inp(tmp_path / name, COPY.replace("build_mask(batch)", "batch"),
+                   extra={"sub/kernels.py": REACH, **caller})
+        [pad] = [u for u in unbound.analyse(inp) if u.name == "pad_rows"]
+        assert pad.reached, name

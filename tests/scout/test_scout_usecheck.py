@@ -7,6 +7,9 @@ repositories, match and no-match each."""
 
 from __future__ import annotations
 
+import ast
+import dataclasses
+
 from agentops.scout.analyses import upstream, usecheck
 from agentops.scout.itemize import delta
 from tests.scout import minirepo
@@ -108,6 +111,47 @@ def test_a_kept_call_filling_a_removed_slot_by_position_is_an_action(tmp_path) -
                          head={"core/pk.py": POS_NEW})
     [site] = _by_symbol(inp)["pack"].sites
     assert site.verdict != "breaks"
+
+
+def test_a_kept_call_that_fills_only_slots_still_there_is_adapted(tmp_path) -> None:
+    """rev42b (mutation): a call kept since the baseline whose positionals reach only
+    parameters still in place (``rows``, ``width``) binds as written: adapted, not shifted;
+    nor is one reaching a parameter renamed in place (``width`` -> ``size``)."""
+    old = "def pack(rows, width, limit=0, pad=0, on_host=False):\n    return rows\n"
+    for new in ("def pack(rows, width, pad=0, on_host=False):\n    return rows\n",
+                "def pack(rows, size, limit=0, pad=0, on_host=False):\n    return rows\n"):
+        user = "from core.pk import pack\n\ndef go(r):\n    return pack(r, 8)\n"
+        where = tmp_path / str(len(new))
+        where.mkdir()
+        inp = minirepo.build(where, base={"core/__init__.py": "", "core/pk.py": old,
+                                          "sub/__init__.py": "", "sub/a.py": user},
+                             head={"core/pk.py": new})
+        [site] = usecheck.check_named(inp, "pack", *(ast.parse(src).body[0]
+                                                     for src in (old, new)))
+        assert site.verdict == "adapted", new
+
+
+def test_a_named_surface_reads_its_kept_calls_by_the_old_signature_too(tmp_path) -> None:
+    """rev42b (mutation): ``check_named`` (a configured fragile function) tells a call
+    kept since the baseline, which still fills the removed slot by position, from the
+    same call written after the change; with no baseline tree no call is kept, and
+    none is read as shifted."""
+    old, new = (ast.parse(src).body[0] for src in (POS_OLD, POS_NEW))
+    user = "from core.pk import pack\n\ndef go(r):\n    return pack(r, 8, 64, 16)\n"
+    base = {"core/__init__.py": "", "core/pk.py": POS_OLD, "sub/__init__.py": "",
+            "sub/a.py": user}
+    inp = minirepo.build(tmp_path, base=base, head={"core/pk.py": POS_NEW})
+    [site] = usecheck.check_named(inp, "pack", old, new)
+    assert (site.verdict, site.severity) == ("breaks", "should-fix")
+    assert "`limit`" in site.detail
+    (tmp_path / "b").mkdir()
+    inp = minirepo.build(tmp_path / "b", base={**base, "sub/a.py": user.replace(
+        "pack(r, 8, 64, 16)", "pack(r, 8, 64, 32)")}, head={"core/pk.py": POS_NEW,
+                                                           "sub/a.py": user})
+    [site] = usecheck.check_named(inp, "pack", old, new)
+    assert site.verdict == "adapted"
+    [site] = usecheck.check_named(dataclasses.replace(inp, base=None), "pack", old, new)
+    assert site.verdict == "adapted"
 
 
 def test_a_changed_default_the_call_relies_on_is_fyi(tmp_path) -> None:

@@ -234,6 +234,24 @@ class Target:
         own = self.section("private_api").get("own_packages", [])
         return tuple(dict.fromkeys([self.subproject.replace("/", "."), *own]))
 
+    def is_test(self, path: str) -> bool:
+        """Whether a file is test code of this target, not the folder's own code: under
+        ``tests_dir`` when that is a folder of its own, or in a ``tests/`` folder of the
+        sub-project (or anywhere, for a path outside it). A ``tests_dir`` that is the
+        sub-project itself or a folder above it (a draft that found the folder's test
+        modules among its own code) sets no folder apart, or every module would count as
+        a test and no analysis read one; there the file's own name says it
+        (``test_*.py``, ``*_test.py``)."""
+        sub = self.subproject.rstrip("/") + "/"
+        tests = self.tests_dir.rstrip("/") + "/"
+        inner = path[len(sub):] if path.startswith(sub) else path
+        if "/tests/" in f"/{inner}":
+            return True
+        if not sub.startswith(tests):
+            return path.startswith(tests)
+        name = path.rsplit("/", 1)[-1]
+        return name.startswith("test_") or name.endswith("_test.py")
+
     @property
     def test_name_pattern(self) -> re.Pattern[str] | None:
         pattern = self.section("coverage").get("test_name_pattern")

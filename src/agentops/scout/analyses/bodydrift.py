@@ -615,12 +615,11 @@ def pins(inp: Inputs) -> dict[str, frozenset[object]]:
     key = "bodydrift-pins"
     if key in inp.head.cache:
         return inp.head.cache[key]
-    sub, tests = inp.target.subproject + "/", inp.target.tests_dir + "/"
+    sub = inp.target.subproject + "/"
     found: dict[str, set[object]] = {}
     free: set[str] = set()
     for path, text in sorted(inp.head.files.items()):
-        if not (path.startswith(sub) and path.endswith(".py")) or path.startswith(tests) \
-                or "/tests/" in path[len(sub) - 1:]:
+        if not (path.startswith(sub) and path.endswith(".py")) or inp.target.is_test(path):
             continue
         for node in ps.walk(ps.parse(text) or ast.Module(body=[], type_ignores=[])):
             if isinstance(node, ast.Call) and _callee(node).endswith(("replace", "Config")):

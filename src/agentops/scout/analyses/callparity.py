@@ -118,14 +118,14 @@ def _module(inp: Inputs, path: str) -> _Module | None:
 
 
 def _pairs(inp: Inputs) -> list[tuple[str, str]]:
-    sub, tests = inp.target.subproject + "/", inp.target.tests_dir + "/"
+    sub = inp.target.subproject + "/"
     watched = tuple(inp.target.watched_paths)
     # The configured pairs as call drift reads them (a downstream copy never counts as
     # our source).
     out: list[tuple[str, str]] = [(o, u) for o, u, _why in duplicates._pairs(inp)]
     downstream = direction.downstream_files(inp)
     ours = [p for p in sorted(inp.head.files) if p.endswith(".py") and p.startswith(sub)
-            and not p.startswith(tests)]
+            and not inp.target.is_test(p)]
     # A core module the target names as the source of a copy (``duplicate_logic``'s
     # upstream, often outside the watched paths) may be the source of the folder's other
     # modules too: an engine holding the trainer's constructor next to a copied loop.

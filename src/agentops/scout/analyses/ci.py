@@ -230,55 +230,57 @@ def _where(inv: Invocation) -> str:
 def _pytest_collected(inp: Inputs, sel: _Selector, test_files: list[str]
                       ) -> dict[str, str]:
     """File -> workflow, for every file a pytest invocation of any workflow of the
-    repository collects (configured or not): such a module is run in CI (#22 defect 1).
-    A workflow that does not parse is skipped here (the configured ones say so)."""
+    repository collects (configured or not): such a module is run in CI (#22 defect 1)."""
     out: dict[str, str] = {}
-    for wf in sorted(p for p in inp.head.files if p.startswith(".github/workflows/")
-                     and p.endswith((".yml", ".yaml"))):
-        text = inp.head.text(wf) or ""
-        if "pytest" not in text:
+    for wf, inv in _any_workflow_invocations(inp):
+        if inv.kind != "pytest":
             continue
-        try:
-            doc = untrusted_yaml.load(text)
-        except (untrusted_yaml.UnsafeYAML, yaml.YAMLError):
-            continue
-        for inv in invocations(wf, doc, text):
-            if inv.kind != "pytest":
-                continue
-            for target in inv.targets or ("",):
-                files, _node, _is_dir, problem = sel.files_of(target, test_files)
-                for f in [] if problem else files:
-                    out.setdefault(f, wf)
+        for target in inv.targets or ("",):
+            files, _node, _is_dir, problem = sel.files_of(target, test_files)
+            for f in [] if problem else files:
+                out.setdefault(f, wf)
     return out
+
+
+def _any_workflow_invocations(inp: Inputs) -> list[tuple[str, Invocation]]:
+    """(workflow, invocation) of every workflow of the repository, configured or not,
+    each parsed once per tree (kept in its cache). A workflow that does not parse is
+    skipped here (the configured ones say so)."""
+    key = ("ci.any_workflow_invocations",)
+    if key not in inp.head.cache:
+        out: list[tuple[str, Invocation]] = []
+        for wf in sorted(p for p in inp.head.files if p.startswith(".github/workflows/")
+                         and p.endswith((".yml", ".yaml"))):
+            text = inp.head.text(wf) or ""
+            try:
+                doc = untrusted_yaml.load(text)
+            except (untrusted_yaml.UnsafeYAML, yaml.YAMLError):
+                continue
+            out += [(wf, inv) for inv in invocations(wf, doc, text)]
+        inp.head.cache[key] = out
+    return inp.head.cache[key]
 
 
 def _runners_run_anywhere(inp: Inputs) -> dict[str, str]:
     """File -> workflow, for every script a run step of any workflow of the repository
     executes (configured or not): by path, as a ``python -m`` module, or from a shell
-    script the step calls (one level). A target drafted before the folder had its own
-    workflow lists none of it, yet the script runs in CI (#22, set 17 kind c). A workflow
-    that does not parse is skipped here (the configured ones say so)."""
+    script the step calls (one level: a script that script calls is run too, but its
+    own commands are not read). A target drafted before the folder had its own workflow
+    lists none of it, yet the script runs in CI (#22, set 17 kind c)."""
     out: dict[str, str] = {}
-    for wf in sorted(p for p in inp.head.files if p.startswith(".github/workflows/")
-                     and p.endswith((".yml", ".yaml"))):
-        text = inp.head.text(wf) or ""
-        try:
-            doc = untrusted_yaml.load(text)
-        except (untrusted_yaml.UnsafeYAML, yaml.YAMLError):
+    todo = list(_any_workflow_invocations(inp))
+    for wf, inv in todo:
+        if inv.kind == "pytest":
             continue
-        todo = list(invocations(wf, doc, text))
-        for inv in todo:
-            if inv.kind == "pytest":
-                continue
-            path = _runner_path(inv, inp)
-            if path is None or path in out:
-                continue
-            out[path] = wf
-            if path.endswith(".sh") and inv.workflow == wf:
-                for command in commands(inp.head.text(path) or ""):
-                    found = parse_command(path, inv.step, command)
-                    if found is not None:
-                        todo.append(found)
+        path = _runner_path(inv, inp)
+        if path is None or path in out:
+            continue
+        out[path] = wf
+        if path.endswith(".sh") and inv.workflow == wf:
+            for command in commands(inp.head.text(path) or ""):
+                found = parse_command(path, inv.step, command)
+                if found is not None:
+                    todo.append((wf, found))
     return out
 
 

@@ -194,7 +194,7 @@ def _spread_gaps(up_path: str, func: ps.FuncDef, mine: list[tuple[str, ps.FuncDe
 
 
 def analyse(inp: Inputs) -> list[ComponentGap]:
-    sub, tests = inp.target.subproject + "/", inp.target.tests_dir + "/"
+    sub = inp.target.subproject + "/"
     pairs = callparity._pairs(inp)
     if not pairs:
         return []
@@ -204,7 +204,7 @@ def analyse(inp: Inputs) -> list[ComponentGap]:
     anywhere: set[tuple[str, str]] = set()
     mentioned = "\n".join(t for p, t in inp.head.files.items() if p.startswith(sub))
     for path in sorted(inp.head.files):
-        if not (path.endswith(".py") and path.startswith(sub)) or path.startswith(tests):
+        if not (path.endswith(".py") and path.startswith(sub)) or inp.target.is_test(path):
             continue
         tree = ps.parse(inp.head.files[path])
         if tree is None:

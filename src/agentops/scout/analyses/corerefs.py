@@ -611,8 +611,7 @@ class _Checker:
                     file = ps.module_path(dotted, paths)
                     mod = ps.parse(self.inp.head.text(file) or "") if file else None
                     for node in mod.body if mod is not None else ():
-                        if isinstance(node, ast.ClassDef) and any(
-                                "dataclass" in ast.unparse(d) for d in node.decorator_list):
+                        if isinstance(node, ast.ClassDef) and _dataclass_node(node):
                             self._ext.setdefault(node.name, set()).update(
                                 ps.class_fields(node))
         return self._ext
@@ -669,8 +668,13 @@ def _is_self_attr(target: ast.expr, me: str, attr: str) -> bool:
 
 
 def _is_dataclass(cls: Obj) -> bool:
-    node = cls.node
-    return isinstance(node, ast.ClassDef) and any(
+    return isinstance(cls.node, ast.ClassDef) and _dataclass_node(cls.node)
+
+
+def _dataclass_node(node: ast.ClassDef) -> bool:
+    """Decorated ``@dataclass`` / ``@dataclasses.dataclass(...)``: the decorator's last
+    name is ``dataclass`` itself, not a name merely containing it."""
+    return any(
         ast.unparse(d.func if isinstance(d, ast.Call) else d).split(".")[-1] == "dataclass"
         for d in node.decorator_list)
 

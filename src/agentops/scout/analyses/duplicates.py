@@ -230,7 +230,7 @@ def _imported_call_drift(inp: Inputs, seen: set[str]) -> list[CallDrift]:
     """For functions the sub-project imports from upstream: keywords that every one of
     upstream's own call sites (at least two, in the watched paths) passes and the
     sub-project's call omits."""
-    sub, tests = inp.target.subproject + "/", inp.target.tests_dir + "/"
+    sub = inp.target.subproject + "/"
     watched = tuple(inp.target.watched_paths)
     upstream_files = [p for p in sorted(inp.head.files) if p.endswith(".py")
                       and p.startswith(watched) and not p.startswith(sub)
@@ -239,7 +239,7 @@ def _imported_call_drift(inp: Inputs, seen: set[str]) -> list[CallDrift]:
     known = _known(inp)
     cache: dict[str, list[tuple[str, ast.Call]]] = {}
     for path in sorted(inp.head.files):
-        if not path.startswith(sub) or path.startswith(tests) or not path.endswith(".py"):
+        if not path.startswith(sub) or inp.target.is_test(path) or not path.endswith(".py"):
             continue
         mod = ps.parse(inp.head.files[path])
         if mod is None:

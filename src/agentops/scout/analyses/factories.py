@@ -64,12 +64,12 @@ def hand_rolled(inp: Inputs) -> list[HandRolled]:
     """Direct constructions of upstream classes in the sub-project's non-test code
     that an upstream factory classmethod covers: at least two of its keywords passed,
     and at least one attribute read from the same source the factory reads."""
-    sub, tests = inp.target.subproject + "/", inp.target.tests_dir + "/"
+    sub = inp.target.subproject + "/"
     own = inp.target.subproject.replace("/", ".")
     out: list[HandRolled] = []
     resolved: dict[tuple[str, str], tuple[str, ast.ClassDef] | None] = {}
     for path in sorted(inp.head.files):
-        if not path.startswith(sub) or path.startswith(tests) or not path.endswith(".py"):
+        if not path.startswith(sub) or inp.target.is_test(path) or not path.endswith(".py"):
             continue
         mod = ps.parse(inp.head.files[path])
         if mod is None:

@@ -80,9 +80,9 @@ def accepted_values(inp: Inputs, files: list[str]) -> dict[str, dict[str, str]]:
 
 
 def check(inp: Inputs) -> list[FieldDocProblem]:
-    sub, tests = inp.target.subproject + "/", inp.target.tests_dir + "/"
+    sub = inp.target.subproject + "/"
     files = [p for p in sorted(inp.head.files) if p.startswith(sub) and p.endswith(".py")
-             and not p.startswith(tests) and "/tests/" not in p[len(sub) - 1:]]
+             and not inp.target.is_test(p)]
     roots = [s["name"] for s in inp.target.raw.get("doc_config_roots", [])]
     known = set(inp.target.raw.get("known_flags", []))
     index = None

@@ -157,10 +157,9 @@ def _family(lst: _SaveList, members: dict[str, int]
 
 
 def analyse(inp: Inputs) -> list[SaveListGap]:
-    sub, tests = inp.target.subproject.rstrip("/") + "/", inp.target.tests_dir + "/"
+    sub = inp.target.subproject.rstrip("/") + "/"
     own = sorted(p for p in inp.head.files
-                 if p.endswith(".py") and p.startswith(sub) and not p.startswith(tests)
-                 and "/tests/" not in p)
+                 if p.endswith(".py") and p.startswith(sub) and not inp.target.is_test(p))
     lists: list[tuple[str, _SaveList]] = []
     for path in own:
         text = inp.head.text(path) or ""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import dataclasses
 import re
 import symtable
 from collections import deque
@@ -59,6 +60,10 @@ class Unbound:
     name: str
     scope: str  # the function or class reading it ("" at module level)
     lines: tuple[int, ...]  # every read in the module
+    # Whether some read can run: at module level or in a class body, or in a function
+    # that code of the repository reaches (``_unreached``). False: every read is in a
+    # function nothing calls or names, so the NameError waits for a caller.
+    reached: bool = True
 
 
 def _tables(top: symtable.SymbolTable) -> list[symtable.SymbolTable]:
@@ -293,34 +298,99 @@ def _scoped_names(tree: ast.Module, top: symtable.SymbolTable
 
 
 def analyse(inp: Inputs) -> list[Unbound]:
-    sub, tests = inp.target.subproject + "/", inp.target.tests_dir + "/"
+    sub = inp.target.subproject + "/"
     out: list[Unbound] = []
     paths = sorted(inp.head.paths)  # every path: a sub-package's text may not be loaded
     injected: frozenset[str] | None = None
     set_on: dict[str, set[str]] = {}
     for path in sorted(inp.head.files):
-        if path.endswith(".py") and path.startswith(sub) and not _is_test(path, sub, tests):
+        if path.endswith(".py") and path.startswith(sub) and not inp.target.is_test(path):
             if injected is None:
                 injected = _set_on_builtins(inp.head.files)
                 set_on = _set_on_modules(inp.head.files, inp.head.paths)
-            out += unbound(path, inp.head.text(path) or "",
-                           _submodules(paths, path) | injected
-                           | frozenset(set_on.get(path, ())))
+            found = unbound(path, inp.head.text(path) or "",
+                            _submodules(paths, path) | injected
+                            | frozenset(set_on.get(path, ())))
+            out += _with_reach(inp, path, found) if found else []
     return out
 
 
-def _is_test(path: str, sub: str, tests: str) -> bool:
-    """Whether a module of the folder is test code: under ``tests_dir`` when that is a
-    folder of its own, or a ``tests/`` folder anywhere. A ``tests_dir`` that is the
-    sub-project itself (or above it: a draft that found its tests among the folder's own
-    modules) sets nothing apart, or the whole folder would count as tests and no module be
-    read; there the file's own name says it (``test_*.py``, ``*_test.py``)."""
-    if "/tests/" in f"/{path}":
+# Files whose text may call or name a function: code, shell scripts, configs and
+# workflows (a registry key, an entry point, a ``python -c`` line).
+_NAMING_FILES = (".py", ".sh", ".toml", ".yml", ".yaml", ".cfg", ".ini", ".json")
+_BINDING_DECORATORS = frozenset({"staticmethod", "classmethod"})
+
+
+def _occurrences(inp: Inputs, names: set[str]) -> dict[str, int]:
+    """How often each name occurs as a word in the repository's loaded code and config
+    texts (its own ``def`` line is one), cached on the tree."""
+    cache: dict[str, int] = inp.head.cache.setdefault("unbound-occurrences", {})
+    todo = sorted(n for n in names if n not in cache)
+    if todo:
+        word = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, todo)) + r")(?!\w)")
+        counts = dict.fromkeys(todo, 0)
+        for path, text in inp.head.files.items():
+            if path.endswith(_NAMING_FILES):
+                for m in word.finditer(text):
+                    counts[m.group(1)] += 1
+        cache.update(counts)
+    return {n: cache[n] for n in names}
+
+
+def _functions(tree: ast.Module) -> list[tuple[ps.FuncDef, ast.ClassDef | None, int, int]]:
+    """Every function with the class it is a method of (None otherwise) and the lines of
+    its body (the signature's defaults and decorators run where it is defined)."""
+    out: list[tuple[ps.FuncDef, ast.ClassDef | None, int, int]] = []
+    todo: list[tuple[ast.AST, ast.ClassDef | None]] = [(tree, None)]
+    while todo:
+        node, owner = todo.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ps.FuncDef.__args__):
+                out.append((child, owner, child.body[0].lineno,
+                            child.end_lineno or child.body[-1].lineno))
+                todo.append((child, None))
+            elif isinstance(child, ast.ClassDef):
+                todo.append((child, child))
+            else:
+                todo.append((child, owner))
+    return out
+
+
+def _may_be_called(func: ps.FuncDef, owner: ast.ClassDef | None, occurs: int) -> bool:
+    """Whether something may call ``func`` though nothing in the repository names it
+    again: a dunder (the interpreter calls it), a decorated function (the decorator may
+    register it: a command, a hook, an op), a public method of a class with a base (the
+    base, maybe a library's, may call it by name: ``forward``, ``extra_repr``)."""
+    if func.name.startswith("__") and func.name.endswith("__"):
         return True
-    if not sub.startswith(tests):
-        return path.startswith(tests)
-    name = path.rsplit("/", 1)[-1]
-    return name.startswith("test_") or name.endswith("_test.py")
+    if any(not (isinstance(d, ast.Name) and d.id in _BINDING_DECORATORS)
+           for d in func.decorator_list):
+        return True
+    if owner is not None and owner.bases and not func.name.startswith("_"):
+        return True
+    return occurs > 1
+
+
+def _with_reach(inp: Inputs, path: str, found: list[Unbound]) -> list[Unbound]:
+    """``found`` with ``reached`` false for the names read only inside functions that no
+    code of the repository calls, names (a call, a reference, a registry string, an
+    ``__all__`` entry, a ``__main__`` block all name it) or may call implicitly
+    (``_may_be_called``), or inside functions nested in one. Such a read raises no
+    NameError until someone adds a caller: dead or unreached code, not a break now."""
+    if all(not u.scope for u in found):
+        return found
+    tree = ps.parse(inp.head.text(path) or "")
+    if tree is None:
+        return found
+    funcs = _functions(tree)
+    occurs = _occurrences(inp, {f.name for f, _o, _a, _b in funcs})
+
+    def runs(line: int) -> bool:
+        return all(_may_be_called(f, owner, occurs[f.name])
+                   for f, owner, first, last in funcs if first <= line <= last)
+
+    return [u if any(runs(n) for n in u.lines) else dataclasses.replace(u, reached=False)
+            for u in found]
 
 
 # An assignment to an attribute of a name that is not ``self``/``cls`` (``m.x = 1``), or a

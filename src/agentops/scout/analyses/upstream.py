@@ -683,7 +683,8 @@ def _moved_method(inp: Inputs, name: str) -> tuple[str, ps.FuncDef | ast.ClassDe
         return found
     if not isinstance(found[1], ast.ClassDef):
         return None
-    member = ps.find(ast.Module(body=[found[1]], type_ignores=[]), name)
+    # By the name it is defined under: a re-export may rename it (``import B as A``).
+    member = ps.find(ast.Module(body=[found[1]], type_ignores=[]), f"{found[1].name}.{rest}")
     return (found[0], member) if member is not None else None
 
 

@@ -17,7 +17,9 @@ Pure: parsed sources in, frozen records out.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from agentops.scout.analyses import attribution
 from agentops.scout.analyses import pysource as ps
@@ -298,7 +300,7 @@ def discover(inp: Inputs) -> list[UseCheck]:
                         sites.setdefault((file, name), []).extend(_call_site(
                             path, node, params(old, method=method),
                             params(new, method=method), "call",
-                            kept=ast.unparse(node) in _base_calls(inp, path)))
+                            kept=partial(_kept_since_base, inp, path, node)))
     out = []
     for file, name, old, new, _method in changed:
         found_sites = sites.get((file, name))
@@ -365,8 +367,10 @@ def shifted(call: ast.Call, old: Params, new: Params) -> list[str]:
 
 
 def _call_site(path: str, node: ast.Call, old: Params, new: Params, how: str, *,
-               kept: bool = False) -> list[Site]:
-    """``kept``: the call is as it was at the baseline (written against ``old``)."""
+               kept: Callable[[], bool] | None = None) -> list[Site]:
+    """``kept``: whether the call is as it was at the baseline (written against
+    ``old``), asked only of a call that would bind shifted (the baseline's calls are
+    unparsed only then: most calls pass no removed slot)."""
     loc = f"{path}:{node.lineno}"
     before, after = call_problems(node, old), call_problems(node, new)
     renames = _renamed(old, new)
@@ -378,9 +382,10 @@ def _call_site(path: str, node: ast.Call, old: Params, new: Params, how: str, *,
         return [Site(loc, how, "breaks", "; ".join(fresh), "blocking")]
     # Binds without error, but to other parameters than it was written for: a silent
     # misbinding (wrong values, no TypeError), so should-fix rather than blocking.
-    moved = shifted(node, old, new) if kept and not before else []
-    if moved:
-        return [Site(loc, how, "breaks", "; ".join(moved), "should-fix")]
+    if kept is not None and not before:
+        moved = shifted(node, old, new)
+        if moved and kept():
+            return [Site(loc, how, "breaks", "; ".join(moved), "should-fix")]
     relies = default_reliance(node, old, new)
     if relies:
         return [Site(loc, how, "default", "relies on the default of " + ", ".join(relies))]
@@ -414,27 +419,26 @@ def check_named(inp: Inputs, name: str, old: ps.FuncDef, new: ps.FuncDef) -> lis
                     func.id if isinstance(func, ast.Name) else "")
                 if last == leaf:
                     out += _call_site(path, node, o, n, "call",
-                                      kept=ast.unparse(node) in _base_calls(inp, path))
+                                      kept=partial(_kept_since_base, inp, path, node))
     return list(dict.fromkeys(out))
 
 
+def _kept_since_base(inp: Inputs, path: str, node: ast.Call) -> bool:
+    """Whether ``path`` made this very call (same source text) at the baseline."""
+    return ast.unparse(node) in _base_calls(inp, path)
+
+
 def _base_calls(inp: Inputs, path: str) -> set[str]:
-    """The calls ``path`` makes at the baseline, as source text (memoized for the last
-    baseline tree asked about)."""
+    """The calls ``path`` makes at the baseline, as source text (memoized in the baseline
+    tree's own cache, which lives and dies with it)."""
     if inp.base is None:
         return set()
-    if _BASE_CALLS[0] is not inp.base:
-        _BASE_CALLS[:] = [inp.base, {}]
-    memo: dict[str, set[str]] = _BASE_CALLS[1]  # type: ignore[assignment]
-    if path not in memo:
-        text = inp.base.text(path)
-        mod = ps.parse(text) if text is not None else None
-        memo[path] = {ast.unparse(n) for n in ps.walk(mod) if isinstance(n, ast.Call)} \
-            if mod is not None else set()
-    return memo[path]
-
-
-_BASE_CALLS: list[object] = [None, {}]
+    key = ("usecheck.base_calls", path)
+    if key not in inp.base.cache:
+        mod = ps.parse(inp.base.text(path))
+        inp.base.cache[key] = {ast.unparse(n) for n in ps.walk(mod)
+                               if isinstance(n, ast.Call)} if mod is not None else set()
+    return inp.base.cache[key]
 
 
 def _change(old: ps.FuncDef, new: ps.FuncDef) -> str:

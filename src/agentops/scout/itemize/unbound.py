@@ -1,5 +1,6 @@
 """#22 defect 5 items: a name the sub-project's code reads that nothing binds
-(``unbound``): one P0 action per module and name, every read listed, with the core
+(``unbound``): one P0 action per module and name, every read listed (a should-fix
+opportunity when only functions nothing reaches read it), with the core
 modules that define the name when there are any (the import the copy lacks). Its
 fingerprint is the module and the name: a read that only moved is the same finding.
 
@@ -29,6 +30,19 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                f"import {code(u.name)} from the module that defines it "
                f"({', '.join(code(h) for h in homes[:3])})" if homes else
                f"define or import {code(u.name)}")
+        if not u.reached:
+            # Only functions nothing in the repository calls or names read it: dead or
+            # unreached code, a NameError for the first caller, not a break now (#22
+            # defect 5: P0 only for code that breaks now).
+            out.append(Item(
+                id=stable_id("unbound-name", u.file, u.name), section="S-4",
+                kind="opportunity", title=f"{title}; no code of the repository calls or "
+                f"names the function that reads it",
+                why="dead or unreached code: NameError once anything calls it",
+                where=f"{u.file}:{u.line}", priority=PRIORITY_OF["should-fix"],
+                severity="should-fix", files=(u.file,),
+                fix=f"{fix}, or remove the unreached function", facts=(u.file, u.name)))
+            continue
         out.append(Item(
             id=stable_id("unbound-name", u.file, u.name), section="S-4", kind="action",
             title=title,
