@@ -13,6 +13,7 @@ from agentops.scout.itemize import (
     clear,
     componentuse,
     configfields,
+    configkeys,
     corerefs,
     debt,
     delta,
@@ -37,6 +38,7 @@ def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """Candidate items of this run (before reconciliation with the priors)."""
     items: list[Item] = []
     for area in (delta, todos, tests, settings, debt, parity, componentuse, configfields,
+                 configkeys,
                  siblingsettings, partreads, modelprep, refusaldrift, guardgaps, savelists,
                  corerefs, unbound, docs, openwork):
         items += area.items(inp, res)
