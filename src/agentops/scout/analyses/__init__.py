@@ -96,6 +96,7 @@ REGISTRY: dict[str, Analysis] = {
     "fragile_surface_changes": lambda inp, _: upstream.fragile_changes(inp),
     "use_checks": lambda inp, _: usecheck.discover(inp),
     "body_drift": lambda inp, _: bodydrift.analyse(inp),
+    "init_gaps": lambda inp, _: bodydrift.init_gaps(inp),
     "new_copy_keywords": lambda inp, _: newcopy.analyse(inp),
     "core_refs": lambda inp, done: corerefs.analyse(inp, done["use_checks"]),
     "monkey_patches": lambda inp, _: patches.patch_sites(inp),

@@ -161,6 +161,20 @@ def _qualname(mod: ast.Module | None, func: ps.FuncDef) -> str:
 def _overrides(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
     """Methods of the sub-project's classes that re-implement a method of the upstream
     class they derive from (imported from the repository), without ``super()``."""
+    out = []
+    for path, cls, up_file, up_cls in _subclasses(inp):
+        theirs = {n.name for n in up_cls.body if isinstance(n, ps.FuncDef.__args__)}
+        for fn in cls.body:
+            if isinstance(fn, ps.FuncDef.__args__) and fn.name in theirs \
+                    and not duplicates.calls_super(fn):
+                out.append((fn, path, up_file, f"{up_cls.name}.{fn.name}"))
+    return out
+
+
+def _subclasses(inp: Inputs, follow: int = 0
+                ) -> list[tuple[str, ast.ClassDef, str, ast.ClassDef]]:
+    """(file, class) of the sub-project deriving from a repository class outside it,
+    with that class's file and definition at HEAD (``follow``: as ``_upstream_class``)."""
     sub = inp.target.subproject + "/"
     out = []
     for path, text in sorted(inp.head.files.items()):
@@ -174,19 +188,16 @@ def _overrides(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
             for base in cls.bases:
                 local = ast.unparse(base).split("[")[0].split(".")[-1]
                 module, name = imported.get(local, ("", ""))
-                found = _upstream_class(inp, module, name) if name else None
-                if found is None:
-                    continue
-                up_file, up_cls = found
-                theirs = {n.name for n in up_cls.body if isinstance(n, ps.FuncDef.__args__)}
-                for fn in cls.body:
-                    if isinstance(fn, ps.FuncDef.__args__) and fn.name in theirs \
-                            and not duplicates.calls_super(fn):
-                        out.append((fn, path, up_file, f"{up_cls.name}.{fn.name}"))
+                found = _upstream_class(inp, module, name, follow) if name else None
+                if found is not None:
+                    out.append((path, cls, *found))
     return out
 
 
-def _upstream_class(inp: Inputs, module: str, name: str) -> tuple[str, ast.ClassDef] | None:
+def _upstream_class(inp: Inputs, module: str, name: str, follow: int = 0
+                    ) -> tuple[str, ast.ClassDef] | None:
+    """The repository class ``module.name`` outside the folder; with ``follow``, through
+    that many re-exports of a package's ``__init__.py`` (``from .model.model import X``)."""
     path = ps.module_path(module, inp.head.paths)
     sub = inp.target.subproject + "/"
     if not path or path.startswith(sub):
@@ -201,6 +212,14 @@ def _upstream_class(inp: Inputs, module: str, name: str) -> tuple[str, ast.Class
         node = ps.find(ps.parse(inp.head.text(cand) or ""), name)
         if isinstance(node, ast.ClassDef):
             return cand, node
+    if follow and path.endswith("/__init__.py"):
+        for node in ps.statements(ps.parse(inp.head.text(path) or "") or ast.Module([], [])):
+            if isinstance(node, ast.ImportFrom) \
+                    and any((a.asname or a.name) == name and a.name == name
+                            for a in node.names):
+                source = ps.from_module(path, node.level, node.module)
+                if source:
+                    return _upstream_class(inp, source, name, follow - 1)
     return None
 
 
@@ -1037,3 +1056,120 @@ def _settings(test: ast.expr) -> frozenset[str]:
                 out.add(text)
     # keep the longest chains only (``a.b.c``, not also ``a.b``)
     return frozenset(t for t in out if not any(o.startswith(t + ".") for o in out))
+
+
+@dataclass(frozen=True)
+class InitGap:
+    """A subclass constructor out of step with its base's (#22 defect 6): it skips the
+    base's ``__init__`` and one of the base's steps with it, or calls it and then repeats
+    a step the base's already takes (work done twice)."""
+
+    ours: str  # file:line of the subclass's __init__
+    upstream: str  # file:line of the base's __init__ at HEAD
+    base: str  # the base class's name
+    skipped: tuple[str, ...]  # base steps the subclass never takes ("`self.x`", "`self.f()`")
+    repeated: tuple[str, ...]  # base steps the subclass takes again after super().__init__
+    gained: bool = False  # a skipped step is new in the window (the base changed)
+    commit: str = ""  # the commit that added it ("" when outside the watched history)
+
+
+def _init_steps(func: ps.FuncDef | None) -> tuple[set[str], set[str]]:
+    """The attributes ``func`` assigns on ``self`` and the methods it calls on ``self``
+    as statements (a step whose result nothing keeps)."""
+    attrs: set[str] = set()
+    calls: set[str] = set()
+    for node in ps.walk(func) if func is not None else ():
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, ast.AnnAssign | ast.AugAssign):
+            targets = [node.target]
+        for t in targets:
+            for el in t.elts if isinstance(t, ast.Tuple) else [t]:
+                if isinstance(el, ast.Attribute) and isinstance(el.value, ast.Name) \
+                        and el.value.id == "self":
+                    attrs.add(el.attr)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
+                and isinstance(node.value.func, ast.Attribute) \
+                and isinstance(node.value.func.value, ast.Name) \
+                and node.value.func.value.id == "self":
+            calls.add(node.value.func.attr)
+    return attrs, calls
+
+
+def _calls_base_init(func: ps.FuncDef, base: str) -> bool:
+    """``super().__init__(…)``, ``super(C, self).__init__(…)`` or ``Base.__init__(self, …)``."""
+    for node in ps.walk(func):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "__init__":
+            owner = node.func.value
+            if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) \
+                    and owner.func.id == "super":
+                return True
+            if ast.unparse(owner).split(".")[-1] == base:
+                return True
+    return False
+
+
+def init_gaps(inp: Inputs) -> list[InitGap]:
+    """Subclasses of the sub-project whose ``__init__`` is out of step with the
+    ``__init__`` of the repository class they derive from (outside the folder)."""
+    out: list[InitGap] = []
+    for path, cls, up_file, up_cls in _subclasses(inp, follow=2):
+        mine = next((f for f in cls.body if isinstance(f, ps.FuncDef.__args__)
+                     and f.name == "__init__"), None)
+        theirs = next((f for f in up_cls.body if isinstance(f, ps.FuncDef.__args__)
+                       and f.name == "__init__"), None)
+        if mine is None or theirs is None:
+            continue
+        b_attrs, b_calls = _init_steps(theirs)
+        where = (f"{path}:{mine.lineno}", f"{up_file}:{theirs.lineno}")
+        if _calls_base_init(mine, up_cls.name):
+            again = sorted(b_calls & _repeated_calls(mine))
+            if again:
+                out.append(InitGap(*where, up_cls.name, (),
+                                   tuple(f"`self.{c}()`" for c in again)))
+            continue
+        own_attrs = set().union(*(_init_steps(f)[0] for f in cls.body
+                                  if isinstance(f, ps.FuncDef.__args__)))
+        own_calls = _init_steps(mine)[1]
+        skipped = sorted(f"`self.{a}`" for a in b_attrs - own_attrs) \
+            + sorted(f"`self.{c}()`" for c in b_calls - own_calls)
+        if not skipped:
+            continue
+        qual = f"{up_cls.name}.__init__"
+        if inp.base is None:
+            continue
+        old_text = inp.base.text(up_file)
+        if old_text is None:  # the base's module is new: it may have moved there
+            old_text = _moved_from(inp, qual)
+        o_attrs, o_calls = _init_steps(_find(old_text, qual))
+        new_steps = {f"`self.{a}`" for a in b_attrs - o_attrs} \
+            | {f"`self.{c}()`" for c in b_calls - o_calls}
+        commit = ""
+        if new_steps & set(skipped):
+            gained = new_steps & set(skipped)
+            commit = attribution.introduced(
+                inp, up_file, lambda text, q=qual, g=gained: frozenset(
+                    g & {f"`self.{a}`" for a in _init_steps(_find(text, q))[0]}
+                    | g & {f"`self.{c}()`" for c in _init_steps(_find(text, q))[1]}))
+        out.append(InitGap(*where, up_cls.name, tuple(skipped), (),
+                           bool(new_steps & set(skipped)), commit))
+    return out
+
+
+def _repeated_calls(func: ps.FuncDef) -> set[str]:
+    """Methods called on ``self`` as statements after the base ``__init__`` call."""
+    out: set[str] = set()
+    seen = False
+    for stmt in func.body:
+        if seen:
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
+                    and isinstance(stmt.value.func, ast.Attribute) \
+                    and isinstance(stmt.value.func.value, ast.Name) \
+                    and stmt.value.func.value.id == "self":
+                out.add(stmt.value.func.attr)
+            continue
+        seen = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                   and n.func.attr == "__init__" for n in ast.walk(stmt))
+    return out

@@ -45,7 +45,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         if d.severity == "nice-to-have" and f"{d.source}.{d.field}" not in said:
             quiet.append(f"{code(f'{d.source}.{d.field}')} (new field, copied as is)")
     out += _use_checks(inp, res, adapted, said)
-    out += _body_drift(inp, res) + _new_copy(res) + _fqn_names(inp, res)
+    out += _body_drift(inp, res) + _init_gaps(res) + _new_copy(res) + _fqn_names(inp, res)
     if adapted:
         out.append(Item(
             id=stable_id("surface-adapted", inp.target.name), section="S-1", kind="fyi",
@@ -100,6 +100,47 @@ def _body_drift(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             kind="fyi",
             title="Upstream rewrote functions the sub-project copies or overrides (compare "
                   "by hand): " + "; ".join(rewritten[:6]), facts=tuple(sorted(rewritten))))
+    return out
+
+
+def _init_gaps(res: dict[str, Any]) -> list[Item]:
+    """#22 defect 6: a subclass constructor out of step with its base's. A step the
+    base's ``__init__`` gained in the window that the subclass skips (it never calls the
+    base's) is an action naming the commit; a skipped step from before the window, or a
+    step the subclass takes again after ``super().__init__`` (work done twice), is an
+    opportunity."""
+    out: list[Item] = []
+    for g in res.get("init_gaps", ()):
+        ours_file, up_file = place_file(g.ours), place_file(g.upstream)
+        where = f"{g.ours} (base {g.upstream})"
+        if g.repeated:
+            out.append(Item(
+                id=stable_id("init-twice", ours_file, g.base), section="S-4",
+                kind="opportunity",
+                title=f"The constructor at {g.ours} calls {code(g.base + '.__init__')}, "
+                      f"which already runs {listed(g.repeated, 4)}, then runs it again: "
+                      "done twice",
+                why=f"the base's __init__ ({g.upstream}) takes that step itself, through "
+                    "the same (possibly overridden) method",
+                where=where, files=(ours_file, up_file),
+                fix=f"drop the repeated call at {g.ours}, or say why it must run twice",
+                facts=("twice", *g.repeated)))
+            continue
+        init = code(g.base + ".__init__")
+        made = f" ({short(g.commit)})" if g.commit else ""
+        lead = f"{init} gained {listed(g.skipped, 4)} in the window{made}" \
+            if g.gained else f"{init} sets up {listed(g.skipped, 4)}"
+        out.append(Item(
+            id=stable_id("init-skipped", ours_file, g.base), section="S-1" if g.gained
+            else "S-4", kind="action" if g.gained else "opportunity",
+            title=f"{lead}; the subclass constructor at {g.ours} never calls it (no "
+                  "super().__init__) and does not do that itself",
+            why="code that uses the base's attributes or what its steps set up fails or "
+                "differs on this subclass",
+            where=where, files=(ours_file, up_file),
+            priority="P1" if g.gained else "", severity="should-fix" if g.gained else "",
+            fix=f"call super().__init__ at {g.ours}, or take the missing steps there",
+            facts=("__init__", "super", *g.skipped)))
     return out
 
 
