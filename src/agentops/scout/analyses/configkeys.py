@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from agentops.scout.analyses import classindex
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.analyses.corerefs import _MODULE_STRING, _dataclass_node
+from agentops.scout.analyses.corerefs import _dataclass_node, named_modules
 from agentops.scout.gitrepo import Tree
 from agentops.scout.model import Inputs
 
@@ -141,19 +141,8 @@ def _roots(schema: _Schema, sections: set[str]) -> list[tuple[str, ast.ClassDef]
 
 def _extensions(schema: _Schema, inp: Inputs) -> list[tuple[str, ast.ClassDef]]:
     """Dataclasses of modules named in a string by a folder file (``x.y.z``)."""
-    out: list[tuple[str, ast.ClassDef]] = []
-    seen: set[str] = set()
-    for path, text in inp.head.files.items():
-        if not path.startswith(_folder(inp)):
-            continue
-        for dotted in _MODULE_STRING.findall(text):
-            if dotted in seen:
-                continue
-            seen.add(dotted)
-            file = ps.module_path(dotted, inp.head.paths)
-            if file:
-                out += [(file, c) for c in schema.module_classes(file).values()]
-    return out
+    return [(file, c) for file in named_modules(inp.head, _folder(inp))
+            for c in schema.module_classes(file).values()]
 
 
 # dotted table path -> (class label, file, field names) or None (any key accepted)

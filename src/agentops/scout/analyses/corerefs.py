@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from agentops.scout.analyses import attribution, classindex, coreindex, usecheck
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.coreindex import DYNAMIC, CoreIndex, Obj
+from agentops.scout.gitrepo import Tree
 from agentops.scout.model import Inputs
 
 # Decorators that leave a function's signature as written.
@@ -599,21 +600,11 @@ class _Checker:
         sections' fields to core's classes of the same name (#22, set 17 kind b)."""
         if self._ext is None:
             self._ext = {}
-            paths = self.inp.head.paths
-            seen: set[str] = set()
-            for path, text in self.inp.head.files.items():
-                if not path.startswith(self.sub):
-                    continue
-                for dotted in _MODULE_STRING.findall(text):
-                    if dotted in seen:
-                        continue
-                    seen.add(dotted)
-                    file = ps.module_path(dotted, paths)
-                    mod = ps.parse(self.inp.head.text(file) or "") if file else None
-                    for node in mod.body if mod is not None else ():
-                        if isinstance(node, ast.ClassDef) and _dataclass_node(node):
-                            self._ext.setdefault(node.name, set()).update(
-                                ps.class_fields(node))
+            for file in named_modules(self.inp.head, self.sub):
+                mod = ps.parse(self.inp.head.text(file) or "")
+                for node in mod.body if mod is not None else ():
+                    if isinstance(node, ast.ClassDef) and _dataclass_node(node):
+                        self._ext.setdefault(node.name, set()).update(ps.class_fields(node))
         return self._ext
 
     def _set_from_outside(self, attr: str) -> bool:
@@ -647,6 +638,27 @@ class _Checker:
 
 
 _MODULE_STRING = re.compile(r"""["']([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)["']""")
+
+
+def named_modules(head: Tree, sub: str) -> list[str]:
+    """Files of the repository's modules that a file under ``sub`` names as a dotted
+    string value (a config's ``custom args module = "pkg.ext"``, a ``merge("pkg.ext")``
+    call), in the order the folder's files name them; a string naming no module of the
+    tree is passed over. Corerefs and configkeys read a folder's config extensions from
+    these."""
+    files: list[str] = []
+    seen: set[str] = set()
+    for path, text in head.files.items():
+        if not path.startswith(sub):
+            continue
+        for dotted in _MODULE_STRING.findall(text):
+            if dotted in seen:
+                continue
+            seen.add(dotted)
+            file = ps.module_path(dotted, head.paths)
+            if file:
+                files.append(file)
+    return files
 
 
 def _dotted(expr: ast.expr) -> str:
