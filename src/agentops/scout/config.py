@@ -190,6 +190,12 @@ class Symbol:
     upstream: str = ""
 
 
+def is_test_name(name: str) -> bool:
+    """A file name pytest's default discovery takes for a test module (``test_*.py``,
+    ``*_test.py``): what says a file is a test where no folder sets the tests apart."""
+    return name.startswith("test_") or name.endswith("_test.py")
+
+
 @dataclass(frozen=True)
 class Target:
     """One scout target, as validated data. Paths are relative to the repository root."""
@@ -249,8 +255,7 @@ class Target:
             return True
         if not sub.startswith(tests):
             return path.startswith(tests)
-        name = path.rsplit("/", 1)[-1]
-        return name.startswith("test_") or name.endswith("_test.py")
+        return is_test_name(path.rsplit("/", 1)[-1])
 
     @property
     def test_name_pattern(self) -> re.Pattern[str] | None:

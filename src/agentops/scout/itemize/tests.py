@@ -12,6 +12,7 @@ from typing import Any
 
 from agentops.scout.analyses import ci as ci_analysis
 from agentops.scout.analyses import testowner
+from agentops.scout.config import is_test_name
 from agentops.scout.itemize.common import (
     base,
     code,
@@ -189,7 +190,6 @@ def _no_tests(inp: Inputs) -> list[Item]:
             "by a user", files=(sub,), facts=(scope, *foreign[:8]))]
 
 
-_TEST_NAMES = ("test_*.py", "*_test.py")
 # A folder of tests by its name's ``_``-separated parts (``tests``, ``unit_testing``).
 _TEST_PARTS = frozenset({"test", "tests", "testing"})
 
@@ -200,7 +200,7 @@ def _loose_tests(inp: Inputs, sub: str) -> list[str]:
     ``tests/test_*.py``): the folder has tests, whatever the scope says."""
     return sorted(p for p in inp.head.paths if p.startswith(sub + "/") and p.endswith(".py")
                   and base(p) != "__init__.py"
-                  and (any(fnmatch.fnmatch(base(p), g) for g in _TEST_NAMES)
+                  and (is_test_name(base(p))
                        or any(_TEST_PARTS & set(d.split("_"))
                               for d in p[len(sub) + 1:].split("/")[:-1])))
 
