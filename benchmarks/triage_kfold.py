@@ -113,8 +113,9 @@ block is still printed.
 A sixteenth blind set, benchmarks/data/triage_blind16.yaml (texts in
 ~/.cache/agentops/triage/extra16-texts.jsonl or $AGENTOPS_TRIAGE_BLIND16_CACHE), gathered
 at stop 40 while blind14 and blind15 are blind, to join them, is its own column
-("blind16") on the same terms; ``--no-blind16`` leaves it out. It is blind: never fitted
-on, never merged into held-all, no ``--fit-blind16``.
+("blind16") on the same terms; ``--no-blind16`` leaves it out. It was measured blind three
+times and then released as fit material (issue #23, stop 43); ``--fit-blind16`` adds it to
+the fit part, and its block is still printed.
 
 A seventeenth blind set, benchmarks/data/triage_blind17.yaml (texts in
 ~/.cache/agentops/triage/extra17-texts.jsonl or $AGENTOPS_TRIAGE_BLIND17_CACHE), gathered
@@ -364,7 +365,7 @@ SEPARATE_SETS: dict[str, int | None] = {
     "blind13": 3,
     "blind14": 3,
     "blind15": 3,
-    "blind16": None,
+    "blind16": 3,
     "blind17": None,
 }
 _ORDINAL = {3: "third", 4: "fourth", 5: "fifth", 6: "sixth", 7: "seventh", 8: "eighth",

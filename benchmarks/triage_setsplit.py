@@ -12,14 +12,14 @@ and routing keep the plain sum; only `triaged` moves), so every group is planned
 the shipped queue, and the whole fit part's k-fold module F1 equals its figure here.
 
 Sets, by name: ``dev-fit`` and ``dev-held`` (the dev sets split by
-triage_kfold.held_out), ``extra`` (triage_extra.yaml) and ``blind2`` ... ``blind15``
+triage_kfold.held_out), ``extra`` (triage_extra.yaml) and ``blind2`` ... ``blind16``
 (the released blind sets). A set still blind (triage_kfold.SEPARATE_SETS without a
 release) is refused by name and never loaded.
 
-Default groups (stop 42, after blind15's release): ``write`` (dev-fit,
+Default groups (stop 43, after blind16's release): ``write`` (dev-fit,
 blind2..blind8: the sets this round's rules may be written from), ``check``
-(blind9..blind15: aggregates only), ``held64`` (dev-held + extra, the held-out 64 of
-triage_kfold.py: aggregates only) and ``fit-all`` (dev-fit, blind2..blind15: the k-fold
+(blind9..blind16: aggregates only), ``held64`` (dev-held + extra, the held-out 64 of
+triage_kfold.py: aggregates only) and ``fit-all`` (dev-fit, blind2..blind16: the k-fold
 part). triage_extra.yaml is fit material in the stop's
 brief, but triage_kfold.py counts it in the held-out 64, so it is kept out of ``write``
 and read only as an aggregate. ``--group NAME=SET,SET`` replaces the defaults (repeat
@@ -27,7 +27,7 @@ it). ``--errors GROUP`` lists the group's per-issue sub-oncall errors (the sub-o
 the figure judges wrong: another one, or none where the humans gave one) and module
 errors (planner's modules against the humans'); it refuses a group holding dev-held,
 extra or any set named by ``--no-errors-from`` (default: the check sets,
-blind9..blind15).
+blind9..blind16).
 
   python benchmarks/triage_setsplit.py
   python benchmarks/triage_setsplit.py --errors write
@@ -55,7 +55,7 @@ from agentops.triage.plan import plan_issue
 RELEASED = ("blind2", *(n for n, runs in tk.SEPARATE_SETS.items() if runs is not None))
 STILL_BLIND = tuple(n for n, runs in tk.SEPARATE_SETS.items() if runs is None)
 VALIDATION = ("dev-held", "extra")
-CHECK = tuple(f"blind{i}" for i in range(9, 16))
+CHECK = tuple(f"blind{i}" for i in range(9, 17))
 DEFAULT_GROUPS: dict[str, tuple[str, ...]] = {
     "write": ("dev-fit", *(f"blind{i}" for i in range(2, 9))),
     "check": CHECK,

@@ -226,7 +226,7 @@ def _only_this_set(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, name: str,
 
 @pytest.mark.parametrize("name", ["blind3", "blind4", "blind5", "blind6", "blind7",
                                   "blind8", "blind9", "blind10", "blind11", "blind12",
-                                  "blind13", "blind14", "blind15"])
+                                  "blind13", "blind14", "blind15", "blind16"])
 def test_a_released_set_is_its_own_column_fits_on_request_and_can_be_left_out(
         name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -280,14 +280,6 @@ def test_a_released_set_is_its_own_column_fits_on_request_and_can_be_left_out(
 
 
 _STILL_BLIND = {
-    "blind16": [
-        (1601, ["oncall: distributed", "module: c10d"], "store barrier never returns",
-         "Rank 3 names another key prefix, so the barrier on the store waits forever."),
-        (1602, ["module: docs", "triaged"], "launcher page spelling",
-         "The launcher page spells the rendezvous endpoint flag in two ways."),
-        (1603, ["module: rocm", "rocm-skipped-tests", "triaged"],
-         "Test: PipeTest.test_two_stages",
-         "Source file: test/distributed/test_pipe_x.py, skipped on the gfx pool.")],
     "blind17": [
         (1701, ["oncall: distributed", "module: dtensor"], "placement lost after view",
          "A Shard(1) tensor viewed to a flat shape comes back marked Replicate on rank 2."),
@@ -297,8 +289,7 @@ _STILL_BLIND = {
          "The spawn page example joins the workers before it starts them.")]}
 
 
-@pytest.mark.parametrize(("name", "counts"), [("blind16", "3 issues (1 distributed, 2 not)"),
-                                              ("blind17", "3 issues (1 distributed, 2 not)")])
+@pytest.mark.parametrize(("name", "counts"), [("blind17", "3 issues (1 distributed, 2 not)")])
 def test_a_still_blind_set_is_its_own_column_has_no_fit_flag_and_can_be_left_out(
         name: str, counts: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -343,13 +334,13 @@ def test_the_still_blind_sets_are_also_reported_together(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Issue #23: with two or more blind sets present their union is one more block
     ("blind-all") whose figures count every issue of each; released sets (blind5 ...
-    blind15) never join it, and with one blind set left there is no union block. As the
-    table stands blind16 and blind17 are blind (blind15 was released at stop 42, blind16
-    gathered at stop 40, blind17 at stop 41), so the two make the union and leaving one
-    out leaves no union; the mechanism is also checked with blind15 marked blind again as
-    it was before its release (three sets; leaving one out leaves the union of the other
-    two), with blind14 too (four), with blind13 too (five), with blind12 too (six) and
-    with blind11 too (seven)."""
+    blind16) never join it, and with one blind set left there is no union block. As the
+    table stands blind17 is the only blind set (blind16 was released at stop 43, blind17
+    gathered at stop 41), so there is no union; the mechanism is checked with blind16
+    marked blind again as it was before its release (two sets; leaving one out leaves no
+    union), with blind15 too (three; leaving one out leaves the union of the other two),
+    with blind14 too (four), with blind13 too (five), with blind12 too (six) and with
+    blind11 too (seven)."""
     dev = _fsdp_dev(tmp_path)
     sets = {
         "BLIND5": [(501, ["oncall: distributed", "module: fsdp"], "FSDP hang", _FSDP)],
@@ -410,15 +401,13 @@ def test_the_still_blind_sets_are_also_reported_together(
         monkeypatch.setattr(kf, f"{name}_CACHE", tmp_path / f"absent-{name}.jsonl")
     base = [str(dev), "--no-extra", "--no-blind4", "--k", "2", "--json"]
 
-    # As the table stands, blind16 and blind17 are blind: they make one block, and no
-    # released set (blind10 ... blind15 included) joins it; each is still its own block.
+    # As the table stands, blind17 is the only blind set: no union block, and every
+    # released set (blind5 ... blind16) is its own block.
     assert kf.main(base) == 0
     out = capsys.readouterr().out
-    result = json.loads(out.strip().splitlines()[-1])
-    assert "== blind-all: 4 issues (2 distributed, 2 not)" in out
-    assert "the blind sets blind16 + blind17 together" in out
-    held = result["held_out"]
-    assert held["blind-all"]["n"] == held["blind16"]["n"] + held["blind17"]["n"] == 4
+    held = json.loads(out.strip().splitlines()[-1])["held_out"]
+    assert "blind-all" not in held and "== blind-all:" not in out
+    assert held["blind17"]["n"] == 2 and held["blind16"]["n"] == 2
     assert held["blind14"]["n"] == 2 and held["blind15"]["n"] == 2
     assert held["blind5"]["n"] == 1 and held["blind6"]["n"] == 2
     assert held["blind7"]["n"] == 1 and held["blind8"]["n"] == 2
@@ -426,7 +415,15 @@ def test_the_still_blind_sets_are_also_reported_together(
     assert held["blind11"]["n"] == 3 and held["blind12"]["n"] == 2
     assert held["blind13"]["n"] == 2
 
-    # Leaving out a released set changes nothing in the union.
+    # The union mechanism takes every blind set: with blind16 blind again, two sets make
+    # one block and no released set joins it; leaving either out leaves no union.
+    monkeypatch.setitem(kf.SEPARATE_SETS, "blind16", None)
+    assert kf.main(base) == 0
+    out = capsys.readouterr().out
+    held = json.loads(out.strip().splitlines()[-1])["held_out"]
+    assert "== blind-all: 4 issues (2 distributed, 2 not)" in out
+    assert "the blind sets blind16 + blind17 together" in out
+    assert held["blind-all"]["n"] == held["blind16"]["n"] + held["blind17"]["n"] == 4
     for released in ("--no-blind7", "--no-blind8", "--no-blind9", "--no-blind10",
                      "--no-blind11", "--no-blind12", "--no-blind13", "--no-blind14",
                      "--no-blind15"):
@@ -434,17 +431,15 @@ def test_the_still_blind_sets_are_also_reported_together(
         result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
         assert result["held_out"]["blind-all"]["n"] == 4
         assert released.removeprefix("--no-") not in result["held_out"]
-
-    # With one blind set left there is no union block.
     still = ("blind16", "blind17")
     for kept_one in still:
         assert kf.main([*base, *(f"--no-{n}" for n in still if n != kept_one)]) == 0
         result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
         assert "blind-all" not in result["held_out"] and kept_one in result["held_out"]
 
-    # The union mechanism takes every blind set: with blind15 blind again, three sets
-    # (leaving one of them out leaves the union of the other two); with blind14 too,
-    # four; with blind13 too, five; with blind12 too, six; with blind11 too, seven.
+    # With blind15 blind again too, three sets (leaving one of them out leaves the union
+    # of the other two); with blind14 too, four; with blind13 too, five; with blind12 too,
+    # six; with blind11 too, seven.
     monkeypatch.setitem(kf.SEPARATE_SETS, "blind15", None)
     three = ("blind15", "blind16", "blind17")
     assert kf.main(base) == 0

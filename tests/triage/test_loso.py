@@ -66,8 +66,8 @@ def test_the_left_out_set_is_never_fitted_on(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_released_sets_exclude_the_blind_ones() -> None:
-    assert lo.RELEASED[0] == "blind2" and "blind15" in lo.RELEASED
-    assert "blind16" not in lo.RELEASED and "blind17" not in lo.RELEASED
+    assert lo.RELEASED[0] == "blind2" and "blind16" in lo.RELEASED
+    assert "blind17" not in lo.RELEASED
 
 
 def test_unjudged_counts_triaged_queue_issues_without_labels() -> None:

@@ -96,7 +96,7 @@ def test_group_scores_list_a_wrong_or_missing_suboncall() -> None:
     assert sub_errs == [] and s.sub_total == 1
 
 
-@pytest.mark.parametrize("spec", ["g=blind16", "g=dev-fit,blind17", "g=nosuch", "g=", "g",
+@pytest.mark.parametrize("spec", ["g=blind17", "g=dev-fit,blind17", "g=nosuch", "g=", "g",
                                   "=blind5", " =blind5"])
 def test_parse_group_refuses_blind_unknown_and_empty(spec: str) -> None:
     with pytest.raises(ValueError):
@@ -106,11 +106,11 @@ def test_parse_group_refuses_blind_unknown_and_empty(spec: str) -> None:
 def test_parse_group_reads_released_sets() -> None:
     assert ss.parse_group("a=dev-fit, blind8") == ("a", ("dev-fit", "blind8"))
     assert ss.parse_group("a=blind5,,blind6,") == ("a", ("blind5", "blind6"))
-    with pytest.raises(ValueError, match="blind16 is still blind"):
-        ss.parse_group("a=blind5,blind16")
-    # blind15, released at stop 42, is read; it is a check set, blind8 a write set.
-    assert ss.parse_group("a=blind15") == ("a", ("blind15",))
-    assert "blind15" in ss.DEFAULT_GROUPS["check"] and "blind8" in ss.DEFAULT_GROUPS["write"]
+    with pytest.raises(ValueError, match="blind17 is still blind"):
+        ss.parse_group("a=blind5,blind17")
+    # blind16, released at stop 43, is read; it is a check set, blind8 a write set.
+    assert ss.parse_group("a=blind16") == ("a", ("blind16",))
+    assert "blind16" in ss.DEFAULT_GROUPS["check"] and "blind8" in ss.DEFAULT_GROUPS["write"]
     assert ss.DEFAULT_GROUPS["check"] == ss.CHECK
     assert not set(ss.STILL_BLIND) & {s for g in ss.DEFAULT_GROUPS.values() for s in g}
     assert not set(ss.DEFAULT_GROUPS["write"]) & set(ss.DEFAULT_GROUPS["check"])
@@ -175,7 +175,7 @@ def test_main_prints_each_group_and_the_errors_of_the_one_asked(
 
 def test_main_refusals_say_why(monkeypatch: pytest.MonkeyPatch, no_reads: list[set[str]],
                                capsys: pytest.CaptureFixture[str]) -> None:
-    assert ss.main(["--group", "g=blind16"]) == 2
+    assert ss.main(["--group", "g=blind17"]) == 2
     assert "still blind" in capsys.readouterr().err
     assert ss.main(["--group", "g=blind5", "--errors", "h"]) == 2
     assert "no such group" in capsys.readouterr().err
