@@ -229,7 +229,7 @@ _UNSEEN = ("scout_unseen.yaml", "scout_unseen2.yaml", "scout_unseen3.yaml", "sco
            "scout_unseen9.yaml", "scout_unseen10.yaml", "scout_unseen11.yaml",
            "scout_unseen12.yaml", "scout_unseen13.yaml", "scout_unseen14.yaml",
            "scout_unseen15.yaml", "scout_unseen16.yaml", "scout_unseen17.yaml",
-           "scout_unseen18.yaml", "scout_unseen19.yaml")
+           "scout_unseen18.yaml", "scout_unseen19.yaml", "scout_unseen20.yaml")
 
 
 def _load_set(number: int) -> dict:
@@ -405,6 +405,25 @@ def test_nineteenth_unseen_set_validates_with_init_drafts_in_a_window_new_to_its
     windows = {(r["prior"]["head"], r["head"]["head"]) for r in spec["runs"]}
     assert windows == {("028a455c1e3c0ea5aeb34e04f6ae25401b900bfc",
                         "c283a848742198c5f610bc5842322f53e9f02c36")}
+    assert all(j["note"].strip() for j in spec["judgements"])
+
+
+def test_twentieth_unseen_set_validates_with_init_drafts_in_a_window_new_to_its_folders(
+        ) -> None:
+    """The twentieth blind set (#22): experiments/rl and transformers_modeling_backend over
+    the window of set 8 (no earlier set used it for these folders), each run's target an
+    unedited `scout.py init` draft, every entry at file:line, late entries say so and stay
+    few, every judgement with a note (nothing of its entries is printed: the set is blind)."""
+    spec = _load_set(20)
+    subprojects, blind, late = _check_runs(20, init_marker="drafted by scout.py init",
+                                           located=True)
+    assert set(subprojects) == {"torchtitan/experiments/rl",
+                                "torchtitan/experiments/transformers_modeling_backend"}
+    assert blind >= 20 and late <= blind // 4
+    assert sum(len(r["truth"]) + len(r["negatives"]) for r in spec["runs"]) >= 35
+    windows = {(r["prior"]["head"], r["head"]["head"]) for r in spec["runs"]}
+    assert windows == {("e38d7abe0fa09c2ec7ccac1729f77cf72faddfc5",
+                        "0691f514f292d4b7b7a226396cded1920432daad")}
     assert all(j["note"].strip() for j in spec["judgements"])
 
 
