@@ -146,6 +146,7 @@ from); held-out issues' results are never listed.
   python benchmarks/triage_kfold.py                      # dev sets next to the repo
   python benchmarks/triage_kfold.py A.jsonl B.jsonl      # other labelled sets
   python benchmarks/triage_kfold.py --write              # store the fit part's thresholds
+  python benchmarks/triage_kfold.py --shipped            # held-out and blind at labels.json's
   python benchmarks/triage_kfold.py --fit-blind2         # blind2 joins the fit part
   python benchmarks/triage_kfold.py --no-blind3          # leave the third blind set out
   python benchmarks/triage_kfold.py --no-blind4          # leave the fourth blind set out
@@ -508,6 +509,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--write", action="store_true",
                     help="store the thresholds fitted on the fit part, at the chosen operating "
                          "scale, in the queue's labels.json")
+    ap.add_argument("--shipped", action="store_true",
+                    help="judge the held-out part and the separate sets with the thresholds the "
+                         "queue's labels.json ships, not the ones fitted on the fit part now: "
+                         "what the action does today (the k-fold still refits per fold)")
     ap.add_argument("--ablate", action="store_true",
                     help="also remove each rubric signal in turn (fit part only) and list the "
                          "issues it fixes and breaks, and in how many folds it fixes any")
@@ -560,10 +565,19 @@ def main(argv: list[str] | None = None) -> int:
                       "judgeable": kf_scores.judgeable()})
     chosen = operating_scale({c["scale"]: c["precision"] for c in curve}.get, target)
     sel = scaled_selective(raw, chosen)
-    fitted = replace(queue, confidence=sel)
+    fitted = queue if args.shipped else replace(queue, confidence=sel)
+    if args.write and args.shipped:
+        print("--write stores fitted thresholds; --shipped judges with the stored ones: "
+              "give one of them", file=sys.stderr)
+        return 2
 
-    print(f"\n== held out (thresholds fitted on the {len(fit)} fit issues at x{chosen:g}, "
-          "never on these) ==")
+    if args.shipped:
+        print("\n== held out (the thresholds labels.json ships, "
+              f"fitted on {queue.confidence.fitted_on.split(',')[0] or 'an unrecorded set'}; "
+              "never on these) ==")
+    else:
+        print(f"\n== held out (thresholds fitted on the {len(fit)} fit issues at x{chosen:g}, "
+              "never on these) ==")
     groups = {"dev-held": hold, "extra": extra, "held-all": hold + extra}
     groups = {k: v for k, v in groups.items() if v}
     evals = {name: evaluate(recs, fitted, scales=CURVE) for name, recs in groups.items()}
@@ -641,6 +655,7 @@ def main(argv: list[str] | None = None) -> int:
     out["kfold_curve"] = [{k: v for k, v in c.items() if k not in ("figures", "judgeable")}
                           for c in curve]
     out["operating_scale"] = chosen
+    out["thresholds"] = "shipped" if args.shipped else "fitted"
 
     if args.errors:
         fit_scores = evaluate(fit, fitted, scales=()).planner

@@ -508,3 +508,39 @@ def test_both_benchmarks_read_the_dev_sets_through_one_helper(
     assert kf.read_dev_sets(ap.parse_args([])) is None
     assert kf.main([]) == 2 and tc.main([]) == 2
     assert "no labelled sets given" in capsys.readouterr().err
+
+
+def test_shipped_judges_held_out_and_blind_with_the_stored_thresholds(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue #23 (T-23): the held-out and blind figures are of the thresholds fitted on the
+    fit part now; --shipped judges them with the thresholds labels.json ships, which is what
+    the action does today, and says so (header and JSON). --write with it is refused: one
+    stores fitted thresholds, the other judges with the stored ones."""
+    from dataclasses import replace
+
+    dev = _fsdp_dev(tmp_path)
+    for name in ("blind2", "blind3", *kf.SEPARATE_SETS):
+        monkeypatch.setattr(kf, f"{name.upper()}_CACHE", tmp_path / f"absent-{name}.jsonl")
+    # Fitted thresholds no plan can reach: nothing is triaged with them, while the shipped
+    # FSDP threshold lets the held-out FSDP issues through.
+    monkeypatch.setattr(kf, "scaled_selective", lambda sel, _scale: replace(
+        sel, default=1e9, thresholds={k: 1e9 for k in sel.thresholds}))
+    base = [str(dev), "--no-extra", "--k", "2", "--json"]
+
+    assert kf.main(base) == 0
+    out = capsys.readouterr().out
+    fitted = json.loads(out.strip().splitlines()[-1])
+    assert fitted["thresholds"] == "fitted" and "thresholds fitted on the 4 fit issues" in out
+    assert not fitted["held_out"]["dev-held"]["triaged_coverage"]
+
+    assert kf.main([*base, "--shipped"]) == 0
+    out = capsys.readouterr().out
+    shipped = json.loads(out.strip().splitlines()[-1])
+    assert shipped["thresholds"] == "shipped" and "the thresholds labels.json ships" in out
+    assert shipped["held_out"]["dev-held"]["triaged_coverage"] > 0
+    # The k-fold refits per fold either way: --shipped moves only the judged blocks.
+    assert shipped["kfold"] == fitted["kfold"]
+
+    assert kf.main([*base, "--shipped", "--write"]) == 2
+    assert "give one of them" in capsys.readouterr().err
