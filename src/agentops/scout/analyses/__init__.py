@@ -11,6 +11,7 @@ from typing import Any
 
 from agentops.scout.analyses import (
     bodydrift,
+    borrowedspecs,
     callparity,
     ci,
     cipaths,
@@ -150,6 +151,7 @@ REGISTRY: dict[str, Analysis] = {
     "compiled_checks": lambda inp, _: compilechecks.analyse(inp),
     "sibling_guards": lambda inp, _: siblingguards.analyse(inp),
     "sibling_hooks": lambda inp, _: siblinghooks.analyse(inp),
+    "borrowed_specs": lambda inp, done: borrowedspecs.analyse(inp, done["sibling_hooks"]),
     "sibling_imports": lambda inp, _: siblingimports.analyse(inp),
     "sibling_wraps": lambda inp, _: siblingwraps.analyse(inp),
     "sibling_settings": lambda inp, _: siblingsettings.analyse(inp),

@@ -22,7 +22,8 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out += _factories(inp, res)
     out += _bypasses(res) + _private(inp, res) + _duplicates(inp, res) + _dead(inp, res)
     out += _pinned(inp, res) + _compiled_checks(inp, res) + _sibling_guards(inp, res)
-    out += _sibling_hooks(inp, res) + _sibling_imports(inp, res) + _sibling_wraps(inp, res)
+    out += _sibling_hooks(inp, res) + _borrowed_specs(inp, res)
+    out += _sibling_imports(inp, res) + _sibling_wraps(inp, res)
     out += _ignored_settings(inp, res)
     out += _lags(res) + _stale(res) + _dead_classes(inp, res)
     return out
@@ -462,6 +463,31 @@ def _sibling_hooks(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             where=where, files=(h.file, place_file(h.defined),
                                 *sorted({s.rsplit(':', 1)[0] for s in h.siblings})),
             facts=(h.keyword, h.value, *h.markers)))
+    return out
+
+
+def _borrowed_specs(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22: a registration built from another folder's parts (its model class or flavor
+    table, or its helpers) that leaves out slots that folder's own registration fills;
+    one Opportunity per call and folder, with both calls' file:line."""
+    out = []
+    sub = inp.target.subproject
+    for d in res.get("borrowed_specs", ()):
+        slots = [f"{code(k)} ({code(v)})" for k, v in d.dropped]
+        what = "the same model" if d.same_model else "helpers"
+        out.append(Item(
+            id=stable_id("borrowed-spec", d.file, d.callee, d.source,
+                         *(k for k, _v in d.dropped)),
+            section="S-4", kind="opportunity",
+            title=f"{code(d.callee + '(...)')} at {rel(d.file, sub)}:{d.line} is built "
+                  f"from {code(d.source)}'s parts ({listed([code(b) for b in d.borrowed], 3)}) "
+                  f"but leaves out {listed(slots, 4)}, which that folder's registration "
+                  f"passes ({d.reference})",
+            why=f"the registration it copies ({what}) provides "
+                f"{'these' if len(slots) > 1 else 'this'} and this one silently does not; "
+                "register the same, or note why this folder cannot",
+            where=f"{d.file}:{d.line}", files=(d.file, place_file(d.reference)),
+            facts=(d.source, *(k for k, _v in d.dropped))))
     return out
 
 

@@ -1,0 +1,138 @@
+"""#22 borrowed registration (``borrowedspecs``): a folder's registration built from
+another folder's parts (its flavor table, its model class, or only its helpers) compared
+field by field with that folder's own registration. Match: a copy built on the same model
+that leaves out the other folder's checker builder (a shared component) and its adapter
+(a part of that folder's own); a copy borrowing only a helper function leaves out the
+shared checker. No-match: the helper-only copy is not told about the other folder's own
+adapter; a slot set explicitly (``None``); a call spreading ``**kwargs``; a folder with
+two registrations (an umbrella, no reference); a copy that fills every slot; a slot the
+sibling-hooks reading already reports. All trees are made up."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from agentops.scout.analyses import borrowedspecs, siblinghooks
+from agentops.scout.itemize import debt
+from tests.scout import minirepo
+
+SPEC = "class Spec:\n    def __init__(self, **kw):\n        self.kw = kw\n"
+CHECKS = "def build_checker(cfg):\n    return cfg\n"
+
+ALPHA = '''\
+from core.checks import build_checker
+from core.spec import Spec
+
+from .adapter import AlphaAdapter
+from .helpers import pipe_alpha
+from .model import AlphaModel
+
+alpha_configs = {"small": 1}
+
+
+def get_spec():
+    return Spec(
+        model_cls=AlphaModel,
+        configs=alpha_configs,
+        pipe_fn=pipe_alpha,
+        checker_fn=build_checker,
+        adapter=AlphaAdapter,
+    )
+'''
+
+ALPHA_FILES = {
+    "core/__init__.py": "", "core/spec.py": SPEC, "core/checks.py": CHECKS,
+    "models/__init__.py": "", "models/alpha/__init__.py": ALPHA,
+    "models/alpha/model.py": "class AlphaModel:\n    pass\n",
+    "models/alpha/adapter.py": "class AlphaAdapter:\n    pass\n",
+    "models/alpha/helpers.py": "def pipe_alpha(model):\n    return model\n",
+}
+
+SAME_MODEL = '''\
+from core.spec import Spec
+from models.alpha import alpha_configs, pipe_alpha
+
+from .model import BetaModel
+
+
+def get_spec():
+    return Spec(
+        model_cls=BetaModel,
+        configs=alpha_configs,
+        pipe_fn=pipe_alpha,{extra}
+    )
+'''
+
+HELPER_ONLY = '''\
+from core.spec import Spec
+from models.alpha.helpers import pipe_alpha
+
+from .model import BetaModel, beta_configs
+
+
+def get_spec():
+    return Spec(model_cls=BetaModel, configs=beta_configs, pipe_fn=pipe_alpha)
+'''
+
+
+def _inp(tmp_path, beta: str, extra: dict[str, str] | None = None):
+    files = {**ALPHA_FILES, "exp/__init__.py": "", "exp/beta/__init__.py": beta,
+             "exp/beta/model.py": "class BetaModel:\n    pass\n\n\nbeta_configs = {}\n",
+             **(extra or {})}
+    inp = minirepo.build(tmp_path, head=files)
+    return dataclasses.replace(inp, target=dataclasses.replace(inp.target,
+                                                               subproject="exp/beta"))
+
+
+def test_a_copy_on_the_same_model_leaving_out_the_checker_and_the_adapter(tmp_path) -> None:
+    inp = _inp(tmp_path, SAME_MODEL.format(extra=""))
+    [d] = borrowedspecs.analyse(inp)
+    assert (d.file, d.line, d.callee, d.source) == ("exp/beta/__init__.py", 8, "Spec",
+                                                    "models/alpha")
+    assert d.borrowed == ("configs=alpha_configs", "pipe_fn=pipe_alpha")
+    assert d.reference == "models/alpha/__init__.py:12"
+    assert d.dropped == (("adapter", "AlphaAdapter"), ("checker_fn", "build_checker"))
+    assert d.same_model
+    [item] = debt._borrowed_specs(inp, {"borrowed_specs": [d]})
+    assert item.kind == "opportunity" and item.section == "S-4"
+    assert "`adapter` (`AlphaAdapter`)" in item.title
+    assert "`checker_fn` (`build_checker`)" in item.title
+    assert "models/alpha/__init__.py:12" in item.title
+    assert item.files == ("exp/beta/__init__.py", "models/alpha/__init__.py")
+
+
+def test_a_copy_borrowing_only_a_helper_is_told_only_about_shared_parts(tmp_path) -> None:
+    [d] = borrowedspecs.analyse(_inp(tmp_path, HELPER_ONLY))
+    assert d.borrowed == ("pipe_fn=pipe_alpha",)
+    assert d.dropped == (("checker_fn", "build_checker"),)  # not alpha's own adapter
+    assert not d.same_model
+
+
+def test_explicit_values_and_full_copies_are_not_judged(tmp_path) -> None:
+    explicit = "\n        checker_fn=None,\n        adapter=None,"
+    assert borrowedspecs.analyse(_inp(tmp_path / "a", SAME_MODEL.format(extra=explicit))) == []
+    full = "\n        checker_fn=build_checker,\n        adapter=BetaModel,"
+    beta = SAME_MODEL.format(extra=full).replace(
+        "from core.spec import Spec", "from core.checks import build_checker\n"
+        "from core.spec import Spec")
+    assert borrowedspecs.analyse(_inp(tmp_path / "b", beta)) == []
+
+
+def test_a_call_spreading_kwargs_is_not_judged(tmp_path) -> None:
+    beta = SAME_MODEL.format(extra="\n        **{}")
+    assert borrowedspecs.analyse(_inp(tmp_path, beta)) == []
+
+
+def test_a_folder_with_two_registrations_is_no_reference(tmp_path) -> None:
+    twice = ALPHA + "\n\ndef get_other_spec():\n    return Spec(model_cls=AlphaModel)\n"
+    inp = _inp(tmp_path, SAME_MODEL.format(extra=""), {"models/alpha/__init__.py": twice})
+    assert borrowedspecs.analyse(inp) == []
+
+
+def test_a_slot_sibling_hooks_already_reports_is_not_repeated(tmp_path) -> None:
+    inp = _inp(tmp_path, SAME_MODEL.format(extra=""))
+    hook = siblinghooks.MissingHook("exp/beta/__init__.py", 8, "Spec", "checker_fn",
+                                    "build_checker", "core/checks.py:1", (), (),
+                                    siblinghooks.LEFT_OUT)
+    [d] = borrowedspecs.analyse(inp, [hook])
+    assert d.dropped == (("adapter", "AlphaAdapter"),)
