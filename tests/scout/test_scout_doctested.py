@@ -64,7 +64,7 @@ def test_a_claimed_parallelism_no_live_case_turns_on(tmp_path) -> None:
     assert "the Supported parallelisms section claims 4 parallelisms" in problem
     assert "no live test case turns on expert parallelism (`expert_parallel_degree`); " \
            "async TP (`enable_async_tensor_parallel`; its case at sub/run_cases.py:" in problem
-    assert "is commented out" in problem
+    assert "is disabled" in problem
 
 
 def test_a_combination_whose_only_case_is_commented_out(tmp_path) -> None:

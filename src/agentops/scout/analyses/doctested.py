@@ -10,8 +10,8 @@ and of the shared test files that launch it, the configs those cases load, its t
 files, its TOMLs and its configured workflows.
 
 - a claimed parallelism that nothing live sets: no case tests it (the one case written
-  for it, when it is commented out, is named);
-- a claimed parallelism that live cases do set, while a commented-out case sets it
+  for it, when it is commented out or marked `disabled=True`, is named);
+- a claimed parallelism that live cases do set, while a commented-out or disabled case sets it
   together with another parallelism no live case combines with it (TP with async TP,
   HSDP with TP): the claim hides a combination whose test is disabled.
 
@@ -172,7 +172,7 @@ def _gaps(claimed: dict[str, tuple[int, Claimed]], live: list[tuple[Case, str]],
             disabled = [w for w, flags in off if _sets(flags, "", c)]
             named.update(disabled[:1])
             untested.append((n, f"{name} (`{c.setting}`" + (
-                f"; its case at {disabled[0]} is commented out)" if disabled else ")")))
+                f"; its case at {disabled[0]} is disabled)" if disabled else ")")))
     for name, (n, c) in claimed.items():
         tested = [case for case in live if _sets(*case, c)]
         for where, flags in off:
@@ -217,7 +217,7 @@ def check(inp: Inputs, docs: list[str] | None = None) -> list[doclists.ListProbl
                     g for _n, g in untested[:MAX_GAPS]))
             if combos:
                 said.append("the only case combining " + "; ".join(
-                    g for _n, g in combos[:MAX_GAPS]) + " is commented out")
+                    g for _n, g in combos[:MAX_GAPS]) + " is disabled")
             out.append(doclists.ListProblem(doc, (untested or combos)[0][0], (
                 f"the {title} section claims {len(claimed)} parallelisms as supported or "
                 f"tested, but {', and '.join(said)}: state the gap beside the claim, or "
