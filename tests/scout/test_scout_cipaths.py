@@ -143,3 +143,28 @@ def test_test_files_outside_the_scope_are_tests_no_workflow_runs(tmp_path) -> No
     inp = _inp(tmp_path / "w", _wf("on: [push]\n", run="pytest sub/checks/ -x"), files=files)
     [item] = [i for i in build(inp, run_all(inp)) if "outside its test scope" in i.title]
     assert item.kind == "fyi" and "a workflow names" in item.title
+
+
+RUNNER = {"sub/__init__.py": "", "sub/launch.py":
+          "from core.util import helper\n\n\nif __name__ == '__main__':\n    helper()\n",
+          "other/__init__.py": "", "other/launch.py": "print(1)\n"}
+FOLDER_ONLY = "on:\n  pull_request:\n    paths:\n      - 'sub/**'\n"
+
+
+def test_a_workflow_running_a_module_of_the_folder_is_asked_about_its_imports(tmp_path
+                                                                              ) -> None:
+    # No pytest file at all: the workflow runs the folder's launcher as a module, so a
+    # core file the launcher imports is what a core change breaks unseen.
+    inp = _inp(tmp_path, _wf(FOLDER_ONLY, run="python -m sub.launch --steps 2"),
+               files=RUNNER)
+    [gap] = _gaps(inp)
+    assert gap.own == () and gap.core == (("core/util.py", "imported (helper)"),)
+    [item] = [i for i in build(inp, run_all(inp)) if "does not trigger" in i.title]
+    assert item.kind == "opportunity" and "`core/util.py`" in item.title
+
+
+def test_a_workflow_running_another_folders_module_is_not_asked(tmp_path) -> None:
+    inp = _inp(tmp_path, _wf(FOLDER_ONLY, run="python -m other.launch"), files=RUNNER)
+    assert _gaps(inp) == []
+    inp = _inp(tmp_path / "b", _wf(FOLDER_ONLY, run="python other/launch.py"), files=RUNNER)
+    assert _gaps(inp) == []

@@ -506,6 +506,11 @@ def _runner_path(inv: Invocation, inp: Inputs) -> str | None:
     return path if path in inp.head.paths else None
 
 
+def runner_path(inv: Invocation, inp: Inputs) -> str | None:
+    """The repository file a module or script invocation runs (None: outside it)."""
+    return _runner_path(inv, inp)
+
+
 def _unchecked_filter(inv: Invocation) -> str:
     """Why the invocation's ``-k``/``-m`` is not evaluated ("" when it is)."""
     for flag, expr in (("-k", inv.keyword), ("-m", inv.marker)):

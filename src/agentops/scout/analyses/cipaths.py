@@ -157,11 +157,23 @@ def _filter_line(text: str) -> int:
 
 
 def _workflows_running_tests(inp: Inputs, res_ci: ci_analysis.CiResult) -> list[str]:
+    """Configured workflows that run the sub-project's code: a test file of its scope
+    they reach, a pytest step selecting its tests, or a module or script of its folder
+    they execute (``python -m sub.runner``, ``python sub/run.py``): a runner that is not
+    a pytest file is what such a workflow runs, and its imports are what a core change
+    can break (#22, set 19 t19-ci-misses-core)."""
     own_tests = set(ci_analysis.own_tests(inp))
     out = {c.workflow for c in res_ci.covered if c.file in own_tests}
     out |= {inv.workflow for inv in res_ci.invocations
             if inv.kind == "pytest" and ci_analysis.step_is_ours(inv, inp)
             and any(t for t in inv.targets)}
+    sub = inp.target.subproject.rstrip("/") + "/"
+    for inv in res_ci.invocations:
+        if inv.kind == "pytest" or not inv.targets:
+            continue
+        path = ci_analysis.runner_path(inv, inp)
+        if path is not None and (path.startswith(sub) or path in own_tests):
+            out.add(inv.workflow)
     return sorted(w for w in out if w in inp.head.files)
 
 

@@ -26,6 +26,7 @@ from agentops.scout.analyses import (
     doclaunch,
     doclists,
     docnames,
+    doctested,
     doctodotests,
     fielddocs,
     testsel,
@@ -408,7 +409,8 @@ def analyse(inp: Inputs, done: dict[str, Any] | None = None) -> list[DocProblem]
                                      for u in done.get("graph_passes", [])],
                              runners=ci.runner_files(inp))
     names = docnames.check(inp)
-    stale = [*doclists.check(inp), *doctodotests.check(inp), *docfeatures.check(inp)]
+    stale = [*doclists.check(inp), *doctodotests.check(inp), *docfeatures.check(inp),
+             *doctested.check(inp)]
     fields = [*fielddocs.check(inp), *doclaunch.check(inp)]
     return out + [DocProblem(c.file, c.line, c.problem, c.kind) for c in claims] + [
         DocProblem(c.file, c.line, c.problem, c.kind) for c in names] + [

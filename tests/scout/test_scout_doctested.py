@@ -1,0 +1,107 @@
+"""#22 (S-5), census row "README claims not backed": a supported / tested list of the
+folder's docs that names parallelisms, read as the settings that turn them on, against
+the integration cases that run the folder. A claimed parallelism no live case turns on
+is reported (with its commented-out case when there is one); so is one whose only case
+combining it with another parallelism is commented out. Nothing when every claim has a
+live case (or a TOML / test file of the folder sets it), for a negated item, for a list
+under a non-claim heading, or when the folder's cases are not found. Made-up trees,
+match and no-match."""
+
+from __future__ import annotations
+
+from agentops.scout.analyses import doctested
+from tests.scout import minirepo
+
+README = """\
+# Widget trainer
+
+## Supported parallelisms
+Checked by hand on two hosts:
+- Tensor Parallel (TP)
+- Pipeline Parallel
+- Expert Parallel
+- Async tensor parallel
+
+## Throughput
+| setup | tokens/s |
+|---|---|
+| TP + EP | 12 |
+"""
+
+
+def _case(flags: list[str], name: str, prefix: str = "") -> str:
+    body = "".join(f'{prefix}            "{f}",\n' for f in flags)
+    return (f"{prefix}    OverrideDefinitions(\n{prefix}        [\n{prefix}            [\n"
+            f"{body.replace('            ', '                ')}{prefix}            ],\n"
+            f"{prefix}        ],\n{prefix}        \"{name}\",\n{prefix}        \"{name}\",\n"
+            f"{prefix}    ),\n")
+
+
+def _runner(live: list[list[str]], off: list[list[str]]) -> str:
+    cases = "".join(_case(f, f"c{i}") for i, f in enumerate(live))
+    cases += "".join(_case(f, f"off{i}", prefix="#") for i, f in enumerate(off))
+    return ("from harness import OverrideDefinitions\n\n\ndef cases():\n    return [\n"
+            f"{cases}    ]\n")
+
+
+TP = "--parallelism.tensor_parallel_degree 2"
+PP = "--parallelism.pipeline_parallel_degree 2"
+EP = "--parallelism.expert_parallel_degree 4"
+ASYNC = "--parallelism.enable_async_tensor_parallel"
+REPL = "--parallelism.data_parallel_replicate_degree=2"
+
+
+def _check(tmp_path, runner: str, readme: str = README, extra: dict | None = None):
+    inp = minirepo.build(tmp_path, head={
+        "sub/__init__.py": "", "sub/README.md": readme, "sub/run_cases.py": runner,
+        **(extra or {})}, target="docs: [sub/README.md]\n")
+    return [(p.line, p.problem) for p in doctested.check(inp)]
+
+
+def test_a_claimed_parallelism_no_live_case_turns_on(tmp_path) -> None:
+    [(line, problem)] = _check(tmp_path, _runner([[TP], [PP]], [[TP, ASYNC]]))
+    assert line == 7  # the first unbacked item: Expert Parallel
+    assert "the Supported parallelisms section claims 4 parallelisms" in problem
+    assert "no live test case turns on expert parallelism (`expert_parallel_degree`); " \
+           "async TP (`enable_async_tensor_parallel`; its case at sub/run_cases.py:" in problem
+    assert "is disabled" in problem
+
+
+def test_a_combination_whose_only_case_is_commented_out(tmp_path) -> None:
+    readme = "# W\n\n### Composability support\n| Feature | Support |\n|---|---|\n" \
+             "| Tensor Parallelism | ✅ |\n| HSDP | ✅ |\n| Float8 | 🚧 |\n"
+    [(line, problem)] = _check(tmp_path, _runner([[TP], [REPL]], [[REPL, TP]]),
+                               readme=readme)
+    assert line == 6
+    assert "the only case combining tensor parallelism with " \
+           "`data_parallel_replicate_degree` (sub/run_cases.py:" in problem
+    # A live case setting both clears it.
+    assert _check(tmp_path / "b", _runner([[TP], [REPL, TP]], [[REPL, TP]]),
+                  readme=readme) == []
+
+
+def test_claims_with_live_evidence_or_no_claim_are_not_reported(tmp_path) -> None:
+    everything = _runner([[TP, PP], [EP], [TP, ASYNC]], [])
+    assert _check(tmp_path / "a", everything) == []
+    # A TOML of the folder that turns EP on backs that claim.
+    assert _check(tmp_path / "b", _runner([[TP], [PP]], []),
+                  extra={"sub/ep.toml": "[parallelism]\nexpert_parallel_degree = 2\n"}
+                  ) == [(8, "the Supported parallelisms section claims 4 parallelisms as "
+                            "supported or tested, but no live test case turns on async TP "
+                            "(`enable_async_tensor_parallel`): state the gap beside the "
+                            "claim, or enable a case for it")]
+    # No case of the folder is found: nothing to judge the claims against.
+    assert _check(tmp_path / "c", "def cases():\n    return []\n") == []
+
+
+def test_what_counts_as_a_claim() -> None:
+    names = [c.name for c in doctested._claims_of("Async TP and CP")]
+    assert names == ["async TP", "context parallelism"]  # async TP's TP is not TP
+    assert doctested._claims_of("EP: not supported yet") == []
+    assert doctested._claims_of("Float8 | 🚧") == []
+    sections = doctested._sections(README.splitlines())
+    # The throughput table sits under its own heading: not a claim.
+    assert list(sections) == ["## Supported parallelisms"]
+    assert [n for n, _t in sections["## Supported parallelisms"]] == [5, 6, 7, 8]
+    todo = "# W\n## Roadmap: not yet supported\n- TP\n- EP\n"
+    assert doctested._sections(todo.splitlines()) == {}
