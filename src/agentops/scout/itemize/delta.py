@@ -45,7 +45,8 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         if d.severity == "nice-to-have" and f"{d.source}.{d.field}" not in said:
             quiet.append(f"{code(f'{d.source}.{d.field}')} (new field, copied as is)")
     out += _use_checks(inp, res, adapted, said)
-    out += _body_drift(inp, res) + _init_gaps(res) + _new_copy(res) + _fqn_names(inp, res)
+    out += _body_drift(inp, res) + _list_drift(res) + _init_gaps(res) + _new_copy(res) \
+        + _fqn_names(inp, res)
     if adapted:
         out.append(Item(
             id=stable_id("surface-adapted", inp.target.name), section="S-1", kind="fyi",
@@ -100,6 +101,33 @@ def _body_drift(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             kind="fyi",
             title="Upstream rewrote functions the sub-project copies or overrides (compare "
                   "by hand): " + "; ".join(rewritten[:6]), facts=tuple(sorted(rewritten))))
+    return out
+
+
+def _list_drift(res: dict[str, Any]) -> list[Item]:
+    """#22 defect 4: a collection of names the sub-project module repeats from core's
+    twin module, lacking what core's gained in the window, or naming only the prefix of
+    one of core's entries (a membership test against it never matches): an action."""
+    out: list[Item] = []
+    for d in res.get("list_drift", ()):
+        ours_file, up_file = place_file(d.ours), place_file(d.upstream)
+        parts = [f"{code(e)} where core's names {code(c)} (a membership test compares the "
+                 "full name: the entry never matches)" for e, c in d.coarse]
+        by_commit: dict[str, list[str]] = {}
+        for entry, sha in zip(d.lacking, d.commits, strict=True):
+            by_commit.setdefault(sha, []).append(code(entry))
+        parts += [f"lacks {listed(e, 4)} ({_made_by(sha)})"
+                  for sha, e in by_commit.items()]
+        out.append(Item(
+            id=stable_id("list-drift", ours_file, d.name), section="S-1", kind="action",
+            title=f"Our copy of {code(d.name)} at {d.ours} is out of step with core's "
+                  f"({d.upstream}): " + "; ".join(parts),
+            why=f"the collection repeats core's {code(d.name)} from a module it imports "
+                "from; what core's holds now does not reach the copy",
+            where=f"{d.ours} (upstream {d.upstream})", priority="P1",
+            severity="should-fix", files=(ours_file, up_file),
+            fix=f"make {d.ours} name what {d.upstream} names, or import core's collection",
+            facts=(d.name, *sorted({*d.lacking, *(e for e, _c in d.coarse)}))))
     return out
 
 
