@@ -133,3 +133,58 @@ def test_no_collection_drift_when_in_step_unrelated_or_not_imported(tmp_path) ->
 def _empty() -> dict:
     return {"fragile_surface_changes": [], "config_drift": [], "stale_patches": [],
             "listed_patches": [], "new_apis": [], "new_models": []}
+
+
+GRID_OLD = '''\
+class Grid:
+    def build(self):
+        names = []
+        for size, name in zip([self.a, self.b, self.c, self.d],
+                              ["alpha", "beta", "gamma", "delta"]):
+            if size > 1:
+                names.append(name)
+        return make_grid(names)
+'''
+GRID_NEW = GRID_OLD.replace("make_grid(names)", "make_grid(tuple(names))")
+GRID_OVERRIDE = '''\
+from core.grid import Grid
+
+
+class MyGrid(Grid):
+    def build(self):
+        """Builds the grid with our own transport."""
+        shape = (self.a, self.b, self.c, self.d)
+        labels = ["alpha", "beta", "gamma", "delta"]
+        handle = transport_grid(shape, labels)
+        return handle.grid
+'''
+
+
+def _grid(tmp_path, override: str, new: str = GRID_NEW):
+    return minirepo.build(tmp_path, base={"core/__init__.py": "", "core/grid.py": GRID_OLD},
+                          head={"sub/__init__.py": "", "core/grid.py": new,
+                                "sub/grid.py": override})
+
+
+def test_an_override_spelling_all_of_cores_names_is_a_name_copy(tmp_path) -> None:
+    inp = _grid(tmp_path, GRID_OVERRIDE)
+    assert bodydrift.analyse(inp) == []  # under the statement bar: not compared by unit
+    [c] = bodydrift.name_copies(inp)
+    assert (c.ours, c.upstream, c.function) == ("sub/grid.py:5", "core/grid.py:2",
+                                                "Grid.build")
+    assert c.names == ("alpha", "beta", "delta", "gamma")
+    assert c.commit == inp.commits[0].sha
+    [opp] = [i for i in delta.items(inp, {**_empty(), "name_copies": [c]})
+             if i.kind == "opportunity"]
+    assert "re-implements `Grid.build` without super()" in opp.title
+
+
+def test_no_name_copy_when_names_differ_core_is_unchanged_or_super_runs(tmp_path) -> None:
+    # one of core's names is not the override's: its own design
+    assert bodydrift.name_copies(_grid(tmp_path / "a", GRID_OVERRIDE.replace(
+        '"delta"', '"epsilon"'))) == []
+    # core's method did not change in the window
+    assert bodydrift.name_copies(_grid(tmp_path / "b", GRID_OVERRIDE, GRID_OLD)) == []
+    # the override builds on core's
+    assert bodydrift.name_copies(_grid(tmp_path / "c", GRID_OVERRIDE.replace(
+        "        return handle.grid\n", "        return super().build()\n"))) == []

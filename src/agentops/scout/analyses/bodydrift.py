@@ -1310,3 +1310,54 @@ def list_drift(inp: Inputs) -> list[ListDrift]:
         out.append(ListDrift(f"{path}:{line}", f"{up}:{up_line}", name, lacking,
                              commits, coarse))
     return out
+
+
+@dataclass(frozen=True)
+class NameCopy:
+    """An override (no ``super()``) that repeats too few of core's statements to be
+    compared unit by unit, yet spells every name core's version does (the keys,
+    dimension or option names it enumerates): a re-implementation of core's method
+    while core's version changed in the window, so each later change (a new name, a
+    changed step) has to be made twice."""
+
+    ours: str  # file:line of the override
+    upstream: str  # file:line of core's method at HEAD
+    function: str  # core's qualified name
+    names: tuple[str, ...]  # the string names both spell
+    commit: str  # the window's commit that changed core's method
+
+
+MIN_NAMES = 4  # fewer shared names than this: a coincidence of a few keys
+
+
+def _names(func: ps.FuncDef) -> set[str]:
+    """String constants of the body, docstrings, f-string parts and logging aside."""
+    skip = {id(n) for j in ps.walk(func) if isinstance(j, ast.JoinedStr)
+            or (isinstance(j, ast.Call) and _LOG.search(_norm(ast.unparse(j.func)) + "("))
+            for n in ast.walk(j)}
+    body = func.body[1:] if func.body and isinstance(func.body[0], ast.Expr) \
+        and isinstance(func.body[0].value, ast.Constant) else func.body
+    return {n.value for st in body for n in ast.walk(st) if isinstance(n, ast.Constant)
+            and isinstance(n.value, str) and id(n) not in skip}
+
+
+def name_copies(inp: Inputs) -> list[NameCopy]:
+    """Overrides under the statement bar whose names are all core's (at least
+    ``MIN_NAMES``, every one core's version spells), where core's method changed in the
+    window."""
+    if inp.base is None:
+        return []
+    out: list[NameCopy] = []
+    for mine, ours_file, up_file, qual in _overrides(inp):
+        old, new = _find(inp.base.text(up_file), qual), _find(inp.head.text(up_file), qual)
+        if old is None or new is None or ast.dump(old) == ast.dump(new) \
+                or similarity(old, mine) >= MIN_SIMILAR:
+            continue  # compared unit by unit (``analyse``), or nothing changed
+        theirs = _names(new)
+        if len(theirs) < MIN_NAMES or not theirs <= _names(mine):
+            continue
+        commit = attribution.introduced(inp, up_file, lambda t, q=qual: ast.dump(
+            _find(t, q) or ast.Pass()))
+        out.append(NameCopy(f"{ours_file}:{mine.lineno}", f"{up_file}:{new.lineno}", qual,
+                            tuple(sorted(theirs)), commit))
+    return out
