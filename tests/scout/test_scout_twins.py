@@ -7,6 +7,8 @@ that stop at the prefix of one of core's. Made-up trees, match and no-match each
 
 from __future__ import annotations
 
+import dataclasses
+
 from agentops.scout.analyses import bodydrift
 from agentops.scout.itemize import delta
 from tests.scout import minirepo
@@ -188,3 +190,19 @@ def test_no_name_copy_when_names_differ_core_is_unchanged_or_super_runs(tmp_path
     # the override builds on core's
     assert bodydrift.name_copies(_grid(tmp_path / "c", GRID_OVERRIDE.replace(
         "        return handle.grid\n", "        return super().build()\n"))) == []
+
+
+def test_a_folder_beside_the_sub_project_is_no_twin(tmp_path) -> None:
+    def run(where: str, module: str):
+        base = {"core/__init__.py": "", "core/keep.py": KEEP_OLD, "pkg/__init__.py": "",
+                "pkg/other/__init__.py": "", "pkg/other/keep.py": KEEP_OLD}
+        head = {**base, "core/keep.py": KEEP_NEW, "pkg/other/keep.py": KEEP_NEW,
+                "pkg/sub/__init__.py": "",
+                "pkg/sub/keep.py": KEEP_COPY.replace("core.keep", module)}
+        inp = minirepo.build(where, base=base, head=head)
+        return bodydrift.list_drift(dataclasses.replace(
+            inp, target=dataclasses.replace(inp.target, subproject="pkg/sub")))
+    # a sibling folder's list of the same name is a fellow copy, not the source
+    assert run(tmp_path / "a", "pkg.other.keep") == []
+    [d] = run(tmp_path / "b", "core.keep")
+    assert d.ours == "pkg/sub/keep.py:5"

@@ -158,14 +158,38 @@ MIN_TWIN = 1 / 3  # share of core's statements a same-named twin must repeat
 MIN_TWIN_STATEMENTS = 4  # a function shorter than this is a coincidence of names
 
 
+def _beside(inp: Inputs) -> tuple[str, ...]:
+    """Folders beside the sub-project in its parent (``models/llama3/`` for
+    ``models/deepseek_v3``): a same-named function or list there is a fellow copy of a
+    common pattern, not the core code the folder copies (as ``init``'s drafts read it)."""
+    sub = inp.target.subproject.rstrip("/") + "/"
+    if "/" not in sub.rstrip("/"):
+        return ()
+    parent = sub.rstrip("/").rsplit("/", 1)[0] + "/"
+    return tuple(sorted({parent + p[len(parent):].split("/", 1)[0] + "/"
+                         for p in inp.head.paths if p.startswith(parent)
+                         and not p.startswith(sub) and p.count("/") > parent.count("/")}))
+
+
+def _core_modules(inp: Inputs, mod: ast.Module) -> list[str]:
+    """Repository modules outside the folder, and outside the folders beside it, that
+    ``mod`` imports names from."""
+    sub = inp.target.subproject.rstrip("/") + "/"
+    beside = _beside(inp) or ("\0",)
+    return sorted({p for m, name in ps.imports(mod).values() if name
+                   for p in [ps.module_path(m, inp.head.paths)]
+                   if p and not p.startswith(sub) and not p.startswith(beside)})
+
+
 def _twins(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
     """(our function, its file, upstream file, name) for each top-level function of a
     sub-project module (tests aside) that a repository module outside the folder, from
     which this module imports names, defines under the same name, repeating at least
-    ``MIN_TWIN`` of that function's statements (at the baseline when it existed there);
-    pairs neither the configured copies nor the overrides already hold. A module that
-    takes core's helpers and re-defines the function core's module builds from them is a
-    copy of it, even where it rewrote a part (the whole-body bar of a copy is a half)."""
+    ``MIN_TWIN`` of that function's statements (at the baseline when it existed there;
+    never a folder beside the sub-project's); pairs neither the configured copies nor
+    the overrides already hold. A module that takes core's helpers and re-defines the
+    function core's module builds from them is a copy of it, even where it rewrote a part
+    (the whole-body bar of a copy is a half)."""
     key = "bodydrift-twins"
     cached = inp.head.cache.get(key)
     if cached is not None and cached[0] is inp.target:
@@ -181,9 +205,7 @@ def _twins(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
         if mod is None:
             continue
         imported = ps.imports(mod)
-        ups = sorted({p for m, name in imported.values() if name
-                      for p in [ps.module_path(m, inp.head.paths)]
-                      if p and not p.startswith(sub)})
+        ups = _core_modules(inp, mod)
         mine = {n.name: n for n in mod.body if isinstance(n, ps.FuncDef.__args__)}
         for up in ups:
             theirs = duplicates._function_defs(inp.head.text(up))
@@ -1265,7 +1287,8 @@ def _collections(mod: ast.Module | None) -> dict[str, tuple[int, tuple[str, ...]
 
 def _list_twins(inp: Inputs) -> list[tuple[str, tuple[int, tuple[str, ...]], str, str]]:
     """(our file, (line, entries), core's file, name) per collection a sub-project module
-    (tests aside) shares by name with a core module it imports names from."""
+    (tests aside) shares by name with a core module it imports names from (never one of
+    a folder beside the sub-project's)."""
     sub = inp.target.subproject + "/"
     out = []
     for path, text in sorted(inp.head.files.items()):
@@ -1275,10 +1298,7 @@ def _list_twins(inp: Inputs) -> list[tuple[str, tuple[int, tuple[str, ...]], str
         mine = _collections(mod)
         if not mine:
             continue
-        ups = sorted({p for m, name in ps.imports(mod).values() if name
-                      for p in [ps.module_path(m, inp.head.paths)]
-                      if p and not p.startswith(sub)})
-        for up in ups:
+        for up in _core_modules(inp, mod):
             theirs = _collections(ps.parse(inp.head.text(up) or ""))
             out += [(path, mine[name], up, name) for name in sorted(set(mine) & set(theirs))]
     return out
