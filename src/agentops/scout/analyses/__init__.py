@@ -98,6 +98,8 @@ REGISTRY: dict[str, Analysis] = {
     "use_checks": lambda inp, _: usecheck.discover(inp),
     "body_drift": lambda inp, _: bodydrift.analyse(inp),
     "init_gaps": lambda inp, _: bodydrift.init_gaps(inp),
+    "list_drift": lambda inp, _: bodydrift.list_drift(inp),
+    "name_copies": lambda inp, _: bodydrift.name_copies(inp),
     "new_copy_keywords": lambda inp, _: newcopy.analyse(inp),
     "core_refs": lambda inp, done: corerefs.analyse(inp, done["use_checks"]),
     "monkey_patches": lambda inp, _: patches.patch_sites(inp),

@@ -4,7 +4,10 @@ method of an upstream base class it re-implements without ``super()``), upstream
 version at the baseline and at HEAD are compared; every guard (``if`` test),
 assertion, ``raise``, call statement or keyword argument upstream added in the window
 that the copy lacks is a finding naming both sides (``file:line``) and the commit
-that added it.
+that added it. A third source of pairs: a top-level function of a sub-project module
+with the same name as one of a repository module outside the folder that this module
+imports from (its twin: the folder re-does core's entry point beside the helpers it
+takes from core's module), when it repeats at least a third of core's statements.
 
 Pure: parsed sources in, frozen records out.
 """
@@ -151,6 +154,75 @@ def _find_pairs(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
     return out + _overrides(inp)
 
 
+MIN_TWIN = 1 / 3  # share of core's statements a same-named twin must repeat
+MIN_TWIN_STATEMENTS = 4  # a function shorter than this is a coincidence of names
+
+
+def _beside(inp: Inputs) -> tuple[str, ...]:
+    """Folders beside the sub-project in its parent (``models/llama3/`` for
+    ``models/deepseek_v3``): a same-named function or list there is a fellow copy of a
+    common pattern, not the core code the folder copies (as ``init``'s drafts read it)."""
+    sub = inp.target.subproject.rstrip("/") + "/"
+    if "/" not in sub.rstrip("/"):
+        return ()
+    parent = sub.rstrip("/").rsplit("/", 1)[0] + "/"
+    return tuple(sorted({parent + p[len(parent):].split("/", 1)[0] + "/"
+                         for p in inp.head.paths if p.startswith(parent)
+                         and not p.startswith(sub) and p.count("/") > parent.count("/")}))
+
+
+def _core_modules(inp: Inputs, mod: ast.Module) -> list[str]:
+    """Repository modules outside the folder, and outside the folders beside it, that
+    ``mod`` imports names from."""
+    sub = inp.target.subproject.rstrip("/") + "/"
+    beside = _beside(inp) or ("\0",)
+    return sorted({p for m, name in ps.imports(mod).values() if name
+                   for p in [ps.module_path(m, inp.head.paths)]
+                   if p and not p.startswith(sub) and not p.startswith(beside)})
+
+
+def _twins(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
+    """(our function, its file, upstream file, name) for each top-level function of a
+    sub-project module (tests aside) that a repository module outside the folder, from
+    which this module imports names, defines under the same name, repeating at least
+    ``MIN_TWIN`` of that function's statements (at the baseline when it existed there;
+    never a folder beside the sub-project's); pairs neither the configured copies nor
+    the overrides already hold. A module that takes core's helpers and re-defines the
+    function core's module builds from them is a copy of it, even where it rewrote a part
+    (the whole-body bar of a copy is a half)."""
+    key = "bodydrift-twins"
+    cached = inp.head.cache.get(key)
+    if cached is not None and cached[0] is inp.target:
+        return cached[1]
+    sub = inp.target.subproject + "/"
+    have = {(f, fn.lineno) for fn, f, _u, _q in _pairs(inp)}
+    out: list[tuple[ps.FuncDef, str, str, str]] = []
+    for path, text in sorted(inp.head.files.items()):
+        if not (path.startswith(sub) and path.endswith(".py")) or inp.target.is_test(path) \
+                or "def " not in text:
+            continue
+        mod = ps.parse(text)
+        if mod is None:
+            continue
+        imported = ps.imports(mod)
+        ups = _core_modules(inp, mod)
+        mine = {n.name: n for n in mod.body if isinstance(n, ps.FuncDef.__args__)}
+        for up in ups:
+            theirs = duplicates._function_defs(inp.head.text(up))
+            for name in sorted(set(mine) & set(theirs)):
+                fn = mine[name]
+                if name.startswith("__") or name in imported or (path, fn.lineno) in have \
+                        or duplicates.calls_super(fn):
+                    continue
+                ref = _find(inp.base.text(up), name) if inp.base is not None else None
+                ref = ref or theirs[name]
+                if len(_lines(ref)) >= MIN_TWIN_STATEMENTS and similarity(ref, fn) >= MIN_TWIN:
+                    out.append((fn, path, up, name))
+                    have.add((path, fn.lineno))
+    inp.head.cache[key] = (inp.target, out)
+    return out
+
+
 def _qualname(mod: ast.Module | None, func: ps.FuncDef) -> str:
     for node in mod.body if mod is not None else ():
         if isinstance(node, ast.ClassDef) and func in node.body:
@@ -247,11 +319,13 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
         return []
     out: list[BodyDrift] = []
     seen: set[tuple[str, str]] = set()
-    for mine, ours_file, up_file, qual in _pairs(inp):
+    twins = _twins(inp)
+    for n, (mine, ours_file, up_file, qual) in enumerate([*_pairs(inp), *twins]):
         key = (f"{ours_file}:{mine.lineno}", f"{up_file}:{qual}")
         if key in seen:
             continue
         seen.add(key)
+        how = "copy" if n >= len(_pairs(inp)) else _how(inp, ours_file, mine, qual)
         old_text, new_text = inp.base.text(up_file), inp.head.text(up_file)
         if old_text is None:  # upstream's file is new: the function may have moved there
             old_text = _moved_from(inp, qual)
@@ -260,7 +334,7 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
         old, new = _find(old_text, qual), _find(new_text, qual)
         if old is None or new is None or ast.dump(old) == ast.dump(new):
             continue
-        if _how(inp, ours_file, mine, qual) == "override" and similarity(old, mine) < MIN_SIMILAR:
+        if how == "override" and similarity(old, mine) < MIN_SIMILAR:
             continue  # an override of its own design, not a copy of upstream's body
         before_tests: dict[str, ast.expr] = {}
         before = units(old, before_tests)
@@ -300,22 +374,21 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
         added = [k for k in added if not _via_wrapper(k, wraps, made, copy)
                  and not _via_wrapper(k, wraps, dropped, None)
                  and not _default_unless_unreached(inp, k, at.get(k, []), up_file,
-                                                   ours_file=ours_file, mine=mine)]
+                                                   ours_file=ours_file, mine=mine, how=how)]
         if not added:
             continue
         if len(added) > MAX_UNITS:
             out.append(BodyDrift(key[0], f"{up_file}:{new.lineno}", qual, (), (),
-                                 _how(inp, ours_file, mine, qual), rewritten=True))
+                                 how, rewritten=True))
             continue
         commits = tuple(_introduced(inp, up_file, qual, k) for k in added)
         out.append(BodyDrift(key[0], f"{up_file}:{new.lineno}", qual,
-                             tuple(after[k] for k in added), commits,
-                             _how(inp, ours_file, mine, qual)))
+                             tuple(after[k] for k in added), commits, how))
     return out
 
 
 def _default_unless_unreached(inp: Inputs, key: str, nodes: list[ast.AST], up_file: str,
-                              *, ours_file: str, mine: ps.FuncDef) -> bool:
+                              *, ours_file: str, mine: ps.FuncDef, how: str) -> bool:
     """A keyword upstream added whose value, at every call that passes it, is the
     callee's default unless a feature the sub-project never refers to is on: the copy
     leaving it out changes nothing it can reach (#22 item 5)."""
@@ -323,7 +396,7 @@ def _default_unless_unreached(inp: Inputs, key: str, nodes: list[ast.AST], up_fi
         return False
     keyword = key.rsplit(":", 1)[1]
     calls = [n for n in nodes if isinstance(n, ast.Call)]
-    inherited = _how(inp, ours_file, mine, "") == "override"
+    inherited = how == "override"
     return bool(calls) and all(
         duplicates.omission_gated(inp, up_file, c, keyword, ours_file=ours_file,
                                   ours_at=mine, inherited=inherited) for c in calls)
@@ -704,8 +777,8 @@ def _introduced(inp: Inputs, path: str, qual: str, key: str) -> str:
 
 
 def upstream_files(inp: Inputs) -> set[str]:
-    """Upstream files whose history the attribution needs: configured copies' sources
-    and the repository modules the sub-project imports (cheap: imports only)."""
+    """Upstream files whose history the attribution needs: configured copies' sources,
+    the repository modules the sub-project imports classes from, twins' modules."""
     out = {f for pair in inp.target.raw.get("duplicate_logic", []) for f in pair["upstream"]}
     sub = inp.target.subproject + "/"
     for path, text in inp.head.files.items():
@@ -714,7 +787,8 @@ def upstream_files(inp: Inputs) -> set[str]:
                 found = ps.module_path(module, inp.head.paths)
                 if found and not found.startswith(sub):
                     out.add(found)
-    return out
+    return out | {up for _fn, _f, up, _q in _twins(inp)} \
+        | {up for _f, _m, up, _n in _list_twins(inp)}
 
 
 @dataclass(frozen=True)
@@ -1172,4 +1246,138 @@ def _repeated_calls(func: ps.FuncDef) -> set[str]:
             continue
         seen = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                    and n.func.attr == "__init__" for n in ast.walk(stmt))
+    return out
+
+
+@dataclass(frozen=True)
+class ListDrift:
+    """A module-level collection of names (``_save_list = {torch.ops.a.b.default, …}``)
+    the sub-project module repeats from its twin, a same-named collection of a core
+    module it imports from: the entries core added in the window the copy lacks, and the
+    copy's entries that name only the prefix of one of core's (an op packet where core
+    names the overload: a different object, so a membership test never matches)."""
+
+    ours: str  # file:line of the copy's collection
+    upstream: str  # file:line of core's at HEAD
+    name: str
+    lacking: tuple[str, ...]  # core's entries, new in the window, the copy lacks
+    commits: tuple[str, ...]  # per lacking entry
+    coarse: tuple[tuple[str, str], ...]  # (the copy's entry, core's longer entry)
+
+
+MIN_LIST = 3  # a collection shorter than this is too small to call a copy
+
+
+def _collections(mod: ast.Module | None) -> dict[str, tuple[int, tuple[str, ...]]]:
+    """Top-level ``NAME = {…}`` / ``[…]`` / ``(…)`` whose entries are all dotted names:
+    name -> (line, entries as written)."""
+    out: dict[str, tuple[int, tuple[str, ...]]] = {}
+    for node in mod.body if mod is not None else ():
+        target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+            else node.target if isinstance(node, ast.AnnAssign) else None
+        value = getattr(node, "value", None)
+        if not isinstance(target, ast.Name) or not isinstance(value, ast.Set | ast.List
+                                                                | ast.Tuple):
+            continue
+        chains = [ps.name_chain(e) for e in value.elts]
+        if chains and all(chains):
+            out[target.id] = (node.lineno, tuple(".".join(c) for c in chains))
+    return out
+
+
+def _list_twins(inp: Inputs) -> list[tuple[str, tuple[int, tuple[str, ...]], str, str]]:
+    """(our file, (line, entries), core's file, name) per collection a sub-project module
+    (tests aside) shares by name with a core module it imports names from (never one of
+    a folder beside the sub-project's)."""
+    sub = inp.target.subproject + "/"
+    out = []
+    for path, text in sorted(inp.head.files.items()):
+        if not (path.startswith(sub) and path.endswith(".py")) or inp.target.is_test(path):
+            continue
+        mod = ps.parse(text)
+        mine = _collections(mod)
+        if not mine:
+            continue
+        for up in _core_modules(inp, mod):
+            theirs = _collections(ps.parse(inp.head.text(up) or ""))
+            out += [(path, mine[name], up, name) for name in sorted(set(mine) & set(theirs))]
+    return out
+
+
+def list_drift(inp: Inputs) -> list[ListDrift]:
+    """Per collection a sub-project module shares by name with a core module it imports
+    names from, repeating at least half of core's entries (at the baseline when core had
+    it then): what core added since the baseline that the copy lacks, and entries of the
+    copy that stop at the prefix of an entry of core's."""
+    out: list[ListDrift] = []
+    for path, (line, ours), up, name in _list_twins(inp):
+        up_line, now = _collections(ps.parse(inp.head.text(up) or ""))[name]
+        then = _collections(ps.parse(inp.base.text(up) or "")).get(name, (0, ()))[1] \
+            if inp.base is not None else ()
+        ref = then or now
+        if len(ref) < MIN_LIST or 2 * len(set(ref) & set(ours)) < len(set(ref)):
+            continue  # not a copy of core's collection
+        coarse = tuple((e, c) for e in ours if e not in now
+                       for c in now if c.startswith(e + ".") and c not in ours)
+        longer = {c for _e, c in coarse}
+        lacking = tuple(c for c in now if then and c not in then and c not in ours
+                        and c not in longer)
+        if not (coarse or lacking):
+            continue
+        commits = tuple(attribution.introduced(
+            inp, up, lambda t, c=c, n=name: c in _collections(
+                ps.parse(t or "")).get(n, (0, ()))[1]) for c in lacking)
+        out.append(ListDrift(f"{path}:{line}", f"{up}:{up_line}", name, lacking,
+                             commits, coarse))
+    return out
+
+
+@dataclass(frozen=True)
+class NameCopy:
+    """An override (no ``super()``) that repeats too few of core's statements to be
+    compared unit by unit, yet spells every name core's version does (the keys,
+    dimension or option names it enumerates): a re-implementation of core's method
+    while core's version changed in the window, so each later change (a new name, a
+    changed step) has to be made twice."""
+
+    ours: str  # file:line of the override
+    upstream: str  # file:line of core's method at HEAD
+    function: str  # core's qualified name
+    names: tuple[str, ...]  # the string names both spell
+    commit: str  # the window's commit that changed core's method
+
+
+MIN_NAMES = 4  # fewer shared names than this: a coincidence of a few keys
+
+
+def _names(func: ps.FuncDef) -> set[str]:
+    """String constants of the body, docstrings, f-string parts and logging aside."""
+    skip = {id(n) for j in ps.walk(func) if isinstance(j, ast.JoinedStr)
+            or (isinstance(j, ast.Call) and _LOG.search(_norm(ast.unparse(j.func)) + "("))
+            for n in ast.walk(j)}
+    body = func.body[1:] if func.body and isinstance(func.body[0], ast.Expr) \
+        and isinstance(func.body[0].value, ast.Constant) else func.body
+    return {n.value for st in body for n in ast.walk(st) if isinstance(n, ast.Constant)
+            and isinstance(n.value, str) and id(n) not in skip}
+
+
+def name_copies(inp: Inputs) -> list[NameCopy]:
+    """Overrides under the statement bar whose names are all core's (at least
+    ``MIN_NAMES``, every one core's version spells), where core's method changed in the
+    window."""
+    if inp.base is None:
+        return []
+    out: list[NameCopy] = []
+    for mine, ours_file, up_file, qual in _overrides(inp):
+        old, new = _find(inp.base.text(up_file), qual), _find(inp.head.text(up_file), qual)
+        if old is None or new is None or ast.dump(old) == ast.dump(new) \
+                or similarity(old, mine) >= MIN_SIMILAR:
+            continue  # compared unit by unit (``analyse``), or nothing changed
+        theirs = _names(new)
+        if len(theirs) < MIN_NAMES or not theirs <= _names(mine):
+            continue
+        commit = attribution.introduced(inp, up_file, lambda t, q=qual: ast.dump(
+            _find(t, q) or ast.Pass()))
+        out.append(NameCopy(f"{ours_file}:{mine.lineno}", f"{up_file}:{new.lineno}", qual,
+                            tuple(sorted(theirs)), commit))
     return out

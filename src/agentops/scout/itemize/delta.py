@@ -45,7 +45,8 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         if d.severity == "nice-to-have" and f"{d.source}.{d.field}" not in said:
             quiet.append(f"{code(f'{d.source}.{d.field}')} (new field, copied as is)")
     out += _use_checks(inp, res, adapted, said)
-    out += _body_drift(inp, res) + _init_gaps(res) + _new_copy(res) + _fqn_names(inp, res)
+    out += _body_drift(inp, res) + _list_drift(res) + _name_copies(res) + _init_gaps(res) \
+        + _new_copy(res) + _fqn_names(inp, res)
     if adapted:
         out.append(Item(
             id=stable_id("surface-adapted", inp.target.name), section="S-1", kind="fyi",
@@ -100,6 +101,56 @@ def _body_drift(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             kind="fyi",
             title="Upstream rewrote functions the sub-project copies or overrides (compare "
                   "by hand): " + "; ".join(rewritten[:6]), facts=tuple(sorted(rewritten))))
+    return out
+
+
+def _list_drift(res: dict[str, Any]) -> list[Item]:
+    """#22 defect 4: a collection of names the sub-project module repeats from core's
+    twin module, lacking what core's gained in the window, or naming only the prefix of
+    one of core's entries (a membership test against it never matches): an action."""
+    out: list[Item] = []
+    for d in res.get("list_drift", ()):
+        ours_file, up_file = place_file(d.ours), place_file(d.upstream)
+        parts = [f"{code(e)} where core's names {code(c)} (a membership test compares the "
+                 "full name: the entry never matches)" for e, c in d.coarse]
+        by_commit: dict[str, list[str]] = {}
+        for entry, sha in zip(d.lacking, d.commits, strict=True):
+            by_commit.setdefault(sha, []).append(code(entry))
+        parts += [f"lacks {listed(e, 4)} ({_made_by(sha)})"
+                  for sha, e in by_commit.items()]
+        out.append(Item(
+            id=stable_id("list-drift", ours_file, d.name), section="S-1", kind="action",
+            title=f"Our copy of {code(d.name)} at {d.ours} is out of step with core's "
+                  f"({d.upstream}): " + "; ".join(parts),
+            why=f"the collection repeats core's {code(d.name)} from a module it imports "
+                "from; what core's holds now does not reach the copy",
+            where=f"{d.ours} (upstream {d.upstream})", priority="P1",
+            severity="should-fix", files=(ours_file, up_file),
+            fix=f"make {d.ours} name what {d.upstream} names, or import core's collection",
+            facts=(d.name, *sorted({*d.lacking, *(e for e, _c in d.coarse)}))))
+    return out
+
+
+def _name_copies(res: dict[str, Any]) -> list[Item]:
+    """#22 defect 4: an override that re-implements core's method with all of its names
+    while core's changed in the window: an opportunity (nothing lacks yet; each change
+    of core's has to be made twice)."""
+    out: list[Item] = []
+    for c in res.get("name_copies", ()):
+        ours_file, up_file = place_file(c.ours), place_file(c.upstream)
+        out.append(Item(
+            id=stable_id("name-copy", ours_file, c.function), section="S-4",
+            kind="opportunity",
+            title=f"The override at {c.ours} re-implements {code(c.function)} without "
+                  f"super(), spelling every name core's does ({listed(c.names, 6)}); "
+                  f"core's changed in the window ({_made_by(c.commit)}) and a name or step "
+                  "it adds later will not reach the override",
+            why=f"the override repeats core's names ({c.upstream}) but too few of its "
+                "statements for a unit-by-unit comparison",
+            where=f"{c.ours} (upstream {c.upstream})", files=(ours_file, up_file),
+            fix=f"build on {code(c.function)} (call it, then adapt its result), or list "
+                f"at {c.ours} which of core's steps the override must follow",
+            facts=(c.function.rsplit(".", 1)[-1], *c.names)))
     return out
 
 
