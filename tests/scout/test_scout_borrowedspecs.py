@@ -136,3 +136,22 @@ def test_a_slot_sibling_hooks_already_reports_is_not_repeated(tmp_path) -> None:
                                     siblinghooks.LEFT_OUT)
     [d] = borrowedspecs.analyse(inp, [hook])
     assert d.dropped == (("adapter", "AlphaAdapter"),)
+
+
+def test_two_callees_borrowing_from_one_folder_each_find_that_folders_call(tmp_path) -> None:
+    # The folder's calls were cached under the first callee asked, so the second
+    # callee found none there and climbed to the parent folder (a wrong reference).
+    alpha = ALPHA.replace("from core.spec import Spec", "from core.spec import Spec, Hub") \
+        + "\n\ndef hub():\n    return Hub(name_fn=pipe_alpha, hook=build_checker)\n"
+    beta = ("from core.spec import Hub, Spec\nfrom models.alpha import alpha_configs, "
+            "pipe_alpha\n\nSPEC = Spec(configs=alpha_configs, pipe_fn=pipe_alpha, "
+            "model_cls=None, adapter=None)\n\n\ndef get_hub():\n"
+            "    return Hub(name_fn=pipe_alpha)\n")
+    inp = _inp(tmp_path, beta, {"models/alpha/__init__.py": alpha,
+                                "core/spec.py": SPEC + "\n\nclass Hub(Spec):\n    pass\n"})
+    found = {d.callee: (d.source, d.reference, d.dropped)
+             for d in borrowedspecs.analyse(inp)}
+    assert found == {
+        "Hub": ("models/alpha", "models/alpha/__init__.py:22", (("hook", "build_checker"),)),
+        "Spec": ("models/alpha", "models/alpha/__init__.py:12",
+                 (("checker_fn", "build_checker"),))}

@@ -52,13 +52,15 @@ class DroppedParts:
 
 
 def _owner(module_file: str, key: tuple[str, str], sub: str, files: dict[str, str],
-           cache: dict[str, list[_Call]]) -> tuple[str, _Call] | None:
+           cache: dict[tuple[str, str], list[_Call]]) -> tuple[str, _Call] | None:
     """The nearest folder above ``module_file`` holding exactly one call of ``key``."""
     folder = posixpath.dirname(module_file)
+    name = key[1].rsplit(".", 1)[-1]
     while folder and not (sub + "/").startswith(folder + "/"):
-        if folder not in cache:
-            cache[folder] = _calls(_py(files, folder + "/"), {key[1].rsplit(".", 1)[-1]})
-        same = [c for c in cache[folder] if c.key == key]
+        # Per folder and callee: the calls are read for one callee name only.
+        if (folder, name) not in cache:
+            cache[folder, name] = _calls(_py(files, folder + "/"), {name})
+        same = [c for c in cache[folder, name] if c.key == key]
         if len(same) == 1:
             return folder, same[0]
         if same:
@@ -105,7 +107,7 @@ def analyse(inp: Inputs, reported: Iterable[object] = ()) -> list[DroppedParts]:
     files, paths = inp.head.files, inp.head.paths
     done = {(h.file, h.line, h.keyword) for h in reported
             if getattr(h, "form", "") == LEFT_OUT}
-    cache: dict[str, list[_Call]] = {}
+    cache: dict[tuple[str, str], list[_Call]] = {}
     out: list[DroppedParts] = []
     for call in _calls(_py(files, sub + "/")):
         if call.spread or not call.key[0]:
