@@ -9,6 +9,8 @@ match and no-match."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from agentops.scout.analyses import doctested
 from tests.scout import minirepo
 
@@ -105,3 +107,22 @@ def test_what_counts_as_a_claim() -> None:
     assert [n for n, _t in sections["## Supported parallelisms"]] == [5, 6, 7, 8]
     todo = "# W\n## Roadmap: not yet supported\n- TP\n- EP\n"
     assert doctested._sections(todo.splitlines()) == {}
+
+
+def test_other_evidence_reads_flags_in_linear_time(tmp_path) -> None:
+    # A flag starts where a word does not: from inside a long run of dashes (a made-up
+    # hostile TOML) every character was a new start, quadratic (50,000: minutes).
+    import time
+
+    extra = {"sub/odd.toml": "-" * 50_000 + "\n", "sub/ep.toml":
+             "cmd = 'x --parallelism.expert_parallel_degree 2 y--z.w 3'\n"}
+    start = time.monotonic()
+    problems = _check(tmp_path, _runner([[TP], [PP]], []), extra=extra)
+    assert time.monotonic() - start < 5
+    # The flag in the command backs EP; a flag glued to a word is no flag.
+    assert [n for n, _p in problems] == [8]
+    inp = minirepo.build(tmp_path / "b", head={"sub/a.toml": extra["sub/ep.toml"]},
+                         target="docs: []\n")
+    other = doctested._other_evidence(dataclasses.replace(
+        inp, target=dataclasses.replace(inp.target, subproject="sub")))
+    assert "expert_parallel_degree = 2" in other and "w = 3" not in other
