@@ -126,3 +126,26 @@ def test_other_evidence_reads_flags_in_linear_time(tmp_path) -> None:
     other = doctested._other_evidence(dataclasses.replace(
         inp, target=dataclasses.replace(inp.target, subproject="sub")))
     assert "expert_parallel_degree = 2" in other and "w = 3" not in other
+
+
+def test_a_hostile_heading_is_rendered_inert(tmp_path) -> None:
+    """Security (untrusted doc text): the finding quotes the section's heading, which
+    may carry a mention, a link, HTML, a cross-reference and a backtick that opens a
+    code span early; the report line shows them as inert text."""
+    from agentops.scout import render
+    from agentops.scout.analyses.docs import DocProblem
+    from agentops.scout.itemize import docs as itemize_docs
+    from tests.scout.test_scout_docfeatures import _strip_code_spans
+
+    readme = ("# W\n\n## Supported ` @lead [x](https://evil.example) <b>b</b> #12\n"
+              "- TP\n- Expert Parallel\n")
+    inp = minirepo.build(tmp_path, head={
+        "sub/__init__.py": "", "sub/README.md": readme,
+        "sub/run_cases.py": _runner([[TP]], [])}, target="docs: [sub/README.md]\n")
+    [p] = doctested.check(inp)
+    [line] = [render._plain(it) for it in itemize_docs.items(inp, {"doc_inaccuracies": [
+        DocProblem(p.file, p.line, p.problem, p.kind)]})]
+    shown = _strip_code_spans(line)
+    assert "expert parallelism" in shown
+    for live in ("@lead", "[x](", "https://", "<b>", " #12"):
+        assert live not in shown, live
