@@ -155,3 +155,44 @@ def test_two_callees_borrowing_from_one_folder_each_find_that_folders_call(tmp_p
         "Hub": ("models/alpha", "models/alpha/__init__.py:22", (("hook", "build_checker"),)),
         "Spec": ("models/alpha", "models/alpha/__init__.py:12",
                  (("checker_fn", "build_checker"),))}
+
+
+def test_the_model_class_alone_makes_it_the_same_model(tmp_path) -> None:
+    # Borrowing only the other folder's model class (a class, not a function) is a copy
+    # of that model: its own adapter counts too.
+    beta = ("from core.spec import Spec\nfrom models.alpha.model import AlphaModel\n\n"
+            "SPEC = Spec(model_cls=AlphaModel)\n")
+    [d] = borrowedspecs.analyse(_inp(tmp_path, beta))
+    assert d.same_model and d.borrowed == ("model_cls=AlphaModel",)
+    assert [k for k, _v in d.dropped] == ["adapter", "checker_fn", "configs", "pipe_fn"]
+
+
+def test_a_registration_through_a_module_alias(tmp_path) -> None:
+    # ``cs.Spec(...)``: the callee is looked for by its last name in the other folder.
+    alias = "import core.spec as cs\n"
+    alpha = ALPHA.replace("from core.spec import Spec\n", alias).replace(
+        "return Spec(", "return cs.Spec(")
+    beta = alias + HELPER_ONLY.replace("from core.spec import Spec\n", "").replace(
+        "return Spec(", "return cs.Spec(")
+    [d] = borrowedspecs.analyse(_inp(tmp_path, beta, {"models/alpha/__init__.py": alpha}))
+    assert d.callee == "Spec" and d.dropped == (("checker_fn", "build_checker"),)
+
+
+def test_parts_from_outside_the_repository_and_unparsed_files(tmp_path) -> None:
+    # The reference takes one part from a package outside the repository (shared code:
+    # it fits any copy) and one from a module of its own folder that is not in the tree
+    # (generated: the folder's own); a file of the folder that does not parse is passed
+    # over. The copy takes a value from outside the repository and, sorted before its
+    # borrowed helper, one from a folder with no registration: neither stops the reading.
+    alpha = ALPHA.replace("        adapter=AlphaAdapter,\n", "        adapter=AlphaAdapter,\n"
+                          "        loss_fn=xent,\n        gen_fn=made,\n").replace(
+        "from .adapter", "from extlib.losses import xent\nfrom models.alpha.gen import made\n"
+        "from .adapter")
+    beta = ("from core.checks import build_checker\nfrom core.spec import Spec\n"
+            "from extlib.opt import adamw\nfrom models.alpha.helpers import pipe_alpha\n\n"
+            "SPEC = Spec(checker_fn=build_checker, opt_fn=adamw, pipe_fn=pipe_alpha)\n")
+    inp = _inp(tmp_path, beta, {"models/alpha/__init__.py": alpha,
+                                "models/alpha/broken.py": "def pipe_alpha(:\n"})
+    [d] = borrowedspecs.analyse(inp)
+    assert d.borrowed == ("pipe_fn=pipe_alpha",) and not d.same_model
+    assert d.dropped == (("loss_fn", "xent"),)  # not the folder's own gen_fn nor adapter
