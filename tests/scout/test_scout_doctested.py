@@ -149,3 +149,68 @@ def test_a_hostile_heading_is_rendered_inert(tmp_path) -> None:
     assert "expert parallelism" in shown
     for live in ("@lead", "[x](", "https://", "<b>", " #12"):
         assert live not in shown, live
+
+
+def test_the_words_of_each_parallelism_and_a_tested_heading() -> None:
+    def named(text: str) -> list[str]:
+        return [c.name for c in doctested._claims_of(text)]
+
+    assert named("PP and EP") == ["pipeline parallelism", "expert parallelism"]
+    assert named("pipeline parallel, context-parallel") == [
+        "pipeline parallelism", "context parallelism"]
+    assert named("distributed data-parallel") == named("distributed data parallel") \
+        == ["HSDP/DDP"]
+    head = "# W\n## Configurations we tested\n- TP\n- CP\n## Notes\n- PP\n"
+    assert doctested._sections(head.splitlines()) == {
+        "## Configurations we tested": [(3, "TP"), (4, "CP")]}
+
+
+def test_the_first_item_under_a_heading_and_a_fenced_block(tmp_path) -> None:
+    # An item on the line right after its heading is claimed; a fenced example is not.
+    readme = "# W\n## Supported\n- Expert Parallel\n- TP\n```\n- Context Parallel\n```\n"
+    [(line, problem)] = _check(tmp_path, _runner([[TP]], []), readme=readme)
+    assert line == 3 and "2 parallelisms" in problem and "context" not in problem
+
+
+def test_evidence_in_a_test_file_or_a_configured_workflow(tmp_path) -> None:
+    # Each turns EP on outside the cases and so backs its claim; async TP stays unbacked.
+    ep = "--parallelism.expert_parallel_degree 2"
+    for i, where in enumerate(("sub/tests/check_ep.py", "sub/test_ep.py",
+                               ".github/workflows/ci.yaml")):
+        [(line, _p)] = _check(tmp_path / str(i), _runner([[TP], [PP]], []),
+                              extra={where: f"RUN = '{ep}'\n"})
+        assert line == 8, where
+    # A runner of the folder that is no test file is no such evidence.
+    [(line, _p)] = _check(tmp_path / "r", _runner([[TP], [PP]], []),
+                          extra={"sub/launch.py": f"RUN = '{ep}'\n"})
+    assert line == 7
+
+
+def test_at_most_four_gaps_are_named_and_the_heading_is_cut(tmp_path) -> None:
+    head = "## Supported " + "x" * 70
+    readme = f"# W\n{head}\n- TP\n- PP, CP, EP\n- HSDP\n- async TP\n"
+    [(_line, problem)] = _check(tmp_path, _runner([[TP]], []), readme=readme)
+    assert f"the Supported {'x' * 50} section claims 6" in problem
+    assert "x" * 51 not in problem
+    assert problem.count("_degree`") + problem.count("parallel`") == 4
+
+
+def test_the_first_disabled_case_is_named_and_an_unrelated_one_is_no_combination(
+        tmp_path) -> None:
+    readme = "# W\n## Supported\n- TP\n- PP\n- EP\n"
+    # Two disabled cases turn EP on: the first is named. A disabled case setting CP and
+    # HSDP, neither of them TP nor PP, is no untested combination of TP or of PP.
+    cp = "--parallelism.context_parallel_degree 2"
+    runner = _runner([[TP], [PP]], [[EP], [EP], [REPL, cp]])
+    [(line, problem)] = _check(tmp_path, runner, readme=readme)
+    off = [n for n, text in enumerate(runner.splitlines(), 1)
+           if text.startswith("#") and "OverrideDefinitions(" in text]
+    assert line == 5 and "combining" not in problem
+    assert f"its case at sub/run_cases.py:{off[0]} is disabled)" in problem
+
+
+def test_a_section_without_live_evidence_does_not_end_the_doc(tmp_path) -> None:
+    readme = ("# W\n## Features\n- Context Parallel\n- Expert Parallel\n"
+              "## Supported\n- TP\n- Expert Parallel\n")
+    [(line, problem)] = _check(tmp_path, _runner([[TP]], []), readme=readme)
+    assert line == 7 and "the Supported section" in problem
