@@ -187,3 +187,14 @@ def test_a_standalone_script_of_the_folder_is_no_reason_to_watch_the_rest(tmp_pa
         [gap] = _gaps(_inp(tmp_path / f"r{i}", _wf(tools, run="python -m sub.tools.fmt"),
                            files=files))
         assert gap.own == ("sub/__init__.py", "sub/launch.py"), imp
+
+
+def test_a_runner_step_after_a_pytest_step_and_runners_not_read(tmp_path) -> None:
+    # A pytest step of another folder first does not end the reading of the steps; a
+    # shell script of the folder, or a Python runner that does not parse, is kept (what
+    # it runs is not read).
+    files = {**RUNNER, "sub/ci.sh": "echo run\n", "sub/odd.py": "def broken(:\n"}
+    for i, run in enumerate(("pytest other/ -x\n      - run: python -m sub.launch",
+                             "bash sub/ci.sh", "python sub/odd.py")):
+        [gap] = _gaps(_inp(tmp_path / str(i), _wf(FOLDER_ONLY, run=run), files=files))
+        assert gap.core == (("core/util.py", "imported (helper)"),), run
