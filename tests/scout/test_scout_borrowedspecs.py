@@ -196,3 +196,31 @@ def test_parts_from_outside_the_repository_and_unparsed_files(tmp_path) -> None:
     [d] = borrowedspecs.analyse(inp)
     assert d.borrowed == ("pipe_fn=pipe_alpha",) and not d.same_model
     assert d.dropped == (("loss_fn", "xent"),)  # not the folder's own gen_fn nor adapter
+
+
+def test_the_item_words_and_caps(tmp_path) -> None:
+    # Made-up records: a helper-only copy leaving out one slot says "helpers" and "this";
+    # four borrowed parts show three and one more, five left-out slots four and one more.
+    one = borrowedspecs.DroppedParts("exp/beta/__init__.py", 3, "Spec", "models/alpha",
+                                     ("pipe_fn=p",), "models/alpha/__init__.py:9",
+                                     (("checker_fn", "c"),), False)
+    many = dataclasses.replace(
+        one, borrowed=tuple(f"k{i}=v{i}" for i in range(4)), same_model=True,
+        dropped=tuple((f"s{i}", f"w{i}") for i in range(5)))
+    inp = _inp(tmp_path, HELPER_ONLY)
+    two = dataclasses.replace(one, dropped=(("a", "x"), ("b", "y")))
+    first, second, third = debt._borrowed_specs(inp, {"borrowed_specs": [one, many, two]})
+    assert "(helpers) provides this and" in first.why
+    assert "provides these and" in third.why
+    assert "(the same model) provides these and" in second.why
+    assert "`k2=v2` and 1 more)" in second.title and "`k3=v3`" not in second.title
+    assert "`s3` (`w3`) and 1 more," in second.title and "`s4`" not in second.title
+
+
+def test_at_most_six_registrations_are_reported(tmp_path) -> None:
+    calls = "".join(f"S{i} = Spec(configs=alpha_configs, pipe_fn=pipe_alpha)\n"
+                    for i in range(8))
+    beta = ("from core.spec import Spec\nfrom models.alpha import alpha_configs, "
+            f"pipe_alpha\n\n{calls}")
+    found = borrowedspecs.analyse(_inp(tmp_path, beta))
+    assert len(found) == borrowedspecs.MAX_FINDINGS == 6

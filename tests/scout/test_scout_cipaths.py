@@ -194,7 +194,8 @@ def test_a_runner_step_after_a_pytest_step_and_runners_not_read(tmp_path) -> Non
     # shell script of the folder, or a Python runner that does not parse, is kept (what
     # it runs is not read).
     files = {**RUNNER, "sub/ci.sh": "echo run\n", "sub/odd.py": "def broken(:\n"}
-    for i, run in enumerate(("pytest other/ -x\n      - run: python -m sub.launch",
+    for i, run in enumerate(("pytest other/ -x\n      - run: pytest\n      - run: python "
+                             "$D/x.py\n      - run: python -m sub.launch",
                              "bash sub/ci.sh", "python sub/odd.py")):
         [gap] = _gaps(_inp(tmp_path / str(i), _wf(FOLDER_ONLY, run=run), files=files))
         assert gap.core == (("core/util.py", "imported (helper)"),), run

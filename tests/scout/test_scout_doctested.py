@@ -180,10 +180,12 @@ def test_evidence_in_a_test_file_or_a_configured_workflow(tmp_path) -> None:
         [(line, _p)] = _check(tmp_path / str(i), _runner([[TP], [PP]], []),
                               extra={where: f"RUN = '{ep}'\n"})
         assert line == 8, where
-    # A runner of the folder that is no test file is no such evidence.
-    [(line, _p)] = _check(tmp_path / "r", _runner([[TP], [PP]], []),
-                          extra={"sub/launch.py": f"RUN = '{ep}'\n"})
-    assert line == 7
+    # A runner of the folder that is no test file, or a note in its test folder, is no
+    # such evidence.
+    for where in ("sub/launch.py", "sub/tests/notes.md"):
+        [(line, _p)] = _check(tmp_path / where.replace("/", "-"), _runner([[TP], [PP]], []),
+                              extra={where: f"RUN = '{ep}'\n"})
+        assert line == 7, where
 
 
 def test_at_most_four_gaps_are_named_and_the_heading_is_cut(tmp_path) -> None:
