@@ -224,3 +224,20 @@ def test_at_most_six_registrations_are_reported(tmp_path) -> None:
             f"pipe_alpha\n\n{calls}")
     found = borrowedspecs.analyse(_inp(tmp_path, beta))
     assert len(found) == borrowedspecs.MAX_FINDINGS == 6
+
+
+def test_a_library_helper_is_no_registration(tmp_path) -> None:
+    # Two partials of different functions share only the helper: no copy of one another.
+    alpha = ALPHA + ("\n\nfrom functools import partial\nfrom extlib import xent\n"
+                     "RUN = partial(print, model=AlphaModel, loss=xent)\n")
+    beta = ("from functools import partial\nfrom models.alpha.model import AlphaModel\n\n"
+            "RUN = partial(repr, model=AlphaModel)\n")
+    assert borrowedspecs.analyse(_inp(tmp_path, beta, {"models/alpha/__init__.py": alpha})) \
+        == []
+    # The same shape through a class of the repository is one.
+    alpha, beta = (t.replace("from functools import partial", "from core.spec import Run")
+                   .replace("partial(", "Run(") for t in (alpha, beta))
+    extra = {"models/alpha/__init__.py": alpha, "core/spec.py": SPEC + "\n\nclass Run:\n"
+             "    pass\n"}
+    [d] = borrowedspecs.analyse(_inp(tmp_path / "b", beta, extra))
+    assert d.callee == "Run" and d.dropped == (("loss", "xent"),)
