@@ -174,7 +174,7 @@ def test_a_standalone_script_of_the_folder_is_no_reason_to_watch_the_rest(tmp_pa
     # The workflow runs a tool of the folder that imports nothing of the repository
     # and watches exactly that tool's folder: nothing else can break what it runs.
     files = {**RUNNER, "sub/tools/__init__.py": "",
-             "sub/tools/fmt.py": "import sys\n\nprint(sys.argv)\n"}
+             "sub/tools/fmt.py": "import sys\nfrom os import path\n\nprint(sys.argv, path)\n"}
     tools = "on:\n  pull_request:\n    paths:\n      - 'sub/tools/**'\n"
     for run in ("python sub/tools/fmt.py", "python -m sub.tools.fmt"):
         assert _gaps(_inp(tmp_path / run[-3:], _wf(tools, run=run), files=files)) == []

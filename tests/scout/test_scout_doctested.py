@@ -159,7 +159,7 @@ def test_the_words_of_each_parallelism_and_a_tested_heading() -> None:
     assert named("pipeline parallel, context-parallel") == [
         "pipeline parallelism", "context parallelism"]
     assert named("distributed data-parallel") == named("distributed data parallel") \
-        == ["HSDP/DDP"]
+        == named("hybrid-sharded") == named("hybrid sharded") == ["HSDP/DDP"]
     head = "# W\n## Configurations we tested\n- TP\n- CP\n## Notes\n- PP\n"
     assert doctested._sections(head.splitlines()) == {
         "## Configurations we tested": [(3, "TP"), (4, "CP")]}
@@ -167,9 +167,11 @@ def test_the_words_of_each_parallelism_and_a_tested_heading() -> None:
 
 def test_the_first_item_under_a_heading_and_a_fenced_block(tmp_path) -> None:
     # An item on the line right after its heading is claimed; a fenced example is not.
-    readme = "# W\n## Supported\n- Expert Parallel\n- TP\n```\n- Context Parallel\n```\n"
+    readme = ("# W\n## Supported\n- Expert Parallel\n- TP\n```\n- Context Parallel\n```\n"
+              "- PP\n")
     [(line, problem)] = _check(tmp_path, _runner([[TP]], []), readme=readme)
-    assert line == 3 and "2 parallelisms" in problem and "context" not in problem
+    assert line == 3 and "3 parallelisms" in problem and "context" not in problem
+    assert "pipeline" in problem  # the item after the fence is read
 
 
 def test_evidence_in_a_test_file_or_a_configured_workflow(tmp_path) -> None:
@@ -216,3 +218,27 @@ def test_a_section_without_live_evidence_does_not_end_the_doc(tmp_path) -> None:
               "## Supported\n- TP\n- Expert Parallel\n")
     [(line, problem)] = _check(tmp_path, _runner([[TP]], []), readme=readme)
     assert line == 7 and "the Supported section" in problem
+
+
+def test_flag_spellings_a_disabled_live_case_and_combination_order(tmp_path) -> None:
+    # A flag separated by a tab, or with a dashed group, backs its claim.
+    for i, flag in enumerate(("--parallelism.expert_parallel_degree\t2",
+                              "--my-group.expert_parallel_degree 2")):
+        [(line, _p)] = _check(tmp_path / str(i), _runner([[TP], [PP]], []),
+                              extra={"sub/ep.toml": f"cmd = 'x {flag}'\n"})
+        assert line == 8, flag
+    # A case marked disabled=True is no live case: its EP is untested, and named.
+    runner = _runner([[TP], [PP], [EP]], []).replace(
+        '"c2",\n    ),', '"c2",\n        disabled=True,\n    ),')
+    assert "disabled=True" in runner
+    [(line, problem)] = _check(tmp_path / "d", runner)
+    assert line == 7 and "its case at sub/run_cases.py:" in problem
+    # A disabled case already named for an untested claim is no combination as well;
+    # an earlier disabled case of another parallelism does not end the combinations.
+    readme = "# W\n### Composability support\n- TP\n- HSDP\n- EP\n"
+    [(_l, problem)] = _check(tmp_path / "e", _runner([[TP], [REPL]], [[EP, TP]]),
+                             readme=readme)
+    assert "combining" not in problem
+    [(_l, problem)] = _check(tmp_path / "f", _runner([[TP], [REPL], [EP]], [[PP], [REPL, TP]]),
+                             readme=readme)
+    assert "the only case combining tensor parallelism with" in problem
