@@ -518,6 +518,11 @@ def main(argv: list[str] | None = None) -> int:
                          "issues it fixes and breaks, and in how many folds it fixes any")
     ap.add_argument("--json", action="store_true", help="end with one JSON line")
     args = ap.parse_args(argv)
+    # Refused before any set is read or any fold is fitted (minutes on the real sets).
+    if args.write and args.shipped:
+        print("--write stores fitted thresholds; --shipped judges with the stored ones: "
+              "give one of them", file=sys.stderr)
+        return 2
     sets = read_dev_sets(args)
     if sets is None:
         return 2
@@ -566,10 +571,6 @@ def main(argv: list[str] | None = None) -> int:
     chosen = operating_scale({c["scale"]: c["precision"] for c in curve}.get, target)
     sel = scaled_selective(raw, chosen)
     fitted = queue if args.shipped else replace(queue, confidence=sel)
-    if args.write and args.shipped:
-        print("--write stores fitted thresholds; --shipped judges with the stored ones: "
-              "give one of them", file=sys.stderr)
-        return 2
 
     if args.shipped:
         print("\n== held out (the thresholds labels.json ships, "

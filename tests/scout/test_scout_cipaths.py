@@ -168,3 +168,34 @@ def test_a_workflow_running_another_folders_module_is_not_asked(tmp_path) -> Non
     assert _gaps(inp) == []
     inp = _inp(tmp_path / "b", _wf(FOLDER_ONLY, run="python other/launch.py"), files=RUNNER)
     assert _gaps(inp) == []
+
+
+def test_a_standalone_script_of_the_folder_is_no_reason_to_watch_the_rest(tmp_path) -> None:
+    # The workflow runs a tool of the folder that imports nothing of the repository
+    # and watches exactly that tool's folder: nothing else can break what it runs.
+    files = {**RUNNER, "sub/tools/__init__.py": "",
+             "sub/tools/fmt.py": "import sys\nfrom os import path\n\nprint(sys.argv, path)\n"}
+    tools = "on:\n  pull_request:\n    paths:\n      - 'sub/tools/**'\n"
+    for run in ("python sub/tools/fmt.py", "python -m sub.tools.fmt"):
+        assert _gaps(_inp(tmp_path / run[-3:], _wf(tools, run=run), files=files)) == []
+    # A runner importing its own package relatively, or a module of another folder,
+    # does reach code beyond itself.
+    files["lib/tool.py"] = "def run():\n    return 1\n"  # a folder with no __init__.py
+    for i, imp in enumerate(("from .launch import helper", "from core import util",
+                             "import core.util", "from lib import tool")):
+        files["sub/tools/fmt.py"] = f"{imp}\n"
+        [gap] = _gaps(_inp(tmp_path / f"r{i}", _wf(tools, run="python -m sub.tools.fmt"),
+                           files=files))
+        assert gap.own == ("sub/__init__.py", "sub/launch.py"), imp
+
+
+def test_a_runner_step_after_a_pytest_step_and_runners_not_read(tmp_path) -> None:
+    # A pytest step of another folder first does not end the reading of the steps; a
+    # shell script of the folder, or a Python runner that does not parse, is kept (what
+    # it runs is not read).
+    files = {**RUNNER, "sub/ci.sh": "echo run\n", "sub/odd.py": "def broken(:\n"}
+    for i, run in enumerate(("pytest other/ -x\n      - run: pytest\n      - run: python "
+                             "$D/x.py\n      - run: python -m sub.launch",
+                             "bash sub/ci.sh", "python sub/odd.py")):
+        [gap] = _gaps(_inp(tmp_path / str(i), _wf(FOLDER_ONLY, run=run), files=files))
+        assert gap.core == (("core/util.py", "imported (helper)"),), run

@@ -9,6 +9,8 @@ match and no-match."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from agentops.scout.analyses import doctested
 from tests.scout import minirepo
 
@@ -105,3 +107,138 @@ def test_what_counts_as_a_claim() -> None:
     assert [n for n, _t in sections["## Supported parallelisms"]] == [5, 6, 7, 8]
     todo = "# W\n## Roadmap: not yet supported\n- TP\n- EP\n"
     assert doctested._sections(todo.splitlines()) == {}
+
+
+def test_other_evidence_reads_flags_in_linear_time(tmp_path) -> None:
+    # A flag starts where a word does not: from inside a long run of dashes (a made-up
+    # hostile TOML) every character was a new start, quadratic (50,000: minutes).
+    import time
+
+    extra = {"sub/odd.toml": "-" * 50_000 + "\n", "sub/ep.toml":
+             "cmd = 'x --parallelism.expert_parallel_degree 2 y--z.w 3'\n"}
+    start = time.monotonic()
+    problems = _check(tmp_path, _runner([[TP], [PP]], []), extra=extra)
+    assert time.monotonic() - start < 5
+    # The flag in the command backs EP; a flag glued to a word is no flag.
+    assert [n for n, _p in problems] == [8]
+    inp = minirepo.build(tmp_path / "b", head={"sub/a.toml": extra["sub/ep.toml"]},
+                         target="docs: []\n")
+    other = doctested._other_evidence(dataclasses.replace(
+        inp, target=dataclasses.replace(inp.target, subproject="sub")))
+    assert "expert_parallel_degree = 2" in other and "w = 3" not in other
+
+
+def test_a_hostile_heading_is_rendered_inert(tmp_path) -> None:
+    """Security (untrusted doc text): the finding quotes the section's heading, which
+    may carry a mention, a link, HTML, a cross-reference and a backtick that opens a
+    code span early; the report line shows them as inert text."""
+    from agentops.scout import render
+    from agentops.scout.analyses.docs import DocProblem
+    from agentops.scout.itemize import docs as itemize_docs
+    from tests.scout.test_scout_docfeatures import _strip_code_spans
+
+    readme = ("# W\n\n## Supported ` @lead [x](https://evil.example) <b>b</b> #12\n"
+              "- TP\n- Expert Parallel\n")
+    inp = minirepo.build(tmp_path, head={
+        "sub/__init__.py": "", "sub/README.md": readme,
+        "sub/run_cases.py": _runner([[TP]], [])}, target="docs: [sub/README.md]\n")
+    [p] = doctested.check(inp)
+    [line] = [render._plain(it) for it in itemize_docs.items(inp, {"doc_inaccuracies": [
+        DocProblem(p.file, p.line, p.problem, p.kind)]})]
+    shown = _strip_code_spans(line)
+    assert "expert parallelism" in shown
+    for live in ("@lead", "[x](", "https://", "<b>", " #12"):
+        assert live not in shown, live
+
+
+def test_the_words_of_each_parallelism_and_a_tested_heading() -> None:
+    def named(text: str) -> list[str]:
+        return [c.name for c in doctested._claims_of(text)]
+
+    assert named("PP and EP") == ["pipeline parallelism", "expert parallelism"]
+    assert named("pipeline parallel, context-parallel") == [
+        "pipeline parallelism", "context parallelism"]
+    assert named("distributed data-parallel") == named("distributed data parallel") \
+        == named("hybrid-sharded") == named("hybrid sharded") == ["HSDP/DDP"]
+    head = "# W\n## Configurations we tested\n- TP\n- CP\n## Notes\n- PP\n"
+    assert doctested._sections(head.splitlines()) == {
+        "## Configurations we tested": [(3, "TP"), (4, "CP")]}
+
+
+def test_the_first_item_under_a_heading_and_a_fenced_block(tmp_path) -> None:
+    # An item on the line right after its heading is claimed; a fenced example is not.
+    readme = ("# W\n## Supported\n- Expert Parallel\n- TP\n```\n- Context Parallel\n```\n"
+              "- PP\n")
+    [(line, problem)] = _check(tmp_path, _runner([[TP]], []), readme=readme)
+    assert line == 3 and "3 parallelisms" in problem and "context" not in problem
+    assert "pipeline" in problem  # the item after the fence is read
+
+
+def test_evidence_in_a_test_file_or_a_configured_workflow(tmp_path) -> None:
+    # Each turns EP on outside the cases and so backs its claim; async TP stays unbacked.
+    ep = "--parallelism.expert_parallel_degree 2"
+    for i, where in enumerate(("sub/tests/check_ep.py", "sub/test_ep.py",
+                               ".github/workflows/ci.yaml")):
+        [(line, _p)] = _check(tmp_path / str(i), _runner([[TP], [PP]], []),
+                              extra={where: f"RUN = '{ep}'\n"})
+        assert line == 8, where
+    # A runner of the folder that is no test file, or a note in its test folder, is no
+    # such evidence.
+    for where in ("sub/launch.py", "sub/tests/notes.md"):
+        [(line, _p)] = _check(tmp_path / where.replace("/", "-"), _runner([[TP], [PP]], []),
+                              extra={where: f"RUN = '{ep}'\n"})
+        assert line == 7, where
+
+
+def test_at_most_four_gaps_are_named_and_the_heading_is_cut(tmp_path) -> None:
+    head = "## Supported " + "x" * 70
+    readme = f"# W\n{head}\n- TP\n- PP, CP, EP\n- HSDP\n- async TP\n"
+    [(_line, problem)] = _check(tmp_path, _runner([[TP]], []), readme=readme)
+    assert f"the Supported {'x' * 50} section claims 6" in problem
+    assert "x" * 51 not in problem
+    assert problem.count("_degree`") + problem.count("parallel`") == 4
+
+
+def test_the_first_disabled_case_is_named_and_an_unrelated_one_is_no_combination(
+        tmp_path) -> None:
+    readme = "# W\n## Supported\n- TP\n- PP\n- EP\n"
+    # Two disabled cases turn EP on: the first is named. A disabled case setting CP and
+    # HSDP, neither of them TP nor PP, is no untested combination of TP or of PP.
+    cp = "--parallelism.context_parallel_degree 2"
+    runner = _runner([[TP], [PP]], [[EP], [EP], [REPL, cp]])
+    [(line, problem)] = _check(tmp_path, runner, readme=readme)
+    off = [n for n, text in enumerate(runner.splitlines(), 1)
+           if text.startswith("#") and "OverrideDefinitions(" in text]
+    assert line == 5 and "combining" not in problem
+    assert f"its case at sub/run_cases.py:{off[0]} is disabled)" in problem
+
+
+def test_a_section_without_live_evidence_does_not_end_the_doc(tmp_path) -> None:
+    readme = ("# W\n## Features\n- Context Parallel\n- Expert Parallel\n"
+              "## Supported\n- TP\n- Expert Parallel\n")
+    [(line, problem)] = _check(tmp_path, _runner([[TP]], []), readme=readme)
+    assert line == 7 and "the Supported section" in problem
+
+
+def test_flag_spellings_a_disabled_live_case_and_combination_order(tmp_path) -> None:
+    # A flag separated by a tab, or with a dashed group, backs its claim.
+    for i, flag in enumerate(("--parallelism.expert_parallel_degree\t2",
+                              "--my-group.expert_parallel_degree 2")):
+        [(line, _p)] = _check(tmp_path / str(i), _runner([[TP], [PP]], []),
+                              extra={"sub/ep.toml": f"cmd = 'x {flag}'\n"})
+        assert line == 8, flag
+    # A case marked disabled=True is no live case: its EP is untested, and named.
+    runner = _runner([[TP], [PP], [EP]], []).replace(
+        '"c2",\n    ),', '"c2",\n        disabled=True,\n    ),')
+    assert "disabled=True" in runner
+    [(line, problem)] = _check(tmp_path / "d", runner)
+    assert line == 7 and "its case at sub/run_cases.py:" in problem
+    # A disabled case already named for an untested claim is no combination as well;
+    # an earlier disabled case of another parallelism does not end the combinations.
+    readme = "# W\n### Composability support\n- TP\n- HSDP\n- EP\n"
+    [(_l, problem)] = _check(tmp_path / "e", _runner([[TP], [REPL]], [[EP, TP]]),
+                             readme=readme)
+    assert "combining" not in problem
+    [(_l, problem)] = _check(tmp_path / "f", _runner([[TP], [REPL], [EP]], [[PP], [REPL, TP]]),
+                             readme=readme)
+    assert "the only case combining tensor parallelism with" in problem

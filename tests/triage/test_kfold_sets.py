@@ -544,3 +544,16 @@ def test_shipped_judges_held_out_and_blind_with_the_stored_thresholds(
 
     assert kf.main([*base, "--shipped", "--write"]) == 2
     assert "give one of them" in capsys.readouterr().err
+
+
+def test_shipped_with_write_is_refused_before_any_set_is_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue #23 (T-23): the two flags contradict each other, which the arguments alone
+    show: no set is read and no fold fitted (minutes on the real sets) before saying so."""
+    def unread(_args: object) -> None:
+        raise AssertionError("a set was read")
+
+    monkeypatch.setattr(kf, "read_dev_sets", unread)
+    assert kf.main([str(tmp_path / "dev.jsonl"), "--shipped", "--write"]) == 2
+    assert "give one of them" in capsys.readouterr().err

@@ -1,8 +1,9 @@
 """Registrations built from another folder's parts that leave out what that folder
 registers (#22, S-4, census row "borrowed registration").
 
-A registration call of the sub-project (a call of an imported name passing keywords,
-``TrainSpec(model_args=llama3_args, ...)``) whose keyword values include names imported
+A registration call of the sub-project (a call of a name imported from the repository
+passing keywords, ``TrainSpec(model_args=llama3_args, ...)``; a library helper such as
+``functools.partial`` is none) whose keyword values include names imported
 from another folder of the repository borrows that folder's parts. The folder is the
 nearest directory above the imported module that holds calls of the same imported name
 (exactly one: that folder's own registration; none: look one level up; several: an
@@ -52,13 +53,15 @@ class DroppedParts:
 
 
 def _owner(module_file: str, key: tuple[str, str], sub: str, files: dict[str, str],
-           cache: dict[str, list[_Call]]) -> tuple[str, _Call] | None:
+           cache: dict[tuple[str, str], list[_Call]]) -> tuple[str, _Call] | None:
     """The nearest folder above ``module_file`` holding exactly one call of ``key``."""
     folder = posixpath.dirname(module_file)
+    name = key[1].rsplit(".", 1)[-1]
     while folder and not (sub + "/").startswith(folder + "/"):
-        if folder not in cache:
-            cache[folder] = _calls(_py(files, folder + "/"), {key[1].rsplit(".", 1)[-1]})
-        same = [c for c in cache[folder] if c.key == key]
+        # Per folder and callee: the calls are read for one callee name only.
+        if (folder, name) not in cache:
+            cache[folder, name] = _calls(_py(files, folder + "/"), {name})
+        same = [c for c in cache[folder, name] if c.key == key]
         if len(same) == 1:
             return folder, same[0]
         if same:
@@ -100,15 +103,32 @@ def _shared(files: dict[str, str], paths: frozenset[str], ref: _Call, folder: st
     return not target.startswith(folder + "/")
 
 
+def _repository_callee(files: dict[str, str], paths: frozenset[str], call: _Call,
+                       imported: dict[str, dict[str, tuple[str, str]]]) -> bool:
+    """Whether the call's callee is imported from the repository (a registration class
+    of the project): a library helper such as ``functools.partial`` takes keywords of
+    whatever it wraps, and two of its calls are no copies of one registration."""
+    if call.path not in imported:
+        imported[call.path] = ps.imports(ps.parse(files.get(call.path)))
+    first = call.key[1].split(".", 1)[0]
+    for local, (module, orig) in imported[call.path].items():
+        if (orig or local) == first:
+            return ps.module_path(module, paths) is not None or (
+                bool(orig) and ps.module_path(f"{module}.{orig}", paths) is not None)
+    return False
+
+
 def analyse(inp: Inputs, reported: Iterable[object] = ()) -> list[DroppedParts]:
     sub = inp.target.subproject.rstrip("/")
     files, paths = inp.head.files, inp.head.paths
     done = {(h.file, h.line, h.keyword) for h in reported
             if getattr(h, "form", "") == LEFT_OUT}
-    cache: dict[str, list[_Call]] = {}
+    cache: dict[tuple[str, str], list[_Call]] = {}
     out: list[DroppedParts] = []
+    imported: dict[str, dict[str, tuple[str, str]]] = {}
     for call in _calls(_py(files, sub + "/")):
-        if call.spread or not call.key[0]:
+        if call.spread or not call.key[0] or not _repository_callee(files, paths, call,
+                                                                     imported):
             continue
         by_folder: dict[str, tuple[_Call, list[tuple[str, str]]]] = {}
         for keyword, (name, module) in sorted(call.values.items()):

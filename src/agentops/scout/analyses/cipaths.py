@@ -172,9 +172,35 @@ def _workflows_running_tests(inp: Inputs, res_ci: ci_analysis.CiResult) -> list[
         if inv.kind == "pytest" or not inv.targets:
             continue
         path = ci_analysis.runner_path(inv, inp)
-        if path is not None and (path.startswith(sub) or path in own_tests):
+        if path is not None and (path in own_tests or (
+                path.startswith(sub) and _reaches_repository(inp, path))):
             out.add(inv.workflow)
     return sorted(w for w in out if w in inp.head.files)
+
+
+def _reaches_repository(inp: Inputs, path: str) -> bool:
+    """Whether a runner runs code of the repository beyond itself: a Python file
+    importing a repository module (absolute, or relative: its own package). A
+    standalone tool of the folder (one importing only the standard library) breaks by
+    its own change alone, so its workflow need not watch the rest; a runner that is no
+    Python file, or does not parse, is kept (what it runs is not read)."""
+    if not path.endswith(".py"):
+        return True
+    mod = ps.parse(inp.head.text(path))
+    if mod is None:
+        return True
+    paths = inp.head.paths
+    for node in ps.statements(mod):
+        if isinstance(node, ast.ImportFrom):
+            if node.level or (node.module and (
+                    ps.module_path(node.module, paths) is not None or any(
+                        ps.module_path(f"{node.module}.{a.name}", paths) is not None
+                        for a in node.names))):
+                return True
+        elif isinstance(node, ast.Import) and any(
+                ps.module_path(a.name, paths) is not None for a in node.names):
+            return True
+    return False
 
 
 def core_files(inp: Inputs) -> list[tuple[str, str]]:

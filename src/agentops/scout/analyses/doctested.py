@@ -62,6 +62,10 @@ CLAIMS = (
             "data_parallel_replicate_degree", True),
 )
 _TESTED_HEAD = re.compile(r"(?i)^\s{0,3}#{1,6}\s.*\b(tested|verified|validated)\b")
+# A command-line flag and its value. It starts only where a word does not: a long run
+# of dashes or word characters (someone else's TOML or workflow) would otherwise be
+# re-scanned from each of its characters, quadratic (20,000 dashes: 60 s).
+_FLAG = re.compile(r"(?<![\w.-])--(?:[\w-]+\.)*([\w-]+)[ \t]+(?=[^\s-])")
 MIN_NAMED = 2
 MAX_ITEM = 300  # characters of a list item read (someone else's doc)
 MAX_GAPS = 4  # gaps named per section
@@ -115,8 +119,7 @@ def _other_evidence(inp: Inputs) -> str:
             testowner.in_test_folder(p) or p.rsplit("/", 1)[-1].startswith("test_"))))]
     parts += [inp.head.files.get(w) or "" for w in inp.target.workflows]
     # A flag on a command line reads ``--parallelism.x 2``: make it ``x = 2``.
-    return re.sub(r"--(?:[\w-]+\.)*([\w-]+)[ \t]+(?=[^\s-])", r"\1 = ",
-                  "\n".join(parts))
+    return _FLAG.sub(r"\1 = ", "\n".join(parts))
 
 
 def _claims_of(body: str) -> list[Claimed]:
@@ -210,7 +213,9 @@ def check(inp: Inputs, docs: list[str] | None = None) -> list[doclists.ListProbl
             untested, combos = _gaps(claimed, live, off, other)
             if not untested and not combos:
                 continue
-            title = head.strip("# ").strip()[:60]
+            # A backtick of the heading would pair with the first of ours and turn the
+            # gaps into a code span: the heading is quoted without its backticks.
+            title = head.strip("# ").strip()[:60].replace("`", "'")
             said = []
             if untested:
                 said.append("no live test case turns on " + "; ".join(
