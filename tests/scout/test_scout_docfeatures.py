@@ -147,3 +147,24 @@ def test_a_function_handed_over_by_name_counts_as_handling(tmp_path) -> None:
     bare = PARALLELIZE + "\n\nSPEC = dict(build=parallelize)\n"
     got = _check(tmp_path / "b", readme=readme, parallelize=bare)
     assert [n for n, text in got if "claims pipeline parallelism" in text] == [4]
+
+
+def test_a_backtick_in_the_heading_does_not_hide_the_claim(tmp_path) -> None:
+    """Security and readability (untrusted doc text, review rev43): a lone backtick in the
+    section's heading would pair with the item's code span and swallow the claim into a
+    code span; the heading is quoted without it, so the claim stays readable text."""
+    from agentops.scout import render
+    from agentops.scout.itemize import docs as itemize_docs
+
+    readme = "# Sub\n\n## Features ` @lead\n- FSDP, TP\n- DDP\n"
+    inp = minirepo.build(tmp_path, head={
+        "core/__init__.py": "", "core/dist.py": "def apply_tp(m, layout=None):\n    return m\n",
+        "sub/parallelize.py": PARALLELIZE, "sub/README.md": readme},
+        target="docs: [sub/README.md]\n")
+    problems = docfeatures.check(inp)
+    assert [p.line for p in problems] == [5]
+    [line] = [render._plain(it) for it in itemize_docs.items(inp, {"doc_inaccuracies": [
+        DocProblem(p.file, p.line, p.problem) for p in problems]})]
+    shown = _strip_code_spans(line)
+    assert "section claims" in shown and "no code of the sub-project handles it" in shown
+    assert "@lead" not in shown

@@ -112,13 +112,16 @@ def _unhandled_claims(doc: str, head: str, items: list[tuple[int, str]],
                       ) -> list[doclists.ListProblem]:
     """The list's items that claim a capability none of the code handles."""
     out: list[doclists.ListProblem] = []
+    # A backtick of the heading would pair with the item's code span below and hide the
+    # claim inside a code span: the heading is quoted without its backticks.
+    title = head.strip("# ").strip()[:60].replace("`", "'")
     for n, body in items:
         if _NEGATED.search(body):
             continue
         for cap in caps:
             if cap.words.search(body) and cap.name not in handled_caps:
                 out.append(doclists.ListProblem(doc, n, (
-                    f"the {head.strip('# ').strip()[:60]} section claims {cap.name} "
+                    f"the {title} section claims {cap.name} "
                     f"(`{body.strip()[:80]}`), but no code of the sub-project "
                     f"handles it (no call or setting naming "
                     f"{'/'.join(sorted(_TOKENS[cap.name]))}); possibly stale: drop "
