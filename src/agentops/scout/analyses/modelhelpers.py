@@ -23,7 +23,8 @@ Tests are not callers.
 
 A finding is kept when the helper or one of its users lies in the sub-project: one
 record per defining module, with its helpers and their users. An Opportunity: move
-the helper to shared code, or give each model its own. Pure: the HEAD tree in, ``ModelHelper`` records out.
+the helper to shared code, or give each model its own. Pure: the HEAD tree in,
+``ModelHelper`` records out.
 """
 
 from __future__ import annotations
