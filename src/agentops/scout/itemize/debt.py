@@ -23,7 +23,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out += _bypasses(res) + _private(inp, res) + _duplicates(inp, res) + _dead(inp, res)
     out += _pinned(inp, res) + _compiled_checks(inp, res) + _sibling_guards(inp, res)
     out += _sibling_hooks(inp, res) + _borrowed_specs(inp, res)
-    out += _sibling_imports(inp, res) + _sibling_wraps(inp, res)
+    out += _sibling_imports(inp, res) + _sibling_wraps(inp, res) + _model_helpers(inp, res)
     out += _ignored_settings(inp, res)
     out += _lags(res) + _stale(res) + _dead_classes(inp, res)
     return out
@@ -488,6 +488,29 @@ def _borrowed_specs(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                 "register the same, or note why this folder cannot",
             where=f"{d.file}:{d.line}", files=(d.file, place_file(d.reference)),
             facts=(d.source, *(k for k, _v in d.dropped))))
+    return out
+
+
+def _model_helpers(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22: functions of one model's folder that read that model's structure (its
+    layers, its config fields) and run for other models or for shared code dispatching
+    over models; one Opportunity per defining module, with its users' imports."""
+    out = []
+    sub = inp.target.subproject
+    for h in res.get("model_helpers", ()):
+        out.append(Item(
+            id=stable_id("model-helper", h.file, *h.names),
+            section="S-4", kind="opportunity",
+            title=f"{listed([code(n) for n in h.names], 4)} ({rel(h.file, sub)}:{h.line}) "
+                  f"read {code(h.model)}'s structure ({listed([code(r) for r in h.reads], 5)}) "
+                  f"but also run for other models or shared code: imported at "
+                  f"{listed([rel(u, sub) for u in h.users], 4)}",
+            why=f"what {code(h.model)}'s folder changes for its own model reaches every "
+                "other user; move the helpers to shared code taking what differs as "
+                "parameters, or give each model its own",
+            where=f"{h.file}:{h.line}",
+            files=(h.file, *sorted({place_file(u) for u in h.users})),
+            facts=(h.model, *h.names)))
     return out
 
 

@@ -1,0 +1,167 @@
+"""#22 one model's helper used for other models (``modelhelpers``). Made-up tree: models
+``kite`` and ``wren`` under ``pkg/models`` (each registers with a keyword call), shared
+parts under ``pkg/models/parts`` (re-exports only: no model). ``kite``'s stage splitter
+reads ``kite``'s layer names off its parameter, through a same-module helper.
+
+Match: ``wren`` registers ``kite``'s splitter through ``kite``'s package re-export (run
+from ``kite``'s folder and from ``wren``'s); a shared module of an experiment folder
+holding per-model subfolders imports a helper of that experiment's ``kite`` subfolder
+inside a function (a function-level import), the helper reading layer names ``kite``
+defines in core. No-match: the helper reads nothing of ``kite``'s classes; the user is
+``kite``'s own variant in the experiment (a folder of the same name); ``kite``'s package
+re-exporting it; a test importing it; a helper of the shared parts folder; a user that
+only imports the name."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from agentops.scout.analyses import modelhelpers
+from agentops.scout.itemize import debt
+from tests.scout import minirepo
+
+SPEC = '''\
+from pkg.core import Recipe
+from .net import Net
+from .split import {fn}
+
+
+def recipe():
+    return Recipe(name="{name}", model_cls=Net, split_fn={fn})
+'''
+
+KITE_NET = '''\
+class KiteArgs:
+    depth: int = 4
+
+
+class Net:
+    def __init__(self, args):
+        self.stem = object()
+        self.blocks = [object()] * args.depth
+        self.head = object()
+'''
+
+KITE_SPLIT = '''\
+def split_kite(net, args):
+    return _cut(net, args.depth)
+
+
+def _cut(net, depth):
+    return [net.stem, net.blocks[:depth], net.head]
+'''
+
+WREN_NET = '''\
+class Net:
+    def __init__(self):
+        self.trunk = object()
+'''
+
+WREN_SPEC = '''\
+from pkg.core import Recipe
+from pkg.models.kite import split_kite
+from .net import Net
+
+
+def recipe():
+    return Recipe(name="wren", model_cls=Net, split_fn=split_kite)
+'''
+
+KITE_INIT = SPEC.format(fn="split_kite", name="kite") + "\n__all__ = ['split_kite']\n"
+
+EXP_KITE = '''\
+def plan_for(model):
+    return [model.stem, model.head] + list(model.blocks)
+'''
+
+EXP_SHARED = '''\
+def passes_for(model, names):
+    from pkg.exp.kite.plan import plan_for
+
+    return [plan_for(model)] if "plan" in names else []
+'''
+
+
+def _files(**over: str) -> dict[str, str]:
+    files = {
+        "pkg/__init__.py": "", "pkg/core.py": "class Recipe:\n    pass\n",
+        "pkg/models/__init__.py": "",
+        "pkg/models/parts/__init__.py": "from .cut import trim\n",
+        "pkg/models/parts/cut.py": "def trim(net):\n    return net.stem\n",
+        "pkg/models/kite/__init__.py": KITE_INIT,
+        "pkg/models/kite/net.py": KITE_NET,
+        "pkg/models/kite/split.py": KITE_SPLIT,
+        "pkg/models/wren/__init__.py": WREN_SPEC,
+        "pkg/models/wren/net.py": WREN_NET,
+        "pkg/exp/__init__.py": "",
+        "pkg/exp/shared.py": EXP_SHARED,
+        "pkg/exp/kite/__init__.py": "",
+        "pkg/exp/kite/plan.py": EXP_KITE,
+        "pkg/exp/kite/wire.py": "from pkg.exp.kite.plan import plan_for\n\nUSE = plan_for\n",
+        "pkg/exp/wren/__init__.py": "",
+        "pkg/exp/wren/wire.py": "from pkg.exp.shared import passes_for\n\nUSE = passes_for\n",
+        "tests/test_split.py": "from pkg.models.kite.split import split_kite\n\n"
+                               "def test_it():\n    assert split_kite\n",
+    }
+    files.update(over)
+    return {k: v for k, v in files.items() if v is not None}
+
+
+def _inp(tmp_path, files, sub):
+    inp = minirepo.build(tmp_path, head=files)
+    return dataclasses.replace(inp, target=dataclasses.replace(inp.target, subproject=sub))
+
+
+def test_models_are_the_folders_that_register_one(tmp_path) -> None:
+    inp = _inp(tmp_path, _files(), "pkg/models/kite")
+    assert modelhelpers.model_names(inp.head.files, inp.head.paths) == {"kite", "wren"}
+    assert modelhelpers.model_of("pkg/exp/kite/plan.py", frozenset({"kite"})) == (
+        "kite", "pkg/exp/kite")
+    assert modelhelpers.model_of("pkg/exp/shared.py", frozenset({"kite"})) is None
+
+
+def test_another_model_registering_the_helper_from_the_owners_folder(tmp_path) -> None:
+    inp = _inp(tmp_path, _files(), "pkg/models/kite")
+    [h] = modelhelpers.analyse(inp)
+    assert (h.file, h.line, h.names, h.model) == (
+        "pkg/models/kite/split.py", 1, ("split_kite",), "kite")
+    assert h.reads == ("blocks", "depth", "head", "stem")
+    assert h.users == ("pkg/models/wren/__init__.py:2",)
+    [item] = debt._model_helpers(inp, {"model_helpers": [h]})
+    assert item.kind == "opportunity" and item.section == "S-4"
+    assert item.where == "pkg/models/kite/split.py:1"
+    assert "`split_kite`" in item.title and "pkg/models/wren/__init__.py:2" in item.title
+    assert item.files == ("pkg/models/kite/split.py", "pkg/models/wren/__init__.py")
+
+
+def test_the_same_finding_from_the_users_folder(tmp_path) -> None:
+    [h] = modelhelpers.analyse(_inp(tmp_path, _files(), "pkg/models/wren"))
+    assert h.names == ("split_kite",) and h.users == ("pkg/models/wren/__init__.py:2",)
+
+
+def test_shared_code_of_a_folder_calling_one_models_helper(tmp_path) -> None:
+    [h] = modelhelpers.analyse(_inp(tmp_path, _files(), "pkg/exp"))
+    assert (h.file, h.names, h.model) == ("pkg/exp/kite/plan.py", ("plan_for",), "kite")
+    assert h.reads == ("blocks", "head", "stem")  # kite's classes are core's
+    assert h.users == ("pkg/exp/shared.py:2",)  # not kite's own wire.py
+
+
+def test_a_helper_reading_nothing_of_the_models_classes(tmp_path) -> None:
+    split = "def split_kite(net, args):\n    return [net, args.count]\n"
+    inp = _inp(tmp_path, _files(**{"pkg/models/kite/split.py": split}), "pkg/models/kite")
+    assert modelhelpers.analyse(inp) == []
+
+
+def test_only_the_models_own_code_and_tests_using_it(tmp_path) -> None:
+    wren = WREN_SPEC.replace("split_fn=split_kite", "split_fn=None")
+    files = _files(**{"pkg/models/wren/__init__.py": wren, "pkg/exp/shared.py": None,
+                      "pkg/exp/wren/wire.py": None})
+    for sub in ("pkg/models/kite", "pkg/exp"):
+        assert modelhelpers.analyse(_inp(tmp_path / sub.replace("/", "_"), files, sub)) == []
+
+
+def test_a_shared_parts_folder_is_no_model(tmp_path) -> None:
+    wren = WREN_SPEC.replace("from pkg.models.kite import split_kite",
+                             "from pkg.models.parts import trim as split_kite")
+    files = _files(**{"pkg/models/wren/__init__.py": wren, "pkg/exp/shared.py": None})
+    assert modelhelpers.analyse(_inp(tmp_path, files, "pkg/models/wren")) == []
