@@ -242,3 +242,20 @@ def test_flag_spellings_a_disabled_live_case_and_combination_order(tmp_path) -> 
     [(_l, problem)] = _check(tmp_path / "f", _runner([[TP], [REPL], [EP]], [[PP], [REPL, TP]]),
                              readme=readme)
     assert "the only case combining tensor parallelism with" in problem
+
+
+def test_a_switch_written_off_or_a_declared_degree_is_no_live_case() -> None:
+    """Review rev43 (#22, S-5): a switch set to false in a config, or on a case's command
+    line, does not turn the parallelism on, and a dataclass field declared ``name: int = 1``
+    is no degree set; a switch named bare or set true, and a degree of 2, are."""
+    off = next(c for c in doctested.CLAIMS if c.setting == "enable_async_tensor_parallel")
+    tp = next(c for c in doctested.CLAIMS if c.setting == "tensor_parallel_degree")
+    assert not doctested._sets({}, "enable_async_tensor_parallel = false\n", off)
+    assert not doctested._sets({"enable_async_tensor_parallel": {"False"}}, "", off)
+    assert doctested._sets({"enable_async_tensor_parallel": set()}, "", off)
+    assert doctested._sets({}, "enable_async_tensor_parallel = true\n", off)
+    assert not doctested._sets({}, "    tensor_parallel_degree: int = 1\n", tp)
+    assert doctested._sets({}, "tensor_parallel_degree = 2\n", tp)
+    assert doctested._sets({}, "    tensor_parallel_degree: int = 4\n", tp)
+    assert not doctested.value_on("off", False) and doctested.value_on("on", False)
+    assert not doctested.value_on("1", True) and doctested.value_on("8", True)

@@ -74,12 +74,34 @@ MAX_GAPS = 4  # gaps named per section
 Case = dict[str, set[str]]
 
 
+# A switch written out as off (``x = false``, ``--x False``) does not turn it on. This is
+# stricter than settingpairs' reading, which asks whether a case chose a value at all.
+_OFF = frozenset({"false", "0", "none", "off", "no"})
+
+
+def value_on(value: str, degree: bool) -> bool:
+    """Whether a setting's written value turns it on: a degree other than 1; a switch
+    named bare or with any value but an off one."""
+    value = value.strip("\"'")
+    if degree:
+        return value not in ("1", "")
+    return value.lower() not in _OFF
+
+
+def text_on(text: str, setting: str, degree: bool) -> bool:
+    """Whether a config or test text turns ``setting`` on (``name = v`` / ``name: v``; a
+    declaration ``name: int = 1`` reads its value, not its annotation)."""
+    return any(value_on(m.group(1), degree) for m in re.finditer(
+        rf"\b{re.escape(setting)}\s*(?::\s*(?:int|float|bool|str)\b\s*)?[=:]\s*([^\s,)]+)",
+        text))
+
+
 def _sets(flags: Case, text: str, c: Claimed) -> bool:
     for k, vals in flags.items():
-        if k.replace("-", "_") == c.setting and (
-                not c.degree or any(v not in ("1", "") for v in vals)):
+        if k.replace("-", "_") == c.setting and any(
+                value_on(v, c.degree) for v in (vals or {""})):
             return True
-    return bool(text) and sp._text_sets(text, (c.setting,), c.degree)
+    return bool(text) and text_on(text, c.setting, c.degree)
 
 
 def cases(inp: Inputs) -> tuple[list[tuple[Case, str]], list[tuple[str, Case]]]:
@@ -170,7 +192,7 @@ def _gaps(claimed: dict[str, tuple[int, Claimed]], live: list[tuple[Case, str]],
     for name, (n, c) in claimed.items():
         tested = [case for case in live if _sets(*case, c)]
         if not tested:
-            if sp._text_sets(other, (c.setting,), c.degree):
+            if text_on(other, c.setting, c.degree):
                 continue
             disabled = [w for w, flags in off if _sets(flags, "", c)]
             named.update(disabled[:1])
