@@ -229,7 +229,8 @@ _UNSEEN = ("scout_unseen.yaml", "scout_unseen2.yaml", "scout_unseen3.yaml", "sco
            "scout_unseen9.yaml", "scout_unseen10.yaml", "scout_unseen11.yaml",
            "scout_unseen12.yaml", "scout_unseen13.yaml", "scout_unseen14.yaml",
            "scout_unseen15.yaml", "scout_unseen16.yaml", "scout_unseen17.yaml",
-           "scout_unseen18.yaml", "scout_unseen19.yaml", "scout_unseen20.yaml")
+           "scout_unseen18.yaml", "scout_unseen19.yaml", "scout_unseen20.yaml",
+           "scout_unseen21.yaml")
 
 
 def _load_set(number: int) -> dict:
@@ -424,6 +425,26 @@ def test_twentieth_unseen_set_validates_with_init_drafts_in_a_window_new_to_its_
     windows = {(r["prior"]["head"], r["head"]["head"]) for r in spec["runs"]}
     assert windows == {("e38d7abe0fa09c2ec7ccac1729f77cf72faddfc5",
                         "0691f514f292d4b7b7a226396cded1920432daad")}
+    assert all(j["note"].strip() for j in spec["judgements"])
+
+
+def test_twenty_first_unseen_set_validates_with_init_drafts_in_a_window_new_to_its_folders(
+        ) -> None:
+    """The twenty-first blind set (#22): experiments/qwen3 and experiments/kernels over
+    e4847c805 -> 8d20f0251 (no earlier set used a window for these folders), each run's
+    target an unedited `scout.py init` draft, every entry at file:line, late entries say so
+    and stay few, every judgement with a note (nothing of its entries is printed: the set is
+    blind)."""
+    spec = _load_set(21)
+    subprojects, blind, late = _check_runs(21, init_marker="drafted by scout.py init",
+                                           located=True)
+    assert set(subprojects) == {"torchtitan/experiments/qwen3",
+                                "torchtitan/experiments/kernels"}
+    assert blind >= 20 and late <= blind // 4
+    assert sum(len(r["truth"]) + len(r["negatives"]) for r in spec["runs"]) >= 35
+    windows = {(r["prior"]["head"], r["head"]["head"]) for r in spec["runs"]}
+    assert windows == {("e4847c8054ad5f878add8a4ef990d311f1a08602",
+                        "8d20f02515cd91cef7a95ae281fef2a03930bbde")}
     assert all(j["note"].strip() for j in spec["judgements"])
 
 
