@@ -29,6 +29,10 @@ def _agent(sentence: str, predicate: str) -> str:
 
 @pytest.mark.parametrize(("sentence", "predicate", "agent"), [
     ("I merged the patch early.", "merged", "first_person"),
+    # An acronym with a slash is no pronoun; the pronoun before a slash-free word still is.
+    ("The I/O path dropped the writes.", "dropped", "system"),
+    ("Our A/B harness skipped the control arm.", "skipped", "we"),
+    ("I merged the I/O patch early.", "merged", "first_person"),
     ("Yesterday I accidentally reverted it.", "accidentally", "first_person"),
     ("My patch introduces a race.", "introduces", "first_person"),
     ("We broke the nightly.", "broke", "we"),

@@ -45,7 +45,9 @@ _WINDOW = 160  # characters read before a predicate (or after a clause start) fo
 # aside inside its clause, not a clause of its own: its brackets read as spaces.
 _ASIDE = re.compile(r"\((\s*[\w'’-]+(?:\s+[\w'’-]+)?\s*)\)")
 
-_WORD = re.compile(r"@[\w-]+(?:'s)?|[\w][\w'’.-]*[\w]|[\w]|[,;:()\[\]—–!?\"]")
+# Capitals joined by a slash ("I/O", "A/B") are one acronym; split, the first read as the
+# pronoun "I" and made a device or a test scheme the writer (#24, round 47).
+_WORD = re.compile(r"[A-Z]/[A-Z]\w*|@[\w-]+(?:'s)?|[\w][\w'’.-]*[\w]|[\w]|[,;:()\[\]—–!?\"]")
 
 # Subject reading (``subject``, ``classify``): a free relative is a subject of its own
 # ("whoever merged it didn't ..."); a cleft names the subject before "is what"; "of mine"
