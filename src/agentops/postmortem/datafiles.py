@@ -27,6 +27,7 @@ SCHEMA = HERE / "schema.yaml"
 LINT_RULES = HERE / "lint_rules.yaml"
 MOODS = HERE / "moods.yaml"
 SECTIONS = HERE / "sections.yaml"
+SECTION_KINDS = HERE / "section_kinds.yaml"
 EXAMPLES = HERE.parent.parent.parent / "examples" / "postmortem"
 
 # count: the number of findings (default: at least one); line: the first one's line.
@@ -214,6 +215,14 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                 "moods": {"type": "object", "propertyNames": {"enum": list(MOODS_NAMES)},
                           "additionalProperties": {"type": "array", "minItems": 1, "items": {
                               "type": "string", "pattern": "^[a-z_]+$"}}},
+                # Readings of a reflective part (section_kinds.yaml, #24 round 48).
+                "in_reflective": {
+                    "type": "object", "additionalProperties": False,
+                    "required": ["cooccur"],
+                    "properties": {
+                        "cooccur": {"type": "array", "minItems": 1, "items": {
+                            "type": "array", "minItems": 1,
+                            "items": {"type": "string", "pattern": "^[a-z_]+$"}}}}},
                 # What a thread's sentence does (speechacts.py); each act proves itself
                 # on made-up sentences both ways.
                 "speech_acts": {"type": "array", "items": {
@@ -232,6 +241,19 @@ LINT_RULES_SCHEMA: dict[str, Any] = {
                 "match": {"type": "array", "minItems": 1, "items": _EXAMPLE},
                 "no_match": {"type": "array", "minItems": 1, "items": _EXAMPLE},
             }}},
+    },
+}
+
+
+SECTION_KINDS_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False, "required": ["version", "kinds"],
+    "properties": {
+        "version": {"const": 1},
+        "kinds": {"type": "object", "additionalProperties": False,
+                  "required": ["remedy", "reflective", "narrative"],
+                  "properties": {k: {"type": "array", "items": {
+                      "type": "string", "pattern": "^[a-z][a-z_]*$"}}
+                      for k in ("remedy", "reflective", "narrative")}},
     },
 }
 
@@ -409,6 +431,8 @@ def lint_rules() -> tuple[Rule, ...]:
         for section, needs in (rule.get("cooccur_in") or {}).items():
             for j, need in enumerate(needs):
                 _known_classes(name, f"rules[{i}].cooccur_in.{section}[{j}]", need, grammar)
+        for j, need in enumerate((rule.get("in_reflective") or {}).get("cooccur", [])):
+            _known_classes(name, f"rules[{i}].in_reflective.cooccur[{j}]", need, grammar)
         for j, pattern in enumerate(rule.get("yield_within", [])):
             _regex(name, f"rules[{i}].yield_within[{j}]", pattern)
         for j, pattern in enumerate(rule.get("concede", [])):
@@ -447,7 +471,33 @@ def lint_rules() -> tuple[Rule, ...]:
                     raise DataError(name, f"rules[{i}].moods.{mood}",
                                     f"unknown noun classes {unknown}; known: {sorted(topics)}",
                                     fix="define them under nouns in postmortem/moods.yaml")
-    return compile_rules(loaded.content, mood_grammar)
+    return compile_rules(loaded.content, mood_grammar, section_kinds())
+
+
+@functools.cache
+def section_kinds() -> dict[str, str]:
+    """Section key -> kind (remedy, reflective, narrative), from ``section_kinds.yaml``:
+    every key of ``sections.yaml`` in exactly one kind, no key it does not define."""
+    name = "postmortem/section_kinds.yaml"
+    loaded = data.load(SECTION_KINDS, SECTION_KINDS_SCHEMA, display=name)
+    known = [s.key for s in sections()]
+    out: dict[str, str] = {}
+    for kind, keys in loaded.content["kinds"].items():
+        for j, key in enumerate(keys):
+            if key not in known:
+                raise DataError(name, f"kinds.{kind}[{j}]",
+                                f"{key!r} is no section key of postmortem/sections.yaml",
+                                fix=f"use one of {sorted(known)}")
+            if key in out:
+                raise DataError(name, f"kinds.{kind}[{j}]",
+                                f"{key!r} is already of kind {out[key]!r}",
+                                fix="list each section under one kind")
+            out[key] = kind
+    missing = [k for k in known if k not in out]
+    if missing:
+        raise DataError(name, "kinds", f"sections of no kind: {missing}",
+                        fix="list each under remedy, reflective or narrative")
+    return out
 
 
 def _check_cues(name: str, key: str, cues: dict[str, Any] | None,
@@ -547,8 +597,10 @@ def validate_all() -> list[str]:
     lint_rules()
     sections()
     moods()
+    section_kinds()
     checked = ["postmortem/schema.yaml", "postmortem/lint_rules.yaml",
-               "postmortem/sections.yaml", "postmortem/moods.yaml"]
+               "postmortem/sections.yaml", "postmortem/moods.yaml",
+               "postmortem/section_kinds.yaml"]
     if EXAMPLES.is_dir():
         for path in sorted(EXAMPLES.glob("*.facts.yml")):
             load_facts(path)

@@ -153,6 +153,10 @@ class Rule:
     # What a sentence of a thread does (speechacts.py): a request for a change of
     # practice, or an agreement with a push made earlier in the thread.
     speech_acts: tuple[speech_mod.Act, ...] = ()
+    # Readings that hold only in a section of the reflective kind (section_kinds.yaml:
+    # lessons, takeaways): there the writer turns from the incident to the reader or the
+    # trade, so a norm pushes whatever it is about.
+    reflective: Reflective | None = None
 
     def applies_to(self, section: str | None) -> bool:
         if self.scope == "all":
@@ -160,6 +164,15 @@ class Rule:
         where, _, names = self.scope.partition(":")
         inside = section in names.split(",")
         return not inside if where == "outside" else inside
+
+
+@dataclass(frozen=True)
+class Reflective:
+    """What a rule reads in the sections of the reflective kind (section_kinds.yaml, #24
+    round 48): the grammar classes wanted together in one clause there."""
+
+    sections: frozenset[str]
+    cooccur: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -225,10 +238,13 @@ class Document:
         return {k for h in self.headings for k in h.keys}
 
 
-def compile_rules(content: Mapping[str, Any], moods: MoodGrammar | None = None
-                  ) -> tuple[Rule, ...]:
+def compile_rules(content: Mapping[str, Any], moods: MoodGrammar | None = None,
+                  kinds: Mapping[str, str] | None = None) -> tuple[Rule, ...]:
     """Rules from the validated ``lint_rules.yaml`` content (and ``moods.yaml``'s, for
-    the rules that read clause moods)."""
+    the rules that read clause moods; ``kinds``: section key -> kind, from
+    ``section_kinds.yaml``, for the readings of the reflective part)."""
+    reflective_keys = frozenset(k for k, v in (kinds or {"lessons": "reflective"}).items()
+                                if v == "reflective")
     grammar = clause_mod.compile_grammar(content["grammar"]) if "grammar" in content \
         else None
     rules = []
@@ -266,7 +282,10 @@ def compile_rules(content: Mapping[str, Any], moods: MoodGrammar | None = None
             mood_grammar=moods if r.get("moods") else None,
             speech_acts=speech_mod.compile_acts(r.get("speech_acts") or ()),
             keep_in=tuple((section, tuple(re.compile(p, re.IGNORECASE) for p in pats))
-                          for section, pats in (r.get("keep_in") or {}).items())))
+                          for section, pats in (r.get("keep_in") or {}).items()),
+            reflective=Reflective(reflective_keys, tuple(
+                tuple(c) for c in r["in_reflective"]["cooccur"]))
+            if r.get("in_reflective") else None))
     return tuple(rules)
 
 
@@ -658,6 +677,7 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
     for section, needs in rule.cooccur_in:
         if sentence.section == section and rule.grammar is not None:
             found += list(clause_mod.cooccurrences(text, rule.grammar, needs))
+    found += _reflective_hits(rule, sentence)
     overlaps = _Overlaps(exempt)
     spans = [(s, e) for s, e in found if e > s and not overlaps.any(s, e)]
     spans += [m.span() for p in rule.always for m in p.finditer(text) if m.end() > m.start()]
@@ -681,6 +701,15 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
             continue
         kept.append((s, e))
     return kept
+
+
+def _reflective_hits(rule: Rule, sentence: Sentence) -> list[tuple[int, int]]:
+    """The rule's readings of the reflective part (``Rule.reflective``) on a sentence
+    inside a section of that kind; nothing elsewhere."""
+    kind = rule.reflective
+    if kind is None or sentence.section not in kind.sections or rule.grammar is None:
+        return []
+    return list(clause_mod.cooccurrences(sentence.text, rule.grammar, kind.cooccur))
 
 
 def _quote_tails(text: str) -> list[tuple[int, int]]:
