@@ -121,3 +121,24 @@ def test_the_folder_module_itself_is_own_state(tmp_path) -> None:
     other = text.replace("sub.local", "other.local")
     [w] = outsidewrites.file_writes(ast.parse(other), "sub")
     assert (w.target, w.line, w.replaces, w.private) == ("other.local.hook", 8, True, False)
+
+
+def test_a_write_the_repository_makes_outside_the_folder_is_its_convention(tmp_path) -> None:
+    core = ("import torch\n\n\ndef enable(model):\n"
+            "    torch._compiler_cfg.reuse_buffers = False\n    return model\n")
+    inp = _inp(tmp_path, {"sub/lib.py": LIBRARY, "core/__init__.py": "",
+                          "core/compiling.py": core, "core/tests/test_x.py": LIBRARY})
+    [f] = outsidewrites.analyse(inp)
+    targets = [w.target for w in f.writes]
+    assert "torch._compiler_cfg.reuse_buffers" not in targets  # core sets it the same way
+    assert "shelf.tools.helpers.scale" in targets  # a test file outside is no convention
+
+
+def test_one_target_written_twice_is_one_entry_with_both_lines(tmp_path) -> None:
+    text = ("import torch\n\n\ndef f(a):\n    if a:\n        torch._cfg.mode = 1\n"
+            "    else:\n        torch._cfg.mode = 2\n")
+    inp = _inp(tmp_path, {"sub/lib.py": text})
+    [f] = outsidewrites.analyse(inp)
+    [item] = debt._outside_writes(inp, {"outside_writes": [f]})
+    assert "`torch._cfg.mode` (:6, :8)" in item.title
+    assert item.why.startswith("1 reaches private") and "later user of it " in item.why

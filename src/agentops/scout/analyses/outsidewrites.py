@@ -11,8 +11,10 @@ reaches private state (a ``_``-prefixed part on the way, which the owner may cha
 without notice). A public flag set to a value (``torch.backends.cudnn.benchmark =
 True``, ``os.environ[k] = v``) is the owner's documented switch and is left alone, as
 are writes that are put back from a saved original in the same file (a scoped patch),
-test files, and entry-point scripts (a module with a ``__main__`` block owns its
-process). Writes through objects reached by calls or parameters are not followed.
+test files, entry-point scripts (a module with a ``__main__`` block owns its
+process), and a write the repository's own library code outside the folder makes to
+the same target (the project's convention for that switch, not this folder's choice).
+Writes through objects reached by calls or parameters are not followed.
 
 Pure: parsed sources in, frozen records out; each file parsed once, at most
 ``_MAX_FILE`` characters read.
@@ -21,6 +23,7 @@ Pure: parsed sources in, frozen records out; each file parsed once, at most
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
@@ -147,10 +150,33 @@ def file_writes(mod: ast.Module, own_module: str) -> list[OutsideWrite]:
     return sorted(out, key=lambda w: (w.line, w.target))
 
 
+def _elsewhere(inp: Inputs, sub: str, targets: set[str]) -> set[str]:
+    """The targets that library code outside the folder writes too: only files whose
+    text assigns to one of the targets' last names are parsed."""
+    last = {t.removesuffix("[...]").rsplit(".", 1)[-1] for t in targets}
+    spot = re.compile(r"\.(?:" + "|".join(map(re.escape, sorted(last)))
+                      + r")\s*(?:\[[^\n]*\])?\s*[-+*/|&]?=(?!=)|\bsetattr\(")
+    found: set[str] = set()
+    for path in sorted(inp.head.files):
+        if path.startswith(sub + "/") or not path.endswith(".py") or _is_test(path):
+            continue
+        text = inp.head.files[path]
+        if not text or len(text) > _MAX_FILE or not spot.search(text):
+            continue
+        mod = ps.parse(text)
+        if mod is None or _entry_point(mod):
+            continue
+        own = path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+        found |= {w.target for w in file_writes(mod, own)} & targets
+        if found == targets:
+            break
+    return found
+
+
 def analyse(inp: Inputs) -> list[OutsideWrites]:
     sub = inp.target.subproject.rstrip("/")
     own_module = sub.replace("/", ".")
-    out: list[OutsideWrites] = []
+    per_file: list[tuple[str, list[OutsideWrite]]] = []
     for path in sorted(inp.head.files):
         if not (path.startswith(sub + "/") and path.endswith(".py")) or _is_test(path):
             continue
@@ -162,5 +188,13 @@ def analyse(inp: Inputs) -> list[OutsideWrites]:
             continue
         writes = file_writes(mod, own_module)
         if writes:
-            out.append(OutsideWrites(path, tuple(writes)))
+            per_file.append((path, writes))
+    if not per_file:
+        return []
+    common = _elsewhere(inp, sub, {w.target for _p, ws in per_file for w in ws})
+    out: list[OutsideWrites] = []
+    for path, writes in per_file:
+        kept = tuple(w for w in writes if w.target not in common)
+        if kept:
+            out.append(OutsideWrites(path, kept))
     return out

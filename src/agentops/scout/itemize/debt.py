@@ -499,24 +499,28 @@ def _outside_writes(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out = []
     sub = inp.target.subproject
     for f in res.get("outside_writes", ()):
-        shown = [f"{code(w.target)} (:{w.line})" for w in f.writes]
-        replaced = sum(w.replaces for w in f.writes)
-        private = sum(w.private for w in f.writes)
+        lines: dict[str, list[str]] = {}
+        for w in f.writes:
+            lines.setdefault(w.target, []).append(f":{w.line}")
+        shown = [f"{code(t)} ({', '.join(ls)})" for t, ls in lines.items()]
+        replaced = len({w.target for w in f.writes if w.replaces})
+        private = len({w.target for w in f.writes if w.private})
         parts = ([f"{replaced} replace{'s' if replaced == 1 else ''} behaviour"]
                  if replaced else []) + ([f"{private} reach{'es' if private == 1 else ''} "
                                           "private (`_`-prefixed) state"] if private else [])
         out.append(Item(
-            id=stable_id("outside-writes", f.file, *(w.target for w in f.writes)),
+            id=stable_id("outside-writes", f.file, *lines),
             section="S-4", kind="opportunity",
             title=f"{rel(f.file, sub)} writes into modules or classes it imports from "
                   f"outside the folder, for the whole process: {listed(shown, 4)}",
-            why=f"{' and '.join(parts)}; every later user of them in the process (other "
+            why=f"{' and '.join(parts)}; every later user of "
+                f"{'them' if len(lines) > 1 else 'it'} in the process (other "
                 "models, core code, tests run in the same process) sees the change, and "
                 "the owner can change what is replaced with its next version without "
                 "notice; scope it (restore it after use, a per-call option) or note why "
                 "the whole process needs it",
             where=f"{f.file}:{f.writes[0].line}", files=(f.file,),
-            facts=tuple(w.target for w in f.writes)))
+            facts=tuple(lines)))
     return out
 
 
