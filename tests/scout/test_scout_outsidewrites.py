@@ -142,3 +142,29 @@ def test_one_target_written_twice_is_one_entry_with_both_lines(tmp_path) -> None
     [item] = debt._outside_writes(inp, {"outside_writes": [f]})
     assert "`torch._cfg.mode` (:6, :8)" in item.title
     assert item.why.startswith("1 reaches private") and "later user of it " in item.why
+
+
+def test_a_saved_original_put_back_under_two_aliases_is_a_scoped_patch() -> None:
+    text = '''\
+import shelf.engine as engine
+import shelf.engine.graph as graph
+
+
+def traced(run):
+    saved = graph._run_all
+
+    def wrapped(*args):
+        return saved(*args)
+
+    graph._run_all = wrapped
+    engine._run_all = wrapped
+    try:
+        return run()
+    finally:
+        graph._run_all = saved
+        engine._run_all = saved
+'''
+    assert outsidewrites.file_writes(ast.parse(text), "sub") == []
+    kept = text.split("    try:", 1)[0] + "    return run()\n"
+    got = [(w.target, w.line) for w in outsidewrites.file_writes(ast.parse(kept), "sub")]
+    assert got == [("shelf.engine.graph._run_all", 11), ("shelf.engine._run_all", 12)]

@@ -10,7 +10,8 @@ same file, a lambda, or a call built from the original it replaces: a wrapper) o
 reaches private state (a ``_``-prefixed part on the way, which the owner may change
 without notice). A public flag set to a value (``torch.backends.cudnn.benchmark =
 True``, ``os.environ[k] = v``) is the owner's documented switch and is left alone, as
-are writes that are put back from a saved original in the same file (a scoped patch),
+are writes that are put back from a saved original in the same file (a scoped patch,
+also when one saved original is put back under two aliases of the patched name),
 test files, entry-point scripts (a module with a ``__main__`` block owns its
 process), and a write the repository's own library code outside the folder makes to
 the same target (the project's convention for that switch, not this folder's choice).
@@ -137,7 +138,7 @@ def file_writes(mod: ast.Module, own_module: str) -> list[OutsideWrite]:
             if module == own_module or module.startswith(own_module + "."):
                 continue
             written = ".".join(parts)
-            if isinstance(value, ast.Name) and saved.get(value.id) == written:
+            if isinstance(value, ast.Name) and value.id in saved:  # a saved original put back
                 restored.add(written)
                 continue
             full = [*module.split("."), *([name] if name else []), *parts[1:]]
