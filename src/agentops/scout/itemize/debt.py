@@ -24,6 +24,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out += _pinned(inp, res) + _compiled_checks(inp, res) + _sibling_guards(inp, res)
     out += _sibling_hooks(inp, res) + _borrowed_specs(inp, res)
     out += _sibling_imports(inp, res) + _sibling_wraps(inp, res) + _model_helpers(inp, res)
+    out += _outside_writes(inp, res)
     out += _ignored_settings(inp, res)
     out += _lags(res) + _stale(res) + _dead_classes(inp, res)
     return out
@@ -488,6 +489,38 @@ def _borrowed_specs(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                 "register the same, or note why this folder cannot",
             where=f"{d.file}:{d.line}", files=(d.file, place_file(d.reference)),
             facts=(d.source, *(k for k, _v in d.dropped))))
+    return out
+
+
+def _outside_writes(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22: library code of the folder writing into a module or class it imports from
+    outside (a replaced function, a private switch or registry), which changes it for
+    the whole process; one Opportunity per file, each write with its line."""
+    out = []
+    sub = inp.target.subproject
+    for f in res.get("outside_writes", ()):
+        lines: dict[str, list[str]] = {}
+        for w in f.writes:
+            lines.setdefault(w.target, []).append(f":{w.line}")
+        shown = [f"{code(t)} ({', '.join(ls)})" for t, ls in lines.items()]
+        replaced = len({w.target for w in f.writes if w.replaces})
+        private = len({w.target for w in f.writes if w.private})
+        parts = ([f"{replaced} replace{'s' if replaced == 1 else ''} behaviour"]
+                 if replaced else []) + ([f"{private} reach{'es' if private == 1 else ''} "
+                                          "private (`_`-prefixed) state"] if private else [])
+        out.append(Item(
+            id=stable_id("outside-writes", f.file, *lines),
+            section="S-4", kind="opportunity",
+            title=f"{rel(f.file, sub)} writes into modules or classes it imports from "
+                  f"outside the folder, for the whole process: {listed(shown, 4)}",
+            why=f"{' and '.join(parts)}; every later user of "
+                f"{'them' if len(lines) > 1 else 'it'} in the process (other "
+                "models, core code, tests run in the same process) sees the change, and "
+                "the owner can change what is replaced with its next version without "
+                "notice; scope it (restore it after use, a per-call option) or note why "
+                "the whole process needs it",
+            where=f"{f.file}:{f.writes[0].line}", files=(f.file,),
+            facts=tuple(lines)))
     return out
 
 

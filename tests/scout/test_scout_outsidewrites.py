@@ -1,0 +1,170 @@
+"""#22 writes into state outside the folder (``outsidewrites``): library code of the
+folder assigning into a module or class it imports from elsewhere, so the change holds
+for the whole process. Match: a function of the file put in place of a library
+module's function; a private compiler switch set to a constant inside a builder; a
+class's method rebound to a wrapper of itself after a function-level import; an item
+written into a class's private mapping; ``setattr`` with a lambda. No-match: a public
+flag set to a value; an environment variable; the folder's own modules; a patch put
+back from its saved original; test files; an entry-point script; a write through a
+local object. All trees are made up."""
+
+from __future__ import annotations
+
+import ast
+
+from agentops.scout.analyses import outsidewrites
+from agentops.scout.itemize import debt
+from tests.scout import minirepo
+
+LIBRARY = '''\
+import os
+
+import torch
+import zoo.engine.config as engine_config
+from shelf.tools import helpers as _helpers
+from shelf.models import Widget
+
+from sub.local import knobs
+
+_kept = _helpers.scale
+
+
+def _safe_scale(x):
+    return _kept(abs(x))
+
+
+_helpers.scale = _safe_scale
+
+
+def build(model, fast):
+    if fast:
+        torch._compiler_cfg.reuse_buffers = False
+    torch.backends.fastmath.enabled = True
+    os.environ["ZOO_THREADS"] = "4"
+    knobs.level = 3
+    engine_config.verbose = True
+    return model
+
+
+def annotate():
+    from shelf.layers import Block
+
+    Block.forward = tag("block")(Block.forward)
+    Widget._registry["sub"] = build
+    setattr(Widget, "describe", lambda self: "sub")
+
+
+def tag(name):
+    return lambda fn: fn
+
+
+def scoped(x):
+    original = Widget.render
+    Widget.render = _safe_scale
+    try:
+        return x
+    finally:
+        Widget.render = original
+
+
+def local_object(model):
+    model.layer = _safe_scale
+    return model
+'''
+
+
+def _inp(tmp_path, files: dict[str, str]):
+    return minirepo.build(tmp_path, head={"sub/__init__.py": "", "sub/local.py": "", **files})
+
+
+def test_writes_into_imported_modules_and_classes_are_found(tmp_path) -> None:
+    inp = _inp(tmp_path, {"sub/lib.py": LIBRARY})
+    [f] = outsidewrites.analyse(inp)
+    assert f.file == "sub/lib.py"
+    got = {(w.target, w.line, w.replaces, w.private) for w in f.writes}
+    assert got == {
+        ("shelf.tools.helpers.scale", 17, True, False),
+        ("torch._compiler_cfg.reuse_buffers", 22, False, True),
+        ("shelf.layers.Block.forward", 33, True, False),
+        ("shelf.models.Widget._registry[...]", 34, True, True),
+        ("shelf.models.Widget.describe", 35, True, False),
+    }
+    [item] = debt._outside_writes(inp, {"outside_writes": [f]})
+    assert item.kind == "opportunity" and item.section == "S-4"
+    assert item.title.startswith("lib.py writes into modules or classes")
+    assert "`shelf.tools.helpers.scale` (:17)" in item.title and "and 1 more" in item.title
+    assert "4 replace behaviour and 2 reach private" in item.why
+    assert item.where == "sub/lib.py:17" and item.files == ("sub/lib.py",)
+
+
+def test_flags_environment_own_modules_and_scoped_patches_are_not_counted(tmp_path) -> None:
+    mod = ast.parse(LIBRARY)
+    targets = {w.target for w in outsidewrites.file_writes(mod, "sub")}
+    assert "torch.backends.fastmath.enabled" not in targets  # a public flag, set to data
+    assert not any("environ" in t for t in targets)
+    assert not any(t.startswith("sub.") for t in targets)  # the folder's own module
+    assert "shelf.models.Widget.render" not in targets  # put back from its saved original
+    assert "zoo.engine.config.verbose" not in targets
+    assert not any(t.endswith(".layer") for t in targets)  # a local object, not an import
+
+
+def test_tests_and_entry_points_are_left_alone(tmp_path) -> None:
+    script = LIBRARY + '\n\nif __name__ == "__main__":\n    build(None, True)\n'
+    inp = _inp(tmp_path, {"sub/tests/test_lib.py": LIBRARY, "sub/run.py": script,
+                          "sub/lib_test.py": LIBRARY})
+    assert outsidewrites.analyse(inp) == []
+
+
+def test_the_folder_module_itself_is_own_state(tmp_path) -> None:
+    text = "import sub.local as local\n\n\ndef f():\n    return 1\n\n\nlocal.hook = f\n"
+    assert outsidewrites.file_writes(ast.parse(text), "sub") == []
+    other = text.replace("sub.local", "other.local")
+    [w] = outsidewrites.file_writes(ast.parse(other), "sub")
+    assert (w.target, w.line, w.replaces, w.private) == ("other.local.hook", 8, True, False)
+
+
+def test_a_write_the_repository_makes_outside_the_folder_is_its_convention(tmp_path) -> None:
+    core = ("import torch\n\n\ndef enable(model):\n"
+            "    torch._compiler_cfg.reuse_buffers = False\n    return model\n")
+    inp = _inp(tmp_path, {"sub/lib.py": LIBRARY, "core/__init__.py": "",
+                          "core/compiling.py": core, "core/tests/test_x.py": LIBRARY})
+    [f] = outsidewrites.analyse(inp)
+    targets = [w.target for w in f.writes]
+    assert "torch._compiler_cfg.reuse_buffers" not in targets  # core sets it the same way
+    assert "shelf.tools.helpers.scale" in targets  # a test file outside is no convention
+
+
+def test_one_target_written_twice_is_one_entry_with_both_lines(tmp_path) -> None:
+    text = ("import torch\n\n\ndef f(a):\n    if a:\n        torch._cfg.mode = 1\n"
+            "    else:\n        torch._cfg.mode = 2\n")
+    inp = _inp(tmp_path, {"sub/lib.py": text})
+    [f] = outsidewrites.analyse(inp)
+    [item] = debt._outside_writes(inp, {"outside_writes": [f]})
+    assert "`torch._cfg.mode` (:6, :8)" in item.title
+    assert item.why.startswith("1 reaches private") and "later user of it " in item.why
+
+
+def test_a_saved_original_put_back_under_two_aliases_is_a_scoped_patch() -> None:
+    text = '''\
+import shelf.engine as engine
+import shelf.engine.graph as graph
+
+
+def traced(run):
+    saved = graph._run_all
+
+    def wrapped(*args):
+        return saved(*args)
+
+    graph._run_all = wrapped
+    engine._run_all = wrapped
+    try:
+        return run()
+    finally:
+        graph._run_all = saved
+        engine._run_all = saved
+'''
+    assert outsidewrites.file_writes(ast.parse(text), "sub") == []
+    kept = text.split("    try:", 1)[0] + "    return run()\n"
+    got = [(w.target, w.line) for w in outsidewrites.file_writes(ast.parse(kept), "sub")]
+    assert got == [("shelf.engine.graph._run_all", 11), ("shelf.engine._run_all", 12)]
