@@ -129,15 +129,20 @@ def confidence_score(hits: Iterable[Hit], factor: Mapping[str, float],
     that shows it (title, code, traceback, frame). A report whose title names `DDP` and
     whose repro calls it and whose traceback runs through it shows the component as its
     subject; one word in a title, however explicit, or a name repeated in prose, does
-    not gain. Only the thresholds read this score: module choice and routing keep the
+    not gain. Each place counts once, at its strongest hit or corroboration (round
+    tr-fit19). Only the thresholds read this score: module choice and routing keep the
     plain sum, so the plan's labels are the same and only `triaged` moves."""
-    total = 0.0
+    # One reading per place (issue #23, round tr-fit19): two signals that fire on the
+    # same title ("NCCL error" is an NCCL error and the word NCCL) are one reading of
+    # it, not two; agreement is counted between places, each at its strongest hit.
+    at: dict[str, float] = {}
     for h in hits:
-        total += h.score
+        at[h.where] = max(at.get(h.where, 0.0), h.score)
         if h.weight >= high_weight:
-            total += sum(h.weight * factor.get(p, 1.0)
-                         for p in h.places & _CORROBORATING if p != h.where)
-    return total
+            for p in h.places & _CORROBORATING:
+                if p != h.where:
+                    at[p] = max(at.get(p, 0.0), h.weight * factor.get(p, 1.0))
+    return sum(at.values())
 
 
 class _Builder:
