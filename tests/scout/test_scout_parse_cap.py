@@ -120,3 +120,35 @@ def test_depth_bounds_still_hold_under_the_cap_and_nothing_raises(
 def test_parse_of_no_text_is_none_and_of_empty_text_a_module() -> None:
     assert ps.parse(None) is None
     assert ps.parse("") is not None
+
+
+def _chain(depth: int) -> str:
+    """A module whose tree is exactly ``depth`` levels deep: Module > Expr > a chain of
+    unary minus (``UnaryOp`` > ``USub`` is the deepest leaf) ending in a constant."""
+    return "-" * (depth - 3) + "1\n"
+
+
+def _depth(node) -> int:
+    import ast
+    return 1 + max((_depth(c) for c in ast.iter_child_nodes(node)), default=0)
+
+
+def test_the_depth_bound_is_exact_and_the_walk_it_takes_is_shared() -> None:
+    """The depth check and the shared node walk are one pass: a tree exactly at
+    ``MAX_AST_DEPTH`` parses, one level more does not, and ``nodes`` of a parsed module
+    is the walk taken while checking it (the same nodes, in ``walk``'s order)."""
+    import ast
+    at, past = _chain(ps.MAX_AST_DEPTH), _chain(ps.MAX_AST_DEPTH + 1)
+    assert _depth(ast.parse(at)) == ps.MAX_AST_DEPTH
+    assert _depth(ast.parse(past)) == ps.MAX_AST_DEPTH + 1
+    assert ps.parse(at) is not None
+    assert ps.parse(past) is None
+    assert ps.unparsed(past) == f"nested deeper than {ps.MAX_AST_DEPTH} levels"
+    module = ps.parse(BODY + "\nclass Made:\n    def up(self, a=[1, (2, 3)]):\n"
+                      "        return {k: v for k, v in a if k > -v}\n")
+    assert module is not None
+    shared = ps.nodes(module)
+    assert shared is ps._NODES[id(module)][1]  # kept by parse: no second walk
+    assert [id(n) for n in shared] == [id(n) for n in ps.walk(module)]
+    assert ps._walk_within(module, 4) is None
+    assert ps._walk_within(module, _depth(module)) is not None

@@ -46,13 +46,15 @@ def parse(text: str | None) -> ast.Module | None:
         # memory (its own stack guard), e.g. "x = " followed by 200,000 "-".
         _UNPARSED[text] = "nested too deeply for the Python parser"
         return None
-    if depth_exceeds(module, MAX_AST_DEPTH):
+    walked = _walk_within(module, MAX_AST_DEPTH)
+    if walked is None:
         _UNPARSED[text] = f"nested deeper than {MAX_AST_DEPTH} levels"
         return None
     if data_not_code(module):
         _UNPARSED[text] = ("data, not code (bracketed headers and literal assignments "
                            "only, e.g. a config saved with a .py suffix)")
         return None
+    _remember_nodes(module, walked)
     return module
 
 
@@ -112,19 +114,6 @@ def unparsed(text: str) -> str | None:
     return _UNPARSED.get(text)
 
 
-def depth_exceeds(node: ast.AST, limit: int) -> bool:
-    """Whether the tree under ``node`` is more than ``limit`` levels deep (iterative,
-    level by level, so a deep tree cannot exhaust the stack here)."""
-    level: list[ast.AST] = [node]
-    depth = 0
-    while level:
-        depth += 1
-        if depth > limit:
-            return True
-        level = [child for n in level for child in ast.iter_child_nodes(n)]
-    return False
-
-
 def walk(node: ast.AST) -> list[ast.AST]:
     """Every node under ``node`` (itself included), like ``ast.walk`` but without its
     generator layers: the hot loop of the reference index and the call scans."""
@@ -153,10 +142,46 @@ def nodes(module: ast.Module) -> list[ast.AST]:
     hit = _NODES.get(id(module))
     if hit is not None and hit[0] is module:
         return hit[1]
+    out = walk(module)
+    _remember_nodes(module, out)
+    return out
+
+
+def _remember_nodes(module: ast.AST, out: list[ast.AST]) -> None:
+    """Keep ``out`` as the walk of ``module`` for ``nodes`` (at most 4096 modules, as
+    many as ``parse`` keeps trees)."""
     if len(_NODES) > 4096:
         _NODES.clear()
-    out = walk(module)
     _NODES[id(module)] = (module, out)
+
+
+def _walk_within(node: ast.AST, limit: int) -> list[ast.AST] | None:
+    """``walk(node)`` (the same nodes in the same order), or ``None`` as soon as a node
+    lies more than ``limit`` levels deep: the depth bound and the walk every analysis
+    shares, in one pass instead of two (iterative, so a deep tree cannot exhaust the
+    stack here)."""
+    out: list[ast.AST] = []
+    stack = [node]
+    depths = [1]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    dpop, dpush, dextend = depths.pop, depths.append, depths.extend
+    AST = ast.AST
+    while stack:
+        n = pop()
+        d = dpop()
+        if d > limit:
+            return None
+        out.append(n)
+        d += 1
+        for name in n._fields:
+            v = getattr(n, name, None)
+            if isinstance(v, list):
+                kids = [x for x in v if isinstance(x, AST)]
+                extend(kids)
+                dextend([d] * len(kids))
+            elif isinstance(v, AST):
+                push(v)
+                dpush(d)
     return out
 
 
