@@ -464,6 +464,32 @@ def test_docs_flags_through_nested_config_and_node_ids(tmp_path) -> None:
         (3, "test sub/tests/test_a.py::TestA::test_gone does not exist")]
 
 
+def test_docs_launcher_options_are_not_the_scripts(tmp_path) -> None:
+    # The options between a launcher and the script it starts are the launcher's; only
+    # what follows the script is read against the script's options (#22, set 20 c1).
+    target = _target(tmp_path, "docs: [sub/README.md]\n")
+    script = """\
+        import argparse
+        p = argparse.ArgumentParser()
+        p.add_argument("--rounds", type=int)
+    """
+    readme = """\
+        ```bash
+        torchrun --standalone --nproc-per-node 4 sub/go.py --rounds 3
+        python -m torch.distributed.run --nnodes=1 sub/go.py --rounds 2
+        torchrun --nproc_per_node=2 \\
+            sub/go.py --laps 5
+        ```
+    """
+    inp = inputs(target, {"sub/go.py": script, "sub/README.md": readme})
+    assert [(p.line, p.problem) for p in docs.analyse(inp)] == [
+        (5, "flag --laps is not a config field, a known flag, or an argparse option in the "
+            "repo")]
+    assert docs.past_launcher("torchrun --standalone -m pkg.run --x 1") == "-m pkg.run --x 1"
+    assert docs.past_launcher("CUDA_VISIBLE_DEVICES=0 torchrun --nnodes 1 \\") == ""
+    assert docs.past_launcher("python sub/go.py --rounds 1") == "python sub/go.py --rounds 1"
+
+
 def test_change_is_attributed_to_the_commit_that_made_it(tmp_path) -> None:
     target = _target(tmp_path, "fragile_surfaces: {classes: [{name: Cfg, file: core/c.py}]}\n")
     v0 = "class Cfg:\n    a: int = 1\n"
