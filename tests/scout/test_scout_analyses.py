@@ -591,6 +591,33 @@ def test_a_method_of_a_class_re_exported_by_its_new_package_is_found_there(tmp_p
 
 
 
+def test_an_override_counts_only_where_its_class_still_derives_from_the_gone_base(
+        tmp_path) -> None:
+    """#22 (set 20 kind a): ``Shape.area`` went with its class; the folder's ``area`` now
+    sits in a class whose base is a new core class declaring the same method, so it
+    overrides nothing that is gone: the change is no use of the folder's (no action).
+    No match: a class that still derives from the gone base (through an alias and a
+    class of its own) keeps its override as a blocking use."""
+    frag = "fragile_surfaces: {functions: [{name: Shape.area, file: core/geo.py}]}\n"
+    base = {"core/__init__.py": "",
+            "core/geo.py": "class Shape:\n    def area(self, unit=1):\n        return unit\n"}
+    new_core = "class Figure:\n    def area(self, unit=1, exact=False):\n        return unit\n"
+    moved_on = ("from core.fig import Figure\n\nclass Square(Figure):\n"
+                "    def area(self, unit=1, exact=False):\n        return unit\n")
+    head = {"core/__init__.py": "", "core/fig.py": new_core, "sub/sq.py": moved_on}
+    [change] = upstream.fragile_changes(inputs(_target(tmp_path, frag), head, base))
+    assert "no longer found" in change.change
+    assert (change.severity, change.uses) == ("should-fix", ())
+    stuck = ("from core.geo import Shape as Old\n\nclass Mid(Old):\n    pass\n\n"
+             "class Square(Mid):\n    def area(self, unit=1):\n        return unit\n")
+    head_stuck = {"core/__init__.py": "", "core/geo.py": "class Shape:\n    pass\n",
+                  "sub/sq.py": stuck}
+    (tmp_path / "b").mkdir()
+    [change] = upstream.fragile_changes(inputs(_target(tmp_path / "b", frag), head_stuck,
+                                               base))
+    assert (change.severity, change.uses) == ("blocking", ("sub/sq.py:7",))
+
+
 def test_a_method_of_a_class_re_exported_under_another_name_is_found_there(tmp_path) -> None:
     """#22 (rev42b): the package re-exports the class under the configured name
     (``from .shape import Frame as Panel``); the method is read in the class the alias
