@@ -464,6 +464,32 @@ def test_docs_flags_through_nested_config_and_node_ids(tmp_path) -> None:
         (3, "test sub/tests/test_a.py::TestA::test_gone does not exist")]
 
 
+def test_docs_launcher_options_are_not_the_scripts(tmp_path) -> None:
+    # The options between a launcher and the script it starts are the launcher's; only
+    # what follows the script is read against the script's options (#22, set 20 c1).
+    target = _target(tmp_path, "docs: [sub/README.md]\n")
+    script = """\
+        import argparse
+        p = argparse.ArgumentParser()
+        p.add_argument("--rounds", type=int)
+    """
+    readme = """\
+        ```bash
+        torchrun --standalone --nproc-per-node 4 sub/go.py --rounds 3
+        python -m torch.distributed.run --nnodes=1 sub/go.py --rounds 2
+        torchrun --nproc_per_node=2 \\
+            sub/go.py --laps 5
+        ```
+    """
+    inp = inputs(target, {"sub/go.py": script, "sub/README.md": readme})
+    assert [(p.line, p.problem) for p in docs.analyse(inp)] == [
+        (5, "flag --laps is not a config field, a known flag, or an argparse option in the "
+            "repo")]
+    assert docs.past_launcher("torchrun --standalone -m pkg.run --x 1") == "-m pkg.run --x 1"
+    assert docs.past_launcher("CUDA_VISIBLE_DEVICES=0 torchrun --nnodes 1 \\") == ""
+    assert docs.past_launcher("python sub/go.py --rounds 1") == "python sub/go.py --rounds 1"
+
+
 def test_change_is_attributed_to_the_commit_that_made_it(tmp_path) -> None:
     target = _target(tmp_path, "fragile_surfaces: {classes: [{name: Cfg, file: core/c.py}]}\n")
     v0 = "class Cfg:\n    a: int = 1\n"
@@ -563,6 +589,33 @@ def test_a_method_of_a_class_re_exported_by_its_new_package_is_found_there(tmp_p
     [change] = upstream.fragile_changes(inputs(_target(tmp_path / "b", frag), head, base))
     assert "no longer found" in change.change
 
+
+
+def test_an_override_counts_only_where_its_class_still_derives_from_the_gone_base(
+        tmp_path) -> None:
+    """#22 (set 20 kind a): ``Shape.area`` went with its class; the folder's ``area`` now
+    sits in a class whose base is a new core class declaring the same method, so it
+    overrides nothing that is gone: the change is no use of the folder's (no action).
+    No match: a class that still derives from the gone base (through an alias and a
+    class of its own) keeps its override as a blocking use."""
+    frag = "fragile_surfaces: {functions: [{name: Shape.area, file: core/geo.py}]}\n"
+    base = {"core/__init__.py": "",
+            "core/geo.py": "class Shape:\n    def area(self, unit=1):\n        return unit\n"}
+    new_core = "class Figure:\n    def area(self, unit=1, exact=False):\n        return unit\n"
+    moved_on = ("from core.fig import Figure\n\nclass Square(Figure):\n"
+                "    def area(self, unit=1, exact=False):\n        return unit\n")
+    head = {"core/__init__.py": "", "core/fig.py": new_core, "sub/sq.py": moved_on}
+    [change] = upstream.fragile_changes(inputs(_target(tmp_path, frag), head, base))
+    assert "no longer found" in change.change
+    assert (change.severity, change.uses) == ("should-fix", ())
+    stuck = ("from core.geo import Shape as Old\n\nclass Mid(Old):\n    pass\n\n"
+             "class Square(Mid):\n    def area(self, unit=1):\n        return unit\n")
+    head_stuck = {"core/__init__.py": "", "core/geo.py": "class Shape:\n    pass\n",
+                  "sub/sq.py": stuck}
+    (tmp_path / "b").mkdir()
+    [change] = upstream.fragile_changes(inputs(_target(tmp_path / "b", frag), head_stuck,
+                                               base))
+    assert (change.severity, change.uses) == ("blocking", ("sub/sq.py:7",))
 
 
 def test_a_method_of_a_class_re_exported_under_another_name_is_found_there(tmp_path) -> None:

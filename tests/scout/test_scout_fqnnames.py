@@ -227,3 +227,34 @@ def test_a_hostile_holder_name_renders_inert(tmp_path) -> None:
     outside = re.sub(r"`[^`]*`", "", render._action(act).split(" — ", 1)[1])
     assert "<img" not in outside and "@team" not in outside
     assert "`@team`" in render._action(act)
+
+
+def test_only_strings_shaped_like_module_paths_are_read_as_module_names(tmp_path) -> None:
+    """#22 (set 20 kind b): a holder named ``*patterns`` may hold a prose regex (words
+    between blanks, ``\\s``) or a download's file globs (``*.ext``, no regex); neither
+    names modules, so neither is an opportunity nor a "not settled" name. No match: a
+    module-path regex and a dotted filter beside them under the same kind of holder are
+    still read, and their unknown names still reported."""
+    extra = '''\
+def pick(text):
+    reply_patterns = [r"(?:final value|value is)\\s*(\\d+)", r"total:\\s*(\\d+)"]
+    return reply_patterns
+
+
+def fetch(repo):
+    return download(repo, allow_patterns=["*.bin", "*.cfg", "vocab.list"])
+
+
+def groups2():
+    return Group(pattern=r"layers\\.\\d+\\.(?:gatekeeper)\\.", fqns=["mixer.gatekeeper"])
+'''
+    inp = _inp(tmp_path, {"sub/other.py": "X = 1\n", "sub/extra.py": extra})
+    found = sorted((f.file, f.line, f.name) for f in fqnnames.analyse(inp)
+                   if f.file == "sub/extra.py")
+    assert found == [("sub/extra.py", 11, "gatekeeper")] * 2 + [("sub/extra.py", 11, "mixer")]
+    assert not fqnnames.module_like(r"(?:final value|value is)\s*(\d+)", pattern=True)
+    assert not fqnnames.module_like(r"total:\s*(\d+)", pattern=True)
+    assert not fqnnames.module_like("*.bin", pattern=True)
+    assert not fqnnames.module_like("*.bin", pattern=False)
+    assert fqnnames.module_like(r"layers\.\d+\.(?:gatekeeper)\.", pattern=True)
+    assert fqnnames.module_like("layers.{}.mixer.w1", pattern=False)

@@ -303,6 +303,33 @@ def _words(text: str) -> list[str]:
 _LINK_LABEL = re.compile(r"\[[^\]\n]{0,300}\]\([^)\s]{1,300}\)")
 
 
+_ASSIGN_WORD = re.compile(r"^[A-Za-z_]\w*=")
+_LAUNCHER_MODULES = ("torchrun", "torch.distributed.run")
+
+
+def past_launcher(command: str) -> str:
+    """The part of a command line the launched program reads. A launcher's own options
+    (``torchrun --standalone --nproc-per-node 8``, also ``python -m torchrun`` and
+    ``python -m torch.distributed.run``) stand between it and the script or module it
+    launches and are the launcher's, not the script's: they are dropped, and so is the
+    whole line when it names no script (a launcher line continued on the next one). Any
+    other command comes back as it is (#22, set 20 kind c1; sets 16-18 alike)."""
+    words = _words(command)
+    while words and _ASSIGN_WORD.match(words[0]):
+        words = words[1:]
+    if words[:1] == ["torchrun"]:
+        rest = words[1:]
+    elif words and re.match(r"^python[\d.]*$", words[0]) and words[1:2] == ["-m"] \
+            and words[2:3] and words[2] in _LAUNCHER_MODULES:
+        rest = words[3:]
+    else:
+        return command
+    for i, word in enumerate(rest):
+        if word == "-m" or (word.endswith(".py") and not word.startswith("-")):
+            return " ".join(rest[i:])
+    return ""
+
+
 def _candidates(line: str, in_code: bool) -> list[str]:
     spans = _LINK.findall(line)
     for span in _CODE_SPAN.findall(_LINK_LABEL.sub(" ", line)):
@@ -516,8 +543,8 @@ def references(inp: Inputs) -> list[DocProblem]:
                     if problem not in seen:
                         seen.add(problem)
                         out.append(DocProblem(doc, n, problem, "command"))
-            for flag, sep, value in _FLAG.findall(raw if in_code else " ".join(
-                    _CODE_SPAN.findall(raw))):
+            for flag, sep, value in _FLAG.findall(past_launcher(raw) if in_code else " ".join(
+                    past_launcher(s) for s in _CODE_SPAN.findall(raw))):
                 if flag in known:
                     continue
                 if "." in flag:

@@ -80,6 +80,30 @@ def defined_names(tree: Tree, roots: tuple[str, ...]) -> frozenset[str]:
     return tree.cache[key]
 
 
+_SEGMENT = re.compile(r"[A-Za-z_]\w*|\d+|\{\w*\}")
+
+
+def module_like(literal: str, *, pattern: bool) -> bool:
+    """Whether a string can name modules at all: a module path holds no whitespace, so
+    neither does a pattern over module paths (no blank, no ``\\s``); a pattern must be a
+    regex (a file glob such as ``*.ext`` does not compile as one), and a plain value a
+    dotted path of identifiers (``{}`` placeholders and layer numbers allowed). A prose
+    regex or a download's file globs held under a ``patterns`` name are not module
+    filters, nor is anything listed beside them under the same holder (#22, set 20
+    kind b)."""
+    if any(ch.isspace() for ch in literal):
+        return False
+    if not pattern:
+        return all(_SEGMENT.fullmatch(s) for s in literal.split("."))
+    if "\\s" in literal:
+        return False
+    try:
+        re.compile(literal)
+    except re.error:
+        return False
+    return True
+
+
 def segments(literal: str, *, pattern: bool) -> list[str]:
     """The module-name parts of an FQN string; of a regex, its literal words only."""
     if pattern:
@@ -126,7 +150,12 @@ def uses(path: str, text: str) -> list[tuple[int, str, str, bool, str]]:
         for name, value in pairs:
             if _FILTER_NAME.search(name):
                 pat = "pattern" in name
-                out += [(c.lineno, c.value, "filters", pat, name) for c in _listed(value)]
+                listed = _listed(value)
+                if not all(module_like(c.value, pattern=pat) for c in listed):
+                    # One holder holds one kind of string: a list with a file glob
+                    # (``*.ext``) beside a file name is a list of file globs.
+                    continue
+                out += [(c.lineno, c.value, "filters", pat, name) for c in listed]
             elif adapter and isinstance(value, ast.Dict) and ("from_hf" in name
                                                               or "to_hf" in name):
                 # Only the model's side: the values of a from-HF map, the keys of a
@@ -195,6 +224,8 @@ def analyse(inp: Inputs) -> list[FqnName]:
     out: list[FqnName] = []
     for path, text in own_sources(inp.head.files, sub):
         for line, literal, use, pat, via in uses(path, text):
+            if not module_like(literal, pattern=pat):
+                continue
             segs = segments(literal, pattern=pat)
             for i, seg in enumerate(dict.fromkeys(segs)):
                 if seg in renames and not pat and i > 0:

@@ -421,6 +421,9 @@ def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
     for sym in cfg.symbols("fragile_surfaces", "functions"):
         old, new = _symbol_at(inp.base, sym), _symbol_at(inp.head, sym)
         users = tuple(refs.calls_or_overrides(sym.name.rsplit(".", 1)[-1]))
+        if "." in sym.name:
+            users = _overrides_of(inp, sym.name, users,
+                                  refs.functions.get(sym.name.rsplit(".", 1)[-1], []))
         moved = _moved_method(inp, sym.name) if isinstance(old, ps.FuncDef) and not \
             isinstance(new, ps.FuncDef) else None
         if moved is not None and isinstance(moved[1], ps.FuncDef.__args__):
@@ -569,6 +572,69 @@ def _ancestors(name: str, idx: classindex.ClassIndex, depth: int = 6) -> set[str
                 if last and last not in seen:
                     seen.add(last)
                     nxt.append(last)
+        todo = nxt
+    return seen
+
+
+def _overrides_of(inp: Inputs, dotted: str, users: tuple[str, ...],
+                  defs: list[str]) -> tuple[str, ...]:
+    """The uses of method ``C.m`` less the definitions named ``m`` that override no
+    ``C``: a def is an override only inside a class that, in the HEAD tree the claim is
+    read from, still has ``C`` among its ancestors (bases followed through the
+    repository's classes and the file's import aliases). A folder whose config class
+    moved to another base declaring the same methods no longer uses the old base's (#22,
+    set 20 kind a). References other than definitions are kept as they are."""
+    owner = dotted.rsplit(".", 1)[0].rsplit(".", 1)[-1]
+    method = dotted.rsplit(".", 1)[-1]
+    defs_at = set(defs)
+    keep: list[str] = []
+    for loc in users:
+        if loc not in defs_at:
+            keep.append(loc)
+            continue
+        path, _, line = loc.rpartition(":")
+        mod = ps.parse(inp.head.text(path) or "")
+        cls = _class_defining(mod, method, int(line) if line.isdigit() else 0)
+        if cls is None:
+            continue  # a module-level function of that name overrides nothing
+        if owner in _base_names(cls, mod, inp.head):
+            keep.append(loc)
+    return tuple(keep)
+
+
+def _class_defining(mod: ast.Module | None, method: str, line: int) -> ast.ClassDef | None:
+    for node in ps.walk(mod) if mod is not None else ():
+        if isinstance(node, ast.ClassDef) and any(
+                isinstance(s, ps.FuncDef.__args__) and s.name == method and s.lineno == line
+                for s in node.body):
+            return node
+    return None
+
+
+def _base_names(cls: ast.ClassDef, mod: ast.Module | None, tree: Tree,
+                depth: int = 6) -> set[str]:
+    """Last parts of the names of ``cls``'s ancestors (an import alias read as the name
+    it imports), followed through the repository's classes in ``tree``."""
+    idx = classindex.for_tree(tree)
+    seen: set[str] = set()
+    todo: list[tuple[ast.ClassDef, ast.Module | None]] = [(cls, mod)]
+    visited: set[int] = set()
+    while todo and depth:
+        depth -= 1
+        nxt: list[tuple[ast.ClassDef, ast.Module | None]] = []
+        for node, where in todo:
+            if id(node) in visited:
+                continue
+            visited.add(id(node))
+            aliases = ps.imports(where)
+            for base in node.bases:
+                whole = ast.unparse(base).split("[")[0]
+                first, _, rest = whole.partition(".")
+                if first in aliases and aliases[first][1]:
+                    whole = aliases[first][1] + ("." + rest if rest else "")
+                seen.add(whole.split(".")[-1])
+                for found in idx.resolve(whole) or idx.resolve(whole.split(".")[-1]):
+                    nxt.append((found, ps.parse(tree.text(idx.path(found)) or "")))
         todo = nxt
     return seen
 
