@@ -165,3 +165,24 @@ def test_a_shared_parts_folder_is_no_model(tmp_path) -> None:
                              "from pkg.models.parts import trim as split_kite")
     files = _files(**{"pkg/models/wren/__init__.py": wren, "pkg/exp/shared.py": None})
     assert modelhelpers.analyse(_inp(tmp_path, files, "pkg/models/wren")) == []
+
+
+WREN_PLAN = "def plan_wren(model):\n    return [model.trunk]\n"
+
+
+def test_a_dispatch_table_or_branch_picking_each_models_own_helper(tmp_path) -> None:
+    """Review rev44a: shared code that picks each model's helper by the model's own name
+    (a table keyed by it, an ``if name == ...`` branch) runs the helper for that model
+    only, no finding; keyed or tested for another model's name, it is a finding."""
+    table = ("from pkg.exp.kite.plan import plan_for\nfrom pkg.exp.wren.plan import plan_wren\n"
+             "\nPLANS = {{{key!r}: plan_for, 'wren': plan_wren}}\n")
+    branch = ("def passes_for(model, name):\n    from pkg.exp.kite.plan import plan_for\n\n"
+              "    if name {op} {key!r}:\n        return plan_for(model)\n    return []\n")
+    for n, (shared, found) in enumerate([
+            (table.format(key="kite"), False), (table.format(key="wren"), True),
+            (branch.format(op="==", key="kite"), False),
+            (branch.format(op="!=", key="kite"), True),
+            (branch.format(op="==", key="wren"), True)]):
+        files = _files(**{"pkg/exp/shared.py": shared, "pkg/exp/wren/plan.py": WREN_PLAN})
+        got = modelhelpers.analyse(_inp(tmp_path / str(n), files, "pkg/exp/kite"))
+        assert [h.names for h in got] == ([("plan_for",)] if found else []), shared

@@ -166,8 +166,38 @@ def _definition(files: dict[str, str], paths: frozenset[str], module: str, name:
     return None
 
 
-def _named_again(mod: ast.Module, local: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == local for n in ast.walk(mod))
+def _tests_for(test: ast.expr, model: str) -> bool:
+    """``x == "kite"`` (either side): a test only the model's own name passes."""
+    return isinstance(test, ast.Compare) and all(isinstance(o, ast.Eq) for o in test.ops) \
+        and any(isinstance(e, ast.Constant) and e.value == model
+                for e in (test.left, *test.comparators))
+
+
+def _bound_to(node: ast.AST, model: str, local: str) -> set[int]:
+    """Ids of the ``local`` names under ``node`` that only run for ``model``: the value
+    of a dispatch table's entry keyed by the model's name (``{"kite": split_kite}``), or
+    a name inside the branch of an ``if`` that tests for that name (``if name ==
+    "kite":``). Each model's helper picked by its own name runs for no other model."""
+    out: set[int] = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Dict):
+            pairs = [(k, v) for k, v in zip(n.keys, n.values, strict=True)
+                     if isinstance(k, ast.Constant) and k.value == model]
+        elif isinstance(n, ast.If) and _tests_for(n.test, model):
+            pairs = [(None, stmt) for stmt in n.body]
+        else:
+            continue
+        out |= {id(m) for _k, v in pairs for m in ast.walk(v)
+                if isinstance(m, ast.Name) and m.id == local}
+    return out
+
+
+def _named_again(mod: ast.Module, local: str, model: str) -> bool:
+    """Whether the module names ``local`` again where it may run for a model other than
+    ``model`` (a use not bound to the model's own name)."""
+    bound = _bound_to(mod, model, local)
+    return any(isinstance(n, ast.Name) and n.id == local and id(n) not in bound
+               for n in ast.walk(mod))
 
 
 def _user(path: str, a_model: str, a_folder: str, names: frozenset[str]) -> bool:
@@ -224,7 +254,7 @@ def analyse(inp: Inputs) -> list[ModelHelper]:
                                      or _within(sub, owner[1])):
                 continue
             a_model, a_folder = owner
-            if not _user(path, a_model, a_folder, names) or not _named_again(mod, local):
+            if not _user(path, a_model, a_folder, names) or not _named_again(mod, local, a_model):
                 continue
             if a_folder not in structure:
                 cores = {p.split(f"/models/{a_model}/")[0] + f"/models/{a_model}"
