@@ -186,3 +186,48 @@ def test_a_dispatch_table_or_branch_picking_each_models_own_helper(tmp_path) -> 
         files = _files(**{"pkg/exp/shared.py": shared, "pkg/exp/wren/plan.py": WREN_PLAN})
         got = modelhelpers.analyse(_inp(tmp_path / str(n), files, "pkg/exp/kite"))
         assert [h.names for h in got] == ([("plan_for",)] if found else []), shared
+
+
+def _chain(depth: int) -> str:
+    """``split_kite`` calling a chain of same-module functions, the last (``depth`` calls
+    down) reading ``kite``'s layer names off its parameter."""
+    out = ["def split_kite(net):\n    return _c1(net)\n"]
+    for k in range(1, depth):
+        out.append(f"def _c{k}(net):\n    return _c{k + 1}(net)\n")
+    out.append(f"def _c{depth}(net):\n    return [net.stem, net.head]\n")
+    return "\n\n".join(out)
+
+
+def test_the_calls_followed_from_the_helper_stop_at_the_depth_bound(tmp_path) -> None:
+    """Review rev44a (mutation): reads three calls down count (``CALL_DEPTH``), four
+    do not."""
+    depth = 3
+    for n, (chain, found) in enumerate([(depth, True), (depth + 1, False)]):
+        files = _files(**{"pkg/models/kite/split.py": _chain(chain)})
+        got = modelhelpers.analyse(_inp(tmp_path / str(n), files, "pkg/models/kite"))
+        assert [h.reads for h in got] == ([("head", "stem")] if found else []), chain
+
+
+def test_findings_are_capped_and_a_tree_without_models_gives_none(tmp_path) -> None:
+    """Review rev44a (mutation): one finding per defining module, at most
+    ``MAX_FINDINGS`` (six); a repository with no model folder gives an empty list."""
+    cap = 6
+    over = {f"pkg/models/kite/s{k}.py": f"def split{k}(net):\n    return net.stem\n"
+            for k in range(cap + 1)}
+    over["pkg/models/wren/use.py"] = "".join(
+        f"from pkg.models.kite.s{k} import split{k}\n" for k in range(cap + 1)) + \
+        "USE = [" + ", ".join(f"split{k}" for k in range(cap + 1)) + "]\n"
+    got = modelhelpers.analyse(_inp(tmp_path / "a", _files(**over), "pkg/models/kite"))
+    assert [h.file for h in got] == [f"pkg/models/kite/s{k}.py" for k in range(cap)]
+    bare = {"pkg/__init__.py": "", "pkg/util.py": "def f(x):\n    return x.a\n"}
+    assert modelhelpers.analyse(_inp(tmp_path / "b", bare, "pkg")) == []
+
+
+def test_a_user_outside_a_sub_project_holding_model_subfolders(tmp_path) -> None:
+    """Review rev44a (mutation): the sub-project is an experiment folder with per-model
+    subfolders; a module outside it, in another model's folder, runs its helper."""
+    files = _files(**{"pkg/exp/shared.py": None, "pkg/exp/wren/wire.py": None,
+                      "pkg/models/wren/plan.py": "from pkg.exp.kite.plan import plan_for\n"
+                                                 "\nUSE = plan_for\n"})
+    [h] = modelhelpers.analyse(_inp(tmp_path, files, "pkg/exp"))
+    assert (h.names, h.users) == (("plan_for",), ("pkg/models/wren/plan.py:1",))
