@@ -206,3 +206,42 @@ def test_a_folder_beside_the_sub_project_is_no_twin(tmp_path) -> None:
     assert run(tmp_path / "a", "pkg.other.keep") == []
     [d] = run(tmp_path / "b", "core.keep")
     assert d.ours == "pkg/sub/keep.py:5"
+
+
+SHORT_OLD = '''\
+def helper(m):
+    return m
+
+
+def place(model, cfg):
+    helper(model)
+    shard(model, mesh=cfg.mesh)
+    wrap(model)
+    return model
+'''
+
+
+def test_the_statement_bar_of_a_twin_and_upstream_files_reading_the_cache(tmp_path) -> None:
+    """Review rev44a (mutation): core's function of four statements (the bar) has a twin,
+    one of three has none; ``upstream_files`` (called after ``analyse`` on the same
+    inputs, from the cache) names the twin's core module."""
+    new = SHORT_OLD.replace("mesh=cfg.mesh)", "mesh=cfg.mesh, overlap=True)")
+    twin = "from core.place import helper\n\n\n" + SHORT_OLD.split("\n\n\n", 1)[1]
+    for n, drop, found in [(0, "", True), (1, "    wrap(model)\n", False)]:
+        inp = minirepo.build(tmp_path / str(n),
+                             base={"core/__init__.py": "",
+                                   "core/place.py": SHORT_OLD.replace(drop, "")},
+                             head={"sub/__init__.py": "", "core/place.py": new.replace(drop, ""),
+                                   "sub/place.py": twin.replace(drop, "")})
+        got = bodydrift.analyse(inp)
+        assert [(d.function, d.how) for d in got] == ([("place", "copy")] if found else [])
+        assert ("core/place.py" in bodydrift.upstream_files(inp)) == found
+
+
+def test_tests_and_modules_outside_the_sub_project_are_no_twins(tmp_path) -> None:
+    """Review rev44a (mutation): a test module of the sub-project, or a module outside
+    it, that repeats core's function or collection is not read as the folder's copy."""
+    for n, path in enumerate(["sub/tests/test_plan.py", "other/plan.py"]):
+        inp = _inp(tmp_path / str(n), {path: TWIN, path.replace("plan", "keep"): KEEP_COPY,
+                                       "other/__init__.py": ""})
+        assert bodydrift.analyse(inp) == [] and bodydrift.list_drift(inp) == [], path
