@@ -175,7 +175,7 @@ def _core_modules(inp: Inputs, mod: ast.Module) -> list[str]:
     """Repository modules outside the folder, and outside the folders beside it, that
     ``mod`` imports names from."""
     sub = inp.target.subproject.rstrip("/") + "/"
-    beside = _beside(inp) or ("\0",)
+    beside = _beside(inp)  # str.startswith(()) is False: no folder beside, none skipped
     return sorted({p for m, name in ps.imports(mod).values() if name
                    for p in [ps.module_path(m, inp.head.paths)]
                    if p and not p.startswith(sub) and not p.startswith(beside)})
