@@ -245,3 +245,44 @@ def test_tests_and_modules_outside_the_sub_project_are_no_twins(tmp_path) -> Non
         inp = _inp(tmp_path / str(n), {path: TWIN, path.replace("plan", "keep"): KEEP_COPY,
                                        "other/__init__.py": ""})
         assert bodydrift.analyse(inp) == [] and bodydrift.list_drift(inp) == [], path
+
+
+def test_a_core_function_new_in_the_window_is_paired_as_it_is_at_head(tmp_path) -> None:
+    """Review rev44a (mutation): core's function absent at the baseline is compared with
+    the twin as it stands at HEAD (the pair then lets a function moved between core's
+    modules be followed)."""
+    inp = minirepo.build(tmp_path, base={"core/__init__.py": "",
+                                         "core/plan.py": "def helper(m):\n    return m\n"},
+                         head={"sub/__init__.py": "", "core/plan.py": PLAN_NEW,
+                               "sub/plan.py": TWIN.replace("mesh=dims.mesh)", "mesh=dims.mesh, "
+                                                           "overlap=dims.overlap)")})
+    assert [(fn.name, f, up) for fn, f, up, _q in bodydrift._twins(inp)] == [
+        ("plan_model", "sub/plan.py", "core/plan.py")]
+
+
+def test_a_twin_collection_only_lacking_what_core_added(tmp_path) -> None:
+    """Review rev44a (mutation): no prefix entry, only core's new entries missing."""
+    copy = KEEP_COPY.replace("    ops.omega.run,\n", "")
+    [d] = bodydrift.list_drift(_inp(tmp_path, {"sub/keep.py": copy}))
+    assert (d.coarse, d.lacking) == ((), ("ops.delta.run.default", "ops.omega.run.default"))
+
+
+def test_name_copies_past_a_failing_override_a_leading_call_and_no_baseline(tmp_path) -> None:
+    """Review rev44a (mutation): an override whose names differ does not stop the scan of
+    the next; a first statement that is a call (not a docstring) counts its names; with
+    no baseline there is no window and no finding."""
+    other = GRID_OVERRIDE.replace('"delta"', '"epsilon"').replace("MyGrid", "OtherGrid")
+    inp = minirepo.build(tmp_path / "a", base={"core/__init__.py": "",
+                                               "core/grid.py": GRID_OLD},
+                         head={"sub/__init__.py": "", "core/grid.py": GRID_NEW,
+                               "sub/a_grid.py": other, "sub/grid.py": GRID_OVERRIDE})
+    assert [c.ours for c in bodydrift.name_copies(inp)] == ["sub/grid.py:5"]
+    leading = GRID_OVERRIDE.replace('        """Builds the grid with our own transport."""\n',
+                                    '        check_first("alpha")\n').replace(
+        '["alpha", "beta"', '["beta"')
+    [c] = bodydrift.name_copies(_grid(tmp_path / "b", leading))
+    assert c.names == ("alpha", "beta", "delta", "gamma")
+    bare = minirepo.build(tmp_path / "c", head={"core/__init__.py": "", "core/grid.py": GRID_NEW,
+                                                "sub/__init__.py": "",
+                                                "sub/grid.py": GRID_OVERRIDE})
+    assert bare.base is None and bodydrift.name_copies(bare) == []
