@@ -33,6 +33,8 @@ def _agent(sentence: str, predicate: str) -> str:
     ("The I/O path dropped the writes.", "dropped", "system"),
     ("Our A/B harness skipped the control arm.", "skipped", "we"),
     ("I merged the I/O patch early.", "merged", "first_person"),
+    ("The I/Os of the loader stalled the step.", "stalled", "system"),
+    ("I/We pushed the broken config.", "pushed", "we"),
     ("Yesterday I accidentally reverted it.", "accidentally", "first_person"),
     ("My patch introduces a race.", "introduces", "first_person"),
     ("We broke the nightly.", "broke", "we"),
