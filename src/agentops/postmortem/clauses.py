@@ -48,7 +48,8 @@ _ASIDE = re.compile(r"\((\s*[\w'’-]+(?:\s+[\w'’-]+)?\s*)\)")
 # Capitals joined by a slash ("I/O", "A/B", "I/Os") are one acronym; split, the first read
 # as the pronoun "I" and made a device or a test scheme the writer (#24, round 47). Only
 # capitals after the slash: "I/We" is two pronouns, and stays two words.
-_WORD = re.compile(r"[A-Z]/[A-Z][A-Z0-9]*s?(?!\w)|@[\w-]+(?:'s)?|[\w][\w'’.-]*[\w]|[\w]|[,;:()\[\]—–!?\"]")
+_WORD = re.compile(r"[A-Z]/[A-Z][A-Z0-9]*s?(?!\w)"
+                   r"|@[\w-]+(?:'s)?|[\w][\w'’.-]*[\w]|[\w]|[,;:()\[\]—–!?\"]")
 
 # Subject reading (``subject``, ``classify``): a free relative is a subject of its own
 # ("whoever merged it didn't ..."); a cleft names the subject before "is what"; "of mine"
