@@ -231,3 +231,24 @@ def test_a_user_outside_a_sub_project_holding_model_subfolders(tmp_path) -> None
                                                  "\nUSE = plan_for\n"})
     [h] = modelhelpers.analyse(_inp(tmp_path, files, "pkg/exp"))
     assert (h.names, h.users) == (("plan_for",), ("pkg/models/wren/plan.py:1",))
+
+
+def test_a_hostile_user_path_is_rendered_inert(tmp_path) -> None:
+    """Security (untrusted repository text, docs/security.md): the finding names its
+    users' files, whose names may carry a mention, a link, HTML or a backtick; the report
+    line shows them as inert text."""
+    import re
+
+    from agentops.scout import render
+
+    hostile = "pkg/models/wren/x @evil [x](https:/evil.example) <b>b</b> #12.py"
+    files = _files(**{hostile: "from pkg.models.kite import split_kite\n\nUSE = split_kite\n"})
+    [h] = modelhelpers.analyse(_inp(tmp_path, files, "pkg/models/kite"))
+    assert hostile + ":1" in h.users
+    [item] = debt._model_helpers(_inp(tmp_path / "b", files, "pkg/models/kite"),
+                                 {"model_helpers": [h]})
+    line = render._plain(item)
+    shown = re.sub(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", "", line)
+    assert "evil" in line
+    for live in ("@evil", "[x](", "<b>", " #12"):
+        assert live not in shown, live
