@@ -235,8 +235,8 @@ def test_a_user_outside_a_sub_project_holding_model_subfolders(tmp_path) -> None
 
 def test_a_hostile_user_path_is_rendered_inert(tmp_path) -> None:
     """Security (untrusted repository text, docs/security.md): the finding names its
-    users' files, whose names may carry a mention, a link, HTML or a backtick; the report
-    line shows them as inert text."""
+    users' files, whose names may carry a mention, a link or HTML; the report line shows
+    them as inert text (a backtick's own case is test_scout_docfeatures')."""
     import re
 
     from agentops.scout import render
