@@ -286,3 +286,21 @@ def test_name_copies_past_a_failing_override_a_leading_call_and_no_baseline(tmp_
                                                 "sub/__init__.py": "",
                                                 "sub/grid.py": GRID_OVERRIDE})
     assert bare.base is None and bodydrift.name_copies(bare) == []
+
+
+def test_of_two_core_modules_defining_the_name_the_twin_is_the_closer(tmp_path) -> None:
+    """Review rev44a (#22, S-4): the folder module imports from two core modules that
+    both define the function; it repeats a third of the first (in path order) and most
+    of the second, which changed in the window: the second is its twin."""
+    other = ("def x(m):\n    return m\n\n\ndef plan_model(model, cfg, dims):\n"
+             "    helper(model)\n    x(model)\n    y(model)\n    z(model)\n    w(model)\n"
+             "    return model\n")
+    twin = "from core.aaa import x\n" + TWIN
+    inp = minirepo.build(tmp_path, base={"core/__init__.py": "", "core/plan.py": PLAN_OLD,
+                                         "core/aaa.py": other},
+                         head={"sub/__init__.py": "", "core/plan.py": PLAN_NEW,
+                               "core/aaa.py": other, "sub/plan.py": twin})
+    old, mine = bodydrift._find(other, "plan_model"), bodydrift._find(twin, "plan_model")
+    assert bodydrift.similarity(old, mine) >= bodydrift.MIN_TWIN
+    [d] = bodydrift.analyse(inp)
+    assert (d.upstream, d.units) == ("core/plan.py:5", ("keyword `shard(overlap=…)`",))

@@ -207,6 +207,9 @@ def _twins(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
         imported = ps.imports(mod)
         ups = _core_modules(inp, mod)
         mine = {n.name: n for n in mod.body if isinstance(n, ps.FuncDef.__args__)}
+        # Two core modules may define the name: the twin is the one the function repeats
+        # most of, not the first in path order that clears the bar.
+        best: dict[str, tuple[float, str]] = {}
         for up in ups:
             theirs = duplicates._function_defs(inp.head.text(up))
             for name in sorted(set(mine) & set(theirs)):
@@ -216,9 +219,14 @@ def _twins(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
                     continue
                 ref = _find(inp.base.text(up), name) if inp.base is not None else None
                 ref = ref or theirs[name]
-                if len(_lines(ref)) >= MIN_TWIN_STATEMENTS and similarity(ref, fn) >= MIN_TWIN:
-                    out.append((fn, path, up, name))
-                    have.add((path, fn.lineno))
+                if len(_lines(ref)) < MIN_TWIN_STATEMENTS:
+                    continue
+                share = similarity(ref, fn)
+                if share >= MIN_TWIN and share > best.get(name, (0.0, ""))[0]:
+                    best[name] = (share, up)
+        for name, (_share, up) in sorted(best.items()):
+            out.append((mine[name], path, up, name))
+            have.add((path, mine[name].lineno))
     inp.head.cache[key] = (inp.target, out)
     return out
 
