@@ -197,6 +197,9 @@ def _twins(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
     sub = inp.target.subproject + "/"
     have = {(f, fn.lineno) for fn, f, _u, _q in _pairs(inp)}
     out: list[tuple[ps.FuncDef, str, str, str]] = []
+    # Every folder module importing a core module compares with the same functions of
+    # it: their statement lines are made once per (module, name).
+    lines_of: dict[tuple[str, str], list[str]] = {}
     for path, text in sorted(inp.head.files.items()):
         if not (path.startswith(sub) and path.endswith(".py")) or inp.target.is_test(path) \
                 or "def " not in text:
@@ -210,6 +213,7 @@ def _twins(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
         # Two core modules may define the name: the twin is the one the function repeats
         # most of, not the first in path order that clears the bar.
         best: dict[str, tuple[float, str]] = {}
+        mine_lines: dict[str, list[str]] = {}
         for up in ups:
             theirs = duplicates._function_defs(inp.head.text(up))
             for name in sorted(set(mine) & set(theirs)):
@@ -217,14 +221,18 @@ def _twins(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
                 if name.startswith("__") or name in imported or (path, fn.lineno) in have \
                         or duplicates.calls_super(fn):
                     continue
-                ref = _find(inp.base.text(up), name) if inp.base is not None else None
-                ref = ref or theirs[name]
-                if len(_lines(ref)) < MIN_TWIN_STATEMENTS:
+                if (up, name) not in lines_of:
+                    ref = _find(inp.base.text(up), name) if inp.base is not None else None
+                    lines_of[up, name] = _lines(ref or theirs[name])
+                ref_lines = lines_of[up, name]
+                if len(ref_lines) < MIN_TWIN_STATEMENTS:
                     continue
-                share = similarity(ref, fn)
+                if name not in mine_lines:
+                    mine_lines[name] = _lines(fn)
+                share = _share(ref_lines, mine_lines[name])
                 if share >= MIN_TWIN and share > best.get(name, (0.0, ""))[0]:
                     best[name] = (share, up)
-        for name, (_share, up) in sorted(best.items()):
+        for name, (_s, up) in sorted(best.items()):
             out.append((mine[name], path, up, name))
             have.add((path, mine[name].lineno))
     inp.head.cache[key] = (inp.target, out)
@@ -689,8 +697,13 @@ def _lines(func: ps.FuncDef) -> list[str]:
 
 def similarity(upstream: ps.FuncDef, mine: ps.FuncDef) -> float:
     """Share of upstream's simple statements (and compound heads) the copy repeats."""
-    theirs = [ln.split("\n", 1)[0] for ln in _lines(upstream)]
-    ours = {ln.split("\n", 1)[0] for ln in _lines(mine)}
+    return _share(_lines(upstream), _lines(mine))
+
+
+def _share(upstream: list[str], mine: list[str]) -> float:
+    """``similarity`` of two functions' ``_lines``."""
+    theirs = [ln.split("\n", 1)[0] for ln in upstream]
+    ours = {ln.split("\n", 1)[0] for ln in mine}
     return sum(1 for ln in theirs if ln in ours) / len(theirs) if theirs else 0.0
 
 
