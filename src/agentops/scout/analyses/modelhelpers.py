@@ -245,13 +245,18 @@ def analyse(inp: Inputs) -> list[ModelHelper]:
     # Helpers of model folders inside the sub-project (or the sub-project's own model):
     # their names select the candidate users anywhere in the repository.
     helper_names: set[str] = set()
+    renamed: list[tuple[str, str]] = []  # (imported name, local name) in those folders
     for path, text in everything:
         owner = model_of(path, names)
         if owner is None or not (path.startswith(sub + "/") or _within(sub, owner[1])):
             continue
         mod = ps.parse(text)
-        helper_names |= {n.name for n in (mod.body if mod is not None else ())
-                         if isinstance(n, _FuncDef)}
+        if mod is None:
+            continue
+        helper_names |= {n.name for n in mod.body if isinstance(n, _FuncDef)}
+        renamed += [(orig, local) for local, _m, orig, _l in _imports(path, mod) if local != orig]
+    # A helper the folder re-exports under another name is imported by that name.
+    helper_names |= {local for orig, local in renamed if orig in helper_names}
     found: dict[tuple[str, str], tuple[int, str, set[str], list[str]]] = {}
     structure: dict[str, frozenset[str]] = {}
     for path, text in everything:
