@@ -258,7 +258,8 @@ def test_a_helper_re_exported_under_another_name(tmp_path) -> None:
     """Review rev44a (#22, S-4): ``kite``'s package re-exports its splitter under a new
     name and ``wren`` imports that name: the same finding as under its own name."""
     kite = KITE_INIT.replace("from .split import split_kite\n",
-                             "from .split import split_kite\nfrom .split import split_kite as cut\n")
+                             "from .split import split_kite\n"
+                             "from .split import split_kite as cut\n")
     wren = WREN_SPEC.replace("from pkg.models.kite import split_kite",
                              "from pkg.models.kite import cut as split_kite")
     files = _files(**{"pkg/models/kite/__init__.py": kite, "pkg/models/wren/__init__.py": wren})
