@@ -280,3 +280,16 @@ def test_a_declaration_without_a_value_or_a_none_degree_sets_nothing() -> None:
     assert doctested.text_on("enable_async_tensor_parallel: bool = True\n", off.setting,
                              off.degree)
     assert doctested.text_on("enable_async_tensor_parallel: yes\n", off.setting, off.degree)
+
+
+def test_a_signature_default_of_one_and_a_literal_annotation_set_nothing() -> None:
+    """Review rev44a (mutation): a degree of 1 as a parameter's default (``def f(name:
+    int = 1)``, followed by a bracket or a comma) and a field annotated ``Literal[...]``
+    with a value of 1 choose no degree; a default of 2 does."""
+    tp = next(c for c in doctested.CLAIMS if c.setting == "tensor_parallel_degree")
+    for text in ("def build(tensor_parallel_degree: int = 1):\n",
+                 "def build(tensor_parallel_degree: int = 1, pp: int = 2):\n",
+                 "    tensor_parallel_degree: Literal[1, 2] = 1\n"):
+        assert not doctested.text_on(text, tp.setting, tp.degree), text
+    assert doctested.text_on("def build(tensor_parallel_degree: int = 2):\n", tp.setting,
+                             tp.degree)
