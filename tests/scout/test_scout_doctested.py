@@ -289,7 +289,11 @@ def test_a_signature_default_of_one_and_a_literal_annotation_set_nothing() -> No
     tp = next(c for c in doctested.CLAIMS if c.setting == "tensor_parallel_degree")
     for text in ("def build(tensor_parallel_degree: int = 1):\n",
                  "def build(tensor_parallel_degree: int = 1, pp: int = 2):\n",
-                 "    tensor_parallel_degree: Literal[1, 2] = 1\n"):
+                 "    tensor_parallel_degree: Literal[1, 2] = 1\n",
+                 "    tensor_parallel_degree: float = 1\n"):
         assert not doctested.text_on(text, tp.setting, tp.degree), text
+    off = next(c for c in doctested.CLAIMS if c.setting == "enable_async_tensor_parallel")
+    assert not doctested.text_on("enable_async_tensor_parallel: str = \"off\"\n", off.setting,
+                                 off.degree)
     assert doctested.text_on("def build(tensor_parallel_degree: int = 2):\n", tp.setting,
                              tp.degree)
