@@ -265,3 +265,26 @@ def test_a_helper_re_exported_under_another_name(tmp_path) -> None:
     files = _files(**{"pkg/models/kite/__init__.py": kite, "pkg/models/wren/__init__.py": wren})
     [h] = modelhelpers.analyse(_inp(tmp_path, files, "pkg/models/kite"))
     assert (h.names, h.users) == (("split_kite",), ("pkg/models/wren/__init__.py:2",))
+
+
+def test_model_folders_users_and_registries_read_exactly(tmp_path) -> None:
+    """Review rev44a (mutation): only a package's ``__init__`` names a model (a shared
+    module's keyword call does not); a file deep in a model's folder is that model's; a
+    package above the model's folder re-exporting its helper is no user; a module of
+    the sub-project naming none of its own functions, with an import that resolves
+    nowhere beside the helper's, is still read."""
+    parts = "def trim(net):\n    return net.stem\n\n\nX = dict(a=1, b=2, c=3)\n"
+    inp = _inp(tmp_path / "a", _files(**{"pkg/models/parts/cut.py": parts}), "pkg/models/kite")
+    assert modelhelpers.model_names(inp.head.files, inp.head.paths) == {"kite", "wren"}
+    assert modelhelpers.model_of("pkg/models/kite/sub/x.py", frozenset({"kite"})) == (
+        "kite", "pkg/models/kite")
+    wren = WREN_SPEC.replace("split_fn=split_kite", "split_fn=None")
+    above = "from .kite.split import split_kite\n\nHELPERS = [split_kite]\n"
+    files = _files(**{"pkg/models/wren/__init__.py": wren, "pkg/models/__init__.py": above,
+                      "pkg/exp/shared.py": None, "pkg/exp/wren/wire.py": None})
+    assert modelhelpers.analyse(_inp(tmp_path / "b", files, "pkg/models/kite")) == []
+    use = ("from ........ import nowhere\nfrom pkg.models.kite import split_kite\n"
+           "from ........ import nothing\n\nUSE = split_kite\n")
+    files = _files(**{"pkg/models/wren/__init__.py": wren, "pkg/models/wren/use.py": use})
+    [h] = modelhelpers.analyse(_inp(tmp_path / "c", files, "pkg/models/wren"))
+    assert h.users == ("pkg/models/wren/use.py:2",)
