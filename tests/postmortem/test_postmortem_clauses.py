@@ -627,8 +627,8 @@ def test_the_word_pattern_keeps_each_mark_and_joined_word_whole() -> None:
     curly apostrophe stay whole; capitals joined by a slash are one acronym (a plural
     too), a capital then a lower-case word after the slash is two words."""
     text = ('Ok (a) b! c? d; e: f, g — h – i [j] "k" @al-b\'s x.y re-do it’s '
-            "I/O I/Os A/B I/We Q")
+            "I/O I/Os A/B I/We Q don't A/BC A/B2")
     assert [w for _s, w in clauses._words(text)] == [
         "Ok", "(", "a", ")", "b", "!", "c", "?", "d", ";", "e", ":", "f", ",", "g", "—",
         "h", "–", "i", "[", "j", "]", '"', "k", '"', "@al-b's", "x.y", "re-do", "it’s",
-        "I/O", "I/Os", "A/B", "I", "We", "Q"]
+        "I/O", "I/Os", "A/B", "I", "We", "Q", "don't", "A/BC", "A/B2"]
