@@ -33,6 +33,8 @@ def _agent(sentence: str, predicate: str) -> str:
     ("The I/O path dropped the writes.", "dropped", "system"),
     ("Our A/B harness skipped the control arm.", "skipped", "we"),
     ("I merged the I/O patch early.", "merged", "first_person"),
+    ("The I/Os of the loader stalled the step.", "stalled", "system"),
+    ("I/We pushed the broken config.", "pushed", "we"),
     ("Yesterday I accidentally reverted it.", "accidentally", "first_person"),
     ("My patch introduces a race.", "introduces", "first_person"),
     ("We broke the nightly.", "broke", "we"),
@@ -617,3 +619,16 @@ def test_a_role_with_a_contraction_keeps_its_fault(sentence: str, blamed: bool) 
 def test_bare_cuts_a_clitic_only_off_a_word_no_class_spells(word: str,
                                                             bare: tuple[str, bool]) -> None:
     assert clauses._bare(word, GRAMMAR) == bare
+
+
+def test_the_word_pattern_keeps_each_mark_and_joined_word_whole() -> None:
+    """Review rev44a (mutation): every punctuation mark the clause reading looks for is a
+    word of its own; a handle with a possessive, a dotted name, a hyphenated word and a
+    curly apostrophe stay whole; capitals joined by a slash are one acronym (a plural
+    too), a capital then a lower-case word after the slash is two words."""
+    text = ('Ok (a) b! c? d; e: f, g — h – i [j] "k" @al-b\'s x.y re-do it’s '
+            "I/O I/Os A/B I/We Q don't A/BC A/B2")
+    assert [w for _s, w in clauses._words(text)] == [
+        "Ok", "(", "a", ")", "b", "!", "c", "?", "d", ";", "e", ":", "f", ",", "g", "—",
+        "h", "–", "i", "[", "j", "]", '"', "k", '"', "@al-b's", "x.y", "re-do", "it’s",
+        "I/O", "I/Os", "A/B", "I", "We", "Q", "don't", "A/BC", "A/B2"]

@@ -259,3 +259,41 @@ def test_a_switch_written_off_or_a_declared_degree_is_no_live_case() -> None:
     assert doctested._sets({}, "    tensor_parallel_degree: int = 4\n", tp)
     assert not doctested.value_on("off", False) and doctested.value_on("on", False)
     assert not doctested.value_on("1", True) and doctested.value_on("8", True)
+
+
+def test_a_declaration_without_a_value_or_a_none_degree_sets_nothing() -> None:
+    """Review rev44a (#22, S-5): a field declared with its type and no value (``name:
+    int``, ``name: Optional[int]``, ``name: bool  # note``) read its type as the value and
+    turned the parallelism on; a degree of None chooses none. A value after the
+    annotation, or a plain ``name: 2``, still does."""
+    off = next(c for c in doctested.CLAIMS if c.setting == "enable_async_tensor_parallel")
+    tp = next(c for c in doctested.CLAIMS if c.setting == "tensor_parallel_degree")
+    for text in ("    tensor_parallel_degree: int\n", "tensor_parallel_degree: Optional[int]\n",
+                 "tensor_parallel_degree: int | None = None\n",
+                 "tensor_parallel_degree = None\n"):
+        assert not doctested.text_on(text, tp.setting, tp.degree), text
+    assert not doctested.text_on("enable_async_tensor_parallel: bool  # see below\n",
+                                 off.setting, off.degree)
+    for text in ("tensor_parallel_degree: Optional[int] = 4\n", "tensor_parallel_degree: 2\n",
+                 "a: int\ntensor_parallel_degree: int\ntensor_parallel_degree = 2\n"):
+        assert doctested.text_on(text, tp.setting, tp.degree), text
+    assert doctested.text_on("enable_async_tensor_parallel: bool = True\n", off.setting,
+                             off.degree)
+    assert doctested.text_on("enable_async_tensor_parallel: yes\n", off.setting, off.degree)
+
+
+def test_a_signature_default_of_one_and_a_literal_annotation_set_nothing() -> None:
+    """Review rev44a (mutation): a degree of 1 as a parameter's default (``def f(name:
+    int = 1)``, followed by a bracket or a comma) and a field annotated ``Literal[...]``
+    with a value of 1 choose no degree; a default of 2 does."""
+    tp = next(c for c in doctested.CLAIMS if c.setting == "tensor_parallel_degree")
+    for text in ("def build(tensor_parallel_degree: int = 1):\n",
+                 "def build(tensor_parallel_degree: int = 1, pp: int = 2):\n",
+                 "    tensor_parallel_degree: Literal[1, 2] = 1\n",
+                 "    tensor_parallel_degree: float = 1\n"):
+        assert not doctested.text_on(text, tp.setting, tp.degree), text
+    off = next(c for c in doctested.CLAIMS if c.setting == "enable_async_tensor_parallel")
+    assert not doctested.text_on("enable_async_tensor_parallel: str = \"off\"\n", off.setting,
+                                 off.degree)
+    assert doctested.text_on("def build(tensor_parallel_degree: int = 2):\n", tp.setting,
+                             tp.degree)

@@ -165,3 +165,126 @@ def test_a_shared_parts_folder_is_no_model(tmp_path) -> None:
                              "from pkg.models.parts import trim as split_kite")
     files = _files(**{"pkg/models/wren/__init__.py": wren, "pkg/exp/shared.py": None})
     assert modelhelpers.analyse(_inp(tmp_path, files, "pkg/models/wren")) == []
+
+
+WREN_PLAN = "def plan_wren(model):\n    return [model.trunk]\n"
+
+
+def test_a_dispatch_table_or_branch_picking_each_models_own_helper(tmp_path) -> None:
+    """Review rev44a: shared code that picks each model's helper by the model's own name
+    (a table keyed by it, an ``if name == ...`` branch) runs the helper for that model
+    only, no finding; keyed or tested for another model's name, it is a finding."""
+    table = ("from pkg.exp.kite.plan import plan_for\nfrom pkg.exp.wren.plan import plan_wren\n"
+             "\nPLANS = {{{key!r}: plan_for, 'wren': plan_wren}}\n")
+    branch = ("def passes_for(model, name):\n    from pkg.exp.kite.plan import plan_for\n\n"
+              "    if name {op} {key!r}:\n        return plan_for(model)\n    return []\n")
+    for n, (shared, found) in enumerate([
+            (table.format(key="kite"), False), (table.format(key="wren"), True),
+            (branch.format(op="==", key="kite"), False),
+            (branch.format(op="!=", key="kite"), True),
+            (branch.format(op="==", key="wren"), True)]):
+        files = _files(**{"pkg/exp/shared.py": shared, "pkg/exp/wren/plan.py": WREN_PLAN})
+        got = modelhelpers.analyse(_inp(tmp_path / str(n), files, "pkg/exp/kite"))
+        assert [h.names for h in got] == ([("plan_for",)] if found else []), shared
+
+
+def _chain(depth: int) -> str:
+    """``split_kite`` calling a chain of same-module functions, the last (``depth`` calls
+    down) reading ``kite``'s layer names off its parameter."""
+    out = ["def split_kite(net):\n    return _c1(net)\n"]
+    for k in range(1, depth):
+        out.append(f"def _c{k}(net):\n    return _c{k + 1}(net)\n")
+    out.append(f"def _c{depth}(net):\n    return [net.stem, net.head]\n")
+    return "\n\n".join(out)
+
+
+def test_the_calls_followed_from_the_helper_stop_at_the_depth_bound(tmp_path) -> None:
+    """Review rev44a (mutation): reads three calls down count (``CALL_DEPTH``), four
+    do not."""
+    depth = 3
+    for n, (chain, found) in enumerate([(depth, True), (depth + 1, False)]):
+        files = _files(**{"pkg/models/kite/split.py": _chain(chain)})
+        got = modelhelpers.analyse(_inp(tmp_path / str(n), files, "pkg/models/kite"))
+        assert [h.reads for h in got] == ([("head", "stem")] if found else []), chain
+
+
+def test_findings_are_capped_and_a_tree_without_models_gives_none(tmp_path) -> None:
+    """Review rev44a (mutation): one finding per defining module, at most
+    ``MAX_FINDINGS`` (six); a repository with no model folder gives an empty list."""
+    cap = 6
+    over = {f"pkg/models/kite/s{k}.py": f"def split{k}(net):\n    return net.stem\n"
+            for k in range(cap + 1)}
+    over["pkg/models/wren/use.py"] = "".join(
+        f"from pkg.models.kite.s{k} import split{k}\n" for k in range(cap + 1)) + \
+        "USE = [" + ", ".join(f"split{k}" for k in range(cap + 1)) + "]\n"
+    got = modelhelpers.analyse(_inp(tmp_path / "a", _files(**over), "pkg/models/kite"))
+    assert [h.file for h in got] == [f"pkg/models/kite/s{k}.py" for k in range(cap)]
+    bare = {"pkg/__init__.py": "", "pkg/util.py": "def f(x):\n    return x.a\n"}
+    assert modelhelpers.analyse(_inp(tmp_path / "b", bare, "pkg")) == []
+
+
+def test_a_user_outside_a_sub_project_holding_model_subfolders(tmp_path) -> None:
+    """Review rev44a (mutation): the sub-project is an experiment folder with per-model
+    subfolders; a module outside it, in another model's folder, runs its helper."""
+    files = _files(**{"pkg/exp/shared.py": None, "pkg/exp/wren/wire.py": None,
+                      "pkg/models/wren/plan.py": "from pkg.exp.kite.plan import plan_for\n"
+                                                 "\nUSE = plan_for\n"})
+    [h] = modelhelpers.analyse(_inp(tmp_path, files, "pkg/exp"))
+    assert (h.names, h.users) == (("plan_for",), ("pkg/models/wren/plan.py:1",))
+
+
+def test_a_hostile_user_path_is_rendered_inert(tmp_path) -> None:
+    """Security (untrusted repository text, docs/security.md): the finding names its
+    users' files, whose names may carry a mention, a link or HTML; the report line shows
+    them as inert text (a backtick's own case is test_scout_docfeatures')."""
+    import re
+
+    from agentops.scout import render
+
+    hostile = "pkg/models/wren/x @evil [x](https:/evil.example) <b>b</b> #12.py"
+    files = _files(**{hostile: "from pkg.models.kite import split_kite\n\nUSE = split_kite\n"})
+    [h] = modelhelpers.analyse(_inp(tmp_path, files, "pkg/models/kite"))
+    assert hostile + ":1" in h.users
+    [item] = debt._model_helpers(_inp(tmp_path / "b", files, "pkg/models/kite"),
+                                 {"model_helpers": [h]})
+    line = render._plain(item)
+    shown = re.sub(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", "", line)
+    assert "evil" in line
+    for live in ("@evil", "[x](", "<b>", " #12"):
+        assert live not in shown, live
+
+
+def test_a_helper_re_exported_under_another_name(tmp_path) -> None:
+    """Review rev44a (#22, S-4): ``kite``'s package re-exports its splitter under a new
+    name and ``wren`` imports that name: the same finding as under its own name."""
+    kite = KITE_INIT.replace("from .split import split_kite\n",
+                             "from .split import split_kite\n"
+                             "from .split import split_kite as cut\n")
+    wren = WREN_SPEC.replace("from pkg.models.kite import split_kite",
+                             "from pkg.models.kite import cut as split_kite")
+    files = _files(**{"pkg/models/kite/__init__.py": kite, "pkg/models/wren/__init__.py": wren})
+    [h] = modelhelpers.analyse(_inp(tmp_path, files, "pkg/models/kite"))
+    assert (h.names, h.users) == (("split_kite",), ("pkg/models/wren/__init__.py:2",))
+
+
+def test_model_folders_users_and_registries_read_exactly(tmp_path) -> None:
+    """Review rev44a (mutation): only a package's ``__init__`` names a model (a shared
+    module's keyword call does not); a file deep in a model's folder is that model's; a
+    package above the model's folder re-exporting its helper is no user; a module of
+    the sub-project naming none of its own functions, with an import that resolves
+    nowhere beside the helper's, is still read."""
+    parts = "def trim(net):\n    return net.stem\n\n\nX = dict(a=1, b=2, c=3)\n"
+    inp = _inp(tmp_path / "a", _files(**{"pkg/models/parts/cut.py": parts}), "pkg/models/kite")
+    assert modelhelpers.model_names(inp.head.files, inp.head.paths) == {"kite", "wren"}
+    assert modelhelpers.model_of("pkg/models/kite/sub/x.py", frozenset({"kite"})) == (
+        "kite", "pkg/models/kite")
+    wren = WREN_SPEC.replace("split_fn=split_kite", "split_fn=None")
+    above = "from .kite.split import split_kite\n\nHELPERS = [split_kite]\n"
+    files = _files(**{"pkg/models/wren/__init__.py": wren, "pkg/models/__init__.py": above,
+                      "pkg/exp/shared.py": None, "pkg/exp/wren/wire.py": None})
+    assert modelhelpers.analyse(_inp(tmp_path / "b", files, "pkg/models/kite")) == []
+    use = ("from ........ import nowhere\nfrom pkg.models.kite import split_kite\n"
+           "from ........ import nothing\n\nUSE = split_kite\n")
+    files = _files(**{"pkg/models/wren/__init__.py": wren, "pkg/models/wren/use.py": use})
+    [h] = modelhelpers.analyse(_inp(tmp_path / "c", files, "pkg/models/wren"))
+    assert h.users == ("pkg/models/wren/use.py:2",)

@@ -206,3 +206,101 @@ def test_a_folder_beside_the_sub_project_is_no_twin(tmp_path) -> None:
     assert run(tmp_path / "a", "pkg.other.keep") == []
     [d] = run(tmp_path / "b", "core.keep")
     assert d.ours == "pkg/sub/keep.py:5"
+
+
+SHORT_OLD = '''\
+def helper(m):
+    return m
+
+
+def place(model, cfg):
+    helper(model)
+    shard(model, mesh=cfg.mesh)
+    wrap(model)
+    return model
+'''
+
+
+def test_the_statement_bar_of_a_twin_and_upstream_files_reading_the_cache(tmp_path) -> None:
+    """Review rev44a (mutation): core's function of four statements (the bar) has a twin,
+    one of three has none; ``upstream_files`` (called after ``analyse`` on the same
+    inputs, from the cache) names the twin's core module."""
+    new = SHORT_OLD.replace("mesh=cfg.mesh)", "mesh=cfg.mesh, overlap=True)")
+    twin = "from core.place import helper\n\n\n" + SHORT_OLD.split("\n\n\n", 1)[1]
+    for n, drop, found in [(0, "", True), (1, "    wrap(model)\n", False)]:
+        inp = minirepo.build(tmp_path / str(n),
+                             base={"core/__init__.py": "",
+                                   "core/place.py": SHORT_OLD.replace(drop, "")},
+                             head={"sub/__init__.py": "", "core/place.py": new.replace(drop, ""),
+                                   "sub/place.py": twin.replace(drop, "")})
+        got = bodydrift.analyse(inp)
+        assert [(d.function, d.how) for d in got] == ([("place", "copy")] if found else [])
+        assert ("core/place.py" in bodydrift.upstream_files(inp)) == found
+
+
+def test_tests_and_modules_outside_the_sub_project_are_no_twins(tmp_path) -> None:
+    """Review rev44a (mutation): a test module of the sub-project, or a module outside
+    it, that repeats core's function or collection is not read as the folder's copy."""
+    for n, path in enumerate(["sub/tests/test_plan.py", "other/plan.py"]):
+        inp = _inp(tmp_path / str(n), {path: TWIN, path.replace("plan", "keep"): KEEP_COPY,
+                                       "other/__init__.py": ""})
+        assert bodydrift.analyse(inp) == [] and bodydrift.list_drift(inp) == [], path
+
+
+def test_a_core_function_new_in_the_window_is_paired_as_it_is_at_head(tmp_path) -> None:
+    """Review rev44a (mutation): core's function absent at the baseline is compared with
+    the twin as it stands at HEAD (the pair then lets a function moved between core's
+    modules be followed)."""
+    inp = minirepo.build(tmp_path, base={"core/__init__.py": "",
+                                         "core/plan.py": "def helper(m):\n    return m\n"},
+                         head={"sub/__init__.py": "", "core/plan.py": PLAN_NEW,
+                               "sub/plan.py": TWIN.replace("mesh=dims.mesh)", "mesh=dims.mesh, "
+                                                           "overlap=dims.overlap)")})
+    assert [(fn.name, f, up) for fn, f, up, _q in bodydrift._twins(inp)] == [
+        ("plan_model", "sub/plan.py", "core/plan.py")]
+
+
+def test_a_twin_collection_only_lacking_what_core_added(tmp_path) -> None:
+    """Review rev44a (mutation): no prefix entry, only core's new entries missing."""
+    copy = KEEP_COPY.replace("    ops.omega.run,\n", "")
+    [d] = bodydrift.list_drift(_inp(tmp_path, {"sub/keep.py": copy}))
+    assert (d.coarse, d.lacking) == ((), ("ops.delta.run.default", "ops.omega.run.default"))
+
+
+def test_name_copies_past_a_failing_override_a_leading_call_and_no_baseline(tmp_path) -> None:
+    """Review rev44a (mutation): an override whose names differ does not stop the scan of
+    the next; a first statement that is a call (not a docstring) counts its names; with
+    no baseline there is no window and no finding."""
+    other = GRID_OVERRIDE.replace('"delta"', '"epsilon"').replace("MyGrid", "OtherGrid")
+    inp = minirepo.build(tmp_path / "a", base={"core/__init__.py": "",
+                                               "core/grid.py": GRID_OLD},
+                         head={"sub/__init__.py": "", "core/grid.py": GRID_NEW,
+                               "sub/a_grid.py": other, "sub/grid.py": GRID_OVERRIDE})
+    assert [c.ours for c in bodydrift.name_copies(inp)] == ["sub/grid.py:5"]
+    leading = GRID_OVERRIDE.replace('        """Builds the grid with our own transport."""\n',
+                                    '        check_first("alpha")\n').replace(
+        '["alpha", "beta"', '["beta"')
+    [c] = bodydrift.name_copies(_grid(tmp_path / "b", leading))
+    assert c.names == ("alpha", "beta", "delta", "gamma")
+    bare = minirepo.build(tmp_path / "c", head={"core/__init__.py": "", "core/grid.py": GRID_NEW,
+                                                "sub/__init__.py": "",
+                                                "sub/grid.py": GRID_OVERRIDE})
+    assert bare.base is None and bodydrift.name_copies(bare) == []
+
+
+def test_of_two_core_modules_defining_the_name_the_twin_is_the_closer(tmp_path) -> None:
+    """Review rev44a (#22, S-4): the folder module imports from two core modules that
+    both define the function; it repeats a third of the first (in path order) and most
+    of the second, which changed in the window: the second is its twin."""
+    other = ("def x(m):\n    return m\n\n\ndef plan_model(model, cfg, dims):\n"
+             "    helper(model)\n    x(model)\n    y(model)\n    z(model)\n    w(model)\n"
+             "    return model\n")
+    twin = "from core.aaa import x\n" + TWIN
+    inp = minirepo.build(tmp_path, base={"core/__init__.py": "", "core/plan.py": PLAN_OLD,
+                                         "core/aaa.py": other},
+                         head={"sub/__init__.py": "", "core/plan.py": PLAN_NEW,
+                               "core/aaa.py": other, "sub/plan.py": twin})
+    old, mine = bodydrift._find(other, "plan_model"), bodydrift._find(twin, "plan_model")
+    assert bodydrift.similarity(old, mine) >= bodydrift.MIN_TWIN
+    [d] = bodydrift.analyse(inp)
+    assert (d.upstream, d.units) == ("core/plan.py:5", ("keyword `shard(overlap=…)`",))

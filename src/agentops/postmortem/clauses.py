@@ -45,9 +45,11 @@ _WINDOW = 160  # characters read before a predicate (or after a clause start) fo
 # aside inside its clause, not a clause of its own: its brackets read as spaces.
 _ASIDE = re.compile(r"\((\s*[\w'’-]+(?:\s+[\w'’-]+)?\s*)\)")
 
-# Capitals joined by a slash ("I/O", "A/B") are one acronym; split, the first read as the
-# pronoun "I" and made a device or a test scheme the writer (#24, round 47).
-_WORD = re.compile(r"[A-Z]/[A-Z]\w*|@[\w-]+(?:'s)?|[\w][\w'’.-]*[\w]|[\w]|[,;:()\[\]—–!?\"]")
+# Capitals joined by a slash ("I/O", "A/B", "I/Os") are one acronym; split, the first read
+# as the pronoun "I" and made a device or a test scheme the writer (#24, round 47). Only
+# capitals after the slash: "I/We" is two pronouns, and stays two words.
+_WORD = re.compile(r"[A-Z]/[A-Z][A-Z0-9]*s?(?!\w)"
+                   r"|@[\w-]+(?:'s)?|[\w][\w'’.-]*[\w]|[\w]|[,;:()\[\]—–!?\"]")
 
 # Subject reading (``subject``, ``classify``): a free relative is a subject of its own
 # ("whoever merged it didn't ..."); a cleft names the subject before "is what"; "of mine"

@@ -175,7 +175,7 @@ def _core_modules(inp: Inputs, mod: ast.Module) -> list[str]:
     """Repository modules outside the folder, and outside the folders beside it, that
     ``mod`` imports names from."""
     sub = inp.target.subproject.rstrip("/") + "/"
-    beside = _beside(inp) or ("\0",)
+    beside = _beside(inp)  # str.startswith(()) is False: no folder beside, none skipped
     return sorted({p for m, name in ps.imports(mod).values() if name
                    for p in [ps.module_path(m, inp.head.paths)]
                    if p and not p.startswith(sub) and not p.startswith(beside)})
@@ -197,6 +197,9 @@ def _twins(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
     sub = inp.target.subproject + "/"
     have = {(f, fn.lineno) for fn, f, _u, _q in _pairs(inp)}
     out: list[tuple[ps.FuncDef, str, str, str]] = []
+    # Every folder module importing a core module compares with the same functions of
+    # it: their statement lines are made once per (module, name).
+    lines_of: dict[tuple[str, str], list[str]] = {}
     for path, text in sorted(inp.head.files.items()):
         if not (path.startswith(sub) and path.endswith(".py")) or inp.target.is_test(path) \
                 or "def " not in text:
@@ -207,6 +210,10 @@ def _twins(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
         imported = ps.imports(mod)
         ups = _core_modules(inp, mod)
         mine = {n.name: n for n in mod.body if isinstance(n, ps.FuncDef.__args__)}
+        # Two core modules may define the name: the twin is the one the function repeats
+        # most of, not the first in path order that clears the bar.
+        best: dict[str, tuple[float, str]] = {}
+        mine_lines: dict[str, list[str]] = {}
         for up in ups:
             theirs = duplicates._function_defs(inp.head.text(up))
             for name in sorted(set(mine) & set(theirs)):
@@ -214,11 +221,20 @@ def _twins(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
                 if name.startswith("__") or name in imported or (path, fn.lineno) in have \
                         or duplicates.calls_super(fn):
                     continue
-                ref = _find(inp.base.text(up), name) if inp.base is not None else None
-                ref = ref or theirs[name]
-                if len(_lines(ref)) >= MIN_TWIN_STATEMENTS and similarity(ref, fn) >= MIN_TWIN:
-                    out.append((fn, path, up, name))
-                    have.add((path, fn.lineno))
+                if (up, name) not in lines_of:
+                    ref = _find(inp.base.text(up), name) if inp.base is not None else None
+                    lines_of[up, name] = _lines(ref or theirs[name])
+                ref_lines = lines_of[up, name]
+                if len(ref_lines) < MIN_TWIN_STATEMENTS:
+                    continue
+                if name not in mine_lines:
+                    mine_lines[name] = _lines(fn)
+                share = _share(ref_lines, mine_lines[name])
+                if share >= MIN_TWIN and share > best.get(name, (0.0, ""))[0]:
+                    best[name] = (share, up)
+        for name, (_s, up) in sorted(best.items()):
+            out.append((mine[name], path, up, name))
+            have.add((path, mine[name].lineno))
     inp.head.cache[key] = (inp.target, out)
     return out
 
@@ -681,8 +697,13 @@ def _lines(func: ps.FuncDef) -> list[str]:
 
 def similarity(upstream: ps.FuncDef, mine: ps.FuncDef) -> float:
     """Share of upstream's simple statements (and compound heads) the copy repeats."""
-    theirs = [ln.split("\n", 1)[0] for ln in _lines(upstream)]
-    ours = {ln.split("\n", 1)[0] for ln in _lines(mine)}
+    return _share(_lines(upstream), _lines(mine))
+
+
+def _share(upstream: list[str], mine: list[str]) -> float:
+    """``similarity`` of two functions' ``_lines``."""
+    theirs = [ln.split("\n", 1)[0] for ln in upstream]
+    ours = {ln.split("\n", 1)[0] for ln in mine}
     return sum(1 for ln in theirs if ln in ours) / len(theirs) if theirs else 0.0
 
 

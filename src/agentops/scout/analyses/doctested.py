@@ -84,16 +84,29 @@ def value_on(value: str, degree: bool) -> bool:
     named bare or with any value but an off one."""
     value = value.strip("\"'")
     if degree:
-        return value not in ("1", "")
+        return value.lower() not in ("1", "", "none")  # None: no degree chosen
     return value.lower() not in _OFF
+
+
+# A type annotation after ``name:`` (``int``, ``Optional[int]``, ``int | None``), up to
+# its ``= value`` on the same line when it has one; bounded so that a long line of
+# repeated names stays linear.
+_ANNOTATION = re.compile(
+    r"(?:Optional|Union|Literal|int|float|bool|str)\b[^=\n]{0,80}?(?:=\s*([^\s,)]+)|$)",
+    re.MULTILINE)
 
 
 def text_on(text: str, setting: str, degree: bool) -> bool:
     """Whether a config or test text turns ``setting`` on (``name = v`` / ``name: v``; a
-    declaration ``name: int = 1`` reads its value, not its annotation)."""
-    return any(value_on(m.group(1), degree) for m in re.finditer(
-        rf"\b{re.escape(setting)}\s*(?::\s*(?:int|float|bool|str)\b\s*)?[=:]\s*([^\s,)]+)",
-        text))
+    declaration ``name: int = 1`` reads its value, not its annotation, and one without a
+    value, ``name: int``, sets nothing)."""
+    for m in re.finditer(rf"\b{re.escape(setting)}\s*([=:])\s*([^\s,)]+)", text):
+        value: str | None = m.group(2)
+        if m.group(1) == ":" and (a := _ANNOTATION.match(text, m.start(2))):
+            value = a.group(1)
+        if value is not None and value_on(value, degree):
+            return True
+    return False
 
 
 def _sets(flags: Case, text: str, c: Claimed) -> bool:

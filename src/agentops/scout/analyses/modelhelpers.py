@@ -105,17 +105,15 @@ def _structure(files: dict[str, str], folders: list[str]) -> frozenset[str]:
     return frozenset(out)
 
 
-def _param_reads(fn: ast.AST) -> set[str]:
+def _param_reads(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     """Attribute names read directly off the function's parameters (not ``self``)."""
-    if not isinstance(fn, _FuncDef):
-        return set()
     params = {p.lstrip("*") for p in ps.param_names(fn)} - {"self", "cls"}
     return {n.attr for n in ast.walk(fn)
             if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
             and n.value.id in params}
 
 
-def _reads(mod: ast.Module, fn: ast.AST) -> set[str]:
+def _reads(mod: ast.Module, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     """``_param_reads`` of the helper and of the module's functions it calls."""
     tops = {n.name: n for n in mod.body if isinstance(n, _FuncDef)}
     out, seen, frontier = set(), set(), [fn]
@@ -166,8 +164,59 @@ def _definition(files: dict[str, str], paths: frozenset[str], module: str, name:
     return None
 
 
-def _named_again(mod: ast.Module, local: str) -> bool:
-    return any(isinstance(n, ast.Name) and n.id == local for n in ast.walk(mod))
+def _tests_for(test: ast.expr, model: str | None = None) -> bool:
+    """``x == "kite"`` (either side): a test only the model's own name passes (any
+    string's name when ``model`` is None)."""
+    return isinstance(test, ast.Compare) and all(isinstance(o, ast.Eq) for o in test.ops) \
+        and any(isinstance(e, ast.Constant) and isinstance(e.value, str)
+                and (model is None or e.value == model)
+                for e in (test.left, *test.comparators))
+
+
+@dataclass(frozen=True)
+class _Uses:
+    """One walk of a user module: its names by identifier, and the dispatch tables and
+    ``==`` branches that may bind a name to one model (read once per module, not once
+    per import: a long module importing many helpers stays linear)."""
+
+    names: dict[str, list[ast.Name]]
+    pickers: list[ast.Dict | ast.If]
+
+    @classmethod
+    def of(cls, mod: ast.Module) -> _Uses:
+        names: dict[str, list[ast.Name]] = {}
+        pickers: list[ast.Dict | ast.If] = []
+        for n in ps.walk(mod):
+            if isinstance(n, ast.Name):
+                names.setdefault(n.id, []).append(n)
+            elif isinstance(n, ast.Dict) or (isinstance(n, ast.If) and _tests_for(n.test)):
+                pickers.append(n)
+        return cls(names, pickers)
+
+    def bound_to(self, model: str, local: str) -> set[int]:
+        """Ids of the ``local`` names that only run for ``model``: the value of a
+        dispatch table's entry keyed by the model's name (``{"kite": split_kite}``), or a
+        name inside the branch of an ``if`` that tests for that name (``if name ==
+        "kite":``). Each model's helper picked by its own name runs for no other model."""
+        out: set[int] = set()
+        for n in self.pickers:
+            if isinstance(n, ast.Dict):
+                picked = [v for k, v in zip(n.keys, n.values, strict=True)
+                          if isinstance(k, ast.Constant) and k.value == model]
+            else:
+                picked = list(n.body) if _tests_for(n.test, model) else []
+            out |= {id(m) for v in picked for m in ps.walk(v)
+                    if isinstance(m, ast.Name) and m.id == local}
+        return out
+
+    def again(self, local: str, model: str) -> bool:
+        """Whether the module names ``local`` again where it may run for a model other
+        than ``model`` (a use not bound to the model's own name)."""
+        uses = self.names.get(local, [])
+        if not uses:
+            return False
+        bound = self.bound_to(model, local) if self.pickers else set()
+        return any(id(n) not in bound for n in uses)
 
 
 def _user(path: str, a_model: str, a_folder: str, names: frozenset[str]) -> bool:
@@ -196,13 +245,18 @@ def analyse(inp: Inputs) -> list[ModelHelper]:
     # Helpers of model folders inside the sub-project (or the sub-project's own model):
     # their names select the candidate users anywhere in the repository.
     helper_names: set[str] = set()
+    renamed: list[tuple[str, str]] = []  # (imported name, local name) in those folders
     for path, text in everything:
         owner = model_of(path, names)
         if owner is None or not (path.startswith(sub + "/") or _within(sub, owner[1])):
             continue
         mod = ps.parse(text)
-        helper_names |= {n.name for n in (mod.body if mod is not None else ())
-                         if isinstance(n, _FuncDef)}
+        if mod is None:
+            continue
+        helper_names |= {n.name for n in mod.body if isinstance(n, _FuncDef)}
+        renamed += [(orig, local) for local, _m, orig, _l in _imports(path, mod) if local != orig]
+    # A helper the folder re-exports under another name is imported by that name.
+    helper_names |= {local for orig, local in renamed if orig in helper_names}
     found: dict[tuple[str, str], tuple[int, str, set[str], list[str]]] = {}
     structure: dict[str, frozenset[str]] = {}
     for path, text in everything:
@@ -212,6 +266,7 @@ def analyse(inp: Inputs) -> list[ModelHelper]:
         mod = ps.parse(text)
         if mod is None:
             continue
+        uses: _Uses | None = None
         for local, module, orig, line in _imports(path, mod):
             if not mine and orig not in helper_names:
                 continue
@@ -224,7 +279,10 @@ def analyse(inp: Inputs) -> list[ModelHelper]:
                                      or _within(sub, owner[1])):
                 continue
             a_model, a_folder = owner
-            if not _user(path, a_model, a_folder, names) or not _named_again(mod, local):
+            if not _user(path, a_model, a_folder, names):
+                continue
+            uses = uses or _Uses.of(mod)
+            if not uses.again(local, a_model):
                 continue
             if a_folder not in structure:
                 cores = {p.split(f"/models/{a_model}/")[0] + f"/models/{a_model}"
