@@ -168,3 +168,58 @@ def traced(run):
     kept = text.split("    try:", 1)[0] + "    return run()\n"
     got = [(w.target, w.line) for w in outsidewrites.file_writes(ast.parse(kept), "sub")]
     assert got == [("shelf.engine.graph._run_all", 11), ("shelf.engine._run_all", 12)]
+
+
+def test_only_an_original_of_the_same_name_read_from_an_import_is_put_back() -> None:
+    text = '''\
+import shelf.gears as gears
+
+
+def tune(opts):
+    width = opts.width
+    gears._width = width
+    kept = gears.spin
+    gears._turn = kept
+'''
+    got = [(w.target, w.line) for w in outsidewrites.file_writes(ast.parse(text), "sub")]
+    # a local value and an original of another name are no restore of the written name
+    assert got == [("shelf.gears._width", 6), ("shelf.gears._turn", 8)]
+
+
+def test_an_original_held_on_self_or_read_by_getattr_is_a_scoped_patch() -> None:
+    text = '''\
+from shelf import gears
+
+
+class Swap:
+    def __enter__(self):
+        self._before = gears._spin
+        gears._spin = self.quiet
+
+    def quiet(self):
+        return 0
+
+    def __exit__(self, *exc):
+        gears._spin = self._before
+
+
+def once(step):
+    first = getattr(gears, "_turn")
+    gears._turn = step
+    try:
+        return step()
+    finally:
+        gears._turn = first
+'''
+    assert outsidewrites.file_writes(ast.parse(text), "sub") == []
+    unscoped = text.replace("gears._spin = self._before", "pass").replace(
+        "gears._turn = first", "pass")
+    got = [(w.target, w.line) for w in outsidewrites.file_writes(ast.parse(unscoped), "sub")]
+    assert got == [("shelf.gears._spin", 7), ("shelf.gears._turn", 18)]
+
+
+def test_a_parameter_spelled_like_an_import_is_a_local_object() -> None:
+    text = ("from shelf import gears\n\n\ndef fit(gears):\n    gears._ratio = 2\n\n\n"
+            "def other():\n    gears._ratio = 3\n")
+    got = [(w.target, w.line) for w in outsidewrites.file_writes(ast.parse(text), "sub")]
+    assert got == [("shelf.gears._ratio", 9)]

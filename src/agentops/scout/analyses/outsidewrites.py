@@ -108,23 +108,43 @@ def _targets(stmt: ast.stmt) -> list[tuple[ast.expr, ast.expr | None]]:
     return []
 
 
-def _saved(mod: ast.Module) -> dict[str, str]:
-    """Names holding an original: ``orig = X.f`` -> {orig: "X.f"}."""
+def _saved(mod: ast.Module, imported: dict[str, tuple[str, str]]) -> dict[str, str]:
+    """Holders of an original read from an import, to the attribute name read:
+    ``orig = X.f``, ``self._orig = X.f`` or ``orig = getattr(X, "f")`` -> {holder: "f"}
+    (a local value such as ``dim = args.dim`` is no original: ``args`` is not imported)."""
     out = {}
     for n in ps.statements(mod):
-        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Attribute) \
-                and _chain(n.value) is not None:
-            for t in n.targets:
-                if isinstance(t, ast.Name):
-                    out[t.id] = ast.unparse(n.value)
+        if not isinstance(n, ast.Assign):
+            continue
+        read = _chain(n.value)
+        if isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name) \
+                and n.value.func.id == "getattr" and len(n.value.args) == 2 \
+                and isinstance(n.value.args[1], ast.Constant) \
+                and isinstance(n.value.args[1].value, str):
+            head = _chain(n.value.args[0])
+            read = None if head is None else [*head, n.value.args[1].value]
+        if read is None or len(read) < 2 or read[0] not in imported:
+            continue
+        for t in n.targets:
+            if _chain(t) is not None:
+                out[ast.unparse(t)] = read[-1]
     return out
+
+
+def _shadowed(mod: ast.Module) -> list[tuple[int, int, set[str]]]:
+    """Line spans of functions with their parameter names: a parameter spelled like an
+    imported name is a local object, not the import."""
+    return [(f.lineno, f.end_lineno or f.lineno, set(ps.param_names(f)))
+            for f in ps.statements(mod)
+            if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and ps.param_names(f)]
 
 
 def file_writes(mod: ast.Module, own_module: str) -> list[OutsideWrite]:
     """The counted writes of one parsed module (see the module docstring)."""
     imported = ps.imports(mod)
     defined = _defined(mod)
-    saved = _saved(mod)
+    saved = _saved(mod, imported)
+    shadows = _shadowed(mod)
     found: list[tuple[int, str, str, bool, bool]] = []
     restored: set[str] = set()
     for stmt in ps.statements(mod):
@@ -134,11 +154,14 @@ def file_writes(mod: ast.Module, own_module: str) -> list[OutsideWrite]:
             parts = _chain(base)
             if parts is None or (len(parts) < 2 and not item) or parts[0] not in imported:
                 continue
+            if any(a <= stmt.lineno <= b and parts[0] in names for a, b, names in shadows):
+                continue
             module, name = imported[parts[0]]
             if module == own_module or module.startswith(own_module + "."):
                 continue
             written = ".".join(parts)
-            if isinstance(value, ast.Name) and value.id in saved:  # a saved original put back
+            holder = ast.unparse(value) if value is not None and _chain(value) else ""
+            if saved.get(holder) == parts[-1]:  # an original of the same name put back
                 restored.add(written)
                 continue
             full = [*module.split("."), *([name] if name else []), *parts[1:]]
