@@ -74,9 +74,17 @@ def _private(parts: list[str]) -> bool:
                for p in parts)
 
 
-def _defined(mod: ast.Module) -> set[str]:
-    return {n.name for n in ps.statements(mod)
-            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+def _shadows(stmts: list[ast.stmt], imported: dict[str, tuple[str, str]]
+             ) -> list[tuple[int, int, set[str]]]:
+    """Line spans of the functions with a parameter spelled like an imported name, and
+    those names: inside, the name is a local object, not the import."""
+    out = []
+    for f in stmts:
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            names = imported.keys() & set(ps.param_names(f))
+            if names:
+                out.append((f.lineno, f.end_lineno or f.lineno, names))
+    return out
 
 
 def _replaces(value: ast.expr | None, written: str, defined: set[str]) -> bool:
@@ -108,12 +116,13 @@ def _targets(stmt: ast.stmt) -> list[tuple[ast.expr, ast.expr | None]]:
     return []
 
 
-def _saved(mod: ast.Module, imported: dict[str, tuple[str, str]]) -> dict[str, str]:
+def _saved(stmts: list[ast.stmt], imported: dict[str, tuple[str, str]]
+           ) -> dict[str, str]:
     """Holders of an original read from an import, to the attribute name read:
     ``orig = X.f``, ``self._orig = X.f`` or ``orig = getattr(X, "f")`` -> {holder: "f"}
     (a local value such as ``dim = args.dim`` is no original: ``args`` is not imported)."""
     out = {}
-    for n in ps.statements(mod):
+    for n in stmts:
         if not isinstance(n, ast.Assign):
             continue
         read = _chain(n.value)
@@ -131,23 +140,17 @@ def _saved(mod: ast.Module, imported: dict[str, tuple[str, str]]) -> dict[str, s
     return out
 
 
-def _shadowed(mod: ast.Module) -> list[tuple[int, int, set[str]]]:
-    """Line spans of functions with their parameter names: a parameter spelled like an
-    imported name is a local object, not the import."""
-    return [(f.lineno, f.end_lineno or f.lineno, set(ps.param_names(f)))
-            for f in ps.statements(mod)
-            if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and ps.param_names(f)]
-
-
 def file_writes(mod: ast.Module, own_module: str) -> list[OutsideWrite]:
     """The counted writes of one parsed module (see the module docstring)."""
     imported = ps.imports(mod)
-    defined = _defined(mod)
-    saved = _saved(mod, imported)
-    shadows = _shadowed(mod)
+    stmts = ps.statements(mod)
+    defined = {n.name for n in stmts
+               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    saved = _saved(stmts, imported)
+    shadows = _shadows(stmts, imported)
     found: list[tuple[int, str, str, bool, bool]] = []
     restored: set[str] = set()
-    for stmt in ps.statements(mod):
+    for stmt in stmts:
         for target, value in _targets(stmt):
             item = isinstance(target, ast.Subscript)
             base = target.value if isinstance(target, ast.Subscript) else target
