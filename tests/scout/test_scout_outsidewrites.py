@@ -111,7 +111,8 @@ def test_flags_environment_own_modules_and_scoped_patches_are_not_counted(tmp_pa
 def test_tests_and_entry_points_are_left_alone(tmp_path) -> None:
     script = LIBRARY + '\n\nif __name__ == "__main__":\n    build(None, True)\n'
     inp = _inp(tmp_path, {"sub/tests/test_lib.py": LIBRARY, "sub/run.py": script,
-                          "sub/lib_test.py": LIBRARY})
+                          "sub/lib_test.py": LIBRARY, "sub/conftest.py": LIBRARY,
+                          "sub/test/helpers.py": LIBRARY})
     assert outsidewrites.analyse(inp) == []
 
 
@@ -127,7 +128,8 @@ def test_a_write_the_repository_makes_outside_the_folder_is_its_convention(tmp_p
     core = ("import torch\n\n\ndef enable(model):\n"
             "    torch._compiler_cfg.reuse_buffers = False\n    return model\n")
     inp = _inp(tmp_path, {"sub/lib.py": LIBRARY, "core/__init__.py": "",
-                          "core/compiling.py": core, "core/tests/test_x.py": LIBRARY})
+                          "core/compiling.py": core, "core/tests/test_x.py": LIBRARY,
+                          "test/conftest.py": LIBRARY, "test/shared.py": LIBRARY})
     [f] = outsidewrites.analyse(inp)
     targets = [w.target for w in f.writes]
     assert "torch._compiler_cfg.reuse_buffers" not in targets  # core sets it the same way

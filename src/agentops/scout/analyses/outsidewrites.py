@@ -10,12 +10,14 @@ same file, a lambda, or a call built from the original it replaces: a wrapper) o
 reaches private state (a ``_``-prefixed part on the way, which the owner may change
 without notice). A public flag set to a value (``torch.backends.cudnn.benchmark =
 True``, ``os.environ[k] = v``) is the owner's documented switch and is left alone, as
-are writes that are put back from a saved original in the same file (a scoped patch,
-also when one saved original is put back under two aliases of the patched name),
-test files, entry-point scripts (a module with a ``__main__`` block owns its
+are writes that are put back from a saved original in the same file (a scoped patch:
+an original of the same name read from the import, held in a name, on ``self`` or read
+by ``getattr``, also when put back under two aliases of the patched name), test files
+and ``conftest.py``, entry-point scripts (a module with a ``__main__`` block owns its
 process), and a write the repository's own library code outside the folder makes to
 the same target (the project's convention for that switch, not this folder's choice).
-Writes through objects reached by calls or parameters are not followed.
+Writes through objects reached by calls or parameters (also a parameter spelled like an
+import) are not followed.
 
 Pure: parsed sources in, frozen records out; each file parsed once, at most
 ``_MAX_FILE`` characters read.
@@ -48,8 +50,11 @@ class OutsideWrites:
 
 
 def _is_test(path: str) -> bool:
+    """Test code: under a ``tests/`` or ``test/`` folder, a ``test_*``/``*_test.py``
+    module or a pytest ``conftest.py`` (its fixtures patch for the test session)."""
     name = path.rsplit("/", 1)[-1]
-    return "/tests/" in f"/{path}" or name.startswith("test_") or name.endswith("_test.py")
+    return any(f"/{d}/" in f"/{path}" for d in ("tests", "test")) \
+        or name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
 
 
 def _chain(node: ast.expr) -> list[str] | None:
