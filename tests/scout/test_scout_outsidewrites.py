@@ -225,3 +225,83 @@ def test_a_parameter_spelled_like_an_import_is_a_local_object() -> None:
             "def other():\n    gears._ratio = 3\n")
     got = [(w.target, w.line) for w in outsidewrites.file_writes(ast.parse(text), "sub")]
     assert got == [("shelf.gears._ratio", 9)]
+
+
+def _found(text: str) -> list[tuple[str, int]]:
+    return [(w.target, w.line) for w in outsidewrites.file_writes(ast.parse(text), "sub")]
+
+
+HOOK = "import shelf\n\n\ndef g():\n    return 0\n\n\nshelf._hook = g\n"
+
+
+def test_statement_forms_that_write_and_that_do_not() -> None:
+    text = '''\
+import sys
+
+import shelf
+from shelf import REGISTRY, make
+
+
+def g():
+    return 0
+
+
+if sys.version_info >= (3, 10):
+    shelf._level += 1
+kept = shelf._hook = g
+shelf._note: int
+shelf = g
+make().flag = g
+REGISTRY["k"] = make(REGISTRY)
+shelf.width = max(sys.maxsize, 1)
+setattr(shelf, 3, g)
+'''
+    # a version check is no entry point; augmented and chained writes count; an
+    # annotation alone, a rebound name, an object a call returns, a public mapping or
+    # flag set to data and a non-text setattr name do not
+    assert _found(text) == [("shelf._level", 12), ("shelf._hook", 13)]
+
+
+def test_files_are_read_up_to_the_size_cap(tmp_path) -> None:
+    pad = outsidewrites._MAX_FILE - len(HOOK) - 1
+    at_cap = "#" + "x" * (pad - 1) + "\n" + HOOK
+    assert len(at_cap) == outsidewrites._MAX_FILE
+    inp = _inp(tmp_path, {"sub/a.py": at_cap, "sub/b.py": at_cap + "#"})
+    assert [f.file for f in outsidewrites.analyse(inp)] == ["sub/a.py"]
+
+
+def test_only_the_folders_python_library_files_are_read(tmp_path) -> None:
+    script = HOOK + '\n\nif __name__ == "__main__":\n    g()\n'
+    inp = _inp(tmp_path, {"sub/a_run.py": script, "sub/b.py": HOOK, "sub/notes.txt": HOOK,
+                          "sub/tests/helpers.py": HOOK, "sub/test_b.py": HOOK,
+                          "core/other.py": HOOK.replace("_hook", "_other")})
+    assert [f.file for f in outsidewrites.analyse(inp)] == ["sub/b.py"]
+
+
+def test_what_outside_the_folder_is_no_convention(tmp_path) -> None:
+    script = HOOK + '\n\nif __name__ == "__main__":\n    g()\n'
+    big = HOOK + "#" * outsidewrites._MAX_FILE
+    inp = _inp(tmp_path, {"sub/b.py": HOOK, "core/notes.txt": HOOK, "core/run.py": script,
+                          "core/big.py": big, "core/broken.py": "shelf._hook = (\n"})
+    [f] = outsidewrites.analyse(inp)
+    assert [w.target for w in f.writes] == ["shelf._hook"]
+
+
+def test_a_convention_spelled_through_another_alias_is_found(tmp_path) -> None:
+    core = "import shelf.gears as cogs\n\n\ndef g():\n    return 0\n\n\ncogs.turn = g\n"
+    mine = "from shelf import gears\n\n\ndef h():\n    return 1\n\n\ngears.turn = h\n"
+    inp = _inp(tmp_path, {"sub/b.py": mine, "core/c.py": core})
+    assert outsidewrites.analyse(inp) == []
+    assert outsidewrites.analyse(_inp(tmp_path / "alone", {"sub/b.py": mine})) != []
+
+
+def test_the_why_counts_in_words(tmp_path) -> None:
+    one = "import shelf\n\n\ndef g():\n    return 0\n\n\nshelf.hook = g\n"
+    inp = _inp(tmp_path, {"sub/b.py": one})
+    [item] = debt._outside_writes(inp, {"outside_writes": outsidewrites.analyse(inp)})
+    assert item.why.startswith("1 replaces behaviour; every later user of it ")
+    two = one + "shelf._mode = 2\n"
+    inp = _inp(tmp_path / "two", {"sub/b.py": two})
+    [item] = debt._outside_writes(inp, {"outside_writes": outsidewrites.analyse(inp)})
+    assert item.why.startswith("1 replaces behaviour and 1 reaches private (`_`-prefixed)"
+                               " state; every later user of them ")
