@@ -305,3 +305,11 @@ def test_the_why_counts_in_words(tmp_path) -> None:
     [item] = debt._outside_writes(inp, {"outside_writes": outsidewrites.analyse(inp)})
     assert item.why.startswith("1 replaces behaviour and 1 reaches private (`_`-prefixed)"
                                " state; every later user of them ")
+
+
+def test_a_convention_written_with_any_augmented_operator_is_found(tmp_path) -> None:
+    mine = "import shelf\n\n\ndef f():\n    shelf._level = 8\n"
+    for i, op in enumerate(("//=", "**=", "%=", "^=", ">>=", "<<=", "@=")):
+        core = f"import shelf\n\n\ndef f():\n    shelf._level {op} 2\n"
+        inp = _inp(tmp_path / f"op{i}", {"sub/b.py": mine, "core/c.py": core})
+        assert outsidewrites.analyse(inp) == [], op

@@ -187,7 +187,8 @@ def _elsewhere(inp: Inputs, sub: str, targets: set[str]) -> set[str]:
     text assigns to one of the targets' last names are parsed."""
     last = {t.removesuffix("[...]").rsplit(".", 1)[-1] for t in targets}
     spot = re.compile(r"\.(?:" + "|".join(map(re.escape, sorted(last)))
-                      + r")\s*(?:\[[^\n]*\])?\s*[-+*/|&]?=(?!=)|\bsetattr\(")
+                      + r")\s*(?:\[[^\n]*\])?\s*(?://|\*\*|<<|>>|[-+*/%@&|^])?=(?!=)"
+                      r"|\bsetattr\(")  # every augmented operator file_writes counts
     found: set[str] = set()
     for path in sorted(inp.head.files):
         if path.startswith(sub + "/") or not path.endswith(".py") or _is_test(path):
