@@ -83,7 +83,7 @@ def _shadows(stmts: list[ast.stmt], imported: dict[str, tuple[str, str]]
              ) -> list[tuple[int, int, set[str]]]:
     """Line spans of the functions with a parameter spelled like an imported name, and
     those names: inside, the name is a local object, not the import."""
-    out = []
+    out: list[tuple[int, int, set[str]]] = []
     for f in stmts:
         if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
             names = imported.keys() & set(ps.param_names(f))
@@ -126,7 +126,7 @@ def _saved(stmts: list[ast.stmt], imported: dict[str, tuple[str, str]]
     """Holders of an original read from an import, to the attribute name read:
     ``orig = X.f``, ``self._orig = X.f`` or ``orig = getattr(X, "f")`` -> {holder: "f"}
     (a local value such as ``dim = args.dim`` is no original: ``args`` is not imported)."""
-    out = {}
+    out: dict[str, str] = {}
     for n in stmts:
         if not isinstance(n, ast.Assign):
             continue
