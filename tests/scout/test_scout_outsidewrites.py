@@ -313,3 +313,38 @@ def test_a_convention_written_with_any_augmented_operator_is_found(tmp_path) -> 
         core = f"import shelf\n\n\ndef f():\n    shelf._level {op} 2\n"
         inp = _inp(tmp_path / f"op{i}", {"sub/b.py": mine, "core/c.py": core})
         assert outsidewrites.analyse(inp) == [], op
+
+
+def test_more_values_and_holders_that_are_and_are_not_writes() -> None:
+    text = '''\
+import shelf
+from shelf import REGISTRY, gears, make, pick
+from sub import knobs
+
+
+def g():
+    return 0
+
+
+shelf._level__ = 1
+shelf.mode = REGISTRY
+knobs.hook = shelf._hook = g
+kept = pick(gears, "_turn")
+gears._turn = kept
+other = getattr(make(), "_spin")
+gears._spin = other
+'''
+    # a name ending in "__" but not starting so is private; a public switch set to an
+    # imported name is data; the folder's own target first in a chain hides nothing; a
+    # value from another call than getattr, or getattr on a call, is no saved original
+    assert _found(text) == [("shelf._level__", 10), ("shelf._hook", 12),
+                            ("shelf.gears._turn", 14), ("shelf.gears._spin", 16)]
+
+
+def test_every_outside_file_is_searched_for_the_convention(tmp_path) -> None:
+    script = HOOK + '\n\nif __name__ == "__main__":\n    g()\n'
+    unrelated = "import shelf\n\n\ndef f(o):\n    setattr(o, 'x', 1)\n"
+    for i, first in enumerate((script, "shelf._hook = (\n", unrelated)):
+        inp = _inp(tmp_path / f"f{i}", {"sub/b.py": HOOK, "core/a.py": first,
+                                        "core/b.py": HOOK})
+        assert outsidewrites.analyse(inp) == [], i
