@@ -272,10 +272,11 @@ def test_files_are_read_up_to_the_size_cap(tmp_path) -> None:
 
 def test_only_the_folders_python_library_files_are_read(tmp_path) -> None:
     script = HOOK + '\n\nif __name__ == "__main__":\n    g()\n'
+    checked = HOOK + "\n\nif shelf.VERSION >= 2:\n    g()\n"  # a comparison, no entry point
     inp = _inp(tmp_path, {"sub/a_run.py": script, "sub/b.py": HOOK, "sub/notes.txt": HOOK,
                           "sub/tests/helpers.py": HOOK, "sub/test_b.py": HOOK,
-                          "core/other.py": HOOK.replace("_hook", "_other")})
-    assert [f.file for f in outsidewrites.analyse(inp)] == ["sub/b.py"]
+                          "sub/c.py": checked, "core/other.py": HOOK.replace("_hook", "_other")})
+    assert [f.file for f in outsidewrites.analyse(inp)] == ["sub/b.py", "sub/c.py"]
 
 
 def test_what_outside_the_folder_is_no_convention(tmp_path) -> None:
@@ -333,6 +334,7 @@ kept = pick(gears, "_turn")
 gears._turn = kept
 other = getattr(make(), "_spin")
 gears._spin = other
+broken = getattr(gears)
 '''
     # a name ending in "__" but not starting so is private; a public switch set to an
     # imported name is data; the folder's own target first in a chain hides nothing; a
