@@ -111,7 +111,8 @@ def test_flags_environment_own_modules_and_scoped_patches_are_not_counted(tmp_pa
 def test_tests_and_entry_points_are_left_alone(tmp_path) -> None:
     script = LIBRARY + '\n\nif __name__ == "__main__":\n    build(None, True)\n'
     inp = _inp(tmp_path, {"sub/tests/test_lib.py": LIBRARY, "sub/run.py": script,
-                          "sub/lib_test.py": LIBRARY})
+                          "sub/lib_test.py": LIBRARY, "sub/conftest.py": LIBRARY,
+                          "sub/test/helpers.py": LIBRARY})
     assert outsidewrites.analyse(inp) == []
 
 
@@ -127,7 +128,8 @@ def test_a_write_the_repository_makes_outside_the_folder_is_its_convention(tmp_p
     core = ("import torch\n\n\ndef enable(model):\n"
             "    torch._compiler_cfg.reuse_buffers = False\n    return model\n")
     inp = _inp(tmp_path, {"sub/lib.py": LIBRARY, "core/__init__.py": "",
-                          "core/compiling.py": core, "core/tests/test_x.py": LIBRARY})
+                          "core/compiling.py": core, "core/tests/test_x.py": LIBRARY,
+                          "test/conftest.py": LIBRARY, "test/shared.py": LIBRARY})
     [f] = outsidewrites.analyse(inp)
     targets = [w.target for w in f.writes]
     assert "torch._compiler_cfg.reuse_buffers" not in targets  # core sets it the same way
@@ -168,3 +170,183 @@ def traced(run):
     kept = text.split("    try:", 1)[0] + "    return run()\n"
     got = [(w.target, w.line) for w in outsidewrites.file_writes(ast.parse(kept), "sub")]
     assert got == [("shelf.engine.graph._run_all", 11), ("shelf.engine._run_all", 12)]
+
+
+def test_only_an_original_of_the_same_name_read_from_an_import_is_put_back() -> None:
+    text = '''\
+import shelf.gears as gears
+
+
+def tune(opts):
+    width = opts.width
+    gears._width = width
+    kept = gears.spin
+    gears._turn = kept
+'''
+    got = [(w.target, w.line) for w in outsidewrites.file_writes(ast.parse(text), "sub")]
+    # a local value and an original of another name are no restore of the written name
+    assert got == [("shelf.gears._width", 6), ("shelf.gears._turn", 8)]
+
+
+def test_an_original_held_on_self_or_read_by_getattr_is_a_scoped_patch() -> None:
+    text = '''\
+from shelf import gears
+
+
+class Swap:
+    def __enter__(self):
+        self._before = gears._spin
+        gears._spin = self.quiet
+
+    def quiet(self):
+        return 0
+
+    def __exit__(self, *exc):
+        gears._spin = self._before
+
+
+def once(step):
+    first = getattr(gears, "_turn")
+    gears._turn = step
+    try:
+        return step()
+    finally:
+        gears._turn = first
+'''
+    assert outsidewrites.file_writes(ast.parse(text), "sub") == []
+    unscoped = text.replace("gears._spin = self._before", "pass").replace(
+        "gears._turn = first", "pass")
+    got = [(w.target, w.line) for w in outsidewrites.file_writes(ast.parse(unscoped), "sub")]
+    assert got == [("shelf.gears._spin", 7), ("shelf.gears._turn", 18)]
+
+
+def test_a_parameter_spelled_like_an_import_is_a_local_object() -> None:
+    text = ("from shelf import gears\n\n\ndef fit(gears):\n    gears._ratio = 2\n\n\n"
+            "def other():\n    gears._ratio = 3\n")
+    got = [(w.target, w.line) for w in outsidewrites.file_writes(ast.parse(text), "sub")]
+    assert got == [("shelf.gears._ratio", 9)]
+
+
+def _found(text: str) -> list[tuple[str, int]]:
+    return [(w.target, w.line) for w in outsidewrites.file_writes(ast.parse(text), "sub")]
+
+
+HOOK = "import shelf\n\n\ndef g():\n    return 0\n\n\nshelf._hook = g\n"
+
+
+def test_statement_forms_that_write_and_that_do_not() -> None:
+    text = '''\
+import sys
+
+import shelf
+from shelf import REGISTRY, make
+
+
+def g():
+    return 0
+
+
+if sys.version_info >= (3, 10):
+    shelf._level += 1
+kept = shelf._hook = g
+shelf._note: int
+shelf = g
+make().flag = g
+REGISTRY["k"] = make(REGISTRY)
+shelf.width = max(sys.maxsize, 1)
+setattr(shelf, 3, g)
+'''
+    # a version check is no entry point; augmented and chained writes count; an
+    # annotation alone, a rebound name, an object a call returns, a public mapping or
+    # flag set to data and a non-text setattr name do not
+    assert _found(text) == [("shelf._level", 12), ("shelf._hook", 13)]
+
+
+def test_files_are_read_up_to_the_size_cap(tmp_path) -> None:
+    pad = outsidewrites._MAX_FILE - len(HOOK) - 1
+    at_cap = "#" + "x" * (pad - 1) + "\n" + HOOK
+    assert len(at_cap) == outsidewrites._MAX_FILE
+    inp = _inp(tmp_path, {"sub/a.py": at_cap, "sub/b.py": at_cap + "#"})
+    assert [f.file for f in outsidewrites.analyse(inp)] == ["sub/a.py"]
+
+
+def test_only_the_folders_python_library_files_are_read(tmp_path) -> None:
+    script = HOOK + '\n\nif __name__ == "__main__":\n    g()\n'
+    checked = HOOK + "\n\nif shelf.VERSION >= 2:\n    g()\n"  # a comparison, no entry point
+    inp = _inp(tmp_path, {"sub/a_run.py": script, "sub/b.py": HOOK, "sub/notes.txt": HOOK,
+                          "sub/tests/helpers.py": HOOK, "sub/test_b.py": HOOK,
+                          "sub/c.py": checked, "core/other.py": HOOK.replace("_hook", "_other")})
+    assert [f.file for f in outsidewrites.analyse(inp)] == ["sub/b.py", "sub/c.py"]
+
+
+def test_what_outside_the_folder_is_no_convention(tmp_path) -> None:
+    script = HOOK + '\n\nif __name__ == "__main__":\n    g()\n'
+    big = HOOK + "#" * outsidewrites._MAX_FILE
+    inp = _inp(tmp_path, {"sub/b.py": HOOK, "core/notes.txt": HOOK, "core/run.py": script,
+                          "core/big.py": big, "core/broken.py": "shelf._hook = (\n"})
+    [f] = outsidewrites.analyse(inp)
+    assert [w.target for w in f.writes] == ["shelf._hook"]
+
+
+def test_a_convention_spelled_through_another_alias_is_found(tmp_path) -> None:
+    core = "import shelf.gears as cogs\n\n\ndef g():\n    return 0\n\n\ncogs.turn = g\n"
+    mine = "from shelf import gears\n\n\ndef h():\n    return 1\n\n\ngears.turn = h\n"
+    inp = _inp(tmp_path, {"sub/b.py": mine, "core/c.py": core})
+    assert outsidewrites.analyse(inp) == []
+    assert outsidewrites.analyse(_inp(tmp_path / "alone", {"sub/b.py": mine})) != []
+
+
+def test_the_why_counts_in_words(tmp_path) -> None:
+    one = "import shelf\n\n\ndef g():\n    return 0\n\n\nshelf.hook = g\n"
+    inp = _inp(tmp_path, {"sub/b.py": one})
+    [item] = debt._outside_writes(inp, {"outside_writes": outsidewrites.analyse(inp)})
+    assert item.why.startswith("1 replaces behaviour; every later user of it ")
+    two = one + "shelf._mode = 2\n"
+    inp = _inp(tmp_path / "two", {"sub/b.py": two})
+    [item] = debt._outside_writes(inp, {"outside_writes": outsidewrites.analyse(inp)})
+    assert item.why.startswith("1 replaces behaviour and 1 reaches private (`_`-prefixed)"
+                               " state; every later user of them ")
+
+
+def test_a_convention_written_with_any_augmented_operator_is_found(tmp_path) -> None:
+    mine = "import shelf\n\n\ndef f():\n    shelf._level = 8\n"
+    for i, op in enumerate(("//=", "**=", "%=", "^=", ">>=", "<<=", "@=")):
+        core = f"import shelf\n\n\ndef f():\n    shelf._level {op} 2\n"
+        inp = _inp(tmp_path / f"op{i}", {"sub/b.py": mine, "core/c.py": core})
+        assert outsidewrites.analyse(inp) == [], op
+
+
+def test_more_values_and_holders_that_are_and_are_not_writes() -> None:
+    text = '''\
+import shelf
+from shelf import REGISTRY, gears, make, pick
+from sub import knobs
+
+
+def g():
+    return 0
+
+
+shelf._level__ = 1
+shelf.mode = REGISTRY
+knobs.hook = shelf._hook = g
+kept = pick(gears, "_turn")
+gears._turn = kept
+other = getattr(make(), "_spin")
+gears._spin = other
+broken = getattr(gears)
+'''
+    # a name ending in "__" but not starting so is private; a public switch set to an
+    # imported name is data; the folder's own target first in a chain hides nothing; a
+    # value from another call than getattr, or getattr on a call, is no saved original
+    assert _found(text) == [("shelf._level__", 10), ("shelf._hook", 12),
+                            ("shelf.gears._turn", 14), ("shelf.gears._spin", 16)]
+
+
+def test_every_outside_file_is_searched_for_the_convention(tmp_path) -> None:
+    script = HOOK + '\n\nif __name__ == "__main__":\n    g()\n'
+    unrelated = "import shelf\n\n\ndef f(o):\n    setattr(o, 'x', 1)\n"
+    for i, first in enumerate((script, "shelf._hook = (\n", unrelated)):
+        inp = _inp(tmp_path / f"f{i}", {"sub/b.py": HOOK, "core/a.py": first,
+                                        "core/b.py": HOOK})
+        assert outsidewrites.analyse(inp) == [], i

@@ -10,12 +10,14 @@ same file, a lambda, or a call built from the original it replaces: a wrapper) o
 reaches private state (a ``_``-prefixed part on the way, which the owner may change
 without notice). A public flag set to a value (``torch.backends.cudnn.benchmark =
 True``, ``os.environ[k] = v``) is the owner's documented switch and is left alone, as
-are writes that are put back from a saved original in the same file (a scoped patch,
-also when one saved original is put back under two aliases of the patched name),
-test files, entry-point scripts (a module with a ``__main__`` block owns its
+are writes that are put back from a saved original in the same file (a scoped patch:
+an original of the same name read from the import, held in a name, on ``self`` or read
+by ``getattr``, also when put back under two aliases of the patched name), test files
+and ``conftest.py``, entry-point scripts (a module with a ``__main__`` block owns its
 process), and a write the repository's own library code outside the folder makes to
 the same target (the project's convention for that switch, not this folder's choice).
-Writes through objects reached by calls or parameters are not followed.
+Writes through objects reached by calls or parameters (also a parameter spelled like an
+import) are not followed.
 
 Pure: parsed sources in, frozen records out; each file parsed once, at most
 ``_MAX_FILE`` characters read.
@@ -48,8 +50,11 @@ class OutsideWrites:
 
 
 def _is_test(path: str) -> bool:
+    """Test code: under a ``tests/`` or ``test/`` folder, a ``test_*``/``*_test.py``
+    module or a pytest ``conftest.py`` (its fixtures patch for the test session)."""
     name = path.rsplit("/", 1)[-1]
-    return "/tests/" in f"/{path}" or name.startswith("test_") or name.endswith("_test.py")
+    return any(f"/{d}/" in f"/{path}" for d in ("tests", "test")) \
+        or name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
 
 
 def _chain(node: ast.expr) -> list[str] | None:
@@ -74,9 +79,17 @@ def _private(parts: list[str]) -> bool:
                for p in parts)
 
 
-def _defined(mod: ast.Module) -> set[str]:
-    return {n.name for n in ps.statements(mod)
-            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+def _shadows(stmts: list[ast.stmt], imported: dict[str, tuple[str, str]]
+             ) -> list[tuple[int, int, set[str]]]:
+    """Line spans of the functions with a parameter spelled like an imported name, and
+    those names: inside, the name is a local object, not the import."""
+    out: list[tuple[int, int, set[str]]] = []
+    for f in stmts:
+        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            names = imported.keys() & set(ps.param_names(f))
+            if names:
+                out.append((f.lineno, f.end_lineno or f.lineno, names))
+    return out
 
 
 def _replaces(value: ast.expr | None, written: str, defined: set[str]) -> bool:
@@ -108,37 +121,55 @@ def _targets(stmt: ast.stmt) -> list[tuple[ast.expr, ast.expr | None]]:
     return []
 
 
-def _saved(mod: ast.Module) -> dict[str, str]:
-    """Names holding an original: ``orig = X.f`` -> {orig: "X.f"}."""
-    out = {}
-    for n in ps.statements(mod):
-        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Attribute) \
-                and _chain(n.value) is not None:
-            for t in n.targets:
-                if isinstance(t, ast.Name):
-                    out[t.id] = ast.unparse(n.value)
+def _saved(stmts: list[ast.stmt], imported: dict[str, tuple[str, str]]
+           ) -> dict[str, str]:
+    """Holders of an original read from an import, to the attribute name read:
+    ``orig = X.f``, ``self._orig = X.f`` or ``orig = getattr(X, "f")`` -> {holder: "f"}
+    (a local value such as ``dim = args.dim`` is no original: ``args`` is not imported)."""
+    out: dict[str, str] = {}
+    for n in stmts:
+        if not isinstance(n, ast.Assign):
+            continue
+        read = _chain(n.value)
+        if isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name) \
+                and n.value.func.id == "getattr" and len(n.value.args) == 2 \
+                and isinstance(n.value.args[1], ast.Constant) \
+                and isinstance(n.value.args[1].value, str):
+            head = _chain(n.value.args[0])
+            read = None if head is None else [*head, n.value.args[1].value]
+        if read is None or len(read) < 2 or read[0] not in imported:
+            continue
+        for t in n.targets:
+            if _chain(t) is not None:
+                out[ast.unparse(t)] = read[-1]
     return out
 
 
 def file_writes(mod: ast.Module, own_module: str) -> list[OutsideWrite]:
     """The counted writes of one parsed module (see the module docstring)."""
     imported = ps.imports(mod)
-    defined = _defined(mod)
-    saved = _saved(mod)
+    stmts = ps.statements(mod)
+    defined = {n.name for n in stmts
+               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    saved = _saved(stmts, imported)
+    shadows = _shadows(stmts, imported)
     found: list[tuple[int, str, str, bool, bool]] = []
     restored: set[str] = set()
-    for stmt in ps.statements(mod):
+    for stmt in stmts:
         for target, value in _targets(stmt):
             item = isinstance(target, ast.Subscript)
             base = target.value if isinstance(target, ast.Subscript) else target
             parts = _chain(base)
             if parts is None or (len(parts) < 2 and not item) or parts[0] not in imported:
                 continue
+            if any(a <= stmt.lineno <= b and parts[0] in names for a, b, names in shadows):
+                continue
             module, name = imported[parts[0]]
             if module == own_module or module.startswith(own_module + "."):
                 continue
             written = ".".join(parts)
-            if isinstance(value, ast.Name) and value.id in saved:  # a saved original put back
+            holder = ast.unparse(value) if value is not None and _chain(value) else ""
+            if saved.get(holder) == parts[-1]:  # an original of the same name put back
                 restored.add(written)
                 continue
             full = [*module.split("."), *([name] if name else []), *parts[1:]]
@@ -156,7 +187,8 @@ def _elsewhere(inp: Inputs, sub: str, targets: set[str]) -> set[str]:
     text assigns to one of the targets' last names are parsed."""
     last = {t.removesuffix("[...]").rsplit(".", 1)[-1] for t in targets}
     spot = re.compile(r"\.(?:" + "|".join(map(re.escape, sorted(last)))
-                      + r")\s*(?:\[[^\n]*\])?\s*[-+*/|&]?=(?!=)|\bsetattr\(")
+                      + r")\s*(?:\[[^\n]*\])?\s*(?://|\*\*|<<|>>|[-+*/%@&|^])?=(?!=)"
+                      r"|\bsetattr\(")  # every augmented operator file_writes counts
     found: set[str] = set()
     for path in sorted(inp.head.files):
         if path.startswith(sub + "/") or not path.endswith(".py") or _is_test(path):
