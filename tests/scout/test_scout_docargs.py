@@ -103,3 +103,29 @@ def test_documented_parses_google_and_sphinx_entries() -> None:
     assert docargs.documented(doc) == [(3, "a"), (5, "c")]
     assert docargs.documented(":param str name: n\n:param other: o") == [
         (0, "name"), (1, "other")]
+
+
+def test_a_marker_line_under_args_is_a_note_not_a_parameter() -> None:
+    doc = "Do.\n\n    Args:\n        a: x\n        TODO: fold b into a\n        c: y\n"
+    assert docargs.documented(doc) == [(3, "a"), (5, "c")]
+    inp_doc = "Do.\n\n    Args:\n        a: x\n        FIXME: gone\n"
+    assert docargs.documented(inp_doc) == [(3, "a")]
+
+
+def test_a_module_function_taking_self_may_document_it(tmp_path) -> None:
+    bound_later = '''\
+def fast_forward(self, x):
+    """Attached to the block class at import.
+
+    Args:
+        self: the block it is bound to.
+        x: the input.
+        gone: no longer taken.
+    """
+    return x
+'''
+    got = docargs.analyse(_inp(tmp_path, {"sub/patch.py": bound_later}))
+    assert len(got) == 1
+    head, _, takes = got[0].problem.partition("which")
+    assert "`gone`" in head and "`self`" not in head
+    assert "(it takes x)" in takes

@@ -18,6 +18,7 @@ import re
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.commentrefs import own_sources
 from agentops.scout.analyses.docs import DocProblem
+from agentops.scout.analyses.todos import MARKERS
 from agentops.scout.model import Inputs
 
 _SECTION = re.compile(r"^(?:Args|Arguments|Parameters|Params|Keyword Args)\s*:\s*$")
@@ -60,7 +61,9 @@ def documented(doc: str, section: re.Pattern[str] = _SECTION, *, sphinx: bool = 
                 break
             if indent == level:
                 e = _ENTRY.match(raw.strip())
-                if e:
+                # A marker line ("TODO: drop once ...") sits at an entry's indent but is
+                # a note to the maintainers, not a parameter.
+                if e and e.group(1) not in MARKERS:
                     out.append((i, e.group(1)))
             i += 1
     return out
@@ -70,7 +73,10 @@ def _params(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str] | None:
     a = fn.args
     if a.vararg is not None or a.kwarg is not None:
         return None
-    return {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)} - {"self", "cls"}
+    # Every name the signature binds, "self" included: a module-level function can take
+    # a parameter called self (one bound onto a class later), and documenting it is no
+    # stale entry; a method's docstring never documents its own self anyway.
+    return {p.arg for p in (*a.posonlyargs, *a.args, *a.kwonlyargs)}
 
 
 def _docstring(node: ast.AST) -> ast.Constant | None:
@@ -112,7 +118,7 @@ def analyse(inp: Inputs) -> list[DocProblem]:
             if not stale:
                 continue
             names = ", ".join(f"`{n}`" for n in dict.fromkeys(n for _o, n in stale))
-            takes = ", ".join(sorted(params)) or "no argument"
+            takes = ", ".join(sorted(params - {"self", "cls"})) or "no argument"
             out.append(DocProblem(
                 path, doc.lineno + stale[0][0],
                 f"the docstring of {label} documents {names}, which "

@@ -13,7 +13,11 @@ from dataclasses import dataclass
 from agentops.scout.livedata import PullState
 from agentops.scout.model import Inputs, stable_id
 
-_TAG_RE = re.compile(r"\[?\b(TODO|FIXME|HACK|XXX)\b\]?(?:\(\s*@?([^)]*?)\s*\))?[:\s-]*(.*)")
+# The marker words of a note left in code; docargs reads them too (a "TODO:" line under a
+# docstring's Args: is a note, not a parameter).
+MARKERS = ("TODO", "FIXME", "HACK", "XXX")
+_TAG_RE = re.compile(r"\[?\b(" + "|".join(MARKERS)
+                     + r")\b\]?(?:\(\s*@?([^)]*?)\s*\))?[:\s-]*(.*)")
 # Order matters: the full URL forms first, so "github.com/a/b/pull/1" is not also "a/b#1".
 _URL_PR_RE = re.compile(r"github\.com/([\w.-]+)/([\w.-]+)/(?:pull|issues)/(\d+)")
 _SHORT_RE = re.compile(r"(?<![\w/.])([A-Za-z][\w.-]*)/([\w.-]+)#(\d+)")
