@@ -29,10 +29,13 @@ import ast
 import re
 from dataclasses import dataclass
 
+from agentops.scout import gitrepo
 from agentops.scout.analyses import pysource as ps
+from agentops.scout.config import is_test_name
 from agentops.scout.model import Inputs
 
-_MAX_FILE = 400_000
+# The tree loader's own cap: a test-built tree is held to what a real checkout holds.
+_MAX_FILE = gitrepo.MAX_PYTHON_CHARS
 
 
 @dataclass(frozen=True)
@@ -54,19 +57,7 @@ def _is_test(path: str) -> bool:
     module or a pytest ``conftest.py`` (its fixtures patch for the test session)."""
     name = path.rsplit("/", 1)[-1]
     return any(f"/{d}/" in f"/{path}" for d in ("tests", "test")) \
-        or name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
-
-
-def _chain(node: ast.expr) -> list[str] | None:
-    """``a.b.c`` -> [a, b, c]; None for anything but names and attributes."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return parts[::-1]
+        or is_test_name(name) or name == "conftest.py"
 
 
 def _entry_point(mod: ast.Module) -> bool:
@@ -130,17 +121,17 @@ def _saved(stmts: list[ast.stmt], imported: dict[str, tuple[str, str]]
     for n in stmts:
         if not isinstance(n, ast.Assign):
             continue
-        read = _chain(n.value)
+        read = ps.name_chain(n.value)
         if isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Name) \
                 and n.value.func.id == "getattr" and len(n.value.args) == 2 \
                 and isinstance(n.value.args[1], ast.Constant) \
                 and isinstance(n.value.args[1].value, str):
-            head = _chain(n.value.args[0])
-            read = None if head is None else [*head, n.value.args[1].value]
-        if read is None or len(read) < 2 or read[0] not in imported:
+            head = ps.name_chain(n.value.args[0])
+            read = [*head, n.value.args[1].value] if head else []
+        if len(read) < 2 or read[0] not in imported:
             continue
         for t in n.targets:
-            if _chain(t) is not None:
+            if ps.name_chain(t):
                 out[ast.unparse(t)] = read[-1]
     return out
 
@@ -159,8 +150,8 @@ def file_writes(mod: ast.Module, own_module: str) -> list[OutsideWrite]:
         for target, value in _targets(stmt):
             item = isinstance(target, ast.Subscript)
             base = target.value if isinstance(target, ast.Subscript) else target
-            parts = _chain(base)
-            if parts is None or (len(parts) < 2 and not item) or parts[0] not in imported:
+            parts = ps.name_chain(base)
+            if not parts or (len(parts) < 2 and not item) or parts[0] not in imported:
                 continue
             if any(a <= stmt.lineno <= b and parts[0] in names for a, b, names in shadows):
                 continue
@@ -168,7 +159,7 @@ def file_writes(mod: ast.Module, own_module: str) -> list[OutsideWrite]:
             if module == own_module or module.startswith(own_module + "."):
                 continue
             written = ".".join(parts)
-            holder = ast.unparse(value) if value is not None and _chain(value) else ""
+            holder = ast.unparse(value) if value is not None and ps.name_chain(value) else ""
             if saved.get(holder) == parts[-1]:  # an original of the same name put back
                 restored.add(written)
                 continue
