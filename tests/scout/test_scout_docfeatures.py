@@ -35,12 +35,24 @@ def parallelize(model, parallelism):
 """
 
 
-def _check(tmp_path, readme=README, parallelize=PARALLELIZE):
-    inp = minirepo.build(tmp_path, head={
+def _inp(tmp_path, readme=README, parallelize=PARALLELIZE):
+    return minirepo.build(tmp_path, head={
         "core/__init__.py": "", "core/dist.py": "def apply_tp(m, layout=None):\n    return m\n",
         "sub/parallelize.py": parallelize, "sub/README.md": readme},
         target="docs: [sub/README.md]\n")
-    return [(p.line, p.problem) for p in docfeatures.check(inp)]
+
+
+def _check(tmp_path, readme=README, parallelize=PARALLELIZE):
+    return [(p.line, p.problem) for p in docfeatures.check(_inp(tmp_path, readme, parallelize))]
+
+
+def _rendered(inp, problems) -> list[str]:
+    """The report lines the findings become, as the job summary shows them."""
+    from agentops.scout import render
+    from agentops.scout.itemize import docs as itemize_docs
+
+    return [render._plain(it) for it in itemize_docs.items(inp, {"doc_inaccuracies": [
+        DocProblem(p.file, p.line, p.problem) for p in problems]})]
 
 
 def test_a_claimed_parallelism_no_code_handles_is_possibly_stale(tmp_path) -> None:
@@ -100,19 +112,12 @@ def test_a_hostile_heading_and_item_are_rendered_inert(tmp_path) -> None:
     """Security (untrusted doc text): the finding quotes the section's heading and the
     item, which may carry a mention, a link, an image or HTML, and a backtick that
     closes the item's code span early; the report line shows them as inert text."""
-    from agentops.scout import render
-    from agentops.scout.itemize import docs as itemize_docs
-
     readme = ("# Sub\n\n## Features @maintainer <img src=x>\n- FSDP, TP\n"
               "- DDP ` @evil [x](https://evil.example) <b>bold</b> #12\n")
-    inp = minirepo.build(tmp_path, head={
-        "core/__init__.py": "", "core/dist.py": "def apply_tp(m, layout=None):\n    return m\n",
-        "sub/parallelize.py": PARALLELIZE, "sub/README.md": readme},
-        target="docs: [sub/README.md]\n")
+    inp = _inp(tmp_path, readme)
     problems = docfeatures.check(inp)
     assert [p.line for p in problems] == [5]
-    lines = [render._plain(it) for it in itemize_docs.items(inp, {"doc_inaccuracies": [
-        DocProblem(p.file, p.line, p.problem) for p in problems]})]
+    lines = _rendered(inp, problems)
     shown = _strip_code_spans(lines[0])
     assert "DDP" in lines[0] and "evil" in shown
     for live in ("@evil", "@maintainer", "[x](", "https://", "<b>", "<img", " #12"):
@@ -126,10 +131,7 @@ def test_an_empty_list_item_is_no_crash(tmp_path) -> None:
     from agentops.scout.analyses import doclists, doctodotests
 
     readme = "# Sub\n\n## TODO\n- \n-\t\n\n## Features\n- \n- FSDP, TP, DDP\n|  |\n"
-    inp = minirepo.build(tmp_path, head={
-        "core/__init__.py": "", "core/dist.py": "def apply_tp(m, layout=None):\n    return m\n",
-        "sub/parallelize.py": PARALLELIZE, "sub/README.md": readme},
-        target="docs: [sub/README.md]\n")
+    inp = _inp(tmp_path, readme)
     assert [p.line for p in docfeatures.check(inp)] == [9]
     assert doclists.check(inp) == [] and doctodotests.check(inp) == []
 
@@ -153,18 +155,11 @@ def test_a_backtick_in_the_heading_does_not_hide_the_claim(tmp_path) -> None:
     """Security and readability (untrusted doc text, review rev43): a lone backtick in the
     section's heading would pair with the item's code span and swallow the claim into a
     code span; the heading is quoted without it, so the claim stays readable text."""
-    from agentops.scout import render
-    from agentops.scout.itemize import docs as itemize_docs
-
     readme = "# Sub\n\n## Features ` @lead\n- FSDP, TP\n- DDP\n"
-    inp = minirepo.build(tmp_path, head={
-        "core/__init__.py": "", "core/dist.py": "def apply_tp(m, layout=None):\n    return m\n",
-        "sub/parallelize.py": PARALLELIZE, "sub/README.md": readme},
-        target="docs: [sub/README.md]\n")
+    inp = _inp(tmp_path, readme)
     problems = docfeatures.check(inp)
     assert [p.line for p in problems] == [5]
-    [line] = [render._plain(it) for it in itemize_docs.items(inp, {"doc_inaccuracies": [
-        DocProblem(p.file, p.line, p.problem) for p in problems]})]
+    [line] = _rendered(inp, problems)
     shown = _strip_code_spans(line)
     assert "section claims" in shown and "no code of the sub-project handles it" in shown
     assert "@lead" not in shown
