@@ -196,6 +196,12 @@ def is_test_name(name: str) -> bool:
     return name.startswith("test_") or name.endswith("_test.py")
 
 
+def is_test_path(path: str) -> bool:
+    """A file under a ``tests/`` folder or named as a test module: the repository's
+    test code, which analyses of library code leave out."""
+    return "/tests/" in f"/{path}" or is_test_name(path.rsplit("/", 1)[-1])
+
+
 @dataclass(frozen=True)
 class Target:
     """One scout target, as validated data. Paths are relative to the repository root."""

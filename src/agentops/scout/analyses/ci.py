@@ -597,14 +597,7 @@ def _class_gaps(test_files: list[str], missing: set[str], sel: _Selector, *,
 
 
 def _is_runner(text: str) -> bool:
-    mod = ps.parse(text)
-    if mod is None:
-        return False
-    for node in mod.body:
-        if isinstance(node, ast.If) and "__name__" in ast.unparse(node.test) \
-                and "__main__" in ast.unparse(node.test):
-            return True
-    return False
+    return ps.has_main_block(ps.parse(text))
 
 
 # The file names pytest collects by default (``python_files``): such a module's tests

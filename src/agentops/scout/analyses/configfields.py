@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from agentops.scout.analyses import classindex, coreindex, corerefs
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.coreindex import Obj
+from agentops.scout.config import is_test_path
 from agentops.scout.model import Inputs
 
 # Calls that read every field of a dataclass at once: a class handed to one of these
@@ -81,16 +82,11 @@ class ConfigFields:
     classes: int = 0  # dataclasses checked
 
 
-def _is_test(path: str) -> bool:
-    name = path.rsplit("/", 1)[-1]
-    return "/tests/" in f"/{path}" or name.startswith("test_") or name.endswith("_test.py")
-
-
 def _classes(inp: Inputs, sub: str) -> list[Obj]:
     """Every class of the sub-project's own (non-test) code, nested ones included."""
     out: list[Obj] = []
     for path in sorted(inp.head.files):
-        if not (path.startswith(sub) and path.endswith(".py")) or _is_test(path):
+        if not (path.startswith(sub) and path.endswith(".py")) or is_test_path(path):
             continue
         mod = ps.parse(inp.head.files[path])
         if mod is None:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from agentops.scout.analyses import attribution, classindex, coreindex, usecheck
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.coreindex import DYNAMIC, CoreIndex, Obj
+from agentops.scout.config import is_test_path
 from agentops.scout.gitrepo import Tree
 from agentops.scout.model import Inputs
 
@@ -60,11 +61,6 @@ class CoreRefs:
     broken: tuple[BrokenRef, ...] = ()
     checked: dict[str, int] = field(default_factory=dict)  # kind -> references checked
     unchecked: dict[str, int] = field(default_factory=dict)  # why -> references skipped
-
-
-def _is_test(path: str) -> bool:
-    name = path.rsplit("/", 1)[-1]
-    return "/tests/" in f"/{path}" or name.startswith("test_") or name.endswith("_test.py")
 
 
 class _Checker:
@@ -634,7 +630,7 @@ class _Checker:
 
     def _severity(self, node: ast.AST) -> str:
         del node
-        return "should-fix" if _is_test(self.path) else "blocking"
+        return "should-fix" if is_test_path(self.path) else "blocking"
 
 
 _MODULE_STRING = re.compile(r"""["']([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)["']""")

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from agentops.scout import gitrepo
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.config import is_test_name
+from agentops.scout.config import is_test_path
 from agentops.scout.model import Inputs
 
 # The tree loader's own cap: a test-built tree is held to what a real checkout holds.
@@ -55,14 +55,8 @@ class OutsideWrites:
 def _is_test(path: str) -> bool:
     """Test code: under a ``tests/`` or ``test/`` folder, a ``test_*``/``*_test.py``
     module or a pytest ``conftest.py`` (its fixtures patch for the test session)."""
-    name = path.rsplit("/", 1)[-1]
-    return any(f"/{d}/" in f"/{path}" for d in ("tests", "test")) \
-        or is_test_name(name) or name == "conftest.py"
-
-
-def _entry_point(mod: ast.Module) -> bool:
-    return any(isinstance(n, ast.If) and isinstance(n.test, ast.Compare)
-               and "__main__" in ast.unparse(n.test) for n in mod.body)
+    return is_test_path(path) or "/test/" in f"/{path}" \
+        or path.rsplit("/", 1)[-1] == "conftest.py"
 
 
 def _private(parts: list[str]) -> bool:
@@ -188,7 +182,7 @@ def _elsewhere(inp: Inputs, sub: str, targets: set[str]) -> set[str]:
         if not text or len(text) > _MAX_FILE or not spot.search(text):
             continue
         mod = ps.parse(text)
-        if mod is None or _entry_point(mod):
+        if mod is None or ps.has_main_block(mod):
             continue
         own = path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
         found |= {w.target for w in file_writes(mod, own)} & targets
@@ -208,7 +202,7 @@ def analyse(inp: Inputs) -> list[OutsideWrites]:
         if not text or len(text) > _MAX_FILE or ("=" not in text and "setattr" not in text):
             continue
         mod = ps.parse(text)
-        if mod is None or _entry_point(mod):
+        if mod is None or ps.has_main_block(mod):
             continue
         writes = file_writes(mod, own_module)
         if writes:

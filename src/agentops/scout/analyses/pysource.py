@@ -393,6 +393,17 @@ def function_named(module: ast.Module | None, name: str, before: int = 10**9
 _TOP_DEF = re.compile(r"^(?:async[ \t]+)?(?:def|class)[ \t]+([A-Za-z]\w*)", re.M)
 
 
+def has_main_block(module: ast.Module | None) -> bool:
+    """Whether the module has a top-level ``if __name__ == "__main__"`` block: a script
+    run as a program, which owns the process it runs in."""
+    for node in module.body if module is not None else ():
+        if isinstance(node, ast.If):
+            test = ast.unparse(node.test)
+            if "__name__" in test and "__main__" in test:
+                return True
+    return False
+
+
 def top_level_defs(text: str | None) -> dict[str, int]:
     """Public top-level functions and classes → line, from the text alone (a definition
     at column 0 is a module-level one): no parse, for scanning many file versions."""
