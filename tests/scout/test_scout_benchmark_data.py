@@ -230,7 +230,7 @@ _UNSEEN = ("scout_unseen.yaml", "scout_unseen2.yaml", "scout_unseen3.yaml", "sco
            "scout_unseen12.yaml", "scout_unseen13.yaml", "scout_unseen14.yaml",
            "scout_unseen15.yaml", "scout_unseen16.yaml", "scout_unseen17.yaml",
            "scout_unseen18.yaml", "scout_unseen19.yaml", "scout_unseen20.yaml",
-           "scout_unseen21.yaml")
+           "scout_unseen21.yaml", "scout_unseen22.yaml")
 
 
 def _load_set(number: int) -> dict:
@@ -445,6 +445,26 @@ def test_twenty_first_unseen_set_validates_with_init_drafts_in_a_window_new_to_i
     windows = {(r["prior"]["head"], r["head"]["head"]) for r in spec["runs"]}
     assert windows == {("e4847c8054ad5f878add8a4ef990d311f1a08602",
                         "8d20f02515cd91cef7a95ae281fef2a03930bbde")}
+    assert all(j["note"].strip() for j in spec["judgements"])
+
+
+def test_twenty_second_unseen_set_validates_with_init_drafts_in_a_window_new_to_its_folders(
+        ) -> None:
+    """The twenty-second blind set (#22): experiments/rl and
+    experiments/transformers_modeling_backend over 526c7de27 -> d4a3c6349 (their earlier
+    sets 4, 7 and 20 used other windows), each run's target an unedited `scout.py init`
+    draft, every entry at file:line, late entries say so and stay few, every judgement with
+    a note (nothing of its entries is printed: the set is blind)."""
+    spec = _load_set(22)
+    subprojects, blind, late = _check_runs(22, init_marker="drafted by scout.py init",
+                                           located=True)
+    assert set(subprojects) == {"torchtitan/experiments/rl",
+                                "torchtitan/experiments/transformers_modeling_backend"}
+    assert blind >= 20 and late <= blind // 4
+    assert sum(len(r["truth"]) + len(r["negatives"]) for r in spec["runs"]) >= 35
+    windows = {(r["prior"]["head"], r["head"]["head"]) for r in spec["runs"]}
+    assert windows == {("526c7de279534c6df2f38740b7f5ceef0609dc9b",
+                        "d4a3c63499dbeb7442a29e2bc5a0a3590af3bbdb")}
     assert all(j["note"].strip() for j in spec["judgements"])
 
 
