@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from agentops.errors import ApiError
+from agentops.errors import ApiError, InputError, RefusedError
 from agentops.postmortem import publish, render
 from examples.postmortem.jira_standin import Standin
 from scripts import postmortem as script
@@ -287,6 +287,25 @@ def test_read_timeout_looks_before_resending(adf, monkeypatch) -> None:
         comment = jira.post_comment("JIRA-12345", artifact)
         assert comment["id"] == "10000"
         assert len(calls) == 1 and len(server.comments["JIRA-12345"]) == 1
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize(("key", "error", "says"), [
+    ("jira-12345", InputError, "not a ticket key"),  # not the key form: nothing is asked
+    ("JIRA-9", RefusedError, "is the draft of JIRA-12345"),  # a key, not this draft's
+])
+def test_jira_checks_the_key_before_any_request(adf, key: str, error: type[Exception],
+                                                 says: str) -> None:
+    server = JiraStandIn(email=EMAIL, token=TOKEN).start()
+    try:
+        artifact = publish.load_approved(str(adf[0]), approved_sha256=adf[1],
+                                         approved_by="maria")
+        jira = publish.Jira(server.url, email=EMAIL, token=TOKEN, sleep=lambda s: None)
+        with pytest.raises(error, match=says):
+            jira.post_comment(key, artifact)
+        assert server.requests == [] and jira.calls == 0
     finally:
         server.shutdown()
         server.server_close()

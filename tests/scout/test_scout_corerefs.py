@@ -227,6 +227,41 @@ def test_inherited_members_count_and_unknowable_classes_are_counted_not_checked(
                              "base `nn.Module` is outside the repository": 1}
 
 
+def test_an_attribute_type_declared_on_a_base_class_is_followed_through_the_subclass(
+        tmp_path) -> None:
+    """The declared class of ``c.part`` comes from the base (generic or plain) of
+    ``c``'s class: a member that class lacks is found; one it has is not."""
+    more = {"core/holder.py": '''\
+    from typing import Generic, TypeVar
+
+    from core.spec import Model
+
+    T = TypeVar("T")
+
+
+    class Shelf(Generic[T]):
+        part: Model
+
+
+    class Crate(Shelf[int]):
+        pass
+
+
+    class Box(Crate):
+        pass
+    '''}
+    code = '''\
+    from core.holder import Box, Crate
+
+
+    def f(b: Box, c: Crate):
+        return b.part.breadth, c.part.width
+    '''
+    _inp, got = _run(tmp_path, {"sub/f.py": code}, more=more)
+    assert [(r.owner, r.name, r.loc) for r in got.broken] == [("Model", "breadth",
+                                                               "sub/f.py:5")]
+
+
 def test_an_attribute_a_subclass_defines_or_read_under_isinstance_is_no_finding(
         tmp_path) -> None:
     more = {"core/kinds.py": '''\

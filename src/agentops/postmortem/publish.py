@@ -64,7 +64,10 @@ class Artifact:
         return m.group(1) if m else None
 
     def check_ticket(self, key: str) -> None:
-        """Sanity: the post-mortem of one ticket is never posted on another."""
+        """Sanity: ``key`` is a ticket key, and the post-mortem of one ticket is never
+        posted on another."""
+        if not _KEY.match(key):
+            raise InputError("--ticket", f"not a ticket key: {key!r}", fix="e.g. JIRA-12345")
         ticket = (self.marker or "").split(" ")[0]
         if ticket != key:
             raise RefusedError(
@@ -152,8 +155,6 @@ def write_docs(artifact: Artifact, *, ticket: str, root: str | Path = ".") -> tu
     if artifact.kind != "md":
         raise InputError("--draft", "the docs destination takes the Markdown artifact",
                          fix="draft with --format md --destination docs")
-    if not _KEY.match(ticket):
-        raise InputError("--ticket", f"not a ticket key: {ticket!r}", fix="e.g. JIRA-12345")
     artifact.check_ticket(ticket)
     target = Path(root) / "docs" / "postmortems" / f"{ticket}.md"
     old = target.read_bytes() if target.exists() else None
@@ -232,8 +233,6 @@ class Jira:
         if artifact.kind != "adf":
             raise InputError("--draft", "JIRA takes the ADF artifact",
                              fix="draft with --format adf and approve that file's sha256")
-        if not _KEY.match(key):
-            raise InputError("--ticket", f"not a ticket key: {key!r}", fix="e.g. JIRA-12345")
         artifact.check_ticket(key)
         marker = str(artifact.marker)  # check_ticket: the draft id is there
         url = f"{self.base}/rest/api/3/issue/{key}/comment"

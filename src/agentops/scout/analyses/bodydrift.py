@@ -127,7 +127,7 @@ def _has(mine: dict[str, str], key: str) -> bool:
 def pair_count(inp: Inputs) -> int:
     """How many (copy or override, upstream function) pairs ``analyse`` compares: what
     an all-clear on the upstream delta may say was compared (#22)."""
-    return len({(f"{f}:{fn.lineno}", f"{up}:{q}") for fn, f, up, q in _pairs(inp)})
+    return len(distinct_pairs(inp))
 
 
 def _pairs(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
@@ -138,6 +138,20 @@ def _pairs(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
     if cached is None or cached[0] is not inp.target:  # a tree read with another target
         cached = inp.head.cache[key] = (inp.target, _find_pairs(inp))
     return cached[1]
+
+
+def distinct_pairs(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
+    """``_pairs`` with each (our function's place, upstream function) once, first
+    occurrence kept, in order."""
+    seen: set[tuple[str, str]] = set()
+    out: list[tuple[ps.FuncDef, str, str, str]] = []
+    for pair in _pairs(inp):
+        mine, ours_file, up_file, qual = pair
+        key = (f"{ours_file}:{mine.lineno}", f"{up_file}:{qual}")
+        if key not in seen:
+            seen.add(key)
+            out.append(pair)
+    return out
 
 
 def _find_pairs(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
@@ -884,7 +898,6 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
     what upstream added in the window (``drifts`` reports that), logging/metrics/
     printing/profiling units, and calls a divergence finding already names."""
     out: list[Lag] = []
-    seen: set[tuple[str, str]] = set()
     drifted = {(d.ours, d.function): set(d.units) for d in drifts or ()}
     diverged: dict[str, set[str]] = {}
     for dv in divergences or ():
@@ -899,11 +912,8 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
                 for f in it.get("files") or ():
                     named_before.setdefault(str(f), set()).update(
                         str(x) for x in it.get("facts") or ())
-    for mine, ours_file, up_file, qual in _pairs(inp):
-        key = (f"{ours_file}:{mine.lineno}", f"{up_file}:{qual}")
-        if key in seen:
-            continue
-        seen.add(key)
+    for mine, ours_file, up_file, qual in distinct_pairs(inp):
+        place = f"{ours_file}:{mine.lineno}"
         new = _find(inp.head.text(up_file), qual)
         if new is None:
             continue
@@ -952,7 +962,7 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
                           if k.startswith(("call:", "kw:"))})
         _method_wraps(inp, up_imports, wraps, {k.split(":")[1].rsplit(".", 1)[-1]
                                                for k in theirs if k.startswith(("call:", "kw:"))})
-        named = diverged.get(key[0], set())
+        named = diverged.get(place, set())
         tails = {_tail(t) for t in mine_tests.values()}
         up_mod = ps.parse(inp.head.text(up_file) or "") if "." in qual else None
         up_cls = ps.find(up_mod, qual.rsplit(".", 1)[0]) if up_mod is not None else None
@@ -978,14 +988,14 @@ def lags(inp: Inputs, drifts: list[BodyDrift] | None = None,
         # What an action of this run or of a prior report already named for this file
         # (a drift or new-copy action the night the window held it): the board tracks
         # it; the lag does not repeat it once the baseline has moved past it.
-        reported = drifted.get((key[0], qual), set()) | named_before.get(ours_file, set())
+        reported = drifted.get((place, qual), set()) | named_before.get(ours_file, set())
         shown = [k for k in lacking if (before is None or k in before)
                  and theirs[k] not in reported]
         if not shown:
             continue
         depth = _depths(new)
         shown.sort(key=lambda k: (depth.get(k, 99), _ORDER.index(k.split(":", 1)[0])))
-        out.append(Lag(key[0], f"{up_file}:{new.lineno}", qual, how,
+        out.append(Lag(place, f"{up_file}:{new.lineno}", qual, how,
                        tuple(theirs[k] for k in shown),
                        tuple(sorted(theirs[k] for k in lacking))))
     return out

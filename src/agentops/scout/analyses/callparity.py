@@ -192,23 +192,6 @@ def _signature(inp: Inputs, key: str) -> ps.FuncDef | None:
     return None
 
 
-def _defaults(func: ps.FuncDef) -> dict[str, str]:
-    a = func.args
-    pos = [*a.posonlyargs, *a.args]
-    out = {p.arg: ast.unparse(d) for p, d in zip(pos[len(pos) - len(a.defaults):],
-                                                 a.defaults, strict=False)}
-    out |= {p.arg: ast.unparse(d) for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=False)
-            if d is not None}
-    return out
-
-
-def _positional(func: ps.FuncDef, call: ast.Call) -> set[str]:
-    params = [p.arg for p in (*func.args.posonlyargs, *func.args.args)]
-    if params and params[0] in ("self", "cls"):
-        params = params[1:]
-    return set(params[:len(call.args)])
-
-
 def _bindings(tree: ast.Module) -> tuple[dict[int, ast.AST], dict[int, str]]:
     """Call id -> the statement holding it as a bare expression, and call id -> the
     name an assignment binds its result to."""
@@ -356,7 +339,7 @@ def _compare(inp: Inputs, ours: _Module, up: _Module) -> list[CallParity]:
         where_up = f"{up.path}:{ref.lineno}"
         common = set.intersection(*(set(_kw(c)) for c in theirs))
         func = _signature(inp, key)
-        defaults = _defaults(func) if func is not None else {}
+        defaults = ps.param_defaults(func) if func is not None else {}
         for call in ours.calls[key]:
             if any(k.arg is None for k in call.keywords):
                 continue
@@ -370,7 +353,7 @@ def _compare(inp: Inputs, ours: _Module, up: _Module) -> list[CallParity]:
                     continue
                 # Only a parameter with a default is judged: one the callee takes
                 # through **kwargs has no default to compare with.
-                if func is None or k in _positional(func, call) or k not in defaults \
+                if func is None or k in ps.positional_params(func, call) or k not in defaults \
                         or defaults[k] == values[k] or _is_none(values[k]) \
                         or _absent_component(values[k], ours.text) \
                         or _is_local(ref, k) or _lacks(inp, ours, call, values[k]):

@@ -132,14 +132,20 @@ class _Checker:
         for stmt in node.body:
             if isinstance(stmt, ps.FuncDef.__args__) and stmt.name == name:
                 return Obj("func", cls.path, stmt, cls.qualname)
+        for found in self._base_classes(cls, node):
+            hit = self.member_def(found, name, depth + 1)
+            if hit is not None:
+                return hit
+        return None
+
+    def _base_classes(self, cls: Obj, node: ast.ClassDef) -> Iterator[Obj]:
+        """The repository classes ``node``'s bases name (``Base[T]`` read as ``Base``), in
+        order, resolved one at a time."""
         for base in node.bases:
             found = self.idx.resolve(cls.path, ast.unparse(
                 base.value if isinstance(base, ast.Subscript) else base))
             if found is not None and found.kind == "class":
-                hit = self.member_def(found, name, depth + 1)
-                if hit is not None:
-                    return hit
-        return None
+                yield found
 
     def attr_type(self, cls: Obj, attr: str, depth: int = 0) -> Obj | None:
         """The declared class of attribute ``attr`` of instances of ``cls``."""
@@ -168,13 +174,10 @@ class _Checker:
         if found and len(kinds) == 1 and None not in kinds:
             result = found[0]
         elif not found:
-            for base in node.bases:
-                b = self.idx.resolve(cls.path, ast.unparse(
-                    base.value if isinstance(base, ast.Subscript) else base))
-                if b is not None and b.kind == "class":
-                    result = self.attr_type(b, attr, depth + 1)
-                    if result is not None:
-                        break
+            for b in self._base_classes(cls, node):
+                result = self.attr_type(b, attr, depth + 1)
+                if result is not None:
+                    break
         self._attr_types[key] = result
         return result
 

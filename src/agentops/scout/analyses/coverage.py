@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
@@ -31,23 +31,25 @@ class Unused:
     line: int
 
 
-def _test_names(text: str) -> list[str]:
-    """``test_name`` strings of ``OverrideDefinitions(...)`` calls (keyword, or the third
-    positional argument as in torchtitan's integration lists)."""
+def _definitions(text: str) -> Iterator[tuple[ast.Call, str | None]]:
+    """``OverrideDefinitions(...)`` calls of a test list, each with its ``test_name``
+    string (keyword, or the third positional argument as in torchtitan's integration
+    lists; None when that is not a string literal)."""
     mod = ps.parse(text)
-    out: list[str] = []
-    if mod is None:
-        return out
-    for node in ps.nodes(mod):
+    for node in ps.nodes(mod) if mod is not None else ():
         if not (isinstance(node, ast.Call) and ast.unparse(node.func).endswith(
                 "OverrideDefinitions")):
             continue
         value = next((k.value for k in node.keywords if k.arg == "test_name"), None)
         if value is None and len(node.args) >= 3:
             value = node.args[2]
-        if isinstance(value, ast.Constant) and isinstance(value.value, str):
-            out.append(value.value)
-    return out
+        yield node, (value.value if isinstance(value, ast.Constant)
+                     and isinstance(value.value, str) else None)
+
+
+def _test_names(text: str) -> list[str]:
+    """``test_name`` strings of ``OverrideDefinitions(...)`` calls."""
+    return [name for _call, name in _definitions(text) if name is not None]
 
 
 @dataclass(frozen=True)
@@ -63,24 +65,15 @@ class TestDef:
 def test_defs(text: str) -> list[TestDef]:
     """``OverrideDefinitions([[flags...], ...], description, test_name, disabled=...)``
     calls of an integration test list."""
-    mod = ps.parse(text)
     out: list[TestDef] = []
-    for node in ps.nodes(mod) if mod is not None else ():
-        if not (isinstance(node, ast.Call) and ast.unparse(node.func).endswith(
-                "OverrideDefinitions")):
-            continue
-        value = next((k.value for k in node.keywords if k.arg == "test_name"), None)
-        if value is None and len(node.args) >= 3:
-            value = node.args[2]
-        name = value.value if isinstance(value, ast.Constant) and isinstance(
-            value.value, str) else ""
+    for node, name in _definitions(text):
         first = node.args[0] if node.args else next(
             (k.value for k in node.keywords if k.arg == "override_args"), None)
         flags = tuple(n.value for n in ps.walk(first) if isinstance(n, ast.Constant)
                       and isinstance(n.value, str)) if first is not None else ()
         disabled = any(k.arg == "disabled" and isinstance(k.value, ast.Constant)
                        and k.value.value is True for k in node.keywords)
-        out.append(TestDef(name, flags, disabled, node.lineno))
+        out.append(TestDef(name or "", flags, disabled, node.lineno))
     return out
 
 

@@ -163,25 +163,6 @@ def _resolve_def(inp: Inputs, file: str, name: str) -> ps.FuncDef | None:
     return None
 
 
-def _defaults(func: ps.FuncDef) -> dict[str, str]:
-    a = func.args
-    pos = [*a.posonlyargs, *a.args]
-    out = {p.arg: ast.unparse(d) for p, d in zip(pos[len(pos) - len(a.defaults):], a.defaults,
-                                                 strict=False)}
-    out |= {p.arg: ast.unparse(d) for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=False)
-            if d is not None}
-    return out
-
-
-def _positional_names(func: ps.FuncDef | None, call: ast.Call) -> set[str]:
-    if func is None:
-        return set()
-    params = [p.arg for p in (*func.args.posonlyargs, *func.args.args)]
-    if params and params[0] in ("self", "cls"):
-        params = params[1:]
-    return set(params[:len(call.args)])
-
-
 def _kw(call: ast.Call) -> dict[str, str]:
     return {k.arg: ast.unparse(k.value) for k in call.keywords if k.arg}
 
@@ -257,7 +238,7 @@ def _imported_call_drift(inp: Inputs, seen: set[str]) -> list[CallDrift]:
             if home is None or home.startswith(sub) or not home.startswith(watched):
                 continue  # not an upstream function of this repository's watched code
             func = _resolve_def(inp, path, name)
-            if func is None or not _defaults(func):
+            if func is None or not ps.param_defaults(func):
                 continue  # no optional parameter: nothing a caller could leave out
             if origin not in cache:
                 cache[origin] = _upstream_calls(inp, upstream_files, name, origin)
@@ -302,8 +283,8 @@ def _compare(call: ast.Call, theirs: list[ast.Call], func: ps.FuncDef | None, *,
              gate: _Gate | None = None) -> CallDrift | None:
     ours, up = where
     mine = _kw(call)
-    covered = set(mine) | _positional_names(func, call)
-    defaults = _defaults(func) if func is not None else {}
+    covered = set(mine) | (ps.positional_params(func, call) if func is not None else set())
+    defaults = ps.param_defaults(func) if func is not None else {}
     # Upstream's consensus: keywords every one of its calls passes.
     common = set.intersection(*(set(_kw(c)) for c in theirs))
     ref = theirs[0]
@@ -358,7 +339,7 @@ def omission_gated(inp: Inputs, up_file: str, call: ast.Call, keyword: str, *,
     if up_mod is None or o_mod is None or not isinstance(call.func, ast.Name):
         return None
     func = _resolve_def(inp, up_file, call.func.id)
-    default = _defaults(func).get(keyword) if func is not None else None
+    default = ps.param_defaults(func).get(keyword) if func is not None else None
     if default is None:
         return None
     inherits = inherited or _inherits_outside(inp, ours_file, o_mod, ours_at)

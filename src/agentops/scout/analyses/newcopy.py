@@ -47,12 +47,7 @@ def analyse(inp: Inputs) -> list[NewCopyKeywords]:
     if inp.base is None:
         return []
     out: list[NewCopyKeywords] = []
-    seen: set[tuple[str, str]] = set()
-    for mine, ours_file, up_file, qual in bodydrift._pairs(inp):
-        key = (f"{ours_file}:{mine.lineno}", f"{up_file}:{qual}")
-        if key in seen:
-            continue
-        seen.add(key)
+    for mine, ours_file, up_file, qual in bodydrift.distinct_pairs(inp):
         new = bodydrift._find(inp.head.text(up_file), qual)
         if new is None:
             continue

@@ -267,6 +267,26 @@ def param_names(func: FuncDef) -> list[str]:
     return names
 
 
+def param_defaults(func: FuncDef) -> dict[str, str]:
+    """Parameter name -> its default as source, for every parameter that has one
+    (positional and keyword-only)."""
+    a = func.args
+    pos = [*a.posonlyargs, *a.args]
+    out = {p.arg: ast.unparse(d) for p, d in zip(pos[len(pos) - len(a.defaults):], a.defaults,
+                                                 strict=False)}
+    out |= {p.arg: ast.unparse(d) for p, d in zip(a.kwonlyargs, a.kw_defaults, strict=False)
+            if d is not None}
+    return out
+
+
+def positional_params(func: FuncDef, call: ast.Call) -> set[str]:
+    """The parameters ``call``'s positional arguments fill (``self``/``cls`` left out)."""
+    params = [p.arg for p in (*func.args.posonlyargs, *func.args.args)]
+    if params and params[0] in ("self", "cls"):
+        params = params[1:]
+    return set(params[:len(call.args)])
+
+
 def return_arities(func: FuncDef) -> list[int]:
     """Sorted distinct lengths of tuples this function returns (its own body only)."""
     sizes: set[int] = set()

@@ -143,12 +143,7 @@ def analyse(inp: Inputs) -> StaleCopy:
     and guards upstream narrowed around the same calls."""
     envs: list[EnvSource] = []
     guards: list[LaggingGuard] = []
-    seen: set[tuple[str, str]] = set()
-    for mine, ours_file, up_file, qual in bodydrift._pairs(inp):
-        key = (f"{ours_file}:{mine.lineno}", f"{up_file}:{qual}")
-        if key in seen:
-            continue
-        seen.add(key)
+    for mine, ours_file, up_file, qual in bodydrift.distinct_pairs(inp):
         up_mod = ps.parse(inp.head.text(up_file) or "")
         new = bodydrift._find(inp.head.text(up_file), qual)
         if new is None or up_mod is None:
