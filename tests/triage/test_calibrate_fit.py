@@ -94,7 +94,7 @@ def test_a_label_judged_twice_gets_its_own_threshold(monkeypatch, queue):
 
 
 def test_a_label_judged_once_takes_its_familys_threshold(monkeypatch, queue):
-    own = _pts((4.0, True))  # one place's score: no clean top of its own (tr-fit21)
+    own = _pts((5.0, True))
     sel = _fit_on(monkeypatch, queue, own + _DDP)
     pooled = sel.thresholds["module: pipelining"]  # never judged: the family's
     assert sel.thresholds["module: fsdp"] == pooled
@@ -117,13 +117,12 @@ def test_a_few_wrong_points_of_a_label_are_not_hidden_in_a_right_family(monkeypa
 
 
 def test_the_family_prior_is_the_pools_rate_not_the_target(monkeypatch, queue):
-    # The pool is right once in two (prior .5): at 4, (1 + .5) / 2 = .75 misses .8, so no
-    # score is enough. The target (.8) as prior would read (1 + .8) / 2 = .9 and pass 4.
-    # (4 is one place's score, so the clean-top cap of round tr-fit21 does not apply.)
-    pts = _pts((4.0, True), (2.0, False))
+    # The pool is right once in two (prior .5): at 9, (1 + .5) / 2 = .75 misses .8, so no
+    # score is enough. The target (.8) as prior would read (1 + .8) / 2 = .9 and pass 9.
+    pts = _pts((9.0, True), (2.0, False))
     sel = _fit_on(monkeypatch, queue, pts)
-    assert sel.thresholds["module: fsdp"] == 4.5
-    assert sel.default == 4.5  # every module pooled: the same two points
+    assert sel.thresholds["module: fsdp"] == 9.5
+    assert sel.default == 9.5  # every module pooled: the same two points
 
 
 def test_labels_of_another_family_do_not_move_a_familys_threshold(monkeypatch, queue):
@@ -218,52 +217,3 @@ def test_the_ablation_counts_each_way_a_plan_disagrees_with_the_humans(queue):
                  add_labels=(PAR, "module: dtensor", "triaged"))
     assert calibrate._problems(rec, right, queue) == 0
     assert calibrate._problems(rec, wrong, queue) == 3
-
-
-# Round tr-fit21 (issue #23, T-13): a label's threshold never rises above its own clean
-# top -- the lowest of its right points above every wrong point of it -- when that score
-# is more than one place can give (the distributed queue: explicit weight 3 x the title's
-# 1.5 = 4.5), however few its points. Made-up points only.
-_LOW_FAMILY = _pts((9.0, True), (2.0, False), label="module: ddp")
-
-
-def test_a_corroborated_clean_top_caps_a_label_too_small_to_reach_the_target(
-        monkeypatch, queue):
-    mine = _pts((7.5, True), (4.5, False), (3.0, False), label="module: data parallel")
-    sel = _fit_on(monkeypatch, queue, mine + _LOW_FAMILY)
-    # Its own fit (prior 2 right of 5 = .4): (1 + .4) / 2 = .7 < .8 at 7.5, so past the
-    # best score (8); the cap keeps the one right corroborated point it showed.
-    assert sel.thresholds["module: data parallel"] == 7.5
-    assert sel.thresholds["module: ddp"] == 9.0  # its own clean top, not 9.5
-    monkeypatch.setattr(calibrate, "CLEAN_TOP_CAP", False)
-    off = _fit_on(monkeypatch, queue, mine + _LOW_FAMILY)
-    assert off.thresholds["module: data parallel"] == 8.0
-
-
-def test_a_label_judged_once_keeps_its_clean_top_over_the_pool(monkeypatch, queue):
-    pool = _pts((9.0, True), (8.0, False), (6.0, False), label="module: c10d")
-    mine = _pts((7.5, True), label="module: mpi")
-    sel = _fit_on(monkeypatch, queue, pool + mine)
-    assert sel.thresholds["module: c10d"] == 9.0
-    assert sel.thresholds["module: mpi"] == 7.5  # below MIN_SUPPORT, pool would be 9.5
-    assert sel.thresholds["module: rpc"] == sel.default  # no points: the pool's
-
-
-def test_one_places_score_is_no_clean_top(monkeypatch, queue):
-    mine = _pts((4.5, True), (3.0, False), label="module: data parallel")
-    sel = _fit_on(monkeypatch, queue, mine + _LOW_FAMILY)
-    assert sel.thresholds["module: data parallel"] == 5.0  # past its best, uncapped
-
-
-def test_a_wrong_point_at_the_top_score_leaves_no_clean_top(monkeypatch, queue):
-    mine = _pts((7.5, True), (7.5, False), (3.0, False), label="module: data parallel")
-    sel = _fit_on(monkeypatch, queue, mine + _LOW_FAMILY)
-    assert sel.thresholds["module: data parallel"] == 8.0
-
-
-def test_the_clean_top_stops_at_the_highest_wrong_point(monkeypatch, queue):
-    mine = _pts((12.0, True), (9.0, False), (7.5, True), label="module: data parallel")
-    sel = _fit_on(monkeypatch, queue, mine + _LOW_FAMILY)
-    # prior 3 right of 5 = .6: (1 + .6) / 2 = .8 at 12 reaches .8 -> 12 either way; the
-    # right 7.5 below the wrong 9 is not clean and does not lower it.
-    assert sel.thresholds["module: data parallel"] == 12.0

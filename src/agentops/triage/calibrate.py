@@ -125,22 +125,6 @@ def _threshold(points: Sequence[Judged], target: float, prior: float) -> float:
     return round(best, 3)
 
 
-# Issue #23 (round tr-fit21): a threshold never rises above a label's own clean top.
-CLEAN_TOP_CAP = True
-
-
-def _clean_top(points: Sequence[Judged], one_place: float) -> float | None:
-    """The lowest score of the label's own right points above which (ties included) none
-    of its points was wrong, when that score is more than one place can give (the label
-    shown in two places at least: T-13's explicit API seen again in the code or a frame);
-    else None. A label whose corroborated evidence was never wrong is not asked for more
-    than it showed because it was seen too few times to reach the target alone."""
-    worst = max((j.score for j in points if not j.right), default=float("-inf"))
-    clean = [j.score for j in points if j.right and j.score > worst]
-    low = min(clean) if clean else None
-    return low if low is not None and low > one_place else None
-
-
 def fit_thresholds(records: Sequence[Record], queue: Queue, *,
                    target: float | None = None) -> Selective:
     """Per-label thresholds for ``target`` precision from ``records`` (see module doc).
@@ -167,9 +151,6 @@ def fit_thresholds(records: Sequence[Record], queue: Queue, *,
         return _threshold(pool, target, prior) if pool else 0.0
 
     modules = [j for j in points if j.label in queue.modules]
-    rubric = queue.rubric
-    one_place = rubric.thresholds["high_weight"] * max(
-        rubric.where_factor.get(p, 1.0) for p in ("title", "code", "traceback", "frame"))
     thresholds: dict[str, float] = {}
     for label in (*queue.suboncalls, *queue.modules):
         pool = by_family.get(family(label), [])
@@ -177,9 +158,6 @@ def fit_thresholds(records: Sequence[Record], queue: Queue, *,
         mine = by_label.get(label, [])
         thresholds[label] = (fitted(mine, prior) if len(mine) >= MIN_SUPPORT
                              else fitted(pool, prior))
-        cap = _clean_top(mine, one_place) if CLEAN_TOP_CAP else None
-        if cap is not None and cap < thresholds[label]:
-            thresholds[label] = round(cap, 3)
     prior = sum(j.right for j in modules) / len(modules) if modules else target
     return Selective(target_precision=target, default=fitted(modules, prior),
                      thresholds=thresholds, fitted_on=f"{len(records)} labelled issues")
