@@ -730,3 +730,21 @@ def test_a_module_binding_its_own_names_at_run_time_is_not_checked(tmp_path) -> 
     _inp, got = _mod_run(tmp_path, code, more=more)
     assert [(r.owner, r.name) for r in got.broken] == [("core.plain", "alpha")]
     assert got.unchecked == {"the module's names cannot all be known": 1}
+
+
+def test_a_break_on_a_class_new_in_the_window_is_not_dated_before_it(tmp_path) -> None:
+    """S-1/S-4 wording: the class a name is read on did not exist at the baseline, so
+    the break came with it in the window; only a name absent at the baseline on a class
+    that was there is "absent at the baseline too" (when it went is not shown)."""
+    inp = minirepo.build(tmp_path / "n", base={"core/__init__.py": "", "core/spec.py": "X = 1\n"},
+                         head={**_core(), "sub/__init__.py": "", "sub/engine.py": ENGINE})
+    [ref] = corerefs.analyse(inp, usecheck.discover(inp)).broken
+    assert ref.when == "owner new in the window" and ref.commit == inp.head.commit
+    [item] = [i for i in corerefs_items.items(inp, {"core_refs": corerefs.analyse(inp)})
+              if i.kind == "action"]
+    assert f"`Spec` itself is new in the window ({inp.head.commit[:9]})" in item.why
+    assert "before the window" not in item.why
+    # No match: the class was there without the name: absent at the baseline too.
+    inp, got = _run(tmp_path / "b", {"sub/engine.py": ENGINE})
+    [item] = [i for i in corerefs_items.items(inp, {"core_refs": got}) if i.kind == "action"]
+    assert item.why.endswith("(absent at the baseline too)")

@@ -46,7 +46,7 @@ def test_a_call_of_a_new_function_copied_without_its_keywords_is_an_action(tmp_p
         "sub/example.py:4", "core/train.py:7", "Trainer.pp_step", "schedule.step",
         ("loss_kwargs", "return_outputs"))
     assert found.commit == inp.commits[0].sha  # the commit that added the function
-    [item] = delta._new_copy({"new_copy_keywords": [found]})
+    [item] = delta._new_copy(inp, {"new_copy_keywords": [found]})
     assert item.kind == "action" and item.priority == "P1" and item.section == "S-1"
     assert "sub/example.py:4" in item.title and "core/train.py:7" in item.title
     assert "`loss_kwargs`" in item.title and "`return_outputs`" in item.title

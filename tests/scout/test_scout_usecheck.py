@@ -421,3 +421,36 @@ def _large():
     live = sub.replace("_build_layers(8, 64)", "_build_layers(8, 64, capacity_factor=1.5)")
     inp = minirepo.build(tmp_path / "b", head={"sub/__init__.py": "", "sub/flavors.py": live})
     assert deadparams.analyse(inp) == []
+
+
+def test_a_change_with_no_commit_to_name_is_dated_in_the_window(tmp_path) -> None:
+    """S-1 wording: both trees were compared, so a surface or use-check change with no
+    window commit to name was still made in the window; the title says why no commit is
+    named (its file is outside `watched_paths`, or their log does not touch it), never
+    "before the baseline window"."""
+    target = ("fragile_surfaces:\n  functions:\n"
+              "    - {name: build, file: other/lib.py}\n")
+    user = "from other import lib\n\ndef go(m):\n    return lib.build(m, legacy=2)\n"
+    inp = minirepo.build(tmp_path / "out", base={"other/__init__.py": "", "other/lib.py": CORE_OLD},
+                         head={"sub/__init__.py": "", "other/lib.py": CORE_NEW, "sub/a.py": user},
+                         target=target)
+    changes = [c for c in upstream.fragile_changes(inp) if c.symbol == "build"]
+    assert changes[0].commit == ""
+    [act] = [i for i in delta.items(inp, {**_empty(), "fragile_surface_changes": changes})
+             if i.kind == "action"]
+    assert "before the baseline window" not in act.title + act.fix
+    assert "(in the window; its file is outside `watched_paths`)" in act.title
+    assert act.fix.endswith("(see other/lib.py at HEAD)")
+    # A watched file whose change the log does not show (moved there): the same date.
+    inp = _inp(tmp_path / "w", {"sub/a.py": "from core.lib import build\n\n"
+                                             "def go(m):\n    return build(m, legacy=1)\n"})
+    checks = [dataclasses.replace(u, commit="") for u in usecheck.discover(inp)]
+    [act] = [i for i in delta.items(inp, {**_empty(), "use_checks": checks})
+             if i.kind == "action"]
+    assert "(in the window; no commit of `watched_paths` names its file)" in act.title
+    assert "before the baseline window" not in act.title + act.fix
+    # No match: a commit the log names is the date.
+    checks = usecheck.discover(inp)
+    [act] = [i for i in delta.items(inp, {**_empty(), "use_checks": checks})
+             if i.kind == "action"]
+    assert f"({checks[0].commit[:9]})" in act.title and "in the window" not in act.title

@@ -52,7 +52,8 @@ class BrokenRef:
     loc: str  # sub-project file:line
     severity: str  # blocking (breaks when the line runs) | should-fix (a test file)
     commit: str = ""  # the window's commit that removed it ("" when not in the window)
-    when: str = ""  # "in the window" | "before the window" | "before HEAD"
+    # "in the window" | "owner new in the window" | "before the window" | "before HEAD"
+    when: str = ""
     detail: str = ""
 
 
@@ -896,7 +897,22 @@ def analyse(inp: Inputs, use_checks: list[usecheck.UseCheck] | None = None) -> C
             sha = attribution.introduced(inp, ref.owner_file, _state(ref)) \
                 if ref.owner_file else ""
             out.append(BrokenRef(**{**ref.__dict__, "commit": sha, "when": "in the window"}))
+        elif inp.base is not None and ref.owner_file and ref.kind not in ("import", "module") \
+                and _owner_at(inp.head.files.get(ref.owner_file), ref.owner) \
+                and not _owner_at(inp.base.text(ref.owner_file), ref.owner):
+            # What the name is looked up on did not exist at the baseline: the break came
+            # with it, in the window (never "before the window").
+            sha = attribution.introduced(
+                inp, ref.owner_file, lambda text, o=ref.owner: _owner_at(text, o))
+            out.append(BrokenRef(**{**ref.__dict__, "commit": sha,
+                                    "when": "owner new in the window"}))
         else:
             out.append(BrokenRef(**{**ref.__dict__, "when": "before the window"
                                     if inp.base is not None else "before HEAD"}))
     return CoreRefs(tuple(out), found.checked, found.unchecked)
+
+
+def _owner_at(text: str | None, owner: str) -> bool:
+    """Whether a file's text defines ``owner`` (a dotted class or function path)."""
+    mod = ps.parse(text) if text is not None else None
+    return mod is not None and ps.find(mod, owner) is not None

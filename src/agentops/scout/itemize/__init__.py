@@ -21,6 +21,7 @@ from agentops.scout.itemize import (
     guardgaps,
     modelprep,
     openwork,
+    ownbinds,
     parity,
     partreads,
     refusaldrift,
@@ -40,7 +41,7 @@ def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     for area in (delta, todos, tests, settings, debt, parity, componentuse, configfields,
                  configkeys,
                  siblingsettings, partreads, modelprep, refusaldrift, guardgaps, savelists,
-                 corerefs, unbound, docs, openwork):
+                 corerefs, unbound, ownbinds, docs, openwork):
         items += area.items(inp, res)
     items += clear.items(inp, res, items)
     seen: set[str] = set()

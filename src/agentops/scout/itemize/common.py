@@ -7,7 +7,20 @@ from collections.abc import Iterable
 
 
 def short(sha: str) -> str:
-    return sha[:9] if sha else "before the baseline window"
+    return sha[:9]
+
+
+def made_by(sha: str, file: str = "", watched: Iterable[str] = ()) -> str:
+    """Who made a change found between the baseline and HEAD: the window's commit when
+    the log of the watched paths names it. Both trees were compared, so a change with no
+    commit to name was still made in the window (never "before the baseline window"):
+    say why no commit is named -- its file is outside `watched_paths`, or no commit of
+    their log touches it (a file moved or renamed there)."""
+    if sha:
+        return short(sha)
+    if file and watched and not file.startswith(tuple(watched)):
+        return "in the window; its file is outside `watched_paths`"
+    return "in the window; no commit of `watched_paths` names its file"
 
 
 def code(name: str) -> str:

@@ -62,8 +62,14 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         if first.when == "in the window":
             when = (f"{changed} in the window by {short(first.commit)}" if first.commit
                     else f"{changed} in the window")
+        elif first.when == "owner new in the window":
+            # The break came with what the name is looked up on, not before the window.
+            when = f"{code(owner)} itself is new in the window" + (
+                f" ({short(first.commit)})" if first.commit else "")
         elif first.when == "before the window":
-            when = "gone before the window"
+            # Absent at the baseline too: when it went (if it ever was) is not shown.
+            when = ("the same at the baseline" if kind == "argument"
+                    else "absent at the baseline too")
         else:
             when = "no baseline commit to tell when it went"
         target = f"{code(owner)} ({base(first.owner_file)})" if first.owner_file else \

@@ -105,8 +105,11 @@ def _lags(res: dict[str, Any]) -> list[Item]:
         out.append(Item(
             id=stable_id("copy-lag", ours_file, lag.function), section="S-4",
             kind="opportunity",
-            title=f"Our {lag.how} at {lag.ours} lags upstream's {code(lag.function)} "
-                  f"({lag.upstream}) from before the window: it lacks {shown}",
+            # What the data show is upstream's side (had at the baseline); the copy may
+            # be new in the window, so the lag is never dated "from before the window".
+            title=f"Our {lag.how} at {lag.ours} lacks what upstream's "
+                  f"{code(lag.function)} ({lag.upstream}) already had at the baseline: "
+                  f"{shown}",
             why=f"upstream's current {code(lag.function)} has these and had them before "
                 "the baseline; check whether the copy needs them or says why not",
             where=f"{lag.ours} (upstream {lag.upstream})", files=(ours_file, up_file),

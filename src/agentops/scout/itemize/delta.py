@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentops.scout.itemize.common import code, listed, names, place_file, plural, rel, short
+from agentops.scout.itemize.common import (
+    code,
+    listed,
+    made_by,
+    names,
+    place_file,
+    plural,
+    rel,
+    short,
+)
 from agentops.scout.model import PRIORITY_OF, Inputs, Item, stable_id
 
 
@@ -19,6 +28,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     quiet: list[str] = []  # upstream changes the sub-project never names
     said: set[str] = set()
     adapted: list[str] = []  # changes checked against the sub-project's uses: fine
+    watched = inp.target.watched_paths
     for ch in res["fragile_surface_changes"]:
         if not ch.uses and ch.adapted:
             adapted.append(f"{code(ch.symbol)} ({_sites(ch.adapted)})")
@@ -32,21 +42,22 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         out.append(Item(
             id=stable_id("surface", ch.surface, ch.symbol, ch.change), section="S-1",
             kind="action", title=f"{code(ch.symbol)} {ch.change} upstream "
-                                 f"({short(ch.commit)}); the sub-project still uses it",
+                                 f"({made_by(ch.commit, ch.file, watched)}); the "
+                                 "sub-project still uses it",
             why=(ch.why + "; " if ch.why else "") + (
                 ch.detail if ch.detail else "the code below was written against the "
                 "old definition"),
             where=where, priority=PRIORITY_OF[ch.severity], severity=ch.severity,
             files=(ch.file, *sorted({u.rsplit(':', 1)[0] for u in ch.uses})),
             fix=f"update {where} to the new {ch.surface} of {code(ch.symbol)} "
-                f"(see {ch.file} at {short(ch.commit)})",
+                f"(see {ch.file} at {short(ch.commit) or 'HEAD'})",
             facts=(ch.change, *sorted(place_file(u) for u in ch.uses))))
     for d in res["config_drift"]:
         if d.severity == "nice-to-have" and f"{d.source}.{d.field}" not in said:
             quiet.append(f"{code(f'{d.source}.{d.field}')} (new field, copied as is)")
     out += _use_checks(inp, res, adapted, said)
-    out += _body_drift(inp, res) + _list_drift(res) + _name_copies(res) + _init_gaps(res) \
-        + _new_copy(res) + _fqn_names(inp, res)
+    out += _body_drift(inp, res) + _list_drift(inp, res) + _name_copies(inp, res) \
+        + _init_gaps(res) + _new_copy(inp, res) + _fqn_names(inp, res)
     if adapted:
         out.append(Item(
             id=stable_id("surface-adapted", inp.target.name), section="S-1", kind="fyi",
@@ -79,7 +90,7 @@ def _body_drift(inp: Inputs, res: dict[str, Any]) -> list[Item]:
         by_commit: dict[str, list[str]] = {}
         for unit, sha in zip(d.units, d.commits, strict=True):
             by_commit.setdefault(sha, []).append(unit)
-        what = "; ".join(f"{listed(u, 4)} ({_made_by(sha)})"
+        what = "; ".join(f"{listed(u, 4)} ({_made_by(inp, sha, d.upstream)})"
                          for sha, u in by_commit.items())
         ours_file = place_file(d.ours)
         out.append(Item(
@@ -104,7 +115,7 @@ def _body_drift(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     return out
 
 
-def _list_drift(res: dict[str, Any]) -> list[Item]:
+def _list_drift(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """#22 defect 4: a collection of names the sub-project module repeats from core's
     twin module, lacking what core's gained in the window, or naming only the prefix of
     one of core's entries (a membership test against it never matches): an action."""
@@ -116,7 +127,7 @@ def _list_drift(res: dict[str, Any]) -> list[Item]:
         by_commit: dict[str, list[str]] = {}
         for entry, sha in zip(d.lacking, d.commits, strict=True):
             by_commit.setdefault(sha, []).append(code(entry))
-        parts += [f"lacks {listed(e, 4)} ({_made_by(sha)})"
+        parts += [f"lacks {listed(e, 4)} ({_made_by(inp, sha, d.upstream)})"
                   for sha, e in by_commit.items()]
         out.append(Item(
             id=stable_id("list-drift", ours_file, d.name), section="S-1", kind="action",
@@ -131,7 +142,7 @@ def _list_drift(res: dict[str, Any]) -> list[Item]:
     return out
 
 
-def _name_copies(res: dict[str, Any]) -> list[Item]:
+def _name_copies(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """#22 defect 4: an override that re-implements core's method with all of its names
     while core's changed in the window: an opportunity (nothing lacks yet; each change
     of core's has to be made twice)."""
@@ -143,8 +154,8 @@ def _name_copies(res: dict[str, Any]) -> list[Item]:
             kind="opportunity",
             title=f"The override at {c.ours} re-implements {code(c.function)} without "
                   f"super(), spelling every name core's does ({listed(c.names, 6)}); "
-                  f"core's changed in the window ({_made_by(c.commit)}) and a name or step "
-                  "it adds later will not reach the override",
+                  f"core's changed in the window ({_made_by(inp, c.commit, c.upstream)}) "
+                  "and a name or step it adds later will not reach the override",
             why=f"the override repeats core's names ({c.upstream}) but too few of its "
                 "statements for a unit-by-unit comparison",
             where=f"{c.ours} (upstream {c.upstream})", files=(ours_file, up_file),
@@ -195,7 +206,7 @@ def _init_gaps(res: dict[str, Any]) -> list[Item]:
     return out
 
 
-def _new_copy(res: dict[str, Any]) -> list[Item]:
+def _new_copy(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """#22: a copy of an upstream function new in the window that makes one of its
     calls without keywords upstream passes: an action (the call differs now), one per
     call site."""
@@ -205,7 +216,8 @@ def _new_copy(res: dict[str, Any]) -> list[Item]:
         out.append(Item(
             id=stable_id("new-copy-kw", ours_file, d.function, d.callee), section="S-1",
             kind="action",
-            title=f"Upstream's {code(d.function)}, new in the window ({_made_by(d.commit)}), "
+            title=f"Upstream's {code(d.function)}, new in the window "
+                  f"({_made_by(inp, d.commit, d.upstream)}), "
                   f"passes {names(d.missing, 4)} to {code(d.callee)} ({d.upstream}); our "
                   f"copy's call at {d.ours} does not",
             why="the copy was taken from a function that did not exist at the baseline, "
@@ -221,10 +233,10 @@ def _new_copy(res: dict[str, Any]) -> list[Item]:
     return out
 
 
-def _made_by(sha: str) -> str:
-    """What upstream added since the baseline was made in the window; with no commit of
-    the watched paths to name, say that rather than "before the baseline window"."""
-    return short(sha) if sha else "in the window; its file is outside `watched_paths`"
+def _made_by(inp: Inputs, sha: str, where: str) -> str:
+    """The commit that made a change upstream made since the baseline (``where`` is its
+    ``file:line``); ``common.made_by`` says why none is named."""
+    return made_by(sha, place_file(where), inp.target.watched_paths)
 
 
 def _sites(locs: tuple[str, ...]) -> str:
@@ -256,13 +268,14 @@ def _use_checks(inp: Inputs, res: dict[str, Any], adapted: list[str], said: set[
         detail = "; ".join(dict.fromkeys(f"{s.how} at {s.loc} {s.detail}" for s in bad))
         out.append(Item(
             id=stable_id("use-check", uc.file, uc.symbol), section="S-1", kind="action",
-            title=f"{code(uc.symbol)} changed signature upstream ({short(uc.commit)}); "
+            title=f"{code(uc.symbol)} changed signature upstream "
+                  f"({made_by(uc.commit, uc.file, inp.target.watched_paths)}); "
                   f"{'a call' if bad[0].how != 'override' else 'an override'} in the "
                   "sub-project no longer fits",
             why=detail, where=where, priority=PRIORITY_OF[sev], severity=sev,
             files=(uc.file, *sorted({s.loc.rsplit(':', 1)[0] for s in bad})),
             fix=f"update {where} to `{uc.symbol}{uc.change.split(' -> ', 1)[1]}` "
-                f"(see {uc.file} at {short(uc.commit)})",
+                f"(see {uc.file} at {short(uc.commit) or 'HEAD'})",
             facts=(uc.change, *sorted(f"{s.loc.rsplit(':', 1)[0]}:{s.detail}" for s in bad))))
     if defaults:
         out.append(Item(
@@ -338,7 +351,8 @@ def _new(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             out.append(Item(
                 id=stable_id("new-api", api.file, name), section="S-1", kind="opportunity",
                 title=f"New upstream API {code(name)} in {code(api.file)} "
-                      f"({short(api.commit)}) may replace the sub-project's {own}",
+                      f"({made_by(api.commit, api.file, inp.target.watched_paths)}) may "
+                      f"replace the sub-project's {own}",
                 why="one implementation instead of two that drift apart",
                 files=(api.file,), facts=(name, own.split(" ")[0])))
     if others:
