@@ -24,7 +24,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out += _pinned(inp, res) + _compiled_checks(inp, res) + _sibling_guards(inp, res)
     out += _sibling_hooks(inp, res) + _borrowed_specs(inp, res)
     out += _sibling_imports(inp, res) + _sibling_wraps(inp, res) + _model_helpers(inp, res)
-    out += _outside_writes(inp, res)
+    out += _outside_writes(inp, res) + _bare_imports(inp, res)
     out += _ignored_settings(inp, res)
     out += _lags(res) + _stale(res) + _dead_classes(inp, res)
     return out
@@ -521,6 +521,37 @@ def _outside_writes(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                 "the whole process needs it",
             where=f"{f.file}:{f.writes[0].line}", files=(f.file,),
             facts=tuple(lines)))
+    return out
+
+
+def _bare_imports(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22: modules of a folder the repository imports as a package that import the
+    modules beside them by bare name (a root only the folder itself on ``sys.path``
+    gives); one Opportunity per folder, each module with its lines."""
+    out = []
+    sub = inp.target.subproject
+    for f in res.get("bare_imports", ()):
+        shown = [f"{code(rel(m.file, sub))} ("
+                 + ", ".join(f"{code(i.name)} :{i.line}" for i in m.imports) + ")"
+                 for m in f.modules]
+        users = [f"{rel(m.file, sub)} by {rel(m.imported_by, sub)}" for m in f.modules]
+        n = len(f.modules)
+        out.append(Item(
+            id=stable_id("bare-imports", f.folder, *(m.file for m in f.modules)),
+            section="S-4", kind="opportunity",
+            title=f"{n} module{'s' if n > 1 else ''} of {code(rel(f.folder, sub) + '/')} "
+                  f"import{'' if n > 1 else 's'} the modules beside {'them' if n > 1 else 'it'} "
+                  f"by bare name, which resolves only with that folder on `sys.path`: "
+                  f"{listed(shown, 3)}",
+            why=f"the folder is also imported by its package path ({code(f.package_name)} "
+                f"at {f.package_import}) and these modules are imported by other code "
+                f"({listed(users, 3)}): imported through the package, a bare sibling import "
+                "raises ModuleNotFoundError, and where both roots work the sibling is loaded "
+                "twice, as two modules with their own state; import the siblings by package "
+                "path or relatively (`from .x import ...`)",
+            where=f"{f.modules[0].file}:{f.modules[0].imports[0].line}",
+            files=tuple(m.file for m in f.modules),
+            facts=tuple(i.name for m in f.modules for i in m.imports)))
     return out
 
 
