@@ -24,7 +24,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out += _pinned(inp, res) + _compiled_checks(inp, res) + _sibling_guards(inp, res)
     out += _sibling_hooks(inp, res) + _borrowed_specs(inp, res)
     out += _sibling_imports(inp, res) + _sibling_wraps(inp, res) + _model_helpers(inp, res)
-    out += _outside_writes(inp, res) + _bare_imports(inp, res)
+    out += _outside_writes(inp, res) + _bare_imports(inp, res) + _flops_heads(inp, res)
     out += _ignored_settings(inp, res)
     out += _lags(res) + _stale(res) + _dead_classes(inp, res)
     return out
@@ -552,6 +552,29 @@ def _bare_imports(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             where=f"{f.modules[0].file}:{f.modules[0].imports[0].line}",
             files=tuple(m.file for m in f.modules),
             facts=tuple(i.name for m in f.modules for i in m.imports)))
+    return out
+
+
+def _flops_heads(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22: a FLOP count taking the head size as width over heads while the model sizes
+    its heads on its own; one Opportunity per FLOP function."""
+    out = []
+    sub = inp.target.subproject
+    for f in res.get("flops_heads", ()):
+        derived = f.derived.replace("`", "'")  # repository text inside a code span
+        out.append(Item(
+            id=stable_id("flops-heads", f.file, f.function),
+            section="S-4", kind="opportunity",
+            title=f"{code(f.function)} ({rel(f.file, sub)}:{f.function_line}) takes the "
+                  f"attention head size as {code(derived)} (:{f.line}) while the model "
+                  f"sizes its heads on its own: {names(f.own)} "
+                  f"({rel(f.own_at, sub)})",
+            why="the formula holds only where the head size is the width over the heads "
+                "(the model it was copied from); for a flavor whose heads are sized "
+                "otherwise the per-token FLOPs, and the MFU reported from them, are off; "
+                "compute the attention term from the head size the model uses",
+            where=f"{f.file}:{f.line}", files=(f.file,),
+            facts=(f.function, *f.own)))
     return out
 
 
