@@ -24,7 +24,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out += _pinned(inp, res) + _compiled_checks(inp, res) + _sibling_guards(inp, res)
     out += _sibling_hooks(inp, res) + _borrowed_specs(inp, res)
     out += _sibling_imports(inp, res) + _sibling_wraps(inp, res) + _model_helpers(inp, res)
-    out += _outside_writes(inp, res) + _bare_imports(inp, res) + _flops_heads(inp, res)
+    out += _outside_writes(inp, res) + _bare_imports(inp, res)
     out += _ignored_settings(inp, res)
     out += _lags(res) + _stale(res) + _dead_classes(inp, res)
     return out
@@ -555,29 +555,6 @@ def _bare_imports(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     return out
 
 
-def _flops_heads(inp: Inputs, res: dict[str, Any]) -> list[Item]:
-    """#22: a FLOP count taking the head size as width over heads while the model sizes
-    its heads on its own; one Opportunity per FLOP function."""
-    out = []
-    sub = inp.target.subproject
-    for f in res.get("flops_heads", ()):
-        derived = f.derived.replace("`", "'")  # repository text inside a code span
-        out.append(Item(
-            id=stable_id("flops-heads", f.file, f.function),
-            section="S-4", kind="opportunity",
-            title=f"{code(f.function)} ({rel(f.file, sub)}:{f.function_line}) takes the "
-                  f"attention head size as {code(derived)} (:{f.line}) while the model "
-                  f"sizes its heads on its own: {names(f.own)} "
-                  f"({rel(f.own_at, sub)})",
-            why="the formula holds only where the head size is the width over the heads "
-                "(the model it was copied from); for a flavor whose heads are sized "
-                "otherwise the per-token FLOPs, and the MFU reported from them, are off; "
-                "compute the attention term from the head size the model uses",
-            where=f"{f.file}:{f.line}", files=(f.file,),
-            facts=(f.function, *f.own)))
-    return out
-
-
 def _model_helpers(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """#22: functions of one model's folder that read that model's structure (its
     layers, its config fields) and run for other models or for shared code dispatching
@@ -674,9 +651,14 @@ def _ignored_settings(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             kind="opportunity",
             title=f"{code(s.function)} ({rel(s.file, inp.target.subproject)}:{s.line}) "
                   f"derives {code(s.expr)} and never reads {code(s.field)}, which "
-                  f"{', '.join(s.honoured[:3])} prefer(s) when it is set",
-            why=f"wrong for every configuration that sets {code(s.field)} explicitly; "
-                f"use the same `{s.field} or …` fallback",
+                  + (f"the module declares with a value of its own ({', '.join(s.honoured[:3])})"
+                     if s.declared else f"{', '.join(s.honoured[:3])} prefer(s) when it is set"),
+            why=(f"the derivation holds only where {code(s.field)} equals it (the code it was "
+                 "copied from); every flavor that sizes it otherwise gets a wrong value (a FLOP "
+                 f"count and the MFU from it, a shape); read {code(s.field)}"
+                 if s.declared else
+                 f"wrong for every configuration that sets {code(s.field)} explicitly; "
+                 f"use the same `{s.field} or …` fallback"),
             where=f"{s.file}:{s.line}", files=(s.file, *sorted({h.rsplit(':', 1)[0]
                                                                for h in s.honoured})),
             facts=(s.expr, s.field)))
