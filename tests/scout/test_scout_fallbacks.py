@@ -103,6 +103,8 @@ class Latent:
 def test_a_declared_field_read_derived_or_unrelated_says_nothing(tmp_path) -> None:
     reads = ARGS.replace("self.dim // self.n_heads", "self.head_dim or self.dim // self.n_heads")
     assert fallbacks.analyse(_inp(tmp_path / "a", {"sub/args.py": reads})) == []
+    checked = ARGS.replace("        l, h, q", "        assert self.head_dim\n        l, h, q")
+    assert fallbacks.analyse(_inp(tmp_path / "f", {"sub/args.py": checked})) == []
     derived = ARGS.replace("    head_dim: int = 96\n", "") + '''
 
 class Attention:
@@ -116,5 +118,6 @@ class Attention:
                                                    "sub/sizes.py": ARGS})) == [
         fallbacks.analyse(_inp(tmp_path / "d", {"sub/sizes.py": ARGS}))[0]]
     # a multiplication is no share either
-    times = ARGS.replace("self.dim // self.n_heads", "self.dim * self.n_heads")
+    times = ARGS.replace("self.dim // self.n_heads", "self.dim * self.n_heads").replace(
+        "        return 12", "        seq_len = seq_len // 1\n        return 12")
     assert fallbacks.analyse(_inp(tmp_path / "e", {"sub/args.py": times})) == []
