@@ -108,3 +108,10 @@ def test_a_standard_library_name_beside_the_module_is_no_sibling_import(tmp_path
              "sub/engine.py": ENGINE.replace("from gears import spin\n", "").replace(
                  "    from pulleys import lift\n\n", "").replace("lift(spin(", "((")}
     assert bareimports.analyse(_inp(tmp_path, files)) == []
+
+
+def test_a_sibling_named_after_another_import_on_the_line_is_read(tmp_path) -> None:
+    # the text filter that spares parsing must not hide ``import a, b as c``
+    engine = "import math as m, gears as g\n\n\ndef run(x):\n    return g.spin(m.floor(x))\n"
+    [f] = bareimports.analyse(_inp(tmp_path, {**FILES, "sub/engine.py": engine}))
+    assert [(i.line, i.name) for i in f.modules[0].imports] == [(1, "gears")]

@@ -23,9 +23,10 @@ Counted for a module when
   ``__file__``), which makes the bare name resolve from anywhere.
 
 Test files (under ``tests/``/``test/``, ``test_*``/``*_test.py``, ``conftest.py``) are
-not judged. Which files are read: the folder's ``.py`` files and, outside it, only the
-files whose text names the folder's dotted package; each at most ``_MAX_FILE``
-characters. Pure: the HEAD tree in, one record per folder with such modules.
+not judged. Which files are read: nothing is parsed unless a library module's text has an
+``import``/``from`` line naming a module beside it; then the folder's ``.py`` files and,
+outside it, only the files whose text names the folder's dotted package; each at most
+``_MAX_FILE`` characters. Pure: the HEAD tree in, one record per folder with such modules.
 """
 
 from __future__ import annotations
@@ -98,6 +99,15 @@ def _self_on_path(mod: ast.Module) -> bool:
     return False
 
 
+def _names_sibling(text: str, names: set[str]) -> bool:
+    """The text has an ``import x`` / ``from x`` line naming one of ``names``."""
+    if not names:
+        return False
+    alt = "(?:" + "|".join(map(re.escape, sorted(names))) + r")\b"
+    return re.search(r"^[ \t]*(?:from[ \t]+" + alt + r"|import[ \t]+(?:[\w.]+(?:[ \t]+as[ \t]+\w+)?"
+                     r"[ \t]*,[ \t]*)*" + alt + ")", text, re.M) is not None
+
+
 @dataclass(frozen=True)
 class _Edge:
     line: int
@@ -151,19 +161,27 @@ def analyse(inp: Inputs) -> list[BareFolder]:
     files, paths = inp.head.files, inp.head.paths
     dotted_sub = sub.replace("/", ".")
     spot = re.compile(re.escape(dotted_sub) + r"\b")
-    parsed: dict[str, ast.Module] = {}
+    inside: list[str] = []
     outside: list[str] = []
     for path in sorted(files):
-        if not path.endswith(".py"):
-            continue
-        text = files[path]
+        text = files[path] if path.endswith(".py") else None
         if not text or len(text) > _MAX_FILE or "import" not in text:
             continue
-        if not path.startswith(sub + "/"):
-            if spot.search(text):
-                outside.append(path)
-            continue
-        mod = ps.parse(text)
+        (inside if path.startswith(sub + "/") else outside if spot.search(text)
+         else []).append(path)
+    # Only a library module whose text imports a name of a module beside it can hold a
+    # bare sibling import: without one, no file is parsed.
+    beside: dict[str, set[str]] = {}
+    for p in paths:
+        if p.startswith(sub + "/") and p.endswith(".py"):
+            folder, name = posixpath.split(p.removesuffix("/__init__.py").removesuffix(".py"))
+            beside.setdefault(folder, set()).add(name)
+    if not any(_names_sibling(files[p], beside.get(posixpath.dirname(p), set()))
+               for p in inside if not _is_test(p)):
+        return []
+    parsed: dict[str, ast.Module] = {}
+    for path in inside:
+        mod = ps.parse(files[path])
         if mod is not None:
             parsed[path] = mod
     edges = {p: _edges(p, m, paths) for p, m in parsed.items()}
