@@ -52,6 +52,7 @@ def test_a_package_module_importing_siblings_by_bare_name_is_found(tmp_path) -> 
     assert item.title.startswith("1 module of `sub/` imports the modules beside it by bare")
     assert "`engine.py` (`gears` :3, `pulleys` :8)" in item.title
     assert "`sub.engine` at sub/__init__.py:1" in item.why
+    assert "the module is imported by other code (engine.py by __init__.py:1)" in item.why
     assert item.where == "sub/engine.py:3" and item.facts == ("gears", "pulleys")
 
 

@@ -544,7 +544,8 @@ def _bare_imports(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                   f"by bare name, which resolves only with that folder on `sys.path`: "
                   f"{listed(shown, 3)}",
             why=f"the folder is also imported by its package path ({code(f.package_name)} "
-                f"at {f.package_import}) and these modules are imported by other code "
+                f"at {f.package_import}) and {'these modules are' if n > 1 else 'the module is'} "
+                f"imported by other code "
                 f"({listed(users, 3)}): imported through the package, a bare sibling import "
                 "raises ModuleNotFoundError, and where both roots work the sibling is loaded "
                 "twice, as two modules with their own state; import the siblings by package "
