@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agentops.scout.analyses import (
+    bareimports,
     bodydrift,
     borrowedspecs,
     callparity,
@@ -161,6 +162,7 @@ REGISTRY: dict[str, Analysis] = {
     "sibling_imports": lambda inp, _: siblingimports.analyse(inp),
     "model_helpers": lambda inp, _: modelhelpers.analyse(inp),
     "outside_writes": lambda inp, _: outsidewrites.analyse(inp),
+    "bare_imports": lambda inp, _: bareimports.analyse(inp),
     "sibling_wraps": lambda inp, _: siblingwraps.analyse(inp),
     "sibling_settings": lambda inp, _: siblingsettings.analyse(inp),
     "ignored_settings": lambda inp, _: fallbacks.analyse(inp),

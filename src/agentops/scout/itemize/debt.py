@@ -24,7 +24,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out += _pinned(inp, res) + _compiled_checks(inp, res) + _sibling_guards(inp, res)
     out += _sibling_hooks(inp, res) + _borrowed_specs(inp, res)
     out += _sibling_imports(inp, res) + _sibling_wraps(inp, res) + _model_helpers(inp, res)
-    out += _outside_writes(inp, res)
+    out += _outside_writes(inp, res) + _bare_imports(inp, res)
     out += _ignored_settings(inp, res)
     out += _lags(res) + _stale(res) + _dead_classes(inp, res)
     return out
@@ -527,6 +527,38 @@ def _outside_writes(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     return out
 
 
+def _bare_imports(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22: modules of a folder the repository imports as a package that import the
+    modules beside them by bare name (a root only the folder itself on ``sys.path``
+    gives); one Opportunity per folder, each module with its lines."""
+    out = []
+    sub = inp.target.subproject
+    for f in res.get("bare_imports", ()):
+        shown = [f"{code(rel(m.file, sub))} ("
+                 + ", ".join(f"{code(i.name)} :{i.line}" for i in m.imports) + ")"
+                 for m in f.modules]
+        users = [f"{rel(m.file, sub)} by {rel(m.imported_by, sub)}" for m in f.modules]
+        n = len(f.modules)
+        out.append(Item(
+            id=stable_id("bare-imports", f.folder, *(m.file for m in f.modules)),
+            section="S-4", kind="opportunity",
+            title=f"{n} module{'s' if n > 1 else ''} of {code(rel(f.folder, sub) + '/')} "
+                  f"import{'' if n > 1 else 's'} the modules beside {'them' if n > 1 else 'it'} "
+                  f"by bare name, which resolves only with that folder on `sys.path`: "
+                  f"{listed(shown, 3)}",
+            why=f"the folder is also imported by its package path ({code(f.package_name)} "
+                f"at {f.package_import}) and {'these modules are' if n > 1 else 'the module is'} "
+                f"imported by other code "
+                f"({listed(users, 3)}): imported through the package, a bare sibling import "
+                "raises ModuleNotFoundError, and where both roots work the sibling is loaded "
+                "twice, as two modules with their own state; import the siblings by package "
+                "path or relatively (`from .x import ...`)",
+            where=f"{f.modules[0].file}:{f.modules[0].imports[0].line}",
+            files=tuple(m.file for m in f.modules),
+            facts=tuple(i.name for m in f.modules for i in m.imports)))
+    return out
+
+
 def _model_helpers(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     """#22: functions of one model's folder that read that model's structure (its
     layers, its config fields) and run for other models or for shared code dispatching
@@ -623,9 +655,14 @@ def _ignored_settings(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             kind="opportunity",
             title=f"{code(s.function)} ({rel(s.file, inp.target.subproject)}:{s.line}) "
                   f"derives {code(s.expr)} and never reads {code(s.field)}, which "
-                  f"{', '.join(s.honoured[:3])} prefer(s) when it is set",
-            why=f"wrong for every configuration that sets {code(s.field)} explicitly; "
-                f"use the same `{s.field} or …` fallback",
+                  + (f"the module declares with a value of its own ({', '.join(s.honoured[:3])})"
+                     if s.declared else f"{', '.join(s.honoured[:3])} prefer(s) when it is set"),
+            why=(f"the derivation holds only where {code(s.field)} equals it (the code it was "
+                 "copied from); every flavor that sizes it otherwise gets a wrong value (a FLOP "
+                 f"count and the MFU from it, a shape); read {code(s.field)}"
+                 if s.declared else
+                 f"wrong for every configuration that sets {code(s.field)} explicitly; "
+                 f"use the same `{s.field} or …` fallback"),
             where=f"{s.file}:{s.line}", files=(s.file, *sorted({h.rsplit(':', 1)[0]
                                                                for h in s.honoured})),
             facts=(s.expr, s.field)))
