@@ -389,82 +389,35 @@ def test_a_month_window_set_validates_with_init_drafts_before_the_set_after_it(
     assert all(j["note"].strip() for j in spec["judgements"])
 
 
-def test_nineteenth_unseen_set_validates_with_init_drafts_in_a_window_new_to_its_folders(
-        ) -> None:
-    """The nineteenth blind set (#22): compiler_toolkit, simple_fsdp and torchcomms over the
-    window of set 11 (no earlier set used it for these folders), each run's target an
-    unedited `scout.py init` draft, every entry at file:line, late entries say so and stay
-    few, every judgement with a note (nothing of its entries is printed: the set is blind)."""
-    spec = _load_set(19)
-    subprojects, blind, late = _check_runs(19, init_marker="drafted by scout.py init",
+@pytest.mark.parametrize(("number", "folders", "window"), [
+    # compiler_toolkit, simple_fsdp and torchcomms over the window of set 11
+    (19, {"torchtitan/experiments/compiler_toolkit", "torchtitan/experiments/simple_fsdp",
+          "torchtitan/experiments/torchcomms"},
+     ("028a455c1e3c0ea5aeb34e04f6ae25401b900bfc", "c283a848742198c5f610bc5842322f53e9f02c36")),
+    # rl and transformers_modeling_backend over the window of set 8
+    (20, {"torchtitan/experiments/rl", "torchtitan/experiments/transformers_modeling_backend"},
+     ("e38d7abe0fa09c2ec7ccac1729f77cf72faddfc5", "0691f514f292d4b7b7a226396cded1920432daad")),
+    # experiments/qwen3 and experiments/kernels, never targets before
+    (21, {"torchtitan/experiments/qwen3", "torchtitan/experiments/kernels"},
+     ("e4847c8054ad5f878add8a4ef990d311f1a08602", "8d20f02515cd91cef7a95ae281fef2a03930bbde")),
+    # rl and transformers_modeling_backend again, between their windows of sets 7/20 and 4
+    (22, {"torchtitan/experiments/rl", "torchtitan/experiments/transformers_modeling_backend"},
+     ("526c7de279534c6df2f38740b7f5ceef0609dc9b", "d4a3c63499dbeb7442a29e2bc5a0a3590af3bbdb")),
+])
+def test_a_set_validates_with_init_drafts_in_a_window_new_to_its_folders(
+        number: int, folders: set[str], window: tuple[str, str]) -> None:
+    """The nineteenth to twenty-second blind sets (#22): exactly the named folders over one
+    window no earlier set used for them, each run's target an unedited `scout.py init`
+    draft, every entry at file:line, late entries say so and stay few, at least 20 findings
+    and 35 entries in all, every judgement with a note (nothing of the entries is printed:
+    a set may still be blind)."""
+    spec = _load_set(number)
+    subprojects, blind, late = _check_runs(number, init_marker="drafted by scout.py init",
                                            located=True)
-    assert set(subprojects) == {"torchtitan/experiments/compiler_toolkit",
-                                "torchtitan/experiments/simple_fsdp",
-                                "torchtitan/experiments/torchcomms"}
+    assert set(subprojects) == folders
     assert blind >= 20 and late <= blind // 4
     assert sum(len(r["truth"]) + len(r["negatives"]) for r in spec["runs"]) >= 35
-    windows = {(r["prior"]["head"], r["head"]["head"]) for r in spec["runs"]}
-    assert windows == {("028a455c1e3c0ea5aeb34e04f6ae25401b900bfc",
-                        "c283a848742198c5f610bc5842322f53e9f02c36")}
-    assert all(j["note"].strip() for j in spec["judgements"])
-
-
-def test_twentieth_unseen_set_validates_with_init_drafts_in_a_window_new_to_its_folders(
-        ) -> None:
-    """The twentieth blind set (#22): experiments/rl and transformers_modeling_backend over
-    the window of set 8 (no earlier set used it for these folders), each run's target an
-    unedited `scout.py init` draft, every entry at file:line, late entries say so and stay
-    few, every judgement with a note (nothing of its entries is printed: the set is blind)."""
-    spec = _load_set(20)
-    subprojects, blind, late = _check_runs(20, init_marker="drafted by scout.py init",
-                                           located=True)
-    assert set(subprojects) == {"torchtitan/experiments/rl",
-                                "torchtitan/experiments/transformers_modeling_backend"}
-    assert blind >= 20 and late <= blind // 4
-    assert sum(len(r["truth"]) + len(r["negatives"]) for r in spec["runs"]) >= 35
-    windows = {(r["prior"]["head"], r["head"]["head"]) for r in spec["runs"]}
-    assert windows == {("e38d7abe0fa09c2ec7ccac1729f77cf72faddfc5",
-                        "0691f514f292d4b7b7a226396cded1920432daad")}
-    assert all(j["note"].strip() for j in spec["judgements"])
-
-
-def test_twenty_first_unseen_set_validates_with_init_drafts_in_a_window_new_to_its_folders(
-        ) -> None:
-    """The twenty-first blind set (#22): experiments/qwen3 and experiments/kernels over
-    e4847c805 -> 8d20f0251 (no earlier set used a window for these folders), each run's
-    target an unedited `scout.py init` draft, every entry at file:line, late entries say so
-    and stay few, every judgement with a note (nothing of its entries is printed: the set is
-    blind)."""
-    spec = _load_set(21)
-    subprojects, blind, late = _check_runs(21, init_marker="drafted by scout.py init",
-                                           located=True)
-    assert set(subprojects) == {"torchtitan/experiments/qwen3",
-                                "torchtitan/experiments/kernels"}
-    assert blind >= 20 and late <= blind // 4
-    assert sum(len(r["truth"]) + len(r["negatives"]) for r in spec["runs"]) >= 35
-    windows = {(r["prior"]["head"], r["head"]["head"]) for r in spec["runs"]}
-    assert windows == {("e4847c8054ad5f878add8a4ef990d311f1a08602",
-                        "8d20f02515cd91cef7a95ae281fef2a03930bbde")}
-    assert all(j["note"].strip() for j in spec["judgements"])
-
-
-def test_twenty_second_unseen_set_validates_with_init_drafts_in_a_window_new_to_its_folders(
-        ) -> None:
-    """The twenty-second blind set (#22): experiments/rl and
-    experiments/transformers_modeling_backend over 526c7de27 -> d4a3c6349 (their earlier
-    sets 4, 7 and 20 used other windows), each run's target an unedited `scout.py init`
-    draft, every entry at file:line, late entries say so and stay few, every judgement with
-    a note (nothing of its entries is printed: the set is blind)."""
-    spec = _load_set(22)
-    subprojects, blind, late = _check_runs(22, init_marker="drafted by scout.py init",
-                                           located=True)
-    assert set(subprojects) == {"torchtitan/experiments/rl",
-                                "torchtitan/experiments/transformers_modeling_backend"}
-    assert blind >= 20 and late <= blind // 4
-    assert sum(len(r["truth"]) + len(r["negatives"]) for r in spec["runs"]) >= 35
-    windows = {(r["prior"]["head"], r["head"]["head"]) for r in spec["runs"]}
-    assert windows == {("526c7de279534c6df2f38740b7f5ceef0609dc9b",
-                        "d4a3c63499dbeb7442a29e2bc5a0a3590af3bbdb")}
+    assert {(r["prior"]["head"], r["head"]["head"]) for r in spec["runs"]} == {window}
     assert all(j["note"].strip() for j in spec["judgements"])
 
 
