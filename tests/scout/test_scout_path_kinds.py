@@ -50,3 +50,17 @@ def test_no_main_block(src: str) -> None:
 
 def test_unparsable_module_has_no_main_block() -> None:
     assert not ps.has_main_block(None)
+
+
+@pytest.mark.parametrize(("path", "code", "path_only"), [
+    ("proj/experiments/zoo/test/helpers.py", True, False),   # a test/ folder
+    ("proj/experiments/zoo/conftest.py", True, False),       # pytest's fixture module
+    ("proj/experiments/zoo/tests/helpers.py", True, True),
+    ("proj/experiments/zoo/attest/helpers.py", False, False),
+    ("proj/experiments/zoo/conftest_utils.py", False, False),
+])
+def test_test_code_widens_test_path_by_test_folders_and_conftest(
+        path: str, code: bool, path_only: bool) -> None:
+    from agentops.scout.config import is_test_code
+    assert is_test_code(path) is code
+    assert is_test_path(path) is path_only

@@ -202,6 +202,14 @@ def is_test_path(path: str) -> bool:
     return "/tests/" in f"/{path}" or is_test_name(path.rsplit("/", 1)[-1])
 
 
+def is_test_code(path: str) -> bool:
+    """``is_test_path`` widened to what pytest runs as test code: a ``test/`` folder too,
+    and ``conftest.py`` (its fixtures patch and import for the test session). For the
+    analyses that judge what library code does to the process or to imports."""
+    return is_test_path(path) or "/test/" in f"/{path}" \
+        or path.rsplit("/", 1)[-1] == "conftest.py"
+
+
 @dataclass(frozen=True)
 class Target:
     """One scout target, as validated data. Paths are relative to the repository root."""

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from agentops.scout import gitrepo
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.config import is_test_name
+from agentops.scout.config import is_test_code
 from agentops.scout.model import Inputs
 
 _MAX_FILE = gitrepo.MAX_PYTHON_CHARS
@@ -66,12 +66,6 @@ class BareFolder:
     modules: tuple[BareModule, ...]
     package_import: str  # file:line importing a module of the folder by package path
     package_name: str  # the dotted name that import used
-
-
-def _is_test(path: str) -> bool:
-    name = path.rsplit("/", 1)[-1]
-    return any(f"/{d}/" in f"/{path}" for d in ("tests", "test")) \
-        or is_test_name(name) or name == "conftest.py"
 
 
 def _dotted(path: str) -> str:
@@ -177,7 +171,7 @@ def analyse(inp: Inputs) -> list[BareFolder]:
             folder, name = posixpath.split(p.removesuffix("/__init__.py").removesuffix(".py"))
             beside.setdefault(folder, set()).add(name)
     if not any(_names_sibling(files[p], beside.get(posixpath.dirname(p), set()))
-               for p in inside if not _is_test(p)):
+               for p in inside if not is_test_code(p)):
         return []
     parsed: dict[str, ast.Module] = {}
     for path in inside:
@@ -185,7 +179,7 @@ def analyse(inp: Inputs) -> list[BareFolder]:
         if mod is not None:
             parsed[path] = mod
     edges = {p: _edges(p, m, paths) for p, m in parsed.items()}
-    if not any(e.bare for p, es in edges.items() if not _is_test(p) for e in es):
+    if not any(e.bare for p, es in edges.items() if not is_test_code(p) for e in es):
         return []  # nothing to judge: the files outside are not read
     for path in outside:
         mod = ps.parse(files[path])
@@ -202,7 +196,7 @@ def analyse(inp: Inputs) -> list[BareFolder]:
                                       (src, e.line, _dotted(e.target)))
     per_folder: dict[str, list[BareModule]] = {}
     for path, es in sorted(edges.items()):
-        if not path.startswith(sub + "/") or _is_test(path):
+        if not path.startswith(sub + "/") or is_test_code(path):
             continue
         folder = posixpath.dirname(path)
         bare = [e for e in es if e.bare]

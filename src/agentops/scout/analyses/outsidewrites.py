@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from agentops.scout import gitrepo
 from agentops.scout.analyses import pysource as ps
-from agentops.scout.config import is_test_path
+from agentops.scout.config import is_test_code
 from agentops.scout.model import Inputs
 
 # The tree loader's own cap: a test-built tree is held to what a real checkout holds.
@@ -50,13 +50,6 @@ class OutsideWrite:
 class OutsideWrites:
     file: str
     writes: tuple[OutsideWrite, ...]
-
-
-def _is_test(path: str) -> bool:
-    """Test code: under a ``tests/`` or ``test/`` folder, a ``test_*``/``*_test.py``
-    module or a pytest ``conftest.py`` (its fixtures patch for the test session)."""
-    return is_test_path(path) or "/test/" in f"/{path}" \
-        or path.rsplit("/", 1)[-1] == "conftest.py"
 
 
 def _private(parts: list[str]) -> bool:
@@ -176,7 +169,7 @@ def _elsewhere(inp: Inputs, sub: str, targets: set[str]) -> set[str]:
                       r"|\bsetattr\(")  # every augmented operator file_writes counts
     found: set[str] = set()
     for path in sorted(inp.head.files):
-        if path.startswith(sub + "/") or not path.endswith(".py") or _is_test(path):
+        if path.startswith(sub + "/") or not path.endswith(".py") or is_test_code(path):
             continue
         text = inp.head.files[path]
         if not text or len(text) > _MAX_FILE or not spot.search(text):
@@ -196,7 +189,7 @@ def analyse(inp: Inputs) -> list[OutsideWrites]:
     own_module = sub.replace("/", ".")
     per_file: list[tuple[str, list[OutsideWrite]]] = []
     for path in sorted(inp.head.files):
-        if not (path.startswith(sub + "/") and path.endswith(".py")) or _is_test(path):
+        if not (path.startswith(sub + "/") and path.endswith(".py")) or is_test_code(path):
             continue
         text = inp.head.files[path]
         if not text or len(text) > _MAX_FILE or ("=" not in text and "setattr" not in text):
