@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from agentops.scout.analyses import pysource as ps
 from agentops.scout.model import Inputs
 
 
@@ -32,3 +33,13 @@ def introduced(inp: Inputs, path: str, state: Callable[[str | None], object]) ->
             return versions[i + 1][0]
         later = cur
     return touching(inp, path)
+
+
+def signature_state(dotted: str) -> Callable[[str | None], object]:
+    """The state ``introduced`` follows for a function's signature: the parameters of
+    the function ``dotted`` names in a version's text (``None`` where it is no function
+    or the text is gone)."""
+    def state(text: str | None) -> object:
+        node = ps.find(ps.parse(text), dotted) if text is not None else None
+        return ps.signature(node) if isinstance(node, ps.FuncDef.__args__) else None
+    return state

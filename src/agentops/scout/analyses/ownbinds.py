@@ -219,14 +219,10 @@ def _record(inp: Inputs, path: str, call: ast.Call, callee: tuple[str, ps.FuncDe
     sig = ps.signature(node)
     changed, commit = False, ""
     if inp.base is not None:
-        then = ps.find(ps.parse(inp.base.text(target)), node.name)
-        if isinstance(then, ps.FuncDef.__args__) and ps.signature(then) != sig:
+        state = attribution.signature_state(node.name)
+        then = state(inp.base.text(target))
+        if then is not None and then != sig:
             changed = True
-
-            def state(text: str | None) -> object:
-                found = ps.find(ps.parse(text), node.name) if text is not None else None
-                return ps.signature(found) if isinstance(found, ps.FuncDef.__args__) \
-                    else None
             commit = attribution.introduced(inp, target, state)
     return OwnBind(path, call.lineno, node.name, target, node.lineno, sig, via,
                    tuple(problems), commit, changed)

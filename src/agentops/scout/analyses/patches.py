@@ -11,7 +11,6 @@ Pure: reads the loaded trees; returns frozen records.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from agentops.scout.analyses import attribution, classindex
@@ -208,13 +207,6 @@ def _method(tree: Tree | None, file: str, target: str) -> ps.FuncDef | None:
     return node if isinstance(node, ps.FuncDef) else None
 
 
-def _sig_state(target: str) -> Callable[[str | None], object]:
-    def state(text: str | None) -> object:
-        node = ps.find(ps.parse(text), target) if text is not None else None
-        return ps.signature(node) if isinstance(node, ps.FuncDef) else None
-    return state
-
-
 def patch_changes(inp: Inputs, sites: list[PatchSite]) -> list[PatchChange]:
     """Each patched upstream method whose signature changed (or vanished) since the
     baseline, judged by the kind of patch."""
@@ -229,7 +221,7 @@ def patch_changes(inp: Inputs, sites: list[PatchSite]) -> list[PatchChange]:
         old, new = _method(inp.base, ufile, target), _method(inp.head, ufile, target)
         if old is None or (new is not None and ps.signature(old) == ps.signature(new)):
             continue
-        commit = attribution.introduced(inp, ufile, _sig_state(target))
+        commit = attribution.introduced(inp, ufile, attribution.signature_state(target))
         where = tuple(f"{s.file}:{s.line}" for s in group)
         if new is None:
             out.append(PatchChange(group[0], "gone", f"`{target}` no longer exists in {ufile}; "
