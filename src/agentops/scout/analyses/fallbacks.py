@@ -150,7 +150,8 @@ def analyse(inp: Inputs) -> list[IgnoredSetting]:
     for path, name, fn in sorted(funcs, key=lambda f: (f[0], f[2].lineno)):
         reads: set[str] | None = None
         hits: list[ast.BinOp] = []
-        own: dict[int, tuple[str, set[str]]] = {}  # derivation -> (declared field, where)
+        # derivation -> (the declared per-unit fields, sorted; where they are declared)
+        own: dict[int, tuple[list[str], set[str]]] = {}
         for n in ps.walk(fn):
             if not isinstance(n, ast.BinOp):
                 continue
@@ -161,7 +162,7 @@ def analyse(inp: Inputs) -> list[IgnoredSetting]:
                 fields = sorted(f for f in declared.get(path, {}) if _per_unit(f, shape))
                 if not fields:
                     continue
-                own[id(n)] = (fields[0], {f"{path}:{declared[path][f]}" for f in fields})
+                own[id(n)] = (fields, {f"{path}:{declared[path][f]}" for f in fields})
             # Only a derivation read off an object that can carry the setting (a
             # config): one of a function's own locals (a flavor choosing its sizes)
             # is that function's choice.
@@ -170,15 +171,16 @@ def analyse(inp: Inputs) -> list[IgnoredSetting]:
             if reads is None:
                 reads = {_leaf(x) for x in ps.walk(fn)}
             if id(n) in own:
-                fields = {f for f in declared[path] if _per_unit(f, shape)}
-                if not fields & reads:
+                if not reads.intersection(own[id(n)][0]):
                     hits.append(n)
             elif preferred[shape][0] not in reads:
                 hits.append(n)
         if hits:
             n = min(hits, key=lambda h: (h.lineno, h.col_offset))
-            field, where = own[id(n)] if id(n) in own \
-                else preferred[_shape(n)]  # type: ignore[index]
+            if id(n) in own:
+                field, where = own[id(n)][0][0], own[id(n)][1]
+            else:
+                field, where = preferred[_shape(n)]  # type: ignore[index]
             out.append(IgnoredSetting(path, n.lineno, name, ast.unparse(n), field,
                                       tuple(sorted(where)), id(n) in own))
             if len(out) >= MAX_FINDINGS:
