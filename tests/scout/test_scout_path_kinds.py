@@ -64,3 +64,13 @@ def test_test_code_widens_test_path_by_test_folders_and_conftest(
     from agentops.scout.config import is_test_code
     assert is_test_code(path) is code
     assert is_test_path(path) is path_only
+
+
+@pytest.mark.parametrize(("path", "dotted"), [
+    ("proj/zoo/loader.py", "proj.zoo.loader"),
+    ("proj/zoo/__init__.py", "proj.zoo"),
+    ("setup.py", "setup"),
+])
+def test_module_name_is_the_inverse_of_module_path(path: str, dotted: str) -> None:
+    assert ps.module_name(path) == dotted
+    assert ps.module_path(dotted, {path}) == path

@@ -233,8 +233,7 @@ def _upstream_modules(inp: Inputs, name: str) -> set[str]:
     for key in ("classes", "functions", "return_tuples", "monkey_patches"):
         for sym in inp.target.symbols("fragile_surfaces", key):
             if sym.upstream == name:
-                out.add(sym.file.removesuffix(".py").removesuffix("/__init__")
-                        .replace("/", "."))
+                out.add(pysource.module_name(sym.file))
     return out
 
 

@@ -68,10 +68,6 @@ class BareFolder:
     package_name: str  # the dotted name that import used
 
 
-def _dotted(path: str) -> str:
-    return path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
-
-
 def _sibling(folder: str, name: str, paths: frozenset[str]) -> str | None:
     """The file a bare first part ``name`` names beside ``folder``'s modules."""
     base = f"{folder}/{name}" if folder else name
@@ -134,7 +130,7 @@ def _edges(path: str, mod: ast.Module, paths: frozenset[str]) -> list[_Edge]:
                     and _sibling(folder, first, paths) \
                     and ps.module_path(first, paths) is None:
                 local = f"{folder}/{dotted.replace('.', '/')}" if folder else dotted
-                target = ps.module_path(_dotted(local + ".py"), paths) \
+                target = ps.module_path(ps.module_name(local + ".py"), paths) \
                     or _sibling(folder, first, paths)
                 if target and target != path:
                     out.append(_Edge(node.lineno, target, True, first))
@@ -193,7 +189,7 @@ def analyse(inp: Inputs) -> list[BareFolder]:
             importers.setdefault(e.target, (src, e.line))
             if not e.bare:  # the folder holding the target is reached as a package
                 by_package.setdefault(posixpath.dirname(e.target),
-                                      (src, e.line, _dotted(e.target)))
+                                      (src, e.line, ps.module_name(e.target)))
     per_folder: dict[str, list[BareModule]] = {}
     for path, es in sorted(edges.items()):
         if not path.startswith(sub + "/") or is_test_code(path):

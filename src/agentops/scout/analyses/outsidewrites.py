@@ -177,7 +177,7 @@ def _elsewhere(inp: Inputs, sub: str, targets: set[str]) -> set[str]:
         mod = ps.parse(text)
         if mod is None or ps.has_main_block(mod):
             continue
-        own = path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+        own = ps.module_name(path)
         found |= {w.target for w in file_writes(mod, own)} & targets
         if found == targets:
             break

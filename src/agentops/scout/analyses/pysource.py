@@ -481,6 +481,12 @@ def module_path(modname: str, paths: frozenset[str] | set[str]) -> str | None:
     return None
 
 
+def module_name(path: str) -> str:
+    """The dotted module a repository file is imported as (``a/b/c.py`` and
+    ``a/b/c/__init__.py`` -> ``a.b.c``): the inverse of ``module_path``."""
+    return path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
 def spelled(module: ast.AST, *, strings: bool = False, alias_parts: bool = False
             ) -> set[str]:
     """Every name the code spells: names, attributes, parameters, keywords, definitions

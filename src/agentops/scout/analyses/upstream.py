@@ -879,7 +879,7 @@ def _resolved(ann: str, file: str, tree: Tree) -> str:
     mod = ps.parse(tree.text(file) or "")
     imports = ps.imports(mod)
     # a class the file defines itself resolves to the file's own module path
-    here = file.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+    here = ps.module_name(file)
     local = {n.name for n in (mod.body if mod is not None else ())
              if isinstance(n, ast.ClassDef)}
 

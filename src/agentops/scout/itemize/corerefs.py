@@ -40,8 +40,7 @@ def _defined_in(inp: Inputs, name: str) -> list[str]:
     for path, text in sorted(inp.head.files.items()):
         if path.endswith(".py") and not path.startswith(sub) and name in text \
                 and name in ps.top_level_defs(text):
-            found.append(path.removesuffix(".py").removesuffix("/__init__")
-                         .replace("/", "."))
+            found.append(ps.module_name(path))
     return found
 
 
