@@ -109,6 +109,9 @@ class Rule:
     cooccur: tuple[tuple[str, ...], ...] = ()
     # Co-occurrence conditions that hold only in one section: in a proposal list, an
     # item about process is a push whatever its form ("Strict cutoff for the release").
+    # A rule's ``in_reflective`` readings land here too, once per section of the
+    # reflective kind (section_kinds.yaml: lessons, takeaways), where the writer turns
+    # from the incident to the reader or the trade, so a norm pushes whatever it is about.
     cooccur_in: tuple[tuple[str, tuple[tuple[str, ...], ...]], ...] = ()
     grammar: Grammar | None = None
     # A hit in a clause where one of these rules also hits is theirs, not this rule's
@@ -153,10 +156,6 @@ class Rule:
     # What a sentence of a thread does (speechacts.py): a request for a change of
     # practice, or an agreement with a push made earlier in the thread.
     speech_acts: tuple[speech_mod.Act, ...] = ()
-    # Readings that hold only in a section of the reflective kind (section_kinds.yaml:
-    # lessons, takeaways): there the writer turns from the incident to the reader or the
-    # trade, so a norm pushes whatever it is about.
-    reflective: Reflective | None = None
 
     def applies_to(self, section: str | None) -> bool:
         if self.scope == "all":
@@ -164,15 +163,6 @@ class Rule:
         where, _, names = self.scope.partition(":")
         inside = section in names.split(",")
         return not inside if where == "outside" else inside
-
-
-@dataclass(frozen=True)
-class Reflective:
-    """What a rule reads in the sections of the reflective kind (section_kinds.yaml, #24
-    round 48): the grammar classes wanted together in one clause there."""
-
-    sections: frozenset[str]
-    cooccur: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -243,8 +233,8 @@ def compile_rules(content: Mapping[str, Any], moods: MoodGrammar | None = None,
     """Rules from the validated ``lint_rules.yaml`` content (and ``moods.yaml``'s, for
     the rules that read clause moods; ``kinds``: section key -> kind, from
     ``section_kinds.yaml``, for the readings of the reflective part)."""
-    reflective_keys = frozenset(k for k, v in (kinds or {"lessons": "reflective"}).items()
-                                if v == "reflective")
+    reflective_keys = sorted(k for k, v in (kinds or {"lessons": "reflective"}).items()
+                             if v == "reflective")
     grammar = clause_mod.compile_grammar(content["grammar"]) if "grammar" in content \
         else None
     rules = []
@@ -265,7 +255,9 @@ def compile_rules(content: Mapping[str, Any], moods: MoodGrammar | None = None,
             cues=blamecues.compile_cues(r["cues"]) if "cues" in r else None,
             cooccur=tuple(tuple(c) for c in r.get("cooccur", [])),
             cooccur_in=tuple((section, tuple(tuple(c) for c in needs))
-                             for section, needs in (r.get("cooccur_in") or {}).items()),
+                             for section, needs in (r.get("cooccur_in") or {}).items())
+            + tuple((key, tuple(tuple(c) for c in r["in_reflective"]["cooccur"]))
+                    for key in reflective_keys if r.get("in_reflective")),
             yield_to=tuple(r.get("yield_to", [])),
             yield_within=tuple(re.compile(p, re.IGNORECASE)
                                for p in r.get("yield_within", [])),
@@ -282,10 +274,7 @@ def compile_rules(content: Mapping[str, Any], moods: MoodGrammar | None = None,
             mood_grammar=moods if r.get("moods") else None,
             speech_acts=speech_mod.compile_acts(r.get("speech_acts") or ()),
             keep_in=tuple((section, tuple(re.compile(p, re.IGNORECASE) for p in pats))
-                          for section, pats in (r.get("keep_in") or {}).items()),
-            reflective=Reflective(reflective_keys, tuple(
-                tuple(c) for c in r["in_reflective"]["cooccur"]))
-            if r.get("in_reflective") else None))
+                          for section, pats in (r.get("keep_in") or {}).items())))
     return tuple(rules)
 
 
@@ -677,7 +666,6 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
     for section, needs in rule.cooccur_in:
         if sentence.section == section and rule.grammar is not None:
             found += list(clause_mod.cooccurrences(text, rule.grammar, needs))
-    found += _reflective_hits(rule, sentence)
     overlaps = _Overlaps(exempt)
     spans = [(s, e) for s, e in found if e > s and not overlaps.any(s, e)]
     spans += [m.span() for p in rule.always for m in p.finditer(text) if m.end() > m.start()]
@@ -701,15 +689,6 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
             continue
         kept.append((s, e))
     return kept
-
-
-def _reflective_hits(rule: Rule, sentence: Sentence) -> list[tuple[int, int]]:
-    """The rule's readings of the reflective part (``Rule.reflective``) on a sentence
-    inside a section of that kind; nothing elsewhere."""
-    kind = rule.reflective
-    if kind is None or sentence.section not in kind.sections or rule.grammar is None:
-        return []
-    return list(clause_mod.cooccurrences(sentence.text, rule.grammar, kind.cooccur))
 
 
 def _quote_tails(text: str) -> list[tuple[int, int]]:
