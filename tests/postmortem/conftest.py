@@ -6,7 +6,7 @@ here, so name this folder on the command line:
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,27 @@ EXAMPLES = ROOT / "examples" / "postmortem"
 GOLDEN = ROOT / "tests" / "golden" / "postmortem"
 TADA = EXAMPLES / "tada-hang.facts.yml"
 
+
+
+@pytest.fixture
+def broken_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                ) -> Iterator[Callable[[str, Callable[[], Any], str], None]]:
+    """``broken_data("SECTIONS", datafiles.sections, text)``: the loader reads ``text``
+    from a file of the same name in ``tmp_path`` instead of the shipped data file (its
+    cache cleared, so the next call loads it); every loader used is cleared again after
+    the test, before the path is restored, so no later test sees the made-up data."""
+    used: list[Any] = []
+
+    def swap(attr: str, loader: Callable[[], Any], text: str) -> None:
+        bad = tmp_path / getattr(datafiles, attr).name
+        bad.write_text(text, encoding="utf-8")
+        monkeypatch.setattr(datafiles, attr, bad)
+        loader.cache_clear()  # type: ignore[attr-defined]
+        used.append(loader)
+
+    yield swap
+    for loader in used:
+        loader.cache_clear()
 
 
 JIRA_EMAIL, JIRA_TOKEN = "bot@example.com", "s3cret-token"

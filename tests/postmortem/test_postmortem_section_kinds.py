@@ -5,7 +5,7 @@ the narrative they tell the incident. Made-up documents only."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import functools
 
 import pytest
 
@@ -31,37 +31,28 @@ def test_every_section_key_has_one_kind() -> None:
     assert kinds["action_items"] == "remedy" and kinds["timeline"] == "narrative"
 
 
-def _broken(tmp_path: Path, monkeypatch, text: str) -> None:  # type: ignore[no-untyped-def]
-    bad = tmp_path / "section_kinds.yaml"
-    bad.write_text(text, encoding="utf-8")
-    monkeypatch.setattr(datafiles, "SECTION_KINDS", bad)
-    datafiles.section_kinds.cache_clear()
-
-
-def test_broken_kinds_file_names_the_file_and_key(tmp_path: Path, monkeypatch) -> None:
+def test_broken_kinds_file_names_the_file_and_key(broken_data) -> None:  # type: ignore[no-untyped-def]
+    write = functools.partial(broken_data, "SECTION_KINDS", datafiles.section_kinds)
     keys = [s.key for s in SECTIONS]
     rest = ", ".join(k for k in keys if k != "lessons")
-    try:
-        _broken(tmp_path, monkeypatch, "version: 1\nkinds:\n  remedy: [lessons, kiln_log]\n"
-                                       f"  reflective: []\n  narrative: [{rest}]\n")
-        with pytest.raises(DataError, match=r"section_kinds\.yaml: kinds\.remedy\[1\]: "
-                                            r"'kiln_log' is no section key"):
-            datafiles.section_kinds()
-        _broken(tmp_path, monkeypatch, "version: 1\nkinds:\n  remedy: [lessons]\n"
-                                       f"  reflective: [lessons]\n  narrative: [{rest}]\n")
-        with pytest.raises(DataError, match=r"kinds\.reflective\[0\]: 'lessons' is already "
-                                            r"of kind 'remedy'"):
-            datafiles.section_kinds()
-        _broken(tmp_path, monkeypatch, "version: 1\nkinds:\n  remedy: []\n"
-                                       f"  reflective: []\n  narrative: [{rest}]\n")
-        with pytest.raises(DataError, match=r"section_kinds\.yaml: kinds: sections of no "
-                                            r"kind: \['lessons'\]"):
-            datafiles.section_kinds()
-        _broken(tmp_path, monkeypatch, "version: 1\nkinds:\n  remedy: []\n  narrative: []\n")
-        with pytest.raises(DataError, match=r"section_kinds\.yaml"):
-            datafiles.section_kinds()
-    finally:
-        datafiles.section_kinds.cache_clear()
+    write("version: 1\nkinds:\n  remedy: [lessons, kiln_log]\n"
+          f"  reflective: []\n  narrative: [{rest}]\n")
+    with pytest.raises(DataError, match=r"section_kinds\.yaml: kinds\.remedy\[1\]: "
+                                        r"'kiln_log' is no section key"):
+        datafiles.section_kinds()
+    write("version: 1\nkinds:\n  remedy: [lessons]\n"
+          f"  reflective: [lessons]\n  narrative: [{rest}]\n")
+    with pytest.raises(DataError, match=r"kinds\.reflective\[0\]: 'lessons' is already "
+                                        r"of kind 'remedy'"):
+        datafiles.section_kinds()
+    write("version: 1\nkinds:\n  remedy: []\n"
+          f"  reflective: []\n  narrative: [{rest}]\n")
+    with pytest.raises(DataError, match=r"section_kinds\.yaml: kinds: sections of no "
+                                        r"kind: \['lessons'\]"):
+        datafiles.section_kinds()
+    write("version: 1\nkinds:\n  remedy: []\n  narrative: []\n")
+    with pytest.raises(DataError, match=r"section_kinds\.yaml"):
+        datafiles.section_kinds()
 
 
 def test_a_deontic_norm_of_no_class_pushes_in_lessons_only() -> None:

@@ -3,7 +3,7 @@ not_example in it holds, and a broken file names its key."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import functools
 
 import pytest
 import yaml
@@ -38,27 +38,18 @@ def test_first_meaning_names_the_part_and_all_count_as_present() -> None:
     assert lint.heading_keys("Appendix", SECTIONS) == ()
 
 
-def _broken(tmp_path: Path, monkeypatch, text: str) -> None:  # type: ignore[no-untyped-def]
-    bad = tmp_path / "sections.yaml"
-    bad.write_text(text, encoding="utf-8")
-    monkeypatch.setattr(datafiles, "SECTIONS", bad)
-    datafiles.sections.cache_clear()
-
-
-def test_broken_sections_file_names_the_key(tmp_path: Path, monkeypatch) -> None:
+def test_broken_sections_file_names_the_key(broken_data) -> None:  # type: ignore[no-untyped-def]
+    write = functools.partial(broken_data, "SECTIONS", datafiles.sections)
     one = "  - key: summary\n    patterns: ['{p}']\n    examples: [a]\n    not_examples: [b]\n"
-    try:
-        _broken(tmp_path, monkeypatch, "version: 1\nsections:\n" + one.format(p="("))
-        with pytest.raises(DataError, match=r"sections\[0\]\.patterns\[0\]: not a valid regex"):
-            datafiles.sections()
-        _broken(tmp_path, monkeypatch, "version: 1\nsections:\n" + one.format(p="x"))
-        with pytest.raises(DataError, match=r"sections\.yaml: sections: the seed's sections "
-                                            r"are missing: \['symptoms'"):
-            datafiles.sections()
-        _broken(tmp_path, monkeypatch, "version: 1\nsections:\n  - key: summary\n"
-                                       "    patterns: [x]\n    examples: [a]\n")
-        with pytest.raises(DataError, match=r"sections\[0\]: missing required key: "
-                                            r"'not_examples'"):
-            datafiles.sections()
-    finally:
-        datafiles.sections.cache_clear()
+    write("version: 1\nsections:\n" + one.format(p="("))
+    with pytest.raises(DataError, match=r"sections\[0\]\.patterns\[0\]: not a valid regex"):
+        datafiles.sections()
+    write("version: 1\nsections:\n" + one.format(p="x"))
+    with pytest.raises(DataError, match=r"sections\.yaml: sections: the seed's sections "
+                                        r"are missing: \['symptoms'"):
+        datafiles.sections()
+    write("version: 1\nsections:\n  - key: summary\n"
+          "    patterns: [x]\n    examples: [a]\n")
+    with pytest.raises(DataError, match=r"sections\[0\]: missing required key: "
+                                        r"'not_examples'"):
+        datafiles.sections()
