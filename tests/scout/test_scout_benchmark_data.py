@@ -230,7 +230,7 @@ _UNSEEN = ("scout_unseen.yaml", "scout_unseen2.yaml", "scout_unseen3.yaml", "sco
            "scout_unseen12.yaml", "scout_unseen13.yaml", "scout_unseen14.yaml",
            "scout_unseen15.yaml", "scout_unseen16.yaml", "scout_unseen17.yaml",
            "scout_unseen18.yaml", "scout_unseen19.yaml", "scout_unseen20.yaml",
-           "scout_unseen21.yaml", "scout_unseen22.yaml")
+           "scout_unseen21.yaml", "scout_unseen22.yaml", "scout_unseen23.yaml")
 
 
 def _load_set(number: int) -> dict:
@@ -418,6 +418,27 @@ def test_a_set_validates_with_init_drafts_in_a_window_new_to_its_folders(
     assert blind >= 20 and late <= blind // 4
     assert sum(len(r["truth"]) + len(r["negatives"]) for r in spec["runs"]) >= 35
     assert {(r["prior"]["head"], r["head"]["head"]) for r in spec["runs"]} == {window}
+    assert all(j["note"].strip() for j in spec["judgements"])
+
+
+def test_twenty_third_set_measures_each_folder_over_its_own_new_window() -> None:
+    """The twenty-third blind set (#22): experiments/deepseek_v3 and experiments/torchcomms,
+    each over its own window (the only set whose runs differ in window) that no earlier set
+    used for the folder, each target an unedited `scout.py init` draft, late entries say so
+    and stay few, at least 20 findings and 35 entries in all, every judgement with a note.
+    Not `located`: two negatives point at a licence file and a requirements file, which
+    have no code suffix (nothing of the entries is printed: the set is blind)."""
+    spec = _load_set(23)
+    subprojects, blind, late = _check_runs(23, init_marker="drafted by scout.py init",
+                                           located=False)
+    assert sorted(subprojects) == ["torchtitan/experiments/deepseek_v3",
+                                   "torchtitan/experiments/torchcomms"]
+    assert blind >= 20 and late <= blind // 4
+    assert sum(len(r["truth"]) + len(r["negatives"]) for r in spec["runs"]) >= 35
+    windows = {r["target"].rsplit("/", 1)[-1]: (r["prior"]["head"][:9], r["head"]["head"][:9])
+               for r in spec["runs"]}
+    assert windows == {"deepseek_v3-exp-init-0716.yaml": ("d69a7378c", "a59abeac9"),
+                       "torchcomms-init-1014.yaml": ("d0e25450b", "028a455c1")}
     assert all(j["note"].strip() for j in spec["judgements"])
 
 
