@@ -1,7 +1,7 @@
-"""P-5 (#24, pm-fit22c): a possibility modal that proposes is no hedge; one that weakens
-the writer's belief in a cause, a state or an event of the incident is. The deontic
-reading is computed from the modal's clause (mood.proposal_spans, moods.yaml
-``proposals``): the complement of "be", the perfect, a time adverb.
+"""P-5 (#24, pm-fit22c): a possibility modal that proposes or permits is no hedge; one
+that weakens the writer's belief in a cause, a state or an event of the incident is. The
+deontic reading is computed from the modal's clause (mood.proposal_spans, moods.yaml
+``proposals``): the complement of "be", the verb's class, the passive, the perfect.
 Every sentence here is made up.
 
 Each reading is tested both ways: its sentences are flagged by the hedging rule without
@@ -39,6 +39,11 @@ def _without(reading: str) -> tuple[lint.Rule, ...]:
 
 # reading -> sentences it takes out of the hedges (each one flagged without it).
 PROPOSALS = {
+    mood.PASSIVE_ACT: [
+        "The deprecated loader flag could be removed in the next minor.",
+        "The stale mirror entry might be deleted once the sync settles.",
+        "Our rollout notes may be clarified for the wider audience.",
+    ],
     mood.VERDICT: [
         "One remedy could be to gate the cut on the soak run.",
         "A fresh minor might be a cleaner option than a retag.",
@@ -54,6 +59,11 @@ HEDGES = [
     "The cleanup script may have deleted the tag.",
     "This could explain the spike in latency.",
     "The soak host might have exhausted its disk.",
+    # passive_act: a state participle, a necessity, a mechanism's agent, a time adverb.
+    "The old wheel may be cached on a few runners.",
+    "A restart of the proxy might be required after the upgrade.",
+    "The loader flag could be dropped by the sync job under load.",
+    "The patch may be deployed already on the canary hosts.",
     # verdict: a cause as the complement of "be".
     "The retry loop could be to blame for the gap.",
     "A torn write could be the culprit here.",
@@ -75,15 +85,16 @@ def test_a_modal_that_doubts_a_fact_stays_a_hedge(sentence: str) -> None:
 def test_spans_cover_the_modal_and_its_verb() -> None:
     grammar = HEDGING.grammar
     assert grammar is not None
-    text = "A fresh minor might be simpler, but the disk might be full."
+    text = "The flag could be dropped, but the disk might be full."
     spans = mood.proposal_spans(text, grammar, MOODS)
-    assert [text[s:e] for s, e in spans] == ["might be simpler"]
+    assert [text[s:e] for s, e in spans] == ["could be dropped"]
 
 
 def test_the_perfect_and_a_time_adverb_read_no_proposal() -> None:
     grammar = HEDGING.grammar
     assert grammar is not None
-    for text in ("A retag might have been better.", "A retag might still be better."):
+    for text in ("The flag could have been dropped.", "The flag could still be dropped.",
+                 "A retag might have been better."):
         assert mood.proposal_spans(text, grammar, MOODS) == [], text
 
 
@@ -91,4 +102,4 @@ def test_no_proposals_section_reads_nothing() -> None:
     grammar = HEDGING.grammar
     assert grammar is not None
     bare = replace(MOODS, proposals=None)
-    assert mood.proposal_spans("A retag might be better.", grammar, bare) == []
+    assert mood.proposal_spans("The flag could be dropped.", grammar, bare) == []

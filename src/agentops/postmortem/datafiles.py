@@ -136,6 +136,12 @@ MOODS_SCHEMA: dict[str, Any] = {
             "type": "object", "additionalProperties": False,
             "required": ["readings"],
             "properties": {
+                "acts": {"type": "array", "minItems": 1,
+                         "items": {"type": "string", "pattern": "^[a-z][a-z-]*$"}},
+                "irregular": {"type": "object",
+                              "additionalProperties": {"type": "array", "minItems": 1,
+                                                       "maxItems": 2,
+                                                       "items": {"type": "string"}}},
                 "readings": {"type": "object",
                              "propertyNames": {"enum": list(PROPOSAL_READINGS)},
                              "additionalProperties": {"type": "string",
