@@ -20,7 +20,7 @@ from agentops.errors import DataError
 from agentops.postmortem.lint import Rule, SectionKind, compile_rules, compile_sections
 from agentops.postmortem.model import REQUIRED, TITLES
 from agentops.postmortem.mood import MOODS as MOODS_NAMES
-from agentops.postmortem.mood import MoodGrammar, compile_moods
+from agentops.postmortem.mood import PROPOSAL_READINGS, MoodGrammar, compile_moods
 
 HERE = Path(__file__).resolve().parent
 SCHEMA = HERE / "schema.yaml"
@@ -131,6 +131,22 @@ MOODS_SCHEMA: dict[str, Any] = {
                   "additionalProperties": _PROVEN},
         # The past tense of a judgement's verb group (mood.PAST_STATE).
         "past": _PROVEN,
+        # Deontic readings of a possibility modal (mood.Proposals).
+        "proposals": {
+            "type": "object", "additionalProperties": False,
+            "required": ["readings"],
+            "properties": {
+                "acts": {"type": "array", "minItems": 1,
+                         "items": {"type": "string", "pattern": "^[a-z][a-z-]*$"}},
+                "irregular": {"type": "object",
+                              "additionalProperties": {"type": "array", "minItems": 1,
+                                                       "maxItems": 2,
+                                                       "items": {"type": "string"}}},
+                "readings": {"type": "object",
+                             "propertyNames": {"enum": list(PROPOSAL_READINGS)},
+                             "additionalProperties": {"type": "string",
+                                                      "pattern": "^[a-z|]+$"}},
+                "verdict": _PROVEN}},
         # The test matrix (tests/postmortem/test_postmortem_mood.py) is data too.
         "matrix": {"type": "object"},
     }}
@@ -347,6 +363,8 @@ def moods() -> MoodGrammar:
     proven += [(f"nouns.{k}", v) for k, v in content["nouns"].items()]
     if "past" in content:
         proven.append(("past", content["past"]))
+    if "verdict" in (content.get("proposals") or {}):
+        proven.append(("proposals.verdict", content["proposals"]["verdict"]))
     for key, item in proven:
         _regex(name, f"{key}.pattern", item["pattern"])
         _prove_examples(name, key, re.compile(item["pattern"], re.IGNORECASE), item)

@@ -647,6 +647,11 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
     ``others``) hits; overlapping matches are counted once."""
     text = sentence.text
     exempt = [m.span() for u in rule.unless for m in u.finditer(text)]
+    if rule.mood_grammar is not None and rule.grammar is not None and any(
+            mood == mood_mod.EPISTEMIC for mood, _ in rule.moods):
+        # A modal that proposes, permits, obliges or states an ability doubts no fact
+        # (moods.yaml ``proposals``; #24, pm-fit22c).
+        exempt += mood_mod.proposal_spans(text, rule.grammar, rule.mood_grammar)
     found: list[tuple[int, int]] = []
     for pattern in rule.patterns:
         found += [m.span() for m in pattern.finditer(text)]

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentops.postmortem import clauses as clause_mod
+from agentops.postmortem import verbgroups
 from agentops.postmortem.clauses import Grammar
 
 NORMATIVE = "normative"
@@ -52,6 +53,26 @@ class MoodGrammar:
     past: re.Pattern[str] | None = None
     # Markers that make a clause an opinion: a hedge word there softens the opinion.
     opinion: tuple[str, ...] = (NORMATIVE, EVALUATIVE)
+    # Deontic and dynamic readings of a possibility modal (``proposals``), or None.
+    proposals: Proposals | None = None
+
+
+# The readings of ``Proposals``: an opinion as the complement, an act done to a thing.
+VERDICT = "verdict"
+PASSIVE_ACT = "passive_act"
+PROPOSAL_READINGS = (VERDICT, PASSIVE_ACT)
+
+
+@dataclass(frozen=True)
+class Proposals:
+    """When a modal proposes or permits rather than doubting a fact (``moods.yaml``
+    ``proposals``): its complement is an opinion (``verdict``: "a patch release might be
+    better"), or an act is done to its subject (a participle of ``acts``: "the flag could
+    be dropped")."""
+
+    readings: Mapping[str, re.Pattern[str]]  # reading -> the modals it reads
+    verdict: re.Pattern[str] | None = None
+    participles: frozenset[str] = frozenset()  # of the act lemmas
 
 
 @dataclass(frozen=True)
@@ -75,7 +96,23 @@ def compile_moods(content: Mapping[str, Any]) -> MoodGrammar:
         cancels={m: tuple(rx(c["pattern"]) for c in v)
                  for m, v in (content.get("cancels") or {}).items()},
         nouns={k: rx(v["pattern"]) for k, v in content["nouns"].items()},
-        past=rx(content["past"]["pattern"]) if "past" in content else None)
+        past=rx(content["past"]["pattern"]) if "past" in content else None,
+        proposals=compile_proposals(content["proposals"]) if "proposals" in content
+        else None)
+
+
+def compile_proposals(content: Mapping[str, Any]) -> Proposals:
+    """The ``proposals`` section of ``moods.yaml``: the modals each reading reads, the
+    verdict pattern, the act lemmas (with their irregular past and participle)."""
+    irregular = {k: list(v) for k, v in (content.get("irregular") or {}).items()}
+    participles = {form for lemma in content.get("acts") or ()
+                   for form in verbgroups.inflect(lemma, irregular.get(lemma, ()))["participle"]}
+    return Proposals(
+        readings={r: re.compile(rf"\b(?:{m})\b", re.IGNORECASE)
+                  for r, m in content["readings"].items()},
+        verdict=re.compile(content["verdict"]["pattern"], re.IGNORECASE)
+        if "verdict" in content else None,
+        participles=frozenset(participles))
 
 
 def topic(words: str, moods: MoodGrammar) -> str | None:
@@ -179,3 +216,78 @@ def spans(text: str, grammar: Grammar, moods: MoodGrammar,
                 if o < len(opinions) and opinions[o] < parts[k].end:
                     continue
         yield r.start, r.end
+
+
+# A possibility or permission modal with its negation and the adverbs inside its group:
+# "could also", "might not", "may then".
+_MODAL_GROUP = re.compile(
+    r"\b(?P<modal>may|might|could|can|should|would)(?:n['’]t|\s+not)?"
+    r"(?:\s+(?:\w+ly|also|just|still|then|even|instead|further|always|never|perhaps|maybe|"
+    r"first|rather|now|easily|well))*\s+", re.IGNORECASE)
+_BE = re.compile(r"be\s+", re.IGNORECASE)
+_ADVERBS = re.compile(r"(?:(?:\w+ly|also|just|then|further|easily|more|even|"
+                      r"instead|first)\s+)*", re.IGNORECASE)
+# A time adverb in the group ("may already be fixed", "could still be reverted", "might
+# now be removed") asks about a state at a time: the epistemic reading.
+_NOW = re.compile(r"\b(?:already|still|now|currently|somehow|yet)\b", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z][\w-]*")
+# An agent after a passive ("could be removed by the sync job"): the mechanism, not an
+# act offered.
+_BY = re.compile(r"\s+by\b", re.IGNORECASE)
+
+
+def proposal_spans(text: str, grammar: Grammar, moods: MoodGrammar) -> list[tuple[int, int]]:
+    """The spans (the modal to the end of its complement) of the modal verb groups of
+    ``text`` that propose or permit rather than doubt a fact (#24, pm-fit22c): the
+    deontic readings of ``moods.proposals``.
+
+    - ``verdict``: "be" and an opinion as the complement ("a patch release might be
+      better", "one fix could be to pin it").
+    - ``passive_act``: an act done to the subject, in the plain passive ("the flag could
+      be dropped", "that could be reviewed later"): permitted or proposed. Not with a
+      ``by`` agent after it (a mechanism: "could be dropped by the sync job"), not with
+      a participle that names a state ("may be cached", "might be required").
+
+    The perfect ("might have been better", "could have been dropped") tells a supposed
+    past and a time adverb ("may already be fixed") a state at a time: neither reads so.
+    A modal stating a cause, a state or an event ("the cache may be stale", "this could
+    explain the spike") has none of these readings."""
+    p = moods.proposals
+    if p is None:
+        return []
+    out: list[tuple[int, int]] = []
+    for clause in clause_mod.clauses(text, grammar):
+        for m in _MODAL_GROUP.finditer(text, clause.start, clause.end):
+            if _NOW.search(m.group(0)):
+                continue
+            span = _reading(text, m, clause.end, p)
+            if span is not None:
+                out.append(span)
+    return out
+
+
+def _reading(text: str, group: re.Match[str], end: int,
+             p: Proposals) -> tuple[int, int] | None:
+    """The span of a deontic reading of the modal ``group`` (its clause ends at
+    ``end``), or None."""
+    start, modal, at = group.start(), group.group("modal"), group.end()
+
+    def reads(name: str) -> bool:
+        pattern = p.readings.get(name)
+        return pattern is not None and bool(pattern.fullmatch(modal))
+
+    be = _BE.match(text, at, end)
+    if be is None:
+        return None
+    if reads(VERDICT) and p.verdict is not None:
+        v = p.verdict.match(text, be.end(), end)
+        if v is not None and v.end() > v.start():
+            return start, v.end()
+    if reads(PASSIVE_ACT):
+        adverbs = _ADVERBS.match(text, be.end(), end)
+        verb = _WORD.match(text, adverbs.end(), end)
+        if verb is not None and verb.group(0).lower() in p.participles \
+                and not _NOW.search(adverbs.group(0)) \
+                and not _BY.match(text, verb.end(), end):
+            return start, verb.end()
+    return None
