@@ -32,6 +32,7 @@ import io
 import itertools
 import re
 import tokenize
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from agentops.scout import gitrepo
@@ -46,6 +47,8 @@ GUARD, CONSTANT = "guard", "constant"
 _OPENS = re.compile(r"#\s*(if|when|unless)\s+([^,;:.()]+)", re.I)
 # A condition limiting what follows: "... only when ...", "... only if ...".
 _ONLY = re.compile(r"\bonly\s+(?:when|if)\s+([^,;:.()]+)", re.I)
+# A file is tokenized only when some line could hold either form (speed).
+_CANDIDATE = re.compile(r"#\s*(?:if|when|unless)\s|\bonly\s+(?:when|if)\s", re.I)
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -142,7 +145,7 @@ def _constant(block: list[tuple[int, str]], node: ast.AST,
     return None
 
 
-def _file(path: str, text: str, module: ast.Module, spelled: set[str]
+def _file(path: str, text: str, module: ast.Module, spelled: Callable[[], set[str]]
           ) -> list[CommentCondition]:
     comments = _comments(text)
     if not comments:
@@ -158,7 +161,8 @@ def _file(path: str, text: str, module: ast.Module, spelled: set[str]
         block = [(n, comments[n]) for n in lines[i:j + 1]]
         node = starts.get(lines[j] + 1)
         if node is not None:
-            found = _guard(block, node, spelled, path) or _constant(block, node, path)
+            found = (_guard(block, node, spelled(), path) if isinstance(node, ast.If)
+                     else None) or _constant(block, node, path)
             if found is not None:
                 out.append(found)
         i = j + 1
@@ -176,11 +180,19 @@ def analyse(inp: Inputs) -> list[CommentCondition]:
         module = ps.parse(text)
         if module is not None:
             modules.append((path, text, module))
-    # The folder's settings: identifiers of two or more parts its library code spells.
-    spelled = {n for _p, _t, m in modules for n in ps.spelled(m) if "_" in n.strip("_")}
+    settings: list[set[str]] = []
+
+    def spelled() -> set[str]:
+        # The folder's settings: identifiers of two or more parts its library code
+        # spells (read once, when a guard comment asks).
+        if not settings:
+            settings.append({n for _p, _t, m in modules for n in ps.spelled(m)
+                             if "_" in n.strip("_")})
+        return settings[0]
+
     out: list[CommentCondition] = []
     for path, text, module in modules:
-        if "#" in text:
+        if _CANDIDATE.search(text):
             out += _file(path, text, module, spelled)
         if len(out) >= MAX_FINDINGS:
             return out[:MAX_FINDINGS]
