@@ -11,7 +11,8 @@ library code (tests aside):
   spells: an identifier of two or more ``_`` parts whose last two parts stand in the
   clause as consecutive words (``weight tying`` for ``enable_weight_tying``), while the
   ``if`` test spells no identifier sharing a part with it or with a word of the clause
-  (``if self.output is not None:`` under "If weight tying is enabled, ..."). A test
+  (``if self.head is not None:`` under "# If shared heads are on, ...", the folder's
+  setting ``use_shared_heads``). A test
   reading the setting, or anything the clause names, is the condition written out.
 - *constant*: a line of the block limiting the next value with ``only when`` /
   ``only if`` (``# Use x only when launched under a launcher``) over an assignment or a
