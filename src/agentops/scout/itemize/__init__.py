@@ -11,6 +11,7 @@ from typing import Any
 
 from agentops.scout.itemize import (
     clear,
+    commentconds,
     componentuse,
     configfields,
     configkeys,
@@ -41,7 +42,7 @@ def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     for area in (delta, todos, tests, settings, debt, parity, componentuse, configfields,
                  configkeys,
                  siblingsettings, partreads, modelprep, refusaldrift, guardgaps, savelists,
-                 corerefs, unbound, ownbinds, docs, openwork):
+                 corerefs, unbound, ownbinds, commentconds, docs, openwork):
         items += area.items(inp, res)
     items += clear.items(inp, res, items)
     seen: set[str] = set()
