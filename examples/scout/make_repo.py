@@ -12,7 +12,8 @@ tracking it, over three dated commits, for the scout demo and tests:
                  a 4-tuple, MoE.forward changes its signature
   c3 2026-03-09  a new test file no workflow runs, a doc path that breaks, a monkey-patch
                  of MoE.forward, a TODO resolved and a new one added, core gains a
-                 ParallelDims.from_config factory the sub-project builds by hand
+                 ParallelDims.from_config factory the sub-project builds by hand (leaving
+                 out a field it fills)
 
   python examples/scout/make_repo.py DEST      # prints the three commit shas
 
@@ -394,10 +395,11 @@ C2["core/dims.py"] = '''from dataclasses import dataclass
 class ParallelDims:
     dp: int
     tp: int
+    world: int = 1
 
     @classmethod
     def from_config(cls, par, world):
-        return cls(dp=par.dp_degree, tp=par.tp_degree)
+        return cls(dp=par.dp_degree, tp=par.tp_degree, world=world)
 '''
 
 C3 = {

@@ -71,6 +71,24 @@ def test_a_copy_that_already_has_the_change_is_fine(tmp_path) -> None:
     assert bodydrift.analyse(_inp(tmp_path / "b", {"sub/l.py": inherits})) == []
 
 
+def test_an_empty_method_switches_the_behaviour_off_and_copies_nothing(tmp_path) -> None:
+    # (#22, set 22 kind c) a method left empty on purpose, in a file configured as a copy
+    # (no similarity bar) or as an override: no pair, so no drift and no lag.
+    target = "duplicate_logic:\n  - {ours: [sub/copy.py], upstream: [core/load.py]}\n"
+    for n, body in enumerate(('        """Done by the other library."""\n        pass\n',
+                              "        ...\n", "        return None\n")):
+        empty = f"class Loader:\n    def load(self, state, strict=False):\n{body}"
+        inp = _inp(tmp_path / f"c{n}", {"sub/copy.py": empty}, target)
+        assert bodydrift.distinct_pairs(inp) == []
+        assert bodydrift.analyse(inp) == [] and bodydrift.lags(inp) == []
+        sub = OVERRIDE.split("    def load", 1)[0] + \
+            f"    def load(self, state, strict=False):\n{body}"
+        assert bodydrift.analyse(_inp(tmp_path / f"o{n}", {"sub/l.py": sub})) == []
+    # One statement that does something is a body: still compared.
+    busy = "class Loader:\n    def load(self, state, strict=False):\n        return state\n"
+    assert bodydrift.distinct_pairs(_inp(tmp_path / "b", {"sub/copy.py": busy}, target))
+
+
 def test_a_configured_copy_is_compared_too(tmp_path) -> None:
     target = "duplicate_logic:\n  - {ours: [sub/copy.py], upstream: [core/load.py]}\n"
     copy = "class Loader:\n    def load(self, state, strict=False):\n" \

@@ -169,6 +169,21 @@ def test_a_bare_pytest_of_another_workflow_collects_the_folders_tests(tmp_path) 
     assert "sub/tests/test_x.py" in ci.analyse(inp).missing
 
 
+def test_classes_another_workflows_pytest_selects_are_run(tmp_path) -> None:
+    """#22 (set 22 kind b): a file counted as run because a workflow the target does not
+    list collects it has the classes that invocation selects run; only those it leaves
+    out are a class gap."""
+    head = {"sub/tests/test_trace.py": TRACE, WF: _wf("echo start")}
+    other = ".github/workflows/renamed.yml"
+    whole = ci.analyse(minirepo.build(tmp_path / "a", head={
+        **head, other: _wf("pytest sub/tests/test_trace.py -v")}))
+    assert "sub/tests/test_trace.py" not in whole.missing and whole.class_gaps == ()
+    some = ci.analyse(minirepo.build(tmp_path / "b", head={
+        **head, other: _wf("pytest sub/tests/test_trace.py -k TestSmall")}))
+    [gap] = some.class_gaps
+    assert gap.classes == ("FsdpChecks", "TestLarge")
+
+
 def test_commented_out_invocation_is_named_with_its_reason(tmp_path) -> None:
     wf = _wf("# TODO: re-enable once the numerics fix lands",
              "# pytest sub/tests/test_num.py::TestNum -v",

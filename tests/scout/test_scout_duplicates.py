@@ -335,6 +335,34 @@ def test_constants_or_tests_are_not_hand_rolled_configs(tmp_path) -> None:
     assert factories.hand_rolled(inp) == []
 
 
+def test_a_literal_where_the_factory_reads_the_config_is_a_deliberate_override(
+        tmp_path) -> None:
+    # (#22, set 22 kind a) a wrapper that pins one degree (``tp=1``) and reads the rest
+    # from the source builds another object than the factory would: no finding.
+    pinned = ("from core.dims import ParallelDims\n\n\ndef dims(par, n):\n"
+              "    return ParallelDims(dp=par.dp_degree, tp=1, world=n)\n")
+    inp = minirepo.build(tmp_path, head={"core/dims.py": FACTORY, "sub/launch.py": pinned})
+    assert factories.hand_rolled(inp) == []
+
+
+def test_what_a_hand_rolled_construction_leaves_out_decides_its_severity(tmp_path) -> None:
+    # (#22, sets 4 and 22) every keyword passed from the source: a clean-up (an
+    # opportunity); a keyword of the factory left out: that field drifts (an action).
+    from agentops.scout.itemize import debt as debt_items
+
+    same = ("from core.dims import ParallelDims\n\n\ndef dims(par, n):\n"
+            "    return ParallelDims(dp=par.dp_degree, tp=par.tp_degree, world=n)\n")
+    short = same.replace(", world=n)", ")")
+    found = {}
+    for name, src in (("same", same), ("short", short)):
+        inp = minirepo.build(tmp_path / name, head={"core/dims.py": FACTORY,
+                                                    "sub/launch.py": src})
+        [h] = factories.hand_rolled(inp)
+        [item] = debt_items._factories(inp, {"hand_rolled_constructions": [h]})
+        found[name] = (h.omitted, item.kind)
+    assert found == {"same": ((), "opportunity"), "short": (("world",), "action")}
+
+
 def test_same_callee_through_a_re_export(tmp_path) -> None:
     # ours imports apply_tp from a module that only re-exports core's: the same callee.
     ours = """\

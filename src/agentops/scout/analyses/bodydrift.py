@@ -154,6 +154,18 @@ def distinct_pairs(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
     return out
 
 
+def no_op(func: ps.FuncDef) -> bool:
+    """A body that does nothing (a docstring, ``pass``, ``...``, a bare ``return`` or
+    ``return None``): the function switches the behaviour it replaces off on purpose;
+    it copies no body, so upstream's body has nothing for it to follow (#22, set 22
+    kind c: two methods left empty because another library initialises and checks)."""
+    return all(isinstance(st, ast.Pass)
+               or (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant))
+               or (isinstance(st, ast.Return) and (st.value is None or (
+                   isinstance(st.value, ast.Constant) and st.value.value is None)))
+               for st in func.body)
+
+
 def _find_pairs(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
     out: list[tuple[ps.FuncDef, str, str, str]] = []
     for ours, up, _why in duplicates._pairs(inp):
@@ -163,7 +175,7 @@ def _find_pairs(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
         for mine, theirs in duplicates._match_functions(
                 duplicates._function_defs(o_text), duplicates._function_defs(u_text),
                 imported):
-            if not duplicates.calls_super(mine):
+            if not duplicates.calls_super(mine) and not no_op(mine):
                 out.append((mine, ours, up, _qualname(ps.parse(u_text or ""), theirs)))
     return out + _overrides(inp)
 
@@ -262,13 +274,14 @@ def _qualname(mod: ast.Module | None, func: ps.FuncDef) -> str:
 
 def _overrides(inp: Inputs) -> list[tuple[ps.FuncDef, str, str, str]]:
     """Methods of the sub-project's classes that re-implement a method of the upstream
-    class they derive from (imported from the repository), without ``super()``."""
+    class they derive from (imported from the repository), without ``super()`` (and not
+    with an empty body: ``no_op``)."""
     out = []
     for path, cls, up_file, up_cls in _subclasses(inp):
         theirs = {n.name for n in up_cls.body if isinstance(n, ps.FuncDef.__args__)}
         for fn in cls.body:
             if isinstance(fn, ps.FuncDef.__args__) and fn.name in theirs \
-                    and not duplicates.calls_super(fn):
+                    and not duplicates.calls_super(fn) and not no_op(fn):
                 out.append((fn, path, up_file, f"{up_cls.name}.{fn.name}"))
     return out
 

@@ -227,18 +227,27 @@ def _where(inv: Invocation) -> str:
     return f"{inv.workflow}:{inv.line}" if inv.line else inv.workflow
 
 
-def _pytest_collected(inp: Inputs, sel: _Selector, test_files: list[str]
-                      ) -> dict[str, str]:
+def _pytest_collected(inp: Inputs, sel: _Selector, test_files: list[str],
+                      chosen: set[tuple[str, str]] | None = None) -> dict[str, str]:
     """File -> workflow, for every file a pytest invocation of any workflow of the
-    repository collects (configured or not): such a module is run in CI (#22 defect 1)."""
+    repository collects (configured or not): such a module is run in CI (#22 defect 1).
+    ``chosen`` gathers the (defining file, class) that those invocations select (their
+    node ids, -k and -m; every case when the filter is past the evaluator): the classes
+    a workflow runs are run, whichever workflow it is (#22, set 22 kind b: a file counted
+    as run through another workflow was also said to have none of its classes run)."""
     out: dict[str, str] = {}
     for wf, inv in _any_workflow_invocations(inp):
         if inv.kind != "pytest":
             continue
+        unchecked = bool(_unchecked_filter(inv))
         for target in inv.targets or ("",):
-            files, _node, _is_dir, problem = sel.files_of(target, test_files)
+            files, node, _is_dir, problem = sel.files_of(target, test_files)
             for f in [] if problem else files:
                 out.setdefault(f, wf)
+                if chosen is not None:
+                    picked = sel.cases(f) if unchecked else testsel.select(
+                        sel.cases(f), node=node, keyword=inv.keyword, marker=inv.marker)
+                    chosen |= {(c.origin or c.path, c.cls) for c in picked}
     return out
 
 
@@ -468,10 +477,12 @@ def analyse(inp: Inputs) -> CiResult:
     off_by_file = _disabled_by_file(off, inp, sel, test_files)
     # A test file the configured workflows miss but another workflow's pytest collects
     # runs in CI all the same (the target may list only the sub-project's own workflow).
-    elsewhere = _pytest_collected(inp, sel, test_files)
+    chosen_elsewhere: set[tuple[str, str]] = set()
+    elsewhere = _pytest_collected(inp, sel, test_files, chosen_elsewhere)
     for f in test_files:
         if f not in covered and f not in ran and f not in imported_only and f in elsewhere:
             covered[f] = Coverage(f, "collected by pytest there", elsewhere[f])
+    chosen_keys |= chosen_elsewhere
     missing = tuple(f for f in test_files if f not in covered and f not in ran
                     and f not in imported_only)
     return CiResult(

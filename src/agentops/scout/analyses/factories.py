@@ -2,7 +2,12 @@
 field (``ParallelDims(dp_shard=..., tp=parallelism.tensor_parallel_degree, ...)``)
 while upstream has a classmethod that builds it from the same source
 (``ParallelDims.from_config(parallelism, world_size)``), added in the window or
-earlier.
+earlier. What the construction says decides the finding (#22 issue items 5 and 6, set 22
+and set 4 kind a): a literal where the factory reads its parameter (``cp=1`` for
+``cp=par.context_parallel_degree``) overrides that field on purpose, so the factory cannot
+stand in for it (no finding); one that leaves out a keyword the factory passes leaves that
+field at its default (``omitted``: an action, it drifts); one that passes every keyword
+from the source is a clean-up, nothing drifts (an opportunity).
 
 Pure: reads the loaded trees; returns frozen records.
 """
@@ -27,6 +32,7 @@ class HandRolled:
     factory_line: int
     new_in_window: bool  # the factory did not exist at the baseline
     shared: tuple[str, ...]  # the keywords ours passes that the factory fills
+    omitted: tuple[str, ...] = ()  # the factory's keywords ours leaves at their default
 
 
 @dataclass(frozen=True)
@@ -35,6 +41,7 @@ class _Factory:
     line: int
     keywords: frozenset[str]  # keywords it passes to cls(...)
     reads: frozenset[str]  # attributes it reads from its parameters
+    sourced: frozenset[str]  # keywords whose value it computes (not a literal)
 
 
 def _factories(cls: ast.ClassDef) -> list[_Factory]:
@@ -51,9 +58,18 @@ def _factories(cls: ast.ClassDef) -> list[_Factory]:
                 kws = frozenset(k.arg for k in ret.value.keywords if k.arg)
                 reads = frozenset(n.attr for n in ps.walk(node) if isinstance(n, ast.Attribute)
                                   and isinstance(n.value, ast.Name) and n.value.id in params)
-                out.append(_Factory(node.name, node.lineno, kws, reads))
+                sourced = frozenset(k.arg for k in ret.value.keywords
+                                    if k.arg and not _literal(k.value))
+                out.append(_Factory(node.name, node.lineno, kws, reads, sourced))
                 break
     return out
+
+
+def _literal(node: ast.expr) -> bool:
+    """A constant written out (``1``, ``-1``, ``None``, ``"x"``)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        node = node.operand
+    return isinstance(node, ast.Constant)
 
 
 def _reads(node: ast.AST) -> set[str]:
@@ -63,7 +79,8 @@ def _reads(node: ast.AST) -> set[str]:
 def hand_rolled(inp: Inputs) -> list[HandRolled]:
     """Direct constructions of upstream classes in the sub-project's non-test code
     that an upstream factory classmethod covers: at least two of its keywords passed,
-    and at least one attribute read from the same source the factory reads."""
+    and at least one attribute read from the same source the factory reads; none of
+    them a literal where the factory computes the value (a deliberate override)."""
     sub = inp.target.subproject + "/"
     own = inp.target.subproject.replace("/", ".")
     out: list[HandRolled] = []
@@ -90,6 +107,7 @@ def hand_rolled(inp: Inputs) -> list[HandRolled]:
                 continue
             ufile, cls = found
             mine = {k.arg for k in call.keywords if k.arg}
+            fixed = {k.arg for k in call.keywords if k.arg and _literal(k.value)}
             scope = next((f for f in funcs if f.lineno <= call.lineno
                           <= (f.end_lineno or f.lineno)), call)
             for fac in _factories(cls):
@@ -97,9 +115,12 @@ def hand_rolled(inp: Inputs) -> list[HandRolled]:
                 if len(shared) < 2 or len(shared) * 2 < len(fac.keywords) \
                         or not (fac.reads & _reads(scope)):
                     continue
+                if fixed & shared & fac.sourced:
+                    break  # fields pinned on purpose: the factory would build another
                 out.append(HandRolled(name, fac.name, path, call.lineno, ufile, fac.line,
                                       _new_in_window(inp, ufile, name, fac.name),
-                                      tuple(sorted(shared))))
+                                      tuple(sorted(shared)),
+                                      tuple(sorted(fac.keywords - mine))))
                 break
     return out
 

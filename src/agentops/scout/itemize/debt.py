@@ -253,16 +253,26 @@ def _factories(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     for h in res["hand_rolled_constructions"]:
         since = (f"added since {inp.baseline.since}" if h.new_in_window
                  else "already there")
+        fix = f"use {code(f'{h.cls}.{h.factory}(...)')} ({h.upstream_file}:{h.factory_line})"
+        title = (f"{code(base(h.file))} builds {code(h.cls)} field by field; upstream has "
+                 f"{code(f'{h.cls}.{h.factory}()')} ({since})")
+        if not h.omitted:
+            # Every field the factory fills is passed from the same source: nothing
+            # differs today, a clean-up (#22 issue item 6, severity from what it does).
+            out.append(Item(
+                id=stable_id("factory", h.file, h.cls, h.factory), section="S-4",
+                kind="opportunity", title=title + f" — {fix}",
+                why=f"the hand-rolled copy of {', '.join(h.shared)} must follow every "
+                    "upstream change by hand", where=f"{h.file}:{h.line}",
+                files=(h.file, h.upstream_file), facts=(h.cls, h.factory)))
+            continue
         out.append(Item(
             id=stable_id("factory", h.file, h.cls, h.factory), section="S-4", kind="action",
-            title=f"{code(base(h.file))} builds {code(h.cls)} field by field; upstream has "
-                  f"{code(f'{h.cls}.{h.factory}()')} ({since})",
-            why=f"the hand-rolled copy of {', '.join(h.shared)} must follow every upstream "
-                "change by hand", where=f"{h.file}:{h.line}", priority="P2",
-            severity="nice-to-have", files=(h.file, h.upstream_file),
-            fix=f"use {code(f'{h.cls}.{h.factory}(...)')} "
-                f"({h.upstream_file}:{h.factory_line})",
-            facts=(h.cls, h.factory)))
+            title=title + f": leaves {names(h.omitted)} at the default",
+            why=f"the factory fills {names(h.omitted)}, the hand-rolled copy does not; it "
+                "must follow every upstream change by hand", where=f"{h.file}:{h.line}",
+            priority="P2", severity="nice-to-have", files=(h.file, h.upstream_file),
+            fix=fix, facts=(h.cls, h.factory)))
     return out
 
 
