@@ -74,3 +74,18 @@ def test_test_code_widens_test_path_by_test_folders_and_conftest(
 def test_module_name_is_the_inverse_of_module_path(path: str, dotted: str) -> None:
     assert ps.module_name(path) == dotted
     assert ps.module_path(dotted, {path}) == path
+
+
+def test_comments_are_tokens_with_their_line_and_whether_they_stand_alone() -> None:
+    # One reader of a file's comments (pysource.comments) for docmembers and
+    # commentconds: a '#' inside a string is no comment; a trailing comment is not alone.
+    text = ('URL = "http://host/#frag"  # trailing note\n'
+            "\n"
+            "    # indented, alone\n"
+            "x = 1\n")
+    got = [(c.line, c.text, c.alone) for c in ps.comments(text)]
+    assert got == [(1, "# trailing note", False), (3, "# indented, alone", True)]
+
+
+def test_text_that_does_not_tokenize_has_no_comments() -> None:
+    assert ps.comments('s = """never closed\n# inside the string\n') == []

@@ -29,10 +29,8 @@ HEAD tree in, ``CommentCondition`` records out.
 from __future__ import annotations
 
 import ast
-import io
 import itertools
 import re
-import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -64,18 +62,6 @@ class CommentCondition:
     tested: tuple[str, ...] = ()  # GUARD: what the ``if`` test spells instead
     target: str = ""  # CONSTANT: the assigned name or keyword
     value: str = ""  # CONSTANT: the constant, when it is a short identifier-like string
-
-
-def _comments(text: str) -> dict[int, str]:
-    """Line -> comment, for comments alone on their line."""
-    out: dict[int, str] = {}
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            if tok.type == tokenize.COMMENT and not tok.line[:tok.start[1]].strip():
-                out[tok.start[0]] = tok.string
-    except (tokenize.TokenError, IndentationError, SyntaxError):
-        return out
-    return out
 
 
 def _starts(module: ast.Module) -> dict[int, ast.AST]:
@@ -148,7 +134,8 @@ def _constant(block: list[tuple[int, str]], node: ast.AST,
 
 def _file(path: str, text: str, module: ast.Module, spelled: Callable[[], set[str]]
           ) -> list[CommentCondition]:
-    comments = _comments(text)
+    # Line -> comment, for comments alone on their line.
+    comments = {c.line: c.text for c in ps.comments(text) if c.alone}
     if not comments:
         return []
     starts = _starts(module)

@@ -23,9 +23,7 @@ Pure: the sub-project's file texts (and the repository's classes for bases) in,
 from __future__ import annotations
 
 import ast
-import io
 import re
-import tokenize
 
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.classindex import ClassIndex, for_tree
@@ -106,17 +104,6 @@ def _members(cls: ast.ClassDef, index: ClassIndex, depth: int) -> set[str] | Non
                 return None
             own |= more
     return own
-
-
-def _comments(text: str) -> list[tuple[int, str]]:
-    out: list[tuple[int, str]] = []
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            if tok.type == tokenize.COMMENT:
-                out.append((tok.start[0], tok.string))
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        return []
-    return out
 
 
 def _read_pairs(fn: ast.AST) -> dict[str, set[str]]:
@@ -232,7 +219,7 @@ def analyse(inp: Inputs) -> list[DocProblem]:
             if commented:
                 if words is None:
                     words = ps.spelled(mod, strings=True, alias_parts=True)
-                    comments = _comments(text)
+                    comments = [(c.line, c.text) for c in ps.comments(text)]
                 found += _comment_pairs(cls, have, words, comments or [], path)
             if len(found) >= MAX_PER_FILE:
                 break

@@ -1,5 +1,5 @@
 """Python-source facts the analyses compare at two commits: dataclass fields, function
-signatures, return-tuple arities, imports, monkey-patch sites. Parsed with ``ast``,
+signatures, return-tuple arities, imports, monkey-patch sites, comments. Parsed with ``ast``,
 never by reading diffs as text (S-1).
 
 Pure: takes source text, returns plain values; never reads files.
@@ -8,7 +8,9 @@ Pure: takes source text, returns plain values; never reads files.
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -509,4 +511,25 @@ def spelled(module: ast.AST, *, strings: bool = False, alias_parts: bool = False
             out |= set(parts) if alias_parts else {parts[0]}
         elif strings and isinstance(node, ast.Constant) and isinstance(node.value, str):
             out |= set(re.findall(r"\w+", node.value[:2000]))
+    return out
+
+
+@dataclass(frozen=True)
+class Comment:
+    line: int
+    text: str  # the comment token, ``#`` included
+    alone: bool  # nothing but blanks before it on its line
+
+
+def comments(text: str) -> list[Comment]:
+    """The comments of ``text`` in order, read with ``tokenize`` (a ``#`` inside a
+    string is none); none at all when the text does not tokenize."""
+    out: list[Comment] = []
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.COMMENT:
+                out.append(Comment(tok.start[0], tok.string,
+                                   not tok.line[:tok.start[1]].strip()))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return []
     return out
