@@ -157,6 +157,13 @@ class Rule:
     # practice, or an agreement with a push made earlier in the thread.
     speech_acts: tuple[speech_mod.Act, ...] = ()
 
+    @property
+    def reads_belief(self) -> bool:
+        """The rule reads the epistemic mood (a hedge): what doubts no fact (an opinion
+        under a belief frame, a modal that proposes) is exempt from it."""
+        return self.mood_grammar is not None and any(
+            mood == mood_mod.EPISTEMIC for mood, _ in self.moods)
+
     def applies_to(self, section: str | None) -> bool:
         if self.scope == "all":
             return True
@@ -647,8 +654,7 @@ def hits(rule: Rule, sentence: Sentence, others: Sequence[Rule] = ()) -> list[
     ``others``) hits; overlapping matches are counted once."""
     text = sentence.text
     exempt = [m.span() for u in rule.unless for m in u.finditer(text)]
-    if rule.mood_grammar is not None and rule.grammar is not None and any(
-            mood == mood_mod.EPISTEMIC for mood, _ in rule.moods):
+    if rule.reads_belief and rule.grammar is not None:
         # A modal that proposes, permits, obliges or states an ability doubts no fact
         # (moods.yaml ``proposals``; #24, pm-fit22c).
         exempt += mood_mod.proposal_spans(text, rule.grammar, rule.mood_grammar)
@@ -754,8 +760,7 @@ def _own(rule: Rule, sentence: Sentence, spans: list[tuple[int, int]],
     # about: the belief verb doubts no fact. Only the belief frame yields so; a hedge
     # adverb inside a judgement ("the lock was probably too fragile") still hedges.
     opinions_here: list[int] = []
-    if rule.moods and rule.mood_grammar is not None and any(
-            mood == mood_mod.EPISTEMIC for mood, _ in rule.moods):
+    if rule.reads_belief:
         opinions_here = sorted(r.start for r in mood_mod.readings(
             text, rule.grammar, rule.mood_grammar)
             if r.mood in rule.mood_grammar.opinion and r.topic != mood_mod.PAST_STATE)
