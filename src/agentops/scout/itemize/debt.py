@@ -9,6 +9,7 @@ Pure: results in, ``Item`` records out.
 from __future__ import annotations
 
 import ast
+import posixpath
 from typing import Any
 
 from agentops.scout.analyses import siblinghooks
@@ -20,7 +21,8 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     sub = inp.target.subproject
     out = _drift(res) + _lossy(res) + _calls(res, sub) + _divergence(res, sub)
     out += _factories(inp, res)
-    out += _bypasses(res) + _private(inp, res) + _duplicates(inp, res) + _dead(inp, res)
+    out += _bypasses(res) + _private(inp, res) + _private_attrs(inp, res)
+    out += _duplicates(inp, res) + _dead(inp, res)
     out += _pinned(inp, res) + _compiled_checks(inp, res) + _sibling_guards(inp, res)
     out += _sibling_hooks(inp, res) + _borrowed_specs(inp, res)
     out += _sibling_imports(inp, res) + _sibling_wraps(inp, res) + _model_helpers(inp, res)
@@ -353,6 +355,43 @@ def _private(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             severity="nice-to-have", files=files,
             facts=tuple(sorted(f"{u.file}:{u.module}:{u.name}" for u in generic))))
     return out
+
+
+def _private_attrs(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22 defect 9: private attributes of imported packages read in code through a
+    public import (``privateattrs``), which no code outside the category folder reads;
+    one FYI per target beside the private imports, each use by file:line."""
+    found = res.get("private_attributes", ())
+    if not found:
+        return []
+    sub = inp.target.subproject
+    folder = posixpath.dirname(sub.rstrip("/"))
+    # One entry per private path, its places grouped by file (``a.py:3, :9``).
+    places: dict[str, dict[str, list[int]]] = {}
+    for f in found:
+        places.setdefault(f.dotted, {}).setdefault(rel(f.file, sub), []).append(f.line)
+    shown = "; ".join(
+        f"{code(dotted)} ("
+        + ", ".join(f"{file}:" + ", :".join(map(str, lines[:3]))
+                    + (f" and {len(lines) - 3} more" if len(lines) > 3 else "")
+                    for file, lines in by.items())
+        + ")" for dotted, by in list(places.items())[:MAX_PRIVATE_SHOWN])
+    more = (f"; and {len(places) - MAX_PRIVATE_SHOWN} more (`private_attributes` in "
+            "--json)" if len(places) > MAX_PRIVATE_SHOWN else "")
+    roots = sorted({f.dotted.split(".", 1)[0] for f in found})
+    files = tuple(sorted({f.file for f in found}))
+    elsewhere = f"outside {code(folder + '/')}" if folder else "outside the folder"
+    n = len(places)
+    return [Item(
+        id=stable_id("private-attrs", inp.target.name), section="S-4", kind="fyi",
+        title=f"{n} private (`_`-prefixed) {'/'.join(roots)} attribute{'s' if n > 1 else ''} "
+              f"read in code through a public import ({len(found)} place"
+              f"{'s' if len(found) > 1 else ''}), which no code {elsewhere} reads: "
+              f"{shown}{more}",
+        why="a private name changes or goes in the package's next release without notice, "
+            "and nothing else in the repository would notice it for this folder",
+        severity="nice-to-have", files=files,
+        facts=tuple(sorted({f"{f.file}:{f.dotted}" for f in found})))]
 
 
 def _duplicates(inp: Inputs, res: dict[str, Any]) -> list[Item]:
