@@ -64,6 +64,21 @@ def test_an_averaging_path_beside_a_division_off_path_is_found() -> None:
     assert g.other == "core/dp.py:8"
 
 
+def test_the_division_is_named_where_it_is_switched_off() -> None:
+    # The call passes a factor of 1 itself: the call is the place, no helper.
+    own = SETUP.replace("shard_net(net, mesh)", "shard_net(net, mesh, gradient_divide_factor=1.0)")
+    dp = DP.replace("    fully_shard(net, mesh=mesh)\n    quiet_division(net)\n",
+                    "    fully_shard(net, mesh=mesh)\n")
+    [g] = gd.analyse_trees({"core/__init__.py": "", "core/dp.py": dp, "sub/setup.py": own},
+                           None, "sub")
+    assert (g.other, g.helper) == ("sub/setup.py:6", "")
+    # A factor passed to a helper that switches the division off: the helper's line.
+    other = SETUP.replace("shard_net(net, mesh)",
+                          "shard_net(net, mesh, gradient_divide_factor=dims.f)")
+    [h] = _find({"sub/setup.py": other})
+    assert (h.other, h.helper) == ("core/dp.py:8", "quiet_division")
+
+
 def test_a_relative_import_through_a_package_reexport_resolves() -> None:
     setup = SETUP.replace("from core.dp import mirror_net, shard_net",
                           "from ..core import mirror_net, shard_net")
@@ -233,6 +248,7 @@ def test_items_name_the_lines_and_the_division(tmp_path) -> None:
     assert "`mirror_net` (core/dp.py:18)" in sib.title and "averaging" in sib.title
     assert "`shard_net` at :6" in sib.title and "`quiet_division`" in sib.title
     assert sib.where == "sub/setup.py:8"
-    assert "own backward at learner.py:7" in bor.title and "1 of 1" in bor.title
+    assert "own backward at learner.py:7" in bor.title
+    assert "(`quiet_division`, core/dp.py:8; 1 of the 1 parallelize" in bor.title
     assert "summed over the ranks" in bor.title
     assert len({i.id for i in out}) == 2

@@ -263,9 +263,10 @@ def _sibling(repo: _Repo, ours: list[str]) -> list[GradDivision]:
                 s = repo.summary(*got)
                 if mark == OFF or OFF in s.division:
                     # A helper that only switches the division off covers what it is given.
+                    own = mark == OFF  # the call passes the factor of 1 itself
                     offs.append((call, call.func.id,
-                                 f"{path}:{call.lineno}" if mark else s.division_at,
-                                 fn.name if mark else s.division_fn))
+                                 f"{path}:{call.lineno}" if own else s.division_at,
+                                 "" if own else s.division_fn))
                 elif s.wraps and not mark and not s.division:
                     fdef = repo.function(*got)
                     default.append((call, call.func.id,

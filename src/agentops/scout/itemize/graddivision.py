@@ -21,8 +21,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out: list[Item] = []
     for g in res.get("gradient_divisions") or []:
         at = f"{rel(g.file, sub)}:{g.line}"
-        helper = f" (`{g.helper}`, {g.other})" if g.helper and g.helper != g.other_name \
-            else f" ({g.other})"
+        helper = f" (`{g.helper}`, {g.other})" if g.helper else f" ({g.other})"
         if g.form == SIBLING:
             title = (f"{code(g.function)} at {at} wraps through {code(g.callee)} "
                      f"({g.through}), which keeps data-parallel gradient averaging, while "
@@ -49,13 +48,13 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             fix = ("pass one `gradient_divide_factor` (the degree the loss is averaged "
                    "over) to each wrap, as the repository's own wrapping does")
         elif g.form == BORROWED:
-            via = ""
+            said = f"`{g.helper}`, {g.other}" if g.helper else g.other
             if g.registered[1]:
-                via = (f" ({g.registered[0]} of {g.registered[1]} parallelize functions "
-                       "the repository registers do)")
+                said += (f"; {g.registered[0]} of the {g.registered[1]} parallelize "
+                         "functions the repository registers do so")
             title = (f"{code(g.function)} runs its own backward at {at} on a model built "
                      f"by {code(g.callee)} ({rel(g.through, sub)}), whose wrapping switches "
-                     f"FSDP's gradient division off{helper}{via}, and nothing in the "
+                     f"FSDP's gradient division off ({said}), and nothing in the "
                      "folder divides the loss by a count summed over ranks: with data "
                      "parallel above one, the gradients are summed over the ranks")
             why = ("the division-off wrapping expects a loss normalised across ranks; a "
