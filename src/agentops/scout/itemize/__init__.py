@@ -19,6 +19,7 @@ from agentops.scout.itemize import (
     debt,
     delta,
     docs,
+    graddivision,
     guardgaps,
     modelprep,
     openwork,
@@ -42,7 +43,7 @@ def build(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     for area in (delta, todos, tests, settings, debt, parity, componentuse, configfields,
                  configkeys,
                  siblingsettings, partreads, modelprep, refusaldrift, guardgaps, savelists,
-                 corerefs, unbound, ownbinds, commentconds, docs, openwork):
+                 corerefs, unbound, ownbinds, commentconds, graddivision, docs, openwork):
         items += area.items(inp, res)
     items += clear.items(inp, res, items)
     seen: set[str] = set()
