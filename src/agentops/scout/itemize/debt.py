@@ -22,6 +22,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out = _drift(res) + _lossy(res) + _calls(res, sub) + _divergence(res, sub)
     out += _factories(inp, res)
     out += _bypasses(res) + _private(inp, res) + _private_attrs(inp, res)
+    out += _swallowed(inp, res)
     out += _duplicates(inp, res) + _dead(inp, res)
     out += _pinned(inp, res) + _compiled_checks(inp, res) + _sibling_guards(inp, res)
     out += _sibling_hooks(inp, res) + _borrowed_specs(inp, res)
@@ -392,6 +393,31 @@ def _private_attrs(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             "and nothing else in the repository would notice it for this folder",
         severity="nice-to-have", files=files,
         facts=tuple(sorted({f"{f.file}:{f.dotted}" for f in found})))]
+
+
+def _swallowed(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22 (census row of sets 16, 18, 19, 23): exception handlers of the folder's library
+    code that turn a failure into a value the function does not otherwise return
+    (``swallowed``); one FYI per target, each handler by function and file:line."""
+    found = res.get("swallowed_errors", ())
+    if not found:
+        return []
+    sub = inp.target.subproject
+    shown = "; ".join(
+        f"`except {s.caught}` in {code(s.function)} ({rel(s.file, sub)}:{s.line}) {s.gives}"
+        for s in found[:MAX_PRIVATE_SHOWN])
+    more = (f"; and {len(found) - MAX_PRIVATE_SHOWN} more (`swallowed_errors` in --json)"
+            if len(found) > MAX_PRIVATE_SHOWN else "")
+    n = len(found)
+    return [Item(
+        id=stable_id("swallowed-errors", inp.target.name), section="S-4", kind="fyi",
+        title=f"{n} exception handler{'s' if n > 1 else ''} turning a failure into a value "
+              f"the function does not otherwise return, which the caller takes as a "
+              f"result: {shown}{more}",
+        why="the caller fails later on an empty value, far from the real error, whose "
+            "cause is lost (or carries on with a wrong result)",
+        severity="nice-to-have", files=tuple(sorted({s.file for s in found})),
+        facts=tuple(sorted({f"{s.file}:{s.line}:{s.function}" for s in found})))]
 
 
 def _duplicates(inp: Inputs, res: dict[str, Any]) -> list[Item]:
