@@ -147,6 +147,59 @@ def test_change_migrated_in_the_same_commit_is_not_at_risk(tmp_path) -> None:
     assert ch.uses == ("sub/use.py:2",)
 
 
+def test_a_checked_override_still_declaring_the_removed_parameter_is_not_migrated(
+        tmp_path) -> None:
+    """#22 (set 23, ds23-args-tokenizer-param): one commit removed ``tok`` from
+    ``Base.update`` and also edited the folder's file (its imports); the folder's override
+    still declares ``tok``. The code at HEAD decides: the override does not fit the new
+    signature, so the change is at risk there, whichever commit touched the file. No
+    match: the same commit rewrote the override to the new signature: adapted, no use."""
+    import dataclasses
+
+    target = "fragile_surfaces: {functions: [{name: Base.update, file: core/p.py}]}\n"
+    core_old = "class Base:\n    def update(self, cfg, tok):\n        return cfg\n"
+    core_new = "class Base:\n    def update(self, cfg):\n        return cfg\n"
+    user = ("{imp}\n\nclass Mine(Base):\n    def update(self, cfg, tok):\n"
+            "        self.vocab = tok.n_words\n")
+    base = {"core/__init__.py": "", "core/p.py": core_old, "sub/__init__.py": "",
+            "sub/args.py": user.format(imp="from core.p import Base")}
+    inp = minirepo.build(tmp_path, base=base,
+                         head={"core/p.py": core_new,
+                               "sub/args.py": user.format(imp="from core import p\n"
+                                                              "from core.p import Base")},
+                         target=target)
+    [sha] = [c.sha for c in inp.commits]
+    inp = dataclasses.replace(inp, commit_files={sha: ("core/p.py", "sub/args.py")})
+    [ch] = upstream.fragile_changes(inp)
+    assert ch.uses == ("sub/args.py:5",) and "same commit" not in ch.change
+    assert ch.severity == "blocking" and "tok" in ch.detail
+    # No match: the same commit brought the override to the new signature.
+    (tmp_path / "b").mkdir()
+    fixed = user.replace("cfg, tok):", "cfg):").replace("tok.n_words", "cfg.vocab")
+    inp = minirepo.build(tmp_path / "b", base=base,
+                         head={"core/p.py": core_new,
+                               "sub/args.py": fixed.format(imp="from core.p import Base")},
+                         target=target)
+    [sha] = [c.sha for c in inp.commits]
+    inp = dataclasses.replace(inp, commit_files={sha: ("core/p.py", "sub/args.py")})
+    [ch] = upstream.fragile_changes(inp)
+    assert ch.uses == () and ch.adapted == ("sub/args.py:4",)
+    # No match: a method of the same name in a class that does not derive from `Base`
+    # is no sure use; the commit reading stands (set 8: adapters' `__init__` read against
+    # every class's `__init__`).
+    (tmp_path / "c").mkdir()
+    other = user.replace("class Mine(Base):", "class Mine:")
+    inp = minirepo.build(tmp_path / "c", base={**base, "sub/args.py": other.format(
+                             imp="from core.p import Base")},
+                         head={"core/p.py": core_new, "sub/args.py": other.format(
+                             imp="from core import p\nfrom core.p import Base")},
+                         target=target)
+    [sha] = [c.sha for c in inp.commits]
+    inp = dataclasses.replace(inp, commit_files={sha: ("core/p.py", "sub/args.py")})
+    [ch] = upstream.fragile_changes(inp)
+    assert ch.uses == () and "same commit" in ch.change
+
+
 def test_new_api_is_an_opportunity_only_where_the_sub_project_hand_rolls_it(tmp_path) -> None:
     inp = minirepo.build(tmp_path, base={"core/util.py": "def old():\n    pass\n"},
                          head={"core/util.py": "def old():\n    pass\n\n\n"

@@ -131,6 +131,52 @@ def test_a_kept_call_that_fills_only_slots_still_there_is_adapted(tmp_path) -> N
         assert site.verdict == "adapted", new
 
 
+def test_a_kept_positional_reaching_a_slot_renamed_and_retyped_is_an_action(
+        tmp_path) -> None:
+    """#22 (set 23, ds23-builder-config-sections): ``build_opt(parts, job: Job, dims)``
+    became ``build_opt(parts, opt_cfg: OptCfg, dims)``; a call kept since the baseline
+    passes the whole job config by position. The rename alone would change nothing for a
+    positional argument, but the slot now takes another type: an action naming the call,
+    not "already fits". No match: a rename in place keeping the type (through an alias
+    and ``| None``), and a slot renamed where either side declares no type."""
+    old = "def build_opt(parts, job: Job, dims):\n    return parts\n"
+    user = "from core.pk import build_opt\n\ndef go(p, c, d):\n    return build_opt(p, c, d)\n"
+    cases = {"def build_opt(parts, opt_cfg: OptCfg, dims):\n    return parts\n": "breaks",
+             "def build_opt(parts, cfg: config.Job | None, dims):\n    return parts\n":
+             "adapted",
+             "def build_opt(parts, opt_cfg, dims):\n    return parts\n": "adapted"}
+    for i, (new, verdict) in enumerate(cases.items()):
+        where = tmp_path / str(i)
+        where.mkdir()
+        inp = minirepo.build(where, base={"core/__init__.py": "", "core/pk.py": old,
+                                          "sub/__init__.py": "", "sub/a.py": user},
+                             head={"core/pk.py": new})
+        [site] = _by_symbol(inp)["build_opt"].sites
+        assert site.verdict == verdict, new
+        [named] = usecheck.check_named(inp, "build_opt", *(ast.parse(src).body[0]
+                                                           for src in (old, new)))
+        assert named.verdict == verdict, new
+        items = delta.items(inp, {**_empty(), "use_checks": usecheck.discover(inp)})
+        acts = [a for a in items if a.kind == "action"]
+        if verdict == "breaks":
+            assert site.severity == "should-fix"
+            assert "`job`" in site.detail and "`opt_cfg`" in site.detail
+            assert "`Job` -> `OptCfg`" in site.detail
+            assert [a.where for a in acts] == ["sub/a.py:4"]
+            assert not [a for a in items if "already fits" in a.title]
+        else:
+            assert not acts
+    # No match: the same call written after the change (not kept since the baseline).
+    where = tmp_path / "late"
+    where.mkdir()
+    inp = minirepo.build(where, base={"core/__init__.py": "", "core/pk.py": old,
+                                      "sub/__init__.py": "", "sub/a.py": user.replace(
+                                          "(p, c, d)", "(p, c.opt, d)")},
+                         head={"core/pk.py": next(iter(cases)), "sub/a.py": user})
+    [site] = _by_symbol(inp)["build_opt"].sites
+    assert site.verdict == "adapted"
+
+
 def test_a_named_surface_reads_its_kept_calls_by_the_old_signature_too(tmp_path) -> None:
     """rev42b (mutation): ``check_named`` (a configured fragile function) tells a call
     kept since the baseline, which still fills the removed slot by position, from the

@@ -46,6 +46,10 @@ class SurfaceChange:
     # touches, an override already matching the new signature): "adapted", one line.
     adapted: tuple[str, ...] = ()
     detail: str = ""  # what breaks at ``uses`` ("passes `x=`", "declares `y`")
+    # ``uses`` were each checked against the new signature at HEAD (``usecheck``) and
+    # found not to fit, each surely a use of the changed function (``_sure_uses``): what
+    # the folder's code does now, not which commit touched it.
+    checked: bool = False
 
 
 @dataclass(frozen=True)
@@ -441,8 +445,9 @@ def fragile_changes(inp: Inputs) -> list[SurfaceChange]:
                                                        _func_state(sym.name, ps.signature)),
                                     why=sym.why, uses=users)
         if changes and isinstance(old, ps.FuncDef) and isinstance(new, ps.FuncDef):
-            changes = [_from_use(c, usecheck.check_named(inp, sym.name, old, new))
-                       for c in changes]
+            sites = usecheck.check_named(inp, sym.name, old, new)
+            sure = _sure_uses(inp, sym.name, sites)
+            changes = [_from_use(c, sites, sure) for c in changes]
         out += changes
     for sym in cfg.symbols("fragile_surfaces", "return_tuples"):
         old, new = _symbol_at(inp.base, sym), _symbol_at(inp.head, sym)
@@ -642,9 +647,16 @@ def _base_names(cls: ast.ClassDef, mod: ast.Module | None, tree: Tree,
 def _migrated(inp: Inputs, changes: list[SurfaceChange]) -> list[SurfaceChange]:
     """A change whose commit also changed sub-project files that use the name was
     made together with its migration (the author updated the sub-project there and
-    then): not at risk now, FYI at most."""
+    then): not at risk now, FYI at most. Not a change whose uses were checked at HEAD
+    against the new signature and do not fit it: the code says the migration did not
+    happen, whichever commit it is attributed to (#22, set 23: a commit that moved the
+    class and edited the folder's imports, while the folder's override kept the removed
+    parameter)."""
     out = []
     for c in changes:
+        if c.checked and c.uses:
+            out.append(c)
+            continue
         touched = set(inp.commit_files.get(c.commit, ()))
         users = {u.rsplit(":", 1)[0] for u in c.uses}
         if users & touched:
@@ -709,7 +721,22 @@ def _arity(sizes: list[int]) -> str:
     return "/".join(f"{n}-tuple" for n in sizes) if sizes else "non-tuple"
 
 
-def _from_use(change: SurfaceChange, sites: list[usecheck.Site]) -> SurfaceChange:
+def _sure_uses(inp: Inputs, dotted: str, sites: list[usecheck.Site]) -> bool:
+    """Whether every site that does not fit is surely a use of ``dotted``: a call of a
+    module-level function, or an override in a class that still derives from the method's
+    class at HEAD (``check_named`` reads every method of that name and every ``.m(...)``
+    call, whatever the class; such a reading may not override the decision of
+    ``_migrated``)."""
+    bad = [s for s in sites if s.verdict in ("breaks", "needs change")]
+    if "." not in dotted:
+        return bool(bad)
+    defs = tuple(s.loc for s in bad if s.how == "override")
+    return bool(bad) and len(defs) == len(bad) and \
+        set(_overrides_of(inp, dotted, defs, list(defs))) == set(defs)
+
+
+def _from_use(change: SurfaceChange, sites: list[usecheck.Site],
+              sure: bool = False) -> SurfaceChange:
     """Severity from use (#22 defect 5): the change is an action only at a call that
     passes what was removed (or misses what is now required) or an override that
     declares it; blocking only where the code breaks now. A use that passes nothing
@@ -721,6 +748,7 @@ def _from_use(change: SurfaceChange, sites: list[usecheck.Site]) -> SurfaceChang
     order = {"blocking": 0, "should-fix": 1}
     worst = sorted((s.severity or "should-fix" for s in bad), key=order.get)[0]
     return replace(change, uses=tuple(dict.fromkeys(s.loc for s in bad)), severity=worst,
+                   checked=sure,
                    detail="; ".join(dict.fromkeys(f"{s.loc} {s.detail}" for s in bad)))
 
 

@@ -17,6 +17,7 @@ Pure: parsed sources in, frozen records out.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -39,6 +40,8 @@ class Params:
     defaults: tuple[tuple[str, str], ...]  # name -> default source
     varargs: bool
     varkw: bool
+    # name -> annotation source, for the parameters that have one
+    annotations: tuple[tuple[str, str], ...] = ()
 
     @property
     def names(self) -> set[str]:
@@ -57,9 +60,13 @@ def params(func: ps.FuncDef, *, method: bool) -> Params:
     if method and not static and pos:
         pos = pos[1:]
     kwonly = [p.arg for p in a.kwonlyargs]
+    notes = {p.arg: ast.unparse(p.annotation) for p in (*a.posonlyargs, *a.args,
+                                                         *a.kwonlyargs)
+             if p.annotation is not None}
     return Params(tuple(pos), frozenset(p.arg for p in a.posonlyargs), tuple(kwonly),
                   frozenset(n for n in (*pos, *kwonly) if n not in defaults),
-                  tuple(sorted(defaults.items())), a.vararg is not None, a.kwarg is not None)
+                  tuple(sorted(defaults.items())), a.vararg is not None, a.kwarg is not None,
+                  tuple(sorted(notes.items())))
 
 
 def call_problems(call: ast.Call, sig: Params) -> list[str]:
@@ -351,19 +358,47 @@ def shifted(call: ast.Call, old: Params, new: Params) -> list[str]:
     order, so one reaching a removed slot passes that value on to whatever parameter now
     sits there (``f(a, b, n, 4)`` against ``(a, b, n_max, align)`` -> ``(a, b, align,
     cpu=False)``: ``n`` becomes the alignment). A positional parameter renamed in place
-    is no removal."""
+    is no removal: a positional argument binds by place, so the rename alone changes
+    nothing for it; but where the slot's declared type changed with its name
+    (``job_config: JobConfig`` -> ``optimizer_config: OptimizerConfig``) the value the
+    call was written to pass is no longer what the parameter takes (#22, set 23)."""
     if any(isinstance(x, ast.Starred) for x in call.args):
         return []
     n_pos = len(call.args)
     renames = _renamed(old, new)
     out = []
     for i, name in enumerate(old.positional[:n_pos]):
-        if name not in new.names and name not in renames:
+        if name in renames:
+            types = retyped(old, new, name, renames[name])
+            if types:
+                out.append(f"passes by position (argument {i + 1} of {n_pos}) what it wrote "
+                           f"for `{name}`, which was renamed in place to `{renames[name]}` "
+                           f"and retyped `{types[0]}` -> `{types[1]}`")
+        elif name not in new.names:
             now = new.positional[i] if i < len(new.positional) else ""
             out.append(f"still passes removed `{name}` by position (argument {i + 1} of "
                        f"{n_pos})" + (f"; it now binds to `{now}` and the later arguments "
                                       "shift one slot" if now else ""))
     return out
+
+
+def retyped(old: Params, new: Params, name: str, now: str) -> tuple[str, str] | None:
+    """(old type, new type) when parameter ``name`` of ``old`` and ``now`` of ``new`` both
+    declare a type and the types differ (compared by the last part of each dotted name,
+    ``| None`` aside: ``config.JobConfig`` and ``JobConfig | None`` are one type); None
+    when either has no annotation or they agree."""
+    a, b = dict(old.annotations).get(name), dict(new.annotations).get(now)
+    if a is None or b is None or _type_key(a) == _type_key(b):
+        return None
+    return a, b
+
+
+def _type_key(annotation: str) -> str:
+    text = re.sub(r"[\s'\"]", "", annotation)
+    text = re.sub(r"^Optional\[(.*)\]$", r"\1", text)
+    parts = sorted(p for p in text.split("|") if p != "None") or ["None"]
+    return "|".join(re.sub(r"[A-Za-z_][\w.]*", lambda m: m.group(0).rsplit(".", 1)[-1], p)
+                    for p in parts)
 
 
 def _call_site(path: str, node: ast.Call, old: Params, new: Params, how: str, *,
