@@ -208,6 +208,16 @@ def _functions(mod: ast.Module) -> Iterator[ast.FunctionDef | ast.AsyncFunctionD
             yield node
 
 
+def _path_functions(repo: _Repo, paths: list[str]
+                    ) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """Every function of the parsed modules among ``paths``, with its path."""
+    for path in paths:
+        mod = repo.module(path)
+        if mod is not None:
+            for fn in _functions(mod):
+                yield path, fn
+
+
 def _own_calls(fn: ast.AST) -> Iterator[ast.Call]:
     """Calls of ``fn``'s body, nested definitions aside (they are functions of their own)."""
     stack = list(ast.iter_child_nodes(fn))
@@ -239,47 +249,43 @@ def _covers(off: ast.Call, default: ast.Call) -> bool:
 
 def _sibling(repo: _Repo, ours: list[str]) -> list[GradDivision]:
     out = []
-    for path in ours:
-        mod = repo.module(path)
-        if mod is None:
-            continue
-        for fn in _functions(mod):
-            offs: list[tuple[ast.Call, str, str, str]] = []
-            default: list[tuple[ast.Call, str, str]] = []
-            for call in sorted(_own_calls(fn), key=lambda c: (c.lineno, c.col_offset)):
-                mark = _marker(call)
-                wrapper = repo.torch_wrapper(path, call)
-                if wrapper:
-                    if mark == OFF:
-                        offs.append((call, wrapper, f"{path}:{call.lineno}", fn.name))
-                    elif not mark:
-                        default.append((call, wrapper, ""))
-                    continue
-                if not isinstance(call.func, ast.Name):
-                    continue
-                got = repo.resolve(path, call.func.id)
-                if got is None:
-                    continue
-                s = repo.summary(*got)
-                if mark == OFF or OFF in s.division:
-                    # A helper that only switches the division off covers what it is given.
-                    own = mark == OFF  # the call passes the factor of 1 itself
-                    offs.append((call, call.func.id,
-                                 f"{path}:{call.lineno}" if own else s.division_at,
-                                 "" if own else s.division_fn))
-                elif s.wraps and not mark and not s.division:
-                    fdef = repo.function(*got)
-                    default.append((call, call.func.id,
-                                    f"{got[0]}:{fdef.lineno}" if fdef else got[0]))
-            wrapping_offs = [o for o in offs if _wraps_or_marks(repo, path, o[0])]
-            left = [d for d in default if not any(_covers(o[0], d[0]) for o in offs)]
-            if not wrapping_offs or not left:
+    for path, fn in _path_functions(repo, ours):
+        offs: list[tuple[ast.Call, str, str, str]] = []
+        default: list[tuple[ast.Call, str, str]] = []
+        for call in sorted(_own_calls(fn), key=lambda c: (c.lineno, c.col_offset)):
+            mark = _marker(call)
+            wrapper = repo.torch_wrapper(path, call)
+            if wrapper:
+                if mark == OFF:
+                    offs.append((call, wrapper, f"{path}:{call.lineno}", fn.name))
+                elif not mark:
+                    default.append((call, wrapper, ""))
                 continue
-            call, callee, defined = left[0]
-            off = wrapping_offs[0]
-            out.append(GradDivision(SIBLING, path, call.lineno, fn.name, callee, off[2],
-                                    off[1], OFF, through=defined, helper=off[3],
-                                    off_line=off[0].lineno))
+            if not isinstance(call.func, ast.Name):
+                continue
+            got = repo.resolve(path, call.func.id)
+            if got is None:
+                continue
+            s = repo.summary(*got)
+            if mark == OFF or OFF in s.division:
+                # A helper that only switches the division off covers what it is given.
+                own = mark == OFF  # the call passes the factor of 1 itself
+                offs.append((call, call.func.id,
+                             f"{path}:{call.lineno}" if own else s.division_at,
+                             "" if own else s.division_fn))
+            elif s.wraps and not mark and not s.division:
+                fdef = repo.function(*got)
+                default.append((call, call.func.id,
+                                f"{got[0]}:{fdef.lineno}" if fdef else got[0]))
+        wrapping_offs = [o for o in offs if _wraps_or_marks(repo, path, o[0])]
+        left = [d for d in default if not any(_covers(o[0], d[0]) for o in offs)]
+        if not wrapping_offs or not left:
+            continue
+        call, callee, defined = left[0]
+        off = wrapping_offs[0]
+        out.append(GradDivision(SIBLING, path, call.lineno, fn.name, callee, off[2],
+                                off[1], OFF, through=defined, helper=off[3],
+                                off_line=off[0].lineno))
     return out
 
 
@@ -349,21 +355,17 @@ def _mesh(repo: _Repo, base: _Repo | None, sub: str, ours: list[str]) -> list[Gr
         factors.items(), key=lambda kv: (name not in kv[0][0].split("/"),
                                          kv[0] in before, kv[0]))
     out = []
-    for path in ours:
-        mod = repo.module(path)
-        if mod is None:
-            continue
-        for fn in _functions(mod):
-            wraps = sorted((c.lineno, w, _mesh_of(c)) for c in _own_calls(fn)
-                           if (w := repo.torch_wrapper(path, c)) and not _marker(c))
-            meshes = sorted({m for _l, _w, m in wraps if m})
-            if len(meshes) >= 2:
-                first = next(x for x in wraps if x[2])
-                out.append(GradDivision(MESH, path, first[0], fn.name, first[1],
-                                        f"{where}:{line}", fname, FACTOR,
-                                        meshes=tuple(meshes[:3]),
-                                        new=(where, fname, FACTOR) not in before
-                                        and base is not None))
+    for path, fn in _path_functions(repo, ours):
+        wraps = sorted((c.lineno, w, _mesh_of(c)) for c in _own_calls(fn)
+                       if (w := repo.torch_wrapper(path, c)) and not _marker(c))
+        meshes = sorted({m for _l, _w, m in wraps if m})
+        if len(meshes) >= 2:
+            first = next(x for x in wraps if x[2])
+            out.append(GradDivision(MESH, path, first[0], fn.name, first[1],
+                                    f"{where}:{line}", fname, FACTOR,
+                                    meshes=tuple(meshes[:3]),
+                                    new=(where, fname, FACTOR) not in before
+                                    and base is not None))
     return out
 
 
@@ -398,32 +400,28 @@ def _borrowed(repo: _Repo, sub: str, ours: list[str]) -> list[GradDivision]:
     backward: tuple[str, int, str] | None = None
     through: list[tuple[str, int, str, str, str, tuple[int, int]]] = []
     spec: list[tuple[str, str]] | None = None
-    for path in ours:
-        mod = repo.module(path)
-        if mod is None:
-            continue
-        for fn in _functions(mod):
-            for call in sorted(_own_calls(fn), key=lambda c: (c.lineno, c.col_offset)):
-                chain = ps.name_chain(call.func)
-                if isinstance(call.func, ast.Attribute) and call.func.attr == "backward":
-                    backward = backward or (path, call.lineno, fn.name)
-                elif isinstance(call.func, ast.Attribute) and call.func.attr == _SPEC_KEYWORD:
-                    if spec is None:
-                        spec = _registered(repo, sub)
-                    summaries = [repo.summary(*g) for g in spec]
-                    off = [s for s in summaries if OFF in s.division]
-                    if off and 2 * len(off) > len(summaries):
-                        through.append((path, call.lineno, ".".join(chain) or _SPEC_KEYWORD,
-                                        off[0].division_at, off[0].division_fn,
-                                        (len(off), len(summaries))))
-                elif isinstance(call.func, ast.Name):
-                    got = repo.resolve(path, call.func.id)
-                    if got is None or got[0].startswith(sub):
-                        continue
-                    s = repo.summary(*got)
-                    if s.wraps and OFF in s.division:
-                        through.append((path, call.lineno, call.func.id, s.division_at,
-                                        s.division_fn, (0, 0)))
+    for path, fn in _path_functions(repo, ours):
+        for call in sorted(_own_calls(fn), key=lambda c: (c.lineno, c.col_offset)):
+            chain = ps.name_chain(call.func)
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "backward":
+                backward = backward or (path, call.lineno, fn.name)
+            elif isinstance(call.func, ast.Attribute) and call.func.attr == _SPEC_KEYWORD:
+                if spec is None:
+                    spec = _registered(repo, sub)
+                summaries = [repo.summary(*g) for g in spec]
+                off = [s for s in summaries if OFF in s.division]
+                if off and 2 * len(off) > len(summaries):
+                    through.append((path, call.lineno, ".".join(chain) or _SPEC_KEYWORD,
+                                    off[0].division_at, off[0].division_fn,
+                                    (len(off), len(summaries))))
+            elif isinstance(call.func, ast.Name):
+                got = repo.resolve(path, call.func.id)
+                if got is None or got[0].startswith(sub):
+                    continue
+                s = repo.summary(*got)
+                if s.wraps and OFF in s.division:
+                    through.append((path, call.lineno, call.func.id, s.division_at,
+                                    s.division_fn, (0, 0)))
     if backward is None or not through or _sets_division(repo, ours, calls=False) \
             or _reduces(repo, ours):
         return []
