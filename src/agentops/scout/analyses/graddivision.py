@@ -112,7 +112,7 @@ class _Repo:
         self.files = files
         self.paths = frozenset(files)
         self._mods: dict[str, ast.Module | None] = {}
-        self._imports: dict[str, dict[str, tuple[str, str]]] = {}
+        self._imports: dict[str, dict[str, tuple[str, str, int]]] = {}
         self._summaries: dict[tuple[str, str], _Summary] = {}
 
     def module(self, path: str) -> ast.Module | None:
@@ -121,19 +121,11 @@ class _Repo:
             self._mods[path] = ps.parse(text) if text and not is_test_path(path) else None
         return self._mods[path]
 
-    def imports(self, path: str) -> dict[str, tuple[str, str]]:
-        """Local name -> (absolute module, name) for ``from`` imports, relative included."""
+    def imports(self, path: str) -> dict[str, tuple[str, str, int]]:
+        """Local name -> (absolute module, name, line) for ``from`` imports, relative
+        included (``pysource.from_imports``)."""
         if path not in self._imports:
-            out: dict[str, tuple[str, str]] = {}
-            mod = self.module(path)
-            for node in ps.statements(mod) if mod is not None else ():
-                if isinstance(node, ast.ImportFrom):
-                    base = ps.from_module(path, node.level, node.module)
-                    if base is None:
-                        continue
-                    for alias in node.names:
-                        out[alias.asname or alias.name] = (base, alias.name)
-            self._imports[path] = out
+            self._imports[path] = ps.from_imports(path, self.module(path))
         return self._imports[path]
 
     def function(self, path: str, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:

@@ -335,6 +335,21 @@ def _imports(module: ast.Module) -> dict[str, tuple[str, str]]:
     return out
 
 
+def from_imports(path: str, module: ast.Module | None) -> dict[str, tuple[str, str, int]]:
+    """Local name -> (absolute module, imported name, line) for every ``from`` import
+    anywhere in the file at ``path``, relative ones resolved against it; one reaching
+    above the repository's top is left out (it cannot run)."""
+    out: dict[str, tuple[str, str, int]] = {}
+    for node in statements(module) if module is not None else ():
+        if isinstance(node, ast.ImportFrom):
+            base = from_module(path, node.level, node.module)
+            if base is None:
+                continue
+            for alias in node.names:
+                out[alias.asname or alias.name] = (base, alias.name, node.lineno)
+    return out
+
+
 @dataclass(frozen=True)
 class ImportUse:
     """One ``import``/``from … import`` statement entry."""

@@ -50,19 +50,6 @@ def _dotted(path: str) -> str:
     return mod.replace("/", ".")
 
 
-def _imports(path: str, mod: ast.Module) -> dict[str, tuple[str, str, int]]:
-    """Local name -> (absolute module, imported name, line), relative imports resolved."""
-    out = {}
-    for node in ps.statements(mod):
-        if isinstance(node, ast.ImportFrom):
-            module = ps.from_module(path, node.level, node.module)
-            if module is None:
-                continue  # above the repository's top: the import cannot run
-            for alias in node.names:
-                out[alias.asname or alias.name] = (module, alias.name, node.lineno)
-    return out
-
-
 def _top_functions(mod: ast.Module | None) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
     return {n.name: n for n in (mod.body if mod is not None else ()) if isinstance(n, _FuncDef)}
 
@@ -79,7 +66,7 @@ def _registered(ours: list[tuple[str, str]], paths: frozenset[str], files: dict[
         mod = ps.parse(text)
         if mod is None:
             continue
-        imported = _imports(path, mod)
+        imported = ps.from_imports(path, mod)
         local = _top_functions(mod)
         for node in ps.nodes(mod):
             if not isinstance(node, ast.Call):
@@ -135,7 +122,7 @@ def analyse(inp: Inputs) -> list[BorrowedWiring]:
                     continue
                 for name, node in _top_functions(mod).items():
                     made.setdefault(name, f"{path}:{node.lineno}")
-                for name, (module, orig, line) in _imports(path, mod).items():
+                for name, (module, orig, line) in ps.from_imports(path, mod).items():
                     if module.startswith(_dotted(parent) + ".") or not module:
                         continue
                     if ps.module_path(module, paths) and name == orig:
@@ -148,7 +135,7 @@ def analyse(inp: Inputs) -> list[BorrowedWiring]:
         if mod is None:
             continue
         fn = _top_functions(mod)[fn_name]
-        imported = _imports(where, mod)
+        imported = ps.from_imports(where, mod)
         by_module: dict[tuple[str, int], list[str]] = {}
         for name in sorted(_called(fn)):
             if name not in imported:
