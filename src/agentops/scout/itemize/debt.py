@@ -13,7 +13,7 @@ import posixpath
 from typing import Any
 
 from agentops.scout.analyses import siblinghooks
-from agentops.scout.itemize.common import base, code, listed, names, place_file, rel
+from agentops.scout.itemize.common import base, code, listed, names, place_file, plural, rel
 from agentops.scout.model import PRIORITY_OF, Inputs, Item, stable_id
 
 
@@ -386,8 +386,8 @@ def _private_attrs(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     return [Item(
         id=stable_id("private-attrs", inp.target.name), section="S-4", kind="fyi",
         title=f"{n} private (`_`-prefixed) {'/'.join(roots)} attribute{'s' if n > 1 else ''} "
-              f"read in code through a public import ({len(found)} place"
-              f"{'s' if len(found) > 1 else ''}), which no code {elsewhere} reads: "
+              f"read in code through a public import ({plural(len(found), 'place')}), "
+              f"which no code {elsewhere} reads: "
               f"{shown}{more}",
         why="a private name changes or goes in the package's next release without notice, "
             "and nothing else in the repository would notice it for this folder",
@@ -411,7 +411,7 @@ def _swallowed(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     n = len(found)
     return [Item(
         id=stable_id("swallowed-errors", inp.target.name), section="S-4", kind="fyi",
-        title=f"{n} exception handler{'s' if n > 1 else ''} turning a failure into a value "
+        title=f"{plural(n, 'exception handler')} turning a failure into a value "
               f"the function does not otherwise return, which the caller takes as a "
               f"result: {shown}{more}",
         why="the caller fails later on an empty value, far from the real error, whose "
