@@ -71,5 +71,10 @@ def queue_with_thresholds(thresholds: Mapping[str, float] | None = None, *,
     return queue
 
 
+def evidence_signals(plan: Plan, stance: str | None = None) -> set[str]:
+    """The signals of a plan's evidence: of one stance ("for", "against") or all."""
+    return {e.signal for e in plan.evidence if stance is None or e.stance == stance}
+
+
 def fence(code: str, lang: str = "python") -> str:
     return f"```{lang}\n{code.strip()}\n```\n"

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triage.plankit import PAR, fence, make_issue, plan_ok, queue_with_thresholds
+from tests.triage.plankit import (
+    PAR,
+    evidence_signals,
+    fence,
+    make_issue,
+    plan_ok,
+    queue_with_thresholds,
+)
 
 TRIAGED = "triaged"
 REVIEW = "triage review"
@@ -23,17 +30,13 @@ _BODY = ("The op works eagerly on the sharded input.\n" + fence(
 queue = queue_with_thresholds()  # every threshold off, set here: the rule decides
 
 
-def _against(plan) -> set[str]:  # type: ignore[no-untyped-def]
-    return {e.signal for e in plan.evidence if e.stance == "against"}
-
-
 @pytest.mark.parametrize("title", [
     "[DTensor] slice op is not compiled when the input is a sharded DTensor",
     "Compiling a step over DTensor inputs drops the placements",
 ])
 def test_the_compile_verb_beside_a_component_named_once_withholds_triaged(queue, title):
     plan = plan_ok(make_issue(title, _BODY), queue)
-    assert SIGNAL in _against(plan), plan.to_json()
+    assert SIGNAL in evidence_signals(plan, "against"), plan.to_json()
     assert plan.decision != "not_distributed", plan.reasoning
     assert PAR in plan.add_labels and "module: dtensor" in plan.add_labels, plan.reasoning
     assert TRIAGED not in plan.add_labels and REVIEW in plan.add_labels, plan.reasoning
@@ -42,7 +45,7 @@ def test_the_compile_verb_beside_a_component_named_once_withholds_triaged(queue,
 def test_the_same_title_without_the_verb_is_triaged(queue):
     plan = plan_ok(make_issue("[DTensor] slice op drops the placements of a sharded DTensor",
                               _BODY), queue)
-    assert SIGNAL not in _against(plan), plan.to_json()
+    assert SIGNAL not in evidence_signals(plan, "against"), plan.to_json()
     assert TRIAGED in plan.add_labels, plan.reasoning
 
 
@@ -52,4 +55,4 @@ def test_the_same_title_without_the_verb_is_triaged(queue):
 ])
 def test_a_test_id_or_an_identifier_is_not_the_verb(queue, title):
     plan = plan_ok(make_issue(title, _BODY), queue)
-    assert SIGNAL not in _against(plan), plan.to_json()
+    assert SIGNAL not in evidence_signals(plan, "against"), plan.to_json()

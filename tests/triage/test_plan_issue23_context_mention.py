@@ -9,7 +9,14 @@ from __future__ import annotations
 import pytest
 
 from agentops.triage.queue import load_queue
-from tests.triage.plankit import CKPT, fence, make_issue, plan_ok, queue_with_thresholds
+from tests.triage.plankit import (
+    CKPT,
+    evidence_signals,
+    fence,
+    make_issue,
+    plan_ok,
+    queue_with_thresholds,
+)
 
 # The built-in queue with its selective thresholds off, set here: the rule under test,
 # not a fitted threshold, decides these plans.
@@ -77,10 +84,6 @@ def test_the_context_pattern_is_rubric_data():
 
 # collective_timeout (T-12: a collective timeout is infra, and the route's own failure
 # signal) fires on a timeout that happened, not on an identifier or a setting.
-def _signals(plan) -> set[str]:
-    return {e.signal for e in plan.evidence}
-
-
 @pytest.mark.parametrize("title, body", [
     ("DISABLED test_gloo_allreduce_timeout_recovery (__main__.SomeGlooTest)",
      "Platforms: linux\n\nThis test was disabled because it is failing in CI."),
@@ -91,7 +94,7 @@ def _signals(plan) -> set[str]:
 ])
 def test_an_identifier_or_a_timeout_setting_is_no_collective_timeout(queue, title, body):
     plan = plan_ok(make_issue(title, body), queue)
-    assert "collective_timeout" not in _signals(plan), plan.reasoning
+    assert "collective_timeout" not in evidence_signals(plan), plan.reasoning
 
 
 @pytest.mark.parametrize("title, body", [
@@ -102,4 +105,4 @@ def test_an_identifier_or_a_timeout_setting_is_no_collective_timeout(queue, titl
 ])
 def test_a_timeout_that_happened_is_a_collective_timeout(queue, title, body):
     plan = plan_ok(make_issue(title, body), queue)
-    assert "collective_timeout" in _signals(plan), plan.reasoning
+    assert "collective_timeout" in evidence_signals(plan), plan.reasoning

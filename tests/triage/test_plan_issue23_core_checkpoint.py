@@ -13,6 +13,7 @@ import pytest
 
 from tests.triage.plankit import (
     PAR,
+    evidence_signals,
     fence,
     make_issue,
     plan_ok,
@@ -27,10 +28,6 @@ SIGNAL = "core_activation_checkpoint"
 
 
 queue = queue_with_thresholds()  # every threshold off, set here: the rule decides
-
-
-def _against(plan) -> set[str]:  # type: ignore[no-untyped-def]
-    return {e.signal for e in plan.evidence if e.stance == "against"}
 
 
 _CORE_REPRO = fence(
@@ -52,7 +49,7 @@ CORE = [
 def test_the_core_checkpoint_api_alone_is_routed_but_not_triaged(queue, case):
     title, body = case
     plan = plan_ok(make_issue(title, body), queue)
-    assert SIGNAL in _against(plan), plan.to_json()
+    assert SIGNAL in evidence_signals(plan, "against"), plan.to_json()
     assert plan.decision != "not_distributed", plan.reasoning
     assert PAR in plan.add_labels and AC in plan.add_labels, plan.reasoning
     assert TRIAGED not in plan.add_labels and REVIEW in plan.add_labels, plan.reasoning
@@ -65,7 +62,7 @@ def test_the_core_checkpoint_api_alone_is_routed_but_not_triaged(queue, case):
 def test_distributed_code_beside_the_core_api_keeps_it_ours(queue, extra):
     title, body = CORE[0]
     plan = plan_ok(make_issue(title, extra + body), queue)
-    assert SIGNAL not in _against(plan), plan.to_json()
+    assert SIGNAL not in evidence_signals(plan, "against"), plan.to_json()
 
 
 def test_the_distributed_wrapper_is_not_the_core_api(queue):
@@ -76,7 +73,7 @@ def test_the_distributed_wrapper_is_not_the_core_api(queue):
         "net(torch.randn(4, 64, device='cuda')).sum().backward()"))
     plan = plan_ok(make_issue("apply_activation_checkpointing leaves the first block "
                               "without gradients", body), queue)
-    assert SIGNAL not in _against(plan), plan.to_json()
+    assert SIGNAL not in evidence_signals(plan, "against"), plan.to_json()
     assert AC in plan.add_labels and TRIAGED in plan.add_labels, plan.reasoning
 
 
@@ -86,5 +83,5 @@ def test_the_prose_case_needs_the_contends_flag(queue):
     # carries that half of the rule.
     title, body = CORE[1]
     plan = plan_ok(make_issue(title, body), with_signal_flags(queue, contends=False))
-    assert SIGNAL in _against(plan)
+    assert SIGNAL in evidence_signals(plan, "against")
     assert TRIAGED in plan.add_labels, plan.reasoning

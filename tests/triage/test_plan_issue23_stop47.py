@@ -21,21 +21,21 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triage.plankit import INFRA, PAR, fence, make_issue, plan_ok, queue_with_thresholds
+from tests.triage.plankit import (
+    INFRA,
+    PAR,
+    evidence_signals,
+    fence,
+    make_issue,
+    plan_ok,
+    queue_with_thresholds,
+)
 
 TRIAGED = "triaged"
 REVIEW = "triage review"
 DDP = "module: ddp"
 
 queue = queue_with_thresholds()  # every threshold off, set here: the rules decide
-
-
-def _against(plan) -> set[str]:  # type: ignore[no-untyped-def]
-    return {e.signal for e in plan.evidence if e.stance == "against"}
-
-
-def _signals(plan) -> set[str]:  # type: ignore[no-untyped-def]
-    return {e.signal for e in plan.evidence}
 
 
 # A CI log pasted into a test's report: the runner prints the test's one-line description,
@@ -58,7 +58,7 @@ _CI_LOG = fence(
 def test_a_test_report_naming_its_platform_is_the_platforms(queue, title):
     plan = plan_ok(make_issue(title, "Seen twice this week on the nightly jobs.\n" + _CI_LOG),
                    queue)
-    assert "platform_in_test_title" in _against(plan), plan.to_json()
+    assert "platform_in_test_title" in evidence_signals(plan, "against"), plan.to_json()
     assert TRIAGED not in plan.add_labels, plan.reasoning
     assert DDP not in plan.add_labels, plan.reasoning
     assert plan.decision == "not_distributed", plan.reasoning
@@ -67,7 +67,7 @@ def test_a_test_report_naming_its_platform_is_the_platforms(queue, title):
 def test_the_same_test_report_without_a_platform_stays_ours(queue):
     plan = plan_ok(make_issue("test_bucket_rebuild (__main__.ShardedOptimTest) is flaky",
                               "Seen twice this week on the nightly jobs.\n" + _CI_LOG), queue)
-    assert "platform_in_test_title" not in _signals(plan), plan.to_json()
+    assert "platform_in_test_title" not in evidence_signals(plan), plan.to_json()
     assert plan.decision != "not_distributed", plan.reasoning
 
 
@@ -80,7 +80,7 @@ def test_a_persons_component_report_on_a_platform_names_no_test(queue):
                 "model = DDP(Net().cuda(), device_ids=[rank])\n"
                 "model(batch).sum().backward()"))
     plan = plan_ok(make_issue("DDP hangs on ROCm with four GPUs", body), queue)
-    assert "platform_in_test_title" not in _signals(plan), plan.to_json()
+    assert "platform_in_test_title" not in evidence_signals(plan), plan.to_json()
     assert plan.decision != "not_distributed", plan.reasoning
     assert DDP in plan.add_labels, plan.reasoning
 
@@ -93,7 +93,7 @@ def test_a_docs_report_naming_a_component_once_is_not_triaged(queue, title):
     body = ("The example on the page calls the helper from a module where it does not "
             "live; the class method is the one that exists.")
     plan = plan_ok(make_issue(title, body), queue)
-    assert "docs_title" in _against(plan), plan.to_json()
+    assert "docs_title" in evidence_signals(plan, "against"), plan.to_json()
     assert plan.decision != "not_distributed", plan.reasoning
     assert PAR in plan.add_labels, plan.reasoning
     assert TRIAGED not in plan.add_labels and REVIEW in plan.add_labels, plan.reasoning
@@ -102,7 +102,7 @@ def test_a_docs_report_naming_a_component_once_is_not_triaged(queue, title):
 def test_a_docs_title_alone_never_sends_the_issue_away(queue):
     plan = plan_ok(make_issue("[doc] write up the NCCL environment switches",
                               "There is no page that lists them."), queue)
-    assert "docs_title" in _against(plan), plan.to_json()
+    assert "docs_title" in evidence_signals(plan, "against"), plan.to_json()
     assert plan.decision != "not_distributed", plan.reasoning
     assert TRIAGED not in plan.add_labels, plan.reasoning
 
@@ -114,7 +114,7 @@ def test_docs_after_the_component_are_the_components_report(queue):
                 "find_unused_parameters=True)"))
     plan = plan_ok(make_issue("DistributedDataParallel docs: the frozen-layer advice is "
                               "out of date", body), queue)
-    assert "docs_title" not in _signals(plan), plan.to_json()
+    assert "docs_title" not in evidence_signals(plan), plan.to_json()
     assert DDP in plan.add_labels and TRIAGED in plan.add_labels, plan.reasoning
 
 
@@ -137,7 +137,7 @@ _FSDP_REPRO = fence(
 def test_a_cluster_set_against_a_single_node_is_a_multi_node_failure(queue, title, body):
     plan = plan_ok(make_issue(title, body), queue)
     assert plan.decision == "high_priority", plan.reasoning
-    assert _signals(plan) & {"multi_node_hang", "multi_node_timeout"}, plan.to_json()
+    assert evidence_signals(plan) & {"multi_node_hang", "multi_node_timeout"}, plan.to_json()
     assert TRIAGED not in plan.add_labels, plan.reasoning
 
 
@@ -147,7 +147,7 @@ def test_a_cluster_alone_is_not_several_nodes(queue):
                 "model = torch.nn.parallel.DistributedDataParallel(net)\n"
                 "loader = DataLoader(ds, num_workers=4)"))
     plan = plan_ok(make_issue("DDP with workers hangs on our cluster", body), queue)
-    assert "multi_node_hang" not in _signals(plan), plan.to_json()
+    assert "multi_node_hang" not in evidence_signals(plan), plan.to_json()
 
 
 def test_a_single_nodes_collective_timeout_is_still_a_confident_infra_route(queue):
