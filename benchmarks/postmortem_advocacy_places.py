@@ -20,7 +20,6 @@ the shared sets. No text is printed: only identifiers, line numbers, counts and 
 from __future__ import annotations
 
 import argparse
-import csv
 import re
 import sys
 from collections import Counter
@@ -31,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from judged_tables import read_judged  # noqa: E402
 from postmortem_lint_eval import flags as lint_flags  # noqa: E402
 from postmortem_lint_eval import load_split  # noqa: E402
 
@@ -252,13 +252,8 @@ class Judge:
 
 def read_spans(path: Path, docs: set[str] | None = None) -> tuple[tuple[str, int, int], ...]:
     """The advocacy spans of one judged table (of ``docs`` only, when given)."""
-    out = []
-    with path.open(encoding="utf-8", newline="") as fh:
-        for row in csv.DictReader(fh, delimiter="\t"):
-            doc = (row.get("doc") or "").strip()
-            if (row.get("cat") or "").strip() == "A" and (docs is None or doc in docs):
-                out.append((doc, int(row["start"]), int(row["end"])))
-    return tuple(out)
+    return tuple((row.doc, row.start, row.end) for row in read_judged(path)
+                 if row.cat == "A" and (docs is None or row.doc in docs))
 
 
 def judges(cache: Path, shared: Path) -> list[Judge]:

@@ -16,24 +16,19 @@ their prose lines (non-blank, not the title).
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from pathlib import Path
 
-CATEGORIES = {"H": "hedging", "B": "blame", "A": "advocacy"}
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from judged_tables import CATEGORIES, JudgedTableError, read_judged
 
 
 def read_lines(path: Path) -> dict[str, set[tuple[str, int]]]:
     """Judged (doc, line) pairs per category of one ``judged.tsv``."""
     out: dict[str, set[tuple[str, int]]] = {c: set() for c in CATEGORIES}
-    with path.open(encoding="utf-8", newline="") as fh:
-        for row in csv.DictReader(fh, delimiter="\t"):
-            cat = (row.get("cat") or "").strip()
-            if cat not in out:
-                continue
-            start, end = int(row["start"]), int(row["end"])
-            for line in range(start, end + 1):
-                out[cat].add((row["doc"].strip(), line))
+    for row in read_judged(path):
+        out[row.cat].update((row.doc, line) for line in range(row.start, row.end + 1))
     return out
 
 
@@ -75,7 +70,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.texts.is_dir():
         print(f"error: {args.texts}: not a folder of texts", file=sys.stderr)
         return 2
-    first, second = read_lines(args.first), read_lines(args.second)
+    try:
+        first, second = read_lines(args.first), read_lines(args.second)
+    except JudgedTableError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     universe = prose_lines(args.texts)
     print(f"{len(universe)} prose lines in {args.texts}")
     print(f"{'category':10} {'first':>6} {'second':>6} {'both':>5}   P(2nd|1st)  R(2nd|1st)  kappa")

@@ -41,13 +41,16 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from judged_tables import CATEGORIES, JudgedTableError, Row, read_judged
+
 PRINTS = "line_prints.tsv"
 TABLES = ("judged.tsv", "judged_second_reader.tsv")
 MAX_TEXT = 2_000_000  # bytes read per transcription
 MAX_TEXTS = 2_000  # transcriptions read per set
 PRINT_HEX = 12  # 48 bits: no collision expected among a set's few thousand lines
 _WORD = re.compile(r"\w+")
-CATEGORIES = ("H", "B", "A")
 
 
 class InputError(Exception):
@@ -138,34 +141,11 @@ def _write_atomic(path: Path, content: str) -> None:
         raise
 
 
-@dataclass(frozen=True)
-class Row:
-    doc: str
-    start: int
-    end: int
-    cat: str
-    rest: tuple[str, ...]  # cells after cat (strength, ...), kept as they are
-
-
 def _read_table(path: Path) -> list[Row]:
-    rows = []
-    lines = path.read_text(encoding="utf-8").splitlines()
-    if not lines or lines[0].split("\t")[:4] != ["doc", "start", "end", "cat"]:
-        raise InputError(f"{path}:1: expected the header doc, start, end, cat[, strength]")
-    for n, line in enumerate(lines[1:], start=2):
-        if not line.strip():
-            continue
-        cells = line.split("\t")
-        if len(cells) < 4 or cells[3] not in CATEGORIES:
-            raise InputError(f"{path}:{n}: expected doc, start, end, cat (H, B or A)")
-        try:
-            start, end = int(cells[1]), int(cells[2])
-        except ValueError:
-            raise InputError(f"{path}:{n}: start and end must be line numbers") from None
-        if not 1 <= start <= end:
-            raise InputError(f"{path}:{n}: a span runs from line 1 on, start <= end")
-        rows.append(Row(cells[0], start, end, cells[3], tuple(cells[4:])))
-    return rows
+    try:
+        return read_judged(path)
+    except JudgedTableError as exc:
+        raise InputError(str(exc)) from None
 
 
 def _read_prints(path: Path) -> dict[str, list[tuple[int, str]]]:

@@ -375,6 +375,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import yaml  # noqa: E402
 
 # The bars (#24) and the figure format: the corpus benchmark's, so both read alike.
+from judged_tables import CATEGORIES, JudgedTableError, read_judged  # noqa: E402
 from postmortem_lint_corpus import TARGETS, _fmt  # noqa: E402
 
 from agentops.errors import DataError  # noqa: E402
@@ -382,7 +383,6 @@ from agentops.postmortem import datafiles  # noqa: E402
 from agentops.postmortem import lint as lint_mod  # noqa: E402
 
 SPLIT_FILE = ROOT / "benchmarks" / "data" / "postmortem_lint_eval_split.yaml"
-CATEGORIES = {"H": "hedging", "B": "blame", "A": "advocacy"}
 MAX_TEXT = 2_000_000  # bytes read per document
 
 
@@ -423,17 +423,14 @@ def read_sets(root: Path) -> tuple[dict[tuple[str, str], Path], list[Span]]:
     for set_dir in sorted(p for p in root.iterdir() if (p / "judged.tsv").is_file()):
         for path in sorted((set_dir / "texts").glob("*.md")):
             docs[(set_dir.name, path.stem)] = path
-        rows = (set_dir / "judged.tsv").read_text(encoding="utf-8").splitlines()
-        for n, row in enumerate(rows[1:], start=2):
-            cells = row.split("\t")
-            if len(cells) < 4 or cells[3] not in CATEGORIES:
-                raise SystemExit(f"error: {set_dir / 'judged.tsv'}:{n}: expected doc, start, "
-                                 "end, cat (H, B or A)")
-            if (set_dir.name, cells[0]) not in docs:
-                raise SystemExit(f"error: {set_dir / 'judged.tsv'}:{n}: no text for "
-                                 f"{cells[0]!r}")
-            spans.append(Span(set_dir.name, cells[0], int(cells[1]), int(cells[2]),
-                              CATEGORIES[cells[3]]))
+        try:
+            rows = read_judged(set_dir / "judged.tsv")
+        except JudgedTableError as exc:
+            raise SystemExit(f"error: {exc}") from None
+        for row in rows:
+            if (set_dir.name, row.doc) not in docs:
+                raise SystemExit(f"error: {set_dir / 'judged.tsv'}: no text for {row.doc!r}")
+            spans.append(Span(set_dir.name, row.doc, row.start, row.end, CATEGORIES[row.cat]))
     if not docs:
         raise SystemExit(f"error: {root}: no set (a folder with judged.tsv and texts/)")
     return docs, spans
