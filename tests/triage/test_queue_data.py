@@ -258,3 +258,57 @@ def test_layering_over_an_unknown_signal(folder):
               lambda r: r["layering"][0].update(over_signals=["nccl_api_missing"]))
     assert error_of(folder) == (f"{folder}/rubric.yml: layering[0].over_signals[0]: no signal "
                                 "'nccl_api_missing'")
+
+
+def _index(r, sig_id):  # type: ignore[no-untyped-def]
+    return next(i for i, s in enumerate(r["signals"]) if s["id"] == sig_id)
+
+
+def test_a_fragment_is_expanded_where_a_signal_names_it(folder):
+    """Both multi-node gates read the shared cluster-vs-single-node fragment: changing it
+    once changes both (issue #23)."""
+    q = load_queue(str(folder))
+    text = "the run hangs on the cluster while a single node finishes"
+    assert q.rubric.signal("multi_node_hang").matches(text) is not None
+
+    def change(r):  # type: ignore[no-untyped-def]
+        r["fragments"]["cluster_vs_single_node"] = r"\bfarm of boxes\b"
+    edit_yaml(folder / "rubric.yml", change)
+    q2 = load_queue(str(folder))
+    assert q2.rubric.signal("multi_node_hang").matches(text) is None
+    assert q2.rubric.signal("multi_node_hang").matches("it hangs on our farm of boxes")
+    assert q2.rubric.signal("multi_node_timeout").matches(
+        "NCCL timeouts on our farm of boxes") is not None
+
+
+def test_a_regex_naming_an_unknown_fragment_names_signal_and_fix(folder):
+    def change(r):  # type: ignore[no-untyped-def]
+        i = _index(r, "multi_node_hang")
+        r["signals"][i]["requires"] = ["(?&no_such_part)"]
+    edit_yaml(folder / "rubric.yml", change)
+    with pytest.raises(DataError) as exc:
+        load_queue(str(folder))
+    assert ".requires[0]: (?&no_such_part) names no fragment" in str(exc.value)
+    assert "add no_such_part under fragments" in exc.value.fix
+
+
+def test_a_fragment_no_signal_uses_is_refused(folder):
+    edit_yaml(folder / "rubric.yml",
+              lambda r: r["fragments"].update(spare=r"\bspare\b"))
+    assert error_of(folder).startswith(f"{folder}/rubric.yml: fragments.spare: no signal names")
+
+
+@pytest.mark.parametrize(("pattern", "says"), [
+    ("(open", "not a valid regular expression"),
+    ("(?&cluster_vs_single_node)", "a fragment may not name another"),
+])
+def test_a_bad_fragment_names_its_key(folder, pattern, says):
+    edit_yaml(folder / "rubric.yml",
+              lambda r: r["fragments"].update(cluster_vs_single_node=pattern))
+    assert error_of(folder).startswith(
+        f"{folder}/rubric.yml: fragments.cluster_vs_single_node: {says}")
+
+
+def test_a_fragment_name_must_be_an_identifier(folder):
+    edit_yaml(folder / "rubric.yml", lambda r: r["fragments"].update({"Bad-Name": "x"}))
+    assert "fragments" in error_of(folder)

@@ -186,6 +186,8 @@ RUBRIC_SCHEMA: dict[str, Any] = {
                                             "minItems": 1},
                            "keep_signals": {"type": "array", "items": _STR,
                                             "minItems": 1}}}},
+        "fragments": {"type": "object", "propertyNames": {"pattern": "^[a-z][a-z0-9_]*$"},
+                      "additionalProperties": _STR},
         "signals": {"type": "array", "minItems": 1, "items": _SIGNAL_SCHEMA},
     },
 }
@@ -245,6 +247,46 @@ def _regex(pattern: str, file: str, key: str, flags: int = 0) -> re.Pattern[str]
         return re.compile(pattern, flags)
     except re.error as exc:
         raise DataError(file, key, f"not a valid regular expression: {exc}") from exc
+
+
+# A rubric regex names a shared fragment as ``(?&name)`` (PCRE's spelling of a named
+# subpattern, which Python's re does not know): one alternation that several signals'
+# gates need is written once under ``fragments`` and cannot drift between copies.
+_FRAGMENT_REF = re.compile(r"\(\?&([a-z][a-z0-9_]*)\)")
+_FRAGMENT_PARTS = ("patterns", "requires", "unless")
+
+
+def _expand_fragments(content: Mapping[str, Any], file: str) -> dict[str, Any]:
+    """``content`` with every ``(?&name)`` in a signal's regexes replaced by its fragment as a
+    non-capturing group; an unknown name, or a fragment no signal uses, is a DataError."""
+    fragments = dict(content.get("fragments") or {})
+    for name, pattern in fragments.items():
+        if _FRAGMENT_REF.search(pattern):
+            raise DataError(file, f"fragments.{name}", "a fragment may not name another",
+                            fix="write the alternation out in this fragment")
+        _regex(pattern, file, f"fragments.{name}", re.M)
+    used: set[str] = set()
+    signals = []
+    for i, raw in enumerate(content["signals"]):
+        sig = dict(raw)
+        for part in _FRAGMENT_PARTS:
+            expanded = []
+            for j, pattern in enumerate(sig.get(part) or ()):
+                for name in _FRAGMENT_REF.findall(pattern):
+                    if name not in fragments:
+                        raise DataError(file, f"signals[{i}].{part}[{j}]",
+                                        f"(?&{name}) names no fragment",
+                                        fix=f"add {name} under fragments, or spell the regex out")
+                    used.add(name)
+                expanded.append(_FRAGMENT_REF.sub(
+                    lambda m: f"(?:{fragments[m.group(1)]})", pattern))
+            if part in sig:
+                sig[part] = expanded
+        signals.append(sig)
+    for name in sorted(set(fragments) - used):
+        raise DataError(file, f"fragments.{name}", "no signal names this fragment",
+                        fix=f"use it as (?&{name}) in a signal's regex, or remove it")
+    return {**content, "signals": signals}
 
 
 def _check_labels(content: Mapping[str, Any], file: str) -> dict[str, dict[str, Any]]:
@@ -396,7 +438,8 @@ def load_queue(name_or_path: str, *, marker_label: str | None = None) -> Queue:
     rub: Loaded = load(folder / "rubric.yml", RUBRIC_SCHEMA, display=display["rubric.yml"])
     by_name = _check_labels(lab.content, display["labels.json"])
     templates = _templates(tpl.content, display["templates.json"])
-    _check_rubric(rub.content, display["rubric.yml"], labels_file="labels.json",
+    rubric_content = _expand_fragments(rub.content, display["rubric.yml"])
+    _check_rubric(rubric_content, display["rubric.yml"], labels_file="labels.json",
                   by_name=by_name, templates=templates, templates_file="templates.json")
     cfg = dict(lab.content["config"])
     if marker_label:
@@ -410,7 +453,7 @@ def load_queue(name_or_path: str, *, marker_label: str | None = None) -> Queue:
     def one(role: str) -> str:
         return next(n for n, r in role_of.items() if r == role)
 
-    rubric = compile_rubric(rub.content)
+    rubric = compile_rubric(rubric_content)
     for kind, name in rubric.comment_templates.items():
         if name not in templates:
             raise DataError(display["templates.json"], "templates",
