@@ -28,7 +28,7 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     out += _sibling_hooks(inp, res) + _borrowed_specs(inp, res)
     out += _sibling_imports(inp, res) + _sibling_wraps(inp, res) + _model_helpers(inp, res)
     out += _outside_writes(inp, res) + _bare_imports(inp, res)
-    out += _ignored_settings(inp, res)
+    out += _ignored_settings(inp, res) + _copied_settings(inp, res)
     out += _lags(res) + _stale(res) + _dead_classes(inp, res)
     return out
 
@@ -741,6 +741,31 @@ def _ignored_settings(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             where=f"{s.file}:{s.line}", files=(s.file, *sorted({h.rsplit(':', 1)[0]
                                                                for h in s.honoured})),
             facts=(s.expr, s.field)))
+    return out
+
+
+def _copied_settings(inp: Inputs, res: dict[str, Any]) -> list[Item]:
+    """#22 defect 4: a function of the folder with the name of one in a module it imports
+    from, which it does not call, that never reads settings the original reads; one
+    Opportunity per function naming both ``def`` lines and each setting with the
+    original's line."""
+    out = []
+    sub = inp.target.subproject
+    for c in res.get("copied_settings", ()):
+        shown = ", ".join(f"`{s}` (:{line})" for s, line in c.missing[:6])
+        more = f" and {len(c.missing) - 6} more" if len(c.missing) > 6 else ""
+        out.append(Item(
+            id=stable_id("copied-settings", c.file, c.function), section="S-4",
+            kind="opportunity",
+            title=f"{code(c.function)} ({rel(c.file, sub)}:{c.line}) re-implements "
+                  f"{code(c.function)} of {c.original}:{c.original_line} (imported from at "
+                  f":{c.import_line}) but never reads {plural(len(c.missing), 'setting')} "
+                  f"the original acts on: {shown}{more}",
+            why="a run that sets them gets the original's behaviour nowhere in this copy "
+                "and no warning; honour them as the original does, or refuse them with a "
+                "message",
+            where=f"{c.file}:{c.line}", files=(c.file, c.original),
+            facts=tuple(s for s, _line in c.missing)))
     return out
 
 
