@@ -29,7 +29,9 @@ from agentops.triage.signals import (
     match_signals,
     region_paths,
     split_issue,
+    test_name_parts,
     whole_run,
+    word_tokens,
 )
 
 _MAX_EVIDENCE_PER_LABEL = 3
@@ -247,6 +249,14 @@ def _select_modules(reading: Reading, queue: Queue, existing_modules: set[str]) 
             keep = [m for m in keep if m in existing_modules or m in shown
                     or m in own_error or not where[m] <= _PROSE]
             new = [m for m in keep if m not in existing_modules]
+    if len(new) > 1 and reading.text.test_report:
+        # A CI report's test id names what is tested by the test's own name; a module the
+        # suite's class names only as its qualifier beside it is context (issue #23,
+        # stop 48, T-12/T-13).
+        suite_only = _suite_only_modules(reading, queue, new)
+        if suite_only:
+            keep = [m for m in keep if m not in suite_only]
+            new = [m for m in keep if m not in existing_modules]
     if len(new) > MAX_PROPOSED_MODULES:
         # An issue naming more modules than a proposal holds is keyword soup: keep the
         # strongest, and leave the issue for review (held below).
@@ -264,6 +274,43 @@ def _select_modules(reading: Reading, queue: Queue, existing_modules: set[str]) 
     return _Modules(keep=keep, held=held, confidence=conf,
                     scores=sure, plain={m: scores[m] for m in sure},
                     dropped=max(0, len(new) - MAX_PROPOSED_MODULES))
+
+
+# A CI report's title as a test id: the test's own name, then its class in parentheses
+# ("test_ddp_comparison (__main__.TensorPipeDdpComparisonTest)").
+_TEST_NAME_RE = re.compile(r"\btest_\w+")
+_TEST_CLASS_RE = re.compile(r"\((?:__main__\.)?[\w.]+\)")
+
+
+def _module_words(queue: Queue, module: str) -> frozenset[str]:
+    """The words (``keyword_words``) of the keywords of ``module``'s own signals and of
+    its label: what a test's name is compared with (``components_in_test_id``)."""
+    return frozenset(
+        {kw for sig in queue.rubric.signals if sig.label == module and sig.evidence
+         for kw in (*sig.single, *(seq.strip() for _, seq in sig.multi))}
+        | {w for kw in queue.label_keywords.get(module, ()) if (w := keyword_words(kw))})
+
+
+def _suite_only_modules(reading: Reading, queue: Queue, new: list[str]) -> set[str]:
+    """Modules of a CI test report that only the test's class names, when the test's
+    own name names another module (issue #23, stop 48; T-12's "what the report is
+    about, not every component it names").
+
+    A test id is the test's name and the suite it sits in. The name says what the test
+    checks ("test_ddp_comparison": DDP); the suite's class often names the harness or
+    backend the suite runs on as well ("TensorPipeDdpComparisonTest": an RPC backend).
+    Beside a module the test's name names, one the class alone names, from the title
+    alone, is that context, not a second module of the failure. Without a module in the
+    test's name nothing is dropped: the class is then the only clue to the component."""
+    title = reading.text.places.get("title", "")
+    name = _TEST_NAME_RE.search(title)
+    if name is None or _TEST_CLASS_RE.search(title, name.end()) is None:
+        return set()
+    named = {m for m in new if components_in_test_id(name.group(), _module_words(queue, m))}
+    if not named:
+        return set()
+    return {m for m in new if m not in named
+            and all(h.places <= {"title"} for h in reading.label_hits.get(m, ()))}
 
 
 def _title_at(reading: Reading, label: str) -> int | None:
@@ -1020,6 +1067,12 @@ def step2_route(st: _State, mods: _Modules, verdict: Step1) -> _Route:
             b.reasons.append(f"Another team's oncall label is on the issue ({', '.join(shared)})"
                              " beside a component the report names once: which team's bug "
                              "it is is a human's call, not `triaged`.")
+        by_name = _named_only_by_test_name(st, route, mods)
+        if by_name:
+            st.unsure.append("a label named only by a test's name in the title")
+            b.reasons.append(f"{by_name} named only by the parts of a test's name in the "
+                             "title: the test the report is about, a clue for the team to "
+                             "confirm, not a diagnosis; not `triaged`.")
         build = _failing_build(st, verdict)
         if build is not None:
             st.unsure.append("a build, link or import step fails in the report")
@@ -1043,6 +1096,39 @@ def step2_route(st: _State, mods: _Modules, verdict: Step1) -> _Route:
         b.add_evidence(b.labels[0], verdict.subject, step="1", stance="for")
         b.add_evidence(b.labels[0], verdict.against, step="1", stance="against")
     return route
+
+
+def _named_only_by_test_name(st: _State, route: _Route, mods: _Modules) -> list[str]:
+    """The new route and modules whose only evidence is a part of a test's name in a
+    person's title ("… in `test_fsdp_state_dict`", "failure in test_c10d_ucc.py":
+    ``test_name_parts``), as a CI report's test id names only the failing test's suite
+    (``_named_only_by_test_id``): a clue the team confirms, not a diagnosis (issue
+    #23 items 2 and 4, stop 48)."""
+    parts = _title_test_name_parts(st)
+    if not parts:
+        return []
+    # The modules the plan adds: after the default route all of step 3's, after
+    # another only that sub-oncall's own (``_finish_route``).
+    default = st.queue.rubric.default_route
+    labels = ([route.sub] if route.how == "fit" else []) + [
+        m for m in mods.keep if m not in st.existing_modules
+        and (route.sub == default or st.queue.module_suboncall.get(m) == route.sub)]
+    return [lb for lb in labels if _only_in(st.reading.label_hits.get(lb, ()), parts)]
+
+
+def _title_test_name_parts(st: _State) -> frozenset[str]:
+    """The parts of the test names in a person's title (``test_name_parts``) that are
+    not words of the title themselves; none in a CI report's test-id title."""
+    title = st.reading.text.places.get("title", "").lower()
+    if st.reading.text.test_report or "test_" not in title:
+        return frozenset()
+    return frozenset(test_name_parts(title)) - frozenset(word_tokens(title))
+
+
+def _only_in(hits: Sequence[Hit], parts: frozenset[str]) -> bool:
+    """Some hits, all in the title only, each matching one of ``parts``."""
+    return bool(hits) and bool(parts) and all(
+        h.places <= {"title"} and h.found.lower() in parts for h in hits)
 
 
 def _other_owner_beside_one_mention(st: _State, verdict: Step1, route: _Route,
@@ -1186,9 +1272,13 @@ def _rival_owner_modules(st: _State, route: _Route, mods: _Modules) -> list[str]
             and h.places - {"code"} for h in route.hits):
         return []
     owner, context = st.queue.module_suboncall, st.queue.rubric.context_mention
+    # A module named only by the parts of a test's name is the test's topic, not a rival
+    # reading of the failure ("[DCP] test_state_dict.test_fsdp is failing").
+    parts = _title_test_name_parts(st)
     return [m for m in mods.keep
             if owner.get(m) not in (None, route.sub) and mods.confidence.get(m) == "high"
-            and not _context_only(st.reading.label_hits.get(m, ()), context)]
+            and not _context_only(st.reading.label_hits.get(m, ()), context)
+            and not _only_in(st.reading.label_hits.get(m, ()), parts)]
 
 
 def _context_only(hits: Sequence[Hit], context: re.Pattern[str] | None) -> bool:

@@ -330,16 +330,17 @@ class Place:
         default_factory=dict, repr=False, compare=False, hash=False)
 
     @classmethod
-    def of(cls, text: str, *, humps: bool = True) -> Place:
+    def of(cls, text: str, *, humps: bool = True, test_names: bool = False) -> Place:
         """Index ``text``; with ``humps``, parts of CamelCase identifiers count as words
-        too (the prose places: code and tracebacks name their APIs whole)."""
+        too (the prose places: code and tracebacks name their APIs whole); with
+        ``test_names``, the parts of a test's name (``test_name_parts``) too."""
         lower = text.lower()
         toks = word_tokens(lower)
         if not humps:
             return cls(text=text, lower=lower, words=frozenset(toks),
                        norm=f" {' '.join(toks)} ", ascii=folds_like_ascii(text))
         tokens = frozenset(toks)
-        runs: list[str] = []
+        runs: list[str] = test_name_parts(lower) if test_names else []
         for ident in _camel_identifiers(text):
             # Runs of one to four parts. The parts are ASCII (``_HUMP_RE``), so each one
             # lowercases alone as it would joined: lowered once, and each run is the one
@@ -352,6 +353,36 @@ class Place:
                     runs.append(run)
         return cls(text=text, lower=lower, words=tokens.union(runs) if runs else tokens,
                    norm=f" {' '.join(toks)} ", ascii=folds_like_ascii(text), tokens=tokens)
+
+
+# A code span of a title ("… in `test_fsdp_state_dict`"): what the writer quotes as code.
+_CODE_SPAN_RE = re.compile(r"`([^`\n]+)`")
+
+
+def test_name_parts(lower: str) -> list[str]:
+    """The parts of each test's name that ``lower`` (a lowercased title) quotes as code
+    (``test_fsdp_state_dict`` -> fsdp, state, dict, and their runs of up to four parts
+    joined by an underscore: fsdp_state, state_dict …), the ``test`` prefix left out.
+
+    A person's title that quotes a test by its name ("add a case to
+    `test_fsdp_state_dict`") names the component the test checks by the test's name, as
+    a CI report's test id does (``components_in_test_id``); read whole, the identifier
+    names nothing (issue #23, stop 48: such a title was left without its module). Only
+    a name quoted as code, the object the report is about: a title whose subject is a
+    test's failure in plain words ("test_x is flaky", "failure in test_y.py") is a CI
+    report in the writer's words, and its identifiers are read whole, as before."""
+    out: list[str] = []
+    if "`" not in lower:
+        return out
+    for span in _CODE_SPAN_RE.findall(lower):
+        for tok in word_tokens(span):
+            if not tok.startswith("test_") or len(tok) > _MAX_IDENT:
+                continue
+            parts = [x for x in tok[5:].split("_") if x]
+            for i in range(len(parts)):
+                for j in range(i + 1, min(i + 4, len(parts)) + 1):
+                    out.append("_".join(parts[i:j]))
+    return out
 
 
 _NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
@@ -1298,7 +1329,11 @@ def _excerpt(text: str, found: str, lower: str | None = None) -> str:
 
 def index_places(text: IssueText) -> dict[str, Place]:
     """Each non-empty place of an issue, indexed for matching."""
-    return {k: Place.of(v, humps=k in _HUMP_PLACES) for k, v in text.places.items() if v}
+    # A person's title reads a test's name by its parts; a CI report's title that is a
+    # test id keeps its own reading (step 1, ``components_in_test_id``).
+    return {k: Place.of(v, humps=k in _HUMP_PLACES,
+                        test_names=k == "title" and not text.test_report)
+            for k, v in text.places.items() if v}
 
 
 def match_signals(text: IssueText, rubric: Rubric, *,
