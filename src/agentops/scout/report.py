@@ -25,6 +25,7 @@ from agentops.scout import embedded, installed, items, render, trusted_repro
 from agentops.scout.analyses import (
     bodydrift,
     corerefs,
+    declareddeps,
     docparts,
     patches,
     pysource,
@@ -273,7 +274,11 @@ def _wanted(target: Target) -> Any:
                                       or posixpath.dirname(path) == parent)) or (
             path.startswith(".github/workflows/") and path.endswith((".yml", ".yaml"))) or (
             path.endswith(".toml") and (path.startswith(sub)
-                                        or testowner.in_test_folder(path)))
+                                        or testowner.in_test_folder(path))) or (
+            # What the project declares it needs (``declareddeps``): the folder's
+            # requirements files, the root's, CI's (dot-folders) and pyproject.
+            path == "pyproject.toml" or (declareddeps.is_requirements(path) and (
+                path.startswith(sub) or "/" not in path or path.startswith("."))))
 
     return want
 

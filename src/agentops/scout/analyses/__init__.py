@@ -29,6 +29,7 @@ from agentops.scout.analyses import (
     deadclasses,
     deadparams,
     debt,
+    declareddeps,
     direction,
     docargs,
     docdirection,
@@ -97,7 +98,7 @@ def _doc_problems(inp: Inputs, done: dict[str, Any]) -> list[Any]:
     found = _checked_docs(inp, done) + commentrefs.analyse(inp) + docparts.analyse(inp) \
         + staleopts.analyse(inp) + docargs.analyse(inp) + docmembers.analyse(inp) \
         + docpins.analyse(inp) + docparity.analyse(inp, done["body_drift"], done["copy_lag"]) \
-        + doctypes.analyse(inp)
+        + doctypes.analyse(inp) + declareddeps.analyse(inp)
     return found + docuses.analyse(inp, {(p.file, p.line) for p in found})
 
 
