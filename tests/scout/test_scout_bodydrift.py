@@ -609,3 +609,45 @@ def test_a_lacking_guard_names_the_call_whose_result_it_takes(tmp_path) -> None:
     [d] = bodydrift.analyse(inp)
     assert set(d.units) == {"guard `if cfg.backend == 'typed'` (calls `annotate_inputs`)",
                             "guard `if cfg.trace`", "call `record(…)`"}
+
+
+def test_a_keyword_added_to_a_call_the_copy_never_makes_is_no_drift(tmp_path) -> None:
+    """#22 S-1 (set 24's noise line fcd99cad7725): core's loop already made a
+    fault-tolerance call at the baseline and added keywords to it in the window; a copy
+    that never makes that call (it does without the feature) lacks none of them. A
+    guard core added beside it is still drift."""
+    helpers = "def semi_sync(model=None, parts=None, every=1):\n    return model\n"
+    old = ("from core.helpers import semi_sync\n\n\n"
+           "def train(m, cfg):\n    m.prepare(cfg)\n"
+           "    with semi_sync(model=m):\n        m.step()\n    return m\n")
+    new = ("from core.helpers import semi_sync\n\n\n"
+           "def train(m, cfg):\n    if cfg.check:\n        m.validate()\n    m.prepare(cfg)\n"
+           "    with semi_sync(model=m, parts=cfg.parts, every=cfg.every):\n"
+           "        m.step()\n    return m\n")
+    target = "duplicate_logic:\n  - {ours: [sub/train.py], upstream: [core/train.py]}\n"
+    core = {"core/__init__.py": "", "core/helpers.py": helpers}
+    no_call = ("def train(m, cfg):\n    m.prepare(cfg)\n    m.step()\n    return m\n")
+    inp = minirepo.build(tmp_path / "a", base={**core, "core/train.py": old},
+                         head={**core, "core/train.py": new, "sub/train.py": no_call},
+                         target=target)
+    [d] = bodydrift.analyse(inp)
+    assert d.units == ("guard `if cfg.check`", "call `m.validate(…)`")
+    # Match: the copy makes the call, without the keywords core added to it.
+    with_call = ("from core.helpers import semi_sync\n\n\n"
+                 "def train(m, cfg):\n    m.prepare(cfg)\n"
+                 "    with semi_sync(model=m):\n        m.step()\n    return m\n")
+    inp = minirepo.build(tmp_path / "b", base={**core, "core/train.py": old},
+                         head={**core, "core/train.py": new, "sub/train.py": with_call},
+                         target=target)
+    [d] = bodydrift.analyse(inp)
+    assert set(d.units) == {"guard `if cfg.check`", "call `m.validate(…)`",
+                            "keyword `semi_sync(parts=…)`", "keyword `semi_sync(every=…)`"}
+    # Match: a call core added in the window (not made at the baseline), with keywords,
+    # is drift for a copy without it: the keywords are the call's only units here.
+    old_none = old.replace("    with semi_sync(model=m):\n        m.step()\n",
+                           "    m.step()\n")
+    inp = minirepo.build(tmp_path / "c", base={**core, "core/train.py": old_none},
+                         head={**core, "core/train.py": new, "sub/train.py": no_call},
+                         target=target)
+    [d] = bodydrift.analyse(inp)
+    assert {"keyword `semi_sync(parts=…)`", "keyword `semi_sync(every=…)`"} <= set(d.units)

@@ -748,3 +748,71 @@ def test_a_break_on_a_class_new_in_the_window_is_not_dated_before_it(tmp_path) -
     inp, got = _run(tmp_path / "b", {"sub/engine.py": ENGINE})
     [item] = [i for i in corerefs_items.items(inp, {"core_refs": got}) if i.kind == "action"]
     assert item.why.endswith("(absent at the baseline too)")
+
+
+CHECK = '''\
+import os
+import sys
+from pathlib import Path
+
+{insert}
+
+from tests.numerics_utils import run_check
+from core.spec import Gone
+'''
+
+
+def test_a_module_the_scripts_own_sys_path_entry_resolves_is_not_cores(tmp_path) -> None:
+    """#22 S-4 (set 24's noise line 3e3ed477cef2): a script putting its folder's parent
+    first on ``sys.path`` (built from ``__file__``) imports ``tests.numerics_utils`` from
+    the folder's own ``tests/``, not the repository's top-level ``tests`` package; a core
+    module the folder does not hold is still checked."""
+    more = {"tests/__init__.py": "", "tests/unit.py": "X = 1\n",
+            "sub/tests/__init__.py": "", "sub/tests/numerics_utils.py":
+            "def run_check():\n    return 1\n"}
+    forms = ["sys.path.insert(0, str(Path(__file__).parent.parent))",
+             "sys.path.insert(0, str(Path(__file__).resolve().parents[1]))",
+             "sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "
+             "'..'))",
+             "sys.path.insert(0, str(Path(__file__).parent / '..'))"]
+    for n, insert in enumerate(forms):
+        _inp, got = _run(tmp_path / str(n), {"sub/scripts/check.py": CHECK.format(
+            insert=insert)}, more=more)
+        assert sorted((r.owner, r.name) for r in got.broken) == [("core.spec", "Gone")], insert
+    # Match: no insert, or one of a folder without a ``tests`` package: the absolute
+    # import is the repository's top-level package, which lacks the module.
+    for n, insert in enumerate(["", "sys.path.insert(0, str(Path(__file__).parent))",
+                                "sys.path.insert(0, 'elsewhere')"]):
+        _inp, got = _run(tmp_path / f"m{n}", {"sub/scripts/check.py": CHECK.format(
+            insert=insert)}, more=more)
+        assert sorted((r.owner, r.name) for r in got.broken) == [
+            ("core.spec", "Gone"), ("tests.numerics_utils", "run_check")], insert
+    # A folder that cannot be told statically (it may hold any package, core's too), or
+    # one appended last that holds the package: not checked (why), no P0.
+    for n, (insert, why, left) in enumerate([
+            ("sys.path.insert(0, find_root(__file__))", "cannot be resolved statically", []),
+            ("sys.path.append(str(Path(__file__).parent.parent))", "may resolve it",
+             [("core.spec", "Gone")])]):
+        _inp, got = _run(tmp_path / f"u{n}", {"sub/scripts/check.py": CHECK.format(
+            insert=insert)}, more=more)
+        assert [(r.owner, r.name) for r in got.broken] == left, insert
+        assert [k for k in got.unchecked if why in k], (insert, got.unchecked)
+
+
+def test_path_values_built_from_file() -> None:
+    import ast
+
+    def value(text: str) -> str | None:
+        return corerefs._path_value(ast.parse(text, mode="eval").body, "a/b/c/s.py")
+
+    assert value("Path(__file__).parent") == "a/b/c"
+    assert value("str(Path(__file__).resolve().parent.parent)") == "a/b"
+    assert value("Path(__file__).parents[2]") == "a"
+    assert value("os.path.dirname(os.path.dirname(os.path.realpath(__file__)))") == "a/b"
+    assert value("os.path.join(os.path.dirname(__file__), '..', 'x')") == "a/b/x"
+    assert value("Path(__file__).parent / 'lib'") == "a/b/c/lib"
+    assert value("Path(__file__).parents[3]") == ""
+    # Above the repository's root, or not built from literal parts: not known.
+    assert value("Path(__file__).parents[4]") is None
+    assert value("os.path.join(os.path.dirname(__file__), name)") is None
+    assert value("root_of(__file__)") is None

@@ -3,7 +3,8 @@ raises NameError whenever the line runs. Match: a helper a copied function calls
 module never imports (the item names the core module that defines it), a read at module
 level and in a class body. No-match: imported, defined, assigned, builtin, a parameter or
 a local of an enclosing function, a name a function binds through ``global``, a name only
-in annotations, a module that may bind names dynamically (``import *``), and test files."""
+in annotations, a module that may bind names dynamically (``import *``). Test files the
+folder owns are read as a P1 (a fixture, a conftest.py name, pytest's own fixtures bound)."""
 
 from __future__ import annotations
 
@@ -107,12 +108,12 @@ def test_a_local_annotation_is_no_read(tmp_path) -> None:
                            ) == []
 
 
-def test_a_module_that_may_bind_names_dynamically_and_tests_are_not_judged(
-        tmp_path) -> None:
+def test_a_module_that_may_bind_names_dynamically_is_not_judged(tmp_path) -> None:
     assert unbound.unbound("sub/star.py", "from core.masks import *\n\n"
                            "def f(b):\n    return build_mask(b)\n") == []
     inp = _inp(tmp_path, COPY.replace("build_mask(batch)", "batch"),
-               extra={"sub/tests/test_loop.py": "def test_x():\n    assert helper()\n"})
+               extra={"sub/tests/test_loop.py": "from core.masks import *\n\n\n"
+                      "def test_x():\n    assert helper()\n"})
     assert unbound.analyse(inp) == []
 
 
@@ -242,15 +243,17 @@ TOTAL = [r for r in rows]
                   ("width", 7, "b", (7,))]
 
 
-def test_only_the_folders_python_modules_outside_its_tests_are_read(tmp_path) -> None:
+def test_only_the_folders_python_modules_are_read_its_tests_marked(tmp_path) -> None:
     ok = COPY.replace("build_mask(batch)", "batch")
     inp = _inp(tmp_path, ok, extra={
         "core/broken.py": "X = not_here\n", "sub/notes.txt": "see_docs\n",
+        "tests/sub/test_top.py": "T = top_helper\n",
         "sub/parts/tests/test_grid.py": "G = grid_helper\n",
         "sub/checks/test_loop.py": "L = loop_helper\n", "sub/real.py": "R = real_gap\n"})
     inp = dataclasses.replace(inp, target=dataclasses.replace(inp.target,
                                                               tests_dir="sub/checks"))
-    assert [u.name for u in unbound.analyse(inp)] == ["real_gap"]
+    assert [(u.name, u.test) for u in unbound.analyse(inp)] == [
+        ("loop_helper", True), ("grid_helper", True), ("real_gap", False)]
 
 
 def test_a_tests_dir_that_is_the_folder_itself_leaves_its_modules_read(tmp_path) -> None:
@@ -263,7 +266,7 @@ def test_a_tests_dir_that_is_the_folder_itself_leaves_its_modules_read(tmp_path)
              "sub/parts/tests/case.py": "C = case_helper\n"}
     inp = _inp(tmp_path / "own", ok, extra=extra)
     inp = dataclasses.replace(inp, target=dataclasses.replace(inp.target, tests_dir="sub"))
-    assert [u.name for u in unbound.analyse(inp)] == ["StageBuilder"]
+    assert [u.name for u in unbound.analyse(inp) if not u.test] == ["StageBuilder"]
     # A tests_dir of its own inside the folder keeps setting its files apart by place,
     # whatever their names; one outside the folder sets none of the folder's apart.
     for tests_dir, names in (("sub/checks", ["StageBuilder", "other_helper"]),
@@ -271,7 +274,11 @@ def test_a_tests_dir_that_is_the_folder_itself_leaves_its_modules_read(tmp_path)
         inp = _inp(tmp_path / tests_dir.replace("/", "-"), ok, extra=extra)
         inp = dataclasses.replace(inp, target=dataclasses.replace(inp.target,
                                                                   tests_dir=tests_dir))
-        assert sorted(u.name for u in unbound.analyse(inp)) == sorted(names), tests_dir
+        assert sorted(u.name for u in unbound.analyse(inp) if not u.test) == sorted(names), \
+            tests_dir
+        # Every test file the folder owns is read too, marked as a test.
+        assert sorted(u.name for u in unbound.analyse(inp)) == sorted(
+            {"StageBuilder", "grid_helper", "other_helper", "case_helper"}), tests_dir
 
 
 def test_only_python_modules_set_names_on_others(tmp_path) -> None:
@@ -549,3 +556,77 @@ def test_a_caller_anywhere_in_the_repository_makes_the_read_break_now(tmp_path) 
                    extra={"sub/kernels.py": REACH, **caller})
         [pad] = [u for u in unbound.analyse(inp) if u.name == "pad_rows"]
         assert pad.reached, name
+
+
+NUMERICS = """\
+from unittest import TestCase as Base
+
+from core.steps import run_step
+
+
+class TestModes(Base):
+    def init_test(self):
+        if self.mode == "replicate":
+            self.dims = 1
+        else:
+            raise ValueError(f"Unsupported mode {mode}")
+
+
+def test_plain(tmp_path):
+    assert run_step(tmp_path, checked_value)
+
+
+def _never_called():
+    return later_helper()
+"""
+
+
+def test_a_name_nothing_binds_in_a_test_file_is_a_p1_action(tmp_path) -> None:
+    """#22 defect 5 (census sc-fit24a, sets 16, 18, 25): the numerics test's error branch
+    formats ``mode`` where the mode lives on ``self``: a NameError in a test, a P1 (the
+    test fails on it), read in a method its base may call and in a ``test_*`` function
+    pytest collects; a helper nothing calls stays a should-fix opportunity."""
+    inp = _inp(tmp_path, COPY.replace("build_mask(batch)", "batch"),
+               extra={"sub/tests/test_numerics.py": NUMERICS})
+    found = unbound.analyse(inp)
+    assert [(u.name, u.line, u.scope, u.test, u.reached) for u in found] == [
+        ("checked_value", 15, "test_plain", True, True),
+        ("later_helper", 19, "_never_called", True, False),
+        ("mode", 11, "init_test", True, True)]
+    items = {i.facts[1]: i for i in unbound_items.items(inp, {"unbound_names": found})}
+    assert (items["mode"].kind, items["mode"].priority, items["mode"].severity) == (
+        "action", "P1", "should-fix")
+    assert items["mode"].where == "sub/tests/test_numerics.py:11"
+    assert "test" in items["mode"].why
+    assert (items["checked_value"].kind, items["checked_value"].priority) == ("action", "P1")
+    assert items["later_helper"].kind == "opportunity"
+
+
+def test_pytest_fixtures_and_conftest_names_are_bound_in_test_files(tmp_path) -> None:
+    """A fixture parameter, pytest's own fixtures, and what a conftest.py of the test's
+    folder or a folder above binds (its imports, fixtures, assignments) are no unbound
+    reads; a conftest.py of a sibling folder binds nothing for it."""
+    test = ("def test_a(loop_fixture, tmp_path):\n"
+            "    assert loop_fixture(tmp_path, build_mask, LIMIT, shared_fixture)\n\n\n"
+            "def test_b():\n    assert request and monkeypatch and capsys\n\n\n"
+            "def test_c():\n    assert sibling_only\n")
+    conftests = {
+        "sub/tests/unit/conftest.py": "import pytest\nfrom core.masks import build_mask\n\n"
+                                      "LIMIT = 3\n\n\n@pytest.fixture\n"
+                                      "def loop_fixture():\n    return build_mask\n",
+        "sub/conftest.py": "import pytest\n\n\n@pytest.fixture\n"
+                           "def shared_fixture():\n    return 1\n",
+        "sub/tests/other/conftest.py": "sibling_only = 1\n"}
+    inp = _inp(tmp_path / "a", COPY.replace("build_mask(batch)", "batch"),
+               extra={"sub/tests/unit/test_loop.py": test, **conftests})
+    assert [(u.file, u.name) for u in unbound.analyse(inp)] == [
+        ("sub/tests/unit/test_loop.py", "sibling_only")]
+    # Match: without the conftest files the same reads are unbound (a fixture name read
+    # as a global is no fixture); pytest's own fixtures stay bound.
+    inp = _inp(tmp_path / "b", COPY.replace("build_mask(batch)", "batch"),
+               extra={"sub/tests/unit/test_loop.py": test})
+    assert sorted(u.name for u in unbound.analyse(inp)) == [
+        "LIMIT", "build_mask", "shared_fixture", "sibling_only"]
+    # The same pytest names in library code are unbound there.
+    lib = "def f():\n    return request, tmp_path\n\n\nf()\n"
+    assert [u.name for u in unbound.unbound("sub/lib.py", lib)] == ["request", "tmp_path"]

@@ -416,6 +416,7 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
         dropped = {_callee(n) for n in ps.walk(old) if isinstance(n, ast.Call)} - made
         added = [k for k in added if not _via_wrapper(k, wraps, made, copy)
                  and not _via_wrapper(k, wraps, dropped, None)
+                 and not _kw_of_dropped_call(k, dropped)
                  and not _default_unless_unreached(inp, k, at.get(k, []), up_file,
                                                    ours_file=ours_file, mine=mine, how=how)]
         if not added:
@@ -428,6 +429,15 @@ def analyse(inp: Inputs) -> list[BodyDrift]:
         out.append(BodyDrift(key[0], f"{up_file}:{new.lineno}", qual,
                              tuple(after[k] for k in added), commits, how))
     return out
+
+
+def _kw_of_dropped_call(key: str, dropped: set[str]) -> bool:
+    """A keyword upstream added to a call it already made at the baseline, which the copy
+    never makes (``dropped``): the copy left the whole call out before the window (a
+    feature it does without), so a keyword of that call is nothing the copy lacks; only
+    where the copy makes the call is a keyword added to it drift (#22, S-1)."""
+    kind, _, rest = key.partition(":")
+    return kind == "kw" and rest.split(":")[0].rsplit(".", 1)[-1] in dropped
 
 
 def _default_unless_unreached(inp: Inputs, key: str, nodes: list[ast.AST], up_file: str,

@@ -20,8 +20,9 @@ owner files first, to load their history).
 from __future__ import annotations
 
 import ast
+import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from agentops.scout.analyses import attribution, classindex, coreindex, usecheck
@@ -766,7 +767,12 @@ def _scan(inp: Inputs) -> CoreRefs:
     checker = _Checker(inp)
     for path, text in sorted(inp.head.files.items()):
         if path.startswith(checker.sub) and path.endswith(".py"):
+            start = len(checker.broken)
             checker.scan_file(path, text)
+            if len(checker.broken) > start and "sys" in text and "__file__" in text:
+                kept = _past_path_entries(path, text, checker.broken[start:], inp.head.paths,
+                                          checker.skip)
+                checker.broken[start:] = kept
     return CoreRefs(tuple(dict.fromkeys(checker.broken)), dict(checker.checked),
                     dict(checker.unchecked))
 
@@ -916,3 +922,121 @@ def _owner_at(text: str | None, owner: str) -> bool:
     """Whether a file's text defines ``owner`` (a dotted class or function path)."""
     mod = ps.parse(text) if text is not None else None
     return mod is not None and ps.find(mod, owner) is not None
+
+
+# -- a script's own ``sys.path`` entries --------------------------------------------------
+_PATH_KEEP = frozenset({"resolve", "absolute", "expanduser"})
+_OS_SAME = frozenset({"abspath", "realpath", "normpath", "expanduser"})
+
+
+def _path_value(expr: ast.expr, path: str) -> str | None:
+    """The repository path an expression built from ``__file__`` stands for, in module
+    ``path`` ("" for the repository's root), or None when it cannot be told statically:
+    ``Path(__file__)``, ``.parent``, ``.parents[n]``, ``.resolve()``, ``/ "x"``,
+    ``str(...)``, ``os.path.dirname/abspath/realpath/normpath/join`` with literal parts."""
+    def up(p: str | None) -> str | None:  # the folder above (None above the root)
+        return None if not p else norm(posixpath.dirname(p) or ".")
+
+    def norm(p: str | None) -> str | None:
+        if p is None:
+            return None
+        out = posixpath.normpath(p) if p else "."
+        return None if out == ".." or out.startswith("../") or out.startswith("/") else (
+            "" if out == "." else out)
+
+    if isinstance(expr, ast.Name):
+        return path if expr.id == "__file__" else None
+    if isinstance(expr, ast.Attribute) and expr.attr == "parent":
+        return up(_path_value(expr.value, path))
+    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Attribute) \
+            and expr.value.attr == "parents" and isinstance(expr.slice, ast.Constant) \
+            and isinstance(expr.slice.value, int) and expr.slice.value >= 0:
+        inner = _path_value(expr.value.value, path)
+        for _ in range(expr.slice.value + 1):
+            inner = up(inner)
+        return inner
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Div) \
+            and isinstance(expr.right, ast.Constant) and isinstance(expr.right.value, str):
+        inner = _path_value(expr.left, path)
+        return None if inner is None else norm(posixpath.join(inner, expr.right.value))
+    if not isinstance(expr, ast.Call) or expr.keywords:
+        return None
+    chain = ps.name_chain(expr.func)
+    name = chain[-1] if chain else (expr.func.attr if isinstance(expr.func, ast.Attribute)
+                                    else "")
+    if isinstance(expr.func, ast.Attribute) and name in _PATH_KEEP and not expr.args \
+            and chain[:2] != ["os", "path"]:
+        return _path_value(expr.func.value, path)
+    if len(expr.args) == 1 and (chain in (["Path"], ["pathlib", "Path"], ["PurePath"],
+                                          ["str"], ["os", "fspath"])
+                                or (chain[:2] == ["os", "path"] and name in _OS_SAME)):
+        return _path_value(expr.args[0], path)
+    if chain == ["os", "path", "dirname"] and len(expr.args) == 1:
+        return up(_path_value(expr.args[0], path))
+    if chain == ["os", "path", "join"] and expr.args:
+        inner = _path_value(expr.args[0], path)
+        rest = expr.args[1:]
+        if inner is None or not all(isinstance(a, ast.Constant) and isinstance(a.value, str)
+                                    for a in rest):
+            return None
+        return norm(posixpath.join(inner, *(a.value for a in rest)))  # type: ignore[union-attr]
+    return None
+
+
+def path_entries(path: str, mod: ast.Module) -> list[tuple[str, str | None]]:
+    """(``insert`` | ``append``, the folder or None when not known statically) for each
+    ``sys.path.insert/append`` of module ``path`` whose value is built from
+    ``__file__``: a script putting a folder of its own first (or last) on the path."""
+    out: list[tuple[str, str | None]] = []
+    for node in ps.walk(mod):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("append", "insert") \
+                and ps.name_chain(node.func.value) == ["sys", "path"] and node.args:
+            value = node.args[-1]
+            if any(isinstance(n, ast.Name) and n.id == "__file__" for n in ast.walk(value)):
+                out.append((node.func.attr, _path_value(value, path)))
+    return out
+
+
+def _top_names(folder: str, paths: frozenset[str] | set[str]) -> set[str]:
+    """The top-level modules and packages a folder on ``sys.path`` offers."""
+    prefix = f"{folder}/" if folder else ""
+    out: set[str] = set()
+    for p in paths:
+        if p.startswith(prefix):
+            first = p[len(prefix):].split("/", 1)
+            out.add(first[0].removesuffix(".py") if len(first) == 1 else first[0])
+    return out
+
+
+def _past_path_entries(path: str, text: str, found: list[BrokenRef],
+                       paths: frozenset[str] | set[str], skip: Callable[[str], None]
+                       ) -> list[BrokenRef]:
+    """``found`` (one module's broken references) without those to a module the
+    module's own ``sys.path`` entries may resolve elsewhere: a folder built from
+    ``__file__`` inserted first that holds the module's top package resolves it there
+    (the folder's own module, not core's); one appended, or one whose folder cannot be
+    told statically, may: each such reference is counted "not checked (why)"."""
+    mod = ps.parse(text)
+    entries = path_entries(path, mod) if mod is not None else []
+    if not entries:
+        return found
+    kept: list[BrokenRef] = []
+    for ref in found:
+        top = (ref.owner_file.split("/", 1)[0].removesuffix(".py") if ref.owner_file
+               else ref.owner.split(".", 1)[0])
+        why = ""
+        for how, folder in entries:
+            if folder is None:
+                why = "a sys.path entry built from __file__ that cannot be resolved statically"
+            elif top in _top_names(folder, paths) and folder:
+                why = ("the module's own sys.path entry resolves it in its folder first"
+                       if how == "insert" else
+                       "the module's own sys.path entry may resolve it in its folder")
+            if why:
+                break
+        if why:
+            skip(why)
+        else:
+            kept.append(ref)
+    return kept

@@ -1,5 +1,5 @@
 """Names the sub-project's code reads that nothing binds (#22 defect 5, code that breaks
-now): a name read in a module of the folder (tests aside) that the scope rules resolve to
+now): a name read in a module of the folder that the scope rules resolve to
 the module's globals, while the module neither imports, defines nor assigns it and it is
 no builtin. The line raises ``NameError`` whenever it is reached: a copy of upstream code
 that calls a helper upstream imports and the copy does not, a local a refactor removed
@@ -10,6 +10,13 @@ class bodies, comprehensions, ``global`` declarations), never guessed. A module 
 bind names no table shows (``from m import *``, ``globals()``, ``exec``/``eval``,
 ``__builtins__``, ``sys.modules``) is not judged. Annotations are not reads (they may
 never be evaluated).
+
+The folder's own test files are read too (a test that raises NameError tests nothing;
+``test`` marks such a record, a should-fix, not a break of the folder's code): there the
+names pytest provides count as bound, its built-in fixtures (``request``, ``tmp_path``,
+``monkeypatch``, ``capsys``...) and every name a ``conftest.py`` of the file's folder or a
+folder above binds (its imports, functions, assignments), and pytest calls the
+``test*`` functions and methods nothing else names.
 
 Pure: the HEAD tree in, ``Unbound`` records out.
 """
@@ -51,6 +58,13 @@ _DYNAMIC = ("import *", "globals()", "__builtins__", "sys.modules")
 _NAMESPACE_FUNCS = frozenset({"globals", "exec", "eval", "__builtins__"})
 _IMPORTERS = frozenset({"import_module", "__import__"})
 _NAME_ERROR_BASES = frozenset({"NameError", "Exception", "BaseException"})
+# pytest's built-in fixtures: in a test file a fixture is a parameter (a local, bound
+# already); as globals they are set apart so that no fixture name is ever reported there.
+_PYTEST_FIXTURES = frozenset({
+    "request", "tmp_path", "tmpdir", "tmp_path_factory", "tmpdir_factory", "monkeypatch",
+    "capsys", "capsysbinary", "capfd", "capfdbinary", "caplog", "recwarn", "pytestconfig",
+    "record_property", "record_xml_attribute", "record_testsuite_property", "cache",
+    "doctest_namespace", "testdir", "pytester"})
 
 
 @dataclass(frozen=True)
@@ -64,6 +78,9 @@ class Unbound:
     # that code of the repository reaches (``_unreached``). False: every read is in a
     # function nothing calls or names, so the NameError waits for a caller.
     reached: bool = True
+    # Whether the module is one of the folder's test files (conftest.py included): the
+    # NameError fails a test, not the folder's code.
+    test: bool = False
 
 
 def _tables(top: symtable.SymbolTable) -> list[symtable.SymbolTable]:
@@ -304,15 +321,48 @@ def analyse(inp: Inputs) -> list[Unbound]:
     injected: frozenset[str] | None = None
     set_on: dict[str, set[str]] = {}
     for path in sorted(inp.head.files):
-        if path.endswith(".py") and path.startswith(sub) and not inp.target.is_test(path):
+        if path.endswith(".py") and path.startswith(sub):
+            test = inp.target.is_test(path) or path.endswith("/conftest.py")
             if injected is None:
                 injected = _set_on_builtins(inp.head.files)
                 set_on = _set_on_modules(inp.head.files, inp.head.paths)
+            given = _pytest_names(inp, path) if test else frozenset()
             found = unbound(path, inp.head.text(path) or "",
-                            _submodules(paths, path) | injected
+                            _submodules(paths, path) | injected | given
                             | frozenset(set_on.get(path, ())))
-            out += _with_reach(inp, path, found) if found else []
+            if test:
+                found = [dataclasses.replace(u, test=True) for u in found]
+            out += _with_reach(inp, path, found, test) if found else []
     return out
+
+
+def _pytest_names(inp: Inputs, path: str) -> frozenset[str]:
+    """The names pytest provides a test file: its built-in fixtures and the names every
+    ``conftest.py`` of the file's folder or a folder above binds at module level (its
+    imports, functions, classes, assignments: fixtures and the helpers it imports)."""
+    cache: dict[str, frozenset[str]] = inp.head.cache.setdefault("unbound-conftest", {})
+    out = set(_PYTEST_FIXTURES)
+    parts = path.split("/")[:-1]
+    for depth in range(len(parts), -1, -1):
+        conf = "/".join([*parts[:depth], "conftest.py"])
+        if conf == path:
+            continue
+        if conf not in cache:
+            cache[conf] = _module_binds(inp.head.text(conf) or "", conf)
+        out |= cache[conf]
+    return frozenset(out)
+
+
+def _module_binds(text: str, path: str) -> frozenset[str]:
+    """The names a module binds at module level (empty for no text or no parse)."""
+    if not text:
+        return frozenset()
+    try:
+        top = symtable.symtable(text, path, "exec")
+    except (SyntaxError, ValueError):
+        return frozenset()
+    return frozenset(s.get_name() for s in top.get_symbols()
+                     if s.is_assigned() or s.is_imported())
 
 
 # Files whose text may call or name a function: code, shell scripts, configs and
@@ -356,11 +406,16 @@ def _functions(tree: ast.Module) -> list[tuple[ps.FuncDef, ast.ClassDef | None, 
     return out
 
 
-def _may_be_called(func: ps.FuncDef, owner: ast.ClassDef | None, occurs: int) -> bool:
+def _may_be_called(func: ps.FuncDef, owner: ast.ClassDef | None, occurs: int,
+                   test: bool = False) -> bool:
     """Whether something may call ``func`` though nothing in the repository names it
     again: a dunder (the interpreter calls it), a decorated function (the decorator may
     register it: a command, a hook, an op), a public method of a class with a base (the
-    base, maybe a library's, may call it by name: ``forward``, ``extra_repr``)."""
+    base, maybe a library's, may call it by name: ``forward``, ``extra_repr``), and in a
+    test file a ``test*`` function or method (pytest collects it) and ``setup*``/
+    ``teardown*`` ones (pytest's and unittest's hooks)."""
+    if test and func.name.lower().startswith(("test", "setup", "teardown")):
+        return True
     if func.name.startswith("__") and func.name.endswith("__"):
         return True
     if any(not (isinstance(d, ast.Name) and d.id in _BINDING_DECORATORS)
@@ -371,7 +426,8 @@ def _may_be_called(func: ps.FuncDef, owner: ast.ClassDef | None, occurs: int) ->
     return occurs > 1
 
 
-def _with_reach(inp: Inputs, path: str, found: list[Unbound]) -> list[Unbound]:
+def _with_reach(inp: Inputs, path: str, found: list[Unbound], test: bool = False
+                ) -> list[Unbound]:
     """``found`` with ``reached`` false for the names read only inside functions that no
     code of the repository calls, names (a call, a reference, a registry string, an
     ``__all__`` entry, a ``__main__`` block all name it) or may call implicitly
@@ -386,7 +442,7 @@ def _with_reach(inp: Inputs, path: str, found: list[Unbound]) -> list[Unbound]:
     occurs = _occurrences(inp, {f.name for f, _o, _a, _b in funcs})
 
     def runs(line: int) -> bool:
-        return all(_may_be_called(f, owner, occurs[f.name])
+        return all(_may_be_called(f, owner, occurs[f.name], test)
                    for f, owner, first, last in funcs if first <= line <= last)
 
     return [u if any(runs(n) for n in u.lines) else dataclasses.replace(u, reached=False)

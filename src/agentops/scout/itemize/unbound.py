@@ -1,6 +1,7 @@
 """#22 defect 5 items: a name the sub-project's code reads that nothing binds
 (``unbound``): one P0 action per module and name, every read listed (a should-fix
-opportunity when only functions nothing reaches read it), with the core
+opportunity when only functions nothing reaches read it; a P1 action in the folder's
+test files, whose NameError fails a test, not the folder's code), with the core
 modules that define the name when there are any (the import the copy lacks). Its
 fingerprint is the module and the name: a read that only moved is the same finding.
 
@@ -43,10 +44,13 @@ def items(inp: Inputs, res: dict[str, Any]) -> list[Item]:
                 severity="should-fix", files=(u.file,),
                 fix=f"{fix}, or remove the unreached function", facts=(u.file, u.name)))
             continue
+        severity = "should-fix" if u.test else "blocking"
         out.append(Item(
             id=stable_id("unbound-name", u.file, u.name), section="S-4", kind="action",
             title=title,
-            why="the line raises NameError whenever it is reached",
-            where=f"{u.file}:{u.line}", priority=PRIORITY_OF["blocking"],
-            severity="blocking", files=(u.file,), fix=fix, facts=(u.file, u.name)))
+            why="the line raises NameError whenever it is reached"
+            + (" (a test file: the test fails on it, not what it means to check)"
+               if u.test else ""),
+            where=f"{u.file}:{u.line}", priority=PRIORITY_OF[severity],
+            severity=severity, files=(u.file,), fix=fix, facts=(u.file, u.name)))
     return out
