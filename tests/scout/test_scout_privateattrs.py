@@ -43,7 +43,7 @@ def test_private_attributes_through_public_imports_are_found(tmp_path) -> None:
     [item] = debt._private_attrs(inp, {"private_attributes": found})
     assert item.kind == "fyi" and item.section == "S-4" and item.severity == "nice-to-have"
     assert item.title == ("4 private (`_`-prefixed) numpy attributes read in code through a "
-                          "public import (5 places), which no code outside the folder reads: "
+                          "public import (5 places), which no code outside `sub/` reads: "
                           "`numpy.core._registry` (spread.py:7); `numpy.linalg._umath_linalg` "
                           "(spread.py:8); `numpy.random.Generator._seed_state` (spread.py:9); "
                           "`numpy._pinned` (tests/test_spread.py:3, :4)")

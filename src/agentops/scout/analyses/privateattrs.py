@@ -100,8 +100,9 @@ def uses(mod: ast.Module | None, own: tuple[str, ...] = ()) -> list[tuple[int, s
     return sorted(out)
 
 
-def _category(sub: str) -> str:
-    """The folder holding the sub-project (``pkg/experiments/``), "" at the top."""
+def category_folder(sub: str) -> str:
+    """The folder holding the sub-project (``pkg/experiments/``); the sub-project's own
+    folder when it sits at the top. The FYI names it as where no other code reads the path."""
     parent = posixpath.dirname(sub.rstrip("/"))
     return parent + "/" if parent else sub.rstrip("/") + "/"
 
@@ -125,7 +126,7 @@ def analyse(inp: Inputs) -> list[PrivateAttr]:
         return []
     # The same private path read by code outside the category folder: not the folder's
     # own risk.
-    outside = _category(sub)
+    outside = category_folder(sub)
     leaves = {f.dotted.rsplit(".", 1)[-1] for f in found}
     shared: set[str] = set()
     for path in sorted(files):

@@ -9,10 +9,10 @@ Pure: results in, ``Item`` records out.
 from __future__ import annotations
 
 import ast
-import posixpath
 from typing import Any
 
 from agentops.scout.analyses import siblinghooks
+from agentops.scout.analyses.privateattrs import category_folder
 from agentops.scout.itemize.common import base, code, listed, names, place_file, plural, rel
 from agentops.scout.model import PRIORITY_OF, Inputs, Item, stable_id
 
@@ -366,7 +366,7 @@ def _private_attrs(inp: Inputs, res: dict[str, Any]) -> list[Item]:
     if not found:
         return []
     sub = inp.target.subproject
-    folder = posixpath.dirname(sub.rstrip("/"))
+    outside = category_folder(sub)
     # One entry per private path, its places grouped by file (``a.py:3, :9``).
     places: dict[str, dict[str, list[int]]] = {}
     for f in found:
@@ -381,7 +381,7 @@ def _private_attrs(inp: Inputs, res: dict[str, Any]) -> list[Item]:
             "--json)" if len(places) > MAX_PRIVATE_SHOWN else "")
     roots = sorted({f.dotted.split(".", 1)[0] for f in found})
     files = tuple(sorted({f.file for f in found}))
-    elsewhere = f"outside {code(folder + '/')}" if folder else "outside the folder"
+    elsewhere = f"outside {code(outside)}"
     n = len(places)
     return [Item(
         id=stable_id("private-attrs", inp.target.name), section="S-4", kind="fyi",
