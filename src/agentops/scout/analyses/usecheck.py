@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
-from agentops.scout.analyses import attribution
+from agentops.scout.analyses import attribution, geninit
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.model import Inputs
 
@@ -153,6 +153,9 @@ class UseCheck:
     commit: str
     change: str  # "(old) -> (new)"
     sites: tuple[Site, ...]
+    # The constructor Python generates for a dataclass or NamedTuple (``geninit``): the
+    # class's fields changed, no ``def`` did.
+    generated: bool = False
 
     @property
     def severity(self) -> str:
@@ -172,9 +175,13 @@ def changed_functions(inp: Inputs, names: set[str] | None = None
     sub = inp.target.subproject + "/"
     watched = tuple(inp.target.watched_paths)
     out = []
-    files = sorted(p for p in inp.head.files if p.endswith(".py") and p.startswith(watched)
-                   and not p.startswith(sub))
     files_wanted = _imported_files(inp) if names is not None else set()
+    # A watched package ``__init__.py`` stands for the modules it re-exports from: the
+    # sub-project's ``from pkg import Name`` reaches ``Name`` defined in ``pkg/mod.py``.
+    packages = tuple(w[:-len("__init__.py")] for w in watched if w.endswith("/__init__.py"))
+    files = sorted(p for p in inp.head.files if p.endswith(".py") and not p.startswith(sub)
+                   and (p.startswith(watched) or (p in files_wanted and p.startswith(packages)
+                                                  and p.count("/") == _level(p, packages))))
     checked = 0
     for path in files:
         old_text, new_text = inp.base.text(path), inp.head.files[path]
@@ -186,7 +193,10 @@ def changed_functions(inp: Inputs, names: set[str] | None = None
         checked += 1
         if checked > MAX_CHANGED_FILES:
             break
-        old_defs, new_defs = _defs(ps.parse(old_text)), _defs(ps.parse(new_text))
+        old_defs = _defs(ps.parse(old_text), path, geninit.tree_resolver(
+            inp.base.text, inp.base.paths))
+        new_defs = _defs(ps.parse(new_text), path, geninit.tree_resolver(
+            inp.head.files.get, inp.head.paths))
         for name, (new, method) in new_defs.items():
             owner = name.rpartition(".")[0]
             if names is not None and (owner or name) not in names:
@@ -196,6 +206,12 @@ def changed_functions(inp: Inputs, names: set[str] | None = None
                     params(old, method=method) != params(new, method=method):
                 out.append((path, name, old, new, method))
     return out
+
+
+def _level(path: str, packages: tuple[str, ...]) -> int:
+    """The depth of the watched package folder holding ``path`` directly (-1: none)."""
+    return next((p.count("/") for p in packages if path.startswith(p)
+                 and path.count("/") == p.count("/")), -1)
 
 
 def _imported_files(inp: Inputs) -> set[str]:
@@ -233,7 +249,11 @@ def _imported_names(inp: Inputs) -> set[str]:
     return out
 
 
-def _defs(mod: ast.Module | None) -> dict[str, tuple[ps.FuncDef, bool]]:
+def _defs(mod: ast.Module | None, path: str = "",
+          resolve: geninit.Resolver | None = None) -> dict[str, tuple[ps.FuncDef, bool]]:
+    """Top-level functions and class methods by qualified name; for a dataclass or
+    NamedTuple that writes no constructor, the one Python generates (``C.__init__``,
+    built by ``geninit``: a changed field changes it, #22 defect 5)."""
     out: dict[str, tuple[ps.FuncDef, bool]] = {}
     for node in mod.body if mod is not None else ():
         if isinstance(node, ps.FuncDef.__args__):
@@ -242,6 +262,9 @@ def _defs(mod: ast.Module | None) -> dict[str, tuple[ps.FuncDef, bool]]:
             for stmt in node.body:
                 if isinstance(stmt, ps.FuncDef.__args__):
                     out[f"{node.name}.{stmt.name}"] = (stmt, True)
+            made = geninit.generated_init(node, path, resolve or geninit.same_module(mod))
+            if made is not None:
+                out[f"{node.name}.__init__"] = (made, True)
     return out
 
 
@@ -295,7 +318,8 @@ def discover(inp: Inputs) -> list[UseCheck]:
                         if owner:
                             sites.setdefault((file, name), []).extend(_class_sites(
                                 path, node, leaf, params(old, method=method),
-                                params(new, method=method)))
+                                params(new, method=method),
+                                generated=geninit.is_generated(new)))
             elif isinstance(node, ast.Call):
                 func = node.func
                 head = func.id if isinstance(func, ast.Name) else (
@@ -313,7 +337,8 @@ def discover(inp: Inputs) -> list[UseCheck]:
         found_sites = sites.get((file, name))
         if found_sites:
             out.append(UseCheck(name, file, _commit(inp, file, name), _change(old, new),
-                                tuple(dict.fromkeys(found_sites))))
+                                tuple(dict.fromkeys(found_sites)),
+                                generated=geninit.is_generated(new)))
     return out
 
 
@@ -325,18 +350,21 @@ def _callee(node: ast.Call, owner: str, leaf: str) -> bool:
     return isinstance(func, ast.Attribute) and func.attr == leaf
 
 
-def _class_sites(path: str, cls: ast.ClassDef, leaf: str, old: Params, new: Params
-                 ) -> list[Site]:
+def _class_sites(path: str, cls: ast.ClassDef, leaf: str, old: Params, new: Params, *,
+                 generated: bool = False) -> list[Site]:
+    """The overrides of ``leaf`` in ``cls`` and their ``super()`` calls; of a generated
+    constructor (``generated``) only the ``super().__init__`` calls."""
     out: list[Site] = []
     for stmt in cls.body:
         if not (isinstance(stmt, ps.FuncDef.__args__) and stmt.name == leaf):
             continue
-        problems, severity = override_problems(stmt, old, new)
         loc = f"{path}:{stmt.lineno}"
-        if problems:
-            out.append(Site(loc, "override", "needs change", "; ".join(problems), severity))
-        else:
-            out.append(Site(loc, "override", "adapted"))
+        # No override lags a generated constructor: a subclass's own ``__init__`` need
+        # not take its dataclass base's fields.
+        if not generated:
+            problems, severity = override_problems(stmt, old, new)
+            out.append(Site(loc, "override", "needs change", "; ".join(problems), severity)
+                       if problems else Site(loc, "override", "adapted"))
         for node in ast.walk(stmt):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                     and node.func.attr == leaf and isinstance(node.func.value, ast.Call) \
@@ -482,6 +510,10 @@ def _change(old: ps.FuncDef, new: ps.FuncDef) -> str:
 
 def _commit(inp: Inputs, file: str, name: str) -> str:
     def state(text: str | None) -> object:
-        node = ps.find(ps.parse(text), name) if text is not None else None
+        mod = ps.parse(text) if text is not None else None
+        node = ps.find(mod, name)
+        if node is None and name.endswith(".__init__") and mod is not None:
+            # A generated constructor: its fields as the class's own file shows them.
+            node = _defs(mod, file).get(name, (None, False))[0]
         return ps.signature(node) if isinstance(node, ps.FuncDef.__args__) else None
     return attribution.introduced(inp, file, state)

@@ -266,15 +266,23 @@ def _use_checks(inp: Inputs, res: dict[str, Any], adapted: list[str], said: set[
         sev = uc.severity or "should-fix"
         where = ", ".join(dict.fromkeys(s.loc for s in bad))
         detail = "; ".join(dict.fromkeys(f"{s.how} at {s.loc} {s.detail}" for s in bad))
+        now = uc.change.split(" -> ", 1)[1]
+        if uc.generated:  # a dataclass's fields: the class is what the sub-project calls
+            call = uc.symbol.removesuffix(".__init__")
+            now = now.replace("(self, ", "(", 1).replace("(self)", "()", 1)
+            changed = (f"{code(call)}'s fields changed upstream (the constructor Python "
+                       "generates from them)")
+        else:
+            call, changed = uc.symbol, f"{code(uc.symbol)} changed signature upstream"
         out.append(Item(
             id=stable_id("use-check", uc.file, uc.symbol), section="S-1", kind="action",
-            title=f"{code(uc.symbol)} changed signature upstream "
+            title=f"{changed} "
                   f"({made_by(uc.commit, uc.file, inp.target.watched_paths)}); "
                   f"{'a call' if bad[0].how != 'override' else 'an override'} in the "
                   "sub-project no longer fits",
             why=detail, where=where, priority=PRIORITY_OF[sev], severity=sev,
             files=(uc.file, *sorted({s.loc.rsplit(':', 1)[0] for s in bad})),
-            fix=f"update {where} to `{uc.symbol}{uc.change.split(' -> ', 1)[1]}` "
+            fix=f"update {where} to `{call}{now}` "
                 f"(see {uc.file} at {short(uc.commit) or 'HEAD'})",
             facts=(uc.change, *sorted(f"{s.loc.rsplit(':', 1)[0]}:{s.detail}" for s in bad))))
     if defaults:
