@@ -9,16 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentops.postmortem import datafiles, lint
-
-RULES = [r for r in datafiles.lint_rules() if r.kind == "lexicon"]
-SECTIONS = datafiles.sections()
-
-
-def _hedges(text: str, section: str = "Root cause") -> list[str]:
-    doc = f"# Post-mortem\n\n## {section}\n\n{text}\n"
-    return [f.message for f in lint.lint(doc, RULES, sections=SECTIONS)
-            if f.rule == "hedging"]
+from tests.postmortem.lintkit import hedges as _hedges
 
 
 @pytest.mark.parametrize(("observed", "guessed"), [
