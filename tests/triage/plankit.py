@@ -15,6 +15,9 @@ QUEUE_LABEL = "oncall: distributed"
 PAR = "oncall: distributed parallelisms"
 INFRA = "oncall: distributed infra"
 CKPT = "oncall: distributed checkpointing"
+# The labels a plan adds when it is sure (T-16) and when a human must look.
+TRIAGED = "triaged"
+REVIEW = "triage review"
 
 
 def make_issue(title: str, body: str = "", labels: Sequence[str] = (QUEUE_LABEL,),

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from tests.triage.plankit import (
     INFRA,
+    REVIEW,
+    TRIAGED,
     fence,
     make_issue,
     plan_ok,
@@ -24,8 +26,6 @@ from tests.triage.plankit import (
 queue = queue_with_thresholds()
 
 
-TRIAGED = "triaged"
-REVIEW = "triage review"
 REASON = "build, link or import step fail"
 MODULE = "module: symm_mem"
 

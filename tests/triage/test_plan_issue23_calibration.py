@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triage.plankit import PAR, fence, make_issue, plan_ok, with_signal_flags
+from tests.triage.plankit import PAR, REVIEW, TRIAGED, fence, make_issue, plan_ok, with_signal_flags
 
-TRIAGED = "triaged"
-REVIEW = "triage review"
 REASON = "report names another owner"
 
 _TITLE = "DTensor redistribute from Shard(0) to Replicate() gives a wrong local shape"

@@ -11,6 +11,8 @@ import pytest
 
 from tests.triage.plankit import (
     PAR,
+    REVIEW,
+    TRIAGED,
     evidence_signals,
     fence,
     make_issue,
@@ -18,8 +20,6 @@ from tests.triage.plankit import (
     queue_with_thresholds,
 )
 
-TRIAGED = "triaged"
-REVIEW = "triage review"
 SIGNAL = "compiler_title"
 
 _BODY = ("The op works eagerly on the sharded input.\n" + fence(

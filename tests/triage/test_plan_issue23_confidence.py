@@ -9,15 +9,21 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triage.plankit import PAR, fence, make_issue, plan_ok, queue_with_thresholds
+from tests.triage.plankit import (
+    PAR,
+    REVIEW,
+    TRIAGED,
+    fence,
+    make_issue,
+    plan_ok,
+    queue_with_thresholds,
+)
 
 # The built-in queue with its selective thresholds off, set here: the rule under test,
 # not a fitted threshold, decides these plans.
 queue = queue_with_thresholds()
 
 
-TRIAGED = "triaged"
-REVIEW = "triage review"
 REASON = "another owner"
 
 _DDP_BODY = ("With the model wrapped in DistributedDataParallel and compiled, the loss is "

@@ -11,6 +11,8 @@ import pytest
 from agentops.triage.queue import load_queue
 from tests.triage.plankit import (
     CKPT,
+    REVIEW,
+    TRIAGED,
     evidence_signals,
     fence,
     make_issue,
@@ -23,8 +25,6 @@ from tests.triage.plankit import (
 queue = queue_with_thresholds()
 
 
-TRIAGED = "triaged"
-REVIEW = "triage review"
 RIVAL = "another sub-oncall"
 
 _TITLE = "dcp.load into a smaller world size leaves keys unloaded"

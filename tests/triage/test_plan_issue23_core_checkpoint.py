@@ -13,6 +13,8 @@ import pytest
 
 from tests.triage.plankit import (
     PAR,
+    REVIEW,
+    TRIAGED,
     evidence_signals,
     fence,
     make_issue,
@@ -21,8 +23,6 @@ from tests.triage.plankit import (
     with_signal_flags,
 )
 
-TRIAGED = "triaged"
-REVIEW = "triage review"
 AC = "module: activation checkpointing"
 SIGNAL = "core_activation_checkpoint"
 

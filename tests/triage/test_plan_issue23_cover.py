@@ -9,7 +9,6 @@ import pytest
 
 from tests.triage.plankit import make_issue, plan_ok
 
-TRIAGED = "triaged"
 NEEDS_REPRO = "needs reproduction"
 _CC = "cc @alice @bob\n"
 

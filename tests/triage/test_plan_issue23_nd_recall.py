@@ -9,12 +9,10 @@ from __future__ import annotations
 import pytest
 
 from agentops.triage.plan import read
-from tests.triage.plankit import INFRA, PAR, make_issue, plan_ok
+from tests.triage.plankit import INFRA, PAR, REVIEW, make_issue, plan_ok
 from tests.triage.test_plan_issue23 import step1_evidence
 
-REVIEW = "triage review"
 MARKER = "bot-triaged"
-TRIAGED = "triaged"
 
 
 def _item(test_class: str, test_name: str, source: str, *, extra: str = "",

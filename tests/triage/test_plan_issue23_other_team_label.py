@@ -11,10 +11,17 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triage.plankit import PAR, QUEUE_LABEL, fence, make_issue, plan_ok, queue_with_thresholds
+from tests.triage.plankit import (
+    PAR,
+    QUEUE_LABEL,
+    REVIEW,
+    TRIAGED,
+    fence,
+    make_issue,
+    plan_ok,
+    queue_with_thresholds,
+)
 
-TRIAGED = "triaged"
-REVIEW = "triage review"
 PT2 = "oncall: pt2"
 
 

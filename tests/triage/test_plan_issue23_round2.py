@@ -8,10 +8,9 @@ from __future__ import annotations
 import pytest
 
 from agentops.triage.calibrate import unthresholded
-from tests.triage.plankit import fence, make_issue, plan_ok
+from tests.triage.plankit import TRIAGED, fence, make_issue, plan_ok
 from tests.triage.test_plan_issue23 import step1_evidence, trace
 
-TRIAGED = "triaged"
 FSDP_REPRO = fence("model = FSDP(model, ignored_modules=[model.head])\n"
                    "model = torch.compile(model)\nloss = model(x).sum()")
 

@@ -7,12 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triage.plankit import INFRA, PAR, fence, make_issue, plan_ok
+from tests.triage.plankit import INFRA, PAR, REVIEW, TRIAGED, fence, make_issue, plan_ok
 from tests.triage.test_plan_issue23 import step1_evidence, trace
-
-TRIAGED = "triaged"
-REVIEW = "triage review"
-
 
 # ------------------------------------------------------------------ step 2: a lean route
 

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triage.plankit import INFRA, make_issue, plan_ok
+from tests.triage.plankit import INFRA, REVIEW, TRIAGED, make_issue, plan_ok
 from tests.triage.test_plan_issue23 import step1_evidence
 
-TRIAGED = "triaged"
-REVIEW = "triage review"
 MARKER = "bot-triaged"
 
 

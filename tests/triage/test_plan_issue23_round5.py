@@ -14,6 +14,8 @@ from tests.triage.plankit import (
     INFRA,
     PAR,
     QUEUE_LABEL,
+    REVIEW,
+    TRIAGED,
     fence,
     make_issue,
     plan_ok,
@@ -25,8 +27,6 @@ from tests.triage.plankit import (
 queue = queue_with_thresholds()
 
 
-TRIAGED = "triaged"
-REVIEW = "triage review"
 
 _PROSE = "On 2 GPUs the output differs on every rank and nothing is raised.\n"
 

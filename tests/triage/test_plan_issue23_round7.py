@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triage.plankit import fence, make_issue, plan_ok
+from tests.triage.plankit import REVIEW, TRIAGED, fence, make_issue, plan_ok
 from tests.triage.test_plan_issue23 import step1_evidence
 
-TRIAGED = "triaged"
-REVIEW = "triage review"
 MARKER = "bot-triaged"
 
 _CC = "cc @alice @bob @platform-team\n"

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triage.plankit import fence, make_issue, plan_ok
+from tests.triage.plankit import TRIAGED, fence, make_issue, plan_ok
 
-TRIAGED = "triaged"
 NEEDS_REPRO = "needs reproduction"
 
 

@@ -24,6 +24,8 @@ import pytest
 from tests.triage.plankit import (
     INFRA,
     PAR,
+    REVIEW,
+    TRIAGED,
     evidence_signals,
     fence,
     make_issue,
@@ -31,8 +33,6 @@ from tests.triage.plankit import (
     queue_with_thresholds,
 )
 
-TRIAGED = "triaged"
-REVIEW = "triage review"
 DDP = "module: ddp"
 
 queue = queue_with_thresholds()  # every threshold off, set here: the rules decide

@@ -26,6 +26,8 @@ from tests.triage.plankit import (
     CKPT,
     INFRA,
     PAR,
+    REVIEW,
+    TRIAGED,
     evidence_signals,
     fence,
     make_issue,
@@ -33,8 +35,6 @@ from tests.triage.plankit import (
     queue_with_thresholds,
 )
 
-TRIAGED = "triaged"
-REVIEW = "triage review"
 DDP = "module: ddp"
 RPC = "module: rpc"
 FSDP = "module: fsdp"

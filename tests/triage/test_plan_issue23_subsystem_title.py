@@ -12,6 +12,8 @@ import pytest
 
 from tests.triage.plankit import (
     PAR,
+    REVIEW,
+    TRIAGED,
     fence,
     make_issue,
     plan_ok,
@@ -19,8 +21,6 @@ from tests.triage.plankit import (
     with_signal_flags,
 )
 
-TRIAGED = "triaged"
-REVIEW = "triage review"
 SIGNAL = "core_subsystem_title"
 
 

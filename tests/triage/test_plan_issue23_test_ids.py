@@ -10,11 +10,8 @@ import pytest
 
 from agentops.triage.plan import _component_keywords, plan_issue
 from agentops.triage.signals import components_in_test_id
-from tests.triage.plankit import make_issue, plan_ok
+from tests.triage.plankit import REVIEW, TRIAGED, make_issue, plan_ok
 from tests.triage.test_plan_issue23 import step1_evidence
-
-REVIEW = "triage review"
-TRIAGED = "triaged"
 
 
 def _disabled(platform: str = "rocm") -> str:

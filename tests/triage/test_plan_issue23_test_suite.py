@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triage.plankit import INFRA, PAR, make_issue, plan_ok
+from tests.triage.plankit import INFRA, PAR, TRIAGED, make_issue, plan_ok
 
 C10D = "module: c10d"
 DTENSOR = "module: dtensor"
-TRIAGED = "triaged"
 _BOT_BODY = ("This test was disabled because it is failing in CI. Over the past 3 hours it "
              "has been flaky in 4 workflows with 4 failures and 4 successes.\n")
 
