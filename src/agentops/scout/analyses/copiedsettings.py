@@ -59,14 +59,8 @@ def _config_params(func: ps.FuncDef) -> set[str]:
 
 def _chain(node: ast.Attribute, params: set[str]) -> tuple[str, ...] | None:
     """``p.a.b`` -> (p, a, b) when rooted at one of ``params``."""
-    parts: list[str] = []
-    cur: ast.expr = node
-    while isinstance(cur, ast.Attribute):
-        parts.append(cur.attr)
-        cur = cur.value
-    if isinstance(cur, ast.Name) and cur.id in params:
-        return (cur.id, *reversed(parts))
-    return None
+    parts = ps.name_chain(node)
+    return tuple(parts) if parts and parts[0] in params else None
 
 
 @dataclass(frozen=True)
