@@ -8,6 +8,7 @@ from what the code states; a class whose members cannot all be known is "not che
 from __future__ import annotations
 
 from agentops.scout.analyses import corerefs, usecheck
+from agentops.scout.analyses import pysource as ps
 from agentops.scout.itemize import corerefs as corerefs_items
 from tests.scout import minirepo
 
@@ -803,7 +804,7 @@ def test_path_values_built_from_file() -> None:
     import ast
 
     def value(text: str) -> str | None:
-        return corerefs._path_value(ast.parse(text, mode="eval").body, "a/b/c/s.py")
+        return ps.path_value(ast.parse(text, mode="eval").body, "a/b/c/s.py")
 
     assert value("Path(__file__).parent") == "a/b/c"
     assert value("str(Path(__file__).resolve().parent.parent)") == "a/b"

@@ -77,18 +77,6 @@ def _sibling(folder: str, name: str, paths: frozenset[str]) -> str | None:
     return None
 
 
-def _self_on_path(mod: ast.Module) -> bool:
-    """The module adds a folder built from its own ``__file__`` to ``sys.path``."""
-    for node in ps.walk(mod):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr in ("append", "insert") \
-                and ps.name_chain(node.func.value) == ["sys", "path"] \
-                and any(isinstance(n, ast.Name) and n.id == "__file__"
-                        for a in node.args for n in ast.walk(a)):
-            return True
-    return False
-
-
 def _names_sibling(text: str, names: set[str]) -> bool:
     """The text has an ``import x`` / ``from x`` line naming one of ``names``."""
     if not names:
@@ -198,7 +186,7 @@ def analyse(inp: Inputs) -> list[BareFolder]:
         bare = [e for e in es if e.bare]
         if not bare or folder not in by_package or path not in importers:
             continue
-        if _self_on_path(parsed[path]):
+        if ps.path_entries(path, parsed[path]):  # it puts a folder of its own on sys.path
             continue
         shown = sorted({(e.line, e.name) for e in bare})
         src, line = importers[path]

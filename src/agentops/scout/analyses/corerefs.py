@@ -20,7 +20,6 @@ owner files first, to load their history).
 from __future__ import annotations
 
 import ast
-import posixpath
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -925,79 +924,6 @@ def _owner_at(text: str | None, owner: str) -> bool:
 
 
 # -- a script's own ``sys.path`` entries --------------------------------------------------
-_PATH_KEEP = frozenset({"resolve", "absolute", "expanduser"})
-_OS_SAME = frozenset({"abspath", "realpath", "normpath", "expanduser"})
-
-
-def _path_value(expr: ast.expr, path: str) -> str | None:
-    """The repository path an expression built from ``__file__`` stands for, in module
-    ``path`` ("" for the repository's root), or None when it cannot be told statically:
-    ``Path(__file__)``, ``.parent``, ``.parents[n]``, ``.resolve()``, ``/ "x"``,
-    ``str(...)``, ``os.path.dirname/abspath/realpath/normpath/join`` with literal parts."""
-    def up(p: str | None) -> str | None:  # the folder above (None above the root)
-        return None if not p else norm(posixpath.dirname(p) or ".")
-
-    def norm(p: str | None) -> str | None:
-        if p is None:
-            return None
-        out = posixpath.normpath(p) if p else "."
-        return None if out == ".." or out.startswith("../") or out.startswith("/") else (
-            "" if out == "." else out)
-
-    if isinstance(expr, ast.Name):
-        return path if expr.id == "__file__" else None
-    if isinstance(expr, ast.Attribute) and expr.attr == "parent":
-        return up(_path_value(expr.value, path))
-    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Attribute) \
-            and expr.value.attr == "parents" and isinstance(expr.slice, ast.Constant) \
-            and isinstance(expr.slice.value, int) and expr.slice.value >= 0:
-        inner = _path_value(expr.value.value, path)
-        for _ in range(expr.slice.value + 1):
-            inner = up(inner)
-        return inner
-    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Div) \
-            and isinstance(expr.right, ast.Constant) and isinstance(expr.right.value, str):
-        inner = _path_value(expr.left, path)
-        return None if inner is None else norm(posixpath.join(inner, expr.right.value))
-    if not isinstance(expr, ast.Call) or expr.keywords:
-        return None
-    chain = ps.name_chain(expr.func)
-    name = chain[-1] if chain else (expr.func.attr if isinstance(expr.func, ast.Attribute)
-                                    else "")
-    if isinstance(expr.func, ast.Attribute) and name in _PATH_KEEP and not expr.args \
-            and chain[:2] != ["os", "path"]:
-        return _path_value(expr.func.value, path)
-    if len(expr.args) == 1 and (chain in (["Path"], ["pathlib", "Path"], ["PurePath"],
-                                          ["str"], ["os", "fspath"])
-                                or (chain[:2] == ["os", "path"] and name in _OS_SAME)):
-        return _path_value(expr.args[0], path)
-    if chain == ["os", "path", "dirname"] and len(expr.args) == 1:
-        return up(_path_value(expr.args[0], path))
-    if chain == ["os", "path", "join"] and expr.args:
-        inner = _path_value(expr.args[0], path)
-        rest = expr.args[1:]
-        if inner is None or not all(isinstance(a, ast.Constant) and isinstance(a.value, str)
-                                    for a in rest):
-            return None
-        return norm(posixpath.join(inner, *(a.value for a in rest)))  # type: ignore[union-attr]
-    return None
-
-
-def path_entries(path: str, mod: ast.Module) -> list[tuple[str, str | None]]:
-    """(``insert`` | ``append``, the folder or None when not known statically) for each
-    ``sys.path.insert/append`` of module ``path`` whose value is built from
-    ``__file__``: a script putting a folder of its own first (or last) on the path."""
-    out: list[tuple[str, str | None]] = []
-    for node in ps.walk(mod):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr in ("append", "insert") \
-                and ps.name_chain(node.func.value) == ["sys", "path"] and node.args:
-            value = node.args[-1]
-            if any(isinstance(n, ast.Name) and n.id == "__file__" for n in ast.walk(value)):
-                out.append((node.func.attr, _path_value(value, path)))
-    return out
-
-
 def _top_names(folder: str, paths: frozenset[str] | set[str]) -> set[str]:
     """The top-level modules and packages a folder on ``sys.path`` offers."""
     prefix = f"{folder}/" if folder else ""
@@ -1018,7 +944,7 @@ def _past_path_entries(path: str, text: str, found: list[BrokenRef],
     (the folder's own module, not core's); one appended, or one whose folder cannot be
     told statically, may: each such reference is counted "not checked (why)"."""
     mod = ps.parse(text)
-    entries = path_entries(path, mod) if mod is not None else []
+    entries = ps.path_entries(path, mod) if mod is not None else []
     if not entries:
         return found
     kept: list[BrokenRef] = []

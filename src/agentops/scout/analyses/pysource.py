@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import io
+import posixpath
 import re
 import tokenize
 from dataclasses import dataclass
@@ -547,4 +548,79 @@ def comments(text: str) -> list[Comment]:
                                    not tok.line[:tok.start[1]].strip()))
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return []
+    return out
+
+
+# -- a script's own ``sys.path`` entries (corerefs resolves past them; bareimports
+# takes them as the script making its bare imports resolve) ---------------------------
+_PATH_KEEP = frozenset({"resolve", "absolute", "expanduser"})
+_OS_SAME = frozenset({"abspath", "realpath", "normpath", "expanduser"})
+
+
+def path_value(expr: ast.expr, path: str) -> str | None:
+    """The repository path an expression built from ``__file__`` stands for, in module
+    ``path`` ("" for the repository's root), or None when it cannot be told statically:
+    ``Path(__file__)``, ``.parent``, ``.parents[n]``, ``.resolve()``, ``/ "x"``,
+    ``str(...)``, ``os.path.dirname/abspath/realpath/normpath/join`` with literal parts."""
+    def up(p: str | None) -> str | None:  # the folder above (None above the root)
+        return None if not p else norm(posixpath.dirname(p) or ".")
+
+    def norm(p: str | None) -> str | None:
+        if p is None:
+            return None
+        out = posixpath.normpath(p) if p else "."
+        return None if out == ".." or out.startswith("../") or out.startswith("/") else (
+            "" if out == "." else out)
+
+    if isinstance(expr, ast.Name):
+        return path if expr.id == "__file__" else None
+    if isinstance(expr, ast.Attribute) and expr.attr == "parent":
+        return up(path_value(expr.value, path))
+    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Attribute) \
+            and expr.value.attr == "parents" and isinstance(expr.slice, ast.Constant) \
+            and isinstance(expr.slice.value, int) and expr.slice.value >= 0:
+        inner = path_value(expr.value.value, path)
+        for _ in range(expr.slice.value + 1):
+            inner = up(inner)
+        return inner
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Div) \
+            and isinstance(expr.right, ast.Constant) and isinstance(expr.right.value, str):
+        inner = path_value(expr.left, path)
+        return None if inner is None else norm(posixpath.join(inner, expr.right.value))
+    if not isinstance(expr, ast.Call) or expr.keywords:
+        return None
+    chain = name_chain(expr.func)
+    name = chain[-1] if chain else (expr.func.attr if isinstance(expr.func, ast.Attribute)
+                                    else "")
+    if isinstance(expr.func, ast.Attribute) and name in _PATH_KEEP and not expr.args \
+            and chain[:2] != ["os", "path"]:
+        return path_value(expr.func.value, path)
+    if len(expr.args) == 1 and (chain in (["Path"], ["pathlib", "Path"], ["PurePath"],
+                                          ["str"], ["os", "fspath"])
+                                or (chain[:2] == ["os", "path"] and name in _OS_SAME)):
+        return path_value(expr.args[0], path)
+    if chain == ["os", "path", "dirname"] and len(expr.args) == 1:
+        return up(path_value(expr.args[0], path))
+    if chain == ["os", "path", "join"] and expr.args:
+        inner = path_value(expr.args[0], path)
+        rest = expr.args[1:]
+        if inner is None or not all(isinstance(a, ast.Constant) and isinstance(a.value, str)
+                                    for a in rest):
+            return None
+        return norm(posixpath.join(inner, *(a.value for a in rest)))  # type: ignore[union-attr]
+    return None
+
+
+def path_entries(path: str, mod: ast.Module) -> list[tuple[str, str | None]]:
+    """(``insert`` | ``append``, the folder or None when not known statically) for each
+    ``sys.path.insert/append`` of module ``path`` whose value is built from
+    ``__file__``: a script putting a folder of its own first (or last) on the path."""
+    out: list[tuple[str, str | None]] = []
+    for node in walk(mod):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("append", "insert") \
+                and name_chain(node.func.value) == ["sys", "path"] and node.args:
+            value = node.args[-1]
+            if any(isinstance(n, ast.Name) and n.id == "__file__" for n in ast.walk(value)):
+                out.append((node.func.attr, path_value(value, path)))
     return out
