@@ -25,10 +25,9 @@ from __future__ import annotations
 import ast
 import difflib
 import re
-import tomllib
 from dataclasses import dataclass
 
-from agentops.scout.analyses import classindex
+from agentops.scout.analyses import classindex, tomldoc
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.analyses.corerefs import _dataclass_node, named_modules
 from agentops.scout.gitrepo import Tree
@@ -110,9 +109,8 @@ def _configs(inp: Inputs) -> dict[str, dict]:
         if len(out) >= MAX_FILES:
             break
         if path.startswith(_folder(inp)) and path.endswith(".toml"):
-            try:
-                data = tomllib.loads(inp.head.files[path])
-            except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+            data = tomldoc.parse(inp.head.files[path])
+            if data is None:
                 continue
             if any(isinstance(v, dict) for v in data.values()):
                 out[path] = data

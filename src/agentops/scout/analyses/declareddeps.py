@@ -39,11 +39,11 @@ import ast
 import posixpath
 import re
 import sys
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from agentops.scout.analyses import pysource as ps
+from agentops.scout.analyses import tomldoc
 from agentops.scout.analyses.docs import DocProblem
 from agentops.scout.itemize.common import plural
 from agentops.scout.model import Inputs
@@ -125,9 +125,8 @@ def _spec_name(spec: object) -> str | None:
 
 def pyproject_names(text: str) -> set[str] | None:
     """Every dependency ``pyproject.toml`` declares (None when it does not parse)."""
-    try:
-        doc = tomllib.loads(text[:_MAX_TEXT])
-    except (tomllib.TOMLDecodeError, ValueError):
+    doc = tomldoc.parse(text[:_MAX_TEXT])
+    if doc is None:
         return None
     specs: list[object] = []
     project = doc.get("project") if isinstance(doc.get("project"), dict) else {}

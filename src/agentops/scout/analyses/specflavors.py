@@ -23,11 +23,10 @@ from __future__ import annotations
 
 import ast
 import re
-import tomllib
 from collections import Counter
 from dataclasses import dataclass
 
-from agentops.scout.analyses import flavors, testowner
+from agentops.scout.analyses import flavors, testowner, tomldoc
 from agentops.scout.analyses import pysource as ps
 from agentops.scout.model import Inputs
 
@@ -77,9 +76,8 @@ def _selector(inp: Inputs, attr: str, sub: str) -> tuple[str, str] | None:
 
 
 def _toml_pair(text: str, section: str, field: str) -> tuple[str | None, str | None]:
-    try:
-        data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, ValueError):
+    data = tomldoc.parse(text)
+    if data is None:
         return None, None
     part = data.get(section)
     if not isinstance(part, dict):
