@@ -34,7 +34,6 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
-import sys
 from dataclasses import dataclass
 
 from agentops.scout import gitrepo
@@ -43,7 +42,6 @@ from agentops.scout.config import is_test_code
 from agentops.scout.model import Inputs
 
 _MAX_FILE = gitrepo.MAX_PYTHON_CHARS
-_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
 MAX_MODULES = 8  # modules listed per folder
 
 
@@ -114,7 +112,7 @@ def _edges(path: str, mod: ast.Module, paths: frozenset[str]) -> list[_Edge]:
             if not dotted and not members:
                 continue
             first = dotted.split(".", 1)[0] if dotted else ""
-            if level == 0 and first and first not in _STDLIB \
+            if level == 0 and first and first not in ps.STDLIB_MODULES \
                     and _sibling(folder, first, paths) \
                     and ps.module_path(first, paths) is None:
                 local = f"{folder}/{dotted.replace('.', '/')}" if folder else dotted

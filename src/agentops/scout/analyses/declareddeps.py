@@ -38,7 +38,6 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -49,7 +48,6 @@ from agentops.scout.itemize.common import plural
 from agentops.scout.model import Inputs
 
 TextOf = Callable[[str], str | None]  # a path's text at HEAD, None when not loaded
-_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
 _MAX_TEXT = 200_000
 MAX_SHOWN = 5  # packages written out in the line
 _REQ_FILE = re.compile(r"(?:^|/)requirements[\w.-]*\.txt$")
@@ -309,7 +307,7 @@ def analyse_tree(sub: str, paths: frozenset[str], text_of: TextOf) -> Undeclared
                               if p.startswith(folder + "/")))
         seen: set[str] = set()
         for name, line in module_level_imports(module):
-            if name in _STDLIB or name in own or name in seen or _provided(name, local):
+            if name in ps.STDLIB_MODULES or name in own or name in seen or _provided(name, local):
                 continue
             seen.add(name)
             first.setdefault(name, Use(name, p, line))

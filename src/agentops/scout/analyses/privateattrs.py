@@ -35,7 +35,6 @@ from __future__ import annotations
 import ast
 import posixpath
 import re
-import sys
 from dataclasses import dataclass
 
 from agentops.scout import gitrepo
@@ -43,7 +42,6 @@ from agentops.scout.analyses import pysource as ps
 from agentops.scout.model import Inputs
 
 _MAX_FILE = gitrepo.MAX_PYTHON_CHARS
-_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))
 # Registries whose attributes are operator names, not the package's Python API.
 _OP_REGISTRIES = ("torch.ops",)
 _PRIVATE_ATTR = re.compile(r"\._[A-Za-z0-9]")
@@ -67,7 +65,7 @@ def _bindings(mod: ast.Module, own: tuple[str, ...]) -> dict[str, str]:
     for local, (module, name) in ps.imports(mod).items():
         dotted = f"{module}.{name}" if name else module
         root = dotted.split(".", 1)[0]
-        if root in _STDLIB or root == "__future__" or any(
+        if root in ps.STDLIB_MODULES or any(
                 dotted == o or dotted.startswith(o + ".") for o in own):
             continue
         if any(_private(p) for p in dotted.split(".")):

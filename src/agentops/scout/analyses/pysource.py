@@ -11,11 +11,15 @@ import ast
 import io
 import posixpath
 import re
+import sys
 import tokenize
 from dataclasses import dataclass
 from functools import lru_cache
 
 FuncDef = ast.FunctionDef | ast.AsyncFunctionDef
+# The standard library's top-level module names (``__future__`` among them): an import of
+# one needs no package declared and is no third-party API.
+STDLIB_MODULES = frozenset(sys.stdlib_module_names) | {"__future__"}
 
 
 # Security: the file's author chose its shape. Real code nests 30-100 levels deep (the
