@@ -1099,9 +1099,9 @@ def step2_route(st: _State, mods: _Modules, verdict: Step1) -> _Route:
 
 
 def _named_only_by_test_name(st: _State, route: _Route, mods: _Modules) -> list[str]:
-    """The new route and modules whose only evidence is a part of a test's name in a
-    person's title ("… in `test_fsdp_state_dict`", "failure in test_c10d_ucc.py":
-    ``test_name_parts``), as a CI report's test id names only the failing test's suite
+    """The new route and modules whose only evidence is a part of a test's name a
+    person's title quotes as code ("… in `test_fsdp_state_dict`": ``test_name_parts``),
+    as a CI report's test id names only the failing test's suite
     (``_named_only_by_test_id``): a clue the team confirms, not a diagnosis (issue
     #23 items 2 and 4, stop 48)."""
     parts = _title_test_name_parts(st)

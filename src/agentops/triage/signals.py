@@ -378,10 +378,8 @@ def test_name_parts(lower: str) -> list[str]:
         for tok in word_tokens(span):
             if not tok.startswith("test_") or len(tok) > _MAX_IDENT:
                 continue
-            parts = [x for x in tok[5:].split("_") if x]
-            for i in range(len(parts)):
-                for j in range(i + 1, min(i + 4, len(parts)) + 1):
-                    out.append("_".join(parts[i:j]))
+            out.extend("_".join(run) for run in _part_runs([x for x in tok[5:].split("_")
+                                                            if x]))
     return out
 
 
@@ -444,13 +442,19 @@ def components_in_test_id(title: str, keywords: frozenset[str]) -> tuple[str, ..
         if len(ident) > _MAX_IDENT:
             continue
         parts = [h.lower() for piece in ident.split("_") for h in _HUMP_RE.findall(piece)]
-        for i in range(len(parts)):
-            for j in range(i + 1, min(i + _MAX_RUN, len(parts)) + 1):
-                run = parts[i:j]
-                for joined in ("_".join(run), "".join(run), " ".join(run)):
-                    if joined in keywords:
-                        found.add(joined)
+        for run in _part_runs(parts):
+            for joined in ("_".join(run), "".join(run), " ".join(run)):
+                if joined in keywords:
+                    found.add(joined)
     return tuple(sorted(found))
+
+
+def _part_runs(parts: list[str]) -> Iterator[list[str]]:
+    """Every run of one to ``_MAX_RUN`` consecutive parts of an identifier, in order: how
+    a test's name is read, in a CI test id and in a title quoting it."""
+    for i in range(len(parts)):
+        for j in range(i + 1, min(i + _MAX_RUN, len(parts)) + 1):
+            yield parts[i:j]
 
 
 def _needles(items: Any) -> set[str] | None:
