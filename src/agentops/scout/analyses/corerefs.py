@@ -686,9 +686,7 @@ def _is_dataclass(cls: Obj) -> bool:
 def _dataclass_node(node: ast.ClassDef) -> bool:
     """Decorated ``@dataclass`` / ``@dataclasses.dataclass(...)``: the decorator's last
     name is ``dataclass`` itself, not a name merely containing it."""
-    return any(
-        ast.unparse(d.func if isinstance(d, ast.Call) else d).split(".")[-1] == "dataclass"
-        for d in node.decorator_list)
+    return ps.dataclass_decorator(node) is not None
 
 
 def _func_accepts(func: ps.FuncDef, method: bool) -> tuple[set[str] | None, str]:

@@ -40,11 +40,6 @@ def _last(node: ast.expr) -> str:
     return ast.unparse(node.func if isinstance(node, ast.Call) else node).split(".")[-1]
 
 
-def dataclass_decorator(cls: ast.ClassDef) -> ast.expr | None:
-    """The ``@dataclass`` / ``@dataclasses.dataclass(...)`` decorator, or None."""
-    return next((d for d in cls.decorator_list if _last(d) == "dataclass"), None)
-
-
 def is_namedtuple(cls: ast.ClassDef) -> bool:
     return any(ast.unparse(b) in _NAMEDTUPLE for b in cls.bases)
 
@@ -77,7 +72,7 @@ def generated_init(cls: ast.ClassDef, path: str, resolve: Resolver | None = None
     if is_namedtuple(cls):
         fields = _namedtuple_fields(cls)
     else:
-        deco = dataclass_decorator(cls)
+        deco = ps.dataclass_decorator(cls)
         if deco is None or _flag(deco, "init") is False:
             return None
         fields = _dataclass_fields(cls, path, resolve, 0)
@@ -108,13 +103,13 @@ def _dataclass_fields(cls: ast.ClassDef, path: str, resolve: Resolver | None,
         if found is None:
             return None  # a base that cannot be read may add fields
         node, where = found
-        if dataclass_decorator(node) is None:
+        if ps.dataclass_decorator(node) is None:
             continue  # a plain class adds no field (the generated __init__ ignores its)
         more = _dataclass_fields(node, where, resolve, depth + 1)
         if more is None:
             return None
         out.update(more)
-    kw_default = bool(_flag(dataclass_decorator(cls), "kw_only"))
+    kw_default = bool(_flag(ps.dataclass_decorator(cls), "kw_only"))
     kw = kw_default
     for stmt in cls.body:
         if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):

@@ -239,6 +239,15 @@ def find(module: ast.Module | None, dotted: str) -> ast.ClassDef | FuncDef | Non
     return node
 
 
+def dataclass_decorator(cls: ast.ClassDef) -> ast.expr | None:
+    """The ``@dataclass`` / ``@dataclasses.dataclass(...)`` decorator of ``cls`` (its last
+    dotted name is ``dataclass`` itself, not a name merely containing it), or None."""
+    for d in cls.decorator_list:
+        if ast.unparse(d.func if isinstance(d, ast.Call) else d).split(".")[-1] == "dataclass":
+            return d
+    return None
+
+
 def class_fields(cls: ast.ClassDef) -> dict[str, str]:
     """Annotated class attributes (dataclass fields) → annotation source, in order."""
     out: dict[str, str] = {}
